@@ -1,0 +1,70 @@
+"""Command-line interface: ``anachron`` and ``anachron-compare``.
+
+Each subcommand lives in its own module under ``anachron.cli`` and exposes
+``register(subparsers)``, which adds its parser and sets ``func`` to a
+callable ``(args) -> int``.  Bad input of any kind surfaces as an
+:class:`~anachron.core.errors.AnachronError`: exactly one line on stderr,
+nothing on stdout, exit status 2.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+from typing import Sequence
+
+from ..core.errors import AnachronError
+
+__all__ = ["main", "compare_main"]
+
+# Subcommand modules, in the order `anachron --help` lists them.
+COMMANDS = (
+    "demo",
+    "score",
+)
+
+EXIT_BAD_INPUT = 2
+
+
+class ArgumentParser(argparse.ArgumentParser):
+    """argparse, but a usage error is one line on stderr and exit status 2."""
+
+    def error(self, message: str) -> None:  # type: ignore[override]
+        self.exit(EXIT_BAD_INPUT, f"{self.prog}: error: {message}\n")
+
+
+def build_parser() -> ArgumentParser:
+    from .. import __version__
+
+    parser = ArgumentParser(
+        prog="anachron",
+        description="Measure look-ahead leakage in LLM agents.",
+    )
+    parser.add_argument("--version", action="version", version=f"anachron {__version__}")
+    subparsers = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=ArgumentParser)
+    subparsers.required = True
+    for name in COMMANDS:
+        importlib.import_module(f".{name}", __name__).register(subparsers)
+    return parser
+
+
+def run(parser: argparse.ArgumentParser, argv: Sequence[str] | None) -> int:
+    args = parser.parse_args(argv)
+    try:
+        return int(args.func(args) or 0)
+    except AnachronError as exc:
+        sys.stdout.flush()
+        print(f"{parser.prog}: {exc}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Entry point of the ``anachron`` command."""
+    return run(build_parser(), argv)
+
+
+def compare_main(argv: Sequence[str] | None = None) -> int:
+    """Entry point of ``anachron-compare`` (the same as ``anachron compare``)."""
+    argv = list(sys.argv[1:] if argv is None else argv)
+    return main(["compare", *argv])

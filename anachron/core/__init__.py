@@ -1,0 +1,41 @@
+"""The Anachron core: dated corpus, retrieval, traces and leakage metrics.
+
+Standard library only.  Everything here is deterministic and free of I/O
+except the explicit loaders (:func:`load_corpus`, :func:`load_traces`).
+"""
+
+from .agents import naive_query, naive_trace
+from .corpus import Corpus, Entity, Item, Sample, build_corpus, default_corpus_dir, load_corpus
+from .errors import AnachronError
+from .leakage import RunSummary, SampleResult, score_trace, score_traces, summarise
+from .query_intent import DateReference, date_references, future_references
+from .retrieval import MODES, SearchEngine
+from .trace import Interaction, ReturnedItem, Trace, load_traces, parse_traces
+
+__all__ = [
+    "AnachronError",
+    "Corpus",
+    "DateReference",
+    "Entity",
+    "Interaction",
+    "Item",
+    "MODES",
+    "ReturnedItem",
+    "RunSummary",
+    "Sample",
+    "SampleResult",
+    "SearchEngine",
+    "Trace",
+    "build_corpus",
+    "date_references",
+    "default_corpus_dir",
+    "future_references",
+    "load_corpus",
+    "load_traces",
+    "naive_query",
+    "naive_trace",
+    "parse_traces",
+    "score_trace",
+    "score_traces",
+    "summarise",
+]

@@ -1,0 +1,39 @@
+"""Keyless reference agents, deterministic and offline.
+
+They exist so the whole pipeline (retrieval, trace, metrics) can be run and
+checked with no model: ``anachron demo`` runs :func:`naive_trace`, and the
+Inspect adapter mirrors the same behaviour as model providers.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .corpus import Sample
+from .errors import AnachronError
+from .retrieval import SearchEngine
+
+__all__ = ["naive_query", "naive_trace"]
+
+
+def naive_query(sample: Sample) -> str:
+    """The one search the naive agent makes: the sample's ``subject``, lower-cased."""
+    subject = sample.extra.get("subject")
+    if not isinstance(subject, str) or not subject.strip():
+        raise AnachronError(f"sample {sample.id}: the naive agent needs a non-empty string field 'subject'")
+    return subject.strip().lower()
+
+
+def naive_trace(sample: Sample, engine: SearchEngine, mode: str, *, k: int = 5) -> dict[str, Any]:
+    """Run the naive agent on *sample*: one entity search, no follow-up.
+
+    Returns a trace record (docs/formats.md) for *mode*.
+    """
+    query = naive_query(sample)
+    hits = engine.search(query, as_of=sample.as_of, mode=mode, k=k)
+    return {
+        "sample_id": sample.id,
+        "as_of": sample.as_of.isoformat(),
+        "mode": mode,
+        "interactions": [{"tool": "search", "query": query, "returned": [item.id for item in hits]}],
+    }

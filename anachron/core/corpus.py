@@ -1,0 +1,308 @@
+"""The dated corpus model: items, entities, samples, and their loader.
+
+A corpus is a directory of JSON Lines files (see docs/formats.md):
+
+- ``items.jsonl``    documents with a ``publish_date`` (required file);
+- ``entities.jsonl`` ticker-like entities with a validity window;
+- ``samples.jsonl``  tasks posed "as of" a date.
+
+:func:`build_corpus` validates records that are already in memory (no I/O);
+:func:`load_corpus` reads a directory and hands the records to it, so every
+error names the file, the line and the field.
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+from types import MappingProxyType
+from typing import Any, Iterable, Mapping
+
+from ._files import read_jsonl
+from .dates import parse_date
+from .errors import AnachronError
+
+__all__ = [
+    "Item",
+    "Entity",
+    "Sample",
+    "Corpus",
+    "build_corpus",
+    "load_corpus",
+    "default_corpus_dir",
+]
+
+_ITEM_FIELDS = ("id", "slice", "publish_date", "title", "text", "entities", "restates")
+_ENTITY_FIELDS = ("id", "name", "valid_from", "valid_to")
+_SAMPLE_FIELDS = ("id", "slice", "as_of", "input")
+
+
+@dataclass(frozen=True)
+class Item:
+    """A dated document.  ``extra`` keeps every field not named here."""
+
+    id: str
+    slice: str
+    publish_date: _dt.date
+    title: str
+    text: str
+    entities: tuple[str, ...] = ()
+    restates: str | None = None
+    extra: Mapping[str, Any] = field(default_factory=dict, compare=False)
+
+
+@dataclass(frozen=True)
+class Entity:
+    """An entity that is point-in-time valid from ``valid_from`` to ``valid_to``.
+
+    Both bounds are inclusive; ``None`` is open-ended.
+    """
+
+    id: str
+    name: str
+    valid_from: _dt.date | None = None
+    valid_to: _dt.date | None = None
+    extra: Mapping[str, Any] = field(default_factory=dict, compare=False)
+
+    def valid_at(self, day: _dt.date) -> bool:
+        """``valid_from <= day <= valid_to``, a missing bound being open."""
+        if self.valid_from is not None and day < self.valid_from:
+            return False
+        if self.valid_to is not None and day > self.valid_to:
+            return False
+        return True
+
+
+@dataclass(frozen=True)
+class Sample:
+    """A task posed as of ``as_of``.  ``extra`` keeps the other fields."""
+
+    id: str
+    slice: str
+    as_of: _dt.date
+    input: str
+    extra: Mapping[str, Any] = field(default_factory=dict, compare=False)
+
+
+@dataclass(frozen=True)
+class Corpus:
+    """Items, entities and samples keyed by id, in file order."""
+
+    items: Mapping[str, Item]
+    entities: Mapping[str, Entity]
+    samples: Mapping[str, Sample]
+    source: str | None = None
+
+    def item(self, item_id: str) -> Item:
+        return self.items[item_id]
+
+    def entity(self, entity_id: str) -> Entity:
+        return self.entities[entity_id]
+
+    def sample(self, sample_id: str) -> Sample:
+        return self.samples[sample_id]
+
+
+Record = tuple[str, Mapping[str, Any]]  # (where, object); where is "file:line"
+
+
+class _Fields:
+    """Typed access to one record's fields, with errors naming the place."""
+
+    def __init__(self, where: str, obj: Mapping[str, Any]) -> None:
+        self.where = where
+        self.obj = obj
+
+    def error(self, name: str, reason: str) -> AnachronError:
+        return AnachronError(f"{self.where}: field '{name}': {reason}")
+
+    def text(self, name: str, *, required: bool = True, nonempty: bool = True) -> str:
+        if name not in self.obj:
+            raise AnachronError(f"{self.where}: missing field '{name}'")
+        value = self.obj[name]
+        if not isinstance(value, str):
+            raise self.error(name, f"expected a string, got {_json_type(value)}")
+        if nonempty and not value.strip():
+            raise self.error(name, "must not be empty")
+        return value
+
+    def date(self, name: str, *, nullable: bool = False) -> _dt.date | None:
+        if name not in self.obj:
+            if nullable:
+                return None
+            raise AnachronError(f"{self.where}: missing field '{name}'")
+        value = self.obj[name]
+        if value is None and nullable:
+            return None
+        try:
+            return parse_date(value)
+        except ValueError as exc:
+            raise self.error(name, str(exc)) from None
+
+    def optional_id(self, name: str) -> str | None:
+        value = self.obj.get(name)
+        if value is None:
+            return None
+        if not isinstance(value, str) or not value:
+            raise self.error(name, f"expected an id string or null, got {_json_type(value)}")
+        return value
+
+    def id_list(self, name: str) -> tuple[str, ...]:
+        value = self.obj.get(name, [])
+        if value is None:
+            value = []
+        if not isinstance(value, list):
+            raise self.error(name, f"expected a list of ids, got {_json_type(value)}")
+        for element in value:
+            if not isinstance(element, str) or not element:
+                raise self.error(name, f"expected a list of id strings, found {_json_type(element)}")
+        if len(set(value)) != len(value):
+            raise self.error(name, "lists an id twice")
+        return tuple(value)
+
+    def extra(self, known: tuple[str, ...]) -> Mapping[str, Any]:
+        return MappingProxyType({k: v for k, v in self.obj.items() if k not in known})
+
+
+def _json_type(value: object) -> str:
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "a boolean"
+    if isinstance(value, (int, float)):
+        return f"the number {value!r}"
+    if isinstance(value, str):
+        return f"the string {value!r}"
+    if isinstance(value, list):
+        return "a list"
+    if isinstance(value, dict):
+        return "an object"
+    return type(value).__name__
+
+
+def _check_unique(where: str, kind: str, ident: str, seen: dict[str, str]) -> None:
+    if ident in seen:
+        raise AnachronError(f"{where}: duplicate {kind} id '{ident}' (first at {seen[ident]})")
+    seen[ident] = where
+
+
+def build_corpus(
+    items: Iterable[Record],
+    entities: Iterable[Record] = (),
+    samples: Iterable[Record] = (),
+    *,
+    source: str | None = None,
+) -> Corpus:
+    """Validate in-memory records into a :class:`Corpus`.
+
+    Each record is ``(where, object)``; *where* (e.g. ``"items.jsonl:3"``)
+    starts every error message.  Rejected: missing or mistyped fields,
+    impossible dates, duplicate ids, ``valid_from`` after ``valid_to``, an
+    item naming an unknown entity, a ``restates`` id that is unknown, the
+    item itself, or an item published later than the restating one.
+    """
+    entity_map: dict[str, Entity] = {}
+    seen: dict[str, str] = {}
+    for where, obj in entities:
+        f = _Fields(where, obj)
+        ident = f.text("id")
+        _check_unique(where, "entity", ident, seen)
+        valid_from = f.date("valid_from", nullable=True)
+        valid_to = f.date("valid_to", nullable=True)
+        if valid_from is not None and valid_to is not None and valid_from > valid_to:
+            raise f.error("valid_from", f"{valid_from} is after valid_to {valid_to}")
+        entity_map[ident] = Entity(ident, f.text("name"), valid_from, valid_to, f.extra(_ENTITY_FIELDS))
+
+    item_map: dict[str, Item] = {}
+    item_where: dict[str, str] = {}
+    for where, obj in items:
+        f = _Fields(where, obj)
+        ident = f.text("id")
+        _check_unique(where, "item", ident, item_where)
+        names = f.id_list("entities")
+        for name in names:
+            if name not in entity_map:
+                raise f.error("entities", f"unknown entity id '{name}'")
+        item_map[ident] = Item(
+            id=ident,
+            slice=f.text("slice"),
+            publish_date=f.date("publish_date"),  # type: ignore[arg-type]
+            title=f.text("title"),
+            text=f.text("text", nonempty=False),
+            entities=names,
+            restates=f.optional_id("restates"),
+            extra=f.extra(_ITEM_FIELDS),
+        )
+
+    # Restatement links are checked once every item is known (a link may point forward in the file).
+    for ident, item in item_map.items():
+        if item.restates is None:
+            continue
+        f = _Fields(item_where[ident], {})
+        if item.restates == ident:
+            raise f.error("restates", "an item cannot restate itself")
+        original = item_map.get(item.restates)
+        if original is None:
+            raise f.error("restates", f"unknown item id '{item.restates}'")
+        if original.publish_date > item.publish_date:
+            raise f.error(
+                "restates",
+                f"restates '{original.id}' dated {original.publish_date}, later than this item's {item.publish_date}",
+            )
+
+    sample_map: dict[str, Sample] = {}
+    seen = {}
+    for where, obj in samples:
+        f = _Fields(where, obj)
+        ident = f.text("id")
+        _check_unique(where, "sample", ident, seen)
+        sample_map[ident] = Sample(
+            id=ident,
+            slice=f.text("slice"),
+            as_of=f.date("as_of"),  # type: ignore[arg-type]
+            input=f.text("input"),
+            extra=f.extra(_SAMPLE_FIELDS),
+        )
+
+    return Corpus(
+        items=MappingProxyType(item_map),
+        entities=MappingProxyType(entity_map),
+        samples=MappingProxyType(sample_map),
+        source=source,
+    )
+
+
+def _records(path: Path, required: bool) -> list[Record]:
+    if not path.exists():
+        if required:
+            raise AnachronError(f"{path}: no such file (a corpus directory needs items.jsonl)")
+        return []
+    return [(f"{path}:{line}", obj) for line, obj in read_jsonl(path)]
+
+
+def load_corpus(directory: str | os.PathLike[str] | None = None) -> Corpus:
+    """Load and validate the corpus in *directory* (default: the v0 corpus).
+
+    ``items.jsonl`` is required; ``entities.jsonl`` and ``samples.jsonl``
+    may be absent (no entities, no samples).
+    """
+    root = Path(directory) if directory is not None else default_corpus_dir()
+    if not root.is_dir():
+        raise AnachronError(f"{root}: not a corpus directory")
+    return build_corpus(
+        _records(root / "items.jsonl", required=True),
+        _records(root / "entities.jsonl", required=False),
+        _records(root / "samples.jsonl", required=False),
+        source=str(root),
+    )
+
+
+def default_corpus_dir(version: str = "v0") -> Path:
+    """Where the bundled corpus lives: ``corpus/`` of a clone, or inside the wheel."""
+    package = Path(__file__).resolve().parent.parent  # .../anachron
+    for candidate in (package / "corpus" / version, package.parent / "corpus" / version):
+        if (candidate / "items.jsonl").is_file():
+            return candidate
+    raise AnachronError(f"the bundled corpus {version} is missing (looked in {package / 'corpus'} and {package.parent / 'corpus'})")

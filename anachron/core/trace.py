@@ -1,0 +1,140 @@
+"""The trace format: what an agent's tool interactions surfaced, per sample run.
+
+One JSON object per sample run (docs/formats.md)::
+
+    {"sample_id": "finance-001", "as_of": "2022-06-01", "mode": "unrestricted",
+     "interactions": [{"tool": "search", "query": "cygnus robotics",
+                       "returned": ["fin-005", {"id": "ext-1", "publish_date": "2023-01-02"}]}]}
+
+Every returned entry is resolved here, against the corpus or from its inline
+fields, so the metrics never meet an item they cannot date: an id that is
+neither in the corpus nor inline is an error, never a silent non-leak.
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+import os
+from dataclasses import dataclass, field
+from typing import Any, Iterable, Mapping
+
+from ._files import read_jsonl
+from .corpus import Corpus, Record, _Fields, _json_type
+from .errors import AnachronError
+
+__all__ = ["ReturnedItem", "Interaction", "Trace", "parse_traces", "load_traces"]
+
+_TRACE_FIELDS = ("sample_id", "as_of", "mode", "interactions")
+
+
+@dataclass(frozen=True)
+class ReturnedItem:
+    """What the metrics need to know of one surfaced item."""
+
+    id: str
+    publish_date: _dt.date
+    entities: tuple[str, ...] = ()
+    restates: str | None = None
+
+
+@dataclass(frozen=True)
+class Interaction:
+    tool: str
+    query: str | None
+    returned: tuple[ReturnedItem, ...]
+
+
+@dataclass(frozen=True)
+class Trace:
+    sample_id: str
+    as_of: _dt.date
+    mode: str | None
+    interactions: tuple[Interaction, ...]
+    extra: Mapping[str, Any] = field(default_factory=dict, compare=False)
+
+
+def _resolve(where: str, entry: Any, corpus: Corpus) -> ReturnedItem:
+    if isinstance(entry, str):
+        item = corpus.items.get(entry)
+        if item is None:
+            raise AnachronError(f"{where}: returned id '{entry}' is not in the corpus and has no inline publish_date")
+        return ReturnedItem(item.id, item.publish_date, item.entities, item.restates)
+    if not isinstance(entry, dict):
+        raise AnachronError(f"{where}: a returned entry must be an id or an object, got {_json_type(entry)}")
+    f = _Fields(where, entry)
+    ident = f.text("id")
+    publish_date = f.date("publish_date")
+    entities = f.id_list("entities")
+    for name in entities:
+        if name not in corpus.entities:
+            raise f.error("entities", f"unknown entity id '{name}' (item '{ident}')")
+    restates = f.optional_id("restates")
+    known = corpus.items.get(ident)
+    if known is not None and known.publish_date != publish_date:
+        raise f.error("publish_date", f"item '{ident}' is dated {known.publish_date} in the corpus, not {publish_date}")
+    return ReturnedItem(ident, publish_date, entities, restates)  # type: ignore[arg-type]
+
+
+def _interaction(where: str, obj: Any, corpus: Corpus) -> Interaction:
+    if not isinstance(obj, dict):
+        raise AnachronError(f"{where}: an interaction must be an object, got {_json_type(obj)}")
+    f = _Fields(where, obj)
+    tool = f.text("tool")
+    query = obj.get("query")
+    if query is not None and not isinstance(query, str):
+        raise f.error("query", f"expected a string or null, got {_json_type(query)}")
+    returned = obj.get("returned", [])
+    if not isinstance(returned, list):
+        raise f.error("returned", f"expected a list, got {_json_type(returned)}")
+    resolved: list[ReturnedItem] = []
+    seen: set[str] = set()
+    for index, entry in enumerate(returned):
+        item = _resolve(f"{where} returned[{index}]", entry, corpus)
+        if item.id not in seen:  # the same item twice in one result is one surfacing
+            seen.add(item.id)
+            resolved.append(item)
+    return Interaction(tool, query, tuple(resolved))
+
+
+def parse_traces(records: Iterable[Record], corpus: Corpus) -> list[Trace]:
+    """Validate trace records ``(where, object)`` against *corpus*.
+
+    ``as_of`` may be omitted when ``sample_id`` names a corpus sample; when
+    both are present they must agree.  A sample id may appear once.
+    """
+    traces: list[Trace] = []
+    seen: dict[str, str] = {}
+    for where, obj in records:
+        f = _Fields(where, obj)
+        sample_id = f.text("sample_id")
+        label = f"{where} (sample {sample_id})"
+        f = _Fields(label, obj)
+        if sample_id in seen:
+            raise AnachronError(f"{label}: duplicate sample_id (first at {seen[sample_id]})")
+        seen[sample_id] = where
+        sample = corpus.samples.get(sample_id)
+        as_of = f.date("as_of", nullable=True)
+        if as_of is None:
+            if sample is None:
+                raise AnachronError(f"{label}: missing field 'as_of' and the sample is not in the corpus")
+            as_of = sample.as_of
+        elif sample is not None and sample.as_of != as_of:
+            raise f.error("as_of", f"{as_of} disagrees with the corpus sample's as_of {sample.as_of}")
+        mode = obj.get("mode")
+        if mode is not None and (not isinstance(mode, str) or not mode):
+            raise f.error("mode", f"expected a non-empty string, got {_json_type(mode)}")
+        interactions = obj.get("interactions")
+        if not isinstance(interactions, list):
+            if "interactions" not in obj:
+                raise AnachronError(f"{label}: missing field 'interactions'")
+            raise f.error("interactions", f"expected a list, got {_json_type(interactions)}")
+        parsed = tuple(
+            _interaction(f"{label} interactions[{i}]", entry, corpus) for i, entry in enumerate(interactions)
+        )
+        traces.append(Trace(sample_id, as_of, mode, parsed, f.extra(_TRACE_FIELDS)))
+    return traces
+
+
+def load_traces(path: str | os.PathLike[str], corpus: Corpus) -> list[Trace]:
+    """Read and validate a trace file (JSON Lines)."""
+    return parse_traces(((f"{path}:{line}", obj) for line, obj in read_jsonl(path)), corpus)

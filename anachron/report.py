@@ -1,0 +1,60 @@
+"""Rendering of leakage results: the score JSON and the human tables.
+
+Shared by ``anachron score``, ``anachron demo`` and every adapter that
+scores (Inspect export, MCP event logs), so one format serves them all.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Sequence
+
+from .core.leakage import RunSummary, SampleResult, summarise
+
+__all__ = ["score_document", "score_table", "summary_lines", "tclr_object"]
+
+
+def score_document(results: Sequence[SampleResult]) -> dict[str, Any]:
+    """``{"samples": [...], "summary": {...}}``, the JSON of ``anachron score``."""
+    return {
+        "samples": [result.to_dict() for result in results],
+        "summary": summarise(results).to_dict(),
+    }
+
+
+def tclr_object(results: Sequence[SampleResult]) -> dict[str, float]:
+    """``{sample_id: tclr}``, the input of ``anachron-compare``."""
+    return {result.sample_id: result.tclr for result in results}
+
+
+def _rate(value: float | None) -> str:
+    return "n/a" if value is None else f"{value:.3f}"
+
+
+def summary_lines(summary: RunSummary) -> list[str]:
+    """The per-run figures, one per line."""
+    return [
+        f"samples                  {summary.n}",
+        f"mean TCLR                {_rate(summary.mean_tclr)}",
+        f"date-leak runs           {summary.date_leak_runs} / {summary.n}",
+        f"tool-using runs          {summary.tool_using_runs} / {summary.n}",
+        f"TCLR over tool-using     {_rate(summary.tool_using_mean_tclr)}",
+        f"survivorship leaks       {summary.survivorship_leaks}",
+        f"restatement leaks        {summary.restatement_leaks}",
+        f"query-intent leaks       {summary.query_intent_leaks}",
+    ]
+
+
+def score_table(results: Sequence[SampleResult]) -> str:
+    """A per-sample table, each sample's evidence under it, then the run summary."""
+    width = max([len("sample")] + [len(r.sample_id) for r in results])
+    header = f"{'sample':<{width}}  as_of       TCLR   calls  result  surv  restate  query"
+    lines = [header, "-" * len(header)]
+    for r in results:
+        lines.append(
+            f"{r.sample_id:<{width}}  {r.as_of}  {r.tclr:5.3f}  {r.interactions:5d}  {r.result_leaks:6d}"
+            f"  {r.survivorship_leaks:4d}  {r.restatement_leaks:7d}  {r.query_intent_leaks:5d}"
+        )
+        lines += [f"{'':<{width}}  ! {line}" for line in r.evidence]
+    lines.append("")
+    lines += summary_lines(summarise(results))
+    return "\n".join(lines) + "\n"

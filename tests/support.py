@@ -1,0 +1,47 @@
+"""Shared test helpers.
+
+``require_extra`` guards tests of an optional extra.  Locally a missing extra
+skips those tests; in CI (``CI`` or ``ANACHRON_REQUIRE_EXTRAS`` set) it is a
+failure, because a skipped suite there would hide a missing install step.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import importlib
+import io
+import os
+import sys
+import unittest
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def extras_required() -> bool:
+    return bool(os.environ.get("ANACHRON_REQUIRE_EXTRAS") or os.environ.get("CI"))
+
+
+def require_extra(module: str, extra: str) -> None:
+    """Skip (locally) or fail (in CI) when *module* of *extra* is missing."""
+    try:
+        importlib.import_module(module)
+    except ImportError as exc:
+        message = f"optional extra {extra!r} is not installed ({module}: {exc}); pip install -e '.[{extra}]'"
+        if extras_required():
+            raise AssertionError(message) from exc
+        raise unittest.SkipTest(message) from exc
+
+
+def run_cli(*argv: str, entry=None) -> tuple[int, str, str]:
+    """Run the ``anachron`` CLI in-process; return (status, stdout, stderr)."""
+    from anachron.cli import main
+
+    entry = entry or main
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        try:
+            status = entry(list(argv))
+        except SystemExit as exc:  # argparse exits on usage errors and --help
+            status = exc.code if isinstance(exc.code, int) else 1
+    return status, out.getvalue(), err.getvalue()
