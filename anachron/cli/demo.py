@@ -49,7 +49,8 @@ def run(args: argparse.Namespace) -> int:
     for path, text in files.items():
         write_atomic(path, text)
 
-    print(f"Anachron demo: naive reference agent (one entity search per sample), corpus {corpus.source}")
+    where = args.corpus or "v0 (bundled)"
+    print(f"Anachron demo: naive reference agent (one entity search per sample), corpus {where}, {len(samples)} samples")
     print()
     print(_side_by_side(results))
     worked = [s for s in samples if s.extra.get("worked_example")]
