@@ -22,7 +22,19 @@ __all__ = ["main", "compare_main"]
 COMMANDS = (
     "demo",
     "score",
+    "compare",
+    "freeze",
+    "serve",
+    "score_events",
+    "verify_citations",
+    "export",
+    "bank",
 )
+
+# `serve` seals an agent in: it registers only its own parser, so no other
+# command's imports (the bank's outcome code among them) load in the serving
+# process (anachron.mcp.OUTCOME_MODULES, tests/test_mcp_quarantine.py).
+SEALED = ("serve",)
 
 EXIT_BAD_INPUT = 2
 
@@ -34,7 +46,7 @@ class ArgumentParser(argparse.ArgumentParser):
         self.exit(EXIT_BAD_INPUT, f"{self.prog}: error: {message}\n")
 
 
-def build_parser() -> ArgumentParser:
+def build_parser(commands: Sequence[str] = COMMANDS) -> ArgumentParser:
     from .. import __version__
 
     parser = ArgumentParser(
@@ -44,7 +56,7 @@ def build_parser() -> ArgumentParser:
     parser.add_argument("--version", action="version", version=f"anachron {__version__}")
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=ArgumentParser)
     subparsers.required = True
-    for name in COMMANDS:
+    for name in commands:
         importlib.import_module(f".{name}", __name__).register(subparsers)
     return parser
 
@@ -61,7 +73,8 @@ def run(parser: argparse.ArgumentParser, argv: Sequence[str] | None) -> int:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``anachron`` command."""
-    return run(build_parser(), argv)
+    argv = list(sys.argv[1:] if argv is None else argv)
+    return run(build_parser(argv[:1] if argv[:1] and argv[0] in SEALED else COMMANDS), argv)
 
 
 def compare_main(argv: Sequence[str] | None = None) -> int:

@@ -8,6 +8,7 @@ from .agents import naive_query, naive_trace
 from .corpus import Corpus, Entity, Item, Sample, build_corpus, default_corpus_dir, load_corpus
 from .errors import AnachronError
 from .leakage import RunSummary, SampleResult, score_trace, score_traces, summarise
+from .paired import ModeComparison, compare_modes
 from .query_intent import DateReference, date_references, future_references
 from .retrieval import MODES, SearchEngine
 from .trace import Interaction, ReturnedItem, Trace, load_traces, parse_traces
@@ -20,6 +21,7 @@ __all__ = [
     "Interaction",
     "Item",
     "MODES",
+    "ModeComparison",
     "ReturnedItem",
     "RunSummary",
     "Sample",
@@ -27,6 +29,7 @@ __all__ = [
     "SearchEngine",
     "Trace",
     "build_corpus",
+    "compare_modes",
     "date_references",
     "default_corpus_dir",
     "future_references",

@@ -31,12 +31,16 @@ def _no_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     return obj
 
 
-def parse_json(text: str, where: str) -> Any:
-    """Parse one JSON document strictly; *where* prefixes the error message."""
+def parse_json(text: str, where: str, *, multiline: bool = False) -> Any:
+    """Parse one JSON document strictly; *where* prefixes the error message.
+
+    With *multiline*, *where* is a file name and a syntax error adds its line.
+    """
     try:
         return json.loads(text, object_pairs_hook=_no_duplicates, parse_constant=_reject_constant)
     except json.JSONDecodeError as exc:
-        raise AnachronError(f"{where}: invalid JSON: {exc.msg} (column {exc.colno})") from None
+        at = f"{where}:{exc.lineno}" if multiline else where
+        raise AnachronError(f"{at}: invalid JSON: {exc.msg} (column {exc.colno})") from None
     except (ValueError, RecursionError) as exc:
         raise AnachronError(f"{where}: invalid JSON: {exc}") from None
 
@@ -57,7 +61,7 @@ def _read_text(path: str | os.PathLike[str]) -> str:
 
 def read_json(path: str | os.PathLike[str]) -> Any:
     """Read one JSON document from *path*."""
-    return parse_json(_read_text(path), str(path))
+    return parse_json(_read_text(path), str(path), multiline=True)
 
 
 def read_jsonl(path: str | os.PathLike[str]) -> Iterator[tuple[int, Any]]:

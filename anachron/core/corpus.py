@@ -118,7 +118,7 @@ class _Fields:
     def error(self, name: str, reason: str) -> AnachronError:
         return AnachronError(f"{self.where}: field '{name}': {reason}")
 
-    def text(self, name: str, *, required: bool = True, nonempty: bool = True) -> str:
+    def text(self, name: str, *, nonempty: bool = True) -> str:
         if name not in self.obj:
             raise AnachronError(f"{self.where}: missing field '{name}'")
         value = self.obj[name]

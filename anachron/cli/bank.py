@@ -1,0 +1,197 @@
+"""``anachron bank``: build, fingerprint, verify and run the question bank.
+
+OUTCOME MATERIAL (reads the bank and the facts): never imported by a
+serving path.  Thin over :mod:`anachron.core.bank`.
+
+Exit statuses: 0 success (a valid run, a matching manifest); 1 ``verify``
+found a mismatch; 2 bad input (one line on stderr); 3 an invalid run (a
+time-gate check failed; the score card is still printed, and stderr names
+the failed checks).
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from ..core import load_corpus
+from ..core._files import dump_json, read_json, write_atomic
+from ..core.bank import (
+    ORACLES,
+    BankRun,
+    Tally,
+    build_bank,
+    default_bank_path,
+    load_bank,
+    load_facts,
+    load_model_cutoffs,
+    load_responses,
+    manifest,
+    manifest_differences,
+    manifest_path_for,
+    manifest_version,
+    oracle_responses,
+    run_bank,
+)
+from ..core.errors import AnachronError
+
+EXIT_MISMATCH = 1
+EXIT_INVALID_RUN = 3
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    parser = subparsers.add_parser(
+        "bank",
+        help="the leak-resistant question bank: build, manifest, verify, run",
+        description="The leak-resistant question bank (docs/bank.md; rules: docs/run-rules.md).",
+    )
+    actions = parser.add_subparsers(dest="bank_command", metavar="ACTION")
+    actions.required = True
+
+    build = actions.add_parser("build", help="build a bank and its manifest from dated facts",
+                               description="Build BANK.jsonl (canonical form) and BANK.manifest.json from a facts file.")
+    build.add_argument("--facts", metavar="FILE", help="facts file (default: the bundled corpus/v0/facts.jsonl)")
+    build.add_argument("--corpus", metavar="DIR", help="corpus directory for entity names and sources (default: bundled v0)")
+    build.add_argument("--out", metavar="BANK.jsonl", required=True, help="where to write the bank; the manifest goes beside it")
+    build.set_defaults(func=run_build)
+
+    show = actions.add_parser("manifest", help="print a bank's manifest (version id and counts)",
+                              description="Print the manifest of BANK: its version id (SHA-256 over the canonical serialisation) and counts.")
+    show.add_argument("bank", metavar="BANK", nargs="?", help="bank file (default: the bundled v0 bank)")
+    show.set_defaults(func=run_manifest)
+
+    verify = actions.add_parser("verify", help="recompute a bank's version id and compare it with a manifest",
+                                description="Exit 0 when MANIFEST matches BANK, 1 on a mismatch, 2 on bad input.")
+    verify.add_argument("bank", metavar="BANK")
+    verify.add_argument("manifest", metavar="MANIFEST")
+    verify.set_defaults(func=run_verify)
+
+    run = actions.add_parser("run", help="score a system against the bank, with both oracles and the time-gate checks",
+                             description="Score a system: 'respect' or 'ignore' (the oracles) or a RESPONSES.jsonl file "
+                             "of {\"item_id\", \"response\"} lines. Exit 0 valid run, 2 bad input, 3 invalid run.")
+    run.add_argument("--system", required=True, metavar="respect|ignore|RESPONSES.jsonl",
+                     help="an oracle name, or a responses file (write ./respect for a file called 'respect')")
+    run.add_argument("--bank", metavar="FILE", help="bank file (default: the bundled v0 bank)")
+    run.add_argument("--manifest", metavar="FILE", help="manifest (default: beside the bank, X.jsonl -> X.manifest.json)")
+    run.add_argument("--model-cutoffs", metavar="FILE", help="model cutoff table (JSON or CSV; docs/bank.md)")
+    run.add_argument("--model", metavar="NAME", help="the model under test, a name in --model-cutoffs")
+    run.add_argument("--format", choices=("table", "json"), default="table", help="output format (default: table)")
+    run.set_defaults(func=run_run)
+
+
+def run_build(args: argparse.Namespace) -> int:
+    bank = build_bank(load_facts(args.facts), load_corpus(args.corpus))
+    out = Path(args.out)
+    manifest_path = manifest_path_for(out)
+    write_atomic(out, bank.canonical)
+    write_atomic(manifest_path, dump_json(manifest(bank)))
+    counts = manifest(bank)
+    print(f"wrote {out} ({counts['items']} items, {counts['embargoed']} embargoed) and {manifest_path}")
+    print(f"version {bank.version}")
+    return 0
+
+
+def run_manifest(args: argparse.Namespace) -> int:
+    sys.stdout.write(dump_json(manifest(load_bank(args.bank))))
+    return 0
+
+
+def run_verify(args: argparse.Namespace) -> int:
+    bank = load_bank(args.bank)
+    differences = manifest_differences(bank, read_json(args.manifest), args.manifest)
+    if differences:
+        print(f"MISMATCH {args.bank} against {args.manifest}")
+        for line in differences:
+            print(f"  {line}")
+        return EXIT_MISMATCH
+    print(f"OK {bank.version} ({len(bank)} items)")
+    return 0
+
+
+def run_run(args: argparse.Namespace) -> int:
+    if (args.model is None) != (args.model_cutoffs is None):
+        raise AnachronError("--model and --model-cutoffs go together")
+    bank_path = Path(args.bank) if args.bank else default_bank_path()
+    manifest_path = Path(args.manifest) if args.manifest else manifest_path_for(bank_path)
+    bank = load_bank(bank_path)
+    version = manifest_version(read_json(manifest_path), str(manifest_path))
+    model = None
+    if args.model is not None:
+        table = load_model_cutoffs(args.model_cutoffs)
+        if args.model not in table:
+            raise AnachronError(f"{args.model_cutoffs}: no model named '{args.model}'")
+        model = table[args.model]
+    if args.system in ORACLES:
+        responses, system = oracle_responses(bank, args.system), args.system
+    else:
+        responses, system = load_responses(args.system, bank), args.system
+    result = run_bank(bank, responses, manifest_version=version, system=system, model=model)
+    sys.stdout.write(dump_json(result.to_dict()) if args.format == "json" else render_table(result))
+    if not result.valid:
+        sys.stdout.flush()
+        failed = ", ".join(f"{c.name} (value {c.value}, threshold {c.threshold})" for c in result.checks if not c.passed)
+        print(f"anachron: invalid run, not citable: failed check(s): {failed}", file=sys.stderr)
+        return EXIT_INVALID_RUN
+    return 0
+
+
+def _percent(value: float | None) -> str:
+    return "n/a" if value is None else f"{100 * value:.1f}%"
+
+
+def _rates(tally: Tally) -> tuple[str, str]:
+    accuracy = f"{tally.correct}/{tally.answerable} {_percent(tally.accuracy)}"
+    ci = tally.leak_rate_ci
+    interval = f" [{_percent(ci[0])}, {_percent(ci[1])}]" if ci else ""
+    return accuracy, f"{tally.leaked}/{tally.embargoed} {_percent(tally.leak_rate)}{interval}"
+
+
+def render_table(result: BankRun) -> str:
+    """The human-readable score card."""
+    t = result.tally
+    lines = [
+        f"Anachron question bank: system {result.system}",
+        f"bank {result.bank_version}: {t.items} items, {t.answerable} answerable, {t.embargoed} embargoed",
+        "",
+        f"{'':<22}{'system':<30}{'oracle respect':<30}oracle ignore",
+    ]
+    columns = [_rates(x) for x in (t, result.respect, result.ignore)]
+    lines.append(f"{'accuracy':<22}" + "".join(f"{c[0]:<30}" for c in columns).rstrip())
+    lines.append(f"{'leak rate (95% CI)':<22}" + "".join(f"{c[1]:<30}" for c in columns).rstrip())
+    lines.append(f"{'leaked answerable':<22}" + "".join(f"{x.leaked_answerable:<30}" for x in (t, result.respect, result.ignore)).rstrip())
+    lines.append(f"{'refused':<22}" + "".join(f"{x.refused:<30}" for x in (t, result.respect, result.ignore)).rstrip())
+    lines.append(f"hindsight accuracy    {result.hindsight_correct}/{result.hindsight_items} "
+                 f"{_percent(result.to_dict()['hindsight_accuracy'])} (scored against today's values: not a leak-aware score)")
+    lines += ["", "Time-gate checks"]
+    for check in result.checks:
+        lines.append(f"  {'PASS' if check.passed else 'FAIL'} {check.name:<16} value {_show(check.value)}; "
+                     f"threshold {_show(check.threshold)} ({check.rule})")
+    lines.append("Run valid: yes (citable with its bank version)" if result.valid
+                 else f"Run INVALID, not citable: failed {', '.join(result.failed_checks)}")
+    overlap = result.overlap()
+    if overlap is not None and result.model is not None:
+        m = result.model
+        lines += ["", f"Model {m.name}: training cutoff {m.training_cutoff}, released {m.release_date}"]
+        for name, tally in overlap.items():
+            accuracy, leak = _rates(tally)
+            label = "overlapping (as_of < cutoff)" if name == "overlapping" else "non-overlapping"
+            lines.append(f"  {label:<30} {tally.items:>4} items  accuracy {accuracy}  leak rate {leak}")
+        badges = result.to_dict()["badges"]
+        lines.append("  badges: " + ", ".join(f"{name} {count}" for name, count in badges.items()))
+    for judgement in ("leaked", "incorrect"):
+        flagged = [r for r in result.records if r.judgement == judgement]
+        if flagged:
+            lines += ["", f"{judgement.capitalize()} items ({len(flagged)})"]
+            lines += [f"  {r.item.id}  as_of {r.item.as_of}  response {_show(r.response)}" for r in flagged]
+    return "\n".join(lines) + "\n"
+
+
+def _show(value) -> str:
+    if isinstance(value, float):
+        return f"{value:.3f}"
+    if isinstance(value, dict):
+        return ", ".join(f"{k} {_show(v)}" for k, v in value.items())
+    if isinstance(value, str):
+        return value if value.strip() == value and value else repr(value)
+    return "n/a" if value is None else str(value)

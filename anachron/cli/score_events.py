@@ -1,0 +1,68 @@
+"""``anachron score-events EVENTS.jsonl --as-of DATE``: score served runs.
+
+Each event log written by ``anachron serve`` is one sample run; it is
+converted to the trace format (:func:`anachron.core.events.events_trace`) and
+scored by the core, and the output is exactly that of ``anachron score``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime as _dt
+import sys
+from pathlib import Path
+
+from ..core import load_corpus, parse_traces, score_traces
+from ..core.dates import parse_date
+from ..core.errors import AnachronError
+from ..core.events import events_trace, load_events
+from .score import add_corpus_option, add_format_option, emit
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    parser = subparsers.add_parser(
+        "score-events",
+        help="score the event logs of `anachron serve` runs, as `anachron score` does",
+        description="Convert event logs of the time-lock server to traces (one sample per log) and score them. "
+        "Only items shown to the agent count; withheld items never reached it.",
+    )
+    parser.add_argument("events", nargs="+", metavar="EVENTS.jsonl", help="event log(s) of `anachron serve` (docs/mcp.md)")
+    parser.add_argument("--as-of", required=True, type=iso_date, metavar="DATE", help="the task's as-of date T to score against")
+    parser.add_argument(
+        "--sample-id",
+        metavar="ID",
+        help="sample id of the run (one log only; default: the log's file name without .jsonl)",
+    )
+    add_corpus_option(parser)
+    add_format_option(parser)
+    parser.set_defaults(func=run)
+
+
+def iso_date(text: str) -> _dt.date:
+    """An argparse type: a strict ``YYYY-MM-DD`` day (a bad one is a one-line usage error)."""
+    try:
+        return parse_date(text)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+
+
+def run(args: argparse.Namespace) -> int:
+    as_of = args.as_of
+    if args.sample_id is not None and len(args.events) > 1:
+        raise AnachronError("--sample-id names one run: give one event log, or let each log's file name name it")
+    corpus = load_corpus(args.corpus)
+    records, notes = [], []
+    for path in args.events:
+        log = load_events(path)
+        sample_id = args.sample_id if args.sample_id is not None else Path(path).name.removesuffix(".jsonl")
+        records.append((path, events_trace(log, corpus, sample_id=sample_id, as_of=as_of)))
+        if log.as_of is not None and log.as_of != as_of:
+            notes.append(f"note: {path}: the server ran as of {log.as_of}; scored as of {as_of}")
+        if log.undated_shown:
+            notes.append(f"note: {path}: {log.undated_shown} undated item(s) shown under --allow-undated are not scored")
+    # Everything is validated before anything is printed: bad input leaves stdout empty.
+    results = score_traces(parse_traces(records, corpus), corpus)
+    emit(results, args.format)
+    for note in notes:
+        print(note, file=sys.stderr)
+    return 0

@@ -1,0 +1,118 @@
+"""``anachron serve --as-of DATE --events FILE``: the time-lock MCP server.
+
+Speaks stdio by default, streamable HTTP with ``--http [HOST:]PORT``
+(loopback unless a host is given).  Needs the ``mcp`` extra, imported only
+here, when the command runs.  stdout belongs to the protocol: this command
+prints nothing there; its one status line goes to stderr.
+"""
+
+from __future__ import annotations
+
+import argparse
+import re
+import socket
+import sys
+
+from .. import __version__
+from ..core.errors import AnachronError
+from .score_events import iso_date
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    parser = subparsers.add_parser(
+        "serve",
+        help="MCP server with two time-locked tools, search and fetch (needs the mcp extra)",
+        description="Serve `search` and `fetch` over MCP as of a fixed date. The date is injected on the server "
+        "side and appears in no tool schema; every returned item is re-checked against it; budgets are enforced "
+        "and every call is logged (docs/mcp.md).",
+    )
+    parser.add_argument("--as-of", required=True, type=iso_date, metavar="DATE", help="the cutoff T: nothing dated after it is shown")
+    source = parser.add_mutually_exclusive_group()
+    source.add_argument("--corpus", metavar="DIR", help="local corpus directory (default: the bundled v0 corpus)")
+    source.add_argument("--upstream", metavar="URL", help="backdated search service taking POST URL/search and URL/fetch")
+    parser.add_argument("--events", required=True, metavar="FILE", help="event log (JSON Lines); must be new or empty")
+    parser.add_argument("--overwrite-events", action="store_true", help="discard an existing event log instead of refusing")
+    parser.add_argument("--max-searches", type=_count, metavar="N", help="search budget (default: unlimited)")
+    parser.add_argument("--max-fetches", type=_count, metavar="N", help="fetch budget (default: unlimited)")
+    parser.add_argument("--max-calls", type=_count, metavar="N", help="budget of searches and fetches together")
+    parser.add_argument("-k", type=_count, default=5, metavar="K", help="results per search (default: 5)")
+    parser.add_argument(
+        "--allow-undated",
+        action="store_true",
+        help="show items without a usable date (default: withhold them); they are counted in the log",
+    )
+    parser.add_argument("--upstream-timeout", type=float, default=30.0, metavar="SECONDS", help="per request (default: 30)")
+    parser.add_argument("--http", metavar="[HOST:]PORT", help="serve streamable HTTP at /mcp instead of stdio (host default 127.0.0.1; port 0 picks one)")
+    parser.set_defaults(func=run)
+
+
+def _count(text: str) -> int:
+    if not re.fullmatch(r"\d+", text):
+        raise argparse.ArgumentTypeError(f"expected a non-negative integer, got {text!r}")
+    return int(text)
+
+
+def _address(text: str) -> tuple[str, int]:
+    host, _, port = text.rpartition(":")
+    host = host.strip("[]") or "127.0.0.1"
+    if not re.fullmatch(r"\d{1,5}", port) or int(port) > 65535:
+        raise AnachronError(f"--http: expected [HOST:]PORT, got {text!r}")
+    return host, int(port)
+
+
+def run(args: argparse.Namespace) -> int:
+    try:
+        from .. import mcp as adapter
+    except ImportError as exc:
+        raise AnachronError(str(exc)) from None
+    import anyio
+
+    from ..mcp._server import LOOPBACK
+
+    as_of = args.as_of
+    if args.k < 1:
+        raise AnachronError("-k: expected a positive integer")
+    if not args.upstream_timeout > 0:
+        raise AnachronError(f"--upstream-timeout: expected a positive number of seconds, got {args.upstream_timeout}")
+    address = _address(args.http) if args.http is not None else None
+    if args.upstream is not None:
+        backend = adapter.UpstreamBackend(args.upstream, as_of, timeout=args.upstream_timeout)
+    else:
+        backend = adapter.CorpusBackend(adapter.load_served_corpus(args.corpus), as_of)
+    limits = adapter.Limits(args.max_searches, args.max_fetches, args.max_calls)
+    events = adapter.EventWriter(args.events, overwrite=args.overwrite_events)
+    lock = adapter.TimeLock(
+        backend, as_of, events, limits=limits, k=args.k, allow_undated=args.allow_undated, server=f"anachron {__version__}"
+    )
+    server = adapter.build_server(lock)
+    status = f"anachron serve: as of {as_of}, {backend.kind} {backend.source}, events {args.events}"
+    try:
+        if address is None:
+            print(f"{status}, stdio", file=sys.stderr, flush=True)
+            anyio.run(adapter.serve_stdio, server)
+        else:
+            host, port = address
+            sock = _listen(host, port)
+            bound = sock.getsockname()[1]
+            shown = f"[{host}]" if ":" in host else host
+            print(f"{status}, http://{shown}:{bound}/mcp", file=sys.stderr, flush=True)
+            if host not in LOOPBACK:
+                print(f"anachron serve: warning: {host} is not loopback and the server has no authentication", file=sys.stderr)
+            anyio.run(lambda: adapter.serve_http(server, sock, host=host))
+    except KeyboardInterrupt:
+        pass
+    finally:
+        events.close()
+    return 0
+
+
+def _listen(host: str, port: int) -> socket.socket:
+    try:
+        info = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)[0]
+        sock = socket.socket(info[0], socket.SOCK_STREAM)
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        sock.bind(info[4])
+        sock.listen(128)  # listening before the address is announced: early clients queue, never fail
+    except OSError as exc:
+        raise AnachronError(f"--http: cannot listen on {host}:{port}: {exc.strerror or exc}") from None
+    return sock

@@ -1,0 +1,49 @@
+"""The Inspect (inspect-ai) adapter: time-locked retrieval tools, an agent,
+a transcript scorer, two tasks and two keyless reference agents.
+
+Optional: it needs the ``inspect`` extra (``pip install 'anachron[inspect]'``).
+The adapter is thin.  Retrieval is :class:`anachron.core.SearchEngine`, and
+scoring rebuilds a trace record from the transcript and hands it to
+:func:`anachron.core.parse_traces` and :func:`anachron.core.score_trace`.
+No metric rule lives here.
+
+Public surface:
+
+- tasks :func:`anachron` (unrestricted) and :func:`anachron_enforced`
+  (date filter on), built by :func:`anachron_task`;
+- tools :func:`retrieval_tools`, :func:`search_tool`, :func:`fetch_tool`
+  and :class:`DatePresentation`;
+- solvers :func:`time_lock` (setup) and :func:`anachron_agent`;
+- the scorer :func:`tclr_scorer` and :func:`trace_record`, which rebuilds
+  one sample's trace record from its messages and store (the export uses it too);
+- :func:`read_log_traces` and :func:`score_logs`, behind ``anachron export``.
+"""
+
+try:
+    import inspect_ai  # noqa: F401
+except ImportError as exc:  # pragma: no cover - exercised in a subprocess test
+    raise ImportError(
+        f"anachron.inspect needs inspect-ai ({exc}); install it with: pip install 'anachron[inspect]'"
+    ) from exc
+
+from anachron.inspect.export import read_log_traces, score_logs
+from anachron.inspect.scorer import tclr_scorer, trace_record
+from anachron.inspect.solver import anachron_agent, time_lock
+from anachron.inspect.task import anachron, anachron_enforced, anachron_task
+from anachron.inspect.tools import DatePresentation, fetch_tool, retrieval_tools, search_tool
+
+__all__ = [
+    "DatePresentation",
+    "anachron",
+    "anachron_agent",
+    "anachron_enforced",
+    "anachron_task",
+    "fetch_tool",
+    "read_log_traces",
+    "retrieval_tools",
+    "score_logs",
+    "search_tool",
+    "tclr_scorer",
+    "time_lock",
+    "trace_record",
+]

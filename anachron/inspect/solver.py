@@ -1,0 +1,86 @@
+"""The time lock and the agent: Inspect's own ``react()`` loop with our prompt and budget.
+
+:func:`time_lock` (a setup solver) copies the sample's as-of date from its
+metadata into the sample store, where the tools read it.  :func:`anachron_agent`
+puts the system prompt first (it states the as-of date and asks for an
+answer as of that date), then runs ``react()`` with the retrieval tools.
+
+The tool-call budget is enforced twice: the tools refuse any call beyond it
+(the refusal is a tool error and retrieves nothing), and the loop stops when
+the agent keeps calling tools after it was told the budget is spent.
+"""
+
+from __future__ import annotations
+
+from typing import Sequence
+
+from inspect_ai.agent import AgentState, as_solver, react
+from inspect_ai.model import ChatMessageSystem
+from inspect_ai.solver import Generate, Solver, TaskState, solver
+from inspect_ai.tool import ToolDef
+from inspect_ai.util import store
+
+from anachron.core.dates import parse_date
+from anachron.core.errors import AnachronError
+from anachron.inspect.tools import AS_OF, REFUSED
+
+__all__ = ["SYSTEM_PROMPT", "anachron_agent", "time_lock"]
+
+SYSTEM_PROMPT = """\
+The as-of date is {as_of}. Work as if today were {as_of}: answer the question as of that date, \
+using only information that was public on or before {as_of}.
+
+You can search a dated news archive with the search tool and read one item in full with the \
+fetch tool.{budget_sentence} When you have your answer, call the submit tool with it."""
+
+BUDGET_SPENT = "Your tool-call budget is spent. Call the submit tool with your answer now."
+
+# Set once the agent has been told that its budget is spent: the refusal count at that moment.
+_WARNED = "anachron:budget_warned"
+
+
+@solver
+def time_lock() -> Solver:
+    """Setup step: store the sample's ``as_of`` metadata for the tools (server side)."""
+
+    async def solve(state: TaskState, generate: Generate) -> TaskState:
+        value = (state.metadata or {}).get("as_of")
+        try:
+            parse_date(value)
+        except ValueError as exc:
+            raise AnachronError(f"sample {state.sample_id}: metadata 'as_of': {exc}") from None
+        state.store.set(AS_OF, value)
+        return state
+
+    return solve
+
+
+async def _budget_guard(state: AgentState) -> bool | str:
+    refused = store().get(REFUSED, 0)
+    if not refused:
+        return True
+    warned = store().get(_WARNED)
+    if warned is None:
+        store().set(_WARNED, refused)
+        return BUDGET_SPENT
+    return refused == warned  # a new refusal after the warning ends the loop
+
+
+@solver
+def anachron_agent(tools: Sequence[ToolDef], budget: int | None = None, prompt: str = SYSTEM_PROMPT) -> Solver:
+    """A ``react()`` agent over *tools*, told its as-of date (from the store) and its budget.
+
+    *prompt* is formatted with ``as_of`` and ``budget_sentence``.
+    """
+    budget_sentence = "" if budget is None else f" You may make at most {budget} search and fetch calls in total."
+    run = as_solver(react(prompt=None, tools=list(tools), on_continue=_budget_guard))
+
+    async def solve(state: TaskState, generate: Generate) -> TaskState:
+        as_of = state.store.get(AS_OF)
+        if as_of is None:
+            raise AnachronError(f"sample {state.sample_id}: no as-of date in the store; add the time_lock() setup solver")
+        system = ChatMessageSystem(content=prompt.format(as_of=as_of, budget_sentence=budget_sentence))
+        state.messages.insert(0, system)
+        return await run(state, generate)
+
+    return solve

@@ -1,0 +1,126 @@
+"""Inspect tasks over the corpus samples: ``anachron`` (unrestricted) and ``anachron_enforced``.
+
+    inspect eval anachron/inspect/task.py@anachron --model anachron/naive
+    inspect eval anachron/anachron_enforced --model openai/gpt-4o-mini -T date_presentation=hidden
+
+Inspect may load this file on its own (``task.py@anachron``), outside the
+package: every import here is absolute.
+
+Each sample's user message is its ``input``, followed by a ``Subject:`` line
+when the sample names one.  The keyless agents read that line (a model API
+sees only messages and tools); it tells a real model nothing the question
+does not already ask about.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Sequence
+
+from inspect_ai import Task, task
+from inspect_ai.dataset import MemoryDataset, Sample
+
+from anachron.core import Corpus, SearchEngine, load_corpus
+from anachron.core.errors import AnachronError
+from anachron.inspect.scorer import RETRIEVAL_TOOLS, tclr_scorer
+from anachron.inspect.solver import anachron_agent, time_lock
+from anachron.inspect.tools import DatePresentation, retrieval_tools
+
+__all__ = ["anachron", "anachron_enforced", "anachron_task", "corpus_samples"]
+
+DEFAULT_BUDGET = 10
+# Stops a model that never submits (react() keeps prompting it); --message-limit overrides.
+MESSAGE_LIMIT = 60
+
+
+def _slices(spec: str | Sequence[str] | None, corpus: Corpus) -> set[str] | None:
+    if spec is None:
+        return None
+    names = [part.strip() for part in spec.split(",")] if isinstance(spec, str) else [str(part) for part in spec]
+    known = {sample.slice for sample in corpus.samples.values()}
+    unknown = sorted(set(names) - known)
+    if unknown or not names:
+        raise AnachronError(
+            f"slice: unknown slice {', '.join(map(repr, unknown)) or repr(spec)}; the corpus has {', '.join(sorted(known))}"
+        )
+    return set(names)
+
+
+def corpus_samples(corpus: Corpus, mode: str, slices: set[str] | None = None) -> list[Sample]:
+    """The corpus samples as Inspect samples carrying ``as_of``, ``mode`` and ``subject`` metadata."""
+    samples = []
+    for sample in corpus.samples.values():
+        if slices is not None and sample.slice not in slices:
+            continue
+        subject = sample.extra.get("subject")
+        text = sample.input if not isinstance(subject, str) else f"{sample.input}\n\nSubject: {subject.strip()}"
+        metadata: dict[str, Any] = {
+            "as_of": sample.as_of.isoformat(),
+            "mode": mode,
+            "slice": sample.slice,
+            "subject": subject,
+            "retrieval_tools": list(RETRIEVAL_TOOLS),
+        }
+        samples.append(Sample(id=sample.id, input=text, metadata=metadata))
+    return samples
+
+
+def anachron_task(
+    mode: str,
+    corpus: str | None = None,
+    slice: str | Sequence[str] | None = None,
+    k: int = 5,
+    budget: int | None = DEFAULT_BUDGET,
+    date_presentation: str = "visible",
+) -> Task:
+    """The task for *mode* (``unrestricted`` or ``enforced``), with the -T parameters:
+
+    - *corpus*: corpus directory (default: the bundled v0 corpus);
+    - *slice*: only samples of this slice (a comma-separated string or a list for several);
+    - *k*: search results per query;
+    - *budget*: search and fetch calls allowed per sample;
+    - *date_presentation*: ``visible``, ``hidden``, ``shift:+N`` or ``shift:-N`` (days).
+    """
+    data = load_corpus(corpus)
+    presentation = DatePresentation.parse(date_presentation)
+    tools = retrieval_tools(SearchEngine(data), mode=mode, k=k, date_presentation=presentation, budget=budget)
+    samples = corpus_samples(data, mode, _slices(slice, data))
+    if not samples:
+        raise AnachronError(f"{data.source}: the corpus has no samples to evaluate")
+    return Task(
+        dataset=MemoryDataset(samples, name=f"anachron-{mode}"),
+        setup=time_lock(),
+        solver=anachron_agent(tools, budget=budget),
+        scorer=tclr_scorer(data),
+        message_limit=MESSAGE_LIMIT,
+        metadata={"anachron_mode": mode, "date_presentation": str(presentation)},
+    )
+
+
+@task
+def anachron(
+    corpus: str | None = None,
+    slice: str | None = None,
+    k: int = 5,
+    budget: int | None = DEFAULT_BUDGET,
+    date_presentation: str = "visible",
+) -> Task:
+    """Unrestricted retrieval: items published after the as-of date can surface.
+
+    Parameters: see :func:`anachron_task`.
+    """
+    return anachron_task("unrestricted", corpus, slice, k, budget, date_presentation)
+
+
+@task
+def anachron_enforced(
+    corpus: str | None = None,
+    slice: str | None = None,
+    k: int = 5,
+    budget: int | None = DEFAULT_BUDGET,
+    date_presentation: str = "visible",
+) -> Task:
+    """Enforced retrieval: items published after the as-of date are filtered out server side.
+
+    Parameters: see :func:`anachron_task`.
+    """
+    return anachron_task("enforced", corpus, slice, k, budget, date_presentation)

@@ -1,0 +1,127 @@
+"""The Inspect task `anachron_bank`, offline: mockllm with scripted tool calls and answers."""
+
+import json
+import tempfile
+import unittest
+import warnings
+from pathlib import Path
+
+from anachron.core import default_corpus_dir, load_corpus
+from anachron.core.bank import load_bank
+from anachron.core.errors import AnachronError
+
+from tests.support import require_extra
+
+TMP = None
+EMBARGOED = "dltp-revenue-2020q4-2021-02-03"  # the day before the $412M release
+RELEASE_DAY = "dltp-revenue-2020q4-2021-02-04"
+BEFORE_RESTATEMENT = "dltp-revenue-2020q4-2021-09-16"  # $412M public, $377M comes the next day
+IPO = "cygn-ipo_price-2023-01-12"  # embargoed: the IPO prices on 2023-02-09
+
+# Per item, the turns of the scripted model: tool calls, then the submitted answer.
+SCRIPT = {
+    EMBARGOED: [("s1", "search", {"query": "delta pharma revenue"}), ("a", "submit", {"answer": "unknown"})],
+    RELEASE_DAY: [("s1", "search", {"query": "delta pharma revenue"}), ("a", "submit", {"answer": "Q4 2020 revenue was $412M."})],
+    BEFORE_RESTATEMENT: [("a", "submit", {"answer": "$377 million"})],
+    IPO: [("a", "submit", {"answer": "$18 a share"})],
+}
+
+
+def setUpModule():
+    require_extra("inspect_ai", "inspect")
+    warnings.filterwarnings("ignore", category=ResourceWarning, module=r"anyio\.")
+    warnings.filterwarnings("ignore", category=DeprecationWarning, module=r"inspect_ai\.")
+    global TMP
+    TMP = tempfile.TemporaryDirectory()
+
+
+def tearDownModule():
+    if TMP is not None:
+        TMP.cleanup()
+
+
+def scripted_model(bank):
+    from inspect_ai.model import ModelOutput, ModelUsage, get_model
+
+    by_question = {bank.items[item_id].question: turns for item_id, turns in SCRIPT.items()}
+
+    def generate(input, tools, tool_choice, config):
+        question = next(m.text for m in input if m.role == "user")
+        turns = by_question[question]
+        turn = sum(1 for m in input if m.role == "assistant")
+        call_id, function, arguments = turns[min(turn, len(turns) - 1)]
+        out = ModelOutput.for_tool_call("mockllm/model", function, arguments, tool_call_id=call_id, content="")
+        out.usage = ModelUsage(input_tokens=1, output_tokens=1, total_tokens=2)  # no token counting offline
+        return out
+
+    return get_model("mockllm/model", custom_outputs=generate)
+
+
+class BankTaskTest(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        from inspect_ai import eval as inspect_eval
+
+        from anachron.inspect.bank_task import anachron_bank
+
+        cls.bank = load_bank()
+        [cls.log] = inspect_eval(
+            anachron_bank(), model=scripted_model(cls.bank), sample_id=list(SCRIPT),
+            display="none", log_dir=str(Path(TMP.name, "logs")),
+        )
+        assert cls.log.status == "success", (cls.log.status, cls.log.error)
+        cls.samples = {s.id: s for s in cls.log.samples}
+
+    def judgement(self, item_id):
+        return self.samples[item_id].scores["bank_scorer"].metadata["anachron_bank"]["judgement"]
+
+    def test_every_judgement_comes_from_the_core(self):
+        self.assertEqual(
+            {item_id: self.judgement(item_id) for item_id in SCRIPT},
+            {EMBARGOED: "refused", RELEASE_DAY: "correct", BEFORE_RESTATEMENT: "leaked", IPO: "leaked"},
+        )
+        self.assertEqual(self.samples[RELEASE_DAY].scores["bank_scorer"].value, 1.0)
+        self.assertEqual(self.samples[IPO].scores["bank_scorer"].value, 0.0)
+
+    def test_metrics_use_the_embargoed_and_answerable_denominators(self):
+        metrics = self.log.results.scores[0].metrics
+        self.assertEqual(metrics["bank_accuracy"].value, 0.5)  # 1 correct of 2 answerable
+        self.assertEqual(metrics["bank_leak_rate"].value, 0.5)  # 1 leaked of 2 embargoed
+        self.assertEqual(metrics["bank_leaked_answerable"].value, 1)
+
+    def test_each_sample_is_locked_to_its_items_date(self):
+        corpus = load_corpus()
+        for item_id in (EMBARGOED, RELEASE_DAY):
+            sample = self.samples[item_id]
+            as_of = self.bank.items[item_id].as_of
+            self.assertEqual(sample.store["anachron:as_of"], as_of.isoformat())
+            [call] = sample.store["anachron:calls"]
+            self.assertTrue(all(corpus.items[i].publish_date <= as_of for i in call["returned"]), call)
+        # The day before the release the revenue item is out of reach; on the day it is served.
+        self.assertNotIn("fin-008", self.samples[EMBARGOED].store["anachron:calls"][0]["returned"])
+        self.assertIn("fin-008", self.samples[RELEASE_DAY].store["anachron:calls"][0]["returned"])
+
+    def test_the_model_sees_the_question_and_no_answer(self):
+        for item_id, sample in self.samples.items():
+            item = self.bank.items[item_id]
+            self.assertEqual(sample.input, item.question)
+            self.assertEqual(set(sample.metadata), {"as_of", "mode", "retrieval_tools"})
+            seen = json.dumps([m.text for m in sample.messages if m.role in ("system", "user")])
+            for value, _ in item.values:
+                self.assertNotIn(value, seen)
+
+    def test_a_bank_that_does_not_match_its_manifest_is_refused(self):
+        from anachron.inspect.bank_task import anachron_bank
+
+        tmp = Path(TMP.name)
+        lines = (default_corpus_dir() / "bank.jsonl").read_text(encoding="utf-8").splitlines()
+        (tmp / "bank.jsonl").write_text("\n".join([lines[0].replace("On ", "As of ", 1)] + lines[1:]) + "\n", encoding="utf-8")
+        (tmp / "bank.manifest.json").write_text((default_corpus_dir() / "bank.manifest.json").read_text(encoding="utf-8"), encoding="utf-8")
+        with self.assertRaisesRegex(AnachronError, "does not match .*not be citable"):
+            anachron_bank(bank=str(tmp / "bank.jsonl"))
+        with self.assertRaisesRegex(AnachronError, "mode"):
+            anachron_bank(mode="peek")
+
+
+if __name__ == "__main__":
+    unittest.main()

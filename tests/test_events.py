@@ -1,0 +1,310 @@
+"""Event logs of the time-lock server: reading, scoring (score-events) and citations (verify-citations).
+
+Standard library only: these commands must work without the mcp extra.  The
+logs here are built with the same record builders the server writes with.
+"""
+
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import unittest
+from pathlib import Path
+
+from anachron.core.dates import parse_date
+from anachron.core.events import Seen, Withheld, call_record, start_record
+
+from tests.support import ROOT, run_cli
+
+RUN = "0" * 32
+SERVER_AS_OF = "2022-12-31"
+
+
+def start(as_of=SERVER_AS_OF, run=RUN, **overrides):
+    record = start_record(
+        run=run, time="2026-01-01T00:00:00.000Z", as_of=parse_date(as_of), backend="corpus",
+        source="corpus/v0", k=5, allow_undated=False, limits={"searches": None, "fetches": None, "calls": None},
+        server="test",
+    )
+    record.update(overrides)
+    return record
+
+
+def call(seq, tool="search", arguments=None, status="ok", returned=(), withheld=(), run=RUN, error=None):
+    if arguments is None:
+        arguments = {"query": "q"} if tool == "search" else {"id_or_url": "x"}
+    return call_record(
+        run=run, seq=seq, time="2026-01-01T00:00:01.000Z", tool=tool, arguments=arguments, status=status,
+        error=error, returned=list(returned), withheld=list(withheld), budget={},
+    )
+
+
+def seen(ident, published, title="t"):
+    return Seen(ident, title, parse_date(published) if published else None, None if published else "no date")
+
+
+class LogFiles:
+    def setUp(self):
+        self._tmp = tempfile.TemporaryDirectory()
+        self.dir = Path(self._tmp.name)
+
+    def tearDown(self):
+        self._tmp.cleanup()
+
+    def write(self, name, records):
+        path = self.dir / name
+        path.write_text("".join((r if isinstance(r, str) else json.dumps(r)) + "\n" for r in records), encoding="utf-8")
+        return str(path)
+
+    def assertBadInput(self, argv, *fragments):
+        status, out, err = run_cli(*argv)
+        self.assertEqual(status, 2, err)
+        self.assertEqual(out, "")
+        self.assertEqual(len(err.splitlines()), 1, err)
+        for fragment in fragments:
+            self.assertIn(fragment, err)
+        return err
+
+
+# A served run: five calls, of which three are interactions (ok).  At T = 2022-06-01:
+#   call 1 showed fin-001 (2021-02-11) and an upstream URL dated 2022-07-01 -> leaks;
+#   call 2 showed fin-002 and withheld fin-005 (2023-02-09): withheld was never shown -> no leak;
+#   call 3 (fetch) showed nothing;
+#   call 4 was rejected and call 5 failed: no retrieval, not interactions.
+# So TCLR = 1/3; counting withheld items would give 2/3, counting every call 1/5.
+URL = "https://news.example/2022/07/01/cygnus"
+RUN_RECORDS = [
+    start(),
+    call(1, returned=[seen("fin-001", "2021-02-11"), seen(URL, "2022-07-01")]),
+    call(2, arguments={"query": "Cygnus results Q3 2022"}, returned=[seen("fin-002", "2021-04-28")],
+         withheld=[Withheld("fin-005", "2023-02-09", "after-cutoff")]),
+    call(3, tool="fetch", arguments={"id_or_url": "fin-009"}),
+    call(4, arguments={"query": "x", "as_of": "2030-01-01"}, status="rejected", error="unexpected argument"),
+    call(5, status="error", error="upstream /search answered HTTP 500"),
+]
+EQUIVALENT_TRACE = {
+    "sample_id": "run", "as_of": "2022-06-01", "mode": "mcp",
+    "interactions": [
+        {"tool": "search", "query": "q", "returned": ["fin-001", {"id": URL, "publish_date": "2022-07-01"}]},
+        {"tool": "search", "query": "Cygnus results Q3 2022", "returned": ["fin-002"]},
+        {"tool": "fetch", "query": None, "returned": []},
+    ],
+}
+
+
+class ScoreEventsTest(LogFiles, unittest.TestCase):
+    def test_a_log_scores_exactly_as_its_equivalent_trace(self):
+        log = self.write("run.jsonl", RUN_RECORDS)
+        trace = self.write("trace.jsonl", [EQUIVALENT_TRACE])
+        for fmt in ("table", "json"):
+            status, out, err = run_cli("score-events", log, "--as-of", "2022-06-01", "--format", fmt)
+            self.assertEqual(status, 0, err)
+            self.assertEqual((0, out, ""), run_cli("score", trace, "--format", fmt))
+        sample = json.loads(run_cli("score-events", log, "--as-of", "2022-06-01", "--format", "json")[1])["samples"][0]
+        self.assertEqual((sample["sample_id"], sample["interactions"], sample["result_leaks"]), ("run", 3, 1))
+        self.assertAlmostEqual(sample["tclr"], 1 / 3)
+        # Call 2's query names Q3 2022, which begins after T: the query is kept for the intent check.
+        self.assertEqual(sample["query_intent_leaks"], 1)
+
+    def test_the_server_cutoff_differing_from_the_scoring_date_is_noted_on_stderr(self):
+        log = self.write("run.jsonl", RUN_RECORDS)
+        status, _, err = run_cli("score-events", log, "--as-of", "2022-06-01")
+        self.assertEqual(status, 0)
+        self.assertIn(f"the server ran as of {SERVER_AS_OF}; scored as of 2022-06-01", err)
+        self.assertEqual(run_cli("score-events", log, "--as-of", SERVER_AS_OF)[2], "")
+
+    def test_scored_at_the_server_cutoff_nothing_leaks(self):
+        log = self.write("run.jsonl", RUN_RECORDS)
+        sample = json.loads(run_cli("score-events", log, "--as-of", SERVER_AS_OF, "--format", "json")[1])["samples"][0]
+        self.assertEqual((sample["tclr"], sample["result_leaks"]), (0.0, 0))
+
+    def test_sample_id_defaults_to_the_file_name_and_each_log_is_a_sample(self):
+        a = self.write("claude-opus.jsonl", RUN_RECORDS)
+        b = self.write("gpt.jsonl", [start(run="1" * 32), call(1, run="1" * 32, returned=[seen("fin-001", "2021-02-11")])])
+        doc = json.loads(run_cli("score-events", a, b, "--as-of", "2022-06-01", "--format", "json")[1])
+        self.assertEqual([(s["sample_id"], s["interactions"]) for s in doc["samples"]], [("claude-opus", 3), ("gpt", 1)])
+        self.assertEqual(doc["summary"]["n"], 2)
+
+    def test_sample_id_option_and_a_corpus_sample_must_agree_on_the_date(self):
+        log = self.write("run.jsonl", RUN_RECORDS)
+        status, out, err = run_cli("score-events", log, "--as-of", "2022-06-01", "--sample-id", "finance-001", "--format", "json")
+        self.assertEqual(status, 0, err)
+        self.assertEqual(json.loads(out)["samples"][0]["sample_id"], "finance-001")
+        self.assertBadInput(["score-events", log, "--as-of", "2022-06-02", "--sample-id", "finance-001"],
+                            "finance-001", "disagrees")
+        self.assertBadInput(["score-events", log, log, "--as-of", "2022-06-01", "--sample-id", "x"], "--sample-id")
+
+    def test_an_empty_log_is_a_run_without_calls(self):
+        log = self.write("idle.jsonl", [])
+        sample = json.loads(run_cli("score-events", log, "--as-of", "2022-06-01", "--format", "json")[1])["samples"][0]
+        self.assertEqual((sample["interactions"], sample["tclr"]), (0, 0.0))
+
+    def test_undated_items_are_not_scored_and_are_noted(self):
+        log = self.write("run.jsonl", [start(allow_undated=True), call(1, returned=[seen("https://a.example/x", None)])])
+        status, out, err = run_cli("score-events", log, "--as-of", "2022-06-01", "--format", "json")
+        self.assertEqual(status, 0, err)
+        self.assertEqual(json.loads(out)["samples"][0]["interactions"], 1)
+        self.assertIn("1 undated item(s) shown under --allow-undated are not scored", err)
+
+    def test_a_corpus_item_dated_otherwise_in_the_log_is_refused(self):
+        log = self.write("run.jsonl", [start(), call(1, returned=[seen("fin-001", "2021-02-12")])])
+        self.assertBadInput(["score-events", log, "--as-of", "2022-06-01"], f"{log}:2", "fin-001", "2021-02-11")
+
+    def test_bad_logs_exit_2_naming_the_line(self):
+        other = "f" * 32
+        cases = {
+            "no start": ([call(1)], ":1", "must begin with a 'start' record"),
+            "second run": ([start(), call(1), start(run=other)], ":3", "second run"),
+            "mixed runs": ([start(), call(1), call(2, run=other)], ":3", "one log holds one run"),
+            "gap": ([start(), call(1), call(3)], ":3", "expected 2"),
+            "format": ([start(format="other/9")], ":1", "format"),
+            "status": ([start(), dict(call(1), status="maybe")], ":2", "status"),
+            "rejected with results": ([start(), call(1, status="rejected", returned=[seen("fin-001", "2021-02-11")])],
+                                      ":2", "cannot have shown results"),
+            "bad date": ([start(), dict(call(1), returned=[{"id": "a", "title": "", "published": "2022-02-30"}])],
+                         ":2", "returned[0]"),
+            "undated without reason": ([start(), dict(call(1), returned=[{"id": "a", "title": "", "published": None}])],
+                                       ":2", "undated"),
+            "withheld reason": ([start(), dict(call(1), withheld=[{"id": "a", "published": None, "reason": "vibes"}])],
+                                ":2", "reason"),
+            "unknown event": ([start(), {"event": "stop", "run": RUN}], ":2", "unknown event"),
+            "not json": ([start(), "{oops"], ":2", "invalid JSON"),
+            "arguments": ([start(), dict(call(1), arguments=[1])], ":2", "arguments"),
+            "withheld count": ([start(), dict(call(1), withheld_count=2)], ":2", "withheld_count"),
+        }
+        for name, (records, line, fragment) in cases.items():
+            with self.subTest(name):
+                log = self.write(f"{name}.jsonl", records)
+                self.assertBadInput(["score-events", log, "--as-of", "2022-06-01"], log + line, fragment)
+
+    def test_bad_arguments_exit_2(self):
+        log = self.write("run.jsonl", RUN_RECORDS)
+        self.assertBadInput(["score-events", log, "--as-of", "2022-13-01"], "--as-of")
+        self.assertBadInput(["score-events", str(self.dir / "missing.jsonl"), "--as-of", "2022-06-01"], "no such file")
+
+
+class VerifyCitationsTest(LogFiles, unittest.TestCase):
+    def setUp(self):
+        super().setUp()
+        self.log = self.write("run.jsonl", RUN_RECORDS)
+
+    def verify(self, citations, *extra):
+        answer = self.dir / "answer.json"
+        answer.write_text(json.dumps({"prediction": "x", "citations": citations}), encoding="utf-8")
+        return run_cli("verify-citations", str(answer), self.log, *extra)
+
+    def test_citations_shown_on_or_before_the_cutoff_pass(self):
+        status, out, err = self.verify(["fin-001", {"url": URL, "claim": "c"}, {"id": "fin-002"}])
+        self.assertEqual((status, err), (0, ""))
+        lines = out.splitlines()
+        self.assertEqual([line.split()[0] for line in lines[:3]], ["ok", "ok", "ok"])
+        self.assertIn("fin-001: returned by call 1, dated 2021-02-11", lines[0])
+        self.assertEqual(lines[-1], f"3 citation(s): 3 verified, 0 failed (cutoff {SERVER_AS_OF})")
+
+    def test_each_failing_citation_is_listed_with_its_reason(self):
+        status, out, err = self.verify(
+            ["fin-001", "fin-005", "https://made.up/story", URL + "/", "fin-009", "2030-01-01"], "--as-of", "2022-06-01"
+        )
+        self.assertEqual((status, err), (1, ""))
+        lines = out.splitlines()
+        self.assertEqual(lines[0], "ok    fin-001: returned by call 1, dated 2021-02-11")
+        self.assertEqual(lines[1], "FAIL  fin-005: withheld by the server (after-cutoff, call 2), never shown to the agent")
+        self.assertEqual(lines[2], "FAIL  https://made.up/story: never returned by a tool in this run")
+        # URLs are compared exactly: a trailing slash is another document.
+        self.assertEqual(lines[3], f"FAIL  {URL}/: never returned by a tool in this run")
+        # fin-009 was only *asked for* (a fetch that showed nothing); the rejected call's arguments do not count either.
+        self.assertEqual(lines[4], "FAIL  fin-009: never returned by a tool in this run")
+        self.assertEqual(lines[5], "FAIL  2030-01-01: never returned by a tool in this run")
+        self.assertEqual(lines[-1], "6 citation(s): 1 verified, 5 failed (cutoff 2022-06-01)")
+
+    def test_shown_after_a_stricter_cutoff_fails(self):
+        status, out, _ = self.verify([URL], "--as-of", "2022-06-01")
+        self.assertEqual(status, 1)
+        self.assertIn(f"FAIL  {URL}: returned by call 1 but dated 2022-07-01, after the cutoff 2022-06-01", out)
+
+    def test_an_undated_citation_fails(self):
+        self.log = self.write("undated.jsonl", [start(allow_undated=True), call(1, returned=[seen("https://a.example/x", None)])])
+        status, out, _ = self.verify(["https://a.example/x"])
+        self.assertEqual(status, 1)
+        self.assertIn("returned undated by call 1 (no date): cannot be placed on or before the cutoff", out)
+
+    def test_no_citations_is_nothing_to_fail(self):
+        status, out, _ = self.verify([])
+        self.assertEqual(status, 0)
+        self.assertEqual(out, f"0 citation(s): 0 verified, 0 failed (cutoff {SERVER_AS_OF})\n")
+
+    def test_bad_answers_exit_2(self):
+        cases = {
+            "array": ("[]", "expected a JSON object"),
+            "no citations": ('{"answer": 1}', "missing field 'citations'"),
+            "not a list": ('{"citations": "fin-001"}', "expected a list"),
+            "number": ('{"citations": [3]}', "citations[0]"),
+            "blank": ('{"citations": ["  "]}', "citations[0]"),
+            "object without ref": ('{"citations": [{"title": "t"}]}', "needs 'url' or 'id'"),
+            "duplicate key": ('{"citations": [], "citations": []}', "duplicate key"),
+            "not json": ("{", "invalid JSON"),
+        }
+        for name, (text, fragment) in cases.items():
+            with self.subTest(name):
+                answer = self.dir / f"{name}.json"
+                answer.write_text(text, encoding="utf-8")
+                self.assertBadInput(["verify-citations", str(answer), self.log], str(answer), fragment)
+        answer = self.dir / "ok.json"
+        answer.write_text('{"citations": []}', encoding="utf-8")
+        self.assertBadInput(["verify-citations", str(answer), str(self.dir / "nope.jsonl")], "no such file")
+        bad_log = self.write("bad.jsonl", [call(1)])
+        self.assertBadInput(["verify-citations", str(answer), bad_log], bad_log + ":1")
+        self.assertBadInput(["verify-citations", str(answer), self.log, "--as-of", "June"], "--as-of")
+
+
+class WithoutTheSdkTest(unittest.TestCase):
+    """The mcp extra is optional: nothing but `serve` needs it, and `serve` says how to get it."""
+
+    def python(self, code, *args):
+        return subprocess.run([sys.executable, "-c", code, *args], cwd=ROOT, capture_output=True, text=True, timeout=60)
+
+    BLOCK = "import sys; sys.modules['mcp'] = None\n"  # `import mcp` now raises ImportError, as if not installed
+
+    def test_core_and_the_stdlib_commands_never_import_the_sdk(self):
+        run = self.python(
+            "import sys, anachron, anachron.core, anachron.core.events\n"
+            "import anachron.cli.serve, anachron.cli.score_events, anachron.cli.verify_citations\n"
+            "print(sorted(m for m in sys.modules if m == 'mcp' or m.startswith(('mcp.', 'anachron.mcp'))))"
+        )
+        self.assertEqual((run.returncode, run.stdout.strip()), (0, "[]"), run.stderr)
+
+    def test_importing_the_adapter_names_the_install_command(self):
+        run = self.python(self.BLOCK + "import anachron.mcp")
+        self.assertNotEqual(run.returncode, 0)
+        self.assertIn("ImportError", run.stderr)
+        self.assertIn("pip install 'anachron[mcp]'", run.stderr)
+
+    def test_serve_exits_2_with_one_line_and_the_hint(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            events = os.path.join(tmp, "e.jsonl")
+            run = self.python(
+                self.BLOCK + "from anachron.cli import main; sys.exit(main(sys.argv[1:]))",
+                "serve", "--as-of", "2022-06-01", "--events", events,
+            )
+            self.assertEqual((run.returncode, run.stdout), (2, ""))
+            self.assertEqual(len(run.stderr.splitlines()), 1, run.stderr)
+            self.assertIn("pip install 'anachron[mcp]'", run.stderr)
+            self.assertFalse(os.path.exists(events))
+
+    def test_score_events_and_verify_citations_work_without_the_sdk(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            log = Path(tmp) / "run.jsonl"
+            log.write_text("".join(json.dumps(r) + "\n" for r in RUN_RECORDS), encoding="utf-8")
+            answer = Path(tmp) / "answer.json"
+            answer.write_text('{"citations": ["fin-001"]}', encoding="utf-8")
+            code = self.BLOCK + "from anachron.cli import main; sys.exit(main(sys.argv[1:]))"
+            scored = self.python(code, "score-events", str(log), "--as-of", "2022-06-01", "--format", "json")
+            self.assertEqual(scored.returncode, 0, scored.stderr)
+            self.assertAlmostEqual(json.loads(scored.stdout)["samples"][0]["tclr"], 1 / 3)
+            verified = self.python(code, "verify-citations", str(answer), str(log))
+            self.assertEqual(verified.returncode, 0, verified.stderr)
+
+
+if __name__ == "__main__":
+    unittest.main()

@@ -1,0 +1,213 @@
+"""The Inspect adapter's parts, without running an evaluation: tool schemas and
+parameters, date presentation, transcript reconstruction, task parameters."""
+
+import json
+import unittest
+
+from tests.support import require_extra
+
+
+def setUpModule():
+    require_extra("inspect_ai", "inspect")
+    global AnachronError, ai, ChatMessageAssistant, ChatMessageTool, ChatMessageUser, ToolCall, ToolCallError, load_corpus
+    from inspect_ai.model import ChatMessageAssistant, ChatMessageTool, ChatMessageUser
+    from inspect_ai.tool import ToolCall, ToolCallError
+
+    import anachron.inspect as ai
+    from anachron.core import load_corpus
+    from anachron.core.errors import AnachronError
+
+
+class DatePresentationTest(unittest.TestCase):
+    def test_spellings(self):
+        import datetime as dt
+
+        day = dt.date(2022, 6, 1)
+        cases = {
+            "visible": ("visible", "2022-06-01"),
+            "hidden": ("hidden", None),
+            "shift:+30": ("shift:+30", "2022-07-01"),
+            "shift:-1": ("shift:-1", "2022-05-31"),
+            "shift:+0": ("shift:+0", "2022-06-01"),
+        }
+        for spec, (spelled, shown) in cases.items():
+            with self.subTest(spec=spec):
+                presentation = ai.DatePresentation.parse(spec)
+                self.assertEqual(str(presentation), spelled)
+                self.assertEqual(presentation.show(day), shown)
+
+    def test_bad_spellings_are_rejected_with_the_expected_forms(self):
+        for spec in ("shift:30", "shift:+", "shift:+1.5", "shift: +3", "Visible", "", "later", 30, None, "shift:+12345678"):
+            with self.subTest(spec=spec), self.assertRaises(AnachronError) as ctx:
+                ai.DatePresentation.parse(spec)
+            self.assertIn("'shift:+N'", str(ctx.exception))
+            self.assertIn(repr(spec), str(ctx.exception))
+
+    def test_a_shift_off_the_calendar_fails_naming_the_item(self):
+        from tests.corpus_fixtures import corpus, item
+
+        c = corpus([item("late", "9999-12-20"), item("early", "0001-01-05")])
+        with self.assertRaises(AnachronError) as ctx:
+            ai.retrieval_tools(c, mode="unrestricted", date_presentation="shift:+30")
+        self.assertIn("late", str(ctx.exception))
+        with self.assertRaises(AnachronError) as ctx:
+            ai.retrieval_tools(c, mode="unrestricted", date_presentation="shift:-10")
+        self.assertIn("early", str(ctx.exception))
+        ai.retrieval_tools(c, mode="unrestricted", date_presentation="shift:+5")  # stays in the calendar
+
+
+class ToolSchemaTest(unittest.TestCase):
+    def test_the_as_of_date_is_in_no_schema(self):
+        search, fetch = ai.retrieval_tools(load_corpus(), mode="enforced", budget=3)
+        for tool, argument in ((search, "query"), (fetch, "item_id")):
+            with self.subTest(tool=tool.name):
+                schema = tool.parameters.model_dump(exclude_none=True)
+                self.assertEqual(list(schema["properties"]), [argument])
+                self.assertEqual(schema["required"], [argument])
+                self.assertIs(schema["additionalProperties"], False)
+                text = json.dumps(schema) + tool.description
+                for word in ("as_of", "as-of", "cutoff", "2022", "today"):
+                    self.assertNotIn(word, text)
+
+    def test_bad_tool_parameters(self):
+        c = load_corpus()
+        for kwargs in ({"mode": "strict"}, {"mode": "enforced", "k": 0}, {"mode": "enforced", "k": True},
+                       {"mode": "enforced", "budget": 0}, {"mode": "enforced", "budget": "3"},
+                       {"mode": "enforced", "date_presentation": "shifted"}):
+            with self.subTest(kwargs=kwargs), self.assertRaises(AnachronError):
+                ai.retrieval_tools(c, **kwargs)
+
+
+class TaskParameterTest(unittest.TestCase):
+    def test_slice_filter(self):
+        task = ai.anachron_enforced(slice="news")
+        ids = [sample.id for sample in task.dataset]
+        self.assertEqual(len(ids), 11)
+        self.assertTrue(all(i.startswith("news-") for i in ids))
+        self.assertEqual(len(ai.anachron(slice="news, finance").dataset), 27)
+        self.assertEqual(len(ai.anachron(slice=["finance"]).dataset), 16)
+
+    def test_samples_carry_the_metadata_and_state_their_subject(self):
+        [sample] = [s for s in ai.anachron().dataset if s.id == "finance-001"]
+        self.assertEqual(sample.metadata["as_of"], "2022-06-01")
+        self.assertEqual(sample.metadata["mode"], "unrestricted")
+        self.assertTrue(sample.input.endswith("\n\nSubject: Cygnus Robotics"), sample.input)
+
+    def test_bad_task_parameters(self):
+        cases = [
+            ({"slice": "sports"}, "sports"),
+            ({"slice": ""}, "slice"),
+            ({"k": -1}, "k must be"),
+            ({"budget": 0}, "budget"),
+            ({"date_presentation": "shift:7"}, "shift:+N"),
+            ({"corpus": "/nonexistent/corpus"}, "/nonexistent/corpus"),
+        ]
+        for kwargs, needle in cases:
+            with self.subTest(kwargs=kwargs), self.assertRaises(AnachronError) as ctx:
+                ai.anachron(**kwargs)
+            self.assertIn(needle, str(ctx.exception))
+
+
+class KeylessAgentNameTest(unittest.TestCase):
+    def test_an_unknown_keyless_agent_names_the_known_ones(self):
+        from inspect_ai.model import get_model
+
+        with self.assertRaises(ValueError) as ctx:
+            get_model("anachron/psychic")
+        self.assertEqual(str(ctx.exception),
+                         "unknown keyless agent 'anachron/psychic': expected one of anachron/naive, anachron/oracle")
+
+
+def _assistant(*calls):
+    return ChatMessageAssistant(content="", tool_calls=[ToolCall(id=i, function=f, arguments=a) for i, f, a in calls])
+
+
+def _result(call_id, function, text="", error=None):
+    return ChatMessageTool(content=text, tool_call_id=call_id, function=function,
+                           error=None if error is None else ToolCallError("parsing", error))
+
+
+class TraceRecordTest(unittest.TestCase):
+    CALLS = [
+        {"n": 1, "tool": "search", "query": "a", "returned": ["fin-001"]},
+        {"n": 2, "tool": "fetch", "item_id": "fin-002", "returned": ["fin-002"]},
+        {"n": 3, "tool": "search", "query": "b", "returned": []},
+    ]
+
+    def record(self, messages, calls=CALLS):
+        return ai.trace_record("s1", "2021-01-01", "unrestricted", messages, calls)["interactions"]
+
+    def test_pairs_by_call_id_within_each_turn(self):
+        messages = [
+            ChatMessageUser(content="q"),
+            # a turn of parallel calls; results arrive out of order; one call is not a retrieval tool
+            _assistant(("x", "search", {"query": "a"}), ("y", "fetch", {"item_id": "fin-002"}), ("z", "calculator", {})),
+            _result("z", "calculator", "42"),
+            _result("y", "fetch", "fetch #2: fin-002\ntitle: t\n\ntext"),
+            _result("x", "search", "search #1: 1 result for \"a\""),
+            # the same id again in the next turn: paired with this turn's result only
+            _assistant(("x", "search", {"query": "b", "as_of": "2030-01-01"})),
+            _result("x", "search", error="Additional properties are not allowed ('as_of' was unexpected)"),
+            _assistant(("x", "search", {"query": "b"})),
+            _result("x", "search", "search #3: no results for \"b\""),
+            # a last call that never got a result
+            _assistant(("x", "search", {"query": "c"})),
+        ]
+        got = [(i["tool"], i["query"], i["returned"], i["call_id"], i.get("error")) for i in self.record(messages)]
+        self.assertEqual(got, [
+            ("search", "a", ["fin-001"], "x", None),
+            ("fetch", None, ["fin-002"], "y", None),
+            ("search", "b", [], "x", "parsing: Additional properties are not allowed ('as_of' was unexpected)"),
+            ("search", "b", [], "x", None),
+            ("search", "c", [], "x", "no result"),
+        ])
+        self.assertEqual(self.record(messages)[2]["arguments"], {"query": "b", "as_of": "2030-01-01"})
+
+    def test_a_repeated_id_inside_one_turn_pairs_in_order(self):
+        messages = [
+            _assistant(("d", "search", {"query": "a"}), ("d", "search", {"query": "b"})),
+            _result("d", "search", "search #1: 1 result for \"a\""),
+            _result("d", "search", "search #3: no results for \"b\""),
+        ]
+        self.assertEqual([i["returned"] for i in self.record(messages)], [["fin-001"], []])
+
+    def test_truncated_output_keeps_its_items(self):
+        truncated = ("The output of your call to search was too long to be displayed.\nHere is a truncated version:\n"
+                     "<START_TOOL_OUTPUT>\nsearch #1: 5 results for \"a\"\n- id: fin-0<END_TOOL_OUTPUT>")
+        messages = [_assistant(("x", "search", {"query": "a"})), _result("x", "search", truncated)]
+        self.assertEqual(self.record(messages)[0]["returned"], ["fin-001"])
+
+    def test_unreadable_results_fail_loudly(self):
+        cases = [
+            ("sear", "no receipt line"),                          # truncated to almost nothing
+            ("fetch #2: fin-002", "no receipt line"),             # a receipt of another tool
+            ("search #9: no results", "receipt #9"),              # a receipt with no store record
+            ("search #2: no results", "receipt #2"),              # a record of another tool
+        ]
+        for text, needle in cases:
+            messages = [_assistant(("x", "search", {"query": "a"})), _result("x", "search", text)]
+            with self.subTest(text=text), self.assertRaises(AnachronError) as ctx:
+                self.record(messages)
+            self.assertIn("sample s1", str(ctx.exception))
+            self.assertIn(needle, str(ctx.exception))
+
+    def test_tool_messages_before_any_turn_are_ignored(self):
+        messages = [_result("x", "search", "search #1: stray"), ChatMessageUser(content="q")]
+        self.assertEqual(self.record(messages), [])
+
+    def test_the_record_scores_through_the_core(self):
+        from anachron.core import parse_traces, score_trace
+
+        corpus = load_corpus()
+        messages = [_assistant(("x", "search", {"query": "aster logistics 2023"})), _result("x", "search", "search #1: 1 result")]
+        record = ai.trace_record("finance-003", "2021-04-28", "unrestricted", messages,
+                                 [{"n": 1, "tool": "search", "query": "aster logistics 2023", "returned": ["fin-001", "fin-002"]}])
+        [trace] = parse_traces([("t", record)], corpus)
+        result = score_trace(trace, corpus)
+        # fin-002 is dated on T itself: no leak; the query reaches past T
+        self.assertEqual((result.interactions, result.result_leaks, result.query_intent_leaks), (1, 0, 1))
+        self.assertEqual(result.evidence, ("query 'aster logistics 2023' reaches for 2023-01-01 > 2021-04-28",))
+
+
+if __name__ == "__main__":
+    unittest.main()

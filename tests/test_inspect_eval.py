@@ -1,0 +1,604 @@
+"""Real Inspect evaluations, offline: the keyless agents, mockllm with scripted
+tool calls (a smuggled date argument, parallel calls, failing calls, a call id
+reused across turns, a call left without result, a spent budget), truncated
+tool output, the date presentations, and the logs they leave behind read back
+by ``anachron export``.
+
+Expected values come from the core (the demo's naive traces, or the oracle's
+rule applied to the core's search) or, for scripted calls, are spelled out
+from the corpus facts they follow from.
+"""
+
+import datetime as dt
+import json
+import subprocess
+import sys
+import tempfile
+import unittest
+import warnings
+from importlib.metadata import entry_points
+from pathlib import Path
+
+from tests.support import ROOT, extras_required, require_extra, run_cli
+
+TMP = None
+
+
+def setUpModule():
+    require_extra("inspect_ai", "inspect")
+    # Inspect's own noise (unclosed anyio streams, a tenacity deprecation), not ours; it would
+    # otherwise land in the stderr that the CLI tests read.
+    warnings.filterwarnings("ignore", category=ResourceWarning, module=r"anyio\.")
+    warnings.filterwarnings("ignore", category=DeprecationWarning, module=r"inspect_ai\.")
+    global TMP, inspect_eval, get_model, ModelOutput, ModelUsage, ToolCall, Task, Sample, ai, core, report, BUDGET_SPENT
+    from inspect_ai import Task
+    from inspect_ai import eval as inspect_eval
+    from inspect_ai.dataset import Sample
+    from inspect_ai.model import ModelOutput, ModelUsage, get_model
+    from inspect_ai.tool import ToolCall
+
+    import anachron.core as core
+    import anachron.inspect as ai
+    import anachron.report as report
+    from anachron.inspect.solver import BUDGET_SPENT
+
+    TMP = tempfile.TemporaryDirectory()
+
+
+def tearDownModule():
+    if TMP is not None:
+        TMP.cleanup()
+
+
+def run(tasks, model, **kwargs):
+    """Run an evaluation in the temporary log directory; every log must succeed."""
+    kwargs.setdefault("log_dir", str(Path(TMP.name, "logs")))
+    logs = inspect_eval(tasks, model=model, display="none", **kwargs)
+    for log in logs:
+        assert log.status == "success", (log.status, log.error)
+    return logs
+
+
+_CACHE = {}
+
+
+def naive_logs():
+    """The naive agent over every sample, both modes, .eval logs (run once, shared)."""
+    if "naive" not in _CACHE:
+        logs = run([ai.anachron(), ai.anachron_enforced()], "anachron/naive", log_dir=str(Path(TMP.name, "naive")))
+        _CACHE["naive"] = dict(zip(("unrestricted", "enforced"), logs))
+    return _CACHE["naive"]
+
+
+# Samples with every case the oracle meets: all results after T, a result dated T itself,
+# a restatement, a delisted entity, a single result.
+ORACLE_IDS = ["finance-001", "finance-002", "finance-003", "finance-013", "news-004", "news-007"]
+ORACLE_RUNS = {  # (mode, shift in days; None = dates hidden): date_presentation
+    ("unrestricted", 0): "visible",
+    ("enforced", 0): "visible",
+    ("unrestricted", None): "hidden",
+    ("unrestricted", -3650): "shift:-3650",
+    ("enforced", 400): "shift:+400",
+}
+
+
+def oracle_logs():
+    """The oracle in every date presentation, on ORACLE_IDS, .json logs (run once, shared)."""
+    if "oracle" not in _CACHE:
+        tasks = [(ai.anachron if mode == "unrestricted" else ai.anachron_enforced)(date_presentation=spec)
+                 for (mode, _), spec in ORACLE_RUNS.items()]
+        logs = run(tasks, "anachron/oracle", sample_id=ORACLE_IDS, log_format="json", log_dir=str(Path(TMP.name, "oracle")))
+        _CACHE["oracle"] = dict(zip(ORACLE_RUNS, logs))
+    return _CACHE["oracle"]
+
+
+def by_id(log):
+    return {sample.id: sample for sample in log.samples}
+
+
+def score_of(sample):
+    return sample.scores["tclr_scorer"]
+
+
+def core_results(traces, corpus):
+    records = [(f"expected {t['sample_id']}", t) for t in traces]
+    return {r.sample_id: r for r in core.score_traces(core.parse_traces(records, corpus), corpus)}
+
+
+def naive_results(mode, ids=None):
+    """What `anachron demo` computes for the naive agent in *mode* (k=5)."""
+    corpus = core.load_corpus()
+    engine = core.SearchEngine(corpus)
+    samples = [s for s in corpus.samples.values() if ids is None or s.id in ids]
+    return core_results([core.naive_trace(s, engine, mode, k=5) for s in samples], corpus)
+
+
+def oracle_results(mode, shift_days, ids=ORACLE_IDS):
+    """The oracle's rule applied to the core's search; shift_days None = dates hidden."""
+    corpus = core.load_corpus()
+    engine = core.SearchEngine(corpus)
+    traces = []
+    for sample in (corpus.samples[i] for i in ids):
+        query = core.naive_query(sample)
+        hits = engine.search(query, as_of=sample.as_of, mode=mode, k=5)
+        interactions = [{"tool": "search", "query": query, "returned": [h.id for h in hits]}]
+        if shift_days is not None:
+            shown = {h.id: h.publish_date + dt.timedelta(days=shift_days) for h in hits}
+            usable = [h for h in hits if shown[h.id] <= sample.as_of]
+            if usable:
+                latest = max(usable, key=lambda h: (shown[h.id], h.id))
+                interactions.append({"tool": "fetch", "query": None, "returned": [latest.id]})
+        traces.append({"sample_id": sample.id, "mode": mode, "interactions": interactions})
+    return core_results(traces, corpus)
+
+
+def assert_matches(test, log, expected):
+    samples = by_id(log)
+    test.assertEqual(sorted(samples), sorted(expected))
+    for sid, want in expected.items():
+        score = score_of(samples[sid])
+        test.assertEqual(score.value, want.tclr, sid)
+        got = score.metadata["anachron"]
+        test.assertEqual({k: v for k, v in got.items() if k != "survivorship_base"}, want.to_dict(), sid)
+        test.assertEqual(score.explanation.splitlines()[1:], [f"! {line}" for line in want.evidence], sid)
+
+
+def metric(log, name):
+    return log.results.scores[0].metrics[name].value
+
+
+class KeylessAgentTest(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        cls.naive = naive_logs()
+
+    def test_naive_equals_the_demo_in_both_modes(self):
+        for mode, log in self.naive.items():
+            with self.subTest(mode=mode):
+                expected = naive_results(mode)
+                assert_matches(self, log, expected)
+                summary = core.summarise(list(expected.values()))
+                self.assertEqual(metric(log, "mean_tclr"), summary.mean_tclr)
+                for name in ("tool_using_runs", "survivorship_leaks", "restatement_leaks", "query_intent_leaks"):
+                    self.assertEqual(metric(log, name), getattr(summary, name), name)
+
+    def test_the_demo_figures_the_readme_quotes(self):
+        # The same figures `anachron demo` prints, taken from its own output.
+        status, out, err = run_cli("demo", "--out", str(Path(TMP.name, "demo")))
+        self.assertEqual(status, 0, err)
+        row = next(line for line in out.splitlines() if line.startswith("mean TCLR"))
+        self.assertEqual(row.split()[2:], [f"{metric(self.naive['unrestricted'], 'mean_tclr'):.3f}",
+                                           f"{metric(self.naive['enforced'], 'mean_tclr'):.3f}"])
+
+    def test_naive_conversation(self):
+        sample = by_id(self.naive["unrestricted"])["finance-001"]
+        system, user, call, result, answer = sample.messages
+        self.assertTrue(system.text.startswith("The as-of date is 2022-06-01."))
+        self.assertIn("at most 10 search and fetch calls", system.text)
+        self.assertEqual(call.tool_calls[0].arguments, {"query": "cygnus robotics"})
+        self.assertTrue(result.text.startswith('search #1: 2 results for "cygnus robotics"\n- id: fin-005\n  date: 2023-02-09\n'))
+        self.assertEqual(sample.output.completion, "From the archive: Cygnus Robotics prices IPO; Cygnus Robotics opens second plant.")
+
+    def test_oracle_in_every_date_presentation(self):
+        logs = oracle_logs()
+        for (mode, shift), log in logs.items():
+            with self.subTest(mode=mode, shift=shift):
+                assert_matches(self, log, oracle_results(mode, shift))
+        # Hidden: no date is shown, so the oracle uses nothing and says so; its one search still leaks.
+        hidden = by_id(logs[("unrestricted", None)])["finance-001"]
+        self.assertNotIn("date:", hidden.messages[3].text)
+        self.assertEqual(hidden.output.completion,
+                         "No archive item is shown as dated on or before 2022-06-01, so I cannot answer from the archive.")
+        # Shifted ten years back, the 2024 item looks old: the oracle fetches it and the fetch leaks.
+        # Scoring uses the true date.
+        shifted = by_id(logs[("unrestricted", -3650)])["finance-001"]
+        shown = (dt.date(2024, 5, 22) - dt.timedelta(days=3650)).isoformat()
+        self.assertIn(f"  date: {shown}\n", shifted.messages[3].text)
+        self.assertEqual(shifted.messages[5].text.splitlines()[:2], ["fetch #2: fin-006", f"date: {shown}"])
+        self.assertEqual(score_of(shifted).explanation.splitlines()[-1], "! result item fin-006 dated 2024-05-22 > 2022-06-01")
+        visible = by_id(logs[("unrestricted", 0)])["finance-003"]
+        self.assertTrue(visible.output.completion.startswith(
+            "As of 2021-04-28, the latest item is fin-002 (2021-04-28): Aster Logistics first-quarter results."))
+
+    def test_truncated_tool_output_loses_no_item(self):
+        ids = ["finance-001", "finance-013", "news-001"]
+        [log] = run(ai.anachron(), "anachron/naive", sample_id=ids, max_tool_output=60)
+        for sample in log.samples:
+            self.assertIn("too long to be displayed", sample.messages[3].text)
+        assert_matches(self, log, naive_results("unrestricted", ids))
+
+    def test_output_truncated_below_the_receipt_fails_loudly(self):
+        [log] = inspect_eval(ai.anachron(), model="anachron/naive", display="none", sample_id="finance-001",
+                             max_tool_output=4, log_dir=str(Path(TMP.name, "logs")))
+        self.assertEqual(log.status, "error")
+        self.assertIn("has no receipt line", log.error.message)
+
+
+def scripted(by_subject):
+    """A mockllm script: for the sample whose Subject line names a key, turn n plays by_subject[key][n]."""
+
+    def output(calls):
+        if calls is None:
+            out = ModelOutput.from_content("mockllm/model", "no more")
+        else:
+            first = calls[0]
+            out = ModelOutput.for_tool_call("mockllm/model", first[1], first[2], tool_call_id=first[0], content="")
+            out.choices[0].message.tool_calls = [ToolCall(id=i, function=f, arguments=a) for i, f, a in calls]
+        out.usage = ModelUsage(input_tokens=1, output_tokens=1, total_tokens=2)  # no token counting offline
+        return out
+
+    def generate(input, tools, tool_choice, config):
+        user = next(m.text for m in input if m.role == "user")
+        script = next(turns for subject, turns in by_subject.items() if f"Subject: {subject}" in user)
+        turn = sum(1 for m in input if m.role == "assistant")
+        return output(script[turn] if turn < len(script) else None)
+
+    return get_model("mockllm/model", custom_outputs=generate)
+
+
+SUBMIT = [("done", "submit", {"answer": "done"})]
+CYGNUS = [
+    [  # one turn, four parallel calls
+        ("c1", "search", {"query": "cygnus robotics 2023", "as_of": "2030-01-01"}),  # smuggled date
+        ("c2", "search", {"query": "cygnus robotics"}),
+        ("c3", "fetch", {"item_id": "fin-006"}),
+        ("c4", "fetch", {"item_id": "fin-404"}),
+        ("c5", "calculator", {"expression": "1+1"}),  # not a retrieval tool
+    ],
+    [("c1", "search", {"query": "aster logistics"})],  # c1 again, in a new turn
+    SUBMIT,
+]
+DELTA = [[("d1", "search", {"query": "delta pharma", "date": "2021-12-31"})], [("d1", "search", {"query": "delta pharma"})], SUBMIT]
+
+
+class ScriptedToolCallTest(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        model = scripted({"Cygnus Robotics": CYGNUS, "Delta Pharma": DELTA})
+        ids = ["finance-001", "finance-013"]
+        cls.logs = dict(zip(("unrestricted", "enforced"), run([ai.anachron(), ai.anachron_enforced()], model, sample_id=ids)))
+
+    def sample(self, mode, sid):
+        return by_id(self.logs[mode])[sid]
+
+    def test_a_smuggled_date_is_rejected_as_a_tool_error(self):
+        for mode in ("unrestricted", "enforced"):
+            for sid, call in (("finance-001", "c1"), ("finance-013", "d1")):
+                tool = next(m for m in self.sample(mode, sid).messages if m.role == "tool" and m.tool_call_id == call)
+                self.assertEqual(tool.error.type, "parsing")
+                self.assertIn("Additional properties are not allowed", tool.error.message)
+                self.assertEqual(tool.text, "")
+        # Nothing ran for it: the store's first record is the next search.
+        first = self.sample("enforced", "finance-013").store["anachron:calls"][0]
+        self.assertEqual(first, {"n": 1, "tool": "search", "query": "delta pharma", "returned": ["fin-007", "fin-008"]})
+
+    def test_enforced_mode_returns_no_post_t_item(self):
+        for sid in ("finance-001", "finance-013"):
+            sample = self.sample("enforced", sid)
+            as_of = dt.date.fromisoformat(sample.metadata["as_of"])
+            corpus = core.load_corpus()
+            for record in sample.store["anachron:calls"]:
+                for item_id in record["returned"]:
+                    self.assertLessEqual(corpus.items[item_id].publish_date, as_of, (sid, record))
+
+    def test_a_refused_fetch_looks_like_an_unknown_id(self):
+        messages = {m.tool_call_id: m for m in self.sample("enforced", "finance-001").messages if m.role == "tool"}
+        refused, unknown = messages["c3"], messages["c4"]
+        self.assertEqual(refused.error.message, "no item with id 'fin-006' is available")
+        self.assertEqual(unknown.error.message, "no item with id 'fin-404' is available")
+        self.assertEqual((refused.error.type, refused.text), (unknown.error.type, unknown.text))
+        # In unrestricted mode the same call reads the item.
+        read = {m.tool_call_id: m for m in self.sample("unrestricted", "finance-001").messages if m.role == "tool"}["c3"]
+        self.assertEqual(read.text.splitlines()[:3], ["fetch #2: fin-006", "date: 2024-05-22", "title: Cygnus Robotics opens second plant"])
+
+    def test_exact_scores_and_evidence(self):
+        query = "query 'cygnus robotics 2023' reaches for 2023-01-01 > 2022-06-01"
+        cygn = "entity 'CYGN' (item fin-005) not yet valid at 2022-06-01 (valid_from 2023-02-09)"
+        expected = {
+            # interactions c1 (error), c2, c3, c4 (error), c1 again; c2 and c3 leak
+            ("unrestricted", "finance-001"): (0.4, [
+                query,
+                "result item fin-005 dated 2023-02-09 > 2022-06-01",
+                "result item fin-006 dated 2024-05-22 > 2022-06-01",
+                cygn,
+                "result item fin-006 dated 2024-05-22 > 2022-06-01",
+            ]),
+            ("enforced", "finance-001"): (0.0, [query]),
+            # d1 (error) and d1 again, whose search returns the restatement
+            ("unrestricted", "finance-013"): (0.5, [
+                "result item fin-009 dated 2021-09-17 > 2021-06-01",
+                "restatement item fin-009 dated 2021-09-17 > 2021-06-01 silently revises fin-008",
+            ]),
+            ("enforced", "finance-013"): (0.0, []),
+        }
+        for (mode, sid), (tclr, evidence) in expected.items():
+            with self.subTest(mode=mode, sample=sid):
+                score = score_of(self.sample(mode, sid))
+                self.assertEqual(score.value, tclr)
+                self.assertEqual(score.metadata["anachron"]["evidence"], evidence)
+                self.assertEqual(score.explanation.splitlines()[1:], [f"! {line}" for line in evidence])
+
+    def test_the_reconstructed_interactions(self):
+        trace = score_of(self.sample("unrestricted", "finance-001")).metadata["trace"]
+        got = [(i["call_id"], i["tool"], i["query"], i["returned"], i.get("error", "").split(":")[0]) for i in trace["interactions"]]
+        self.assertEqual(got, [
+            ("c1", "search", "cygnus robotics 2023", [], "parsing"),
+            ("c2", "search", "cygnus robotics", ["fin-005", "fin-006"], ""),
+            ("c3", "fetch", None, ["fin-006"], ""),
+            ("c4", "fetch", None, [], "unknown"),
+            ("c1", "search", "aster logistics", ["fin-001", "fin-002"], ""),
+        ])
+        self.assertEqual(trace["interactions"][0]["arguments"], {"query": "cygnus robotics 2023", "as_of": "2030-01-01"})
+
+    def test_metrics_total_the_samples(self):
+        log = self.logs["unrestricted"]
+        self.assertEqual(metric(log, "mean_tclr"), 0.45)  # (2/5 + 1/2) / 2
+        self.assertEqual(metric(log, "tool_using_runs"), 2)
+        self.assertEqual(metric(log, "restatement_leaks"), 1)
+        self.assertEqual(metric(log, "query_intent_leaks"), 1)
+        self.assertEqual(metric(log, "survivorship_leaks"), 1)
+
+
+class DatePresentationArmsTest(unittest.TestCase):
+    """The four date presentations of the Routes v2 protocol: each shows the intended date (none
+    when hidden) in search and fetch results, the document text is byte-identical, and the
+    score does not move (scoring uses the true date)."""
+
+    ARMS = {"visible": 0, "hidden": None, "shift:+60": 60, "shift:-60": -60}
+
+    def test_arms(self):
+        import hashlib
+
+        script = [[("s", "search", {"query": "delta pharma"}), ("f", "fetch", {"item_id": "fin-009"})], SUBMIT]
+        logs = run([ai.anachron(date_presentation=arm) for arm in self.ARMS], scripted({"Delta Pharma": script}),
+                   sample_id="finance-013")
+        corpus = core.load_corpus()
+        sample = corpus.samples["finance-013"]
+        hits = core.SearchEngine(corpus).search("delta pharma", as_of=sample.as_of, mode="unrestricted", k=5)
+        digests, scores = set(), []
+        for (arm, days), log in zip(self.ARMS.items(), logs):
+            with self.subTest(arm=arm):
+                self.assertEqual(log.eval.task_args["date_presentation"], arm)
+                results = {m.tool_call_id: m.text for m in log.samples[0].messages if m.role == "tool"}
+
+                def shown(item):
+                    return [] if days is None else [(item.publish_date + dt.timedelta(days=days)).isoformat()]
+
+                search_dates = [line[len("  date: "):] for line in results["s"].splitlines() if line.startswith("  date: ")]
+                self.assertEqual(search_dates, [d for hit in hits for d in shown(hit)])
+                header, text = results["f"].split("\n\n", 1)
+                fetched = corpus.items["fin-009"]
+                self.assertEqual(header.splitlines(), ["fetch #2: fin-009", *(f"date: {d}" for d in shown(fetched)),
+                                                       f"title: {fetched.title}"])
+                self.assertEqual(text, fetched.text)
+                digests.add(hashlib.sha256(text.encode()).hexdigest())
+                scores.append(score_of(log.samples[0]).metadata["anachron"])
+        self.assertEqual(len(digests), 1)
+        self.assertEqual([score["tclr"] for score in scores], [1.0] * 4)
+        self.assertTrue(all(score == scores[0] for score in scores))
+
+
+class LimitTest(unittest.TestCase):
+    def test_a_call_left_without_result_and_an_id_reused_across_turns(self):
+        again = [("s", "search", {"query": "cygnus robotics"})]
+        # system, user, call, result, call: the limit stops the sample before the second call runs
+        [log] = run(ai.anachron(), scripted({"Cygnus Robotics": [again, again, SUBMIT]}), sample_id="finance-001", message_limit=5)
+        sample = log.samples[0]
+        self.assertEqual(sample.limit.type, "message")
+        interactions = score_of(sample).metadata["trace"]["interactions"]
+        self.assertEqual([(i["call_id"], i["returned"], i.get("error")) for i in interactions],
+                         [("s", ["fin-005", "fin-006"], None), ("s", [], "no result")])
+        self.assertEqual(score_of(sample).value, 0.5)
+
+    def test_the_budget_is_enforced(self):
+        turns = [[(f"s{n}", "search", {"query": "cygnus robotics"})] for n in range(1, 7)]
+        [log] = run(ai.anachron(budget=2), scripted({"Cygnus Robotics": turns}), sample_id="finance-001")
+        sample = log.samples[0]
+        self.assertIn("at most 2 search and fetch calls", sample.messages[0].text)
+        self.assertEqual(len(sample.store["anachron:calls"]), 2)
+        # two calls run, the third is refused and the agent is told; it calls again and the loop ends
+        self.assertEqual([m.text for m in sample.messages if m.role == "user"][1:], [BUDGET_SPENT])
+        self.assertEqual(sum(1 for m in sample.messages if m.role == "assistant"), 4)
+        interactions = score_of(sample).metadata["trace"]["interactions"]
+        self.assertEqual([i.get("error") for i in interactions], [None, None] + ["unknown: the tool-call budget of 2 calls is spent: submit your answer now"] * 2)
+        self.assertEqual(score_of(sample).value, 0.5)
+
+
+def export(*args):
+    return run_cli("export", *map(str, args))
+
+
+class ExportTest(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        cls.dir = Path(TMP.name, "export")
+        cls.naive = {mode: Path(log.location) for mode, log in naive_logs().items()}
+        cls.oracle = {mode: Path(oracle_logs()[(mode, 0)].location) for mode in ("unrestricted", "enforced")}
+
+    def check_export(self, path, results):
+        results = sorted(results, key=lambda r: r.sample_id)
+        out = self.dir / f"{path.stem}.json"
+        status, stdout, err = export(path, "--out", out)
+        self.assertEqual((status, err), (0, ""))
+        self.assertEqual(stdout, f"wrote {out}: {len(results)} samples from 1 log\n")
+        self.assertEqual(json.loads(out.read_text()), report.tclr_object(results))
+        status, _, err = export(path, "--out", out, "--format", "score")
+        self.assertEqual((status, err), (0, ""))
+        self.assertEqual(json.loads(out.read_text()), report.score_document(results))
+
+    def test_eval_logs(self):
+        for mode, path in self.naive.items():
+            with self.subTest(mode=mode):
+                self.assertEqual(path.suffix, ".eval")
+                self.check_export(path, naive_results(mode).values())
+
+    def test_json_logs(self):
+        for mode, path in self.oracle.items():
+            with self.subTest(mode=mode):
+                self.assertEqual(path.suffix, ".json")
+                self.check_export(path, oracle_results(mode, 0).values())
+
+    def test_a_log_written_without_scoring(self):
+        ids = ["finance-001", "finance-013"]
+        [log] = run(ai.anachron(), "anachron/oracle", sample_id=ids, score=False, log_dir=str(self.dir / "unscored"))
+        self.assertFalse(any(sample.scores for sample in log.samples))
+        self.check_export(Path(log.location), oracle_results("unrestricted", 0, ids).values())
+
+    def test_exported_scores_match_what_anachron_score_prints(self):
+        corpus = core.load_corpus()
+        engine = core.SearchEngine(corpus)
+        traces = self.dir / "naive.jsonl"
+        traces.parent.mkdir(parents=True, exist_ok=True)
+        traces.write_text("".join(json.dumps(core.naive_trace(s, engine, "enforced")) + "\n" for s in corpus.samples.values()))
+        status, printed, err = run_cli("score", str(traces), "--format", "json")
+        self.assertEqual(status, 0, err)
+        out = self.dir / "score.json"
+        self.assertEqual(export(self.naive["enforced"], "--out", out, "--format", "score")[0], 0)
+        self.assertEqual(out.read_text(), printed)
+
+    def test_same_logs_same_bytes(self):
+        paths = [self.dir / "a.json", self.dir / "b.json"]
+        for path in paths:
+            self.assertEqual(export(self.oracle["unrestricted"], "--out", path, "--format", "score")[0], 0)
+        self.assertEqual(paths[0].read_bytes(), paths[1].read_bytes())
+
+    def test_compare_reads_the_exports_as_it_reads_the_demo(self):
+        demo = Path(TMP.name, "demo-for-compare")
+        self.assertEqual(run_cli("demo", "--out", str(demo))[0], 0)
+        out = {mode: self.dir / f"cmp-{mode}.json" for mode in ("unrestricted", "enforced")}
+        for mode, path in out.items():
+            self.assertEqual(export(self.naive[mode], "--out", path)[0], 0)
+            self.assertEqual(path.read_text(), (demo / f"{mode}.json").read_text())
+        exported = run_cli("compare", str(out["unrestricted"]), str(out["enforced"]))
+        self.assertEqual(exported[0], 0, exported[2])
+        self.assertEqual(exported, run_cli("compare", str(demo / "unrestricted.json"), str(demo / "enforced.json")))
+
+    def assert_bad(self, needle, *args):
+        out = self.dir / "bad.json"
+        out.parent.mkdir(parents=True, exist_ok=True)
+        out.write_text("untouched")
+        status, stdout, err = export(*args, "--out", out)
+        self.assertEqual(status, 2, err)
+        self.assertEqual(stdout, "")
+        self.assertEqual(len(err.splitlines()), 1, err)
+        self.assertIn(needle, err)
+        self.assertEqual(out.read_text(), "untouched")
+
+    def test_bad_logs(self):
+        junk = self.dir / "junk.eval"
+        junk.write_text("not a zip")
+        self.assert_bad(f"{junk}: not a readable Inspect log", junk)
+        text = self.dir / "notes.json"
+        text.write_text('{"hello": 1}')
+        self.assert_bad(f"{text}: not a readable Inspect log", text)
+        self.assert_bad(f"{self.dir / 'missing.eval'}: no such file", self.dir / "missing.eval")
+        # both modes at once: every sample id twice, both files named
+        unrestricted, enforced = self.naive["unrestricted"], self.naive["enforced"]
+        self.assert_bad("duplicate sample_id", unrestricted, enforced)
+        self.assert_bad(str(enforced), unrestricted, enforced)
+
+    def test_a_log_of_another_task(self):
+        reply = ModelOutput.from_content("mockllm/model", "hi")
+        reply.usage = ModelUsage(input_tokens=1, output_tokens=1, total_tokens=2)
+        [log] = run(Task(dataset=[Sample(input="hello", id="x1")]), get_model("mockllm/model", custom_outputs=[reply]),
+                    log_dir=str(self.dir / "other"))
+        self.assert_bad("sample x1: no anachron metadata", log.location)
+
+    def test_epochs(self):
+        ids = ["finance-001", "finance-003"]
+        [log] = run(ai.anachron(), "anachron/naive", sample_id=ids, epochs=2, log_dir=str(self.dir / "epochs"))
+        self.assertEqual(metric(log, "mean_tclr"), core.summarise(list(naive_results("unrestricted", ids).values())).mean_tclr)
+        self.assert_bad("sample finance-001 has 2 epochs; pass --epoch N", log.location)
+        self.assert_bad("no sample of epoch 3", log.location, "--epoch", 3)
+        out = self.dir / "epoch2.json"
+        self.assertEqual(export(log.location, "--out", out, "--epoch", 2)[0], 0)
+        self.assertEqual(json.loads(out.read_text()), {"finance-001": 1.0, "finance-003": 0.0})
+
+
+class OtherCorpusTest(unittest.TestCase):
+    """A corpus given with -T corpus=DIR: the export finds it in the log; a failed sample is refused."""
+
+    @classmethod
+    def setUpClass(cls):
+        cls.corpus = Path(TMP.name, "corpus")
+        cls.corpus.mkdir()
+        long_text = " ".join(["Zephyr Widgets shipped more widgets."] * 200)
+        rows = {
+            "items": [
+                {"id": "z-1", "slice": "z", "publish_date": "2020-01-10", "title": "Zephyr Widgets annual report", "text": long_text, "entities": [], "restates": None},
+                {"id": "z-2", "slice": "z", "publish_date": "2020-09-01", "title": "Zephyr Widgets is sold", "text": "Sold.", "entities": [], "restates": None},
+            ],
+            "samples": [
+                {"id": "z-s1", "slice": "z", "as_of": "2020-06-01", "input": "As of 2020-06-01, how is Zephyr Widgets doing?", "subject": "Zephyr Widgets"},
+                {"id": "z-s2", "slice": "y", "as_of": "2020-06-01", "input": "As of 2020-06-01, what happened?"},
+            ],
+        }
+        for name, lines in rows.items():
+            (cls.corpus / f"{name}.jsonl").write_text("".join(json.dumps(line) + "\n" for line in lines))
+        cls.dir = Path(TMP.name, "other-corpus")
+        [cls.good] = run(ai.anachron(corpus=str(cls.corpus), slice="z"), "anachron/oracle", log_dir=str(cls.dir / "good"))
+        [cls.failed] = run(ai.anachron(corpus=str(cls.corpus)), "anachron/naive", log_dir=str(cls.dir / "failed"), fail_on_error=False)
+
+    def test_the_log_names_its_corpus(self):
+        sample = self.good.samples[0]
+        self.assertEqual(sample.messages[3].text.splitlines()[:3], ['search #1: 2 results for "zephyr widgets"', "- id: z-1", "  date: 2020-01-10"])
+        self.assertEqual(sample.messages[5].text.splitlines()[0], "fetch #2: z-1")
+        out = self.dir / "z.json"
+        status, _, err = export(self.good.location, "--out", out)
+        self.assertEqual((status, err), (0, ""))
+        self.assertEqual(json.loads(out.read_text()), {"z-s1": 0.5})  # the search surfaced z-2; the fetch read z-1
+
+    def test_logs_of_two_corpora_need_one_corpus_named(self):
+        naive_log = naive_logs()["unrestricted"].location
+        out = self.dir / "mixed.json"
+        status, stdout, err = export(self.good.location, naive_log, "--out", out)
+        self.assertEqual((status, stdout), (2, ""))
+        self.assertEqual(err.splitlines(), [f"anachron: {naive_log}: its corpus (bundled) differs from "
+                                            f"{self.good.location}'s {self.corpus}; pass --corpus"])
+        # --corpus names the one corpus to score with: here the naive log's items are not in it.
+        status, _, err = export(self.good.location, naive_log, "--out", out, "--corpus", self.corpus)
+        self.assertEqual((status, len(err.splitlines())), (2, 1))
+        self.assertIn(f"{naive_log} (sample finance-001) interactions[0] returned[0]: returned id 'fin-005' is not in the corpus", err)
+
+    def test_a_sample_that_failed_is_refused(self):
+        by = by_id(self.failed)
+        self.assertIn("'Subject:' line", by["z-s2"].error.message)
+        status, stdout, err = export(self.failed.location, "--out", self.dir / "f.json")
+        self.assertEqual((status, stdout), (2, ""))
+        self.assertIn("sample z-s2: the sample ended with an error", err)
+
+
+class EntryPointTest(unittest.TestCase):
+    """After `pip install -e .`, the tasks and the keyless models are found by name alone."""
+
+    def test_a_fresh_process_resolves_the_names_through_the_entry_point(self):
+        names = {ep.name: ep.value for ep in entry_points(group="inspect_ai")}
+        if names.get("anachron") != "anachron.inspect._registry":
+            message = "anachron is not installed (pip install -e '.[inspect]'): no inspect_ai entry point"
+            if extras_required():
+                self.fail(message)
+            self.skipTest(message)
+        # Nothing of anachron is imported first; these are the lookups `inspect eval` makes.  The
+        # process runs outside the clone: there, Inspect would take the path anachron/ first.
+        code = (
+            "import sys\n"
+            "from inspect_ai.model import get_model\n"
+            "from inspect_ai.util import registry_create, registry_info\n"
+            "assert 'anachron.inspect' not in sys.modules\n"
+            "task = registry_create('task', 'anachron/anachron_enforced', date_presentation='shift:+30')\n"
+            "model = get_model('anachron/oracle')\n"
+            "print(registry_info(task).name, task.metadata['anachron_mode'], task.metadata['date_presentation'], model)\n"
+        )
+        done = subprocess.run([sys.executable, "-c", code], cwd=TMP.name, capture_output=True, text=True, timeout=120)
+        self.assertEqual(done.returncode, 0, done.stderr[-3000:])
+        self.assertEqual(done.stdout.split(), ["anachron/anachron_enforced", "enforced", "shift:+30", "anachron/oracle"])
+
+    def test_the_task_file_loads_on_its_own(self):
+        [log] = run(f"{ROOT / 'anachron' / 'inspect' / 'task.py'}@anachron_enforced", "anachron/naive",
+                    sample_id="finance-001", task_args={"date_presentation": "shift:+30"})
+        self.assertEqual(log.eval.task_args["date_presentation"], "shift:+30")
+        self.assertEqual(score_of(log.samples[0]).value, 0.0)
+
+
+if __name__ == "__main__":
+    unittest.main()
