@@ -41,18 +41,29 @@ def summary_lines(summary: RunSummary) -> list[str]:
         f"survivorship leaks       {summary.survivorship_leaks}",
         f"restatement leaks        {summary.restatement_leaks}",
         f"query-intent leaks       {summary.query_intent_leaks}",
+        f"blocked attempts         {summary.blocked_attempts}",
+        f"failed calls             {_failed(summary.failed_calls)}",
     ]
+
+
+def _failed(counts) -> str:
+    """``0``, or the total with its split by status: ``3 (refused 2, error 1)``."""
+    total = sum(counts.values())
+    if not total:
+        return "0"
+    return f"{total} (" + ", ".join(f"{status} {n}" for status, n in counts.items() if n) + ")"
 
 
 def score_table(results: Sequence[SampleResult]) -> str:
     """A per-sample table, each sample's evidence under it, then the run summary."""
     width = max([len("sample")] + [len(r.sample_id) for r in results])
-    header = f"{'sample':<{width}}  as_of       TCLR   calls  result  surv  restate  query"
+    header = f"{'sample':<{width}}  as_of       TCLR    ok  result  surv  restate  query  blocked  failed"
     lines = [header, "-" * len(header)]
     for r in results:
         lines.append(
-            f"{r.sample_id:<{width}}  {r.as_of}  {r.tclr:5.3f}  {r.interactions:5d}  {r.result_leaks:6d}"
+            f"{r.sample_id:<{width}}  {r.as_of}  {r.tclr:5.3f}  {r.interactions:4d}  {r.result_leaks:6d}"
             f"  {r.survivorship_leaks:4d}  {r.restatement_leaks:7d}  {r.query_intent_leaks:5d}"
+            f"  {r.blocked_attempts:7d}  {sum(r.failed_calls.values()):6d}"
         )
         lines += [f"{'':<{width}}  ! {line}" for line in r.evidence]
     lines.append("")

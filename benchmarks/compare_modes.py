@@ -42,7 +42,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from anachron.core import compare_modes  # noqa: E402
-from anachron.core._bootstrap import percentile  # noqa: E402
+from anachron.core.stats import percentile  # noqa: E402
 
 
 def leak_scores(n: int, seed: int = 2024) -> tuple[dict[str, float], dict[str, float]]:

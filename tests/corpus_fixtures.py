@@ -33,11 +33,11 @@ def entity(ident, valid_from=None, valid_to=None, name=None):
 
 
 def trace(c, interactions, *, as_of=T, sample_id="s1", mode="unrestricted"):
-    """Parse one trace record with the given interactions; each is (query, returned)."""
+    """Parse one trace record with the given interactions; each is (query, returned) or a whole interaction dict."""
     record = {
         "sample_id": sample_id,
         "as_of": as_of.isoformat(),
         "mode": mode,
-        "interactions": [{"tool": "search", "query": q, "returned": list(r)} for q, r in interactions],
+        "interactions": [i if isinstance(i, dict) else {"tool": "search", "query": i[0], "returned": list(i[1])} for i in interactions],
     }
     return parse_traces([("trace:1", record)], c)[0]

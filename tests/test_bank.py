@@ -6,7 +6,7 @@ import hashlib
 import json
 import unittest
 
-from anachron.core.bank import (
+from anachron.bank import (
     ModelCutoff,
     bank_version,
     canonical_text,
@@ -20,9 +20,9 @@ from anachron.core.bank import (
     parse_model_cutoffs,
     parse_responses,
     run_bank,
-    wilson_interval,
 )
 from anachron.core import default_corpus_dir
+from anachron.core.stats import wilson_interval
 from anachron.core.errors import AnachronError
 
 BANK_PATH = default_corpus_dir() / "bank.jsonl"

@@ -6,7 +6,7 @@ import unittest
 from pathlib import Path
 
 from anachron.core import default_corpus_dir
-from anachron.core.bank import load_bank, oracle_responses
+from anachron.bank import load_bank, oracle_responses
 
 from tests.support import run_cli
 

@@ -6,9 +6,10 @@ import json
 import unittest
 
 from anachron.core import default_corpus_dir, load_corpus
-from anachron.core._bank_judge import candidates, matches
-from anachron.core._files import dump_json
-from anachron.core.bank import build_bank, load_bank, load_facts, manifest
+from anachron.bank import build_bank, load_bank, load_facts, manifest
+from anachron.bank.judge import candidates
+from anachron.bank.values import matches
+from anachron.io import dump_json
 from anachron.core.errors import AnachronError
 
 CORPUS_DIR = default_corpus_dir()

@@ -10,7 +10,7 @@ from pathlib import Path
 
 from anachron.cli import compare_main
 from anachron.core import AnachronError, compare_modes
-from anachron.core._files import dump_json, read_json
+from anachron.io import dump_json, read_json
 from anachron.core.scores import parse_scores
 from tests.support import run_cli
 
@@ -195,7 +195,7 @@ class CompareCliTest(unittest.TestCase):
         self.assert_bad((u, e, "--confidence", "nan"), "confidence must be a number strictly between 0 and 1, got nan")
         self.assert_bad((u, e, "--resamples", "0"), "n_resamples must be a positive integer, got 0")
         self.assert_bad((u, e, "--metric", "TCLR"), "unknown metric 'TCLR': choose one of tclr, survivorship_rate, "
-                        "interactions, result_leaks, survivorship_leaks, restatement_leaks, query_intent_leaks")
+                        "interactions, result_leaks, survivorship_leaks, restatement_leaks, query_intent_leaks, blocked_attempts")
         for argv in (("--resamples", "many"), ("--seed", "1.5"), ("--format", "xml"), ("--confidence", "high")):
             with self.subTest(argv=argv):
                 status, out, err = self.compare(u, e, *argv)

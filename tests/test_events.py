@@ -13,7 +13,7 @@ import unittest
 from pathlib import Path
 
 from anachron.core.dates import parse_date
-from anachron.core.events import Seen, Withheld, call_record, start_record
+from anachron.timelock.events import Seen, Withheld, call_record, start_record
 
 from tests.support import ROOT, run_cli
 
@@ -23,9 +23,9 @@ SERVER_AS_OF = "2022-12-31"
 
 def start(as_of=SERVER_AS_OF, run=RUN, **overrides):
     record = start_record(
-        run=run, time="2026-01-01T00:00:00.000Z", as_of=parse_date(as_of), backend="corpus",
-        source="corpus/v0", k=5, allow_undated=False, limits={"searches": None, "fetches": None, "calls": None},
-        server="test",
+        run=run, time="2026-01-01T00:00:00.000Z", as_of=parse_date(as_of), mode="enforced", backend="upstream",
+        source="http://127.0.0.1:9/", k=5, allow_undated=False, limits={"searches": None, "fetches": None, "calls": None},
+        date_presentation="visible", server="test",
     )
     record.update(overrides)
     return record
@@ -71,7 +71,7 @@ class LogFiles:
 #   call 1 showed fin-001 (2021-02-11) and an upstream URL dated 2022-07-01 -> leaks;
 #   call 2 showed fin-002 and withheld fin-005 (2023-02-09): withheld was never shown -> no leak;
 #   call 3 (fetch) showed nothing;
-#   call 4 was rejected and call 5 failed: no retrieval, not interactions.
+#   call 4 was refused and call 5 failed: no retrieval, not interactions (failed calls).
 # So TCLR = 1/3; counting withheld items would give 2/3, counting every call 1/5.
 URL = "https://news.example/2022/07/01/cygnus"
 RUN_RECORDS = [
@@ -80,15 +80,17 @@ RUN_RECORDS = [
     call(2, arguments={"query": "Cygnus results Q3 2022"}, returned=[seen("fin-002", "2021-04-28")],
          withheld=[Withheld("fin-005", "2023-02-09", "after-cutoff")]),
     call(3, tool="fetch", arguments={"id_or_url": "fin-009"}),
-    call(4, arguments={"query": "x", "as_of": "2030-01-01"}, status="rejected", error="unexpected argument"),
+    call(4, arguments={"query": "x", "as_of": "2030-01-01"}, status="refused", error="unexpected argument"),
     call(5, status="error", error="upstream /search answered HTTP 500"),
 ]
 EQUIVALENT_TRACE = {
-    "sample_id": "run", "as_of": "2022-06-01", "mode": "mcp",
+    "sample_id": "run", "as_of": "2022-06-01", "mode": "enforced",
     "interactions": [
         {"tool": "search", "query": "q", "returned": ["fin-001", {"id": URL, "publish_date": "2022-07-01"}]},
         {"tool": "search", "query": "Cygnus results Q3 2022", "returned": ["fin-002"]},
-        {"tool": "fetch", "query": None, "returned": []},
+        {"tool": "fetch", "query": None, "returned": [], "target": "fin-009"},
+        {"tool": "search", "query": "x", "status": "refused"},
+        {"tool": "search", "query": "q", "status": "error"},
     ],
 }
 
@@ -106,6 +108,26 @@ class ScoreEventsTest(LogFiles, unittest.TestCase):
         self.assertAlmostEqual(sample["tclr"], 1 / 3)
         # Call 2's query names Q3 2022, which begins after T: the query is kept for the intent check.
         self.assertEqual(sample["query_intent_leaks"], 1)
+        self.assertEqual(sample["failed_calls"], {"refused": 1, "exhausted": 0, "error": 1})
+
+    def test_a_version_1_log_reads_its_rejected_calls_as_refused_or_exhausted(self):
+        v1 = [dict(start(), format="anachron-events/1"),
+              dict(call(1, arguments={"query": "q3 2023", "as_of": "2030-01-01"}, error="unexpected argument(s) 'as_of'"),
+                   status="rejected"),
+              dict(call(2, error="searches budget exhausted (1 of 1 used): no more search calls in this run"),
+                   status="rejected")]
+        log = self.write("v1.jsonl", v1)
+        sample = json.loads(run_cli("score-events", log, "--as-of", "2022-06-01", "--format", "json")[1])["samples"][0]
+        self.assertEqual(sample["failed_calls"], {"refused": 1, "exhausted": 1, "error": 0})
+        self.assertEqual((sample["interactions"], sample["query_intent_leaks"]), (0, 1))
+
+    def test_a_withheld_post_cutoff_fetch_is_a_blocked_attempt(self):
+        log = self.write("blocked.jsonl", [start(as_of="2022-06-01"), call(
+            1, tool="fetch", arguments={"id_or_url": "fin-005"}, status="refused", error="No document 'fin-005' is available.",
+            withheld=[Withheld("fin-005", "2023-02-09", "after-cutoff")])])
+        sample = json.loads(run_cli("score-events", log, "--as-of", "2022-06-01", "--format", "json")[1])["samples"][0]
+        self.assertEqual((sample["interactions"], sample["tclr"], sample["blocked_attempts"]), (0, 0.0, 1))
+        self.assertEqual(sample["evidence"], ["blocked fetch of fin-005 dated 2023-02-09 > 2022-06-01"])
 
     def test_the_server_cutoff_differing_from_the_scoring_date_is_noted_on_stderr(self):
         log = self.write("run.jsonl", RUN_RECORDS)
@@ -147,6 +169,10 @@ class ScoreEventsTest(LogFiles, unittest.TestCase):
         self.assertEqual(json.loads(out)["samples"][0]["interactions"], 1)
         self.assertIn("1 undated item(s) shown under --allow-undated are not scored", err)
 
+    def test_a_corpus_served_log_needs_the_corpus_it_was_served_from(self):
+        log = self.write("run.jsonl", [start(backend="corpus"), call(1, returned=[seen("zz-1", "2021-02-12")])])
+        self.assertBadInput(["score-events", log, "--as-of", "2022-06-01"], "returned id 'zz-1' is not in the corpus")
+
     def test_a_corpus_item_dated_otherwise_in_the_log_is_refused(self):
         log = self.write("run.jsonl", [start(), call(1, returned=[seen("fin-001", "2021-02-12")])])
         self.assertBadInput(["score-events", log, "--as-of", "2022-06-01"], f"{log}:2", "fin-001", "2021-02-11")
@@ -160,7 +186,7 @@ class ScoreEventsTest(LogFiles, unittest.TestCase):
             "gap": ([start(), call(1), call(3)], ":3", "expected 2"),
             "format": ([start(format="other/9")], ":1", "format"),
             "status": ([start(), dict(call(1), status="maybe")], ":2", "status"),
-            "rejected with results": ([start(), call(1, status="rejected", returned=[seen("fin-001", "2021-02-11")])],
+            "refused with results": ([start(), call(1, status="refused", returned=[seen("fin-001", "2021-02-11")])],
                                       ":2", "cannot have shown results"),
             "bad date": ([start(), dict(call(1), returned=[{"id": "a", "title": "", "published": "2022-02-30"}])],
                          ":2", "returned[0]"),
@@ -268,7 +294,7 @@ class WithoutTheSdkTest(unittest.TestCase):
 
     def test_core_and_the_stdlib_commands_never_import_the_sdk(self):
         run = self.python(
-            "import sys, anachron, anachron.core, anachron.core.events\n"
+            "import sys, anachron, anachron.core, anachron.timelock\n"
             "import anachron.cli.serve, anachron.cli.score_events, anachron.cli.verify_citations\n"
             "print(sorted(m for m in sys.modules if m == 'mcp' or m.startswith(('mcp.', 'anachron.mcp'))))"
         )

@@ -1,4 +1,4 @@
-"""Strict JSON reading and atomic writing (anachron.core._files), used by every command."""
+"""Strict JSON reading and atomic writing (anachron.io), used by every command."""
 
 import os
 import tempfile
@@ -7,7 +7,7 @@ from pathlib import Path
 from unittest import mock
 
 from anachron.core import AnachronError
-from anachron.core._files import dump_json, read_json, write_atomic
+from anachron.io import dump_json, read_json, write_atomic
 
 
 class ReadJsonTest(unittest.TestCase):

@@ -14,9 +14,9 @@ import unittest
 from pathlib import Path
 
 from anachron.core import AnachronError
-from anachron.core import freeze
-from anachron.core.freeze import FreezeNotPassed, code_closure, is_placeholder, parse_matrix
-from anachron.core.paired import compare_modes
+from anachron.core.stats import compare_modes
+from anachron.research import freeze
+from anachron.research.freeze import FreezeNotPassed, code_closure, is_placeholder, parse_matrix
 from anachron.research import routes_v2
 from anachron.research.routes_v2 import run_outcome_analysis
 
@@ -578,7 +578,7 @@ class AnalysisTest(unittest.TestCase):
         out_file = Path(self.tmp.name) / "result" / "r.json"
         status, out, err = run_cli("freeze", "analyze", str(self.study), str(path), "--out", str(out_file))
         self.assertEqual((status, out, err), (0, "", ""))
-        from anachron.core._files import dump_json
+        from anachron.io import dump_json
 
         self.assertEqual(out_file.read_text(encoding="utf-8"), dump_json(run_outcome_analysis(self.study, path)))
         status, out, _ = run_cli("freeze", "analyze", str(self.study), str(path))
@@ -644,10 +644,10 @@ class AnalysisTest(unittest.TestCase):
         named = {line.split()[2] for line in ctx.exception.problems}
         expected = set(code_closure("anachron.research.routes_v2")) - {"anachron.research.routes_v2"}
         self.assertEqual(named, expected)
-        self.assertIn("anachron.core.paired", named)
+        self.assertIn("anachron.core.stats.paired", named)
         status, out, err = run_cli("freeze", "analyze", str(study), str(Path(self.tmp.name) / "never-read.jsonl"))
         self.assertEqual((status, out), (3, ""))
-        self.assertIn("not frozen: anachron.core.paired", err)
+        self.assertIn("not frozen: anachron.core.stats.paired", err)
 
     def test_refuses_when_the_running_code_differs_from_the_frozen_copy(self):
         root = Path(self.tmp.name) / "drifted"
@@ -655,15 +655,15 @@ class AnalysisTest(unittest.TestCase):
         study = build_fixture(root, closure=True)
         (study / "sources.csv").write_text(SOURCE_HEADER + source_line("p1", "pre"), encoding="utf-8")
         set_rows(study)
-        frozen_copy = root / "anachron" / "core" / "paired.py"
+        frozen_copy = root / "anachron" / "core" / "stats" / "paired.py"
         frozen_copy.write_bytes(frozen_copy.read_bytes() + b"# the frozen copy, not what runs\n")
         self.assertEqual(run_cli("freeze", "seal", str(study))[0], 0)
         self.assertTrue(freeze.check(study).passed)
         with self.assertRaises(FreezeNotPassed) as ctx:
             run_outcome_analysis(study, Path(self.tmp.name) / "never-read.jsonl")
         (problem,) = ctx.exception.problems
-        self.assertTrue(problem.startswith("not frozen: anachron.core.paired ("), problem)
-        self.assertTrue(problem.endswith("differs from the sealed anachron/core/paired.py"), problem)
+        self.assertTrue(problem.startswith("not frozen: anachron.core.stats.paired ("), problem)
+        self.assertTrue(problem.endswith("differs from the sealed anachron/core/stats/paired.py"), problem)
 
     def test_refuses_another_study(self):
         study = self.ready_fixture(Path(self.tmp.name) / "other", [source_line("p1", "pre")])
@@ -675,8 +675,8 @@ class AnalysisTest(unittest.TestCase):
 
     def test_closure_of_the_real_analysis(self):
         closure = code_closure("anachron.research.routes_v2")
-        self.assertIn("anachron.core.paired", closure)
-        self.assertIn("anachron.core._signtest", closure)  # imported by paired, not by routes_v2
+        self.assertIn("anachron.core.stats.paired", closure)
+        self.assertIn("anachron.core.stats.signtest", closure)  # imported by paired, not by routes_v2
         self.assertNotIn("anachron.core", closure)  # package initialisers are not followed
         self.assertEqual(closure["anachron.research.routes_v2"], Path(routes_v2.__file__))
 

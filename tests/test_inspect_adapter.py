@@ -59,7 +59,7 @@ class DatePresentationTest(unittest.TestCase):
 class ToolSchemaTest(unittest.TestCase):
     def test_the_as_of_date_is_in_no_schema(self):
         search, fetch = ai.retrieval_tools(load_corpus(), mode="enforced", budget=3)
-        for tool, argument in ((search, "query"), (fetch, "item_id")):
+        for tool, argument in ((search, "query"), (fetch, "id_or_url")):
             with self.subTest(tool=tool.name):
                 schema = tool.parameters.model_dump(exclude_none=True)
                 self.assertEqual(list(schema["properties"]), [argument])
@@ -127,21 +127,34 @@ def _result(call_id, function, text="", error=None):
                            error=None if error is None else ToolCallError("parsing", error))
 
 
-class TraceRecordTest(unittest.TestCase):
-    CALLS = [
-        {"n": 1, "tool": "search", "query": "a", "returned": ["fin-001"]},
-        {"n": 2, "tool": "fetch", "item_id": "fin-002", "returned": ["fin-002"]},
-        {"n": 3, "tool": "search", "query": "b", "returned": []},
-    ]
+def _store_record(seq, tool, arguments, returned=(), status="ok"):
+    """A call record as the time lock writes it to the sample store (its own record builder)."""
+    from anachron.timelock.events import Seen, call_record
 
-    def record(self, messages, calls=CALLS):
-        return ai.trace_record("s1", "2021-01-01", "unrestricted", messages, calls)["interactions"]
+    corpus = load_corpus()
+    seen = [Seen(i, corpus.items[i].title, corpus.items[i].publish_date) for i in returned]
+    return call_record(run="inspect", seq=seq, time="2026-01-01T00:00:00.000Z", tool=tool, arguments=arguments,
+                       status=status, error=None, returned=seen, withheld=[], budget={})
+
+
+class TraceRecordTest(unittest.TestCase):
+    @property
+    def CALLS(self):
+        return [
+            _store_record(1, "search", {"query": "a"}, ["fin-001"]),
+            _store_record(2, "fetch", {"id_or_url": "fin-002"}, ["fin-002"]),
+            _store_record(3, "search", {"query": "b"}),
+        ]
+
+    def record(self, messages, calls=None):
+        calls = self.CALLS if calls is None else calls
+        return ai.trace_record("s1", "2021-01-01", "unrestricted", messages, calls, corpus=load_corpus())["interactions"]
 
     def test_pairs_by_call_id_within_each_turn(self):
         messages = [
             ChatMessageUser(content="q"),
             # a turn of parallel calls; results arrive out of order; one call is not a retrieval tool
-            _assistant(("x", "search", {"query": "a"}), ("y", "fetch", {"item_id": "fin-002"}), ("z", "calculator", {})),
+            _assistant(("x", "search", {"query": "a"}), ("y", "fetch", {"id_or_url": "fin-002"}), ("z", "calculator", {})),
             _result("z", "calculator", "42"),
             _result("y", "fetch", "fetch #2: fin-002\ntitle: t\n\ntext"),
             _result("x", "search", "search #1: 1 result for \"a\""),
@@ -153,13 +166,13 @@ class TraceRecordTest(unittest.TestCase):
             # a last call that never got a result
             _assistant(("x", "search", {"query": "c"})),
         ]
-        got = [(i["tool"], i["query"], i["returned"], i["call_id"], i.get("error")) for i in self.record(messages)]
+        got = [(i["tool"], i["query"], i["returned"], i["call_id"], i.get("error"), i["status"]) for i in self.record(messages)]
         self.assertEqual(got, [
-            ("search", "a", ["fin-001"], "x", None),
-            ("fetch", None, ["fin-002"], "y", None),
-            ("search", "b", [], "x", "parsing: Additional properties are not allowed ('as_of' was unexpected)"),
-            ("search", "b", [], "x", None),
-            ("search", "c", [], "x", "no result"),
+            ("search", "a", ["fin-001"], "x", None, "ok"),
+            ("fetch", None, ["fin-002"], "y", None, "ok"),
+            ("search", "b", [], "x", "parsing: Additional properties are not allowed ('as_of' was unexpected)", "refused"),
+            ("search", "b", [], "x", None, "ok"),
+            ("search", "c", [], "x", "no result", "error"),
         ])
         self.assertEqual(self.record(messages)[2]["arguments"], {"query": "b", "as_of": "2030-01-01"})
 
@@ -167,9 +180,10 @@ class TraceRecordTest(unittest.TestCase):
         messages = [
             _assistant(("d", "search", {"query": "a"}), ("d", "search", {"query": "b"})),
             _result("d", "search", "search #1: 1 result for \"a\""),
-            _result("d", "search", "search #3: no results for \"b\""),
+            _result("d", "search", "search #2: no results for \"b\""),
         ]
-        self.assertEqual([i["returned"] for i in self.record(messages)], [["fin-001"], []])
+        calls = [_store_record(1, "search", {"query": "a"}, ["fin-001"]), _store_record(2, "search", {"query": "b"})]
+        self.assertEqual([i["returned"] for i in self.record(messages, calls)], [["fin-001"], []])
 
     def test_truncated_output_keeps_its_items(self):
         truncated = ("The output of your call to search was too long to be displayed.\nHere is a truncated version:\n"
@@ -191,9 +205,15 @@ class TraceRecordTest(unittest.TestCase):
             self.assertIn("sample s1", str(ctx.exception))
             self.assertIn(needle, str(ctx.exception))
 
+    def test_store_records_no_message_names_keep_their_place(self):
+        # The history was trimmed: only call 2's result is left, yet calls 1 and 3 are scored, in order.
+        messages = [_assistant(("y", "fetch", {"id_or_url": "fin-002"})), _result("y", "fetch", "fetch #2: fin-002")]
+        self.assertEqual([(i["tool"], i["call_id"]) for i in self.record(messages)],
+                         [("search", None), ("fetch", "y"), ("search", None)])
+
     def test_tool_messages_before_any_turn_are_ignored(self):
         messages = [_result("x", "search", "search #1: stray"), ChatMessageUser(content="q")]
-        self.assertEqual(self.record(messages), [])
+        self.assertEqual(self.record(messages, calls=[]), [])
 
     def test_the_record_scores_through_the_core(self):
         from anachron.core import parse_traces, score_trace
@@ -201,7 +221,8 @@ class TraceRecordTest(unittest.TestCase):
         corpus = load_corpus()
         messages = [_assistant(("x", "search", {"query": "aster logistics 2023"})), _result("x", "search", "search #1: 1 result")]
         record = ai.trace_record("finance-003", "2021-04-28", "unrestricted", messages,
-                                 [{"n": 1, "tool": "search", "query": "aster logistics 2023", "returned": ["fin-001", "fin-002"]}])
+                                 [_store_record(1, "search", {"query": "aster logistics 2023"}, ["fin-001", "fin-002"])],
+                                 corpus=corpus)
         [trace] = parse_traces([("t", record)], corpus)
         result = score_trace(trace, corpus)
         # fin-002 is dated on T itself: no leak; the query reaches past T

@@ -119,7 +119,7 @@ def oracle_results(mode, shift_days, ids=ORACLE_IDS):
     engine = core.SearchEngine(corpus)
     traces = []
     for sample in (corpus.samples[i] for i in ids):
-        query = core.naive_query(sample)
+        query = core.naive_query(sample.extra["subject"])
         hits = engine.search(query, as_of=sample.as_of, mode=mode, k=5)
         interactions = [{"tool": "search", "query": query, "returned": [h.id for h in hits]}]
         if shift_days is not None:
@@ -241,8 +241,8 @@ CYGNUS = [
     [  # one turn, four parallel calls
         ("c1", "search", {"query": "cygnus robotics 2023", "as_of": "2030-01-01"}),  # smuggled date
         ("c2", "search", {"query": "cygnus robotics"}),
-        ("c3", "fetch", {"item_id": "fin-006"}),
-        ("c4", "fetch", {"item_id": "fin-404"}),
+        ("c3", "fetch", {"id_or_url": "fin-006"}),
+        ("c4", "fetch", {"id_or_url": "fin-404"}),
         ("c5", "calculator", {"expression": "1+1"}),  # not a retrieval tool
     ],
     [("c1", "search", {"query": "aster logistics"})],  # c1 again, in a new turn
@@ -270,7 +270,8 @@ class ScriptedToolCallTest(unittest.TestCase):
                 self.assertEqual(tool.text, "")
         # Nothing ran for it: the store's first record is the next search.
         first = self.sample("enforced", "finance-013").store["anachron:calls"][0]
-        self.assertEqual(first, {"n": 1, "tool": "search", "query": "delta pharma", "returned": ["fin-007", "fin-008"]})
+        self.assertEqual((first["seq"], first["tool"], first["arguments"], first["status"], [r["id"] for r in first["returned"]]),
+                         (1, "search", {"query": "delta pharma"}, "ok", ["fin-007", "fin-008"]))
 
     def test_enforced_mode_returns_no_post_t_item(self):
         for sid in ("finance-001", "finance-013"):
@@ -278,15 +279,20 @@ class ScriptedToolCallTest(unittest.TestCase):
             as_of = dt.date.fromisoformat(sample.metadata["as_of"])
             corpus = core.load_corpus()
             for record in sample.store["anachron:calls"]:
-                for item_id in record["returned"]:
-                    self.assertLessEqual(corpus.items[item_id].publish_date, as_of, (sid, record))
+                for shown in record["returned"]:
+                    self.assertLessEqual(corpus.items[shown["id"]].publish_date, as_of, (sid, record))
 
     def test_a_refused_fetch_looks_like_an_unknown_id(self):
         messages = {m.tool_call_id: m for m in self.sample("enforced", "finance-001").messages if m.role == "tool"}
         refused, unknown = messages["c3"], messages["c4"]
-        self.assertEqual(refused.error.message, "no item with id 'fin-006' is available")
-        self.assertEqual(unknown.error.message, "no item with id 'fin-404' is available")
+        self.assertEqual(refused.error.message.splitlines()[0], "fetch #2: error: No document 'fin-006' is available.")
+        self.assertEqual(unknown.error.message.splitlines()[0], "fetch #3: error: No document 'fin-404' is available.")
         self.assertEqual((refused.error.type, refused.text), (unknown.error.type, unknown.text))
+        # The lock knows which was which: the post-T one is a blocked attempt, the unknown one is not.
+        statuses = [(r["tool"], r["status"], [w["id"] for w in r["withheld"]])
+                    for r in self.sample("enforced", "finance-001").store["anachron:calls"]]
+        self.assertEqual(statuses, [("search", "ok", []), ("fetch", "refused", ["fin-006"]),
+                                    ("fetch", "refused", []), ("search", "ok", [])])
         # In unrestricted mode the same call reads the item.
         read = {m.tool_call_id: m for m in self.sample("unrestricted", "finance-001").messages if m.role == "tool"}["c3"]
         self.assertEqual(read.text.splitlines()[:3], ["fetch #2: fin-006", "date: 2024-05-22", "title: Cygnus Robotics opens second plant"])
@@ -295,17 +301,18 @@ class ScriptedToolCallTest(unittest.TestCase):
         query = "query 'cygnus robotics 2023' reaches for 2023-01-01 > 2022-06-01"
         cygn = "entity 'CYGN' (item fin-005) not yet valid at 2022-06-01 (valid_from 2023-02-09)"
         expected = {
-            # interactions c1 (error), c2, c3, c4 (error), c1 again; c2 and c3 leak
-            ("unrestricted", "finance-001"): (0.4, [
+            # interactions c2, c3, c1 again (c1 and c4 are refused calls); c2 and c3 leak
+            ("unrestricted", "finance-001"): (2 / 3, [
                 query,
                 "result item fin-005 dated 2023-02-09 > 2022-06-01",
                 "result item fin-006 dated 2024-05-22 > 2022-06-01",
                 cygn,
                 "result item fin-006 dated 2024-05-22 > 2022-06-01",
             ]),
-            ("enforced", "finance-001"): (0.0, [query]),
-            # d1 (error) and d1 again, whose search returns the restatement
-            ("unrestricted", "finance-013"): (0.5, [
+            # c3 is refused by the lock: the agent reached for a post-T item and was stopped
+            ("enforced", "finance-001"): (0.0, [query, "blocked fetch of fin-006 dated 2024-05-22 > 2022-06-01"]),
+            # d1 (refused) and d1 again, whose search returns the restatement
+            ("unrestricted", "finance-013"): (1.0, [
                 "result item fin-009 dated 2021-09-17 > 2021-06-01",
                 "restatement item fin-009 dated 2021-09-17 > 2021-06-01 silently revises fin-008",
             ]),
@@ -314,7 +321,7 @@ class ScriptedToolCallTest(unittest.TestCase):
         for (mode, sid), (tclr, evidence) in expected.items():
             with self.subTest(mode=mode, sample=sid):
                 score = score_of(self.sample(mode, sid))
-                self.assertEqual(score.value, tclr)
+                self.assertAlmostEqual(score.value, tclr)
                 self.assertEqual(score.metadata["anachron"]["evidence"], evidence)
                 self.assertEqual(score.explanation.splitlines()[1:], [f"! {line}" for line in evidence])
 
@@ -325,14 +332,18 @@ class ScriptedToolCallTest(unittest.TestCase):
             ("c1", "search", "cygnus robotics 2023", [], "parsing"),
             ("c2", "search", "cygnus robotics", ["fin-005", "fin-006"], ""),
             ("c3", "fetch", None, ["fin-006"], ""),
-            ("c4", "fetch", None, [], "unknown"),
+            ("c4", "fetch", None, [], "No document 'fin-404' is available."),
             ("c1", "search", "aster logistics", ["fin-001", "fin-002"], ""),
         ])
         self.assertEqual(trace["interactions"][0]["arguments"], {"query": "cygnus robotics 2023", "as_of": "2030-01-01"})
+        self.assertEqual([i["status"] for i in trace["interactions"]], ["refused", "ok", "ok", "refused", "ok"])
 
     def test_metrics_total_the_samples(self):
         log = self.logs["unrestricted"]
-        self.assertEqual(metric(log, "mean_tclr"), 0.45)  # (2/5 + 1/2) / 2
+        self.assertAlmostEqual(metric(log, "mean_tclr"), 5 / 6)  # (2/3 + 1/1) / 2
+        self.assertEqual(metric(log, "failed_calls"), 3)  # c1, c4 and d1, all refused
+        self.assertEqual(metric(log, "blocked_attempts"), 0)
+        self.assertEqual(metric(self.logs["enforced"], "blocked_attempts"), 1)
         self.assertEqual(metric(log, "tool_using_runs"), 2)
         self.assertEqual(metric(log, "restatement_leaks"), 1)
         self.assertEqual(metric(log, "query_intent_leaks"), 1)
@@ -349,7 +360,7 @@ class DatePresentationArmsTest(unittest.TestCase):
     def test_arms(self):
         import hashlib
 
-        script = [[("s", "search", {"query": "delta pharma"}), ("f", "fetch", {"item_id": "fin-009"})], SUBMIT]
+        script = [[("s", "search", {"query": "delta pharma"}), ("f", "fetch", {"id_or_url": "fin-009"})], SUBMIT]
         logs = run([ai.anachron(date_presentation=arm) for arm in self.ARMS], scripted({"Delta Pharma": script}),
                    sample_id="finance-013")
         corpus = core.load_corpus()
@@ -367,6 +378,8 @@ class DatePresentationArmsTest(unittest.TestCase):
                 search_dates = [line[len("  date: "):] for line in results["s"].splitlines() if line.startswith("  date: ")]
                 self.assertEqual(search_dates, [d for hit in hits for d in shown(hit)])
                 header, text = results["f"].split("\n\n", 1)
+                text, budget = text.rsplit("\n\n", 1)
+                self.assertTrue(budget.startswith("Budget remaining: "), budget)
                 fetched = corpus.items["fin-009"]
                 self.assertEqual(header.splitlines(), ["fetch #2: fin-009", *(f"date: {d}" for d in shown(fetched)),
                                                        f"title: {fetched.title}"])
@@ -381,27 +394,30 @@ class DatePresentationArmsTest(unittest.TestCase):
 class LimitTest(unittest.TestCase):
     def test_a_call_left_without_result_and_an_id_reused_across_turns(self):
         again = [("s", "search", {"query": "cygnus robotics"})]
-        # system, user, call, result, call: the limit stops the sample before the second call runs
+        # system, user, call, result, call: the limit stops the sample before the second result is
+        # kept, but the lock answered the call and recorded it: it is scored from the store
         [log] = run(ai.anachron(), scripted({"Cygnus Robotics": [again, again, SUBMIT]}), sample_id="finance-001", message_limit=5)
         sample = log.samples[0]
         self.assertEqual(sample.limit.type, "message")
         interactions = score_of(sample).metadata["trace"]["interactions"]
         self.assertEqual([(i["call_id"], i["returned"], i.get("error")) for i in interactions],
-                         [("s", ["fin-005", "fin-006"], None), ("s", [], "no result")])
-        self.assertEqual(score_of(sample).value, 0.5)
+                         [("s", ["fin-005", "fin-006"], None), ("s", ["fin-005", "fin-006"], None)])
+        self.assertEqual(score_of(sample).value, 1.0)
 
     def test_the_budget_is_enforced(self):
         turns = [[(f"s{n}", "search", {"query": "cygnus robotics"})] for n in range(1, 7)]
         [log] = run(ai.anachron(budget=2), scripted({"Cygnus Robotics": turns}), sample_id="finance-001")
         sample = log.samples[0]
         self.assertIn("at most 2 search and fetch calls", sample.messages[0].text)
-        self.assertEqual(len(sample.store["anachron:calls"]), 2)
+        self.assertEqual([r["status"] for r in sample.store["anachron:calls"]], ["ok", "ok", "exhausted", "exhausted"])
         # two calls run, the third is refused and the agent is told; it calls again and the loop ends
         self.assertEqual([m.text for m in sample.messages if m.role == "user"][1:], [BUDGET_SPENT])
         self.assertEqual(sum(1 for m in sample.messages if m.role == "assistant"), 4)
         interactions = score_of(sample).metadata["trace"]["interactions"]
-        self.assertEqual([i.get("error") for i in interactions], [None, None] + ["unknown: the tool-call budget of 2 calls is spent: submit your answer now"] * 2)
-        self.assertEqual(score_of(sample).value, 0.5)
+        self.assertEqual([i.get("error") for i in interactions],
+                         [None, None] + ["calls budget exhausted (2 of 2 used): no more search calls in this run"] * 2)
+        self.assertEqual(score_of(sample).metadata["anachron"]["failed_calls"], {"refused": 0, "exhausted": 2, "error": 0})
+        self.assertEqual(score_of(sample).value, 1.0)  # both calls that ran surfaced post-T items
 
 
 def export(*args):

@@ -88,7 +88,7 @@ class InspectAgentTest(unittest.TestCase):
 
     def test_the_run_is_logged_scored_and_its_citation_verified(self):
         self.assertEqual([(c["tool"], c["status"]) for c in self.log[1:]],
-                         [("search", "ok"), ("search", "rejected"), ("fetch", "ok")])
+                         [("search", "ok"), ("search", "exhausted"), ("fetch", "ok")])
         status, out, err = run_cli("score-events", str(self.events), "--as-of", T, "--format", "json")
         self.assertEqual((status, err), (0, ""))
         self.assertEqual((json.loads(out)["samples"][0]["interactions"], json.loads(out)["samples"][0]["tclr"]), (2, 0.0))

@@ -136,11 +136,11 @@ class StdioCorpusTest(TempDir, unittest.TestCase):
                 self.assertIn(fragments[name], text_of(result))
                 self.assertEqual(shown(result), [])
 
-    def test_refused_calls_use_no_budget_and_are_logged_as_rejected(self):
+    def test_refused_calls_use_no_budget_and_are_logged_as_refused(self):
         budget = self.rejected["unknown tool"].structured_content["budget"]
         self.assertEqual({k: v["used"] for k, v in budget.items()}, {"searches": 0, "fetches": 0, "calls": 0})
         calls = self.log[1:]
-        self.assertEqual([c["status"] for c in calls[:6]], ["rejected"] * 6)
+        self.assertEqual([c["status"] for c in calls[:6]], ["refused"] * 6)
         self.assertEqual(calls[0]["arguments"], {"query": "cygnus", "as_of": "2030-01-01"})
 
     # -- what the server shows --------------------------------------------------
@@ -312,8 +312,9 @@ class HttpUpstreamTest(TempDir, unittest.TestCase):
         self.assertEqual([(r["id"], r["published"]) for r in record["returned"]], SHOWN_BY_DEFAULT)
 
     def test_a_post_cutoff_fetch_looks_like_a_missing_document(self):
-        self.assertFalse(self.fetch_late.is_error)
+        self.assertTrue(self.fetch_late.is_error)  # refused, with the answer an unknown id gets
         self.assertIn("No document 'https://a.example/late' is available.", text_of(self.fetch_late))
+        self.assertEqual(self.log[2]["status"], "refused")
         self.assertEqual(self.log[2]["withheld"], [{"id": "https://a.example/late", "published": "2022-06-02", "reason": "after-cutoff"}])
         self.assertEqual(shown(self.fetch_before), [("https://a.example/before", "2021-12-01")])
         self.assertIn("Earlier.", text_of(self.fetch_before))
@@ -323,7 +324,7 @@ class HttpUpstreamTest(TempDir, unittest.TestCase):
         self.assertIn("upstream /search answered HTTP 500", text_of(self.boom))
         self.assertTrue(self.garbage.is_error)
         self.assertIn("invalid JSON", text_of(self.garbage))
-        self.assertEqual([c["status"] for c in self.log[1:]], ["ok", "ok", "ok", "error", "error", "rejected"])
+        self.assertEqual([c["status"] for c in self.log[1:]], ["ok", "refused", "ok", "error", "error", "exhausted"])
 
     def test_the_call_budget_is_per_server_across_sessions(self):
         self.assertTrue(self.over_budget.is_error)
@@ -334,7 +335,12 @@ class HttpUpstreamTest(TempDir, unittest.TestCase):
         status, out, err = run_cli("score-events", str(self.events), "--as-of", T, "--format", "json")
         self.assertEqual((status, err), (0, ""))
         sample = json.loads(out)["samples"][0]
-        self.assertEqual((sample["interactions"], sample["tclr"]), (3, 0.0))
+        self.assertEqual((sample["interactions"], sample["tclr"]), (2, 0.0))
+        # The refused fetch of a post-cutoff page is a blocked attempt; the two upstream errors and
+        # the over-budget call are failed calls.
+        self.assertEqual(sample["blocked_attempts"], 1)
+        self.assertIn("blocked fetch of https://a.example/late dated 2022-06-02 > 2022-06-01", sample["evidence"])
+        self.assertEqual(sample["failed_calls"], {"refused": 1, "exhausted": 1, "error": 2})
         answer = self.tmp / "answer.json"
         answer.write_text(json.dumps({"citations": [
             {"url": "https://a.example/before"}, "doc-7", "https://a.example/late", "https://a.example/invented",
@@ -374,7 +380,7 @@ class AllowUndatedTest(TempDir, unittest.TestCase):
             "https://a.example/on-the-day", "https://a.example/before", "https://a.example/early-in-utc",
             "https://a.example/undated", "https://a.example/garbled", "doc-7", "https://a.example/last-instant",
         ])
-        self.assertIn("https://a.example/undated | date unknown | No date", text_of(self.search))
+        self.assertIn("- id: https://a.example/undated\n  date: unknown\n  title: No date", text_of(self.search))
         returned = {r["id"]: r for r in self.log[1]["returned"]}
         self.assertEqual(returned["https://a.example/undated"]["undated"], "no date")
         self.assertEqual(returned["https://a.example/garbled"]["undated"], "unparseable date June 1st")

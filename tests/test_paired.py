@@ -14,7 +14,7 @@ from fractions import Fraction
 from unittest import mock
 
 from anachron.core import AnachronError, ModeComparison, compare_modes
-from anachron.core import _bootstrap, _signtest
+from anachron.core.stats import bootstrap as _bootstrap, signtest as _signtest
 from anachron.core.leakage import SampleResult
 from anachron.core.scores import METRICS, check_scores, parse_scores
 from tests.support import ROOT, require_extra

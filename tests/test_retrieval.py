@@ -74,7 +74,7 @@ class V0NaiveSearchTest(unittest.TestCase):
         engine = SearchEngine(c)
         for sample in c.samples.values():
             with self.subTest(sample=sample.id):
-                hits = engine.search(naive_query(sample), as_of=sample.as_of, mode="unrestricted")
+                hits = engine.search(naive_query(sample.extra["subject"]), as_of=sample.as_of, mode="unrestricted")
                 self.assertTrue(hits)
                 # The first word of each v0 subject is a proper name used nowhere else.
                 subject = sample.extra["subject"].lower().split()[0]

@@ -1,7 +1,7 @@
 """``anachron bank``: build, fingerprint, verify and run the question bank.
 
 OUTCOME MATERIAL (reads the bank and the facts): never imported by a
-serving path.  Thin over :mod:`anachron.core.bank`.
+serving path.  Thin over :mod:`anachron.bank`.
 
 Exit statuses: 0 success (a valid run, a matching manifest); 1 ``verify``
 found a mismatch; 2 bad input (one line on stderr); 3 an invalid run (a
@@ -14,27 +14,16 @@ from __future__ import annotations
 import argparse
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from ..core import load_corpus
-from ..core._files import dump_json, read_json, write_atomic
-from ..core.bank import (
-    ORACLES,
-    BankRun,
-    Tally,
-    build_bank,
-    default_bank_path,
-    load_bank,
-    load_facts,
-    load_model_cutoffs,
-    load_responses,
-    manifest,
-    manifest_differences,
-    manifest_path_for,
-    manifest_version,
-    oracle_responses,
-    run_bank,
-)
-from ..core.errors import AnachronError
+from ..errors import AnachronError
+from ..io import dump_json, read_json, write_atomic
+
+if TYPE_CHECKING:
+    from ..bank import BankRun, Tally
+
+# The bank (outcome material) is imported inside the run_* functions, so
+# building the `anachron` parser does not load it.
 
 EXIT_MISMATCH = 1
 EXIT_INVALID_RUN = 3
@@ -81,6 +70,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def run_build(args: argparse.Namespace) -> int:
+    from ..bank import build_bank, load_facts, manifest, manifest_path_for
+    from ..core import load_corpus
+
     bank = build_bank(load_facts(args.facts), load_corpus(args.corpus))
     out = Path(args.out)
     manifest_path = manifest_path_for(out)
@@ -93,11 +85,15 @@ def run_build(args: argparse.Namespace) -> int:
 
 
 def run_manifest(args: argparse.Namespace) -> int:
+    from ..bank import load_bank, manifest
+
     sys.stdout.write(dump_json(manifest(load_bank(args.bank))))
     return 0
 
 
 def run_verify(args: argparse.Namespace) -> int:
+    from ..bank import load_bank, manifest_differences
+
     bank = load_bank(args.bank)
     differences = manifest_differences(bank, read_json(args.manifest), args.manifest)
     if differences:
@@ -110,6 +106,18 @@ def run_verify(args: argparse.Namespace) -> int:
 
 
 def run_run(args: argparse.Namespace) -> int:
+    from ..bank import (
+        ORACLES,
+        default_bank_path,
+        load_bank,
+        load_model_cutoffs,
+        load_responses,
+        manifest_path_for,
+        manifest_version,
+        oracle_responses,
+        run_bank,
+    )
+
     if (args.model is None) != (args.model_cutoffs is None):
         raise AnachronError("--model and --model-cutoffs go together")
     bank_path = Path(args.bank) if args.bank else default_bank_path()

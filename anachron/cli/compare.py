@@ -5,10 +5,10 @@ from __future__ import annotations
 import argparse
 import sys
 
-from ..core.paired import compare_modes
-from ..core._files import dump_json, read_json
+from ..core.stats import compare_modes
+from ..io import dump_json, read_json
 from ..core.scores import METRICS, parse_scores
-from .score import add_format_option
+from .options import add_format_option
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:

@@ -11,7 +11,7 @@ import argparse
 from pathlib import Path
 
 from ..core import MODES, SearchEngine, load_corpus, naive_trace, parse_traces, score_traces, summarise
-from ..core._files import dump_json, write_atomic
+from ..io import dump_json, write_atomic
 from ..report import summary_lines, tclr_object
 
 DEFAULT_OUT = "anachron-demo"

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import argparse
 
-from ..core._files import dump_json, write_atomic
+from ..io import dump_json, write_atomic
 from ..core.errors import AnachronError
 from ..report import score_document, tclr_object
 

@@ -12,8 +12,8 @@ from __future__ import annotations
 import argparse
 import sys
 
-from ..core._files import dump_json, write_atomic
-from ..core.freeze import FreezeNotPassed, check, seal
+from ..io import dump_json, write_atomic
+from ..research.freeze import FreezeNotPassed, check, seal
 
 EXIT_GATE_CLOSED = 3
 

@@ -1,22 +1,20 @@
 """``anachron score-events EVENTS.jsonl --as-of DATE``: score served runs.
 
 Each event log written by ``anachron serve`` is one sample run; it is
-converted to the trace format (:func:`anachron.core.events.events_trace`) and
+converted to the trace format (:func:`anachron.timelock.events_trace`) and
 scored by the core, and the output is exactly that of ``anachron score``.
 """
 
 from __future__ import annotations
 
 import argparse
-import datetime as _dt
 import sys
 from pathlib import Path
 
 from ..core import load_corpus, parse_traces, score_traces
-from ..core.dates import parse_date
-from ..core.errors import AnachronError
-from ..core.events import events_trace, load_events
-from .score import add_corpus_option, add_format_option, emit
+from ..errors import AnachronError
+from ..timelock.events import events_trace, load_events
+from .options import add_corpus_option, add_format_option, emit_scores, iso_date
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -38,14 +36,6 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.set_defaults(func=run)
 
 
-def iso_date(text: str) -> _dt.date:
-    """An argparse type: a strict ``YYYY-MM-DD`` day (a bad one is a one-line usage error)."""
-    try:
-        return parse_date(text)
-    except ValueError as exc:
-        raise argparse.ArgumentTypeError(str(exc)) from None
-
-
 def run(args: argparse.Namespace) -> int:
     as_of = args.as_of
     if args.sample_id is not None and len(args.events) > 1:
@@ -62,7 +52,7 @@ def run(args: argparse.Namespace) -> int:
             notes.append(f"note: {path}: {log.undated_shown} undated item(s) shown under --allow-undated are not scored")
     # Everything is validated before anything is printed: bad input leaves stdout empty.
     results = score_traces(parse_traces(records, corpus), corpus)
-    emit(results, args.format)
+    emit_scores(results, args.format)
     for note in notes:
         print(note, file=sys.stderr)
     return 0

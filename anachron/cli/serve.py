@@ -14,8 +14,8 @@ import socket
 import sys
 
 from .. import __version__
-from ..core.errors import AnachronError
-from .score_events import iso_date
+from ..errors import AnachronError
+from .options import count, iso_date
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -30,12 +30,25 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     source = parser.add_mutually_exclusive_group()
     source.add_argument("--corpus", metavar="DIR", help="local corpus directory (default: the bundled v0 corpus)")
     source.add_argument("--upstream", metavar="URL", help="backdated search service taking POST URL/search and URL/fetch")
+    parser.add_argument(
+        "--mode",
+        choices=("enforced", "unrestricted"),
+        default="enforced",
+        help="enforced: nothing dated after the cutoff is shown (default); unrestricted: nothing is filtered, "
+        "every call is still logged (the baseline of a paired comparison)",
+    )
+    parser.add_argument(
+        "--date-presentation",
+        default="visible",
+        metavar="HOW",
+        help="how dates are shown: visible (default), hidden, shift:+N or shift:-N days; scoring always uses the true date",
+    )
     parser.add_argument("--events", required=True, metavar="FILE", help="event log (JSON Lines); must be new or empty")
     parser.add_argument("--overwrite-events", action="store_true", help="discard an existing event log instead of refusing")
-    parser.add_argument("--max-searches", type=_count, metavar="N", help="search budget (default: unlimited)")
-    parser.add_argument("--max-fetches", type=_count, metavar="N", help="fetch budget (default: unlimited)")
-    parser.add_argument("--max-calls", type=_count, metavar="N", help="budget of searches and fetches together")
-    parser.add_argument("-k", type=_count, default=5, metavar="K", help="results per search (default: 5)")
+    parser.add_argument("--max-searches", type=count, metavar="N", help="search budget (default: unlimited)")
+    parser.add_argument("--max-fetches", type=count, metavar="N", help="fetch budget (default: unlimited)")
+    parser.add_argument("--max-calls", type=count, metavar="N", help="budget of searches and fetches together")
+    parser.add_argument("-k", type=count, default=5, metavar="K", help="results per search (default: 5)")
     parser.add_argument(
         "--allow-undated",
         action="store_true",
@@ -44,12 +57,6 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--upstream-timeout", type=float, default=30.0, metavar="SECONDS", help="per request (default: 30)")
     parser.add_argument("--http", metavar="[HOST:]PORT", help="serve streamable HTTP at /mcp instead of stdio (host default 127.0.0.1; port 0 picks one)")
     parser.set_defaults(func=run)
-
-
-def _count(text: str) -> int:
-    if not re.fullmatch(r"\d+", text):
-        raise argparse.ArgumentTypeError(f"expected a non-negative integer, got {text!r}")
-    return int(text)
 
 
 def _address(text: str) -> tuple[str, int]:
@@ -61,6 +68,9 @@ def _address(text: str) -> tuple[str, int]:
 
 
 def run(args: argparse.Namespace) -> int:
+    # The serving path imports only the lock and the SDK glue (anachron.timelock.quarantine).
+    from .. import timelock
+
     try:
         from .. import mcp as adapter
     except ImportError as exc:
@@ -70,22 +80,29 @@ def run(args: argparse.Namespace) -> int:
     from ..mcp._server import LOOPBACK
 
     as_of = args.as_of
-    if args.k < 1:
-        raise AnachronError("-k: expected a positive integer")
-    if not args.upstream_timeout > 0:
-        raise AnachronError(f"--upstream-timeout: expected a positive number of seconds, got {args.upstream_timeout}")
     address = _address(args.http) if args.http is not None else None
+    presentation = timelock.DatePresentation.parse(args.date_presentation)
     if args.upstream is not None:
-        backend = adapter.UpstreamBackend(args.upstream, as_of, timeout=args.upstream_timeout)
+        backend = timelock.UpstreamBackend(args.upstream, timeout=args.upstream_timeout)
     else:
-        backend = adapter.CorpusBackend(adapter.load_served_corpus(args.corpus), as_of)
-    limits = adapter.Limits(args.max_searches, args.max_fetches, args.max_calls)
-    events = adapter.EventWriter(args.events, overwrite=args.overwrite_events)
-    lock = adapter.TimeLock(
-        backend, as_of, events, limits=limits, k=args.k, allow_undated=args.allow_undated, server=f"anachron {__version__}"
+        corpus = timelock.load_served_corpus(args.corpus)
+        presentation.check(corpus)
+        backend = timelock.CorpusBackend(corpus)
+    limits = timelock.Limits(args.max_searches, args.max_fetches, args.max_calls)
+    events = timelock.EventWriter(args.events, overwrite=args.overwrite_events)
+    lock = timelock.TimeLock(
+        backend,
+        as_of,
+        events,
+        mode=args.mode,
+        limits=limits,
+        k=args.k,
+        presentation=presentation,
+        allow_undated=args.allow_undated,
+        server=f"anachron {__version__}",
     )
     server = adapter.build_server(lock)
-    status = f"anachron serve: as of {as_of}, {backend.kind} {backend.source}, events {args.events}"
+    status = f"anachron serve: as of {as_of}, {args.mode}, {backend.kind} {backend.source}, events {args.events}"
     try:
         if address is None:
             print(f"{status}, stdio", file=sys.stderr, flush=True)

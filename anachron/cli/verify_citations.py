@@ -9,8 +9,9 @@ from __future__ import annotations
 
 import argparse
 
-from ..core.events import load_answer, load_events, verify_citations
-from .score_events import iso_date
+from ..timelock.citations import load_answer, verify_citations
+from ..timelock.events import load_events
+from .options import iso_date
 
 EXIT_FAILED = 1
 

@@ -1,4 +1,4 @@
-"""The Anachron core: dated corpus, retrieval, traces and leakage metrics.
+"""The Anachron core: dated corpus, retrieval, traces, leakage metrics and statistics.
 
 Standard library only.  Everything here is deterministic and free of I/O
 except the explicit loaders (:func:`load_corpus`, :func:`load_traces`).
@@ -8,7 +8,7 @@ from .agents import naive_query, naive_trace
 from .corpus import Corpus, Entity, Item, Sample, build_corpus, default_corpus_dir, load_corpus
 from .errors import AnachronError
 from .leakage import RunSummary, SampleResult, score_trace, score_traces, summarise
-from .paired import ModeComparison, compare_modes
+from .stats import ModeComparison, compare_modes
 from .query_intent import DateReference, date_references, future_references
 from .retrieval import MODES, SearchEngine
 from .trace import Interaction, ReturnedItem, Trace, load_traces, parse_traces

@@ -16,11 +16,14 @@ from .retrieval import SearchEngine
 __all__ = ["naive_query", "naive_trace"]
 
 
-def naive_query(sample: Sample) -> str:
-    """The one search the naive agent makes: the sample's ``subject``, lower-cased."""
-    subject = sample.extra.get("subject")
+def naive_query(subject: str) -> str:
+    """The one search the naive agent makes: the *subject*, trimmed and lower-cased.
+
+    >>> naive_query("  Cygnus Robotics ")
+    'cygnus robotics'
+    """
     if not isinstance(subject, str) or not subject.strip():
-        raise AnachronError(f"sample {sample.id}: the naive agent needs a non-empty string field 'subject'")
+        raise AnachronError(f"the naive agent needs a non-empty subject, got {subject!r}")
     return subject.strip().lower()
 
 
@@ -29,7 +32,10 @@ def naive_trace(sample: Sample, engine: SearchEngine, mode: str, *, k: int = 5) 
 
     Returns a trace record (docs/formats.md) for *mode*.
     """
-    query = naive_query(sample)
+    subject = sample.extra.get("subject")
+    if not isinstance(subject, str) or not subject.strip():
+        raise AnachronError(f"sample {sample.id}: the naive agent needs a non-empty string field 'subject'")
+    query = naive_query(subject)
     hits = engine.search(query, as_of=sample.as_of, mode=mode, k=k)
     return {
         "sample_id": sample.id,

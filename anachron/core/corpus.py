@@ -20,8 +20,8 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any, Iterable, Mapping
 
-from ._files import read_jsonl
-from .dates import parse_date
+from ..io import Record, read_records
+from ..validate import Fields, check_unique
 from .errors import AnachronError
 
 __all__ = [
@@ -105,89 +105,6 @@ class Corpus:
         return self.samples[sample_id]
 
 
-Record = tuple[str, Mapping[str, Any]]  # (where, object); where is "file:line"
-
-
-class _Fields:
-    """Typed access to one record's fields, with errors naming the place."""
-
-    def __init__(self, where: str, obj: Mapping[str, Any]) -> None:
-        self.where = where
-        self.obj = obj
-
-    def error(self, name: str, reason: str) -> AnachronError:
-        return AnachronError(f"{self.where}: field '{name}': {reason}")
-
-    def text(self, name: str, *, nonempty: bool = True) -> str:
-        if name not in self.obj:
-            raise AnachronError(f"{self.where}: missing field '{name}'")
-        value = self.obj[name]
-        if not isinstance(value, str):
-            raise self.error(name, f"expected a string, got {_json_type(value)}")
-        if nonempty and not value.strip():
-            raise self.error(name, "must not be empty")
-        return value
-
-    def date(self, name: str, *, nullable: bool = False) -> _dt.date | None:
-        if name not in self.obj:
-            if nullable:
-                return None
-            raise AnachronError(f"{self.where}: missing field '{name}'")
-        value = self.obj[name]
-        if value is None and nullable:
-            return None
-        try:
-            return parse_date(value)
-        except ValueError as exc:
-            raise self.error(name, str(exc)) from None
-
-    def optional_id(self, name: str) -> str | None:
-        value = self.obj.get(name)
-        if value is None:
-            return None
-        if not isinstance(value, str) or not value:
-            raise self.error(name, f"expected an id string or null, got {_json_type(value)}")
-        return value
-
-    def id_list(self, name: str) -> tuple[str, ...]:
-        value = self.obj.get(name, [])
-        if value is None:
-            value = []
-        if not isinstance(value, list):
-            raise self.error(name, f"expected a list of ids, got {_json_type(value)}")
-        for element in value:
-            if not isinstance(element, str) or not element:
-                raise self.error(name, f"expected a list of id strings, found {_json_type(element)}")
-        if len(set(value)) != len(value):
-            raise self.error(name, "lists an id twice")
-        return tuple(value)
-
-    def extra(self, known: tuple[str, ...]) -> Mapping[str, Any]:
-        return MappingProxyType({k: v for k, v in self.obj.items() if k not in known})
-
-
-def _json_type(value: object) -> str:
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return "a boolean"
-    if isinstance(value, (int, float)):
-        return f"the number {value!r}"
-    if isinstance(value, str):
-        return f"the string {value!r}"
-    if isinstance(value, list):
-        return "a list"
-    if isinstance(value, dict):
-        return "an object"
-    return type(value).__name__
-
-
-def _check_unique(where: str, kind: str, ident: str, seen: dict[str, str]) -> None:
-    if ident in seen:
-        raise AnachronError(f"{where}: duplicate {kind} id '{ident}' (first at {seen[ident]})")
-    seen[ident] = where
-
-
 def build_corpus(
     items: Iterable[Record],
     entities: Iterable[Record] = (),
@@ -206,9 +123,9 @@ def build_corpus(
     entity_map: dict[str, Entity] = {}
     seen: dict[str, str] = {}
     for where, obj in entities:
-        f = _Fields(where, obj)
+        f = Fields(where, obj)
         ident = f.text("id")
-        _check_unique(where, "entity", ident, seen)
+        check_unique(where, "entity", ident, seen)
         valid_from = f.date("valid_from", nullable=True)
         valid_to = f.date("valid_to", nullable=True)
         if valid_from is not None and valid_to is not None and valid_from > valid_to:
@@ -218,9 +135,9 @@ def build_corpus(
     item_map: dict[str, Item] = {}
     item_where: dict[str, str] = {}
     for where, obj in items:
-        f = _Fields(where, obj)
+        f = Fields(where, obj)
         ident = f.text("id")
-        _check_unique(where, "item", ident, item_where)
+        check_unique(where, "item", ident, item_where)
         names = f.id_list("entities")
         for name in names:
             if name not in entity_map:
@@ -240,7 +157,7 @@ def build_corpus(
     for ident, item in item_map.items():
         if item.restates is None:
             continue
-        f = _Fields(item_where[ident], {})
+        f = Fields(item_where[ident], {})
         if item.restates == ident:
             raise f.error("restates", "an item cannot restate itself")
         original = item_map.get(item.restates)
@@ -255,9 +172,9 @@ def build_corpus(
     sample_map: dict[str, Sample] = {}
     seen = {}
     for where, obj in samples:
-        f = _Fields(where, obj)
+        f = Fields(where, obj)
         ident = f.text("id")
-        _check_unique(where, "sample", ident, seen)
+        check_unique(where, "sample", ident, seen)
         sample_map[ident] = Sample(
             id=ident,
             slice=f.text("slice"),
@@ -279,7 +196,7 @@ def _records(path: Path, required: bool) -> list[Record]:
         if required:
             raise AnachronError(f"{path}: no such file (a corpus directory needs items.jsonl)")
         return []
-    return [(f"{path}:{line}", obj) for line, obj in read_jsonl(path)]
+    return read_records(path)
 
 
 def load_corpus(directory: str | os.PathLike[str] | None = None) -> Corpus:

@@ -31,6 +31,8 @@ import datetime as _dt
 import re
 from dataclasses import dataclass
 
+from .dates import known_at
+
 __all__ = ["DateReference", "date_references", "future_references"]
 
 _MONTHS = {
@@ -124,4 +126,4 @@ def future_references(query: str, as_of: _dt.date) -> list[DateReference]:
     A period that begins on or before *as_of* (the month or year containing
     it, the day itself) is not a leak.
     """
-    return [ref for ref in date_references(query) if ref.begins > as_of]
+    return [ref for ref in date_references(query) if not known_at(ref.begins, as_of)]

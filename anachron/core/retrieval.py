@@ -24,7 +24,9 @@ import datetime as _dt
 import re
 from typing import Iterable
 
+from ..validate import positive_int
 from .corpus import Corpus, Item
+from .dates import known_at
 from .errors import AnachronError
 
 __all__ = ["MODES", "SearchEngine", "tokenize"]
@@ -61,13 +63,12 @@ class SearchEngine:
     def visible(self, item: Item, as_of: _dt.date, mode: str) -> bool:
         """Whether *mode* lets *item* be seen by an agent working as of *as_of*."""
         _check_mode(mode)
-        return mode == "unrestricted" or item.publish_date <= as_of
+        return mode == "unrestricted" or known_at(item.publish_date, as_of)
 
     def search(self, query: str, *, as_of: _dt.date, mode: str = "unrestricted", k: int = 5) -> list[Item]:
         """The top *k* items for *query*, best first, as seen on *as_of* in *mode*."""
         _check_mode(mode)
-        if not isinstance(k, int) or isinstance(k, bool) or k < 1:
-            raise AnachronError(f"search: k must be a positive integer, got {k!r}")
+        positive_int(k, "search: k")
         words = set(tokenize(query))
         if not words:
             return []
@@ -89,7 +90,7 @@ class SearchEngine:
     def _candidates(self, as_of: _dt.date, mode: str) -> Iterable[Item]:
         items = self.corpus.items.values()
         if mode == "enforced":
-            return (item for item in items if item.publish_date <= as_of)
+            return (item for item in items if known_at(item.publish_date, as_of))
         return items
 
 

@@ -41,6 +41,7 @@ METRICS: dict[str, str] = {
     "survivorship_leaks": "count",
     "restatement_leaks": "count",
     "query_intent_leaks": "count",
+    "blocked_attempts": "count",
 }
 
 _EXPECTED = {"rate": "a number in [0, 1]", "count": "a non-negative integer"}

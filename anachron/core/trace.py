@@ -1,14 +1,22 @@
-"""The trace format: what an agent's tool interactions surfaced, per sample run.
+"""The trace format: what an agent's tool calls asked for and surfaced, per sample run.
 
 One JSON object per sample run (docs/formats.md)::
 
     {"sample_id": "finance-001", "as_of": "2022-06-01", "mode": "unrestricted",
      "interactions": [{"tool": "search", "query": "cygnus robotics",
-                       "returned": ["fin-005", {"id": "ext-1", "publish_date": "2023-01-02"}]}]}
+                       "returned": ["fin-005", {"id": "ext-1", "publish_date": "2023-01-02"}]},
+                      {"tool": "fetch", "status": "refused", "target": "fin-005"}]}
+
+Each interaction is one tool call with a ``status`` (:data:`STATUSES`,
+default ``ok``).  Only an ``ok`` call's result reached the agent, so only an
+``ok`` call may have ``returned`` items.  A call may name a ``target``: the
+item it asked for (a fetch's id), scored when a lock refused it.
 
 Every returned entry is resolved here, against the corpus or from its inline
 fields, so the metrics never meet an item they cannot date: an id that is
-neither in the corpus nor inline is an error, never a silent non-leak.
+neither in the corpus nor inline is an error, never a silent non-leak.  A
+target id that is not in the corpus is simply unknown: an agent may ask for
+anything.
 """
 
 from __future__ import annotations
@@ -18,18 +26,26 @@ import os
 from dataclasses import dataclass, field
 from typing import Any, Iterable, Mapping
 
-from ._files import read_jsonl
-from .corpus import Corpus, Record, _Fields, _json_type
+from ..io import Record, read_records
+from ..validate import Fields, describe
+from .corpus import Corpus
 from .errors import AnachronError
 
-__all__ = ["ReturnedItem", "Interaction", "Trace", "parse_traces", "load_traces"]
+__all__ = ["STATUSES", "ReturnedItem", "Interaction", "Trace", "parse_traces", "load_traces"]
+
+# ok: the tool ran and its result (even an empty one) reached the agent;
+# refused: the lock refused the call (bad or extra arguments, an unknown id,
+#   a post-T fetch under enforcement);
+# exhausted: the call was over budget;
+# error: the tool or its backend failed.
+STATUSES = ("ok", "refused", "exhausted", "error")
 
 _TRACE_FIELDS = ("sample_id", "as_of", "mode", "interactions")
 
 
 @dataclass(frozen=True)
 class ReturnedItem:
-    """What the metrics need to know of one surfaced item."""
+    """What the metrics need to know of one item."""
 
     id: str
     publish_date: _dt.date
@@ -39,9 +55,14 @@ class ReturnedItem:
 
 @dataclass(frozen=True)
 class Interaction:
+    """One tool call.  ``returned`` is empty unless ``status`` is ``ok``;
+    ``target`` is the known item the call asked for, if any."""
+
     tool: str
     query: str | None
     returned: tuple[ReturnedItem, ...]
+    status: str = "ok"
+    target: ReturnedItem | None = None
 
 
 @dataclass(frozen=True)
@@ -53,15 +74,7 @@ class Trace:
     extra: Mapping[str, Any] = field(default_factory=dict, compare=False)
 
 
-def _resolve(where: str, entry: Any, corpus: Corpus) -> ReturnedItem:
-    if isinstance(entry, str):
-        item = corpus.items.get(entry)
-        if item is None:
-            raise AnachronError(f"{where}: returned id '{entry}' is not in the corpus and has no inline publish_date")
-        return ReturnedItem(item.id, item.publish_date, item.entities, item.restates)
-    if not isinstance(entry, dict):
-        raise AnachronError(f"{where}: a returned entry must be an id or an object, got {_json_type(entry)}")
-    f = _Fields(where, entry)
+def _inline(f: Fields, corpus: Corpus) -> ReturnedItem:
     ident = f.text("id")
     publish_date = f.date("publish_date")
     entities = f.id_list("entities")
@@ -75,17 +88,48 @@ def _resolve(where: str, entry: Any, corpus: Corpus) -> ReturnedItem:
     return ReturnedItem(ident, publish_date, entities, restates)  # type: ignore[arg-type]
 
 
+def _from_corpus(corpus: Corpus, ident: str) -> ReturnedItem | None:
+    item = corpus.items.get(ident)
+    return None if item is None else ReturnedItem(item.id, item.publish_date, item.entities, item.restates)
+
+
+def _resolve(where: str, entry: Any, corpus: Corpus) -> ReturnedItem:
+    if isinstance(entry, str):
+        item = _from_corpus(corpus, entry)
+        if item is None:
+            raise AnachronError(f"{where}: returned id '{entry}' is not in the corpus and has no inline publish_date")
+        return item
+    if not isinstance(entry, dict):
+        raise AnachronError(f"{where}: a returned entry must be an id or an object, got {describe(entry)}")
+    return _inline(Fields(where, entry), corpus)
+
+
+def _target(where: str, entry: Any, corpus: Corpus) -> ReturnedItem | None:
+    if entry is None:
+        return None
+    if isinstance(entry, str):
+        return _from_corpus(corpus, entry)  # an id outside the corpus is unknown, not an error
+    if not isinstance(entry, dict):
+        raise AnachronError(f"{where}: a target must be an id, an object or null, got {describe(entry)}")
+    return _inline(Fields(where, entry), corpus)
+
+
 def _interaction(where: str, obj: Any, corpus: Corpus) -> Interaction:
     if not isinstance(obj, dict):
-        raise AnachronError(f"{where}: an interaction must be an object, got {_json_type(obj)}")
-    f = _Fields(where, obj)
+        raise AnachronError(f"{where}: an interaction must be an object, got {describe(obj)}")
+    f = Fields(where, obj)
     tool = f.text("tool")
     query = obj.get("query")
     if query is not None and not isinstance(query, str):
-        raise f.error("query", f"expected a string or null, got {_json_type(query)}")
+        raise f.error("query", f"expected a string or null, got {describe(query)}")
+    status = obj.get("status", "ok")
+    if status not in STATUSES:
+        raise f.error("status", f"{describe(status)} is not one of {', '.join(STATUSES)}")
     returned = obj.get("returned", [])
     if not isinstance(returned, list):
-        raise f.error("returned", f"expected a list, got {_json_type(returned)}")
+        raise f.error("returned", f"expected a list, got {describe(returned)}")
+    if returned and status != "ok":
+        raise f.error("returned", f"a call with status '{status}' returned nothing to the agent")
     resolved: list[ReturnedItem] = []
     seen: set[str] = set()
     for index, entry in enumerate(returned):
@@ -93,7 +137,8 @@ def _interaction(where: str, obj: Any, corpus: Corpus) -> Interaction:
         if item.id not in seen:  # the same item twice in one result is one surfacing
             seen.add(item.id)
             resolved.append(item)
-    return Interaction(tool, query, tuple(resolved))
+    target = _target(f"{where} target", obj.get("target"), corpus)
+    return Interaction(tool, query, tuple(resolved), status, target)
 
 
 def parse_traces(records: Iterable[Record], corpus: Corpus) -> list[Trace]:
@@ -105,10 +150,9 @@ def parse_traces(records: Iterable[Record], corpus: Corpus) -> list[Trace]:
     traces: list[Trace] = []
     seen: dict[str, str] = {}
     for where, obj in records:
-        f = _Fields(where, obj)
-        sample_id = f.text("sample_id")
+        sample_id = Fields(where, obj).text("sample_id")
         label = f"{where} (sample {sample_id})"
-        f = _Fields(label, obj)
+        f = Fields(label, obj)
         if sample_id in seen:
             raise AnachronError(f"{label}: duplicate sample_id (first at {seen[sample_id]})")
         seen[sample_id] = where
@@ -122,12 +166,8 @@ def parse_traces(records: Iterable[Record], corpus: Corpus) -> list[Trace]:
             raise f.error("as_of", f"{as_of} disagrees with the corpus sample's as_of {sample.as_of}")
         mode = obj.get("mode")
         if mode is not None and (not isinstance(mode, str) or not mode):
-            raise f.error("mode", f"expected a non-empty string, got {_json_type(mode)}")
-        interactions = obj.get("interactions")
-        if not isinstance(interactions, list):
-            if "interactions" not in obj:
-                raise AnachronError(f"{label}: missing field 'interactions'")
-            raise f.error("interactions", f"expected a list, got {_json_type(interactions)}")
+            raise f.error("mode", f"expected a non-empty string, got {describe(mode)}")
+        interactions = f.list("interactions")
         parsed = tuple(
             _interaction(f"{label} interactions[{i}]", entry, corpus) for i, entry in enumerate(interactions)
         )
@@ -137,4 +177,4 @@ def parse_traces(records: Iterable[Record], corpus: Corpus) -> list[Trace]:
 
 def load_traces(path: str | os.PathLike[str], corpus: Corpus) -> list[Trace]:
     """Read and validate a trace file (JSON Lines)."""
-    return parse_traces(((f"{path}:{line}", obj) for line, obj in read_jsonl(path)), corpus)
+    return parse_traces(read_records(path), corpus)

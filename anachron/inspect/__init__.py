@@ -2,8 +2,9 @@
 a transcript scorer, two tasks and two keyless reference agents.
 
 Optional: it needs the ``inspect`` extra (``pip install 'anachron[inspect]'``).
-The adapter is thin.  Retrieval is :class:`anachron.core.SearchEngine`, and
-scoring rebuilds a trace record from the transcript and hands it to
+The adapter is thin.  The tools wrap :class:`anachron.timelock.TimeLock`
+(the lock the MCP server runs), and scoring turns the lock's call records
+into a trace with :func:`anachron.timelock.calls_trace` and hands it to
 :func:`anachron.core.parse_traces` and :func:`anachron.core.score_trace`.
 No metric rule lives here.
 
@@ -11,8 +12,8 @@ Public surface:
 
 - tasks :func:`anachron` (unrestricted) and :func:`anachron_enforced`
   (date filter on), built by :func:`anachron_task`;
-- tools :func:`retrieval_tools`, :func:`search_tool`, :func:`fetch_tool`
-  and :class:`DatePresentation`;
+- tools :func:`retrieval_tools` (and :class:`DatePresentation`, re-exported
+  from :mod:`anachron.timelock`);
 - solvers :func:`time_lock` (setup) and :func:`anachron_agent`;
 - the scorer :func:`tclr_scorer` and :func:`trace_record`, which rebuilds
   one sample's trace record from its messages and store (the export uses it too);
@@ -30,7 +31,8 @@ from anachron.inspect.export import read_log_traces, score_logs
 from anachron.inspect.scorer import tclr_scorer, trace_record
 from anachron.inspect.solver import anachron_agent, time_lock
 from anachron.inspect.task import anachron, anachron_enforced, anachron_task
-from anachron.inspect.tools import DatePresentation, fetch_tool, retrieval_tools, search_tool
+from anachron.inspect.tools import retrieval_tools
+from anachron.timelock import DatePresentation
 
 __all__ = [
     "DatePresentation",
@@ -38,11 +40,9 @@ __all__ = [
     "anachron_agent",
     "anachron_enforced",
     "anachron_task",
-    "fetch_tool",
     "read_log_traces",
     "retrieval_tools",
     "score_logs",
-    "search_tool",
     "tclr_scorer",
     "time_lock",
     "trace_record",

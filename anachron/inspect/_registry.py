@@ -4,4 +4,4 @@ keyless model providers (``anachron/naive``, ``anachron/oracle``) and the tasks
 
 from anachron.inspect.agents import KeylessAgent  # noqa: F401
 from anachron.inspect.task import anachron, anachron_enforced  # noqa: F401
-from anachron.inspect.bank_task import anachron_bank  # noqa: F401  (outcome material: registry only)
+from anachron.inspect.bank import anachron_bank  # noqa: F401  (outcome material: registry only)

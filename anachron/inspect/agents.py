@@ -21,7 +21,6 @@ does.  Each agent answers with the ``submit`` tool when it has one.
 
 from __future__ import annotations
 
-import datetime as _dt
 import re
 from typing import Any
 
@@ -38,8 +37,8 @@ from inspect_ai.model import (
 )
 from inspect_ai.tool import ToolChoice, ToolInfo
 
-from anachron.core import Sample, naive_query
-from anachron.core.errors import AnachronError
+from anachron.core import naive_query
+from anachron.errors import AnachronError
 
 __all__ = ["AGENTS", "KeylessAgent", "parse_results"]
 
@@ -53,7 +52,7 @@ _FIELD = re.compile(r"^(?P<indent>- |  )(?P<key>id|date|title|snippet): (?P<valu
 def parse_results(text: str) -> list[dict[str, str]]:
     """The items of a search result as the tool renders them: id, date (if shown), title, snippet."""
     items: list[dict[str, str]] = []
-    for line in text.splitlines():
+    for line in text.split("\n"):
         match = _FIELD.match(line)
         if match is None:
             continue
@@ -92,7 +91,7 @@ class KeylessAgent(ModelAPI):
         super().__init__(model_name, base_url, api_key, [], config)
         if model_name not in AGENTS:
             expected = ", ".join(f"anachron/{name}" for name in AGENTS)
-            raise ValueError(f"unknown keyless agent 'anachron/{model_name}': expected one of {expected}")
+            raise AnachronError(f"unknown keyless agent 'anachron/{model_name}': expected one of {expected}")
 
     async def generate(
         self,
@@ -110,14 +109,13 @@ class KeylessAgent(ModelAPI):
         fetches = _results(input, "fetch")
         usable = self._usable(input, searches)
         if usable and not fetches and "fetch" in names:
-            return self._call("fetch", {"item_id": usable[-1]["id"]}, step=2)
+            return self._call("fetch", {"id_or_url": usable[-1]["id"]}, step=2)
         return self._answer(self._oracle_answer(input, usable, fetches), names)
 
     @staticmethod
     def _query(input: list[ChatMessage]) -> str:
-        subject = _text(input, ChatMessageUser, _SUBJECT, "'Subject:' line in the user message")
-        # One implementation of the naive query: the core's (a Sample carrying only the subject).
-        return naive_query(Sample(id="", slice="", as_of=_dt.date.min, input="", extra={"subject": subject}))
+        # One implementation of the naive query: the core's.
+        return naive_query(_text(input, ChatMessageUser, _SUBJECT, "'Subject:' line in the user message"))
 
     @staticmethod
     def _naive_answer(searches: list[ChatMessageTool]) -> str:
@@ -134,7 +132,7 @@ class KeylessAgent(ModelAPI):
         if not searches or searches[0].error is not None:
             return []
         as_of = _text(input, ChatMessageSystem, _AS_OF, "as-of date in the system prompt")
-        items = [item for item in parse_results(searches[0].text) if "id" in item and "date" in item]
+        items = [item for item in parse_results(searches[0].text) if "id" in item and item.get("date", "unknown") != "unknown"]
         # ISO dates compare as strings.
         return sorted((item for item in items if item["date"] <= as_of), key=lambda item: (item["date"], item["id"]))
 
@@ -146,7 +144,8 @@ class KeylessAgent(ModelAPI):
         latest = usable[-1]
         body = ""
         if fetches and fetches[0].error is None:
-            body = " " + " ".join(fetches[0].text.split("\n\n", 1)[-1].split())
+            document = fetches[0].text.split("\n\n", 1)[-1].rsplit("\n\n", 1)[0]  # header and budget line off
+            body = " " + " ".join(document.split())
         return f"As of {as_of}, the latest item is {latest['id']} ({latest['date']}): {latest.get('title', '')}.{body}"
 
     def _call(self, function: str, arguments: dict[str, Any], step: int) -> ModelOutput:

@@ -54,19 +54,20 @@ def read_log_traces(
     """The trace records ``(where, record)`` of every sample in *paths*, and the corpus to score them."""
     if not paths:
         raise AnachronError("no log given")
-    records: list[tuple[str, dict[str, Any]]] = []
+    logs = [(path, _read(path)) for path in paths]
     first: tuple[str | None, str] | None = None  # (corpus directory, the log that named it)
-    for path in paths:
-        log = _read(path)
-        if corpus is None:
-            this = _corpus_dir(path, log)
-            if first is None:
-                first = (this, str(path))
-            elif this != first[0]:
-                raise AnachronError(
-                    f"{path}: its corpus {this or '(bundled)'} differs from "
-                    f"{first[1]}'s {first[0] or '(bundled)'}; pass --corpus"
-                )
+    for path, log in logs if corpus is None else ():
+        this = _corpus_dir(path, log)
+        if first is None:
+            first = (this, str(path))
+        elif this != first[0]:
+            raise AnachronError(
+                f"{path}: its corpus {this or '(bundled)'} differs from "
+                f"{first[1]}'s {first[0] or '(bundled)'}; pass --corpus"
+            )
+    data = load_corpus(corpus if corpus is not None else first[0] if first else None)
+    records: list[tuple[str, dict[str, Any]]] = []
+    for path, log in logs:
         samples = log.samples or []
         if not samples:
             raise AnachronError(f"{path}: the log has no samples (written with --no-log-samples, or still running?)")
@@ -90,12 +91,11 @@ def read_log_traces(
                 message = " ".join(sample.error.message.split())[:200]
                 raise AnachronError(f"{where}: the sample ended with an error ({message}); rerun it")
             try:
-                record = sample_trace_record(sample.id, sample.metadata, sample.messages, sample.store)
+                record = sample_trace_record(sample.id, sample.metadata, sample.messages, sample.store, data)
             except AnachronError as exc:
                 raise AnachronError(f"{path}: {exc}") from None
             records.append((str(path), record))
-    chosen = corpus if corpus is not None else first[0] if first else None
-    return records, load_corpus(chosen)
+    return records, data
 
 
 def score_logs(

@@ -1,23 +1,29 @@
-"""The transcript scorer: rebuild a trace record, let the core score it.
+"""The transcript scorer: the lock's call records as a trace, scored by the core.
 
-:func:`trace_record` walks the conversation turn by turn.  Each assistant
-message is a turn; its tool calls are paired with the tool messages that
-follow it by call id, within that turn only (providers reuse ids across
-turns; a repeated id inside one turn pairs in order).  Every call to a
-retrieval tool is one interaction:
+:func:`trace_record` rebuilds one sample's trace from the call records the
+time lock kept in the sample store (every call it answered, whatever
+Inspect kept in the message history) and from the conversation, walked turn
+by turn.  Each assistant message is a turn; its tool calls are paired with
+the tool messages that follow it by call id, within that turn only
+(providers reuse ids across turns; a repeated id inside one turn pairs in
+order).  For every call to a retrieval tool:
 
-- with a result: the receipt at the head of the output (``search #3: ...``)
-  names the store record that holds the ids the tool returned, so nothing
-  is lost to tool-output truncation;
-- with an error (bad arguments, such as a smuggled ``as_of``; a spent budget;
-  an unknown or refused id) or without any result (the sample stopped
-  first): it returned nothing.
+- a result with a receipt (``search #3: ...``, in the output or in the
+  error) is the lock's record #3;
+- a result without one is a call the lock never saw: Inspect refused it
+  (arguments off the schema, such as a smuggled ``as_of``; a denied
+  approval) -> ``refused``, or it failed or never got a result (the sample
+  stopped first) -> ``error``.  Its record is built with the lock's own
+  record builder.
 
-The query is the ``query`` argument as the model sent it (``None`` for
-fetch).  The call id, the raw arguments and any error ride along in the
-record for audit; the core ignores them.
+Store records that no message names (the history was trimmed) keep their
+place by sequence number.  The records become a trace with
+:func:`anachron.timelock.calls_trace`, the conversion the MCP event log
+goes through too, so one behaviour scores the same through both adapters.
+The call id and the raw arguments ride along for audit; the core ignores
+them.
 
-:func:`tclr_scorer` scores that record with :func:`anachron.core.score_trace`.
+:func:`tclr_scorer` scores that trace with :func:`anachron.core.score_trace`.
 The metrics rebuild each :class:`~anachron.core.SampleResult` from the score
 metadata and call :func:`anachron.core.summarise`: the adapter does no math.
 They read unreduced scores, so with ``--epochs N`` each epoch of a sample is
@@ -36,11 +42,15 @@ from inspect_ai.scorer import Metric, SampleScore, Score, Scorer, Target, Value,
 from inspect_ai.solver import TaskState
 
 from anachron.core import Corpus, SampleResult, load_corpus, parse_traces, score_trace, summarise
-from anachron.core.errors import AnachronError
-from anachron.inspect.tools import CALLS
+from anachron.core.dates import parse_date
+from anachron.errors import AnachronError
+from anachron.inspect.tools import CALLS, LOCK, RUN
+from anachron.timelock import TOOLS, CallEvent, calls_trace, parse_calls
 
 __all__ = [
     "RETRIEVAL_TOOLS",
+    "blocked_attempts",
+    "failed_calls",
     "mean_tclr",
     "query_intent_leaks",
     "restatement_leaks",
@@ -51,8 +61,10 @@ __all__ = [
     "trace_record",
 ]
 
-RETRIEVAL_TOOLS = ("search", "fetch")
+RETRIEVAL_TOOLS = TOOLS
 _RECEIPT = re.compile(r"^(?P<tool>[A-Za-z_][\w-]*) #(?P<n>\d+):", re.MULTILINE)
+# Inspect's refusals before a tool runs; anything else without a receipt is a failure.
+_REFUSALS = ("parsing", "approval")
 
 
 def _turns(messages: Iterable[ChatMessage]) -> list[tuple[ChatMessageAssistant, list[ChatMessageTool]]]:
@@ -65,23 +77,46 @@ def _turns(messages: Iterable[ChatMessage]) -> list[tuple[ChatMessageAssistant, 
     return turns
 
 
-def _returned(where: str, call_id: str, function: str, result: ChatMessageTool, records: Mapping[int, Any]) -> list[str]:
-    match = _RECEIPT.search(result.text)
-    if match is None or match.group("tool") != function:
+def _receipt(where: str, call_id: str, function: str, result: ChatMessageTool, records: Mapping[int, CallEvent]) -> CallEvent | None:
+    text = result.error.message if result.error is not None else result.text
+    match = next((m for m in _RECEIPT.finditer(text) if m.group("tool") == function), None)
+    if match is None:
+        if result.error is not None:
+            return None  # refused or failed by Inspect before the lock saw it
         raise AnachronError(
             f"{where}: the result of call {call_id} ({function}) has no receipt line; "
             "was the tool output truncated to almost nothing?"
         )
     record = records.get(int(match.group("n")))
-    if not isinstance(record, Mapping) or record.get("tool") != function:
+    if record is None or record.tool != function:
         raise AnachronError(
             f"{where}: call {call_id} ({function}) names receipt #{match.group('n')}, "
             f"which is no {function} record in the sample store"
         )
-    returned = record.get("returned")
-    if not isinstance(returned, list):
-        raise AnachronError(f"{where}: store record #{match.group('n')} has no list 'returned'")
-    return list(returned)
+    return record
+
+
+def _unseen(where: str, function: str, arguments: Mapping[str, Any], result: ChatMessageTool | None) -> CallEvent:
+    """The record of a call the lock never answered."""
+    if result is None:
+        status, error = "error", "no result"
+    else:
+        status = "refused" if result.error.type in _REFUSALS else "error"  # type: ignore[union-attr]
+        error = f"{result.error.type}: {result.error.message}"  # type: ignore[union-attr]
+    return CallEvent(where, 0, function, arguments, status, error=error)
+
+
+def _next_unplaced(
+    records: Mapping[int, CallEvent], start: int, placed: set[int], tool: str, arguments: Mapping[str, Any]
+) -> CallEvent | None:
+    """The first record from *start* on not yet placed, if it is this call (same tool and arguments)."""
+    seq = start
+    while seq in placed:
+        seq += 1
+    record = records.get(seq)
+    if record is not None and record.tool == tool and dict(record.arguments) == dict(arguments):
+        return record
+    return None
 
 
 def trace_record(
@@ -91,16 +126,34 @@ def trace_record(
     messages: Sequence[ChatMessage],
     calls: Sequence[Mapping[str, Any]] = (),
     *,
+    corpus: Corpus,
+    run: str | None = None,
     tools: Sequence[str] = RETRIEVAL_TOOLS,
+    corpus_backed: bool = True,
 ) -> dict[str, Any]:
-    """One sample's trace record (docs/formats.md) from its messages and store records.
+    """One sample's trace record (docs/formats.md) from its messages and the lock's call records.
 
-    *calls* is the list the tools keep in the sample store (key ``anachron:calls``);
-    *tools* names the retrieval tools whose calls are interactions.
+    *calls* is the list the tools keep in the sample store (key ``anachron:calls``),
+    of run *run* (default: the run the records name); *tools* names the
+    retrieval tools whose calls count.
     """
     where = f"sample {sample_id}"
-    records = {record.get("n"): record for record in calls if isinstance(record, Mapping)}
-    interactions: list[dict[str, Any]] = []
+    if run is None:
+        run = next((c.get("run") for c in calls if isinstance(c, Mapping) and isinstance(c.get("run"), str)), "inspect")
+    parsed = parse_calls([(f"{where} store record {i + 1}", c) for i, c in enumerate(calls)], run=run)
+    records = {call.seq: call for call in parsed}
+    ordered: list[tuple[CallEvent, str | None]] = []  # (record, call id)
+    placed: set[int] = set()
+    next_seq = 1
+
+    def place_up_to(seq: int) -> None:
+        nonlocal next_seq
+        while next_seq <= seq:  # records no message names keep their place
+            if next_seq not in placed and next_seq in records:
+                ordered.append((records[next_seq], None))
+                placed.add(next_seq)
+            next_seq += 1
+
     for assistant, results in _turns(messages):
         pending: dict[str, deque[ChatMessageTool]] = defaultdict(deque)
         for result in results:
@@ -110,26 +163,40 @@ def trace_record(
             result = queue.popleft() if queue else None
             if call.function not in tools:
                 continue
-            query = call.arguments.get("query")
-            entry: dict[str, Any] = {
-                "tool": call.function,
-                "query": query if isinstance(query, str) else None,
-                "returned": [],
-                "call_id": call.id,
-                "arguments": call.arguments,
-            }
-            if result is None:
-                entry["error"] = "no result"
-            elif result.error is not None:
-                entry["error"] = f"{result.error.type}: {result.error.message}"
+            if result is None:  # the sample stopped: the lock may have answered it, with nothing logged
+                record = _next_unplaced(records, next_seq, placed, call.function, call.arguments)
             else:
-                entry["returned"] = _returned(where, call.id, call.function, result, records)
-            interactions.append(entry)
-    return {"sample_id": sample_id, "as_of": as_of, "mode": mode, "interactions": interactions}
+                record = _receipt(where, call.id, call.function, result, records)
+            if record is None:
+                ordered.append((_unseen(f"{where} call {call.id}", call.function, call.arguments, result), call.id))
+            elif record.seq not in placed:
+                place_up_to(record.seq - 1)
+                ordered.append((record, call.id))
+                placed.add(record.seq)
+    place_up_to(max(records, default=0))
+
+    trace = calls_trace(
+        [record for record, _ in ordered],
+        corpus,
+        sample_id=sample_id,
+        as_of=parse_date(as_of),
+        mode=mode,
+        corpus_backed=corpus_backed,
+    )
+    for entry, (record, call_id) in zip(trace["interactions"], ordered):
+        entry["call_id"] = call_id
+        entry["arguments"] = dict(record.arguments)
+        if record.error is not None:
+            entry["error"] = record.error
+    return trace
 
 
 def sample_trace_record(
-    sample_id: Any, metadata: Mapping[str, Any] | None, messages: Sequence[ChatMessage], store: Mapping[str, Any]
+    sample_id: Any,
+    metadata: Mapping[str, Any] | None,
+    messages: Sequence[ChatMessage],
+    store: Mapping[str, Any],
+    corpus: Corpus,
 ) -> dict[str, Any]:
     """:func:`trace_record` for a sample of an anachron task (its metadata and store)."""
     metadata = metadata or {}
@@ -137,7 +204,18 @@ def sample_trace_record(
         raise AnachronError(f"sample {sample_id}: no anachron metadata (as_of, mode): not a sample of an anachron task")
     tools = metadata.get("retrieval_tools", RETRIEVAL_TOOLS)
     calls = store.get(CALLS, [])
-    return trace_record(str(sample_id), metadata["as_of"], metadata["mode"], messages, calls, tools=tools)
+    backend = (store.get(LOCK) or {}).get("backend", "corpus")
+    return trace_record(
+        str(sample_id),
+        metadata["as_of"],
+        metadata["mode"],
+        messages,
+        calls,
+        corpus=corpus,
+        run=store.get(RUN),
+        tools=tools,
+        corpus_backed=backend == "corpus",
+    )
 
 
 def _result_metadata(result: SampleResult) -> dict[str, Any]:
@@ -156,6 +234,8 @@ def _result_from_metadata(data: Mapping[str, Any]) -> SampleResult:
         restatement_leaks=data["restatement_leaks"],
         query_intent_leaks=data["query_intent_leaks"],
         evidence=tuple(data["evidence"]),
+        blocked_attempts=data["blocked_attempts"],
+        failed_calls=dict(data["failed_calls"]),
     )
 
 
@@ -164,6 +244,10 @@ def _explanation(result: SampleResult) -> str:
         f"TCLR {result.tclr:.3f}: {result.result_leaks} of {result.interactions} interactions"
         f" surfaced a post-{result.as_of} item"
     )
+    failed = sum(result.failed_calls.values())
+    if failed or result.blocked_attempts:
+        split = ", ".join(f"{status} {n}" for status, n in result.failed_calls.items() if n) or "none"
+        head += f"; {failed} failed call(s) ({split}), {result.blocked_attempts} blocked attempt(s)"
     return "\n".join([head, *(f"! {line}" for line in result.evidence)])
 
 
@@ -177,6 +261,8 @@ def _summary_metric(field: str, doc: str) -> Callable[[], Metric]:
             if s.score.metadata and "anachron" in s.score.metadata
         ]
         value = getattr(summarise(results), field)
+        if isinstance(value, Mapping):  # failed_calls: the total over its statuses
+            value = sum(value.values())
         return float("nan") if value is None else float(value)
 
     def factory() -> Metric:
@@ -192,10 +278,22 @@ mean_tclr = _summary_metric("mean_tclr", "Mean TCLR over all sample runs.")
 tool_using_runs = _summary_metric("tool_using_runs", "Sample runs with at least one retrieval interaction.")
 survivorship_leaks = _summary_metric("survivorship_leaks", "Interactions that surfaced an entity not valid at T.")
 restatement_leaks = _summary_metric("restatement_leaks", "Interactions that surfaced a post-T restatement.")
-query_intent_leaks = _summary_metric("query_intent_leaks", "Interactions whose query reaches past T.")
+query_intent_leaks = _summary_metric("query_intent_leaks", "Calls whose query reaches past T.")
+blocked_attempts = _summary_metric("blocked_attempts", "Refused calls that reached for a known post-T item.")
+failed_calls = _summary_metric("failed_calls", "Calls that returned nothing to the agent (refused, exhausted, error).")
 
 
-@scorer(metrics=[mean_tclr(), tool_using_runs(), survivorship_leaks(), restatement_leaks(), query_intent_leaks()])
+@scorer(
+    metrics=[
+        mean_tclr(),
+        tool_using_runs(),
+        survivorship_leaks(),
+        restatement_leaks(),
+        query_intent_leaks(),
+        blocked_attempts(),
+        failed_calls(),
+    ]
+)
 def tclr_scorer(corpus: "Corpus | str | None" = None) -> Scorer:
     """Score a sample's retrieval interactions for look-ahead leakage.
 
@@ -205,7 +303,7 @@ def tclr_scorer(corpus: "Corpus | str | None" = None) -> Scorer:
     data = corpus if isinstance(corpus, Corpus) else load_corpus(corpus)
 
     async def score(state: TaskState, target: Target) -> Score:
-        record = sample_trace_record(state.sample_id, state.metadata, state.messages, state.store)
+        record = sample_trace_record(state.sample_id, state.metadata, state.messages, state.store, data)
         [trace] = parse_traces([(f"sample {state.sample_id}", record)], data)
         result = score_trace(trace, data)
         return Score(

@@ -5,9 +5,9 @@ metadata into the sample store, where the tools read it.  :func:`anachron_agent`
 puts the system prompt first (it states the as-of date and asks for an
 answer as of that date), then runs ``react()`` with the retrieval tools.
 
-The tool-call budget is enforced twice: the tools refuse any call beyond it
-(the refusal is a tool error and retrieves nothing), and the loop stops when
-the agent keeps calling tools after it was told the budget is spent.
+The tool-call budget is enforced twice: the lock answers any call beyond it
+as ``exhausted`` (a tool error that retrieves nothing), and the loop stops
+when the agent keeps calling tools after it was told the budget is spent.
 """
 
 from __future__ import annotations
@@ -21,8 +21,8 @@ from inspect_ai.tool import ToolDef
 from inspect_ai.util import store
 
 from anachron.core.dates import parse_date
-from anachron.core.errors import AnachronError
-from anachron.inspect.tools import AS_OF, REFUSED
+from anachron.errors import AnachronError
+from anachron.inspect.tools import AS_OF, CALLS, RUN
 
 __all__ = ["SYSTEM_PROMPT", "anachron_agent", "time_lock"]
 
@@ -35,7 +35,7 @@ fetch tool.{budget_sentence} When you have your answer, call the submit tool wit
 
 BUDGET_SPENT = "Your tool-call budget is spent. Call the submit tool with your answer now."
 
-# Set once the agent has been told that its budget is spent: the refusal count at that moment.
+# Set once the agent has been told that its budget is spent: the count of exhausted calls at that moment.
 _WARNED = "anachron:budget_warned"
 
 
@@ -50,20 +50,21 @@ def time_lock() -> Solver:
         except ValueError as exc:
             raise AnachronError(f"sample {state.sample_id}: metadata 'as_of': {exc}") from None
         state.store.set(AS_OF, value)
+        state.store.set(RUN, str(getattr(state, "uuid", None) or state.sample_id))
         return state
 
     return solve
 
 
 async def _budget_guard(state: AgentState) -> bool | str:
-    refused = store().get(REFUSED, 0)
-    if not refused:
+    exhausted = sum(1 for record in store().get(CALLS, []) if record.get("status") == "exhausted")
+    if not exhausted:
         return True
     warned = store().get(_WARNED)
     if warned is None:
-        store().set(_WARNED, refused)
+        store().set(_WARNED, exhausted)
         return BUDGET_SPENT
-    return refused == warned  # a new refusal after the warning ends the loop
+    return exhausted == warned  # a new over-budget call after the warning ends the loop
 
 
 @solver

@@ -20,10 +20,11 @@ from inspect_ai import Task, task
 from inspect_ai.dataset import MemoryDataset, Sample
 
 from anachron.core import Corpus, SearchEngine, load_corpus
-from anachron.core.errors import AnachronError
+from anachron.errors import AnachronError
 from anachron.inspect.scorer import RETRIEVAL_TOOLS, tclr_scorer
 from anachron.inspect.solver import anachron_agent, time_lock
-from anachron.inspect.tools import DatePresentation, retrieval_tools
+from anachron.inspect.tools import retrieval_tools
+from anachron.timelock import DatePresentation
 
 __all__ = ["anachron", "anachron_enforced", "anachron_task", "corpus_samples"]
 

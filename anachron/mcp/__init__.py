@@ -1,10 +1,10 @@
 """The time-lock MCP server: ``search`` and ``fetch`` frozen at an as-of date.
 
 Needs the official MCP SDK (``pip install 'anachron[mcp]'``).  The lock
-itself (:class:`TimeLock`, backends, budgets, the event log) is standard
-library; only :func:`build_server` and the transports touch the SDK.
-``anachron serve`` is the command line; docs/mcp.md describes the tools,
-the upstream protocol and the event log.
+itself is :mod:`anachron.timelock` (standard library); only
+:func:`build_server` and the transports touch the SDK.  ``anachron serve``
+is the command line; docs/mcp.md describes the tools, the upstream protocol
+and the event log.
 """
 
 from __future__ import annotations
@@ -22,34 +22,6 @@ except ImportError as exc:  # exercised in a subprocess by the tests
 if "on_call_tool" not in _inspect.signature(_Server.__init__).parameters:
     raise ImportError("anachron.mcp needs the MCP SDK 2.x (mcp>=2.0), found an older one: pip install -U 'anachron[mcp]'")
 
-from ._lock import (  # noqa: E402
-    OUTCOME_FILES,
-    OUTCOME_MODULES,
-    SERVED_FILES,
-    CorpusBackend,
-    EventWriter,
-    Limits,
-    TimeLock,
-    UpstreamBackend,
-    load_served_corpus,
-    recheck,
-)
 from ._server import TOOL_NAMES, build_server, serve_http, serve_stdio, tool_definitions  # noqa: E402
 
-__all__ = [
-    "OUTCOME_FILES",
-    "OUTCOME_MODULES",
-    "SERVED_FILES",
-    "TOOL_NAMES",
-    "CorpusBackend",
-    "EventWriter",
-    "Limits",
-    "TimeLock",
-    "UpstreamBackend",
-    "build_server",
-    "load_served_corpus",
-    "recheck",
-    "serve_http",
-    "serve_stdio",
-    "tool_definitions",
-]
+__all__ = ["TOOL_NAMES", "build_server", "serve_http", "serve_stdio", "tool_definitions"]

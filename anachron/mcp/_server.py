@@ -1,4 +1,4 @@
-"""The MCP face of :class:`~anachron.mcp._lock.TimeLock`, on the SDK's lowlevel ``Server``.
+"""The MCP face of :class:`~anachron.timelock.TimeLock`, on the SDK's lowlevel ``Server``.
 
 The lowlevel server is used (not ``MCPServer``) because the schemas are
 published exactly as written here: one string argument per tool,
@@ -22,12 +22,12 @@ from mcp.server.streamable_http_manager import StreamableHTTPASGIApp, Streamable
 from mcp.server.transport_security import TransportSecuritySettings
 
 from .. import __version__
-from ._lock import ARGUMENT, MAX_QUERY, MAX_REF, TimeLock
+from ..timelock import ARGUMENT, MAX_ARGUMENT, TOOLS, TimeLock
 
 __all__ = ["NAME", "TOOL_NAMES", "tool_definitions", "build_server", "serve_stdio", "http_app", "serve_http"]
 
 NAME = "anachron-timelock"
-TOOL_NAMES = ("search", "fetch")
+TOOL_NAMES = TOOLS
 HTTP_PATH = "/mcp"
 LOOPBACK = ("127.0.0.1", "localhost", "::1")
 
@@ -57,13 +57,13 @@ def tool_definitions(lock: TimeLock) -> list[types.Tool]:
                 f"Search the archive. Returns up to {lock.k} documents, best first, each with its id "
                 "(or URL), publication date, title and a snippet."
             ),
-            input_schema=_schema(ARGUMENT["search"], MAX_QUERY, "What to look for: words, names, tickers."),
+            input_schema=_schema(ARGUMENT["search"], MAX_ARGUMENT["search"], "What to look for: words, names, tickers."),
             annotations=read_only,
         ),
         types.Tool(
             name="fetch",
             description="Return one document in full, by the id or URL that search showed.",
-            input_schema=_schema(ARGUMENT["fetch"], MAX_REF, "The id or URL of a document from search results."),
+            input_schema=_schema(ARGUMENT["fetch"], MAX_ARGUMENT["fetch"], "The id or URL of a document from search results."),
             annotations=read_only,
         ),
     ]

@@ -1,9 +1,9 @@
-"""Frozen study analyses.
+"""Pre-registered studies: the freeze gate and the frozen outcome analyses.
 
-Each module here is the outcome analysis of one pre-registered study under
-research/.  Its entry point runs the study's freeze gate
-(:mod:`anachron.core.freeze`) first and refuses to look at any outcome unless
-the gate passes.  Standard library only.
+:mod:`anachron.research.freeze` is the fail-closed freeze gate (docs/freeze.md).
+Every other module here is the outcome analysis of one pre-registered study
+under research/.  Its entry point runs the study's freeze gate first and
+refuses to look at any outcome unless the gate passes.  Standard library only.
 """
 
 __all__: list[str] = []

@@ -25,11 +25,11 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any, Mapping
 
-from ..core._files import read_jsonl
 from ..core.dates import parse_date
-from ..core.errors import AnachronError
-from ..core.freeze import require_passed, sha256_hex, verify_code
-from ..core.paired import compare_modes
+from ..core.stats import compare_modes, holm
+from ..errors import AnachronError
+from ..io import read_jsonl
+from .freeze import require_passed, sha256_hex, verify_code
 
 __all__ = ["ARMS", "STUDY", "run_outcome_analysis"]
 
@@ -203,17 +203,6 @@ def _mean_rate(included: list[Source], records: list[dict], arm: str, outcome: s
     return float(sum(_rate(records[(s.id, arm)], outcome) for s in included) / len(included))
 
 
-def _holm(pvalues: list[float | None]) -> list[float | None]:
-    """Holm step-down adjusted p-values; ``None`` entries are left out."""
-    ranked = sorted((p, i) for i, p in enumerate(pvalues) if p is not None)
-    adjusted: list[float | None] = [None] * len(pvalues)
-    running = 0.0
-    for rank, (p, i) in enumerate(ranked):
-        running = max(running, min(1.0, (len(ranked) - rank) * p))
-        adjusted[i] = running
-    return adjusted
-
-
 def _decision(ci_low: float, ci_high: float) -> str:
     if -NULL_MARGIN < Fraction(ci_low) and Fraction(ci_high) < NULL_MARGIN:
         return "null"
@@ -248,9 +237,9 @@ def _contrast(contrast: Contrast, included: list[Source], runs) -> dict[str, Any
 def run_outcome_analysis(directory: str | os.PathLike[str], outcomes: str | os.PathLike[str]) -> dict[str, Any]:
     """Run the frozen Routes v2 analysis on an outcome file (JSON Lines).
 
-    Raises :class:`~anachron.core.freeze.FreezeNotPassed` before reading
+    Raises :class:`~anachron.research.freeze.FreezeNotPassed` before reading
     *outcomes* unless the freeze gate of *directory* passes and every module
-    this analysis executes (:func:`~anachron.core.freeze.code_closure` of
+    this analysis executes (:func:`~anachron.research.freeze.code_closure` of
     this module) is byte-identical to a sealed analysis file.
     Raises :class:`AnachronError` for a malformed source list or outcome file,
     and when no source is left for the primary contrast.
@@ -286,7 +275,7 @@ def run_outcome_analysis(directory: str | os.PathLike[str], outcomes: str | os.P
     primary = _contrast(PRIMARY, included, runs)
     primary["decision"] = _decision(primary["comparison"]["ci_low"], primary["comparison"]["ci_high"])
     secondary = [_contrast(c, included, runs) for c in SECONDARY]
-    adjusted = _holm([s["comparison"]["sign_test_p"] if s["comparison"] else None for s in secondary])
+    adjusted = holm([s["comparison"]["sign_test_p"] if s["comparison"] else None for s in secondary])
     for result, p in zip(secondary, adjusted):
         result["holm_p"] = p
 

@@ -1,10 +1,11 @@
 """Outcome quarantine: while an agent is sealed in, ground truth is out of the server's reach.
 
-Three checks, against the lists the adapter declares (anachron.mcp.OUTCOME_MODULES,
+Three checks, against what anachron.timelock.quarantine declares (OUTCOME_PACKAGES,
 OUTCOME_FILES, SERVED_FILES):
 
-1. the import graph of the server and its retrieval tool reaches no outcome module
-   (static: every import statement, at any depth, of every anachron module reached);
+1. the import graph of the serving path (the lock, the MCP server, the Inspect tools,
+   `anachron serve`) reaches no module under an outcome package (static: every import
+   statement, at any depth, of every anachron module reached, judged by package prefix);
 2. a real `anachron serve` process, audited while it serves, loads no outcome module
    and opens no outcome file; of the corpus directory it opens only the served files;
 3. no prompt and no tool result contains a target: the answers of embargoed bank
@@ -37,8 +38,14 @@ def run_async(fn):
     return anyio.run(fn)
 
 
-def outcome_module(name, prefixes):
-    return any(name == p or name.startswith(p + ".") for p in prefixes)
+def outcome_module(name):
+    from anachron.timelock.quarantine import is_outcome_module
+
+    return is_outcome_module(name)
+
+
+# The serving path: everything a sealed-in agent's tools run.
+SERVING = ("anachron.timelock", "anachron.mcp", "anachron.mcp._server", "anachron.cli.serve", "anachron.inspect.tools")
 
 
 # ---------------------------------------------------------------------------
@@ -91,26 +98,36 @@ def reachable(*roots):
 
 class ImportGraphTest(unittest.TestCase):
     def test_the_walk_sees_nested_imports(self):
-        # Non-vacuity: `serve` imports the adapter inside its run(); the walk must see it.
+        # Non-vacuity: `serve` imports the adapter and the lock inside its run(); the walk must see them.
         graph = reachable("anachron.cli.serve")
         self.assertIn("anachron.mcp", graph)
-        self.assertIn("anachron.mcp._lock", graph)
+        self.assertIn("anachron.timelock.lock", graph)
         self.assertIn("anachron.core.retrieval", graph)
+        # ...and the bank command's lazy imports, so a path to the bank would be seen.
+        self.assertTrue(any(m.startswith("anachron.bank.") for m in reachable("anachron.cli.bank")))
 
-    def test_the_server_and_its_retrieval_reach_no_outcome_module(self):
-        from anachron.mcp import OUTCOME_MODULES
+    def test_the_serving_path_reaches_no_outcome_module(self):
+        graph = reachable(*SERVING)
+        self.assertEqual(sorted(m for m in graph if outcome_module(m)), [])
 
-        graph = reachable("anachron.mcp", "anachron.mcp._server", "anachron.mcp._lock", "anachron.cli.serve")
-        self.assertEqual(sorted(m for m in graph if outcome_module(m, OUTCOME_MODULES)), [])
+    def test_every_outcome_package_exists_and_the_prefix_rule_holds(self):
+        from anachron.timelock.quarantine import OUTCOME_PACKAGES
 
-    def test_outcome_modules_that_exist_are_really_outside_the_graph(self):
-        # If the bank code has landed, it must be a module of its own the graph does not touch.
-        from anachron.mcp import OUTCOME_MODULES
+        for package in OUTCOME_PACKAGES:
+            with self.subTest(package=package):
+                self.assertIsNotNone(module_file(package), f"{package} names no module")
+                self.assertTrue(outcome_module(package) and outcome_module(package + ".anything"))
+        self.assertFalse(outcome_module("anachron.banking"))  # a prefix is a package, not a string start
+        self.assertFalse(outcome_module("anachron.timelock"))
 
-        existing = [m for m in OUTCOME_MODULES if module_file(m) is not None]
-        graph = reachable("anachron.mcp", "anachron.cli.serve")
-        for name in existing:
-            self.assertNotIn(name, graph)
+    def test_the_lock_imports_without_any_extra(self):
+        import subprocess
+
+        code = ("import sys; sys.modules['mcp'] = None; sys.modules['inspect_ai'] = None\n"
+                "import anachron.timelock\n"
+                "print(sorted(m for m, v in sys.modules.items() if v is not None and m.split('.')[0] in ('mcp', 'inspect_ai', 'anyio')))")
+        run = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=60)
+        self.assertEqual((run.returncode, run.stdout.strip()), (0, "[]"), run.stderr)
 
 
 # ---------------------------------------------------------------------------
@@ -167,12 +184,10 @@ class ServingProcessTest(unittest.TestCase):
         self.assertTrue(any(r["returned"] for r in self.log[1:]))
 
     def test_no_outcome_module_is_loaded(self):
-        from anachron.mcp import OUTCOME_MODULES
-
-        self.assertEqual([m for m in self.audit["modules"] if outcome_module(m, OUTCOME_MODULES)], [])
+        self.assertEqual([m for m in self.audit["modules"] if outcome_module(m)], [])
 
     def test_no_outcome_file_is_opened_and_only_served_files_of_the_corpus(self):
-        from anachron.mcp import OUTCOME_FILES, SERVED_FILES
+        from anachron.timelock import OUTCOME_FILES, SERVED_FILES
 
         opened = [Path(p) for p in self.audit["opened"]]
         self.assertEqual([str(p) for p in opened if p.name in OUTCOME_FILES], [])
@@ -240,7 +255,8 @@ class TargetsTest(unittest.TestCase):
 
     @classmethod
     def setUpClass(cls):
-        from anachron.mcp import CorpusBackend, EventWriter, TimeLock, build_server, load_served_corpus
+        from anachron.mcp import build_server
+        from anachron.timelock import CorpusBackend, EventWriter, TimeLock, load_served_corpus
 
         cls._tmp = tempfile.TemporaryDirectory()
         cls.corpus = load_corpus()
@@ -259,7 +275,7 @@ class TargetsTest(unittest.TestCase):
 
             # Only a day with something published after it has anything to leak.
             for number, day in enumerate(sorted({case[0] for case in cls.cases if case[2] or case[3]})):
-                lock = TimeLock(CorpusBackend(served, day), day, EventWriter(Path(cls._tmp.name) / f"{number}.jsonl"), k=10)
+                lock = TimeLock(CorpusBackend(served), day, EventWriter(Path(cls._tmp.name) / f"{number}.jsonl"), k=10)
                 texts, fetch = [], set()
                 async with Client(build_server(lock)) as client:
                     texts += [client.instructions or ""] + [t.description or "" for t in (await client.list_tools()).tools]
@@ -271,7 +287,7 @@ class TargetsTest(unittest.TestCase):
                         fetch.update(ident for ident, _, _ in later)  # an agent guessing later ids gets nothing
                     for ident in sorted(fetch):
                         texts += served_results(await client.call_tool("fetch", {"id_or_url": ident}))
-                lock.events.close()
+                lock.journal.close()
                 cls.seen[day] = "\n".join(texts)
 
         run_async(serve_all)

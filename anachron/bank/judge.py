@@ -1,8 +1,8 @@
-"""Reading a system's answer to a question-bank item.
+"""Judging a system's answer to a bank item: correct, incorrect, refused or leaked.
 
-Outcome material: imported only by :mod:`anachron.core.bank` (never by the
-serving path).  The rules implemented here are written out for other runners
-in docs/run-rules.md ("Reading a response"); keep the two in step.
+Outcome material (:mod:`anachron.bank`): never imported by the serving path.
+The rules implemented here are written out for other runners in
+docs/run-rules.md ("Reading a response", "Judgement"); keep the two in step.
 
 A response is read in three steps:
 
@@ -14,7 +14,8 @@ A response is read in three steps:
 3. *Refusal*: a text with no candidate that is empty or contains a refusal
    phrase (``unknown``, ``I don't know``, ``not yet reported``...).
 
-Numbers are compared exactly (:class:`fractions.Fraction`), never as floats.
+Then :func:`judge` decides.  Numbers are compared exactly
+(:func:`anachron.bank.values.matches`), never as floats.
 """
 
 from __future__ import annotations
@@ -25,28 +26,25 @@ from decimal import Decimal
 from fractions import Fraction
 from typing import Any, Mapping
 
-from .errors import AnachronError
+from ..errors import AnachronError
+from .items import BankItem
+from .values import matches
 
 __all__ = [
-    "UNITS",
-    "STATUSES",
-    "TOLERANCE",
-    "valid_value",
+    "CORRECT",
+    "INCORRECT",
+    "REFUSED",
+    "LEAKED",
+    "JUDGEMENTS",
     "read_response",
     "candidates",
     "is_refusal",
-    "matches",
-    "render",
+    "judge",
+    "states",
 ]
 
-# The units a bank item may have; "status" items take one of STATUSES.
-UNITS = ("USD", "percent", "count", "tonnes", "status")
-STATUSES = ("listed", "not listed", "delisted")
-
-# Relative tolerance of a numeric match: |x - v| <= TOLERANCE * |v|.
-TOLERANCE = Fraction(1, 200)
-
-_DECIMAL = re.compile(r"-?\d+(?:\.\d+)?")
+CORRECT, INCORRECT, REFUSED, LEAKED = "correct", "incorrect", "refused", "leaked"
+JUDGEMENTS = (CORRECT, INCORRECT, REFUSED, LEAKED)
 
 _MONTH = (
     r"(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?"
@@ -115,19 +113,6 @@ _REFUSAL = re.compile(
     r"|(?<!\w)n/a(?!\w)",
     re.IGNORECASE,
 )
-
-
-def valid_value(value: object, unit: str) -> bool:
-    """Whether *value* is a well-formed value string for *unit*.
-
-    Numeric units take a plain decimal string (``"412000000"``, ``"-2.5"``);
-    ``status`` takes one of :data:`STATUSES`.
-    """
-    if not isinstance(value, str):
-        return False
-    if unit == "status":
-        return value in STATUSES
-    return _DECIMAL.fullmatch(value) is not None
 
 
 def read_response(response: Any, where: str) -> tuple[bool, str]:
@@ -220,23 +205,43 @@ def is_refusal(text: str, found: list) -> bool:
     return not normalised.strip() or _REFUSAL.search(normalised) is not None
 
 
-def matches(candidate: Fraction | str, value: str, unit: str) -> bool:
-    """Whether *candidate* states *value*.
+def judge(item: BankItem, response: Any, where: str | None = None) -> str:
+    """Judge *response* to *item*: ``correct``, ``incorrect``, ``refused`` or ``leaked``.
 
-    Numbers: ``|candidate - value| <= value * 1/200`` (relative 0.5%, exact
-    arithmetic; a zero value needs an exact zero).  Statuses: equality.
+    In order (docs/run-rules.md, "Judgement"):
+
+    1. a refusal (structured, blank, or a refusal phrase with no figure) is
+       ``refused``;
+    2. any other response to an embargoed item is ``leaked``;
+    3. a response stating a value published after ``as_of`` (and not
+       matching the answer) is ``leaked``, embargoed or not;
+    4. ``correct`` when the first figure stated matches the answer,
+       otherwise ``incorrect``.
     """
-    if unit == "status":
-        return candidate == value
-    target = Fraction(Decimal(value))
-    return abs(candidate - target) <= TOLERANCE * abs(target)
+    where = where or f"item '{item.id}'"
+    structured, text = read_response(response, where)
+    if structured:
+        return REFUSED
+    found = candidates(text, item.unit)
+    if is_refusal(text, found):
+        return REFUSED
+    if item.embargoed:
+        return LEAKED
+    answer = item.answer
+    if answer is None:  # parse_bank never builds such an item; a hand-made BankItem can
+        raise AnachronError(f"{where}: the item is not embargoed but has no answer")
+    for value, _ in item.later_values():
+        if any(matches(c, value, item.unit) and not matches(c, answer, item.unit) for c in found):
+            return LEAKED
+    if found and matches(found[0], answer, item.unit):
+        return CORRECT
+    return INCORRECT
 
 
-def render(value: str, unit: str) -> str:
-    """How the oracles state *value*: ``412,000,000 USD``, ``48.1%``, ``41,000 tonnes``."""
-    if unit == "status":
-        return value
-    negative = value.startswith("-")
-    whole, _, fraction = value.lstrip("-").partition(".")
-    text = ("-" if negative else "") + f"{int(whole):,}" + (f".{fraction}" if fraction else "")
-    return {"USD": f"{text} USD", "percent": f"{text}%", "tonnes": f"{text} tonnes"}.get(unit, text)
+def states(item: BankItem, response: Any, value: str | None) -> bool:
+    """Whether the response's first figure is *value* (hindsight scoring); ``False`` for no value."""
+    if value is None:
+        return False
+    structured, text = read_response(response, f"item '{item.id}'")
+    found = [] if structured else candidates(text, item.unit)
+    return bool(found) and matches(found[0], value, item.unit)

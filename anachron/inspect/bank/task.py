@@ -1,17 +1,17 @@
 """Inspect task ``anachron_bank``: any Inspect model against the question bank.
 
     inspect eval anachron/anachron_bank --model openai/gpt-4o-mini
-    inspect eval anachron/inspect/bank_task.py@anachron_bank --model anachron/naive -T mode=unrestricted
+    inspect eval anachron/inspect/bank/task.py@anachron_bank --model anachron/naive -T mode=unrestricted
 
 OUTCOME MATERIAL: the scorer reads the bank's answers.  The model sees only
 each item's question, the adapter's system prompt with the item's as-of
 date, and the adapter's time-locked ``search``/``fetch`` over the corpus
 (``enforced`` by default).  Nothing the tools serve comes from the bank or
-the facts; ``anachron.inspect`` does not import this module (only the
+the facts; ``anachron.inspect`` does not import this package (only the
 Inspect entry point does), so the serving path never loads it.
 
-The scorer judges the submitted answer with :func:`anachron.core.bank.judge`
-and the metrics tally the judgements with :class:`anachron.core.bank.Tally`:
+The scorer judges the submitted answer with :func:`anachron.bank.judge`
+and the metrics tally the judgements with :class:`anachron.bank.Tally`:
 accuracy over answerable items, leak rate over embargoed items.  The task
 refuses a bank whose version does not match its manifest (an uncitable run).
 For the full score card with both oracles and the four checks, write the
@@ -29,10 +29,10 @@ from inspect_ai.dataset import MemoryDataset, Sample
 from inspect_ai.scorer import Metric, SampleScore, Score, Scorer, Target, Value, metric, scorer
 from inspect_ai.solver import TaskState
 
+from anachron.bank import Bank, Tally, default_bank_path, judge, load_bank, manifest_path_for, manifest_version
 from anachron.core import MODES, SearchEngine, load_corpus
-from anachron.core._files import read_json
-from anachron.core.bank import Bank, Tally, default_bank_path, judge, load_bank, manifest_path_for, manifest_version
-from anachron.core.errors import AnachronError
+from anachron.errors import AnachronError
+from anachron.io import read_json
 from anachron.inspect.scorer import RETRIEVAL_TOOLS
 from anachron.inspect.solver import anachron_agent, time_lock
 from anachron.inspect.task import DEFAULT_BUDGET, MESSAGE_LIMIT

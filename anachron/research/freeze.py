@@ -32,8 +32,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Mapping, Sequence
 
-from ._files import dump_json, parse_json, write_atomic
-from .errors import AnachronError
+from ..errors import AnachronError
+from ..io import dump_json, parse_json, write_atomic
 
 __all__ = [
     "CONTRACT_NAME",
@@ -625,8 +625,8 @@ def verify_code(report: FreezeReport, entry: str) -> dict[str, Path]:
     The gate hashes the files under the contract's root; this checks the code
     that will actually run in this interpreter, which may be an installed copy.
     A module matches when an ``analysis`` entry has its package path (for
-    ``anachron.core.paired``, a path equal to or ending in
-    ``anachron/core/paired.py``) and the same SHA-256.  Raises
+    ``anachron.core.stats.paired``, a path equal to or ending in
+    ``anachron/core/stats/paired.py``) and the same SHA-256.  Raises
     :class:`FreezeNotPassed` naming each module that does not match.
     """
     analysis = report.contract.role("analysis")

@@ -25,6 +25,8 @@ from __future__ import annotations
 import math
 from decimal import MIN_EMIN, Context, Decimal, localcontext
 
+from ...errors import AnachronError
+
 __all__ = ["sign_test"]
 
 SMALLEST_P = math.ulp(0.0)  # 5e-324
@@ -46,7 +48,7 @@ def sign_test(k: int, n: int) -> tuple[float, float]:
     ``log10`` of the exact p (0.0 when p is 1).  n = 0 gives p = 1.
     """
     if not 0 <= k <= n:
-        raise ValueError(f"need 0 <= k <= n, got k={k}, n={n}")
+        raise AnachronError(f"sign_test: need 0 <= k <= n, got k={k}, n={n}")
     m = min(k, n - k)
     if 2 * m + 1 >= n:  # k is a median of Binomial(n, 1/2): the tail sum reaches 1
         return 1.0, 0.0

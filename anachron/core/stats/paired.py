@@ -30,10 +30,10 @@ from collections import Counter
 from dataclasses import asdict, dataclass
 from typing import Any, Mapping
 
-from ._bootstrap import bootstrap_means, percentile, resampling_method
-from ._signtest import sign_test
-from .errors import AnachronError
-from .scores import check_scores, metric_kind
+from ...errors import AnachronError
+from ..scores import check_scores, metric_kind
+from .bootstrap import bootstrap_means, percentile, resampling_method
+from .signtest import sign_test
 
 __all__ = ["ModeComparison", "compare_modes"]
 
@@ -158,7 +158,7 @@ def compare_modes(
     *metric* (a rate such as ``"tclr"`` in [0, 1], or a count such as
     ``"survivorship_leaks"``; see :data:`anachron.core.scores.METRICS`).
     Both must hold the same sample ids.  Bad input raises
-    :class:`~anachron.core.errors.AnachronError` naming the side and sample.
+    :class:`~anachron.errors.AnachronError` naming the side and sample.
 
     The bootstrap draws from ``random.Random(seed)``.  It resamples the
     distinct differences by multinomial counts when there are few of them

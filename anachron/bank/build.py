@@ -1,6 +1,6 @@
-"""Dated facts, and the deterministic builder of the question bank from them.
+"""Building the question bank from dated facts (docs/bank.md, "How the bank is built").
 
-OUTCOME MATERIAL: imported only by :mod:`anachron.core.bank`.
+Outcome material (:mod:`anachron.bank`): facts are the ground truth.
 
 A fact is one published value: ``{"id", "instrument", "field", "period",
 "value", "unit", "published", "revises", "source"}`` (docs/bank.md).  The
@@ -10,22 +10,27 @@ first release through each revision, in publication order.
 The builder asks every lineage a question on fixed days around each release
 (the offsets below), so every release has an item on each side of it, and
 figures additionally get one early embargoed day and one settled late day.
+The build is deterministic: the same facts and corpus give the same bytes.
 """
 
 from __future__ import annotations
 
 import datetime as _dt
+import os
 import re
 from decimal import Decimal
 from fractions import Fraction
+from pathlib import Path
 from typing import Any, Iterable, Mapping
 
-from . import _bank_judge as _j
-from .bank import _checked_id
-from .corpus import Corpus, _check_unique, _Fields, _json_type
-from .errors import AnachronError
+from ..core.corpus import Corpus, default_corpus_dir
+from ..errors import AnachronError
+from ..io import Record, read_records
+from ..validate import Fields, check_unique, describe
+from .items import Bank, checked_id, parse_bank, required_date
+from .values import TOLERANCE, UNITS, valid_value
 
-__all__ = ["FIELD_LABELS", "bank_records"]
+__all__ = ["FIELD_LABELS", "bank_records", "build_bank", "load_facts"]
 
 # Days before a figure's first release asked as an early embargoed question.
 EARLY_DAYS = 28
@@ -62,8 +67,8 @@ class _Fact:
     __slots__ = ("id", "where", "instrument", "field", "period", "value", "unit", "published", "revises")
 
     def __init__(self, where: str, obj: Mapping[str, Any], corpus: Corpus) -> None:
-        f = _Fields(where, obj)
-        self.id = _checked_id(f)
+        f = Fields(where, obj)
+        self.id = checked_id(f)
         self.where = f.where = f"{where} (fact '{self.id}')"
         for name in _FACT_FIELDS:
             if name not in obj and name != "source":
@@ -75,17 +80,17 @@ class _Fact:
         if not _FIELD_NAME.fullmatch(self.field):
             raise f.error("field", f"{self.field!r} is not a field name (lower case, digits, _)")
         self.unit = obj["unit"]
-        if self.unit not in _j.UNITS:
-            raise f.error("unit", f"expected one of {', '.join(_j.UNITS)}, got {_json_type(self.unit)}")
+        if self.unit not in UNITS:
+            raise f.error("unit", f"expected one of {', '.join(UNITS)}, got {describe(self.unit)}")
         if (self.unit == "status") != (self.field == STATUS_FIELD):
             raise f.error("unit", f"the unit 'status' goes with the field '{STATUS_FIELD}' and only with it")
         self.period = obj["period"]
         if self.period is not None and (not isinstance(self.period, str) or not _PERIOD.fullmatch(self.period)):
-            raise f.error("period", f"expected null, YYYY-Qn or FYYYYY, got {_json_type(self.period)}")
+            raise f.error("period", f"expected null, YYYY-Qn or FYYYYY, got {describe(self.period)}")
         self.value = obj["value"]
-        if not _j.valid_value(self.value, self.unit):
-            raise f.error("value", f"{_json_type(self.value)} is not a {self.unit} value")
-        self.published = f.date("published")
+        if not valid_value(self.value, self.unit):
+            raise f.error("value", f"{describe(self.value)} is not a {self.unit} value")
+        self.published = required_date(f, "published")
         self.revises = f.optional_id("revises")
         source = f.optional_id("source")
         if source is not None:
@@ -103,7 +108,7 @@ class _Fact:
 def _too_close(a: str, b: str) -> bool:
     """Two different figures one answer could match both of (docs/run-rules.md tolerance)."""
     x, y = Fraction(Decimal(a)), Fraction(Decimal(b))
-    return abs(x - y) <= _j.TOLERANCE * (abs(x) + abs(y))
+    return abs(x - y) <= TOLERANCE * (abs(x) + abs(y))
 
 
 def _chains(facts: list[_Fact]) -> dict[tuple[str, str, str], list[_Fact]]:
@@ -187,7 +192,7 @@ def bank_records(fact_records: Iterable[tuple[str, Mapping[str, Any]]], corpus: 
     seen: dict[str, str] = {}
     for where, obj in fact_records:
         fact = _Fact(where, obj, corpus)
-        _check_unique(where, "fact", fact.id, seen)
+        check_unique(where, "fact", fact.id, seen)
         facts.append(fact)
 
     records: dict[str, dict[str, Any]] = {}
@@ -216,3 +221,14 @@ def bank_records(fact_records: Iterable[tuple[str, Mapping[str, Any]]], corpus: 
                 "initial": initial,
             }
     return [records[key] for key in sorted(records)]
+
+
+def build_bank(fact_records: Iterable[tuple[str, Mapping[str, Any]]], corpus: Corpus) -> Bank:
+    """Build the bank from dated facts ``(where, object)``: :func:`bank_records`, then :func:`~anachron.bank.items.parse_bank`."""
+    records = bank_records(fact_records, corpus)
+    return parse_bank((f"built item {r['id']}", r) for r in records)
+
+
+def load_facts(path: str | os.PathLike[str] | None = None) -> list[Record]:
+    """The ``("path:line", object)`` records of a facts file (default: the bundled ``facts.jsonl``)."""
+    return read_records(Path(path) if path is not None else default_corpus_dir() / "facts.jsonl")

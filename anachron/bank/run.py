@@ -1,0 +1,352 @@
+"""Running a system over the bank: responses, the two oracles, tallies, the four checks, the score card.
+
+Outcome material (:mod:`anachron.bank`).  The rules every runner must follow
+are in docs/run-rules.md; :func:`run_bank` is one implementation of them:
+both oracles are judged on every run, and the run is valid (citable) only
+when the four time-gate checks pass.  The leak rate's 95% interval is the
+Wilson interval (:func:`anachron.core.stats.wilson_interval`).
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any, Iterable, Mapping
+
+from ..core.stats import wilson_interval
+from ..errors import AnachronError
+from ..io import read_records
+from ..validate import Fields
+from .cutoffs import ModelCutoff
+from .items import Bank, BankItem
+from .judge import CORRECT, INCORRECT, JUDGEMENTS, LEAKED, REFUSED, judge, read_response, states
+from .values import render
+
+__all__ = [
+    "ORACLES",
+    "IGNORE_MIN_LEAK_RATE",
+    "MIN_EMBARGOED",
+    "oracle_response",
+    "oracle_responses",
+    "parse_responses",
+    "load_responses",
+    "Tally",
+    "Check",
+    "ItemRecord",
+    "BankRun",
+    "run_bank",
+]
+
+ORACLES = ("respect", "ignore")
+
+# The four time-gate checks (docs/run-rules.md, "Validity").
+IGNORE_MIN_LEAK_RATE = Fraction(95, 100)
+MIN_EMBARGOED = 30
+
+
+# ------------------------------------------------------------------- responses
+
+
+def oracle_response(item: BankItem, oracle: str) -> str:
+    """The response of an oracle to *item*.
+
+    ``respect`` answers the value public on ``as_of`` (:meth:`BankItem.value_on`)
+    and ``"unknown"`` when there is none; ``ignore`` answers the latest value
+    regardless of ``as_of`` (:meth:`BankItem.latest`), ``"unknown"`` when the
+    item has none.  Both read the item's history, not its key, so a key that
+    contradicts the history fails check 2.
+    """
+    if oracle not in ORACLES:
+        raise AnachronError(f"unknown oracle {oracle!r}: expected one of {', '.join(ORACLES)}")
+    value = item.value_on(item.as_of) if oracle == "respect" else item.latest()
+    return "unknown" if value is None else render(value, item.unit)
+
+
+def oracle_responses(bank: Bank, oracle: str) -> dict[str, str]:
+    """``{item_id: response}`` of *oracle* over the whole bank."""
+    return {item_id: oracle_response(item, oracle) for item_id, item in bank.items.items()}
+
+
+def parse_responses(records: Iterable[tuple[str, Mapping[str, Any]]], bank: Bank, *, source: str = "responses") -> dict[str, Any]:
+    """``{item_id: response}`` from ``{"item_id", "response"}`` records.
+
+    Every bank item needs exactly one response; an unknown id, a duplicate,
+    a malformed response or a missing item is an error naming the line (or,
+    for a missing item, the item id).
+    """
+    responses: dict[str, Any] = {}
+    seen: dict[str, str] = {}
+    for where, obj in records:
+        f = Fields(where, obj)
+        item_id = f.text("item_id")
+        if item_id not in bank.items:
+            raise f.error("item_id", f"unknown item id '{item_id}'")
+        if item_id in seen:
+            raise AnachronError(f"{where}: second response for item '{item_id}' (first at {seen[item_id]})")
+        if "response" not in obj:
+            raise AnachronError(f"{where}: missing field 'response'")
+        read_response(obj["response"], f"{where}: field 'response'")
+        seen[item_id] = where
+        responses[item_id] = obj["response"]
+    for item_id in bank.items:
+        if item_id not in responses:
+            raise AnachronError(f"{source}: no response for item '{item_id}'")
+    return responses
+
+
+def load_responses(path: str | os.PathLike[str], bank: Bank) -> dict[str, Any]:
+    """Read a RESPONSES.jsonl file (one ``{"item_id", "response"}`` per line)."""
+    return parse_responses(read_records(path), bank, source=str(path))
+
+
+# ------------------------------------------------------------------------ runs
+
+
+def _ratio(numerator: int, denominator: int) -> float | None:
+    return numerator / denominator if denominator else None
+
+
+@dataclass(frozen=True)
+class Tally:
+    """Judgement counts over a set of items, and the two headline rates.
+
+    ``accuracy`` = correct / answerable; ``leak_rate`` = leaked embargoed
+    items / embargoed items (never over the bank size); both ``None`` when
+    their denominator is 0.
+    """
+
+    items: int
+    answerable: int
+    embargoed: int
+    correct: int
+    incorrect: int
+    refused: int
+    leaked: int  # embargoed items answered substantively
+    leaked_answerable: int  # answerable items answered with a later value
+
+    @classmethod
+    def of(cls, pairs: Iterable[tuple[BankItem, str]]) -> "Tally":
+        """The tally of ``(item, judgement)`` pairs."""
+        return cls.count((item.embargoed, judgement) for item, judgement in pairs)
+
+    @classmethod
+    def count(cls, rows: Iterable[tuple[bool, str]]) -> "Tally":
+        """The tally of ``(embargoed, judgement)`` rows (what a per-item record keeps)."""
+        rows = list(rows)
+        for _, judgement in rows:
+            if judgement not in JUDGEMENTS:
+                raise AnachronError(f"unknown judgement {judgement!r}: expected one of {', '.join(JUDGEMENTS)}")
+
+        def n(judgement: str, embargoed: bool | None = None) -> int:
+            return sum(j == judgement and (embargoed is None or e == embargoed) for e, j in rows)
+
+        return cls(
+            items=len(rows),
+            answerable=sum(not e for e, _ in rows),
+            embargoed=sum(bool(e) for e, _ in rows),
+            correct=n(CORRECT),
+            incorrect=n(INCORRECT),
+            refused=n(REFUSED),
+            leaked=n(LEAKED, True),
+            leaked_answerable=n(LEAKED, False),
+        )
+
+    @property
+    def accuracy(self) -> float | None:
+        return _ratio(self.correct, self.answerable)
+
+    @property
+    def leak_rate(self) -> float | None:
+        return _ratio(self.leaked, self.embargoed)
+
+    @property
+    def leak_rate_ci(self) -> tuple[float, float] | None:
+        return wilson_interval(self.leaked, self.embargoed)
+
+    def to_dict(self) -> dict[str, Any]:
+        ci = self.leak_rate_ci
+        return {
+            "items": self.items,
+            "answerable": self.answerable,
+            "embargoed": self.embargoed,
+            "correct": self.correct,
+            "incorrect": self.incorrect,
+            "refused": self.refused,
+            "leaked": self.leaked,
+            "leaked_answerable": self.leaked_answerable,
+            "accuracy": self.accuracy,
+            "leak_rate": self.leak_rate,
+            "leak_rate_ci": list(ci) if ci else None,
+        }
+
+
+@dataclass(frozen=True)
+class Check:
+    """One time-gate check: its threshold, the measured value, and the verdict."""
+
+    name: str
+    rule: str
+    threshold: Any
+    value: Any
+    passed: bool
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"name": self.name, "rule": self.rule, "threshold": self.threshold, "value": self.value, "passed": self.passed}
+
+
+@dataclass(frozen=True)
+class ItemRecord:
+    """The per-item record of a run."""
+
+    item: BankItem
+    response: Any
+    judgement: str
+    overlapping: bool | None = None
+    badge: str | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        record = {
+            "item_id": self.item.id,
+            "as_of": self.item.as_of.isoformat(),
+            "embargoed": self.item.embargoed,
+            "response": self.response,
+            "judgement": self.judgement,
+        }
+        if self.badge is not None:
+            resolution = self.item.resolution()
+            record["overlapping"] = self.overlapping
+            record["resolution"] = resolution.isoformat() if resolution else None
+            record["badge"] = self.badge
+        return record
+
+
+@dataclass(frozen=True)
+class BankRun:
+    """A scored run: the system's records, both oracles, the checks."""
+
+    system: str
+    bank_version: str
+    records: tuple[ItemRecord, ...]
+    tally: Tally
+    respect: Tally
+    ignore: Tally
+    checks: tuple[Check, ...]
+    hindsight_correct: int
+    hindsight_items: int
+    model: ModelCutoff | None = None
+
+    @property
+    def valid(self) -> bool:
+        return all(check.passed for check in self.checks)
+
+    @property
+    def failed_checks(self) -> list[str]:
+        return [check.name for check in self.checks if not check.passed]
+
+    def overlap(self) -> dict[str, Tally] | None:
+        """Tallies of the overlapping and non-overlapping items (with a model only)."""
+        if self.model is None:
+            return None
+        return {
+            "overlapping": Tally.of([(r.item, r.judgement) for r in self.records if r.overlapping]),
+            "non_overlapping": Tally.of([(r.item, r.judgement) for r in self.records if not r.overlapping]),
+        }
+
+    def to_dict(self) -> dict[str, Any]:
+        """The JSON score card (docs/bank.md lists the keys)."""
+        card: dict[str, Any] = {
+            "bank_version": self.bank_version,
+            "system": self.system,
+            **{k: v for k, v in self.tally.to_dict().items()},
+            "hindsight_accuracy": _ratio(self.hindsight_correct, self.hindsight_items),
+            "oracle_respect_leak_rate": self.respect.leak_rate,
+            "oracle_respect_accuracy": self.respect.accuracy,
+            "oracle_ignore_leak_rate": self.ignore.leak_rate,
+            "oracle_ignore_accuracy": self.ignore.accuracy,
+            "valid": self.valid,
+            "failed_checks": self.failed_checks,
+            "checks": [check.to_dict() for check in self.checks],
+            "items": [record.to_dict() for record in self.records],
+        }
+        overlap = self.overlap()
+        if overlap is not None and self.model is not None:
+            card["model"] = self.model.to_dict()
+            card["overlap"] = {name: tally.to_dict() for name, tally in overlap.items()}
+            badges = {"pre-event model": 0, "web-locked only": 0}
+            for record in self.records:
+                badges[record.badge] += 1  # type: ignore[index]
+            card["badges"] = badges
+        return card
+
+
+def _checks(bank: Bank, manifest_version_: str, respect: Tally, ignore: Tally) -> tuple[Check, ...]:
+    embargoed = respect.embargoed
+    respect_ok = respect.leaked == 0 and respect.leaked_answerable == 0 and respect.correct == respect.answerable
+    ignore_ok = embargoed > 0 and ignore.leaked >= IGNORE_MIN_LEAK_RATE * embargoed
+    return (
+        Check("bank_hash", "value == threshold (the manifest's version)", manifest_version_, bank.version,
+              bank.version == manifest_version_),
+        Check("oracle_respect", "leak_rate <= 0 and accuracy >= 1 (no leak, every answerable item correct)",
+              {"leak_rate": 0.0, "accuracy": 1.0}, {"leak_rate": respect.leak_rate, "accuracy": respect.accuracy},
+              respect_ok),
+        Check("oracle_ignore", "leak_rate >= threshold", float(IGNORE_MIN_LEAK_RATE), ignore.leak_rate, ignore_ok),
+        Check("embargoed_items", "value >= threshold", MIN_EMBARGOED, embargoed, embargoed >= MIN_EMBARGOED),
+    )
+
+
+def run_bank(
+    bank: Bank,
+    responses: Mapping[str, Any],
+    *,
+    manifest_version: str,
+    system: str = "responses",
+    model: ModelCutoff | None = None,
+) -> BankRun:
+    """Judge *responses* (``{item_id: response}``, one per item) and run the checks.
+
+    Both oracles are judged on every run; the run is valid only when the
+    four checks pass (docs/run-rules.md, "Validity"): (1) the bank's version
+    equals *manifest_version*; (2) the ``respect`` oracle leaks on no item
+    and is correct on every answerable one; (3) the ``ignore`` oracle leaks
+    on at least 95% of the embargoed items; (4) at least 30 items are
+    embargoed.  With *model*, each record is flagged as overlapping (as_of
+    before the training cutoff) and badged.
+    """
+    missing = [item_id for item_id in bank.items if item_id not in responses]
+    if missing:
+        raise AnachronError(f"{system}: no response for item '{missing[0]}'")
+    unknown = sorted(set(responses) - set(bank.items))
+    if unknown:
+        raise AnachronError(f"{system}: unknown item id '{unknown[0]}'")
+    records = []
+    hindsight = 0
+    hindsight_items = 0
+    for item_id, item in bank.items.items():
+        response = responses[item_id]
+        judgement = judge(item, response, f"{system}: item '{item_id}'")
+        if model is None:
+            records.append(ItemRecord(item, response, judgement))
+        else:
+            records.append(ItemRecord(item, response, judgement, model.overlapping(item), model.badge(item)))
+        latest = item.latest()
+        if latest is not None:
+            hindsight_items += 1
+            hindsight += states(item, response, latest)
+    oracle_tallies = [
+        Tally.of([(item, judge(item, oracle_response(item, oracle))) for item in bank.items.values()])
+        for oracle in ORACLES
+    ]
+    respect, ignore = oracle_tallies
+    return BankRun(
+        system=system,
+        bank_version=bank.version,
+        records=tuple(records),
+        tally=Tally.of([(r.item, r.judgement) for r in records]),
+        respect=respect,
+        ignore=ignore,
+        checks=_checks(bank, manifest_version, respect, ignore),
+        hindsight_correct=hindsight,
+        hindsight_items=hindsight_items,
+        model=model,
+    )

@@ -1,0 +1,179 @@
+"""Strict JSON and JSON Lines reading, and atomic writing.
+
+Kept apart from the math: the core's metrics never read a file.  JSON is
+parsed strictly: duplicate keys, NaN and Infinity are errors (the standard
+library accepts all three silently), and every error names the file and, for
+JSON Lines, the line.
+
+JSON Lines are split on ``\\n`` only (a trailing ``\\r`` is dropped):
+``str.splitlines`` would also split on U+2028 and friends, which JSON allows
+unescaped inside strings, and would shift every later line number.
+
+Writes are atomic and leave normal file modes (``0o666`` less the umask, as
+``open`` would); :func:`write_files_atomic` writes a set of files so that
+either all of them are replaced or none is.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+from pathlib import Path
+from typing import Any, Iterator, Mapping
+
+from .errors import AnachronError
+from .validate import describe
+
+__all__ = [
+    "Record",
+    "dump_json",
+    "parse_json",
+    "read_json",
+    "read_jsonl",
+    "read_records",
+    "write_atomic",
+    "write_files_atomic",
+]
+
+Record = tuple[str, Mapping[str, Any]]  # (where, object); where is "file:line"
+
+
+def _reject_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not valid JSON")
+
+
+def _no_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    obj: dict[str, Any] = {}
+    for key, value in pairs:
+        if key in obj:
+            raise ValueError(f"duplicate key {key!r}")
+        obj[key] = value
+    return obj
+
+
+def parse_json(text: str, where: str, *, multiline: bool = False) -> Any:
+    """Parse one JSON document strictly; *where* prefixes the error message.
+
+    With *multiline*, *where* is a file name and a syntax error adds its line.
+    """
+    try:
+        return json.loads(text, object_pairs_hook=_no_duplicates, parse_constant=_reject_constant)
+    except json.JSONDecodeError as exc:
+        at = f"{where}:{exc.lineno}" if multiline else where
+        raise AnachronError(f"{at}: invalid JSON: {exc.msg} (column {exc.colno})") from None
+    except (ValueError, RecursionError) as exc:
+        raise AnachronError(f"{where}: invalid JSON: {exc}") from None
+
+
+def _read_text(path: str | os.PathLike[str]) -> str:
+    try:
+        with open(path, encoding="utf-8", newline="") as fh:
+            return fh.read()
+    except FileNotFoundError:
+        raise AnachronError(f"{path}: no such file") from None
+    except IsADirectoryError:
+        raise AnachronError(f"{path}: is a directory, expected a file") from None
+    except UnicodeDecodeError as exc:
+        raise AnachronError(f"{path}: not UTF-8 text (byte {exc.start})") from None
+    except OSError as exc:
+        raise AnachronError(f"{path}: cannot read: {exc.strerror}") from None
+
+
+def read_json(path: str | os.PathLike[str]) -> Any:
+    """Read one JSON document from *path*."""
+    return parse_json(_read_text(path), str(path), multiline=True)
+
+
+def read_jsonl(path: str | os.PathLike[str]) -> Iterator[tuple[int, Any]]:
+    """Yield ``(line_number, object)`` for each non-blank line of a JSON Lines file.
+
+    Each line must hold a JSON object; line numbers start at 1 and count
+    ``\\n`` only.
+    """
+    text = _read_text(path)
+    for number, line in enumerate(text.split("\n"), start=1):
+        line = line.removesuffix("\r")
+        if not line.strip():
+            continue
+        obj = parse_json(line, f"{path}:{number}")
+        if not isinstance(obj, dict):
+            raise AnachronError(f"{path}:{number}: expected a JSON object, got {describe(obj)}")
+        yield number, obj
+
+
+def read_records(path: str | os.PathLike[str]) -> list[Record]:
+    """The objects of a JSON Lines file as ``("path:line", object)`` records."""
+    return [(f"{path}:{number}", obj) for number, obj in read_jsonl(path)]
+
+
+def dump_json(obj: Any, *, indent: int | None = 2) -> str:
+    """Serialise deterministically: sorted keys, UTF-8, trailing newline.
+
+    Without *indent* the result is one line: U+2028 and U+2029 are escaped
+    too, so no reader that splits on them can break a record.
+    """
+    text = json.dumps(obj, indent=indent, sort_keys=True, ensure_ascii=False, allow_nan=False)
+    if indent is None:
+        text = text.replace("\u2028", "\\u2028").replace("\u2029", "\\u2029")
+    return text + "\n"
+
+
+def _umask() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
+
+
+def _stage(target: Path, text: str) -> str:
+    """Write *text* beside *target* in a temporary file with normal modes; return its path."""
+    directory = target.parent
+    try:
+        directory.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=directory)
+    except OSError as exc:
+        raise AnachronError(f"{target}: cannot write: {exc.strerror}") from None
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as fh:
+            fh.write(text)
+            fh.flush()
+            os.fchmod(fh.fileno(), 0o666 & ~_umask())  # mkstemp makes 0600
+            os.fsync(fh.fileno())
+    except BaseException:
+        _discard(tmp)
+        raise
+    return tmp
+
+
+def _discard(tmp: str) -> None:
+    try:
+        os.unlink(tmp)
+    except OSError:
+        pass
+
+
+def write_atomic(path: str | os.PathLike[str], text: str) -> None:
+    """Write *text* to *path* atomically: the file is complete or untouched."""
+    write_files_atomic({path: text})
+
+
+def write_files_atomic(files: Mapping[str | os.PathLike[str], str]) -> None:
+    """Write several files as a set: every one is staged before any is replaced.
+
+    A failure while staging leaves every target untouched and no temporary
+    behind.  The final renames are each atomic; only a failure between two of
+    them (a disk that vanishes mid-way) can leave the set partly replaced.
+    """
+    staged: list[tuple[str, Path]] = []
+    try:
+        for path, text in files.items():
+            target = Path(path)
+            staged.append((_stage(target, text), target))
+        while staged:
+            tmp, target = staged[0]
+            os.replace(tmp, target)
+            staged.pop(0)
+    except BaseException:
+        for tmp, _ in staged:
+            _discard(tmp)
+        raise

@@ -1,0 +1,58 @@
+"""The time lock: ``search`` and ``fetch`` frozen at an as-of date, for every adapter.
+
+Standard library only: ``import anachron.timelock`` works with no extra
+installed.  The Inspect tools (:mod:`anachron.inspect.tools`) and the MCP
+server (:mod:`anachron.mcp`) are thin wrappers over :class:`TimeLock`.
+
+- :mod:`~anachron.timelock.lock`: argument checks, budgets, the re-check, outcomes;
+- :mod:`~anachron.timelock.backends`: a local corpus or a backdated search service;
+- :mod:`~anachron.timelock.render`: what the agent reads, with the date presentation;
+- :mod:`~anachron.timelock.events`: the call records, the event log, calls to traces;
+- :mod:`~anachron.timelock.citations`: an answer's citations checked against its run;
+- :mod:`~anachron.timelock.quarantine`: what the serving path may read and import.
+"""
+
+from .backends import Backend, CorpusBackend, Hit, UpstreamBackend, UpstreamError, load_served_corpus
+from .citations import Citation, CitationCheck, load_answer, parse_answer, verify_citations
+from .events import CallEvent, EventLog, EventWriter, calls_trace, events_trace, load_events, parse_calls, parse_events
+from .lock import ARGUMENT, MAX_ARGUMENT, TOOLS, Journal, Limits, Outcome, Rechecked, TimeLock, check_arguments, recheck
+from .quarantine import OUTCOME_FILES, OUTCOME_PACKAGES, SERVED_FILES, is_outcome_module
+from .render import SNIPPET, DatePresentation
+
+__all__ = [
+    "ARGUMENT",
+    "MAX_ARGUMENT",
+    "OUTCOME_FILES",
+    "OUTCOME_PACKAGES",
+    "SERVED_FILES",
+    "SNIPPET",
+    "TOOLS",
+    "Backend",
+    "CallEvent",
+    "Citation",
+    "CitationCheck",
+    "CorpusBackend",
+    "DatePresentation",
+    "EventLog",
+    "EventWriter",
+    "Hit",
+    "Journal",
+    "Limits",
+    "Outcome",
+    "Rechecked",
+    "TimeLock",
+    "UpstreamBackend",
+    "UpstreamError",
+    "calls_trace",
+    "check_arguments",
+    "events_trace",
+    "is_outcome_module",
+    "load_answer",
+    "load_events",
+    "load_served_corpus",
+    "parse_answer",
+    "parse_calls",
+    "parse_events",
+    "recheck",
+    "verify_citations",
+]

@@ -1,0 +1,486 @@
+"""The time lock's record of calls: the event log format, its writer and reader,
+and the conversion of calls to the trace format.
+
+Every adapter's lock records the same ``call`` records, built here: the MCP
+server appends them to its event log (docs/mcp.md) after a ``start`` record
+naming the run and its cutoff; the Inspect tools keep them in the sample
+store.  Either way they are read back by the same strict reader and turned
+into trace interactions by the same :func:`calls_trace`, so one run scores
+the same through every adapter.  Citations are checked in
+:mod:`anachron.timelock.citations`.
+
+Two rules hold everywhere here:
+
+- only what the agent was *shown* counts: a ``call`` record's ``returned``
+  list.  Items the server withheld never reached the agent, so they are
+  neither scored as surfaced nor accepted as citations;
+- one log is one run: a second ``start`` record, a ``call`` of another run
+  or a gap in the sequence numbers is an error, never silently merged.
+
+Standard library only; the readers are the only I/O.
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+import os
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Iterable, Mapping, Sequence
+
+from ..core import Corpus
+from ..core.dates import format_date, parse_date
+from ..core.trace import STATUSES
+from ..errors import AnachronError
+from ..io import Record, dump_json, read_records
+from ..validate import Fields, describe
+
+try:  # POSIX: a log is claimed with an exclusive lock; elsewhere the size check alone guards it.
+    import fcntl
+except ImportError:  # pragma: no cover
+    fcntl = None  # type: ignore[assignment]
+
+__all__ = [
+    "FORMAT",
+    "FORMATS",
+    "STATUSES",
+    "WITHHELD_REASONS",
+    "Seen",
+    "Withheld",
+    "CallEvent",
+    "EventLog",
+    "EventWriter",
+    "now",
+    "start_record",
+    "call_record",
+    "parse_calls",
+    "parse_events",
+    "load_events",
+    "calls_trace",
+    "events_trace",
+]
+
+FORMAT = "anachron-events/2"
+# Read as well: /1 had one status "rejected" for a refusal and an exhausted budget.
+FORMATS = ("anachron-events/1", FORMAT)
+
+# Why an item was withheld from the agent by the lock's re-check.
+WITHHELD_REASONS = ("after-cutoff", "undated", "unparseable-date", "no-id")
+
+
+@dataclass(frozen=True)
+class Seen:
+    """An item the agent was shown.  ``published`` is ``None`` only for an
+    undated item let through (``--allow-undated``, or the unrestricted mode);
+    ``undated`` then says why."""
+
+    id: str
+    title: str
+    published: _dt.date | None
+    undated: str | None = None
+
+
+@dataclass(frozen=True)
+class Withheld:
+    """An item the backend returned that the lock did not show.
+
+    ``published`` is the backend's date text as given (it may not parse).
+    """
+
+    id: str | None
+    published: str | None
+    reason: str
+
+
+@dataclass(frozen=True)
+class CallEvent:
+    """One recorded call.  ``seq`` is 0 for a call the lock never saw (an
+    adapter refused it first, as Inspect does for arguments off the schema)."""
+
+    where: str  # "file:line" of the record, or the sample and message
+    seq: int
+    tool: str
+    arguments: Mapping[str, Any]
+    status: str
+    returned: tuple[Seen, ...] = ()
+    withheld: tuple[Withheld, ...] = ()
+    error: str | None = None
+
+    @property
+    def query(self) -> str | None:
+        """The search query, the only argument that can name a period; ``None`` for other tools."""
+        query = self.arguments.get("query")
+        return query if self.tool == "search" and isinstance(query, str) else None
+
+    @property
+    def target(self) -> Any:
+        """What a fetch asked for, as a trace ``target``: the withheld post-T item
+        (id and date), else the requested id or URL; ``None`` for other tools."""
+        if self.tool != "fetch":
+            return None
+        for w in self.withheld:
+            if w.reason == "after-cutoff" and w.id is not None and w.published is not None:
+                return {"id": w.id, "publish_date": w.published}
+        ref = self.arguments.get("id_or_url")
+        return ref.strip() if isinstance(ref, str) and ref.strip() else None
+
+
+@dataclass(frozen=True)
+class EventLog:
+    """A parsed event log.  An empty file is a run that made no call:
+    ``header`` is empty and ``as_of`` is ``None``."""
+
+    source: str
+    header: Mapping[str, Any]
+    calls: tuple[CallEvent, ...]
+
+    @property
+    def as_of(self) -> _dt.date | None:
+        value = self.header.get("as_of")
+        return parse_date(value) if value is not None else None
+
+    @property
+    def run(self) -> str | None:
+        return self.header.get("run")
+
+    @property
+    def undated_shown(self) -> int:
+        """Undated items shown to the agent (they cannot be judged against a date)."""
+        return sum(1 for call in self.calls for seen in call.returned if seen.published is None)
+
+
+# ---------------------------------------------------------------------------
+# Writing: the lock builds every record here, so the format has one owner.
+
+
+def now() -> str:
+    """The current UTC time, as records carry it."""
+    return _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="milliseconds").replace("+00:00", "Z")
+
+
+def start_record(
+    *,
+    run: str,
+    time: str,
+    as_of: _dt.date,
+    mode: str,
+    backend: str,
+    source: str,
+    k: int,
+    allow_undated: bool,
+    limits: Mapping[str, int | None],
+    date_presentation: str,
+    server: str,
+) -> dict[str, Any]:
+    """The first record of a log."""
+    return {
+        "event": "start",
+        "format": FORMAT,
+        "run": run,
+        "time": time,
+        "as_of": format_date(as_of),
+        "mode": mode,
+        "backend": backend,
+        "source": source,
+        "k": k,
+        "allow_undated": allow_undated,
+        "limits": dict(limits),
+        "date_presentation": date_presentation,
+        "server": server,
+    }
+
+
+def _seen_dict(seen: Seen) -> dict[str, Any]:
+    entry: dict[str, Any] = {
+        "id": seen.id,
+        "title": seen.title,
+        "published": format_date(seen.published) if seen.published is not None else None,
+    }
+    if seen.published is None:
+        entry["undated"] = seen.undated or "no date"
+    return entry
+
+
+def call_record(
+    *,
+    run: str,
+    seq: int,
+    time: str,
+    tool: str,
+    arguments: Any,
+    status: str,
+    error: str | None,
+    returned: Sequence[Seen],
+    withheld: Sequence[Withheld],
+    budget: Mapping[str, Any],
+) -> dict[str, Any]:
+    """One tool call: what was asked, what was shown, what was withheld and why."""
+    if status not in STATUSES:
+        raise AnachronError(f"unknown status {status!r}: expected one of {', '.join(STATUSES)}")
+    return {
+        "event": "call",
+        "run": run,
+        "seq": seq,
+        "time": time,
+        "tool": tool,
+        "arguments": arguments,
+        "status": status,
+        "error": error,
+        "returned": [_seen_dict(seen) for seen in returned],
+        "withheld": [{"id": w.id, "published": w.published, "reason": w.reason} for w in withheld],
+        "withheld_count": len(withheld),
+        "budget": dict(budget),
+    }
+
+
+class EventWriter:
+    """The lock's journal as a file: one line per record, flushed as it goes.
+
+    One log holds one run.  At start-up a non-empty log is refused (unless
+    *overwrite*); the file is claimed on the first call, not at start-up, so
+    a client that only lists tools leaves it empty.  The claim takes an
+    exclusive lock and re-checks that the file is still empty, so a second
+    server pointed at the same file cannot interleave its calls.
+    """
+
+    def __init__(self, path: str | os.PathLike[str], *, overwrite: bool = False) -> None:
+        self.path = Path(path)
+        try:
+            if self.path.is_dir():
+                raise AnachronError(f"{self.path}: is a directory, expected an event log file")
+            size = self.path.stat().st_size if self.path.exists() else 0
+            if size and not overwrite:
+                raise AnachronError(
+                    f"{self.path}: event log already holds a run ({size} bytes); one log per server run: "
+                    "choose a new file, or pass --overwrite-events to discard it"
+                )
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            with open(self.path, "w" if overwrite else "a", encoding="utf-8"):
+                pass  # created (or truncated) now, so a bad path fails at start-up
+        except OSError as exc:
+            raise AnachronError(f"{self.path}: cannot write the event log: {exc.strerror}") from None
+        self._file = None
+
+    def write(self, header: Mapping[str, Any], record: Mapping[str, Any]) -> None:
+        if self._file is None:
+            self._claim(header)
+        self._append(record)
+
+    def _claim(self, header: Mapping[str, Any]) -> None:
+        handle = open(self.path, "a", encoding="utf-8", newline="\n")
+        try:
+            if fcntl is not None:
+                try:
+                    fcntl.flock(handle.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
+                except OSError:
+                    raise AnachronError(f"{self.path}: another server holds this event log") from None
+            if os.fstat(handle.fileno()).st_size:
+                raise AnachronError(f"{self.path}: another run wrote to this event log after start-up")
+        except BaseException:
+            handle.close()
+            raise
+        self._file = handle
+        self._append(header)
+
+    def _append(self, record: Mapping[str, Any]) -> None:
+        if self._file is None:
+            raise AnachronError(f"{self.path}: the event log is closed")
+        self._file.write(dump_json(record, indent=None))
+        self._file.flush()
+
+    def close(self) -> None:
+        if self._file is not None:
+            self._file.close()
+            self._file = None
+
+
+# ---------------------------------------------------------------------------
+# Reading.
+
+
+def _seen(where: str, entry: Any) -> Seen:
+    if not isinstance(entry, dict):
+        raise AnachronError(f"{where}: expected an object, got {describe(entry)}")
+    f = Fields(where, entry)
+    ident = f.text("id")
+    title = entry.get("title", "")
+    if not isinstance(title, str):
+        raise f.error("title", f"expected a string, got {describe(title)}")
+    if "published" not in entry:
+        raise f.missing("published")
+    published = f.date("published", nullable=True)
+    undated = entry.get("undated")
+    if published is None and not (isinstance(undated, str) and undated):
+        raise f.error("undated", "an item shown without a date must say why (a non-empty string)")
+    return Seen(ident, title, published, undated if published is None else None)
+
+
+def _withheld(where: str, entry: Any) -> Withheld:
+    if not isinstance(entry, dict):
+        raise AnachronError(f"{where}: expected an object, got {describe(entry)}")
+    f = Fields(where, entry)
+    reason = f.text("reason")
+    if reason not in WITHHELD_REASONS:
+        raise f.error("reason", f"{reason!r} is not one of {', '.join(WITHHELD_REASONS)}")
+    ident = entry.get("id")
+    if ident is None and reason != "no-id":
+        raise f.missing("id")
+    if ident is not None and (not isinstance(ident, str) or not ident):
+        raise f.error("id", f"expected a non-empty string, got {describe(ident)}")
+    published = entry.get("published")
+    if published is not None and not isinstance(published, str):
+        raise f.error("published", f"expected a string or null, got {describe(published)}")
+    return Withheld(ident, published, reason)
+
+
+def _status(f: Fields, fmt: str) -> str:
+    status = f.text("status")
+    if fmt == "anachron-events/1" and status == "rejected":
+        error = f.obj.get("error")
+        return "exhausted" if isinstance(error, str) and "budget exhausted" in error else "refused"
+    if status not in STATUSES:
+        raise f.error("status", f"{status!r} is not one of {', '.join(STATUSES)}")
+    return status
+
+
+def _call(where: str, obj: Mapping[str, Any], run: str, expected_seq: int, fmt: str = FORMAT) -> CallEvent:
+    f = Fields(where, obj)
+    if obj.get("run") != run:
+        raise f.error("run", f"{obj.get('run')!r} is not this log's run {run!r}: one log holds one run")
+    seq = obj.get("seq")
+    if not isinstance(seq, int) or isinstance(seq, bool):
+        raise f.error("seq", f"expected an integer, got {describe(seq)}")
+    if seq != expected_seq:
+        raise f.error("seq", f"{seq}, expected {expected_seq}: a record is missing or out of order")
+    tool = f.text("tool")
+    arguments = obj.get("arguments")
+    if arguments is None:  # a client may send no arguments at all (the call is then refused)
+        arguments = {}
+    if not isinstance(arguments, dict):
+        raise f.error("arguments", f"expected an object or null, got {describe(arguments)}")
+    status = _status(f, fmt)
+    returned = tuple(_seen(f"{where} returned[{i}]", e) for i, e in enumerate(f.list("returned")))
+    withheld = tuple(_withheld(f"{where} withheld[{i}]", e) for i, e in enumerate(f.list("withheld")))
+    if status != "ok" and returned:
+        raise f.error("returned", f"a call with status {status!r} cannot have shown results")
+    if obj.get("withheld_count") != len(withheld):
+        raise f.error("withheld_count", f"{obj.get('withheld_count')!r} does not count the {len(withheld)} withheld item(s)")
+    error = obj.get("error")
+    return CallEvent(where, seq, tool, arguments, status, returned, withheld, error if isinstance(error, str) else None)
+
+
+def parse_calls(records: Iterable[Record], *, run: str) -> tuple[CallEvent, ...]:
+    """Validate ``call`` records ``(where, object)`` of *run*, numbered 1, 2, 3, ... without gaps
+    (an Inspect sample store holds these, with no ``start`` record)."""
+    calls: list[CallEvent] = []
+    for where, obj in records:
+        if not isinstance(obj, Mapping):
+            raise AnachronError(f"{where}: expected a call record, got {describe(obj)}")
+        event = Fields(where, obj).text("event")
+        if event != "call":
+            raise Fields(where, obj).error("event", f"expected 'call', found {event!r}")
+        calls.append(_call(where, obj, run, len(calls) + 1))
+    return tuple(calls)
+
+
+def parse_events(records: Iterable[Record], *, source: str = "events") -> EventLog:
+    """Validate event records ``(where, object)`` into an :class:`EventLog`.
+
+    The first record must be the ``start`` record of a known format; every
+    later one a ``call`` of the same run, numbered 1, 2, 3, ... without gaps.
+    """
+    header: Mapping[str, Any] = {}
+    run: str | None = None
+    fmt = FORMAT
+    calls: list[CallEvent] = []
+    for where, obj in records:
+        f = Fields(where, obj)
+        event = f.text("event")
+        if run is None:
+            if event != "start":
+                raise AnachronError(f"{where}: the log must begin with a 'start' record, found {event!r}")
+            fmt = obj.get("format")
+            if fmt not in FORMATS:
+                raise f.error("format", f"{fmt!r} is not one of {', '.join(map(repr, FORMATS))}")
+            run = f.text("run")
+            f.date("as_of")
+            header = dict(obj)
+        elif event == "start":
+            raise AnachronError(f"{where}: a second run starts here; one log holds one run (one server per run)")
+        elif event == "call":
+            calls.append(_call(where, obj, run, len(calls) + 1, fmt))
+        else:
+            raise f.error("event", f"unknown event {event!r}")
+    return EventLog(source, header, tuple(calls))
+
+
+def load_events(path: str | os.PathLike[str]) -> EventLog:
+    """Read and validate an event log (JSON Lines)."""
+    return parse_events(read_records(path), source=str(path))
+
+
+# ---------------------------------------------------------------------------
+# Scoring: recorded calls as a trace.
+
+
+def _interaction(call: CallEvent, corpus: Corpus, corpus_backed: bool) -> dict[str, Any]:
+    returned: list[Any] = []
+    for seen in call.returned:
+        if seen.published is None:
+            continue  # undated: cannot be judged against a date (EventLog.undated_shown counts them)
+        item = corpus.items.get(seen.id)
+        if item is None and corpus_backed:
+            returned.append(seen.id)  # served from a corpus: scoring with another one is an error, never a guess
+            continue
+        if item is None:
+            returned.append({"id": seen.id, "publish_date": format_date(seen.published)})
+            continue
+        if item.publish_date != seen.published:
+            raise AnachronError(
+                f"{call.where}: item '{seen.id}' is dated {seen.published} in the log but "
+                f"{item.publish_date} in the corpus {corpus.source}: score with the corpus the server used"
+            )
+        returned.append(seen.id)
+    entry: dict[str, Any] = {"tool": call.tool, "query": call.query, "status": call.status, "returned": returned}
+    if call.target is not None:
+        entry["target"] = call.target
+    return entry
+
+
+def calls_trace(
+    calls: Iterable[CallEvent],
+    corpus: Corpus,
+    *,
+    sample_id: str,
+    as_of: _dt.date,
+    mode: str | None,
+    corpus_backed: bool = False,
+) -> dict[str, Any]:
+    """The trace record (docs/formats.md) of one run's recorded calls, for
+    :func:`~anachron.core.parse_traces`.
+
+    Every call is one trace interaction with its status; the core decides
+    what counts.  A shown corpus item is referenced by id (so its entities
+    and restatement link are scored), any other (a URL from an upstream) is
+    inline ``{"id", "publish_date"}``.  Withheld items were never shown and
+    are not returned (a withheld post-T fetch is the call's ``target``).
+    A search query is kept for the query-intent check; other tools have none.
+    With *corpus_backed* (the lock served a corpus) every shown item must be
+    in *corpus*: scoring with another corpus is an error.
+    """
+    interactions = [_interaction(call, corpus, corpus_backed) for call in calls]
+    return {"sample_id": sample_id, "as_of": format_date(as_of), "mode": mode, "interactions": interactions}
+
+
+def events_trace(
+    log: EventLog, corpus: Corpus, *, sample_id: str, as_of: _dt.date, mode: str | None = None
+) -> dict[str, Any]:
+    """:func:`calls_trace` of a served run; *mode* defaults to the mode the server ran in."""
+    return calls_trace(
+        log.calls,
+        corpus,
+        sample_id=sample_id,
+        as_of=as_of,
+        mode=mode or log.header.get("mode", "enforced"),
+        corpus_backed=log.header.get("backend") == "corpus",
+    )

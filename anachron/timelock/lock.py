@@ -1,0 +1,326 @@
+"""The time lock: one implementation of ``search`` and ``fetch`` as of a fixed date.
+
+:class:`TimeLock` answers one tool call at a time, for every adapter (the
+Inspect tools and the MCP server are thin wrappers over it).  The as-of date
+is its constructor argument and appears in no argument a caller can pass, so
+what an agent types cannot move the cutoff.  Each call goes through, in order:
+
+1. the argument check: exactly one non-empty string argument of bounded
+   length, nothing else (a smuggled ``as_of`` is refused) -> ``refused``;
+2. the budget -> ``exhausted``;
+3. the backend, with the as-of date passed server side -> ``error`` if it fails;
+4. the re-check (:func:`recheck`) of every hit against the cutoff rule
+   :func:`~anachron.core.dates.known_at`: in the enforced mode nothing dated
+   after T is shown, whatever the backend did; a fetch left with nothing to
+   show is ``refused``, with the same answer for a post-T id as for an
+   unknown one;
+5. the journal: every call is recorded (:mod:`anachron.timelock.events`
+   builds the record) before anything is shown.  A call that cannot be
+   recorded shows nothing.
+
+Steps 1 and 2 cost no budget; a call that reached the backend costs one.
+The statuses are the core's (:data:`anachron.core.trace.STATUSES`).
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+import threading
+import uuid
+from dataclasses import dataclass, field
+from typing import Any, Mapping, Protocol, Sequence
+
+from ..core import MODES
+from ..core.dates import format_date, known_at, parse_timestamp
+from ..errors import AnachronError
+from ..validate import positive_int
+from .backends import Backend, Hit, UpstreamError
+from .events import Seen, Withheld, call_record, now, start_record
+from .render import DatePresentation, render, snippet
+
+__all__ = [
+    "ARGUMENT",
+    "MAX_ARGUMENT",
+    "TOOLS",
+    "Journal",
+    "Limits",
+    "Outcome",
+    "Rechecked",
+    "TimeLock",
+    "check_arguments",
+    "recheck",
+]
+
+TOOLS = ("search", "fetch")
+ARGUMENT = {"search": "query", "fetch": "id_or_url"}  # each tool's one argument
+MAX_ARGUMENT = {"search": 1000, "fetch": 2048}  # characters
+_BUDGET_KEY = {"search": "searches", "fetch": "fetches"}
+
+
+@dataclass(frozen=True)
+class Limits:
+    """Per-run caps; ``None`` is unlimited.  ``calls`` caps searches and fetches together."""
+
+    searches: int | None = None
+    fetches: int | None = None
+    calls: int | None = None
+
+    def __post_init__(self) -> None:
+        for name in ("searches", "fetches", "calls"):
+            value = getattr(self, name)
+            if value is not None:
+                positive_int(value, f"--max-{name}", minimum=0)
+
+    def as_dict(self) -> dict[str, int | None]:
+        return {"searches": self.searches, "fetches": self.fetches, "calls": self.calls}
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """What a tool call answers: text for the model, the same as data, and the call's record."""
+
+    text: str
+    structured: dict[str, Any]
+    is_error: bool
+    record: Mapping[str, Any]
+
+    @property
+    def status(self) -> str:
+        return self.record.get("status", "error")
+
+
+class Journal(Protocol):
+    """Where the lock records its calls: an event log file, an Inspect sample store."""
+
+    def write(self, header: Mapping[str, Any], record: Mapping[str, Any]) -> None:
+        """Record one call; *header* is the run's start record (a journal may keep it once)."""
+
+
+@dataclass(frozen=True)
+class Rechecked:
+    """The re-check's verdict on a backend's hits: ``shown[i]`` is the hit behind ``seen[i]``."""
+
+    seen: tuple[Seen, ...] = ()
+    withheld: tuple[Withheld, ...] = ()
+    shown: tuple[Hit, ...] = ()
+
+
+def recheck(hits: Sequence[Hit], as_of: _dt.date, *, mode: str = "enforced", allow_undated: bool = False) -> Rechecked:
+    """The second filter: split *hits* into shown and withheld.
+
+    Withheld, always: no id or URL (``no-id``).  In the enforced mode also:
+    a date not known at *as_of* (``after-cutoff``; with several date fields
+    the latest decides) and, unless *allow_undated*, no date (``undated``) or
+    a date that does not parse (``unparseable-date``).  The unrestricted mode
+    shows everything that has an id.
+    """
+    seen: list[Seen] = []
+    withheld: list[Withheld] = []
+    shown: list[Hit] = []
+    for hit in hits:
+        raw = ", ".join(v if isinstance(v, str) else str(v) for v in hit.dates) or None
+        if hit.id is None:
+            withheld.append(Withheld(None, raw, "no-id"))
+            continue
+        days, bad = [], []
+        for value in hit.dates:
+            try:
+                days.append(parse_timestamp(value))
+            except ValueError:
+                bad.append(value)
+        enforced = mode == "enforced"
+        if enforced and days and not known_at(max(days), as_of):
+            withheld.append(Withheld(hit.id, format_date(max(days)), "after-cutoff"))
+            continue
+        if bad or not days:
+            reason, why = ("unparseable-date", f"unparseable date {raw}") if bad else ("undated", "no date")
+            if enforced and not allow_undated:
+                withheld.append(Withheld(hit.id, raw, reason))
+                continue
+            seen.append(Seen(hit.id, hit.title, None, why))
+        else:
+            seen.append(Seen(hit.id, hit.title, max(days)))
+        shown.append(hit)
+    return Rechecked(tuple(seen), tuple(withheld), tuple(shown))
+
+
+def check_arguments(tool: str, arguments: Any) -> str | None:
+    """Why the call's arguments are refused, or ``None``: exactly one string argument, nothing else."""
+    if tool not in TOOLS:
+        return f"unknown tool {tool!r}: the tools are search and fetch"
+    name = ARGUMENT[tool]
+    if not isinstance(arguments, dict):
+        return f"{tool} takes one argument, {name!r}"
+    extra = sorted(set(arguments) - {name}, key=str)
+    if extra:
+        return f"unexpected argument(s) {', '.join(map(repr, extra))}: {tool} takes only {name!r}"
+    value = arguments.get(name)
+    if not isinstance(value, str) or not value.strip():
+        return f"{tool} needs {name!r}, a non-empty string"
+    if len(value) > MAX_ARGUMENT[tool]:
+        return f"{name!r} is longer than {MAX_ARGUMENT[tool]} characters"
+    return None
+
+
+@dataclass
+class _Call:
+    """One call in progress: what the journal records and the outcome renders."""
+
+    tool: str
+    arguments: Any
+    status: str = "ok"
+    error: str | None = None
+    checked: Rechecked = field(default_factory=Rechecked)
+
+
+class TimeLock:
+    """Serves ``search`` and ``fetch`` as of a fixed date, within budgets, recording every call.
+
+    *resume* is the call records a journal already holds for this run (an
+    Inspect sample's store): numbering and budgets go on from the last one.
+    Calls are serialised (one mutex), so budgets and sequence numbers stay
+    exact whatever the transport's concurrency.
+    """
+
+    def __init__(
+        self,
+        backend: Backend,
+        as_of: _dt.date,
+        journal: Journal,
+        *,
+        mode: str = "enforced",
+        limits: Limits = Limits(),
+        k: int = 5,
+        presentation: "str | DatePresentation" = "visible",
+        allow_undated: bool = False,
+        server: str = "anachron",
+        run: str | None = None,
+        resume: Sequence[Mapping[str, Any]] = (),
+    ) -> None:
+        if mode not in MODES:
+            raise AnachronError(f"unknown mode {mode!r}: expected one of {', '.join(MODES)}")
+        if not isinstance(as_of, _dt.date) or isinstance(as_of, _dt.datetime):
+            raise AnachronError(f"as_of: expected a date, got {as_of!r}")
+        self.backend = backend
+        self.as_of = as_of
+        self.journal = journal
+        self.mode = mode
+        self.limits = limits
+        self.k = positive_int(k, "-k")
+        self.presentation = DatePresentation.parse(presentation)
+        self.allow_undated = bool(allow_undated)
+        self.used = {"searches": 0, "fetches": 0, "calls": 0}
+        self._seq = 0
+        if resume:
+            last = resume[-1]
+            self._seq = int(last["seq"])
+            self.used = {name: int(last["budget"][name]["used"]) for name in self.used}
+        self._mutex = threading.Lock()
+        self.header = start_record(
+            run=run or uuid.uuid4().hex,
+            time=now(),
+            as_of=as_of,
+            mode=mode,
+            backend=backend.kind,
+            source=backend.source,
+            k=self.k,
+            allow_undated=self.allow_undated,
+            limits=limits.as_dict(),
+            date_presentation=str(self.presentation),
+            server=server,
+        )
+
+    # -- budget ---------------------------------------------------------------
+
+    def budget(self) -> dict[str, dict[str, int | None]]:
+        out = {}
+        for name, limit in self.limits.as_dict().items():
+            used = self.used[name]
+            out[name] = {"used": used, "limit": limit, "remaining": None if limit is None else limit - used}
+        return out
+
+    def _exhausted(self, tool: str) -> str | None:
+        for name in (_BUDGET_KEY[tool], "calls"):
+            limit = getattr(self.limits, name)
+            if limit is not None and self.used[name] >= limit:
+                return f"{name} budget exhausted ({self.used[name]} of {limit} used): no more {tool} calls in this run"
+        return None
+
+    # -- calls ----------------------------------------------------------------
+
+    def call(self, tool: str, arguments: Any) -> Outcome:
+        """Answer one tool call; never raises for anything the agent or the backend sent."""
+        with self._mutex:
+            return self._finish(self._run(_Call(tool, arguments)))
+
+    def _run(self, call: _Call) -> _Call:
+        problem = check_arguments(call.tool, call.arguments)
+        if problem is not None:
+            call.status, call.error = "refused", problem
+            return call
+        problem = self._exhausted(call.tool)
+        if problem is not None:
+            call.status, call.error = "exhausted", problem
+            return call
+        self.used[_BUDGET_KEY[call.tool]] += 1
+        self.used["calls"] += 1
+        value = call.arguments[ARGUMENT[call.tool]].strip()
+        options = {"as_of": self.as_of, "mode": self.mode}
+        try:
+            # A backend may return more than asked: only the first k (one for fetch) are considered.
+            if call.tool == "search":
+                hits = self.backend.search(value, k=self.k, **options)[: self.k]
+            else:
+                hits = self.backend.fetch(value, **options)[:1]
+        except UpstreamError as exc:
+            call.status, call.error = "error", str(exc)
+            return call
+        except Exception as exc:  # a backend bug is the backend's error, never a crash of the lock
+            call.status, call.error = "error", f"backend failed: {type(exc).__name__}"
+            return call
+        call.checked = recheck(hits, self.as_of, mode=self.mode, allow_undated=self.allow_undated)
+        if call.tool == "fetch" and not call.checked.seen:
+            call.status, call.error = "refused", f"No document {value!r} is available."
+        return call
+
+    def _finish(self, call: _Call) -> Outcome:
+        self._seq += 1
+        budget = self.budget()
+        record = call_record(
+            run=self.header["run"],
+            seq=self._seq,
+            time=now(),
+            tool=call.tool,
+            arguments=call.arguments,
+            status=call.status,
+            error=call.error,
+            returned=call.checked.seen,
+            withheld=call.checked.withheld,
+            budget=budget,
+        )
+        try:
+            self.journal.write(self.header, record)
+        except (AnachronError, OSError) as exc:
+            # Nothing unrecorded is ever shown: a run whose journal cannot be kept gets no results.
+            message = str(exc) if isinstance(exc, AnachronError) else f"cannot write the event log: {exc}"
+            text = f"{call.tool} #{self._seq}: error: {message}. This server cannot serve this run."
+            return Outcome(text, {"results": [], "budget": budget, "error": message}, True, record)
+        tool = call.tool if call.tool in TOOLS else "call"
+        argument = call.arguments.get(ARGUMENT[tool], "") if tool in TOOLS and isinstance(call.arguments, dict) else ""
+        if call.status != "ok":
+            text = render(tool, self._seq, "", (), budget, error=call.error)
+            return Outcome(text, {"results": [], "budget": budget, "error": call.error}, True, record)
+        results = [self._result(seen, hit, full=call.tool == "fetch") for seen, hit in zip(call.checked.seen, call.checked.shown)]
+        text = render(tool, self._seq, argument.strip(), results, budget)
+        return Outcome(text, {"results": results, "budget": budget}, False, record)
+
+    def _result(self, seen: Seen, hit: Hit, *, full: bool) -> dict[str, Any]:
+        result = {
+            "id": seen.id,
+            "title": seen.title,
+            "published": self.presentation.show(seen.published),
+            "text": hit.text if full else snippet(hit.text),
+        }
+        if seen.published is None and self.presentation.kind != "hidden":
+            result["undated"] = True  # shown as "date: unknown": the agent is told it has no date
+        return result
