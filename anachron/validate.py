@@ -43,7 +43,8 @@ def describe(value: object) -> str:
 
 
 def positive_int(value: object, name: str, *, minimum: int = 1) -> int:
-    """*value* if it is an ``int`` (never a ``bool``) of at least *minimum*.
+    """*value* as an ``int`` if it is an integer (any ``numbers.Integral``, never a
+    ``bool``) of at least *minimum*.
 
     Raises :class:`AnachronError` ``"{name} must be a positive integer, got ..."``
     (``a non-negative integer`` when *minimum* is 0).
@@ -51,10 +52,10 @@ def positive_int(value: object, name: str, *, minimum: int = 1) -> int:
     >>> positive_int(3, "k")
     3
     """
-    if isinstance(value, bool) or not isinstance(value, int) or value < minimum:
+    if isinstance(value, bool) or not isinstance(value, numbers.Integral) or value < minimum:
         wanted = "a positive integer" if minimum == 1 else "a non-negative integer" if minimum == 0 else f"an integer >= {minimum}"
         raise AnachronError(f"{name} must be {wanted}, got {value!r}")
-    return value
+    return int(value)
 
 
 def check_unique(where: str, kind: str, ident: str, seen: dict[str, str]) -> None:

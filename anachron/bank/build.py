@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import Any, Iterable, Mapping
 
 from ..core.corpus import Corpus, default_corpus_dir
+from ..core.dates import known_at
 from ..errors import AnachronError
 from ..io import Record, read_records
 from ..validate import Fields, check_unique, describe
@@ -202,7 +203,7 @@ def bank_records(fact_records: Iterable[tuple[str, Mapping[str, Any]]], corpus: 
         history = [{"value": fact.value, "published": fact.published.isoformat()} for fact in chain]
         slug = "-".join(part.lower().replace("-", "") for part in (instrument, field, period) if part)
         for day in _days(chain):
-            public = [fact.value for fact in chain if fact.published <= day]
+            public = [fact.value for fact in chain if known_at(fact.published, day)]
             answer = public[-1] if public else initial
             item_id = f"{slug}-{day.isoformat()}"
             if item_id in records:  # two lineages whose slugs collide

@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any, Iterable, Mapping
 
 from ..errors import AnachronError
+from ..core.dates import known_at
 from ..io import read_json
 from ..validate import Fields
 from .items import BankItem, required_date
@@ -32,7 +33,7 @@ class ModelCutoff:
 
     def overlapping(self, item: BankItem) -> bool:
         """The item's as_of falls before the training cutoff: the model may have seen past it."""
-        return item.as_of < self.training_cutoff
+        return not known_at(self.training_cutoff, item.as_of)
 
     def badge(self, item: BankItem) -> str:
         """``web-locked only`` when released after the item's resolution, else ``pre-event model``.

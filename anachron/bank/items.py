@@ -22,6 +22,7 @@ from types import MappingProxyType
 from typing import Any, Iterable, Mapping
 
 from ..core.corpus import default_corpus_dir
+from ..core.dates import known_at
 from ..errors import AnachronError
 from ..io import read_records
 from ..validate import Fields, check_unique, describe
@@ -81,7 +82,7 @@ class BankItem:
 
     def value_on(self, day: _dt.date) -> str | None:
         """The latest value published on or before *day*, else ``initial``."""
-        public = [value for value, published in self.values if published <= day]
+        public = [value for value, published in self.values if known_at(published, day)]
         return public[-1] if public else self.initial
 
     def latest(self) -> str | None:
@@ -90,7 +91,7 @@ class BankItem:
 
     def later_values(self) -> tuple[tuple[str, _dt.date], ...]:
         """The values published after ``as_of``."""
-        return tuple(pair for pair in self.values if pair[1] > self.as_of)
+        return tuple(pair for pair in self.values if not known_at(pair[1], self.as_of))
 
     def resolution(self) -> _dt.date | None:
         """The item's resolution date (docs/run-rules.md, "Model cutoffs").
@@ -103,7 +104,7 @@ class BankItem:
         later = self.later_values()
         if later:
             return later[0][1]
-        public = [published for _, published in self.values if published <= self.as_of]
+        public = [published for _, published in self.values if known_at(published, self.as_of)]
         return public[-1] if public else None
 
     def superseded(self) -> bool:

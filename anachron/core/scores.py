@@ -28,6 +28,7 @@ import numbers
 from collections.abc import Mapping
 from typing import Any
 
+from ..validate import describe
 from .errors import AnachronError
 
 __all__ = ["METRICS", "check_scores", "parse_scores"]
@@ -45,7 +46,6 @@ METRICS: dict[str, str] = {
 }
 
 _EXPECTED = {"rate": "a number in [0, 1]", "count": "a non-negative integer"}
-_JSON_TYPES = {dict: "an object", list: "an array", str: "a string", bool: "a boolean", type(None): "null"}
 
 
 def metric_kind(metric: object) -> str:
@@ -53,21 +53,6 @@ def metric_kind(metric: object) -> str:
     if not isinstance(metric, str) or metric not in METRICS:
         raise AnachronError(f"unknown metric {metric!r}: choose one of {', '.join(METRICS)}")
     return METRICS[metric]
-
-
-def _describe(value: object) -> str:
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, str):
-        text = value if len(value) <= 40 else value[:37] + "..."
-        return f"the string {text!r}"
-    if isinstance(value, float) and math.isnan(value):
-        return "NaN"
-    if isinstance(value, numbers.Real):
-        return repr(float(value)) if isinstance(value, float) else str(value)
-    return _JSON_TYPES.get(type(value), f"a {type(value).__name__}")
 
 
 def _value(value: object, kind: str) -> float | int | None:
@@ -92,7 +77,7 @@ def check_scores(scores: object, where: str, metric: str = "tclr") -> dict[str, 
     """
     kind = metric_kind(metric)
     if not isinstance(scores, Mapping):
-        raise AnachronError(f"{where}: expected a mapping of sample id -> {metric}, got {_describe(scores)}")
+        raise AnachronError(f"{where}: expected a mapping of sample id -> {metric}, got {describe(scores)}")
     if not scores:
         raise AnachronError(f"{where}: no samples")
     checked: dict[str, float | int] = {}
@@ -101,7 +86,7 @@ def check_scores(scores: object, where: str, metric: str = "tclr") -> dict[str, 
             raise AnachronError(f"{where}: sample id {sample_id!r} is not a string")
         value = _value(raw, kind)
         if value is None:
-            description = _describe(raw) + (" (no value for this sample)" if raw is None else "")
+            description = describe(raw) + (" (no value for this sample)" if raw is None else "")
             if kind == "rate" and isinstance(raw, numbers.Real) and not isinstance(raw, bool) and math.isfinite(raw):
                 problem = f"{description}, outside [0, 1]"
             else:
@@ -117,7 +102,7 @@ def parse_scores(document: Any, where: str, metric: str = "tclr") -> dict[str, f
     if not isinstance(document, dict):
         raise AnachronError(
             f"{where}: expected a JSON object (sample id -> number, or the output of "
-            f"anachron score --format json), got {_describe(document)}"
+            f"anachron score --format json), got {describe(document)}"
         )
     samples = document.get("samples")
     if not isinstance(samples, list):
@@ -125,10 +110,10 @@ def parse_scores(document: Any, where: str, metric: str = "tclr") -> dict[str, f
     picked: dict[str, object] = {}
     for index, entry in enumerate(samples):
         if not isinstance(entry, dict):
-            raise AnachronError(f"{where}: samples[{index}]: expected an object, got {_describe(entry)}")
+            raise AnachronError(f"{where}: samples[{index}]: expected an object, got {describe(entry)}")
         sample_id = entry.get("sample_id")
         if not isinstance(sample_id, str):
-            raise AnachronError(f"{where}: samples[{index}]: sample_id is {_describe(sample_id)}, expected a string")
+            raise AnachronError(f"{where}: samples[{index}]: sample_id is {describe(sample_id)}, expected a string")
         if sample_id in picked:
             raise AnachronError(f"{where}: sample {sample_id!r} appears twice")
         if metric not in entry:

@@ -38,6 +38,7 @@ from inspect_ai.model import (
 from inspect_ai.tool import ToolChoice, ToolInfo
 
 from anachron.core import naive_query
+from anachron.core.dates import known_at, parse_date
 from anachron.errors import AnachronError
 
 __all__ = ["AGENTS", "KeylessAgent", "parse_results"]
@@ -61,6 +62,14 @@ def parse_results(text: str) -> list[dict[str, str]]:
         if items:
             items[-1][match.group("key")] = match.group("value")
     return items
+
+
+def _shown_day(item: dict[str, str]):
+    """The date a result shows, or ``None`` (no date line, ``unknown``, or not a day)."""
+    try:
+        return parse_date(item.get("date"))
+    except ValueError:
+        return None
 
 
 def _text(messages: list[ChatMessage], kind: type, pattern: re.Pattern[str], what: str) -> str:
@@ -132,9 +141,10 @@ class KeylessAgent(ModelAPI):
         if not searches or searches[0].error is not None:
             return []
         as_of = _text(input, ChatMessageSystem, _AS_OF, "as-of date in the system prompt")
-        items = [item for item in parse_results(searches[0].text) if "id" in item and item.get("date", "unknown") != "unknown"]
-        # ISO dates compare as strings.
-        return sorted((item for item in items if item["date"] <= as_of), key=lambda item: (item["date"], item["id"]))
+        items = [item for item in parse_results(searches[0].text) if "id" in item]
+        day = parse_date(as_of)
+        usable = [item for item in items if _shown_day(item) is not None and known_at(_shown_day(item), day)]
+        return sorted(usable, key=lambda item: (item["date"], item["id"]))
 
     @staticmethod
     def _oracle_answer(input: list[ChatMessage], usable: list[dict[str, str]], fetches: list[ChatMessageTool]) -> str:

@@ -31,6 +31,7 @@ from dataclasses import asdict, dataclass
 from typing import Any, Mapping
 
 from ...errors import AnachronError
+from ...validate import positive_int
 from ..scores import check_scores, metric_kind
 from .bootstrap import bootstrap_means, percentile, resampling_method
 from .signtest import sign_test
@@ -120,8 +121,7 @@ def _check_options(confidence: object, n_resamples: object, seed: object) -> Non
         or not 0 < confidence < 1  # False for NaN
     ):
         raise AnachronError(f"confidence must be a number strictly between 0 and 1, got {confidence!r}")
-    if isinstance(n_resamples, bool) or not isinstance(n_resamples, numbers.Integral) or n_resamples < 1:
-        raise AnachronError(f"n_resamples must be a positive integer, got {n_resamples!r}")
+    positive_int(n_resamples, "n_resamples")
     if isinstance(seed, bool) or not isinstance(seed, numbers.Integral):
         raise AnachronError(f"seed must be an integer, got {seed!r}")
 
