@@ -105,6 +105,79 @@ class Corpus:
         return self.samples[sample_id]
 
 
+def _entities(records: Iterable[Record]) -> dict[str, Entity]:
+    entities: dict[str, Entity] = {}
+    seen: dict[str, str] = {}
+    for where, obj in records:
+        f = Fields(where, obj)
+        ident = f.text("id")
+        check_unique(where, "entity", ident, seen)
+        valid_from = f.date("valid_from", nullable=True)
+        valid_to = f.date("valid_to", nullable=True)
+        if valid_from is not None and valid_to is not None and valid_from > valid_to:
+            raise f.error("valid_from", f"{valid_from} is after valid_to {valid_to}")
+        entities[ident] = Entity(ident, f.text("name"), valid_from, valid_to, f.extra(_ENTITY_FIELDS))
+    return entities
+
+
+def _items(records: Iterable[Record], entities: Mapping[str, Entity]) -> dict[str, Item]:
+    items: dict[str, Item] = {}
+    where_of: dict[str, str] = {}
+    for where, obj in records:
+        f = Fields(where, obj)
+        ident = f.text("id")
+        check_unique(where, "item", ident, where_of)
+        names = f.id_list("entities")
+        for name in names:
+            if name not in entities:
+                raise f.error("entities", f"unknown entity id '{name}'")
+        items[ident] = Item(
+            id=ident,
+            slice=f.text("slice"),
+            publish_date=f.date("publish_date"),  # type: ignore[arg-type]
+            title=f.text("title"),
+            text=f.text("text", nonempty=False),
+            entities=names,
+            restates=f.optional_id("restates"),
+            extra=f.extra(_ITEM_FIELDS),
+        )
+    # Restatement links are checked once every item is known (a link may point forward in the file).
+    for ident, item in items.items():
+        if item.restates is not None:
+            _check_restatement(Fields(where_of[ident], {}), item, items)
+    return items
+
+
+def _check_restatement(f: Fields, item: Item, items: Mapping[str, Item]) -> None:
+    if item.restates == item.id:
+        raise f.error("restates", "an item cannot restate itself")
+    original = items.get(item.restates)  # type: ignore[arg-type]
+    if original is None:
+        raise f.error("restates", f"unknown item id '{item.restates}'")
+    if original.publish_date > item.publish_date:
+        raise f.error(
+            "restates",
+            f"restates '{original.id}' dated {original.publish_date}, later than this item's {item.publish_date}",
+        )
+
+
+def _samples(records: Iterable[Record]) -> dict[str, Sample]:
+    samples: dict[str, Sample] = {}
+    seen: dict[str, str] = {}
+    for where, obj in records:
+        f = Fields(where, obj)
+        ident = f.text("id")
+        check_unique(where, "sample", ident, seen)
+        samples[ident] = Sample(
+            id=ident,
+            slice=f.text("slice"),
+            as_of=f.date("as_of"),  # type: ignore[arg-type]
+            input=f.text("input"),
+            extra=f.extra(_SAMPLE_FIELDS),
+        )
+    return samples
+
+
 def build_corpus(
     items: Iterable[Record],
     entities: Iterable[Record] = (),
@@ -120,73 +193,11 @@ def build_corpus(
     item naming an unknown entity, a ``restates`` id that is unknown, the
     item itself, or an item published later than the restating one.
     """
-    entity_map: dict[str, Entity] = {}
-    seen: dict[str, str] = {}
-    for where, obj in entities:
-        f = Fields(where, obj)
-        ident = f.text("id")
-        check_unique(where, "entity", ident, seen)
-        valid_from = f.date("valid_from", nullable=True)
-        valid_to = f.date("valid_to", nullable=True)
-        if valid_from is not None and valid_to is not None and valid_from > valid_to:
-            raise f.error("valid_from", f"{valid_from} is after valid_to {valid_to}")
-        entity_map[ident] = Entity(ident, f.text("name"), valid_from, valid_to, f.extra(_ENTITY_FIELDS))
-
-    item_map: dict[str, Item] = {}
-    item_where: dict[str, str] = {}
-    for where, obj in items:
-        f = Fields(where, obj)
-        ident = f.text("id")
-        check_unique(where, "item", ident, item_where)
-        names = f.id_list("entities")
-        for name in names:
-            if name not in entity_map:
-                raise f.error("entities", f"unknown entity id '{name}'")
-        item_map[ident] = Item(
-            id=ident,
-            slice=f.text("slice"),
-            publish_date=f.date("publish_date"),  # type: ignore[arg-type]
-            title=f.text("title"),
-            text=f.text("text", nonempty=False),
-            entities=names,
-            restates=f.optional_id("restates"),
-            extra=f.extra(_ITEM_FIELDS),
-        )
-
-    # Restatement links are checked once every item is known (a link may point forward in the file).
-    for ident, item in item_map.items():
-        if item.restates is None:
-            continue
-        f = Fields(item_where[ident], {})
-        if item.restates == ident:
-            raise f.error("restates", "an item cannot restate itself")
-        original = item_map.get(item.restates)
-        if original is None:
-            raise f.error("restates", f"unknown item id '{item.restates}'")
-        if original.publish_date > item.publish_date:
-            raise f.error(
-                "restates",
-                f"restates '{original.id}' dated {original.publish_date}, later than this item's {item.publish_date}",
-            )
-
-    sample_map: dict[str, Sample] = {}
-    seen = {}
-    for where, obj in samples:
-        f = Fields(where, obj)
-        ident = f.text("id")
-        check_unique(where, "sample", ident, seen)
-        sample_map[ident] = Sample(
-            id=ident,
-            slice=f.text("slice"),
-            as_of=f.date("as_of"),  # type: ignore[arg-type]
-            input=f.text("input"),
-            extra=f.extra(_SAMPLE_FIELDS),
-        )
-
+    entity_map = _entities(entities)
     return Corpus(
-        items=MappingProxyType(item_map),
+        items=MappingProxyType(_items(items, entity_map)),
         entities=MappingProxyType(entity_map),
-        samples=MappingProxyType(sample_map),
+        samples=MappingProxyType(_samples(samples)),
         source=source,
     )
 
@@ -199,11 +210,13 @@ def _records(path: Path, required: bool) -> list[Record]:
     return read_records(path)
 
 
-def load_corpus(directory: str | os.PathLike[str] | None = None) -> Corpus:
+def load_corpus(directory: str | os.PathLike[str] | None = None, *, samples: bool = True) -> Corpus:
     """Load and validate the corpus in *directory* (default: the v0 corpus).
 
     ``items.jsonl`` is required; ``entities.jsonl`` and ``samples.jsonl``
-    may be absent (no entities, no samples).
+    may be absent (no entities, no samples).  With ``samples=False``
+    ``samples.jsonl`` is not even opened: a time lock serves a corpus
+    without ever reading the tasks posed over it.
     """
     root = Path(directory) if directory is not None else default_corpus_dir()
     if not root.is_dir():
@@ -211,7 +224,7 @@ def load_corpus(directory: str | os.PathLike[str] | None = None) -> Corpus:
     return build_corpus(
         _records(root / "items.jsonl", required=True),
         _records(root / "entities.jsonl", required=False),
-        _records(root / "samples.jsonl", required=False),
+        _records(root / "samples.jsonl", required=False) if samples else (),
         source=str(root),
     )
 

@@ -18,14 +18,12 @@ import re
 import urllib.error
 import urllib.request
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any, Mapping, Protocol
 
-from ..core import Corpus, SearchEngine, build_corpus, default_corpus_dir
+from ..core import Corpus, SearchEngine, load_corpus
 from ..core.dates import format_date
 from ..errors import AnachronError
-from ..io import parse_json, read_records
-from .quarantine import SERVED_FILES
+from ..io import parse_json
 
 __all__ = [
     "Backend",
@@ -70,11 +68,7 @@ class Backend(Protocol):
 
 def load_served_corpus(directory: str | os.PathLike[str] | None = None) -> Corpus:
     """The corpus as served: only :data:`SERVED_FILES`, never samples or outcome files."""
-    root = Path(directory) if directory is not None else default_corpus_dir()
-    if not root.is_dir():
-        raise AnachronError(f"{root}: not a corpus directory")
-    items, entities = (root / name for name in SERVED_FILES)
-    return build_corpus(read_records(items), read_records(entities) if entities.exists() else [], source=str(root))
+    return load_corpus(directory, samples=False)
 
 
 class CorpusBackend:

@@ -300,9 +300,9 @@ class TimeLock:
         )
         try:
             self.journal.write(self.header, record)
-        except (AnachronError, OSError) as exc:
-            # Nothing unrecorded is ever shown: a run whose journal cannot be kept gets no results.
-            message = str(exc) if isinstance(exc, AnachronError) else f"cannot write the event log: {exc}"
+        except Exception as exc:  # a disk error, or a value the journal cannot encode
+            # Nothing unrecorded is ever shown: a call whose record cannot be kept gets no results.
+            message = str(exc) if isinstance(exc, AnachronError) else f"cannot write the event log: {type(exc).__name__}: {exc}"
             text = f"{call.tool} #{self._seq}: error: {message}. This server cannot serve this run."
             return Outcome(text, {"results": [], "budget": budget, "error": message}, True, record)
         tool = call.tool if call.tool in TOOLS else "call"

@@ -1,0 +1,180 @@
+"""The time lock itself, standard library only: argument checks, budgets, the re-check in
+both modes, refusals that reveal nothing, rendering, the journal, and resuming a run."""
+
+import datetime as dt
+import unittest
+
+from anachron.core import load_corpus
+from anachron.errors import AnachronError
+from anachron.timelock import SNIPPET, CorpusBackend, Hit, Limits, TimeLock, UpstreamError, recheck
+
+T = dt.date(2022, 6, 1)
+
+
+class ListJournal:
+    def __init__(self):
+        self.header, self.records = None, []
+
+    def write(self, header, record):
+        self.header = self.header or dict(header)
+        self.records.append(dict(record))
+
+
+class FailingJournal:
+    def write(self, header, record):
+        raise OSError(28, "No space left on device")
+
+
+class FixedBackend:
+    kind, source = "upstream", "stub"
+
+    def __init__(self, hits=(), fail=None):
+        self.hits, self.fail, self.asked = list(hits), fail, []
+
+    def search(self, query, *, k, as_of, mode):
+        self.asked.append(("search", query, as_of, mode))
+        if self.fail is not None:
+            raise self.fail
+        return self.hits
+
+    def fetch(self, ref, *, as_of, mode):
+        self.asked.append(("fetch", ref, as_of, mode))
+        return [h for h in self.hits if h.id == ref]
+
+
+def lock(backend=None, **options):
+    journal = options.pop("journal", None) or ListJournal()
+    return TimeLock(backend or CorpusBackend(load_corpus()), T, journal, **options), journal
+
+
+class RecheckTest(unittest.TestCase):
+    HITS = [Hit("on-t", "", "", ("2022-06-01",)), Hit("late", "", "", ("2022-06-02",)),
+            Hit("late-in-utc", "", "", ("2022-06-01T23:30:00-02:00",)), Hit("undated", "", "", ()),
+            Hit("garbled", "", "", ("June 1st",)), Hit(None, "", "", ("2020-01-01",))]
+
+    def test_enforced_shows_only_what_was_known_on_t(self):
+        checked = recheck(self.HITS, T)
+        self.assertEqual([s.id for s in checked.seen], ["on-t"])
+        self.assertEqual([(w.id, w.reason) for w in checked.withheld], [
+            ("late", "after-cutoff"), ("late-in-utc", "after-cutoff"), ("undated", "undated"),
+            ("garbled", "unparseable-date"), (None, "no-id")])
+
+    def test_allow_undated_shows_undated_items_as_such(self):
+        checked = recheck(self.HITS, T, allow_undated=True)
+        self.assertEqual([(s.id, s.published, s.undated) for s in checked.seen], [
+            ("on-t", T, None), ("undated", None, "no date"), ("garbled", None, "unparseable date June 1st")])
+
+    def test_unrestricted_withholds_only_what_has_no_id(self):
+        checked = recheck(self.HITS, T, mode="unrestricted")
+        self.assertEqual(len(checked.seen), 5)
+        self.assertEqual([w.reason for w in checked.withheld], ["no-id"])
+
+
+class CallTest(unittest.TestCase):
+    def test_an_ok_search_is_recorded_and_rendered_with_a_receipt_and_the_budget(self):
+        the_lock, journal = lock(limits=Limits(calls=2))
+        outcome = the_lock.call("search", {"query": "aster logistics"})
+        self.assertFalse(outcome.is_error)
+        lines = outcome.text.split("\n")
+        self.assertEqual(lines[0], 'search #1: 2 results for "aster logistics"')
+        self.assertEqual(lines[1:5], ["- id: fin-001", "  date: 2021-02-11", "  title: Aster Logistics adds two regional hubs",
+                                      "  snippet: " + load_corpus().items["fin-001"].text])
+        self.assertEqual(lines[-1], "Budget remaining: searches unlimited, fetches unlimited, calls 1 of 2.")
+        [record] = journal.records
+        self.assertEqual((record["seq"], record["status"], [r["id"] for r in record["returned"]]), (1, "ok", ["fin-001", "fin-002"]))
+        self.assertEqual(journal.header["as_of"], "2022-06-01")
+
+    def test_smuggled_and_bad_arguments_are_refused_at_no_cost(self):
+        the_lock, journal = lock(limits=Limits(calls=1))
+        for tool, arguments in (("search", {"query": "x", "as_of": "2030-01-01"}), ("search", {"query": " "}),
+                                ("search", {"query": 5}), ("search", None), ("fetch", {"id_or_url": "x" * 2049}),
+                                ("browse", {"url": "x"})):
+            with self.subTest(tool=tool, arguments=arguments):
+                outcome = the_lock.call(tool, arguments)
+                self.assertTrue(outcome.is_error)
+                self.assertEqual(outcome.status, "refused")
+        self.assertEqual(the_lock.used, {"searches": 0, "fetches": 0, "calls": 0})
+        self.assertEqual(len(journal.records), 6)
+        self.assertEqual(journal.records[0]["arguments"], {"query": "x", "as_of": "2030-01-01"})
+
+    def test_over_budget_calls_are_exhausted_and_reach_no_backend(self):
+        backend = FixedBackend()
+        the_lock, journal = lock(backend, limits=Limits(searches=1))
+        the_lock.call("search", {"query": "a"})
+        outcome = the_lock.call("search", {"query": "b"})
+        self.assertEqual((outcome.status, len(backend.asked)), ("exhausted", 1))
+        self.assertIn("searches budget exhausted (1 of 1 used)", outcome.text)
+
+    def test_a_post_t_fetch_and_an_unknown_id_get_the_same_answer(self):
+        the_lock, journal = lock()
+        late, unknown = the_lock.call("fetch", {"id_or_url": "fin-005"}), the_lock.call("fetch", {"id_or_url": "fin-404"})
+        self.assertEqual((late.status, unknown.status), ("refused", "refused"))
+        body = [o.text.split("\n")[0].split(": ", 1)[1].replace("fin-005", "X").replace("fin-404", "X") for o in (late, unknown)]
+        self.assertEqual(body[0], body[1])
+        self.assertNotIn("2023", late.text)
+        self.assertEqual(journal.records[0]["withheld"], [{"id": "fin-005", "published": "2023-02-09", "reason": "after-cutoff"}])
+        self.assertEqual(journal.records[1]["withheld"], [])
+
+    def test_a_fetch_dated_on_t_is_served_in_full(self):
+        the_lock, _ = lock()
+        corpus = load_corpus()
+        on_t = next(i for i in corpus.items.values() if i.publish_date == dt.date(2021, 4, 28))
+        the_lock.as_of = on_t.publish_date
+        outcome = the_lock.call("fetch", {"id_or_url": on_t.id})
+        self.assertEqual(outcome.status, "ok")
+        self.assertIn("\n\n" + on_t.text + "\n\n", outcome.text)
+
+    def test_unrestricted_mode_serves_post_t_items(self):
+        the_lock, journal = lock(mode="unrestricted")
+        self.assertEqual(the_lock.call("fetch", {"id_or_url": "fin-005"}).status, "ok")
+
+    def test_backend_failures_are_errors_never_crashes(self):
+        for failure in (UpstreamError("upstream /search answered HTTP 500"), KeyError("bug"), RecursionError()):
+            with self.subTest(failure=failure):
+                the_lock, journal = lock(FixedBackend(fail=failure))
+                outcome = the_lock.call("search", {"query": "a"})
+                self.assertEqual((outcome.status, outcome.is_error, outcome.structured["results"]), ("error", True, []))
+                self.assertEqual(journal.records[0]["status"], "error")
+                self.assertEqual(the_lock.used["calls"], 1)  # it reached the backend
+
+    def test_a_call_that_cannot_be_recorded_shows_nothing(self):
+        the_lock, _ = lock(journal=FailingJournal())
+        outcome = the_lock.call("search", {"query": "aster logistics"})
+        self.assertTrue(outcome.is_error)
+        self.assertEqual(outcome.structured["results"], [])
+        self.assertNotIn("fin-001", outcome.text)
+        self.assertIn("No space left on device", outcome.text)
+
+    def test_hidden_dates_appear_nowhere_the_agent_reads(self):
+        the_lock, journal = lock(presentation="hidden")
+        outcome = the_lock.call("search", {"query": "aster logistics"})
+        self.assertNotIn("date", outcome.text)
+        self.assertNotIn("2021", outcome.text)
+        self.assertEqual([r["published"] for r in outcome.structured["results"]], [None, None])
+        self.assertEqual(journal.records[0]["returned"][0]["published"], "2021-02-11")  # the record keeps the truth
+
+    def test_snippets_are_cut_at_a_word(self):
+        text = "word " * 200
+        the_lock, _ = lock(FixedBackend([Hit("a", "t", text, ("2020-01-01",))]))
+        [result] = the_lock.call("search", {"query": "a"}).structured["results"]
+        self.assertLessEqual(len(result["text"]), SNIPPET + 4)
+        self.assertTrue(result["text"].endswith("word ..."))
+
+    def test_a_resumed_lock_goes_on_numbering_and_counting(self):
+        first, journal = lock(limits=Limits(calls=2))
+        first.call("search", {"query": "a"})
+        second = TimeLock(CorpusBackend(load_corpus()), T, journal, limits=Limits(calls=2), resume=journal.records[-1:])
+        self.assertTrue(second.call("search", {"query": "b"}).text.startswith("search #2:"))
+        self.assertEqual(second.call("search", {"query": "c"}).status, "exhausted")
+
+    def test_bad_settings_are_errors(self):
+        for options in ({"mode": "strict"}, {"k": 0}, {"k": True}, {"presentation": "later"}):
+            with self.subTest(options=options), self.assertRaises(AnachronError):
+                lock(**options)
+        for limits in ({"calls": -1}, {"searches": 1.5}, {"fetches": True}):
+            with self.subTest(limits=limits), self.assertRaises(AnachronError):
+                Limits(**limits)
+
+
+if __name__ == "__main__":
+    unittest.main()
