@@ -33,7 +33,7 @@ COMMANDS = (
 
 # `serve` seals an agent in: it registers only its own parser, so no other
 # command's imports (the bank's outcome code among them) load in the serving
-# process (anachron.mcp.OUTCOME_MODULES, tests/test_mcp_quarantine.py).
+# process (anachron.timelock.quarantine, tests/test_quarantine.py).
 SEALED = ("serve",)
 
 EXIT_BAD_INPUT = 2

@@ -33,7 +33,7 @@ from anachron.errors import AnachronError
 from anachron.timelock import Backend, CorpusBackend, DatePresentation, Limits, TimeLock
 from anachron.validate import positive_int
 
-__all__ = ["AS_OF", "CALLS", "LOCK", "RUN", "StoreJournal", "fetch_tool", "retrieval_tools", "search_tool", "store_as_of"]
+__all__ = ["AS_OF", "CALLS", "LOCK", "RUN", "StoreJournal", "retrieval_tools", "store_as_of"]
 
 # Sample-store keys.  CALLS holds the lock's call records, in order (docs/inspect.md).
 AS_OF = "anachron:as_of"
@@ -128,7 +128,7 @@ def _limits(budget: int | None, limits: Limits | None) -> Limits:
     return Limits(calls=budget)
 
 
-def search_tool(lock: _Lock, *, name: str = "search") -> ToolDef:
+def _search_tool(lock: _Lock) -> ToolDef:
     async def execute(query: str) -> str:
         """Search the news archive by keywords.
 
@@ -139,14 +139,14 @@ def search_tool(lock: _Lock, *, name: str = "search") -> ToolDef:
 
     return ToolDef(
         execute,
-        name=name,
+        name="search",
         description="Search a dated news archive by keywords. Returns up to "
         f"{lock.k} items, best match first, each with its id, title and a snippet.",
         parallel=False,
     )
 
 
-def fetch_tool(lock: _Lock, *, name: str = "fetch") -> ToolDef:
+def _fetch_tool(lock: _Lock) -> ToolDef:
     async def execute(id_or_url: str) -> str:
         """Read one archive item in full.
 
@@ -155,7 +155,7 @@ def fetch_tool(lock: _Lock, *, name: str = "fetch") -> ToolDef:
         """
         return await lock.call("fetch", {"id_or_url": id_or_url})
 
-    return ToolDef(execute, name=name, description="Read one item of the news archive in full, by its id.", parallel=False)
+    return ToolDef(execute, name="fetch", description="Read one item of the news archive in full, by its id.", parallel=False)
 
 
 def retrieval_tools(
@@ -186,4 +186,4 @@ def retrieval_tools(
         allow_undated=allow_undated,
         as_of=as_of,
     )
-    return [search_tool(lock), fetch_tool(lock)]
+    return [_search_tool(lock), _fetch_tool(lock)]
