@@ -18,6 +18,8 @@ from __future__ import annotations
 
 import json
 import os
+import re
+import stat
 import tempfile
 from pathlib import Path
 from typing import Any, Iterator, Mapping
@@ -107,16 +109,25 @@ def read_records(path: str | os.PathLike[str]) -> list[Record]:
     return [(f"{path}:{number}", obj) for number, obj in read_jsonl(path)]
 
 
+# Escaped even though JSON allows them raw: line and paragraph separators and NEL (readers
+# that split on them would tear a record) and lone surrogates (no UTF-8 encoder writes them).
+_ESCAPED = re.compile("[\u0085\u2028\u2029\ud800-\udfff]")
+
+
+def _escape(match: re.Match[str]) -> str:
+    return f"\\u{ord(match.group()):04x}"
+
+
 def dump_json(obj: Any, *, indent: int | None = 2) -> str:
     """Serialise deterministically: sorted keys, UTF-8, trailing newline.
 
-    Without *indent* the result is one line: U+2028 and U+2029 are escaped
-    too, so no reader that splits on them can break a record.
+    Characters outside ASCII are written as themselves, except U+0085,
+    U+2028, U+2029 and lone surrogates, which are written as ``\\uXXXX``
+    escapes: the text always encodes as UTF-8, a one-line dump stays one
+    line for every reader, and ``json.loads`` gives back the same string.
     """
     text = json.dumps(obj, indent=indent, sort_keys=True, ensure_ascii=False, allow_nan=False)
-    if indent is None:
-        text = text.replace("\u2028", "\\u2028").replace("\u2029", "\\u2029")
-    return text + "\n"
+    return _ESCAPED.sub(_escape, text) + "\n"
 
 
 def _umask() -> int:
@@ -125,19 +136,24 @@ def _umask() -> int:
     return mask
 
 
-def _stage(target: Path, text: str) -> str:
-    """Write *text* beside *target* in a temporary file with normal modes; return its path."""
-    directory = target.parent
+def _mode_for(target: Path) -> int:
+    """An existing file keeps its mode; a new one gets 0o666 less the umask, as ``open`` would."""
     try:
-        directory.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=directory)
-    except OSError as exc:
-        raise AnachronError(f"{target}: cannot write: {exc.strerror}") from None
+        return stat.S_IMODE(os.stat(target).st_mode)
+    except FileNotFoundError:
+        return 0o666 & ~_umask()
+
+
+def _stage(target: Path, text: str) -> str:
+    """Write *text* beside *target* in a temporary file with the final mode; return its path."""
+    if target.is_dir():
+        raise AnachronError(f"{target}: is a directory, expected a file")
+    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
     try:
         with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as fh:
             fh.write(text)
             fh.flush()
-            os.fchmod(fh.fileno(), 0o666 & ~_umask())  # mkstemp makes 0600
+            os.fchmod(fh.fileno(), _mode_for(target))  # mkstemp makes 0600
             os.fsync(fh.fileno())
     except BaseException:
         _discard(tmp)
@@ -160,20 +176,26 @@ def write_atomic(path: str | os.PathLike[str], text: str) -> None:
 def write_files_atomic(files: Mapping[str | os.PathLike[str], str]) -> None:
     """Write several files as a set: every one is staged before any is replaced.
 
-    A failure while staging leaves every target untouched and no temporary
-    behind.  The final renames are each atomic; only a failure between two of
-    them (a disk that vanishes mid-way) can leave the set partly replaced.
+    A failure while staging (a directory in the way, a full disk) leaves every
+    target untouched and no temporary behind, and is an :class:`AnachronError`
+    naming the file.  A symbolic link is written through (the file it points
+    to is replaced, the link stays).  The final renames are each atomic; only
+    a failure between two of them can leave the set partly replaced.
     """
     staged: list[tuple[str, Path]] = []
+    current = None
     try:
         for path, text in files.items():
-            target = Path(path)
+            current = Path(path)
+            target = Path(os.path.realpath(current))
+            target.parent.mkdir(parents=True, exist_ok=True)
             staged.append((_stage(target, text), target))
-        while staged:
-            tmp, target = staged[0]
+        for tmp, target in list(staged):
+            current = target
             os.replace(tmp, target)
-            staged.pop(0)
-    except BaseException:
+            staged.remove((tmp, target))
+    except OSError as exc:
+        raise AnachronError(f"{current}: cannot write: {exc.strerror or exc}") from None
+    finally:
         for tmp, _ in staged:
             _discard(tmp)
-        raise

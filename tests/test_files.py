@@ -1,5 +1,6 @@
 """Strict JSON reading and atomic writing (anachron.io), used by every command."""
 
+import json
 import os
 import tempfile
 import unittest
@@ -7,7 +8,7 @@ from pathlib import Path
 from unittest import mock
 
 from anachron.core import AnachronError
-from anachron.io import dump_json, read_json, write_atomic
+from anachron.io import dump_json, read_json, read_records, write_atomic, write_files_atomic
 
 
 class ReadJsonTest(unittest.TestCase):
@@ -29,13 +30,21 @@ class ReadJsonTest(unittest.TestCase):
                     read_json(self.path)
 
 
+class ReadJsonLinesTest(unittest.TestCase):
+    def test_lines_split_on_newline_only(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            path = Path(tmp) / "r.jsonl"
+            path.write_text('{"a": "x\u2028y\u0085z"}\r\n\n{"b": 1}\n', encoding="utf-8")
+            self.assertEqual(read_records(path), [(f"{path}:1", {"a": "x\u2028y\u0085z"}), (f"{path}:3", {"b": 1})])
+
+
 class WriteAtomicTest(unittest.TestCase):
     def test_a_failed_write_leaves_the_old_file_and_no_temporary(self):
         with tempfile.TemporaryDirectory() as tmp:
             target = Path(tmp) / "out.json"
             target.write_text("old")
-            with mock.patch("os.replace", side_effect=OSError("disk full")):
-                with self.assertRaises(OSError):
+            with mock.patch("os.replace", side_effect=OSError(28, "No space left on device")):
+                with self.assertRaisesRegex(AnachronError, f"^{target}: cannot write: No space left on device$"):
                     write_atomic(target, "new")
             self.assertEqual(target.read_text(), "old")
             self.assertEqual(os.listdir(tmp), ["out.json"])
@@ -45,6 +54,45 @@ class WriteAtomicTest(unittest.TestCase):
             target = Path(tmp) / "a" / "b.json"
             write_atomic(target, dump_json({"b": 1, "a": [1.5, None]}))
             self.assertEqual(target.read_text(), '{\n  "a": [\n    1.5,\n    null\n  ],\n  "b": 1\n}\n')
+
+    def test_new_files_get_normal_modes_and_existing_files_keep_theirs(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            old_mask = os.umask(0o022)
+            try:
+                fresh, kept = Path(tmp) / "fresh.json", Path(tmp) / "kept.json"
+                kept.write_text("old")
+                os.chmod(kept, 0o640)
+                write_files_atomic({fresh: "a", kept: "b"})
+                self.assertEqual((fresh.stat().st_mode & 0o777, kept.stat().st_mode & 0o777), (0o644, 0o640))
+            finally:
+                os.umask(old_mask)
+
+    def test_a_symlink_is_written_through(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            real, link = Path(tmp) / "real.json", Path(tmp) / "link.json"
+            real.write_text("old")
+            link.symlink_to(real)
+            write_atomic(link, "new")
+            self.assertTrue(link.is_symlink())
+            self.assertEqual(real.read_text(), "new")
+
+    def test_a_set_is_written_whole_or_not_at_all(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            first, blocked = Path(tmp) / "a.json", Path(tmp) / "b.json"
+            first.write_text("old")
+            blocked.mkdir()  # a directory where a file must go
+            with self.assertRaisesRegex(AnachronError, f"^{blocked}: is a directory"):
+                write_files_atomic({first: "new", blocked: "new"})
+            self.assertEqual(first.read_text(), "old")
+            self.assertEqual(sorted(os.listdir(tmp)), ["a.json", "b.json"])
+
+    def test_dump_json_escapes_separators_and_lone_surrogates_losslessly(self):
+        value = {"q": "a\u2028b\u2029c\u0085d\ud800e"}
+        text = dump_json(value, indent=None)
+        self.assertEqual(text.count("\n"), 1)
+        self.assertNotRegex(text, "[\u2028\u2029\u0085\ud800]")
+        text.encode("utf-8")  # always encodable
+        self.assertEqual(json.loads(text), value)
 
     def test_dump_json_refuses_nan(self):
         with self.assertRaises(ValueError):

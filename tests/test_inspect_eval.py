@@ -268,10 +268,13 @@ class ScriptedToolCallTest(unittest.TestCase):
                 self.assertEqual(tool.error.type, "parsing")
                 self.assertIn("Additional properties are not allowed", tool.error.message)
                 self.assertEqual(tool.text, "")
-        # Nothing ran for it: the store's first record is the next search.
-        first = self.sample("enforced", "finance-013").store["anachron:calls"][0]
-        self.assertEqual((first["seq"], first["tool"], first["arguments"], first["status"], [r["id"] for r in first["returned"]]),
-                         (1, "search", {"query": "delta pharma"}, "ok", ["fin-007", "fin-008"]))
+        # No tool ran for it; the agent recorded the refusal in the lock after the turn, under its
+        # call id, and the next search is the second record.
+        first, second = self.sample("enforced", "finance-013").store["anachron:calls"]
+        self.assertEqual((first["seq"], first["tool"], first["arguments"], first["status"], first["call_id"]),
+                         (1, "search", {"query": "delta pharma", "date": "2021-12-31"}, "refused", "d1"))
+        self.assertEqual((second["seq"], second["tool"], second["arguments"], second["status"], [r["id"] for r in second["returned"]]),
+                         (2, "search", {"query": "delta pharma"}, "ok", ["fin-007", "fin-008"]))
 
     def test_enforced_mode_returns_no_post_t_item(self):
         for sid in ("finance-001", "finance-013"):
@@ -292,7 +295,8 @@ class ScriptedToolCallTest(unittest.TestCase):
         statuses = [(r["tool"], r["status"], [w["id"] for w in r["withheld"]])
                     for r in self.sample("enforced", "finance-001").store["anachron:calls"]]
         self.assertEqual(statuses, [("search", "ok", []), ("fetch", "refused", ["fin-006"]),
-                                    ("fetch", "refused", []), ("search", "ok", [])])
+                                    ("fetch", "refused", []), ("search", "refused", []),  # c1, recorded after the turn
+                                    ("search", "ok", [])])
         # In unrestricted mode the same call reads the item.
         read = {m.tool_call_id: m for m in self.sample("unrestricted", "finance-001").messages if m.role == "tool"}["c3"]
         self.assertEqual(read.text.splitlines()[:3], ["fetch #2: fin-006", "date: 2024-05-22", "title: Cygnus Robotics opens second plant"])

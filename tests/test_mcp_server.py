@@ -136,9 +136,10 @@ class StdioCorpusTest(TempDir, unittest.TestCase):
                 self.assertIn(fragments[name], text_of(result))
                 self.assertEqual(shown(result), [])
 
-    def test_refused_calls_use_no_budget_and_are_logged_as_refused(self):
+    def test_refused_calls_count_against_the_call_cap_only_and_are_logged_as_refused(self):
+        # Six refusals: none touches the search or fetch budget, each counts against --max-calls.
         budget = self.rejected["unknown tool"].structured_content["budget"]
-        self.assertEqual({k: v["used"] for k, v in budget.items()}, {"searches": 0, "fetches": 0, "calls": 0})
+        self.assertEqual({k: v["used"] for k, v in budget.items()}, {"searches": 0, "fetches": 0, "calls": 6})
         calls = self.log[1:]
         self.assertEqual([c["status"] for c in calls[:6]], ["refused"] * 6)
         self.assertEqual(calls[0]["arguments"], {"query": "cygnus", "as_of": "2030-01-01"})

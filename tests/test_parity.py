@@ -18,7 +18,7 @@ from tests.mcp_support import TIMEOUT, StubUpstream
 from tests.support import require_extra, run_cli
 
 T = "2022-06-01"  # finance-001, Cygnus Robotics: fin-005 and fin-006 are published after it
-BUDGET = 3
+BUDGET = 5  # refusals count against it: a, b, c, d and e use it up, f is over
 
 
 def setUpModule():
@@ -45,10 +45,11 @@ SCRIPT = [
         ("a", "search", {"query": "cygnus robotics"}),                                 # ok, leaks
         ("b", "search", {"query": "cygnus q3 2023 results", "as_of": "2030-01-01"}),  # refused; query intent
         ("c", "fetch", {"id_or_url": "fin-005", "date": "2030-01-01"}),               # refused; reaches past T
+        # (Inspect refuses b and c itself, before its tools run; the agent records them in the lock.)
     ],
     [("d", "search", {"query": "boom"})],        # the upstream answers HTTP 500: error (costs budget)
     [("e", "fetch", {"id_or_url": "fin-005"})],  # unrestricted: ok, leaks; enforced: refused, blocked
-    [("f", "search", {"query": "cygnus robotics 2023"})],  # the budget of 3 is spent: exhausted
+    [("f", "search", {"query": "cygnus robotics 2023"})],  # the budget of 5 is spent: exhausted
     [("z", "submit", {"answer": "done"})],
 ]
 
@@ -167,7 +168,9 @@ class ParityTest(unittest.TestCase):
         sample = self.samples["enforced"]
         errors = {m.tool_call_id: m.error for m in sample.messages if m.role == "tool" and m.error is not None}
         self.assertEqual({errors["b"].type, errors["c"].type}, {"parsing"})
-        self.assertEqual([r["status"] for r in sample.store["anachron:calls"]], ["ok", "error", "refused", "exhausted"])
+        store = sample.store["anachron:calls"]
+        self.assertEqual([r["status"] for r in store], ["ok", "refused", "refused", "error", "refused", "exhausted"])
+        self.assertEqual([r.get("call_id") for r in store[1:3]], ["b", "c"])  # recorded by the agent after the turn
 
 
 if __name__ == "__main__":

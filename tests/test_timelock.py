@@ -84,8 +84,8 @@ class CallTest(unittest.TestCase):
         self.assertEqual((record["seq"], record["status"], [r["id"] for r in record["returned"]]), (1, "ok", ["fin-001", "fin-002"]))
         self.assertEqual(journal.header["as_of"], "2022-06-01")
 
-    def test_smuggled_and_bad_arguments_are_refused_at_no_cost(self):
-        the_lock, journal = lock(limits=Limits(calls=1))
+    def test_smuggled_and_bad_arguments_are_refused_and_count_against_the_call_cap(self):
+        the_lock, journal = lock(limits=Limits(calls=6, searches=1))
         for tool, arguments in (("search", {"query": "x", "as_of": "2030-01-01"}), ("search", {"query": " "}),
                                 ("search", {"query": 5}), ("search", None), ("fetch", {"id_or_url": "x" * 2049}),
                                 ("browse", {"url": "x"})):
@@ -93,8 +93,10 @@ class CallTest(unittest.TestCase):
                 outcome = the_lock.call(tool, arguments)
                 self.assertTrue(outcome.is_error)
                 self.assertEqual(outcome.status, "refused")
-        self.assertEqual(the_lock.used, {"searches": 0, "fetches": 0, "calls": 0})
-        self.assertEqual(len(journal.records), 6)
+        # Refusals retrieve nothing but are not free: each counts against --max-calls, none against a tool's cap.
+        self.assertEqual(the_lock.used, {"searches": 0, "fetches": 0, "calls": 6})
+        self.assertEqual(the_lock.call("search", {"query": "fine"}).status, "exhausted")
+        self.assertEqual(len(journal.records), 7)
         self.assertEqual(journal.records[0]["arguments"], {"query": "x", "as_of": "2030-01-01"})
 
     def test_over_budget_calls_are_exhausted_and_reach_no_backend(self):

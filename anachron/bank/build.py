@@ -61,7 +61,7 @@ STATUS_INITIAL = "not listed"
 
 _FACT_FIELDS = ("id", "instrument", "field", "period", "value", "unit", "published", "revises", "source")
 _FIELD_NAME = re.compile(r"[a-z][a-z0-9_]*")
-_PERIOD = re.compile(r"\d{4}-Q[1-4]|FY\d{4}")
+_PERIOD = re.compile(r"[0-9]{4}-Q[1-4]|FY[0-9]{4}")
 
 
 class _Fact:

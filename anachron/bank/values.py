@@ -21,7 +21,7 @@ STATUSES = ("listed", "not listed", "delisted")
 # Relative tolerance of a numeric match: |x - v| <= TOLERANCE * |v|.
 TOLERANCE = Fraction(1, 200)
 
-_DECIMAL = re.compile(r"-?\d+(?:\.\d+)?")
+_DECIMAL = re.compile(r"-?[0-9]+(?:\.[0-9]+)?")
 
 
 def valid_value(value: object, unit: str) -> bool:

@@ -61,7 +61,17 @@ def build_parser(commands: Sequence[str] = COMMANDS) -> ArgumentParser:
     return parser
 
 
+def _escape_unprintable() -> None:
+    # Valid JSON may carry lone surrogates (in a sample id, a query, a citation): print them
+    # as \\udXXXX escapes instead of dying with UnicodeEncodeError halfway through a table.
+    for stream in (sys.stdout, sys.stderr):
+        reconfigure = getattr(stream, "reconfigure", None)
+        if reconfigure is not None:
+            reconfigure(errors="backslashreplace")
+
+
 def run(parser: argparse.ArgumentParser, argv: Sequence[str] | None) -> int:
+    _escape_unprintable()
     args = parser.parse_args(argv)
     try:
         return int(args.func(args) or 0)

@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from ..errors import AnachronError
-from ..io import dump_json, read_json, write_atomic
+from ..io import dump_json, read_json, write_files_atomic
 
 if TYPE_CHECKING:
     from ..bank import BankRun, Tally
@@ -76,8 +76,7 @@ def run_build(args: argparse.Namespace) -> int:
     bank = build_bank(load_facts(args.facts), load_corpus(args.corpus))
     out = Path(args.out)
     manifest_path = manifest_path_for(out)
-    write_atomic(out, bank.canonical)
-    write_atomic(manifest_path, dump_json(manifest(bank)))
+    write_files_atomic({out: bank.canonical, manifest_path: dump_json(manifest(bank))})  # a bank never without its manifest
     counts = manifest(bank)
     print(f"wrote {out} ({counts['items']} items, {counts['embargoed']} embargoed) and {manifest_path}")
     print(f"version {bank.version}")

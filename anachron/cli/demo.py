@@ -11,7 +11,7 @@ import argparse
 from pathlib import Path
 
 from ..core import MODES, SearchEngine, load_corpus, naive_trace, parse_traces, score_traces, summarise
-from ..io import dump_json, write_atomic
+from ..io import dump_json, write_files_atomic
 from ..report import summary_lines, tclr_object
 
 DEFAULT_OUT = "anachron-demo"
@@ -46,8 +46,7 @@ def run(args: argparse.Namespace) -> int:
     for mode in MODES:
         files[out / f"{mode}.jsonl"] = "".join(dump_json(r, indent=None) for r in traces[mode])
         files[out / f"{mode}.json"] = dump_json(tclr_object(results[mode]))
-    for path, text in files.items():
-        write_atomic(path, text)
+    write_files_atomic(files)  # the four files as a set: all of them or none
 
     where = args.corpus or "v0 (bundled)"
     print(f"Anachron demo: naive reference agent (one entity search per sample), corpus {where}, {len(samples)} samples")

@@ -31,7 +31,7 @@ def iso_date(text: str) -> _dt.date:
 
 def count(text: str) -> int:
     """An argparse type: a non-negative integer written in digits."""
-    if not re.fullmatch(r"\d+", text):
+    if not re.fullmatch(r"[0-9]+", text):
         raise argparse.ArgumentTypeError(f"expected a non-negative integer, got {text!r}")
     return int(text)
 

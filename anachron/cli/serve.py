@@ -62,7 +62,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 def _address(text: str) -> tuple[str, int]:
     host, _, port = text.rpartition(":")
     host = host.strip("[]") or "127.0.0.1"
-    if not re.fullmatch(r"\d{1,5}", port) or int(port) > 65535:
+    if not re.fullmatch(r"[0-9]{1,5}", port) or int(port) > 65535:
         raise AnachronError(f"--http: expected [HOST:]PORT, got {text!r}")
     return host, int(port)
 

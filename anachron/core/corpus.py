@@ -145,7 +145,21 @@ def _items(records: Iterable[Record], entities: Mapping[str, Entity]) -> dict[st
     for ident, item in items.items():
         if item.restates is not None:
             _check_restatement(Fields(where_of[ident], {}), item, items)
+    for ident in items:
+        _check_no_cycle(Fields(where_of[ident], {}), ident, items)
     return items
+
+
+def _check_no_cycle(f: Fields, start: str, items: Mapping[str, Item]) -> None:
+    """A restatement chain must end: same-day items could otherwise restate each other."""
+    chain = [start]
+    current = items[start].restates
+    while current is not None:
+        if current in chain:
+            loop = " -> ".join([*chain[chain.index(current):], current])
+            raise f.error("restates", f"restatements form a cycle: {loop}")
+        chain.append(current)
+        current = items[current].restates
 
 
 def _check_restatement(f: Fields, item: Item, items: Mapping[str, Item]) -> None:

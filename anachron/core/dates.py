@@ -20,11 +20,11 @@ from ..validate import describe
 
 __all__ = ["known_at", "parse_date", "parse_timestamp", "format_date"]
 
-_ISO_DAY = re.compile(r"\d{4}-\d{2}-\d{2}")
+_ISO_DAY = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}")
 _TIMESTAMP = re.compile(
-    r"(\d{4}-\d{2}-\d{2})"
-    r"(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,6}))?)?)?"
-    r"(Z|[+-]\d{2}:\d{2})?"
+    r"([0-9]{4}-[0-9]{2}-[0-9]{2})"
+    r"(?:[T ]([0-9]{2}):([0-9]{2})(?::([0-9]{2})(?:\.([0-9]{1,6}))?)?)?"
+    r"(Z|[+-][0-9]{2}:[0-9]{2})?"
 )
 
 
@@ -68,8 +68,9 @@ def parse_timestamp(value: object) -> _dt.date:
     Accepted: ``YYYY-MM-DD``, optionally followed by ``THH:MM[:SS[.ffffff]]``
     and ``Z`` or ``+HH:MM``; a ``datetime.date`` is returned as is.  A
     timestamp counts on its UTC day; one without an offset is taken as UTC.
-    Anything else (epoch numbers, ``2022-6-1``, prose) is rejected: no guess
-    may move an item across the cutoff.
+    Anything else (epoch numbers, ``2022-6-1``, prose, non-ASCII digits, a
+    moment whose UTC day leaves the calendar) is rejected: no guess may move
+    an item across the cutoff.
 
     >>> parse_timestamp("2022-06-01T23:30:00-02:00")
     datetime.date(2022, 6, 2)
@@ -99,7 +100,10 @@ def parse_timestamp(value: object) -> _dt.date:
         hours, minutes = int(offset[1:3]), int(offset[4:6])
         if hours > 23 or minutes > 59:
             raise AnachronError(f"{value!r} has an impossible UTC offset")
-        moment -= (1 if offset[0] == "+" else -1) * _dt.timedelta(hours=hours, minutes=minutes)
+        try:
+            moment -= (1 if offset[0] == "+" else -1) * _dt.timedelta(hours=hours, minutes=minutes)
+        except OverflowError:
+            raise AnachronError(f"{value!r} falls outside the calendar in UTC") from None
     return moment.date()
 
 

@@ -59,12 +59,19 @@ class Judgement:
     evidence: tuple[str, ...] = ()
 
 
+QUOTED_QUERY = 80  # characters of a query an evidence line quotes
+
+
 def _query_evidence(interaction: Interaction, as_of: _dt.date) -> list[str]:
+    """One line per distinct period start the query reaches for, in order of appearance."""
     if interaction.query is None:
         return []
     query = " ".join(interaction.query.split())  # keep the evidence on one line
+    if len(query) > QUOTED_QUERY:  # a megabyte query must not make megabytes of evidence per reference
+        query = query[: QUOTED_QUERY - 3] + "..."
     t = as_of.isoformat()
-    return [f"query '{query}' reaches for {ref.begins} > {t}" for ref in future_references(interaction.query, as_of)]
+    starts = dict.fromkeys(ref.begins for ref in future_references(interaction.query, as_of))
+    return [f"query '{query}' reaches for {begins} > {t}" for begins in starts]
 
 
 def judge(interaction: Interaction, as_of: _dt.date, corpus: Corpus) -> Judgement:

@@ -43,26 +43,26 @@ _MONTH = (
     r"(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?"
     r"|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)"
 )
-_YEAR4 = r"(?:19|20)\d{2}"
-_YY = r"(?:(?:19|20)\d{2}|'?\d{2})"  # four-digit year, or two digits with an optional apostrophe
-_DAY = r"(?:[012]?\d|3[01])(?:st|nd|rd|th)?"
+_YEAR4 = r"(?:19|20)[0-9]{2}"
+_YY = r"(?:(?:19|20)[0-9]{2}|'?[0-9]{2})"  # four-digit year, or two digits with an optional apostrophe
+_DAY = r"(?:[012]?[0-9]|3[01])(?:st|nd|rd|th)?"
 _SEP = r"[\s\-/]*"
 
 # Order matters: at one position the longest, most specific form must win.
 _PATTERN = re.compile(
     r"(?<![\w$£€¥.,])(?:"
-    rf"(?P<iso>(?P<iso_y>{_YEAR4})[-/](?P<iso_m>\d{{2}})[-/](?P<iso_d>\d{{2}}))(?![\w%])"
+    rf"(?P<iso>(?P<iso_y>{_YEAR4})[-/](?P<iso_m>[0-9]{{2}})[-/](?P<iso_d>[0-9]{{2}}))(?![\w%])"
     rf"|(?P<ym>(?P<ym_y>{_YEAR4})[-/](?P<ym_m>0[1-9]|1[0-2]))(?![\w%/-])"
     rf"|(?P<dmy>(?P<dmy_d>{_DAY})\s+(?P<dmy_m>{_MONTH})\.?,?\s+(?P<dmy_y>{_YEAR4}))(?![\w%])"
     rf"|(?P<mdy>(?P<mdy_m>{_MONTH})\.?\s+(?:(?P<mdy_d>{_DAY}),?\s+)?(?P<mdy_y>{_YEAR4}))(?![\w%])"
     rf"|(?P<qy>q(?P<qy_q>[1-4]){_SEP}(?:fy\s*)?(?P<qy_y>{_YY}))(?![\w%])"
     rf"|(?P<yq>(?P<yq_y>{_YEAR4}){_SEP}q(?P<yq_q>[1-4]))(?![\w%])"
-    rf"|(?P<nq>(?P<nq_q>[1-4])q(?P<nq_y>{_YEAR4}|\d{{2}}))(?![\w%])"
+    rf"|(?P<nq>(?P<nq_q>[1-4])q(?P<nq_y>{_YEAR4}|[0-9]{{2}}))(?![\w%])"
     rf"|(?P<hy>h(?P<hy_h>[12]){_SEP}(?:fy\s*)?(?P<hy_y>{_YY}))(?![\w%])"
     rf"|(?P<yh>(?P<yh_y>{_YEAR4}){_SEP}h(?P<yh_h>[12]))(?![\w%])"
-    rf"|(?P<nh>(?P<nh_h>[12])h(?P<nh_y>{_YEAR4}|\d{{2}}))(?![\w%])"
+    rf"|(?P<nh>(?P<nh_h>[12])h(?P<nh_y>{_YEAR4}|[0-9]{{2}}))(?![\w%])"
     rf"|(?P<fy>fy{_SEP}(?P<fy_y>{_YY}))(?![\w%])"
-    rf"|(?P<year>{_YEAR4})(?![\w%$]|[.,]\d)"
+    rf"|(?P<year>{_YEAR4})(?![\w%$]|[.,][0-9])"
     r")",
     re.IGNORECASE,
 )
@@ -93,10 +93,10 @@ def _begins(match: re.Match[str]) -> _dt.date | None:
         if g("ym"):
             return _dt.date(int(g("ym_y")), int(g("ym_m")), 1)
         if g("dmy"):
-            return _dt.date(int(g("dmy_y")), _month(g("dmy_m")), int(re.match(r"\d+", g("dmy_d")).group()))
+            return _dt.date(int(g("dmy_y")), _month(g("dmy_m")), int(re.match(r"[0-9]+", g("dmy_d")).group()))
         if g("mdy"):
             day = g("mdy_d")
-            return _dt.date(int(g("mdy_y")), _month(g("mdy_m")), int(re.match(r"\d+", day).group()) if day else 1)
+            return _dt.date(int(g("mdy_y")), _month(g("mdy_m")), int(re.match(r"[0-9]+", day).group()) if day else 1)
         for kind in ("qy", "yq", "nq"):
             if g(kind):
                 return _dt.date(_year(g(f"{kind}_y")), 3 * int(g(f"{kind}_q")) - 2, 1)

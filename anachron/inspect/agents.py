@@ -46,7 +46,7 @@ __all__ = ["AGENTS", "KeylessAgent", "parse_results"]
 AGENTS = ("naive", "oracle")
 
 _SUBJECT = re.compile(r"^Subject: (.+)$", re.MULTILINE)
-_AS_OF = re.compile(r"The as-of date is (\d{4}-\d{2}-\d{2})\.")
+_AS_OF = re.compile(r"The as-of date is ([0-9]{4}-[0-9]{2}-[0-9]{2})\.")
 _FIELD = re.compile(r"^(?P<indent>- |  )(?P<key>id|date|title|snippet): (?P<value>.*)$")
 
 

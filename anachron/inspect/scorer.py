@@ -35,6 +35,7 @@ from __future__ import annotations
 import datetime as _dt
 import re
 from collections import defaultdict, deque
+from dataclasses import replace
 from typing import Any, Callable, Iterable, Mapping, Sequence
 
 from inspect_ai.model import ChatMessage, ChatMessageAssistant, ChatMessageTool
@@ -44,7 +45,7 @@ from inspect_ai.solver import TaskState
 from anachron.core import Corpus, SampleResult, load_corpus, parse_traces, score_trace, summarise
 from anachron.core.dates import parse_date
 from anachron.errors import AnachronError
-from anachron.inspect.tools import CALLS, LOCK, RUN
+from anachron.inspect.tools import CALLS, INSPECT_REFUSALS, LOCK, RUN
 from anachron.timelock import TOOLS, CallEvent, calls_trace, parse_calls
 
 __all__ = [
@@ -62,9 +63,7 @@ __all__ = [
 ]
 
 RETRIEVAL_TOOLS = TOOLS
-_RECEIPT = re.compile(r"^(?P<tool>[A-Za-z_][\w-]*) #(?P<n>\d+):", re.MULTILINE)
-# Inspect's refusals before a tool runs; anything else without a receipt is a failure.
-_REFUSALS = ("parsing", "approval")
+_RECEIPT = re.compile(r"^(?P<tool>[A-Za-z_][\w-]*) #(?P<n>[0-9]+):", re.MULTILINE)
 
 
 def _turns(messages: Iterable[ChatMessage]) -> list[tuple[ChatMessageAssistant, list[ChatMessageTool]]]:
@@ -101,22 +100,43 @@ def _unseen(where: str, function: str, arguments: Mapping[str, Any], result: Cha
     if result is None:
         status, error = "error", "no result"
     else:
-        status = "refused" if result.error.type in _REFUSALS else "error"  # type: ignore[union-attr]
+        status = "refused" if result.error.type in INSPECT_REFUSALS else "error"  # type: ignore[union-attr]
         error = f"{result.error.type}: {result.error.message}"  # type: ignore[union-attr]
     return CallEvent(where, 0, function, arguments, status, error=error)
 
 
-def _next_unplaced(
-    records: Mapping[int, CallEvent], start: int, placed: set[int], tool: str, arguments: Mapping[str, Any]
-) -> CallEvent | None:
-    """The first record from *start* on not yet placed, if it is this call (same tool and arguments)."""
-    seq = start
-    while seq in placed:
-        seq += 1
-    record = records.get(seq)
-    if record is not None and record.tool == tool and dict(record.arguments) == dict(arguments):
-        return record
-    return None
+def _same_call(record: CallEvent, tool: str, arguments: Any) -> bool:
+    return record.tool == tool and record.arguments == dict(arguments)
+
+
+def _resolve(
+    where: str, call: Any, result: ChatMessageTool | None, records: Mapping[int, CallEvent], claimed: set[int]
+) -> CallEvent:
+    """The record of one retrieval call of the conversation (claiming it), or one made for it."""
+    function, arguments = call.function, call.arguments
+    if result is not None:
+        record = _receipt(where, call.id, function, result, records)
+        if record is not None:
+            if record.seq in claimed:
+                raise AnachronError(f"{where}: receipt #{record.seq} is named by two results (call {call.id} is the second)")
+            claimed.add(record.seq)
+            return record
+    unclaimed = [r for seq, r in sorted(records.items()) if seq not in claimed]
+    if result is not None and result.error is not None:
+        # A refusal the agent recorded after the turn carries the call's id.
+        record = next((r for r in unclaimed if r.call_id == call.id and _same_call(r, function, arguments)), None)
+        if record is not None:
+            claimed.add(record.seq)
+            return record
+    # The lock may have answered a call whose result never reached the agent (a limit, a timeout):
+    # its record is the next unclaimed one.  The agent saw no result, so it returned nothing.
+    record = next((r for r in unclaimed if r.call_id is None), None)
+    if record is not None and _same_call(record, function, arguments) and record.seq == min(r.seq for r in unclaimed):
+        claimed.add(record.seq)
+        if result is None:
+            return record
+        return replace(record, status="error", returned=(), withheld=(), error=f"{result.error.type}: {result.error.message}")  # type: ignore[union-attr]
+    return _unseen(f"{where} call {call.id}", function, arguments, result)
 
 
 def trace_record(
@@ -142,18 +162,8 @@ def trace_record(
         run = next((c.get("run") for c in calls if isinstance(c, Mapping) and isinstance(c.get("run"), str)), "inspect")
     parsed = parse_calls([(f"{where} store record {i + 1}", c) for i, c in enumerate(calls)], run=run)
     records = {call.seq: call for call in parsed}
-    ordered: list[tuple[CallEvent, str | None]] = []  # (record, call id)
-    placed: set[int] = set()
-    next_seq = 1
-
-    def place_up_to(seq: int) -> None:
-        nonlocal next_seq
-        while next_seq <= seq:  # records no message names keep their place
-            if next_seq not in placed and next_seq in records:
-                ordered.append((records[next_seq], None))
-                placed.add(next_seq)
-            next_seq += 1
-
+    claimed: set[int] = set()
+    named: list[tuple[CallEvent, str]] = []  # every retrieval call of the conversation, in order
     for assistant, results in _turns(messages):
         pending: dict[str, deque[ChatMessageTool]] = defaultdict(deque)
         for result in results:
@@ -161,19 +171,17 @@ def trace_record(
         for call in assistant.tool_calls or []:
             queue = pending.get(call.id)
             result = queue.popleft() if queue else None
-            if call.function not in tools:
-                continue
-            if result is None:  # the sample stopped: the lock may have answered it, with nothing logged
-                record = _next_unplaced(records, next_seq, placed, call.function, call.arguments)
-            else:
-                record = _receipt(where, call.id, call.function, result, records)
-            if record is None:
-                ordered.append((_unseen(f"{where} call {call.id}", call.function, call.arguments, result), call.id))
-            elif record.seq not in placed:
-                place_up_to(record.seq - 1)
-                ordered.append((record, call.id))
-                placed.add(record.seq)
-    place_up_to(max(records, default=0))
+            if call.function in tools:
+                named.append((_resolve(where, call, result, records, claimed), call.id))
+
+    # Records no message names (the history was trimmed) keep their place by sequence number.
+    ordered: list[tuple[CallEvent, str | None]] = []
+    unnamed = deque(record for seq, record in sorted(records.items()) if seq not in claimed)
+    for record, call_id in named:
+        while record.seq and unnamed and unnamed[0].seq < record.seq:
+            ordered.append((unnamed.popleft(), None))
+        ordered.append((record, call_id))
+    ordered += [(record, None) for record in unnamed]
 
     trace = calls_trace(
         [record for record, _ in ordered],
@@ -185,7 +193,7 @@ def trace_record(
     )
     for entry, (record, call_id) in zip(trace["interactions"], ordered):
         entry["call_id"] = call_id
-        entry["arguments"] = dict(record.arguments)
+        entry["arguments"] = record.arguments if not isinstance(record.arguments, Mapping) else dict(record.arguments)
         if record.error is not None:
             entry["error"] = record.error
     return trace

@@ -12,17 +12,17 @@ when the agent keeps calling tools after it was told the budget is spent.
 
 from __future__ import annotations
 
-from typing import Sequence
+from typing import Any, Sequence
 
 from inspect_ai.agent import AgentState, as_solver, react
-from inspect_ai.model import ChatMessageSystem
+from inspect_ai.model import ChatMessageAssistant, ChatMessageSystem, ChatMessageTool
 from inspect_ai.solver import Generate, Solver, TaskState, solver
 from inspect_ai.tool import ToolDef
 from inspect_ai.util import store
 
 from anachron.core.dates import parse_date
 from anachron.errors import AnachronError
-from anachron.inspect.tools import AS_OF, CALLS, RUN
+from anachron.inspect.tools import AS_OF, CALLS, INSPECT_REFUSALS, RUN, tool_lock
 
 __all__ = ["SYSTEM_PROMPT", "anachron_agent", "time_lock"]
 
@@ -56,6 +56,26 @@ def time_lock() -> Solver:
     return solve
 
 
+def _record_refusals(state: AgentState, locks: dict[str, Any]) -> None:
+    """Record in the lock the last turn's calls that Inspect refused before any tool ran."""
+    turn = next((i for i in range(len(state.messages) - 1, -1, -1) if isinstance(state.messages[i], ChatMessageAssistant)), None)
+    if turn is None:
+        return
+    results = {m.tool_call_id: m for m in state.messages[turn + 1 :] if isinstance(m, ChatMessageTool)}
+    for call in state.messages[turn].tool_calls or []:
+        result, lock = results.get(call.id), locks.get(call.function)
+        if lock is not None and result is not None and result.error is not None and result.error.type in INSPECT_REFUSALS:
+            lock.refuse(call.function, call.arguments, f"{result.error.type}: {result.error.message}", call.id)
+
+
+def _guard(locks: dict[str, Any]):
+    async def on_continue(state: AgentState) -> bool | str:
+        _record_refusals(state, locks)
+        return await _budget_guard(state)
+
+    return on_continue
+
+
 async def _budget_guard(state: AgentState) -> bool | str:
     exhausted = sum(1 for record in store().get(CALLS, []) if record.get("status") == "exhausted")
     if not exhausted:
@@ -74,7 +94,8 @@ def anachron_agent(tools: Sequence[ToolDef], budget: int | None = None, prompt: 
     *prompt* is formatted with ``as_of`` and ``budget_sentence``.
     """
     budget_sentence = "" if budget is None else f" You may make at most {budget} search and fetch calls in total."
-    run = as_solver(react(prompt=None, tools=list(tools), on_continue=_budget_guard))
+    locks = {tool.name: tool_lock(tool) for tool in tools if tool_lock(tool) is not None}
+    run = as_solver(react(prompt=None, tools=list(tools), on_continue=_guard(locks)))
 
     async def solve(state: TaskState, generate: Generate) -> TaskState:
         as_of = state.store.get(AS_OF)

@@ -12,7 +12,10 @@ receipt line, ``search #3: ...``, naming that record.  The scorer pairs each
 tool call with its result and follows the receipt to the record, so what a
 call returned survives Inspect's truncation of long tool output.  Inspect
 refuses calls whose arguments break the schema (a smuggled ``as_of``)
-before the tool runs; the scorer records those as ``refused`` itself.
+before the tool runs: the agent (:func:`~anachron.inspect.solver.anachron_agent`)
+records them in the lock after each turn, so they are logged and count
+against the call cap as the MCP lock's refusals do; under another solver the
+scorer records them as ``refused`` itself.
 
 The tools are not parallel: Inspect runs one turn's calls one after the
 other, in the order the model made them, as the MCP lock does.
@@ -33,13 +36,16 @@ from anachron.errors import AnachronError
 from anachron.timelock import Backend, CorpusBackend, DatePresentation, Limits, TimeLock
 from anachron.validate import positive_int
 
-__all__ = ["AS_OF", "CALLS", "LOCK", "RUN", "StoreJournal", "retrieval_tools", "store_as_of"]
+__all__ = ["AS_OF", "CALLS", "INSPECT_REFUSALS", "LOCK", "RUN", "StoreJournal", "retrieval_tools", "store_as_of", "tool_lock"]
 
 # Sample-store keys.  CALLS holds the lock's call records, in order (docs/inspect.md).
 AS_OF = "anachron:as_of"
 CALLS = "anachron:calls"
 LOCK = "anachron:lock"  # the lock's start record: its settings (backend, mode, limits, ...)
 RUN = "anachron:run"
+
+# Inspect's refusals before a tool runs (arguments off the schema, a denied approval).
+INSPECT_REFUSALS = ("parsing", "approval")
 
 
 class NoAsOfError(AnachronError):
@@ -107,6 +113,11 @@ class _Lock:
             run=journal.store.get(RUN) or "inspect",
             resume=journal.calls()[-1:],
         )
+
+    def refuse(self, tool: str, arguments: Any, reason: str, call_id: str) -> None:
+        """Record a call Inspect refused before the tool ran (it counts against the call cap)."""
+        journal = StoreJournal(store())
+        self.lock(self.as_of(), journal).call(tool, arguments, refused=reason, call_id=call_id)
 
     async def call(self, tool: str, arguments: dict[str, Any]) -> str:
         journal = StoreJournal(store())
@@ -186,4 +197,12 @@ def retrieval_tools(
         allow_undated=allow_undated,
         as_of=as_of,
     )
-    return [_search_tool(lock), _fetch_tool(lock)]
+    tools = [_search_tool(lock), _fetch_tool(lock)]
+    for tool in tools:
+        tool.anachron_lock = lock  # type: ignore[attr-defined]  # lets the agent record Inspect's own refusals
+    return tools
+
+
+def tool_lock(tool: Any) -> _Lock | None:
+    """The time lock behind a tool of :func:`retrieval_tools`, or ``None``."""
+    return getattr(tool, "anachron_lock", None)

@@ -12,9 +12,12 @@ need no client library).
 from __future__ import annotations
 
 import datetime as _dt
+import http.client
 import json
 import os
 import re
+import threading
+import time
 import urllib.error
 import urllib.request
 from dataclasses import dataclass
@@ -99,6 +102,29 @@ class CorpusBackend:
         return [] if item is None else [self._hit(item)]
 
 
+class _NoRedirect(urllib.request.HTTPRedirectHandler):
+    """A redirect on the upstream path is an error: urllib would turn the POST into a GET without ``as_of``."""
+
+    def redirect_request(self, req, fp, code, msg, headers, newurl):  # noqa: D102 (urllib's signature)
+        raise UpstreamError(f"upstream answered a redirect (HTTP {code}); redirects are not followed")
+
+
+_OPENER = urllib.request.build_opener(_NoRedirect)
+MAX_TIMEOUT = 3600.0  # seconds: a documented ceiling, so "inf" or 1e400 is refused at start-up
+_CHUNK = 64 * 1024
+_CONTROL = re.compile(r"[\x00-\x1f\x7f\u0085\u2028\u2029]")
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def _clean(text: str) -> str:
+    """Text an upstream sent, made safe to show and to log: lone surrogates become U+FFFD."""
+    return _SURROGATE.sub("\ufffd", text)
+
+
+def _one_line(text: str) -> str:
+    return " ".join(_CONTROL.sub(" ", _clean(text)).split())
+
+
 class UpstreamBackend:
     """A backdated search service: POST JSON to ``URL/search`` and ``URL/fetch``.
 
@@ -107,6 +133,15 @@ class UpstreamBackend:
     endpoints: ``{"results": [item, ...]}``; an item has ``url`` or ``id``,
     ``title``, ``published`` or ``publish_date`` (date or ISO timestamp),
     and ``text`` or ``snippet`` (docs/mcp.md).
+
+    Every fault of the service is an :class:`UpstreamError` (the call's
+    status is ``error``): an HTTP error or a redirect (never followed), a
+    broken reply (bad status line, HTTP/0.9, broken chunking, too many or
+    too long headers), more than :data:`UPSTREAM_MAX_BYTES`, a body that is
+    not the expected JSON, or a reply that takes longer than *timeout* in
+    total (a slow drip included).  An id with a line break or another
+    control character is no id (the item is withheld); titles are made one
+    line; lone surrogates become U+FFFD.
     """
 
     kind = "upstream"
@@ -114,8 +149,10 @@ class UpstreamBackend:
     def __init__(self, url: str, *, timeout: float = 30.0) -> None:
         if not isinstance(url, str) or not re.match(r"https?://[^/\s]+", url):
             raise AnachronError(f"--upstream: {url!r} is not an http(s) URL")
-        if not (isinstance(timeout, (int, float)) and not isinstance(timeout, bool) and timeout > 0):
-            raise AnachronError(f"--upstream-timeout: expected a positive number of seconds, got {timeout!r}")
+        if not (
+            isinstance(timeout, (int, float)) and not isinstance(timeout, bool) and 0 < timeout <= MAX_TIMEOUT
+        ):  # False for NaN
+            raise AnachronError(f"--upstream-timeout: expected seconds in (0, {MAX_TIMEOUT:g}], got {timeout!r}")
         self.source = url.rstrip("/")
         self._timeout = float(timeout)
 
@@ -130,36 +167,71 @@ class UpstreamBackend:
         return self._post("fetch", {"url": ref, "as_of": self._as_of(as_of, mode)})
 
     def _post(self, endpoint: str, body: Mapping[str, Any]) -> list[Hit]:
-        url = f"{self.source}/{endpoint}"
-        request = urllib.request.Request(
-            url,
-            data=json.dumps(body).encode("utf-8"),
-            headers={"Content-Type": "application/json", "Accept": "application/json", "User-Agent": "anachron-timelock"},
-            method="POST",
-        )
+        deadline = time.monotonic() + self._timeout
+        outcome: dict[str, Any] = {}
+
+        def exchange() -> None:
+            try:
+                outcome["payload"] = self._exchange(endpoint, body, deadline)
+            except BaseException as exc:  # handed to the caller's thread
+                outcome["error"] = exc
+
+        # A worker thread, so the deadline is total: a socket timeout alone restarts with every byte a
+        # slow-drip upstream sends.  A worker left behind ends at its next socket timeout or byte cap.
+        worker = threading.Thread(target=exchange, name=f"anachron-upstream-{endpoint}", daemon=True)
+        worker.start()
+        worker.join(self._timeout)
+        if worker.is_alive():
+            raise UpstreamError(f"upstream /{endpoint} took longer than {self._timeout:g} s")
+        if "error" in outcome:
+            raise outcome["error"]
         try:
-            with urllib.request.urlopen(request, timeout=self._timeout) as response:
-                payload = response.read(UPSTREAM_MAX_BYTES + 1)
-        except urllib.error.HTTPError as exc:
-            raise UpstreamError(f"upstream /{endpoint} answered HTTP {exc.code}") from None
-        except (urllib.error.URLError, OSError, ValueError) as exc:
-            reason = getattr(exc, "reason", exc)
-            raise UpstreamError(f"upstream /{endpoint} unreachable: {reason}") from None
-        if len(payload) > UPSTREAM_MAX_BYTES:
-            raise UpstreamError(f"upstream /{endpoint} answered more than {UPSTREAM_MAX_BYTES} bytes")
-        try:
-            document = parse_json(payload.decode("utf-8"), f"upstream /{endpoint}")
+            document = parse_json(outcome["payload"].decode("utf-8"), f"upstream /{endpoint}")
         except (AnachronError, UnicodeDecodeError) as exc:
-            raise UpstreamError(str(exc)) from None
+            raise UpstreamError(" ".join(str(exc).split())[:300]) from None
         results = document.get("results") if isinstance(document, dict) else None
         if not isinstance(results, list) or not all(isinstance(r, dict) for r in results):
             raise UpstreamError(f"upstream /{endpoint}: expected {{\"results\": [objects]}}")
         return [self._hit(r) for r in results]
 
+    def _exchange(self, endpoint: str, body: Mapping[str, Any], deadline: float) -> bytes:
+        request = urllib.request.Request(
+            f"{self.source}/{endpoint}",
+            data=json.dumps(body, ensure_ascii=True).encode("ascii"),
+            headers={"Content-Type": "application/json", "Accept": "application/json", "User-Agent": "anachron-timelock"},
+            method="POST",
+        )
+        try:
+            with _OPENER.open(request, timeout=self._timeout) as response:
+                chunks, size = [], 0
+                while time.monotonic() < deadline:
+                    chunk = response.read(_CHUNK)
+                    if not chunk:
+                        return b"".join(chunks)
+                    size += len(chunk)
+                    if size > UPSTREAM_MAX_BYTES:
+                        raise UpstreamError(f"upstream /{endpoint} answered more than {UPSTREAM_MAX_BYTES} bytes")
+                    chunks.append(chunk)
+                raise UpstreamError(f"upstream /{endpoint} took longer than {self._timeout:g} s")
+        except UpstreamError:
+            raise
+        except urllib.error.HTTPError as exc:
+            raise UpstreamError(f"upstream /{endpoint} answered HTTP {exc.code}") from None
+        except (urllib.error.URLError, OSError) as exc:
+            reason = getattr(exc, "reason", exc)
+            raise UpstreamError(f"upstream /{endpoint} unreachable: {reason}") from None
+        except (http.client.HTTPException, ValueError) as exc:
+            # BadStatusLine, LineTooLong, IncompleteRead, too many headers...: a broken reply.
+            raise UpstreamError(f"upstream /{endpoint} sent a broken reply ({type(exc).__name__})") from None
+
     @staticmethod
     def _hit(result: Mapping[str, Any]) -> Hit:
         ref = next((result[key] for key in ("url", "id") if isinstance(result.get(key), str) and result[key].strip()), None)
+        if ref is not None:
+            ref = _clean(ref.strip())
+            if _CONTROL.search(ref) or len(ref) > 2048:
+                ref = None  # a forged row (an id with a line break) is no id: withheld
         title = result.get("title")
         text = next((result[key] for key in TEXT_FIELDS if isinstance(result.get(key), str)), "")
-        dates = tuple(result[key] for key in DATE_FIELDS if result.get(key) is not None)
-        return Hit(ref.strip() if ref else None, title if isinstance(title, str) else "", text, dates)
+        dates = tuple(_clean(v) if isinstance(v, str) else v for v in (result.get(key) for key in DATE_FIELDS) if v is not None)
+        return Hit(ref, _one_line(title) if isinstance(title, str) else "", _clean(text), dates)

@@ -23,6 +23,8 @@ Standard library only; the readers are the only I/O.
 from __future__ import annotations
 
 import datetime as _dt
+import hashlib
+import math
 import os
 from dataclasses import dataclass
 from pathlib import Path
@@ -100,17 +102,18 @@ class CallEvent:
     where: str  # "file:line" of the record, or the sample and message
     seq: int
     tool: str
-    arguments: Mapping[str, Any]
+    arguments: Any  # an object for every call the lock ran; any JSON value on a refused one
     status: str
     returned: tuple[Seen, ...] = ()
     withheld: tuple[Withheld, ...] = ()
     error: str | None = None
+    call_id: str | None = None  # the adapter's id of the call, when it gave one
 
     @property
     def query(self) -> str | None:
-        """The search query, the only argument that can name a period; ``None`` for other tools."""
-        query = self.arguments.get("query")
-        return query if self.tool == "search" and isinstance(query, str) else None
+        """The call's ``query`` argument, whatever the tool: a smuggled query asks too."""
+        query = self.arguments.get("query") if isinstance(self.arguments, Mapping) else None
+        return query if isinstance(query, str) else None
 
     @property
     def target(self) -> Any:
@@ -121,7 +124,7 @@ class CallEvent:
         for w in self.withheld:
             if w.reason == "after-cutoff" and w.id is not None and w.published is not None:
                 return {"id": w.id, "publish_date": w.published}
-        ref = self.arguments.get("id_or_url")
+        ref = self.arguments.get("id_or_url") if isinstance(self.arguments, Mapping) else None
         return ref.strip() if isinstance(ref, str) and ref.strip() else None
 
 
@@ -201,6 +204,55 @@ def _seen_dict(seen: Seen) -> dict[str, Any]:
     return entry
 
 
+MAX_LOGGED_TEXT = 4096  # characters of one argument string kept in the log
+MAX_LOGGED_ITEMS = 64  # entries of one argument object or array kept in the log
+MAX_LOGGED_DEPTH = 8
+
+
+def loggable(value: Any, changes: list[dict[str, Any]], path: str = "$", depth: int = 0) -> Any:
+    """*value* in a form every reader can take back: each change is listed in *changes*.
+
+    Strings longer than :data:`MAX_LOGGED_TEXT` keep their head, and their
+    length and SHA-256; non-finite numbers, non-string keys and values that
+    are not JSON become their ``repr``; objects and arrays are cut at
+    :data:`MAX_LOGGED_ITEMS` entries and :data:`MAX_LOGGED_DEPTH` levels.
+    Lone surrogates need no change: :func:`anachron.io.dump_json` escapes them.
+    """
+    if value is None or isinstance(value, (bool, int)):
+        return value
+    if isinstance(value, float):
+        if math.isfinite(value):
+            return value
+        changes.append({"path": path, "change": f"non-finite number {value!r}"})
+        return repr(value)
+    if isinstance(value, str):
+        if len(value) <= MAX_LOGGED_TEXT:
+            return value
+        digest = hashlib.sha256(value.encode("utf-8", "surrogatepass")).hexdigest()
+        changes.append({"path": path, "change": "truncated", "length": len(value), "sha256": digest})
+        return value[:MAX_LOGGED_TEXT]
+    if isinstance(value, (dict, list, tuple)) and depth >= MAX_LOGGED_DEPTH:
+        changes.append({"path": path, "change": f"nested deeper than {MAX_LOGGED_DEPTH} levels"})
+        return repr(type(value).__name__)
+    if isinstance(value, dict):
+        out = {}
+        for index, (key, inner) in enumerate(value.items()):
+            if index == MAX_LOGGED_ITEMS:
+                changes.append({"path": path, "change": f"{len(value) - index} more entries left out"})
+                break
+            name = key if isinstance(key, str) else repr(key)
+            if name is not key:
+                changes.append({"path": f"{path}.{name}", "change": "key is not a string"})
+            out[name] = loggable(inner, changes, f"{path}.{name}", depth + 1)
+        return out
+    if isinstance(value, (list, tuple)):
+        if len(value) > MAX_LOGGED_ITEMS:
+            changes.append({"path": path, "change": f"{len(value) - MAX_LOGGED_ITEMS} more entries left out"})
+        return [loggable(v, changes, f"{path}[{i}]", depth + 1) for i, v in enumerate(value[:MAX_LOGGED_ITEMS])]
+    changes.append({"path": path, "change": f"not a JSON value ({type(value).__name__})"})
+    return repr(value)[:MAX_LOGGED_TEXT]
+
+
 def call_record(
     *,
     run: str,
@@ -213,24 +265,33 @@ def call_record(
     returned: Sequence[Seen],
     withheld: Sequence[Withheld],
     budget: Mapping[str, Any],
+    call_id: str | None = None,
 ) -> dict[str, Any]:
     """One tool call: what was asked, what was shown, what was withheld and why."""
     if status not in STATUSES:
         raise AnachronError(f"unknown status {status!r}: expected one of {', '.join(STATUSES)}")
-    return {
+    changes: list[dict[str, Any]] = []
+    logged_tool = loggable(tool, changes, "tool") if isinstance(tool, str) else repr(tool)
+    logged = loggable(arguments, changes)
+    record = {
         "event": "call",
         "run": run,
         "seq": seq,
         "time": time,
-        "tool": tool,
-        "arguments": arguments,
+        "tool": logged_tool,
+        "arguments": logged,
         "status": status,
-        "error": error,
+        "error": loggable(error, changes, "error"),
         "returned": [_seen_dict(seen) for seen in returned],
         "withheld": [{"id": w.id, "published": w.published, "reason": w.reason} for w in withheld],
         "withheld_count": len(withheld),
         "budget": dict(budget),
     }
+    if call_id is not None:
+        record["call_id"] = loggable(call_id, changes, "call_id")
+    if changes:
+        record["arguments_changed"] = changes  # what the log could not keep as sent
+    return record
 
 
 class EventWriter:
@@ -338,6 +399,8 @@ def _status(f: Fields, fmt: str) -> str:
     if fmt == "anachron-events/1" and status == "rejected":
         error = f.obj.get("error")
         return "exhausted" if isinstance(error, str) and "budget exhausted" in error else "refused"
+    if fmt == "anachron-events/1" and status == "ok" and f.obj.get("tool") == "fetch" and not f.obj.get("returned"):
+        return "refused"  # /1 answered an unknown or withheld fetch "ok" with nothing shown
     if status not in STATUSES:
         raise f.error("status", f"{status!r} is not one of {', '.join(STATUSES)}")
     return status
@@ -352,13 +415,13 @@ def _call(where: str, obj: Mapping[str, Any], run: str, expected_seq: int, fmt: 
         raise f.error("seq", f"expected an integer, got {describe(seq)}")
     if seq != expected_seq:
         raise f.error("seq", f"{seq}, expected {expected_seq}: a record is missing or out of order")
-    tool = f.text("tool")
+    tool = f.text("tool", nonempty=False)  # the lock logs, and refuses, a call to any name
     arguments = obj.get("arguments")
     if arguments is None:  # a client may send no arguments at all (the call is then refused)
         arguments = {}
-    if not isinstance(arguments, dict):
-        raise f.error("arguments", f"expected an object or null, got {describe(arguments)}")
     status = _status(f, fmt)
+    if not isinstance(arguments, dict) and status not in ("refused", "exhausted"):
+        raise f.error("arguments", f"expected an object or null, got {describe(arguments)}")
     returned = tuple(_seen(f"{where} returned[{i}]", e) for i, e in enumerate(f.list("returned")))
     withheld = tuple(_withheld(f"{where} withheld[{i}]", e) for i, e in enumerate(f.list("withheld")))
     if status != "ok" and returned:
@@ -366,7 +429,11 @@ def _call(where: str, obj: Mapping[str, Any], run: str, expected_seq: int, fmt: 
     if obj.get("withheld_count") != len(withheld):
         raise f.error("withheld_count", f"{obj.get('withheld_count')!r} does not count the {len(withheld)} withheld item(s)")
     error = obj.get("error")
-    return CallEvent(where, seq, tool, arguments, status, returned, withheld, error if isinstance(error, str) else None)
+    call_id = obj.get("call_id")
+    return CallEvent(
+        where, seq, tool, arguments, status, returned, withheld,
+        error if isinstance(error, str) else None, call_id if isinstance(call_id, str) else None,
+    )
 
 
 def parse_calls(records: Iterable[Record], *, run: str) -> tuple[CallEvent, ...]:

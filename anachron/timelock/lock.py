@@ -18,7 +18,10 @@ what an agent types cannot move the cutoff.  Each call goes through, in order:
    builds the record) before anything is shown.  A call that cannot be
    recorded shows nothing.
 
-Steps 1 and 2 cost no budget; a call that reached the backend costs one.
+A refused call counts against the ``calls`` cap (refusals are not free); an
+exhausted one costs nothing; a call that reached the backend costs one of
+its tool's cap and one of ``calls``.  The backend is called outside the
+mutex, so a slow upstream holds up no other session.
 The statuses are the core's (:data:`anachron.core.trace.STATUSES`).
 """
 
@@ -110,9 +113,10 @@ def recheck(hits: Sequence[Hit], as_of: _dt.date, *, mode: str = "enforced", all
 
     Withheld, always: no id or URL (``no-id``).  In the enforced mode also:
     a date not known at *as_of* (``after-cutoff``; with several date fields
-    the latest decides) and, unless *allow_undated*, no date (``undated``) or
-    a date that does not parse (``unparseable-date``).  The unrestricted mode
-    shows everything that has an id.
+    the latest readable one decides) and, unless *allow_undated*, no date
+    (``undated``) or any date that does not parse (``unparseable-date``).
+    The unrestricted mode shows everything that has an id.  A shown item is
+    dated by its latest readable date; it is undated only when none reads.
     """
     seen: list[Seen] = []
     withheld: list[Withheld] = []
@@ -132,28 +136,38 @@ def recheck(hits: Sequence[Hit], as_of: _dt.date, *, mode: str = "enforced", all
         if enforced and days and not known_at(max(days), as_of):
             withheld.append(Withheld(hit.id, format_date(max(days)), "after-cutoff"))
             continue
-        if bad or not days:
-            reason, why = ("unparseable-date", f"unparseable date {raw}") if bad else ("undated", "no date")
+        if bad and enforced and not allow_undated:
+            # An unreadable date could hide a later one: the enforced lock does not guess.
+            withheld.append(Withheld(hit.id, raw, "unparseable-date"))
+            continue
+        if not days:
             if enforced and not allow_undated:
-                withheld.append(Withheld(hit.id, raw, reason))
+                withheld.append(Withheld(hit.id, raw, "undated"))
                 continue
-            seen.append(Seen(hit.id, hit.title, None, why))
+            seen.append(Seen(hit.id, hit.title, None, f"unparseable date {raw}" if bad else "no date"))
         else:
-            seen.append(Seen(hit.id, hit.title, max(days)))
+            seen.append(Seen(hit.id, hit.title, max(days)))  # the latest readable date decides, as above
         shown.append(hit)
     return Rechecked(tuple(seen), tuple(withheld), tuple(shown))
+
+
+def _short(value: Any) -> str:
+    """A name as a refusal quotes it: its repr, cut at 40 characters (an agent's key may be a megabyte)."""
+    text = repr(value)
+    return text if len(text) <= 40 else text[:37] + "..."
 
 
 def check_arguments(tool: str, arguments: Any) -> str | None:
     """Why the call's arguments are refused, or ``None``: exactly one string argument, nothing else."""
     if tool not in TOOLS:
-        return f"unknown tool {tool!r}: the tools are search and fetch"
+        return f"unknown tool {_short(tool)}: the tools are search and fetch"
     name = ARGUMENT[tool]
     if not isinstance(arguments, dict):
         return f"{tool} takes one argument, {name!r}"
     extra = sorted(set(arguments) - {name}, key=str)
     if extra:
-        return f"unexpected argument(s) {', '.join(map(repr, extra))}: {tool} takes only {name!r}"
+        shown = ", ".join(_short(key) for key in extra[:5]) + (f" and {len(extra) - 5} more" if len(extra) > 5 else "")
+        return f"unexpected argument(s) {shown}: {tool} takes only {name!r}"
     value = arguments.get(name)
     if not isinstance(value, str) or not value.strip():
         return f"{tool} needs {name!r}, a non-empty string"
@@ -171,6 +185,7 @@ class _Call:
     status: str = "ok"
     error: str | None = None
     checked: Rechecked = field(default_factory=Rechecked)
+    call_id: str | None = None
 
 
 class TimeLock:
@@ -178,8 +193,9 @@ class TimeLock:
 
     *resume* is the call records a journal already holds for this run (an
     Inspect sample's store): numbering and budgets go on from the last one.
-    Calls are serialised (one mutex), so budgets and sequence numbers stay
-    exact whatever the transport's concurrency.
+    Admission (checks and budget) and recording are serialised (one mutex),
+    so budgets and sequence numbers stay exact whatever the transport's
+    concurrency; retrieval runs outside it.
     """
 
     def __init__(
@@ -239,31 +255,50 @@ class TimeLock:
             out[name] = {"used": used, "limit": limit, "remaining": None if limit is None else limit - used}
         return out
 
-    def _exhausted(self, tool: str) -> str | None:
-        for name in (_BUDGET_KEY[tool], "calls"):
-            limit = getattr(self.limits, name)
-            if limit is not None and self.used[name] >= limit:
-                return f"{name} budget exhausted ({self.used[name]} of {limit} used): no more {tool} calls in this run"
-        return None
-
     # -- calls ----------------------------------------------------------------
 
-    def call(self, tool: str, arguments: Any) -> Outcome:
-        """Answer one tool call; never raises for anything the agent or the backend sent."""
-        with self._mutex:
-            return self._finish(self._run(_Call(tool, arguments)))
+    def call(self, tool: str, arguments: Any, *, refused: str | None = None, call_id: str | None = None) -> Outcome:
+        """Answer one tool call; never raises for anything the agent or the backend sent.
 
-    def _run(self, call: _Call) -> _Call:
-        problem = check_arguments(call.tool, call.arguments)
+        *refused* records a call that an adapter refused before the lock saw
+        it (Inspect checks arguments against the schema first), with the
+        adapter's reason: it is logged and budgeted like any refusal.
+        *call_id*, the adapter's id of the call, is kept in the record.
+        """
+        call = _Call(tool, arguments, call_id=call_id)
+        with self._mutex:
+            self._admit(call, refused)
+        if call.status == "ok":
+            # Outside the mutex: a slow upstream holds up no other session's calls.
+            self._retrieve(call)
+        with self._mutex:
+            return self._finish(call)
+
+    def _admit(self, call: _Call, refused: str | None) -> None:
+        """Check the call and reserve its budget (under the mutex)."""
+        limit = self.limits.calls
+        if limit is not None and self.used["calls"] >= limit:
+            call.status, call.error = "exhausted", self._spent("calls", limit, call.tool)
+            return
+        problem = refused or check_arguments(call.tool, call.arguments)
         if problem is not None:
+            # A refusal retrieves nothing but counts against --max-calls: refusals are not free.
+            self.used["calls"] += 1
             call.status, call.error = "refused", problem
-            return call
-        problem = self._exhausted(call.tool)
-        if problem is not None:
-            call.status, call.error = "exhausted", problem
-            return call
-        self.used[_BUDGET_KEY[call.tool]] += 1
+            return
+        name = _BUDGET_KEY[call.tool]
+        limit = getattr(self.limits, name)
+        if limit is not None and self.used[name] >= limit:
+            call.status, call.error = "exhausted", self._spent(name, limit, call.tool)
+            return
+        self.used[name] += 1
         self.used["calls"] += 1
+
+    def _spent(self, name: str, limit: int, tool: str) -> str:
+        what = f"{tool} calls" if tool in TOOLS else "calls"
+        return f"{name} budget exhausted ({self.used[name]} of {limit} used): no more {what} in this run"
+
+    def _retrieve(self, call: _Call) -> None:
         value = call.arguments[ARGUMENT[call.tool]].strip()
         options = {"as_of": self.as_of, "mode": self.mode}
         try:
@@ -274,16 +309,20 @@ class TimeLock:
                 hits = self.backend.fetch(value, **options)[:1]
         except UpstreamError as exc:
             call.status, call.error = "error", str(exc)
-            return call
+            return
         except Exception as exc:  # a backend bug is the backend's error, never a crash of the lock
             call.status, call.error = "error", f"backend failed: {type(exc).__name__}"
-            return call
+            return
+        if call.tool == "fetch" and hits and hits[0].id is not None and hits[0].id != value:
+            # A backend answering another document than the one asked for is not trusted with it.
+            call.status, call.error = "error", f"the backend answered {hits[0].id!r} for {value!r}"
+            return
         call.checked = recheck(hits, self.as_of, mode=self.mode, allow_undated=self.allow_undated)
         if call.tool == "fetch" and not call.checked.seen:
             call.status, call.error = "refused", f"No document {value!r} is available."
-        return call
 
     def _finish(self, call: _Call) -> Outcome:
+        """Record the call, then say what it answers (under the mutex: sequence numbers stay gapless)."""
         self._seq += 1
         budget = self.budget()
         record = call_record(
@@ -297,13 +336,15 @@ class TimeLock:
             returned=call.checked.seen,
             withheld=call.checked.withheld,
             budget=budget,
+            call_id=call.call_id,
         )
         try:
             self.journal.write(self.header, record)
-        except Exception as exc:  # a disk error, or a value the journal cannot encode
-            # Nothing unrecorded is ever shown: a call whose record cannot be kept gets no results.
+        except Exception as exc:  # a full disk, a closed log
+            # Nothing unrecorded is ever shown, and the number goes to the next call that is recorded.
+            self._seq -= 1
             message = str(exc) if isinstance(exc, AnachronError) else f"cannot write the event log: {type(exc).__name__}: {exc}"
-            text = f"{call.tool} #{self._seq}: error: {message}. This server cannot serve this run."
+            text = f"{call.tool if call.tool in TOOLS else 'call'}: error: {message}. This server cannot serve this run."
             return Outcome(text, {"results": [], "budget": budget, "error": message}, True, record)
         tool = call.tool if call.tool in TOOLS else "call"
         argument = call.arguments.get(ARGUMENT[tool], "") if tool in TOOLS and isinstance(call.arguments, dict) else ""

@@ -23,7 +23,7 @@ from ..errors import AnachronError
 __all__ = ["SNIPPET", "DatePresentation", "budget_line", "render", "snippet"]
 
 SNIPPET = 280  # characters of a search result's text
-_SHIFT = re.compile(r"shift:([+-])(\d{1,7})")
+_SHIFT = re.compile(r"shift:([+-])([0-9]{1,7})")
 
 
 @dataclass(frozen=True)
