@@ -33,6 +33,7 @@ __all__ = [
     "parse_json",
     "read_json",
     "read_jsonl",
+    "read_log_records",
     "read_records",
     "write_atomic",
     "write_files_atomic",
@@ -87,13 +88,7 @@ def read_json(path: str | os.PathLike[str]) -> Any:
     return parse_json(_read_text(path), str(path), multiline=True)
 
 
-def read_jsonl(path: str | os.PathLike[str]) -> Iterator[tuple[int, Any]]:
-    """Yield ``(line_number, object)`` for each non-blank line of a JSON Lines file.
-
-    Each line must hold a JSON object; line numbers start at 1 and count
-    ``\\n`` only.
-    """
-    text = _read_text(path)
+def _lines(text: str, path: str | os.PathLike[str]) -> Iterator[tuple[int, Any]]:
     for number, line in enumerate(text.split("\n"), start=1):
         line = line.removesuffix("\r")
         if not line.strip():
@@ -104,9 +99,38 @@ def read_jsonl(path: str | os.PathLike[str]) -> Iterator[tuple[int, Any]]:
         yield number, obj
 
 
+def read_jsonl(path: str | os.PathLike[str]) -> Iterator[tuple[int, Any]]:
+    """Yield ``(line_number, object)`` for each non-blank line of a JSON Lines file.
+
+    Each line must hold a JSON object; line numbers start at 1 and count
+    ``\\n`` only.
+    """
+    return _lines(_read_text(path), path)
+
+
 def read_records(path: str | os.PathLike[str]) -> list[Record]:
     """The objects of a JSON Lines file as ``("path:line", object)`` records."""
     return [(f"{path}:{number}", obj) for number, obj in read_jsonl(path)]
+
+
+def read_log_records(path: str | os.PathLike[str]) -> tuple[list[Record], str | None]:
+    """:func:`read_records` for a log that is appended to: a torn last line is reported, not fatal.
+
+    A writer cut short (a full disk, a killed process) leaves a last line
+    with no ``\\n`` that does not parse.  Returns the complete records and,
+    for such a line, a note naming it; any other bad line is an error.
+    """
+    text = _read_text(path)
+    body, newline, tail = text.rpartition("\n")
+    torn = None
+    if tail.strip():
+        try:
+            parse_json(tail.removesuffix("\r"), str(path))
+        except AnachronError:
+            number = body.count("\n") + (2 if newline else 1)
+            torn = f"{path}:{number}: the last line is torn (a write was cut short): it is left out"
+            text = body
+    return [(f"{path}:{number}", obj) for number, obj in _lines(text, path)], torn
 
 
 # Escaped even though JSON allows them raw: line and paragraph separators and NEL (readers

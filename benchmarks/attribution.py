@@ -151,16 +151,12 @@ def main(argv=None) -> int:
         calls.append((dt.datetime.fromisoformat(call["timestamp"]), call["results"]))
     items = sum(len(results) for _, results in calls)
     size = sum(len(line) for line in lines)
-    kinds = collections.Counter()
-    for _, results in calls:
-        for result in results:
-            a = attribute(result, now=_)  # noqa: F841 (a first, untimed pass: outcomes for the summary)
-    outcomes = collections.Counter()
-    for now, results in calls:
+    sources, granularities = collections.Counter(), collections.Counter()
+    for now, results in calls:  # an untimed pass: what the trace's items are dated by
         for result in results:
             a = attribute(result, now=now)
-            outcomes[(a.source or "undated").split(" '")[0].split(" ")[0] if a.source else "undated"] += 1
-            kinds[a.granularity or "undated"] += 1
+            sources[a.source.split(" '")[0].split(" ")[0] if a.source else "undated"] += 1
+            granularities[a.granularity or "undated"] += 1
     parse_times, attribute_times = [], []
     for _ in range(args.repeat):
         parse_times.append(time_parse(lines))
@@ -172,7 +168,7 @@ def main(argv=None) -> int:
     ratio = attribute_rate / parse_rate
     print(f"machine: {os.cpu_count()} CPUs, Python {platform.python_version()} ({platform.machine()})")
     print(f"trace: {len(lines):,} interactions, {items:,} items, {size / 2**20:.1f} MiB of JSON, seed {args.seed}")
-    print(f"sources: {dict(sorted(outcomes.items()))}; granularity: {dict(sorted(kinds.items()))}")
+    print(f"dated by: {dict(sorted(sources.items()))}; granularity: {dict(sorted(granularities.items()))}")
     print(f"runs: {len(parse_times)} (best of each)")
     print(f"json.loads: {parse_rate:>12,.0f} items/s  ({min(parse_times) * 1e6 / items:.1f} us/item)")
     print(f"attribute:  {attribute_rate:>12,.0f} items/s  ({min(attribute_times) * 1e6 / items:.1f} us/item)")

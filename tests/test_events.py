@@ -204,6 +204,51 @@ class ScoreEventsTest(LogFiles, unittest.TestCase):
                 log = self.write(f"{name}.jsonl", records)
                 self.assertBadInput(["score-events", log, "--as-of", "2022-06-01"], log + line, fragment)
 
+    def test_a_torn_last_line_is_left_out_with_a_warning(self):
+        log = self.write("torn.jsonl", RUN_RECORDS)
+        with open(log, "a", encoding="utf-8") as fh:
+            fh.write('{"event": "call", "run": "' + RUN + '", "se')  # the disk filled up mid-write
+        status, out, err = run_cli("score-events", log, "--as-of", "2022-06-01", "--format", "json")
+        self.assertEqual(status, 0, err)
+        self.assertEqual(json.loads(out)["samples"][0]["interactions"], 3)
+        self.assertIn(f"warning: {log}:7: the last line is torn", err)
+        self.assertIn("scored the 5 complete call(s) before it", err)
+        # A bad line that is not the last one is still an error.
+        middle = self.write("middle.jsonl", [*RUN_RECORDS[:2], "{oops", *RUN_RECORDS[2:]])
+        self.assertBadInput(["score-events", middle, "--as-of", "2022-06-01"], f"{middle}:3", "invalid JSON")
+
+    def test_the_lock_writes_only_what_its_reader_takes_back(self):
+        import datetime as dt
+
+        from anachron.core import load_corpus
+        from anachron.timelock import CorpusBackend, EventWriter, TimeLock
+
+        path = self.dir / "hostile.jsonl"
+        writer = EventWriter(path)
+        lock = TimeLock(CorpusBackend(load_corpus()), dt.date(2022, 6, 1), writer)
+        hostile = [
+            ("search", {"query": "x", "as_of": float("inf")}), ("search", {"query": float("nan")}),
+            ("search", {(1, 2): "x"}), ("search", {"query": "x", None: 1}), ("search", {"as_of": dt.date(2022, 1, 1)}),
+            ("search", "cygnus"), ("search", ["c"]), ("", {}), (" ", {}), ("search", {"query": "q2 2023 " * 62500}),
+            ("search", {"query": "a\u2028b\u0085c\ud800 q3 2023"}), ("fetch", {"id_or_url": "fin-005", "query": "FY2024"}),
+        ]
+        statuses = [lock.call(tool, arguments).status for tool, arguments in hostile]
+        writer.close()
+        # Each is refused but the separators-and-surrogate query, which is a fine query.
+        self.assertEqual(statuses, ["refused"] * 10 + ["ok", "refused"])
+        text = path.read_text(encoding="utf-8")
+        self.assertEqual(text.count("\n"), len(hostile) + 1)  # one line per record, the start record included
+        self.assertLess(len(text), 200_000)  # the 500 KB query is logged by its head, length and hash
+        status, out, err = run_cli("score-events", str(path), "--as-of", "2022-06-01", "--format", "json")
+        self.assertEqual(status, 0, err)
+        sample = json.loads(out)["samples"][0]
+        self.assertEqual(sample["failed_calls"], {"refused": 11, "exhausted": 0, "error": 0})
+        self.assertEqual(sample["interactions"], 1)
+        # Query intent, whatever the status and whatever the tool: one line per period, the query cut short.
+        self.assertEqual(sample["query_intent_leaks"], 3)
+        self.assertEqual(sample["blocked_attempts"], 1)  # the fetch of fin-005, refused for its extra argument
+        self.assertTrue(all(len(line) < 200 for line in sample["evidence"]), sample["evidence"])
+
     def test_bad_arguments_exit_2(self):
         log = self.write("run.jsonl", RUN_RECORDS)
         self.assertBadInput(["score-events", log, "--as-of", "2022-13-01"], "--as-of")

@@ -403,6 +403,36 @@ class AllowUndatedTest(TempDir, unittest.TestCase):
 # One log, one run
 
 
+class HostileStdioTest(TempDir, unittest.TestCase):
+    """Over real stdio: an upstream's lone surrogate or slow drip must not kill or stall the server."""
+
+    @classmethod
+    def setUpClass(cls):
+        from tests.hostile_upstream import HostileUpstream
+
+        cls.make_tmp()
+        cls.events = cls.tmp / "events.jsonl"
+        with HostileUpstream(drip_seconds=0.2, drip_bytes=30) as upstream:
+            args = ["--as-of", T, "--upstream", upstream.url, "--events", str(cls.events), "--upstream-timeout", "1"]
+
+            async def session():
+                async with stdio_client(args, errlog=cls.tmp / "stderr.txt") as client:
+                    cls.surrogate = await client.call_tool("search", {"query": "surrogate"})
+                    cls.drip = await client.call_tool("search", {"query": "slow-drip"})
+                    cls.after = await client.call_tool("search", {"query": "fine"})
+
+            run_async(session)
+        cls.log = read_log(cls.events)
+
+    def test_the_server_survives_and_logs_every_call(self):
+        self.assertFalse(self.surrogate.is_error)
+        self.assertIn("T\ufffditle", text_of(self.surrogate))
+        self.assertTrue(self.drip.is_error)
+        self.assertIn("took longer than 1 s", text_of(self.drip))
+        self.assertFalse(self.after.is_error)
+        self.assertEqual([(c["seq"], c["status"]) for c in self.log[1:]], [(1, "ok"), (2, "error"), (3, "ok")])
+
+
 class OneLogOneRunTest(TempDir, unittest.TestCase):
     def setUp(self):
         self.make_tmp()

@@ -48,6 +48,8 @@ def run(args: argparse.Namespace) -> int:
         records.append((path, events_trace(log, corpus, sample_id=sample_id, as_of=as_of)))
         if log.as_of is not None and log.as_of != as_of:
             notes.append(f"note: {path}: the server ran as of {log.as_of}; scored as of {as_of}")
+        if log.torn:
+            notes.append(f"warning: {log.torn}; scored the {len(log.calls)} complete call(s) before it")
         if log.undated_shown:
             notes.append(f"note: {path}: {log.undated_shown} undated item(s) shown under --allow-undated are not scored")
     # Everything is validated before anything is printed: bad input leaves stdout empty.

@@ -8,6 +8,7 @@ when any fails, 2 on bad input.
 from __future__ import annotations
 
 import argparse
+import sys
 
 from ..timelock.citations import load_answer, verify_citations
 from ..timelock.events import load_events
@@ -42,4 +43,6 @@ def run(args: argparse.Namespace) -> int:
         f"{len(checks)} citation(s): {len(checks) - failed} verified, {failed} failed"
         + (f" (cutoff {shown_cutoff})" if shown_cutoff else "")
     )
+    if log.torn:
+        print(f"warning: {log.torn}; checked against the {len(log.calls)} complete call(s) before it", file=sys.stderr)
     return EXIT_FAILED if failed else 0

@@ -39,7 +39,8 @@ import json
 import math
 import re
 from dataclasses import dataclass
-from typing import Any, Iterator, Mapping
+from collections.abc import Mapping
+from typing import Any, Iterator
 
 from ..errors import AnachronError
 from ..validate import describe
@@ -519,6 +520,9 @@ _MISSING = object()
 
 def _try(source: str, raw: object, now: _dt.datetime | None, problems: list[str]):
     """``(first, last, granularity)`` of *raw*, or None after recording why not."""
+    if raw is None:  # common (a null page_age): no exception for it
+        problems.append(f"{source}: not a date: null")
+        return None
     try:
         return _parse_value(raw, now)
     except AnachronError as exc:
@@ -665,13 +669,14 @@ def _from_snippet(entry: Mapping[str, Any], now, problems: list[str]):
 
 # --- source 4: HTML metadata of fetched text ---------------------------------------
 
-# One left-to-right pass over the window finds <meta>, <time> and <script>
-# tags and comments.  A tag's attributes end at the first '>' outside quotes
-# (the pattern is unambiguous, so a failure costs linear time) and are looked
-# for within MAX_TAG_CHARS; comments and script contents are skipped whole.
-# No character is examined twice: a malformed page costs no more than a
-# well-formed one.
-_MARKUP = re.compile(r"<(?:(meta|time|script)\b|(!--))", _FLAGS)
+# HTML is scanned once, left to right, for the few markers a date can hide
+# behind: "_time" (every meta key read ends in it, as the Open Graph protocol
+# spells them, lowercase), a <time> tag, "+json" (an application/ld+json
+# script) and comments, skipped whole (a tag inside one is no tag).  Around a
+# marker the enclosing tag is found within MAX_TAG_CHARS; a tag's attributes
+# end at the first '>' outside quotes.  The scan never re-reads a character
+# it has passed, so its work is linear in the window's length.
+_MARKERS = re.compile(r"_time|<(?:time|TIME)\b|\+json|<!--")
 _TAG_REST = re.compile(r"([^>\"']*(?:(?:\"[^\"]*\"|'[^']*')[^>\"']*)*)>")
 _SCRIPT_END = re.compile(r"</script\s*>", _FLAGS)
 _ATTRIBUTE = re.compile(r"([^\s=/>\"']+)(?:\s*=\s*(?:\"([^\"]*)\"|'([^']*)'|([^\s>\"']+)))?", re.ASCII)
@@ -692,42 +697,63 @@ def _attributes(text: str) -> dict[str, str]:
     return found
 
 
-def _markup(window: str) -> Iterator[tuple[str, str, str]]:
-    """``(tag name, attribute text, content)`` of each ``meta``, ``time`` and
-    ``script`` tag of *window*, left to right; content only for scripts.
+def _enclosing_tag(window: str, name: str, marker: int, floor: int) -> tuple[int, re.Match[str]] | None:
+    """The ``<name ...>`` tag that contains position *marker*: its start and the
+    match of its attributes, or None.  Looked for back to *floor* only."""
+    low = max(floor, marker - MAX_TAG_CHARS)
+    start = max(window.rfind("<" + name, low, marker), window.rfind("<" + name.upper(), low, marker))
+    if start < 0 or window[start + 1 + len(name): start + 2 + len(name)] not in " \t\n\r\f/":
+        return None
+    rest = _TAG_REST.match(window, start + 1 + len(name), min(start + 1 + len(name) + MAX_TAG_CHARS, len(window)))
+    if rest is None or rest.end() <= marker:
+        return None
+    return start, rest
 
-    Comments and script contents are skipped (a tag inside them is no tag).
+
+def _markup(window: str) -> Iterator[tuple[str, dict[str, str], str]]:
+    """``(kind, attributes, content)`` of each candidate tag of *window*, left
+    to right: kind ``meta`` (one mentioning ``_time``), ``time``, or
+    ``script`` (a JSON-LD one, with its content; the others have ``""``).
+
     A tag whose end is not within :data:`MAX_TAG_CHARS` (an unclosed quote)
-    is skipped with every character examined; an unclosed comment or script
-    ends the scan, as it ends the page for a browser.
+    is not read; an unclosed comment or JSON-LD script ends the scan, as it
+    ends the page for a browser.
     """
-    position, end = 0, len(window)
+    position, size = 0, len(window)
     while True:
-        start = _MARKUP.search(window, position)
-        if start is None:
+        marker = _MARKERS.search(window, position)
+        if marker is None:
             return
-        if start.group(2):  # a comment
-            close = window.find("-->", start.end())
+        text, at = marker.group(), marker.start()
+        position = marker.end()
+        if text == "<!--":
+            close = window.find("-->", position)
             if close < 0:
                 return
             position = close + 3
             continue
-        limit = min(start.end() + MAX_TAG_CHARS, end)
-        rest = _TAG_REST.match(window, start.end(), limit)
-        if rest is None:
-            position = limit
+        if text[0] == "<":  # a <time> tag
+            rest = _TAG_REST.match(window, position, min(position + MAX_TAG_CHARS, size))
+            if rest is not None:
+                position = rest.end()
+                yield "time", _attributes(rest.group(1)), ""
             continue
-        position = rest.end()
-        name = start.group(1).lower()
-        if name != "script":
-            yield name, rest.group(1), ""
+        tag = _enclosing_tag(window, "meta" if text == "_time" else "script", at, position - len(text))
+        if tag is None:
+            continue
+        position = tag[1].end()
+        attributes = _attributes(tag[1].group(1))
+        if text == "_time":
+            yield "meta", attributes, ""
+            continue
+        if attributes.get("type", "").strip().lower() != "application/ld+json":
             continue
         close_script = _SCRIPT_END.search(window, position)
         if close_script is None:
             return
         content = window[position:close_script.start()]
         position = close_script.end()
-        yield name, rest.group(1), content
+        yield "script", attributes, content
 
 
 def _json_ld_dates(block: str, found: dict[str, object], problems: list[str]) -> None:
@@ -777,21 +803,15 @@ def html_dates(text: str, problems: list[str]) -> dict[str, object]:
     if "<" not in window:
         return found
     blocks = 0
-    for name, attribute_text, content in _markup(window):
-        lowered = attribute_text.lower()
-        if name == "meta":
-            if "time" not in lowered:  # every key looked for ends in "_time"
-                continue
-            attributes = _attributes(attribute_text)
+    for kind, attributes, content in _markup(window):
+        if kind == "meta":
             key = (attributes.get("property") or attributes.get("name") or attributes.get("itemprop") or "").strip().lower()
             if key in _META_PUBLISHED or key in _META_MODIFIED:
                 found.setdefault(f"html {key}", attributes.get("content", ""))
-        elif name == "time":
-            if "html <time datetime>" not in found and "datetime" in lowered:
-                attributes = _attributes(attribute_text)
-                if "datetime" in attributes:
-                    found["html <time datetime>"] = attributes["datetime"]
-        elif "ld+json" in lowered and blocks < MAX_JSON_LD_BLOCKS:
+        elif kind == "time":
+            if "datetime" in attributes and "html <time datetime>" not in found:
+                found["html <time datetime>"] = attributes["datetime"]
+        elif blocks < MAX_JSON_LD_BLOCKS:
             blocks += 1
             _json_ld_dates(content, found, problems)
     return found
@@ -833,6 +853,15 @@ def _modification(candidates, now, problems: list[str]) -> tuple[_dt.date | None
     return None, None
 
 
+def _html_metadata(entry: Mapping[str, Any], problems: list[str]) -> dict[str, object]:
+    text = _text_field(entry, "text", problems)
+    return html_dates(text, problems) if text else {}
+
+
+_PUBLISHED_FIELDS = DATE_FIELDS[:-1]
+_MODIFIED_ONLY = tuple(name for name in MODIFIED_FIELDS if name != "last_modified")
+
+
 def attribute(entry: Mapping[str, Any], *, now: _dt.datetime | None = None) -> Attribution:
     """Date *entry* (a search or fetch result as a JSON object) by its first usable source.
 
@@ -850,36 +879,33 @@ def attribute(entry: Mapping[str, Any], *, now: _dt.datetime | None = None) -> A
     (datetime.date(2023, 2, 9), 'day', "field 'page_age'")
     """
     now = _check_now(now)
-    if not isinstance(entry, Mapping):
+    if type(entry) is not dict and not isinstance(entry, Mapping):
         return Attribution(None, None, None, None, None, (f"entry: expected an object, got {describe(entry)}",))
     problems: list[str] = []
-    metadata: dict[str, object] | None = None
-
-    def html_metadata() -> dict[str, object]:
-        nonlocal metadata
-        if metadata is None:
-            text = _text_field(entry, "text", problems)
-            metadata = html_dates(text, problems) if text else {}
-        return metadata
-
+    metadata = None  # the HTML scan, done at most once and only when needed
     found = (
-        _from_fields(entry, DATE_FIELDS[:-1], now, problems)
+        _from_fields(entry, _PUBLISHED_FIELDS, now, problems)
         or _from_url(entry, problems)
         or _from_snippet(entry, now, problems)
-        or _from_html(html_metadata(), now, problems)
     )
     modified_fields = MODIFIED_FIELDS
     if found is None:
-        found = _from_fields(entry, ("last_modified",), now, problems)
-        modified_fields = tuple(name for name in MODIFIED_FIELDS if name != "last_modified")
-    candidates = [(f"field '{name}'", entry[name]) for name in modified_fields if name in entry]
-    modified, modified_source = _modification(candidates, now, problems)
-    if modified is None:
-        metadata = html_metadata()
+        metadata = _html_metadata(entry, problems)
+        found = _from_html(metadata, now, problems) or _from_fields(entry, ("last_modified",), now, problems)
+        if found is None or found[1] == _FIELD_LABELS["last_modified"]:
+            modified_fields = _MODIFIED_ONLY
+    modified, modified_source = _modification(
+        [(_FIELD_LABELS[name], entry[name]) for name in modified_fields if name in entry], now, problems
+    )
+    if modified is None and "text" in entry:
+        if metadata is None:
+            metadata = _html_metadata(entry, problems)
         modified, modified_source = _modification(
             [(label, metadata[label]) for label in _HTML_MODIFIED if label in metadata], now, problems
         )
-    (first, last, granularity), source, value = found if found is not None else (_UNDATED, None, None)
+    if found is None:
+        return Attribution(None, None, None, None, None, tuple(problems), modified, modified_source)
+    (first, last, granularity), source, value = found
     return Attribution(first, last, granularity, source, value, tuple(problems), modified, modified_source)
 
 

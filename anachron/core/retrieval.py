@@ -24,7 +24,7 @@ import datetime as _dt
 import re
 from typing import Iterable
 
-from ..validate import positive_int
+from ..validate import describe, positive_int
 from .corpus import Corpus, Item
 from .dates import known_at
 from .errors import AnachronError
@@ -69,6 +69,9 @@ class SearchEngine:
         """The top *k* items for *query*, best first, as seen on *as_of* in *mode*."""
         _check_mode(mode)
         positive_int(k, "search: k")
+        if not isinstance(query, str):
+            raise AnachronError(f"search: query must be a string, got {describe(query)}")
+        _check_day(as_of)
         words = set(tokenize(query))
         if not words:
             return []
@@ -82,6 +85,9 @@ class SearchEngine:
 
     def fetch(self, item_id: str, *, as_of: _dt.date, mode: str = "unrestricted") -> Item | None:
         """The item *item_id*, or ``None`` when it is unknown or not visible in *mode*."""
+        _check_day(as_of)
+        if not isinstance(item_id, str):
+            raise AnachronError(f"fetch: item_id must be a string, got {describe(item_id)}")
         item = self.corpus.items.get(item_id)
         if item is None or not self.visible(item, as_of, mode):
             return None
@@ -92,6 +98,11 @@ class SearchEngine:
         if mode == "enforced":
             return (item for item in items if known_at(item.publish_date, as_of))
         return items
+
+
+def _check_day(as_of: object) -> None:
+    if not isinstance(as_of, _dt.date) or isinstance(as_of, _dt.datetime):
+        raise AnachronError(f"as_of must be a datetime.date, got {describe(as_of)}")
 
 
 def _check_mode(mode: str) -> None:

@@ -118,7 +118,7 @@ def _interaction(where: str, obj: Any, corpus: Corpus) -> Interaction:
     if not isinstance(obj, dict):
         raise AnachronError(f"{where}: an interaction must be an object, got {describe(obj)}")
     f = Fields(where, obj)
-    tool = f.text("tool")
+    tool = f.text("tool", nonempty=False)  # as called: a lock logs (and refuses) a call to any name
     query = obj.get("query")
     if query is not None and not isinstance(query, str):
         raise f.error("query", f"expected a string or null, got {describe(query)}")

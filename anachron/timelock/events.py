@@ -26,7 +26,7 @@ import datetime as _dt
 import hashlib
 import math
 import os
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, Iterable, Mapping, Sequence
 
@@ -34,7 +34,7 @@ from ..core import Corpus
 from ..core.dates import format_date, parse_date
 from ..core.trace import STATUSES
 from ..errors import AnachronError
-from ..io import Record, dump_json, read_records
+from ..io import Record, dump_json, read_log_records
 from ..validate import Fields, describe
 
 try:  # POSIX: a log is claimed with an exclusive lock; elsewhere the size check alone guards it.
@@ -136,6 +136,7 @@ class EventLog:
     source: str
     header: Mapping[str, Any]
     calls: tuple[CallEvent, ...]
+    torn: str | None = None  # a note when the log's last line was cut short and left out
 
     @property
     def as_of(self) -> _dt.date | None:
@@ -482,8 +483,13 @@ def parse_events(records: Iterable[Record], *, source: str = "events") -> EventL
 
 
 def load_events(path: str | os.PathLike[str]) -> EventLog:
-    """Read and validate an event log (JSON Lines)."""
-    return parse_events(read_records(path), source=str(path))
+    """Read and validate an event log (JSON Lines).
+
+    A torn last line (the server stopped mid-write) is left out and noted in
+    :attr:`EventLog.torn`; the complete calls before it are read as usual.
+    """
+    records, torn = read_log_records(path)
+    return replace(parse_events(records, source=str(path)), torn=torn)
 
 
 # ---------------------------------------------------------------------------

@@ -114,6 +114,10 @@ def _format_p(p: float, log10_p: float) -> str:
     return f"{mantissa:.2f}e{exponent}"
 
 
+# A documented ceiling: 10^6 resamples take a few seconds; 10^12 would never finish.
+MAX_RESAMPLES = 1_000_000
+
+
 def _check_options(confidence: object, n_resamples: object, seed: object) -> None:
     if (
         isinstance(confidence, bool)
@@ -121,7 +125,8 @@ def _check_options(confidence: object, n_resamples: object, seed: object) -> Non
         or not 0 < confidence < 1  # False for NaN
     ):
         raise AnachronError(f"confidence must be a number strictly between 0 and 1, got {confidence!r}")
-    positive_int(n_resamples, "n_resamples")
+    if positive_int(n_resamples, "n_resamples") > MAX_RESAMPLES:
+        raise AnachronError(f"n_resamples must be at most {MAX_RESAMPLES:,}, got {n_resamples!r}")
     if isinstance(seed, bool) or not isinstance(seed, numbers.Integral):
         raise AnachronError(f"seed must be an integer, got {seed!r}")
 
