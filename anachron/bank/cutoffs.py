@@ -42,7 +42,7 @@ class ModelCutoff:
         side); an item with no resolution yet gives ``pre-event model``.
         """
         resolution = item.resolution()
-        if resolution is not None and self.release_date >= resolution:
+        if resolution is not None and known_at(resolution, self.release_date):
             return "web-locked only"
         return "pre-event model"
 

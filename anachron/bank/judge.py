@@ -27,6 +27,7 @@ from fractions import Fraction
 from typing import Any, Mapping
 
 from ..errors import AnachronError
+from ..validate import describe
 from .items import BankItem
 from .values import matches
 
@@ -152,7 +153,7 @@ def read_response(response: Any, where: str) -> tuple[bool, str]:
         if not refused:
             raise AnachronError(f"{where}: response object needs 'refused': true or an 'answer'")
         return True, ""
-    raise AnachronError(f"{where}: response must be a string or an object, got {type(response).__name__}")
+    raise AnachronError(f"{where}: response must be a string or an object, got {describe(response)}")
 
 
 def _quantities(text: str):

@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING
 
 from ..errors import AnachronError
 from ..io import dump_json, read_json, write_files_atomic
+from .options import add_corpus_option, add_format_option
 
 if TYPE_CHECKING:
     from ..bank import BankRun, Tally
@@ -41,7 +42,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     build = actions.add_parser("build", help="build a bank and its manifest from dated facts",
                                description="Build BANK.jsonl (canonical form) and BANK.manifest.json from a facts file.")
     build.add_argument("--facts", metavar="FILE", help="facts file (default: the bundled corpus/v0/facts.jsonl)")
-    build.add_argument("--corpus", metavar="DIR", help="corpus directory for entity names and sources (default: bundled v0)")
+    add_corpus_option(build, help="corpus directory for entity names and sources (default: bundled v0)")
     build.add_argument("--out", metavar="BANK.jsonl", required=True, help="where to write the bank; the manifest goes beside it")
     build.set_defaults(func=run_build)
 
@@ -65,7 +66,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     run.add_argument("--manifest", metavar="FILE", help="manifest (default: beside the bank, X.jsonl -> X.manifest.json)")
     run.add_argument("--model-cutoffs", metavar="FILE", help="model cutoff table (JSON or CSV; docs/bank.md)")
     run.add_argument("--model", metavar="NAME", help="the model under test, a name in --model-cutoffs")
-    run.add_argument("--format", choices=("table", "json"), default="table", help="output format (default: table)")
+    add_format_option(run)
     run.set_defaults(func=run_run)
 
 

@@ -13,6 +13,7 @@ from pathlib import Path
 from ..core import MODES, SearchEngine, load_corpus, naive_trace, parse_traces, score_traces, summarise
 from ..io import dump_json, write_files_atomic
 from ..report import summary_lines, tclr_object
+from .options import add_corpus_option
 
 DEFAULT_OUT = "anachron-demo"
 
@@ -25,7 +26,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "enforced mode, score both, and write traces and per-sample TCLR files.",
     )
     parser.add_argument("--out", metavar="DIR", default=DEFAULT_OUT, help=f"output directory (default: ./{DEFAULT_OUT})")
-    parser.add_argument("--corpus", metavar="DIR", help="corpus directory (default: the bundled v0 corpus)")
+    add_corpus_option(parser)
     parser.add_argument("-k", type=int, default=5, metavar="K", help="search results per query (default: 5)")
     parser.set_defaults(func=run)
 

@@ -10,6 +10,7 @@ import argparse
 from ..io import dump_json, write_atomic
 from ..core.errors import AnachronError
 from ..report import score_document, tclr_object
+from .options import add_corpus_option
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -25,7 +26,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument(
         "--format", choices=("tclr", "score"), default="tclr", help="tclr: {sample_id: tclr} (default); score: full records"
     )
-    parser.add_argument("--corpus", metavar="DIR", help="corpus directory (default: the one each log's task used)")
+    add_corpus_option(parser, help="corpus directory (default: the one each log's task used)")
     parser.add_argument("--epoch", type=int, metavar="N", help="export epoch N only (needed when a log has several)")
     parser.set_defaults(func=run)
 

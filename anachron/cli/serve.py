@@ -15,7 +15,7 @@ import sys
 
 from .. import __version__
 from ..errors import AnachronError
-from .options import count, iso_date
+from .options import add_corpus_option, count, iso_date
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -28,7 +28,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     )
     parser.add_argument("--as-of", required=True, type=iso_date, metavar="DATE", help="the cutoff T: nothing dated after it is shown")
     source = parser.add_mutually_exclusive_group()
-    source.add_argument("--corpus", metavar="DIR", help="local corpus directory (default: the bundled v0 corpus)")
+    add_corpus_option(source, help="local corpus directory (default: the bundled v0 corpus)")
     source.add_argument("--upstream", metavar="URL", help="backdated search service taking POST URL/search and URL/fetch")
     parser.add_argument(
         "--mode",

@@ -182,7 +182,8 @@ def _check_year(year: int, text: str) -> None:
 
 def _day(year: int, month: int, day: int, text: str) -> tuple[_dt.date, _dt.date, str]:
     """The day granule, or an error for an impossible day such as Feb 30."""
-    _check_year(year, text)
+    if year not in PLAUSIBLE_YEARS:
+        _check_year(year, text)
     try:
         found = _dt.date(year, month, day)
     except ValueError:
@@ -258,11 +259,11 @@ def _parse_iso(match: re.Match[str], text: str) -> tuple[_dt.date, _dt.date, str
     The offset may be ``Z``, ``UTC``, ``+HH:MM``, ``+HHMM`` or ``+HH``; a
     datetime without one is UTC (as in :func:`~anachron.core.dates.parse_timestamp`).
     """
-    g = match.group
-    day = _day(int(g("y")), int(g("m")), int(g("d")), text)
-    if g("H") is None:
-        return day
-    return _utc_day_at(day[0], int(g("H")), int(g("M")), int(g("S") or 0), _offset_minutes(g("z"), text), text)
+    year, month, day, hour, minute, second, _, zone = match.groups()
+    found = _day(int(year), int(month), int(day), text)
+    if hour is None:
+        return found
+    return _utc_day_at(found[0], int(hour), int(minute), int(second or 0), _offset_minutes(zone, text), text)
 
 
 def _parse_epoch(number: float | int, text: str) -> tuple[_dt.date, _dt.date, str]:
@@ -349,6 +350,9 @@ def _parse_numeric(text: str) -> tuple[_dt.date, _dt.date, str] | None:
 def _parse_named(text: str) -> tuple[_dt.date, _dt.date, str] | None:
     """Forms with an English month name: ``Feb 9, 2023``, ``9 February 2023``,
     ``February 2023``, RFC 2822 and asctime dates."""
+    if ":" in text:  # only the forms with a time of day have a colon
+        match = _RFC_2822.fullmatch(text) or _ASCTIME.fullmatch(text)
+        return _parse_http_date(match, text) if match else None
     for pattern in (_MONTH_DAY_YEAR, _DAY_MONTH_YEAR):
         match = pattern.fullmatch(text)
         if match:
@@ -358,9 +362,6 @@ def _parse_named(text: str) -> tuple[_dt.date, _dt.date, str] | None:
     match = _MONTH_YEAR.fullmatch(text)
     if match:
         return _month(int(match["y"]), _month_number(match["mon"]), text)
-    match = _RFC_2822.fullmatch(text) or _ASCTIME.fullmatch(text)
-    if match:
-        return _parse_http_date(match, text)
     return None
 
 
@@ -669,14 +670,17 @@ def _from_snippet(entry: Mapping[str, Any], now, problems: list[str]):
 
 # --- source 4: HTML metadata of fetched text ---------------------------------------
 
-# HTML is scanned once, left to right, for the few markers a date can hide
-# behind: "_time" (every meta key read ends in it, as the Open Graph protocol
-# spells them, lowercase), a <time> tag, "+json" (an application/ld+json
-# script) and comments, skipped whole (a tag inside one is no tag).  Around a
-# marker the enclosing tag is found within MAX_TAG_CHARS; a tag's attributes
-# end at the first '>' outside quotes.  The scan never re-reads a character
-# it has passed, so its work is linear in the window's length.
-_MARKERS = re.compile(r"_time|<(?:time|TIME)\b|\+json|<!--")
+# HTML is scanned once, left to right, stopping only where a date may be: a
+# <meta> tag mentioning "_time" (every meta key read ends in it), a <time>
+# tag, a <script> whose tag mentions "+json" (application/ld+json), and
+# comments, skipped whole (a tag inside one is no tag).  A tag's attributes
+# end at the first '>' outside quotes, looked for within MAX_TAG_CHARS.  Each
+# pattern is unambiguous and the scan never re-reads what it has passed, so
+# its work is linear in the window's length, however malformed the page.
+_MARKUP = re.compile(
+    r"<(?=[mtsMTS!])(?:(?P<meta>meta)\b(?=[^<>]*_time)|(?P<time>time)\b|(?P<script>script)\b(?=[^<>]*\+json)|(?P<comment>!--))",
+    _FLAGS,
+)
 _TAG_REST = re.compile(r"([^>\"']*(?:(?:\"[^\"]*\"|'[^']*')[^>\"']*)*)>")
 _SCRIPT_END = re.compile(r"</script\s*>", _FLAGS)
 _ATTRIBUTE = re.compile(r"([^\s=/>\"']+)(?:\s*=\s*(?:\"([^\"]*)\"|'([^']*)'|([^\s>\"']+)))?", re.ASCII)
@@ -697,54 +701,36 @@ def _attributes(text: str) -> dict[str, str]:
     return found
 
 
-def _enclosing_tag(window: str, name: str, marker: int, floor: int) -> tuple[int, re.Match[str]] | None:
-    """The ``<name ...>`` tag that contains position *marker*: its start and the
-    match of its attributes, or None.  Looked for back to *floor* only."""
-    low = max(floor, marker - MAX_TAG_CHARS)
-    start = max(window.rfind("<" + name, low, marker), window.rfind("<" + name.upper(), low, marker))
-    if start < 0 or window[start + 1 + len(name): start + 2 + len(name)] not in " \t\n\r\f/":
-        return None
-    rest = _TAG_REST.match(window, start + 1 + len(name), min(start + 1 + len(name) + MAX_TAG_CHARS, len(window)))
-    if rest is None or rest.end() <= marker:
-        return None
-    return start, rest
-
-
 def _markup(window: str) -> Iterator[tuple[str, dict[str, str], str]]:
     """``(kind, attributes, content)`` of each candidate tag of *window*, left
-    to right: kind ``meta`` (one mentioning ``_time``), ``time``, or
-    ``script`` (a JSON-LD one, with its content; the others have ``""``).
+    to right: kind ``meta``, ``time`` or ``script`` (a JSON-LD one, with its
+    content; the others have ``""``).
 
     A tag whose end is not within :data:`MAX_TAG_CHARS` (an unclosed quote)
-    is not read; an unclosed comment or JSON-LD script ends the scan, as it
-    ends the page for a browser.
+    is skipped with every character examined; an unclosed comment or JSON-LD
+    script ends the scan, as it ends the page for a browser.
     """
     position, size = 0, len(window)
     while True:
-        marker = _MARKERS.search(window, position)
-        if marker is None:
+        start = _MARKUP.search(window, position)
+        if start is None:
             return
-        text, at = marker.group(), marker.start()
-        position = marker.end()
-        if text == "<!--":
-            close = window.find("-->", position)
+        kind = start.lastgroup
+        if kind == "comment":
+            close = window.find("-->", start.end())
             if close < 0:
                 return
             position = close + 3
             continue
-        if text[0] == "<":  # a <time> tag
-            rest = _TAG_REST.match(window, position, min(position + MAX_TAG_CHARS, size))
-            if rest is not None:
-                position = rest.end()
-                yield "time", _attributes(rest.group(1)), ""
+        limit = min(start.end() + MAX_TAG_CHARS, size)
+        rest = _TAG_REST.match(window, start.end(), limit)
+        if rest is None:
+            position = limit
             continue
-        tag = _enclosing_tag(window, "meta" if text == "_time" else "script", at, position - len(text))
-        if tag is None:
-            continue
-        position = tag[1].end()
-        attributes = _attributes(tag[1].group(1))
-        if text == "_time":
-            yield "meta", attributes, ""
+        position = rest.end()
+        attributes = _attributes(rest.group(1))
+        if kind != "script":
+            yield kind, attributes, ""
             continue
         if attributes.get("type", "").strip().lower() != "application/ld+json":
             continue
@@ -753,7 +739,7 @@ def _markup(window: str) -> Iterator[tuple[str, dict[str, str], str]]:
             return
         content = window[position:close_script.start()]
         position = close_script.end()
-        yield "script", attributes, content
+        yield kind, attributes, content
 
 
 def _json_ld_dates(block: str, found: dict[str, object], problems: list[str]) -> None:

@@ -22,6 +22,7 @@ from typing import Any, Iterable, Mapping
 
 from ..io import Record, read_records
 from ..validate import Fields, check_unique
+from .dates import known_at
 from .errors import AnachronError
 
 __all__ = [
@@ -68,11 +69,9 @@ class Entity:
 
     def valid_at(self, day: _dt.date) -> bool:
         """``valid_from <= day <= valid_to``, a missing bound being open."""
-        if self.valid_from is not None and day < self.valid_from:
-            return False
-        if self.valid_to is not None and day > self.valid_to:
-            return False
-        return True
+        listed = self.valid_from is None or known_at(self.valid_from, day)
+        not_yet_gone = self.valid_to is None or known_at(day, self.valid_to)
+        return listed and not_yet_gone
 
 
 @dataclass(frozen=True)

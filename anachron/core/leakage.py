@@ -104,7 +104,7 @@ def judge(interaction: Interaction, as_of: _dt.date, corpus: Corpus) -> Judgemen
             if entity.valid_at(as_of):
                 continue
             survivorship = True
-            if entity.valid_from is not None and as_of < entity.valid_from:
+            if entity.valid_from is not None and not known_at(entity.valid_from, as_of):
                 evidence.append(
                     f"entity '{entity.id}' (item {item.id}) not yet valid at {t} (valid_from {entity.valid_from})"
                 )
