@@ -38,7 +38,8 @@ def describe(value: object) -> str:
     if isinstance(value, float) and math.isnan(value):
         return "NaN"
     if isinstance(value, numbers.Real):
-        return repr(float(value)) if isinstance(value, float) else str(value)
+        text = repr(float(value)) if isinstance(value, float) else str(value)
+        return text if len(text) <= 40 else f"{text[:20]}...({len(text)} digits)"
     return _KINDS.get(type(value), f"a {type(value).__name__}")
 
 

@@ -39,13 +39,19 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from anachron.core.attribution import attribute  # noqa: E402
 
-SITES = ("www.nytimes.com", "www.reuters.com", "www.cnbc.com", "techcrunch.com", "www.theguardian.com")
-KINDS = ("anthropic", "brave", "tavily", "exa", "fetch", "undated")
-WEIGHTS = (30, 25, 15, 12, 8, 10)
+SITES = ("www.nytimes.com", "www.reuters.com", "www.cnbc.com", "techcrunch.com", "www.theguardian.com", "www.sec.gov")
+KINDS = ("anthropic", "brave", "tavily", "exa", "fetch-html", "fetch-text", "undated")
+WEIGHTS = (30, 25, 12, 10, 5, 5, 13)
+B64 = string.ascii_letters + string.digits + "+/"
+
+
+_VOCABULARY = tuple(
+    "".join(random.Random(i).choices(string.ascii_lowercase, k=2 + i % 8)) for i in range(5_000)
+)
 
 
 def _words(rng: random.Random, n: int) -> str:
-    return " ".join("".join(rng.choices(string.ascii_lowercase, k=rng.randint(2, 9))) for _ in range(n))
+    return " ".join(rng.choices(_VOCABULARY, k=n))
 
 
 def _day(rng: random.Random) -> dt.datetime:
@@ -56,29 +62,46 @@ def _long_date(day: dt.datetime) -> str:
     return f"{day:%B} {day.day}, {day.year}"
 
 
+def _script(rng: random.Random) -> str:
+    """An inline script of analytics-like JavaScript, 1 to 8 KB."""
+    body = ";".join(f"window.{_words(rng, 1)}={{{_words(rng, 1)}:\"{_words(rng, 4)}\",n:{rng.randint(0, 9999)}}}"
+                    for _ in range(rng.randint(15, 120)))
+    return f"<script>{body}</script>"
+
+
 def _html(rng: random.Random, day: dt.datetime, size: int) -> str:
-    """A fetched article page: a <head> with meta tags and JSON-LD, then a body of about *size* characters."""
+    """A fetched news page: a <head> of meta tags, links, inline scripts,
+    a style block and JSON-LD, then a body of about *size* characters with a
+    byline <time datetime>."""
     published = day.isoformat(timespec="seconds")
     modified = (day + dt.timedelta(days=rng.randint(0, 90))).isoformat(timespec="seconds")
-    metas = "".join(f'<meta name="{_words(rng, 1)}" content="{_words(rng, 6)}">' for _ in range(rng.randint(10, 30)))
+    metas = "".join(f'<meta name="{_words(rng, 1)}" content="{_words(rng, 6)}">' for _ in range(rng.randint(15, 35)))
+    links = "".join(f'<link rel="preload" href="/assets/{_words(rng, 1)}.js" as="script">' for _ in range(rng.randint(5, 15)))
+    scripts = "".join(_script(rng) for _ in range(rng.randint(2, 6)))
+    style = "<style>" + "".join(f".{_words(rng, 1)}{{margin:{rng.randint(0, 40)}px}}" for _ in range(rng.randint(50, 300))) + "</style>"
     head = (
         f'<!doctype html><html lang="en"><head><meta charset="utf-8"><title>{_words(rng, 8)}</title>{metas}'
         f'<meta property="og:title" content="{_words(rng, 8)}">'
         f'<meta property="article:published_time" content="{published}">'
         f'<meta property="article:modified_time" content="{modified}">'
+        f"{links}{scripts}{style}"
         f'<script type="application/ld+json">{{"@context":"https://schema.org","@type":"NewsArticle",'
-        f'"headline":"{_words(rng, 8)}","datePublished":"{published}","dateModified":"{modified}"}}</script>'
-        f'<link rel="stylesheet" href="/assets/site.css"></head><body><article>'
+        f'"headline":"{_words(rng, 8)}","datePublished":"{published}","dateModified":"{modified}",'
+        f'"author":[{{"@type":"Person","name":"{_words(rng, 2)}"}}]}}</script>'
+        f'</head><body><nav>{"".join(f"<a href=/{_words(rng, 1)}>{_words(rng, 1)}</a>" for _ in range(40))}</nav>'
+        f'<article><h1>{_words(rng, 10)}</h1><p class="byline">By {_words(rng, 2)} <time datetime="{published}">'
+        f"{_long_date(day)}</time></p>"
     )
     body, length = [], 0
     while length < size:
-        paragraph = f"<p>{_words(rng, rng.randint(20, 60))}</p>"
+        paragraph = f"<p>{_words(rng, rng.randint(20, 80))}</p>"
         body.append(paragraph)
         length += len(paragraph)
-    return head + "".join(body) + "</article></body></html>"
+    return head + "".join(body) + "</article><footer>" + _words(rng, 40) + "</footer></body></html>"
 
 
-def _result(rng: random.Random, kind: str, now: dt.datetime) -> dict:
+def _result(rng: random.Random, kind: str) -> dict:
+    """One result as the service named by *kind* returns it (sizes as observed: see the module docstring)."""
     day = _day(rng)
     site = rng.choice(SITES)
     slug = _words(rng, 5).replace(" ", "-")
@@ -87,22 +110,27 @@ def _result(rng: random.Random, kind: str, now: dt.datetime) -> dict:
     title = _words(rng, 8)
     if kind == "anthropic":
         age = rng.choice([_long_date(day), None, f"{rng.randint(1, 6)} days ago"])
-        url = dated_url if rng.random() < 0.5 else plain_url
-        return {"type": "web_search_result", "url": url, "title": title,
-                "encrypted_content": "".join(rng.choices(string.ascii_letters + string.digits, k=400)), "page_age": age}
+        return {"type": "web_search_result", "url": dated_url if rng.random() < 0.5 else plain_url, "title": title,
+                "encrypted_content": "".join(rng.choices(B64, k=rng.randint(1_000, 4_000))), "page_age": age}
     if kind == "brave":
-        return {"title": title, "url": plain_url, "description": _words(rng, 30),
+        return {"title": title, "url": plain_url, "is_source_local": False, "is_source_both": False,
+                "description": _words(rng, 30), "page_age": day.replace(tzinfo=None).isoformat(timespec="seconds"),
+                "profile": {"name": site, "url": f"https://{site}", "long_name": site, "img": f"https://imgs.search.brave.com/{slug}"},
+                "language": "en", "family_friendly": True, "type": "search_result", "subtype": "article",
+                "meta_url": {"scheme": "https", "netloc": site, "hostname": site, "favicon": f"https://imgs.search.brave.com/{slug}/favicon", "path": f"› markets › {slug}"},
+                "thumbnail": {"src": f"https://imgs.search.brave.com/{slug}/thumb", "original": f"https://{site}/img/{slug}.jpg"},
                 "age": rng.choice([_long_date(day), f"{rng.randint(1, 3)} weeks ago"]),
-                "page_age": day.replace(tzinfo=None).isoformat(timespec="seconds"),
-                "meta_url": {"scheme": "https", "netloc": site, "hostname": site, "path": f"› markets › {slug}"}}
+                "extra_snippets": [_words(rng, 25) for _ in range(rng.randint(0, 5))]}
     if kind == "tavily":
-        return {"title": title, "url": plain_url, "content": _words(rng, 40), "score": round(rng.random(), 4),
+        return {"title": title, "url": plain_url, "content": _words(rng, rng.randint(40, 120)), "score": round(rng.random(), 4),
                 "published_date": day.strftime("%a, %d %b %Y %H:%M:%S GMT"), "raw_content": None}
     if kind == "exa":
-        return {"id": plain_url, "url": plain_url, "title": title, "author": _words(rng, 2),
-                "published_date": day.strftime("%Y-%m-%dT%H:%M:%S.000Z"), "text": _words(rng, rng.randint(100, 400))}
-    if kind == "fetch":
-        return {"url": plain_url, "title": title, "text": _html(rng, day, rng.randint(4_000, 30_000))}
+        return {"id": plain_url, "url": plain_url, "title": title, "author": _words(rng, 2), "score": round(rng.random(), 4),
+                "published_date": day.strftime("%Y-%m-%dT%H:%M:%S.000Z"), "text": _words(rng, rng.randint(100, 600))}
+    if kind == "fetch-html":
+        return {"url": plain_url, "title": title, "text": _html(rng, day, rng.randint(10_000, 150_000))}
+    if kind == "fetch-text":
+        return {"url": rng.choice([dated_url, plain_url]), "title": title, "text": _words(rng, rng.randint(300, 3_000))}
     return {"url": plain_url, "title": title, "snippet": _words(rng, 30), "page_age": None}
 
 
@@ -113,7 +141,7 @@ def synthetic_trace(interactions: int, seed: int = 2024) -> list[str]:
     for i in range(interactions):
         now = dt.datetime(2024, 1, 1, tzinfo=dt.timezone.utc) + dt.timedelta(seconds=rng.randrange(365 * 86_400))
         kinds = rng.choices(KINDS, WEIGHTS, k=rng.randint(3, 10))
-        results = [_result(rng, kind, now) for kind in kinds]
+        results = [_result(rng, kind) for kind in kinds]
         call = {"sample_id": f"sample-{i // 4:05d}", "tool": "web_search", "query": _words(rng, 4),
                 "timestamp": now.isoformat(), "results": results}
         lines.append(json.dumps(call))

@@ -71,6 +71,21 @@ class ApiTypesTest(unittest.TestCase):
             compare_modes({"a": 0.5}, {"a": 0.0}, n_resamples=int("9" * 400))
 
 
+class BadOptionValuesTest(unittest.TestCase):
+    def test_a_huge_count_is_an_error_not_an_overflow(self):
+        with self.assertRaisesRegex(AnachronError, r"above 2\*\*53"):
+            compare_modes({"a": 10**400, "b": 1}, {"a": 0, "b": 0}, metric="survivorship_leaks", n_resamples=10)
+
+    def test_an_infinite_or_absurd_upstream_timeout_is_refused_at_start_up(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            for value in ("inf", "nan", "1e400", "0", "-1", "3601"):
+                with self.subTest(value=value):
+                    status, out, err = run_cli("serve", "--as-of", "2022-06-01", "--events", f"{tmp}/e.jsonl",
+                                               "--upstream", "http://127.0.0.1:9", "--upstream-timeout", value)
+                    self.assertEqual((status, out), (2, ""))
+                    self.assertIn("--upstream-timeout", err)
+
+
 class OutputTest(unittest.TestCase):
     def setUp(self):
         self.tmp = tempfile.TemporaryDirectory()

@@ -20,9 +20,18 @@ class ListJournal:
         self.records.append(dict(record))
 
 
-class FailingJournal:
+class FlakyJournal(ListJournal):
+    """A disk that is full for the first write only."""
+
+    def __init__(self):
+        super().__init__()
+        self.failed = False
+
     def write(self, header, record):
-        raise OSError(28, "No space left on device")
+        if not self.failed:
+            self.failed = True
+            raise OSError(28, "No space left on device")
+        super().write(header, record)
 
 
 class FixedBackend:
@@ -139,13 +148,36 @@ class CallTest(unittest.TestCase):
                 self.assertEqual(journal.records[0]["status"], "error")
                 self.assertEqual(the_lock.used["calls"], 1)  # it reached the backend
 
-    def test_a_call_that_cannot_be_recorded_shows_nothing(self):
-        the_lock, _ = lock(journal=FailingJournal())
+    def test_a_call_that_cannot_be_recorded_shows_nothing_and_loses_no_number(self):
+        journal = FlakyJournal()
+        the_lock, _ = lock(journal=journal)
         outcome = the_lock.call("search", {"query": "aster logistics"})
         self.assertTrue(outcome.is_error)
         self.assertEqual(outcome.structured["results"], [])
         self.assertNotIn("fin-001", outcome.text)
         self.assertIn("No space left on device", outcome.text)
+        # The disk has room again: the next call is number 1, so the log has no gap.
+        self.assertTrue(the_lock.call("search", {"query": "aster logistics"}).text.startswith("search #1:"))
+        self.assertEqual([r["seq"] for r in journal.records], [1])
+
+    def test_a_slow_backend_holds_up_no_other_call(self):
+        import threading
+
+        class Slow(FixedBackend):
+            def search(self, query, **options):
+                if query == "slow":
+                    release.wait(5)
+                return super().search(query, **options)
+
+        release = threading.Event()
+        the_lock, journal = lock(Slow([Hit("a", "t", "x", ("2020-01-01",))]))
+        slow = threading.Thread(target=the_lock.call, args=("search", {"query": "slow"}))
+        slow.start()
+        fast = the_lock.call("search", {"query": "fast"})  # answered while the slow call still waits
+        release.set()
+        slow.join(5)
+        self.assertEqual(fast.status, "ok")
+        self.assertEqual([(r["seq"], r["arguments"]["query"]) for r in journal.records], [(1, "fast"), (2, "slow")])
 
     def test_hidden_dates_appear_nowhere_the_agent_reads(self):
         the_lock, journal = lock(presentation="hidden")

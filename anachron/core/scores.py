@@ -46,6 +46,7 @@ METRICS: dict[str, str] = {
 }
 
 _EXPECTED = {"rate": "a number in [0, 1]", "count": "a non-negative integer"}
+MAX_COUNT = 2**53  # the largest count every mean of counts represents exactly
 
 
 def metric_kind(metric: object) -> str:
@@ -60,12 +61,12 @@ def _value(value: object, kind: str) -> float | int | None:
     exact_type = type(value)
     if exact_type is float or exact_type is int:  # JSON's numbers: skip the slow ABC checks
         if kind == "count":
-            return value if exact_type is int and value >= 0 else None
+            return value if exact_type is int and 0 <= value <= MAX_COUNT else None
         return float(value) if 0.0 <= value <= 1.0 else None  # False for NaN
     if isinstance(value, bool) or not isinstance(value, numbers.Real):
         return None
     if kind == "count":
-        return int(value) if isinstance(value, numbers.Integral) and value >= 0 else None
+        return int(value) if isinstance(value, numbers.Integral) and 0 <= value <= MAX_COUNT else None
     number = float(value)
     return number if 0.0 <= number <= 1.0 else None  # False for NaN
 
@@ -89,6 +90,8 @@ def check_scores(scores: object, where: str, metric: str = "tclr") -> dict[str, 
             description = describe(raw) + (" (no value for this sample)" if raw is None else "")
             if kind == "rate" and isinstance(raw, numbers.Real) and not isinstance(raw, bool) and math.isfinite(raw):
                 problem = f"{description}, outside [0, 1]"
+            elif kind == "count" and isinstance(raw, numbers.Integral) and not isinstance(raw, bool) and raw > MAX_COUNT:
+                problem = f"{description}, above 2**53, the largest exact count"
             else:
                 problem = f"{description}, expected {_EXPECTED[kind]}"
             raise AnachronError(f"{where}: sample {sample_id!r}: {metric} is {problem}")
