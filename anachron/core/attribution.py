@@ -66,7 +66,7 @@ GRANULARITIES = ("day", "month", "year")
 STATUSES = ("known", "leak", "uncertain", "undated")
 DATE_FIELDS = (
     "publish_date", "published", "published_at", "published_date", "date",
-    "datePublished", "page_age", "age", "crawl_date", "last_modified",
+    "datePublished", "publishedDate", "page_age", "age", "crawl_date", "last_modified",
 )
 # last_modified is in both lists: the only date, it dates the item; beside a
 # published date, it is the modification date.
@@ -154,12 +154,12 @@ _AGO = re.compile(
     r"|mos?|months?|yrs?|years?) ago",
     _FLAGS,
 )
-_NOW_WORDS = {"just now": 0, "now": 0, "today": 0, "yesterday": 1}
+_NOW_WORDS = {"just now": 0, "today": 0, "yesterday": 1}
 
 
 def _shown(text: str) -> str:
     """*text* for a message: whitespace collapsed, cut at 60 characters, quoted."""
-    text = " ".join(text.split())
+    text = " ".join(text[: 4 * _SHOWN_CHARS].split())  # cut first: a huge value costs nothing
     if len(text) > _SHOWN_CHARS:
         text = text[: _SHOWN_CHARS - 3] + "..."
     return repr(text)
@@ -316,9 +316,12 @@ def _parse_ago(match: re.Match[str], text: str, now: _dt.datetime | None) -> tup
     if unit.startswith("y"):
         return _year(now.year - n, text)
     seconds = {"s": 1, "m": 60, "h": 3600, "d": 86_400, "w": 604_800}[unit[0]]
-    if n * seconds > 200 * 366 * 86_400:
-        raise AnachronError(f"relative age {_shown(text)} is far outside the plausible years")
-    return _utc_day(now - _dt.timedelta(seconds=n * seconds), text)
+    try:
+        if n * seconds > 200 * 366 * 86_400:
+            raise OverflowError
+        return _utc_day(now - _dt.timedelta(seconds=n * seconds), text)
+    except OverflowError:
+        raise AnachronError(f"relative age {_shown(text)} is far outside the plausible years") from None
 
 
 def _parse_number_text(text: str) -> tuple[_dt.date, _dt.date, str] | None:
@@ -515,7 +518,6 @@ def _check_as_of(as_of: object) -> None:
         raise AnachronError(f"as_of must be a datetime.date, got {describe(as_of)}")
 
 
-_UNDATED = (None, None, None)
 _MISSING = object()
 
 
@@ -573,9 +575,10 @@ _URL_DD = r"0[1-9]|[12][0-9]|3[01]"
 # Each form starts a path segment; a date inside a slug is not read
 # ("tsla-20221231.htm" names a filing's period, not its publication day).
 _URL_DATE = re.compile(
-    rf"/(?P<y>[0-9]{{4}})/(?:(?P<m>{_URL_MM})|(?P<mon>{_URL_MONTH_NAME}))(?:/(?P<d>{_URL_DD}))?(?=/|$)"
-    rf"|/(?P<y2>[0-9]{{4}})-(?P<m2>{_URL_MM})-(?P<d2>{_URL_DD})(?=[/._-]|$)"
-    rf"|/(?P<y3>[0-9]{{4}})(?P<m3>{_URL_MM})(?P<d3>{_URL_DD})(?=[/._-]|$)",
+    rf"/(?P<y>[0-9]{{4}})/(?:(?P<m>{_URL_MM})|(?P<mon>{_URL_MONTH_NAME}))"
+    rf"(?:/(?P<d>{_URL_DD})(?=[/._-]|\Z)|(?=/|\Z))"
+    rf"|/(?P<y2>[0-9]{{4}})-(?P<m2>{_URL_MM})-(?P<d2>{_URL_DD})(?=[/._-]|\Z)"
+    rf"|/(?P<y3>[0-9]{{4}})(?P<m3>{_URL_MM})(?P<d3>{_URL_DD})(?=[/._-]|\Z)",
     _FLAGS,
 )
 _LOOKS_LIKE_URL = re.compile(r"https?://", _FLAGS)
@@ -643,7 +646,7 @@ _SNIPPET_LEAD = re.compile(
     + r"|[0-9]{4}-[0-9]{2}-[0-9]{2}"
     + r"|" + _AGO.pattern.replace("(?P<n>", "(?:").replace("(?P<unit>", "(?:")
     + r"|yesterday|today"
-    + r")(?= ?(?:—|–|-|·|\||:|\.\.\.|…)|$)",
+    + r")(?= ?(?:—|–|-|·|\||:|\.\.\.|…)|\Z)",
     _FLAGS,
 )
 # A leading date sits in the first characters; only these are normalised.
@@ -671,14 +674,16 @@ def _from_snippet(entry: Mapping[str, Any], now, problems: list[str]):
 # --- source 4: HTML metadata of fetched text ---------------------------------------
 
 # HTML is scanned once, left to right, stopping only where a date may be: a
-# <meta> tag mentioning "_time" (every meta key read ends in it), a <time>
-# tag, a <script> whose tag mentions "+json" (application/ld+json), and
-# comments, skipped whole (a tag inside one is no tag).  A tag's attributes
-# end at the first '>' outside quotes, looked for within MAX_TAG_CHARS.  Each
-# pattern is unambiguous and the scan never re-reads what it has passed, so
-# its work is linear in the window's length, however malformed the page.
+# <meta> tag followed by "_time" before the next '<' (every meta key read
+# ends in "_time"), a <time> tag, a <script> tag mentioning "+json"
+# (application/ld+json), and comments, skipped whole (a tag inside one is no
+# tag).  A tag's attributes end at the first '>' outside quotes, looked for
+# within MAX_TAG_CHARS.  Each pattern is unambiguous, each look-ahead ends at
+# the next '<', and the scan never re-reads what it has passed: its work is
+# linear in the window's length, however malformed the page.
 _MARKUP = re.compile(
-    r"<(?=[mtsMTS!])(?:(?P<meta>meta)\b(?=[^<>]*_time)|(?P<time>time)\b|(?P<script>script)\b(?=[^<>]*\+json)|(?P<comment>!--))",
+    r"<(?=[mtsMTS!])(?:(?P<meta>meta)\b(?=[^<]*_time)|(?P<time>time)\b"
+    r"|(?P<script>script)\b(?=[^<>]*\+json)|(?P<comment>!--))",
     _FLAGS,
 )
 _TAG_REST = re.compile(r"([^>\"']*(?:(?:\"[^\"]*\"|'[^']*')[^>\"']*)*)>")
@@ -701,23 +706,24 @@ def _attributes(text: str) -> dict[str, str]:
     return found
 
 
-def _markup(window: str) -> Iterator[tuple[str, dict[str, str], str]]:
-    """``(kind, attributes, content)`` of each candidate tag of *window*, left
-    to right: kind ``meta``, ``time`` or ``script`` (a JSON-LD one, with its
-    content; the others have ``""``).
+def _markup(text: str, size: int) -> Iterator[tuple[str, dict[str, str], str]]:
+    """``(kind, attributes, content)`` of each candidate tag in the first
+    *size* characters of *text*, left to right: kind ``meta``, ``time`` or
+    ``script`` (a JSON-LD one, with its content; the others have ``""``).
 
     A tag whose end is not within :data:`MAX_TAG_CHARS` (an unclosed quote)
     is skipped with every character examined; an unclosed comment or JSON-LD
-    script ends the scan, as it ends the page for a browser.
+    script ends the scan, as it ends the page for a browser.  Nothing at or
+    after *size* is read.
     """
-    position, size = 0, len(window)
+    window, position = text, 0  # searched up to size, never sliced: no copy of a large text
     while True:
-        start = _MARKUP.search(window, position)
+        start = _MARKUP.search(window, position, size)
         if start is None:
             return
         kind = start.lastgroup
         if kind == "comment":
-            close = window.find("-->", start.end())
+            close = window.find("-->", start.end(), size)
             if close < 0:
                 return
             position = close + 3
@@ -734,7 +740,7 @@ def _markup(window: str) -> Iterator[tuple[str, dict[str, str], str]]:
             continue
         if attributes.get("type", "").strip().lower() != "application/ld+json":
             continue
-        close_script = _SCRIPT_END.search(window, position)
+        close_script = _SCRIPT_END.search(window, position, size)
         if close_script is None:
             return
         content = window[position:close_script.start()]
@@ -784,12 +790,12 @@ def html_dates(text: str, problems: list[str]) -> dict[str, object]:
     >>> html_dates('<meta content="2023-02-09" property="article:published_time">', [])
     {'html article:published_time': '2023-02-09'}
     """
-    window = text[:HTML_SCAN_CHARS]
+    size = min(len(text), HTML_SCAN_CHARS)
     found: dict[str, object] = {}
-    if "<" not in window:
+    if text.find("<", 0, size) < 0:  # not HTML
         return found
     blocks = 0
-    for kind, attributes, content in _markup(window):
+    for kind, attributes, content in _markup(text, size):
         if kind == "meta":
             key = (attributes.get("property") or attributes.get("name") or attributes.get("itemprop") or "").strip().lower()
             if key in _META_PUBLISHED or key in _META_MODIFIED:
@@ -858,7 +864,9 @@ def attribute(entry: Mapping[str, Any], *, now: _dt.datetime | None = None) -> A
     The modification day comes from :data:`MODIFIED_FIELDS` (``last_modified``
     only when another source dated the item), then HTML metadata.
 
-    Never raises for a JSON-like entry: anything unreadable is a problem.
+    Never raises for a JSON-like entry (any mapping, or even a non-mapping,
+    which is undated): anything unreadable is a problem.  Only a *now* that
+    is not a ``datetime`` raises, an error of the caller.
 
     >>> a = attribute({"url": "https://example.com/x", "page_age": "February 9, 2023"})
     >>> a.first, a.granularity, a.source
@@ -901,7 +909,8 @@ _EVIDENCE_PROBLEMS = 3
 
 
 def _cut(text: str) -> str:
-    text = " ".join(text.split())
+    """*text* for an evidence line: stripped, whitespace collapsed, cut at 60 characters."""
+    text = " ".join(text.strip()[: 4 * _SHOWN_CHARS].split())
     return text if len(text) <= _SHOWN_CHARS else text[: _SHOWN_CHARS - 3] + "..."
 
 
