@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any, Sequence
 
-from .core.leakage import RunSummary, SampleResult, summarise
+from .core.leakage import HORIZON_BANDS, RunSummary, SampleResult, summarise
 
 __all__ = ["score_document", "score_table", "summary_lines", "tclr_object"]
 
@@ -30,19 +30,41 @@ def _rate(value: float | None) -> str:
     return "n/a" if value is None else f"{value:.3f}"
 
 
-def summary_lines(summary: RunSummary) -> list[str]:
-    """The per-run figures, one per line."""
+def summary_lines(summary: RunSummary, *, every_line: bool = False) -> list[str]:
+    """The per-run figures, one per line.
+
+    The TCLR band appears when some interaction was undated, the leak horizon
+    when something leaked; with *every_line* both always do (the demo sets
+    two runs side by side, line for line).
+    """
+    band = []
+    if summary.undated or every_line:
+        band = [f"mean TCLR band           [{_rate(summary.mean_tclr)}, {_rate(summary.mean_tclr_high)}]"]
+    h = summary.horizon
+    reach = []
+    if h.max is not None:
+        reach = [f"leak horizon median/max  {h.median:g} / {h.max} days"]
+        reach += [f"{f'  within {days} days':<25}{n}" for days, n in h.within.items()]
+        reach += [f"{'  beyond 366 days':<25}{h.beyond}"]
+    elif every_line:
+        reach = ["leak horizon median/max  n/a"] + [f"{f'  within {days} days':<25}0" for days in HORIZON_BANDS]
+        reach += [f"{'  beyond 366 days':<25}0"]
     return [
         f"samples                  {summary.n}",
         f"mean TCLR                {_rate(summary.mean_tclr)}",
+        *band,
         f"date-leak runs           {summary.date_leak_runs} / {summary.n}",
         f"tool-using runs          {summary.tool_using_runs} / {summary.n}",
         f"TCLR over tool-using     {_rate(summary.tool_using_mean_tclr)}",
         f"survivorship leaks       {summary.survivorship_leaks}",
         f"restatement leaks        {summary.restatement_leaks}",
         f"query-intent leaks       {summary.query_intent_leaks}",
+        f"content leaks            {summary.content_leaks}",
+        f"revision risks           {summary.revision_risks}",
+        f"undated interactions     {summary.undated}",
         f"blocked attempts         {summary.blocked_attempts}",
         f"failed calls             {_failed(summary.failed_calls)}",
+        *reach,
     ]
 
 
@@ -57,12 +79,12 @@ def _failed(counts) -> str:
 def score_table(results: Sequence[SampleResult]) -> str:
     """A per-sample table, each sample's evidence under it, then the run summary."""
     width = max([len("sample")] + [len(r.sample_id) for r in results])
-    header = f"{'sample':<{width}}  as_of       TCLR    ok  result  surv  restate  query  blocked  failed"
+    header = f"{'sample':<{width}}  as_of       TCLR    ok  result  undated  surv  restate  query  content  blocked  failed"
     lines = [header, "-" * len(header)]
     for r in results:
         lines.append(
-            f"{r.sample_id:<{width}}  {r.as_of}  {r.tclr:5.3f}  {r.interactions:4d}  {r.result_leaks:6d}"
-            f"  {r.survivorship_leaks:4d}  {r.restatement_leaks:7d}  {r.query_intent_leaks:5d}"
+            f"{r.sample_id:<{width}}  {r.as_of}  {r.tclr:5.3f}  {r.interactions:4d}  {r.result_leaks:6d}  {r.undated:7d}"
+            f"  {r.survivorship_leaks:4d}  {r.restatement_leaks:7d}  {r.query_intent_leaks:5d}  {r.content_leaks:7d}"
             f"  {r.blocked_attempts:7d}  {sum(r.failed_calls.values()):6d}"
         )
         lines += [f"{'':<{width}}  ! {line}" for line in r.evidence]

@@ -14,20 +14,20 @@ WORKED = {
     # sample id: mode -> (tclr, survivorship, restatement, evidence)
     "finance-001": {
         "unrestricted": (1.0, 1, 0, [
-            "result item fin-005 dated 2023-02-09 > 2022-06-01",
-            "result item fin-006 dated 2024-05-22 > 2022-06-01",
-            "entity 'CYGN' (item fin-005) not yet valid at 2022-06-01 (valid_from 2023-02-09)",
+            "#1 result item fin-005 dated 2023-02-09 > 2022-06-01",
+            "#1 result item fin-006 dated 2024-05-22 > 2022-06-01",
+            "#1 entity 'CYGN' (item fin-005) not yet valid at 2022-06-01 (valid_from 2023-02-09)",
         ]),
         "enforced": (0.0, 0, 0, []),
     },
     "finance-002": {
-        "unrestricted": (0.0, 1, 0, ["entity 'BORX' (item fin-003) no longer valid at 2020-06-01 (valid_to 2019-11-05)"]),
-        "enforced": (0.0, 1, 0, ["entity 'BORX' (item fin-003) no longer valid at 2020-06-01 (valid_to 2019-11-05)"]),
+        "unrestricted": (0.0, 1, 0, ["#1 entity 'BORX' (item fin-003) no longer valid at 2020-06-01 (valid_to 2019-11-05)"]),
+        "enforced": (0.0, 1, 0, ["#1 entity 'BORX' (item fin-003) no longer valid at 2020-06-01 (valid_to 2019-11-05)"]),
     },
     "finance-013": {
         "unrestricted": (1.0, 0, 1, [
-            "result item fin-009 dated 2021-09-17 > 2021-06-01",
-            "restatement item fin-009 dated 2021-09-17 > 2021-06-01 silently revises fin-008",
+            "#1 result item fin-009 dated 2021-09-17 > 2021-06-01",
+            "#1 restatement item fin-009 dated 2021-09-17 > 2021-06-01 silently revises fin-008",
         ]),
         "enforced": (0.0, 0, 0, []),
     },
@@ -152,8 +152,8 @@ class ScoreTest(unittest.TestCase):
                                 "interactions": [{"tool": "search", "query": "cygnus q3 2023", "returned": ["fin-005"]}]})
         status, out, err = run_cli("score", str(path))
         self.assertEqual((status, err), (0, ""))
-        self.assertIn("! result item fin-005 dated 2023-02-09 > 2022-06-01", out)
-        self.assertIn("! query 'cygnus q3 2023' reaches for 2023-07-01 > 2022-06-01", out)
+        self.assertIn("! #1 result item fin-005 dated 2023-02-09 > 2022-06-01", out)
+        self.assertIn("! #1 query 'cygnus q3 2023' reaches for 2023-07-01 > 2022-06-01", out)
         self.assertRegex(out, r"mean TCLR\s+1\.000")
         self.assertRegex(out, r"query-intent leaks\s+1")
 

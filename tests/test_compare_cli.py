@@ -194,8 +194,9 @@ class CompareCliTest(unittest.TestCase):
         self.assert_bad((u, e, "--confidence", "1.5"), "confidence must be a number strictly between 0 and 1, got 1.5")
         self.assert_bad((u, e, "--confidence", "nan"), "confidence must be a number strictly between 0 and 1, got nan")
         self.assert_bad((u, e, "--resamples", "0"), "n_resamples must be a positive integer, got 0")
-        self.assert_bad((u, e, "--metric", "TCLR"), "unknown metric 'TCLR': choose one of tclr, survivorship_rate, "
-                        "interactions, result_leaks, survivorship_leaks, restatement_leaks, query_intent_leaks, blocked_attempts")
+        self.assert_bad((u, e, "--metric", "TCLR"), "unknown metric 'TCLR': choose one of tclr, tclr_low, tclr_high, "
+                        "survivorship_rate, interactions, result_leaks, survivorship_leaks, restatement_leaks, "
+                        "query_intent_leaks, blocked_attempts, undated, content_leaks, revision_risks, survivorship_base")
         for argv in (("--resamples", "many"), ("--seed", "1.5"), ("--format", "xml"), ("--confidence", "high")):
             with self.subTest(argv=argv):
                 status, out, err = self.compare(u, e, *argv)

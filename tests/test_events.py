@@ -127,7 +127,7 @@ class ScoreEventsTest(LogFiles, unittest.TestCase):
             withheld=[Withheld("fin-005", "2023-02-09", "after-cutoff")])])
         sample = json.loads(run_cli("score-events", log, "--as-of", "2022-06-01", "--format", "json")[1])["samples"][0]
         self.assertEqual((sample["interactions"], sample["tclr"], sample["blocked_attempts"]), (0, 0.0, 1))
-        self.assertEqual(sample["evidence"], ["blocked fetch of fin-005 dated 2023-02-09 > 2022-06-01"])
+        self.assertEqual(sample["evidence"], ["#1 blocked fetch of fin-005 dated 2023-02-09 > 2022-06-01"])
 
     def test_the_server_cutoff_differing_from_the_scoring_date_is_noted_on_stderr(self):
         log = self.write("run.jsonl", RUN_RECORDS)

@@ -227,7 +227,7 @@ class TraceRecordTest(unittest.TestCase):
         result = score_trace(trace, corpus)
         # fin-002 is dated on T itself: no leak; the query reaches past T
         self.assertEqual((result.interactions, result.result_leaks, result.query_intent_leaks), (1, 0, 1))
-        self.assertEqual(result.evidence, ("query 'aster logistics 2023' reaches for 2023-01-01 > 2021-04-28",))
+        self.assertEqual(result.evidence, ("#1 query 'aster logistics 2023' reaches for 2023-01-01 > 2021-04-28",))
 
 
 if __name__ == "__main__":

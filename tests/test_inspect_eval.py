@@ -139,7 +139,7 @@ def assert_matches(test, log, expected):
         score = score_of(samples[sid])
         test.assertEqual(score.value, want.tclr, sid)
         got = score.metadata["anachron"]
-        test.assertEqual({k: v for k, v in got.items() if k != "survivorship_base"}, want.to_dict(), sid)
+        test.assertEqual(got, want.to_dict(), sid)  # survivorship_base is part of the score output now
         test.assertEqual(score.explanation.splitlines()[1:], [f"! {line}" for line in want.evidence], sid)
 
 
@@ -195,7 +195,7 @@ class KeylessAgentTest(unittest.TestCase):
         shown = (dt.date(2024, 5, 22) - dt.timedelta(days=3650)).isoformat()
         self.assertIn(f"  date: {shown}\n", shifted.messages[3].text)
         self.assertEqual(shifted.messages[5].text.splitlines()[:2], ["fetch #2: fin-006", f"date: {shown}"])
-        self.assertEqual(score_of(shifted).explanation.splitlines()[-1], "! result item fin-006 dated 2024-05-22 > 2022-06-01")
+        self.assertEqual(score_of(shifted).explanation.splitlines()[-1], "! #2 result item fin-006 dated 2024-05-22 > 2022-06-01")
         visible = by_id(logs[("unrestricted", 0)])["finance-003"]
         self.assertTrue(visible.output.completion.startswith(
             "As of 2021-04-28, the latest item is fin-002 (2021-04-28): Aster Logistics first-quarter results."))
@@ -306,19 +306,20 @@ class ScriptedToolCallTest(unittest.TestCase):
         cygn = "entity 'CYGN' (item fin-005) not yet valid at 2022-06-01 (valid_from 2023-02-09)"
         expected = {
             # interactions c2, c3, c1 again (c1 and c4 are refused calls); c2 and c3 leak
+            # (each line starts with its call's number: c1 #1, c2 #2, c3 #3, c4 #4, c1 again #5)
             ("unrestricted", "finance-001"): (2 / 3, [
-                query,
-                "result item fin-005 dated 2023-02-09 > 2022-06-01",
-                "result item fin-006 dated 2024-05-22 > 2022-06-01",
-                cygn,
-                "result item fin-006 dated 2024-05-22 > 2022-06-01",
+                f"#1 {query}",
+                "#2 result item fin-005 dated 2023-02-09 > 2022-06-01",
+                "#2 result item fin-006 dated 2024-05-22 > 2022-06-01",
+                f"#2 {cygn}",
+                "#3 result item fin-006 dated 2024-05-22 > 2022-06-01",
             ]),
             # c3 is refused by the lock: the agent reached for a post-T item and was stopped
-            ("enforced", "finance-001"): (0.0, [query, "blocked fetch of fin-006 dated 2024-05-22 > 2022-06-01"]),
+            ("enforced", "finance-001"): (0.0, [f"#1 {query}", "#3 blocked fetch of fin-006 dated 2024-05-22 > 2022-06-01"]),
             # d1 (refused) and d1 again, whose search returns the restatement
             ("unrestricted", "finance-013"): (1.0, [
-                "result item fin-009 dated 2021-09-17 > 2021-06-01",
-                "restatement item fin-009 dated 2021-09-17 > 2021-06-01 silently revises fin-008",
+                "#2 result item fin-009 dated 2021-09-17 > 2021-06-01",
+                "#2 restatement item fin-009 dated 2021-09-17 > 2021-06-01 silently revises fin-008",
             ]),
             ("enforced", "finance-013"): (0.0, []),
         }

@@ -48,7 +48,7 @@ class InteractionRuleTest(unittest.TestCase):
     def test_a_refused_fetch_of_a_post_t_item_is_a_blocked_attempt(self):
         r = self.score({"tool": "fetch", "status": "refused", "target": "after"})
         self.assertEqual((r.blocked_attempts, r.interactions, r.tclr, r.survivorship_leaks), (1, 0, 0.0, 0))
-        self.assertEqual(r.evidence, ("blocked fetch of after dated 2022-06-02 > 2022-06-01",))
+        self.assertEqual(r.evidence, ("#1 blocked fetch of after dated 2022-06-02 > 2022-06-01",))
 
     def test_a_target_dated_on_t_or_unknown_is_no_blocked_attempt(self):
         r = self.score(
@@ -59,6 +59,10 @@ class InteractionRuleTest(unittest.TestCase):
         self.assertEqual((r.blocked_attempts, r.evidence), (0, ()))
         self.assertEqual(r.failed_calls["refused"], 3)
 
+    def test_an_undated_target_is_no_blocked_attempt(self):
+        r = self.score({"tool": "fetch", "status": "refused", "target": {"id": "https://x.example/no-date"}})
+        self.assertEqual((r.blocked_attempts, r.evidence), (0, ()))
+
     def test_only_refused_calls_can_be_blocked(self):
         r = self.score(
             {"tool": "fetch", "status": "exhausted", "target": "after"},
@@ -68,7 +72,7 @@ class InteractionRuleTest(unittest.TestCase):
 
     def test_an_inline_target_is_dated_from_its_fields(self):
         r = self.score({"tool": "fetch", "status": "refused", "target": {"id": "https://x.example/a", "publish_date": "2022-06-02"}})
-        self.assertEqual(r.evidence, ("blocked fetch of https://x.example/a dated 2022-06-02 > 2022-06-01",))
+        self.assertEqual(r.evidence, ("#1 blocked fetch of https://x.example/a dated 2022-06-02 > 2022-06-01",))
 
     def test_query_intent_is_judged_whatever_the_status(self):
         r = self.score(
@@ -77,8 +81,8 @@ class InteractionRuleTest(unittest.TestCase):
             {"tool": "search", "query": "2022-06-01 filings", "status": "error"},  # the day itself does not leak
         )
         self.assertEqual(r.query_intent_leaks, 2)
-        self.assertEqual(r.evidence, ("query 'results Q3 2022' reaches for 2022-07-01 > 2022-06-01",
-                                      "query 'FY2023 outlook' reaches for 2023-01-01 > 2022-06-01"))
+        self.assertEqual(r.evidence, ("#1 query 'results Q3 2022' reaches for 2022-07-01 > 2022-06-01",
+                                      "#2 query 'FY2023 outlook' reaches for 2023-01-01 > 2022-06-01"))
 
     def test_bad_statuses_and_targets_are_errors_naming_the_interaction(self):
         cases = [
@@ -86,7 +90,7 @@ class InteractionRuleTest(unittest.TestCase):
             ({"tool": "search", "status": None}, "field 'status'"),
             ({"tool": "search", "status": "refused", "returned": ["before"]}, "a call with status 'refused' returned nothing"),
             ({"tool": "fetch", "status": "refused", "target": 5}, "a target must be an id, an object or null"),
-            ({"tool": "fetch", "status": "refused", "target": {"id": "x"}}, "missing field 'publish_date'"),
+            ({"tool": "fetch", "status": "refused", "target": {"title": "no id"}}, "needs an 'id' or a 'url'"),
         ]
         for interaction, message in cases:
             with self.subTest(interaction=interaction), self.assertRaises(AnachronError) as ctx:

@@ -340,7 +340,7 @@ class HttpUpstreamTest(TempDir, unittest.TestCase):
         # The refused fetch of a post-cutoff page is a blocked attempt; the two upstream errors and
         # the over-budget call are failed calls.
         self.assertEqual(sample["blocked_attempts"], 1)
-        self.assertIn("blocked fetch of https://a.example/late dated 2022-06-02 > 2022-06-01", sample["evidence"])
+        self.assertIn("#2 blocked fetch of https://a.example/late dated 2022-06-02 > 2022-06-01", sample["evidence"])
         self.assertEqual(sample["failed_calls"], {"refused": 1, "exhausted": 1, "error": 2})
         answer = self.tmp / "answer.json"
         answer.write_text(json.dumps({"citations": [

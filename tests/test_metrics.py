@@ -24,7 +24,7 @@ class ResultLeakTest(unittest.TestCase):
     def test_publish_date_one_day_after_t_leaks(self):
         r = self.score(("q", ["after"]))
         self.assertEqual(r.tclr, 1.0)
-        self.assertEqual(r.evidence, ("result item after dated 2022-06-02 > 2022-06-01",))
+        self.assertEqual(r.evidence, ("#1 result item after dated 2022-06-02 > 2022-06-01",))
 
     def test_tclr_counts_interactions_not_items(self):
         r = self.score(("a", ["after", "before"]), ("b", ["before"]), ("c", ["on"]))
@@ -35,7 +35,7 @@ class ResultLeakTest(unittest.TestCase):
 
     def test_the_same_item_twice_in_one_result_is_one_finding(self):
         r = self.score(("q", ["after", "after"]))
-        self.assertEqual(r.evidence, ("result item after dated 2022-06-02 > 2022-06-01",))
+        self.assertEqual(r.evidence, ("#1 result item after dated 2022-06-02 > 2022-06-01",))
 
     def test_no_interactions_is_zero_with_zero_interactions(self):
         r = score_trace(trace(self.c, []), self.c)
@@ -47,7 +47,7 @@ class ResultLeakTest(unittest.TestCase):
 
     def test_inline_item_outside_the_corpus_is_dated_from_its_fields(self):
         r = self.score(("q", [{"id": "https://example.org/x", "publish_date": "2022-06-05"}]))
-        self.assertEqual(r.evidence, ("result item https://example.org/x dated 2022-06-05 > 2022-06-01",))
+        self.assertEqual(r.evidence, ("#1 result item https://example.org/x dated 2022-06-05 > 2022-06-01",))
 
 
 class SurvivorshipTest(unittest.TestCase):
@@ -80,14 +80,14 @@ class SurvivorshipTest(unittest.TestCase):
     def test_entity_listed_after_t_is_not_yet_valid(self):
         r = self.score(("q", ["b"]))
         self.assertEqual(r.survivorship_leaks, 1)
-        self.assertEqual(r.evidence, ("entity 'LIST_AFTER' (item b) not yet valid at 2022-06-01 (valid_from 2022-06-02)",))
+        self.assertEqual(r.evidence, ("#1 entity 'LIST_AFTER' (item b) not yet valid at 2022-06-01 (valid_from 2022-06-02)",))
 
     def test_entity_delisted_exactly_on_t_is_valid(self):
         self.assertEqual(self.score(("q", ["c"])).survivorship_leaks, 0)
 
     def test_entity_delisted_before_t_is_no_longer_valid(self):
         r = self.score(("q", ["d"]))
-        self.assertEqual(r.evidence, ("entity 'DELIST_BEFORE' (item d) no longer valid at 2022-06-01 (valid_to 2022-05-31)",))
+        self.assertEqual(r.evidence, ("#1 entity 'DELIST_BEFORE' (item d) no longer valid at 2022-06-01 (valid_to 2022-05-31)",))
 
     def test_open_bounds_are_always_valid(self):
         self.assertEqual(self.score(("q", ["e"])).survivorship_leaks, 0)
@@ -135,8 +135,8 @@ class RestatementTest(unittest.TestCase):
         self.assertEqual(
             r.evidence,
             (
-                "result item restated_after dated 2022-09-01 > 2022-06-01",
-                "restatement item restated_after dated 2022-09-01 > 2022-06-01 silently revises orig",
+                "#1 result item restated_after dated 2022-09-01 > 2022-06-01",
+                "#1 restatement item restated_after dated 2022-09-01 > 2022-06-01 silently revises orig",
             ),
         )
 
@@ -148,11 +148,11 @@ class QueryIntentTest(unittest.TestCase):
     def test_query_intent_is_reported_apart_from_tclr(self):
         r = score_trace(trace(self.c, [("cygnus q3 2023 results", ["x"]), ("cygnus 2022", [])]), self.c)
         self.assertEqual((r.query_intent_leaks, r.tclr), (1, 0.0))
-        self.assertEqual(r.evidence, ("query 'cygnus q3 2023 results' reaches for 2023-07-01 > 2022-06-01",))
+        self.assertEqual(r.evidence, ("#1 query 'cygnus q3 2023 results' reaches for 2023-07-01 > 2022-06-01",))
 
     def test_query_evidence_stays_on_one_line(self):
         r = score_trace(trace(self.c, [("results\n2023", [])]), self.c)
-        self.assertEqual(r.evidence, ("query 'results 2023' reaches for 2023-01-01 > 2022-06-01",))
+        self.assertEqual(r.evidence, ("#1 query 'results 2023' reaches for 2023-01-01 > 2022-06-01",))
 
     def test_interaction_without_query_has_no_intent(self):
         c = self.c
@@ -240,8 +240,11 @@ class TraceValidationTest(unittest.TestCase):
         bad_inline = {"id": "y", "publish_date": "yesterday"}
         self.assertRejected(self.base(interactions=[{"tool": "s", "returned": [bad_inline]}]), "publish_date")
 
-    def test_inline_entries_need_id_and_date(self):
-        self.assertRejected(self.base(interactions=[{"tool": "s", "returned": [{"id": "y"}]}]), "publish_date")
+    def test_inline_entries_need_an_id_and_without_a_date_are_undated(self):
+        [t] = self.parse(self.base(interactions=[{"tool": "s", "returned": [{"id": "y"}]}]))
+        r = score_trace(t, self.c)
+        self.assertEqual((r.interactions, r.result_leaks, r.undated, r.tclr, r.to_dict()["tclr_high"]), (1, 0, 1, 0.0, 1.0))
+        self.assertEqual(r.evidence, ("#1 undated item y (no date found)",))
         self.assertRejected(self.base(interactions=[{"tool": "s", "returned": [{"publish_date": "2020-01-01"}]}]), "'id'")
 
     def test_inline_entity_must_be_known(self):

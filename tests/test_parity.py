@@ -81,9 +81,7 @@ def inspect_result(url, mode, log_dir):
                 scorer=tclr_scorer(corpus))
     [log] = inspect_eval(task, model=get_model("mockllm/model", custom_outputs=generate), display="none", log_dir=log_dir)
     assert log.status == "success", (log.status, log.error)
-    data = dict(log.samples[0].scores["tclr_scorer"].metadata["anachron"])
-    data.pop("survivorship_base")
-    return data, log.samples[0]
+    return dict(log.samples[0].scores["tclr_scorer"].metadata["anachron"]), log.samples[0]
 
 
 def mcp_result(url, mode, events, *, concurrent=False):
@@ -139,28 +137,32 @@ class ParityTest(unittest.TestCase):
     def test_the_results_are_the_rule_applied_to_the_script(self):
         query = "query 'cygnus q3 2023 results' reaches for 2023-07-01 > 2022-06-01"
         query_2023 = "query 'cygnus robotics 2023' reaches for 2023-01-01 > 2022-06-01"
-        late = ["result item fin-005 dated 2023-02-09 > 2022-06-01", "result item fin-006 dated 2024-05-22 > 2022-06-01",
-                "entity 'CYGN' (item fin-005) not yet valid at 2022-06-01 (valid_from 2023-02-09)"]
+        late = ["#1 result item fin-005 dated 2023-02-09 > 2022-06-01", "#1 result item fin-006 dated 2024-05-22 > 2022-06-01",
+                "#1 entity 'CYGN' (item fin-005) not yet valid at 2022-06-01 (valid_from 2023-02-09)"]
         blocked = "blocked fetch of fin-005 dated 2023-02-09 > 2022-06-01"
         u, e = self.mcp["unrestricted"], self.mcp["enforced"]
         # Unrestricted: a and e ran and leaked; b and c were refused, d failed, f was over budget.
         self.assertEqual((u["interactions"], u["result_leaks"], u["tclr"], u["blocked_attempts"]), (2, 2, 1.0, 1))
         self.assertEqual(u["failed_calls"], {"refused": 2, "exhausted": 1, "error": 1})
-        self.assertEqual(u["evidence"], [*late, query, blocked,
-                                         "result item fin-005 dated 2023-02-09 > 2022-06-01",
-                                         "entity 'CYGN' (item fin-005) not yet valid at 2022-06-01 (valid_from 2023-02-09)",
-                                         query_2023])
+        self.assertEqual(u["evidence"], [*late, f"#2 {query}", f"#3 {blocked}",
+                                         "#5 result item fin-005 dated 2023-02-09 > 2022-06-01",
+                                         "#5 entity 'CYGN' (item fin-005) not yet valid at 2022-06-01 (valid_from 2023-02-09)",
+                                         f"#6 {query_2023}"])
         # Enforced: the lock withheld the post-T items and refused e, a second blocked attempt.
         self.assertEqual((e["interactions"], e["result_leaks"], e["tclr"], e["blocked_attempts"]), (1, 0, 0.0, 2))
         self.assertEqual(e["failed_calls"], {"refused": 3, "exhausted": 1, "error": 1})
-        self.assertEqual(e["evidence"], [query, blocked, blocked, query_2023])
+        self.assertEqual(e["evidence"], [f"#2 {query}", f"#3 {blocked}", f"#5 {blocked}", f"#6 {query_2023}"])
         self.assertEqual(e["query_intent_leaks"], 2)
 
     def test_concurrent_mcp_calls_give_the_same_counts_and_findings(self):
         for mode in ("unrestricted", "enforced"):
             with self.subTest(mode=mode):
                 got, want = dict(self.concurrent[mode]), dict(self.mcp[mode])
-                self.assertEqual(sorted(got.pop("evidence")), sorted(want.pop("evidence")))
+                # The calls arrive in any order: the same findings, numbered by arrival.
+                def unnumbered(lines):
+                    return sorted(line.split(" ", 1)[1] for line in lines)
+
+                self.assertEqual(unnumbered(got.pop("evidence")), unnumbered(want.pop("evidence")))
                 self.assertEqual(got, want)
 
     def test_inspect_saw_the_refusals_before_its_tools_ran(self):

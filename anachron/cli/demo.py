@@ -76,7 +76,7 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _side_by_side(results) -> str:
-    columns = {mode: summary_lines(summarise(results[mode])) for mode in MODES}
+    columns = {mode: summary_lines(summarise(results[mode]), every_line=True) for mode in MODES}
     label_width = 25
     lines = [f"{'':<{label_width}}" + "".join(f"{mode:<15}" for mode in MODES)]
     for row in zip(*(columns[mode] for mode in MODES)):

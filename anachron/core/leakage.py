@@ -27,6 +27,7 @@ exact fractions and rounded once, to a float.
 from __future__ import annotations
 
 import datetime as _dt
+import statistics
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any, Iterable, Mapping, Sequence
@@ -34,9 +35,21 @@ from typing import Any, Iterable, Mapping, Sequence
 from .corpus import Corpus
 from .dates import known_at
 from .query_intent import future_references
-from .trace import STATUSES, Interaction, Trace
+from .trace import STATUSES, Interaction, ReturnedItem, Trace
 
-__all__ = ["FAILED_STATUSES", "Judgement", "judge", "SampleResult", "RunSummary", "score_trace", "score_traces", "summarise"]
+__all__ = [
+    "FAILED_STATUSES",
+    "HORIZON_BANDS",
+    "Horizon",
+    "Judgement",
+    "RunSummary",
+    "SampleResult",
+    "horizon",
+    "judge",
+    "score_trace",
+    "score_traces",
+    "summarise",
+]
 
 FAILED_STATUSES = tuple(status for status in STATUSES if status != "ok")
 
@@ -56,22 +69,59 @@ class Judgement:
     restatement_leak: bool = False
     query_intent_leak: bool = False
     blocked_attempt: bool = False
+    undated: bool = False  # returned an undated or uncertain item, and no leaking one
+    content_leak: bool = False
+    revision_risk: bool = False
+    horizons: tuple[int, ...] = ()  # days from T to each post-T item it returned
     evidence: tuple[str, ...] = ()
 
 
 QUOTED_QUERY = 80  # characters of a query an evidence line quotes
+QUOTED_MENTION = 40  # characters of a content mention
+
+
+def _quote(text: str, limit: int) -> str:
+    text = " ".join(text.split())  # keep the evidence on one line
+    return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
 def _query_evidence(interaction: Interaction, as_of: _dt.date) -> list[str]:
     """One line per distinct period start the query reaches for, in order of appearance."""
     if interaction.query is None:
         return []
-    query = " ".join(interaction.query.split())  # keep the evidence on one line
-    if len(query) > QUOTED_QUERY:  # a megabyte query must not make megabytes of evidence per reference
-        query = query[: QUOTED_QUERY - 3] + "..."
+    query = _quote(interaction.query, QUOTED_QUERY)  # a megabyte query makes one short line per period
     t = as_of.isoformat()
     starts = dict.fromkeys(ref.begins for ref in future_references(interaction.query, as_of))
     return [f"query '{query}' reaches for {begins} > {t}" for begins in starts]
+
+
+def _dated(item: ReturnedItem) -> str:
+    """An item's date as evidence shows it: the day, or the granule with how it was dated."""
+    dating = item.dating
+    if dating is None or dating.first is None:
+        return f"{item.publish_date}"
+    if dating.granularity == "month":
+        return f"{dating.first:%Y-%m}"
+    if dating.granularity == "year":
+        return f"{dating.first.year}"
+    return f"{dating.first}"
+
+
+def _how(item: ReturnedItem) -> str:
+    """`` (dated by field 'page_age')`` for an open-web item; nothing for a corpus item or an exact date."""
+    dating = item.dating
+    if dating is None or dating.first is None:
+        return ""
+    granule = "" if dating.granularity == "day" else f"{dating.granularity}, "
+    return f" ({granule}dated by {dating.source})"
+
+
+def _undated_evidence(item: ReturnedItem, status: str, t: str) -> str:
+    dating = item.dating
+    if status == "uncertain":
+        return f"uncertain item {item.id} dated {_dated(item)}{_how(item)} contains {t}"
+    reason = "; ".join(dating.problems[:3]) if dating is not None and dating.problems else "no date found"
+    return f"undated item {item.id} ({_quote(reason, 160)})"
 
 
 def judge(interaction: Interaction, as_of: _dt.date, corpus: Corpus) -> Judgement:
@@ -82,18 +132,21 @@ def judge(interaction: Interaction, as_of: _dt.date, corpus: Corpus) -> Judgemen
 
     if interaction.status != "ok":
         target = interaction.target
-        blocked = interaction.status == "refused" and target is not None and not known_at(target.publish_date, as_of)
+        blocked = interaction.status == "refused" and target is not None and target.status(as_of) == "leak"
         if blocked:
-            evidence.append(f"blocked {interaction.tool} of {target.id} dated {target.publish_date} > {t}")  # type: ignore[union-attr]
+            evidence.append(f"blocked {interaction.tool} of {target.id} dated {_dated(target)} > {t}{_how(target)}")  # type: ignore[union-attr]
         return Judgement(False, query_intent_leak=query_leak, blocked_attempt=blocked, evidence=tuple(evidence))
 
-    late = [item for item in interaction.returned if not known_at(item.publish_date, as_of)]
-    evidence += [f"result item {item.id} dated {item.publish_date} > {t}" for item in late]
+    statuses = [item.status(as_of) for item in interaction.returned]
+    late = [item for item, status in zip(interaction.returned, statuses) if status == "leak"]
+    evidence += [f"result item {item.id} dated {_dated(item)} > {t}{_how(item)}" for item in late]
     restated = [item for item in late if item.restates is not None]
     evidence += [
-        f"restatement item {item.id} dated {item.publish_date} > {t} silently revises {item.restates}"
+        f"restatement item {item.id} dated {_dated(item)} > {t} silently revises {item.restates}"
         for item in restated
     ]
+    unsure = [(item, status) for item, status in zip(interaction.returned, statuses) if status in ("undated", "uncertain")]
+    evidence += [_undated_evidence(item, status, t) for item, status in unsure]
 
     entity_bearing = False
     survivorship = False
@@ -112,6 +165,19 @@ def judge(interaction: Interaction, as_of: _dt.date, corpus: Corpus) -> Judgemen
                 evidence.append(
                     f"entity '{entity.id}' (item {item.id}) no longer valid at {t} (valid_to {entity.valid_to})"
                 )
+
+    # What the agent read of items not already leaking: a page dated before T may talk about after T.
+    content = False
+    revised = False
+    for item, status in zip(interaction.returned, statuses):
+        if status == "leak":
+            continue
+        for ref in dict((ref.text.lower(), ref) for ref in future_references(item.text, as_of)).values():
+            content = True
+            evidence.append(f"content of item {item.id} mentions {_quote(ref.text, QUOTED_MENTION)} > {t}")
+        if item.dating is not None and item.dating.revision_risk(as_of):
+            revised = True
+            evidence.append(f"item {item.id} published {_dated(item)} but modified {item.dating.modified} > {t}")
     return Judgement(
         True,
         result_leak=bool(late),
@@ -119,6 +185,10 @@ def judge(interaction: Interaction, as_of: _dt.date, corpus: Corpus) -> Judgemen
         entity_bearing=entity_bearing,
         restatement_leak=bool(restated),
         query_intent_leak=query_leak,
+        undated=bool(unsure) and not late,
+        content_leak=content,
+        revision_risk=revised,
+        horizons=tuple((item.publish_date - as_of).days for item in late),  # type: ignore[operator]
         evidence=tuple(evidence),
     )
 
@@ -128,7 +198,11 @@ class SampleResult:
     """The leakage of one sample run.
 
     ``interactions`` counts the ``ok`` calls (the denominator);
-    ``failed_calls`` the others, by status.
+    ``failed_calls`` the others, by status.  ``undated`` counts the
+    interactions whose items include an undated or uncertain one and no
+    leaking one: TCLR's band runs from counting them as not leaking
+    (``tclr_low``, the point value ``tclr``) to counting them as leaking
+    (``tclr_high``).  ``horizons`` holds the days from T to each post-T item.
     """
 
     sample_id: str
@@ -143,6 +217,10 @@ class SampleResult:
     evidence: tuple[str, ...]
     blocked_attempts: int = 0
     failed_calls: Mapping[str, int] = field(default_factory=_no_failures)
+    undated: int = 0
+    content_leaks: int = 0
+    revision_risks: int = 0
+    horizons: tuple[int, ...] = ()
 
     @property
     def tclr(self) -> float:
@@ -154,11 +232,21 @@ class SampleResult:
         return Fraction(self.result_leaks, self.interactions) if self.interactions else Fraction(0)
 
     @property
+    def tclr_high_exact(self) -> Fraction:
+        """TCLR with every undated or uncertain interaction counted as leaking."""
+        return Fraction(self.result_leaks + self.undated, self.interactions) if self.interactions else Fraction(0)
+
+    @property
     def survivorship_rate(self) -> float | None:
         """Survivorship leaks over entity-bearing interactions; ``None`` without any."""
         if not self.survivorship_base:
             return None
         return self.survivorship_leaks / self.survivorship_base
+
+    @property
+    def horizon_days(self) -> int | None:
+        """The farthest post-T item: days from T to its date; ``None`` without a result leak."""
+        return max(self.horizons) if self.horizons else None
 
     @property
     def calls(self) -> int:
@@ -171,16 +259,85 @@ class SampleResult:
             "as_of": self.as_of.isoformat(),
             "mode": self.mode,
             "tclr": self.tclr,
+            "tclr_low": self.tclr,
+            "tclr_high": float(self.tclr_high_exact),
             "interactions": self.interactions,
             "result_leaks": self.result_leaks,
+            "undated": self.undated,
             "survivorship_leaks": self.survivorship_leaks,
             "survivorship_rate": self.survivorship_rate,
+            "survivorship_base": self.survivorship_base,
             "restatement_leaks": self.restatement_leaks,
             "query_intent_leaks": self.query_intent_leaks,
+            "content_leaks": self.content_leaks,
+            "revision_risks": self.revision_risks,
             "blocked_attempts": self.blocked_attempts,
             "failed_calls": dict(self.failed_calls),
+            "horizon_days": self.horizon_days,
+            "horizons": list(self.horizons),
             "evidence": list(self.evidence),
         }
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> "SampleResult":
+        """The result back from :meth:`to_dict` (an adapter's stored copy)."""
+        return cls(
+            sample_id=data["sample_id"],
+            as_of=_dt.date.fromisoformat(data["as_of"]),
+            mode=data["mode"],
+            interactions=data["interactions"],
+            result_leaks=data["result_leaks"],
+            survivorship_leaks=data["survivorship_leaks"],
+            survivorship_base=data["survivorship_base"],
+            restatement_leaks=data["restatement_leaks"],
+            query_intent_leaks=data["query_intent_leaks"],
+            evidence=tuple(data["evidence"]),
+            blocked_attempts=data["blocked_attempts"],
+            failed_calls=dict(data["failed_calls"]),
+            undated=data["undated"],
+            content_leaks=data["content_leaks"],
+            revision_risks=data["revision_risks"],
+            horizons=tuple(data["horizons"]),
+        )
+
+
+HORIZON_BANDS = (7, 31, 366)  # days: within a week, a month, a year; then beyond
+
+
+@dataclass(frozen=True)
+class Horizon:
+    """How far past T the result leaks of a run reached, in days (over every post-T item)."""
+
+    median: float | None
+    max: int | None
+    within: Mapping[int, int]  # band -> items at most that many days past T
+    beyond: int
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "median": self.median,
+            "max": self.max,
+            **{f"within_{band}": n for band, n in self.within.items()},
+            "beyond": self.beyond,
+        }
+
+
+def horizon(days: Sequence[int]) -> Horizon:
+    """The leak horizon of *days* (each > 0): median, max, and counts within 7, 31 and 366 days.
+
+    A band counts items at most that many days past T, cumulatively; ``beyond``
+    the rest.  Median and max are ``None`` for no leak.
+
+    >>> horizon([1, 10, 400]).to_dict()
+    {'median': 10, 'max': 400, 'within_7': 1, 'within_31': 2, 'within_366': 2, 'beyond': 1}
+    """
+    within = {band: sum(1 for d in days if d <= band) for band in HORIZON_BANDS}
+    return Horizon(
+        median=statistics.median(days) if days else None,
+        max=max(days) if days else None,
+        within=within,
+        beyond=sum(1 for d in days if d > HORIZON_BANDS[-1]),
+    )
 
 
 @dataclass(frozen=True)
@@ -198,25 +355,40 @@ class RunSummary:
     query_intent_leaks: int
     blocked_attempts: int = 0
     failed_calls: Mapping[str, int] = field(default_factory=_no_failures)
+    mean_tclr_high: float | None = None
+    undated: int = 0
+    content_leaks: int = 0
+    revision_risks: int = 0
+    horizon: Horizon = field(default_factory=lambda: horizon(()))
 
     def to_dict(self) -> dict[str, Any]:
         return {
             "n": self.n,
             "mean_tclr": self.mean_tclr,
+            "mean_tclr_low": self.mean_tclr,
+            "mean_tclr_high": self.mean_tclr_high,
             "date_leak_runs": self.date_leak_runs,
             "tool_using_runs": self.tool_using_runs,
             "tool_using_mean_tclr": self.tool_using_mean_tclr,
             "result_leaks": self.result_leaks,
+            "undated": self.undated,
             "survivorship_leaks": self.survivorship_leaks,
             "restatement_leaks": self.restatement_leaks,
             "query_intent_leaks": self.query_intent_leaks,
+            "content_leaks": self.content_leaks,
+            "revision_risks": self.revision_risks,
             "blocked_attempts": self.blocked_attempts,
             "failed_calls": dict(self.failed_calls),
+            "horizon_days": self.horizon.to_dict(),
         }
 
 
 def score_trace(trace: Trace, corpus: Corpus) -> SampleResult:
-    """Score one validated :class:`Trace` against *corpus*'s entity registry."""
+    """Score one validated :class:`Trace` against *corpus*'s entity registry.
+
+    Every evidence line starts with the number of the call that produced it
+    (``#3 ...``, counting every call of the trace from 1).
+    """
     judgements = [judge(interaction, trace.as_of, corpus) for interaction in trace.interactions]
     failed = _no_failures()
     for interaction, verdict in zip(trace.interactions, judgements):
@@ -232,9 +404,13 @@ def score_trace(trace: Trace, corpus: Corpus) -> SampleResult:
         survivorship_base=sum(j.entity_bearing for j in judgements),
         restatement_leaks=sum(j.restatement_leak for j in judgements),
         query_intent_leaks=sum(j.query_intent_leak for j in judgements),
-        evidence=tuple(line for j in judgements for line in j.evidence),
+        evidence=tuple(f"#{number} {line}" for number, j in enumerate(judgements, start=1) for line in j.evidence),
         blocked_attempts=sum(j.blocked_attempt for j in judgements),
         failed_calls=failed,
+        undated=sum(j.undated for j in judgements),
+        content_leaks=sum(j.content_leak for j in judgements),
+        revision_risks=sum(j.revision_risk for j in judgements),
+        horizons=tuple(days for j in judgements for days in j.horizons),
     )
 
 
@@ -272,4 +448,9 @@ def summarise(results: Sequence[SampleResult]) -> RunSummary:
         query_intent_leaks=sum(r.query_intent_leaks for r in results),
         blocked_attempts=sum(r.blocked_attempts for r in results),
         failed_calls=failed,
+        mean_tclr_high=_mean([r.tclr_high_exact for r in results]),
+        undated=sum(r.undated for r in results),
+        content_leaks=sum(r.content_leaks for r in results),
+        revision_risks=sum(r.revision_risks for r in results),
+        horizon=horizon([days for r in results for days in r.horizons]),
     )

@@ -36,6 +36,8 @@ __all__ = ["METRICS", "check_scores", "parse_scores"]
 # The numeric per-sample fields of SampleResult.to_dict() and their kind.
 METRICS: dict[str, str] = {
     "tclr": "rate",
+    "tclr_low": "rate",
+    "tclr_high": "rate",
     "survivorship_rate": "rate",
     "interactions": "count",
     "result_leaks": "count",
@@ -43,6 +45,10 @@ METRICS: dict[str, str] = {
     "restatement_leaks": "count",
     "query_intent_leaks": "count",
     "blocked_attempts": "count",
+    "undated": "count",
+    "content_leaks": "count",
+    "revision_risks": "count",
+    "survivorship_base": "count",
 }
 
 _EXPECTED = {"rate": "a number in [0, 1]", "count": "a non-negative integer"}

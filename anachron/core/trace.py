@@ -28,7 +28,9 @@ from typing import Any, Iterable, Mapping
 
 from ..io import Record, read_records
 from ..validate import Fields, describe
+from .attribution import DATE_FIELDS, Attribution, attribute
 from .corpus import Corpus
+from .dates import known_at
 from .errors import AnachronError
 
 __all__ = ["STATUSES", "ReturnedItem", "Interaction", "Trace", "parse_traces", "load_traces"]
@@ -45,24 +47,41 @@ _TRACE_FIELDS = ("sample_id", "as_of", "mode", "interactions")
 
 @dataclass(frozen=True)
 class ReturnedItem:
-    """What the metrics need to know of one item."""
+    """What the metrics need to know of one item.
+
+    ``publish_date`` is the item's exact day, or for an open-web item dated
+    by :func:`~anachron.core.attribution.attribute` the first day of its
+    granule (``None`` when undated); ``dating`` then says how it was dated.
+    ``text`` is what the agent was shown of it (title, snippet, text), for
+    the content check.
+    """
 
     id: str
-    publish_date: _dt.date
+    publish_date: _dt.date | None
     entities: tuple[str, ...] = ()
     restates: str | None = None
+    dating: Attribution | None = field(default=None, compare=False)
+    text: str = field(default="", compare=False, repr=False)
+
+    def status(self, as_of: _dt.date) -> str:
+        """``known``, ``leak``, ``uncertain`` or ``undated`` at *as_of* (the cutoff rule, :func:`known_at`)."""
+        if self.dating is not None:
+            return self.dating.status(as_of)
+        return "known" if known_at(self.publish_date, as_of) else "leak"  # type: ignore[arg-type]
 
 
 @dataclass(frozen=True)
 class Interaction:
     """One tool call.  ``returned`` is empty unless ``status`` is ``ok``;
-    ``target`` is the known item the call asked for, if any."""
+    ``target`` is the known item the call asked for, if any; ``time`` is
+    when the call was made, if the trace says (it resolves "3 days ago")."""
 
     tool: str
     query: str | None
     returned: tuple[ReturnedItem, ...]
     status: str = "ok"
     target: ReturnedItem | None = None
+    time: _dt.datetime | None = None
 
 
 @dataclass(frozen=True)
@@ -74,26 +93,50 @@ class Trace:
     extra: Mapping[str, Any] = field(default_factory=dict, compare=False)
 
 
-def _inline(f: Fields, corpus: Corpus) -> ReturnedItem:
-    ident = f.text("id")
-    publish_date = f.date("publish_date")
+CONTENT_CHARS = 256 * 1024  # of an item's shown text kept for the content check
+
+
+def _shown_text(entry: Mapping[str, Any]) -> str:
+    parts = [entry.get(name) for name in ("title", "snippet", "text")]
+    return "\n".join(part for part in parts if isinstance(part, str))[:CONTENT_CHARS]
+
+
+def _inline(f: Fields, corpus: Corpus, now: _dt.datetime | None) -> ReturnedItem:
+    entry = f.obj
+    ident = entry.get("id") if entry.get("id") is not None else entry.get("url")
+    if not isinstance(ident, str) or not ident.strip():
+        raise AnachronError(f"{f.where}: an inline item needs an 'id' or a 'url' string")
     entities = f.id_list("entities")
     for name in entities:
         if name not in corpus.entities:
             raise f.error("entities", f"unknown entity id '{name}' (item '{ident}')")
     restates = f.optional_id("restates")
     known = corpus.items.get(ident)
-    if known is not None and known.publish_date != publish_date:
-        raise f.error("publish_date", f"item '{ident}' is dated {known.publish_date} in the corpus, not {publish_date}")
-    return ReturnedItem(ident, publish_date, entities, restates)  # type: ignore[arg-type]
+    if "publish_date" in entry and not (entry["publish_date"] is None and known is None):
+        publish_date = f.date("publish_date")
+        if known is not None and known.publish_date != publish_date:
+            raise f.error("publish_date", f"item '{ident}' is dated {known.publish_date} in the corpus, not {publish_date}")
+        return ReturnedItem(ident, publish_date, entities, restates, None, _shown_text(entry))
+    if known is not None and not any(name in entry for name in DATE_FIELDS):
+        # A corpus item given as an object without a date is that item.
+        return ReturnedItem(known.id, known.publish_date, known.entities, known.restates, None, _corpus_text(known))
+    # An open-web item: dated from whatever it carries (fields, URL, snippet, HTML), or undated.
+    dating = attribute(entry, now=now)
+    return ReturnedItem(ident, dating.first, entities, restates, dating, _shown_text(entry))
+
+
+def _corpus_text(item: Any) -> str:
+    return f"{item.title}\n{item.text}"[:CONTENT_CHARS]
 
 
 def _from_corpus(corpus: Corpus, ident: str) -> ReturnedItem | None:
     item = corpus.items.get(ident)
-    return None if item is None else ReturnedItem(item.id, item.publish_date, item.entities, item.restates)
+    if item is None:
+        return None
+    return ReturnedItem(item.id, item.publish_date, item.entities, item.restates, None, _corpus_text(item))
 
 
-def _resolve(where: str, entry: Any, corpus: Corpus) -> ReturnedItem:
+def _resolve(where: str, entry: Any, corpus: Corpus, now: _dt.datetime | None) -> ReturnedItem:
     if isinstance(entry, str):
         item = _from_corpus(corpus, entry)
         if item is None:
@@ -101,7 +144,7 @@ def _resolve(where: str, entry: Any, corpus: Corpus) -> ReturnedItem:
         return item
     if not isinstance(entry, dict):
         raise AnachronError(f"{where}: a returned entry must be an id or an object, got {describe(entry)}")
-    return _inline(Fields(where, entry), corpus)
+    return _inline(Fields(where, entry), corpus, now)
 
 
 def _target(where: str, entry: Any, corpus: Corpus) -> ReturnedItem | None:
@@ -111,7 +154,21 @@ def _target(where: str, entry: Any, corpus: Corpus) -> ReturnedItem | None:
         return _from_corpus(corpus, entry)  # an id outside the corpus is unknown, not an error
     if not isinstance(entry, dict):
         raise AnachronError(f"{where}: a target must be an id, an object or null, got {describe(entry)}")
-    return _inline(Fields(where, entry), corpus)
+    return _inline(Fields(where, entry), corpus, None)
+
+
+def _time(f: Fields) -> _dt.datetime | None:
+    value = f.obj.get("time")
+    if value is None:
+        return None
+    if isinstance(value, str):
+        try:
+            moment = _dt.datetime.fromisoformat(value.replace("Z", "+00:00"))
+        except ValueError:
+            moment = None
+        if moment is not None and value[:4].isascii() and value[:4].isdigit():
+            return moment if moment.tzinfo is not None else moment.replace(tzinfo=_dt.timezone.utc)
+    raise f.error("time", f"expected an ISO date-time or null, got {describe(value)}")
 
 
 def _interaction(where: str, obj: Any, corpus: Corpus) -> Interaction:
@@ -130,15 +187,16 @@ def _interaction(where: str, obj: Any, corpus: Corpus) -> Interaction:
         raise f.error("returned", f"expected a list, got {describe(returned)}")
     if returned and status != "ok":
         raise f.error("returned", f"a call with status '{status}' returned nothing to the agent")
+    now = _time(f)
     resolved: list[ReturnedItem] = []
     seen: set[str] = set()
     for index, entry in enumerate(returned):
-        item = _resolve(f"{where} returned[{index}]", entry, corpus)
+        item = _resolve(f"{where} returned[{index}]", entry, corpus, now)
         if item.id not in seen:  # the same item twice in one result is one surfacing
             seen.add(item.id)
             resolved.append(item)
     target = _target(f"{where} target", obj.get("target"), corpus)
-    return Interaction(tool, query, tuple(resolved), status, target)
+    return Interaction(tool, query, tuple(resolved), status, target, now)
 
 
 def parse_traces(records: Iterable[Record], corpus: Corpus) -> list[Trace]:

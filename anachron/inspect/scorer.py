@@ -51,7 +51,10 @@ from anachron.timelock import TOOLS, CallEvent, calls_trace, parse_calls
 __all__ = [
     "RETRIEVAL_TOOLS",
     "blocked_attempts",
+    "content_leaks",
     "failed_calls",
+    "mean_tclr_high",
+    "revision_risks",
     "mean_tclr",
     "query_intent_leaks",
     "restatement_leaks",
@@ -227,24 +230,11 @@ def sample_trace_record(
 
 
 def _result_metadata(result: SampleResult) -> dict[str, Any]:
-    return {**result.to_dict(), "survivorship_base": result.survivorship_base}
+    return result.to_dict()
 
 
 def _result_from_metadata(data: Mapping[str, Any]) -> SampleResult:
-    return SampleResult(
-        sample_id=data["sample_id"],
-        as_of=_dt.date.fromisoformat(data["as_of"]),
-        mode=data["mode"],
-        interactions=data["interactions"],
-        result_leaks=data["result_leaks"],
-        survivorship_leaks=data["survivorship_leaks"],
-        survivorship_base=data["survivorship_base"],
-        restatement_leaks=data["restatement_leaks"],
-        query_intent_leaks=data["query_intent_leaks"],
-        evidence=tuple(data["evidence"]),
-        blocked_attempts=data["blocked_attempts"],
-        failed_calls=dict(data["failed_calls"]),
-    )
+    return SampleResult.from_dict(data)
 
 
 def _explanation(result: SampleResult) -> str:
@@ -289,6 +279,9 @@ restatement_leaks = _summary_metric("restatement_leaks", "Interactions that surf
 query_intent_leaks = _summary_metric("query_intent_leaks", "Calls whose query reaches past T.")
 blocked_attempts = _summary_metric("blocked_attempts", "Refused calls that reached for a known post-T item.")
 failed_calls = _summary_metric("failed_calls", "Calls that returned nothing to the agent (refused, exhausted, error).")
+mean_tclr_high = _summary_metric("mean_tclr_high", "Mean TCLR with undated and uncertain interactions counted as leaking.")
+content_leaks = _summary_metric("content_leaks", "Interactions whose shown text names a period after T.")
+revision_risks = _summary_metric("revision_risks", "Interactions that showed an item modified after T.")
 
 
 @scorer(
@@ -300,6 +293,9 @@ failed_calls = _summary_metric("failed_calls", "Calls that returned nothing to t
         query_intent_leaks(),
         blocked_attempts(),
         failed_calls(),
+        mean_tclr_high(),
+        content_leaks(),
+        revision_risks(),
     ]
 )
 def tclr_scorer(corpus: "Corpus | str | None" = None) -> Scorer:
