@@ -71,11 +71,12 @@ class HostileUpstreamTest(unittest.TestCase):
         [record] = [c for c in self.log.calls if c.arguments == {"query": "newline-id"}]
         self.assertEqual([w.reason for w in record.withheld], ["no-id"])
 
-    def test_an_offset_off_the_calendar_is_unparseable_not_a_crash(self):
+    def test_an_offset_off_the_calendar_is_unreadable_not_a_crash(self):
+        # The published field cannot be read; the next source, the URL path, dates the item.
         outcome = self.outcomes["extreme-offset"]
-        self.assertEqual((outcome.status, outcome.structured["results"]), ("ok", []))
+        self.assertEqual((outcome.status, [r["published"] for r in outcome.structured["results"]]), ("ok", ["2022-05-01"]))
         [record] = [c for c in self.log.calls if c.arguments == {"query": "extreme-offset"}]
-        self.assertEqual([w.reason for w in record.withheld], ["unparseable-date"])
+        self.assertEqual([(s.id, s.dated_by) for s in record.returned], [("https://news.example/2022/05/01/ok", "url")])
 
     def test_a_fetch_answered_with_another_document_is_an_error(self):
         outcome = self.outcomes["forged fetch"]

@@ -71,7 +71,7 @@ class RecheckTest(unittest.TestCase):
     def test_allow_undated_shows_undated_items_as_such(self):
         checked = recheck(self.HITS, T, allow_undated=True)
         self.assertEqual([(s.id, s.published, s.undated) for s in checked.seen], [
-            ("on-t", T, None), ("undated", None, "no date"), ("garbled", None, "unparseable date June 1st")])
+            ("on-t", T, None), ("undated", None, "no date"), ("garbled", None, "field 'publish_date': unreadable value 'June 1st'")])
 
     def test_unrestricted_withholds_only_what_has_no_id(self):
         checked = recheck(self.HITS, T, mode="unrestricted")
@@ -212,3 +212,54 @@ class CallTest(unittest.TestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+class DatedByAttributionTest(unittest.TestCase):
+    """Through a loopback upstream: every date format the web uses; post-T items are withheld in
+    each, with or without --allow-undated (which lets only the truly undated through)."""
+
+    RESULTS = [
+        {"url": "https://a.example/rfc-before", "title": "t", "published": "Tue, 31 May 2022 23:00:00 GMT"},
+        {"url": "https://a.example/rfc-after", "title": "t", "published": "Thu, 02 Jun 2022 08:00:00 +0000"},
+        {"url": "https://a.example/epoch-before", "title": "t", "published": 1653955200},  # 2022-05-31
+        {"url": "https://a.example/epoch-after", "title": "t", "published": 1654214400000},  # ms: 2022-06-03
+        {"url": "https://a.example/offset-on-t", "title": "t", "published": "2022-06-01T18:00:00-05:00"},  # 23:00 UTC
+        {"url": "https://a.example/offset-after", "title": "t", "published": "2022-06-01T20:00:00-05:00"},  # 01:00 UTC, June 2
+        {"url": "https://a.example/2022/05/30/url-before", "title": "t"},
+        {"url": "https://a.example/2022/06/02/url-after", "title": "t"},
+        {"url": "https://a.example/2022/06/", "title": "the month containing T"},
+        {"url": "https://a.example/nothing", "title": "no date at all"},
+    ]
+    AFTER = {"https://a.example/rfc-after", "https://a.example/epoch-after", "https://a.example/offset-after",
+             "https://a.example/2022/06/02/url-after"}
+
+    def run_lock(self, **options):
+        from tests.mcp_support import StubUpstream
+        from anachron.timelock import UpstreamBackend
+
+        with StubUpstream(self.RESULTS) as upstream:
+            the_lock, journal = lock(UpstreamBackend(upstream.url, timeout=5), k=20, **options)
+            outcome = the_lock.call("search", {"query": "anything"})
+        return outcome, journal.records[0]
+
+    def test_every_format_is_dated_and_post_t_items_are_withheld(self):
+        outcome, record = self.run_lock()
+        shown = {r["id"]: r["published"] for r in outcome.structured["results"]}
+        self.assertEqual(shown, {"https://a.example/rfc-before": "2022-05-31", "https://a.example/epoch-before": "2022-05-31",
+                                 "https://a.example/offset-on-t": "2022-06-01", "https://a.example/2022/05/30/url-before": "2022-05-30"})
+        withheld = {w["id"]: w["reason"] for w in record["withheld"]}
+        self.assertEqual({i for i, reason in withheld.items() if reason == "after-cutoff"}, self.AFTER)
+        self.assertEqual(withheld["https://a.example/2022/06/"], "uncertain")
+        self.assertEqual(withheld["https://a.example/nothing"], "undated")
+        self.assertEqual({r["id"]: r.get("dated_by") for r in record["returned"]}["https://a.example/rfc-before"], "field 'published'")
+
+    def test_allow_undated_never_lets_a_post_t_item_through(self):
+        outcome, record = self.run_lock(allow_undated=True)
+        shown = {r["id"] for r in outcome.structured["results"]}
+        self.assertFalse(shown & self.AFTER)
+        self.assertIn("https://a.example/2022/06/", shown)
+        self.assertIn("https://a.example/nothing", shown)
+        returned = {r["id"]: r for r in record["returned"]}
+        self.assertEqual((returned["https://a.example/2022/06/"]["granularity"], returned["https://a.example/2022/06/"]["dated_by"]),
+                         ("month", "url"))
+        self.assertEqual(returned["https://a.example/nothing"]["published"], None)

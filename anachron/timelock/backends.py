@@ -24,6 +24,7 @@ from dataclasses import dataclass
 from typing import Any, Mapping, Protocol
 
 from ..core import Corpus, SearchEngine, load_corpus
+from ..core.attribution import DATE_FIELDS, MODIFIED_FIELDS
 from ..core.dates import format_date
 from ..errors import AnachronError
 from ..io import parse_json
@@ -38,22 +39,24 @@ __all__ = [
 ]
 
 UPSTREAM_MAX_BYTES = 16 * 1024 * 1024
-DATE_FIELDS = ("published", "publish_date")
 TEXT_FIELDS = ("text", "snippet")
+_DATED_BY = frozenset(DATE_FIELDS + MODIFIED_FIELDS + TEXT_FIELDS)
 
 
 @dataclass(frozen=True)
 class Hit:
     """One item as a backend returned it, before the re-check.
 
-    ``dates`` holds the backend's date values as given (strings, or
-    ``date`` objects from a local corpus); an empty tuple is undated.
+    ``dates`` holds a local corpus's exact day (a ``date``); an upstream
+    item instead carries ``entry``, the fields it was sent with (its date
+    fields, URL, snippet, text), which the re-check dates by attribution.
     """
 
     id: str | None
     title: str
     text: str
-    dates: tuple[Any, ...]
+    dates: tuple[Any, ...] = ()
+    entry: Mapping[str, Any] | None = None
 
 
 class UpstreamError(AnachronError):
@@ -92,7 +95,7 @@ class CorpusBackend:
 
     @staticmethod
     def _hit(item) -> Hit:
-        return Hit(item.id, item.title, item.text, (item.publish_date,))
+        return Hit(item.id, item.title, item.text, (item.publish_date,))  # the exact day: no attribution
 
     def search(self, query: str, *, k: int, as_of: _dt.date, mode: str) -> list[Hit]:
         return [self._hit(item) for item in self.engine.search(query, as_of=as_of, mode=mode, k=k)]
@@ -233,5 +236,8 @@ class UpstreamBackend:
                 ref = None  # a forged row (an id with a line break) is no id: withheld
         title = result.get("title")
         text = next((result[key] for key in TEXT_FIELDS if isinstance(result.get(key), str)), "")
-        dates = tuple(_clean(v) if isinstance(v, str) else v for v in (result.get(key) for key in DATE_FIELDS) if v is not None)
-        return Hit(ref, _one_line(title) if isinstance(title, str) else "", _clean(text), dates)
+        # What attribution may read: the date fields, the URL, the snippet and any fetched text.
+        entry = {key: _clean(v) if isinstance(v, str) else v for key, v in result.items() if key in _DATED_BY}
+        if ref is not None:
+            entry["url"] = ref
+        return Hit(ref, _one_line(title) if isinstance(title, str) else "", _clean(text), (), entry)

@@ -32,6 +32,7 @@ from typing import Any, Iterable, Mapping, Sequence
 
 from ..core import Corpus
 from ..core.dates import format_date, parse_date
+from ..core.attribution import GRANULARITIES
 from ..core.trace import STATUSES
 from ..errors import AnachronError
 from ..io import Record, dump_json, read_log_records
@@ -67,7 +68,7 @@ FORMAT = "anachron-events/2"
 FORMATS = ("anachron-events/1", FORMAT)
 
 # Why an item was withheld from the agent by the lock's re-check.
-WITHHELD_REASONS = ("after-cutoff", "undated", "unparseable-date", "no-id")
+WITHHELD_REASONS = ("after-cutoff", "uncertain", "undated", "unparseable-date", "no-id")
 
 
 @dataclass(frozen=True)
@@ -80,6 +81,8 @@ class Seen:
     title: str
     published: _dt.date | None
     undated: str | None = None
+    granularity: str = "day"  # of the date: a month or year granule is dated by its first day
+    dated_by: str | None = None  # how an upstream item was dated (attribution's source); None for a corpus item
 
 
 @dataclass(frozen=True)
@@ -202,6 +205,10 @@ def _seen_dict(seen: Seen) -> dict[str, Any]:
     }
     if seen.published is None:
         entry["undated"] = seen.undated or "no date"
+    elif seen.granularity != "day":
+        entry["granularity"] = seen.granularity
+    if seen.dated_by is not None:
+        entry["dated_by"] = seen.dated_by
     return entry
 
 
@@ -374,7 +381,13 @@ def _seen(where: str, entry: Any) -> Seen:
     undated = entry.get("undated")
     if published is None and not (isinstance(undated, str) and undated):
         raise f.error("undated", "an item shown without a date must say why (a non-empty string)")
-    return Seen(ident, title, published, undated if published is None else None)
+    granularity = entry.get("granularity", "day")
+    if granularity not in GRANULARITIES:
+        raise f.error("granularity", f"{describe(granularity)} is not one of {', '.join(GRANULARITIES)}")
+    dated_by = entry.get("dated_by")
+    if dated_by is not None and not isinstance(dated_by, str):
+        raise f.error("dated_by", f"expected a string or null, got {describe(dated_by)}")
+    return Seen(ident, title, published, undated if published is None else None, granularity, dated_by)
 
 
 def _withheld(where: str, entry: Any) -> Withheld:
@@ -500,13 +513,18 @@ def _interaction(call: CallEvent, corpus: Corpus, corpus_backed: bool) -> dict[s
     returned: list[Any] = []
     for seen in call.returned:
         if seen.published is None:
-            continue  # undated: cannot be judged against a date (EventLog.undated_shown counts them)
+            returned.append({"id": seen.id, "title": seen.title})  # undated: it counts in TCLR's band
+            continue
+        if seen.granularity != "day":  # a month or year: the core dates the granule as the lock did
+            grain = f"{seen.published:%Y-%m}" if seen.granularity == "month" else f"{seen.published.year}"
+            returned.append({"id": seen.id, "title": seen.title, "date": grain})
+            continue
         item = corpus.items.get(seen.id)
         if item is None and corpus_backed:
             returned.append(seen.id)  # served from a corpus: scoring with another one is an error, never a guess
             continue
         if item is None:
-            returned.append({"id": seen.id, "publish_date": format_date(seen.published)})
+            returned.append({"id": seen.id, "title": seen.title, "publish_date": format_date(seen.published)})
             continue
         if item.publish_date != seen.published:
             raise AnachronError(

@@ -34,7 +34,8 @@ from dataclasses import dataclass, field
 from typing import Any, Mapping, Protocol, Sequence
 
 from ..core import MODES
-from ..core.dates import format_date, known_at, parse_timestamp
+from ..core.attribution import DATE_FIELDS, Attribution, attribute, evidence_of, parse_when
+from ..core.dates import format_date, known_at
 from ..errors import AnachronError
 from ..validate import positive_int
 from .backends import Backend, Hit, UpstreamError
@@ -108,47 +109,88 @@ class Rechecked:
     shown: tuple[Hit, ...] = ()
 
 
-def recheck(hits: Sequence[Hit], as_of: _dt.date, *, mode: str = "enforced", allow_undated: bool = False) -> Rechecked:
+def recheck(
+    hits: Sequence[Hit],
+    as_of: _dt.date,
+    *,
+    mode: str = "enforced",
+    allow_undated: bool = False,
+    now: _dt.datetime | None = None,
+) -> Rechecked:
     """The second filter: split *hits* into shown and withheld.
 
+    A corpus hit carries its exact day; an upstream hit is dated by
+    :func:`~anachron.core.attribution.attribute` (its date fields, URL,
+    snippet, HTML metadata; *now*, the call's time, resolves "3 days ago").
     Withheld, always: no id or URL (``no-id``).  In the enforced mode also:
-    a date not known at *as_of* (``after-cutoff``; with several date fields
-    the latest readable one decides) and, unless *allow_undated*, no date
-    (``undated``) or any date that does not parse (``unparseable-date``).
-    The unrestricted mode shows everything that has an id.  A shown item is
-    dated by its latest readable date; it is undated only when none reads.
+    a date not known at *as_of* (``after-cutoff``) and, unless
+    *allow_undated*, a granule that contains *as_of* (``uncertain``), no date
+    (``undated``) or only unreadable ones (``unparseable-date``): the lock
+    never guesses.  The unrestricted mode shows everything that has an id.
     """
     seen: list[Seen] = []
     withheld: list[Withheld] = []
     shown: list[Hit] = []
+    enforced = mode == "enforced"
     for hit in hits:
-        raw = ", ".join(v if isinstance(v, str) else str(v) for v in hit.dates) or None
         if hit.id is None:
-            withheld.append(Withheld(None, raw, "no-id"))
+            withheld.append(Withheld(None, _raw(hit), "no-id"))
             continue
-        days, bad = [], []
-        for value in hit.dates:
-            try:
-                days.append(parse_timestamp(value))
-            except ValueError:
-                bad.append(value)
-        enforced = mode == "enforced"
-        if enforced and days and not known_at(max(days), as_of):
-            withheld.append(Withheld(hit.id, format_date(max(days)), "after-cutoff"))
-            continue
-        if bad and enforced and not allow_undated:
-            # An unreadable date could hide a later one: the enforced lock does not guess.
-            withheld.append(Withheld(hit.id, raw, "unparseable-date"))
-            continue
-        if not days:
-            if enforced and not allow_undated:
-                withheld.append(Withheld(hit.id, raw, "undated"))
-                continue
-            seen.append(Seen(hit.id, hit.title, None, f"unparseable date {raw}" if bad else "no date"))
+        entry = _entry(hit)
+        if entry is None:  # a corpus item: its exact day
+            first = hit.dates[0]
+            dating = Attribution(first, first, "day", None, None)
         else:
-            seen.append(Seen(hit.id, hit.title, max(days)))  # the latest readable date decides, as above
+            dating = attribute(entry, now=now)
+        status = dating.status(as_of)
+        late = _any_late(entry, as_of, now) if entry is not None and enforced else None
+        if enforced and (status == "leak" or late is not None):
+            # Any date field past the cutoff withholds the item: the lock takes the latest claim.
+            day = dating.first if status == "leak" else late
+            withheld.append(Withheld(hit.id, format_date(day), "after-cutoff"))  # type: ignore[arg-type]
+            continue
+        if status in ("undated", "uncertain"):
+            reason = "uncertain" if status == "uncertain" else "unparseable-date" if dating.problems else "undated"
+            if enforced and not allow_undated:
+                withheld.append(Withheld(hit.id, _raw(hit) or evidence_of(dating), reason))
+                continue
+        if dating.first is None:
+            why = "; ".join(dating.problems[:2]) or "no date"
+            seen.append(Seen(hit.id, hit.title, None, why[:200], dated_by=None))
+        else:
+            seen.append(Seen(hit.id, hit.title, dating.first, None, dating.granularity or "day", dating.source))
         shown.append(hit)
     return Rechecked(tuple(seen), tuple(withheld), tuple(shown))
+
+
+def _entry(hit: Hit) -> Mapping[str, Any] | None:
+    """What attribution reads of *hit*; ``None`` for an exact corpus day."""
+    if hit.entry is not None:
+        return hit.entry
+    if hit.dates and all(isinstance(d, _dt.date) and not isinstance(d, _dt.datetime) for d in hit.dates):
+        return None
+    # Bare date values: read as date fields, in attribution's field order.
+    return {"url": hit.id, **{name: value for name, value in zip(DATE_FIELDS, hit.dates)}}
+
+
+def _any_late(entry: Mapping[str, Any], as_of: _dt.date, now: _dt.datetime | None) -> _dt.date | None:
+    """The first day of a date field that is not known at *as_of*, if any field has one."""
+    for name in DATE_FIELDS:
+        if name in entry and name != "last_modified":
+            try:
+                first, _, _ = parse_when(entry[name], now=now)
+            except AnachronError:
+                continue
+            if not known_at(first, as_of):
+                return first
+    return None
+
+
+def _raw(hit: Hit) -> str | None:
+    """The date values a hit came with, as given, for the log (cut at 200 characters)."""
+    entry = _entry(hit) or {}
+    values = [str(v) for k, v in entry.items() if k not in ("url", "id", "title", "text", "snippet")]
+    return ", ".join(values)[:200] or None
 
 
 def _short(value: Any) -> str:
@@ -317,7 +359,8 @@ class TimeLock:
             # A backend answering another document than the one asked for is not trusted with it.
             call.status, call.error = "error", f"the backend answered {hits[0].id!r} for {value!r}"
             return
-        call.checked = recheck(hits, self.as_of, mode=self.mode, allow_undated=self.allow_undated)
+        moment = _dt.datetime.now(_dt.timezone.utc)
+        call.checked = recheck(hits, self.as_of, mode=self.mode, allow_undated=self.allow_undated, now=moment)
         if call.tool == "fetch" and not call.checked.seen:
             call.status, call.error = "refused", f"No document {value!r} is available."
 
