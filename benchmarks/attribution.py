@@ -53,6 +53,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from anachron.core import build_corpus, parse_traces, score_traces
 from anachron.core.attribution import attribute  # noqa: E402
 
 SITES = ("www.nytimes.com", "www.reuters.com", "www.cnbc.com", "techcrunch.com", "www.theguardian.com", "www.sec.gov")
@@ -181,6 +182,23 @@ def time_attribute(pairs: list[tuple[dt.datetime, dict]]) -> float:
     return time.perf_counter() - start
 
 
+def trace_records(lines: list[str]) -> list[tuple[str, dict]]:
+    """The synthetic calls as trace records (docs/formats.md): one sample run per four calls."""
+    runs: dict[str, dict] = {}
+    for number, line in enumerate(lines, start=1):
+        call = json.loads(line)
+        run = runs.setdefault(call["sample_id"], {"sample_id": call["sample_id"], "as_of": "2024-06-01", "interactions": []})
+        run["interactions"].append({"tool": call["tool"], "query": call["query"], "time": call["timestamp"],
+                                    "returned": call["results"]})
+    return [(f"bench:{i}", run) for i, run in enumerate(runs.values(), start=1)]
+
+
+def time_score(records: list[tuple[str, dict]], corpus) -> float:
+    start = time.perf_counter()
+    score_traces(parse_traces(records, corpus), corpus)
+    return time.perf_counter() - start
+
+
 def best_of(repeat: int, deadline: float, *timers) -> list[float]:
     """The best time of each timer over up to *repeat* interleaved rounds (fewer past *deadline*)."""
     best = [float("inf")] * len(timers)
@@ -216,15 +234,21 @@ def main(argv=None) -> int:
         sources[a.source.split(" ")[0] if a.source else "undated"] += 1
         granularities[a.granularity or "undated"] += 1
 
-    parse_s, attribute_s = best_of(args.repeat, deadline, lambda: time_parse(lines), lambda: time_attribute(pairs))
-    parse_rate, attribute_rate = items / parse_s, items / attribute_s
+    records, corpus = trace_records(lines), build_corpus([])
+    parse_s, attribute_s, score_s = best_of(
+        args.repeat, deadline, lambda: time_parse(lines), lambda: time_attribute(pairs), lambda: time_score(records, corpus)
+    )
+    parse_rate, attribute_rate, score_rate = items / parse_s, items / attribute_s, items / score_s
     ratio = attribute_rate / parse_rate
     print(f"machine: {os.cpu_count()} CPUs, Python {platform.python_version()} ({platform.machine()})")
     print(f"trace: {len(lines):,} interactions, {items:,} items, {size / 2**20:.1f} MiB of JSON, seed {args.seed}")
     print(f"dated by: {dict(sorted(sources.items()))}; granularity: {dict(sorted(granularities.items()))}")
     print(f"json.loads (the trace's lines): {parse_rate:>10,.0f} items/s  ({parse_s * 1e6 / items:.1f} us/item)")
     print(f"attribute (every result):       {attribute_rate:>10,.0f} items/s  ({attribute_s * 1e6 / items:.1f} us/item)")
+    print(f"score (parse_traces + score_traces): {score_rate:>7,.0f} items/s  ({score_s * 1e6 / items:.1f} us/item)")
     print(f"ratio attribute/json.loads: {ratio:.2f} (goal >= 0.50: {'met' if ratio >= 0.5 else 'NOT met'})")
+    print(f"ratio score/json.loads:     {score_rate / parse_rate:.2f} (the whole scorer: validation, dating, "
+          "content check, metrics)")
     print()
     print("per kind (json.loads of each item alone against attribute of it):")
     print(f"  {'kind':<11} {'items':>6} {'bytes/item':>10} {'json.loads/s':>13} {'attribute/s':>12} {'ratio':>6}")

@@ -162,12 +162,13 @@ class ScoreEventsTest(LogFiles, unittest.TestCase):
         sample = json.loads(run_cli("score-events", log, "--as-of", "2022-06-01", "--format", "json")[1])["samples"][0]
         self.assertEqual((sample["interactions"], sample["tclr"]), (0, 0.0))
 
-    def test_undated_items_are_not_scored_and_are_noted(self):
+    def test_undated_items_shown_make_the_band_and_are_noted(self):
         log = self.write("run.jsonl", [start(allow_undated=True), call(1, returned=[seen("https://a.example/x", None)])])
         status, out, err = run_cli("score-events", log, "--as-of", "2022-06-01", "--format", "json")
         self.assertEqual(status, 0, err)
-        self.assertEqual(json.loads(out)["samples"][0]["interactions"], 1)
-        self.assertIn("1 undated item(s) shown under --allow-undated are not scored", err)
+        sample = json.loads(out)["samples"][0]
+        self.assertEqual((sample["interactions"], sample["undated"], sample["tclr"], sample["tclr_high"]), (1, 1, 0.0, 1.0))
+        self.assertIn("1 undated item(s) were shown: they make TCLR's band", err)
 
     def test_a_corpus_served_log_needs_the_corpus_it_was_served_from(self):
         log = self.write("run.jsonl", [start(backend="corpus"), call(1, returned=[seen("zz-1", "2021-02-12")])])

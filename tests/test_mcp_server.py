@@ -389,9 +389,11 @@ class AllowUndatedTest(TempDir, unittest.TestCase):
         self.assertEqual([w["reason"] for w in self.log[1]["withheld"]], ["after-cutoff", "after-cutoff", "after-cutoff", "no-id"])
         # Beyond k: neither shown nor withheld, never considered.
         self.assertNotIn("https://a.example/epoch", json.dumps(self.log[1]))
-        status, _, err = run_cli("score-events", str(self.events), "--as-of", T)
+        status, out, err = run_cli("score-events", str(self.events), "--as-of", T, "--format", "json")
         self.assertEqual(status, 0)
-        self.assertIn("2 undated item(s) shown under --allow-undated are not scored", err)
+        self.assertIn("2 undated item(s) were shown: they make TCLR's band", err)
+        sample = json.loads(out)["samples"][0]
+        self.assertEqual((sample["tclr"], sample["tclr_high"], sample["undated"]), (0.0, 1.0, 1))  # not a silent 0
 
     def test_overwrite_discards_the_old_log(self):
         self.assertEqual(self.log[0]["event"], "start")

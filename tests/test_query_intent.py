@@ -101,5 +101,25 @@ class BoundaryTest(unittest.TestCase):
         self.assertEqual(self.leaks("Q4 2021 and 2019-03-01 and May 2022"), [])
 
 
+class LongTextTest(unittest.TestCase):
+    """A long text is searched around its digits only: the same references as a full scan."""
+
+    def test_the_windowed_search_finds_what_the_full_scan_finds(self):
+        import random
+
+        from anachron.core.query_intent import _PATTERN, _begins
+
+        words = ["revenue", "Q3 2023", "July 14, 2023", "2024M", "$2024", "FY24", "the", "20.24", "2023-07", "3Q23",
+                 "H2 2022", "September 2024", "12", "x2023", "2023y", "September   14,   2023", "q3    fy 2024", "1,2024"]
+        rng = random.Random(7)
+        for trial in range(200):
+            text = " ".join(rng.choice(words) for _ in range(rng.randint(120, 400)))
+            self.assertGreater(len(text), 512)
+            collapsed = " ".join(text.split())
+            full = [(m.group(0), _begins(m)) for m in _PATTERN.finditer(collapsed) if _begins(m)]
+            with self.subTest(trial=trial):
+                self.assertEqual([(r.text, r.begins) for r in date_references(text)], full)
+
+
 if __name__ == "__main__":
     unittest.main()

@@ -51,7 +51,7 @@ def run(args: argparse.Namespace) -> int:
         if log.torn:
             notes.append(f"warning: {log.torn}; scored the {len(log.calls)} complete call(s) before it")
         if log.undated_shown:
-            notes.append(f"note: {path}: {log.undated_shown} undated item(s) shown under --allow-undated are not scored")
+            notes.append(f"note: {path}: {log.undated_shown} undated item(s) were shown: they make TCLR's band (tclr_high)")
     # Everything is validated before anything is printed: bad input leaves stdout empty.
     results = score_traces(parse_traces(records, corpus), corpus)
     emit_scores(results, args.format)

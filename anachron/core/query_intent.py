@@ -110,10 +110,32 @@ def _begins(match: re.Match[str]) -> _dt.date | None:
         return None
 
 
+_LONG = 512  # characters: past this, only the neighbourhoods of digits are searched
+_BEFORE = 24  # how far before its first digit a reference may start ("September 14, 2023", "Q3 FY")
+_AFTER = 3  # the look-ahead a reference's end needs ("2024M", "20.24")
+# Digits no more than _BEFORE + _AFTER apart, as one cluster (found by the regex engine, not a loop).
+_CLUSTER = re.compile(rf"[0-9](?:[^0-9]{{0,{_BEFORE + _AFTER}}}[0-9])*")
+
+
+def _windows(text: str) -> list[tuple[int, int]]:
+    """Spans of *text* around its digit clusters: every reference has a digit, so lies in one."""
+    return [(max(0, m.start() - _BEFORE), min(len(text), m.end() + _AFTER)) for m in _CLUSTER.finditer(text)]
+
+
 def date_references(query: str) -> list[DateReference]:
-    """Every date or period *query* refers to, in order of appearance."""
+    """Every date or period *query* refers to, in order of appearance.
+
+    A long text (a fetched page) is first collapsed to single spaces and
+    searched only around its digit runs, which finds the same references
+    at a fraction of the cost (a page of prose has few digits).
+    """
+    if len(query) <= _LONG:
+        matches = list(_PATTERN.finditer(query))
+    else:
+        query = " ".join(query.split())
+        matches = [m for start, end in _windows(query) for m in _PATTERN.finditer(query, start, end)]
     found = []
-    for match in _PATTERN.finditer(query):
+    for match in matches:
         begins = _begins(match)
         if begins is not None:
             found.append(DateReference(match.group(0), begins))

@@ -22,7 +22,9 @@ anything.
 from __future__ import annotations
 
 import datetime as _dt
+import html
 import os
+import re
 from dataclasses import dataclass, field
 from typing import Any, Iterable, Mapping
 
@@ -96,9 +98,19 @@ class Trace:
 CONTENT_CHARS = 256 * 1024  # of an item's shown text kept for the content check
 
 
+_MARKUP = re.compile(r"<(script|style)\b.*?</\1\s*>|<!--.*?-->|<[^>]{0,2000}>", re.IGNORECASE | re.DOTALL)
+
+
+def _visible(text: str) -> str:
+    """What a reader sees of *text*: HTML without scripts, styles, comments and tags."""
+    if "<" not in text:
+        return text
+    return html.unescape(_MARKUP.sub(" ", text))
+
+
 def _shown_text(entry: Mapping[str, Any]) -> str:
     parts = [entry.get(name) for name in ("title", "snippet", "text")]
-    return "\n".join(part for part in parts if isinstance(part, str))[:CONTENT_CHARS]
+    return _visible("\n".join(part for part in parts if isinstance(part, str))[:CONTENT_CHARS])
 
 
 def _inline(f: Fields, corpus: Corpus, now: _dt.datetime | None) -> ReturnedItem:
