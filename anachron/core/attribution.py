@@ -257,7 +257,7 @@ def _parse_iso(match: re.Match[str], text: str) -> tuple[_dt.date, _dt.date, str
     """``YYYY-MM-DD`` (a day) or an ISO datetime (its UTC day).
 
     The offset may be ``Z``, ``UTC``, ``+HH:MM``, ``+HHMM`` or ``+HH``; a
-    datetime without one is UTC (as in :func:`~anachron.core.dates.parse_timestamp`).
+    datetime without one is UTC.
     """
     year, month, day, hour, minute, second, _, zone = match.groups()
     found = _day(int(year), int(month), int(day), text)

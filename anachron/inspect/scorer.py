@@ -32,7 +32,6 @@ one run of its own (the per-sample value shown is Inspect's reduction).
 
 from __future__ import annotations
 
-import datetime as _dt
 import re
 from collections import defaultdict, deque
 from dataclasses import replace
