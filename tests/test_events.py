@@ -250,6 +250,54 @@ class ScoreEventsTest(LogFiles, unittest.TestCase):
         self.assertEqual(sample["blocked_attempts"], 1)  # the fetch of fin-005, refused for its extra argument
         self.assertTrue(all(len(line) < 200 for line in sample["evidence"]), sample["evidence"])
 
+    def test_a_write_cut_short_is_undone_and_the_next_call_takes_its_number(self):
+        import datetime as dt
+        import errno
+        from unittest import mock
+
+        from anachron.core import load_corpus
+        from anachron.timelock import CorpusBackend, EventWriter, TimeLock, load_events
+
+        path = self.dir / "full.jsonl"
+        writer = EventWriter(path)
+        lock = TimeLock(CorpusBackend(load_corpus()), dt.date(2022, 6, 1), writer)
+        self.assertEqual(lock.call("search", {"query": "aster logistics"}).status, "ok")
+        real_write = os.write
+
+        def half_then_full(fd, data):  # the disk fills up halfway through the record
+            real_write(fd, bytes(data[: len(data) // 2]))
+            raise OSError(errno.ENOSPC, "No space left on device")
+
+        with mock.patch("anachron.timelock.events.os.write", side_effect=half_then_full):
+            failed = lock.call("search", {"query": "aster logistics"})
+        self.assertTrue(failed.is_error)
+        self.assertEqual(failed.structured["results"], [])  # nothing unlogged is shown
+        self.assertEqual(lock.call("search", {"query": "borealis"}).status, "ok")
+        writer.close()
+        log = load_events(path)
+        self.assertEqual(([c.seq for c in log.calls], log.torn), ([1, 2], None))
+        self.assertEqual(log.calls[1].arguments, {"query": "borealis"})
+
+    def test_argument_names_and_the_whole_arguments_are_capped_in_the_log(self):
+        import datetime as dt
+
+        from anachron.core import load_corpus
+        from anachron.timelock import CorpusBackend, EventWriter, TimeLock, load_events
+
+        path = self.dir / "big.jsonl"
+        writer = EventWriter(path)
+        lock = TimeLock(CorpusBackend(load_corpus()), dt.date(2022, 6, 1), writer)
+        lock.call("search", {"A" * 2_000_000: 1})
+        lock.call("search", {"query": [["x" * 4000] * 64] * 40})
+        writer.close()
+        self.assertLess(path.stat().st_size, 100_000)
+        calls = load_events(path).calls
+        self.assertEqual([c.status for c in calls], ["refused", "refused"])
+        with open(path, encoding="utf-8") as fh:
+            records = [json.loads(line) for line in fh][1:]
+        self.assertEqual(records[0]["arguments_changed"][0]["change"], "key truncated")
+        self.assertEqual(records[1]["arguments_changed"][-1]["change"], "arguments truncated")
+
     def test_bad_arguments_exit_2(self):
         log = self.write("run.jsonl", RUN_RECORDS)
         self.assertBadInput(["score-events", log, "--as-of", "2022-13-01"], "--as-of")

@@ -237,8 +237,14 @@ class TraceValidationTest(unittest.TestCase):
     def test_bad_dates(self):
         self.assertRejected(self.base(as_of="2021-02-30"), "as_of", "not a real calendar day")
         self.assertRejected(self.base(as_of="2021-2-3"), "as_of")
-        bad_inline = {"id": "y", "publish_date": "yesterday"}
-        self.assertRejected(self.base(interactions=[{"tool": "s", "returned": [bad_inline]}]), "publish_date")
+        # An open-web item's unreadable date makes it undated, never an error (and never a silent non-leak).
+        bad_inline = {"id": "y", "publish_date": "someday"}
+        [t] = self.parse(self.base(interactions=[{"tool": "s", "returned": [bad_inline]}]))
+        r = score_trace(t, self.c)
+        self.assertEqual((r.undated, r.evidence), (1, ("#1 undated item y (field 'publish_date': unreadable value 'someday')",)))
+        # A corpus item's date is the corpus's: one that disagrees, in any format, is an error.
+        for entry in ({"id": "x", "page_age": "January 1, 2019"}, {"id": "x", "date": "junk"}):
+            self.assertRejected(self.base(interactions=[{"tool": "s", "returned": [entry]}]), "dated 2020-01-01 in the corpus")
 
     def test_inline_entries_need_an_id_and_without_a_date_are_undated(self):
         [t] = self.parse(self.base(interactions=[{"tool": "s", "returned": [{"id": "y"}]}]))

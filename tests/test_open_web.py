@@ -76,6 +76,12 @@ class OpenWebTest(unittest.TestCase):
             "#2 content of item fin-1 mentions FY2024 > 2022-06-01",
         ))
 
+    def test_fetched_html_is_read_as_visible_text(self):
+        page = ('<html><head><script>var built = "2024-07-01";</script><style>.x{}</style></head>'
+                '<body><!-- draft for 2025 --><p title="2026">Results for Q3 2022 are due.</p><!-- never closed 2027')
+        r = self.score(call({"url": "https://x.example/p", "age": "2022-05-01", "text": page}))
+        self.assertEqual(r.evidence, ("#1 content of item https://x.example/p mentions Q3 2022 > 2022-06-01",))
+
     def test_a_page_modified_after_t_is_a_revision_risk(self):
         r = self.score(
             call({"url": "https://x.example/r", "datePublished": "2021-03-02", "dateModified": "2023-05-01"}),

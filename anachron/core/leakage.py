@@ -112,6 +112,8 @@ def _how(item: ReturnedItem) -> str:
     dating = item.dating
     if dating is None or dating.first is None:
         return ""
+    if dating.granularity == "day" and dating.source == "field 'publish_date'":
+        return ""  # the trace format's own date field: nothing to explain
     granule = "" if dating.granularity == "day" else f"{dating.granularity}, "
     return f" ({granule}dated by {dating.source})"
 

@@ -30,7 +30,7 @@ from typing import Any, Iterable, Mapping
 
 from ..io import Record, read_records
 from ..validate import Fields, describe
-from .attribution import DATE_FIELDS, Attribution, attribute
+from .attribution import DATE_FIELDS, Attribution, attribute, evidence_of
 from .corpus import Corpus
 from .dates import known_at
 from .errors import AnachronError
@@ -98,14 +98,36 @@ class Trace:
 CONTENT_CHARS = 256 * 1024  # of an item's shown text kept for the content check
 
 
-_MARKUP = re.compile(r"<(script|style)\b.*?</\1\s*>|<!--.*?-->|<[^>]{0,2000}>", re.IGNORECASE | re.DOTALL)
+_TAG_END = {"<!--": "-->", "<script": "</script", "<style": "</style"}
 
 
 def _visible(text: str) -> str:
-    """What a reader sees of *text*: HTML without scripts, styles, comments and tags."""
+    """What a reader sees of *text*: HTML without scripts, styles, comments and tags.
+
+    One scan left to right with ``str.find`` (no backtracking): an unclosed
+    comment, script or style ends the text, an unclosed tag too.
+    """
     if "<" not in text:
         return text
-    return html.unescape(_MARKUP.sub(" ", text))
+    out, position, lowered = [], 0, text.lower()
+    while True:
+        start = text.find("<", position)
+        if start < 0:
+            out.append(text[position:])
+            break
+        out.append(text[position:start])
+        opener = next((o for o in _TAG_END if lowered.startswith(o, start)), None)
+        if opener is not None:
+            close = lowered.find(_TAG_END[opener], start + len(opener))
+            if close < 0:
+                break
+            start = close
+        end = text.find(">", start)
+        if end < 0:
+            break
+        out.append(" ")
+        position = end + 1
+    return html.unescape("".join(out))
 
 
 def _shown_text(entry: Mapping[str, Any]) -> str:
@@ -124,15 +146,18 @@ def _inline(f: Fields, corpus: Corpus, now: _dt.datetime | None) -> ReturnedItem
             raise f.error("entities", f"unknown entity id '{name}' (item '{ident}')")
     restates = f.optional_id("restates")
     known = corpus.items.get(ident)
-    if "publish_date" in entry and not (entry["publish_date"] is None and known is None):
-        publish_date = f.date("publish_date")
-        if known is not None and known.publish_date != publish_date:
-            raise f.error("publish_date", f"item '{ident}' is dated {known.publish_date} in the corpus, not {publish_date}")
-        return ReturnedItem(ident, publish_date, entities, restates, None, _shown_text(entry))
-    if known is not None and not any(name in entry for name in DATE_FIELDS):
-        # A corpus item given as an object without a date is that item.
-        return ReturnedItem(known.id, known.publish_date, known.entities, known.restates, None, _corpus_text(known))
-    # An open-web item: dated from whatever it carries (fields, URL, snippet, HTML), or undated.
+    if known is not None:
+        # A corpus item is that item, whatever the entry says; a date that disagrees is an error.
+        if any(name in entry for name in DATE_FIELDS):
+            dating = attribute(entry, now=now)
+            if dating.first is None or not (dating.first <= known.publish_date <= dating.last):  # type: ignore[operator]
+                field_name = next(name for name in DATE_FIELDS if name in entry)
+                shown = "no readable date" if dating.first is None else f"{evidence_of(dating)}"
+                raise f.error(field_name, f"item '{ident}' is dated {known.publish_date} in the corpus, not {shown}")
+        return ReturnedItem(
+            known.id, known.publish_date, entities or known.entities, restates or known.restates, None, _corpus_text(known)
+        )
+    # An open-web item: dated from whatever it carries (fields in any format, URL, snippet, HTML), or undated.
     dating = attribute(entry, now=now)
     return ReturnedItem(ident, dating.first, entities, restates, dating, _shown_text(entry))
 

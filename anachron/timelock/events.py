@@ -83,6 +83,7 @@ class Seen:
     undated: str | None = None
     granularity: str = "day"  # of the date: a month or year granule is dated by its first day
     dated_by: str | None = None  # how an upstream item was dated (attribution's source); None for a corpus item
+    modified: _dt.date | None = None  # a modification day the item showed (a revision risk when after T)
 
 
 @dataclass(frozen=True)
@@ -209,12 +210,16 @@ def _seen_dict(seen: Seen) -> dict[str, Any]:
         entry["granularity"] = seen.granularity
     if seen.dated_by is not None:
         entry["dated_by"] = seen.dated_by
+    if seen.modified is not None:
+        entry["modified"] = format_date(seen.modified)
     return entry
 
 
 MAX_LOGGED_TEXT = 4096  # characters of one argument string kept in the log
 MAX_LOGGED_ITEMS = 64  # entries of one argument object or array kept in the log
 MAX_LOGGED_DEPTH = 8
+MAX_LOGGED_KEY = 256  # characters of an argument name
+MAX_LOGGED_ARGUMENTS = 16 * 1024  # characters of a call's arguments, serialised, kept in the log
 
 
 def loggable(value: Any, changes: list[dict[str, Any]], path: str = "$", depth: int = 0) -> Any:
@@ -250,7 +255,11 @@ def loggable(value: Any, changes: list[dict[str, Any]], path: str = "$", depth: 
                 break
             name = key if isinstance(key, str) else repr(key)
             if name is not key:
-                changes.append({"path": f"{path}.{name}", "change": "key is not a string"})
+                changes.append({"path": f"{path}.{name[:MAX_LOGGED_KEY]}", "change": "key is not a string"})
+            if len(name) > MAX_LOGGED_KEY:
+                digest = hashlib.sha256(name.encode("utf-8", "surrogatepass")).hexdigest()
+                changes.append({"path": f"{path}.{name[:MAX_LOGGED_KEY]}", "change": "key truncated", "length": len(name), "sha256": digest})
+                name = name[:MAX_LOGGED_KEY]
             out[name] = loggable(inner, changes, f"{path}.{name}", depth + 1)
         return out
     if isinstance(value, (list, tuple)):
@@ -281,6 +290,11 @@ def call_record(
     changes: list[dict[str, Any]] = []
     logged_tool = loggable(tool, changes, "tool") if isinstance(tool, str) else repr(tool)
     logged = loggable(arguments, changes)
+    text = dump_json(logged, indent=None)
+    if len(text) > MAX_LOGGED_ARGUMENTS:  # many capped strings still add up: keep the head of the whole
+        digest = hashlib.sha256(text.encode("utf-8")).hexdigest()
+        changes.append({"path": "$", "change": "arguments truncated", "length": len(text), "sha256": digest})
+        logged = text[:MAX_LOGGED_ARGUMENTS]
     record = {
         "event": "call",
         "run": run,
@@ -303,7 +317,7 @@ def call_record(
 
 
 class EventWriter:
-    """The lock's journal as a file: one line per record, flushed as it goes.
+    """The lock's journal as a file: one line per record, each written whole or not at all.
 
     One log holds one run.  At start-up a non-empty log is refused (unless
     *overwrite*); the file is claimed on the first call, not at start-up, so
@@ -328,39 +342,52 @@ class EventWriter:
                 pass  # created (or truncated) now, so a bad path fails at start-up
         except OSError as exc:
             raise AnachronError(f"{self.path}: cannot write the event log: {exc.strerror}") from None
-        self._file = None
+        self._fd: int | None = None
 
     def write(self, header: Mapping[str, Any], record: Mapping[str, Any]) -> None:
-        if self._file is None:
+        if self._fd is None:
             self._claim(header)
         self._append(record)
 
     def _claim(self, header: Mapping[str, Any]) -> None:
-        handle = open(self.path, "a", encoding="utf-8", newline="\n")
+        fd = os.open(self.path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o666)
         try:
             if fcntl is not None:
                 try:
-                    fcntl.flock(handle.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
+                    fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
                 except OSError:
                     raise AnachronError(f"{self.path}: another server holds this event log") from None
-            if os.fstat(handle.fileno()).st_size:
+            if os.fstat(fd).st_size:
                 raise AnachronError(f"{self.path}: another run wrote to this event log after start-up")
+            self._fd = fd
+            self._append(header)
         except BaseException:
-            handle.close()
+            self._fd = None
+            os.close(fd)  # the next call claims the log afresh
             raise
-        self._file = handle
-        self._append(header)
 
     def _append(self, record: Mapping[str, Any]) -> None:
-        if self._file is None:
+        """One record as one write; a write cut short (a full disk) is undone, so no torn or
+        half-kept record is left for the next one to follow."""
+        if self._fd is None:
             raise AnachronError(f"{self.path}: the event log is closed")
-        self._file.write(dump_json(record, indent=None))
-        self._file.flush()
+        data = dump_json(record, indent=None).encode("utf-8")
+        size = os.fstat(self._fd).st_size
+        try:
+            view = memoryview(data)
+            while view:
+                view = view[os.write(self._fd, view):]
+        except BaseException:
+            try:
+                os.ftruncate(self._fd, size)
+            except OSError:
+                pass
+            raise
 
     def close(self) -> None:
-        if self._file is not None:
-            self._file.close()
-            self._file = None
+        if self._fd is not None:
+            os.close(self._fd)
+            self._fd = None
 
 
 # ---------------------------------------------------------------------------
@@ -387,7 +414,8 @@ def _seen(where: str, entry: Any) -> Seen:
     dated_by = entry.get("dated_by")
     if dated_by is not None and not isinstance(dated_by, str):
         raise f.error("dated_by", f"expected a string or null, got {describe(dated_by)}")
-    return Seen(ident, title, published, undated if published is None else None, granularity, dated_by)
+    modified = f.date("modified", nullable=True)
+    return Seen(ident, title, published, undated if published is None else None, granularity, dated_by, modified)
 
 
 def _withheld(where: str, entry: Any) -> Withheld:
@@ -512,19 +540,22 @@ def load_events(path: str | os.PathLike[str]) -> EventLog:
 def _interaction(call: CallEvent, corpus: Corpus, corpus_backed: bool) -> dict[str, Any]:
     returned: list[Any] = []
     for seen in call.returned:
+        shown: dict[str, Any] = {"id": seen.id, "title": seen.title}
+        if seen.modified is not None:
+            shown["dateModified"] = format_date(seen.modified)  # so a revision risk is scored from the log too
         if seen.published is None:
-            returned.append({"id": seen.id, "title": seen.title})  # undated: it counts in TCLR's band
+            returned.append(shown)  # undated: it counts in TCLR's band
             continue
         if seen.granularity != "day":  # a month or year: the core dates the granule as the lock did
-            grain = f"{seen.published:%Y-%m}" if seen.granularity == "month" else f"{seen.published.year}"
-            returned.append({"id": seen.id, "title": seen.title, "date": grain})
+            shown["date"] = f"{seen.published:%Y-%m}" if seen.granularity == "month" else f"{seen.published.year}"
+            returned.append(shown)
             continue
         item = corpus.items.get(seen.id)
         if item is None and corpus_backed:
             returned.append(seen.id)  # served from a corpus: scoring with another one is an error, never a guess
             continue
         if item is None:
-            returned.append({"id": seen.id, "title": seen.title, "publish_date": format_date(seen.published)})
+            returned.append({**shown, "publish_date": format_date(seen.published)})
             continue
         if item.publish_date != seen.published:
             raise AnachronError(

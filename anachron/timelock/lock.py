@@ -34,8 +34,8 @@ from dataclasses import dataclass, field
 from typing import Any, Mapping, Protocol, Sequence
 
 from ..core import MODES
-from ..core.attribution import DATE_FIELDS, Attribution, attribute, evidence_of, parse_when
-from ..core.dates import format_date, known_at
+from ..core.attribution import DATE_FIELDS, Attribution, attribute, evidence_of
+from ..core.dates import format_date
 from ..errors import AnachronError
 from ..validate import positive_int
 from .backends import Backend, Hit, UpstreamError
@@ -143,11 +143,8 @@ def recheck(
         else:
             dating = attribute(entry, now=now)
         status = dating.status(as_of)
-        late = _any_late(entry, as_of, now) if entry is not None and enforced else None
-        if enforced and (status == "leak" or late is not None):
-            # Any date field past the cutoff withholds the item: the lock takes the latest claim.
-            day = dating.first if status == "leak" else late
-            withheld.append(Withheld(hit.id, format_date(day), "after-cutoff"))  # type: ignore[arg-type]
+        if enforced and status == "leak":
+            withheld.append(Withheld(hit.id, format_date(dating.first), "after-cutoff"))  # type: ignore[arg-type]
             continue
         if status in ("undated", "uncertain"):
             reason = "uncertain" if status == "uncertain" else "unparseable-date" if dating.problems else "undated"
@@ -158,7 +155,7 @@ def recheck(
             why = "; ".join(dating.problems[:2]) or "no date"
             seen.append(Seen(hit.id, hit.title, None, why[:200], dated_by=None))
         else:
-            seen.append(Seen(hit.id, hit.title, dating.first, None, dating.granularity or "day", dating.source))
+            seen.append(Seen(hit.id, hit.title, dating.first, None, dating.granularity or "day", dating.source, dating.modified))
         shown.append(hit)
     return Rechecked(tuple(seen), tuple(withheld), tuple(shown))
 
@@ -171,19 +168,6 @@ def _entry(hit: Hit) -> Mapping[str, Any] | None:
         return None
     # Bare date values: read as date fields, in attribution's field order.
     return {"url": hit.id, **{name: value for name, value in zip(DATE_FIELDS, hit.dates)}}
-
-
-def _any_late(entry: Mapping[str, Any], as_of: _dt.date, now: _dt.datetime | None) -> _dt.date | None:
-    """The first day of a date field that is not known at *as_of*, if any field has one."""
-    for name in DATE_FIELDS:
-        if name in entry and name != "last_modified":
-            try:
-                first, _, _ = parse_when(entry[name], now=now)
-            except AnachronError:
-                continue
-            if not known_at(first, as_of):
-                return first
-    return None
 
 
 def _raw(hit: Hit) -> str | None:
@@ -228,6 +212,8 @@ class _Call:
     error: str | None = None
     checked: Rechecked = field(default_factory=Rechecked)
     call_id: str | None = None
+    # One clock per call: the record's time and the "now" that resolves "3 days ago".
+    moment: _dt.datetime = field(default_factory=lambda: _dt.datetime.now(_dt.timezone.utc))
 
 
 class TimeLock:
@@ -359,8 +345,7 @@ class TimeLock:
             # A backend answering another document than the one asked for is not trusted with it.
             call.status, call.error = "error", f"the backend answered {hits[0].id!r} for {value!r}"
             return
-        moment = _dt.datetime.now(_dt.timezone.utc)
-        call.checked = recheck(hits, self.as_of, mode=self.mode, allow_undated=self.allow_undated, now=moment)
+        call.checked = recheck(hits, self.as_of, mode=self.mode, allow_undated=self.allow_undated, now=call.moment)
         if call.tool == "fetch" and not call.checked.seen:
             call.status, call.error = "refused", f"No document {value!r} is available."
 
@@ -371,7 +356,7 @@ class TimeLock:
         record = call_record(
             run=self.header["run"],
             seq=self._seq,
-            time=now(),
+            time=call.moment.isoformat(timespec="milliseconds").replace("+00:00", "Z"),
             tool=call.tool,
             arguments=call.arguments,
             status=call.status,
@@ -387,7 +372,7 @@ class TimeLock:
             # Nothing unrecorded is ever shown, and the number goes to the next call that is recorded.
             self._seq -= 1
             message = str(exc) if isinstance(exc, AnachronError) else f"cannot write the event log: {type(exc).__name__}: {exc}"
-            text = f"{call.tool if call.tool in TOOLS else 'call'}: error: {message}. This server cannot serve this run."
+            text = f"{call.tool if call.tool in TOOLS else 'call'}: error: {message}. This call could not be logged, so nothing is shown."
             return Outcome(text, {"results": [], "budget": budget, "error": message}, True, record)
         tool = call.tool if call.tool in TOOLS else "call"
         argument = call.arguments.get(ARGUMENT[tool], "") if tool in TOOLS and isinstance(call.arguments, dict) else ""
