@@ -263,3 +263,31 @@ class DatedByAttributionTest(unittest.TestCase):
         self.assertEqual((returned["https://a.example/2022/06/"]["granularity"], returned["https://a.example/2022/06/"]["dated_by"]),
                          ("month", "url"))
         self.assertEqual(returned["https://a.example/nothing"]["published"], None)
+
+
+class ContentThroughTheLogTest(unittest.TestCase):
+    def test_what_the_agent_read_is_logged_and_scored_for_content_and_revisions(self):
+        import json
+        import tempfile
+        from pathlib import Path
+
+        from anachron.timelock import EventWriter, UpstreamBackend
+        from tests.mcp_support import StubUpstream
+        from tests.support import run_cli
+
+        results = [{"url": "https://a.example/outlook", "title": "Outlook", "published": "2022-05-01",
+                    "snippet": "Analysts expect a rebound in Q4 2022.", "dateModified": "2022-09-01"}]
+        with tempfile.TemporaryDirectory() as tmp, StubUpstream(results) as upstream:
+            path = Path(tmp) / "events.jsonl"
+            writer = EventWriter(path)
+            the_lock, _ = lock(UpstreamBackend(upstream.url, timeout=5), journal=writer)
+            self.assertEqual(the_lock.call("search", {"query": "outlook"}).status, "ok")
+            writer.close()
+            status, out, err = run_cli("score-events", str(path), "--as-of", "2022-06-01", "--format", "json")
+        self.assertEqual(status, 0, err)
+        sample = json.loads(out)["samples"][0]
+        self.assertEqual((sample["tclr"], sample["content_leaks"], sample["revision_risks"]), (0.0, 1, 1))
+        self.assertEqual(sample["evidence"], [
+            "#1 content of item https://a.example/outlook mentions Q4 2022 > 2022-06-01",
+            "#1 item https://a.example/outlook published 2022-05-01 but modified 2022-09-01 > 2022-06-01",
+        ])

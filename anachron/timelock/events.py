@@ -84,6 +84,7 @@ class Seen:
     granularity: str = "day"  # of the date: a month or year granule is dated by its first day
     dated_by: str | None = None  # how an upstream item was dated (attribution's source); None for a corpus item
     modified: _dt.date | None = None  # a modification day the item showed (a revision risk when after T)
+    text: str = ""  # what the agent read of it (a search's snippet, the head of a fetched text): the content check
 
 
 @dataclass(frozen=True)
@@ -212,6 +213,8 @@ def _seen_dict(seen: Seen) -> dict[str, Any]:
         entry["dated_by"] = seen.dated_by
     if seen.modified is not None:
         entry["modified"] = format_date(seen.modified)
+    if seen.text:
+        entry["text"] = seen.text[:MAX_LOGGED_TEXT]
     return entry
 
 
@@ -415,7 +418,10 @@ def _seen(where: str, entry: Any) -> Seen:
     if dated_by is not None and not isinstance(dated_by, str):
         raise f.error("dated_by", f"expected a string or null, got {describe(dated_by)}")
     modified = f.date("modified", nullable=True)
-    return Seen(ident, title, published, undated if published is None else None, granularity, dated_by, modified)
+    text = entry.get("text", "")
+    if not isinstance(text, str):
+        raise f.error("text", f"expected a string, got {describe(text)}")
+    return Seen(ident, title, published, undated if published is None else None, granularity, dated_by, modified, text)
 
 
 def _withheld(where: str, entry: Any) -> Withheld:
@@ -541,6 +547,8 @@ def _interaction(call: CallEvent, corpus: Corpus, corpus_backed: bool) -> dict[s
     returned: list[Any] = []
     for seen in call.returned:
         shown: dict[str, Any] = {"id": seen.id, "title": seen.title}
+        if seen.text:
+            shown["snippet"] = seen.text  # what the agent read: its content is checked too
         if seen.modified is not None:
             shown["dateModified"] = format_date(seen.modified)  # so a revision risk is scored from the log too
         if seen.published is None:

@@ -30,7 +30,7 @@ from __future__ import annotations
 import datetime as _dt
 import threading
 import uuid
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Mapping, Protocol, Sequence
 
 from ..core import MODES
@@ -345,7 +345,10 @@ class TimeLock:
             # A backend answering another document than the one asked for is not trusted with it.
             call.status, call.error = "error", f"the backend answered {hits[0].id!r} for {value!r}"
             return
-        call.checked = recheck(hits, self.as_of, mode=self.mode, allow_undated=self.allow_undated, now=call.moment)
+        checked = recheck(hits, self.as_of, mode=self.mode, allow_undated=self.allow_undated, now=call.moment)
+        # The record keeps what the agent read of each item, so content is scored from the log too.
+        read = [hit.text if call.tool == "fetch" else snippet(hit.text) for hit in checked.shown]
+        call.checked = replace(checked, seen=tuple(replace(s, text=t) for s, t in zip(checked.seen, read)))
         if call.tool == "fetch" and not call.checked.seen:
             call.status, call.error = "refused", f"No document {value!r} is available."
 
