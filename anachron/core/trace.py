@@ -24,7 +24,6 @@ from __future__ import annotations
 import datetime as _dt
 import html
 import os
-import re
 from dataclasses import dataclass, field
 from typing import Any, Iterable, Mapping
 
