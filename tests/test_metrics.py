@@ -224,6 +224,20 @@ class TraceValidationTest(unittest.TestCase):
     def test_unknown_id_is_an_error_never_a_silent_non_leak(self):
         self.assertRejected(self.base(interactions=[{"tool": "search", "returned": ["ghost"]}]), "ghost", "sample s")
 
+    def test_answer_and_citations_are_kept(self):
+        (t,) = self.parse(self.base(answer="Revenue was $412M.", citations=["https://example.com/a", "x"]))
+        self.assertEqual(t.answer, "Revenue was $412M.")
+        self.assertEqual(t.citations, ("https://example.com/a", "x"))
+        (t,) = self.parse(self.base())
+        self.assertIsNone(t.answer)
+        self.assertEqual(t.citations, ())
+
+    def test_bad_answer_and_citations(self):
+        self.assertRejected(self.base(answer=412), "answer", "expected a string")
+        self.assertRejected(self.base(citations="https://example.com"), "citations")
+        self.assertRejected(self.base(citations=["ok", ""]), "citations")
+        self.assertRejected(self.base(citations=[3]), "citations")
+
     def test_as_of_comes_from_the_corpus_sample(self):
         (t,) = self.parse({"sample_id": "known", "interactions": []})
         self.assertEqual(t.as_of.isoformat(), "2022-06-01")

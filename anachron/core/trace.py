@@ -43,7 +43,7 @@ __all__ = ["STATUSES", "ReturnedItem", "Interaction", "Trace", "parse_traces", "
 # error: the tool or its backend failed.
 STATUSES = ("ok", "refused", "exhausted", "error")
 
-_TRACE_FIELDS = ("sample_id", "as_of", "mode", "interactions")
+_TRACE_FIELDS = ("sample_id", "as_of", "mode", "interactions", "answer", "citations")
 
 
 @dataclass(frozen=True)
@@ -92,6 +92,9 @@ class Trace:
     mode: str | None
     interactions: tuple[Interaction, ...]
     extra: Mapping[str, Any] = field(default_factory=dict, compare=False)
+    # The agent's final answer and what it cited (URLs or corpus ids), when known.
+    answer: str | None = None
+    citations: tuple[str, ...] = ()
 
 
 CONTENT_CHARS = 256 * 1024  # of an item's shown text kept for the content check
@@ -265,7 +268,13 @@ def parse_traces(records: Iterable[Record], corpus: Corpus) -> list[Trace]:
         parsed = tuple(
             _interaction(f"{label} interactions[{i}]", entry, corpus) for i, entry in enumerate(interactions)
         )
-        traces.append(Trace(sample_id, as_of, mode, parsed, f.extra(_TRACE_FIELDS)))
+        answer = obj.get("answer")
+        if answer is not None and not isinstance(answer, str):
+            raise f.error("answer", f"expected a string or null, got {describe(answer)}")
+        citations = obj.get("citations", [])
+        if not isinstance(citations, list) or not all(isinstance(c, str) and c for c in citations):
+            raise f.error("citations", f"expected a list of non-empty strings, got {describe(citations)}")
+        traces.append(Trace(sample_id, as_of, mode, parsed, f.extra(_TRACE_FIELDS), answer, tuple(citations)))
     return traces
 
 
