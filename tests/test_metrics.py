@@ -297,8 +297,5 @@ class TraceValidationTest(unittest.TestCase):
         (t,) = self.parse(self.base(notes="by hand"))
         self.assertEqual(t.extra["notes"], "by hand")
 
-
-
-
 if __name__ == "__main__":
     unittest.main()
