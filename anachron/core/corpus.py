@@ -14,7 +14,9 @@ error names the file, the line and the field.
 from __future__ import annotations
 
 import datetime as _dt
+import functools
 import os
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import MappingProxyType
@@ -24,6 +26,7 @@ from ..io import Record, read_records
 from ..validate import Fields, check_unique
 from .dates import known_at
 from .errors import AnachronError
+from .query_intent import parse_fiscal_year_end
 
 __all__ = [
     "Item",
@@ -36,7 +39,7 @@ __all__ = [
 ]
 
 _ITEM_FIELDS = ("id", "slice", "publish_date", "title", "text", "entities", "restates")
-_ENTITY_FIELDS = ("id", "name", "valid_from", "valid_to")
+_ENTITY_FIELDS = ("id", "name", "valid_from", "valid_to", "fiscal_year_end")
 _SAMPLE_FIELDS = ("id", "slice", "as_of", "input")
 
 
@@ -58,7 +61,9 @@ class Item:
 class Entity:
     """An entity that is point-in-time valid from ``valid_from`` to ``valid_to``.
 
-    Both bounds are inclusive; ``None`` is open-ended.
+    Both bounds are inclusive; ``None`` is open-ended.  ``fiscal_year_end``
+    (``"MM-DD"``, or ``None`` for the calendar year) is the last day of the
+    entity's fiscal year: query intent reads its fiscal periods with it.
     """
 
     id: str
@@ -66,6 +71,7 @@ class Entity:
     valid_from: _dt.date | None = None
     valid_to: _dt.date | None = None
     extra: Mapping[str, Any] = field(default_factory=dict, compare=False)
+    fiscal_year_end: str | None = None
 
     def valid_at(self, day: _dt.date) -> bool:
         """``valid_from <= day <= valid_to``, a missing bound being open."""
@@ -103,6 +109,36 @@ class Corpus:
     def sample(self, sample_id: str) -> Sample:
         return self.samples[sample_id]
 
+    def fiscal_year_end_in(self, text: str) -> str | None:
+        """The fiscal year end of the entity *text* names, for query intent; ``None`` for the calendar year.
+
+        An entity is named by its id or its name, as whole words, in any
+        case.  When the entities named have different fiscal calendars (or
+        none has one), the calendar year is used.
+        """
+        matcher = self._fiscal_names
+        if matcher is None:
+            return None
+        found = {self.entities[self._fiscal_ids[m.group(0).lower()]].fiscal_year_end for m in matcher.finditer(text)}
+        return found.pop() if len(found) == 1 else None
+
+    @functools.cached_property
+    def _fiscal_ids(self) -> dict[str, str]:
+        """Lower-cased id and name -> entity id, for the entities with a fiscal calendar."""
+        names: dict[str, str] = {}
+        for entity in self.entities.values():
+            if entity.fiscal_year_end is not None:
+                names.setdefault(entity.id.lower(), entity.id)
+                names.setdefault(" ".join(entity.name.split()).lower(), entity.id)
+        return names
+
+    @functools.cached_property
+    def _fiscal_names(self) -> re.Pattern[str] | None:
+        names = sorted(self._fiscal_ids, key=len, reverse=True)  # the longest name wins at a position
+        if not names:
+            return None
+        return re.compile(r"(?<!\w)(?:" + "|".join(re.escape(name) for name in names) + r")(?!\w)", re.IGNORECASE)
+
 
 def _entities(records: Iterable[Record]) -> dict[str, Entity]:
     entities: dict[str, Entity] = {}
@@ -115,7 +151,15 @@ def _entities(records: Iterable[Record]) -> dict[str, Entity]:
         valid_to = f.date("valid_to", nullable=True)
         if valid_from is not None and valid_to is not None and valid_from > valid_to:
             raise f.error("valid_from", f"{valid_from} is after valid_to {valid_to}")
-        entities[ident] = Entity(ident, f.text("name"), valid_from, valid_to, f.extra(_ENTITY_FIELDS))
+        fiscal_year_end = obj.get("fiscal_year_end")
+        if fiscal_year_end is not None:
+            try:
+                parse_fiscal_year_end(fiscal_year_end)
+            except AnachronError as exc:
+                raise f.error("fiscal_year_end", str(exc)) from None
+        entities[ident] = Entity(
+            ident, f.text("name"), valid_from, valid_to, f.extra(_ENTITY_FIELDS), fiscal_year_end=fiscal_year_end
+        )
     return entities
 
 

@@ -17,7 +17,9 @@ judged by the rule of its ``status``:
   **blocked attempt**: the agent reached for the future and a lock stopped
   it.  Reported apart, never folded into TCLR;
 - every call that carried a query, whatever its status, is judged for
-  **query intent**: the query names a period that begins after T.
+  **query intent**: the query names a period that begins after T; and for
+  an **open period**: it asks for the results of a period that contains T
+  and ends after T (counted apart, never folded into TCLR).
 
 Counts are of calls; evidence has one line per finding, in fixed shapes
 that users grep (docs/metrics.md lists them).  Means are computed with
@@ -34,7 +36,7 @@ from typing import Any, Iterable, Mapping, Sequence
 
 from .corpus import Corpus
 from .dates import known_at
-from .query_intent import future_references
+from .query_intent import future_references, query_intent
 from .trace import STATUSES, Interaction, ReturnedItem, Trace
 
 __all__ = [
@@ -68,6 +70,7 @@ class Judgement:
     entity_bearing: bool = False
     restatement_leak: bool = False
     query_intent_leak: bool = False
+    open_period: bool = False
     blocked_attempt: bool = False
     undated: bool = False  # returned an undated or uncertain item, and no leaking one
     content_leak: bool = False
@@ -85,14 +88,24 @@ def _quote(text: str, limit: int) -> str:
     return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
-def _query_evidence(interaction: Interaction, as_of: _dt.date) -> list[str]:
-    """One line per distinct period start the query reaches for, in order of appearance."""
+def _query_evidence(interaction: Interaction, as_of: _dt.date, corpus: Corpus) -> tuple[list[str], list[str]]:
+    """Lines for the future periods the query reaches for (one per distinct start) and the open ones it asks about.
+
+    The fiscal calendar is that of the entity the query names (:meth:`Corpus.fiscal_year_end_in`).
+    """
     if interaction.query is None:
-        return []
+        return [], []
+    intent = query_intent(interaction.query, as_of, fiscal_year_end=corpus.fiscal_year_end_in(interaction.query))
+    if not intent.future and not intent.open_periods:
+        return [], []
     query = _quote(interaction.query, QUOTED_QUERY)  # a megabyte query makes one short line per period
     t = as_of.isoformat()
-    starts = dict.fromkeys(ref.begins for ref in future_references(interaction.query, as_of))
-    return [f"query '{query}' reaches for {begins} > {t}" for begins in starts]
+    starts = dict.fromkeys(ref.begins for ref in intent.future)
+    future = [f"query '{query}' reaches for {begins} > {t}" for begins in starts]
+    open_lines = [
+        f"query '{query}' asks for results of {ref.begins}..{ref.ends}, still open at {t}" for ref in intent.open_periods
+    ]
+    return future, open_lines
 
 
 def _dated(item: ReturnedItem) -> str:
@@ -129,15 +142,18 @@ def _undated_evidence(item: ReturnedItem, status: str, t: str) -> str:
 def judge(interaction: Interaction, as_of: _dt.date, corpus: Corpus) -> Judgement:
     """The findings on one call made as of *as_of*, with their evidence lines."""
     t = as_of.isoformat()
-    evidence = _query_evidence(interaction, as_of)
-    query_leak = bool(evidence)
+    future_lines, open_lines = _query_evidence(interaction, as_of, corpus)
+    evidence = future_lines + open_lines
+    query_leak, open_period = bool(future_lines), bool(open_lines)
 
     if interaction.status != "ok":
         target = interaction.target
         blocked = interaction.status == "refused" and target is not None and target.status(as_of) == "leak"
         if blocked:
             evidence.append(f"blocked {interaction.tool} of {target.id} dated {_dated(target)} > {t}{_how(target)}")  # type: ignore[union-attr]
-        return Judgement(False, query_intent_leak=query_leak, blocked_attempt=blocked, evidence=tuple(evidence))
+        return Judgement(
+            False, query_intent_leak=query_leak, open_period=open_period, blocked_attempt=blocked, evidence=tuple(evidence)
+        )
 
     statuses = [item.status(as_of) for item in interaction.returned]
     late = [item for item, status in zip(interaction.returned, statuses) if status == "leak"]
@@ -187,6 +203,7 @@ def judge(interaction: Interaction, as_of: _dt.date, corpus: Corpus) -> Judgemen
         entity_bearing=entity_bearing,
         restatement_leak=bool(restated),
         query_intent_leak=query_leak,
+        open_period=open_period,
         undated=bool(unsure) and not late,
         content_leak=content,
         revision_risk=revised,
@@ -223,6 +240,7 @@ class SampleResult:
     content_leaks: int = 0
     revision_risks: int = 0
     horizons: tuple[int, ...] = ()
+    open_period_queries: int = 0
 
     @property
     def tclr(self) -> float:
@@ -271,6 +289,7 @@ class SampleResult:
             "survivorship_base": self.survivorship_base,
             "restatement_leaks": self.restatement_leaks,
             "query_intent_leaks": self.query_intent_leaks,
+            "open_period_queries": self.open_period_queries,
             "content_leaks": self.content_leaks,
             "revision_risks": self.revision_risks,
             "blocked_attempts": self.blocked_attempts,
@@ -300,6 +319,7 @@ class SampleResult:
             content_leaks=data["content_leaks"],
             revision_risks=data["revision_risks"],
             horizons=tuple(data["horizons"]),
+            open_period_queries=data.get("open_period_queries", 0),  # absent from copies stored before it existed
         )
 
 
@@ -362,6 +382,7 @@ class RunSummary:
     content_leaks: int = 0
     revision_risks: int = 0
     horizon: Horizon = field(default_factory=lambda: horizon(()))
+    open_period_queries: int = 0
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -377,6 +398,7 @@ class RunSummary:
             "survivorship_leaks": self.survivorship_leaks,
             "restatement_leaks": self.restatement_leaks,
             "query_intent_leaks": self.query_intent_leaks,
+            "open_period_queries": self.open_period_queries,
             "content_leaks": self.content_leaks,
             "revision_risks": self.revision_risks,
             "blocked_attempts": self.blocked_attempts,
@@ -413,6 +435,7 @@ def score_trace(trace: Trace, corpus: Corpus) -> SampleResult:
         content_leaks=sum(j.content_leak for j in judgements),
         revision_risks=sum(j.revision_risk for j in judgements),
         horizons=tuple(days for j in judgements for days in j.horizons),
+        open_period_queries=sum(j.open_period for j in judgements),
     )
 
 
@@ -455,4 +478,5 @@ def summarise(results: Sequence[SampleResult]) -> RunSummary:
         content_leaks=sum(r.content_leaks for r in results),
         revision_risks=sum(r.revision_risks for r in results),
         horizon=horizon([days for r in results for days in r.horizons]),
+        open_period_queries=sum(r.open_period_queries for r in results),
     )

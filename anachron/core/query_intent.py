@@ -31,6 +31,7 @@ import re
 from dataclasses import dataclass
 
 from ..errors import AnachronError
+from ..validate import describe
 from .dates import known_at
 
 __all__ = [
@@ -106,7 +107,7 @@ _DATE_WORDS = frozenset(
     "mid pre post end early late year fy cy fiscal calendar full since by circa ca vs through to from".split()
 )
 _NOT_YEAR_BEFORE = re.compile(
-    r"(?:\b(?:office|windows(?:\s+server)?|server|studio|word|excel|powerpoint|outlook|sharepoint|visio"
+    r"(?:\b(?:office|windows(?:\s+server)?|server|studio|excel|powerpoint|sharepoint|visio"
     r"|autocad|revit|photoshop|illustrator|russell|rtx|gtx|rx|radeon|geforce|vision|agenda)\s+"
     r"|\b(?:hkex|hkg|sehk|hk|tyo|tse|twse|tpe|krx|sgx|asx|nse|bse|sse|szse)\s*:\s*"
     r"|(?<![0-9])[0-9]{3}[\-.]|[0-9]{3}\s[0-9]{3}\s)$",
@@ -215,21 +216,33 @@ def _add_months(day: _dt.date, months: int) -> _dt.date:
     return _dt.date(year, month + 1, min(day.day, last))
 
 
-@functools.lru_cache(maxsize=64)
 def parse_fiscal_year_end(value: object) -> tuple[int, int]:
     """``"MM-DD"`` (the last day of an issuer's fiscal year) as ``(month, day)``.
 
-    Rejected: another shape, or a day that is not in every year (``02-29``:
-    write ``02-28``, the last day of February in a common year).
+    Rejected, with a short reason: another type or shape, or a day that is
+    not in every year (``02-29``: write ``02-28``).
+
+    >>> parse_fiscal_year_end("09-30")
+    (9, 30)
     """
-    if not isinstance(value, str) or not re.fullmatch(r"[0-9]{2}-[0-9]{2}", value):
-        raise AnachronError(f"fiscal_year_end must be a month and day MM-DD, got {value!r}")
+    if not isinstance(value, str):
+        raise AnachronError(f"expected a month and day MM-DD, got {describe(value)}")
+    return _parse_fiscal(value)
+
+
+@functools.lru_cache(maxsize=256)
+def _parse_fiscal(value: str) -> tuple[int, int]:
+    if not _MONTH_DAY.fullmatch(value):
+        raise AnachronError(f"expected a month and day MM-DD, got {describe(value)}")
     month, day = int(value[:2]), int(value[3:])
     try:
         _dt.date(2001, month, day)  # a common year: 02-29 is not in every year
     except ValueError:
-        raise AnachronError(f"fiscal_year_end {value!r} is not a day of every year") from None
+        raise AnachronError(f"{value!r} is not a day of every year (use 02-28 for the end of February)") from None
     return month, day
+
+
+_MONTH_DAY = re.compile(r"[0-9]{2}-[0-9]{2}")
 
 
 def _fiscal_year(year: int, fiscal: tuple[int, int] | None) -> tuple[_dt.date, _dt.date]:

@@ -55,6 +55,7 @@ __all__ = [
     "mean_tclr_high",
     "revision_risks",
     "mean_tclr",
+    "open_period_queries",
     "query_intent_leaks",
     "restatement_leaks",
     "sample_trace_record",
@@ -276,6 +277,7 @@ tool_using_runs = _summary_metric("tool_using_runs", "Sample runs with at least 
 survivorship_leaks = _summary_metric("survivorship_leaks", "Interactions that surfaced an entity not valid at T.")
 restatement_leaks = _summary_metric("restatement_leaks", "Interactions that surfaced a post-T restatement.")
 query_intent_leaks = _summary_metric("query_intent_leaks", "Calls whose query reaches past T.")
+open_period_queries = _summary_metric("open_period_queries", "Calls asking for results of a period still open at T.")
 blocked_attempts = _summary_metric("blocked_attempts", "Refused calls that reached for a known post-T item.")
 failed_calls = _summary_metric("failed_calls", "Calls that returned nothing to the agent (refused, exhausted, error).")
 mean_tclr_high = _summary_metric("mean_tclr_high", "Mean TCLR with undated and uncertain interactions counted as leaking.")
@@ -295,6 +297,7 @@ revision_risks = _summary_metric("revision_risks", "Interactions that showed an 
         mean_tclr_high(),
         content_leaks(),
         revision_risks(),
+        open_period_queries(),
     ]
 )
 def tclr_scorer(corpus: "Corpus | str | None" = None) -> Scorer:
