@@ -12,7 +12,7 @@ import sys
 import unittest
 from pathlib import Path
 
-from anachron.core import query_intent
+from anachron.core import query_findings
 
 DATA = Path(__file__).resolve().parent / "data" / "query_intent"
 KINDS = ("future", "open_period")
@@ -24,7 +24,7 @@ def load(name):
 
 
 def findings(record):
-    intent = query_intent(record["query"], dt.date.fromisoformat(record["as_of"]),
+    intent = query_findings(record["query"], dt.date.fromisoformat(record["as_of"]),
                           fiscal_year_end=record.get("fiscal_year_end"))
     return {kind for kind, refs in zip(KINDS, (intent.future, intent.open_periods)) if refs}
 

@@ -36,7 +36,7 @@ from typing import Any, Iterable, Mapping, Sequence
 
 from .corpus import Corpus
 from .dates import known_at
-from .query_intent import future_references, query_intent
+from .query_intent import future_references, query_findings
 from .trace import STATUSES, Interaction, ReturnedItem, Trace
 
 __all__ = [
@@ -95,7 +95,7 @@ def _query_evidence(interaction: Interaction, as_of: _dt.date, corpus: Corpus) -
     """
     if interaction.query is None:
         return [], []
-    intent = query_intent(interaction.query, as_of, fiscal_year_end=corpus.fiscal_year_end_in(interaction.query))
+    intent = query_findings(interaction.query, as_of, fiscal_year_end=corpus.fiscal_year_end_in(interaction.query))
     if not intent.future and not intent.open_periods:
         return [], []
     query = _quote(interaction.query, QUOTED_QUERY)  # a megabyte query makes one short line per period

@@ -25,6 +25,7 @@ around a candidate year (``2020.HK``, ``RSA-2048``, ``2050 km``).
 
 from __future__ import annotations
 
+import bisect
 import datetime as _dt
 import functools
 import re
@@ -40,7 +41,7 @@ __all__ = [
     "date_references",
     "future_references",
     "parse_fiscal_year_end",
-    "query_intent",
+    "query_findings",
 ]
 
 _ONE_DAY = _dt.timedelta(days=1)
@@ -65,9 +66,88 @@ _ORDINAL_H = r"(?:first|second|1st|2nd)"
 _ORDINALS = {"first": 1, "second": 2, "third": 3, "fourth": 4, "1st": 1, "2nd": 2, "3rd": 3, "4th": 4}
 _TIME = r"(?:[T\s][0-9]{2}:[0-9]{2}(?::[0-9]{2}(?:\.[0-9]+)?)?(?:\s*(?:Z|[+-][0-9]{2}:?[0-9]{2}))?)?"
 
-# Written-out references.  Order matters: at one position the longest, most specific form must win.
+# What may stand just before a written-out reference and change it.
+_PREFIXES = (
+    r"(?:(?P<op>(?:after|since|before|until)\s*:\s*)"
+    r"|(?P<after>after\s+(?:the\s+)?)"
+    r"|(?P<end>(?:(?:by\s+)?(?:the\s+)?(?:end|close)\s+of\s+(?:the\s+)?|(?:year|end)[\s\-]end\s+|end[\s\-]))"
+    r"|(?P<part>(?P<part_w>early|mid|late)(?:\s*-\s*|\s+))"
+    r"|(?P<week>week\s+(?P<week_w>of|ending|ended|beginning|starting)\s+))"
+)
+# Before a bare year, what makes it no year: a product or index name (Office 2019, Russell 2000) or
+# a phone number (555-2025), as fixed-width look-behinds evaluated only where a year matched (a
+# long text is collapsed to single spaces first).  A word joined by a hyphen (RSA-2048) and an
+# exchange code (HKEX:2015) are checked in Python, only when a hyphen or colon stands before it.
+_PRODUCTS = (
+    "office windows server studio excel powerpoint sharepoint visio autocad revit photoshop illustrator "
+    "russell rtx gtx rx radeon geforce vision agenda"
+).split()
+_NOT_YEAR_BEFORE = "".join(f"(?<!\\b{name} )" for name in _PRODUCTS) + r"(?<![0-9]{3}[\-.])(?<![0-9]{3} [0-9]{3} )"
+_HYPHEN_WORD = re.compile(r"(?<![\w-])([a-z]+)-$", re.IGNORECASE)
+_DATE_WORDS = frozenset(
+    "mid pre post end early late year fy cy fiscal calendar full since by circa ca vs through to from".split()
+)
+_EXCHANGE = re.compile(r"\b(?:hkex|hkg|sehk|hk|tyo|tse|twse|tpe|krx|sgx|asx|nse|bse|sse|szse)\s*:\s*$", re.IGNORECASE)
+# After a bare year: an exchange suffix (2020.HK, 7203.T), a unit or a currency, a street.
+_NOT_YEAR_AFTER = (
+    r"\.[a-z]{1,2}\b(?!\.[a-z])"
+    r"|\s+(?:km|kms|kilomet(?:er|re)s?|mi|miles?|met(?:er|re)s?|ft|feet|kg|kgs|lbs?|tons?|tonnes?|mg|ml"
+    r"|lit(?:er|re)s?|gallons?|mw|gw|kw|kwh|mwh|gwh|hp|rpm|bits?|bytes?|kb|mb|gb|tb|mm|cm|mph|kph|km/h"
+    r"|acres?|hectares?|sq|usd|eur|gbp|jpy|cny|chf|dollars?|euros?|yen|calories|kcal|bbl|barrels?)\b"
+    r"|\s+(?:hk|jp|tt|ks|ch)\s+equity\b"
+    r"|\s+(?!wall\s)(?:[a-z]+\s+){1,2}(?:st|street|ave|avenue|blvd|boulevard|rd|road|dr|drive|ln|lane|way"
+    r"|pl|place|ct|court|pkwy|parkway|hwy|highway)\b"
+    r"|\s+broadway\b"
+)
+
+_SEASON_WORD = re.compile(r"\s*(?:season|school\s+year|academic\s+year|winter|fiscal|financial\s+year)", re.IGNORECASE)
+
+# References anchored at T, read in queries only.
+_NUMBER_WORDS = {
+    "a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7,
+    "eight": 8, "nine": 9, "ten": 10, "eleven": 11, "twelve": 12, "few": 2, "several": 3,
+}
+_COUNT = r"(?:[0-9]{1,3}|a|an|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|few|several)"
+_UNIT = r"(?P<unit>day|week|month|quarter|year)s?"
+_UNIT2 = r"(?P<unit2>day|week|month|quarter|year)s?"
+_SPAN = r"(?P<{}>week|month|quarter|half|year|fiscal\s+year|fy|decade)"
+_BARE_MONTH = (
+    r"(?:jan(?:uary)?|feb(?:ruary)?|apr(?:il)?|june?|july?|aug(?:ust)?"
+    r"|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)"
+)
+_ANCHORED_FORMS = (
+    r"(?<!-)(?:"
+    r"(?P<after_tomorrow>(?:the\s+)?day\s+after\s+tomorrow)"
+    r"|(?P<tomorrow>tomorrow)"
+    r"|(?P<today>today|tonight)"
+    r"|(?P<yesterday>yesterday)"
+    rf"|(?P<this>(?:this|current)\s+{_SPAN.format('this_span')})"
+    rf"|(?P<later>later\s+this\s+(?P<later_span>week|month|quarter|year))"
+    rf"|(?P<rest>(?:the\s+)?(?:rest|remainder|balance)\s+of\s+(?:the|this)\s+(?P<rest_span>week|month|quarter|year))"
+    rf"|(?P<next>(?:next|coming)\s+{_SPAN.format('next_span')})"
+    r"|(?P<after_next>year\s+after\s+next)"
+    r"|(?P<ahead>(?:week|month|quarter|year)\s+ahead)"
+    rf"|(?P<within>(?:next|coming)\s+{_COUNT}?\s*{_UNIT})"
+    rf"|(?P<in>in\s+(?:the\s+next\s+)?(?P<in_n>{_COUNT})\s+{_UNIT2}(?:'?\s*time)?)"
+    rf"|(?P<later_n>(?P<later_n_n>{_COUNT})\s+(?P<later_n_unit>day|week|month|quarter|year)s?\s+(?:later|from\s+now|ahead|out|hence))"
+    rf"|(?P<md>(?P<md_m>{_MONTH})\.?\s+(?P<md_d>{_DAY}))"
+    rf"|(?P<dm>(?P<dm_d>{_DAY})\s+(?:of\s+)?(?P<dm_m>{_MONTH})\b)"
+    rf"|(?P<amq>(?P<amq_m>{_MONTH})\s+quarter)"
+    rf"|(?P<spring>(?:(?P<spring_p>in|by|on|until|since|through|early|mid|late|of|before|after)[\s\-]+)(?P<spring_m>may|march|mar))"
+    rf"|(?P<month>{_BARE_MONTH})"
+    r")(?![\w-])"
+)
+_ANCHORED_KINDS = frozenset(re.findall(r"\(\?P<(\w+)>", _ANCHORED_FORMS)) - {
+    "this_span", "later_span", "rest_span", "next_span", "unit", "unit2", "in_n", "later_n_n", "later_n_unit",
+    "md_m", "md_d", "dm_d", "dm_m", "amq_m", "spring_p", "spring_m",
+}
+
+# Written-out references, in one pass.  Each form is a named group, so ``match.lastgroup`` names it.
+# Order matters: at one position the longest, most specific form must win.
 _PATTERN = re.compile(
-    r"(?<![\w$£€¥.,#])(?:"
+    r"(?<![\w$£€¥.,#])(?:(?=[abceilmsuwy])"  # a prefix starts with one of these letters: fail fast elsewhere
+    + _PREFIXES
+    + r")?(?:"
     rf"(?P<iso>(?P<iso_y>{_YEAR4})(?P<iso_s>[-/])(?P<iso_m>[0-9]{{2}})(?P=iso_s)(?P<iso_d>[0-9]{{2}})(?P<iso_t>{_TIME}))(?![\w%:])"
     rf"|(?P<num>(?P<num_a>[0-9]{{1,2}})(?:(?P<num_s>[/\-])(?P<num_b>[0-9]{{1,2}})(?P=num_s)(?P<num_y>{_YEAR4}|[0-9]{{2}})"
     rf"|(?P<num_dot>\.)(?P<num_db>[0-9]{{1,2}})\.(?P<num_dy>{_YEAR4})))(?![\w%]|[.,/\-][0-9])"
@@ -86,83 +166,12 @@ _PATTERN = re.compile(
     rf"|(?P<nh>(?P<nh_h>[12])h\s?(?P<nh_y>{_YEAR4}|[0-9]{{2}}))(?![\w%])"
     rf"|(?P<fy>{_FY}{_SEP}[{_APOS}]?(?P<fy_y>{_YY})(?:\s*(?P<fy_q>q[1-4]|h[12]))?)(?![\w%]|[.,/\-][0-9])"
     rf"|(?P<cy>(?:cy{_SEP}[{_APOS}]?(?P<cy_y>{_YY})|calendar(?:\s+year)?\s+(?P<cy_y4>{_YEAR4})))(?![\w%]|[.,/\-][0-9])"
-    rf"|(?P<year>{_YEAR4})(?![\w%$]|[.,][0-9])"
+    rf"|(?P<year>{_NOT_YEAR_BEFORE}{_YEAR4})(?![\w%$]|[.,][0-9]|{_NOT_YEAR_AFTER})"
     r")",
     re.IGNORECASE,
 )
-
-# What stands just before a reference and changes it (searched on at most _LOOKBACK characters).
-_LOOKBACK = 24
-_PREFIX = re.compile(
-    r"(?:(?P<op>\b(?:after|since|before|until)\s*:\s*)"
-    r"|(?P<after>\bafter\s+(?:the\s+)?)"
-    r"|(?P<end>\b(?:(?:the\s+)?(?:end|close)\s+of\s+(?:the\s+)?|(?:year|end)[\s\-]end\s+|end[\s\-]))"
-    r"|(?P<part>\b(?P<part_w>early|mid|late)(?:\s*-\s*|\s+))"
-    r"|(?P<week>\bweek\s+(?P<week_w>of|ending|ended|beginning|starting)\s+))$",
-    re.IGNORECASE,
-)
-# Before a bare year: a word joined by a hyphen (RSA-2048), a product, an exchange, a phone prefix.
-_HYPHEN_WORD = re.compile(r"(?<![\w-])([a-z]+)-$", re.IGNORECASE)
-_DATE_WORDS = frozenset(
-    "mid pre post end early late year fy cy fiscal calendar full since by circa ca vs through to from".split()
-)
-_NOT_YEAR_BEFORE = re.compile(
-    r"(?:\b(?:office|windows(?:\s+server)?|server|studio|excel|powerpoint|sharepoint|visio"
-    r"|autocad|revit|photoshop|illustrator|russell|rtx|gtx|rx|radeon|geforce|vision|agenda)\s+"
-    r"|\b(?:hkex|hkg|sehk|hk|tyo|tse|twse|tpe|krx|sgx|asx|nse|bse|sse|szse)\s*:\s*"
-    r"|(?<![0-9])[0-9]{3}[\-.]|[0-9]{3}\s[0-9]{3}\s)$",
-    re.IGNORECASE,
-)
-# After a bare year: an exchange suffix (2020.HK, 7203.T), a unit or a currency, a street.
-_NOT_YEAR_AFTER = re.compile(
-    r"(?:\.[a-z]{1,2}\b(?!\.[a-z])"
-    r"|\s+(?:km|kms|kilomet(?:er|re)s?|mi|miles?|met(?:er|re)s?|ft|feet|kg|kgs|lbs?|tons?|tonnes?|mg|ml"
-    r"|lit(?:er|re)s?|gallons?|mw|gw|kw|kwh|mwh|gwh|hp|rpm|bits?|bytes?|kb|mb|gb|tb|mm|cm|mph|kph|km/h"
-    r"|acres?|hectares?|sq|usd|eur|gbp|jpy|cny|chf|dollars?|euros?|yen|calories|kcal|bbl|barrels?)\b"
-    r"|\s+(?:hk|jp|tt|ks|ch)\s+equity\b"
-    r"|\s+(?!wall\s)(?:[a-z]+\s+){1,2}(?:st|street|ave|avenue|blvd|boulevard|rd|road|dr|drive|ln|lane|way"
-    r"|pl|place|ct|court|pkwy|parkway|hwy|highway)\b"
-    r"|\s+broadway\b)",
-    re.IGNORECASE,
-)
-_SEASON_WORD = re.compile(r"\s*(?:season|school\s+year|academic\s+year|winter|fiscal|financial\s+year)", re.IGNORECASE)
-
-# References anchored at T, read in queries only.
-_NUMBER_WORDS = {
-    "a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7,
-    "eight": 8, "nine": 9, "ten": 10, "eleven": 11, "twelve": 12, "few": 2, "several": 3,
-}
-_COUNT = r"(?:[0-9]{1,3}|a|an|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|few|several)"
-_UNIT = r"(?P<unit>day|week|month|quarter|year)s?"
-_UNIT2 = r"(?P<unit2>day|week|month|quarter|year)s?"
-_SPAN = r"(?P<{}>week|month|quarter|half|year|fiscal\s+year|fy|decade)"
-_BARE_MONTH = (
-    r"(?:jan(?:uary)?|feb(?:ruary)?|apr(?:il)?|june?|july?|aug(?:ust)?"
-    r"|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)"
-)
-_ANCHORED = re.compile(
-    r"(?<![\w-])(?:"
-    r"(?P<after_tomorrow>(?:the\s+)?day\s+after\s+tomorrow)"
-    r"|(?P<tomorrow>tomorrow)"
-    r"|(?P<today>today|tonight)"
-    r"|(?P<yesterday>yesterday)"
-    rf"|(?P<this>(?:this|current)\s+{_SPAN.format('this_span')})"
-    rf"|(?P<later>later\s+this\s+(?P<later_span>week|month|quarter|year))"
-    rf"|(?P<rest>(?:the\s+)?(?:rest|remainder|balance)\s+of\s+(?:the|this)\s+(?P<rest_span>week|month|quarter|year))"
-    rf"|(?P<next>(?:next|coming)\s+{_SPAN.format('next_span')})"
-    r"|(?P<after_next>year\s+after\s+next)"
-    r"|(?P<ahead>(?:week|month|quarter|year)\s+ahead)"
-    rf"|(?P<within>(?:next|coming)\s+{_COUNT}?\s*{_UNIT})"
-    rf"|(?P<in>in\s+(?:the\s+next\s+)?(?P<in_n>{_COUNT})\s+{_UNIT2}(?:'?\s*time)?)"
-    rf"|(?P<later_n>(?P<later_n_n>{_COUNT})\s+(?P<later_n_unit>day|week|month|quarter|year)s?\s+(?:later|from\s+now|ahead|out|hence))"
-    rf"|(?P<md>(?P<md_m>{_MONTH})\.?\s+(?P<md_d>{_DAY}))"
-    rf"|(?P<dm>(?P<dm_d>{_DAY})\s+(?:of\s+)?(?P<dm_m>{_MONTH})\b)"
-    rf"|(?P<mq>(?P<mq_m>{_MONTH})\s+quarter)"
-    rf"|(?P<spring>(?:(?P<spring_p>in|by|on|until|since|through|early|mid|late|of|before|after)[\s\-]+)(?P<spring_m>may|march|mar))"
-    rf"|(?P<month>{_BARE_MONTH})"
-    r")(?![\w-])",
-    re.IGNORECASE,
-)
+# The anchored references: a second pass, over queries only (a prefix may stand before them: after tomorrow).
+_ANCHORED = re.compile(r"(?<![\w$£€¥.,#])(?:(?=[abceilmsuwy])" + _PREFIXES + r")?(?:" + _ANCHORED_FORMS + r")", re.IGNORECASE)
 
 # Open periods: words asking for results or figures, and words that frame a query as something else.
 _RESULTS = re.compile(
@@ -355,68 +364,114 @@ def _pair(match, g, as_of, fiscal) -> list[tuple[str, _dt.date, _dt.date]]:
     ]
 
 
-def _quarter_or_half(index: int, months: int, year: int, fiscal, cy: bool, fy: bool) -> tuple[_dt.date, _dt.date]:
+def _quarter_or_half(index: int, months: int, year: int, fiscal, cy: bool) -> tuple[_dt.date, _dt.date]:
+    """A quarter or half of FY *year* by the fiscal calendar, or of calendar *year* (no calendar, or CY written)."""
     if fiscal is not None and not cy:
         return _part_of_year(_fiscal_year(year, fiscal)[0], index, months)
     return _calendar_part(year, index, months)
 
 
-def _written(match, as_of, fiscal) -> list[tuple[str, _dt.date, _dt.date]]:
-    """The period(s) a match of _PATTERN names, before any prefix; [] for none."""
-    g = match.group
-    text = match.group(0)
-    if g("iso"):
-        return [(text, *_iso(g, as_of))]
-    if g("num"):
-        return [(text, *_numeric(g, as_of))]
-    if g("pair"):
-        return _pair(match, g, as_of, fiscal)
-    if g("dmy"):
-        day = _dt.date(int(g("dmy_y")), _month(g("dmy_m")), _day(g("dmy_d")))
-        return [(text, day, day)]
-    if g("mq"):  # "june quarter 2022": the calendar quarter ending in that month
-        year, month = int(g("mq_y")), _month(g("mq_m"))
-        begins = _add_months(_dt.date(year, month, 1), -2)
-        return [(text, begins, _month_end(year, month))]
-    if g("mdy"):
-        year, month = int(g("mdy_y")), _month(g("mdy_m"))
-        if g("mdy_d"):
-            day = _dt.date(year, month, _day(g("mdy_d")))
-            return [(text, day, day)]
-        return [(text, _dt.date(year, month, 1), _month_end(year, month))]
-    for kind, months in (("qy", 3), ("oq", 3), ("hy", 6), ("oh", 6)):
-        if g(kind):
-            raw = g(f"{kind}_q" if months == 3 else f"{kind}_h")
-            index = _ORDINALS.get(raw.lower(), None) or int(raw)
-            year = _year(g(f"{kind}_y"), as_of)
-            return [(text, *_quarter_or_half(index, months, year, fiscal, bool(g(f"{kind}_cy")), bool(g(f"{kind}_fy"))))]
-    for kind, months in (("yq", 3), ("nq", 3), ("yh", 6), ("nh", 6)):
-        if g(kind):
-            index = int(g(f"{kind}_q" if months == 3 else f"{kind}_h"))
-            return [(text, *_quarter_or_half(index, months, _year(g(f"{kind}_y"), as_of), fiscal, False, False))]
-    if g("fy"):
-        begins, ends = _fiscal_year(_year(g("fy_y"), as_of), fiscal)
-        if g("fy_q"):
-            begins, ends = _part_of_year(begins, *_period_months(g("fy_q")))
-        return [(text, begins, ends)]
-    if g("cy"):
-        year = _year(g("cy_y") or g("cy_y4"), as_of)
-        return [(text, _dt.date(year, 1, 1), _dt.date(year, 12, 31))]
-    return [(text, *_bare_year(match))]
+def _one(form):
+    """A form that names one period, as a list (the shape every form returns)."""
+
+    def read(match, as_of, fiscal):
+        return [(match.group(0), *form(match.group, as_of, fiscal))]
+
+    return read
 
 
-def _bare_year(match) -> tuple[_dt.date, _dt.date]:
-    year = int(match.group("year"))
+def _day_month_year(g, as_of, fiscal):
+    day = _dt.date(int(g("dmy_y")), _month(g("dmy_m")), _day(g("dmy_d")))
+    return day, day
+
+
+def _month_quarter(g, as_of, fiscal):
+    """``june quarter 2022``: the calendar quarter ending in that month."""
+    year, month = int(g("mq_y")), _month(g("mq_m"))
+    return _add_months(_dt.date(year, month, 1), -2), _month_end(year, month)
+
+
+def _month_day_year(g, as_of, fiscal):
+    year, month = int(g("mdy_y")), _month(g("mdy_m"))
+    if g("mdy_d"):
+        day = _dt.date(year, month, _day(g("mdy_d")))
+        return day, day
+    return _dt.date(year, month, 1), _month_end(year, month)
+
+
+def _part_named(kind: str, months: int):
+    """Q3 2023, third quarter 2023, H2 2023 (the quarter or half before the year, which may say CY or FY)."""
+    number = f"{kind}_q" if months == 3 else f"{kind}_h"
+
+    def read(g, as_of, fiscal):
+        raw = g(number)
+        index = _ORDINALS.get(raw.lower()) or int(raw)
+        return _quarter_or_half(index, months, _year(g(f"{kind}_y"), as_of), fiscal, bool(g(f"{kind}_cy")))
+
+    return read
+
+
+def _part_numbered(kind: str, months: int):
+    """2023Q3, 3Q23, 2023H1, 2H23."""
+    number = f"{kind}_q" if months == 3 else f"{kind}_h"
+
+    def read(g, as_of, fiscal):
+        return _quarter_or_half(int(g(number)), months, _year(g(f"{kind}_y"), as_of), fiscal, False)
+
+    return read
+
+
+def _fiscal_named(g, as_of, fiscal):
+    begins, ends = _fiscal_year(_year(g("fy_y"), as_of), fiscal)
+    if g("fy_q"):
+        begins, ends = _part_of_year(begins, *_period_months(g("fy_q")))
+    return begins, ends
+
+
+def _calendar_named(g, as_of, fiscal):
+    year = _year(g("cy_y") or g("cy_y4"), as_of)
     return _dt.date(year, 1, 1), _dt.date(year, 12, 31)
 
 
-def _is_not_a_year(text: str, start: int, end: int) -> bool:
-    """A four-digit number that names no year: 2020.HK, RSA-2048, Office 2019, 555-2025, 2050 km, 2020 Main St."""
-    before = text[max(0, start - _LOOKBACK):start]
-    hyphen = _HYPHEN_WORD.search(before)
-    if hyphen and hyphen.group(1).lower() not in _DATE_WORDS:
-        return True
-    return bool(_NOT_YEAR_BEFORE.search(before) or _NOT_YEAR_AFTER.match(text, end))
+def _bare_year(g, as_of, fiscal):
+    year = int(g("year"))
+    return _dt.date(year, 1, 1), _dt.date(year, 12, 31)
+
+
+# The form a match is (its ``lastgroup``) -> the period(s) it names, before any prefix.
+_FORMS = {
+    "iso": _one(lambda g, as_of, fiscal: _iso(g, as_of)),
+    "num": _one(lambda g, as_of, fiscal: _numeric(g, as_of)),
+    "pair": lambda match, as_of, fiscal: _pair(match, match.group, as_of, fiscal),
+    "dmy": _one(_day_month_year),
+    "mq": _one(_month_quarter),
+    "mdy": _one(_month_day_year),
+    "qy": _one(_part_named("qy", 3)),
+    "oq": _one(_part_named("oq", 3)),
+    "hy": _one(_part_named("hy", 6)),
+    "oh": _one(_part_named("oh", 6)),
+    "yq": _one(_part_numbered("yq", 3)),
+    "nq": _one(_part_numbered("nq", 3)),
+    "yh": _one(_part_numbered("yh", 6)),
+    "nh": _one(_part_numbered("nh", 6)),
+    "fy": _one(_fiscal_named),
+    "cy": _one(_calendar_named),
+    "year": _one(_bare_year),
+}
+
+
+def _joined_to_a_word(text: str, start: int) -> bool:
+    """A year glued to a word by a hyphen (RSA-2048, not mid-2023) or after an exchange code (HKEX:2015)."""
+    before = text[start - 1 : start] if start else ""
+    if before == "-":
+        word = _HYPHEN_WORD.search(text, max(0, start - _LOOKBACK), start)
+        return word is not None and word.group(1).lower() not in _DATE_WORDS
+    if before == ":" or before == " " and text[start - 2 : start - 1] == ":":
+        return _EXCHANGE.search(text, max(0, start - _LOOKBACK), start) is not None
+    return False
+
+
+_LOOKBACK = 16
 
 
 def _thirds(begins: _dt.date, ends: _dt.date, part: str) -> tuple[_dt.date, _dt.date]:
@@ -430,52 +485,58 @@ def _thirds(begins: _dt.date, ends: _dt.date, part: str) -> tuple[_dt.date, _dt.
     return ends - _dt.timedelta(days=third - 1), ends
 
 
-def _with_prefix(text: str, start: int, begins: _dt.date, ends: _dt.date) -> tuple[int, _dt.date, _dt.date] | None:
+def _with_prefix(match, begins: _dt.date, ends: _dt.date) -> tuple[_dt.date, _dt.date] | None:
     """Apply what stands before a reference: ``after``, ``end of``, ``early``, ``week of``; None drops it."""
-    prefix = _PREFIX.search(text, max(0, start - _LOOKBACK), start)
-    if prefix is None:
-        return start, begins, ends
-    p = prefix.group
-    if p("op"):
-        operator = p("op").split(":")[0].strip().lower()
+    g = match.group
+    if g("op"):
+        operator = g("op").split(":")[0].strip().lower()
         if operator in ("before", "until"):
             return None  # a search filter that bounds from above reaches for nothing after the date
         if operator == "after":
-            return prefix.start(), ends + _ONE_DAY, _OPEN_END
-        return prefix.start(), begins, _OPEN_END  # since:
-    if p("after"):
-        return prefix.start(), ends + _ONE_DAY, _OPEN_END
-    if p("end"):
-        return prefix.start(), ends, ends
-    if p("part"):
-        return (prefix.start(), *_thirds(begins, ends, p("part_w").lower()))
-    word = p("week_w").lower()
-    if word in ("ending", "ended"):
-        return prefix.start(), ends - _dt.timedelta(days=6), ends
-    return prefix.start(), begins, begins + _dt.timedelta(days=6)
+            return ends + _ONE_DAY, _OPEN_END
+        return begins, _OPEN_END  # since:
+    if g("after"):
+        return ends + _ONE_DAY, _OPEN_END
+    if g("end"):
+        return ends, ends
+    if g("part"):
+        return _thirds(begins, ends, g("part_w").lower())
+    if g("week_w").lower() in ("ending", "ended"):
+        return ends - _dt.timedelta(days=6), ends
+    return begins, begins + _dt.timedelta(days=6)
 
 
-def _written_references(
-    text: str, as_of: _dt.date | None, fiscal: tuple[int, int] | None, matches
-) -> list[tuple[int, DateReference]]:
-    """The references of *matches*, each with where it starts in *text*."""
+_PREFIX_GROUPS = ("op", "after", "end", "part", "week")
+
+
+def _references(
+    text: str, as_of: _dt.date | None, fiscal: tuple[int, int] | None, matches, anchored: bool
+) -> list[DateReference]:
+    """The references of *matches*; those anchored at T only when *anchored* (a query, with its T)."""
     found = []
     for match in matches:
-        start = match.start()
-        if match.group("year") and _is_not_a_year(text, start, match.end()):
-            continue
+        kind = match.lastgroup
         try:
-            periods = _written(match, as_of, fiscal)
+            if kind in _ANCHORED_KINDS:
+                if not anchored:
+                    continue
+                period = _anchored(match, as_of, fiscal)
+                if period is None:
+                    continue
+                periods = [(match.group(0), *period)]
+            elif kind == "year" and _joined_to_a_word(text, match.start(kind)):
+                continue
+            else:
+                periods = _FORMS[kind](match, as_of, fiscal)
         except ValueError:  # an impossible day such as 2023-02-30 names no period
             continue
-        if len(periods) == 1:  # a prefix (after, end of, early) applies to a single period
+        if len(periods) == 1 and match.start(kind) > match.start():  # a prefix (after, end of, early) stands before it
             ref_text, begins, ends = periods[0]
-            shifted = _with_prefix(text, start, begins, ends)
+            shifted = _with_prefix(match, begins, ends)
             if shifted is None:
                 continue
-            new_start, begins, ends = shifted
-            periods = [(text[new_start:match.end()], begins, ends)]
-        found += [(start, DateReference(ref_text, begins, ends)) for ref_text, begins, ends in periods]
+            periods = [(ref_text, *shifted)]
+        found += [DateReference(ref_text, begins, ends) for ref_text, begins, ends in periods]
     return found
 
 
@@ -513,7 +574,7 @@ def date_references(
     """
     fiscal = parse_fiscal_year_end(fiscal_year_end) if fiscal_year_end is not None else None
     text, matches = _matches(text)
-    return [ref for _, ref in _written_references(text, as_of, fiscal, matches)]
+    return _references(text, as_of, fiscal, matches, anchored=False)
 
 
 def future_references(
@@ -608,8 +669,8 @@ def _anchored(match, as_of: _dt.date, fiscal) -> tuple[_dt.date, _dt.date] | Non
     if g("md") or g("dm"):
         day = _dt.date(as_of.year, _month(g("md_m") or g("dm_m")), _day(g("md_d") or g("dm_d")))
         return day, day
-    if g("mq"):
-        month = _month(g("mq_m"))
+    if g("amq"):
+        month = _month(g("amq_m"))
         return _add_months(_dt.date(as_of.year, month, 1), -2), _month_end(as_of.year, month)
     month = _month(g("spring_m") or g("month"))
     begins, ends = _dt.date(as_of.year, month, 1), _month_end(as_of.year, month)
@@ -623,20 +684,16 @@ def _anchored(match, as_of: _dt.date, fiscal) -> tuple[_dt.date, _dt.date] | Non
     return begins, ends
 
 
-def _anchored_references(query: str, as_of: _dt.date, fiscal, taken: list[tuple[int, int]]) -> list[tuple[int, DateReference]]:
-    """References relative to T that do not overlap a written-out one (``july 12`` inside ``july 12 2023``)."""
-    found = []
-    for match in _ANCHORED.finditer(query):
-        start, end = match.span()
-        if any(s < end and start < e for s, e in taken):
-            continue
-        try:
-            period = _anchored(match, as_of, fiscal)
-        except ValueError:  # "feb 30"
-            continue
-        if period is not None:
-            found.append((start, DateReference(match.group(0), *period)))
-    return found
+def _merge(written: list, anchored: list) -> list:
+    """Both kinds of match in order of position; an anchored one inside a written one is dropped (july 12 2023)."""
+    starts = [m.start() for m in written]  # sorted and disjoint: only the last one starting before an end can overlap
+    kept = list(written)
+    for match in anchored:
+        index = bisect.bisect_left(starts, match.end()) - 1
+        if index < 0 or written[index].end() <= match.start():
+            kept.append(match)
+    kept.sort(key=lambda m: m.start())
+    return kept
 
 
 def _open_periods(query: str, refs: list[DateReference], as_of: _dt.date) -> tuple[DateReference, ...]:
@@ -647,18 +704,17 @@ def _open_periods(query: str, refs: list[DateReference], as_of: _dt.date) -> tup
     candidates = [r for r in refs if r.ends != _OPEN_END and known_at(r.begins, as_of) and not known_at(r.ends, as_of)]
     if not candidates or not _RESULTS.search(query) or _NOT_RESULTS.search(query):
         return ()
-    chosen: dict[tuple[_dt.date, _dt.date], DateReference] = {}
-    for ref in candidates:
-        nested = any(
-            other.begins >= ref.begins and other.ends <= ref.ends and (other.begins, other.ends) != (ref.begins, ref.ends)
-            for other in refs
-        )
-        if not nested:
-            chosen.setdefault((ref.begins, ref.ends), ref)
-    return tuple(chosen.values())
+    chosen = {(ref.begins, ref.ends): ref for ref in reversed(candidates)}  # the first of each period
+    low, high = min(begins for begins, _ in chosen), max(ends for _, ends in chosen)
+    inside = {(r.begins, r.ends) for r in refs if r.begins >= low and r.ends <= high}  # few: all lie around T
+    return tuple(
+        ref
+        for (begins, ends), ref in reversed(chosen.items())
+        if not any(b >= begins and e <= ends and (b, e) != (begins, ends) for b, e in inside)
+    )
 
 
-def query_intent(query: str, as_of: _dt.date, *, fiscal_year_end: str | None = None) -> QueryIntent:
+def query_findings(query: str, as_of: _dt.date, *, fiscal_year_end: str | None = None) -> QueryIntent:
     """The findings on *query* asked as of *as_of*: future references and open periods.
 
     *fiscal_year_end* (``"MM-DD"``) is the fiscal calendar of the entity the
@@ -667,10 +723,9 @@ def query_intent(query: str, as_of: _dt.date, *, fiscal_year_end: str | None = N
     """
     fiscal = parse_fiscal_year_end(fiscal_year_end) if fiscal_year_end is not None else None
     text, matches = _matches(query)
-    placed = _written_references(text, as_of, fiscal, matches)
-    anchored = _anchored_references(text, as_of, fiscal, [m.span() for m in matches])
+    anchored = list(_ANCHORED.finditer(text))  # the whole text: an anchored phrase has no digit to find it by
     if anchored:
-        placed = sorted(placed + anchored, key=lambda pair: pair[0])
-    refs = [ref for _, ref in placed]
+        matches = _merge(matches, anchored)
+    refs = _references(text, as_of, fiscal, matches, anchored=True)
     future = tuple(ref for ref in refs if not known_at(ref.begins, as_of))
     return QueryIntent(future, _open_periods(text, refs, as_of))
