@@ -18,9 +18,10 @@ Two kinds of reference are read:
   in queries only: in a page, "next year" is relative to the page's own date.
 
 Every recognised form, the numeric-date rule and the fiscal calendar are
-listed in docs/metrics.md; the implementation is a few precompiled regular
-expressions, one pass each, and a per-match check of the few characters
-around a candidate year (``2020.HK``, ``RSA-2048``, ``2050 km``).
+listed in docs/metrics.md.  The implementation is two precompiled regular
+expressions, one pass each (the second over queries only); numbers that are
+not years (``2020.HK``, ``Office 2019``, ``2050 km``) are rejected inside the
+first, by look-arounds tried only where a year matched.
 """
 
 from __future__ import annotations
@@ -145,7 +146,7 @@ _ANCHORED_KINDS = frozenset(re.findall(r"\(\?P<(\w+)>", _ANCHORED_FORMS)) - {
 # Written-out references, in one pass.  Each form is a named group, so ``match.lastgroup`` names it.
 # Order matters: at one position the longest, most specific form must win.
 _PATTERN = re.compile(
-    r"(?<![\w$£€¥.,#])(?:(?=[abceilmsuwy])"  # a prefix starts with one of these letters: fail fast elsewhere
+    r"(?<![\w$£€¥.,#])(?:(?=[abcelmstuwy])"  # a prefix starts with one of these letters: fail fast elsewhere
     + _PREFIXES
     + r")?(?:"
     rf"(?P<iso>(?P<iso_y>{_YEAR4})(?P<iso_s>[-/])(?P<iso_m>[0-9]{{2}})(?P=iso_s)(?P<iso_d>[0-9]{{2}})(?P<iso_t>{_TIME}))(?![\w%:])"
@@ -171,7 +172,7 @@ _PATTERN = re.compile(
     re.IGNORECASE,
 )
 # The anchored references: a second pass, over queries only (a prefix may stand before them: after tomorrow).
-_ANCHORED = re.compile(r"(?<![\w$£€¥.,#])(?:(?=[abceilmsuwy])" + _PREFIXES + r")?(?:" + _ANCHORED_FORMS + r")", re.IGNORECASE)
+_ANCHORED = re.compile(r"(?<![\w$£€¥.,#])(?:(?=[abcelmstuwy])" + _PREFIXES + r")?(?:" + _ANCHORED_FORMS + r")", re.IGNORECASE)
 
 # Open periods: words asking for results or figures, and words that frame a query as something else.
 _RESULTS = re.compile(
