@@ -152,10 +152,12 @@ _PATTERN = re.compile(
     rf"(?P<iso>(?P<iso_y>{_YEAR4})(?P<iso_s>[-/])(?P<iso_m>[0-9]{{2}})(?P=iso_s)(?P<iso_d>[0-9]{{2}})(?P<iso_t>{_TIME}))(?![\w%:])"
     rf"|(?P<num>(?P<num_a>[0-9]{{1,2}})(?:(?P<num_s>[/\-])(?P<num_b>[0-9]{{1,2}})(?P=num_s)(?P<num_y>{_YEAR4}|[0-9]{{2}})"
     rf"|(?P<num_dot>\.)(?P<num_db>[0-9]{{1,2}})\.(?P<num_dy>{_YEAR4})))(?![\w%]|[.,/\-][0-9])"
+    rf"|(?P<my>(?P<my_m>0?[1-9]|1[0-2])/(?P<my_y>{_YEAR4}))(?![\w%]|[.,/\-][0-9])"
     rf"|(?P<pair>(?:(?P<pair_fy>{_FY})\s*[-{_APOS}]?\s*)?(?P<pair_a>{_YEAR4})(?P<pair_s>\s*[/\-\u2013]\s*)(?P<pair_b>{_YEAR4}|[0-9]{{2}})"
     rf"(?:\s*(?P<pair_fq>q[1-4]))?)(?![\w%]|[.,/\-][0-9])"
     rf"|(?P<dmy>(?P<dmy_d>{_DAY})\s+(?:of\s+)?(?P<dmy_m>{_MONTH})\.?,?\s+(?P<dmy_y>{_YEAR4}))(?![\w%])"
     rf"|(?P<mq>(?P<mq_m>{_MONTH})\.?\s+quarter(?:\s+of)?\s+(?P<mq_y>{_YEAR4}))(?![\w%])"
+    rf"|(?P<mr>(?P<mr_a>{_MONTH})\.?\s*[\-\u2013/]\s*(?P<mr_b>{_MONTH})\.?,?\s+(?P<mr_y>{_YEAR4}))(?![\w%])"
     rf"|(?P<mdy>(?P<mdy_m>{_MONTH})\.?\s+(?:(?P<mdy_d>{_DAY}),?\s+)?(?:of\s+)?(?P<mdy_y>{_YEAR4}))(?![\w%])"
     rf"|(?P<qy>q(?P<qy_q>[1-4]){_SEP}(?:(?P<qy_cy>cy|calendar(?:\s+year)?)\s*|(?P<qy_fy>{_FY})\s*)?[-{_APOS}]?(?P<qy_y>{_YY}))(?![\w%]|[.,/\-][0-9])"
     rf"|(?P<oq>(?P<oq_q>{_ORDINAL_Q})[\s\-]+quarter(?:\s+of)?\s+(?:(?P<oq_cy>cy|calendar(?:\s+year)?)\s*|(?P<oq_fy>{_FY})\s*)?(?P<oq_y>{_YY}))(?![\w%])"
@@ -392,6 +394,19 @@ def _month_quarter(g, as_of, fiscal):
     return _add_months(_dt.date(year, month, 1), -2), _month_end(year, month)
 
 
+def _month_range(g, as_of, fiscal):
+    """``Jan-Mar 2024``: from the first month's first day to the second's last (across a year end: Nov-Feb)."""
+    year, first, last = int(g("mr_y")), _month(g("mr_a")), _month(g("mr_b"))
+    begins = _dt.date(year if first <= last else year - 1, first, 1)
+    return begins, _month_end(year, last)
+
+
+def _month_slash_year(g, as_of, fiscal):
+    """``10/2023``: the month."""
+    year, month = int(g("my_y")), int(g("my_m"))
+    return _dt.date(year, month, 1), _month_end(year, month)
+
+
 def _month_day_year(g, as_of, fiscal):
     year, month = int(g("mdy_y")), _month(g("mdy_m"))
     if g("mdy_d"):
@@ -447,6 +462,8 @@ _FORMS = {
     "dmy": _one(_day_month_year),
     "mq": _one(_month_quarter),
     "mdy": _one(_month_day_year),
+    "mr": _one(_month_range),
+    "my": _one(_month_slash_year),
     "qy": _one(_part_named("qy", 3)),
     "oq": _one(_part_named("oq", 3)),
     "hy": _one(_part_named("hy", 6)),
