@@ -319,8 +319,9 @@ class ScoringTest(unittest.TestCase):
         c = self.fiscal
         self.assertEqual(c.fiscal_year_end_in("APPLE fy2024"), "09-30")
         self.assertEqual(c.fiscal_year_end_in("aapl"), "09-30")
-        self.assertEqual(c.fiscal_year_end_in("oracle   corp q1"), None)  # a name is matched as written, single-spaced
-        self.assertEqual(c.fiscal_year_end_in("oracle corp q1"), "06-30")
+        self.assertEqual(c.fiscal_year_end_in("oracle   corp q1"), "06-30")  # the words of the name, in order
+        self.assertEqual(c.fiscal_year_end_in("oracle q1"), None)  # not all of them
+        self.assertEqual(c.fiscal_year_end_in("corp oracle"), None)
         self.assertEqual(c.fiscal_year_end_in("microsoft and oracle corp"), "06-30")  # the same calendar
         self.assertEqual(c.fiscal_year_end_in("apple vs microsoft"), None)  # two calendars: the calendar year
         self.assertEqual(c.fiscal_year_end_in("pineapple"), None)  # whole words only

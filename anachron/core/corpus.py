@@ -112,32 +112,38 @@ class Corpus:
     def fiscal_year_end_in(self, text: str) -> str | None:
         """The fiscal year end of the entity *text* names, for query intent; ``None`` for the calendar year.
 
-        An entity is named by its id or its name, as whole words, in any
-        case.  When the entities named have different fiscal calendars (or
-        none has one), the calendar year is used.
+        An entity is named by its id or its name, as whole words in any case
+        (the words of ``Oracle Corp`` in order, whatever stands between them).
+        When the entities named have different fiscal calendars, or none has
+        one, the calendar year is used.  Cost: a dictionary look-up per word
+        and name length, whatever the number of entities.
         """
-        matcher = self._fiscal_names
-        if matcher is None:
+        names, longest = self._fiscal_names
+        if not names:
             return None
-        found = {self.entities[self._fiscal_ids[m.group(0).lower()]].fiscal_year_end for m in matcher.finditer(text)}
+        words = _WORD.findall(text.lower())
+        found = {
+            names[key]
+            for start in range(len(words))
+            for size in range(1, longest + 1)
+            if (key := tuple(words[start : start + size])) in names
+        }
         return found.pop() if len(found) == 1 else None
 
     @functools.cached_property
-    def _fiscal_ids(self) -> dict[str, str]:
-        """Lower-cased id and name -> entity id, for the entities with a fiscal calendar."""
-        names: dict[str, str] = {}
+    def _fiscal_names(self) -> tuple[dict[tuple[str, ...], str], int]:
+        """The words of each id and name -> its entity's fiscal year end, for entities with one; the most words."""
+        names: dict[tuple[str, ...], str] = {}
         for entity in self.entities.values():
             if entity.fiscal_year_end is not None:
-                names.setdefault(entity.id.lower(), entity.id)
-                names.setdefault(" ".join(entity.name.split()).lower(), entity.id)
-        return names
+                for label in (entity.id, entity.name):
+                    key = tuple(_WORD.findall(label.lower()))
+                    if key:
+                        names.setdefault(key, entity.fiscal_year_end)
+        return names, max((len(key) for key in names), default=0)
 
-    @functools.cached_property
-    def _fiscal_names(self) -> re.Pattern[str] | None:
-        names = sorted(self._fiscal_ids, key=len, reverse=True)  # the longest name wins at a position
-        if not names:
-            return None
-        return re.compile(r"(?<!\w)(?:" + "|".join(re.escape(name) for name in names) + r")(?!\w)", re.IGNORECASE)
+
+_WORD = re.compile(r"\w+")
 
 
 def _entities(records: Iterable[Record]) -> dict[str, Entity]:
