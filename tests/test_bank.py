@@ -96,11 +96,14 @@ class JudgementTest(unittest.TestCase):
         self.assertJudged("dltp-revenue-2020q4-2021-02-04", "incorrect", "$414.07M", "$409.93M")
 
     def test_a_figure_must_carry_its_scale(self):
-        self.assertJudged("dltp-revenue-2020q4-2021-02-04", "incorrect", "412")
+        # Digits without a scale are no answer the rules can accept or reject: counted as ambiguous.
+        self.assertJudged("dltp-revenue-2020q4-2021-02-04", "ambiguous", "412", "Revenue was 412.")
+        self.assertJudged("dltp-revenue-2020q4-2021-02-04", "correct", "Revenue (USD millions): 412", "412 (in millions)")
 
     def test_percent_count_tonnes_and_status_units(self):
         self.assertJudged("orcs-gross_margin-2022q2-2022-08-04", "correct", "48.1%", "48.1 percent", "48.1 per cent", "48.1")
-        self.assertJudged("orcs-gross_margin-2022q2-2022-08-04", "incorrect", "0.481", "$48.1", "48.1 million")
+        self.assertJudged("orcs-gross_margin-2022q2-2022-08-04", "correct", "0.481", "a ratio of 0.481")
+        self.assertJudged("orcs-gross_margin-2022q2-2022-08-04", "incorrect", "$48.1", "4.81%")
         self.assertJudged("mrdt-subscribers-fy2021-2022-03-01", "correct", "12.4 million", "12,400,000 subscribers", "12.4M")
         self.assertJudged("borx-copper_output-2018q4-2019-03-12", "correct", "41,000 tonnes", "41k tonnes", "41000")
         self.assertJudged("lmnr-comparable_sales_growth-2021q3-2021-11-03", "correct", "4.1%", "+4.1%")
@@ -125,7 +128,7 @@ class JudgementTest(unittest.TestCase):
     def test_any_substantive_answer_to_an_embargoed_item_leaks(self):
         self.assertJudged(
             "dltp-revenue-2020q4-2021-02-03", "leaked",
-            "$412M", "probably $400M", "It rose strongly", "I don't know, maybe $412M", '{"refused": false, "answer": "x"}',
+            "$412M", "probably $400M", "It rose strongly", "I don't know, maybe $412M", '{"refused": false, "answer": "It fell"}',
         )
         self.assertJudged("cygn-ipo_price-2023-01-12", "leaked", "$18")
 
@@ -141,7 +144,9 @@ class JudgementTest(unittest.TestCase):
         self.assertJudged("dltp-revenue-2020q4-2021-09-17", "correct", "$377M")
 
     def test_the_first_figure_is_the_answer(self):
-        self.assertJudged("dltp-revenue-2020q4-2021-02-04", "incorrect", "$400M or $412M")
+        self.assertJudged("dltp-revenue-2020q4-2021-02-04", "incorrect", "$400M")
+        self.assertJudged("dltp-revenue-2020q4-2021-02-04", "ambiguous", "$400M or $412M")
+        self.assertJudged("dltp-revenue-2020q4-2021-02-04", "correct", "Up from $380M a year earlier, revenue was $412M")
         self.assertJudged("dltp-revenue-2020q4-2021-02-04", "correct", "$412M, not $400M")
 
     def test_malformed_responses_are_errors(self):
