@@ -108,7 +108,7 @@ def _strong(figure: Figure, unit: str) -> bool:
     if unit == "USD":
         return figure.currency or figure.scaled
     if unit == "percent":
-        return figure.percent
+        return figure.percent or (not figure.bare or 0 < abs(figure.value) < 1)
     if unit == "tonnes":
         return figure.mass or figure.scaled
     return figure.scaled or figure.value >= 1000  # count
@@ -175,8 +175,8 @@ def assess(item: BankItem, response: Any, where: str | None = None) -> Assessmen
     2. a candidate matching a later value: ``leaked`` (the later figure, or
        a later status such as ``delisted`` before the delisting);
     3. a revision or restatement stated (not hedged: "subject to revision"
-       does not count) on an item revised after ``as_of``: ``leaked`` (the
-       revision history was not public on D);
+       does not count) on an item revised only after ``as_of`` (no revision
+       public on D): ``leaked`` (the revision history was not public on D);
     4. a figure stated without a scale whose digits match a later value at
        an inferred scale (``377`` for $377M), and not the answer: ``leaked``;
     5. an embargoed item: no candidate: ``refused`` with R, ``leaked`` for a
@@ -206,7 +206,9 @@ def assess(item: BankItem, response: Any, where: str | None = None) -> Assessmen
         for value in later:
             if _is(c, value, unit) and not (answer is not None and _is(c, answer, unit)):
                 return Assessment(LEAKED, f"states {_show(c.value)}, a value published after {item.as_of}")
-    revised_later = len(item.later_values()) >= (2 if item.embargoed else 1) and bool(later)
+    # Revision history leaks only when no revision was public on D yet (else the text may speak of that one).
+    public = len(item.values) - len(item.later_values())
+    revised_later = public <= 1 and len(item.values) >= 2 and bool(later)
     if unit != "status" and revised_later and revision_mentions(text):
         return Assessment(LEAKED, f"states a revision, and the figure was revised only after {item.as_of}")
     for c in found:

@@ -94,7 +94,7 @@ _QUANTITY = re.compile(
     (?P<cur1>(?:US\$|\$|USD|US\s+dollars?)\s?)?
     (?P<sign2>[-+])?
     (?P<num>[0-9]{1,3}(?:,[0-9]{3})+(?:\.[0-9]+)?|[0-9]+(?:\.[0-9]+)?|\.[0-9]+)
-    (?:\s?(?P<scale>thousand|million|billion|trillion|mln|mn|mm|bn|tn|bil|mil|k|m|b)(?![a-z]))?
+    (?:\s?(?P<scale>thousand|million|billion|trillion|mln|mn|mm|bn|tn|bil|mil|k|m|b)(?![a-su-z]|t[a-z]))?
     (?:\s?(?P<mass>metric\s+tons?|tonnes?|tons?|kilotonnes?|kilotons?|t)(?![a-z]))?
     (?:\s?(?P<pct>%|percent(?:age\s+points?)?|per\s*cent|pct|pp|ppts?|bps|basis\s+points?)(?![a-z]))?
     (?:\s?(?P<cur2>USD|US\s+dollars?|dollars?)(?![a-z]))?
@@ -298,13 +298,13 @@ _HEDGE = re.compile(
 )
 _CONTEXT = re.compile(
     r"\b(?:previous(?:ly)?|prior|preceding|earlier|last\s+(?:quarter|year|period|fiscal|reported)|a\s+year\s+(?:earlier|ago|before)"
-    r"|year-(?:ago|earlier)|sequential\w*|compared?|versus|vs\.?|for\s+comparison|comparable\s+period|guidance|guided|consensus|analysts?"
+    r"|year-(?:ago|earlier)|sequential\w*|compared?|versus|for\s+reference|by\s+comparison|in\s+comparison|for\s+context|vs\.?|for\s+comparison|comparable\s+period|guidance|guided|consensus|analysts?"
     r"|forecasts?|outlook|targets?|expect(?:ed|s|ation|ations)?|projections?|prediction|up\s+from|down\s+from|from\s+\$?[0-9]|same\s+quarter)\b",
     re.IGNORECASE,
 )
 _DIRECTION = re.compile(
     r"\b(?:rose|risen|rise|grew|grown|growth|increased?|jumped|climbed|surged|soared|fell|fallen|dropped|declined|decreased|slipped|slumped"
-    r"|beat|missed|exceeded|topped|record|higher|lower|strong|stronger|weak|weaker|flat|up|down|improved|worsened)\b",
+    r"|beat|missed|exceeded|topped|record|higher|lower|strong|stronger|weak|weaker|flat|up|down|improved|worsened|above|below|ahead\s+of|short\s+of)\b",
     re.IGNORECASE,
 )
 _REVISION = re.compile(
