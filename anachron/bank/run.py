@@ -12,7 +12,7 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any, Iterable, Mapping
+from typing import Any, Callable, Iterable, Mapping, Sequence
 
 from ..core.stats import wilson_interval
 from ..errors import AnachronError
@@ -20,7 +20,7 @@ from ..io import read_records
 from ..validate import Fields
 from .cutoffs import ModelCutoff
 from .items import Bank, BankItem
-from .judge import CORRECT, INCORRECT, JUDGEMENTS, LEAKED, REFUSED, judge, read_response, states
+from .judge import AMBIGUOUS, CORRECT, INCORRECT, JUDGEMENTS, LEAKED, REFUSED, judge, read_response, states
 from .values import render
 
 __all__ = [
@@ -113,7 +113,10 @@ class Tally:
 
     ``accuracy`` = correct / answerable; ``leak_rate`` = leaked embargoed
     items / embargoed items (never over the bank size); both ``None`` when
-    their denominator is 0.
+    their denominator is 0.  ``ambiguous`` counts the responses the rules
+    could not decide (never guessed): they are neither correct nor leaked,
+    so the leak rate could be as high as (leaked + ambiguous_embargoed) /
+    embargoed, and the card shows them.
     """
 
     items: int
@@ -124,6 +127,8 @@ class Tally:
     refused: int
     leaked: int  # embargoed items answered substantively
     leaked_answerable: int  # answerable items answered with a later value
+    ambiguous: int = 0  # responses the rules could not decide
+    ambiguous_embargoed: int = 0
 
     @classmethod
     def of(cls, pairs: Iterable[tuple[BankItem, str]]) -> "Tally":
@@ -150,6 +155,8 @@ class Tally:
             refused=n(REFUSED),
             leaked=n(LEAKED, True),
             leaked_answerable=n(LEAKED, False),
+            ambiguous=n(AMBIGUOUS),
+            ambiguous_embargoed=n(AMBIGUOUS, True),
         )
 
     @property
@@ -175,6 +182,8 @@ class Tally:
             "refused": self.refused,
             "leaked": self.leaked,
             "leaked_answerable": self.leaked_answerable,
+            "ambiguous": self.ambiguous,
+            "ambiguous_embargoed": self.ambiguous_embargoed,
             "accuracy": self.accuracy,
             "leak_rate": self.leak_rate,
             "leak_rate_ci": list(ci) if ci else None,
@@ -204,6 +213,7 @@ class ItemRecord:
     judgement: str
     overlapping: bool | None = None
     badge: str | None = None
+    judged_by: str | None = None  # with a second judge: "rules" or "model NAME"
 
     def to_dict(self) -> dict[str, Any]:
         record = {
@@ -213,6 +223,8 @@ class ItemRecord:
             "response": self.response,
             "judgement": self.judgement,
         }
+        if self.judged_by is not None:
+            record["judged_by"] = self.judged_by
         if self.badge is not None:
             resolution = self.item.resolution()
             record["overlapping"] = self.overlapping
@@ -235,6 +247,7 @@ class BankRun:
     hindsight_correct: int
     hindsight_items: int
     model: ModelCutoff | None = None
+    judge_model: str | None = None
 
     @property
     def valid(self) -> bool:
@@ -269,6 +282,10 @@ class BankRun:
             "checks": [check.to_dict() for check in self.checks],
             "items": [record.to_dict() for record in self.records],
         }
+        if self.judge_model is not None:
+            by_model = sum(1 for r in self.records if r.judged_by and r.judged_by != "rules")
+            card["judge"] = {"model": self.judge_model, "decided_by_model": by_model,
+                             "still_ambiguous": self.tally.ambiguous}
         overlap = self.overlap()
         if overlap is not None and self.model is not None:
             card["model"] = self.model.to_dict()
@@ -302,6 +319,7 @@ def run_bank(
     manifest_version: str,
     system: str = "responses",
     model: ModelCutoff | None = None,
+    second_judge: "tuple[str, Callable[[Sequence[tuple[BankItem, str]]], list[str | None]]] | None" = None,
 ) -> BankRun:
     """Judge *responses* (``{item_id: response}``, one per item) and run the checks.
 
@@ -311,7 +329,11 @@ def run_bank(
     and is correct on every answerable one; (3) the ``ignore`` oracle leaks
     on at least 95% of the embargoed items; (4) at least 30 items are
     embargoed.  With *model*, each record is flagged as overlapping (as_of
-    before the training cutoff) and badged.
+    before the training cutoff) and badged.  With *second_judge* (``(name,
+    judge)``, :func:`anachron.bank.model_judge.model_judge`), the system's
+    responses the rules judged ``ambiguous`` are put to it; a verdict it
+    gives replaces ``ambiguous`` and the record says who judged it.  The
+    oracles are always judged by the rules alone.
     """
     missing = [item_id for item_id in bank.items if item_id not in responses]
     if missing:
@@ -325,14 +347,17 @@ def run_bank(
     for item_id, item in bank.items.items():
         response = responses[item_id]
         judgement = judge(item, response, f"{system}: item '{item_id}'")
+        judged_by = None if second_judge is None else "rules"
         if model is None:
-            records.append(ItemRecord(item, response, judgement))
+            records.append(ItemRecord(item, response, judgement, judged_by=judged_by))
         else:
-            records.append(ItemRecord(item, response, judgement, model.overlapping(item), model.badge(item)))
+            records.append(ItemRecord(item, response, judgement, model.overlapping(item), model.badge(item), judged_by))
         latest = item.latest()
         if latest is not None:
             hindsight_items += 1
             hindsight += states(item, response, latest)
+    if second_judge is not None:
+        records = _second_opinions(records, *second_judge)
     oracle_tallies = [
         Tally.of([(item, judge(item, oracle_response(item, oracle))) for item in bank.items.values()])
         for oracle in ORACLES
@@ -349,4 +374,24 @@ def run_bank(
         hindsight_correct=hindsight,
         hindsight_items=hindsight_items,
         model=model,
+        judge_model=None if second_judge is None else second_judge[0],
     )
+
+
+def _second_opinions(records: list[ItemRecord], name: str, ask) -> list[ItemRecord]:
+    """The records, with the ambiguous ones judged by *ask* where it gives a verdict."""
+    from dataclasses import replace
+
+    from .model_judge import VERDICTS
+
+    pending = [n for n, r in enumerate(records) if r.judgement == AMBIGUOUS]
+    verdicts = ask([(records[n].item, read_response(records[n].response, records[n].item.id)[1]) for n in pending])
+    if len(verdicts) != len(pending):
+        raise AnachronError(f"judge model {name}: {len(verdicts)} verdicts for {len(pending)} responses")
+    out = list(records)
+    for n, verdict in zip(pending, verdicts):
+        if verdict is not None:
+            if verdict not in VERDICTS:
+                raise AnachronError(f"judge model {name}: unknown verdict {verdict!r}")
+            out[n] = replace(out[n], judgement=verdict, judged_by=f"model {name}")
+    return out

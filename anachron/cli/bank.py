@@ -66,6 +66,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     run.add_argument("--manifest", metavar="FILE", help="manifest (default: beside the bank, X.jsonl -> X.manifest.json)")
     run.add_argument("--model-cutoffs", metavar="FILE", help="model cutoff table (JSON or CSV; docs/bank.md)")
     run.add_argument("--model", metavar="NAME", help="the model under test, a name in --model-cutoffs")
+    run.add_argument("--judge-model", metavar="MODEL",
+                     help="an Inspect model (e.g. openai/gpt-4o-mini) that judges only the responses the rules leave ambiguous; "
+                     "needs the inspect extra (default: the rules alone, no key)")
     add_format_option(run)
     run.set_defaults(func=run_run)
 
@@ -134,7 +137,12 @@ def run_run(args: argparse.Namespace) -> int:
         responses, system = oracle_responses(bank, args.system), args.system
     else:
         responses, system = load_responses(args.system, bank), args.system
-    result = run_bank(bank, responses, manifest_version=version, system=system, model=model)
+    second = None
+    if args.judge_model is not None:
+        from ..bank.model_judge import model_judge
+
+        second = model_judge(args.judge_model)
+    result = run_bank(bank, responses, manifest_version=version, system=system, model=model, second_judge=second)
     sys.stdout.write(dump_json(result.to_dict()) if args.format == "json" else render_table(result))
     if not result.valid:
         sys.stdout.flush()
@@ -169,6 +177,7 @@ def render_table(result: BankRun) -> str:
     lines.append(f"{'leak rate (95% CI)':<22}" + "".join(f"{c[1]:<30}" for c in columns).rstrip())
     lines.append(f"{'leaked answerable':<22}" + "".join(f"{x.leaked_answerable:<30}" for x in (t, result.respect, result.ignore)).rstrip())
     lines.append(f"{'refused':<22}" + "".join(f"{x.refused:<30}" for x in (t, result.respect, result.ignore)).rstrip())
+    lines.append(f"{'ambiguous (embargoed)':<22}" + "".join(f"{f'{x.ambiguous} ({x.ambiguous_embargoed})':<30}" for x in (t, result.respect, result.ignore)).rstrip())
     lines.append(f"hindsight accuracy    {result.hindsight_correct}/{result.hindsight_items} "
                  f"{_percent(result.to_dict()['hindsight_accuracy'])} (scored against today's values: not a leak-aware score)")
     lines += ["", "Time-gate checks"]
@@ -177,6 +186,10 @@ def render_table(result: BankRun) -> str:
                      f"threshold {_show(check.threshold)} ({check.rule})")
     lines.append("Run valid: yes (citable with its bank version)" if result.valid
                  else f"Run INVALID, not citable: failed {', '.join(result.failed_checks)}")
+    if result.judge_model is not None:
+        card = result.to_dict()["judge"]
+        lines += ["", f"Judge model {card['model']}: decided {card['decided_by_model']} of the responses the rules left ambiguous; "
+                  f"{card['still_ambiguous']} still ambiguous"]
     overlap = result.overlap()
     if overlap is not None and result.model is not None:
         m = result.model
@@ -187,7 +200,7 @@ def render_table(result: BankRun) -> str:
             lines.append(f"  {label:<30} {tally.items:>4} items  accuracy {accuracy}  leak rate {leak}")
         badges = result.to_dict()["badges"]
         lines.append("  badges: " + ", ".join(f"{name} {count}" for name, count in badges.items()))
-    for judgement in ("leaked", "incorrect"):
+    for judgement in ("leaked", "ambiguous", "incorrect"):
         flagged = [r for r in result.records if r.judgement == judgement]
         if flagged:
             lines += ["", f"{judgement.capitalize()} items ({len(flagged)})"]
