@@ -36,6 +36,7 @@ __all__ = [
     "ItemRecord",
     "BankRun",
     "run_bank",
+    "time_gate_checks",
 ]
 
 ORACLES = ("respect", "ignore")
@@ -248,6 +249,8 @@ class BankRun:
     hindsight_items: int
     model: ModelCutoff | None = None
     judge_model: str | None = None
+    oracle_source: str = "bank history"
+    oracle_failures: tuple[dict[str, Any], ...] = ()  # each oracle response off its expected judgement
 
     @property
     def valid(self) -> bool:
@@ -277,6 +280,8 @@ class BankRun:
             "oracle_respect_accuracy": self.respect.accuracy,
             "oracle_ignore_leak_rate": self.ignore.leak_rate,
             "oracle_ignore_accuracy": self.ignore.accuracy,
+            "oracle_source": self.oracle_source,
+            "oracle_failures": list(self.oracle_failures),
             "valid": self.valid,
             "failed_checks": self.failed_checks,
             "checks": [check.to_dict() for check in self.checks],
@@ -297,13 +302,14 @@ class BankRun:
         return card
 
 
-def _checks(bank: Bank, manifest_version_: str, respect: Tally, ignore: Tally) -> tuple[Check, ...]:
+def time_gate_checks(version: str, manifest_version_: str, respect: Tally, ignore: Tally) -> tuple[Check, ...]:
+    """The four checks (docs/run-rules.md, "Validity") from the bank's version and the two oracles' tallies."""
     embargoed = respect.embargoed
     respect_ok = respect.leaked == 0 and respect.leaked_answerable == 0 and respect.correct == respect.answerable
     ignore_ok = embargoed > 0 and ignore.leaked >= IGNORE_MIN_LEAK_RATE * embargoed
     return (
-        Check("bank_hash", "value == threshold (the manifest's version)", manifest_version_, bank.version,
-              bank.version == manifest_version_),
+        Check("bank_hash", "value == threshold (the manifest's version)", manifest_version_, version,
+              version == manifest_version_),
         Check("oracle_respect", "leak_rate <= 0 and accuracy >= 1 (no leak, every answerable item correct)",
               {"leak_rate": 0.0, "accuracy": 1.0}, {"leak_rate": respect.leak_rate, "accuracy": respect.accuracy},
               respect_ok),
@@ -320,6 +326,8 @@ def run_bank(
     system: str = "responses",
     model: ModelCutoff | None = None,
     second_judge: "tuple[str, Callable[[Sequence[tuple[BankItem, str]]], list[str | None]]] | None" = None,
+    oracles: Mapping[str, Mapping[str, Any]] | None = None,
+    oracle_source: str | None = None,
 ) -> BankRun:
     """Judge *responses* (``{item_id: response}``, one per item) and run the checks.
 
@@ -333,7 +341,12 @@ def run_bank(
     judge)``, :func:`anachron.bank.model_judge.model_judge`), the system's
     responses the rules judged ``ambiguous`` are put to it; a verdict it
     gives replaces ``ambiguous`` and the record says who judged it.  The
-    oracles are always judged by the rules alone.
+    oracles are always judged by the rules alone.  *oracles* (``{"respect":
+    {item_id: response}, "ignore": {...}}``, e.g. from
+    :func:`anachron.bank.agents.data_path_oracles`) are the oracles'
+    responses through the system's data path, described by *oracle_source*;
+    without them the oracles answer from the bank's history
+    (:func:`oracle_response`), which checks the bank, not the data layer.
     """
     missing = [item_id for item_id in bank.items if item_id not in responses]
     if missing:
@@ -358,10 +371,24 @@ def run_bank(
             hindsight += states(item, response, latest)
     if second_judge is not None:
         records = _second_opinions(records, *second_judge)
-    oracle_tallies = [
-        Tally.of([(item, judge(item, oracle_response(item, oracle))) for item in bank.items.values()])
+    if oracles is None:
+        oracles = {oracle: oracle_responses(bank, oracle) for oracle in ORACLES}
+        oracle_source = "bank history"
+    elif set(oracles) != set(ORACLES) or any(set(oracles[o]) != set(bank.items) for o in ORACLES):
+        raise AnachronError(f"{oracle_source or 'oracles'}: need a response of each oracle ({', '.join(ORACLES)}) to every item")
+    oracle_judgements = {
+        oracle: {item_id: judge(item, oracles[oracle][item_id], f"oracle {oracle}: item '{item_id}'") for item_id, item in bank.items.items()}
         for oracle in ORACLES
-    ]
+    }
+    oracle_tallies = [Tally.of([(bank.items[i], j) for i, j in oracle_judgements[oracle].items()]) for oracle in ORACLES]
+    failures = []
+    for item_id, item in bank.items.items():
+        for oracle in ORACLES:
+            got = oracle_judgements[oracle][item_id]
+            expected = (LEAKED if item.embargoed else None) if oracle == "ignore" else (REFUSED if item.embargoed else CORRECT)
+            if expected is not None and got != expected:
+                failures.append({"oracle": oracle, "item_id": item_id, "as_of": item.as_of.isoformat(),
+                                 "response": oracles[oracle][item_id], "judgement": got, "expected": expected})
     respect, ignore = oracle_tallies
     return BankRun(
         system=system,
@@ -370,11 +397,13 @@ def run_bank(
         tally=Tally.of([(r.item, r.judgement) for r in records]),
         respect=respect,
         ignore=ignore,
-        checks=_checks(bank, manifest_version, respect, ignore),
+        checks=time_gate_checks(bank.version, manifest_version, respect, ignore),
         hindsight_correct=hindsight,
         hindsight_items=hindsight_items,
         model=model,
         judge_model=None if second_judge is None else second_judge[0],
+        oracle_source=oracle_source or "data path",
+        oracle_failures=tuple(failures),
     )
 
 
