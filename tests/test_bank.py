@@ -410,6 +410,33 @@ class CutoffTest(unittest.TestCase):
             self.assertEqual(group["accuracy"], sum(r["judgement"] == "correct" for r in answerable) / len(answerable))
         self.assertEqual(card["model"], {"name": "m", "training_cutoff": "2021-09-17", "release_date": "2021-09-17"})
 
+    def test_overlap_by_the_day_the_answer_first_became_public(self):
+        bank = load_bank()
+        items = bank.items
+        self.assertEqual(items["dltp-revenue-2020q4-2021-09-16"].answer_public(), D("2021-02-04"))  # the key's first release
+        self.assertEqual(items["dltp-revenue-2020q4-2021-12-17"].answer_public(), D("2021-09-17"))  # the restated key
+        self.assertEqual(items["nmbs-revenue-2021q4-2022-01-13"].answer_public(), D("2022-02-10"))  # embargoed: first release
+        self.assertEqual(items["cygn-listing_status-2023-02-02"].answer_public(), D("2023-02-09"))  # "not listed": the listing
+        model = ModelCutoff("m", D("2022-02-01"), D("2022-06-01"))
+        embargoed = items["nmbs-revenue-2021q4-2022-01-13"]  # asked before the cutoff, answered after it
+        self.assertEqual((model.overlapping(embargoed), model.overlapping_by_answer(embargoed)), (True, False))
+        settled = items["dltp-revenue-2020q4-2021-12-17"]
+        self.assertEqual((model.overlapping(settled), model.overlapping_by_answer(settled)), (True, True))
+        early = ModelCutoff("e", D("2021-03-01"), D("2021-03-01"))
+        late_question = items["dltp-revenue-2020q4-2021-09-16"]  # asked after the cutoff, answer public before it
+        self.assertEqual((early.overlapping(late_question), early.overlapping_by_answer(late_question)), (False, True))
+        same_day = ModelCutoff("s", D("2021-02-04"), D("2021-02-04"))
+        self.assertFalse(same_day.overlapping_by_answer(late_question))  # public on the cutoff day: not before it
+        card = run_bank(bank, oracle_responses(bank, "ignore"), manifest_version=bank.version, model=model).to_dict()
+        by_id = {r["item_id"]: r for r in card["items"]}
+        self.assertEqual(by_id[embargoed.id]["answer_public"], "2022-02-10")
+        self.assertFalse(by_id[embargoed.id]["overlapping_by_answer"])
+        for split, key in (("overlap", "overlapping"), ("overlap_by_answer", "overlapping_by_answer")):
+            flagged = [r for r in card["items"] if r[key]]
+            self.assertEqual(card[split]["overlapping"]["items"], len(flagged))
+            self.assertEqual(card[split]["overlapping"]["items"] + card[split]["non_overlapping"]["items"], len(bank))
+        self.assertNotEqual(card["overlap"]["overlapping"]["items"], card["overlap_by_answer"]["overlapping"]["items"])
+
     def test_an_unresolved_item_is_pre_event(self):
         unresolved = item(as_of="2020-01-15", embargoed=True, answer=None, values=[])
         self.assertIsNone(unresolved.resolution())

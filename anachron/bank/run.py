@@ -214,6 +214,7 @@ class ItemRecord:
     judgement: str
     overlapping: bool | None = None
     badge: str | None = None
+    overlapping_by_answer: bool | None = None
     judged_by: str | None = None  # with a second judge: "rules" or "model NAME"
 
     def to_dict(self) -> dict[str, Any]:
@@ -228,7 +229,10 @@ class ItemRecord:
             record["judged_by"] = self.judged_by
         if self.badge is not None:
             resolution = self.item.resolution()
+            public = self.item.answer_public()
             record["overlapping"] = self.overlapping
+            record["answer_public"] = public.isoformat() if public else None
+            record["overlapping_by_answer"] = self.overlapping_by_answer
             record["resolution"] = resolution.isoformat() if resolution else None
             record["badge"] = self.badge
         return record
@@ -260,13 +264,18 @@ class BankRun:
     def failed_checks(self) -> list[str]:
         return [check.name for check in self.checks if not check.passed]
 
-    def overlap(self) -> dict[str, Tally] | None:
-        """Tallies of the overlapping and non-overlapping items (with a model only)."""
+    def overlap(self, by: str = "as_of") -> dict[str, Tally] | None:
+        """Tallies of the overlapping and non-overlapping items (with a model only).
+
+        *by* ``"as_of"``: the item's date before the training cutoff;
+        ``"answer_public"``: the day its answer first became public before it.
+        """
         if self.model is None:
             return None
+        flag = (lambda r: r.overlapping) if by == "as_of" else (lambda r: r.overlapping_by_answer)
         return {
-            "overlapping": Tally.of([(r.item, r.judgement) for r in self.records if r.overlapping]),
-            "non_overlapping": Tally.of([(r.item, r.judgement) for r in self.records if not r.overlapping]),
+            "overlapping": Tally.of([(r.item, r.judgement) for r in self.records if flag(r)]),
+            "non_overlapping": Tally.of([(r.item, r.judgement) for r in self.records if not flag(r)]),
         }
 
     def to_dict(self) -> dict[str, Any]:
@@ -295,6 +304,7 @@ class BankRun:
         if overlap is not None and self.model is not None:
             card["model"] = self.model.to_dict()
             card["overlap"] = {name: tally.to_dict() for name, tally in overlap.items()}
+            card["overlap_by_answer"] = {name: tally.to_dict() for name, tally in self.overlap("answer_public").items()}  # type: ignore[union-attr]
             badges = {"pre-event model": 0, "web-locked only": 0}
             for record in self.records:
                 badges[record.badge] += 1  # type: ignore[index]
@@ -364,7 +374,8 @@ def run_bank(
         if model is None:
             records.append(ItemRecord(item, response, judgement, judged_by=judged_by))
         else:
-            records.append(ItemRecord(item, response, judgement, model.overlapping(item), model.badge(item), judged_by))
+            records.append(ItemRecord(item, response, judgement, model.overlapping(item), model.badge(item),
+                                      model.overlapping_by_answer(item), judged_by))
         latest = item.latest()
         if latest is not None:
             hindsight_items += 1

@@ -232,10 +232,12 @@ def render_table(result: BankRun) -> str:
     if overlap is not None and result.model is not None:
         m = result.model
         lines += ["", f"Model {m.name}: training cutoff {m.training_cutoff}, released {m.release_date}"]
-        for name, tally in overlap.items():
-            accuracy, leak = _rates(tally)
-            label = "overlapping (as_of < cutoff)" if name == "overlapping" else "non-overlapping"
-            lines.append(f"  {label:<30} {tally.items:>4} items  accuracy {accuracy}  leak rate {leak}")
+        for by, split in (("as_of", overlap), ("answer first public", result.overlap("answer_public") or {})):
+            lines.append(f"  split by {by} < cutoff:")
+            for name, tally in split.items():
+                accuracy, leak = _rates(tally)
+                label = "overlapping" if name == "overlapping" else "non-overlapping"
+                lines.append(f"    {label:<28} {tally.items:>4} items  accuracy {accuracy}  leak rate {leak}")
         badges = result.to_dict()["badges"]
         lines.append("  badges: " + ", ".join(f"{name} {count}" for name, count in badges.items()))
     for judgement in ("leaked", "ambiguous", "incorrect"):
