@@ -488,3 +488,78 @@ class WilsonTest(unittest.TestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+class ReadingTest(unittest.TestCase):
+    """The reading rules of docs/run-rules.md section 4, one boundary at a time."""
+
+    def setUp(self):
+        self.bank = load_bank()
+
+    def assertJudged(self, item_id, expected, *responses):
+        for response in responses:
+            with self.subTest(item=item_id, response=response):
+                self.assertEqual(judge(self.bank.items[item_id], response), expected)
+
+    def test_units_and_scales(self):
+        from fractions import Fraction
+
+        from anachron.bank.judge import candidates
+
+        self.assertEqual(candidates("$412MM", "USD"), [412_000_000])
+        self.assertEqual(candidates("0.412bn", "USD"), [412_000_000])
+        self.assertEqual(candidates("412,000,000", "USD"), [412_000_000])
+        self.assertEqual(candidates("41kt", "tonnes"), [41_000])
+        self.assertEqual(candidates("0.041 Mt", "tonnes"), [41_000])
+        self.assertEqual(candidates("41 kilotonnes", "tonnes"), [41_000])
+        self.assertEqual(candidates("410 bps", "percent"), [Fraction(41, 10)])
+        self.assertEqual(candidates("0.481", "percent"), [Fraction(481, 10)])  # a bare ratio
+        self.assertEqual(candidates("1.5", "percent"), [Fraction(3, 2)])  # 1 or more: percentage points
+        self.assertEqual(candidates("Comparable sales fell 4.1%", "percent"), [Fraction(-41, 10)])
+        self.assertEqual(candidates("Revenue (in millions): 412", "USD"), [412_000_000])
+        self.assertEqual(candidates("$ in billions: 48", "USD"), [48_000_000_000])
+        self.assertEqual(candidates("12.4 million subscribers", "count"), [12_400_000])
+        self.assertEqual(candidates("\u2212$5M", "USD"), [-5_000_000])
+
+    def test_dates_periods_and_other_numbers_are_no_answer(self):
+        from anachron.bank.judge import candidates
+
+        for text in ("As of 2021/02/04", "on 02/04/2021", "Feb. 4", "4 February 2021", "2021-02-04T10:00:00Z",
+                     "Q4 FY2020", "4Q20", "1H21", "fiscal 2020", "FY'20", "the 10-K", "52-week high", "3 months",
+                     "at 10:30 am", "page 7", "[2]", "the fourth quarter of 2020", "2020-21", "Q4 '20"):
+            with self.subTest(text=text):
+                self.assertEqual(candidates(text, "USD"), [])
+        self.assertJudged("dltp-revenue-2020q4-2021-02-04", "correct", "As of 2021/02/04, revenue was $412M",
+                          "1. Revenue: $412M", "On 4 Feb 2021 (Q4 FY2020 10-K) it reported $412M")
+
+    def test_a_run_of_digits_beyond_30_is_no_figure(self):
+        self.assertJudged("dltp-revenue-2020q4-2021-02-04", "incorrect", "1" * 31, "1" * 5000)
+        self.assertJudged("dltp-revenue-2020q4-2021-02-04", "correct", "$412M " + "9" * 40)
+
+    def test_a_text_beyond_the_reading_limit_is_ambiguous(self):
+        from anachron.bank.judge import MAX_TEXT, assess
+
+        item = self.bank.items["dltp-revenue-2020q4-2021-02-04"]
+        at_limit = "$412M" + " " * (MAX_TEXT - 5)
+        self.assertEqual(judge(item, at_limit), "correct")
+        over = at_limit + " "
+        self.assertEqual(assess(item, over).judgement, "ambiguous")
+        self.assertIn("longer than", assess(item, over).reason)
+
+    def test_hostile_text(self):
+        self.assertJudged("dltp-revenue-2020q4-2021-02-04", "correct", "\u2028$412M\ud800", "$412M\x00", "＄412M is $412M")
+        self.assertJudged("dltp-revenue-2020q4-2021-02-03", "refused", "\ud800unknown\u2029")
+
+    def test_revision_remarks(self):
+        # Stated history leaks; a hedge or a denial does not; after the revision it is history that was public.
+        self.assertJudged("dltp-revenue-2020q4-2021-02-04", "leaked", "It was 377 (restated)", "$412M, later restated")
+        self.assertJudged("dltp-revenue-2020q4-2021-02-04", "correct", "$412M (preliminary, subject to revision)",
+                          "$412M; it has not been restated")
+        self.assertJudged("dltp-revenue-2020q4-2021-12-17", "correct", "$377M (restated from $412M)")
+        self.assertJudged("borx-copper_output-2018q4-2019-03-12", "correct", "41kt (later revised)")  # never revised
+
+    def test_listing_remarks(self):
+        self.assertJudged("borx-listing_status-2019-10-30", "leaked", "publicly traded until its delisting on 2019-11-06")
+        self.assertJudged("borx-listing_status-2019-10-30", "correct", "listed; it had not been delisted")
+        self.assertJudged("borx-listing_status-2019-10-30", "refused", "I can't say whether it was listed")
+        self.assertJudged("cygn-listing_status-2023-02-02", "correct", "still private, pre-IPO")

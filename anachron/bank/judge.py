@@ -43,6 +43,9 @@ __all__ = [
 CORRECT, INCORRECT, REFUSED, LEAKED, AMBIGUOUS = "correct", "incorrect", "refused", "leaked", "ambiguous"
 JUDGEMENTS = (CORRECT, INCORRECT, REFUSED, LEAKED, AMBIGUOUS)
 
+# Longer texts are not read by the rules: they are ambiguous (counted, and put to --judge-model), never guessed.
+MAX_TEXT = 20_000  # characters
+
 # Scales tried for a figure stated without one ("377" for $377M): the scale is inferred, never assumed.
 _INFERRED_SCALES = (10**3, 10**6, 10**9)
 
@@ -171,7 +174,8 @@ def assess(item: BankItem, response: Any, where: str | None = None) -> Assessmen
     phrase", a *later value* one published after ``as_of`` that differs
     from the answer:
 
-    1. a structured refusal, or a blank text: ``refused``;
+    1. a structured refusal, or a blank text: ``refused``; a text longer
+       than :data:`MAX_TEXT` characters: ``ambiguous`` (not read);
     2. a candidate matching a later value: ``leaked`` (the later figure, or
        a later status such as ``delisted`` before the delisting);
     3. a revision or restatement stated (not hedged: "subject to revision"
@@ -199,6 +203,8 @@ def assess(item: BankItem, response: Any, where: str | None = None) -> Assessmen
     answer = item.answer
     if answer is None and not item.embargoed:  # parse_bank never builds such an item; a hand-made BankItem can
         raise AnachronError(f"{where}: the item is not embargoed but has no answer")
+    if len(text) > MAX_TEXT:
+        return Assessment(AMBIGUOUS, f"{len(text):,} characters: longer than the {MAX_TEXT:,} the rules read")
     found = _candidates(text, unit)
     later = [value for value, _ in item.later_values() if answer is None or not matches_value(value, answer, unit)]
     refusal = has_refusal(text)

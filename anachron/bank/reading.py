@@ -19,7 +19,8 @@ Reading a text for figures, in order:
    start (``1.``);
 3. figures are read left to right: an optional sign, a currency prefix
    (``$``, ``US$``, ``USD``), a number (``412,000,000``, ``412000000``,
-   ``412.5``, ``.412``), a scale (``k``, ``K``, ``thousand``; ``m``, ``M``,
+   ``412.5``, ``.412``; at most 30 digits before the point and 12 after: a
+   longer run of digits is no figure), a scale (``k``, ``K``, ``thousand``; ``m``, ``M``,
    ``MM``, ``mn``, ``mln``, ``million``; ``b``, ``bn``, ``billion``; ``tn``,
    ``trillion``), a mass unit (``t``, ``tonnes``, ``tons``, ``metric tons``,
    ``kilotonnes``; so ``41kt`` is 41 thousand tonnes), a percent marker
@@ -93,7 +94,7 @@ _QUANTITY = re.compile(
     (?P<sign1>[-+])?
     (?P<cur1>(?:US\$|\$|USD|US\s+dollars?)\s?)?
     (?P<sign2>[-+])?
-    (?P<num>[0-9]{1,3}(?:,[0-9]{3})+(?:\.[0-9]+)?|[0-9]+(?:\.[0-9]+)?|\.[0-9]+)
+    (?P<num>[0-9]{1,3}(?:,[0-9]{3}){1,9}(?:\.[0-9]{1,12})?|[0-9]{1,30}(?:\.[0-9]{1,12})?|\.[0-9]{1,12})
     (?:\s?(?P<scale>thousand|million|billion|trillion|mln|mn|mm|bn|tn|bil|mil|k|m|b)(?![a-su-z]|t[a-z]))?
     (?:\s?(?P<mass>metric\s+tons?|tonnes?|tons?|kilotonnes?|kilotons?|t)(?![a-z]))?
     (?:\s?(?P<pct>%|percent(?:age\s+points?)?|per\s*cent|pct|pp|ppts?|bps|basis\s+points?)(?![a-z]))?
