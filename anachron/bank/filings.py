@@ -8,7 +8,8 @@ the Inspect bank task's tools search by default, and what the oracle agents
 
 A filing states one published value of one (instrument, field, period):
 
-- title ``TICKER FIELD PERIOD: first release`` (or ``: revision``), or
+- title ``TICKER FIELD PERIOD: first release`` (or ``: revision``; no period for a
+  field without one), or
   ``TICKER listing status: listed`` / ``: delisted``;
 - text ``Delta Pharma (DLTP) reported revenue for 2020-Q4 of 412,000,000 USD.``;
   a revision ``... revised its revenue for 2020-Q4 to 377,000,000 USD, from
@@ -60,12 +61,14 @@ def filing_records(fact_records: Iterable[tuple[str, Mapping[str, Any]]], corpus
             else:
                 label = FIELD_LABELS.get(field, field.replace("_", " "))
                 value = render(fact.value, fact.unit)
+                named = f"{field} {period}" if period else field
+                of = f"{label} for {period}" if period else label
                 if n == 0:
-                    title = f"{instrument} {field} {period}: first release"
-                    text = f"{subject} reported {label} for {period} of {value}."
+                    title = f"{instrument} {named}: first release"
+                    text = f"{subject} reported {of} of {value}."
                 else:
-                    title = f"{instrument} {field} {period}: revision"
-                    text = f"{subject} revised its {label} for {period} to {value}, from {render(chain[n - 1].value, fact.unit)}."
+                    title = f"{instrument} {named}: revision"
+                    text = f"{subject} revised its {of} to {value}, from {render(chain[n - 1].value, fact.unit)}."
                 restates = _filing_id(chain[n - 1].id) if n else None
             records.append({
                 "id": _filing_id(fact.id),
