@@ -47,7 +47,7 @@ def scripted_model(bank):
     by_question = {bank.items[item_id].question: turns for item_id, turns in SCRIPT.items()}
 
     def generate(input, tools, tool_choice, config):
-        question = next(m.text for m in input if m.role == "user")
+        question = next(m.text for m in input if m.role == "user").split("\n\nSubject: ")[0]
         turns = by_question[question]
         turn = sum(1 for m in input if m.role == "assistant")
         call_id, function, arguments = turns[min(turn, len(turns) - 1)]
@@ -125,7 +125,11 @@ class BankTaskTest(unittest.TestCase):
     def test_the_model_sees_the_question_and_no_answer(self):
         for item_id, sample in self.samples.items():
             item = self.bank.items[item_id]
-            self.assertEqual(sample.input, item.question)
+            question, subject = sample.input.split("\n\nSubject: ")
+            self.assertEqual(question, item.question)
+            self.assertEqual(subject, {EMBARGOED: "Delta Pharma DLTP revenue 2020-Q4", RELEASE_DAY: "Delta Pharma DLTP revenue 2020-Q4",
+                                       BEFORE_RESTATEMENT: "Delta Pharma DLTP revenue 2020-Q4",
+                                       IPO: "Cygnus Robotics CYGN IPO price per share"}[item_id])
             self.assertEqual(set(sample.metadata), {"as_of", "mode", "retrieval_tools"})
             seen = json.dumps([m.text for m in sample.messages if m.role in ("system", "user")])
             for value, _ in item.values:

@@ -2,8 +2,7 @@
 
 A model provider sees only the messages and the tool list, so both agents
 read what they need from the conversation the anachron task builds: the
-subject from the user message's ``Subject:`` line (a task without one, the
-question bank, gives its question: the agents search for it), the as-of date from the
+subject from the user message's ``Subject:`` line, the as-of date from the
 system prompt's "The as-of date is YYYY-MM-DD." sentence, and the tools'
 results.  No key, no network, deterministic.
 
@@ -47,8 +46,6 @@ __all__ = ["AGENTS", "KeylessAgent", "parse_results"]
 AGENTS = ("naive", "oracle")
 
 _SUBJECT = re.compile(r"^Subject: (.+)$", re.MULTILINE)
-# The bank's instruction after its question ("Answer with the figure ...") is no search term.
-_QUESTION = re.compile(r"\s*Answer (?:with|\"unknown\").*$", re.DOTALL)
 _AS_OF = re.compile(r"The as-of date is ([0-9]{4}-[0-9]{2}-[0-9]{2})\.")
 _FIELD = re.compile(r"^(?P<indent>- |  )(?P<key>id|date|title|snippet): (?P<value>.*)$")
 
@@ -126,14 +123,8 @@ class KeylessAgent(ModelAPI):
 
     @staticmethod
     def _query(input: list[ChatMessage]) -> str:
-        # One implementation of the naive query: the core's.  A task without a Subject: line (the
-        # question bank) asks its question alone: the agents search for the question itself.
-        try:
-            subject = _text(input, ChatMessageUser, _SUBJECT, "'Subject:' line in the user message")
-        except AnachronError:
-            subject = next((m.text for m in input if isinstance(m, ChatMessageUser) and m.text.strip()), "")
-            subject = _QUESTION.sub("", subject)
-        return naive_query(subject)
+        # One implementation of the naive query: the core's.
+        return naive_query(_text(input, ChatMessageUser, _SUBJECT, "'Subject:' line in the user message"))
 
     @staticmethod
     def _naive_answer(searches: list[ChatMessageTool]) -> str:

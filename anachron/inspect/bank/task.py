@@ -37,7 +37,7 @@ from inspect_ai.solver import TaskState
 import anyio.to_thread
 
 from anachron.bank import Bank, Tally, default_bank_path, judge, load_bank, manifest_path_for, manifest_version
-from anachron.bank.agents import ORACLE_AGENTS, oracle_agent, timelock_factory
+from anachron.bank.agents import ORACLE_AGENTS, oracle_agent, search_query, timelock_factory
 from anachron.bank.filings import default_filings_dir
 from anachron.bank.run import time_gate_checks
 from anachron.core import MODES, SearchEngine, load_corpus
@@ -69,13 +69,18 @@ def verified_bank(bank: str | None = None, manifest: str | None = None) -> Bank:
 def bank_samples(bank: Bank, mode: str) -> list[Sample]:
     """One Inspect sample per bank item: its question, locked to its as_of.
 
-    The metadata carries what the time lock and the trace export need
-    (``as_of``, ``mode``, ``retrieval_tools``) and nothing of the answer.
+    The user message is the question followed by a ``Subject:`` line, as in
+    the corpus tasks: the instrument, field and period the question names
+    (:func:`anachron.bank.agents.search_query`, the oracles' search too),
+    which the keyless agents search for; it tells a model nothing the
+    question does not.  The metadata carries what the time lock and the
+    trace export need (``as_of``, ``mode``, ``retrieval_tools``) and nothing
+    of the answer.
     """
     return [
         Sample(
             id=item.id,
-            input=item.question,
+            input=f"{item.question}\n\nSubject: {search_query(item)}",
             metadata={"as_of": item.as_of.isoformat(), "mode": mode, "retrieval_tools": list(RETRIEVAL_TOOLS)},
         )
         for item in bank.items.values()
