@@ -382,32 +382,21 @@ def rows(phrasings: dict, misc: list, offset: int) -> list[dict]:
             return  # the item has no such figure
         out.append({"item_id": item_id, "response": fill(template, values), "label": label})
 
-    for n, (item_id, info) in enumerate(USD_ANSWERABLE.items()):
-        for k, (template, label) in enumerate(phrasings["usd_answerable"]):
-            if label == "leaked" and not info["l"]:
-                continue
-            spell = n + k + offset
-            values = dict(info, d=info["d"][spell % len(info["d"])], a=info["a"][spell % len(info["a"])],
-                          l=info["l"][spell % len(info["l"])] if info["l"] else None)
-            add(item_id, template, label, values)
-    for n, (item_id, info) in enumerate(USD_EMBARGOED.items()):
-        for k, (template, label) in enumerate(phrasings["usd_embargoed"]):
-            spell = n + k + offset
-            values = dict(info, d=info["d"][spell % len(info["d"])], l=info["l"][spell % len(info["l"])])
-            add(item_id, template, label, values)
-    for n, (item_id, info) in enumerate(PCT.items()):
-        for k, (template, label) in enumerate(phrasings["pct_answerable"]):
-            if label == "leaked" and not info["l"]:
-                continue
-            spell = n + k + offset
-            values = dict(info, d=info["d"][spell % len(info["d"])], a=info["a"][spell % len(info["a"])],
-                          l=info["l"][spell % len(info["l"])] if info["l"] else None)
-            add(item_id, template, label, values)
-    for n, (item_id, info) in enumerate(PCT_EMBARGOED.items()):
-        for k, (template, label) in enumerate(phrasings["pct_embargoed"]):
-            spell = n + k + offset
-            values = dict(info, d=info["d"][spell % len(info["d"])], l=info["l"][spell % len(info["l"])])
-            add(item_id, template, label, values)
+    def spelled(table, group, answerable):
+        for n, (item_id, info) in enumerate(table.items()):
+            for k, (template, label) in enumerate(phrasings[group]):
+                if answerable and label == "leaked" and not info["l"]:
+                    continue
+                spell = n + k + offset
+                values = dict(info, d=info["d"][spell % len(info["d"])], l=info["l"][spell % len(info["l"])] if info["l"] else None)
+                if answerable:
+                    values["a"] = info["a"][spell % len(info["a"])]
+                add(item_id, template, label, values)
+
+    spelled(USD_ANSWERABLE, "usd_answerable", True)
+    spelled(USD_EMBARGOED, "usd_embargoed", False)
+    spelled(PCT, "pct_answerable", True)
+    spelled(PCT_EMBARGOED, "pct_embargoed", False)
     for k, a in enumerate(TONNES["a"]):
         for template, label in phrasings["tonnes"]:
             values = {"a": a, "wrong": TONNES["wrong"][k % 2], "d": TONNES["d"]}
