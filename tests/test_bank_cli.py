@@ -109,7 +109,7 @@ class BankCliTest(unittest.TestCase):
                 self.assertEqual((card["oracle_respect_leak_rate"], card["oracle_ignore_leak_rate"]), (0.0, 1.0))
                 self.assertEqual([c["name"] for c in card["checks"]], ["bank_hash", "oracle_respect", "oracle_ignore", "embargoed_items"])
                 self.assertTrue(all({"name", "threshold", "value", "passed"} <= set(c) for c in card["checks"]))
-                self.assertEqual(set(card["items"][0]), {"item_id", "as_of", "embargoed", "response", "judgement"})
+                self.assertEqual(set(card["items"][0]), {"item_id", "as_of", "embargoed", "response", "judgement", "reason"})
                 self.assertEqual(len(card["items"]), 148)
 
     def test_run_is_deterministic(self):

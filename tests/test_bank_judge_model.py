@@ -59,6 +59,7 @@ class JudgeModelTest(unittest.TestCase):
         by_id = {r["item_id"]: r for r in card["items"]}
         self.assertEqual(by_id["dltp-revenue-2020q4-2021-02-04"]["judgement"], "correct")
         self.assertEqual(by_id["dltp-revenue-2020q4-2021-02-04"]["judged_by"], "model mockllm/model")
+        self.assertEqual(by_id["dltp-revenue-2020q4-2021-02-04"]["reason"], "states 412 without a scale; judged correct by mockllm/model")
         self.assertEqual(by_id["hlcf-revenue-fy2019-2020-02-20"]["judgement"], "incorrect")
         self.assertEqual(by_id["nmbs-revenue-2021q4-2022-05-11"]["judgement"], "ambiguous")  # no verdict: not guessed
         self.assertEqual(by_id["nmbs-revenue-2021q4-2022-05-11"]["judged_by"], "rules")

@@ -20,7 +20,7 @@ from ..io import read_records
 from ..validate import Fields
 from .cutoffs import ModelCutoff
 from .items import Bank, BankItem
-from .judge import AMBIGUOUS, CORRECT, INCORRECT, JUDGEMENTS, LEAKED, REFUSED, judge, read_response, states
+from .judge import AMBIGUOUS, CORRECT, INCORRECT, JUDGEMENTS, LEAKED, REFUSED, assess, judge, read_response, states
 from .values import render
 
 __all__ = [
@@ -216,6 +216,7 @@ class ItemRecord:
     badge: str | None = None
     overlapping_by_answer: bool | None = None
     judged_by: str | None = None  # with a second judge: "rules" or "model NAME"
+    reason: str | None = None  # why the rules judged so (the evidence line)
 
     def to_dict(self) -> dict[str, Any]:
         record = {
@@ -225,6 +226,8 @@ class ItemRecord:
             "response": self.response,
             "judgement": self.judgement,
         }
+        if self.reason is not None:
+            record["reason"] = self.reason
         if self.judged_by is not None:
             record["judged_by"] = self.judged_by
         if self.badge is not None:
@@ -369,13 +372,14 @@ def run_bank(
     hindsight_items = 0
     for item_id, item in bank.items.items():
         response = responses[item_id]
-        judgement = judge(item, response, f"{system}: item '{item_id}'")
+        assessment = assess(item, response, f"{system}: item '{item_id}'")
+        judgement = assessment.judgement
         judged_by = None if second_judge is None else "rules"
         if model is None:
-            records.append(ItemRecord(item, response, judgement, judged_by=judged_by))
+            records.append(ItemRecord(item, response, judgement, judged_by=judged_by, reason=assessment.reason))
         else:
             records.append(ItemRecord(item, response, judgement, model.overlapping(item), model.badge(item),
-                                      model.overlapping_by_answer(item), judged_by))
+                                      model.overlapping_by_answer(item), judged_by, assessment.reason))
         latest = item.latest()
         if latest is not None:
             hindsight_items += 1
@@ -433,5 +437,5 @@ def _second_opinions(records: list[ItemRecord], name: str, ask) -> list[ItemReco
         if verdict is not None:
             if verdict not in VERDICTS:
                 raise AnachronError(f"judge model {name}: unknown verdict {verdict!r}")
-            out[n] = replace(out[n], judgement=verdict, judged_by=f"model {name}")
+            out[n] = replace(out[n], judgement=verdict, judged_by=f"model {name}", reason=f"{out[n].reason}; judged {verdict} by {name}")
     return out

@@ -244,7 +244,8 @@ def render_table(result: BankRun) -> str:
         flagged = [r for r in result.records if r.judgement == judgement]
         if flagged:
             lines += ["", f"{judgement.capitalize()} items ({len(flagged)})"]
-            lines += [f"  {r.item.id}  as_of {r.item.as_of}  response {_show(r.response)}" for r in flagged]
+            lines += [f"  {r.item.id}  as_of {r.item.as_of}  response {_show(r.response)}" + (f": {r.reason}" if r.reason else "")
+                      for r in flagged]
     return "\n".join(lines) + "\n"
 
 
