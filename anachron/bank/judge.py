@@ -23,7 +23,7 @@ from ..errors import AnachronError
 from ..validate import describe
 from .items import BankItem
 from .reading import Figure, figures, has_context, has_direction, has_hedge, has_refusal, revision_mentions, statuses
-from .values import matches
+from .values import matches, render
 
 __all__ = [
     "CORRECT",
@@ -206,22 +206,24 @@ def assess(item: BankItem, response: Any, where: str | None = None) -> Assessmen
     if len(text) > MAX_TEXT:
         return Assessment(AMBIGUOUS, f"{len(text):,} characters: longer than the {MAX_TEXT:,} the rules read")
     found = _candidates(text, unit)
-    later = [value for value, _ in item.later_values() if answer is None or not matches_value(value, answer, unit)]
+    dated_later = [(v, day) for v, day in item.later_values() if answer is None or not matches_value(v, answer, unit)]
+    later = [value for value, _ in dated_later]
     refusal = has_refusal(text)
     for c in found:
-        for value in later:
+        for value, day in dated_later:
             if _is(c, value, unit) and not (answer is not None and _is(c, answer, unit)):
-                return Assessment(LEAKED, f"states {_show(c.value)}, a value published after {item.as_of}")
+                return Assessment(LEAKED, f"states {_show(c.value)}, published {day} > {item.as_of}")
     # Revision history leaks only when no revision was public on D yet (else the text may speak of that one).
     public = len(item.values) - len(item.later_values())
     revised_later = public <= 1 and len(item.values) >= 2 and bool(later)
     if unit != "status" and revised_later and revision_mentions(text):
         return Assessment(LEAKED, f"states a revision, and the figure was revised only after {item.as_of}")
     for c in found:
-        if any(_is(c, value, unit, inferred=True) for value in later) and not (
-            answer is not None and (_is(c, answer, unit) or _is(c, answer, unit, inferred=True))
-        ):
-            return Assessment(LEAKED, f"states {_show(c.value)} without a scale: the digits of a value published after {item.as_of}")
+        for value, day in dated_later:
+            if _is(c, value, unit, inferred=True) and not (
+                answer is not None and (_is(c, answer, unit) or _is(c, answer, unit, inferred=True))
+            ):
+                return Assessment(LEAKED, f"states {_show(c.value)} without a scale: the digits of {render(value, unit)}, published {day} > {item.as_of}")
     if item.embargoed:
         return _embargoed(text, found, refusal)
     return _answerable(text, found, refusal, answer, unit)  # type: ignore[arg-type]
