@@ -37,6 +37,7 @@ from inspect_ai.solver import TaskState
 import anyio.to_thread
 
 from anachron.bank import Bank, Tally, default_bank_path, judge, load_bank, manifest_path_for, manifest_version
+from anachron.bank.judge import assess
 from anachron.bank.agents import ORACLE_AGENTS, oracle_agent, search_query, timelock_factory
 from anachron.bank.filings import default_filings_dir
 from anachron.bank.run import time_gate_checks
@@ -197,7 +198,8 @@ def bank_scorer(bank: Bank, tools: list[Any]) -> Scorer:
         if item is None:
             raise AnachronError(f"sample {state.sample_id}: not an item of bank {bank.version}")
         response: Any = state.output.completion if state.output else ""
-        judgement = judge(item, response, f"sample {state.sample_id}")
+        assessment = assess(item, response, f"sample {state.sample_id}")
+        judgement = assessment.judgement
         oracles = {}
         for oracle, mode in zip(ORACLE_AGENTS, ("system", "unrestricted")):
             # The lock may block (an upstream's HTTP): off the event loop, as the tools do.
@@ -206,9 +208,10 @@ def bank_scorer(bank: Bank, tools: list[Any]) -> Scorer:
         return Score(
             value=1.0 if judgement == "correct" else 0.0,
             answer=response,
-            explanation=f"{judgement} (as of {item.as_of}, {'embargoed' if item.embargoed else 'answerable'})",
+            explanation=f"{judgement}: {assessment.reason} (as of {item.as_of}, {'embargoed' if item.embargoed else 'answerable'})",
             metadata={_KEY: {"item_id": item.id, "as_of": item.as_of.isoformat(), "embargoed": item.embargoed,
-                             "response": response, "judgement": judgement, "bank_version": bank.version,
+                             "response": response, "judgement": judgement, "reason": assessment.reason,
+                             "bank_version": bank.version,
                              "oracles": oracles}},
         )
 
