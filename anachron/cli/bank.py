@@ -18,7 +18,8 @@ from typing import TYPE_CHECKING
 
 from ..errors import AnachronError
 from ..io import dump_json, read_json, write_files_atomic
-from .options import add_corpus_option, add_format_option
+from ..records import BANK_COLUMNS
+from .options import add_corpus_option, add_format_option, emit_csv
 
 if TYPE_CHECKING:
     from ..bank import BankRun, Tally
@@ -66,7 +67,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     run.add_argument("--manifest", metavar="FILE", help="manifest (default: beside the bank, X.jsonl -> X.manifest.json)")
     run.add_argument("--model-cutoffs", metavar="FILE", help="model cutoff table (JSON or CSV; docs/bank.md)")
     run.add_argument("--model", metavar="NAME", help="the model under test, a name in --model-cutoffs")
-    add_format_option(run)
+    add_format_option(run, extra=("csv",))
     run.set_defaults(func=run_run)
 
 
@@ -135,7 +136,10 @@ def run_run(args: argparse.Namespace) -> int:
     else:
         responses, system = load_responses(args.system, bank), args.system
     result = run_bank(bank, responses, manifest_version=version, system=system, model=model)
-    sys.stdout.write(dump_json(result.to_dict()) if args.format == "json" else render_table(result))
+    if args.format == "csv":
+        emit_csv(result.to_records(), BANK_COLUMNS)
+    else:
+        sys.stdout.write(dump_json(result.to_dict()) if args.format == "json" else render_table(result))
     if not result.valid:
         sys.stdout.flush()
         failed = ", ".join(f"{c.name} (value {c.value}, threshold {c.threshold})" for c in result.checks if not c.passed)
