@@ -38,7 +38,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         description="The leak-resistant question bank (docs/bank.md; rules: docs/run-rules.md).",
     )
     actions = parser.add_subparsers(dest="bank_command", metavar="ACTION")
-    actions.required = True
+    from . import help_of
+
+    parser.set_defaults(func=help_of(parser))  # bare `anachron bank`: its help
 
     build = actions.add_parser("build", help="build a bank and its manifest from dated facts",
                                description="Build BANK.jsonl (canonical form) and BANK.manifest.json from a facts file.")

@@ -12,15 +12,25 @@ from ..records import COMPARISON_COLUMNS, comparison_records
 from .options import add_format_option, emit_csv
 
 
+DESCRIPTION = (
+    "Compare the per-sample scores of an unrestricted and an enforced run as paired "
+    "observations: mean reduction, paired percentile-bootstrap CI, exact sign test. "
+    "Each file is a JSON object of sample id -> number (as `anachron demo` writes) or the "
+    "output of `anachron score --format json`."
+)
+
+
 def register(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser(
         "compare",
         help="compare an unrestricted and an enforced run sample by sample (paired bootstrap, sign test)",
-        description="Compare the per-sample scores of an unrestricted and an enforced run as paired "
-        "observations: mean reduction, paired percentile-bootstrap CI, exact sign test. "
-        "Each file is a JSON object of sample id -> number (as `anachron demo` writes) or the "
-        "output of `anachron score --format json`.",
+        description=DESCRIPTION,
     )
+    configure(parser)
+
+
+def configure(parser: argparse.ArgumentParser) -> None:
+    """The arguments of ``anachron compare``, also those of ``anachron-compare``."""
     parser.add_argument("unrestricted", metavar="UNRESTRICTED.json", help="per-sample scores of the unrestricted run")
     parser.add_argument("enforced", metavar="ENFORCED.json", help="per-sample scores of the enforced run")
     add_format_option(parser, extra=("csv",))

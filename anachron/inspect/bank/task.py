@@ -33,6 +33,7 @@ from anachron.bank import Bank, Tally, default_bank_path, judge, load_bank, mani
 from anachron.core import MODES, SearchEngine, load_corpus
 from anachron.errors import AnachronError
 from anachron.io import read_json
+from anachron.inspect.params import checked, one_line
 from anachron.inspect.scorer import RETRIEVAL_TOOLS
 from anachron.inspect.solver import anachron_agent, time_lock
 from anachron.inspect.task import DEFAULT_BUDGET, MESSAGE_LIMIT
@@ -153,12 +154,14 @@ def anachron_bank(
       corpus: Corpus directory the tools search (default: the bundled v0 corpus).
       mode: Retrieval mode: enforced (date filter on) or unrestricted.
       k: Search results per query.
-      budget: Search and fetch calls allowed per sample.
+      budget: Search and fetch calls allowed per sample (``-T budget=null``: no limit).
     """
-    if mode not in MODES:
-        raise AnachronError(f"mode: expected one of {', '.join(MODES)}, got {mode!r}")
-    questions = verified_bank(bank, manifest)
-    tools = retrieval_tools(SearchEngine(load_corpus(corpus)), mode=mode, k=k, budget=budget)
+    checked("anachron_bank", bank=bank, manifest=manifest, corpus=corpus, mode=mode, k=k, budget=budget)
+    with one_line("anachron_bank"):
+        if mode not in MODES:
+            raise AnachronError(f"-T mode: expected one of {', '.join(MODES)}, got {mode!r}")
+        questions = verified_bank(bank, manifest)
+        tools = retrieval_tools(SearchEngine(load_corpus(corpus)), mode=mode, k=k, budget=budget)
     return Task(
         dataset=MemoryDataset(bank_samples(questions, mode), name="anachron-bank"),
         setup=time_lock(),
