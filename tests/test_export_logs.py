@@ -118,6 +118,21 @@ class ExportLogs(unittest.TestCase):
         self.assertEqual(code, 2)
         self.assertIn("log status is 'error', not 'success' (the eval ended with an error: RuntimeError", err)
 
+    def test_report_reads_a_json_log_as_its_eval_twin(self):
+        from inspect_ai.log import read_eval_log, write_eval_log
+
+        [file] = list(self.logs.glob("*.eval"))
+        twin = self.dir / "json-log" / "run.json"
+        twin.parent.mkdir(exist_ok=True)
+        write_eval_log(read_eval_log(str(file)), str(twin), format="json")
+        pages = []
+        for path in (file, twin):
+            page = self.dir / f"{path.suffix[1:]}.html"
+            status, _, err = run_cli("report", str(path), "--out", str(page))
+            self.assertEqual((status, err), (0, ""), err)
+            pages.append(page.read_text(encoding="utf-8").replace(str(path), "LOG").replace("Inspect logs,", "Inspect log,"))
+        self.assertEqual(pages[0], pages[1])
+
     def test_report_reads_a_log_directory(self):
         page = self.dir / "r.html"
         status, _, err = run_cli("report", str(self.logs), "--out", str(page))
