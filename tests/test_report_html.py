@@ -175,7 +175,9 @@ class ReportFiles(unittest.TestCase):
         [band] = [d for c, d in page.paths if c == "bar band"]
         self.assertTrue(band.startswith("M"))
         i = page.cells.index("mean TCLR band")
-        self.assertEqual(page.cells[i + 1], "[0.500, 1.000]")
+        self.assertEqual(page.cells[i + 1 : i + 3], ["[0.500, 1.000]", "1 sample; at the top, 1 undated interaction counted as leaking"])
+        i = page.cells.index("result leaks")
+        self.assertEqual(page.cells[i + 1 : i + 3], ["1", "2 interactions"])
 
     def test_bank_card_shows_the_checks_and_the_cutoff_split(self):
         cutoffs = self.dir / "cutoffs.json"

@@ -45,7 +45,7 @@ th,td{border:1px solid #d0d7de;padding:3px 8px;vertical-align:top;text-align:lef
 td.num{text-align:right;white-space:nowrap}td.den{color:#57606a}
 table.samples th{background:#f6f8fa;cursor:pointer;user-select:none;white-space:nowrap}
 table.samples th[aria-sort=ascending]::after{content:" \\25B2"}table.samples th[aria-sort=descending]::after{content:" \\25BC"}
-td.id{font-family:ui-monospace,monospace;word-break:break-all}
+td.id{font-family:ui-monospace,monospace;word-break:break-all}table.samples td{white-space:nowrap}
 code{font-family:ui-monospace,SFMono-Regular,Menlo,monospace;font-size:12px;white-space:pre-wrap;word-break:break-word}
 details ul{margin:4px 0;padding-left:18px}.none{color:#8c959f}
 svg.plot{display:block;max-width:100%;height:auto;margin:4px 0 10px}
@@ -59,7 +59,8 @@ svg .axis.zero{stroke:#8c959f;stroke-dasharray:3 3}
 tr.pass td:first-child{color:#1a7f37;font-weight:700}tr.fail td:first-child{color:#cf222e;font-weight:700}
 p.verdict.pass{color:#1a7f37;font-weight:600}p.verdict.fail{color:#cf222e;font-weight:600}
 ul.inputs{margin:4px 0 0;padding-left:18px;color:#57606a}
-.pair{display:grid;grid-template-columns:minmax(0,auto) minmax(0,1fr);gap:20px;align-items:start}
+.pair{display:grid;grid-template-columns:minmax(0,1fr) minmax(0,1fr);gap:20px;align-items:start}
+.scroll{overflow-x:auto}td.val{max-width:340px;word-break:break-all}
 @media (max-width:900px){.pair{grid-template-columns:minmax(0,1fr)}}
 """
 
@@ -131,7 +132,8 @@ def _run_section(run: Run, index: int) -> str:
         parts.append(svg.horizon_histogram(days))
     else:
         parts.append('<p class="none">No result leak: no item dated after T reached the agent.</p>')
-    parts += ["</div></div><h3>Samples</h3>", '<p class="meta">Click a column to sort.</p>', sample_table(results), "</section>"]
+    parts += ["</div></div><h3>Samples</h3>", '<p class="meta">Click a column to sort.</p>',
+              f'<div class="scroll">{sample_table(results)}</div>', "</section>"]
     return "".join(parts)
 
 
@@ -180,7 +182,7 @@ def report_html(
         body.append(_comparison_section(comparison, [runs[0].label, runs[1].label]))
     body += [_run_section(run, i) for i, run in enumerate(runs)]
     if bank is not None:
-        body.append(f'<section class="bank" id="bank"><h2>Question bank</h2>{bank_card(bank)}</section>')
+        body.append(f'<section class="bank" id="bank"><h2>Question bank</h2><div class="scroll">{bank_card(bank)}</div></section>')
     return (
         "<!DOCTYPE html>\n"
         '<html lang="en"><head><meta charset="utf-8">'

@@ -44,21 +44,22 @@ def summary_rows(summary: RunSummary, results: Sequence[SampleResult] | None = N
         items = sum(len(r.horizons) for r in results)
 
     def over(count: int | None, what: str) -> str:
-        return f"{count} {what}" if count is not None else what
+        return what if count is None else plural(count, what)
 
     rows = [
         ("samples", str(n), ""),
-        ("mean TCLR", num(summary.mean_tclr), f"{n} samples"),
+        ("mean TCLR", num(summary.mean_tclr), plural(n, "samples")),
     ]
     if summary.undated:
         rows.append(("mean TCLR band", f"[{num(summary.mean_tclr)}, {num(summary.mean_tclr_high)}]",
-                     f"{n} samples; {summary.undated} undated interactions counted as leaking at the top"))
+                     f"{plural(n, 'samples')}; at the top, {plural(summary.undated, 'undated interactions')} "
+                     "counted as leaking"))
     failed_total = sum(summary.failed_calls.values())
     split = ", ".join(f"{s} {summary.failed_calls.get(s, 0)}" for s in FAILED_STATUSES if summary.failed_calls.get(s, 0))
     rows += [
-        ("date-leak runs", str(summary.date_leak_runs), f"{n} samples"),
-        ("tool-using runs", str(summary.tool_using_runs), f"{n} samples"),
-        ("TCLR over tool-using runs", num(summary.tool_using_mean_tclr), f"{summary.tool_using_runs} tool-using runs"),
+        ("date-leak runs", str(summary.date_leak_runs), plural(n, "samples")),
+        ("tool-using runs", str(summary.tool_using_runs), plural(n, "samples")),
+        ("TCLR over tool-using runs", num(summary.tool_using_mean_tclr), plural(summary.tool_using_runs, "tool-using runs")),
         ("result leaks", str(summary.result_leaks), over(interactions, "interactions")),
         ("survivorship leaks", str(summary.survivorship_leaks), over(entity, "entity-bearing interactions")),
         ("restatement leaks", str(summary.restatement_leaks), over(interactions, "interactions")),
@@ -75,6 +76,11 @@ def summary_rows(summary: RunSummary, results: Sequence[SampleResult] | None = N
         rows += [(f"within {days} days", str(count), over(items, "post-T items")) for days, count in h.within.items()]
         rows.append(("beyond 366 days", str(h.beyond), over(items, "post-T items")))
     return rows
+
+
+def plural(count: int, words: str) -> str:
+    """``3 calls``, ``1 call``: *words* is written in the plural (its last word ending in s)."""
+    return f"{count} {words[:-1] if count == 1 and words.endswith('s') else words}"
 
 
 def summary_table(summary: RunSummary, results: Sequence[SampleResult] | None = None, caption: str = "Run summary") -> str:
@@ -214,8 +220,8 @@ def bank_card(card: Mapping[str, Any], oracles: Mapping[str, Mapping[str, Any]] 
     )
     checks = "".join(
         f'<tr class="{"pass" if c["passed"] else "fail"}"><td>{"PASS" if c["passed"] else "FAIL"}</td>'
-        f'<th scope="row">{esc(c["name"])}</th><td class="num">{esc(_show(c["value"]))}</td>'
-        f'<td class="num">{esc(_show(c["threshold"]))}</td><td>{esc(c["rule"])}</td></tr>'
+        f'<th scope="row">{esc(c["name"])}</th><td class="val">{esc(_show(c["value"]))}</td>'
+        f'<td class="val">{esc(_show(c["threshold"]))}</td><td>{esc(c["rule"])}</td></tr>'
         for c in card["checks"]
     )
     verdict = ("Run valid: citable with its bank version" if card["valid"]
