@@ -165,6 +165,21 @@ class ReportFiles(unittest.TestCase):
         page = parse(text)
         self.assertIn('x</script><script>alert(1)</script>\u2028\\udc80\\x07"\'&<b>', page.cells)
 
+    def test_hostile_title_and_bank_card(self):
+        status, card, _ = run_cli("bank", "run", "--system", "respect", "--format", "json")
+        doc = json.loads(card)
+        doc["system"] = HOSTILE_ID
+        doc["checks"][0]["rule"] = "</script>\u2029"
+        path = self.dir / "card.json"
+        path.write_text(dump_json(doc), encoding="utf-8")
+        out = self.dir / "hostile.html"
+        status, _, err = run_cli("report", str(path), "--out", str(out), "--title", HOSTILE_ID)
+        self.assertEqual((status, err), (0, ""), err)
+        text = out.read_text(encoding="utf-8")
+        self.assertEqual((text.count("<script"), text.count("</script>")), (1, 1))
+        self.assertNotIn("\u2029", text)
+        self.assertIn("<title>x&lt;/script&gt;", text)
+
     def test_undated_interactions_draw_the_band(self):
         traces = [{"sample_id": "s", "as_of": "2022-06-01", "interactions": [
             {"tool": "search", "returned": [{"url": "https://x.example/a", "title": "no date here"}]},
