@@ -223,6 +223,10 @@ class ReportFiles(unittest.TestCase):
         doc = score_document(score(demo_traces("unrestricted")))
         doc["samples"][1]["interactions"] = -1
         negative.write_text(dump_json(doc))
+        failed = self.dir / "failed.json"
+        doc = score_document(score(demo_traces("unrestricted")))
+        doc["samples"][2]["failed_calls"]["refused"] = 1.5
+        failed.write_text(dump_json(doc))
         card = self.dir / "card.json"
         card.write_text('{"bank_version": "x", "checks": []}')
         other = self.dir / "other.jsonl"
@@ -232,6 +236,7 @@ class ReportFiles(unittest.TestCase):
             (tampered,): "field 'tclr': is 0.25, but its counts give",
             (negative,): "interactions must be a non-negative integer, got -1",
             (card,): "missing field",
+            (failed,): "samples[2] (sample 'finance-003'): failed_calls.refused must be a non-negative integer, got 1.5",
             (self.dir / "missing.json",): "no such file",
             (self.u, other): "sample ids differ",
         }

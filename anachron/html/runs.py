@@ -64,7 +64,10 @@ def _sample(where: str, obj: Any) -> SampleResult:
     failed = obj.get("failed_calls", {})
     if not isinstance(failed, dict) or set(failed) - set(FAILED_STATUSES):
         raise f.error("failed_calls", f"expected an object of {', '.join(FAILED_STATUSES)} -> count")
-    failed_calls = {s: positive_int(failed.get(s, 0), f"failed_calls.{s}", minimum=0) for s in FAILED_STATUSES}
+    try:
+        failed_calls = {s: positive_int(failed.get(s, 0), f"failed_calls.{s}", minimum=0) for s in FAILED_STATUSES}
+    except AnachronError as exc:
+        raise AnachronError(f"{where}: {exc}") from None
     result = SampleResult(
         sample_id=sample_id,
         as_of=f.date("as_of"),  # type: ignore[arg-type]

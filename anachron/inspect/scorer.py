@@ -250,14 +250,13 @@ def _explanation(result: SampleResult) -> str:
     return "\n".join([head, *(f"! {line}" for line in result.evidence)])
 
 
-def _summary_metric(field: str, name: str, doc: str) -> Callable[[], Metric]:
-    """An Inspect metric named *name* reporting one field of ``anachron.core.summarise``.
+def _summary_value(field: str) -> Callable[[list[SampleScore]], float | int]:
+    """The value of one field of ``anachron.core.summarise`` over the scored samples.
 
-    Rates are floats (NaN when undefined); counts stay integers, so Inspect
-    shows ``27``, not ``27.0``.
+    Rates are floats (NaN when undefined); counts stay integers.
     """
 
-    def compute(scores: list[SampleScore]) -> Value:
+    def compute(scores: list[SampleScore]) -> float | int:
         results = [
             _result_from_metadata(s.score.metadata["anachron"])
             for s in scores
@@ -270,8 +269,15 @@ def _summary_metric(field: str, name: str, doc: str) -> Callable[[], Metric]:
             return float("nan")
         return value if isinstance(value, int) else float(value)
 
+    return compute
+
+
+def _summary_metric(field: str, name: str, doc: str) -> Callable[[], Metric]:
+    """An Inspect metric named *name* reporting one field of ``anachron.core.summarise``."""
+    compute = _summary_value(field)
+
     def factory() -> Metric:
-        return compute
+        return compute  # type: ignore[return-value]
 
     factory.__name__ = name
     factory.__doc__ = doc
@@ -317,10 +323,10 @@ def leakage() -> Metric:
     ``27.0``); the exact integers are in each sample's metadata and in
     ``anachron export``.
     """
-    computes = {name: _summary_metric(field, name, "")() for field, name in METRIC_NAMES.items()}
+    computes = {name: _summary_value(field) for field, name in METRIC_NAMES.items()}
 
     def compute(scores: list[SampleScore]) -> Value:
-        return {name: fn(scores) for name, fn in computes.items()}  # type: ignore[misc]
+        return {name: fn(scores) for name, fn in computes.items()}
 
     return compute
 
