@@ -25,6 +25,8 @@ TMP = None
 def setUpModule():
     require_extra("inspect_ai", "inspect")
     warnings.filterwarnings("ignore", category=ResourceWarning, module=r"anyio\.")
+    # the OpenAI client's pooled loopback connections, closed with the event loop: not ours
+    warnings.filterwarnings("ignore", category=ResourceWarning, module=r"inspect_ai\.")
     warnings.filterwarnings("ignore", category=DeprecationWarning, module=r"inspect_ai\.")
     global TMP
     TMP = tempfile.TemporaryDirectory()
