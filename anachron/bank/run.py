@@ -281,6 +281,18 @@ class BankRun:
             "non_overlapping": Tally.of([(r.item, r.judgement) for r in self.records if not flag(r)]),
         }
 
+    def to_records(self) -> list[dict[str, Any]]:
+        """One flat record per item (:data:`anachron.records.BANK_COLUMNS`), for a data frame or CSV."""
+        from ..records import bank_records
+
+        return bank_records(self.to_dict())
+
+    def _repr_html_(self) -> str:
+        """A notebook's display: the score card, the four checks, the cutoff split."""
+        from ..html.tables import bank_card
+
+        return bank_card(self.to_dict(), oracles={"respect": self.respect.to_dict(), "ignore": self.ignore.to_dict()})
+
     def to_dict(self) -> dict[str, Any]:
         """The JSON score card (docs/bank.md lists the keys)."""
         card: dict[str, Any] = {

@@ -18,7 +18,8 @@ from typing import TYPE_CHECKING
 
 from ..errors import AnachronError
 from ..io import dump_json, read_json, write_files_atomic
-from .options import add_corpus_option, add_format_option
+from ..records import BANK_COLUMNS
+from .options import add_corpus_option, add_format_option, emit_csv
 
 if TYPE_CHECKING:
     from ..bank import BankRun, Tally
@@ -37,7 +38,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         description="The leak-resistant question bank (docs/bank.md; rules: docs/run-rules.md).",
     )
     actions = parser.add_subparsers(dest="bank_command", metavar="ACTION")
-    actions.required = True
+    from . import help_of
+
+    parser.set_defaults(func=help_of(parser))  # bare `anachron bank`: its help
 
     build = actions.add_parser("build", help="build a bank and its manifest from dated facts",
                                description="Build BANK.jsonl (canonical form) and BANK.manifest.json from a facts file.")
@@ -82,7 +85,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     run.add_argument("--judge-model", metavar="MODEL",
                      help="an Inspect model (e.g. openai/gpt-4o-mini) that judges only the responses the rules leave ambiguous; "
                      "needs the inspect extra (default: the rules alone, no key)")
-    add_format_option(run)
+    add_format_option(run, extra=("csv",))
     run.set_defaults(func=run_run)
 
 
@@ -175,7 +178,10 @@ def run_run(args: argparse.Namespace) -> int:
         source = f"data path: time lock ({args.data_mode}) over {args.data}"
     result = run_bank(bank, responses, manifest_version=version, system=system, model=model, second_judge=second,
                       oracles=oracles, oracle_source=source)
-    sys.stdout.write(dump_json(result.to_dict()) if args.format == "json" else render_table(result))
+    if args.format == "csv":
+        emit_csv(result.to_records(), BANK_COLUMNS)
+    else:
+        sys.stdout.write(dump_json(result.to_dict()) if args.format == "json" else render_table(result))
     if not result.valid:
         sys.stdout.flush()
         failed = ", ".join(f"{c.name} (value {c.value}, threshold {c.threshold})" for c in result.checks if not c.passed)

@@ -299,6 +299,12 @@ class SampleResult:
             "evidence": list(self.evidence),
         }
 
+    def _repr_html_(self) -> str:
+        """A notebook's display: the figures with their denominators, and the evidence."""
+        from ..html.tables import sample_card  # the report's renderer, standard library only
+
+        return sample_card(self)
+
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> "SampleResult":
         """The result back from :meth:`to_dict` (an adapter's stored copy)."""
@@ -405,6 +411,12 @@ class RunSummary:
             "failed_calls": dict(self.failed_calls),
             "horizon_days": self.horizon.to_dict(),
         }
+
+    def _repr_html_(self) -> str:
+        """A notebook's display: every figure with its denominator."""
+        from ..html.tables import summary_table  # the report's renderer, standard library only
+
+        return summary_table(self)
 
 
 def score_trace(trace: Trace, corpus: Corpus) -> SampleResult:

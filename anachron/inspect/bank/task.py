@@ -44,6 +44,7 @@ from anachron.bank.run import time_gate_checks
 from anachron.core import MODES, SearchEngine, load_corpus
 from anachron.errors import AnachronError
 from anachron.io import read_json
+from anachron.inspect.params import checked, one_line
 from anachron.inspect.scorer import RETRIEVAL_TOOLS
 from anachron.inspect.solver import anachron_agent, time_lock
 from anachron.inspect.task import DEFAULT_BUDGET, MESSAGE_LIMIT
@@ -235,13 +236,15 @@ def anachron_bank(
       corpus: Corpus directory the tools search (default: the bundled filings corpus, corpus/v0/filings).
       mode: Retrieval mode: enforced (date filter on) or unrestricted.
       k: Search results per query.
-      budget: Search and fetch calls allowed per sample.
+      budget: Search and fetch calls allowed per sample (``-T budget=null``: no limit).
     """
-    if mode not in MODES:
-        raise AnachronError(f"mode: expected one of {', '.join(MODES)}, got {mode!r}")
-    questions = verified_bank(bank, manifest)
-    data = load_corpus(corpus if corpus is not None else default_filings_dir(), samples=False)
-    tools = retrieval_tools(SearchEngine(data), mode=mode, k=k, budget=budget)
+    checked("anachron_bank", bank=bank, manifest=manifest, corpus=corpus, mode=mode, k=k, budget=budget)
+    with one_line("anachron_bank"):
+        if mode not in MODES:
+            raise AnachronError(f"-T mode: expected one of {', '.join(MODES)}, got {mode!r}")
+        questions = verified_bank(bank, manifest)
+        data = load_corpus(corpus if corpus is not None else default_filings_dir(), samples=False)
+        tools = retrieval_tools(SearchEngine(data), mode=mode, k=k, budget=budget)
     return Task(
         dataset=MemoryDataset(bank_samples(questions, mode), name="anachron-bank"),
         setup=time_lock(),
