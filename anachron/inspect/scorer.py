@@ -299,7 +299,7 @@ METRIC_NAMES = {
     "mean_tclr_high": "tclr_high",
     "content_leaks": "content",
     "revision_risks": "revised",
-    "open_period_queries": "open_period",
+    "open_period_queries": "open",
 }
 
 mean_tclr = _summary_metric("mean_tclr", "tclr", "Mean TCLR over all sample runs.")
@@ -312,7 +312,7 @@ failed_calls = _summary_metric("failed_calls", "failed", "Calls that returned no
 mean_tclr_high = _summary_metric("mean_tclr_high", "tclr_high", "Mean TCLR with undated and uncertain interactions counted as leaking.")
 content_leaks = _summary_metric("content_leaks", "content", "Interactions whose shown text names a period after T.")
 revision_risks = _summary_metric("revision_risks", "revised", "Interactions that showed an item modified after T.")
-open_period_queries = _summary_metric("open_period_queries", "open_period", "Calls asking for results of a period still open at T.")
+open_period_queries = _summary_metric("open_period_queries", "open", "Calls asking for results of a period still open at T.")
 
 
 @metric(name="leakage", scores="unreduced")
