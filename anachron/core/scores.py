@@ -49,6 +49,7 @@ METRICS: dict[str, str] = {
     "content_leaks": "count",
     "revision_risks": "count",
     "survivorship_base": "count",
+    "seal_breaches": "count",  # null when the run was not audited (no --sealed-tools)
 }
 
 _EXPECTED = {"rate": "a number in [0, 1]", "count": "a non-negative integer"}
