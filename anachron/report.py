@@ -80,12 +80,11 @@ def seal_line(summary: RunSummary) -> str:
     """The seal verdict, the table's first line: never a clean time-locked result with a breach."""
     if summary.seal_breaches is None:
         return "seal audit: not run (no tools declared sealed: pass --sealed-tools or --sealed-tools-from)"
+    samples = f"{summary.n} sample{'' if summary.n == 1 else 's'}"
     if summary.sealed:
-        return f"sealed: true (0 seal breaches in {summary.n} samples)"
-    return (
-        f"sealed: false ({summary.seal_breaches} seal breaches in {summary.seal_breached_runs} / {summary.n} samples):"
-        " NOT a time-locked result"
-    )
+        return f"sealed: true (0 seal breaches in {samples})"
+    breaches = f"{summary.seal_breaches} seal breach{'' if summary.seal_breaches == 1 else 'es'}"
+    return f"sealed: false ({breaches} in {summary.seal_breached_runs} / {samples}): NOT a time-locked result"
 
 
 def score_table(results: Sequence[SampleResult]) -> str:
