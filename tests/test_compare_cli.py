@@ -196,7 +196,8 @@ class CompareCliTest(unittest.TestCase):
         self.assert_bad((u, e, "--resamples", "0"), "n_resamples must be a positive integer, got 0")
         self.assert_bad((u, e, "--metric", "TCLR"), "unknown metric 'TCLR': choose one of tclr, tclr_low, tclr_high, "
                         "survivorship_rate, interactions, result_leaks, survivorship_leaks, restatement_leaks, "
-                        "query_intent_leaks, blocked_attempts, undated, content_leaks, revision_risks, survivorship_base")
+                        "query_intent_leaks, blocked_attempts, undated, content_leaks, revision_risks, survivorship_base, "
+                        "seal_breaches")
         for argv in (("--resamples", "many"), ("--seed", "1.5"), ("--format", "xml"), ("--confidence", "high")):
             with self.subTest(argv=argv):
                 status, out, err = self.compare(u, e, *argv)

@@ -86,10 +86,18 @@ def _server_result(block: Mapping[str, Any], entry: dict[str, Any], corpus: Any)
     return False, result_items(content, corpus)
 
 
-def _citations(blocks: list[Any]) -> list[str]:
+def _settle(session: Session, entry: dict[str, Any], failed: bool, found: Any) -> None:
+    if failed:
+        session.failed(entry, found)
+    else:
+        session.ok(entry, found)
+
+
+def _citations(blocks: list[Mapping[str, Any]]) -> list[str]:
     cited = []
     for block in blocks:
-        for citation in block.get("citations") or [] if isinstance(block, Mapping) else []:
+        citations = block.get("citations")
+        for citation in citations if isinstance(citations, list) else []:
             if isinstance(citation, Mapping):
                 ref = citation.get("url") if citation.get("type") == "web_search_result_location" else citation.get("source")
                 if isinstance(ref, str):
@@ -124,8 +132,7 @@ def conversation(where: str, messages: list[Any], options: Options) -> Session:
                     entry = server.pop(ident, None)
                     if entry is None:
                         raise AnachronError(f"{block_at}: {kind} for {ident!r}, which no earlier server_tool_use made")
-                    failed, found = _server_result(block, entry, options.corpus)
-                    session.failed(entry, found) if failed else session.ok(entry, found)
+                    _settle(session, entry, *_server_result(block, entry, options.corpus))
                 elif kind == "text" and isinstance(block.get("text"), str):
                     texts.append(block)
             if texts:
@@ -140,8 +147,7 @@ def conversation(where: str, messages: list[Any], options: Options) -> Session:
                 entry = client.pop(ident, None)
                 if entry is None:
                     raise AnachronError(f"{block_at}: tool_result for {ident!r}, which the assistant turn before it did not make")
-                failed, found = _client_result(block, options.corpus)
-                session.failed(entry, found) if failed else session.ok(entry, found)
+                _settle(session, entry, *_client_result(block, options.corpus))
             client = {}
         else:
             raise AnachronError(f"{at}: role is {describe(role)}, expected 'user' or 'assistant'")

@@ -190,13 +190,14 @@ def read(path: str, options: Options) -> Iterator[Record]:
             if not isinstance(name, str) or not name:
                 raise AnachronError(f"{at}: a tool span needs {name_key!r} or a name, got {describe(name)}")
             call_id = attributes.get(CALL_ID) if isinstance(attributes.get(CALL_ID), str) else None
-            arguments = _unwrap(attributes.get(arguments_key), "inputs")
+            wrapped = convention is CONVENTIONS[2]  # only OpenLLMetry wraps payloads
+            arguments = _unwrap(attributes.get(arguments_key), "inputs") if wrapped else parse_arguments(attributes.get(arguments_key))
             entry = session.call(name, arguments, call_id=call_id, time=_time(start))
             failure = _failed(span, attributes)
             if failure is not None:
                 session.failed(entry, failure)
             elif result_key in attributes:
-                session.result(entry, _unwrap(attributes[result_key], "outputs"))
+                session.result(entry, _unwrap(attributes[result_key], "outputs") if wrapped else attributes[result_key])
             else:
                 session.ok(entry, [])  # the span ran and recorded no result (content capture off)
         yield spans[0][2], session.record(sample_id, options)
