@@ -257,6 +257,36 @@ class ImportCommandTest(unittest.TestCase):
         calls = json.loads(out.read_text())["interactions"]
         self.assertEqual(calls[0]["returned"], [{"url": "https://x.example/a", "title": "t"}])  # no --corpus: no corpus ids
 
+    def test_hostile_logs_import_and_write_back(self):
+        log = self.dir / "hostile.json"
+        chat = conversation(
+            ("search", {}, json.dumps({"results": [{"url": "https://x.example/a", "published_date": "2023-02-09"}]})),
+            ("search", {"query": "\u2028line\ud800"}, "see https://y.example/\u2028 and {\"a\": Infinity}"),
+            ("search", {"query": "q" * 1_000_000}, "[" * 50_000),
+        )
+        chat["messages"][1]["tool_calls"][0]["function"]["arguments"] = '{"query": NaN}'  # what a model may emit
+        log.write_text(json.dumps(chat), encoding="utf-8")
+        out = self.dir / "t.jsonl"
+        status, _, err = run_cli("import", "--from", "openai-chat", str(log), "--as-of", T, "--out", str(out))
+        self.assertEqual((status, err), (0, ""))
+        self.assertEqual(len(out.read_text(encoding="utf-8").split("\n")), 2)  # one record, one line: U+2028 is escaped
+        calls = json.loads(out.read_text(encoding="utf-8"))["interactions"]
+        self.assertEqual(calls[0]["arguments"], "{\"query\": NaN}")  # not JSON: kept as the string the model wrote
+        self.assertEqual([len(c["returned"]) for c in calls], [1, 1, 0])
+        status, _, err = run_cli("score", str(out))
+        self.assertEqual((status, err), (0, ""))
+
+    def test_an_unreadable_timestamp_is_left_out(self):
+        path = self.dir / "s.jsonl"
+        rows = [{"type": "assistant", "timestamp": "yesterday", "message": {"role": "assistant", "content": [
+                    {"type": "tool_use", "id": "t1", "name": "WebSearch", "input": {"query": "q"}}]}},
+                {"type": "user", "timestamp": "2025-06-01T10:00:00Z", "message": {"role": "user", "content": [
+                    {"type": "tool_result", "tool_use_id": "t1", "content": "https://x.example/a"}]}}]
+        path.write_text("".join(json.dumps(r) + "\n" for r in rows))
+        (record,) = [r for _, r in import_logs("claude-code", [str(path)], Options(as_of=dt.date(2023, 1, 1)))]
+        self.assertNotIn("time", record["interactions"][0])
+        self.assertEqual(record["sample_id"], "s")
+
     def test_mcp_events_through_the_same_entry(self):
         from tests.test_events import RUN_RECORDS
 

@@ -19,7 +19,7 @@ from ..core.dates import format_date
 from ..errors import AnachronError
 from ..io import parse_json, read_text
 from ..validate import describe
-from ._results import fetch_item, result_items, text_items
+from ._results import fetch_item, loads, result_items, text_items
 
 QUERY_ARGUMENTS = ("query", "q", "search_query")
 URL_ARGUMENTS = ("url", "id_or_url", "link")
@@ -111,11 +111,20 @@ def stem(path: str) -> str:
 def parse_arguments(raw: Any) -> Any:
     """A call's arguments: a JSON string parsed (kept as the string when it is not JSON), an object as is."""
     if isinstance(raw, str):
-        try:
-            return json.loads(raw)
-        except (ValueError, RecursionError):
-            return raw
+        parsed = loads(raw)
+        return raw if parsed is None and raw.strip() != "null" else parsed
     return raw
+
+
+def _iso_time(value: Any) -> str | None:
+    """*value* when it is an ISO date-time the trace format reads (a log's odd timestamp is left out)."""
+    if not isinstance(value, str) or not value[:4].isascii() or not value[:4].isdigit():
+        return None
+    try:
+        _dt.datetime.fromisoformat(value.replace("Z", "+00:00"))
+    except ValueError:
+        return None
+    return value
 
 
 def _first_string(arguments: Any, names: tuple[str, ...]) -> str | None:
@@ -166,7 +175,7 @@ class Session:
             entry["call_id"] = call_id
         if arguments is not None:
             entry["arguments"] = arguments
-        if time is not None:
+        if _iso_time(time) is not None:
             entry["time"] = time
         self.calls.append(entry)
         return entry

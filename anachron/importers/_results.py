@@ -19,13 +19,14 @@ Only what reached the agent is used; nothing here dates or judges an item.
 from __future__ import annotations
 
 import json
+import math
 import re
 from typing import Any, Iterator, Mapping
 
 from ..core import Corpus
 from ..core.attribution import DATE_FIELDS, MODIFIED_FIELDS
 
-__all__ = ["LIST_PATHS", "fetch_item", "result_items", "text_items", "text_of"]
+__all__ = ["LIST_PATHS", "fetch_item", "loads", "result_items", "text_items", "text_of"]
 
 LIST_PATHS = (("results",), ("web", "results"), ("organic",), ("organic_results",), ("data",))
 SNIPPET_FIELDS = ("snippet", "description", "content", "summary")
@@ -55,15 +56,26 @@ def text_of(value: Any) -> str:
     return json.dumps(value, ensure_ascii=False, sort_keys=True, default=str)
 
 
+def _no_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not JSON")
+
+
+def loads(text: str) -> Any:
+    """JSON inside a log (a call's arguments, a tool's output), or ``None`` when it is not strict JSON.
+
+    NaN and Infinity are not JSON: they could not be written back into the trace.
+    """
+    try:
+        return json.loads(text, parse_constant=_no_constant)
+    except (ValueError, RecursionError):
+        return None
+
+
 def _as_json(value: Any) -> Any:
     """A string that is a JSON object or array, parsed; anything else unchanged."""
-    if isinstance(value, str):
-        head = value.lstrip()[:1]
-        if head in ("{", "["):
-            try:
-                return json.loads(value)
-            except (ValueError, RecursionError):
-                return value
+    if isinstance(value, str) and value.lstrip()[:1] in ("{", "["):
+        parsed = loads(value)
+        return value if parsed is None else parsed
     return value
 
 
@@ -115,8 +127,8 @@ def _object_item(entry: Mapping[str, Any], corpus: Corpus | None) -> Any:
         item["text"] = text
     for name in _DATES:
         value = entry.get(name)
-        if value is not None and not isinstance(value, (dict, list)):
-            item[name] = value
+        if isinstance(value, (str, int)) or (isinstance(value, float) and math.isfinite(value)):
+            item[name] = value  # as given (an epoch number too): the core dates it
     return item
 
 
