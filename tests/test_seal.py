@@ -12,7 +12,7 @@ from anachron.core.scores import parse_scores
 from anachron.errors import AnachronError
 from anachron.report import score_document, score_table
 
-from tests.corpus_fixtures import T, corpus, item, trace
+from tests.corpus_fixtures import corpus, item, trace
 from tests.support import run_cli
 
 LOCK = frozenset({"mcp__timelock__search", "mcp__timelock__fetch"})

@@ -12,12 +12,12 @@ import datetime as _dt
 import json
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Iterator, Mapping
+from typing import Any, Callable, Iterator, Mapping
 
 from ..core import Corpus
 from ..core.dates import format_date
 from ..errors import AnachronError
-from ..io import parse_json, read_text
+from ..io import Record, parse_json, read_text
 from ..validate import describe
 from ._results import fetch_item, loads, result_items, text_items
 
@@ -87,6 +87,29 @@ def documents(path: str) -> Iterator[tuple[str, Any]]:
         line = line.removesuffix("\r")
         if line.strip():
             yield f"{path}:{number}", parse_json(line, f"{path}:{number}")
+
+
+def read_conversations(
+    path: str,
+    options: Options,
+    unpack: Callable[[str, Any], tuple[Any, Any]],
+    build: Callable[[str, Any, Options], "Session"],
+) -> Iterator[Record]:
+    """One trace record per document of *path*: *unpack* gives (the object naming the sample, its
+    body), *build* the session of the body.  Default sample id: the file name, ``NAME-LINE`` for a line."""
+    for where, value in documents(path):
+        obj, body = unpack(where, value)
+        default = stem(path) if where == str(path) else f"{stem(path)}-{where.rsplit(':', 1)[1]}"
+        yield where, build(where, body, options).record(sample_id_of(obj, options, default, where), options)
+
+
+def message_list(where: str, value: Any) -> tuple[Any, list[Any]]:
+    """A conversation of messages: a list, or an object with ``messages``."""
+    if isinstance(value, list):
+        return value, value
+    if isinstance(value, Mapping) and "messages" in value:
+        return value, expect_list(value["messages"], where, "field 'messages'")
+    raise AnachronError(f"{where}: expected a list of messages or an object with 'messages', got {describe(value)}")
 
 
 def _extra_data(text: str) -> bool:

@@ -17,18 +17,10 @@ from typing import Any, Iterator, Mapping
 from ..errors import AnachronError
 from ..io import Record
 from ..validate import describe
-from ._common import Options, Session, documents, expect_list, expect_object, parse_arguments, sample_id_of, stem
+from ._common import Options, Session, expect_list, expect_object, message_list, parse_arguments, read_conversations
 from ._results import text_of
 
 FORMAT = "openai-chat"
-
-
-def _messages(where: str, value: Any) -> tuple[Any, list[Any]]:
-    if isinstance(value, list):
-        return value, value
-    if isinstance(value, Mapping) and "messages" in value:
-        return value, expect_list(value["messages"], where, "field 'messages'")
-    raise AnachronError(f"{where}: expected a list of messages or an object with 'messages', got {describe(value)}")
 
 
 def _answer_text(content: Any) -> str | None:
@@ -86,8 +78,4 @@ def conversation(where: str, messages: list[Any], options: Options) -> Session:
 
 
 def read(path: str, options: Options) -> Iterator[Record]:
-    for where, value in documents(path):
-        obj, messages = _messages(where, value)
-        default = stem(path) if where == str(path) else f"{stem(path)}-{where.rsplit(':', 1)[1]}"
-        sample_id = sample_id_of(obj, options, default, where)
-        yield where, conversation(where, messages, options).record(sample_id, options)
+    return read_conversations(path, options, message_list, conversation)

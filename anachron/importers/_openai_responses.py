@@ -26,22 +26,22 @@ from typing import Any, Iterator, Mapping
 from ..errors import AnachronError
 from ..io import Record
 from ..validate import describe
-from ._common import Options, Session, documents, epoch_iso, expect_list, expect_object, parse_arguments, sample_id_of, stem
+from ._common import Options, Session, epoch_iso, expect_list, expect_object, parse_arguments, read_conversations
 from ._results import text_of
 
 FORMAT = "openai-responses"
 
 
-def _items(where: str, value: Any) -> tuple[Any, list[tuple[str, Any]], str | None]:
-    """The conversation object, its items labelled by their place (``output[3]``), and its time."""
+def _items(where: str, value: Any) -> tuple[Any, tuple[list[tuple[str, Any]], str | None]]:
+    """The conversation object, and its items labelled by their place (``output[3]``) with its time."""
     if isinstance(value, list):
-        return value, [(f"items[{i}]", item) for i, item in enumerate(value)], None
+        return value, ([(f"items[{i}]", item) for i, item in enumerate(value)], None)
     if isinstance(value, Mapping) and "output" in value:
         output = expect_list(value["output"], where, "field 'output'")
         inputs = value.get("input") if isinstance(value.get("input"), list) else []
         labelled = [(f"input[{i}]", item) for i, item in enumerate(inputs)]
         labelled += [(f"output[{i}]", item) for i, item in enumerate(output)]
-        return value, labelled, epoch_iso(value.get("created_at"))
+        return value, (labelled, epoch_iso(value.get("created_at")))
     raise AnachronError(f"{where}: expected a Response object with 'output' or a list of items, got {describe(value)}")
 
 
@@ -101,7 +101,8 @@ def _shell_command(item: Mapping[str, Any]) -> str | None:
     return None
 
 
-def conversation(where: str, items: list[tuple[str, Any]], options: Options, time: str | None) -> Session:
+def conversation(where: str, body: tuple[list[tuple[str, Any]], str | None], options: Options) -> Session:
+    items, time = body
     session = Session(where, FORMAT, options.corpus)
     pending: dict[str, dict[str, Any]] = {}
     for label, raw in items:
@@ -146,8 +147,4 @@ def conversation(where: str, items: list[tuple[str, Any]], options: Options, tim
 
 
 def read(path: str, options: Options) -> Iterator[Record]:
-    for where, value in documents(path):
-        obj, items, time = _items(where, value)
-        default = stem(path) if where == str(path) else f"{stem(path)}-{where.rsplit(':', 1)[1]}"
-        sample_id = sample_id_of(obj, options, default, where)
-        yield where, conversation(where, items, options, time).record(sample_id, options)
+    return read_conversations(path, options, _items, conversation)
