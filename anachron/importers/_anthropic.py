@@ -53,9 +53,9 @@ def _client_result(block: Mapping[str, Any], corpus: Any) -> tuple[bool, Any]:
     if isinstance(content, list):
         items: list[Any] = []
         for part in content:
-            if isinstance(part, Mapping) and part.get("type") == "search_result" and isinstance(part.get("source"), str):
+            if isinstance(part, dict) and part.get("type") == "search_result" and isinstance(part.get("source"), str):
                 items.append({"url": part["source"], "title": part.get("title"), "snippet": text_of(part.get("content"))})
-            elif isinstance(part, Mapping) and part.get("type") == "text" and isinstance(part.get("text"), str):
+            elif isinstance(part, dict) and part.get("type") == "text" and isinstance(part.get("text"), str):
                 items += result_items(part["text"], corpus)
         return False, items
     return False, result_items(content if isinstance(content, str) else text_of(content), corpus)
@@ -63,15 +63,15 @@ def _client_result(block: Mapping[str, Any], corpus: Any) -> tuple[bool, Any]:
 
 def _server_result(block: Mapping[str, Any], entry: dict[str, Any], corpus: Any) -> tuple[bool, Any]:
     content = block.get("content")
-    kind = content.get("type") if isinstance(content, Mapping) else None
+    kind = content.get("type") if isinstance(content, dict) else None
     if isinstance(kind, str) and kind.endswith("_error"):
         return True, f"{kind}: {content.get('error_code')}"  # type: ignore[union-attr]
     if block.get("type") == "web_search_tool_result":
         return False, result_items(content if isinstance(content, list) else [], corpus)
-    if block.get("type") == "web_fetch_tool_result" and isinstance(content, Mapping):
+    if block.get("type") == "web_fetch_tool_result" and isinstance(content, dict):
         url = content.get("url") if isinstance(content.get("url"), str) else entry.get("target")
-        document = content.get("content") if isinstance(content.get("content"), Mapping) else {}
-        source = document.get("source") if isinstance(document.get("source"), Mapping) else {}
+        document = content.get("content") if isinstance(content.get("content"), dict) else {}
+        source = document.get("source") if isinstance(document.get("source"), dict) else {}
         text = source.get("data") if source.get("type") == "text" and isinstance(source.get("data"), str) else None
         title = document.get("title") if isinstance(document.get("title"), str) else None
         return False, [fetch_item(url, text, corpus, title)] if isinstance(url, str) and url.strip() else []
@@ -90,7 +90,7 @@ def _citations(blocks: list[Mapping[str, Any]]) -> list[str]:
     for block in blocks:
         citations = block.get("citations")
         for citation in citations if isinstance(citations, list) else []:
-            if isinstance(citation, Mapping):
+            if isinstance(citation, dict):
                 ref = citation.get("url") if citation.get("type") == "web_search_result_location" else citation.get("source")
                 if isinstance(ref, str):
                     cited.append(ref)

@@ -46,15 +46,15 @@ def _lines(path: str) -> Iterator[tuple[str, Mapping[str, Any]]]:
 
 def _search_items(tool_result: Any, corpus: Any) -> list[Any] | None:
     """The items of a WebSearch ``toolUseResult``: its results' ``content`` link lists."""
-    results = tool_result.get("results") if isinstance(tool_result, Mapping) else None
+    results = tool_result.get("results") if isinstance(tool_result, dict) else None
     if not isinstance(results, list):
         return None
     links = [
         link
         for entry in results
-        if isinstance(entry, Mapping) and isinstance(entry.get("content"), list)
+        if isinstance(entry, dict) and isinstance(entry.get("content"), list)
         for link in entry["content"]
-        if isinstance(link, Mapping)
+        if isinstance(link, dict)
     ]
     return result_items(links, corpus)
 
@@ -69,7 +69,7 @@ def _resolve(session: Session, entry: dict[str, Any], block: Mapping[str, Any], 
         items = _search_items(structured, corpus)
         session.ok(entry, items if items is not None else result_items(text, corpus))
     elif tool == "WebFetch" and isinstance(entry.get("target"), str):
-        read = structured.get("result") if isinstance(structured, Mapping) and isinstance(structured.get("result"), str) else text
+        read = structured.get("result") if isinstance(structured, dict) and isinstance(structured.get("result"), str) else text
         session.ok(entry, [fetch_item(entry["target"], read, corpus)])
     else:
         session.ok(entry, result_items(text, corpus))
@@ -96,7 +96,7 @@ def session_of(path: str, options: Options) -> tuple[str, Session]:
             continue
         blocks = expect_list(content, where, "message.content")
         time = record.get("timestamp") if isinstance(record.get("timestamp"), str) else None
-        results = [b for b in blocks if isinstance(b, Mapping) and b.get("type") == "tool_result"]
+        results = [b for b in blocks if isinstance(b, dict) and b.get("type") == "tool_result"]
         for number, raw in enumerate(blocks):
             at = f"{where} content[{number}]"
             block = expect_object(raw, at, "a content block")

@@ -52,7 +52,7 @@ def pick(obj: Any, path: str) -> Any:
     """``obj`` at a dotted *path* (``metadata.sample_id``); ``None`` when absent."""
     node = obj
     for key in path.split("."):
-        if not isinstance(node, Mapping):
+        if not isinstance(node, dict):
             return None
         node = node.get(key)
     return node
@@ -107,7 +107,7 @@ def message_list(where: str, value: Any) -> tuple[Any, list[Any]]:
     """A conversation of messages: a list, or an object with ``messages``."""
     if isinstance(value, list):
         return value, value
-    if isinstance(value, Mapping) and "messages" in value:
+    if isinstance(value, dict) and "messages" in value:
         return value, expect_list(value["messages"], where, "field 'messages'")
     raise AnachronError(f"{where}: expected a list of messages or an object with 'messages', got {describe(value)}")
 
@@ -151,7 +151,7 @@ def _iso_time(value: Any) -> str | None:
 
 
 def _first_string(arguments: Any, names: tuple[str, ...]) -> str | None:
-    if not isinstance(arguments, Mapping):
+    if not isinstance(arguments, dict):
         return None
     for name in names:
         value = arguments.get(name)
@@ -268,7 +268,7 @@ def expect_list(value: Any, where: str, what: str) -> list[Any]:
 
 
 def expect_object(value: Any, where: str, what: str) -> Mapping[str, Any]:
-    if not isinstance(value, Mapping):
+    if not isinstance(value, dict):
         raise AnachronError(f"{where}: {what}: expected an object, got {describe(value)}")
     return value
 

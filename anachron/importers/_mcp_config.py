@@ -36,13 +36,13 @@ def _runs_the_lock(server: Mapping[str, Any]) -> bool:
 def sealed_tools_from(path: str | os.PathLike[str]) -> frozenset[str]:
     """The tool names sealed by the ``anachron serve`` servers of an MCP configuration file."""
     config = read_json(path)
-    servers = config.get("mcpServers", config.get("servers")) if isinstance(config, Mapping) else None
-    if not isinstance(servers, Mapping):
+    servers = config.get("mcpServers", config.get("servers")) if isinstance(config, dict) else None
+    if not isinstance(servers, dict):
         raise AnachronError(f"{path}: expected an MCP configuration with an 'mcpServers' object, got {describe(servers)}")
     sealed = {
         f"mcp__{name}__{tool}"
         for name, server in servers.items()
-        if isinstance(server, Mapping) and _runs_the_lock(server)
+        if isinstance(server, dict) and _runs_the_lock(server)
         for tool in LOCK_TOOLS
     }
     if not sealed:

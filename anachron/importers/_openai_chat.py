@@ -12,7 +12,7 @@ annotations are its citations.
 
 from __future__ import annotations
 
-from typing import Any, Iterator, Mapping
+from typing import Any, Iterator
 
 from ..errors import AnachronError
 from ..io import Record
@@ -60,7 +60,7 @@ def conversation(where: str, messages: list[Any], options: Options) -> Session:
                 cited = [
                     a["url_citation"].get("url")
                     for a in annotations
-                    if isinstance(a, Mapping) and a.get("type") == "url_citation" and isinstance(a.get("url_citation"), Mapping)
+                    if isinstance(a, dict) and a.get("type") == "url_citation" and isinstance(a.get("url_citation"), dict)
                 ]
                 session.final_answer(text, [c for c in cited if isinstance(c, str)])
         elif role == "tool":

@@ -36,7 +36,7 @@ def _items(where: str, value: Any) -> tuple[Any, tuple[list[tuple[str, Any]], st
     """The conversation object, and its items labelled by their place (``output[3]``) with its time."""
     if isinstance(value, list):
         return value, ([(f"items[{i}]", item) for i, item in enumerate(value)], None)
-    if isinstance(value, Mapping) and "output" in value:
+    if isinstance(value, dict) and "output" in value:
         output = expect_list(value["output"], where, "field 'output'")
         inputs = value.get("input") if isinstance(value.get("input"), list) else []
         labelled = [(f"input[{i}]", item) for i, item in enumerate(inputs)]
@@ -54,7 +54,7 @@ def _id(item: Mapping[str, Any], at: str) -> str:
 
 def _web_search(session: Session, item: Mapping[str, Any], at: str, time: str | None) -> None:
     action = item.get("action")
-    action = action if isinstance(action, Mapping) else {}
+    action = action if isinstance(action, dict) else {}
     query = action.get("query")
     if not isinstance(query, str):
         queries = action.get("queries")
@@ -69,7 +69,7 @@ def _web_search(session: Session, item: Mapping[str, Any], at: str, time: str | 
         session.ok(entry, [{"url": url}] if isinstance(url, str) and url.strip() else [])
         return
     sources = action.get("sources") or []
-    urls = [s.get("url") for s in expect_list(sources, at, "action.sources") if isinstance(s, Mapping)]
+    urls = [s.get("url") for s in expect_list(sources, at, "action.sources") if isinstance(s, dict)]
     session.ok(entry, list({u: {"url": u} for u in urls if isinstance(u, str) and u.strip()}.values()))
 
 
@@ -78,10 +78,10 @@ def _message(session: Session, item: Mapping[str, Any]) -> None:
         return
     texts, cited = [], []
     for part in item.get("content") or []:
-        if isinstance(part, Mapping) and part.get("type") == "output_text" and isinstance(part.get("text"), str):
+        if isinstance(part, dict) and part.get("type") == "output_text" and isinstance(part.get("text"), str):
             texts.append(part["text"])
             for annotation in part.get("annotations") or []:
-                if isinstance(annotation, Mapping) and annotation.get("type") == "url_citation":
+                if isinstance(annotation, dict) and annotation.get("type") == "url_citation":
                     if isinstance(annotation.get("url"), str):
                         cited.append(annotation["url"])
     if texts:
@@ -90,7 +90,7 @@ def _message(session: Session, item: Mapping[str, Any]) -> None:
 
 def _shell_command(item: Mapping[str, Any]) -> str | None:
     action = item.get("action")
-    if not isinstance(action, Mapping):
+    if not isinstance(action, dict):
         return None
     for key in ("commands", "command"):
         value = action.get(key)
@@ -126,7 +126,7 @@ def conversation(where: str, body: tuple[list[tuple[str, Any]], str | None], opt
             output = item.get("output")
             if kind == "shell_call_output" and isinstance(output, list):
                 output = "\n".join(
-                    text_of([{"text": o.get("stdout")}, {"text": o.get("stderr")}]) for o in output if isinstance(o, Mapping)
+                    text_of([{"text": o.get("stdout")}, {"text": o.get("stderr")}]) for o in output if isinstance(o, dict)
                 )
             session.result(entry, output if isinstance(output, str) else text_of(output))
         elif kind == "web_search_call":
@@ -137,7 +137,7 @@ def conversation(where: str, body: tuple[list[tuple[str, Any]], str | None], opt
             if item.get("status") != "completed":
                 session.failed(entry, f"code_interpreter_call status {item.get('status')}")
             else:
-                logs = [o.get("logs") for o in item.get("outputs") or [] if isinstance(o, Mapping)]
+                logs = [o.get("logs") for o in item.get("outputs") or [] if isinstance(o, dict)]
                 session.result(entry, "\n".join(log for log in logs if isinstance(log, str)))
         elif kind == "message":
             _message(session, item)

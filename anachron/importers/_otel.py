@@ -49,7 +49,7 @@ MAX_DEPTH = 32
 
 def _value(any_value: Any, where: str, depth: int = 0) -> Any:
     """An OTLP ``AnyValue`` as a plain JSON value."""
-    if not isinstance(any_value, Mapping) or depth > MAX_DEPTH:
+    if not isinstance(any_value, dict) or depth > MAX_DEPTH:
         raise AnachronError(f"{where}: expected an OTLP AnyValue object, got {describe(any_value)}")
     for key in ("stringValue", "boolValue", "doubleValue", "bytesValue"):
         if key in any_value:
@@ -124,9 +124,9 @@ def _convention(attributes: Mapping[str, Any]) -> tuple[str, str, str, str, str]
 def _unwrap(value: Any, key: str) -> Any:
     """OpenLLMetry wraps LangChain payloads: ``{"inputs": ...}``, ``{"outputs": ...}``, a message's ``kwargs.content``."""
     parsed = parse_arguments(value) if isinstance(value, str) else value
-    if isinstance(parsed, Mapping) and key in parsed:
+    if isinstance(parsed, dict) and key in parsed:
         parsed = parsed[key]
-    if isinstance(parsed, Mapping) and isinstance(parsed.get("kwargs"), Mapping) and "content" in parsed["kwargs"]:
+    if isinstance(parsed, dict) and isinstance(parsed.get("kwargs"), dict) and "content" in parsed["kwargs"]:
         parsed = parsed["kwargs"]["content"]
     return parsed
 
@@ -139,15 +139,15 @@ def _answer(attributes: Mapping[str, Any]) -> str | None:
     texts = [
         part.get("content")
         for message in messages
-        if isinstance(message, Mapping) and isinstance(message.get("parts"), list)
+        if isinstance(message, dict) and isinstance(message.get("parts"), list)
         for part in message["parts"]
-        if isinstance(part, Mapping) and part.get("type") == "text"
+        if isinstance(part, dict) and part.get("type") == "text"
     ]
     return "".join(t for t in texts if isinstance(t, str)) or None
 
 
 def _failed(span: Mapping[str, Any], attributes: Mapping[str, Any]) -> str | None:
-    status = span.get("status") if isinstance(span.get("status"), Mapping) else {}
+    status = span.get("status") if isinstance(span.get("status"), dict) else {}
     if status.get("code") in (2, "STATUS_CODE_ERROR") or "error.type" in attributes:
         message = status.get("message") or attributes.get("error.type") or "error"
         return message if isinstance(message, str) else json.dumps(message)

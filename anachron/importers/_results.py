@@ -31,7 +31,7 @@ __all__ = ["LIST_PATHS", "fetch_item", "loads", "result_items", "text_items", "t
 LIST_PATHS = (("results",), ("web", "results"), ("organic",), ("organic_results",), ("data",))
 SNIPPET_FIELDS = ("snippet", "description", "content", "summary")
 TEXT_FIELDS = ("text", "raw_content", "markdown")
-_DATES = tuple(dict.fromkeys(DATE_FIELDS + MODIFIED_FIELDS))
+_DATES = frozenset(DATE_FIELDS + MODIFIED_FIELDS)
 
 # Of a result kept in the trace: the core reads at most 256 KiB of an item's text.
 MAX_TEXT = 256 * 1024
@@ -47,7 +47,7 @@ def text_of(value: Any) -> str:
     """The text of a result value: a string as is; content parts' ``text`` joined; else compact JSON."""
     if isinstance(value, str):
         return value
-    if isinstance(value, list) and all(isinstance(part, Mapping) for part in value):
+    if isinstance(value, list) and all(isinstance(part, dict) for part in value):
         texts = [part.get("text") for part in value]
         if any(isinstance(t, str) for t in texts):
             return "\n".join(t for t in texts if isinstance(t, str))
@@ -82,11 +82,11 @@ def _as_json(value: Any) -> Any:
 def _listed(value: Any) -> list[Any] | None:
     if isinstance(value, list):
         return value
-    if isinstance(value, Mapping):
+    if isinstance(value, dict):
         for path in LIST_PATHS:
             node: Any = value
             for key in path:
-                node = node.get(key) if isinstance(node, Mapping) else None
+                node = node.get(key) if isinstance(node, dict) else None
             if isinstance(node, list):
                 return node
     return None
@@ -108,8 +108,7 @@ def _url_of(entry: Mapping[str, Any]) -> str | None:
     return None
 
 
-def _object_item(entry: Mapping[str, Any], corpus: Corpus | None) -> Any:
-    url = _url_of(entry)
+def _object_item(entry: Mapping[str, Any], url: str, corpus: Corpus | None) -> Any:
     ident = entry.get("id")
     if corpus is not None:
         for key in (ident, url):
@@ -125,9 +124,10 @@ def _object_item(entry: Mapping[str, Any], corpus: Corpus | None) -> Any:
     text = _first_text(entry, TEXT_FIELDS, MAX_TEXT)
     if text is not None:
         item["text"] = text
-    for name in _DATES:
-        value = entry.get(name)
-        if isinstance(value, (str, int)) or (isinstance(value, float) and math.isfinite(value)):
+    for name in _DATES.intersection(entry):
+        value = entry[name]
+        kind = type(value)
+        if kind is str or kind is int or (kind is float and math.isfinite(value)):
             item[name] = value  # as given (an epoch number too): the core dates it
     return item
 
@@ -140,7 +140,7 @@ def _strings(value: Any) -> Iterator[str]:
         seen += 1
         if isinstance(node, str):
             yield node
-        elif isinstance(node, Mapping):
+        elif isinstance(node, dict):
             stack.extend(reversed(list(node.values())))
         elif isinstance(node, list):
             stack.extend(reversed(node))
@@ -175,9 +175,10 @@ def result_items(value: Any, corpus: Corpus | None = None) -> list[Any]:
     parsed = _as_json(value)
     listed = _listed(parsed)
     if listed is not None:
-        objects = [entry for entry in listed if isinstance(entry, Mapping) and _url_of(entry) is not None]
-        if objects or not listed:
-            return _unique([_object_item(entry, corpus) for entry in objects])
+        objects = [(entry, _url_of(entry)) for entry in listed if isinstance(entry, dict)]
+        items = [_object_item(entry, url, corpus) for entry, url in objects if url is not None]
+        if items or not listed:
+            return _unique(items)
     if isinstance(parsed, str):
         return text_items(parsed, corpus)
     return _unique([item for text in _strings(parsed) for item in text_items(text, corpus)])
