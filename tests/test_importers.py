@@ -50,14 +50,21 @@ class FormatTest(unittest.TestCase):
             "#2 query 'cygnus robotics ipo february 2023' reaches for 2023-02-01 > 2023-01-01",
             "#2 result item https://www.reuters.com/markets/cygnus-prices-ipo/ dated 2023-02-09 > 2023-01-01 (dated by field 'published_date')",
         ])
-        # A shell call with curl, then a search no tool message answered (an error call).
-        self.assertEqual(figures(b), {"interactions": 1, "result_leaks": 0, "undated": 0, "query_intent_leaks": 0,
-                                      "content_leaks": 0, "seal_breaches": 1, "tclr": 0.0, "failed": 1})
+        # A shell call with curl; then a search no tool message answered (an error call) beside a custom tool call.
+        self.assertEqual(figures(b), {"interactions": 2, "result_leaks": 0, "undated": 0, "query_intent_leaks": 0,
+                                      "content_leaks": 0, "seal_breaches": 2, "tclr": 0.0, "failed": 1})
         self.assertEqual(b["evidence"], [
             "#1 tool 'execute_command' is outside the time lock",
             "#1 shell call reaches the network: curl -s 'https://api.example.com/prices?symbol=ACME&date=2023-03-01'",
+            "#3 tool 'python' is outside the time lock",
         ])
-        self.assertEqual((doc["summary"]["sealed"], doc["summary"]["seal_breaches"]), (False, 1))
+        self.assertEqual((doc["summary"]["sealed"], doc["summary"]["seal_breaches"]), (False, 2))
+        _, record = list(import_logs("openai-chat", [fixture("openai-chat.jsonl")], Options(as_of=dt.date(2023, 1, 1))))[1]
+        self.assertEqual([(c["tool"], c["status"], c.get("arguments")) for c in record["interactions"]], [
+            ("execute_command", "ok", {"command": "curl -s 'https://api.example.com/prices?symbol=ACME&date=2023-03-01'"}),
+            ("web_search", "error", {"query": "acme share price"}),
+            ("python", "ok", "print(41.2)"),
+        ])
 
     def test_openai_chat_default_sample_ids_name_the_line(self):
         doc = scored("openai-chat", fixture("openai-chat.jsonl"))

@@ -6,7 +6,8 @@ message's ``tool_calls`` (``function.name``, ``function.arguments`` as a JSON
 string; several at once are allowed) are answered by ``tool`` messages with
 the call's ``tool_call_id``, before the next assistant message: ids are
 paired within that turn.  A call no tool message answers is an ``error``
-call.  The last assistant text is the answer; its ``url_citation``
+call.  A custom tool call (``type: custom``) carries ``custom.name`` and its
+free-form ``custom.input``.  The legacy single ``function_call`` is not read.  The last assistant text is the answer; its ``url_citation``
 annotations are its citations.
 """
 
@@ -44,16 +45,19 @@ def conversation(where: str, messages: list[Any], options: Options) -> Session:
             for number, call in enumerate(expect_list(calls, at, "field 'tool_calls'")):
                 call_at = f"{at} tool_calls[{number}]"
                 call = expect_object(call, call_at, "a tool call")
-                function = expect_object(call.get("function"), call_at, "field 'function'")
+                # A custom tool call carries its name and free-form input under "custom".
+                kind = "custom" if call.get("type") == "custom" else "function"
+                function = expect_object(call.get(kind), call_at, f"field {kind!r}")
                 name = function.get("name")
                 if not isinstance(name, str) or not name:
-                    raise AnachronError(f"{call_at}: function.name is {describe(name)}, expected the tool's name")
+                    raise AnachronError(f"{call_at}: {kind}.name is {describe(name)}, expected the tool's name")
                 call_id = call.get("id")
                 if not isinstance(call_id, str) or not call_id:
                     raise AnachronError(f"{call_at}: id is {describe(call_id)}, expected the call id its tool message replies to")
                 if call_id in pending:
                     raise AnachronError(f"{call_at}: tool call id {call_id!r} appears twice in one turn")
-                pending[call_id] = session.call(name, parse_arguments(function.get("arguments")), call_id=call_id)
+                arguments = function.get("input") if kind == "custom" else parse_arguments(function.get("arguments"))
+                pending[call_id] = session.call(name, arguments, call_id=call_id)
             text = _answer_text(message.get("content"))
             if text:
                 annotations = message.get("annotations") or []

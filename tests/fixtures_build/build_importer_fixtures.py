@@ -105,7 +105,12 @@ def openai_chat() -> str:
             call("call_1", "execute_command", {"command": "curl -s 'https://api.example.com/prices?symbol=ACME&date=2023-03-01'"}),
         ]}),
         sent({"role": "tool", "tool_call_id": "call_1", "content": "ACME 41.20"}),
-        replied({"role": "assistant", "content": None, "tool_calls": [call("call_2", "web_search", {"query": "acme share price"})]}),
+        replied({"role": "assistant", "content": None, "tool_calls": [
+            call("call_2", "web_search", {"query": "acme share price"}),
+            # A custom tool call: free-form input, answered below.
+            {"id": "call_3", "type": "custom", "custom": {"name": "python", "input": "print(41.2)"}},
+        ]}),
+        sent({"role": "tool", "tool_call_id": "call_3", "content": "41.2"}),
         # No tool message answers call_2 before the next assistant message: an error call.
         replied({"role": "assistant", "content": "About 41.20."}),
     ]}
