@@ -170,6 +170,29 @@ class FormatTest(unittest.TestCase):
         self.assertEqual(chat["citations"], ["https://example.org/2022/12/20/cygnus-robotics"])
         self.assertEqual(chat["interactions"][2]["error"], "web_search_tool_result_error: max_uses_exceeded")
 
+    def test_failed_calls_keep_their_message(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            def errors(fmt, name, value, lines=False):
+                path = Path(tmp, name)
+                path.write_text("".join(json.dumps(v) + "\n" for v in value) if lines else json.dumps(value))
+                (_, record), = import_logs(fmt, [str(path)], Options(as_of=dt.date(2023, 1, 1)))
+                return [(c["tool"], c["status"], c.get("error")) for c in record["interactions"]]
+
+            self.assertEqual(errors("anthropic", "a.json", [{"role": "assistant", "content": [
+                {"type": "server_tool_use", "id": "s1", "name": "web_fetch", "input": {"url": "https://x.example/a"}},
+                {"type": "web_fetch_tool_result", "tool_use_id": "s1", "content": {"type": "web_fetch_tool_result_error", "error_code": "url_not_accessible"}},
+                {"type": "server_tool_use", "id": "s2", "name": "web_search", "input": {"query": "q"}},
+            ]}]), [("web_fetch", "error", "web_fetch_tool_result_error: url_not_accessible"),
+                   ("web_search", "error", "no result in the log")])
+            self.assertEqual(errors("claude-code", "c.jsonl", [
+                {"type": "assistant", "message": {"role": "assistant", "content": [{"type": "tool_use", "id": "t1", "name": "WebFetch", "input": {"url": "https://x.example/a"}}]}},
+                {"type": "user", "toolUseResult": "Error: Request failed with status code 404", "message": {"role": "user", "content": [
+                    {"type": "tool_result", "tool_use_id": "t1", "is_error": True, "content": "Request failed with status code 404"}]}},
+            ], lines=True), [("WebFetch", "error", "Request failed with status code 404")])
+            self.assertEqual(errors("openai-responses", "r.json", [
+                {"type": "web_search_call", "id": "ws", "status": "incomplete", "action": {"type": "search", "query": "q"}},
+            ]), [("web_search", "error", "web_search_call status incomplete")])
+
     def test_as_of_map(self):
         with tempfile.TemporaryDirectory() as tmp:
             path = Path(tmp, "as-of.json")
