@@ -62,7 +62,7 @@ class SealAuditTest(unittest.TestCase):
     def test_every_network_marker_and_its_boundaries(self):
         sealed = LOCK | {"Bash", "shell", "execute_command", "code_interpreter"}
         reaching = ["curl example.com", "wget -q x", "open http://x", "HTTPS://X.ORG", "import requests",
-                    "from urllib import request", "await fetch('/api')"]
+                    "from urllib import request", "import urllib3", "await fetch('/api')"]
         quiet = ["ls -la", "echo curling", "prefetch(x)", "grep requests_total log", "python -m urllibx", None]
         for tool in sorted(sealed - LOCK):
             for command in reaching:

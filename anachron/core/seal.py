@@ -33,7 +33,7 @@ __all__ = ["NETWORK_PATTERN", "SHELL_TOOLS", "audit", "call_breaches"]
 SHELL_TOOLS = ("Bash", "shell", "execute_command", "code_interpreter")
 
 # A command that names a network client or a URL reaches (or tries to reach) the network.
-NETWORK_PATTERN = re.compile(r"\b(?:curl|wget|requests|urllib)\b|https?://|\bfetch\(", re.ASCII | re.IGNORECASE)
+NETWORK_PATTERN = re.compile(r"\b(?:curl|wget|requests|urllib3?)\b|https?://|\bfetch\(", re.ASCII | re.IGNORECASE)
 
 QUOTED_COMMAND = 80  # characters of a command an evidence line quotes
 _LEAD = 20  # characters kept before the match when it sits far into its line
