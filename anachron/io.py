@@ -35,6 +35,7 @@ __all__ = [
     "read_jsonl",
     "read_log_records",
     "read_records",
+    "read_text",
     "write_atomic",
     "write_files_atomic",
 ]
@@ -81,6 +82,11 @@ def _read_text(path: str | os.PathLike[str]) -> str:
         raise AnachronError(f"{path}: not UTF-8 text (byte {exc.start})") from None
     except OSError as exc:
         raise AnachronError(f"{path}: cannot read: {exc.strerror}") from None
+
+
+def read_text(path: str | os.PathLike[str]) -> str:
+    """The UTF-8 text of *path*, newlines as written; errors name the file."""
+    return _read_text(path)
 
 
 def read_json(path: str | os.PathLike[str]) -> Any:

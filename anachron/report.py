@@ -10,7 +10,7 @@ from typing import Any, Sequence
 
 from .core.leakage import HORIZON_BANDS, RunSummary, SampleResult, summarise
 
-__all__ = ["score_document", "score_table", "summary_lines", "tclr_object"]
+__all__ = ["score_document", "score_table", "seal_line", "summary_lines", "tclr_object"]
 
 
 def score_document(results: Sequence[SampleResult]) -> dict[str, Any]:
@@ -77,18 +77,31 @@ def _failed(counts) -> str:
     return f"{total} (" + ", ".join(f"{status} {n}" for status, n in counts.items() if n) + ")"
 
 
+def seal_line(summary: RunSummary) -> str:
+    """The seal verdict, the table's first line: never a clean time-locked result with a breach."""
+    if summary.seal_breaches is None:
+        return "seal audit: not run (no tools declared sealed: pass --sealed-tools or --sealed-tools-from)"
+    samples = f"{summary.n} sample{'' if summary.n == 1 else 's'}"
+    if summary.sealed:
+        return f"sealed: true (0 seal breaches in {samples})"
+    breaches = f"{summary.seal_breaches} seal breach{'' if summary.seal_breaches == 1 else 'es'}"
+    return f"sealed: false ({breaches} in {summary.seal_breached_runs} / {samples}): NOT a time-locked result"
+
+
 def score_table(results: Sequence[SampleResult]) -> str:
-    """A per-sample table, each sample's evidence under it, then the run summary."""
+    """The seal verdict, a per-sample table, each sample's evidence under it, then the run summary."""
+    summary = summarise(results)
     width = max([len("sample")] + [len(r.sample_id) for r in results])
-    header = f"{'sample':<{width}}  as_of       TCLR    ok  result  undated  surv  restate  query  open  content  blocked  failed"
-    lines = [header, "-" * len(header)]
+    header = f"{'sample':<{width}}  as_of       TCLR    ok  result  undated  surv  restate  query  open  content  blocked  failed  seal"
+    lines = [seal_line(summary), "", header, "-" * len(header)]
     for r in results:
         lines.append(
             f"{r.sample_id:<{width}}  {r.as_of}  {r.tclr:5.3f}  {r.interactions:4d}  {r.result_leaks:6d}  {r.undated:7d}"
             f"  {r.survivorship_leaks:4d}  {r.restatement_leaks:7d}  {r.query_intent_leaks:5d}  {r.open_period_queries:4d}  {r.content_leaks:7d}"
             f"  {r.blocked_attempts:7d}  {sum(r.failed_calls.values()):6d}"
+            f"  {'-' if r.seal_breaches is None else r.seal_breaches:>4}"
         )
         lines += [f"{'':<{width}}  ! {line}" for line in r.evidence]
     lines.append("")
-    lines += summary_lines(summarise(results))
+    lines += summary_lines(summary)
     return "\n".join(lines) + "\n"

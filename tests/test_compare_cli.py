@@ -200,7 +200,7 @@ class CompareCliTest(unittest.TestCase):
         self.assert_bad((u, e, "--metric", "TCLR"), "unknown metric 'TCLR': choose one of tclr, tclr_low, tclr_high, "
                         "survivorship_rate, interactions, result_leaks, survivorship_leaks, restatement_leaks, "
                         "query_intent_leaks, blocked_attempts, undated, content_leaks, revision_risks, survivorship_base, "
-                        "open_period_queries")
+                        "open_period_queries, seal_breaches")
         for argv in (("--resamples", "many"), ("--seed", "1.5"), ("--format", "xml"), ("--confidence", "high")):
             with self.subTest(argv=argv):
                 status, out, err = self.compare(u, e, *argv)

@@ -486,6 +486,13 @@ class ExportTest(unittest.TestCase):
         self.assertEqual(export(self.naive["enforced"], "--out", out, "--format", "score")[0], 0)
         self.assertEqual(out.read_text(), printed)
 
+    def test_score_from_inspect_scores_as_export_does(self):
+        out = self.dir / "from-inspect.json"
+        self.assertEqual(export(self.naive["enforced"], "--out", out, "--format", "score")[0], 0)
+        status, printed, err = run_cli("score", "--from", "inspect", str(self.naive["enforced"]), "--format", "json")
+        self.assertEqual((status, err), (0, ""))
+        self.assertEqual(printed, out.read_text())
+
     def test_same_logs_same_bytes(self):
         paths = [self.dir / "a.json", self.dir / "b.json"]
         for path in paths:

@@ -599,7 +599,8 @@ class ScoresTest(unittest.TestCase):
     def test_metrics_are_the_numeric_fields_of_the_score_output(self):
         import datetime
 
-        result = SampleResult("s", datetime.date(2022, 1, 1), "unrestricted", 3, 1, 1, 2, 0, 1, ())
+        # An audited sample (seal_breaches is null when no tool was declared sealed).
+        result = SampleResult("s", datetime.date(2022, 1, 1), "unrestricted", 3, 1, 1, 2, 0, 1, (), seal_breaches=0)
         fields = {k for k, v in result.to_dict().items() if isinstance(v, (int, float)) and not isinstance(v, bool)}
         self.assertEqual(fields, set(METRICS))
         for metric, kind in METRICS.items():

@@ -22,6 +22,7 @@ __all__ = ["main", "compare_main"]
 COMMANDS = (
     "demo",
     "score",
+    "import_",
     "compare",
     "freeze",
     "serve",

@@ -2,7 +2,8 @@
 
 Every citation must have been shown to the agent by its own run's tools,
 dated on or before the cutoff.  Prints one line per citation; exit status 1
-when any fails, 2 on bad input.
+when any fails, 2 on bad input.  ``--trace TRACE.jsonl`` checks the
+``citations`` each sample of a trace carries (an imported run) instead.
 """
 
 from __future__ import annotations
@@ -10,9 +11,10 @@ from __future__ import annotations
 import argparse
 import sys
 
+from ..errors import AnachronError
 from ..timelock.citations import load_answer, verify_citations
 from ..timelock.events import load_events
-from .options import iso_date
+from .options import add_corpus_option, iso_date
 
 EXIT_FAILED = 1
 
@@ -24,13 +26,43 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         description="Check that every citation in ANSWER.json was returned by a tool of this run "
         "(not withheld) and dated on or before the cutoff. Exit status 1 if any fails.",
     )
-    parser.add_argument("answer", metavar="ANSWER.json", help="an object with a 'citations' list (docs/mcp.md)")
-    parser.add_argument("events", metavar="EVENTS.jsonl", help="the event log of the run that produced the answer")
+    parser.add_argument("answer", nargs="?", metavar="ANSWER.json", help="an object with a 'citations' list (docs/mcp.md)")
+    parser.add_argument("events", nargs="?", metavar="EVENTS.jsonl", help="the event log of the run that produced the answer")
     parser.add_argument("--as-of", type=iso_date, metavar="DATE", help="cutoff (default: the as-of the server ran with)")
+    parser.add_argument(
+        "--trace", metavar="TRACE.jsonl",
+        help="check the citations of every sample of a trace (e.g. from `anachron import`) against its own calls",
+    )
+    add_corpus_option(parser)
     parser.set_defaults(func=run)
 
 
+def run_trace(args: argparse.Namespace) -> int:
+    from ..core import load_corpus, load_traces
+    from ..timelock.citations import verify_trace_citations
+
+    if args.answer is not None or args.as_of is not None:
+        raise AnachronError("--trace checks the citations and cutoff each sample carries: give no ANSWER.json, EVENTS.jsonl or --as-of")
+    traces = load_traces(args.trace, load_corpus(args.corpus))
+    checks = [(trace, check) for trace in traces for check in verify_trace_citations(trace)]
+    for trace, check in checks:
+        print(f"{'ok  ' if check.ok else 'FAIL'}  {trace.sample_id}  {check.citation.ref}: {check.reason}")
+    failed = sum(1 for _, check in checks if not check.ok)
+    uncited = sum(1 for trace in traces if not trace.citations)
+    print(
+        f"{len(checks)} citation(s) in {len(traces)} sample(s): {len(checks) - failed} verified, {failed} failed"
+        + (f"; {uncited} sample(s) cite nothing" if uncited else "")
+    )
+    return EXIT_FAILED if failed else 0
+
+
 def run(args: argparse.Namespace) -> int:
+    if args.trace is not None:
+        return run_trace(args)
+    if args.answer is None or args.events is None:
+        raise AnachronError("give ANSWER.json and EVENTS.jsonl, or --trace TRACE.jsonl")
+    if args.corpus is not None:
+        raise AnachronError("--corpus is read with --trace only: an event log carries its items' dates")
     cutoff = args.as_of
     citations = load_answer(args.answer)
     log = load_events(args.events)

@@ -32,11 +32,12 @@ import datetime as _dt
 import statistics
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import Any, Iterable, Mapping, Sequence
+from typing import AbstractSet, Any, Iterable, Mapping, Sequence
 
 from .corpus import Corpus
 from .dates import known_at
 from .query_intent import future_references, query_findings
+from .seal import audit
 from .trace import STATUSES, Interaction, ReturnedItem, Trace
 
 __all__ = [
@@ -241,6 +242,8 @@ class SampleResult:
     revision_risks: int = 0
     horizons: tuple[int, ...] = ()
     open_period_queries: int = 0
+    # Calls that breached the declared time lock (anachron.core.seal); None: no tool was declared sealed.
+    seal_breaches: int | None = None
 
     @property
     def tclr(self) -> float:
@@ -296,6 +299,7 @@ class SampleResult:
             "failed_calls": dict(self.failed_calls),
             "horizon_days": self.horizon_days,
             "horizons": list(self.horizons),
+            "seal_breaches": self.seal_breaches,
             "evidence": list(self.evidence),
         }
 
@@ -326,6 +330,7 @@ class SampleResult:
             revision_risks=data["revision_risks"],
             horizons=tuple(data["horizons"]),
             open_period_queries=data.get("open_period_queries", 0),  # absent from copies stored before it existed
+            seal_breaches=data.get("seal_breaches"),
         )
 
 
@@ -389,6 +394,13 @@ class RunSummary:
     revision_risks: int = 0
     horizon: Horizon = field(default_factory=lambda: horizon(()))
     open_period_queries: int = 0
+    seal_breaches: int | None = None  # None: not audited (no tool declared sealed)
+    seal_breached_runs: int = 0
+
+    @property
+    def sealed(self) -> bool | None:
+        """True when the seal audit ran and found no breach; ``None`` when it did not run."""
+        return None if self.seal_breaches is None else self.seal_breaches == 0
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -410,6 +422,9 @@ class RunSummary:
             "blocked_attempts": self.blocked_attempts,
             "failed_calls": dict(self.failed_calls),
             "horizon_days": self.horizon.to_dict(),
+            "sealed": self.sealed,
+            "seal_breaches": self.seal_breaches,
+            "seal_breached_runs": self.seal_breached_runs,
         }
 
     def _repr_html_(self) -> str:
@@ -419,13 +434,20 @@ class RunSummary:
         return summary_table(self)
 
 
-def score_trace(trace: Trace, corpus: Corpus) -> SampleResult:
+def score_trace(trace: Trace, corpus: Corpus, *, sealed_tools: AbstractSet[str] | None = None) -> SampleResult:
     """Score one validated :class:`Trace` against *corpus*'s entity registry.
 
     Every evidence line starts with the number of the call that produced it
-    (``#3 ...``, counting every call of the trace from 1).
+    (``#3 ...``, counting every call of the trace from 1); a call's seal
+    breach lines come first.  With *sealed_tools* (the tools declared to go
+    through a time lock) the run is audited (:mod:`anachron.core.seal`):
+    ``seal_breaches`` counts the calls that breached; without, it is ``None``.
     """
     judgements = [judge(interaction, trace.as_of, corpus) for interaction in trace.interactions]
+    breaches = audit(trace.interactions, sealed_tools)
+    lines = [
+        (breaches[index] if breaches is not None else ()) + j.evidence for index, j in enumerate(judgements)
+    ]
     failed = _no_failures()
     for interaction, verdict in zip(trace.interactions, judgements):
         if not verdict.interaction:
@@ -440,7 +462,7 @@ def score_trace(trace: Trace, corpus: Corpus) -> SampleResult:
         survivorship_base=sum(j.entity_bearing for j in judgements),
         restatement_leaks=sum(j.restatement_leak for j in judgements),
         query_intent_leaks=sum(j.query_intent_leak for j in judgements),
-        evidence=tuple(f"#{number} {line}" for number, j in enumerate(judgements, start=1) for line in j.evidence),
+        evidence=tuple(f"#{number} {line}" for number, found in enumerate(lines, start=1) for line in found),
         blocked_attempts=sum(j.blocked_attempt for j in judgements),
         failed_calls=failed,
         undated=sum(j.undated for j in judgements),
@@ -448,12 +470,15 @@ def score_trace(trace: Trace, corpus: Corpus) -> SampleResult:
         revision_risks=sum(j.revision_risk for j in judgements),
         horizons=tuple(days for j in judgements for days in j.horizons),
         open_period_queries=sum(j.open_period for j in judgements),
+        seal_breaches=None if breaches is None else sum(1 for found in breaches if found),
     )
 
 
-def score_traces(traces: Iterable[Trace], corpus: Corpus) -> list[SampleResult]:
-    """Score each trace, in order."""
-    return [score_trace(trace, corpus) for trace in traces]
+def score_traces(
+    traces: Iterable[Trace], corpus: Corpus, *, sealed_tools: AbstractSet[str] | None = None
+) -> list[SampleResult]:
+    """Score each trace, in order (*sealed_tools*: see :func:`score_trace`)."""
+    return [score_trace(trace, corpus, sealed_tools=sealed_tools) for trace in traces]
 
 
 def _mean(values: Sequence[Fraction]) -> float | None:
@@ -467,8 +492,11 @@ def summarise(results: Sequence[SampleResult]) -> RunSummary:
     ``tool_using_mean_tclr`` over samples with at least one interaction
     (an ``ok`` call; ``None`` when no sample has one), so tool-using runs
     are reported apart from runs that answered without retrieving anything.
+    The run is ``sealed`` when every sample was audited and none breached;
+    when any sample was not audited there is no seal verdict (``None``).
     """
     tool_using = [r for r in results if r.interactions]
+    audited = bool(results) and all(r.seal_breaches is not None for r in results)
     failed = _no_failures()
     for r in results:
         for status, count in r.failed_calls.items():
@@ -491,4 +519,6 @@ def summarise(results: Sequence[SampleResult]) -> RunSummary:
         revision_risks=sum(r.revision_risks for r in results),
         horizon=horizon([days for r in results for days in r.horizons]),
         open_period_queries=sum(r.open_period_queries for r in results),
+        seal_breaches=sum(r.seal_breaches for r in results) if audited else None,  # type: ignore[misc]
+        seal_breached_runs=sum(1 for r in results if r.seal_breaches),
     )

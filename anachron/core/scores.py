@@ -50,6 +50,7 @@ METRICS: dict[str, str] = {
     "revision_risks": "count",
     "survivorship_base": "count",
     "open_period_queries": "count",
+    "seal_breaches": "count",  # null when the run was not audited (no --sealed-tools)
 }
 
 _EXPECTED = {"rate": "a number in [0, 1]", "count": "a non-negative integer"}

@@ -10,7 +10,8 @@ One JSON object per sample run (docs/formats.md)::
 Each interaction is one tool call with a ``status`` (:data:`STATUSES`,
 default ``ok``).  Only an ``ok`` call's result reached the agent, so only an
 ``ok`` call may have ``returned`` items.  A call may name a ``target``: the
-item it asked for (a fetch's id), scored when a lock refused it.
+item it asked for (a fetch's id), scored when a lock refused it, and a
+``command``: what a shell or code tool ran, read by the seal audit.
 
 Every returned entry is resolved here, against the corpus or from its inline
 fields, so the metrics never meet an item they cannot date: an id that is
@@ -83,6 +84,8 @@ class Interaction:
     status: str = "ok"
     target: ReturnedItem | None = None
     time: _dt.datetime | None = None
+    # What a shell or code tool ran (its command or code), for the seal audit (anachron.core.seal).
+    command: str | None = None
 
 
 @dataclass(frozen=True)
@@ -235,7 +238,10 @@ def _interaction(where: str, obj: Any, corpus: Corpus) -> Interaction:
             seen.add(item.id)
             resolved.append(item)
     target = _target(f"{where} target", obj.get("target"), corpus)
-    return Interaction(tool, query, tuple(resolved), status, target, now)
+    command = obj.get("command")
+    if command is not None and not isinstance(command, str):
+        raise f.error("command", f"expected a string or null, got {describe(command)}")
+    return Interaction(tool, query, tuple(resolved), status, target, now, command)
 
 
 def parse_traces(records: Iterable[Record], corpus: Corpus) -> list[Trace]:

@@ -14,12 +14,13 @@ from dataclasses import dataclass
 from typing import Any, Iterable
 
 from ..core.dates import known_at
+from ..core.trace import ReturnedItem, Trace
 from ..errors import AnachronError
 from ..io import read_json
 from ..validate import describe
 from .events import EventLog, Seen, Withheld
 
-__all__ = ["Citation", "CitationCheck", "parse_answer", "load_answer", "verify_citations"]
+__all__ = ["Citation", "CitationCheck", "parse_answer", "load_answer", "verify_citations", "verify_trace_citations"]
 
 @dataclass(frozen=True)
 class Citation:
@@ -107,3 +108,54 @@ def _check(
             return CitationCheck(citation, True, f"returned by call {seq}, dated {s.published}")
     seq, s = dated[0]
     return CitationCheck(citation, False, f"returned by call {seq} but dated {s.published}, after the cutoff {cutoff}")
+
+
+def verify_trace_citations(trace: Trace) -> list[CitationCheck]:
+    """Check each citation of a trace (an imported run's ``citations``) against its own calls.
+
+    The rule of :func:`verify_citations`, on the trace's resolved items: a
+    citation passes when an ``ok`` call returned an item of that id or URL
+    (compared exactly) known at the trace's as-of (the core's dating: an
+    open-web item dated by attribution, a corpus item by its date).  It fails
+    when no call returned it (a call that only asked for it says so), when it
+    was returned only undated or uncertain, or only dated after the cutoff.
+    """
+    shown: dict[str, list[tuple[int, ReturnedItem]]] = {}
+    asked: dict[str, tuple[int, str]] = {}
+    for number, interaction in enumerate(trace.interactions, start=1):
+        for item in interaction.returned:
+            shown.setdefault(item.id, []).append((number, item))
+        if interaction.status != "ok" and interaction.target is not None:
+            asked.setdefault(interaction.target.id, (number, interaction.status))
+    where = f"sample {trace.sample_id}"
+    return [
+        _trace_check(Citation(ref, f"{where} citations[{index}]"), shown.get(ref, []), asked.get(ref), trace.as_of)
+        for index, ref in enumerate(trace.citations)
+    ]
+
+
+def _trace_check(
+    citation: Citation, shown: list[tuple[int, ReturnedItem]], asked: tuple[int, str] | None, cutoff: _dt.date
+) -> CitationCheck:
+    if not shown:
+        if asked is not None:
+            return CitationCheck(citation, False, f"asked for by call {asked[0]} ({asked[1]}), never shown to the agent")
+        return CitationCheck(citation, False, "never returned by a tool in this run")
+    statuses = [(number, item, item.status(cutoff)) for number, item in shown]
+    for number, item, status in statuses:
+        if status == "known":
+            return CitationCheck(citation, True, f"returned by call {number}, dated {_day(item)}")
+    late = [(number, item) for number, item, status in statuses if status == "leak"]
+    if late:
+        number, item = late[0]
+        return CitationCheck(citation, False, f"returned by call {number} but dated {_day(item)}, after the cutoff {cutoff}")
+    number, item, status = statuses[0]
+    reason = "undated" if status == "undated" else f"dated {_day(item)}, a period containing the cutoff"
+    return CitationCheck(citation, False, f"returned {reason} by call {number}: cannot be placed on or before the cutoff")
+
+
+def _day(item: ReturnedItem) -> str:
+    dating = item.dating
+    if dating is None or dating.granularity == "day" or dating.first is None:
+        return f"{item.publish_date}"
+    return f"{dating.first:%Y-%m}" if dating.granularity == "month" else f"{dating.first.year}"

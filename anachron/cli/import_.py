@@ -1,0 +1,129 @@
+"""``anachron import --from FORMAT LOG... --as-of DATE --out TRACE.jsonl``: other harnesses' logs as traces.
+
+Also the options ``anachron score`` shares: ``--from`` and its companions
+(:func:`add_log_options`, :func:`trace_records`) and the seal declaration
+(:func:`add_seal_options`, :func:`sealed_tools`).
+"""
+
+from __future__ import annotations
+
+import argparse
+from typing import Iterator
+
+from ..core import Corpus, load_corpus, parse_traces
+from ..core.dates import parse_date
+from ..errors import AnachronError
+from ..io import Record, dump_json, read_json, read_records, write_atomic
+from .options import add_corpus_option, iso_date
+
+
+def _formats() -> tuple[str, ...]:
+    from ..importers import FORMATS
+
+    return FORMATS
+
+
+def add_log_options(parser: argparse.ArgumentParser, *, required: bool) -> None:
+    """``--from FORMAT``, ``--as-of``, ``--as-of-map``, ``--sample-id-from`` (docs/importers.md)."""
+    parser.add_argument(
+        "--from", dest="log_format", required=required, choices=_formats(), metavar="FORMAT",
+        help=f"read logs of this format: {', '.join(_formats())}",
+    )
+    parser.add_argument("--as-of", type=iso_date, metavar="DATE", help="the cutoff T of every imported sample")
+    parser.add_argument("--as-of-map", metavar="FILE.json", help="a JSON object: sample id -> its cutoff T")
+    parser.add_argument(
+        "--sample-id-from", metavar="FIELD",
+        help="name each sample by this field of the conversation (dotted path), record or span attribute",
+    )
+
+
+def add_seal_options(parser: argparse.ArgumentParser) -> None:
+    """``--sealed-tools`` and ``--sealed-tools-from``: the tools declared to go through a time lock."""
+    parser.add_argument(
+        "--sealed-tools", metavar="NAME,...",
+        help="audit the seal: the tools that go through a time lock (e.g. mcp__timelock__search,mcp__timelock__fetch); "
+        "any other call is a breach",
+    )
+    parser.add_argument(
+        "--sealed-tools-from", metavar="MCPCONFIG.json",
+        help="audit the seal: the tools of the `anachron serve` servers of this MCP configuration are sealed",
+    )
+
+
+def sealed_tools(args: argparse.Namespace) -> frozenset[str] | None:
+    """The declared sealed tools (the union of both options), or ``None``: no seal verdict."""
+    if args.sealed_tools is None and args.sealed_tools_from is None:
+        return None
+    names: set[str] = set()
+    if args.sealed_tools is not None:
+        listed = [name.strip() for name in args.sealed_tools.split(",")]
+        if not any(listed) or not all(listed):
+            raise AnachronError(f"--sealed-tools: expected tool names separated by commas, got {args.sealed_tools!r}")
+        names.update(listed)
+    if args.sealed_tools_from is not None:
+        from ..importers import sealed_tools_from
+
+        names.update(sealed_tools_from(args.sealed_tools_from))
+    return frozenset(names)
+
+
+def _as_of_map(path: str) -> dict[str, object]:
+    document = read_json(path)
+    if not isinstance(document, dict) or not document:
+        raise AnachronError(f"{path}: expected a JSON object mapping sample id -> YYYY-MM-DD")
+    days = {}
+    for sample_id, value in document.items():
+        try:
+            days[sample_id] = parse_date(value)
+        except (TypeError, ValueError) as exc:
+            raise AnachronError(f"{path}: sample {sample_id!r}: {exc}") from None
+    return days
+
+
+def trace_records(args: argparse.Namespace, corpus: Corpus) -> Iterator[Record]:
+    """The trace records to score: the trace file, or the ``--from`` logs imported (one at a time)."""
+    logs = args.logs
+    if args.log_format is None:
+        if args.as_of is not None or args.as_of_map is not None or args.sample_id_from is not None:
+            raise AnachronError("--as-of, --as-of-map and --sample-id-from read logs: give --from FORMAT")
+        if len(logs) != 1:
+            raise AnachronError("a trace is one file: give one TRACE.jsonl, or --from FORMAT for logs")
+        return iter(read_records(logs[0]))
+    from ..importers import Options, import_logs
+
+    if args.as_of is not None and args.as_of_map is not None:
+        raise AnachronError("--as-of and --as-of-map both give the cutoff: give one")
+    options = Options(
+        as_of=args.as_of,
+        as_of_map=_as_of_map(args.as_of_map) if args.as_of_map is not None else None,
+        sample_id_from=args.sample_id_from,
+        corpus=corpus if args.corpus is not None else None,
+        scoring_corpus=corpus,
+    )
+    return import_logs(args.log_format, logs, options, corpus_dir=args.corpus)
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    parser = subparsers.add_parser(
+        "import",
+        help="convert agent logs (OpenAI, Anthropic, Claude Code, OpenTelemetry, ...) to a trace file",
+        description="Read the logs of another harness and write the trace format (one record per conversation or "
+        "session), ready for `anachron score` and `anachron verify-citations --trace`. docs/importers.md lists "
+        "every format and result shape read.",
+    )
+    parser.add_argument("logs", nargs="+", metavar="LOG", help="log file(s) of the format given by --from")
+    add_log_options(parser, required=True)
+    add_corpus_option(parser, help="corpus directory: its item ids are recognised in tool results")
+    parser.add_argument("--out", required=True, metavar="TRACE.jsonl", help="the trace file to write (atomically)")
+    parser.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    corpus = load_corpus(args.corpus)
+    records = list(trace_records(args, corpus))
+    parse_traces(records, corpus)  # what is written scores: a bad log leaves no file
+    write_atomic(args.out, "".join(dump_json(record, indent=None) for _, record in records))
+    samples = len(records)
+    calls = sum(len(record["interactions"]) for _, record in records)
+    print(f"wrote {args.out}: {samples} sample{'s' if samples != 1 else ''}, {calls} tool call{'s' if calls != 1 else ''}")
+    return 0

@@ -1,0 +1,94 @@
+"""Importers: agent logs of other harnesses as trace records (docs/importers.md).
+
+    from anachron.importers import Options, import_logs
+    records = import_logs("claude-code", ["session.jsonl"], Options(as_of=date(2023, 1, 1)))
+    traces = parse_traces(records, corpus)
+
+:func:`import_logs` yields ``(where, record)`` pairs, one trace record per
+conversation or session, one log at a time, for
+:func:`~anachron.core.parse_traces`.  The importers only read: they turn
+each tool call into an interaction with its status, arguments, query,
+command and the items its result showed (open-web items as shown, corpus
+ids when a corpus is given), and keep the final answer and its citations.
+Dating and every metric stay in the core.  Standard library only (the
+``inspect`` format needs the ``inspect`` extra, as ``anachron export`` does).
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Iterator, Sequence
+
+from ..errors import AnachronError
+from ..io import Record
+from . import _anthropic, _claude_code, _openai_chat, _openai_responses, _otel
+from ._common import Options
+from ._mcp_config import sealed_tools_from
+
+__all__ = ["FORMATS", "Options", "import_logs", "sealed_tools_from"]
+
+_READERS = {
+    "openai-chat": _openai_chat.read,
+    "openai-responses": _openai_responses.read,
+    "anthropic": _anthropic.read,
+    "claude-code": _claude_code.read,
+    "otel": _otel.read,
+}
+FORMATS = (*_READERS, "inspect", "mcp-events")
+
+
+def _inspect(paths: Sequence[str], options: Options, corpus_dir: str | None) -> Iterator[Record]:
+    try:
+        from ..inspect.export import read_log_traces
+    except ImportError as exc:
+        raise AnachronError(f"--from inspect needs the inspect extra: pip install 'anachron[inspect]' ({exc})") from None
+    records, _ = read_log_traces(list(paths), corpus=corpus_dir)
+    yield from records  # each sample's as_of comes from its task's metadata
+
+
+def _mcp_events(paths: Sequence[str], options: Options) -> Iterator[Record]:
+    from ..core import load_corpus
+    from ..timelock.events import events_trace, load_events
+
+    corpus = options.scoring_corpus or options.corpus or load_corpus(None)
+    for path in paths:
+        log = load_events(path)
+        sample_id = Path(path).name.removesuffix(".jsonl")
+        as_of = options.as_of if options.as_of_map is None else None
+        if options.as_of_map is not None:
+            as_of = options.as_of_map.get(sample_id)
+        as_of = as_of or log.as_of
+        if as_of is None:
+            raise AnachronError(f"{path}: the log names no as-of date: pass --as-of DATE or --as-of-map FILE.json")
+        yield str(path), events_trace(log, corpus, sample_id=sample_id, as_of=as_of)
+
+
+def import_logs(
+    log_format: str,
+    paths: Sequence[str | os.PathLike[str]],
+    options: Options,
+    *,
+    corpus_dir: str | None = None,
+) -> Iterator[Record]:
+    """The trace records of *paths*, read as *log_format* (one of :data:`FORMATS`), log by log.
+
+    Every error is an :class:`~anachron.errors.AnachronError` naming the file
+    and the line, message or span.  *corpus_dir* is the corpus directory an
+    ``inspect`` log is scored with (default: its task's).
+    """
+    if log_format not in FORMATS:
+        raise AnachronError(f"unknown log format {log_format!r}: choose one of {', '.join(FORMATS)}")
+    if not paths:
+        raise AnachronError("no log given")
+    names = [str(path) for path in paths]
+    if log_format == "inspect":
+        if options.sample_id_from is not None:
+            raise AnachronError("--sample-id-from is not read for inspect logs: their samples have ids")
+        return _inspect(names, options, corpus_dir)
+    if log_format == "mcp-events":
+        if options.sample_id_from is not None:
+            raise AnachronError("--sample-id-from is not read for mcp-events logs: each log's file name names its run")
+        return _mcp_events(names, options)
+    reader = _READERS[log_format]
+    return (record for path in names for record in reader(path, options))

@@ -1,0 +1,209 @@
+"""Tool results as returned items: one rule for every importer (docs/importers.md).
+
+- a JSON result holding a list of objects with a ``url`` or ``link`` string
+  gives one open-web item per object.  The list is the result itself, or sits
+  under :data:`LIST_PATHS` (``results``: Tavily, Exa; ``web.results``: Brave;
+  ``organic``: Serper; ``organic_results``: SerpAPI; ``data``: Firecrawl and
+  others).  Each item keeps the url, a title, a snippet (the first of
+  :data:`SNIPPET_FIELDS`), the page text (:data:`TEXT_FIELDS`) and every date
+  field attribution reads, as given: the core dates them;
+- any other result, JSON or plain text, gives the URLs in its text, each
+  with its line as the snippet (the line may carry the date);
+- a fetch gives one item: the URL fetched and the text read, HTML or plain;
+- with a corpus, an object whose ``id`` or ``url`` is a corpus item, and a
+  word of a text result that is one, become that item's id.
+
+Only what reached the agent is used; nothing here dates or judges an item.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+from typing import Any, Iterator, Mapping
+
+from ..core import Corpus
+from ..core.attribution import DATE_FIELDS, MODIFIED_FIELDS
+
+__all__ = ["LIST_PATHS", "fetch_item", "loads", "result_items", "text_items", "text_of"]
+
+LIST_PATHS = (("results",), ("web", "results"), ("organic",), ("organic_results",), ("data",))
+SNIPPET_FIELDS = ("snippet", "description", "content", "summary")
+TEXT_FIELDS = ("text", "raw_content", "markdown")
+_DATES = frozenset(DATE_FIELDS + MODIFIED_FIELDS)
+
+# Of a result kept in the trace: the core reads at most 256 KiB of an item's text.
+MAX_TEXT = 256 * 1024
+MAX_SNIPPET = 2048
+MAX_WALK = 10_000  # JSON nodes visited when a result's strings are collected
+
+_URL = re.compile(r"https?://[^\s<>\"'`\\\]\[(){}|^]+", re.ASCII | re.IGNORECASE)
+_URL_TAIL = ".,;:!?*_~'\""
+_WORD = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.:/-]*")
+
+
+def text_of(value: Any) -> str:
+    """The text of a result value: a string as is; content parts' ``text`` joined; else compact JSON."""
+    if isinstance(value, str):
+        return value
+    if isinstance(value, list) and all(isinstance(part, dict) for part in value):
+        texts = [part.get("text") for part in value]
+        if any(isinstance(t, str) for t in texts):
+            return "\n".join(t for t in texts if isinstance(t, str))
+    if value is None:
+        return ""
+    return json.dumps(value, ensure_ascii=False, sort_keys=True, default=str)
+
+
+def _no_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not JSON")
+
+
+def loads(text: str) -> Any:
+    """JSON inside a log (a call's arguments, a tool's output), or ``None`` when it is not strict JSON.
+
+    NaN and Infinity are not JSON: they could not be written back into the trace.
+    """
+    try:
+        return json.loads(text, parse_constant=_no_constant)
+    except (ValueError, RecursionError):
+        return None
+
+
+def _as_json(value: Any) -> Any:
+    """A string that is a JSON object or array, parsed; anything else unchanged."""
+    if isinstance(value, str) and value.lstrip()[:1] in ("{", "["):
+        parsed = loads(value)
+        return value if parsed is None else parsed
+    return value
+
+
+def _listed(value: Any) -> list[Any] | None:
+    if isinstance(value, list):
+        return value
+    if isinstance(value, dict):
+        for path in LIST_PATHS:
+            node: Any = value
+            for key in path:
+                node = node.get(key) if isinstance(node, dict) else None
+            if isinstance(node, list):
+                return node
+    return None
+
+
+def _first_text(entry: Mapping[str, Any], names: tuple[str, ...], limit: int) -> str | None:
+    for name in names:
+        value = entry.get(name)
+        if isinstance(value, str) and value:
+            return value[:limit]
+    return None
+
+
+def _url_of(entry: Mapping[str, Any]) -> str | None:
+    for name in ("url", "link"):
+        value = entry.get(name)
+        if isinstance(value, str) and value.strip():
+            return value.strip()
+    return None
+
+
+def _object_item(entry: Mapping[str, Any], url: str, corpus: Corpus | None) -> Any:
+    ident = entry.get("id")
+    if corpus is not None:
+        for key in (ident, url):
+            if isinstance(key, str) and key in corpus.items:
+                return key
+    item: dict[str, Any] = {"url": url}
+    title = entry.get("title")
+    if isinstance(title, str):
+        item["title"] = title[:MAX_SNIPPET]
+    snippet = _first_text(entry, SNIPPET_FIELDS, MAX_SNIPPET)
+    if snippet is not None:
+        item["snippet"] = snippet
+    text = _first_text(entry, TEXT_FIELDS, MAX_TEXT)
+    if text is not None:
+        item["text"] = text
+    for name in _DATES.intersection(entry):
+        value = entry[name]
+        kind = type(value)
+        if kind is str or kind is int or (kind is float and math.isfinite(value)):
+            item[name] = value  # as given (an epoch number too): the core dates it
+    return item
+
+
+def _strings(value: Any) -> Iterator[str]:
+    """The strings of a JSON value, depth first, at most :data:`MAX_WALK` nodes (bounds hostile input)."""
+    stack, seen = [value], 0
+    while stack and seen < MAX_WALK:
+        node = stack.pop()
+        seen += 1
+        if isinstance(node, str):
+            yield node
+        elif isinstance(node, dict):
+            stack.extend(reversed(list(node.values())))
+        elif isinstance(node, list):
+            stack.extend(reversed(node))
+
+
+def text_items(text: str, corpus: Corpus | None = None) -> list[Any]:
+    """The URLs in *text*, one item each with its line as the snippet; with *corpus*, its item ids too."""
+    items: list[Any] = []
+    seen: set[str] = set()
+    for line in text.split("\n"):
+        if "://" in line:
+            for match in _URL.finditer(line):
+                url = match.group().rstrip(_URL_TAIL)  # a sentence's full stop is not part of its URL
+                if url in seen or len(url) <= len("https://"):
+                    continue
+                seen.add(url)
+                if corpus is not None and url in corpus.items:
+                    items.append(url)
+                else:
+                    items.append({"url": url, "snippet": " ".join(line.split())[:MAX_SNIPPET]})
+        if corpus is not None:
+            for match in _WORD.finditer(line):
+                word = match.group().rstrip(_URL_TAIL)
+                if word in corpus.items and word not in seen:
+                    seen.add(word)
+                    items.append(word)
+    return items
+
+
+def result_items(value: Any, corpus: Corpus | None = None) -> list[Any]:
+    """The items a tool result showed the agent (the module's rules); *value* is a string or parsed JSON."""
+    parsed = _as_json(value)
+    listed = _listed(parsed)
+    if listed is not None:
+        objects = [(entry, _url_of(entry)) for entry in listed if isinstance(entry, dict)]
+        items = [_object_item(entry, url, corpus) for entry, url in objects if url is not None]
+        if items or not listed:
+            return _unique(items)
+    if isinstance(parsed, str):
+        return text_items(parsed, corpus)
+    return _unique([item for text in _strings(parsed) for item in text_items(text, corpus)])
+
+
+def fetch_item(url: str, text: str | None, corpus: Corpus | None = None, title: str | None = None) -> Any:
+    """The one item of a fetch: its URL and the text read (HTML or plain), or the corpus id fetched."""
+    url = url.strip()
+    if corpus is not None and url in corpus.items:
+        return url
+    item: dict[str, Any] = {"url": url}
+    if title:
+        item["title"] = title[:MAX_SNIPPET]
+    if text:
+        item["text"] = text[:MAX_TEXT]
+    return item
+
+
+def _unique(items: list[Any]) -> list[Any]:
+    """First appearance of each item (by id or url): one result shows an item once."""
+    seen: set[str] = set()
+    out = []
+    for item in items:
+        key = item if isinstance(item, str) else item["url"]
+        if key not in seen:
+            seen.add(key)
+            out.append(item)
+    return out

@@ -1,0 +1,541 @@
+"""Importers (anachron.importers, docs/importers.md): each format's fixture imported and scored
+with exact figures and evidence, malformed logs as one-line errors, result shapes of the search
+services, citations of imported runs, and the fixtures rebuilt with the vendors' SDKs."""
+
+import datetime as dt
+import json
+import os
+import tempfile
+import unittest
+from pathlib import Path
+
+from anachron.core import load_corpus, parse_traces, score_traces
+from anachron.errors import AnachronError
+from anachron.importers import FORMATS, Options, import_logs
+
+from tests.support import ROOT, require_extra, run_cli
+
+DATA = ROOT / "tests" / "data" / "importers"
+T = "2023-01-01"
+
+
+def fixture(name):
+    return str(DATA / name)
+
+
+def scored(fmt, *logs, extra=()):
+    status, out, err = run_cli("score", "--from", fmt, *logs, "--as-of", T, "--format", "json", *extra)
+    if status != 0:
+        raise AssertionError(err)
+    return json.loads(out)
+
+
+def figures(sample):
+    keys = ("interactions", "result_leaks", "undated", "query_intent_leaks", "content_leaks", "seal_breaches")
+    return {key: sample[key] for key in keys} | {"tclr": sample["tclr"], "failed": sample["failed_calls"]["error"]}
+
+
+class FormatTest(unittest.TestCase):
+    def test_formats(self):
+        self.assertEqual(FORMATS, ("openai-chat", "openai-responses", "anthropic", "claude-code", "otel", "inspect", "mcp-events"))
+
+    def test_openai_chat(self):
+        doc = scored("openai-chat", fixture("openai-chat.jsonl"), extra=("--sample-id-from", "id", "--sealed-tools", "web_search,fetch_page"))
+        a, b = doc["samples"]
+        self.assertEqual((a["sample_id"], b["sample_id"]), ("chat-a", "chat-b"))
+        # Three ok calls (two parallel searches, then a fetch reusing the id call_1); the second search leaks.
+        self.assertEqual(figures(a), {"interactions": 3, "result_leaks": 1, "undated": 0, "query_intent_leaks": 1,
+                                      "content_leaks": 0, "seal_breaches": 0, "tclr": 1 / 3, "failed": 0})
+        self.assertEqual(a["evidence"], [
+            "#2 query 'cygnus robotics ipo february 2023' reaches for 2023-02-01 > 2023-01-01",
+            "#2 result item https://www.reuters.com/markets/cygnus-prices-ipo/ dated 2023-02-09 > 2023-01-01 (dated by field 'published_date')",
+        ])
+        # A shell call with curl; then a search no tool message answered (an error call) beside a custom tool call.
+        self.assertEqual(figures(b), {"interactions": 2, "result_leaks": 0, "undated": 0, "query_intent_leaks": 0,
+                                      "content_leaks": 0, "seal_breaches": 2, "tclr": 0.0, "failed": 1})
+        self.assertEqual(b["evidence"], [
+            "#1 tool 'execute_command' is outside the time lock",
+            "#1 shell call reaches the network: curl -s 'https://api.example.com/prices?symbol=ACME&date=2023-03-01'",
+            "#3 tool 'python' is outside the time lock",
+        ])
+        self.assertEqual((doc["summary"]["sealed"], doc["summary"]["seal_breaches"]), (False, 2))
+        _, record = list(import_logs("openai-chat", [fixture("openai-chat.jsonl")], Options(as_of=dt.date(2023, 1, 1))))[1]
+        self.assertEqual([(c["tool"], c["status"], c.get("arguments")) for c in record["interactions"]], [
+            ("execute_command", "ok", {"command": "curl -s 'https://api.example.com/prices?symbol=ACME&date=2023-03-01'"}),
+            ("web_search", "error", {"query": "acme share price"}),
+            ("python", "ok", "print(41.2)"),
+        ])
+
+    def test_openai_chat_default_sample_ids_name_the_line(self):
+        doc = scored("openai-chat", fixture("openai-chat.jsonl"))
+        self.assertEqual([s["sample_id"] for s in doc["samples"]], ["openai-chat-1", "openai-chat-2"])
+
+    def test_openai_responses(self):
+        doc = scored("openai-responses", fixture("openai-responses.json"), extra=("--sealed-tools", "web_search"))
+        (s,) = doc["samples"]
+        self.assertEqual(s["sample_id"], "openai-responses")
+        # web_search (cnbc dated by its URL leaks), a failed web_search, get_filings (SEC, 2022-11-30), code_interpreter.
+        self.assertEqual(figures(s), {"interactions": 3, "result_leaks": 1, "undated": 0, "query_intent_leaks": 0,
+                                      "content_leaks": 0, "seal_breaches": 2, "tclr": 1 / 3, "failed": 1})
+        self.assertEqual(s["evidence"], [
+            "#1 result item https://www.cnbc.com/2023/02/09/cygnus-robotics-ipo.html dated 2023-02-09 > 2023-01-01 (dated by url)",
+            "#1 undated item https://example.com/about-cygnus (no date found)",
+            "#3 tool 'get_filings' is outside the time lock",
+            "#4 tool 'code_interpreter' is outside the time lock",
+            "#4 shell call reaches the network: import requests print(requests.get('https://example.com/cygnus.json').status_...",
+        ])
+
+    def test_anthropic(self):
+        doc = scored("anthropic", fixture("anthropic.json"), extra=("--sealed-tools", "get_price"))
+        (s,) = doc["samples"]
+        # web_search (FT page_age Feb 9 2023 leaks), web_fetch (dated by URL, its text mentions March 2023),
+        # a web_search error (max_uses_exceeded) and a client tool_use answered is_error: true.
+        self.assertEqual(figures(s), {"interactions": 2, "result_leaks": 1, "undated": 0, "query_intent_leaks": 0,
+                                      "content_leaks": 1, "seal_breaches": 3, "tclr": 0.5, "failed": 2})
+        self.assertEqual(s["evidence"], [
+            "#1 tool 'web_search' is outside the time lock",
+            "#1 result item https://www.ft.com/content/cygnus-robotics-ipo dated 2023-02-09 > 2023-01-01 (dated by field 'page_age')",
+            "#2 tool 'web_fetch' is outside the time lock",
+            "#2 content of item https://example.org/2022/12/20/cygnus-robotics mentions March 2023 > 2023-01-01",
+            "#3 tool 'web_search' is outside the time lock",  # failed: the tool was reachable all the same
+        ])
+
+    def test_claude_code(self):
+        doc = scored("claude-code", fixture("claude-code.jsonl"), extra=("--sealed-tools-from", fixture("mcp.json")))
+        (s,) = doc["samples"]
+        self.assertEqual(s["sample_id"], "5f0c6a9e-7c1d-4c55-9d8e-2f3b1a6c0d11")
+        # WebSearch (Bloomberg dated by URL leaks; the query's "2023" begins on T: no query leak), Bash (curl),
+        # WebFetch (an undated profile), mcp__timelock__search (a URL dated 2022-11-01).
+        self.assertEqual(figures(s), {"interactions": 4, "result_leaks": 1, "undated": 1, "query_intent_leaks": 0,
+                                      "content_leaks": 0, "seal_breaches": 3, "tclr": 0.25, "failed": 0})
+        self.assertEqual(s["tclr_high"], 0.5)
+        self.assertEqual(s["evidence"], [
+            "#1 tool 'WebSearch' is outside the time lock",
+            "#1 result item https://www.bloomberg.com/news/articles/2023-02-09/cygnus-robotics-prices-ipo dated 2023-02-09 > 2023-01-01 (dated by url)",
+            "#1 undated item https://example.net/cygnus-profile (no date found)",
+            "#2 tool 'Bash' is outside the time lock",
+            "#2 shell call reaches the network: curl -s https://example.com/cygnus.json",
+            "#3 tool 'WebFetch' is outside the time lock",
+            "#3 undated item https://example.net/cygnus-profile (no date found)",
+        ])
+
+    def test_a_sealed_claude_code_run_reports_sealed(self):
+        status, out, err = run_cli("score", "--from", "claude-code", fixture("claude-code-sealed.jsonl"), "--as-of", T,
+                                   "--sealed-tools-from", fixture("mcp.json"))
+        self.assertEqual((status, err), (0, ""))
+        self.assertEqual(out.splitlines()[0], "sealed: true (0 seal breaches in 1 sample)")
+        doc = scored("claude-code", fixture("claude-code-sealed.jsonl"), extra=("--sealed-tools-from", fixture("mcp.json")))
+        self.assertEqual((doc["summary"]["sealed"], doc["samples"][0]["interactions"], doc["samples"][0]["tclr"]), (True, 2, 0.0))
+
+    def test_otel(self):
+        doc = scored("otel", fixture("otel.json"))
+        semconv, langchain = doc["samples"]
+        self.assertEqual((semconv["sample_id"], langchain["sample_id"]), ("5b8efff798038103d269b633813fc60c", "0af7651916cd43dd8448eb211c80319c"))
+        # GenAI semconv: tavily_search leaks; brave_search failed (status code 2).
+        self.assertEqual(figures(semconv), {"interactions": 1, "result_leaks": 1, "undated": 0, "query_intent_leaks": 0,
+                                            "content_leaks": 0, "seal_breaches": None, "tclr": 1.0, "failed": 1})
+        self.assertEqual(semconv["evidence"], [
+            "#1 result item https://www.reuters.com/markets/cygnus-prices-ipo/ dated 2023-02-09 > 2023-01-01 (dated by field 'published_date')",
+        ])
+        # OpenInference serper_search (organic, "Feb 9, 2023") leaks; OpenLLMetry brave_search (web.results) is known.
+        self.assertEqual(figures(langchain), {"interactions": 2, "result_leaks": 1, "undated": 0, "query_intent_leaks": 0,
+                                              "content_leaks": 0, "seal_breaches": None, "tclr": 0.5, "failed": 0})
+        self.assertEqual(langchain["evidence"], [
+            "#1 result item https://www.marketwatch.com/story/cygnus-robotics-ipo dated 2023-02-09 > 2023-01-01 (dated by field 'date')",
+        ])
+        self.assertIsNone(doc["summary"]["sealed"])
+        status, table, _ = run_cli("score", "--from", "otel", fixture("otel.json"), "--as-of", T)
+        self.assertEqual(table.splitlines()[0], "seal audit: not run (no tools declared sealed: pass --sealed-tools or --sealed-tools-from)")
+
+    def test_otel_samples_by_attribute(self):
+        doc = scored("otel", fixture("otel.json"), extra=("--sample-id-from", "service.name"))
+        # Both traces carry the resource attribute service.name=forecaster: one sample of both.
+        (s,) = doc["samples"]
+        self.assertEqual((s["sample_id"], s["interactions"], s["result_leaks"]), ("forecaster", 3, 2))
+        status, out, err = run_cli("score", "--from", "otel", fixture("otel.json"), "--as-of", T, "--sample-id-from", "session.id")
+        self.assertEqual((status, out), (2, ""))
+        self.assertIn("no span or resource of trace 5b8efff798038103d269b633813fc60c has attribute 'session.id'", err)
+
+    def test_the_imported_trace_keeps_calls_answer_and_citations(self):
+        records = list(import_logs("otel", [fixture("otel.json")], Options(as_of=dt.date(2023, 1, 1))))
+        first = records[0][1]
+        self.assertEqual(first["answer"], "Yes, see https://www.reuters.com/markets/cygnus-prices-ipo/")
+        self.assertEqual(first["citations"], ["https://www.reuters.com/markets/cygnus-prices-ipo/"])
+        self.assertEqual([(c["tool"], c["status"], c.get("query"), c.get("call_id"), c["time"]) for c in first["interactions"]], [
+            ("tavily_search", "ok", "cygnus robotics ipo", "call_t1", "2023-01-01T00:00:10+00:00"),
+            ("brave_search", "error", "cygnus robotics", "call_t2", "2023-01-01T00:00:20+00:00"),
+        ])
+        self.assertEqual(first["interactions"][1]["error"], "429 Too Many Requests")
+        _, chat = next(iter(import_logs("anthropic", [fixture("anthropic.json")], Options(as_of=dt.date(2023, 1, 1)))))
+        self.assertEqual(chat["citations"], ["https://example.org/2022/12/20/cygnus-robotics"])
+        self.assertEqual(chat["interactions"][2]["error"], "web_search_tool_result_error: max_uses_exceeded")
+
+    def test_failed_calls_keep_their_message(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            def errors(fmt, name, value, lines=False):
+                path = Path(tmp, name)
+                path.write_text("".join(json.dumps(v) + "\n" for v in value) if lines else json.dumps(value))
+                (_, record), = import_logs(fmt, [str(path)], Options(as_of=dt.date(2023, 1, 1)))
+                return [(c["tool"], c["status"], c.get("error")) for c in record["interactions"]]
+
+            self.assertEqual(errors("anthropic", "a.json", [{"role": "assistant", "content": [
+                {"type": "server_tool_use", "id": "s1", "name": "web_fetch", "input": {"url": "https://x.example/a"}},
+                {"type": "web_fetch_tool_result", "tool_use_id": "s1", "content": {"type": "web_fetch_tool_result_error", "error_code": "url_not_accessible"}},
+                {"type": "server_tool_use", "id": "s2", "name": "web_search", "input": {"query": "q"}},
+            ]}]), [("web_fetch", "error", "web_fetch_tool_result_error: url_not_accessible"),
+                   ("web_search", "error", "no result in the log")])
+            self.assertEqual(errors("claude-code", "c.jsonl", [
+                {"type": "assistant", "message": {"role": "assistant", "content": [{"type": "tool_use", "id": "t1", "name": "WebFetch", "input": {"url": "https://x.example/a"}}]}},
+                {"type": "user", "toolUseResult": "Error: Request failed with status code 404", "message": {"role": "user", "content": [
+                    {"type": "tool_result", "tool_use_id": "t1", "is_error": True, "content": "Request failed with status code 404"}]}},
+            ], lines=True), [("WebFetch", "error", "Request failed with status code 404")])
+            self.assertEqual(errors("openai-responses", "r.json", [
+                {"type": "web_search_call", "id": "ws", "status": "incomplete", "action": {"type": "search", "query": "q"}},
+            ]), [("web_search", "error", "web_search_call status incomplete")])
+
+    def test_as_of_map(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            path = Path(tmp, "as-of.json")
+            path.write_text(json.dumps({"chat-a": "2023-03-01", "chat-b": "2022-06-01"}))
+            scored_with_map = json.loads(run_cli(
+                "score", "--from", "openai-chat", fixture("openai-chat.jsonl"), "--as-of-map", str(path), "--sample-id-from", "id", "--format", "json",
+            )[1])
+            self.assertEqual([(s["sample_id"], s["as_of"], s["result_leaks"]) for s in scored_with_map["samples"]],
+                             [("chat-a", "2023-03-01", 0), ("chat-b", "2022-06-01", 0)])
+            path.write_text(json.dumps({"chat-a": "2023-03-01"}))
+            status, out, err = run_cli("score", "--from", "openai-chat", fixture("openai-chat.jsonl"), "--as-of-map", str(path), "--sample-id-from", "id")
+            self.assertEqual((status, out), (2, ""))
+            self.assertEqual(err, f"anachron: {fixture('openai-chat.jsonl')}:2: sample 'chat-b' is not in the --as-of-map file\n")
+
+
+class ImportCommandTest(unittest.TestCase):
+    def setUp(self):
+        self._tmp = tempfile.TemporaryDirectory()
+        self.dir = Path(self._tmp.name)
+
+    def tearDown(self):
+        self._tmp.cleanup()
+
+    def test_import_writes_a_trace_that_scores_the_same(self):
+        for fmt, name in [("openai-chat", "openai-chat.jsonl"), ("openai-responses", "openai-responses.json"),
+                          ("anthropic", "anthropic.json"), ("claude-code", "claude-code.jsonl"), ("otel", "otel.json")]:
+            with self.subTest(fmt=fmt):
+                out = self.dir / f"{fmt}.jsonl"
+                status, printed, err = run_cli("import", "--from", fmt, fixture(name), "--as-of", T, "--out", str(out))
+                self.assertEqual((status, err), (0, ""))
+                self.assertTrue(printed.startswith(f"wrote {out}: "))
+                self.assertEqual(oct(out.stat().st_mode & 0o777), oct(0o666 & ~_umask()))
+                direct = run_cli("score", "--from", fmt, fixture(name), "--as-of", T, "--format", "json")[1]
+                self.assertEqual(run_cli("score", str(out), "--format", "json")[1], direct)
+                again = self.dir / f"{fmt}-again.jsonl"
+                run_cli("import", "--from", fmt, fixture(name), "--as-of", T, "--out", str(again))
+                self.assertEqual(again.read_bytes(), out.read_bytes())  # same log, same bytes
+
+    def test_verify_citations_on_imported_runs(self):
+        anthropic_trace, chat_trace = self.dir / "a.jsonl", self.dir / "c.jsonl"
+        run_cli("import", "--from", "anthropic", fixture("anthropic.json"), "--as-of", T, "--out", str(anthropic_trace))
+        status, out, err = run_cli("verify-citations", "--trace", str(anthropic_trace))
+        self.assertEqual((status, err), (0, ""))
+        self.assertEqual(out, (
+            "ok    anthropic  https://example.org/2022/12/20/cygnus-robotics: returned by call 1, dated 2022-12-20\n"
+            "1 citation(s) in 1 sample(s): 1 verified, 0 failed\n"
+        ))
+        run_cli("import", "--from", "openai-chat", fixture("openai-chat.jsonl"), "--as-of", T, "--sample-id-from", "id", "--out", str(chat_trace))
+        status, out, _ = run_cli("verify-citations", "--trace", str(chat_trace))
+        self.assertEqual(status, 1)
+        self.assertEqual(out, (
+            "ok    chat-a  https://example.com/cygnus-files: returned by call 1, dated 2022-12-15\n"
+            "FAIL  chat-a  https://www.reuters.com/markets/cygnus-prices-ipo/: returned by call 2 but dated 2023-02-09, after the cutoff 2023-01-01\n"
+            "2 citation(s) in 2 sample(s): 1 verified, 1 failed; 1 sample(s) cite nothing\n"
+        ))
+        cc = self.dir / "cc.jsonl"
+        run_cli("import", "--from", "claude-code", fixture("claude-code.jsonl"), "--as-of", T, "--out", str(cc))
+        status, out, _ = run_cli("verify-citations", "--trace", str(cc))
+        self.assertEqual(status, 1)
+        self.assertIn("FAIL  5f0c6a9e-7c1d-4c55-9d8e-2f3b1a6c0d11  https://example.net/cygnus-profile: returned undated by call 1:"
+                      " cannot be placed on or before the cutoff\n", out)
+
+    def test_verify_citations_never_returned_and_only_asked_for(self):
+        trace = self.dir / "t.jsonl"
+        trace.write_text(json.dumps({"sample_id": "s", "as_of": T, "citations": ["https://a.example/x", "https://b.example/y"],
+                                     "interactions": [{"tool": "fetch", "status": "refused",
+                                                      "target": {"id": "https://b.example/y", "publish_date": "2023-02-01"}}]}) + "\n")
+        status, out, _ = run_cli("verify-citations", "--trace", str(trace))
+        self.assertEqual((status, out.splitlines()[:2]), (1, [
+            "FAIL  s  https://a.example/x: never returned by a tool in this run",
+            "FAIL  s  https://b.example/y: asked for by call 1 (refused), never shown to the agent",
+        ]))
+        status, out, err = run_cli("verify-citations", "--trace", str(trace), "--as-of", T)
+        self.assertEqual((status, out), (2, ""))
+        self.assertIn("--trace checks the citations and cutoff each sample carries", err)
+
+    def test_corpus_ids_are_recognised_when_a_corpus_is_given(self):
+        log = self.dir / "chat.json"
+        log.write_text(json.dumps(conversation(
+            ("search", {"query": "cygnus"}, json.dumps({"results": [{"id": "fin-005", "url": "https://x.example/a", "title": "t"}]})),
+            ("fetch", {"id_or_url": "fin-004"}, "fin-004\nCygnus Robotics ..."),
+            ("search", {"query": "cygnus"}, "1. fin-004 (2022-03-01) Cygnus ...\n2. https://x.example/b"),
+        )))
+        corpus_dir = str(ROOT / "corpus" / "v0")
+        out = self.dir / "t.jsonl"
+        self.assertEqual(run_cli("import", "--from", "openai-chat", str(log), "--as-of", "2022-06-01", "--corpus", corpus_dir, "--out", str(out))[0], 0)
+        calls = json.loads(out.read_text())["interactions"]
+        self.assertEqual([c["returned"] for c in calls], [
+            ["fin-005"], ["fin-004"], ["fin-004", {"url": "https://x.example/b", "snippet": "2. https://x.example/b"}],
+        ])
+        run_cli("import", "--from", "openai-chat", str(log), "--as-of", "2022-06-01", "--out", str(out))
+        calls = json.loads(out.read_text())["interactions"]
+        self.assertEqual(calls[0]["returned"], [{"url": "https://x.example/a", "title": "t"}])  # no --corpus: no corpus ids
+
+    def test_hostile_logs_import_and_write_back(self):
+        log = self.dir / "hostile.json"
+        chat = conversation(
+            ("search", {}, json.dumps({"results": [{"url": "https://x.example/a", "published_date": "2023-02-09"}]})),
+            ("search", {"query": "\u2028line\ud800"}, "see https://y.example/\u2028 and {\"a\": Infinity}"),
+            ("search", {"query": "q" * 1_000_000}, "[" * 50_000),
+        )
+        chat["messages"][1]["tool_calls"][0]["function"]["arguments"] = '{"query": NaN}'  # what a model may emit
+        log.write_text(json.dumps(chat), encoding="utf-8")
+        out = self.dir / "t.jsonl"
+        status, _, err = run_cli("import", "--from", "openai-chat", str(log), "--as-of", T, "--out", str(out))
+        self.assertEqual((status, err), (0, ""))
+        self.assertEqual(len(out.read_text(encoding="utf-8").split("\n")), 2)  # one record, one line: U+2028 is escaped
+        calls = json.loads(out.read_text(encoding="utf-8"))["interactions"]
+        self.assertEqual(calls[0]["arguments"], "{\"query\": NaN}")  # not JSON: kept as the string the model wrote
+        self.assertEqual([len(c["returned"]) for c in calls], [1, 1, 0])
+        status, _, err = run_cli("score", str(out))
+        self.assertEqual((status, err), (0, ""))
+
+    def test_an_unreadable_timestamp_is_left_out(self):
+        path = self.dir / "s.jsonl"
+        rows = [{"type": "assistant", "timestamp": "yesterday", "message": {"role": "assistant", "content": [
+                    {"type": "tool_use", "id": "t1", "name": "WebSearch", "input": {"query": "q"}}]}},
+                {"type": "user", "timestamp": "2025-06-01T10:00:00Z", "message": {"role": "user", "content": [
+                    {"type": "tool_result", "tool_use_id": "t1", "content": "https://x.example/a"}]}}]
+        path.write_text("".join(json.dumps(r) + "\n" for r in rows))
+        (record,) = [r for _, r in import_logs("claude-code", [str(path)], Options(as_of=dt.date(2023, 1, 1)))]
+        self.assertNotIn("time", record["interactions"][0])
+        self.assertEqual(record["sample_id"], "s")
+
+    def test_mcp_events_through_the_same_entry(self):
+        from tests.test_events import RUN_RECORDS
+
+        log = self.dir / "run.jsonl"
+        log.write_text("".join(json.dumps(r) + "\n" for r in RUN_RECORDS))
+        via_import = run_cli("score", "--from", "mcp-events", str(log), "--as-of", "2022-06-01", "--format", "json")
+        self.assertEqual(via_import[:2], run_cli("score-events", str(log), "--as-of", "2022-06-01", "--format", "json")[:2])
+        self.assertEqual(via_import[0], 0)
+        # Without --as-of, the cutoff the server ran with.
+        doc = json.loads(run_cli("score", "--from", "mcp-events", str(log), "--format", "json")[1])
+        self.assertEqual(doc["samples"][0]["as_of"], "2022-12-31")
+
+
+def conversation(*calls, answer="done"):
+    """A Chat Completions conversation: one assistant turn per (tool, arguments, result)."""
+    messages = [{"role": "user", "content": "q"}]
+    for number, (tool, arguments, result) in enumerate(calls, start=1):
+        ident = f"call_{number}"
+        messages.append({"role": "assistant", "content": None, "tool_calls": [
+            {"id": ident, "type": "function", "function": {"name": tool, "arguments": json.dumps(arguments)}}]})
+        messages.append({"role": "tool", "tool_call_id": ident, "content": result})
+    messages.append({"role": "assistant", "content": answer})
+    return {"messages": messages}
+
+
+def _umask():
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
+
+
+class ResultShapeTest(unittest.TestCase):
+    """Each search service's result shape becomes items the core dates (docs/importers.md)."""
+
+    SHAPES = {
+        "tavily": {"query": "q", "results": [{"url": "https://t.example/a", "title": "A", "content": "c", "published_date": "Thu, 09 Feb 2023 10:00:00 GMT"}]},
+        "exa": {"results": [{"id": "https://e.example/a", "url": "https://e.example/a", "title": "A", "publishedDate": "2023-02-09T00:00:00.000Z", "text": "t"}]},
+        "serper": {"organic": [{"title": "A", "link": "https://s.example/a", "snippet": "s", "date": "Feb 9, 2023"}]},
+        "serpapi": {"search_metadata": {"id": "x"}, "organic_results": [{"position": 1, "title": "A", "link": "https://p.example/a", "date": "Feb 9, 2023", "snippet": "s"}]},
+        "brave": {"web": {"results": [{"title": "A", "url": "https://b.example/a", "description": "d", "page_age": "2023-02-09T08:00:00", "age": "February 9, 2023"}]}},
+        "data": {"success": True, "data": [{"url": "https://f.example/a", "title": "A", "description": "d", "date": "2023-02-09"}]},
+        "bare list": [{"url": "https://l.example/a", "title": "A", "published": "2023-02-09"}],
+    }
+    SOURCES = {"tavily": "field 'published_date'", "exa": "field 'publishedDate'", "serper": "field 'date'", "serpapi": "field 'date'",
+               "brave": "field 'page_age'", "data": "field 'date'", "bare list": "field 'published'"}
+
+    def trace(self, result, tool="search", arguments=None):
+        with tempfile.TemporaryDirectory() as tmp:
+            log = Path(tmp, "log.json")
+            log.write_text(json.dumps(conversation((tool, arguments or {"query": "q"}, result))))
+            records = list(import_logs("openai-chat", [str(log)], Options(as_of=dt.date(2023, 1, 1))))
+        corpus = load_corpus()
+        return parse_traces(records, corpus)[0], corpus
+
+    def test_every_shape(self):
+        for name, shape in self.SHAPES.items():
+            with self.subTest(shape=name):
+                trace, corpus = self.trace(json.dumps(shape))
+                (item,) = trace.interactions[0].returned
+                self.assertEqual((item.publish_date, item.dating.source), (dt.date(2023, 2, 9), self.SOURCES[name]))
+                self.assertEqual(score_traces([trace], corpus)[0].result_leaks, 1)
+
+    def test_titles_snippets_and_text_are_what_the_agent_read(self):
+        trace, _ = self.trace(json.dumps(self.SHAPES["exa"]))
+        self.assertEqual(trace.interactions[0].returned[0].text, "A\nt")
+        trace, _ = self.trace(json.dumps(self.SHAPES["brave"]))
+        self.assertEqual(trace.interactions[0].returned[0].text, "A\nd")
+
+    def test_plain_text_gives_its_urls_each_with_its_line(self):
+        text = "Top results:\nFeb 9, 2023 - https://n.example/a. Cygnus priced\nsee (https://n.example/b) and https://n.example/a\nno url here"
+        trace, _ = self.trace(text)
+        items = trace.interactions[0].returned
+        self.assertEqual([i.id for i in items], ["https://n.example/a", "https://n.example/b"])
+        self.assertEqual(items[0].dating.source, "snippet")  # its line starts with the date
+        self.assertIsNone(items[1].publish_date)
+
+    def test_json_of_another_shape_gives_the_urls_in_its_strings(self):
+        trace, _ = self.trace(json.dumps({"answer": "It listed.", "sources": {"main": "https://o.example/2023/02/09/x"}}))
+        self.assertEqual([(i.id, i.publish_date) for i in trace.interactions[0].returned], [("https://o.example/2023/02/09/x", dt.date(2023, 2, 9))])
+
+    def test_a_list_without_urls_and_an_empty_list(self):
+        self.assertEqual(self.trace(json.dumps({"results": []}))[0].interactions[0].returned, ())
+        self.assertEqual(self.trace(json.dumps({"results": [{"title": "no url"}]}))[0].interactions[0].returned, ())
+
+    def test_a_fetch_is_one_item_with_its_text(self):
+        page = '<html><head><meta property="article:published_time" content="2023-02-09T10:00:00Z"></head><body>x</body></html>'
+        trace, _ = self.trace(page, tool="fetch_url", arguments={"url": "https://h.example/story"})
+        (item,) = trace.interactions[0].returned
+        self.assertEqual((item.id, item.dating.source), ("https://h.example/story", "html article:published_time"))
+
+    def test_hostile_results(self):
+        deep = "[" * 100_000 + "]" * 100_000
+        for result in (deep, "\ud800 https://x.example/\u2028a", "https://" + "a" * 1_000_000, json.dumps({"results": [{"url": 3}]})):
+            with self.subTest(result=result[:20]):
+                trace, _ = self.trace(result)
+                self.assertLessEqual(len(trace.interactions[0].returned), 1)
+
+
+class MalformedLogTest(unittest.TestCase):
+    """Every malformed log is one line on stderr naming the file and the line, message or span; exit 2, no output."""
+
+    def setUp(self):
+        self._tmp = tempfile.TemporaryDirectory()
+        self.dir = Path(self._tmp.name)
+
+    def tearDown(self):
+        self._tmp.cleanup()
+
+    def check(self, fmt, name, text, expected):
+        path = self.dir / name
+        path.write_text(text, encoding="utf-8")
+        out = self.dir / "out.jsonl"
+        for argv in (["import", "--from", fmt, str(path), "--as-of", T, "--out", str(out)],
+                     ["score", "--from", fmt, str(path), "--as-of", T]):
+            status, stdout, err = run_cli(*argv)
+            self.assertEqual((status, stdout), (2, ""), err)
+            self.assertEqual(err, f"anachron: {path}{expected}\n")
+            self.assertFalse(out.exists())
+
+    def test_openai_chat(self):
+        good = json.dumps(conversation(("search", {"query": "q"}, "r")))
+        bad = conversation(("search", {"query": "q"}, "r"))
+        bad["messages"][2]["tool_call_id"] = "call_9"
+        self.check("openai-chat", "a.jsonl", good + "\n" + json.dumps(bad) + "\n",
+                   ":2 messages[2]: tool message replies to the string 'call_9', which no tool call of the turn before it made")
+        self.check("openai-chat", "b.jsonl", good + "\n{\"messages\": [\n", ":2: invalid JSON: Expecting value (column 15)")
+        self.check("openai-chat", "c.json", '{"messages": [{"role": "assistant", "tool_calls": [{"id": "x", "function": {}}]}]}',
+                   " messages[0] tool_calls[0]: function.name is null, expected the tool's name")
+        self.check("openai-chat", "d.json", '{\n "messages": [\n  {"role": "user",}\n ]\n}',
+                   ":3: invalid JSON: Expecting property name enclosed in double quotes (column 19)")
+        self.check("openai-chat", "e.json", '"hello"', ": expected a list of messages or an object with 'messages', got the string 'hello'")
+
+    def test_openai_responses(self):
+        self.check("openai-responses", "a.json", json.dumps([{"type": "function_call_output", "call_id": "c1", "output": "x"}]),
+                   " items[0]: function_call_output for call_id 'c1', which no earlier call made")
+        self.check("openai-responses", "b.json", json.dumps({"output": [{"type": "function_call", "name": "f", "arguments": "{}"}]}),
+                   " output[0]: call_id is null, expected the id pairing the call with its output")
+
+    def test_anthropic(self):
+        messages = [{"role": "user", "content": "q"},
+                    {"role": "assistant", "content": [{"type": "tool_use", "id": "toolu_1", "name": "f", "input": {}}]},
+                    {"role": "user", "content": [{"type": "tool_result", "tool_use_id": "toolu_2", "content": "x"}]}]
+        self.check("anthropic", "a.json", json.dumps(messages),
+                   " messages[2] content[0]: tool_result for 'toolu_2', which the assistant turn before it did not make")
+        self.check("anthropic", "b.json", json.dumps([{"role": "system", "content": "x"}]),
+                   " messages[0]: role is the string 'system', expected 'user' or 'assistant'")
+
+    def test_claude_code(self):
+        user = {"type": "user", "sessionId": "s", "message": {"role": "user", "content": "q"}}
+        result = {"type": "user", "message": {"role": "user", "content": [{"type": "tool_result", "tool_use_id": "toolu_x", "content": "r"}]}}
+        self.check("claude-code", "a.jsonl", json.dumps(user) + "\n" + json.dumps(result) + "\n",
+                   ":2 content[0]: tool_result for the string 'toolu_x', which no earlier tool_use made")
+        self.check("claude-code", "b.jsonl", json.dumps(user) + "\n\n{\"type\": \"assistant\"\n",
+                   ":3: invalid JSON: Expecting ',' delimiter (column 21)")
+        self.check("claude-code", "c.jsonl", json.dumps({"type": "assistant", "message": None}) + "\n",
+                   ":1: field 'message': expected an object, got null")
+
+    def test_otel(self):
+        span = {"traceId": "ab", "spanId": "cd", "name": "t", "attributes": [{"value": {"stringValue": "x"}}]}
+        self.check("otel", "a.json", json.dumps({"resourceSpans": [{"scopeSpans": [{"spans": [span]}]}]}),
+                   " resourceSpans[0] scopeSpans[0] spans[0] attributes[0]: key is null, expected a string")
+        self.check("otel", "b.json", json.dumps({"resourceSpans": [{"scopeSpans": [{"spans": [{"spanId": "x"}]}]}]}),
+                   " resourceSpans[0] scopeSpans[0] spans[0]: traceId is null, expected a hex string")
+        good = json.dumps({"resourceSpans": []})
+        self.check("otel", "c.jsonl", good + "\n" + json.dumps({"resourceSpans": 3}) + "\n",
+                   ":2: resourceSpans: expected a list, got 3")
+
+    def test_missing_as_of_and_bad_combinations(self):
+        path = fixture("anthropic.json")
+        for argv, message in [
+            (["score", "--from", "anthropic", path], f"anachron: {path}: no as-of date: pass --as-of DATE or --as-of-map FILE.json\n"),
+            (["score", path, "--as-of", T], "anachron: --as-of, --as-of-map and --sample-id-from read logs: give --from FORMAT\n"),
+            (["score", path, path], "anachron: a trace is one file: give one TRACE.jsonl, or --from FORMAT for logs\n"),
+            (["score", "--from", "anthropic", path, path, "--as-of", T], f"anachron: {path} (sample anthropic): duplicate sample_id (first at {path})\n"),
+            (["score", "--from", "inspect", path, "--sample-id-from", "x"], "anachron: --sample-id-from is not read for inspect logs: their samples have ids\n"),
+        ]:
+            with self.subTest(argv=argv):
+                status, out, err = run_cli(*argv)
+                self.assertEqual((status, out), (2, ""))
+                self.assertTrue(err.endswith(message) or message in err, err)
+                self.assertEqual(len(err.splitlines()), 1)
+        status, _, err = run_cli("score", "--from", "nonsense", path)
+        self.assertEqual(status, 2)
+        self.assertIn("invalid choice: 'nonsense'", err)
+
+    def test_the_api_raises_anachron_error(self):
+        with self.assertRaises(AnachronError):
+            list(import_logs("claude-code", [str(self.dir / "missing.jsonl")], Options(as_of=dt.date(2023, 1, 1))))
+        with self.assertRaisesRegex(AnachronError, "unknown log format 'x'"):
+            import_logs("x", ["a"], Options())
+
+
+class FixtureBuildTest(unittest.TestCase):
+    def test_the_fixtures_are_what_the_sdks_build(self):
+        require_extra("openai", "test")
+        require_extra("anthropic", "test")
+        import importlib.util
+
+        spec = importlib.util.spec_from_file_location("build_fixtures", ROOT / "tests" / "fixtures_build" / "build_importer_fixtures.py")
+        module = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(module)
+        import anthropic
+        import openai
+
+        same_sdks = (openai.__version__, anthropic.__version__) == (module.SDK_VERSIONS["openai"], module.SDK_VERSIONS["anthropic"])
+        formats = {"openai-chat.jsonl": "openai-chat", "openai-responses.json": "openai-responses", "anthropic.json": "anthropic",
+                   "claude-code.jsonl": "claude-code", "claude-code-sealed.jsonl": "claude-code", "otel.json": "otel"}
+        with tempfile.TemporaryDirectory() as tmp:
+            built = module.build(Path(tmp))
+            for name, text in built.items():
+                with self.subTest(name=name):
+                    if same_sdks:
+                        self.assertEqual((DATA / name).read_text(encoding="utf-8"), text)
+                    elif name in formats:  # another SDK version: what matters is that it imports the same
+                        options = Options(as_of=dt.date(2023, 1, 1))
+                        rebuilt = [r for _, r in import_logs(formats[name], [str(Path(tmp, name))], options)]
+                        committed = [r for _, r in import_logs(formats[name], [fixture(name)], options)]
+                        self.assertEqual(rebuilt, committed)
+
+
+if __name__ == "__main__":
+    unittest.main()
