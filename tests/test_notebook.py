@@ -5,7 +5,6 @@ from them as they are.
 """
 
 import csv
-import importlib.util
 import io
 import json
 import tempfile
@@ -16,7 +15,7 @@ from anachron.core import SearchEngine, compare_modes, load_corpus, naive_trace,
 from anachron.io import dump_json
 from anachron.records import BANK_COLUMNS, COMPARISON_COLUMNS, SAMPLE_COLUMNS, csv_text, sample_records
 from anachron.results import Results
-from tests.support import run_cli
+from tests.support import require_extra, run_cli
 
 CORPUS = load_corpus()
 ENGINE = SearchEngine(CORPUS)
@@ -101,8 +100,8 @@ class Records(unittest.TestCase):
         self.assertEqual(record["calls"], r.calls)
         self.assertEqual(record["failed_refused"], r.failed_calls["refused"])
 
-    @unittest.skipUnless(importlib.util.find_spec("pandas"), "pandas is not installed")
     def test_pandas_takes_them_as_they_are(self):
+        require_extra("pandas", "test")
         import pandas
 
         frame = pandas.DataFrame(Results(results()).to_records())
