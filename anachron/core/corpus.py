@@ -16,6 +16,7 @@ from __future__ import annotations
 import datetime as _dt
 import os
 from dataclasses import dataclass, field
+from functools import cached_property
 from pathlib import Path
 from types import MappingProxyType
 from typing import Any, Iterable, Mapping
@@ -24,6 +25,7 @@ from ..io import Record, read_records
 from ..validate import Fields, check_unique
 from .dates import known_at
 from .errors import AnachronError
+from .facts import Fact, parse_facts
 
 __all__ = [
     "Item",
@@ -35,7 +37,7 @@ __all__ = [
     "default_corpus_dir",
 ]
 
-_ITEM_FIELDS = ("id", "slice", "publish_date", "title", "text", "entities", "restates")
+_ITEM_FIELDS = ("id", "slice", "publish_date", "title", "text", "entities", "restates", "facts")
 _ENTITY_FIELDS = ("id", "name", "valid_from", "valid_to")
 _SAMPLE_FIELDS = ("id", "slice", "as_of", "input")
 
@@ -52,6 +54,8 @@ class Item:
     entities: tuple[str, ...] = ()
     restates: str | None = None
     extra: Mapping[str, Any] = field(default_factory=dict, compare=False)
+    # What first became public on publish_date (anachron.core.facts; docs/formats.md).
+    facts: tuple[Fact, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -103,6 +107,21 @@ class Corpus:
     def sample(self, sample_id: str) -> Sample:
         return self.samples[sample_id]
 
+    @cached_property
+    def fact_sources(self) -> Mapping[tuple, tuple[Fact, Item]]:
+        """Each distinct fact (by :attr:`Fact.key`) with the item that first made it public.
+
+        The earliest ``publish_date`` among the items declaring it; on a tie,
+        the first in file order.  Computed once per corpus.
+        """
+        first: dict[tuple, tuple[Fact, Item]] = {}
+        for item in self.items.values():
+            for fact in item.facts:
+                known = first.get(fact.key)
+                if known is None or item.publish_date < known[1].publish_date:
+                    first[fact.key] = (fact, item)
+        return MappingProxyType(first)
+
 
 def _entities(records: Iterable[Record]) -> dict[str, Entity]:
     entities: dict[str, Entity] = {}
@@ -139,6 +158,7 @@ def _items(records: Iterable[Record], entities: Mapping[str, Entity]) -> dict[st
             entities=names,
             restates=f.optional_id("restates"),
             extra=f.extra(_ITEM_FIELDS),
+            facts=parse_facts(f),
         )
     # Restatement links are checked once every item is known (a link may point forward in the file).
     for ident, item in items.items():
