@@ -51,7 +51,7 @@ from __future__ import annotations
 
 import datetime as _dt
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from typing import Any, Mapping
 
@@ -65,6 +65,7 @@ _DOLLARS = frozenset({"USD", "CAD", "AUD", "NZD", "HKD", "SGD"})
 _CURRENCIES = frozenset({"USD", "EUR", "GBP", "JPY", "CAD", "AUD", "CHF", "CNY", "NZD", "HKD", "SGD", "SEK", "NOK", "INR"})
 _DECIMAL = re.compile(r"(?:0|[1-9][0-9]*)(?:\.[0-9]+)?")
 _MAX_NAME = 200
+_MAX_DIGITS = 40  # longer digit runs are not read as figures
 
 
 @dataclass(frozen=True)
@@ -139,6 +140,8 @@ def parse_facts(f: Fields, name: str = "facts") -> tuple[Fact, ...]:
         if unknown:
             raise f.error(name, f"[{index}]: unknown key '{unknown[0]}' (a fact has {', '.join(sorted(_FACT_KEYS))})")
         kind = entry.get("kind")
+        if "kind" not in entry:
+            raise f.error(name, f"[{index}]: has no kind (one of {', '.join(FACT_KINDS)})")
         if kind not in FACT_KINDS:
             raise f.error(name, f"[{index}]: kind is {describe(kind)}, expected one of {', '.join(FACT_KINDS)}")
         value = entry.get("value")
@@ -172,11 +175,11 @@ _DATE_PATTERNS = (
     ("my", re.compile(r"\b" + _MONTH + r",?\s{1,3}(?P<y>[0-9]{4})(?![\w])", re.IGNORECASE)),
 )
 
-_SCALES = {
-    "thousand": 10**3, "k": 10**3,
-    "million": 10**6, "mln": 10**6, "mn": 10**6, "mm": 10**6, "m": 10**6,
-    "billion": 10**9, "bln": 10**9, "bn": 10**9, "b": 10**9,
-    "trillion": 10**12, "tn": 10**12,
+_SCALES = {  # powers of ten
+    "thousand": 3, "k": 3,
+    "million": 6, "mln": 6, "mn": 6, "mm": 6, "m": 6,
+    "billion": 9, "bln": 9, "bn": 9, "b": 9,
+    "trillion": 12, "tn": 12,
 }
 _CURRENCY_CODES = "|".join(sorted(_CURRENCIES))
 _NUMBER = re.compile(
@@ -195,20 +198,31 @@ _SYMBOL_CURRENCY = {"$": "$", "us$": "USD", "a$": "AUD", "c$": "CAD", "€": "EU
 
 @dataclass(frozen=True)
 class _Number:
+    """A number as written: ``mantissa * 10**exp``, its last digit worth ``10**exp`` (exact integers)."""
+
     start: int
     end: int
-    value: Fraction
-    quantum: Fraction  # the unit of the last written digit, scaled
+    mantissa: int
+    exp: int
     digits: int  # significant digits written
     currency: str | None  # "$" (any dollar) or a code
     percent: bool
     scaled: bool
 
-    def states(self, target: Fraction) -> bool:
-        """Whether the figure *target* rounds to this number at the precision it was written."""
-        if target == self.value:
+    def states(self, mantissa: int, exp: int) -> bool:
+        """Whether the figure ``mantissa * 10**exp`` rounds to this number at the precision it was written."""
+        common = min(self.exp, exp)
+        written = self.mantissa * 10 ** (self.exp - common)
+        figure = mantissa * 10 ** (exp - common)
+        if written == figure:
             return True
-        return self.digits >= 2 and abs(target - self.value) * 2 <= self.quantum
+        return self.digits >= 2 and 2 * abs(written - figure) <= 10 ** (self.exp - common)
+
+
+def _decimal(text: str) -> tuple[int, int]:
+    """A validated decimal string as ``(mantissa, exp)``: ``"48.1"`` is ``(481, -1)``."""
+    whole, _, decimals = text.partition(".")
+    return int(whole + decimals), -len(decimals)
 
 
 @dataclass(frozen=True)
@@ -226,23 +240,25 @@ def _significant(digits: str, has_point: bool) -> int:
 
 def _number(match: re.Match[str]) -> _Number | None:
     raw = match.group("num").replace(",", "")
+    if len(raw) > _MAX_DIGITS:
+        return None  # a run of digits, not a figure anyone states
     whole, _, decimals = raw.partition(".")
     scale_word = (match.group("scale") or "").lower()
-    scale = _SCALES.get(scale_word, 1)
+    scale = _SCALES.get(scale_word, 0)
     sym = (match.group("sym") or "").lower()
     code = (match.group("code") or match.group("post") or "")
     currency = _SYMBOL_CURRENCY.get(sym) or (code.upper() if code.upper() in _CURRENCIES else _WORD_CURRENCY.get(code.lower()))
     percent = match.group("pct") is not None
     if percent and currency is not None:
         return None  # "$5%" is no figure we can read
-    value = Fraction(raw) * scale
-    if not scale_word and currency is None and not percent and len(match.group("num")) == 4 and 1900 <= value <= 2099:
+    mantissa = int(whole + decimals)
+    if not scale_word and currency is None and not percent and len(match.group("num")) == 4 and 1900 <= mantissa <= 2099:
         return None  # a bare year is a date, not a figure
     return _Number(
         start=match.start(),
         end=match.end(),
-        value=value,
-        quantum=Fraction(1, 10 ** len(decimals)) * scale,
+        mantissa=mantissa,
+        exp=scale - len(decimals),
         digits=_significant(whole + decimals, bool(decimals)),
         currency=currency,
         percent=percent,
@@ -282,16 +298,21 @@ class Statements:
     def __init__(self, text: str) -> None:
         self.text = text
         self._folded = text.translate(_FOLD)
+        found = sorted(
+            ((match.start(), -match.end(), kind, match) for kind, pattern in _DATE_PATTERNS for match in pattern.finditer(self._folded)),
+            key=lambda entry: entry[:2],
+        )
+        # Leftmost-longest: "9 February 2023" is one date, not also "February 2023".
         dates: list[_Date] = []
         taken: list[tuple[int, int]] = []
-        for kind, pattern in _DATE_PATTERNS:
-            for match in pattern.finditer(self._folded):
-                if any(match.start() < end and start < match.end() for start, end in taken):
-                    continue  # "9 February 2023" is one date, not also "February 2023"
-                taken.append((match.start(), match.end()))
-                dates.append(_date(kind, match))
+        reached = 0
+        for start, negative_end, kind, match in found:
+            if start < reached:
+                continue
+            reached = -negative_end
+            taken.append((start, reached))
+            dates.append(_date(kind, match))
         self._dates = dates
-        taken.sort()
         numbers: list[_Number] = []
         i = 0
         for match in _NUMBER.finditer(self._folded):
@@ -303,6 +324,12 @@ class Statements:
             if number is not None:
                 numbers.append(number)
         self._numbers = numbers
+        # A long text repeats its figures: each distinct reading is checked once, at its first place.
+        distinct: dict[tuple, _Number] = {}
+        for n in numbers:
+            distinct.setdefault((n.mantissa, n.exp, n.digits, n.currency, n.percent, n.scaled), n)
+        self._distinct = list(distinct.values())
+        self._at = {(n.start, n.end): n for n in numbers}
 
     def _quote(self, start: int, end: int) -> str:
         return self.text[start:end]
@@ -323,11 +350,12 @@ class Statements:
                 if day in d.days or d.month_day == (day.month, day.day):
                     return d.start, d.end
             return None
-        target = fact.key[1]
-        for n in self._numbers:
-            if _number_states(n, kind, target, fact.currency):
-                return n.start, n.end
-        return None
+        mantissa, exp = _decimal(fact.value)
+        first = None
+        for n in self._distinct:
+            if _number_states(n, kind, mantissa, exp, fact.currency) and (first is None or n.start < first.start):
+                first = n
+        return None if first is None else (first.start, first.end)
 
     def _name(self, value: str) -> tuple[int, int] | None:
         words = value.translate(_FOLD).split()
@@ -347,13 +375,11 @@ class Statements:
         if fact.kind == "date":
             day = fact.key[1]
             return any(d.start == start and (day in d.days or d.month_day == (day.month, day.day)) for d in self._dates)
-        return any(
-            n.start == start and n.end == end and _number_states(n, fact.kind, fact.key[1], fact.currency)
-            for n in self._numbers
-        )
+        n = self._at.get(span)
+        return n is not None and _number_states(n, fact.kind, *_decimal(fact.value), fact.currency)
 
 
-def _number_states(n: _Number, kind: str, target: Fraction, currency: str | None) -> bool:
+def _number_states(n: _Number, kind: str, mantissa: int, exp: int, currency: str | None) -> bool:
     if kind == "money":
         if n.percent:
             return False
@@ -361,18 +387,17 @@ def _number_states(n: _Number, kind: str, target: Fraction, currency: str | None
             return False
         if n.currency is None and not n.scaled:
             return False  # a bare 377 is 377, not $377M
-        return n.states(target)
+        return n.states(mantissa, exp)
     if kind == "percent":
         if n.currency is not None:
             return False
         if n.percent:
-            return n.states(target)
+            return n.states(mantissa, exp)
         # A ratio: 0.481 is 48.1%, to the precision written.
-        if n.scaled or n.value >= 1 or not n.quantum < 1:
+        if n.scaled or n.exp >= 0 or n.mantissa >= 10 ** -n.exp:
             return False
-        as_percent = _Number(n.start, n.end, n.value * 100, n.quantum * 100, n.digits, None, True, False)
-        return as_percent.states(target)
-    return n.currency is None and not n.percent and n.states(target)
+        return replace(n, exp=n.exp + 2).states(mantissa, exp)
+    return n.currency is None and not n.percent and n.states(mantissa, exp)
 
 
 def statements(text: str) -> Statements:
