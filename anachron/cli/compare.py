@@ -6,6 +6,7 @@ import argparse
 import sys
 
 from ..core.stats import compare_modes
+from ..core.stats.intervals import CI_METHODS
 from ..io import dump_json, read_json
 from ..core.scores import METRICS, parse_scores
 from .options import add_format_option
@@ -16,7 +17,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "compare",
         help="compare an unrestricted and an enforced run sample by sample (paired bootstrap, sign test)",
         description="Compare the per-sample scores of an unrestricted and an enforced run as paired "
-        "observations: mean reduction, paired percentile-bootstrap CI, exact sign test. "
+        "observations: mean reduction, paired bootstrap CI (percentile or BCa), relative reduction and its CI, "
+        "exact sign test, and warnings where the interval is less than it looks. "
         "Each file is a JSON object of sample id -> number (as `anachron demo` writes) or the "
         "output of `anachron score --format json`.",
     )
@@ -26,6 +28,13 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--confidence", type=float, default=0.95, metavar="C", help="CI level, in (0, 1) (default: 0.95)")
     parser.add_argument("--resamples", type=int, default=10_000, metavar="B", help="bootstrap resamples (default: 10000)")
     parser.add_argument("--seed", type=int, default=0, metavar="S", help="random seed of the bootstrap (default: 0)")
+    parser.add_argument(
+        "--ci-method",
+        choices=CI_METHODS,
+        default="percentile",
+        help="bootstrap interval: percentile, or bca (bias-corrected and accelerated) (default: percentile; "
+        "coverage of both: docs/metrics.md)",
+    )
     parser.add_argument(
         "--metric",
         default="tclr",
@@ -46,6 +55,7 @@ def run(args: argparse.Namespace) -> int:
         n_resamples=args.resamples,
         seed=args.seed,
         metric=args.metric,
+        ci_method=args.ci_method,
     )
     sys.stdout.write(dump_json(report.to_dict()) if args.format == "json" else report.table() + "\n")
     return 0
