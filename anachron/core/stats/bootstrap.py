@@ -143,81 +143,30 @@ def bootstrap_totals(
     method: str,
 ) -> list[int]:
     """The exact integer sums of *n_resamples* resamples of ``counts[j]`` copies of ``values[j]``."""
-    return [totals[0] for totals in _resample(
-        [(v,) for v in values], counts, n_resamples, rng, method, key=lambda j: (-counts[j], values[j]))]
-
-
-def bootstrap_pair_totals(
-    pairs: Sequence[tuple[int, int]],
-    counts: Sequence[int],
-    n_resamples: int,
-    rng: random.Random,
-    method: str,
-) -> list[tuple[int, int]]:
-    """Resample ``counts[j]`` copies of each integer pair ``pairs[j]``; each resample's two exact sums."""
-    return _resample(pairs, counts, n_resamples, rng, method, key=lambda j: (-counts[j], pairs[j]))  # type: ignore[return-value]
-
-
-def _resample(vectors, counts, n_resamples, rng, method, key) -> list[tuple[int, ...]]:
     n = sum(counts)
-    width = len(vectors[0])
-    if len(vectors) == 1:  # every resample is the sample
-        return [tuple(x * n for x in vectors[0])] * n_resamples
+    if len(values) == 1:  # every resample is the sample
+        return [values[0] * n] * n_resamples
     if method == "direct":
-        population = [v for v, c in zip(vectors, counts) for _ in range(c)]
+        population = [v for v, c in zip(values, counts) for _ in range(c)]
         choices = rng.choices
-        if width == 1:
-            flat = [v[0] for v in population]
-            return [(sum(choices(flat, k=n)),) for _ in range(n_resamples)]
-        out = []
-        for _ in range(n_resamples):
-            drawn = choices(population, k=n)
-            out.append(tuple(sum(v[i] for v in drawn) for i in range(width)))
-        return out
+        return [sum(choices(population, k=n)) for _ in range(n_resamples)]
     # Largest counts first: the remaining draws shrink fastest, and the loop
     # below stops as soon as none remain.  Category j is drawn with the fixed
     # probability count_j / mass_j (mass_j: observations in categories j, j+1, ...);
     # only the number of draws left varies, so its set-up is cached per value.
-    order = sorted(range(len(vectors)), key=key)
+    order = sorted(range(len(values)), key=lambda j: (-counts[j], values[j]))
     steps = []
     mass = n
     for j in order[:-1]:
         count = counts[j]
         complement = 2 * count > mass
         small = mass - count if complement else count
-        steps.append((vectors[j], complement, small / mass, (mass - small) / mass, {}))
+        steps.append((values[j], complement, small / mass, (mass - small) / mass, {}))
         mass -= count
-    last = vectors[order[-1]]
-    if width == 1:  # the common case, kept free of the vector loop
-        scalar_steps = [(vector[0], complement, p, q, cache) for vector, complement, p, q, cache in steps]
-        return [(total,) for total in _scalar_totals(scalar_steps, last[0], n, n_resamples, rng)]
-    means = []
-    for _ in range(n_resamples):
-        left = n  # draws still to place
-        totals = [0] * width
-        for vector, complement, p, q, cache in steps:
-            setup = cache.get(left)
-            if setup is None:
-                setup = cache[left] = _setup(left, p, q)
-            drawn = _draw(rng, left, setup)
-            if complement:
-                drawn = left - drawn
-            for i in range(width):
-                totals[i] += drawn * vector[i]
-            left -= drawn
-            if not left:
-                break
-        else:
-            for i in range(width):
-                totals[i] += left * last[i]
-        means.append(tuple(totals))
-    return means
-
-
-def _scalar_totals(steps, last_value: int, n: int, n_resamples: int, rng: random.Random) -> list[int]:
+    last_value = values[order[-1]]
     totals = []
     for _ in range(n_resamples):
-        left = n
+        left = n  # draws still to place
         total = 0
         for value, complement, p, q, cache in steps:
             setup = cache.get(left)
@@ -234,6 +183,31 @@ def _scalar_totals(steps, last_value: int, n: int, n_resamples: int, rng: random
             total += left * last_value
         totals.append(total)
     return totals
+
+
+def bootstrap_pair_totals(
+    pairs: Sequence[tuple[int, int]],
+    counts: Sequence[int],
+    n_resamples: int,
+    rng: random.Random,
+    method: str,
+) -> list[tuple[int, int]]:
+    """Resample ``counts[j]`` copies of each integer pair ``pairs[j]`` (first >= 0); each resample's two exact sums.
+
+    Each pair is packed into one integer, ``x * M + (y + D)`` with
+    ``D = max |y|`` and ``M = n (2 D) + 1``, so a sum of n packed pairs unpacks
+    exactly into its two sums: the scalar resampler, with its fast paths, does
+    the work.
+    """
+    n = sum(counts)
+    shift = max(abs(y) for _, y in pairs)
+    base = n * 2 * shift + 1
+    packed = [x * base + y + shift for x, y in pairs]
+    out = []
+    for total in bootstrap_totals(packed, counts, n_resamples, rng, method):
+        first, rest = divmod(total, base)
+        out.append((first, rest - n * shift))
+    return out
 
 
 def percentile(sorted_values: Sequence[float], q: float) -> float:
