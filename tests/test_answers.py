@@ -1,6 +1,5 @@
 """Facts on corpus items, what a text states, and answer leaks (retrieved or parametric)."""
 
-import datetime as dt
 import json
 import tempfile
 import unittest

@@ -53,7 +53,7 @@ import datetime as _dt
 import re
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
-from typing import Any, Mapping
+from typing import Any
 
 from ..validate import Fields, describe
 
