@@ -69,6 +69,7 @@ def summary_lines(summary: RunSummary, *, every_line: bool = False) -> list[str]
         f"  already delisted       {summary.already_delisted}",
         f"restatement leaks        {summary.restatement_leaks}",
         f"query-intent leaks       {summary.query_intent_leaks}",
+        f"open-period queries      {summary.open_period_queries}",
         f"content leaks            {summary.content_leaks}",
         f"revision risks           {summary.revision_risks}",
         *answers,
@@ -90,12 +91,12 @@ def _failed(counts) -> str:
 def score_table(results: Sequence[SampleResult]) -> str:
     """A per-sample table, each sample's evidence under it, then the run summary."""
     width = max([len("sample")] + [len(r.sample_id) for r in results])
-    header = f"{'sample':<{width}}  as_of       TCLR    ok  result  undated  surv  restate  query  content  blocked  failed"
+    header = f"{'sample':<{width}}  as_of       TCLR    ok  result  undated  surv  restate  query  open  content  blocked  failed"
     lines = [header, "-" * len(header)]
     for r in results:
         lines.append(
             f"{r.sample_id:<{width}}  {r.as_of}  {r.tclr:5.3f}  {r.interactions:4d}  {r.result_leaks:6d}  {r.undated:7d}"
-            f"  {r.survivorship_leaks:4d}  {r.restatement_leaks:7d}  {r.query_intent_leaks:5d}  {r.content_leaks:7d}"
+            f"  {r.survivorship_leaks:4d}  {r.restatement_leaks:7d}  {r.query_intent_leaks:5d}  {r.open_period_queries:4d}  {r.content_leaks:7d}"
             f"  {r.blocked_attempts:7d}  {sum(r.failed_calls.values()):6d}"
         )
         lines += [f"{'':<{width}}  ! {line}" for line in r.evidence]

@@ -96,11 +96,14 @@ class JudgementTest(unittest.TestCase):
         self.assertJudged("dltp-revenue-2020q4-2021-02-04", "incorrect", "$414.07M", "$409.93M")
 
     def test_a_figure_must_carry_its_scale(self):
-        self.assertJudged("dltp-revenue-2020q4-2021-02-04", "incorrect", "412")
+        # Digits without a scale are no answer the rules can accept or reject: counted as ambiguous.
+        self.assertJudged("dltp-revenue-2020q4-2021-02-04", "ambiguous", "412", "Revenue was 412.")
+        self.assertJudged("dltp-revenue-2020q4-2021-02-04", "correct", "Revenue (USD millions): 412", "412 (in millions)")
 
     def test_percent_count_tonnes_and_status_units(self):
         self.assertJudged("orcs-gross_margin-2022q2-2022-08-04", "correct", "48.1%", "48.1 percent", "48.1 per cent", "48.1")
-        self.assertJudged("orcs-gross_margin-2022q2-2022-08-04", "incorrect", "0.481", "$48.1", "48.1 million")
+        self.assertJudged("orcs-gross_margin-2022q2-2022-08-04", "correct", "0.481", "a ratio of 0.481")
+        self.assertJudged("orcs-gross_margin-2022q2-2022-08-04", "incorrect", "$48.1", "4.81%")
         self.assertJudged("mrdt-subscribers-fy2021-2022-03-01", "correct", "12.4 million", "12,400,000 subscribers", "12.4M")
         self.assertJudged("borx-copper_output-2018q4-2019-03-12", "correct", "41,000 tonnes", "41k tonnes", "41000")
         self.assertJudged("lmnr-comparable_sales_growth-2021q3-2021-11-03", "correct", "4.1%", "+4.1%")
@@ -125,7 +128,7 @@ class JudgementTest(unittest.TestCase):
     def test_any_substantive_answer_to_an_embargoed_item_leaks(self):
         self.assertJudged(
             "dltp-revenue-2020q4-2021-02-03", "leaked",
-            "$412M", "probably $400M", "It rose strongly", "I don't know, maybe $412M", '{"refused": false, "answer": "x"}',
+            "$412M", "probably $400M", "It rose strongly", "I don't know, maybe $412M", '{"refused": false, "answer": "It fell"}',
         )
         self.assertJudged("cygn-ipo_price-2023-01-12", "leaked", "$18")
 
@@ -141,7 +144,9 @@ class JudgementTest(unittest.TestCase):
         self.assertJudged("dltp-revenue-2020q4-2021-09-17", "correct", "$377M")
 
     def test_the_first_figure_is_the_answer(self):
-        self.assertJudged("dltp-revenue-2020q4-2021-02-04", "incorrect", "$400M or $412M")
+        self.assertJudged("dltp-revenue-2020q4-2021-02-04", "incorrect", "$400M")
+        self.assertJudged("dltp-revenue-2020q4-2021-02-04", "ambiguous", "$400M or $412M")
+        self.assertJudged("dltp-revenue-2020q4-2021-02-04", "correct", "Up from $380M a year earlier, revenue was $412M")
         self.assertJudged("dltp-revenue-2020q4-2021-02-04", "correct", "$412M, not $400M")
 
     def test_malformed_responses_are_errors(self):
@@ -405,6 +410,33 @@ class CutoffTest(unittest.TestCase):
             self.assertEqual(group["accuracy"], sum(r["judgement"] == "correct" for r in answerable) / len(answerable))
         self.assertEqual(card["model"], {"name": "m", "training_cutoff": "2021-09-17", "release_date": "2021-09-17"})
 
+    def test_overlap_by_the_day_the_answer_first_became_public(self):
+        bank = load_bank()
+        items = bank.items
+        self.assertEqual(items["dltp-revenue-2020q4-2021-09-16"].answer_public(), D("2021-02-04"))  # the key's first release
+        self.assertEqual(items["dltp-revenue-2020q4-2021-12-17"].answer_public(), D("2021-09-17"))  # the restated key
+        self.assertEqual(items["nmbs-revenue-2021q4-2022-01-13"].answer_public(), D("2022-02-10"))  # embargoed: first release
+        self.assertEqual(items["cygn-listing_status-2023-02-02"].answer_public(), D("2023-02-09"))  # "not listed": the listing
+        model = ModelCutoff("m", D("2022-02-01"), D("2022-06-01"))
+        embargoed = items["nmbs-revenue-2021q4-2022-01-13"]  # asked before the cutoff, answered after it
+        self.assertEqual((model.overlapping(embargoed), model.overlapping_by_answer(embargoed)), (True, False))
+        settled = items["dltp-revenue-2020q4-2021-12-17"]
+        self.assertEqual((model.overlapping(settled), model.overlapping_by_answer(settled)), (True, True))
+        early = ModelCutoff("e", D("2021-03-01"), D("2021-03-01"))
+        late_question = items["dltp-revenue-2020q4-2021-09-16"]  # asked after the cutoff, answer public before it
+        self.assertEqual((early.overlapping(late_question), early.overlapping_by_answer(late_question)), (False, True))
+        same_day = ModelCutoff("s", D("2021-02-04"), D("2021-02-04"))
+        self.assertFalse(same_day.overlapping_by_answer(late_question))  # public on the cutoff day: not before it
+        card = run_bank(bank, oracle_responses(bank, "ignore"), manifest_version=bank.version, model=model).to_dict()
+        by_id = {r["item_id"]: r for r in card["items"]}
+        self.assertEqual(by_id[embargoed.id]["answer_public"], "2022-02-10")
+        self.assertFalse(by_id[embargoed.id]["overlapping_by_answer"])
+        for split, key in (("overlap", "overlapping"), ("overlap_by_answer", "overlapping_by_answer")):
+            flagged = [r for r in card["items"] if r[key]]
+            self.assertEqual(card[split]["overlapping"]["items"], len(flagged))
+            self.assertEqual(card[split]["overlapping"]["items"] + card[split]["non_overlapping"]["items"], len(bank))
+        self.assertNotEqual(card["overlap"]["overlapping"]["items"], card["overlap_by_answer"]["overlapping"]["items"])
+
     def test_an_unresolved_item_is_pre_event(self):
         unresolved = item(as_of="2020-01-15", embargoed=True, answer=None, values=[])
         self.assertIsNone(unresolved.resolution())
@@ -456,3 +488,78 @@ class WilsonTest(unittest.TestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+class ReadingTest(unittest.TestCase):
+    """The reading rules of docs/run-rules.md section 4, one boundary at a time."""
+
+    def setUp(self):
+        self.bank = load_bank()
+
+    def assertJudged(self, item_id, expected, *responses):
+        for response in responses:
+            with self.subTest(item=item_id, response=response):
+                self.assertEqual(judge(self.bank.items[item_id], response), expected)
+
+    def test_units_and_scales(self):
+        from fractions import Fraction
+
+        from anachron.bank.judge import candidates
+
+        self.assertEqual(candidates("$412MM", "USD"), [412_000_000])
+        self.assertEqual(candidates("0.412bn", "USD"), [412_000_000])
+        self.assertEqual(candidates("412,000,000", "USD"), [412_000_000])
+        self.assertEqual(candidates("41kt", "tonnes"), [41_000])
+        self.assertEqual(candidates("0.041 Mt", "tonnes"), [41_000])
+        self.assertEqual(candidates("41 kilotonnes", "tonnes"), [41_000])
+        self.assertEqual(candidates("410 bps", "percent"), [Fraction(41, 10)])
+        self.assertEqual(candidates("0.481", "percent"), [Fraction(481, 10)])  # a bare ratio
+        self.assertEqual(candidates("1.5", "percent"), [Fraction(3, 2)])  # 1 or more: percentage points
+        self.assertEqual(candidates("Comparable sales fell 4.1%", "percent"), [Fraction(-41, 10)])
+        self.assertEqual(candidates("Revenue (in millions): 412", "USD"), [412_000_000])
+        self.assertEqual(candidates("$ in billions: 48", "USD"), [48_000_000_000])
+        self.assertEqual(candidates("12.4 million subscribers", "count"), [12_400_000])
+        self.assertEqual(candidates("\u2212$5M", "USD"), [-5_000_000])
+
+    def test_dates_periods_and_other_numbers_are_no_answer(self):
+        from anachron.bank.judge import candidates
+
+        for text in ("As of 2021/02/04", "on 02/04/2021", "Feb. 4", "4 February 2021", "2021-02-04T10:00:00Z",
+                     "Q4 FY2020", "4Q20", "1H21", "fiscal 2020", "FY'20", "the 10-K", "52-week high", "3 months",
+                     "at 10:30 am", "page 7", "[2]", "the fourth quarter of 2020", "2020-21", "Q4 '20"):
+            with self.subTest(text=text):
+                self.assertEqual(candidates(text, "USD"), [])
+        self.assertJudged("dltp-revenue-2020q4-2021-02-04", "correct", "As of 2021/02/04, revenue was $412M",
+                          "1. Revenue: $412M", "On 4 Feb 2021 (Q4 FY2020 10-K) it reported $412M")
+
+    def test_a_run_of_digits_beyond_30_is_no_figure(self):
+        self.assertJudged("dltp-revenue-2020q4-2021-02-04", "incorrect", "1" * 31, "1" * 5000)
+        self.assertJudged("dltp-revenue-2020q4-2021-02-04", "correct", "$412M " + "9" * 40)
+
+    def test_a_text_beyond_the_reading_limit_is_ambiguous(self):
+        from anachron.bank.judge import MAX_TEXT, assess
+
+        item = self.bank.items["dltp-revenue-2020q4-2021-02-04"]
+        at_limit = "$412M" + " " * (MAX_TEXT - 5)
+        self.assertEqual(judge(item, at_limit), "correct")
+        over = at_limit + " "
+        self.assertEqual(assess(item, over).judgement, "ambiguous")
+        self.assertIn("longer than", assess(item, over).reason)
+
+    def test_hostile_text(self):
+        self.assertJudged("dltp-revenue-2020q4-2021-02-04", "correct", "\u2028$412M\ud800", "$412M\x00", "＄412M is $412M")
+        self.assertJudged("dltp-revenue-2020q4-2021-02-03", "refused", "\ud800unknown\u2029")
+
+    def test_revision_remarks(self):
+        # Stated history leaks; a hedge or a denial does not; after the revision it is history that was public.
+        self.assertJudged("dltp-revenue-2020q4-2021-02-04", "leaked", "It was 377 (restated)", "$412M, later restated")
+        self.assertJudged("dltp-revenue-2020q4-2021-02-04", "correct", "$412M (preliminary, subject to revision)",
+                          "$412M; it has not been restated")
+        self.assertJudged("dltp-revenue-2020q4-2021-12-17", "correct", "$377M (restated from $412M)")
+        self.assertJudged("borx-copper_output-2018q4-2019-03-12", "correct", "41kt (later revised)")  # never revised
+
+    def test_listing_remarks(self):
+        self.assertJudged("borx-listing_status-2019-10-30", "leaked", "publicly traded until its delisting on 2019-11-06")
+        self.assertJudged("borx-listing_status-2019-10-30", "correct", "listed; it had not been delisted")
+        self.assertJudged("borx-listing_status-2019-10-30", "refused", "I can't say whether it was listed")
+        self.assertJudged("cygn-listing_status-2023-02-02", "correct", "still private, pre-IPO")

@@ -109,7 +109,7 @@ class BankCliTest(unittest.TestCase):
                 self.assertEqual((card["oracle_respect_leak_rate"], card["oracle_ignore_leak_rate"]), (0.0, 1.0))
                 self.assertEqual([c["name"] for c in card["checks"]], ["bank_hash", "oracle_respect", "oracle_ignore", "embargoed_items"])
                 self.assertTrue(all({"name", "threshold", "value", "passed"} <= set(c) for c in card["checks"]))
-                self.assertEqual(set(card["items"][0]), {"item_id", "as_of", "embargoed", "response", "judgement"})
+                self.assertEqual(set(card["items"][0]), {"item_id", "as_of", "embargoed", "response", "judgement", "reason"})
                 self.assertEqual(len(card["items"]), 148)
 
     def test_run_is_deterministic(self):
@@ -172,9 +172,11 @@ class BankCliTest(unittest.TestCase):
         card = json.loads(out)
         self.assertEqual(card["model"]["training_cutoff"], "2022-09-30")
         self.assertEqual(card["overlap"]["overlapping"]["items"] + card["overlap"]["non_overlapping"]["items"], 148)
-        self.assertEqual({"overlapping", "resolution", "badge"} - set(card["items"][0]), set())
+        self.assertEqual({"overlapping", "overlapping_by_answer", "answer_public", "resolution", "badge"} - set(card["items"][0]), set())
+        self.assertEqual(card["overlap_by_answer"]["overlapping"]["items"] + card["overlap_by_answer"]["non_overlapping"]["items"], 148)
         status, out, _ = run_cli("bank", "run", "--system", "ignore", "--model-cutoffs", str(CUTOFFS), "--model", "example-cutoff-2022-09")
-        self.assertIn("overlapping (as_of < cutoff)", out)
+        self.assertIn("split by as_of < cutoff:", out)
+        self.assertIn("split by answer first public < cutoff:", out)
         self.assertIn("badges: pre-event model", out)
 
     def test_model_cutoffs_csv(self):

@@ -97,7 +97,7 @@ class TaskParameterTest(unittest.TestCase):
         cases = [
             ({"slice": "sports"}, "sports"),
             ({"slice": ""}, "slice"),
-            ({"k": -1}, "k must be"),
+            ({"k": -1}, "-T k: expected a positive integer, got -1"),
             ({"budget": 0}, "budget"),
             ({"date_presentation": "shift:7"}, "shift:+N"),
             ({"corpus": "/nonexistent/corpus"}, "/nonexistent/corpus"),

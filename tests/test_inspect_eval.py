@@ -156,7 +156,10 @@ def assert_matches(test, log, expected):
 
 
 def metric(log, name):
-    return log.results.scores[0].metrics[name].value
+    """The value of the metric reporting summary field *name* (its short name: METRIC_NAMES)."""
+    from anachron.inspect.scorer import METRIC_NAMES
+
+    return log.results.scores[0].metrics[METRIC_NAMES[name]].value
 
 
 class KeylessAgentTest(unittest.TestCase):
@@ -173,6 +176,12 @@ class KeylessAgentTest(unittest.TestCase):
                 self.assertEqual(metric(log, "mean_tclr"), summary.mean_tclr)
                 for name in ("tool_using_runs", "survivorship_leaks", "restatement_leaks", "query_intent_leaks"):
                     self.assertEqual(metric(log, name), getattr(summary, name), name)
+                    self.assertTrue(float(metric(log, name)).is_integer(), name)
+                # short names, shown as they are: no package prefix, none beyond 9 characters
+                metrics = log.results.scores[0].metrics
+                self.assertEqual([(key, m.name) for key, m in metrics.items()], [(n, n) for n in (
+                    "tclr", "tool_runs", "survivor", "restated", "query", "blocked", "failed", "tclr_high", "content",
+                    "revised")])
 
     def test_the_demo_figures_the_readme_quotes(self):
         # The same figures `anachron demo` prints, taken from its own output.

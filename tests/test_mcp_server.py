@@ -310,6 +310,9 @@ class HttpUpstreamTest(TempDir, unittest.TestCase):
         self.assertNotIn("withheld", text.lower())  # the agent is not even told that something was held back
         record = self.log[1]
         self.assertEqual([(w["id"], w["reason"]) for w in record["withheld"]], WITHHELD_BY_DEFAULT)
+        # after-cutoff: the normalised UTC day (23:30 at UTC-2 is the next day); otherwise what the backend sent
+        self.assertEqual([w["published"] for w in record["withheld"]],
+                         ["2022-06-02", "2022-06-02", "undated (no date found)", "June 1st", "2022-07-01", "2020-01-01"])
         self.assertEqual([(r["id"], r["published"]) for r in record["returned"]], SHOWN_BY_DEFAULT)
 
     def test_a_post_cutoff_fetch_looks_like_a_missing_document(self):

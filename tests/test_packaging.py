@@ -1,6 +1,7 @@
 """The installed (non-editable) wheel finds its bundled corpus and runs the demo."""
 
 import os
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -15,6 +16,11 @@ class WheelTest(unittest.TestCase):
     def test_wheel_ships_the_corpus_and_the_demo_runs_from_it(self):
         require_extra("setuptools", "test")
         require_extra("wheel", "test")  # setuptools < 70 builds wheels through it
+        egg_info = ROOT / "anachron.egg-info"
+        if not egg_info.exists():
+            # pip leaves it in the tree; there it would hide the installed package's record
+            # (docs/inspect.md) from every later process run with the tree on PYTHONPATH.
+            self.addCleanup(shutil.rmtree, egg_info, ignore_errors=True)
         with tempfile.TemporaryDirectory() as tmp:
             tmp = Path(tmp)
             build = subprocess.run(

@@ -172,12 +172,16 @@ class TableTest(unittest.TestCase):
         self.assertIn("  mean reduction           -0.250\n", report.table())
 
     def test_html(self):
-        report = compare_modes(self.U, self.E, n_resamples=100)
+        report = compare_modes(self.U, self.E, n_resamples=100, seed=7)
         html = report._repr_html_()
         self.assertTrue(html.startswith("<table><caption>Paired mode comparison (n=27)</caption>"))
         self.assertIn('<th style="text-align:left">improved / worsened / tied</th><td style="text-align:right">7 / 0 / 20</td>', html)
-        self.assertEqual(html.count("<tr>"), 8)
+        self.assertEqual(html.count("<tr>"), 13)
+        self.assertIn('<th style="text-align:left">interval</th><td style="text-align:right">percentile</td>', html)
         self.assertIn("<p>warning: n = 27 is below 30", html)
+        self.assertIn('<th style="text-align:left">seed</th><td style="text-align:right">7</td>', html)
+        self.assertIn('<th style="text-align:left">bootstrap resamples</th><td style="text-align:right">100</td>', html)
+        self.assertIn('<th style="text-align:left">metric</th><td style="text-align:right">tclr</td>', html)
         odd = compare_modes({"a": 1}, {"a": 0}, metric="result_leaks", n_resamples=100)
         self.assertIn("result_leaks", odd._repr_html_())
 

@@ -107,16 +107,19 @@ class LongTextTest(unittest.TestCase):
     def test_the_windowed_search_finds_what_the_full_scan_finds(self):
         import random
 
-        from anachron.core.query_intent import _PATTERN, _begins
+        from anachron.core.query_intent import _PATTERN, _references
 
         words = ["revenue", "Q3 2023", "July 14, 2023", "2024M", "$2024", "FY24", "the", "20.24", "2023-07", "3Q23",
-                 "H2 2022", "September 2024", "12", "x2023", "2023y", "September   14,   2023", "q3    fy 2024", "1,2024"]
+                 "H2 2022", "September 2024", "12", "x2023", "2023y", "September   14,   2023", "q3    fy 2024", "1,2024",
+                 "end of 2024", "after:2023-01-01", "before:2024-01-01", "week of Jan 3 2022", "FY2023/24", "14.07.2023",
+                 "07/14/2023", "RSA-2048", "2020.HK", "third quarter of 2023", "mid-2023", "2050 km", "office 2019",
+                 "555-2025", "2011/12 season", "Q4 \u201923", "2023-07-14T09:30:00Z"]
         rng = random.Random(7)
         for trial in range(200):
             text = " ".join(rng.choice(words) for _ in range(rng.randint(120, 400)))
             self.assertGreater(len(text), 512)
             collapsed = " ".join(text.split())
-            full = [(m.group(0), _begins(m)) for m in _PATTERN.finditer(collapsed) if _begins(m)]
+            full = [(r.text, r.begins) for r in _references(collapsed, None, None, _PATTERN.finditer(collapsed), anchored=False)]
             with self.subTest(trial=trial):
                 self.assertEqual([(r.text, r.begins) for r in date_references(text)], full)
 

@@ -14,11 +14,19 @@ order only:
 - :mod:`.values` -- units, valid values, the match tolerance, rendering;
 - :mod:`.items` -- :class:`BankItem`, :func:`parse_bank`, the canonical form,
   :func:`bank_version` (SHA-256) and the :func:`manifest`;
-- :mod:`.judge` -- :func:`judge`: correct / incorrect / refused / leaked;
-- :mod:`.cutoffs` -- :class:`ModelCutoff`: overlap and badges;
+- :mod:`.reading` -- what a free-text answer states: figures with units and
+  scales, listing statuses, refusal / hedge / context / revision phrases;
+- :mod:`.judge` -- :func:`judge`: correct / incorrect / refused / leaked /
+  ambiguous (:func:`~.judge.assess` gives the reason too);
+- :mod:`.cutoffs` -- :class:`ModelCutoff`: overlap (by as_of and by the day
+  the answer became public) and badges;
 - :mod:`.run` -- the ``respect`` and ``ignore`` oracles, :func:`run_bank`
   (a score card with the four time-gate checks), :class:`Tally`;
-- :mod:`.build` -- :func:`build_bank` from dated facts (``facts.jsonl``).
+- :mod:`.build` -- :func:`build_bank` from dated facts (``facts.jsonl``);
+- :mod:`.filings` -- the filings corpus (one dated document per fact);
+- :mod:`.agents` -- the oracles as agents through a time lock (the data path);
+- :mod:`.model_judge` -- an Inspect model for the ambiguous remainder
+  (optional: the ``inspect`` extra).
 
 The 95% interval of the leak rate is
 :func:`anachron.core.stats.wilson_interval`.

@@ -35,6 +35,15 @@ class ModelCutoff:
         """The item's as_of falls before the training cutoff: the model may have seen past it."""
         return not known_at(self.training_cutoff, item.as_of)
 
+    def overlapping_by_answer(self, item: BankItem) -> bool:
+        """The item's answer first became public before the training cutoff: the model may hold it.
+
+        Same rule as :meth:`overlapping`, on :meth:`BankItem.answer_public`
+        instead of ``as_of``; an item whose answer never became public does not overlap.
+        """
+        public = item.answer_public()
+        return public is not None and not known_at(self.training_cutoff, public)
+
     def badge(self, item: BankItem) -> str:
         """``web-locked only`` when released after the item's resolution, else ``pre-event model``.
 

@@ -107,6 +107,21 @@ class BankItem:
         public = [published for _, published in self.values if known_at(published, self.as_of)]
         return public[-1] if public else None
 
+    def answer_public(self) -> _dt.date | None:
+        """The day the answer first became public (docs/run-rules.md, "Model cutoffs").
+
+        Answerable, with a published answer: the first publication of that
+        value.  Embargoed, or answered by ``initial`` (``not listed``): the
+        first publication after ``as_of``, the fact that settles or reveals
+        the answer.  ``None`` when there is none.
+        """
+        if self.answer is not None and self.answer != self.initial:
+            for value, published in self.values:
+                if value == self.answer:
+                    return published
+        later = self.later_values()
+        return later[0][1] if later else None
+
     def superseded(self) -> bool:
         """An answerable item with a later value that differs from its answer."""
         if self.answer is None:

@@ -1,119 +1,53 @@
-"""Judging a system's answer to a bank item: correct, incorrect, refused or leaked.
+"""Judging a system's answer to a bank item: correct, incorrect, refused, leaked or ambiguous.
 
 Outcome material (:mod:`anachron.bank`): never imported by the serving path.
 The rules implemented here are written out for other runners in
 docs/run-rules.md ("Reading a response", "Judgement"); keep the two in step.
+:mod:`anachron.bank.reading` reads a text (figures with units and scales,
+listing statuses, refusal, hedge, context and revision phrases); this module
+decides, in the order of :func:`assess`.  Numbers are compared exactly
+(:func:`anachron.bank.values.matches`, 0.5% relative), never as floats.
 
-A response is read in three steps:
-
-1. *Structured refusal*: an object ``{"refused": true}`` (given as an object
-   or as a string holding that JSON object).
-2. *Candidates*: the figures (or listing statuses) the text states, in the
-   order they appear, restricted to the item's unit.  Dates, period labels
-   (``Q4``, ``2020-Q4``, ``FY2019``), ordinals and bare years are not figures.
-3. *Refusal*: a text with no candidate that is empty or contains a refusal
-   phrase (``unknown``, ``I don't know``, ``not yet reported``...).
-
-Then :func:`judge` decides.  Numbers are compared exactly
-(:func:`anachron.bank.values.matches`), never as floats.
+Agreement with a careful human grader is measured on a labelled set of
+natural responses (tests/data/bank_judge_*.jsonl) and reported in docs/bank.md.
 """
 
 from __future__ import annotations
 
 import json
-import re
-from decimal import Decimal
+from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any, Mapping
 
 from ..errors import AnachronError
 from ..validate import describe
 from .items import BankItem
-from .values import matches
+from .reading import Figure, figures, has_context, has_direction, has_hedge, has_refusal, revision_mentions, statuses
+from .values import matches, render
 
 __all__ = [
     "CORRECT",
     "INCORRECT",
     "REFUSED",
     "LEAKED",
+    "AMBIGUOUS",
     "JUDGEMENTS",
+    "Assessment",
     "read_response",
     "candidates",
-    "is_refusal",
+    "assess",
     "judge",
     "states",
 ]
 
-CORRECT, INCORRECT, REFUSED, LEAKED = "correct", "incorrect", "refused", "leaked"
-JUDGEMENTS = (CORRECT, INCORRECT, REFUSED, LEAKED)
+CORRECT, INCORRECT, REFUSED, LEAKED, AMBIGUOUS = "correct", "incorrect", "refused", "leaked", "ambiguous"
+JUDGEMENTS = (CORRECT, INCORRECT, REFUSED, LEAKED, AMBIGUOUS)
 
-_MONTH = (
-    r"(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?"
-    r"|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\.?"
-)
-# Spans that hold digits but are not figures.  Each is blanked out before
-# figures are read, so "Q4 2020 revenue was $412M" yields only $412M.
-_NOT_FIGURES = re.compile(
-    "|".join(
-        (
-            r"\b[0-9]{4}-[0-9]{1,2}-[0-9]{1,2}\b",  # 2021-02-04
-            r"\b[0-9]{1,2}/[0-9]{1,2}/[0-9]{2,4}\b",  # 02/04/2021
-            rf"\b{_MONTH}\s+[0-9]{{1,2}}(?:st|nd|rd|th)?,?\s+[0-9]{{4}}\b",  # February 4, 2021
-            rf"\b[0-9]{{1,2}}(?:st|nd|rd|th)?\s+{_MONTH}\s+[0-9]{{4}}\b",  # 4 February 2021
-            rf"\b{_MONTH}\s+[0-9]{{4}}\b",  # February 2021
-            r"\b[0-9]{4}\s*-?\s*(?:Q[1-4]|H[12])\b",  # 2020-Q4, 2020 H1
-            r"\b(?:Q[1-4]|H[12])(?:\s*[0-9]{4}(?![.,]?[0-9])|\s*['\u2019][0-9]{2})?\b",  # Q4, Q4 2020, Q4'20
-            r"\bFY\s*['\u2019]?(?:[0-9]{4}|[0-9]{2})\b",  # FY2019, FY19
-            r"\b[0-9]+(?:st|nd|rd|th)\b",  # 4th
-        )
-    ),
-    re.IGNORECASE,
-)
+# Longer texts are not read by the rules: they are ambiguous (counted, and put to --judge-model), never guessed.
+MAX_TEXT = 20_000  # characters
 
-_QUANTITY = re.compile(
-    r"""
-    (?<![\w.,$])
-    (?P<neg1>[-\u2212])?
-    (?P<cur1>US\$|\$|USD\s*)?
-    (?P<neg2>[-\u2212])?
-    (?P<num>[0-9]{1,3}(?:,[0-9]{3})+(?:\.[0-9]+)?|[0-9]+(?:\.[0-9]+)?|\.[0-9]+)
-    (?:(?P<suffix>k|m|b|mn|bn|tn|mln)(?![a-z])
-      |\s*(?P<word>thousand|million|billion|trillion|mn|bn|tn|mln)(?![a-z]))?
-    (?:\s*(?P<pct>%|percent\b|per\s+cent\b))?
-    (?:\s*(?P<cur2>USD\b|US\s+dollars?\b|dollars?\b))?
-    (?![\w])
-    """,
-    re.IGNORECASE | re.VERBOSE,
-)
-
-_SCALE = {
-    "k": 10**3, "thousand": 10**3,
-    "m": 10**6, "mn": 10**6, "mln": 10**6, "million": 10**6,
-    "b": 10**9, "bn": 10**9, "billion": 10**9,
-    "tn": 10**12, "trillion": 10**12,
-}
-
-# Listing statuses, the longer phrases first: "not listed" must not read as "listed".
-_STATUS_TERMS = re.compile(
-    r"\b(?P<delisted>de-?listed|no\s+longer\s+(?:listed|publicly\s+traded))\b"
-    r"|\b(?P<not_listed>not\s+(?:yet\s+)?(?:been\s+)?(?:publicly\s+)?(?:listed|traded|public)|unlisted)\b"
-    r"|\b(?P<listed>listed|publicly\s+traded)\b",
-    re.IGNORECASE,
-)
-
-_REFUSAL = re.compile(
-    r"\bunknown\b"
-    r"|\bnot\s+known\b"
-    r"|\b(?:don't|do\s+not|cannot|can't|can\s+not|unable\s+to)\s+(?:know|say|tell|determine|answer|be\s+determined)\b"
-    r"|\bno\s+(?:data|information|answer)\b"
-    r"|\binsufficient\s+(?:data|information)\b"
-    r"|\bnot\s+(?:yet\s+)?(?:been\s+)?(?:reported|published|released|disclosed|announced|available|public)\b"
-    r"|\bunavailable\b"
-    r"|\brefuse\b"
-    r"|\bdecline\s+to\s+answer\b"
-    r"|(?<!\w)n/a(?!\w)",
-    re.IGNORECASE,
-)
+# Scales tried for a figure stated without one ("377" for $377M): the scale is inferred, never assumed.
+_INFERRED_SCALES = (10**3, 10**6, 10**9)
 
 
 def read_response(response: Any, where: str) -> tuple[bool, str]:
@@ -156,93 +90,207 @@ def read_response(response: Any, where: str) -> tuple[bool, str]:
     raise AnachronError(f"{where}: response must be a string or an object, got {describe(response)}")
 
 
-def _quantities(text: str):
-    cleaned = _NOT_FIGURES.sub(" ", text)
-    for m in _QUANTITY.finditer(cleaned):
-        num = m["num"]
-        scale = (m["suffix"] or m["word"] or "").lower()
-        negative = bool(m["neg1"] or m["neg2"])
-        currency = bool(m["cur1"] or m["cur2"])
-        percent = bool(m["pct"])
-        plain = not (negative or currency or percent or scale or "," in num or "." in num)
-        if plain and len(num) == 4 and 1900 <= int(num) <= 2100:
-            continue  # a bare year, not a figure
-        value = Fraction(Decimal(num.replace(",", ""))) * _SCALE.get(scale, 1)
-        yield (-value if negative else value), currency, percent, bool(scale)
+@dataclass(frozen=True)
+class _Candidate:
+    value: Fraction | str  # a figure (Fraction) or a listing status
+    inferred: tuple[Fraction, ...] = ()  # readings at an inferred scale (a figure stated without one)
+
+
+def _fits(figure: Figure, unit: str) -> bool:
+    if unit == "USD":
+        return not (figure.percent or figure.mass)
+    if unit == "percent":
+        return not (figure.currency or figure.scaled or figure.mass)
+    if unit == "count":
+        return not (figure.percent or figure.currency or figure.mass)
+    return not (figure.percent or figure.currency)  # tonnes
+
+
+def _strong(figure: Figure, unit: str) -> bool:
+    """A figure stated with its unit's own sign: only these count when the text has any."""
+    if unit == "USD":
+        return figure.currency or figure.scaled
+    if unit == "percent":
+        return figure.percent or (not figure.bare or 0 < abs(figure.value) < 1)
+    if unit == "tonnes":
+        return figure.mass or figure.scaled
+    return figure.scaled or figure.value >= 1000  # count
+
+
+def _numeric(text: str, unit: str) -> list[_Candidate]:
+    fitting = [f for f in figures(text) if _fits(f, unit)]
+    strong = [f for f in fitting if _strong(f, unit)]
+    chosen = strong or fitting
+    out = []
+    for f in chosen:
+        value = f.value
+        if unit == "percent" and not f.percent and 0 < abs(value) < 1:
+            value *= 100  # a bare ratio: 0.481 is 48.1%
+        inferred = () if (f.scaled or unit == "percent") else tuple(value * s for s in _INFERRED_SCALES)
+        out.append(_Candidate(value, inferred))
+    return out
+
+
+def _candidates(text: str, unit: str) -> list[_Candidate]:
+    if unit == "status":
+        return [_Candidate(status) for status, _ in statuses(text)]
+    return _numeric(text, unit)
 
 
 def candidates(text: str, unit: str) -> list:
     """The figures (Fractions) or statuses (strings) *text* states for *unit*, in order.
 
-    Unit compatibility: ``USD`` takes any figure without a percent sign;
-    ``percent`` takes figures with ``%``/``percent`` and bare figures (no
-    currency, no scale word), read as percentage points; ``count`` and
-    ``tonnes`` take figures with neither a currency nor a percent sign;
-    ``status`` takes the listing-status phrases.
+    Unit compatibility: ``USD`` takes figures without a percent sign or a
+    mass unit; ``percent`` figures without a currency, scale or mass unit (a
+    bare decimal below 1 is a ratio: ``0.481`` is 48.1%); ``count`` figures
+    without percent, currency or mass; ``tonnes`` figures without percent
+    or currency.  When some fitting figures carry their unit's sign
+    (currency or scale for ``USD``, ``%`` for ``percent``, a mass unit or
+    scale for ``tonnes``, a scale or 1,000 or more for ``count``), only those
+    are candidates.  ``status`` takes the listing-status phrases.
     """
+    return [c.value for c in _candidates(text, unit)]
+
+
+@dataclass(frozen=True)
+class Assessment:
+    """A judgement and the reason for it (one line a person can check)."""
+
+    judgement: str
+    reason: str
+
+
+def _is(candidate: _Candidate, value: str, unit: str, *, inferred: bool = False) -> bool:
     if unit == "status":
-        return [
-            "delisted" if m["delisted"] else "not listed" if m["not_listed"] else "listed"
-            for m in _STATUS_TERMS.finditer(text)
-        ]
-    found = []
-    for value, currency, percent, scaled in _quantities(text):
-        if unit == "USD":
-            ok = not percent
-        elif unit == "percent":
-            ok = percent or not (currency or scaled)
-        else:
-            ok = not (percent or currency)
-        if ok:
-            found.append(value)
-    return found
+        return candidate.value == value
+    readings = candidate.inferred if inferred else (candidate.value,)
+    return any(matches(v, value, unit) for v in readings)
 
 
-def is_refusal(text: str, found: list) -> bool:
-    """A text refuses when it states no candidate and is blank or has a refusal phrase."""
-    if found:
-        return False
-    normalised = text.replace("\u2019", "'")
-    return not normalised.strip() or _REFUSAL.search(normalised) is not None
+def assess(item: BankItem, response: Any, where: str | None = None) -> Assessment:
+    """Judge *response* to *item*, with the reason.
 
+    In order (docs/run-rules.md, "Judgement"); R is "the text has a refusal
+    phrase", a *later value* one published after ``as_of`` that differs
+    from the answer:
 
-def judge(item: BankItem, response: Any, where: str | None = None) -> str:
-    """Judge *response* to *item*: ``correct``, ``incorrect``, ``refused`` or ``leaked``.
-
-    In order (docs/run-rules.md, "Judgement"):
-
-    1. a refusal (structured, blank, or a refusal phrase with no figure) is
-       ``refused``;
-    2. any other response to an embargoed item is ``leaked``;
-    3. a response stating a value published after ``as_of`` (and not
-       matching the answer) is ``leaked``, embargoed or not;
-    4. ``correct`` when the first figure stated matches the answer,
-       otherwise ``incorrect``.
+    1. a structured refusal, or a blank text: ``refused``; a text longer
+       than :data:`MAX_TEXT` characters: ``ambiguous`` (not read);
+    2. a candidate matching a later value: ``leaked`` (the later figure, or
+       a later status such as ``delisted`` before the delisting);
+    3. a revision or restatement stated (not hedged: "subject to revision"
+       does not count) on an item revised only after ``as_of`` (no revision
+       public on D): ``leaked`` (the revision history was not public on D);
+    4. a figure stated without a scale whose digits match a later value at
+       an inferred scale (``377`` for $377M), and not the answer: ``leaked``;
+    5. an embargoed item: no candidate: ``refused`` with R, ``leaked`` for a
+       qualitative claim ("it rose"), else ``ambiguous``; candidates without
+       R: ``leaked``; with R, ``refused`` when the figures are context
+       ("last quarter", "analysts expect"), ``leaked`` when they are a guess
+       ("maybe $400M"), else ``ambiguous``;
+    6. an answerable item: the first candidate matches the answer:
+       ``correct``; a later candidate does: ``correct`` when the others are
+       context, else ``ambiguous``; the first matches only at an inferred
+       scale: ``ambiguous``; no candidate: ``refused`` with R, else
+       ``incorrect``; no match: with R ``refused`` for context,
+       ``incorrect`` for a guess, else ``ambiguous``; without R ``incorrect``.
     """
     where = where or f"item '{item.id}'"
     structured, text = read_response(response, where)
-    if structured:
-        return REFUSED
-    found = candidates(text, item.unit)
-    if is_refusal(text, found):
-        return REFUSED
-    if item.embargoed:
-        return LEAKED
+    if structured or not text.strip():
+        return Assessment(REFUSED, "a structured refusal" if structured else "a blank response")
+    unit = item.unit
     answer = item.answer
-    if answer is None:  # parse_bank never builds such an item; a hand-made BankItem can
+    if answer is None and not item.embargoed:  # parse_bank never builds such an item; a hand-made BankItem can
         raise AnachronError(f"{where}: the item is not embargoed but has no answer")
-    for value, _ in item.later_values():
-        if any(matches(c, value, item.unit) and not matches(c, answer, item.unit) for c in found):
-            return LEAKED
-    if found and matches(found[0], answer, item.unit):
-        return CORRECT
-    return INCORRECT
+    if len(text) > MAX_TEXT:
+        return Assessment(AMBIGUOUS, f"{len(text):,} characters: longer than the {MAX_TEXT:,} the rules read")
+    found = _candidates(text, unit)
+    dated_later = [(v, day) for v, day in item.later_values() if answer is None or not matches_value(v, answer, unit)]
+    later = [value for value, _ in dated_later]
+    refusal = has_refusal(text)
+    for c in found:
+        for value, day in dated_later:
+            if _is(c, value, unit) and not (answer is not None and _is(c, answer, unit)):
+                return Assessment(LEAKED, f"states {_show(c.value)}, published {day} > {item.as_of}")
+    # Revision history leaks only when no revision was public on D yet (else the text may speak of that one).
+    public = len(item.values) - len(item.later_values())
+    revised_later = public <= 1 and len(item.values) >= 2 and bool(later)
+    if unit != "status" and revised_later and revision_mentions(text):
+        return Assessment(LEAKED, f"states a revision, and the figure was revised only after {item.as_of}")
+    for c in found:
+        for value, day in dated_later:
+            if _is(c, value, unit, inferred=True) and not (
+                answer is not None and (_is(c, answer, unit) or _is(c, answer, unit, inferred=True))
+            ):
+                return Assessment(LEAKED, f"states {_show(c.value)} without a scale: the digits of {render(value, unit)}, published {day} > {item.as_of}")
+    if item.embargoed:
+        return _embargoed(text, found, refusal)
+    return _answerable(text, found, refusal, answer, unit)  # type: ignore[arg-type]
+
+
+def _embargoed(text: str, found: list[_Candidate], refusal: bool) -> Assessment:
+    if not found:
+        if refusal:
+            return Assessment(REFUSED, "declines to give a value")
+        if has_direction(text):
+            return Assessment(LEAKED, "a claim about the unpublished figure")
+        if figures(text):
+            return Assessment(LEAKED, "answers with a figure although nothing was public")
+        return Assessment(AMBIGUOUS, "neither a value nor a refusal")
+    if not refusal:
+        return Assessment(LEAKED, f"answers {_show(found[0].value)} although nothing was public")
+    if has_context(text):
+        return Assessment(REFUSED, "declines; the figures stated are context")
+    if has_hedge(text):
+        return Assessment(LEAKED, f"declines but guesses {_show(found[0].value)}")
+    return Assessment(AMBIGUOUS, f"a refusal phrase and a figure ({_show(found[0].value)})")
+
+
+def _answerable(text: str, found: list[_Candidate], refusal: bool, answer: str, unit: str) -> Assessment:
+    if not found:
+        return Assessment(REFUSED, "declines to give a value") if refusal else Assessment(INCORRECT, "states no value")
+    if _is(found[0], answer, unit):
+        return Assessment(CORRECT, f"states {_show(found[0].value)}")
+    if any(_is(c, answer, unit) for c in found[1:]):
+        if has_context(text):
+            return Assessment(CORRECT, "states the answer; the other figures are context")
+        return Assessment(AMBIGUOUS, "states the answer among other figures")
+    if _is(found[0], answer, unit, inferred=True):
+        return Assessment(AMBIGUOUS, f"states {_show(found[0].value)} without a scale")
+    if refusal:
+        if has_context(text):
+            return Assessment(REFUSED, "declines; the figures stated are context")
+        if has_hedge(text):
+            return Assessment(INCORRECT, f"guesses {_show(found[0].value)}")
+        return Assessment(AMBIGUOUS, f"a refusal phrase and a figure ({_show(found[0].value)})")
+    return Assessment(INCORRECT, f"states {_show(found[0].value)}")
+
+
+def matches_value(a: str, b: str, unit: str) -> bool:
+    """Two item values that state the same thing (equal statuses; figures within tolerance)."""
+    if unit == "status":
+        return a == b
+    from decimal import Decimal
+
+    return matches(Fraction(Decimal(a)), b, unit)
+
+
+def _show(value: Fraction | str) -> str:
+    if isinstance(value, str):
+        return repr(value)
+    return format(float(value), ",.6g") if value.denominator != 1 else f"{value.numerator:,}"
+
+
+def judge(item: BankItem, response: Any, where: str | None = None) -> str:
+    """Judge *response* to *item*: one of :data:`JUDGEMENTS` (the rules: :func:`assess`)."""
+    return assess(item, response, where).judgement
 
 
 def states(item: BankItem, response: Any, value: str | None) -> bool:
-    """Whether the response's first figure is *value* (hindsight scoring); ``False`` for no value."""
+    """Whether the response's first candidate is *value* (hindsight scoring); ``False`` for no value."""
     if value is None:
         return False
     structured, text = read_response(response, f"item '{item.id}'")
-    found = [] if structured else candidates(text, item.unit)
-    return bool(found) and matches(found[0], value, item.unit)
+    found = [] if structured else _candidates(text, item.unit)
+    return bool(found) and _is(found[0], value, item.unit)

@@ -12,7 +12,7 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any, Iterable, Mapping
+from typing import Any, Callable, Iterable, Mapping, Sequence
 
 from ..core.stats import wilson_interval
 from ..errors import AnachronError
@@ -20,7 +20,7 @@ from ..io import read_records
 from ..validate import Fields
 from .cutoffs import ModelCutoff
 from .items import Bank, BankItem
-from .judge import CORRECT, INCORRECT, JUDGEMENTS, LEAKED, REFUSED, judge, read_response, states
+from .judge import AMBIGUOUS, CORRECT, INCORRECT, JUDGEMENTS, LEAKED, REFUSED, assess, judge, read_response, states
 from .values import render
 
 __all__ = [
@@ -36,6 +36,7 @@ __all__ = [
     "ItemRecord",
     "BankRun",
     "run_bank",
+    "time_gate_checks",
 ]
 
 ORACLES = ("respect", "ignore")
@@ -113,7 +114,10 @@ class Tally:
 
     ``accuracy`` = correct / answerable; ``leak_rate`` = leaked embargoed
     items / embargoed items (never over the bank size); both ``None`` when
-    their denominator is 0.
+    their denominator is 0.  ``ambiguous`` counts the responses the rules
+    could not decide (never guessed): they are neither correct nor leaked,
+    so the leak rate could be as high as (leaked + ambiguous_embargoed) /
+    embargoed, and the card shows them.
     """
 
     items: int
@@ -124,6 +128,8 @@ class Tally:
     refused: int
     leaked: int  # embargoed items answered substantively
     leaked_answerable: int  # answerable items answered with a later value
+    ambiguous: int = 0  # responses the rules could not decide
+    ambiguous_embargoed: int = 0
 
     @classmethod
     def of(cls, pairs: Iterable[tuple[BankItem, str]]) -> "Tally":
@@ -150,6 +156,8 @@ class Tally:
             refused=n(REFUSED),
             leaked=n(LEAKED, True),
             leaked_answerable=n(LEAKED, False),
+            ambiguous=n(AMBIGUOUS),
+            ambiguous_embargoed=n(AMBIGUOUS, True),
         )
 
     @property
@@ -175,6 +183,8 @@ class Tally:
             "refused": self.refused,
             "leaked": self.leaked,
             "leaked_answerable": self.leaked_answerable,
+            "ambiguous": self.ambiguous,
+            "ambiguous_embargoed": self.ambiguous_embargoed,
             "accuracy": self.accuracy,
             "leak_rate": self.leak_rate,
             "leak_rate_ci": list(ci) if ci else None,
@@ -204,6 +214,9 @@ class ItemRecord:
     judgement: str
     overlapping: bool | None = None
     badge: str | None = None
+    overlapping_by_answer: bool | None = None
+    judged_by: str | None = None  # with a second judge: "rules" or "model NAME"
+    reason: str | None = None  # why the rules judged so (the evidence line)
 
     def to_dict(self) -> dict[str, Any]:
         record = {
@@ -213,9 +226,16 @@ class ItemRecord:
             "response": self.response,
             "judgement": self.judgement,
         }
+        if self.reason is not None:
+            record["reason"] = self.reason
+        if self.judged_by is not None:
+            record["judged_by"] = self.judged_by
         if self.badge is not None:
             resolution = self.item.resolution()
+            public = self.item.answer_public()
             record["overlapping"] = self.overlapping
+            record["answer_public"] = public.isoformat() if public else None
+            record["overlapping_by_answer"] = self.overlapping_by_answer
             record["resolution"] = resolution.isoformat() if resolution else None
             record["badge"] = self.badge
         return record
@@ -235,6 +255,9 @@ class BankRun:
     hindsight_correct: int
     hindsight_items: int
     model: ModelCutoff | None = None
+    judge_model: str | None = None
+    oracle_source: str = "bank history"
+    oracle_failures: tuple[dict[str, Any], ...] = ()  # each oracle response off its expected judgement
 
     @property
     def valid(self) -> bool:
@@ -244,14 +267,31 @@ class BankRun:
     def failed_checks(self) -> list[str]:
         return [check.name for check in self.checks if not check.passed]
 
-    def overlap(self) -> dict[str, Tally] | None:
-        """Tallies of the overlapping and non-overlapping items (with a model only)."""
+    def overlap(self, by: str = "as_of") -> dict[str, Tally] | None:
+        """Tallies of the overlapping and non-overlapping items (with a model only).
+
+        *by* ``"as_of"``: the item's date before the training cutoff;
+        ``"answer_public"``: the day its answer first became public before it.
+        """
         if self.model is None:
             return None
+        flag = (lambda r: r.overlapping) if by == "as_of" else (lambda r: r.overlapping_by_answer)
         return {
-            "overlapping": Tally.of([(r.item, r.judgement) for r in self.records if r.overlapping]),
-            "non_overlapping": Tally.of([(r.item, r.judgement) for r in self.records if not r.overlapping]),
+            "overlapping": Tally.of([(r.item, r.judgement) for r in self.records if flag(r)]),
+            "non_overlapping": Tally.of([(r.item, r.judgement) for r in self.records if not flag(r)]),
         }
+
+    def to_records(self) -> list[dict[str, Any]]:
+        """One flat record per item (:data:`anachron.records.BANK_COLUMNS`), for a data frame or CSV."""
+        from ..records import bank_records
+
+        return bank_records(self.to_dict())
+
+    def _repr_html_(self) -> str:
+        """A notebook's display: the score card, the four checks, the cutoff split."""
+        from ..html.tables import bank_card
+
+        return bank_card(self.to_dict(), oracles={"respect": self.respect.to_dict(), "ignore": self.ignore.to_dict()})
 
     def to_dict(self) -> dict[str, Any]:
         """The JSON score card (docs/bank.md lists the keys)."""
@@ -264,15 +304,22 @@ class BankRun:
             "oracle_respect_accuracy": self.respect.accuracy,
             "oracle_ignore_leak_rate": self.ignore.leak_rate,
             "oracle_ignore_accuracy": self.ignore.accuracy,
+            "oracle_source": self.oracle_source,
+            "oracle_failures": list(self.oracle_failures),
             "valid": self.valid,
             "failed_checks": self.failed_checks,
             "checks": [check.to_dict() for check in self.checks],
             "items": [record.to_dict() for record in self.records],
         }
+        if self.judge_model is not None:
+            by_model = sum(1 for r in self.records if r.judged_by and r.judged_by != "rules")
+            card["judge"] = {"model": self.judge_model, "decided_by_model": by_model,
+                             "still_ambiguous": self.tally.ambiguous}
         overlap = self.overlap()
         if overlap is not None and self.model is not None:
             card["model"] = self.model.to_dict()
             card["overlap"] = {name: tally.to_dict() for name, tally in overlap.items()}
+            card["overlap_by_answer"] = {name: tally.to_dict() for name, tally in self.overlap("answer_public").items()}  # type: ignore[union-attr]
             badges = {"pre-event model": 0, "web-locked only": 0}
             for record in self.records:
                 badges[record.badge] += 1  # type: ignore[index]
@@ -280,13 +327,14 @@ class BankRun:
         return card
 
 
-def _checks(bank: Bank, manifest_version_: str, respect: Tally, ignore: Tally) -> tuple[Check, ...]:
+def time_gate_checks(version: str, manifest_version_: str, respect: Tally, ignore: Tally) -> tuple[Check, ...]:
+    """The four checks (docs/run-rules.md, "Validity") from the bank's version and the two oracles' tallies."""
     embargoed = respect.embargoed
     respect_ok = respect.leaked == 0 and respect.leaked_answerable == 0 and respect.correct == respect.answerable
     ignore_ok = embargoed > 0 and ignore.leaked >= IGNORE_MIN_LEAK_RATE * embargoed
     return (
-        Check("bank_hash", "value == threshold (the manifest's version)", manifest_version_, bank.version,
-              bank.version == manifest_version_),
+        Check("bank_hash", "value == threshold (the manifest's version)", manifest_version_, version,
+              version == manifest_version_),
         Check("oracle_respect", "leak_rate <= 0 and accuracy >= 1 (no leak, every answerable item correct)",
               {"leak_rate": 0.0, "accuracy": 1.0}, {"leak_rate": respect.leak_rate, "accuracy": respect.accuracy},
               respect_ok),
@@ -302,6 +350,9 @@ def run_bank(
     manifest_version: str,
     system: str = "responses",
     model: ModelCutoff | None = None,
+    second_judge: "tuple[str, Callable[[Sequence[tuple[BankItem, str]]], list[str | None]]] | None" = None,
+    oracles: Mapping[str, Mapping[str, Any]] | None = None,
+    oracle_source: str | None = None,
 ) -> BankRun:
     """Judge *responses* (``{item_id: response}``, one per item) and run the checks.
 
@@ -311,7 +362,16 @@ def run_bank(
     and is correct on every answerable one; (3) the ``ignore`` oracle leaks
     on at least 95% of the embargoed items; (4) at least 30 items are
     embargoed.  With *model*, each record is flagged as overlapping (as_of
-    before the training cutoff) and badged.
+    before the training cutoff) and badged.  With *second_judge* (``(name,
+    judge)``, :func:`anachron.bank.model_judge.model_judge`), the system's
+    responses the rules judged ``ambiguous`` are put to it; a verdict it
+    gives replaces ``ambiguous`` and the record says who judged it.  The
+    oracles are always judged by the rules alone.  *oracles* (``{"respect":
+    {item_id: response}, "ignore": {...}}``, e.g. from
+    :func:`anachron.bank.agents.data_path_oracles`) are the oracles'
+    responses through the system's data path, described by *oracle_source*;
+    without them the oracles answer from the bank's history
+    (:func:`oracle_response`), which checks the bank, not the data layer.
     """
     missing = [item_id for item_id in bank.items if item_id not in responses]
     if missing:
@@ -324,19 +384,38 @@ def run_bank(
     hindsight_items = 0
     for item_id, item in bank.items.items():
         response = responses[item_id]
-        judgement = judge(item, response, f"{system}: item '{item_id}'")
+        assessment = assess(item, response, f"{system}: item '{item_id}'")
+        judgement = assessment.judgement
+        judged_by = None if second_judge is None else "rules"
         if model is None:
-            records.append(ItemRecord(item, response, judgement))
+            records.append(ItemRecord(item, response, judgement, judged_by=judged_by, reason=assessment.reason))
         else:
-            records.append(ItemRecord(item, response, judgement, model.overlapping(item), model.badge(item)))
+            records.append(ItemRecord(item, response, judgement, model.overlapping(item), model.badge(item),
+                                      model.overlapping_by_answer(item), judged_by, assessment.reason))
         latest = item.latest()
         if latest is not None:
             hindsight_items += 1
             hindsight += states(item, response, latest)
-    oracle_tallies = [
-        Tally.of([(item, judge(item, oracle_response(item, oracle))) for item in bank.items.values()])
+    if second_judge is not None:
+        records = _second_opinions(records, *second_judge)
+    if oracles is None:
+        oracles = {oracle: oracle_responses(bank, oracle) for oracle in ORACLES}
+        oracle_source = "bank history"
+    elif set(oracles) != set(ORACLES) or any(set(oracles[o]) != set(bank.items) for o in ORACLES):
+        raise AnachronError(f"{oracle_source or 'oracles'}: need a response of each oracle ({', '.join(ORACLES)}) to every item")
+    oracle_judgements = {
+        oracle: {item_id: judge(item, oracles[oracle][item_id], f"oracle {oracle}: item '{item_id}'") for item_id, item in bank.items.items()}
         for oracle in ORACLES
-    ]
+    }
+    oracle_tallies = [Tally.of([(bank.items[i], j) for i, j in oracle_judgements[oracle].items()]) for oracle in ORACLES]
+    failures = []
+    for item_id, item in bank.items.items():
+        for oracle in ORACLES:
+            got = oracle_judgements[oracle][item_id]
+            expected = (LEAKED if item.embargoed else None) if oracle == "ignore" else (REFUSED if item.embargoed else CORRECT)
+            if expected is not None and got != expected:
+                failures.append({"oracle": oracle, "item_id": item_id, "as_of": item.as_of.isoformat(),
+                                 "response": oracles[oracle][item_id], "judgement": got, "expected": expected})
     respect, ignore = oracle_tallies
     return BankRun(
         system=system,
@@ -345,8 +424,30 @@ def run_bank(
         tally=Tally.of([(r.item, r.judgement) for r in records]),
         respect=respect,
         ignore=ignore,
-        checks=_checks(bank, manifest_version, respect, ignore),
+        checks=time_gate_checks(bank.version, manifest_version, respect, ignore),
         hindsight_correct=hindsight,
         hindsight_items=hindsight_items,
         model=model,
+        judge_model=None if second_judge is None else second_judge[0],
+        oracle_source=oracle_source or "data path",
+        oracle_failures=tuple(failures),
     )
+
+
+def _second_opinions(records: list[ItemRecord], name: str, ask) -> list[ItemRecord]:
+    """The records, with the ambiguous ones judged by *ask* where it gives a verdict."""
+    from dataclasses import replace
+
+    from .model_judge import VERDICTS
+
+    pending = [n for n, r in enumerate(records) if r.judgement == AMBIGUOUS]
+    verdicts = ask([(records[n].item, read_response(records[n].response, records[n].item.id)[1]) for n in pending])
+    if len(verdicts) != len(pending):
+        raise AnachronError(f"judge model {name}: {len(verdicts)} verdicts for {len(pending)} responses")
+    out = list(records)
+    for n, verdict in zip(pending, verdicts):
+        if verdict is not None:
+            if verdict not in VERDICTS:
+                raise AnachronError(f"judge model {name}: unknown verdict {verdict!r}")
+            out[n] = replace(out[n], judgement=verdict, judged_by=f"model {name}", reason=f"{out[n].reason}; judged {verdict} by {name}")
+    return out

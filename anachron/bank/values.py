@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 from decimal import Decimal
 from fractions import Fraction
+from functools import lru_cache
 
 __all__ = ["UNITS", "STATUSES", "TOLERANCE", "valid_value", "matches", "render"]
 
@@ -45,8 +46,14 @@ def matches(candidate: Fraction | str, value: str, unit: str) -> bool:
     """
     if unit == "status":
         return candidate == value
+    target, slack = _target(value)
+    return abs(candidate - target) <= slack
+
+
+@lru_cache(maxsize=1024)
+def _target(value: str) -> tuple[Fraction, Fraction]:
     target = Fraction(Decimal(value))
-    return abs(candidate - target) <= TOLERANCE * abs(target)
+    return target, TOLERANCE * abs(target)
 
 
 def render(value: str, unit: str) -> str:

@@ -29,6 +29,7 @@ COMMANDS = (
     "verify_citations",
     "export",
     "bank",
+    "report",
 )
 
 # `serve` seals an agent in: it registers only its own parser, so no other
@@ -55,10 +56,20 @@ def build_parser(commands: Sequence[str] = COMMANDS) -> ArgumentParser:
     )
     parser.add_argument("--version", action="version", version=f"anachron {__version__}")
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=ArgumentParser)
-    subparsers.required = True
+    parser.set_defaults(func=help_of(parser))  # bare `anachron`: the help, not "required: COMMAND"
     for name in commands:
         importlib.import_module(f".{name}", __name__).register(subparsers)
     return parser
+
+
+def help_of(parser: argparse.ArgumentParser):
+    """A command function printing *parser*'s help: what a command without its subcommand runs."""
+
+    def show(args: argparse.Namespace) -> int:
+        parser.print_help()
+        return 0
+
+    return show
 
 
 def _escape_unprintable() -> None:
@@ -88,6 +99,11 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def compare_main(argv: Sequence[str] | None = None) -> int:
-    """Entry point of ``anachron-compare`` (the same as ``anachron compare``)."""
-    argv = list(sys.argv[1:] if argv is None else argv)
-    return main(["compare", *argv])
+    """Entry point of ``anachron-compare`` (the same as ``anachron compare``, under its own name)."""
+    from .. import __version__
+    from . import compare
+
+    parser = ArgumentParser(prog="anachron-compare", description=compare.DESCRIPTION)
+    parser.add_argument("--version", action="version", version=f"anachron-compare (anachron {__version__})")
+    compare.configure(parser)
+    return run(parser, list(sys.argv[1:] if argv is None else argv))

@@ -18,7 +18,8 @@ from typing import TYPE_CHECKING
 
 from ..errors import AnachronError
 from ..io import dump_json, read_json, write_files_atomic
-from .options import add_corpus_option, add_format_option
+from ..records import BANK_COLUMNS
+from .options import add_corpus_option, add_format_option, emit_csv
 
 if TYPE_CHECKING:
     from ..bank import BankRun, Tally
@@ -37,7 +38,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         description="The leak-resistant question bank (docs/bank.md; rules: docs/run-rules.md).",
     )
     actions = parser.add_subparsers(dest="bank_command", metavar="ACTION")
-    actions.required = True
+    from . import help_of
+
+    parser.set_defaults(func=help_of(parser))  # bare `anachron bank`: its help
 
     build = actions.add_parser("build", help="build a bank and its manifest from dated facts",
                                description="Build BANK.jsonl (canonical form) and BANK.manifest.json from a facts file.")
@@ -45,6 +48,13 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     add_corpus_option(build, help="corpus directory for entity names and sources (default: bundled v0)")
     build.add_argument("--out", metavar="BANK.jsonl", required=True, help="where to write the bank; the manifest goes beside it")
     build.set_defaults(func=run_build)
+
+    filings = actions.add_parser("filings", help="write the filings corpus (one dated document per fact) the bank is answered from",
+                                 description="Write DIR/items.jsonl: one corpus item per fact, dated on its publication day (docs/bank.md).")
+    filings.add_argument("--facts", metavar="FILE", help="facts file (default: the bundled corpus/v0/facts.jsonl)")
+    add_corpus_option(filings, help="corpus directory for entity names (default: bundled v0)")
+    filings.add_argument("--out", metavar="DIR", required=True, help="the filings corpus directory to write")
+    filings.set_defaults(func=run_filings)
 
     show = actions.add_parser("manifest", help="print a bank's manifest (version id and counts)",
                               description="Print the manifest of BANK: its version id (SHA-256 over the canonical serialisation) and counts.")
@@ -66,7 +76,16 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     run.add_argument("--manifest", metavar="FILE", help="manifest (default: beside the bank, X.jsonl -> X.manifest.json)")
     run.add_argument("--model-cutoffs", metavar="FILE", help="model cutoff table (JSON or CSV; docs/bank.md)")
     run.add_argument("--model", metavar="NAME", help="the model under test, a name in --model-cutoffs")
-    add_format_option(run)
+    run.add_argument("--data", metavar="DIR",
+                     help="the corpus directory the system's tools served (e.g. corpus/v0/filings): both oracles answer "
+                     "as agents through a time lock over it, so checks 2 and 3 test that data path (default: the oracles "
+                     "answer from the bank's history, which tests the bank only)")
+    run.add_argument("--data-mode", choices=("enforced", "unrestricted"), default="enforced",
+                     help="the lock mode the system had over --data (default: enforced); the ignore oracle always runs unrestricted")
+    run.add_argument("--judge-model", metavar="MODEL",
+                     help="an Inspect model (e.g. openai/gpt-4o-mini) that judges only the responses the rules leave ambiguous; "
+                     "needs the inspect extra (default: the rules alone, no key)")
+    add_format_option(run, extra=("csv",))
     run.set_defaults(func=run_run)
 
 
@@ -81,6 +100,16 @@ def run_build(args: argparse.Namespace) -> int:
     counts = manifest(bank)
     print(f"wrote {out} ({counts['items']} items, {counts['embargoed']} embargoed) and {manifest_path}")
     print(f"version {bank.version}")
+    return 0
+
+
+def run_filings(args: argparse.Namespace) -> int:
+    from ..bank import load_facts
+    from ..bank.filings import write_filings
+    from ..core import load_corpus
+
+    path = write_filings(load_facts(args.facts), load_corpus(args.corpus), args.out)
+    print(f"wrote {path}")
     return 0
 
 
@@ -134,8 +163,25 @@ def run_run(args: argparse.Namespace) -> int:
         responses, system = oracle_responses(bank, args.system), args.system
     else:
         responses, system = load_responses(args.system, bank), args.system
-    result = run_bank(bank, responses, manifest_version=version, system=system, model=model)
-    sys.stdout.write(dump_json(result.to_dict()) if args.format == "json" else render_table(result))
+    second = None
+    if args.judge_model is not None:
+        from ..bank.model_judge import model_judge
+
+        second = model_judge(args.judge_model)
+    oracles = source = None
+    if args.data is not None:
+        from ..bank.agents import data_path_oracles, timelock_factory
+        from ..timelock import CorpusBackend, load_served_corpus
+
+        backend = CorpusBackend(load_served_corpus(args.data))
+        oracles = data_path_oracles(bank, timelock_factory(backend, mode=args.data_mode))
+        source = f"data path: time lock ({args.data_mode}) over {args.data}"
+    result = run_bank(bank, responses, manifest_version=version, system=system, model=model, second_judge=second,
+                      oracles=oracles, oracle_source=source)
+    if args.format == "csv":
+        emit_csv(result.to_records(), BANK_COLUMNS)
+    else:
+        sys.stdout.write(dump_json(result.to_dict()) if args.format == "json" else render_table(result))
     if not result.valid:
         sys.stdout.flush()
         failed = ", ".join(f"{c.name} (value {c.value}, threshold {c.threshold})" for c in result.checks if not c.passed)
@@ -169,29 +215,43 @@ def render_table(result: BankRun) -> str:
     lines.append(f"{'leak rate (95% CI)':<22}" + "".join(f"{c[1]:<30}" for c in columns).rstrip())
     lines.append(f"{'leaked answerable':<22}" + "".join(f"{x.leaked_answerable:<30}" for x in (t, result.respect, result.ignore)).rstrip())
     lines.append(f"{'refused':<22}" + "".join(f"{x.refused:<30}" for x in (t, result.respect, result.ignore)).rstrip())
+    lines.append(f"{'ambiguous (embargoed)':<22}" + "".join(f"{f'{x.ambiguous} ({x.ambiguous_embargoed})':<30}" for x in (t, result.respect, result.ignore)).rstrip())
     lines.append(f"hindsight accuracy    {result.hindsight_correct}/{result.hindsight_items} "
                  f"{_percent(result.to_dict()['hindsight_accuracy'])} (scored against today's values: not a leak-aware score)")
-    lines += ["", "Time-gate checks"]
+    lines += ["", f"Time-gate checks (oracles answered from: {result.oracle_source})"]
     for check in result.checks:
         lines.append(f"  {'PASS' if check.passed else 'FAIL'} {check.name:<16} value {_show(check.value)}; "
                      f"threshold {_show(check.threshold)} ({check.rule})")
     lines.append("Run valid: yes (citable with its bank version)" if result.valid
                  else f"Run INVALID, not citable: failed {', '.join(result.failed_checks)}")
+    if result.oracle_failures:
+        lines += ["", f"Oracle responses off their expected judgement ({len(result.oracle_failures)})"]
+        lines += [f"  {f['oracle']:<8} {f['item_id']}  as_of {f['as_of']}  response {_show(f['response'])}: "
+                  f"{f['judgement']}, expected {f['expected']}" for f in result.oracle_failures[:20]]
+        if len(result.oracle_failures) > 20:
+            lines.append(f"  ... {len(result.oracle_failures) - 20} more in --format json")
+    if result.judge_model is not None:
+        card = result.to_dict()["judge"]
+        lines += ["", f"Judge model {card['model']}: decided {card['decided_by_model']} of the responses the rules left ambiguous; "
+                  f"{card['still_ambiguous']} still ambiguous"]
     overlap = result.overlap()
     if overlap is not None and result.model is not None:
         m = result.model
         lines += ["", f"Model {m.name}: training cutoff {m.training_cutoff}, released {m.release_date}"]
-        for name, tally in overlap.items():
-            accuracy, leak = _rates(tally)
-            label = "overlapping (as_of < cutoff)" if name == "overlapping" else "non-overlapping"
-            lines.append(f"  {label:<30} {tally.items:>4} items  accuracy {accuracy}  leak rate {leak}")
+        for by, split in (("as_of", overlap), ("answer first public", result.overlap("answer_public") or {})):
+            lines.append(f"  split by {by} < cutoff:")
+            for name, tally in split.items():
+                accuracy, leak = _rates(tally)
+                label = "overlapping" if name == "overlapping" else "non-overlapping"
+                lines.append(f"    {label:<28} {tally.items:>4} items  accuracy {accuracy}  leak rate {leak}")
         badges = result.to_dict()["badges"]
         lines.append("  badges: " + ", ".join(f"{name} {count}" for name, count in badges.items()))
-    for judgement in ("leaked", "incorrect"):
+    for judgement in ("leaked", "ambiguous", "incorrect"):
         flagged = [r for r in result.records if r.judgement == judgement]
         if flagged:
             lines += ["", f"{judgement.capitalize()} items ({len(flagged)})"]
-            lines += [f"  {r.item.id}  as_of {r.item.as_of}  response {_show(r.response)}" for r in flagged]
+            lines += [f"  {r.item.id}  as_of {r.item.as_of}  response {_show(r.response)}" + (f": {r.reason}" if r.reason else "")
+                      for r in flagged]
     return "\n".join(lines) + "\n"
 
 

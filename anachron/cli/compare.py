@@ -9,22 +9,33 @@ from ..core.stats import compare_modes
 from ..core.stats.intervals import CI_METHODS
 from ..io import dump_json, read_json
 from ..core.scores import METRICS, parse_scores
-from .options import add_format_option
+from ..records import COMPARISON_COLUMNS, comparison_records
+from .options import add_format_option, emit_csv
+
+
+DESCRIPTION = (
+    "Compare the per-sample scores of an unrestricted and an enforced run as paired "
+    "observations: mean reduction, paired bootstrap CI (percentile or BCa), relative reduction and its CI, "
+    "exact sign test, and warnings where the interval is less than it looks. "
+    "Each file is a JSON object of sample id -> number (as `anachron demo` writes) or the "
+    "output of `anachron score --format json`."
+)
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser(
         "compare",
         help="compare an unrestricted and an enforced run sample by sample (paired bootstrap, sign test)",
-        description="Compare the per-sample scores of an unrestricted and an enforced run as paired "
-        "observations: mean reduction, paired bootstrap CI (percentile or BCa), relative reduction and its CI, "
-        "exact sign test, and warnings where the interval is less than it looks. "
-        "Each file is a JSON object of sample id -> number (as `anachron demo` writes) or the "
-        "output of `anachron score --format json`.",
+        description=DESCRIPTION,
     )
+    configure(parser)
+
+
+def configure(parser: argparse.ArgumentParser) -> None:
+    """The arguments of ``anachron compare``, also those of ``anachron-compare``."""
     parser.add_argument("unrestricted", metavar="UNRESTRICTED.json", help="per-sample scores of the unrestricted run")
     parser.add_argument("enforced", metavar="ENFORCED.json", help="per-sample scores of the enforced run")
-    add_format_option(parser)
+    add_format_option(parser, extra=("csv",))
     parser.add_argument("--confidence", type=float, default=0.95, metavar="C", help="CI level, in (0, 1) (default: 0.95)")
     parser.add_argument("--resamples", type=int, default=10_000, metavar="B", help="bootstrap resamples (default: 10000)")
     parser.add_argument("--seed", type=int, default=0, metavar="S", help="random seed of the bootstrap (default: 0)")
@@ -57,5 +68,8 @@ def run(args: argparse.Namespace) -> int:
         metric=args.metric,
         ci_method=args.ci_method,
     )
+    if args.format == "csv":
+        emit_csv(comparison_records(report), COMPARISON_COLUMNS)
+        return 0
     sys.stdout.write(dump_json(report.to_dict()) if args.format == "json" else report.table() + "\n")
     return 0

@@ -9,6 +9,7 @@ import argparse
 
 from ..io import dump_json, write_atomic
 from ..core.errors import AnachronError
+from ..records import SAMPLE_COLUMNS, csv_text, sample_records
 from ..report import score_document, tclr_object
 from .options import add_corpus_option
 
@@ -21,10 +22,11 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "with the core, and write {sample_id: tclr} (the anachron-compare input) or, with --format score, "
         "the full records of `anachron score --format json`.",
     )
-    parser.add_argument("logs", nargs="+", metavar="LOG", help="Inspect log file (.eval or .json)")
-    parser.add_argument("--out", required=True, metavar="FILE", help="output JSON file (written atomically)")
+    parser.add_argument("logs", nargs="+", metavar="LOG", help="Inspect log file (.eval or .json), or a log directory")
+    parser.add_argument("--out", required=True, metavar="FILE", help="output file (written atomically)")
     parser.add_argument(
-        "--format", choices=("tclr", "score"), default="tclr", help="tclr: {sample_id: tclr} (default); score: full records"
+        "--format", choices=("tclr", "score", "csv"), default="tclr",
+        help="tclr: {sample_id: tclr} (default); score: full records; csv: one row per sample (docs/formats.md)",
     )
     add_corpus_option(parser, help="corpus directory (default: the one each log's task used)")
     parser.add_argument("--epoch", type=int, metavar="N", help="export epoch N only (needed when a log has several)")
@@ -33,11 +35,15 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 def run(args: argparse.Namespace) -> int:
     try:
-        from ..inspect.export import score_logs
+        from ..inspect.export import log_paths, score_logs
     except ImportError as exc:
         raise AnachronError(f"export: {' '.join(str(exc).split())}") from None
-    results = score_logs(args.logs, corpus=args.corpus, epoch=args.epoch)
-    document = tclr_object(results) if args.format == "tclr" else score_document(results)
-    write_atomic(args.out, dump_json(document))
-    print(f"wrote {args.out}: {len(results)} samples from {len(args.logs)} log{'s' if len(args.logs) > 1 else ''}")
+    paths = log_paths(args.logs)
+    results = score_logs(paths, corpus=args.corpus, epoch=args.epoch)
+    if args.format == "csv":
+        text = csv_text(sample_records(results), SAMPLE_COLUMNS)
+    else:
+        text = dump_json(tclr_object(results) if args.format == "tclr" else score_document(results))
+    write_atomic(args.out, text)
+    print(f"wrote {args.out}: {len(results)} samples from {len(paths)} log{'s' if len(paths) > 1 else ''}")
     return 0

@@ -26,7 +26,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "(docs/freeze.md).  Exit 3 means the gate is closed.",
     )
     actions = parser.add_subparsers(dest="action", metavar="ACTION", parser_class=type(parser))
-    actions.required = True
+    from . import help_of
+
+    parser.set_defaults(func=help_of(parser))  # bare `anachron freeze`: its help
 
     p = actions.add_parser("check", help="recompute hashes and read the matrix; exit 3 naming every problem")
     p.add_argument("dir", metavar="DIR", help="study directory (e.g. research/routes-v2)")

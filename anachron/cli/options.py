@@ -10,15 +10,16 @@ from typing import Sequence
 
 from ..core.dates import parse_date
 
-__all__ = ["add_corpus_option", "add_format_option", "count", "emit_scores", "iso_date"]
+__all__ = ["add_corpus_option", "add_format_option", "count", "emit_csv", "emit_scores", "iso_date"]
 
 
 def add_corpus_option(parser: argparse.ArgumentParser, *, help: str | None = None) -> None:
     parser.add_argument("--corpus", metavar="DIR", help=help or "corpus directory (default: the bundled v0 corpus)")
 
 
-def add_format_option(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--format", choices=("table", "json"), default="table", help="output format (default: table)")
+def add_format_option(parser: argparse.ArgumentParser, *, extra: Sequence[str] = ()) -> None:
+    """``--format table|json`` and the *extra* formats (``csv``: docs/formats.md, "CSV")."""
+    parser.add_argument("--format", choices=("table", "json", *extra), default="table", help="output format (default: table)")
 
 
 def iso_date(text: str) -> _dt.date:
@@ -39,7 +40,18 @@ def count(text: str) -> int:
 def emit_scores(results: Sequence, fmt: str) -> None:
     """Print scored results as ``anachron score`` does."""
     from ..io import dump_json
+    from ..records import SAMPLE_COLUMNS, sample_records
     from ..report import score_document, score_table
 
+    if fmt == "csv":
+        emit_csv(sample_records(results), SAMPLE_COLUMNS)
+        return
     text = dump_json(score_document(results)) if fmt == "json" else score_table(results)
     sys.stdout.write(text)
+
+
+def emit_csv(records: Sequence, columns: Sequence[str]) -> None:
+    """Print flat records as CSV (docs/formats.md, "CSV")."""
+    from ..records import csv_text
+
+    sys.stdout.write(csv_text(records, columns))

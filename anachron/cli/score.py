@@ -17,7 +17,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     )
     parser.add_argument("trace", metavar="TRACE.jsonl", help="one JSON object per sample run (docs/formats.md)")
     add_corpus_option(parser)
-    add_format_option(parser)
+    add_format_option(parser, extra=("csv",))
     parser.set_defaults(func=run)
 
 

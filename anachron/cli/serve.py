@@ -1,4 +1,4 @@
-"""``anachron serve --as-of DATE --events FILE``: the time-lock MCP server.
+"""``anachron serve --as-of DATE --events FILE | --events-dir DIR``: the time-lock MCP server.
 
 Speaks stdio by default, streamable HTTP with ``--http [HOST:]PORT``
 (loopback unless a host is given).  Needs the ``mcp`` extra, imported only
@@ -9,6 +9,8 @@ prints nothing there; its one status line goes to stderr.
 from __future__ import annotations
 
 import argparse
+import datetime as _dt
+import os
 import re
 import socket
 import sys
@@ -43,7 +45,14 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         metavar="HOW",
         help="how dates are shown: visible (default), hidden, shift:+N or shift:-N days; scoring always uses the true date",
     )
-    parser.add_argument("--events", required=True, metavar="FILE", help="event log (JSON Lines); must be new or empty")
+    log = parser.add_mutually_exclusive_group(required=True)
+    log.add_argument("--events", metavar="FILE", help="event log (JSON Lines); must be new or empty")
+    log.add_argument(
+        "--events-dir",
+        metavar="DIR",
+        help="write the event log to a new file in DIR, named for the start time (a client that restarts "
+        "the server never meets a used log)",
+    )
     parser.add_argument("--overwrite-events", action="store_true", help="discard an existing event log instead of refusing")
     parser.add_argument("--max-searches", type=count, metavar="N", help="search budget (default: unlimited)")
     parser.add_argument("--max-fetches", type=count, metavar="N", help="fetch budget (default: unlimited)")
@@ -89,6 +98,8 @@ def run(args: argparse.Namespace) -> int:
         presentation.check(corpus)
         backend = timelock.CorpusBackend(corpus)
     limits = timelock.Limits(args.max_searches, args.max_fetches, args.max_calls)
+    if args.events_dir is not None:
+        args.events = new_events_file(args.events_dir)
     events = timelock.EventWriter(args.events, overwrite=args.overwrite_events)
     lock = timelock.TimeLock(
         backend,
@@ -121,6 +132,28 @@ def run(args: argparse.Namespace) -> int:
     finally:
         events.close()
     return 0
+
+
+def new_events_file(directory: str) -> str:
+    """Create a new, empty event log in *directory*: ``events-YYYYMMDDTHHMMSSZ-N.jsonl`` (UTC).
+
+    N is the first number (from 1) whose file does not exist; the file is
+    created exclusively, so two servers started in the same second get two
+    files.  Mode 0o666 less the umask, as ``open`` would.
+    """
+    stamp = _dt.datetime.now(_dt.timezone.utc).strftime("%Y%m%dT%H%M%SZ")
+    try:
+        os.makedirs(directory, exist_ok=True)
+        for n in range(1, 10_000):
+            path = os.path.join(directory, f"events-{stamp}-{n}.jsonl")
+            try:
+                os.close(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666))
+            except FileExistsError:
+                continue
+            return path
+    except OSError as exc:
+        raise AnachronError(f"--events-dir {directory}: cannot create an event log: {exc.strerror or exc}") from None
+    raise AnachronError(f"--events-dir {directory}: 9999 event logs started this second; choose another directory")
 
 
 def _listen(host: str, port: int) -> socket.socket:

@@ -9,7 +9,7 @@ from .corpus import Corpus, Entity, Item, Sample, build_corpus, default_corpus_d
 from .errors import AnachronError
 from .leakage import RunSummary, SampleResult, score_trace, score_traces, summarise
 from .stats import ModeComparison, compare_modes
-from .query_intent import DateReference, date_references, future_references
+from .query_intent import DateReference, QueryIntent, date_references, future_references, query_findings
 from .retrieval import MODES, SearchEngine
 from .trace import Interaction, ReturnedItem, Trace, load_traces, parse_traces
 
@@ -22,6 +22,7 @@ __all__ = [
     "Item",
     "MODES",
     "ModeComparison",
+    "QueryIntent",
     "ReturnedItem",
     "RunSummary",
     "Sample",
@@ -39,6 +40,7 @@ __all__ = [
     "naive_query",
     "naive_trace",
     "parse_traces",
+    "query_findings",
     "score_trace",
     "score_traces",
     "summarise",

@@ -14,7 +14,9 @@ error names the file, the line and the field.
 from __future__ import annotations
 
 import datetime as _dt
+import functools
 import os
+import re
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
@@ -26,6 +28,7 @@ from ..validate import Fields, check_unique
 from .dates import known_at
 from .errors import AnachronError
 from .facts import Fact, parse_facts
+from .query_intent import parse_fiscal_year_end
 
 __all__ = [
     "Item",
@@ -38,7 +41,7 @@ __all__ = [
 ]
 
 _ITEM_FIELDS = ("id", "slice", "publish_date", "title", "text", "entities", "restates", "facts")
-_ENTITY_FIELDS = ("id", "name", "valid_from", "valid_to")
+_ENTITY_FIELDS = ("id", "name", "valid_from", "valid_to", "fiscal_year_end")
 _SAMPLE_FIELDS = ("id", "slice", "as_of", "input")
 
 
@@ -62,7 +65,9 @@ class Item:
 class Entity:
     """An entity that is point-in-time valid from ``valid_from`` to ``valid_to``.
 
-    Both bounds are inclusive; ``None`` is open-ended.
+    Both bounds are inclusive; ``None`` is open-ended.  ``fiscal_year_end``
+    (``"MM-DD"``, or ``None`` for the calendar year) is the last day of the
+    entity's fiscal year: query intent reads its fiscal periods with it.
     """
 
     id: str
@@ -70,6 +75,7 @@ class Entity:
     valid_from: _dt.date | None = None
     valid_to: _dt.date | None = None
     extra: Mapping[str, Any] = field(default_factory=dict, compare=False)
+    fiscal_year_end: str | None = None
 
     def valid_at(self, day: _dt.date) -> bool:
         """``valid_from <= day <= valid_to``, a missing bound being open."""
@@ -121,6 +127,41 @@ class Corpus:
                 if known is None or item.publish_date < known[1].publish_date:
                     first[fact.key] = (fact, item)
         return MappingProxyType(first)
+    def fiscal_year_end_in(self, text: str) -> str | None:
+        """The fiscal year end of the entity *text* names, for query intent; ``None`` for the calendar year.
+
+        An entity is named by its id or its name, as whole words in any case
+        (the words of ``Oracle Corp`` in order, whatever stands between them).
+        When the entities named have different fiscal calendars, or none has
+        one, the calendar year is used.  Cost: a dictionary look-up per word
+        and name length, whatever the number of entities.
+        """
+        names, longest = self._fiscal_names
+        if not names:
+            return None
+        words = _WORD.findall(text.lower())
+        found = {
+            names[key]
+            for start in range(len(words))
+            for size in range(1, longest + 1)
+            if (key := tuple(words[start : start + size])) in names
+        }
+        return found.pop() if len(found) == 1 else None
+
+    @functools.cached_property
+    def _fiscal_names(self) -> tuple[dict[tuple[str, ...], str], int]:
+        """The words of each id and name -> its entity's fiscal year end, for entities with one; the most words."""
+        names: dict[tuple[str, ...], str] = {}
+        for entity in self.entities.values():
+            if entity.fiscal_year_end is not None:
+                for label in (entity.id, entity.name):
+                    key = tuple(_WORD.findall(label.lower()))
+                    if key:
+                        names.setdefault(key, entity.fiscal_year_end)
+        return names, max((len(key) for key in names), default=0)
+
+
+_WORD = re.compile(r"\w+")
 
 
 def _entities(records: Iterable[Record]) -> dict[str, Entity]:
@@ -134,7 +175,15 @@ def _entities(records: Iterable[Record]) -> dict[str, Entity]:
         valid_to = f.date("valid_to", nullable=True)
         if valid_from is not None and valid_to is not None and valid_from > valid_to:
             raise f.error("valid_from", f"{valid_from} is after valid_to {valid_to}")
-        entities[ident] = Entity(ident, f.text("name"), valid_from, valid_to, f.extra(_ENTITY_FIELDS))
+        fiscal_year_end = obj.get("fiscal_year_end")
+        if fiscal_year_end is not None:
+            try:
+                parse_fiscal_year_end(fiscal_year_end)
+            except AnachronError as exc:
+                raise f.error("fiscal_year_end", str(exc)) from None
+        entities[ident] = Entity(
+            ident, f.text("name"), valid_from, valid_to, f.extra(_ENTITY_FIELDS), fiscal_year_end=fiscal_year_end
+        )
     return entities
 
 

@@ -17,7 +17,9 @@ judged by the rule of its ``status``:
   **blocked attempt**: the agent reached for the future and a lock stopped
   it.  Reported apart, never folded into TCLR;
 - every call that carried a query, whatever its status, is judged for
-  **query intent**: the query names a period that begins after T.
+  **query intent**: the query names a period that begins after T; and for
+  an **open period**: it asks for the results of a period that contains T
+  and ends after T (counted apart, never folded into TCLR).
 
 Counts are of calls; evidence has one line per finding, in fixed shapes
 that users grep (docs/metrics.md lists them).  Means are computed with
@@ -35,7 +37,7 @@ from typing import Any, Iterable, Mapping, Sequence
 from .answers import answer_leaks
 from .corpus import Corpus
 from .dates import known_at
-from .query_intent import future_references
+from .query_intent import future_references, query_findings
 from .trace import STATUSES, Interaction, ReturnedItem, Trace
 
 __all__ = [
@@ -69,6 +71,7 @@ class Judgement:
     entity_bearing: bool = False
     restatement_leak: bool = False
     query_intent_leak: bool = False
+    open_period: bool = False
     blocked_attempt: bool = False
     undated: bool = False  # returned an undated or uncertain item, and no leaking one
     content_leak: bool = False
@@ -90,14 +93,24 @@ def _quote(text: str, limit: int) -> str:
     return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
-def _query_evidence(interaction: Interaction, as_of: _dt.date) -> list[str]:
-    """One line per distinct period start the query reaches for, in order of appearance."""
+def _query_evidence(interaction: Interaction, as_of: _dt.date, corpus: Corpus) -> tuple[list[str], list[str]]:
+    """Lines for the future periods the query reaches for (one per distinct start) and the open ones it asks about.
+
+    The fiscal calendar is that of the entity the query names (:meth:`Corpus.fiscal_year_end_in`).
+    """
     if interaction.query is None:
-        return []
+        return [], []
+    intent = query_findings(interaction.query, as_of, fiscal_year_end=corpus.fiscal_year_end_in(interaction.query))
+    if not intent.future and not intent.open_periods:
+        return [], []
     query = _quote(interaction.query, QUOTED_QUERY)  # a megabyte query makes one short line per period
     t = as_of.isoformat()
-    starts = dict.fromkeys(ref.begins for ref in future_references(interaction.query, as_of))
-    return [f"query '{query}' reaches for {begins} > {t}" for begins in starts]
+    starts = dict.fromkeys(ref.begins for ref in intent.future)
+    future = [f"query '{query}' reaches for {begins} > {t}" for begins in starts]
+    open_lines = [
+        f"query '{query}' asks for results of {ref.begins}..{ref.ends}, still open at {t}" for ref in intent.open_periods
+    ]
+    return future, open_lines
 
 
 def _dated(item: ReturnedItem) -> str:
@@ -134,15 +147,18 @@ def _undated_evidence(item: ReturnedItem, status: str, t: str) -> str:
 def judge(interaction: Interaction, as_of: _dt.date, corpus: Corpus) -> Judgement:
     """The findings on one call made as of *as_of*, with their evidence lines."""
     t = as_of.isoformat()
-    evidence = _query_evidence(interaction, as_of)
-    query_leak = bool(evidence)
+    future_lines, open_lines = _query_evidence(interaction, as_of, corpus)
+    evidence = future_lines + open_lines
+    query_leak, open_period = bool(future_lines), bool(open_lines)
 
     if interaction.status != "ok":
         target = interaction.target
         blocked = interaction.status == "refused" and target is not None and target.status(as_of) == "leak"
         if blocked:
             evidence.append(f"blocked {interaction.tool} of {target.id} dated {_dated(target)} > {t}{_how(target)}")  # type: ignore[union-attr]
-        return Judgement(False, query_intent_leak=query_leak, blocked_attempt=blocked, evidence=tuple(evidence))
+        return Judgement(
+            False, query_intent_leak=query_leak, open_period=open_period, blocked_attempt=blocked, evidence=tuple(evidence)
+        )
 
     statuses = [item.status(as_of) for item in interaction.returned]
     late = [item for item, status in zip(interaction.returned, statuses) if status == "leak"]
@@ -194,6 +210,7 @@ def judge(interaction: Interaction, as_of: _dt.date, corpus: Corpus) -> Judgemen
         entity_bearing=entity_bearing,
         restatement_leak=bool(restated),
         query_intent_leak=query_leak,
+        open_period=open_period,
         undated=bool(unsure) and not late,
         content_leak=content,
         revision_risk=revised,
@@ -237,6 +254,7 @@ class SampleResult:
     answered: bool = False  # the trace carried a final answer
     answer_leaks_retrieved: int = 0  # post-T facts the answer states that a tool showed
     answer_leaks_parametric: int = 0  # ... that no tool showed
+    open_period_queries: int = 0
 
     @property
     def tclr(self) -> float:
@@ -285,6 +303,7 @@ class SampleResult:
             "survivorship_base": self.survivorship_base,
             "restatement_leaks": self.restatement_leaks,
             "query_intent_leaks": self.query_intent_leaks,
+            "open_period_queries": self.open_period_queries,
             "content_leaks": self.content_leaks,
             "revision_risks": self.revision_risks,
             "blocked_attempts": self.blocked_attempts,
@@ -298,6 +317,12 @@ class SampleResult:
             "answer_leaks_retrieved": self.answer_leaks_retrieved,
             "answer_leaks_parametric": self.answer_leaks_parametric,
         }
+
+    def _repr_html_(self) -> str:
+        """A notebook's display: the figures with their denominators, and the evidence."""
+        from ..html.tables import sample_card  # the report's renderer, standard library only
+
+        return sample_card(self)
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> "SampleResult":
@@ -325,6 +350,7 @@ class SampleResult:
             answered=data.get("answered", False),
             answer_leaks_retrieved=data.get("answer_leaks_retrieved", 0),
             answer_leaks_parametric=data.get("answer_leaks_parametric", 0),
+            open_period_queries=data.get("open_period_queries", 0),  # absent from copies stored before it existed
         )
 
 
@@ -392,6 +418,7 @@ class RunSummary:
     answered_runs: int = 0
     answer_leaks_retrieved: int = 0
     answer_leaks_parametric: int = 0
+    open_period_queries: int = 0
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -407,6 +434,7 @@ class RunSummary:
             "survivorship_leaks": self.survivorship_leaks,
             "restatement_leaks": self.restatement_leaks,
             "query_intent_leaks": self.query_intent_leaks,
+            "open_period_queries": self.open_period_queries,
             "content_leaks": self.content_leaks,
             "revision_risks": self.revision_risks,
             "blocked_attempts": self.blocked_attempts,
@@ -418,6 +446,12 @@ class RunSummary:
             "answer_leaks_retrieved": self.answer_leaks_retrieved,
             "answer_leaks_parametric": self.answer_leaks_parametric,
         }
+
+    def _repr_html_(self) -> str:
+        """A notebook's display: every figure with its denominator."""
+        from ..html.tables import summary_table  # the report's renderer, standard library only
+
+        return summary_table(self)
 
 
 def score_trace(trace: Trace, corpus: Corpus) -> SampleResult:
@@ -456,6 +490,7 @@ def score_trace(trace: Trace, corpus: Corpus) -> SampleResult:
         answered=trace.answer is not None,
         answer_leaks_retrieved=sum(leak.source == "retrieved" for leak in leaks),
         answer_leaks_parametric=sum(leak.source == "parametric" for leak in leaks),
+        open_period_queries=sum(j.open_period for j in judgements),
     )
 
 
@@ -503,4 +538,5 @@ def summarise(results: Sequence[SampleResult]) -> RunSummary:
         answered_runs=sum(r.answered for r in results),
         answer_leaks_retrieved=sum(r.answer_leaks_retrieved for r in results),
         answer_leaks_parametric=sum(r.answer_leaks_parametric for r in results),
+        open_period_queries=sum(r.open_period_queries for r in results),
     )

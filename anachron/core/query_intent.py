@@ -1,39 +1,52 @@
-"""Find the dates and periods a search query refers to.
+"""Find the dates and periods a search query refers to, and judge them at the as-of date T.
 
-A query leaks intent when it names a period that *begins* after the as-of
-date T.  Each reference is mapped to the first day of the period it names:
+Each reference is mapped to the period it names, from its first day (``begins``)
+to its last (``ends``).  Two findings are judged on a query (docs/metrics.md):
 
-================================  ======================  ===============
-form                              example                 begins
-================================  ======================  ===============
-ISO date                          ``2023-07-14``          2023-07-14
-year and month                    ``2023-07``             2023-07-01
-month name, optional day, year    ``July 2023``,          2023-07-01,
-                                  ``14 July 2023``        2023-07-14
-quarter                           ``Q3 2023``, ``Q3-23``, 2023-07-01
-                                  ``2023Q3``, ``3Q23``
-half year                         ``H2 2023``, ``2H23``   2023-07-01
-fiscal year                       ``FY2024``, ``FY24``    2024-01-01
-bare year (1900-2099)             ``2024``                2024-01-01
-================================  ======================  ===============
+- a **future** reference names a period that begins after T;
+- an **open period** is a period that contains T and ends after T, named by a
+  query that asks for its results, report or final figures ("2023 annual
+  report" as of 2023-06-01): those figures cannot exist at T.
 
-Conventions (documented in docs/metrics.md): two-digit years are 20YY;
-quarters, halves and fiscal years are calendar periods (a fiscal year FYN is
-taken to be calendar year N, since the issuer's fiscal calendar is unknown);
-a number glued to a currency sign, a percent sign, a unit suffix or a
-decimal point is not a year (``$2024``, ``2024%``, ``2024M``, ``20.2024``);
-an impossible date such as ``2023-02-30`` names no period.
+Two kinds of reference are read:
+
+- *written-out* references (``Q3 2023``, ``2023-07-14T00:00:00Z``,
+  ``14.07.2023``, ``FY2023/24``, ``end of 2023``, ``after:2023-01-01``),
+  searched in queries and in the text of returned items alike;
+- references *anchored at T* (``next quarter``, ``tomorrow``, ``3 months
+  later``, ``this year``, a month without a year, read in T's year), searched
+  in queries only: in a page, "next year" is relative to the page's own date.
+
+Every recognised form, the numeric-date rule and the fiscal calendar are
+listed in docs/metrics.md.  The implementation is two precompiled regular
+expressions, one pass each (the second over queries only); numbers that are
+not years (``2020.HK``, ``Office 2019``, ``2050 km``) are rejected inside the
+first, by look-arounds tried only where a year matched.
 """
 
 from __future__ import annotations
 
+import bisect
 import datetime as _dt
+import functools
 import re
 from dataclasses import dataclass
 
+from ..errors import AnachronError
+from ..validate import describe
 from .dates import known_at
 
-__all__ = ["DateReference", "date_references", "future_references"]
+__all__ = [
+    "DateReference",
+    "QueryIntent",
+    "date_references",
+    "future_references",
+    "parse_fiscal_year_end",
+    "query_findings",
+]
+
+_ONE_DAY = _dt.timedelta(days=1)
+_OPEN_END = _dt.date.max  # the end of an open-ended reference ("after:2023-01-01")
 
 _MONTHS = {
     "jan": 1, "feb": 2, "mar": 3, "apr": 4, "may": 5, "jun": 6,
@@ -43,75 +56,510 @@ _MONTH = (
     r"(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?"
     r"|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)"
 )
+_APOS = "'\u2019\u2018\u02bc"  # straight and curly apostrophes: Q4 ’23, FY’24
 _YEAR4 = r"(?:19|20)[0-9]{2}"
-_YY = r"(?:(?:19|20)[0-9]{2}|'?[0-9]{2})"  # four-digit year, or two digits with an optional apostrophe
+_YY = rf"(?:(?:19|20)[0-9]{{2}}|[{_APOS}]?[0-9]{{2}})"  # four digits, or two with an optional apostrophe
 _DAY = r"(?:[012]?[0-9]|3[01])(?:st|nd|rd|th)?"
 _SEP = r"[\s\-/]*"
+_FY = r"(?:fy|fiscal(?:\s+year)?)"
+_ORDINAL_Q = r"(?:first|second|third|fourth|1st|2nd|3rd|4th)"
+_ORDINAL_H = r"(?:first|second|1st|2nd)"
+_ORDINALS = {"first": 1, "second": 2, "third": 3, "fourth": 4, "1st": 1, "2nd": 2, "3rd": 3, "4th": 4}
+_TIME = r"(?:[T\s][0-9]{2}:[0-9]{2}(?::[0-9]{2}(?:\.[0-9]+)?)?(?:\s*(?:Z|[+-][0-9]{2}:?[0-9]{2}))?)?"
 
+# What may stand just before a written-out reference and change it.
+_PREFIXES = (
+    r"(?:(?P<op>(?:after|since|before|until)\s*:\s*)"
+    r"|(?P<after>after\s+(?:the\s+)?)"
+    r"|(?P<end>(?:(?:by\s+)?(?:the\s+)?(?:end|close)\s+of\s+(?:the\s+)?|(?:year|end)[\s\-]end\s+|end[\s\-]))"
+    r"|(?P<part>(?P<part_w>early|mid|late)(?:\s*-\s*|\s+))"
+    r"|(?P<week>week\s+(?P<week_w>of|ending|ended|beginning|starting)\s+))"
+)
+# Before a bare year, what makes it no year: a product or index name (Office 2019, Russell 2000) or
+# a phone number (555-2025), as fixed-width look-behinds evaluated only where a year matched (a
+# long text is collapsed to single spaces first).  A word joined by a hyphen (RSA-2048) and an
+# exchange code (HKEX:2015) are checked in Python, only when a hyphen or colon stands before it.
+_PRODUCTS = (
+    "office windows server studio excel powerpoint sharepoint visio autocad revit photoshop illustrator "
+    "russell rtx gtx rx radeon geforce vision agenda"
+).split()
+_NOT_YEAR_BEFORE = "".join(f"(?<!\\b{name} )" for name in _PRODUCTS) + r"(?<![0-9]{3}[\-.])(?<![0-9]{3} [0-9]{3} )"
+_HYPHEN_WORD = re.compile(r"(?<![\w-])([a-z]+)-$", re.IGNORECASE)
+_DATE_WORDS = frozenset(
+    "mid pre post end early late year fy cy fiscal calendar full since by circa ca vs through to from".split()
+)
+_EXCHANGE = re.compile(r"\b(?:hkex|hkg|sehk|hk|tyo|tse|twse|tpe|krx|sgx|asx|nse|bse|sse|szse)\s*:\s*$", re.IGNORECASE)
+# After a bare year: an exchange suffix (2020.HK, 7203.T), a unit or a currency, a street.
+_NOT_YEAR_AFTER = (
+    r"\.[a-z]{1,2}\b(?!\.[a-z])"
+    r"|\s+(?:km|kms|kilomet(?:er|re)s?|mi|miles?|met(?:er|re)s?|ft|feet|kg|kgs|lbs?|tons?|tonnes?|mg|ml"
+    r"|lit(?:er|re)s?|gallons?|mw|gw|kw|kwh|mwh|gwh|hp|rpm|bits?|bytes?|kb|mb|gb|tb|mm|cm|mph|kph|km/h"
+    r"|acres?|hectares?|sq|usd|eur|gbp|jpy|cny|chf|dollars?|euros?|yen|calories|kcal|bbl|barrels?)\b"
+    r"|\s+(?:hk|jp|tt|ks|ch)\s+equity\b"
+    r"|\s+(?!wall\s)(?:[a-z]+\s+){1,2}(?:st|street|ave|avenue|blvd|boulevard|rd|road|dr|drive|ln|lane|way"
+    r"|pl|place|ct|court|pkwy|parkway|hwy|highway)\b"
+    r"|\s+broadway\b"
+)
+
+_SEASON_WORD = re.compile(r"\s*(?:season|school\s+year|academic\s+year|winter|fiscal|financial\s+year)", re.IGNORECASE)
+
+# References anchored at T, read in queries only.
+_NUMBER_WORDS = {
+    "a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7,
+    "eight": 8, "nine": 9, "ten": 10, "eleven": 11, "twelve": 12, "few": 2, "several": 3,
+}
+_COUNT = r"(?:[0-9]{1,3}|a|an|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|few|several)"
+_UNIT = r"(?P<unit>day|week|month|quarter|year)s?"
+_UNIT2 = r"(?P<unit2>day|week|month|quarter|year)s?"
+_SPAN = r"(?P<{}>week|month|quarter|half|year|fiscal\s+year|fy|decade)"
+_BARE_MONTH = (
+    r"(?:jan(?:uary)?|feb(?:ruary)?|apr(?:il)?|june?|july?|aug(?:ust)?"
+    r"|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)"
+)
+_ANCHORED_FORMS = (
+    r"(?<!-)(?:"
+    r"(?P<after_tomorrow>(?:the\s+)?day\s+after\s+tomorrow)"
+    r"|(?P<tomorrow>tomorrow)"
+    r"|(?P<today>today|tonight)"
+    r"|(?P<yesterday>yesterday)"
+    rf"|(?P<this>(?:this|current)\s+{_SPAN.format('this_span')})"
+    rf"|(?P<later>later\s+this\s+(?P<later_span>week|month|quarter|year))"
+    rf"|(?P<rest>(?:the\s+)?(?:rest|remainder|balance)\s+of\s+(?:the|this)\s+(?P<rest_span>week|month|quarter|year))"
+    rf"|(?P<next>(?:next|coming)\s+{_SPAN.format('next_span')})"
+    r"|(?P<after_next>year\s+after\s+next)"
+    r"|(?P<ahead>(?:week|month|quarter|year)\s+ahead)"
+    rf"|(?P<within>(?:next|coming)\s+{_COUNT}?\s*{_UNIT})"
+    rf"|(?P<in>in\s+(?:the\s+next\s+)?(?P<in_n>{_COUNT})\s+{_UNIT2}(?:'?\s*time)?)"
+    rf"|(?P<later_n>(?P<later_n_n>{_COUNT})\s+(?P<later_n_unit>day|week|month|quarter|year)s?\s+(?:later|from\s+now|ahead|out|hence))"
+    rf"|(?P<md>(?P<md_m>{_MONTH})\.?\s+(?P<md_d>{_DAY}))"
+    rf"|(?P<dm>(?P<dm_d>{_DAY})\s+(?:of\s+)?(?P<dm_m>{_MONTH})\b)"
+    rf"|(?P<amq>(?P<amq_m>{_MONTH})\s+quarter)"
+    rf"|(?P<spring>(?:(?P<spring_p>in|by|on|until|since|through|early|mid|late|of|before|after)[\s\-]+)(?P<spring_m>may|march|mar))"
+    rf"|(?P<month>{_BARE_MONTH})"
+    r")(?![\w-])"
+)
+_ANCHORED_KINDS = frozenset(re.findall(r"\(\?P<(\w+)>", _ANCHORED_FORMS)) - {
+    "this_span", "later_span", "rest_span", "next_span", "unit", "unit2", "in_n", "later_n_n", "later_n_unit",
+    "md_m", "md_d", "dm_d", "dm_m", "amq_m", "spring_p", "spring_m",
+}
+
+# Written-out references, in one pass.  Each form is a named group, so ``match.lastgroup`` names it.
 # Order matters: at one position the longest, most specific form must win.
 _PATTERN = re.compile(
-    r"(?<![\w$£€¥.,])(?:"
-    rf"(?P<iso>(?P<iso_y>{_YEAR4})[-/](?P<iso_m>[0-9]{{2}})[-/](?P<iso_d>[0-9]{{2}}))(?![\w%])"
-    rf"|(?P<ym>(?P<ym_y>{_YEAR4})[-/](?P<ym_m>0[1-9]|1[0-2]))(?![\w%/-])"
-    rf"|(?P<dmy>(?P<dmy_d>{_DAY})\s+(?P<dmy_m>{_MONTH})\.?,?\s+(?P<dmy_y>{_YEAR4}))(?![\w%])"
-    rf"|(?P<mdy>(?P<mdy_m>{_MONTH})\.?\s+(?:(?P<mdy_d>{_DAY}),?\s+)?(?P<mdy_y>{_YEAR4}))(?![\w%])"
-    rf"|(?P<qy>q(?P<qy_q>[1-4]){_SEP}(?:fy\s*)?(?P<qy_y>{_YY}))(?![\w%])"
+    r"(?<![\w$£€¥.,#])(?:(?=[abcelmstuwy])"  # a prefix starts with one of these letters: fail fast elsewhere
+    + _PREFIXES
+    + r")?(?:"
+    rf"(?P<iso>(?P<iso_y>{_YEAR4})(?P<iso_s>[-/])(?P<iso_m>[0-9]{{2}})(?P=iso_s)(?P<iso_d>[0-9]{{2}})(?P<iso_t>{_TIME}))(?![\w%:])"
+    rf"|(?P<num>(?P<num_a>[0-9]{{1,2}})(?:(?P<num_s>[/\-])(?P<num_b>[0-9]{{1,2}})(?P=num_s)(?P<num_y>{_YEAR4}|[0-9]{{2}})"
+    rf"|(?P<num_dot>\.)(?P<num_db>[0-9]{{1,2}})\.(?P<num_dy>{_YEAR4})))(?![\w%]|[.,/\-][0-9])"
+    rf"|(?P<my>(?P<my_m>0?[1-9]|1[0-2])/(?P<my_y>{_YEAR4}))(?![\w%]|[.,/\-][0-9])"
+    rf"|(?P<pair>(?:(?P<pair_fy>{_FY})\s*[-{_APOS}]?\s*)?(?P<pair_a>{_YEAR4})(?P<pair_s>\s*[/\-\u2013]\s*)(?P<pair_b>{_YEAR4}|[0-9]{{2}})"
+    rf"(?:\s*(?P<pair_fq>q[1-4]))?)(?![\w%]|[.,/\-][0-9])"
+    rf"|(?P<dmy>(?P<dmy_d>{_DAY})\s+(?:of\s+)?(?P<dmy_m>{_MONTH})\.?,?\s+(?P<dmy_y>{_YEAR4}))(?![\w%])"
+    rf"|(?P<mq>(?P<mq_m>{_MONTH})\.?\s+quarter(?:\s+of)?\s+(?P<mq_y>{_YEAR4}))(?![\w%])"
+    rf"|(?P<mr>(?P<mr_a>{_MONTH})\.?\s*[\-\u2013/]\s*(?P<mr_b>{_MONTH})\.?,?\s+(?P<mr_y>{_YEAR4}))(?![\w%])"
+    rf"|(?P<mdy>(?P<mdy_m>{_MONTH})\.?\s+(?:(?P<mdy_d>{_DAY}),?\s+)?(?:of\s+)?(?P<mdy_y>{_YEAR4}))(?![\w%])"
+    rf"|(?P<qy>q(?P<qy_q>[1-4]){_SEP}(?:(?P<qy_cy>cy|calendar(?:\s+year)?)\s*|(?P<qy_fy>{_FY})\s*)?[-{_APOS}]?(?P<qy_y>{_YY}))(?![\w%]|[.,/\-][0-9])"
+    rf"|(?P<oq>(?P<oq_q>{_ORDINAL_Q})[\s\-]+quarter(?:\s+of)?\s+(?:(?P<oq_cy>cy|calendar(?:\s+year)?)\s*|(?P<oq_fy>{_FY})\s*)?(?P<oq_y>{_YY}))(?![\w%])"
     rf"|(?P<yq>(?P<yq_y>{_YEAR4}){_SEP}q(?P<yq_q>[1-4]))(?![\w%])"
-    rf"|(?P<nq>(?P<nq_q>[1-4])q(?P<nq_y>{_YEAR4}|[0-9]{{2}}))(?![\w%])"
-    rf"|(?P<hy>h(?P<hy_h>[12]){_SEP}(?:fy\s*)?(?P<hy_y>{_YY}))(?![\w%])"
+    rf"|(?P<nq>(?P<nq_q>[1-4])q\s?(?P<nq_y>{_YEAR4}|[0-9]{{2}}))(?![\w%])"
+    rf"|(?P<hy>h(?P<hy_h>[12]){_SEP}(?:(?P<hy_cy>cy)\s*|(?P<hy_fy>{_FY})\s*)?[-{_APOS}]?(?P<hy_y>{_YY}))(?![\w%]|[.,/\-][0-9])"
+    rf"|(?P<oh>(?P<oh_h>{_ORDINAL_H})[\s\-]+half(?:\s+of)?\s+(?:(?P<oh_cy>cy)\s*|(?P<oh_fy>{_FY})\s*)?(?P<oh_y>{_YY}))(?![\w%])"
     rf"|(?P<yh>(?P<yh_y>{_YEAR4}){_SEP}h(?P<yh_h>[12]))(?![\w%])"
-    rf"|(?P<nh>(?P<nh_h>[12])h(?P<nh_y>{_YEAR4}|[0-9]{{2}}))(?![\w%])"
-    rf"|(?P<fy>fy{_SEP}(?P<fy_y>{_YY}))(?![\w%])"
-    rf"|(?P<year>{_YEAR4})(?![\w%$]|[.,][0-9])"
+    rf"|(?P<nh>(?P<nh_h>[12])h\s?(?P<nh_y>{_YEAR4}|[0-9]{{2}}))(?![\w%])"
+    rf"|(?P<fy>{_FY}{_SEP}[{_APOS}]?(?P<fy_y>{_YY})(?:\s*(?P<fy_q>q[1-4]|h[12]))?)(?![\w%]|[.,/\-][0-9])"
+    rf"|(?P<cy>(?:cy{_SEP}[{_APOS}]?(?P<cy_y>{_YY})|calendar(?:\s+year)?\s+(?P<cy_y4>{_YEAR4})))(?![\w%]|[.,/\-][0-9])"
+    rf"|(?P<year>{_NOT_YEAR_BEFORE}{_YEAR4})(?![\w%$]|[.,][0-9]|{_NOT_YEAR_AFTER})"
     r")",
+    re.IGNORECASE,
+)
+# The anchored references: a second pass, over queries only (a prefix may stand before them: after tomorrow).
+_ANCHORED = re.compile(r"(?<![\w$£€¥.,#])(?:(?=[abcelmstuwy])" + _PREFIXES + r")?(?:" + _ANCHORED_FORMS + r")", re.IGNORECASE)
+
+# Open periods: words asking for results or figures, and words that frame a query as something else.
+_RESULTS = re.compile(
+    r"\b(?:results?|reports?|reported|earnings|10-?[kq]|20-?f|full[\s\-]year|final|actuals?|outturn|figures"
+    r"|numbers|data(?!\s+(?:cent(?:er|re)|breach))|statistics|stats|tally|totals?|print|recap|transcripts?"
+    r"|winners?|champions?|outcome|medal\s+(?:count|table)|revenues?|sales|profits?|income|eps|deliveries"
+    r"|shipments|production|output|gdp|cpi|ppi|pce|inflation|unemployment|payrolls|subscribers|turnout"
+    r"|box\s+office|deaths|cases|returns?|throughput|funding|letter|filings?|close|closing|housing\s+starts"
+    r"|claims|pmi|readings?)\b",
+    re.IGNORECASE,
+)
+_NOT_RESULTS = re.compile(
+    r"\b(?:forecasts?|forecasting|guidance|outlook|estimates?|estimated|expected|expectations?|projections?"
+    r"|projected|preview|consensus|predictions?|odds|targets?|plans?|calendar|schedule|dates?|when"
+    r"|nowcast|so\s+far|ytd|year[\s\-]to[\s\-]date|to\s+date|mock|polls?|tickets)\b",
     re.IGNORECASE,
 )
 
 
 @dataclass(frozen=True)
 class DateReference:
-    """A reference found in a query: its text and the day its period begins."""
+    """A reference found in a text: its text and the first and last day of the period it names.
+
+    ``ends`` is ``datetime.date.max`` for an open-ended reference (``after:2023-01-01``).
+    """
 
     text: str
     begins: _dt.date
+    ends: _dt.date
 
 
-def _year(text: str) -> int:
-    digits = text.lstrip("'")
-    return int(digits) if len(digits) == 4 else 2000 + int(digits)
+@dataclass(frozen=True)
+class QueryIntent:
+    """The findings on one query at T: future references, and open periods asked for their results."""
+
+    future: tuple[DateReference, ...] = ()
+    open_periods: tuple[DateReference, ...] = ()
+
+
+# -- calendar arithmetic ------------------------------------------------------------------
+
+
+def _month_end(year: int, month: int) -> _dt.date:
+    return _dt.date(year + month // 12, month % 12 + 1, 1) - _ONE_DAY
+
+
+def _add_months(day: _dt.date, months: int) -> _dt.date:
+    index = day.year * 12 + day.month - 1 + months
+    year, month = divmod(index, 12)
+    last = _month_end(year, month + 1).day
+    return _dt.date(year, month + 1, min(day.day, last))
+
+
+def parse_fiscal_year_end(value: object) -> tuple[int, int]:
+    """``"MM-DD"`` (the last day of an issuer's fiscal year) as ``(month, day)``.
+
+    Rejected, with a short reason: another type or shape, or a day that is
+    not in every year (``02-29``: write ``02-28``).
+
+    >>> parse_fiscal_year_end("09-30")
+    (9, 30)
+    """
+    if not isinstance(value, str):
+        raise AnachronError(f"expected a month and day MM-DD, got {describe(value)}")
+    return _parse_fiscal(value)
+
+
+@functools.lru_cache(maxsize=256)
+def _parse_fiscal(value: str) -> tuple[int, int]:
+    if not _MONTH_DAY.fullmatch(value):
+        raise AnachronError(f"expected a month and day MM-DD, got {describe(value)}")
+    month, day = int(value[:2]), int(value[3:])
+    try:
+        _dt.date(2001, month, day)  # a common year: 02-29 is not in every year
+    except ValueError:
+        raise AnachronError(f"{value!r} is not a day of every year (use 02-28 for the end of February)") from None
+    return month, day
+
+
+_MONTH_DAY = re.compile(r"[0-9]{2}-[0-9]{2}")
+
+
+def _fiscal_year(year: int, fiscal: tuple[int, int] | None) -> tuple[_dt.date, _dt.date]:
+    """FY *year*: the twelve months ending on the fiscal year end in *year* (calendar year without one)."""
+    if fiscal is None:
+        return _dt.date(year, 1, 1), _dt.date(year, 12, 31)
+    month, day = fiscal
+    return _dt.date(year - 1, month, day) + _ONE_DAY, _dt.date(year, month, day)
+
+
+def _part_of_year(begins: _dt.date, index: int, months: int) -> tuple[_dt.date, _dt.date]:
+    """The *index*-th (from 1) run of *months* months from *begins*: a quarter or half of a fiscal year."""
+    start = _add_months(begins, months * (index - 1))
+    return start, _add_months(begins, months * index) - _ONE_DAY
+
+
+def _calendar_part(year: int, index: int, months: int) -> tuple[_dt.date, _dt.date]:
+    return _part_of_year(_dt.date(year, 1, 1), index, months)
+
+
+def _year(text: str, as_of: _dt.date | None) -> int:
+    """A four-digit year, or a two-digit one in the century that puts it within T-79..T+20 years."""
+    digits = text.lstrip(_APOS)
+    if len(digits) == 4:
+        return int(digits)
+    yy = int(digits)
+    if as_of is None:
+        return 2000 + yy
+    year = as_of.year - as_of.year % 100 + yy
+    if year > as_of.year + 20:
+        year -= 100
+    elif year < as_of.year - 79:
+        year += 100
+    return year
 
 
 def _month(name: str) -> int:
     return _MONTHS[name[:3].lower()]
 
 
-def _begins(match: re.Match[str]) -> _dt.date | None:
+def _day(text: str) -> int:
+    return int(text.rstrip("stndrhSTNDRH"))
+
+
+def _period_months(kind_q: str) -> tuple[int, int]:
+    """``q3`` -> (3, 3 months); ``h2`` -> (2, 6 months)."""
+    return int(kind_q[1]), 3 if kind_q[0] in "qQ" else 6
+
+
+# -- written-out references ---------------------------------------------------------------
+
+
+def _iso(g, as_of) -> tuple[_dt.date, _dt.date]:
+    day = _dt.date(int(g("iso_y")), int(g("iso_m")), int(g("iso_d")))
+    stamp = g("iso_t").strip()
+    offset = re.search(r"([+-])([0-9]{2}):?([0-9]{2})$", stamp)
+    if offset and len(stamp) > 6:  # a datetime with an offset counts on its UTC day
+        hours, minutes = (int(x) for x in re.match(r"[T\s]?([0-9]{2}):([0-9]{2})", stamp).groups())
+        sign = 1 if offset.group(1) == "+" else -1
+        shift = _dt.timedelta(hours=int(offset.group(2)), minutes=int(offset.group(3)))
+        moment = _dt.datetime.combine(day, _dt.time(hours, minutes)) - sign * shift
+        day = moment.date()
+    return day, day
+
+
+def _numeric(g, as_of) -> tuple[_dt.date, _dt.date]:
+    """``14.07.2023`` day first; ``07/14/2023`` month first unless the first number exceeds 12."""
+    if g("num_dot"):
+        day = _dt.date(int(g("num_dy")), int(g("num_db")), int(g("num_a")))
+        return day, day
+    a, b, year = int(g("num_a")), int(g("num_b")), _year(g("num_y"), as_of)
+    if a > 12:
+        day = _dt.date(year, b, a)
+    else:
+        day = _dt.date(year, a, b)
+    return day, day
+
+
+def _split_year(a: int, b_text: str) -> int | None:
+    """The second year of ``a/b`` when it is the year after *a* (``2011/12``, ``2020-2021``), else None."""
+    b = int(b_text)
+    second = b if len(b_text) == 4 else a - a % 100 + b + (100 if b < a % 100 else 0)
+    return second if second == a + 1 else None
+
+
+def _pair(match, g, as_of, fiscal) -> list[tuple[str, _dt.date, _dt.date]]:
+    """``YYYY/YY`` and ``YYYY-YYYY``: a split year, a year and month, or two years."""
+    a, b_text, sep = int(g("pair_a")), g("pair_b"), g("pair_s").strip()
+    second = _split_year(a, b_text)
+    fy = g("pair_fy") is not None
+    quarter = g("pair_fq")
+    seasonal = fy or quarter is not None or bool(_SEASON_WORD.match(match.string, match.end()))
+    if second is not None and (seasonal or len(b_text) == 2 and (sep == "/" or int(b_text) > 12)):
+        if fiscal is not None:
+            begins, ends = _fiscal_year(second, fiscal)
+        else:  # a split year with no calendar given: 1 July to 30 June
+            begins, ends = _dt.date(a, 7, 1), _dt.date(second, 6, 30)
+        if quarter:
+            begins, ends = _part_of_year(begins, *_period_months(quarter))
+        return [(match.group(0), begins, ends)]
+    if seasonal:
+        return []
+    if len(b_text) == 2:  # 2023-07, 2011-12: a year and month
+        month = int(b_text)
+        return [(match.group(0), _dt.date(a, month, 1), _month_end(a, month))] if 1 <= month <= 12 else []
+    b = int(b_text)  # a range of years names both
+    return [
+        (g("pair_a"), _dt.date(a, 1, 1), _dt.date(a, 12, 31)),
+        (g("pair_b"), _dt.date(b, 1, 1), _dt.date(b, 12, 31)),
+    ]
+
+
+def _quarter_or_half(index: int, months: int, year: int, fiscal, cy: bool) -> tuple[_dt.date, _dt.date]:
+    """A quarter or half of FY *year* by the fiscal calendar, or of calendar *year* (no calendar, or CY written)."""
+    if fiscal is not None and not cy:
+        return _part_of_year(_fiscal_year(year, fiscal)[0], index, months)
+    return _calendar_part(year, index, months)
+
+
+def _one(form):
+    """A form that names one period, as a list (the shape every form returns)."""
+
+    def read(match, as_of, fiscal):
+        return [(match.group(0), *form(match.group, as_of, fiscal))]
+
+    return read
+
+
+def _day_month_year(g, as_of, fiscal):
+    day = _dt.date(int(g("dmy_y")), _month(g("dmy_m")), _day(g("dmy_d")))
+    return day, day
+
+
+def _month_quarter(g, as_of, fiscal):
+    """``june quarter 2022``: the calendar quarter ending in that month."""
+    year, month = int(g("mq_y")), _month(g("mq_m"))
+    return _add_months(_dt.date(year, month, 1), -2), _month_end(year, month)
+
+
+def _month_range(g, as_of, fiscal):
+    """``Jan-Mar 2024``: from the first month's first day to the second's last (across a year end: Nov-Feb)."""
+    year, first, last = int(g("mr_y")), _month(g("mr_a")), _month(g("mr_b"))
+    begins = _dt.date(year if first <= last else year - 1, first, 1)
+    return begins, _month_end(year, last)
+
+
+def _month_slash_year(g, as_of, fiscal):
+    """``10/2023``: the month."""
+    year, month = int(g("my_y")), int(g("my_m"))
+    return _dt.date(year, month, 1), _month_end(year, month)
+
+
+def _month_day_year(g, as_of, fiscal):
+    year, month = int(g("mdy_y")), _month(g("mdy_m"))
+    if g("mdy_d"):
+        day = _dt.date(year, month, _day(g("mdy_d")))
+        return day, day
+    return _dt.date(year, month, 1), _month_end(year, month)
+
+
+def _part_named(kind: str, months: int):
+    """Q3 2023, third quarter 2023, H2 2023 (the quarter or half before the year, which may say CY or FY)."""
+    number = f"{kind}_q" if months == 3 else f"{kind}_h"
+
+    def read(g, as_of, fiscal):
+        raw = g(number)
+        index = _ORDINALS.get(raw.lower()) or int(raw)
+        return _quarter_or_half(index, months, _year(g(f"{kind}_y"), as_of), fiscal, bool(g(f"{kind}_cy")))
+
+    return read
+
+
+def _part_numbered(kind: str, months: int):
+    """2023Q3, 3Q23, 2023H1, 2H23."""
+    number = f"{kind}_q" if months == 3 else f"{kind}_h"
+
+    def read(g, as_of, fiscal):
+        return _quarter_or_half(int(g(number)), months, _year(g(f"{kind}_y"), as_of), fiscal, False)
+
+    return read
+
+
+def _fiscal_named(g, as_of, fiscal):
+    begins, ends = _fiscal_year(_year(g("fy_y"), as_of), fiscal)
+    if g("fy_q"):
+        begins, ends = _part_of_year(begins, *_period_months(g("fy_q")))
+    return begins, ends
+
+
+def _calendar_named(g, as_of, fiscal):
+    year = _year(g("cy_y") or g("cy_y4"), as_of)
+    return _dt.date(year, 1, 1), _dt.date(year, 12, 31)
+
+
+def _bare_year(g, as_of, fiscal):
+    year = int(g("year"))
+    return _dt.date(year, 1, 1), _dt.date(year, 12, 31)
+
+
+# The form a match is (its ``lastgroup``) -> the period(s) it names, before any prefix.
+_FORMS = {
+    "iso": _one(lambda g, as_of, fiscal: _iso(g, as_of)),
+    "num": _one(lambda g, as_of, fiscal: _numeric(g, as_of)),
+    "pair": lambda match, as_of, fiscal: _pair(match, match.group, as_of, fiscal),
+    "dmy": _one(_day_month_year),
+    "mq": _one(_month_quarter),
+    "mdy": _one(_month_day_year),
+    "mr": _one(_month_range),
+    "my": _one(_month_slash_year),
+    "qy": _one(_part_named("qy", 3)),
+    "oq": _one(_part_named("oq", 3)),
+    "hy": _one(_part_named("hy", 6)),
+    "oh": _one(_part_named("oh", 6)),
+    "yq": _one(_part_numbered("yq", 3)),
+    "nq": _one(_part_numbered("nq", 3)),
+    "yh": _one(_part_numbered("yh", 6)),
+    "nh": _one(_part_numbered("nh", 6)),
+    "fy": _one(_fiscal_named),
+    "cy": _one(_calendar_named),
+    "year": _one(_bare_year),
+}
+
+
+def _joined_to_a_word(text: str, start: int) -> bool:
+    """A year glued to a word by a hyphen (RSA-2048, not mid-2023) or after an exchange code (HKEX:2015)."""
+    before = text[start - 1 : start] if start else ""
+    if before == "-":
+        word = _HYPHEN_WORD.search(text, max(0, start - _LOOKBACK), start)
+        return word is not None and word.group(1).lower() not in _DATE_WORDS
+    if before == ":" or before == " " and text[start - 2 : start - 1] == ":":
+        return _EXCHANGE.search(text, max(0, start - _LOOKBACK), start) is not None
+    return False
+
+
+_LOOKBACK = 16
+
+
+def _thirds(begins: _dt.date, ends: _dt.date, part: str) -> tuple[_dt.date, _dt.date]:
+    """Early, mid or late: the first, middle or last third of a period, in whole days."""
+    length = (ends - begins).days + 1
+    third = length // 3
+    if part == "early":
+        return begins, begins + _dt.timedelta(days=third - 1)
+    if part == "mid":
+        return begins + _dt.timedelta(days=third), ends - _dt.timedelta(days=third)
+    return ends - _dt.timedelta(days=third - 1), ends
+
+
+def _with_prefix(match, begins: _dt.date, ends: _dt.date) -> tuple[_dt.date, _dt.date] | None:
+    """Apply what stands before a reference: ``after``, ``end of``, ``early``, ``week of``; None drops it."""
     g = match.group
-    try:
-        if g("iso"):
-            return _dt.date(int(g("iso_y")), int(g("iso_m")), int(g("iso_d")))
-        if g("ym"):
-            return _dt.date(int(g("ym_y")), int(g("ym_m")), 1)
-        if g("dmy"):
-            return _dt.date(int(g("dmy_y")), _month(g("dmy_m")), int(re.match(r"[0-9]+", g("dmy_d")).group()))
-        if g("mdy"):
-            day = g("mdy_d")
-            return _dt.date(int(g("mdy_y")), _month(g("mdy_m")), int(re.match(r"[0-9]+", day).group()) if day else 1)
-        for kind in ("qy", "yq", "nq"):
-            if g(kind):
-                return _dt.date(_year(g(f"{kind}_y")), 3 * int(g(f"{kind}_q")) - 2, 1)
-        for kind in ("hy", "yh", "nh"):
-            if g(kind):
-                return _dt.date(_year(g(f"{kind}_y")), 6 * int(g(f"{kind}_h")) - 5, 1)
-        if g("fy"):
-            return _dt.date(_year(g("fy_y")), 1, 1)
-        return _dt.date(int(g("year")), 1, 1)
-    except ValueError:  # an impossible day such as 2023-02-30 names no period
-        return None
+    if g("op"):
+        operator = g("op").split(":")[0].strip().lower()
+        if operator in ("before", "until"):
+            return None  # a search filter that bounds from above reaches for nothing after the date
+        if operator == "after":
+            return ends + _ONE_DAY, _OPEN_END
+        return begins, _OPEN_END  # since:
+    if g("after"):
+        return ends + _ONE_DAY, _OPEN_END
+    if g("end"):
+        return ends, ends
+    if g("part"):
+        return _thirds(begins, ends, g("part_w").lower())
+    if g("week_w").lower() in ("ending", "ended"):
+        return ends - _dt.timedelta(days=6), ends
+    return begins, begins + _dt.timedelta(days=6)
+
+
+_PREFIX_GROUPS = ("op", "after", "end", "part", "week")
+
+
+def _references(
+    text: str, as_of: _dt.date | None, fiscal: tuple[int, int] | None, matches, anchored: bool
+) -> list[DateReference]:
+    """The references of *matches*; those anchored at T only when *anchored* (a query, with its T)."""
+    found = []
+    for match in matches:
+        kind = match.lastgroup
+        try:
+            if kind in _ANCHORED_KINDS:
+                if not anchored:
+                    continue
+                period = _anchored(match, as_of, fiscal)
+                if period is None:
+                    continue
+                periods = [(match.group(0), *period)]
+            elif kind == "year" and _joined_to_a_word(text, match.start(kind)):
+                continue
+            else:
+                periods = _FORMS[kind](match, as_of, fiscal)
+        except ValueError:  # an impossible day such as 2023-02-30 names no period
+            continue
+        if len(periods) == 1 and match.start(kind) > match.start():  # a prefix (after, end of, early) stands before it
+            ref_text, begins, ends = periods[0]
+            shifted = _with_prefix(match, begins, ends)
+            if shifted is None:
+                continue
+            periods = [(ref_text, *shifted)]
+        found += [DateReference(ref_text, begins, ends) for ref_text, begins, ends in periods]
+    return found
 
 
 _LONG = 512  # characters: past this, only the neighbourhoods of digits are searched
-_BEFORE = 24  # how far before its first digit a reference may start ("September 14, 2023", "Q3 FY")
+_BEFORE = 40  # how far before its first digit a reference may start ("third quarter of fiscal year 2024")
 _AFTER = 3  # the look-ahead a reference's end needs ("2024M", "20.24")
 # Digits no more than _BEFORE + _AFTER apart, as one cluster (found by the regex engine, not a loop).
 _CLUSTER = re.compile(rf"[0-9](?:[^0-9]{{0,{_BEFORE + _AFTER}}}[0-9])*")
@@ -122,30 +570,180 @@ def _windows(text: str) -> list[tuple[int, int]]:
     return [(max(0, m.start() - _BEFORE), min(len(text), m.end() + _AFTER)) for m in _CLUSTER.finditer(text)]
 
 
-def date_references(query: str) -> list[DateReference]:
-    """Every date or period *query* refers to, in order of appearance.
+def _matches(text: str):
+    """*text* (collapsed to single spaces when long) and the matches of _PATTERN in it."""
+    if len(text) <= _LONG:
+        return text, list(_PATTERN.finditer(text))
+    text = " ".join(text.split())
+    return text, [m for start, end in _windows(text) for m in _PATTERN.finditer(text, start, end)]
 
-    A long text (a fetched page) is first collapsed to single spaces and
-    searched only around its digit runs, which finds the same references
-    at a fraction of the cost (a page of prose has few digits).
+
+def date_references(
+    text: str, as_of: _dt.date | None = None, *, fiscal_year_end: str | None = None
+) -> list[DateReference]:
+    """Every written-out date or period *text* refers to, in order of appearance.
+
+    *as_of* chooses the century of a two-digit year (within T-79..T+20
+    years; without it, 20YY); *fiscal_year_end* (``"MM-DD"``) is the
+    calendar of fiscal years and of bare quarters and halves.  A long text
+    (a fetched page) is first collapsed to single spaces and searched only
+    around its digit runs, which finds the same references at a fraction of
+    the cost (a page of prose has few digits).
     """
-    if len(query) <= _LONG:
-        matches = list(_PATTERN.finditer(query))
-    else:
-        query = " ".join(query.split())
-        matches = [m for start, end in _windows(query) for m in _PATTERN.finditer(query, start, end)]
-    found = []
-    for match in matches:
-        begins = _begins(match)
-        if begins is not None:
-            found.append(DateReference(match.group(0), begins))
-    return found
+    fiscal = parse_fiscal_year_end(fiscal_year_end) if fiscal_year_end is not None else None
+    text, matches = _matches(text)
+    return _references(text, as_of, fiscal, matches, anchored=False)
 
 
-def future_references(query: str, as_of: _dt.date) -> list[DateReference]:
-    """The references of *query* whose period begins strictly after *as_of*.
+def future_references(
+    text: str, as_of: _dt.date, *, fiscal_year_end: str | None = None
+) -> list[DateReference]:
+    """The written-out references of *text* whose period begins strictly after *as_of*.
 
     A period that begins on or before *as_of* (the month or year containing
-    it, the day itself) is not a leak.
+    it, the day itself) is not a leak.  References anchored at T are not
+    read here: this is the rule for the text of returned items too.
     """
-    return [ref for ref in date_references(query) if not known_at(ref.begins, as_of)]
+    return [ref for ref in date_references(text, as_of, fiscal_year_end=fiscal_year_end) if not known_at(ref.begins, as_of)]
+
+
+# -- references anchored at T -------------------------------------------------------------
+
+
+def _containing(span: str, as_of: _dt.date, fiscal) -> tuple[_dt.date, _dt.date]:
+    """The week, month, quarter, half, year or fiscal year that contains *as_of*."""
+    span = span.lower()
+    if span == "week":
+        monday = as_of - _dt.timedelta(days=as_of.weekday())
+        return monday, monday + _dt.timedelta(days=6)
+    if span == "month":
+        return _dt.date(as_of.year, as_of.month, 1), _month_end(as_of.year, as_of.month)
+    if span == "decade":
+        first = as_of.year - as_of.year % 10
+        return _dt.date(first, 1, 1), _dt.date(first + 9, 12, 31)
+    if span in ("year",):
+        return _dt.date(as_of.year, 1, 1), _dt.date(as_of.year, 12, 31)
+    begins, ends = _fiscal_year(as_of.year, fiscal)
+    if as_of > ends:
+        begins, ends = _fiscal_year(as_of.year + 1, fiscal)
+    if span in ("quarter", "half"):
+        months = 3 if span == "quarter" else 6
+        for index in range(1, 12 // months + 1):
+            part = _part_of_year(begins, index, months)
+            if part[0] <= as_of <= part[1]:
+                return part
+    return begins, ends
+
+
+def _following(span: str, as_of: _dt.date, fiscal) -> tuple[_dt.date, _dt.date]:
+    """The period of kind *span* right after the one containing *as_of*."""
+    _, ends = _containing(span, as_of, fiscal)
+    return _containing(span, ends + _ONE_DAY, fiscal)
+
+
+def _after(as_of: _dt.date, count: int, unit: str) -> _dt.date:
+    unit = unit.lower()
+    if unit == "day":
+        return as_of + _dt.timedelta(days=count)
+    if unit == "week":
+        return as_of + _dt.timedelta(weeks=count)
+    return _add_months(as_of, count * {"month": 1, "quarter": 3, "year": 12}[unit])
+
+
+def _count(text: str) -> int:
+    text = text.lower()
+    return _NUMBER_WORDS[text] if text in _NUMBER_WORDS else int(text)
+
+
+def _anchored(match, as_of: _dt.date, fiscal) -> tuple[_dt.date, _dt.date] | None:
+    g = match.group
+    if g("after_tomorrow"):
+        day = as_of + 2 * _ONE_DAY
+        return day, day
+    if g("tomorrow"):
+        return as_of + _ONE_DAY, as_of + _ONE_DAY
+    if g("today"):
+        return as_of, as_of
+    if g("yesterday"):
+        return as_of - _ONE_DAY, as_of - _ONE_DAY
+    if g("this"):
+        return _containing(g("this_span"), as_of, fiscal)
+    if g("later") or g("rest"):
+        _, ends = _containing(g("later_span") or g("rest_span"), as_of, fiscal)
+        return as_of + _ONE_DAY, max(ends, as_of + _ONE_DAY)
+    if g("next"):
+        return _following(g("next_span"), as_of, fiscal)
+    if g("after_next"):
+        return _dt.date(as_of.year + 2, 1, 1), _dt.date(as_of.year + 2, 12, 31)
+    if g("ahead") or g("within"):
+        unit = g("unit") or match.group(0).split()[0]
+        return as_of + _ONE_DAY, _after(as_of, 1, unit)
+    if g("in"):
+        day = _after(as_of, _count(g("in_n")), g("unit2"))
+        return day, day
+    if g("later_n"):
+        day = _after(as_of, _count(g("later_n_n")), g("later_n_unit"))
+        return day, day
+    if g("md") or g("dm"):
+        day = _dt.date(as_of.year, _month(g("md_m") or g("dm_m")), _day(g("md_d") or g("dm_d")))
+        return day, day
+    if g("amq"):
+        month = _month(g("amq_m"))
+        return _add_months(_dt.date(as_of.year, month, 1), -2), _month_end(as_of.year, month)
+    month = _month(g("spring_m") or g("month"))
+    begins, ends = _dt.date(as_of.year, month, 1), _month_end(as_of.year, month)
+    word = (g("spring_p") or "").lower()
+    if word in ("early", "mid", "late"):
+        return _thirds(begins, ends, word)
+    if word == "after":
+        return ends + _ONE_DAY, _OPEN_END
+    if word in ("before", "until"):
+        return None
+    return begins, ends
+
+
+def _merge(written: list, anchored: list) -> list:
+    """Both kinds of match in order of position; an anchored one inside a written one is dropped (july 12 2023)."""
+    starts = [m.start() for m in written]  # sorted and disjoint: only the last one starting before an end can overlap
+    kept = list(written)
+    for match in anchored:
+        index = bisect.bisect_left(starts, match.end()) - 1
+        if index < 0 or written[index].end() <= match.start():
+            kept.append(match)
+    kept.sort(key=lambda m: m.start())
+    return kept
+
+
+def _open_periods(query: str, refs: list[DateReference], as_of: _dt.date) -> tuple[DateReference, ...]:
+    """The closed periods of *refs* containing T and ending after it, when *query* asks for results.
+
+    A period with a narrower reference inside it is only the narrower one's context.
+    """
+    candidates = [r for r in refs if r.ends != _OPEN_END and known_at(r.begins, as_of) and not known_at(r.ends, as_of)]
+    if not candidates or not _RESULTS.search(query) or _NOT_RESULTS.search(query):
+        return ()
+    chosen = {(ref.begins, ref.ends): ref for ref in reversed(candidates)}  # the first of each period
+    low, high = min(begins for begins, _ in chosen), max(ends for _, ends in chosen)
+    inside = {(r.begins, r.ends) for r in refs if r.begins >= low and r.ends <= high}  # few: all lie around T
+    return tuple(
+        ref
+        for (begins, ends), ref in reversed(chosen.items())
+        if not any(b >= begins and e <= ends and (b, e) != (begins, ends) for b, e in inside)
+    )
+
+
+def query_findings(query: str, as_of: _dt.date, *, fiscal_year_end: str | None = None) -> QueryIntent:
+    """The findings on *query* asked as of *as_of*: future references and open periods.
+
+    *fiscal_year_end* (``"MM-DD"``) is the fiscal calendar of the entity the
+    query names, if the corpus gives one.  Written-out and anchored
+    references are both read (docs/metrics.md lists the forms).
+    """
+    fiscal = parse_fiscal_year_end(fiscal_year_end) if fiscal_year_end is not None else None
+    text, matches = _matches(query)
+    anchored = list(_ANCHORED.finditer(text))  # the whole text: an anchored phrase has no digit to find it by
+    if anchored:
+        matches = _merge(matches, anchored)
+    refs = _references(text, as_of, fiscal, matches, anchored=True)
+    future = tuple(ref for ref in refs if not known_at(ref.begins, as_of))
+    return QueryIntent(future, _open_periods(text, refs, as_of))

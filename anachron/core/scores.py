@@ -53,6 +53,7 @@ METRICS: dict[str, str] = {
     "already_delisted": "count",
     "answer_leaks_retrieved": "count",
     "answer_leaks_parametric": "count",
+    "open_period_queries": "count",
 }
 
 _EXPECTED = {"rate": "a number in [0, 1]", "count": "a non-negative integer"}

@@ -7,6 +7,11 @@ The corpus is the one the log's task used (its ``corpus`` task argument,
 default the bundled corpus) unless *corpus* overrides it; all logs must
 resolve to the same corpus.
 
+A directory stands for every log under it (Inspect's usual unit, the
+``--log-dir``), in path order.  A log whose status is not ``success``
+(``error``, ``cancelled``, ``started``) is refused: ``inspect eval`` exits
+0 even when a task failed, so the status is the one sign of it.
+
 Epochs: a sample evaluated in several epochs would repeat its id, which
 ``anachron-compare`` cannot pair, so a log with more than one epoch of a
 sample is an error naming the sample unless *epoch* selects one.
@@ -16,6 +21,8 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
+from urllib.parse import urlparse
+from urllib.request import url2pathname
 from typing import Any, Sequence
 
 from inspect_ai.log import EvalLog, read_eval_log
@@ -24,7 +31,14 @@ from anachron.core import Corpus, SampleResult, load_corpus, parse_traces, score
 from anachron.core.errors import AnachronError
 from anachron.inspect.scorer import sample_trace_record
 
-__all__ = ["read_log_traces", "score_logs"]
+__all__ = ["log_paths", "read_log_traces", "score_logs"]
+
+
+_STATUS = {
+    "started": "the eval is still running, or was killed before it finished",
+    "cancelled": "the eval was cancelled",
+    "error": "the eval ended with an error",
+}
 
 
 def _read(path: str | os.PathLike[str]) -> EvalLog:
@@ -32,10 +46,41 @@ def _read(path: str | os.PathLike[str]) -> EvalLog:
         raise AnachronError(f"{path}: no such file")
     try:
         # Attachments resolved: long tool output is stored once, out of line.
-        return read_eval_log(str(path), resolve_attachments=True)
+        log = read_eval_log(str(path), resolve_attachments=True)
     except Exception as exc:  # Inspect raises many kinds; any of them means "not a readable log"
         reason = " ".join(str(exc).split())[:200] or type(exc).__name__
         raise AnachronError(f"{path}: not a readable Inspect log ({reason})") from None
+    if log.status != "success":
+        # `inspect eval` exits 0 even when the task failed: the log's status is what says so.
+        why = _STATUS.get(log.status, "the eval did not finish")
+        if log.error is not None:
+            why += f": {' '.join(log.error.message.split())[:200]}"
+        raise AnachronError(f"{path}: log status is {log.status!r}, not 'success' ({why}); rerun the eval")
+    return log
+
+
+def log_paths(paths: Sequence[str | os.PathLike[str]]) -> list[str]:
+    """*paths* with each directory replaced by the Inspect logs under it, sorted by path.
+
+    A directory without any log is an error (a mistyped ``--log-dir``).
+    """
+    from inspect_ai.log import list_eval_logs
+
+    out: list[str] = []
+    for path in paths:
+        if not Path(path).is_dir():
+            out.append(str(path))
+            continue
+        found = []
+        for info in list_eval_logs(str(path), recursive=True):
+            name = info.name
+            if name.startswith("file:"):
+                name = url2pathname(urlparse(name).path)
+            found.append(str(Path(path) / Path(name).resolve().relative_to(Path(path).resolve())))
+        if not found:
+            raise AnachronError(f"{path}: no Inspect log (.eval or .json) in this directory")
+        out += sorted(found)
+    return out
 
 
 def _corpus_dir(path: str | os.PathLike[str], log: EvalLog) -> str | None:
@@ -54,7 +99,7 @@ def read_log_traces(
     """The trace records ``(where, record)`` of every sample in *paths*, and the corpus to score them."""
     if not paths:
         raise AnachronError("no log given")
-    logs = [(path, _read(path)) for path in paths]
+    logs = [(path, _read(path)) for path in log_paths(paths)]
     first: tuple[str | None, str] | None = None  # (corpus directory, the log that named it)
     for path, log in logs if corpus is None else ():
         this = _corpus_dir(path, log)

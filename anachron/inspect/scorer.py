@@ -54,9 +54,12 @@ __all__ = [
     "blocked_attempts",
     "content_leaks",
     "failed_calls",
+    "leakage",
+    "METRIC_NAMES",
     "mean_tclr_high",
     "revision_risks",
     "mean_tclr",
+    "open_period_queries",
     "query_intent_leaks",
     "restatement_leaks",
     "sample_trace_record",
@@ -260,10 +263,13 @@ def _explanation(result: SampleResult) -> str:
     return "\n".join([head, *(f"! {line}" for line in result.evidence)])
 
 
-def _summary_metric(field: str, doc: str) -> Callable[[], Metric]:
-    """An Inspect metric reporting one field of ``anachron.core.summarise``."""
+def _summary_value(field: str) -> Callable[[list[SampleScore]], float | int]:
+    """The value of one field of ``anachron.core.summarise`` over the scored samples.
 
-    def compute(scores: list[SampleScore]) -> Value:
+    Rates are floats (NaN when undefined); counts stay integers.
+    """
+
+    def compute(scores: list[SampleScore]) -> float | int:
         results = [
             _result_from_metadata(s.score.metadata["anachron"])
             for s in scores
@@ -272,51 +278,83 @@ def _summary_metric(field: str, doc: str) -> Callable[[], Metric]:
         value = getattr(summarise(results), field)
         if isinstance(value, Mapping):  # failed_calls: the total over its statuses
             value = sum(value.values())
-        return float("nan") if value is None else float(value)
+        if value is None:
+            return float("nan")
+        return value if isinstance(value, int) else float(value)
+
+    return compute
+
+
+def _summary_metric(field: str, name: str, doc: str) -> Callable[[], Metric]:
+    """An Inspect metric named *name* reporting one field of ``anachron.core.summarise``."""
+    compute = _summary_value(field)
 
     def factory() -> Metric:
-        return compute
+        return compute  # type: ignore[return-value]
 
-    factory.__name__ = field
+    factory.__name__ = name
     factory.__doc__ = doc
     # "unreduced": with --epochs N every epoch is a run of its own, each with its own metadata.
-    return metric(name=field, scores="unreduced")(factory)
+    return metric(name=name, scores="unreduced")(factory)
 
 
-mean_tclr = _summary_metric("mean_tclr", "Mean TCLR over all sample runs.")
-tool_using_runs = _summary_metric("tool_using_runs", "Sample runs with at least one retrieval interaction.")
-survivorship_leaks = _summary_metric("survivorship_leaks", "Interactions that surfaced an entity not valid at T.")
-restatement_leaks = _summary_metric("restatement_leaks", "Interactions that surfaced a post-T restatement.")
-query_intent_leaks = _summary_metric("query_intent_leaks", "Calls whose query reaches past T.")
-blocked_attempts = _summary_metric("blocked_attempts", "Refused calls that reached for a known post-T item.")
-failed_calls = _summary_metric("failed_calls", "Calls that returned nothing to the agent (refused, exhausted, error).")
-mean_tclr_high = _summary_metric("mean_tclr_high", "Mean TCLR with undated and uncertain interactions counted as leaking.")
-content_leaks = _summary_metric("content_leaks", "Interactions whose shown text names a period after T.")
-revision_risks = _summary_metric("revision_risks", "Interactions that showed an item modified after T.")
+# Short names: `inspect view` shows them in one row beside the model name (the field each reports
+# is in docs/inspect.md).
+METRIC_NAMES = {
+    "mean_tclr": "tclr",
+    "tool_using_runs": "tool_runs",
+    "survivorship_leaks": "survivor",
+    "restatement_leaks": "restated",
+    "query_intent_leaks": "query",
+    "blocked_attempts": "blocked",
+    "failed_calls": "failed",
+    "mean_tclr_high": "tclr_high",
+    "content_leaks": "content",
+    "revision_risks": "revised",
+    "open_period_queries": "open_period",
+    "answer_leaks_retrieved": "answer_retrieved",
+    "answer_leaks_parametric": "answer_parametric",
+}
+
+mean_tclr = _summary_metric("mean_tclr", "tclr", "Mean TCLR over all sample runs.")
+tool_using_runs = _summary_metric("tool_using_runs", "tool_runs", "Sample runs with at least one retrieval interaction.")
+survivorship_leaks = _summary_metric("survivorship_leaks", "survivor", "Interactions that surfaced an entity not valid at T.")
+restatement_leaks = _summary_metric("restatement_leaks", "restated", "Interactions that surfaced a post-T restatement.")
+query_intent_leaks = _summary_metric("query_intent_leaks", "query", "Calls whose query reaches past T.")
+blocked_attempts = _summary_metric("blocked_attempts", "blocked", "Refused calls that reached for a known post-T item.")
+failed_calls = _summary_metric("failed_calls", "failed", "Calls that returned nothing to the agent (refused, exhausted, error).")
+mean_tclr_high = _summary_metric("mean_tclr_high", "tclr_high", "Mean TCLR with undated and uncertain interactions counted as leaking.")
+content_leaks = _summary_metric("content_leaks", "content", "Interactions whose shown text names a period after T.")
+revision_risks = _summary_metric("revision_risks", "revised", "Interactions that showed an item modified after T.")
+open_period_queries = _summary_metric("open_period_queries", "open_period", "Calls asking for results of a period still open at T.")
 answer_leaks_retrieved = _summary_metric(
-    "answer_leaks_retrieved", "Post-T facts the submitted answer states that a tool of the run showed."
+    "answer_leaks_retrieved", "answer_retrieved", "Post-T facts the submitted answer states that a tool of the run showed."
 )
 answer_leaks_parametric = _summary_metric(
-    "answer_leaks_parametric", "Post-T facts the submitted answer states that no tool of the run showed."
+    "answer_leaks_parametric", "answer_parametric", "Post-T facts the submitted answer states that no tool of the run showed."
 )
 
 
-@scorer(
-    metrics=[
-        mean_tclr(),
-        tool_using_runs(),
-        survivorship_leaks(),
-        restatement_leaks(),
-        query_intent_leaks(),
-        blocked_attempts(),
-        failed_calls(),
-        mean_tclr_high(),
-        content_leaks(),
-        revision_risks(),
-        answer_leaks_retrieved(),
-        answer_leaks_parametric(),
-    ]
-)
+@metric(name="leakage", scores="unreduced")
+def leakage() -> Metric:
+    """Every summary figure at once, keyed by its short name (:data:`METRIC_NAMES`).
+
+    One metric returning a mapping: Inspect then names each value by its
+    key alone, where a metric of its own would be shown as
+    ``anachron/<name>`` once the package is installed.  Inspect stores
+    every metric value as a float (so its viewer writes a count as
+    ``27.0``); the exact integers are in each sample's metadata and in
+    ``anachron export``.
+    """
+    computes = {name: _summary_value(field) for field, name in METRIC_NAMES.items()}
+
+    def compute(scores: list[SampleScore]) -> Value:
+        return {name: fn(scores) for name, fn in computes.items()}
+
+    return compute
+
+
+@scorer(metrics=[leakage()])
 def tclr_scorer(corpus: "Corpus | str | None" = None) -> Scorer:
     """Score a sample's retrieval interactions for look-ahead leakage.
 

@@ -5,6 +5,9 @@ metadata into the sample store, where the tools read it.  :func:`anachron_agent`
 puts the system prompt first (it states the as-of date and asks for an
 answer as of that date), then runs ``react()`` with the retrieval tools.
 
+A reply without any tool call gets one reminder to use ``submit``
+(:data:`SUBMIT_REMINDER`); a second such reply is taken as the final answer.
+
 The tool-call budget is enforced twice: the lock answers any call beyond it
 as ``exhausted`` (a tool error that retrieves nothing), and the loop stops
 when the agent keeps calling tools after it was told the budget is spent.
@@ -24,7 +27,7 @@ from anachron.core.dates import parse_date
 from anachron.errors import AnachronError
 from anachron.inspect.tools import AS_OF, CALLS, INSPECT_REFUSALS, RUN, tool_lock
 
-__all__ = ["SYSTEM_PROMPT", "anachron_agent", "time_lock"]
+__all__ = ["BUDGET_SPENT", "SUBMIT_REMINDER", "SYSTEM_PROMPT", "anachron_agent", "time_lock"]
 
 SYSTEM_PROMPT = """\
 The as-of date is {as_of}. Work as if today were {as_of}: answer the question as of that date, \
@@ -34,6 +37,14 @@ You can search a dated news archive with the search tool and read one item in fu
 fetch tool.{budget_sentence} When you have your answer, call the submit tool with it."""
 
 BUDGET_SPENT = "Your tool-call budget is spent. Call the submit tool with your answer now."
+
+SUBMIT_REMINDER = (
+    "Please call the submit tool with your answer. If you reply in plain text again, "
+    "that reply is taken as your final answer."
+)
+
+# Set once the agent has been reminded to submit after a plain-text reply.
+_REMINDED = "anachron:submit_reminded"
 
 # Set once the agent has been told that its budget is spent: the count of exhausted calls at that moment.
 _WARNED = "anachron:budget_warned"
@@ -71,9 +82,24 @@ def _record_refusals(state: AgentState, locks: dict[str, Any]) -> None:
 def _guard(locks: dict[str, Any]):
     async def on_continue(state: AgentState) -> bool | str:
         _record_refusals(state, locks)
+        if not state.output.message.tool_calls:
+            return _plain_text_answer()
         return await _budget_guard(state)
 
     return on_continue
+
+
+def _plain_text_answer() -> bool | str:
+    """A reply without a tool call: remind the agent once to submit; the next such reply is its answer.
+
+    Ending the loop leaves that reply as the sample's output, which the
+    scorers read (``state.output.completion``), so a model that never
+    learns the submit tool costs two requests, not the message limit.
+    """
+    if store().get(_REMINDED):
+        return False
+    store().set(_REMINDED, True)
+    return SUBMIT_REMINDER
 
 
 async def _budget_guard(state: AgentState) -> bool | str:

@@ -21,6 +21,7 @@ from inspect_ai.dataset import MemoryDataset, Sample
 
 from anachron.core import Corpus, SearchEngine, load_corpus
 from anachron.errors import AnachronError
+from anachron.inspect.params import checked, one_line
 from anachron.inspect.scorer import RETRIEVAL_TOOLS, tclr_scorer
 from anachron.inspect.solver import anachron_agent, time_lock
 from anachron.inspect.tools import retrieval_tools
@@ -78,15 +79,21 @@ def anachron_task(
     - *corpus*: corpus directory (default: the bundled v0 corpus);
     - *slice*: only samples of this slice (a comma-separated string or a list for several);
     - *k*: search results per query;
-    - *budget*: search and fetch calls allowed per sample;
+    - *budget*: search and fetch calls allowed per sample (``-T budget=null``: no limit);
     - *date_presentation*: ``visible``, ``hidden``, ``shift:+N`` or ``shift:-N`` (days).
+
+    Every parameter is checked before anything is built: a bad one is a
+    one-line :class:`~anachron.inspect.params.TaskParameterError`.
     """
-    data = load_corpus(corpus)
-    presentation = DatePresentation.parse(date_presentation)
-    tools = retrieval_tools(SearchEngine(data), mode=mode, k=k, date_presentation=presentation, budget=budget)
-    samples = corpus_samples(data, mode, _slices(slice, data))
-    if not samples:
-        raise AnachronError(f"{data.source}: the corpus has no samples to evaluate")
+    task_name = "anachron" if mode == "unrestricted" else f"anachron_{mode}"
+    checked(task_name, corpus=corpus, slice=slice, k=k, budget=budget, date_presentation=date_presentation)
+    with one_line(task_name):
+        data = load_corpus(corpus)
+        presentation = DatePresentation.parse(date_presentation)
+        tools = retrieval_tools(SearchEngine(data), mode=mode, k=k, date_presentation=presentation, budget=budget)
+        samples = corpus_samples(data, mode, _slices(slice, data))
+        if not samples:
+            raise AnachronError(f"{data.source}: the corpus has no samples to evaluate")
     return Task(
         dataset=MemoryDataset(samples, name=f"anachron-{mode}"),
         setup=time_lock(),

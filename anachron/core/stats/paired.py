@@ -96,6 +96,16 @@ class ModeComparison:
             ("exact sign-test p", 24, _format_p(self.sign_test_p, self.sign_test_log10_p)),
         ]
 
+    def _method(self) -> list[tuple[str, int, str]]:
+        """What made the figures: the metric, the resamples and the seed (shown in HTML)."""
+        return [
+            ("metric", 0, self.metric),
+            ("bootstrap resamples", 0, str(self.n_resamples)),
+            ("seed", 0, str(self.seed)),
+            ("resampling", 0, self.resampling),
+            ("interval", 0, self.ci_method),
+        ]
+
     def table(self) -> str:
         """The human-readable report, one figure a line (no trailing newline)."""
         lines = [f"Paired mode comparison (n={self.n})"]
@@ -107,7 +117,7 @@ class ModeComparison:
         rows = "".join(
             f'<tr><th style="text-align:left">{html.escape(label)}</th>'
             f'<td style="text-align:right">{html.escape(value)}</td></tr>'
-            for label, _, value in self._rows()
+            for label, _, value in self._rows() + self._method()
         )
         notes = "".join(f"<p>warning: {html.escape(warning)}</p>" for warning in self.warnings)
         return f"<table><caption>Paired mode comparison (n={self.n})</caption><tbody>{rows}</tbody></table>{notes}"

@@ -1,0 +1,348 @@
+"""Reading a free-text answer: its figures (with units and scales), listing statuses and cue phrases.
+
+Outcome material (:mod:`anachron.bank`): never imported by the serving path.
+This module only *reads*; :mod:`anachron.bank.judge` decides.  The rules are
+written out for other runners in docs/run-rules.md ("Reading a response");
+keep the two in step.
+
+Reading a text for figures, in order:
+
+1. the text is normalised: curly quotes become straight ones, a non-breaking
+   or thin space a space, U+2212 and en/em dashes before a digit a minus;
+2. spans that hold digits but are not figures are blanked out: dates
+   (``2021-02-04``, ``2021/02/04``, ``02/04/2021``, ``February 4, 2021``,
+   ``4 Feb 2021``, ``Feb. 4``, ``Feb 2021``, ISO timestamps, ``2020-21``),
+   period labels (``Q4``, ``Q4 2020``, ``4Q20``, ``2020-Q4``, ``H1``, ``1H21``,
+   ``FY2019``, ``FY'19``, ``fiscal 2019``, ``'21``), ordinals (``4th``),
+   clock times, durations (``3 months``, ``52-week``), filing form names
+   (``10-K``, ``8-K``), footnote marks (``[1]``) and list numbers at a line
+   start (``1.``);
+3. figures are read left to right: an optional sign, a currency prefix
+   (``$``, ``US$``, ``USD``), a number (``412,000,000``, ``412000000``,
+   ``412.5``, ``.412``; at most 30 digits before the point and 12 after: a
+   longer run of digits is no figure), a scale (``k``, ``K``, ``thousand``; ``m``, ``M``,
+   ``MM``, ``mn``, ``mln``, ``million``; ``b``, ``bn``, ``billion``; ``tn``,
+   ``trillion``), a mass unit (``t``, ``tonnes``, ``tons``, ``metric tons``,
+   ``kilotonnes``; so ``41kt`` is 41 thousand tonnes), a percent marker
+   (``%``, ``percent``, ``per cent``, ``pct``, ``percentage points``, ``pp``;
+   ``bps``/``basis points`` are hundredths of a percent) and a currency
+   suffix (``USD``, ``dollars``).  "down", "fell", "declined" right before a
+   figure make it negative.  Bare four-digit years 1900-2100 are not figures.
+4. a *scale note* (``in millions``, ``(USD m)``, ``$ in billions``,
+   ``millions of dollars``) gives its scale to every figure stated without one.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from decimal import Decimal
+from fractions import Fraction
+
+__all__ = [
+    "Figure",
+    "normalise",
+    "figures",
+    "statuses",
+    "has_refusal",
+    "has_hedge",
+    "has_context",
+    "has_direction",
+    "revision_mentions",
+]
+
+_MONTH = (
+    r"(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?"
+    r"|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\.?"
+)
+_QUARTER_WORD = r"(?:first|second|third|fourth|1st|2nd|3rd|4th)[- ](?:quarter|half)"
+
+# Spans that hold digits but are not figures; each is blanked (same length) before figures are read.
+_NOT_FIGURES = re.compile(
+    "|".join(
+        (
+            r"\b[0-9]{4}-[0-9]{1,2}-[0-9]{1,2}(?:[T ][0-9]{1,2}:[0-9]{2}(?::[0-9]{2}(?:\.[0-9]+)?)?(?:Z|[+-][0-9]{2}:?[0-9]{2})?)?",
+            r"\b[0-9]{4}/[0-9]{1,2}/[0-9]{1,2}\b",  # 2021/02/04
+            r"\b[0-9]{1,2}[/.][0-9]{1,2}[/.][0-9]{2,4}\b",  # 02/04/2021, 4.2.2021
+            rf"\b{_MONTH}\s+[0-9]{{1,2}}(?:st|nd|rd|th)?,?\s+[0-9]{{4}}\b",  # February 4, 2021
+            rf"\b[0-9]{{1,2}}(?:st|nd|rd|th)?\s+(?:of\s+)?{_MONTH}(?:,?\s+[0-9]{{4}})?",  # 4 February 2021, 4th of Feb
+            rf"\b{_MONTH}\s+[0-9]{{1,2}}(?:st|nd|rd|th)?\b(?![.,]?[0-9])",  # Feb 4, February 4th
+            rf"\b{_MONTH}\s+(?:of\s+)?['\u2019]?[0-9]{{2,4}}\b",  # February 2021, Feb '21
+            r"\b(?:19|20)[0-9]{2}\s*[-/]\s*(?:Q[1-4]|H[12]|[0-9]{2})\b(?![-/][0-9])",  # 2020-Q4, 2021-02, 2020-21
+            r"\b(?:19|20)[0-9]{2}\s*(?:Q[1-4]|H[12])\b",  # 2020 Q4, 2020Q4
+            r"\b[1-4]Q\s*['\u2019]?(?:[0-9]{4}|[0-9]{2})?\b",  # 4Q20, 4Q 2020
+            r"\b[12]H\s*['\u2019]?(?:[0-9]{4}|[0-9]{2})?\b",  # 1H21
+            r"\b(?:Q[1-4]|H[12])(?:\s*(?:FY|CY)?\s*[-/']?\s*(?:[0-9]{4}|[0-9]{2})(?![.,]?[0-9]))?\b",  # Q4, Q4 2020, Q4'20, Q4 FY20
+            r"\b(?:FY|CY|fiscal(?:\s+year)?)\s*['\u2019]?\s*(?:[0-9]{4}|[0-9]{2})\b",  # FY2019, FY'19, fiscal 2019
+            rf"\b{_QUARTER_WORD}\s+(?:of\s+)?(?:fiscal\s+)?(?:[0-9]{{4}})\b",  # fourth quarter of 2020
+            r"(?<![\w$])['\u2019][0-9]{2}\b",  # '21
+            r"\b[0-9]+(?:st|nd|rd|th)\b",  # 4th
+            r"\b[0-9]{1,2}:[0-9]{2}(?::[0-9]{2})?(?:\s*[ap]\.?m\.?)?",  # 10:30 am
+            r"\b[0-9]+(?:\.[0-9]+)?[- ]?(?:days?|weeks?|months?|years?|quarters?|hours?|minutes?|yrs?|mos?)\b",  # 3 months, 52-week
+            r"\b(?:10-K|10-Q|8-K|20-F|6-K|S-1|F-1|424B[1-8])\b",  # filing forms
+            r"\[[0-9]{1,3}\]",  # footnote marks
+            r"^\s*[0-9]{1,2}[.)](?=\s)",  # list numbers (MULTILINE)
+            r"\b(?:page|item|section|table|note|no\.|number|#)\s*[0-9]+\b",
+        )
+    ),
+    re.IGNORECASE | re.MULTILINE,
+)
+
+_QUANTITY = re.compile(
+    r"""
+    (?<![\w.,$])
+    (?P<sign1>[-+])?
+    (?P<cur1>(?:US\$|\$|USD|US\s+dollars?)\s?)?
+    (?P<sign2>[-+])?
+    (?P<num>[0-9]{1,3}(?:,[0-9]{3}){1,9}(?:\.[0-9]{1,12})?|[0-9]{1,30}(?:\.[0-9]{1,12})?|\.[0-9]{1,12})
+    (?:\s?(?P<scale>thousand|million|billion|trillion|mln|mn|mm|bn|tn|bil|mil|k|m|b)(?![a-su-z]|t[a-z]))?
+    (?:\s?(?P<mass>metric\s+tons?|tonnes?|tons?|kilotonnes?|kilotons?|t)(?![a-z]))?
+    (?:\s?(?P<pct>%|percent(?:age\s+points?)?|per\s*cent|pct|pp|ppts?|bps|basis\s+points?)(?![a-z]))?
+    (?:\s?(?P<cur2>USD|US\s+dollars?|dollars?)(?![a-z]))?
+    (?![\w])
+    """,
+    re.IGNORECASE | re.VERBOSE,
+)
+
+_SCALE = {
+    "k": 10**3, "thousand": 10**3,
+    "m": 10**6, "mm": 10**6, "mn": 10**6, "mln": 10**6, "mil": 10**6, "million": 10**6,
+    "b": 10**9, "bn": 10**9, "bil": 10**9, "billion": 10**9,
+    "tn": 10**12, "trillion": 10**12,
+}
+_MASS = {"kilotonne": 1000, "kilotonnes": 1000, "kiloton": 1000, "kilotons": 1000}
+
+_SCALE_NOTE = re.compile(
+    r"\bin\s+(?:(?:USD|US\$|\$)\s*)?(?P<w1>thousands|millions|billions)\b"
+    r"|\b(?:USD|US\$|\$)\s*(?:in\s+)?(?P<w2>thousands|millions|billions)\b"
+    r"|\((?:in\s+)?(?:USD|US\$|\$)?\s*(?P<w3>k|m|mm|mn|bn|b|thousands?|millions?|billions?)\)"
+    r"|\bin\s+(?:USD|US\$|\$)\s*(?P<w4>m|mm|mn|bn|b|k)\b"
+    r"|\b(?P<w5>millions|billions|thousands)\s+of\s+(?:US\s+)?dollars\b",
+    re.IGNORECASE,
+)
+_NOTE_SCALE = {"k": 10**3, "thousand": 10**3, "thousands": 10**3, "m": 10**6, "mm": 10**6, "mn": 10**6,
+               "million": 10**6, "millions": 10**6, "b": 10**9, "bn": 10**9, "billion": 10**9, "billions": 10**9}
+
+_DOWNWARD = re.compile(
+    r"(?:\bdown|\bfell|\bfall(?:ing)?|\bdeclin\w*|\bdecreas\w*|\bdropp?\w*|\bcontract\w*|\bshr[iu]nk\w*|\bnegative|\bminus)"
+    r"\s+(?:by\s+|of\s+|to\s+)?(?:about\s+|roughly\s+|approximately\s+|around\s+)?$",
+    re.IGNORECASE,
+)
+
+
+@dataclass(frozen=True)
+class Figure:
+    """One figure of a text: its value and what was stated with it.
+
+    ``scaled`` is true when a scale was stated with the number or by a scale
+    note; ``ratio`` when it is a bare decimal below 1 (no sign of its own
+    unit); ``start`` its position in the text.
+    """
+
+    value: Fraction
+    currency: bool
+    percent: bool
+    scaled: bool
+    mass: bool
+    start: int
+
+    @property
+    def bare(self) -> bool:
+        """Stated with nothing but the number (no currency, scale, mass unit or percent)."""
+        return not (self.currency or self.percent or self.scaled or self.mass)
+
+
+def normalise(text: str) -> str:
+    """Curly quotes straight, odd spaces plain, a typographic minus before a digit a hyphen-minus."""
+    text = text.replace("\u2019", "'").replace("\u2018", "'").replace("\u201c", '"').replace("\u201d", '"')
+    text = re.sub(r"[\u00a0\u2009\u202f\u2007]", " ", text)
+    return re.sub(r"[\u2212\u2013\u2014](?=\s?[$0-9])", "-", text)
+
+
+def _blank(match: re.Match[str]) -> str:
+    return " " * len(match.group(0))
+
+
+def figures(text: str) -> list[Figure]:
+    """Every figure of *text*, in order (module docstring: the reading rules)."""
+    text = normalise(text)
+    cleaned = _NOT_FIGURES.sub(_blank, text)
+    note = _SCALE_NOTE.search(cleaned)
+    note_scale = None
+    if note is not None:
+        word = next(g for g in note.groups() if g)
+        note_scale = _NOTE_SCALE[word.lower()]
+        cleaned = cleaned[: note.start()] + " " * (note.end() - note.start()) + cleaned[note.end():]
+    found = []
+    for m in _QUANTITY.finditer(cleaned):
+        num, scale_word = m["num"], (m["scale"] or "").lower()
+        mass_word = (m["mass"] or "").lower()
+        pct = (m["pct"] or "").lower()
+        currency = bool(m["cur1"] or m["cur2"])
+        plain = not (m["sign1"] or m["sign2"] or currency or pct or scale_word or mass_word or "," in num or "." in num)
+        if plain and len(num) == 4 and 1900 <= int(num) <= 2100:
+            continue  # a bare year
+        value = Fraction(Decimal(num.replace(",", "")))
+        scaled = bool(scale_word)
+        if scale_word:
+            value *= _SCALE[scale_word]
+        value *= _MASS.get(mass_word, 1)
+        if mass_word in _MASS:
+            scaled = True
+        if pct in ("bps", "basis point", "basis points"):
+            value /= 100
+        if not scaled and note_scale is not None and not pct:
+            value *= note_scale
+            scaled = True
+        negative = "-" in ((m["sign1"] or "") + (m["sign2"] or "")) or bool(_DOWNWARD.search(cleaned[max(0, m.start() - 40): m.start()]))
+        found.append(Figure(-value if negative else value, currency, bool(pct), scaled, bool(mass_word), m.start()))
+    return found
+
+
+# ---------------------------------------------------------------- listing statuses
+
+_STATUS_ECHO = re.compile(
+    r"\blisted,?\s+not\s+listed,?\s+or\s+delisted\b"
+    r"|\b(?:whether|if)\s+(?:or\s+not\s+)?(?:[\w()'-]+\s+){0,4}?(?:was|were|is|had\s+been|has\s+been)\s+(?:still\s+|yet\s+|already\s+)?"
+    r"(?:de-?listed|listed|public(?:ly\s+traded)?|traded|private)\b",
+    re.IGNORECASE,
+)
+_STATUS_TERMS = re.compile(
+    r"\b(?P<still>(?:not|never|n't)\s+(?:yet\s+|been\s+|yet\s+been\s+)?(?:de-?listed|taken\s+private|gone\s+private)"
+    r"|no\s+delisting)\b"
+    r"|\b(?P<delisted>de-?list(?:ed|ing)|no\s+longer\s+(?:listed|(?:publicly\s+)?traded|public|trading)|(?:taken|went|gone|go)\s+private"
+    r"|ceased\s+trading|stopped\s+trading|removed\s+from\s+(?:the\s+)?(?:exchange|listing)|went\s+dark)\b"
+    r"|\b(?P<not_listed>not\s+(?:yet\s+)?(?:been\s+)?(?:publicly\s+)?(?:listed|traded|public)|unlisted|private(?:ly[- ]held)?|pre-?ipo"
+    r"|(?:has|had|have)\s*(?:n't|\s+not)\s+(?:yet\s+)?(?:gone|went)\s+public|yet\s+to\s+(?:list|ipo|go\s+public|float|debut)"
+    r"|(?:has|had|did)\s*(?:n't|\s+not)\s+(?:yet\s+)?(?:ipo|list|float|debut)(?:ed|'d)?|no\s+(?:ipo|listing)\s+(?:yet|had)"
+    r"|(?:is|was)(?:n't|\s+not)\s+(?:yet\s+)?(?:listed|public|traded))\b"
+    r"|\b(?P<listed>(?:still\s+|remains?\s+|remained\s+)?listed|publicly[- ]traded|public\s+company|(?:trades|traded|trading)\s+on"
+    r"|(?:went|gone|go)\s+public|ipo'?d|began\s+trading|started\s+trading|(?:is|was|remained|remains|still)\s+public)\b",
+    re.IGNORECASE,
+)
+
+
+def statuses(text: str) -> list[tuple[str, int]]:
+    """The listing statuses *text* states, ``(status, position)`` in order; echoes of the question are skipped."""
+    text = _STATUS_ECHO.sub(_blank, normalise(text))
+    found = []
+    for m in _STATUS_TERMS.finditer(text):
+        if m["still"]:
+            found.append(("listed", m.start()))
+        elif m["delisted"]:
+            found.append(("delisted", m.start()))
+        elif m["not_listed"]:
+            found.append(("not listed", m.start()))
+        else:
+            found.append(("listed", m.start()))
+    return found
+
+
+# ------------------------------------------------------------------- cue phrases
+
+_REPORTED = (
+    r"(?:reported|published|released|disclosed|announced|available|public|out|filed|issued|made\s+public|known|priced|"
+    r"determined|confirmed|set|finali[sz]ed)"
+)
+_REFUSAL = re.compile(
+    "|".join(
+        (
+            r"\bunknown\b",
+            r"\bnot\s+known\b",
+            r"\b(?:unclear|undetermined|unanswerable|unverifiable)\b",
+            r"\b(?:i\s+)?(?:do\s+not|don't|did\s+not|didn't|cannot|can't|can\s+not|could\s+not|couldn't|am\s+unable\s+to|'m\s+unable\s+to"
+            r"|unable\s+to|(?:am|'m)\s+not\s+able\s+to|not\s+able\s+to|won't|will\s+not|would\s+not|wouldn't|shouldn't|should\s+not|must\s+not)"
+            r"\s+(?:\w+\s+){0,2}?(?:know|say|tell|determine|answer|provide|give|find|confirm|verify|access|report|share|state|locate|identify"
+            r"|see|retrieve|disclose|guess|speculate|comment|offer|supply|quote|pin|look|source|be\s+(?:sure|certain|determined|known))\b",
+            r"\b(?:i\s+)?(?:do\s+not|don't|did\s+not|didn't|does\s+not|doesn't)\s+have\b",
+            r"\b(?:have|has|had)\s+no\s+(?:\w+\s+)?(?:data|information|info|record|records|figure|figures|access|way|knowledge|visibility|report|results?|numbers?)\b",
+            r"\bno\s+(?:\w+\s+){0,2}?(?:data|information|info|answer|figure|figures|record|records|results?|report|reports|filing|filings|value|number|numbers"
+            r"|disclosure|announcement|release|document|documents|source|sources|mention|evidence|item|items|match(?:es)?)\b",
+            r"\bnothing\s+(?:\w+\s+){0,3}?(?:reported|published|released|public|available|found|disclosed|relevant|on\s+(?:this|that|it))\b",
+            rf"\b(?:not|never)\s+(?:yet\s+)?(?:been\s+)?(?:yet\s+)?{_REPORTED}\b",
+            rf"\b(?:has|have|had|was|were|is|are)(?:n't|\s+not)\s+(?:yet\s+)?(?:been\s+)?(?:yet\s+)?{_REPORTED}\b",
+            r"\byet\s+to\s+(?:be\s+)?(?:report|publish|release|disclose|announce|file|issue|come\s+out|price|be\s+made)\w*",
+            r"\b(?:still\s+)?to\s+be\s+(?:determined|announced|reported|confirmed|released|published|disclosed|decided)\b",
+            r"\btb[dac]\b",
+            r"(?<![\w/])n/?a(?![\w/])|\bn\.a\.",
+            r"\b(?:unavailable|not\s+available|no\s+longer\s+available)\b",
+            r"\binsufficient\s+(?:data|information|evidence)\b",
+            r"\b(?:refuse|refusing|decline|declining|abstain|abstaining|i'll\s+pass|pass\s+on\s+this)\b",
+            r"\b(?:can't|cannot|couldn't|could\s+not)\s+(?:be\s+)?(?:determined|answered|known|found|confirmed|established)\b",
+            r"\b(?:not|nothing)\s+(?:\w+\s+)?(?:in|within|from)\s+(?:the|my|these|those|its)\s+(?:archive|data|sources|results|records|search)\b",
+            r"\b(?:archive|search|sources?|results?|records?)\s+(?:has|have|had|contains?|contained|shows?|showed|returned|returns|turned\s+up|yielded|gave)\s+(?:no|nothing)\b",
+            r"\b(?:pending|awaiting)\b",
+            r"\bahead\s+of\s+(?:the|its)\s+(?:\w+\s+){0,2}?(?:release|results|report|filing|announcement|ipo|listing|earnings)\b",
+            r"\b(?:beyond|after|past)\s+(?:my|the)\s+(?:cutoff|cut-off|as-of|knowledge|information)\b",
+            r"\bwould\s+(?:be|require|mean|involve)\s+(?:\w+\s+)?(?:guess\w*|speculat\w*|future|information|hindsight|using)\b",
+            r"\b(?:no\s+way|impossible)\s+to\s+(?:know|say|tell|determine|answer)\b",
+            r"\bonly\s+(?:be\s+)?(?:reported|known|published|released|available|disclosed|announced)\s+(?:on|after|later|from|in)\b",
+            r"\b(?:will|would|is\s+expected\s+to|are\s+expected\s+to|is\s+due\s+to|is\s+scheduled\s+to|was\s+due\s+to|is\s+set\s+to)\s+(?:be\s+)?"
+            r"(?:report|publish|release|announce|disclose|come\s+out|price|list)\w*",
+            r"\b(?:i\s+)?(?:have|had|'ve)(?:n't|\s+not)\s+(?:been\s+able\s+to\s+)?(?:found|seen|located|got)\b",
+            r"\b(?:no|not\s+an?)\s+(?:reliable|confirmed|official|verified)\b",
+            r"\b(?:not|no)\s+(?:enough|sufficient)\b",
+            r"\b(?:outside|beyond)\s+(?:what|the\s+information)\b",
+            r"\bnot\s+(?:something|a\s+(?:figure|number|value))\s+(?:i|that)\b",
+            r"\bi\s+(?:can|could)\s+only\s+(?:guess|speculate)\b",
+            r"^\W*(?:none|null|nil|no|nope|\?+|-+|unknown|not\s+sure)\W*$",
+        )
+    ),
+    re.IGNORECASE,
+)
+
+_HEDGE = re.compile(
+    r"\b(?:maybe|perhaps|probably|likely|possibly|roughly|approximately|approx\.?|around|about|circa|estimated?|guess|"
+    r"i\s+think|i\s+believe|i'd\s+say|i\s+would\s+say|my\s+best|best\s+guess|ballpark|somewhere|i\s+suspect|presumably|could\s+be|might\s+be)\b"
+    r"|~",
+    re.IGNORECASE,
+)
+_CONTEXT = re.compile(
+    r"\b(?:previous(?:ly)?|prior|preceding|earlier|last\s+(?:quarter|year|period|fiscal|reported)|a\s+year\s+(?:earlier|ago|before)"
+    r"|year-(?:ago|earlier)|sequential\w*|compared?|versus|for\s+reference|by\s+comparison|in\s+comparison|for\s+context|vs\.?|for\s+comparison|comparable\s+period|guidance|guided|consensus|analysts?"
+    r"|forecasts?|outlook|targets?|expect(?:ed|s|ation|ations)?|projections?|prediction|up\s+from|down\s+from|from\s+\$?[0-9]|same\s+quarter)\b",
+    re.IGNORECASE,
+)
+_DIRECTION = re.compile(
+    r"\b(?:rose|risen|rise|grew|grown|growth|increased?|jumped|climbed|surged|soared|fell|fallen|dropped|declined|decreased|slipped|slumped"
+    r"|beat|missed|exceeded|topped|record|higher|lower|strong|stronger|weak|weaker|flat|up|down|improved|worsened|above|below|ahead\s+of|short\s+of)\b",
+    re.IGNORECASE,
+)
+_REVISION = re.compile(
+    r"\b(?:re-?stat(?:ed|ement|ements|ing)|revised|revision|revisions|corrected|correction|amended|adjusted\s+(?:down|up|to|lower|higher)"
+    r"|later\s+(?:cut|lowered|raised|changed|updated|reduced|moved)|subsequently\s+\w+|written\s+down|write-down|was\s+(?:cut|lowered|reduced)\s+to)\b",
+    re.IGNORECASE,
+)
+# Before a revision word these make it a hedge or a denial ("subject to revision", "not restated"), not history.
+_REVISION_HEDGE = re.compile(
+    r"(?:\bmay|\bmight|\bcould|\bcan|\bwould|\bwill|\bsubject\s+to|\bpossible|\bpossibly|\bpotential|\bpotentially|\bany|\bif|\bno|\bnot|\bnever"
+    r"|\bwithout|n't|\bunless|\bbefore\s+any|\bprone\s+to|\brisk\s+of|\bpending)\s+(?:\w+\s+){0,2}$",
+    re.IGNORECASE,
+)
+
+
+def has_refusal(text: str) -> bool:
+    """Whether *text* declines to give a value (a refusal phrase, or a blank text)."""
+    text = normalise(text)
+    return not text.strip() or _REFUSAL.search(text) is not None
+
+
+def has_hedge(text: str) -> bool:
+    """A guess or an approximation ("probably", "about", "I think", ``~``)."""
+    return _HEDGE.search(normalise(text)) is not None
+
+
+def has_context(text: str) -> bool:
+    """Figures given as context, not as the answer ("last quarter", "analysts expect", "up from")."""
+    return _CONTEXT.search(normalise(text)) is not None
+
+
+def has_direction(text: str) -> bool:
+    """A qualitative claim about the figure ("rose", "beat", "weaker")."""
+    return _DIRECTION.search(normalise(text)) is not None
+
+
+def revision_mentions(text: str) -> int:
+    """How many times *text* states that a figure was revised or restated (hedges and denials not counted)."""
+    text = normalise(text)
+    return sum(1 for m in _REVISION.finditer(text) if not _REVISION_HEDGE.search(text[max(0, m.start() - 40): m.start()]))

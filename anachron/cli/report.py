@@ -1,0 +1,63 @@
+"""``anachron report RUN [RUN ...] --out report.html``: one self-contained HTML page."""
+
+from __future__ import annotations
+
+import argparse
+
+from ..errors import AnachronError
+from ..io import write_atomic
+from .options import add_corpus_option
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    parser = subparsers.add_parser(
+        "report",
+        help="write an HTML report with plots (score JSON, traces, Inspect logs, a bank score card)",
+        description="Write one self-contained HTML file (inline SVG plots, no network) for one or more runs: "
+        "the run summary with every denominator, a per-sample TCLR plot, the leak-horizon histogram and a "
+        "sortable per-sample table with the evidence lines. With exactly two runs, the paired comparison "
+        "of the first (unrestricted) and the second (enforced), its CI drawn. A bank score card "
+        "(`anachron bank run --format json`) adds the four checks and the cutoff split.",
+    )
+    parser.add_argument(
+        "runs",
+        nargs="+",
+        metavar="RUN",
+        help="score JSON (anachron score --format json), traces (.jsonl, scored against --corpus), "
+        "an Inspect log (.eval/.json) or log directory, or a bank score card (.json)",
+    )
+    parser.add_argument("--out", required=True, metavar="FILE", help="the HTML file to write (atomically)")
+    add_corpus_option(parser, help="corpus directory the traces are scored against (default: the bundled v0 corpus)")
+    parser.add_argument("--title", default="Anachron report", help="the page title")
+    parser.add_argument("--metric", default="tclr", metavar="NAME", help="per-sample field the comparison pairs (default: tclr)")
+    parser.add_argument("--confidence", type=float, default=0.95, metavar="C", help="CI level of the comparison (default: 0.95)")
+    parser.add_argument("--resamples", type=int, default=10_000, metavar="B", help="bootstrap resamples (default: 10000)")
+    parser.add_argument("--seed", type=int, default=0, metavar="S", help="seed of the bootstrap (default: 0)")
+    parser.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    from ..core import compare_modes
+    from ..html import Run, load_input, report_html
+
+    runs: list[Run] = []
+    bank = None
+    for path in args.runs:
+        loaded = load_input(path, corpus=args.corpus)
+        if isinstance(loaded, Run):
+            runs.append(loaded)
+        elif bank is not None:
+            raise AnachronError(f"{path}: a second bank score card; give one")
+        else:
+            bank = loaded
+    comparison = None
+    if len(runs) == 2:
+        values = [{r.sample_id: r.to_dict()[args.metric] if args.metric in r.to_dict() else None for r in run.results}
+                  for run in runs]
+        comparison = compare_modes(values[0], values[1], confidence=args.confidence, n_resamples=args.resamples,
+                                   seed=args.seed, metric=args.metric)
+    write_atomic(args.out, report_html(runs, comparison=comparison, bank=bank, title=args.title))
+    what = [f"{len(runs)} run{'s' if len(runs) != 1 else ''}"] + (["the paired comparison"] if comparison else [])
+    what += ["a bank score card"] if bank is not None else []
+    print(f"wrote {args.out}: {', '.join(what)}")
+    return 0

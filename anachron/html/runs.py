@@ -1,0 +1,158 @@
+"""Reading the inputs of ``anachron report``: score JSON, traces, Inspect logs, bank score cards.
+
+:func:`load_input` reads one path and says what it was:
+
+- a directory or a ``.eval`` file: Inspect logs, scored as ``anachron
+  export`` scores them (needs the ``inspect`` extra);
+- a ``.jsonl`` file: traces (docs/formats.md), scored against the corpus;
+- a ``.json`` file: the output of ``anachron score --format json`` (or of
+  ``anachron export --format score``), a bank score card (``anachron bank
+  run --format json``), or an Inspect log written as JSON.
+
+A score document is checked field by field (every count a non-negative
+integer, every TCLR equal to its counts), so a report never shows figures
+its own counts contradict.  Bad input is an :class:`AnachronError` naming
+the file and the sample.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+from pathlib import Path
+from typing import Any, Mapping
+
+from ..core import load_corpus, load_traces, score_traces
+from ..core.leakage import FAILED_STATUSES, SampleResult
+from ..errors import AnachronError
+from ..io import read_json
+from ..validate import Fields, describe, positive_int
+from .report import Run
+
+__all__ = ["load_input", "results_from_scores", "check_bank_card"]
+
+_COUNTS = ("interactions", "result_leaks", "survivorship_leaks", "survivorship_base", "restatement_leaks",
+           "query_intent_leaks", "blocked_attempts", "undated", "content_leaks", "revision_risks")
+
+
+def _sample(where: str, obj: Any) -> SampleResult:
+    if not isinstance(obj, dict):
+        raise AnachronError(f"{where}: expected an object, got {describe(obj)}")
+    f = Fields(where, obj)
+    sample_id = f.text("sample_id")
+    where = f"{where} (sample {sample_id!r})"
+    f = Fields(where, obj)
+    counts = {}
+    for name in _COUNTS:
+        if name not in obj:
+            raise f.missing(name)
+        try:
+            counts[name] = positive_int(obj[name], name, minimum=0)
+        except AnachronError as exc:
+            raise AnachronError(f"{where}: {exc}") from None
+    mode = obj.get("mode")
+    if mode is not None and not isinstance(mode, str):
+        raise f.error("mode", f"expected a string or null, got {describe(mode)}")
+    evidence = f.list("evidence")
+    if not all(isinstance(line, str) for line in evidence):
+        raise f.error("evidence", "expected a list of strings")
+    horizons = obj.get("horizons", [])
+    if not isinstance(horizons, list) or not all(
+        isinstance(d, int) and not isinstance(d, bool) and d > 0 for d in horizons
+    ):
+        raise f.error("horizons", "expected a list of positive integers (days past T)")
+    failed = obj.get("failed_calls", {})
+    if not isinstance(failed, dict) or set(failed) - set(FAILED_STATUSES):
+        raise f.error("failed_calls", f"expected an object of {', '.join(FAILED_STATUSES)} -> count")
+    try:
+        failed_calls = {s: positive_int(failed.get(s, 0), f"failed_calls.{s}", minimum=0) for s in FAILED_STATUSES}
+    except AnachronError as exc:
+        raise AnachronError(f"{where}: {exc}") from None
+    result = SampleResult(
+        sample_id=sample_id,
+        as_of=f.date("as_of"),  # type: ignore[arg-type]
+        mode=mode,
+        evidence=tuple(evidence),
+        failed_calls=failed_calls,
+        horizons=tuple(horizons),
+        **counts,
+    )
+    if counts["result_leaks"] > counts["interactions"] or counts["undated"] > counts["interactions"]:
+        raise AnachronError(f"{where}: more leaking or undated interactions than interactions")
+    stated = obj.get("tclr")
+    if not isinstance(stated, (int, float)) or isinstance(stated, bool) or not math.isclose(stated, result.tclr, abs_tol=1e-12):
+        raise f.error("tclr", f"is {describe(stated)}, but its counts give {result.tclr!r} "
+                      f"({counts['result_leaks']}/{counts['interactions']})")
+    return result
+
+
+def results_from_scores(document: Any, where: str) -> list[SampleResult]:
+    """The samples of a score document (``{"samples": [...], "summary": ...}``), checked."""
+    if not isinstance(document, dict) or not isinstance(document.get("samples"), list):
+        raise AnachronError(f"{where}: expected the output of `anachron score --format json` (an object with 'samples')")
+    results = [_sample(f"{where}: samples[{i}]", entry) for i, entry in enumerate(document["samples"])]
+    if not results:
+        raise AnachronError(f"{where}: no samples")
+    seen: set[str] = set()
+    for r in results:
+        if r.sample_id in seen:
+            raise AnachronError(f"{where}: sample {r.sample_id!r} appears twice")
+        seen.add(r.sample_id)
+    return results
+
+
+_CARD_FIELDS = {
+    "bank_version": str, "system": str, "items": list, "checks": list, "valid": bool, "failed_checks": list,
+    "correct": int, "answerable": int, "leaked": int, "embargoed": int, "leaked_answerable": int, "refused": int,
+}
+
+
+def check_bank_card(card: Any, where: str) -> Mapping[str, Any]:
+    """A bank score card (``BankRun.to_dict()``), checked for the fields the report shows."""
+    if not isinstance(card, dict):
+        raise AnachronError(f"{where}: expected a bank score card object, got {describe(card)}")
+    for name, kind in _CARD_FIELDS.items():
+        if name not in card:
+            raise AnachronError(f"{where}: missing field '{name}' of a bank score card")
+        if not isinstance(card[name], kind) or (kind is int and isinstance(card[name], bool)):
+            raise AnachronError(f"{where}: field '{name}': got {describe(card[name])}")
+    for i, check in enumerate(card["checks"]):
+        if not isinstance(check, dict) or not {"name", "rule", "threshold", "value", "passed"} <= set(check):
+            raise AnachronError(f"{where}: checks[{i}]: expected {{name, rule, threshold, value, passed}}")
+    for i, item in enumerate(card["items"]):
+        if not isinstance(item, dict) or not {"item_id", "as_of", "embargoed", "response", "judgement"} <= set(item):
+            raise AnachronError(f"{where}: items[{i}]: expected {{item_id, as_of, embargoed, response, judgement}}")
+    return card
+
+
+def _inspect_logs(path: str) -> list[SampleResult]:
+    try:
+        from ..inspect.export import score_logs
+    except ImportError as exc:
+        raise AnachronError(f"{path}: reading Inspect logs: {' '.join(str(exc).split())}") from None
+    return score_logs([path])
+
+
+def load_input(path: str | os.PathLike[str], *, corpus: str | os.PathLike[str] | None = None) -> Run | Mapping[str, Any]:
+    """A :class:`Run` for scores, traces or Inspect logs at *path*; a checked card for a bank score card."""
+    p = Path(path)
+    label = str(path)
+    if p.is_dir() or p.suffix == ".eval":
+        return Run(label, tuple(_inspect_logs(label)), "Inspect logs, scored by the core")
+    if p.suffix == ".jsonl":
+        data = load_corpus(corpus)
+        against = "the bundled v0 corpus" if corpus is None else f"corpus {corpus}"
+        return Run(label, tuple(score_traces(load_traces(p, data), data)), f"traces, scored against {against}")
+    document = read_json(p)
+    if isinstance(document, dict) and "bank_version" in document and "checks" in document:
+        return check_bank_card(document, label)
+    if isinstance(document, dict) and "eval" in document and "status" in document and "version" in document:
+        return Run(label, tuple(_inspect_logs(label)), "Inspect log, scored by the core")
+    if isinstance(document, dict) and not isinstance(document.get("samples"), list) and document and all(
+        isinstance(v, (int, float)) and not isinstance(v, bool) for v in document.values()
+    ):
+        raise AnachronError(
+            f"{label}: a plain {{sample_id: number}} object carries no per-sample detail; "
+            "give the traces (.jsonl), the output of `anachron score --format json`, or the Inspect logs"
+        )
+    return Run(label, tuple(results_from_scores(document, label)), "score JSON")

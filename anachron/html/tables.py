@@ -1,0 +1,259 @@
+"""HTML fragments for results: the tables of the report and of notebook displays.
+
+Every figure is shown with its denominator (the count it is a share of, or
+the count it was counted over), so a reader can check it.  Text goes
+through :func:`~anachron.html._text.esc`.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Mapping, Sequence
+
+from ..core.leakage import FAILED_STATUSES, RunSummary, SampleResult, summarise
+from ._text import esc, num, pct
+
+__all__ = ["bank_card", "comparison_table", "sample_card", "sample_table", "summary_rows", "summary_table"]
+
+
+def _table(rows: Sequence[tuple[str, str, str]], caption: str, klass: str) -> str:
+    body = "".join(
+        f'<tr><th scope="row">{esc(a)}</th><td class="num">{esc(b)}</td><td class="den">{esc(c)}</td></tr>'
+        for a, b, c in rows
+    )
+    return (
+        f'<table class="{klass}"><caption>{esc(caption)}</caption>'
+        f"<thead><tr><th>figure</th><th>value</th><th>over</th></tr></thead><tbody>{body}</tbody></table>"
+    )
+
+
+def summary_rows(summary: RunSummary, results: Sequence[SampleResult] | None = None) -> list[tuple[str, str, str]]:
+    """``(figure, value, denominator)`` for each figure of a run.
+
+    With the *results*, leak counts are shown over the interactions (the
+    ``ok`` calls), survivorship over the entity-bearing ones, query intent
+    and failed calls over every call, blocked attempts over the refused
+    calls; the band appears when some interaction was undated.
+    """
+    n = summary.n
+    interactions = calls = entity = refused = items = None
+    if results is not None:
+        interactions = sum(r.interactions for r in results)
+        calls = sum(r.calls for r in results)
+        entity = sum(r.survivorship_base for r in results)
+        refused = sum(r.failed_calls.get("refused", 0) for r in results)
+        items = sum(len(r.horizons) for r in results)
+
+    def over(count: int | None, what: str) -> str:
+        return what if count is None else plural(count, what)
+
+    rows = [
+        ("samples", str(n), ""),
+        ("mean TCLR", num(summary.mean_tclr), plural(n, "samples")),
+    ]
+    if summary.undated:
+        rows.append(("mean TCLR band", f"[{num(summary.mean_tclr)}, {num(summary.mean_tclr_high)}]",
+                     f"{plural(n, 'samples')}; at the top, {plural(summary.undated, 'undated interactions')} "
+                     "counted as leaking"))
+    failed_total = sum(summary.failed_calls.values())
+    split = ", ".join(f"{s} {summary.failed_calls.get(s, 0)}" for s in FAILED_STATUSES if summary.failed_calls.get(s, 0))
+    rows += [
+        ("date-leak runs", str(summary.date_leak_runs), plural(n, "samples")),
+        ("tool-using runs", str(summary.tool_using_runs), plural(n, "samples")),
+        ("TCLR over tool-using runs", num(summary.tool_using_mean_tclr), plural(summary.tool_using_runs, "tool-using runs")),
+        ("result leaks", str(summary.result_leaks), over(interactions, "interactions")),
+        ("survivorship leaks", str(summary.survivorship_leaks), over(entity, "entity-bearing interactions")),
+        ("restatement leaks", str(summary.restatement_leaks), over(interactions, "interactions")),
+        ("query-intent leaks", str(summary.query_intent_leaks), over(calls, "calls")),
+        ("content leaks", str(summary.content_leaks), over(interactions, "interactions")),
+        ("revision risks", str(summary.revision_risks), over(interactions, "interactions")),
+        ("undated interactions", str(summary.undated), over(interactions, "interactions")),
+        ("blocked attempts", str(summary.blocked_attempts), over(refused, "refused calls")),
+        ("failed calls", f"{failed_total}" + (f" ({split})" if split else ""), over(calls, "calls")),
+    ]
+    h = summary.horizon
+    if h.max is not None:
+        rows.append(("leak horizon median / max", f"{h.median:g} / {h.max} days", over(items, "post-T items")))
+        rows += [(f"within {days} days", str(count), over(items, "post-T items")) for days, count in h.within.items()]
+        rows.append(("beyond 366 days", str(h.beyond), over(items, "post-T items")))
+    return rows
+
+
+def plural(count: int, words: str) -> str:
+    """``3 calls``, ``1 call``: *words* is written in the plural (its last word ending in s)."""
+    return f"{count} {words[:-1] if count == 1 and words.endswith('s') else words}"
+
+
+def summary_table(summary: RunSummary, results: Sequence[SampleResult] | None = None, caption: str = "Run summary") -> str:
+    return _table(summary_rows(summary, results), caption, "summary")
+
+
+_SAMPLE_HEAD = (
+    ("sample", "text"), ("as of", "text"), ("TCLR", "num"), ("band high", "num"), ("ok calls", "num"),
+    ("result leaks", "num"), ("undated", "num"), ("surv.", "num"), ("restated", "num"), ("query", "num"),
+    ("content", "num"), ("blocked", "num"), ("failed", "num"), ("horizon", "num"), ("evidence", "num"),
+)
+
+
+def _evidence(lines: Sequence[str]) -> str:
+    if not lines:
+        return '<span class="none">none</span>'
+    items = "".join(f"<li><code>{esc(line)}</code></li>" for line in lines)
+    return f"<details><summary>{len(lines)} line{'s' if len(lines) != 1 else ''}</summary><ul>{items}</ul></details>"
+
+
+def _cell(value: Any, sort: Any, klass: str = "num") -> str:
+    return f'<td class="{klass}" data-sort="{esc(sort)}">{esc(value)}</td>'
+
+
+def sample_table(results: Sequence[SampleResult], *, sortable: bool = True) -> str:
+    """One row per sample, its evidence lines folded in the last cell; headers sort when *sortable*."""
+    focus = ' tabindex="0"' if sortable else ""
+    head = "".join(f'<th data-type="{kind}"{focus}>{esc(name)}</th>' for name, kind in _SAMPLE_HEAD)
+    rows = []
+    for r in results:
+        high = float(r.tclr_high_exact)
+        failed = sum(r.failed_calls.values())
+        horizon = r.horizon_days
+        rows.append(
+            "<tr>"
+            + _cell(r.sample_id, r.sample_id, "text id")
+            + _cell(r.as_of.isoformat(), r.as_of.isoformat(), "text")
+            + _cell(f"{r.tclr:.3f} ({r.result_leaks}/{r.interactions})", repr(r.tclr))
+            + _cell(f"{high:.3f}", repr(high))
+            + "".join(
+                _cell(v, v)
+                for v in (r.interactions, r.result_leaks, r.undated, r.survivorship_leaks, r.restatement_leaks,
+                          r.query_intent_leaks, r.content_leaks, r.blocked_attempts, failed)
+            )
+            + _cell("" if horizon is None else f"{horizon} d", -1 if horizon is None else horizon)
+            + f'<td class="text" data-sort="{len(r.evidence)}">{_evidence(r.evidence)}</td>'
+            + "</tr>"
+        )
+    klass = "samples sortable" if sortable else "samples"
+    return f'<table class="{klass}"><thead><tr>{head}</tr></thead><tbody>{"".join(rows)}</tbody></table>'
+
+
+def sample_card(result: SampleResult) -> str:
+    """One sample: its figures with their denominators, and its evidence lines."""
+    r = result
+    failed = sum(r.failed_calls.values())
+    split = ", ".join(f"{s} {n}" for s, n in r.failed_calls.items() if n)
+    rows = [
+        ("as of", r.as_of.isoformat(), ""),
+        ("mode", r.mode or "n/a", ""),
+        ("TCLR", f"{r.tclr:.3f}", f"{r.result_leaks} of {r.interactions} interactions leaked"),
+    ]
+    if r.undated:
+        rows.append(("TCLR band", f"[{r.tclr:.3f}, {float(r.tclr_high_exact):.3f}]", f"{r.undated} undated interactions"))
+    rows += [
+        ("survivorship leaks", str(r.survivorship_leaks), f"{r.survivorship_base} entity-bearing interactions"),
+        ("restatement leaks", str(r.restatement_leaks), f"{r.interactions} interactions"),
+        ("query-intent leaks", str(r.query_intent_leaks), f"{r.calls} calls"),
+        ("content leaks", str(r.content_leaks), f"{r.interactions} interactions"),
+        ("revision risks", str(r.revision_risks), f"{r.interactions} interactions"),
+        ("blocked attempts", str(r.blocked_attempts), f"{r.failed_calls.get('refused', 0)} refused calls"),
+        ("failed calls", f"{failed}" + (f" ({split})" if split else ""), f"{r.calls} calls"),
+        ("leak horizon", "n/a" if r.horizon_days is None else f"{r.horizon_days} days", f"{len(r.horizons)} post-T items"),
+    ]
+    return (
+        f'<div class="anachron-sample">{_table(rows, f"Sample {r.sample_id}", "summary")}'
+        f'<div class="evidence">evidence: {_evidence(r.evidence)}</div></div>'
+    )
+
+
+def comparison_table(comparison: Any, caption: str = "Paired comparison") -> str:
+    """The comparison's figures, with the metric, the seed and the resamples that made them."""
+    c = comparison
+    name = "TCLR" if c.metric == "tclr" else c.metric
+    relative = "n/a (unrestricted mean is 0)" if c.relative_reduction is None else pct(c.relative_reduction)
+    rows = [
+        ("metric", c.metric, ""),
+        (f"unrestricted mean {name}", num(c.unrestricted_mean), f"{c.n} samples"),
+        (f"enforced mean {name}", num(c.enforced_mean), f"{c.n} samples"),
+        ("mean reduction", f"{c.mean_reduction + 0.0:+.3f}", f"{c.n} pairs"),
+        (f"{c.confidence * 100:.10g}% paired bootstrap CI", f"[{c.ci_low + 0.0:+.3f}, {c.ci_high + 0.0:+.3f}]",
+         f"{c.n_resamples} resamples, seed {c.seed} ({c.resampling})"),
+        ("relative reduction", relative, "of the unrestricted mean"),
+        ("improved / worsened / tied", f"{c.improved} / {c.worsened} / {c.tied}", f"{c.n} pairs"),
+        ("exact sign-test p", _p(c), f"{c.improved + c.worsened} untied pairs"),
+    ]
+    return _table(rows, f"{caption} (n={c.n})", "summary comparison")
+
+
+def _p(c: Any) -> str:
+    line = c.table().splitlines()[-1]  # the comparison's own rendering of p (exact, even below a double)
+    return line.split("exact sign-test p", 1)[1].strip()
+
+
+def _tally_cells(t: Mapping[str, Any]) -> tuple[str, str]:
+    accuracy = f"{t['correct']}/{t['answerable']} {pct(t['accuracy'])}"
+    ci = t.get("leak_rate_ci")
+    interval = f" [{pct(ci[0])}, {pct(ci[1])}]" if ci else ""
+    return accuracy, f"{t['leaked']}/{t['embargoed']} {pct(t['leak_rate'])}{interval}"
+
+
+def bank_card(card: Mapping[str, Any], oracles: Mapping[str, Mapping[str, Any]] | None = None) -> str:
+    """A bank score card (``BankRun.to_dict()``): rates, the four checks, and the cutoff split.
+
+    *oracles* (``{"respect": tally, "ignore": tally}``) adds the oracles'
+    columns; a card read from JSON carries only their rates, shown instead.
+    """
+    accuracy, leak = _tally_cells(card)
+    head = "<tr><th></th><th>system</th>" + ("".join(f"<th>oracle {esc(k)}</th>" for k in oracles) if oracles else
+                                               "<th>oracle respect</th><th>oracle ignore</th>") + "</tr>"
+    if oracles:
+        cells = [_tally_cells(t) for t in oracles.values()]
+        acc_o = "".join(f'<td class="num">{esc(c[0])}</td>' for c in cells)
+        leak_o = "".join(f'<td class="num">{esc(c[1])}</td>' for c in cells)
+    else:
+        acc_o = "".join(f'<td class="num">{esc(pct(card[f"oracle_{k}_accuracy"]))}</td>' for k in ("respect", "ignore"))
+        leak_o = "".join(f'<td class="num">{esc(pct(card[f"oracle_{k}_leak_rate"]))}</td>' for k in ("respect", "ignore"))
+    rates = (
+        f'<table class="bank"><caption>Question bank: system {esc(card["system"])}, bank {esc(card["bank_version"])}'
+        f'</caption><thead>{head}</thead><tbody>'
+        f'<tr><th scope="row">accuracy (over answerable)</th><td class="num">{esc(accuracy)}</td>{acc_o}</tr>'
+        f'<tr><th scope="row">leak rate (over embargoed, 95% Wilson CI)</th><td class="num">{esc(leak)}</td>{leak_o}</tr>'
+        f'<tr><th scope="row">leaked answerable</th><td class="num">{esc(card["leaked_answerable"])}</td></tr>'
+        f'<tr><th scope="row">refused</th><td class="num">{esc(card["refused"])}</td></tr>'
+        f'<tr><th scope="row">hindsight accuracy</th><td class="num">{esc(pct(card.get("hindsight_accuracy")))}</td></tr>'
+        "</tbody></table>"
+    )
+    checks = "".join(
+        f'<tr class="{"pass" if c["passed"] else "fail"}"><td>{"PASS" if c["passed"] else "FAIL"}</td>'
+        f'<th scope="row">{esc(c["name"])}</th><td class="val">{esc(_show(c["value"]))}</td>'
+        f'<td class="val">{esc(_show(c["threshold"]))}</td><td>{esc(c["rule"])}</td></tr>'
+        for c in card["checks"]
+    )
+    verdict = ("Run valid: citable with its bank version" if card["valid"]
+               else f"Run INVALID, not citable: failed {', '.join(card['failed_checks'])}")
+    parts = [
+        rates,
+        f'<table class="checks"><caption>Time-gate checks</caption><thead><tr><th></th><th>check</th><th>value</th>'
+        f"<th>threshold</th><th>rule</th></tr></thead><tbody>{checks}</tbody></table>",
+        f'<p class="verdict {"pass" if card["valid"] else "fail"}">{esc(verdict)}</p>',
+    ]
+    overlap = card.get("overlap")
+    if overlap:
+        model = card.get("model") or {}
+        rows = "".join(
+            f'<tr><th scope="row">{esc(label)}</th><td class="num">{esc(t["items"])}</td>'
+            f'<td class="num">{esc(_tally_cells(t)[0])}</td><td class="num">{esc(_tally_cells(t)[1])}</td></tr>'
+            for label, t in (("overlapping (as_of < cutoff)", overlap["overlapping"]),
+                             ("non-overlapping", overlap["non_overlapping"]))
+        )
+        badges = ", ".join(f"{k} {v}" for k, v in (card.get("badges") or {}).items())
+        parts.append(
+            f'<table class="cutoff"><caption>Cutoff split: model {esc(model.get("name", "?"))}, training cutoff '
+            f'{esc(model.get("training_cutoff", "?"))}, released {esc(model.get("release_date", "?"))}</caption>'
+            f"<thead><tr><th></th><th>items</th><th>accuracy</th><th>leak rate</th></tr></thead><tbody>{rows}</tbody></table>"
+            f'<p class="badges">badges: {esc(badges)}</p>'
+        )
+    return f'<div class="anachron-bank">{"".join(parts)}</div>'
+
+
+def _show(value: Any) -> str:
+    if isinstance(value, float):
+        return f"{value:.3f}"
+    if isinstance(value, dict):
+        return ", ".join(f"{k} {_show(v)}" for k, v in value.items())
+    return "n/a" if value is None else str(value)

@@ -1,0 +1,113 @@
+"""Flat records of results, for data frames and CSV (docs/formats.md, "CSV").
+
+A record is a ``dict`` of column -> scalar (``str``, ``int``, ``float``,
+``bool`` or ``None``), every record of a kind with the same columns in the
+same order, so ``pandas.DataFrame(records)`` takes a list of them as it is
+and :func:`write_csv` writes them with one header.
+
+- :func:`sample_records`: one row per :class:`~anachron.core.SampleResult`;
+  ``failed_calls`` split into one column per failed status, ``evidence``
+  joined with ``\\n`` (and counted in ``evidence_lines``);
+- :func:`comparison_records`: one row, the fields of a
+  :class:`~anachron.core.ModeComparison`;
+- :func:`bank_records`: one row per item of a bank score card
+  (``BankRun.to_dict()``, the JSON of ``anachron bank run --format json``).
+
+CSV is written with ``\\n`` line ends, a header row, fields quoted only
+when needed, ``None`` as an empty field, booleans as ``true``/``false`` and
+floats in their shortest round-trip form; a lone surrogate (valid JSON,
+not UTF-8) is written as a ``\\udXXXX`` escape.  Same records, same bytes.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import re
+from typing import Any, Iterable, Mapping, Sequence
+
+from .core.leakage import FAILED_STATUSES, SampleResult
+
+__all__ = ["BANK_COLUMNS", "COMPARISON_COLUMNS", "SAMPLE_COLUMNS", "bank_records", "comparison_records",
+           "csv_text", "sample_records"]
+
+SAMPLE_COLUMNS: tuple[str, ...] = (
+    "sample_id", "as_of", "mode", "tclr", "tclr_low", "tclr_high", "interactions", "result_leaks", "undated",
+    "survivorship_leaks", "survivorship_base", "survivorship_rate", "restatement_leaks", "query_intent_leaks",
+    "content_leaks", "revision_risks", "blocked_attempts", "calls",
+    "not_yet_listed", "already_delisted", "answer_leaks_retrieved", "answer_leaks_parametric",
+    *(f"failed_{status}" for status in FAILED_STATUSES),
+    "horizon_days", "evidence_lines", "evidence",
+)
+
+COMPARISON_COLUMNS: tuple[str, ...] = (
+    "metric", "n", "unrestricted_mean", "enforced_mean", "mean_reduction", "ci_low", "ci_high", "confidence",
+    "relative_reduction", "improved", "worsened", "tied", "sign_test_p", "sign_test_log10_p", "n_resamples",
+    "seed", "resampling", "ci_method", "relative_ci_low", "relative_ci_high",
+)
+
+BANK_COLUMNS: tuple[str, ...] = (
+    "bank_version", "system", "item_id", "as_of", "embargoed", "judgement", "response", "overlapping",
+    "resolution", "badge",
+)
+
+
+def sample_records(results: Iterable[SampleResult]) -> list[dict[str, Any]]:
+    """One flat record per result, columns :data:`SAMPLE_COLUMNS`."""
+    records = []
+    for r in results:
+        d = r.to_dict()
+        row = {name: d.get(name) for name in SAMPLE_COLUMNS}
+        row["calls"] = r.calls
+        for status in FAILED_STATUSES:
+            row[f"failed_{status}"] = r.failed_calls.get(status, 0)
+        row["evidence_lines"] = len(r.evidence)
+        row["evidence"] = "\n".join(r.evidence)
+        records.append(row)
+    return records
+
+
+def comparison_records(comparison: Any) -> list[dict[str, Any]]:
+    """The comparison as one record, columns :data:`COMPARISON_COLUMNS`."""
+    d = comparison.to_dict()
+    return [{name: d[name] for name in COMPARISON_COLUMNS}]
+
+
+def bank_records(card: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """One record per item of a score card (``BankRun.to_dict()``), columns :data:`BANK_COLUMNS`.
+
+    ``response`` is kept when it is a scalar and written as JSON otherwise.
+    """
+    from .io import dump_json
+
+    records = []
+    for item in card["items"]:
+        response = item["response"]
+        if not (response is None or isinstance(response, (str, int, float, bool))):
+            response = dump_json(response, indent=None).rstrip("\n")
+        row = {"bank_version": card["bank_version"], "system": card["system"], **item, "response": response}
+        records.append({name: row.get(name) for name in BANK_COLUMNS})
+    return records
+
+
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def _cell(value: Any) -> str:
+    if value is None:
+        return ""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, float):
+        return repr(value)
+    return _SURROGATE.sub(lambda m: f"\\u{ord(m.group()):04x}", str(value))
+
+
+def csv_text(records: Sequence[Mapping[str, Any]], columns: Sequence[str]) -> str:
+    """*records* as CSV text: a header of *columns*, then one line per record."""
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow(columns)
+    for record in records:
+        writer.writerow([_cell(record.get(name)) for name in columns])
+    return out.getvalue()
