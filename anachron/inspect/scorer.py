@@ -312,8 +312,8 @@ METRIC_NAMES = {
     "content_leaks": "content",
     "revision_risks": "revised",
     "open_period_queries": "open_period",
-    "answer_leaks_retrieved": "answer_retrieved",
-    "answer_leaks_parametric": "answer_parametric",
+    "answer_leaks_retrieved": "ans_tool",
+    "answer_leaks_parametric": "ans_param",
 }
 
 mean_tclr = _summary_metric("mean_tclr", "tclr", "Mean TCLR over all sample runs.")
@@ -328,10 +328,10 @@ content_leaks = _summary_metric("content_leaks", "content", "Interactions whose 
 revision_risks = _summary_metric("revision_risks", "revised", "Interactions that showed an item modified after T.")
 open_period_queries = _summary_metric("open_period_queries", "open_period", "Calls asking for results of a period still open at T.")
 answer_leaks_retrieved = _summary_metric(
-    "answer_leaks_retrieved", "answer_retrieved", "Post-T facts the submitted answer states that a tool of the run showed."
+    "answer_leaks_retrieved", "ans_tool", "Post-T facts the submitted answer states that a tool of the run showed."
 )
 answer_leaks_parametric = _summary_metric(
-    "answer_leaks_parametric", "answer_parametric", "Post-T facts the submitted answer states that no tool of the run showed."
+    "answer_leaks_parametric", "ans_param", "Post-T facts the submitted answer states that no tool of the run showed."
 )
 
 
