@@ -35,6 +35,7 @@ SAMPLE_COLUMNS: tuple[str, ...] = (
     "sample_id", "as_of", "mode", "tclr", "tclr_low", "tclr_high", "interactions", "result_leaks", "undated",
     "survivorship_leaks", "survivorship_base", "survivorship_rate", "restatement_leaks", "query_intent_leaks",
     "content_leaks", "revision_risks", "blocked_attempts", "calls",
+    "not_yet_listed", "already_delisted", "answer_leaks_retrieved", "answer_leaks_parametric",
     *(f"failed_{status}" for status in FAILED_STATUSES),
     "horizon_days", "evidence_lines", "evidence",
 )
@@ -42,7 +43,7 @@ SAMPLE_COLUMNS: tuple[str, ...] = (
 COMPARISON_COLUMNS: tuple[str, ...] = (
     "metric", "n", "unrestricted_mean", "enforced_mean", "mean_reduction", "ci_low", "ci_high", "confidence",
     "relative_reduction", "improved", "worsened", "tied", "sign_test_p", "sign_test_log10_p", "n_resamples",
-    "seed", "resampling",
+    "seed", "resampling", "ci_method", "relative_ci_low", "relative_ci_high",
 )
 
 BANK_COLUMNS: tuple[str, ...] = (

@@ -35,7 +35,8 @@ def summary_lines(summary: RunSummary, *, every_line: bool = False) -> list[str]
 
     The TCLR band appears when some interaction was undated, the leak horizon
     when something leaked; with *every_line* both always do (the demo sets
-    two runs side by side, line for line).
+    two runs side by side, line for line).  The answer-leak lines appear when
+    some run carried a final answer.
     """
     band = []
     if summary.undated or every_line:
@@ -49,6 +50,13 @@ def summary_lines(summary: RunSummary, *, every_line: bool = False) -> list[str]
     elif every_line:
         reach = ["leak horizon median/max  n/a"] + [f"{f'  within {days} days':<25}0" for days in HORIZON_BANDS]
         reach += [f"{'  beyond 366 days':<25}0"]
+    answers = []
+    if summary.answered_runs:
+        answers = [
+            f"answered runs            {summary.answered_runs} / {summary.n}",
+            f"answer leaks retrieved   {summary.answer_leaks_retrieved}",
+            f"answer leaks parametric  {summary.answer_leaks_parametric}",
+        ]
     return [
         f"samples                  {summary.n}",
         f"mean TCLR                {_rate(summary.mean_tclr)}",
@@ -57,11 +65,14 @@ def summary_lines(summary: RunSummary, *, every_line: bool = False) -> list[str]
         f"tool-using runs          {summary.tool_using_runs} / {summary.n}",
         f"TCLR over tool-using     {_rate(summary.tool_using_mean_tclr)}",
         f"survivorship leaks       {summary.survivorship_leaks}",
+        f"  not yet listed         {summary.not_yet_listed}",
+        f"  already delisted       {summary.already_delisted}",
         f"restatement leaks        {summary.restatement_leaks}",
         f"query-intent leaks       {summary.query_intent_leaks}",
         f"open-period queries      {summary.open_period_queries}",
         f"content leaks            {summary.content_leaks}",
         f"revision risks           {summary.revision_risks}",
+        *answers,
         f"undated interactions     {summary.undated}",
         f"blocked attempts         {summary.blocked_attempts}",
         f"failed calls             {_failed(summary.failed_calls)}",

@@ -11,7 +11,7 @@ from pathlib import Path
 from anachron.cli import compare_main
 from anachron.core import AnachronError, compare_modes
 from anachron.io import dump_json, read_json
-from anachron.core.scores import parse_scores
+from anachron.core.scores import METRICS, parse_scores
 from tests.support import run_cli
 
 U = {"finance-001": 1.0, "finance-002": 0.5, "news-001": 0.0, "news-002": 1.0, "news-003": 0.25}
@@ -62,6 +62,22 @@ class CompareCliTest(unittest.TestCase):
         self.assertEqual(status, 0)
         self.assertEqual(json.loads(out), compare_modes(U, E, confidence=0.8, n_resamples=300, seed=9).to_dict())
         self.assertEqual(self.compare(u, e, "--seed", "9"), self.compare(u, e, "--seed", "9"))  # deterministic
+
+    def test_bca_and_warnings_reach_both_formats(self):
+        u, e = self.write("u.json", U), self.write("e.json", E)
+        status, out, err = self.compare(u, e, "--format", "json", "--ci-method", "bca", "--resamples", "500")
+        self.assertEqual((status, err), (0, ""))
+        data = json.loads(out)
+        self.assertEqual(data, compare_modes(U, E, n_resamples=500, ci_method="bca").to_dict())
+        self.assertEqual(data["ci_method"], "bca")
+        self.assertEqual(data["warnings"], [
+            "n = 5 is below 30: the interval's coverage is approximate (docs/metrics.md, 'Coverage')",
+            "500 resamples are fewer than 1,000: the interval's ends are noisy"])
+        status, table, _ = self.compare(u, e, "--ci-method", "bca", "--resamples", "500")
+        self.assertIn("\n  95% BCa bootstrap CI     [", table)
+        self.assertTrue(table.endswith("\n  warning: 500 resamples are fewer than 1,000: the interval's ends are noisy\n"))
+        # anachron-compare takes the same option.
+        self.assertEqual(run_cli(u, e, "--ci-method", "bca", "--resamples", "500", entry=compare_main), (status, table, ""))
 
     def test_demo_files(self):
         out_dir = self.dir / "demo"
@@ -197,11 +213,16 @@ class CompareCliTest(unittest.TestCase):
         self.assert_bad((u, e, "--confidence", "1.5"), "confidence must be a number strictly between 0 and 1, got 1.5")
         self.assert_bad((u, e, "--confidence", "nan"), "confidence must be a number strictly between 0 and 1, got nan")
         self.assert_bad((u, e, "--resamples", "0"), "n_resamples must be a positive integer, got 0")
-        self.assert_bad((u, e, "--metric", "TCLR"), "unknown metric 'TCLR': choose one of tclr, tclr_low, tclr_high, "
-                        "survivorship_rate, interactions, result_leaks, survivorship_leaks, restatement_leaks, "
-                        "query_intent_leaks, blocked_attempts, undated, content_leaks, revision_risks, survivorship_base, "
-                        "open_period_queries, seal_breaches")
-        for argv in (("--resamples", "many"), ("--seed", "1.5"), ("--format", "xml"), ("--confidence", "high")):
+        # Every metric is named, in the order of METRICS (the list grows with the score output).
+        self.assertEqual(list(METRICS)[:14], ["tclr", "tclr_low", "tclr_high", "survivorship_rate", "interactions",
+                                              "result_leaks", "survivorship_leaks", "restatement_leaks",
+                                              "query_intent_leaks", "blocked_attempts", "undated", "content_leaks",
+                                              "revision_risks", "survivorship_base"])
+        self.assertIn("answer_leaks_parametric", METRICS)
+        self.assert_bad((u, e, "--metric", "TCLR"), f"unknown metric 'TCLR': choose one of {', '.join(METRICS)}")
+        self.assert_bad((u, e, "--resamples", "99"), "n_resamples must be at least 100 (fewer give an interval of noise), got 99")
+        for argv in (("--resamples", "many"), ("--seed", "1.5"), ("--format", "xml"), ("--confidence", "high"),
+                     ("--ci-method", "normal")):
             with self.subTest(argv=argv):
                 status, out, err = self.compare(u, e, *argv)
                 self.assertEqual((status, out), (2, ""))

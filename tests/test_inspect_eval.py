@@ -113,8 +113,17 @@ def naive_results(mode, ids=None):
     return core_results([core.naive_trace(s, engine, mode, k=5) for s in samples], corpus)
 
 
-def oracle_results(mode, shift_days, ids=ORACLE_IDS):
-    """The oracle's rule applied to the core's search; shift_days None = dates hidden."""
+def completions(log):
+    """Each sample's submitted answer, as the scorer keeps it for the answer-leak check."""
+    return {sample.id: sample.output.completion for sample in log.samples}
+
+
+def oracle_results(mode, shift_days, ids=ORACLE_IDS, answers=None):
+    """The oracle's rule applied to the core's search; shift_days None = dates hidden.
+
+    *answers* (sample id -> the answer the agent submitted) are scored by the core's
+    answer-leak rule; the oracle's wording is the agent's, not re-derived here.
+    """
     corpus = core.load_corpus()
     engine = core.SearchEngine(corpus)
     traces = []
@@ -128,7 +137,10 @@ def oracle_results(mode, shift_days, ids=ORACLE_IDS):
             if usable:
                 latest = max(usable, key=lambda h: (shown[h.id], h.id))
                 interactions.append({"tool": "fetch", "query": None, "returned": [latest.id]})
-        traces.append({"sample_id": sample.id, "mode": mode, "interactions": interactions})
+        trace = {"sample_id": sample.id, "mode": mode, "interactions": interactions}
+        if answers is not None:
+            trace["answer"] = answers[sample.id]
+        traces.append(trace)
     return core_results(traces, corpus)
 
 
@@ -169,7 +181,7 @@ class KeylessAgentTest(unittest.TestCase):
                 metrics = log.results.scores[0].metrics
                 self.assertEqual([(key, m.name) for key, m in metrics.items()], [(n, n) for n in (
                     "tclr", "tool_runs", "survivor", "restated", "query", "blocked", "failed", "tclr_high", "content",
-                    "revised", "open")])
+                    "revised", "open", "ans_tool", "ans_param")])
 
     def test_the_demo_figures_the_readme_quotes(self):
         # The same figures `anachron demo` prints, taken from its own output.
@@ -192,7 +204,7 @@ class KeylessAgentTest(unittest.TestCase):
         logs = oracle_logs()
         for (mode, shift), log in logs.items():
             with self.subTest(mode=mode, shift=shift):
-                assert_matches(self, log, oracle_results(mode, shift))
+                assert_matches(self, log, oracle_results(mode, shift, answers=completions(log)))
         # Hidden: no date is shown, so the oracle uses nothing and says so; its one search still leaks.
         hidden = by_id(logs[("unrestricted", None)])["finance-001"]
         self.assertNotIn("date:", hidden.messages[3].text)
@@ -205,6 +217,13 @@ class KeylessAgentTest(unittest.TestCase):
         self.assertIn(f"  date: {shown}\n", shifted.messages[3].text)
         self.assertEqual(shifted.messages[5].text.splitlines()[:2], ["fetch #2: fin-006", f"date: {shown}"])
         self.assertEqual(score_of(shifted).explanation.splitlines()[-1], "! #2 result item fin-006 dated 2024-05-22 > 2022-06-01")
+        # Misled by the shift, the oracle answers Delta's revenue from the restatement its search showed.
+        delta = score_of(by_id(logs[("unrestricted", -3650)])["finance-013"]).metadata["anachron"]
+        self.assertEqual((delta["answered"], delta["answer_leaks_retrieved"], delta["answer_leaks_parametric"]), (True, 1, 0))
+        self.assertEqual(delta["evidence"][-1],
+                         "answer states '$377M' (fin-009, public 2021-09-17 > 2021-06-01), surfaced by #1: retrieved")
+        self.assertEqual(metric(logs[("unrestricted", -3650)], "answer_leaks_retrieved"), 1)
+        self.assertEqual(metric(logs[("unrestricted", -3650)], "answer_leaks_parametric"), 0)
         visible = by_id(logs[("unrestricted", 0)])["finance-003"]
         self.assertTrue(visible.output.completion.startswith(
             "As of 2021-04-28, the latest item is fin-002 (2021-04-28): Aster Logistics first-quarter results."))
@@ -258,6 +277,41 @@ CYGNUS = [
     SUBMIT,
 ]
 DELTA = [[("d1", "search", {"query": "delta pharma", "date": "2021-12-31"})], [("d1", "search", {"query": "delta pharma"})], SUBMIT]
+
+
+class SubmittedAnswerTest(unittest.TestCase):
+    """The scorer reads answer leaks from the answer the model submitted (mockllm, scripted)."""
+
+    @classmethod
+    def setUpClass(cls):
+        answer = "Cygnus Robotics lists as CYGN on February 9, 2023, at $18 a share."
+        script = [[("s1", "search", {"query": "cygnus robotics"})], [("a1", "submit", {"answer": answer})]]
+        model = scripted({"Cygnus Robotics": script})
+        cls.logs = dict(zip(("unrestricted", "enforced"),
+                            run([ai.anachron(), ai.anachron_enforced()], model, sample_id=["finance-001"])))
+
+    def result(self, mode):
+        return score_of(self.logs[mode].samples[0]).metadata["anachron"]
+
+    def test_enforced_the_facts_came_from_the_weights(self):
+        got = self.result("enforced")
+        self.assertEqual((got["tclr"], got["answer_leaks_retrieved"], got["answer_leaks_parametric"]), (0.0, 0, 3))
+        self.assertEqual([line for line in got["evidence"] if line.startswith("answer")], [
+            "answer states 'CYGN' (fin-005, public 2023-02-09 > 2022-06-01), never retrieved: parametric",
+            "answer states 'February 9, 2023' (fin-005, public 2023-02-09 > 2022-06-01), never retrieved: parametric",
+            "answer states '$18' (fin-005, public 2023-02-09 > 2022-06-01), never retrieved: parametric",
+        ])
+        self.assertEqual(metric(self.logs["enforced"], "answer_leaks_parametric"), 3)
+
+    def test_unrestricted_the_search_showed_them(self):
+        got = self.result("unrestricted")
+        self.assertEqual((got["answer_leaks_retrieved"], got["answer_leaks_parametric"]), (3, 0))
+        self.assertTrue(all(line.endswith("surfaced by #1: retrieved") for line in got["evidence"] if line.startswith("answer")))
+        self.assertEqual(metric(self.logs["unrestricted"], "answer_leaks_retrieved"), 3)
+
+    def test_the_trace_keeps_the_submitted_answer(self):
+        trace = score_of(self.logs["enforced"].samples[0]).metadata["trace"]
+        self.assertEqual(trace["answer"], "Cygnus Robotics lists as CYGN on February 9, 2023, at $18 a share.")
 
 
 class ScriptedToolCallTest(unittest.TestCase):
@@ -466,13 +520,13 @@ class ExportTest(unittest.TestCase):
         for mode, path in self.oracle.items():
             with self.subTest(mode=mode):
                 self.assertEqual(path.suffix, ".json")
-                self.check_export(path, oracle_results(mode, 0).values())
+                self.check_export(path, oracle_results(mode, 0, answers=completions(oracle_logs()[(mode, 0)])).values())
 
     def test_a_log_written_without_scoring(self):
         ids = ["finance-001", "finance-013"]
         [log] = run(ai.anachron(), "anachron/oracle", sample_id=ids, score=False, log_dir=str(self.dir / "unscored"))
         self.assertFalse(any(sample.scores for sample in log.samples))
-        self.check_export(Path(log.location), oracle_results("unrestricted", 0, ids).values())
+        self.check_export(Path(log.location), oracle_results("unrestricted", 0, ids, answers=completions(log)).values())
 
     def test_exported_scores_match_what_anachron_score_prints(self):
         corpus = core.load_corpus()

@@ -135,7 +135,9 @@ class OpenAIApiRoute(unittest.TestCase):
                     interactions.append({"tool": "fetch", "query": None, "returned": [args["id_or_url"]]})
                 else:  # the enforced lock refuses a post-T fetch: a blocked attempt, never an interaction
                     interactions.append({"tool": "fetch", "query": None, "status": "refused", "target": args["id_or_url"]})
-        trace = {"sample_id": "finance-001", "mode": mode, "interactions": interactions}
+        # The answer the model submitted (it states no fact, so no answer leak).
+        trace = {"sample_id": "finance-001", "mode": mode, "interactions": interactions,
+                 "answer": "Cygnus Robotics is private as of 2022-06-01."}
         [result] = score_traces(parse_traces([("expected", trace)], corpus), corpus)
         return result
 

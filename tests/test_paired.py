@@ -97,7 +97,7 @@ def pairs_with(improved: int, worsened: int, tied: int) -> tuple[dict, dict]:
 
 
 def sign_p(improved: int, worsened: int) -> ModeComparison:
-    return compare_modes(*pairs_with(improved, worsened, 1), n_resamples=1)
+    return compare_modes(*pairs_with(improved, worsened, 1), n_resamples=100)
 
 
 # -- the report ------------------------------------------------------------------------
@@ -118,8 +118,11 @@ class TableTest(unittest.TestCase):
             "  mean reduction           +0.204",
             None,  # the CI: numbers depend on the resamples, checked below
             "  relative reduction       84.6%",
+            None,  # its CI, checked below
             "  improved / worsened / tied  7 / 0 / 20",
             "  exact sign-test p         0.0156",
+            "  warning: n = 27 is below 30: the interval's coverage is approximate (docs/metrics.md, 'Coverage')",
+            "  warning: 1 of 10,000 resamples had an unrestricted mean of 0 and no relative reduction; its interval is over the others",
         ]
         self.assertEqual(len(lines), len(expected))
         for line, want in zip(lines, expected):
@@ -127,6 +130,7 @@ class TableTest(unittest.TestCase):
                 self.assertEqual(line, want)
         self.assertRegex(lines[4], r"^  95% paired bootstrap CI  \[\+0\.\d{3}, \+0\.\d{3}\]$")
         self.assertEqual(lines[4], f"  95% paired bootstrap CI  [+{report.ci_low:.3f}, +{report.ci_high:.3f}]")
+        self.assertEqual(lines[6], f"  relative reduction CI    [{report.relative_ci_low * 100:.1f}%, {report.relative_ci_high * 100:.1f}%]")
 
     def test_figures(self):
         report = compare_modes(self.U, self.E)
@@ -172,21 +176,23 @@ class TableTest(unittest.TestCase):
         html = report._repr_html_()
         self.assertTrue(html.startswith("<table><caption>Paired mode comparison (n=27)</caption>"))
         self.assertIn('<th style="text-align:left">improved / worsened / tied</th><td style="text-align:right">7 / 0 / 20</td>', html)
-        self.assertEqual(html.count("<tr>"), 11)
+        self.assertEqual(html.count("<tr>"), 13)
+        self.assertIn('<th style="text-align:left">interval</th><td style="text-align:right">percentile</td>', html)
+        self.assertIn("<p>warning: n = 27 is below 30", html)
         self.assertIn('<th style="text-align:left">seed</th><td style="text-align:right">7</td>', html)
         self.assertIn('<th style="text-align:left">bootstrap resamples</th><td style="text-align:right">100</td>', html)
         self.assertIn('<th style="text-align:left">metric</th><td style="text-align:right">tclr</td>', html)
-        odd = compare_modes({"a": 1}, {"a": 0}, metric="result_leaks", n_resamples=1)
+        odd = compare_modes({"a": 1}, {"a": 0}, metric="result_leaks", n_resamples=100)
         self.assertIn("result_leaks", odd._repr_html_())
 
     def test_tiny_p_is_printed_from_its_logarithm(self):
-        report = compare_modes(*pairs_with(2000, 0, 0), n_resamples=10)
+        report = compare_modes(*pairs_with(2000, 0, 0), n_resamples=100)
         self.assertEqual(report.sign_test_p, SMALLEST)
         exact_log10 = (1 - 2000) * math.log10(2)  # p = 2 / 2**2000
         self.assertAlmostEqual(report.sign_test_log10_p, exact_log10, places=9)
         mantissa = 10 ** (exact_log10 - math.floor(exact_log10))
-        self.assertTrue(report.table().endswith(f"exact sign-test p         {mantissa:.2f}e{math.floor(exact_log10)}"))
-        self.assertTrue(compare_modes(*pairs_with(40, 0, 0), n_resamples=10).table().endswith("p         1.82e-12"))
+        self.assertIn(f"\n  exact sign-test p         {mantissa:.2f}e{math.floor(exact_log10)}\n", report.table())
+        self.assertIn("p         1.82e-12\n", compare_modes(*pairs_with(40, 0, 0), n_resamples=100).table())
 
 
 # -- the exact sign test -------------------------------------------------------------------
@@ -244,7 +250,7 @@ class SignTestTest(unittest.TestCase):
             p, log10_p = _signtest.sign_test(0, n)
             self.assertEqual(p, SMALLEST)
             self.assertAlmostEqual(log10_p, (1 - n) * math.log10(2), delta=1e-12 * n)
-        report = compare_modes(*pairs_with(0, 3000, 5), n_resamples=5)
+        report = compare_modes(*pairs_with(0, 3000, 5), n_resamples=100)
         self.assertEqual((report.sign_test_p, report.worsened), (SMALLEST, 3000))
         self.assertGreater(report.to_dict()["sign_test_p"], 0)
 
@@ -340,9 +346,9 @@ class BootstrapTest(unittest.TestCase):
         return u, {s: rng.random() * v for s, v in u.items()}
 
     def test_paths_are_chosen_by_cost(self):
-        self.assertEqual(compare_modes(*self.leak_like(400, 1), n_resamples=10).resampling, "multinomial")
-        self.assertEqual(compare_modes(*self.continuous(60, 1), n_resamples=10).resampling, "direct")
-        self.assertEqual(compare_modes(*self.leak_like(20, 1), n_resamples=10).resampling, "direct")
+        self.assertEqual(compare_modes(*self.leak_like(400, 1), n_resamples=100).resampling, "multinomial")
+        self.assertEqual(compare_modes(*self.continuous(60, 1), n_resamples=100).resampling, "direct")
+        self.assertEqual(compare_modes(*self.leak_like(20, 1), n_resamples=100).resampling, "direct")
 
     def test_agrees_with_a_plain_loop_within_monte_carlo_error(self):
         for u, e in (self.leak_like(400, 2), self.continuous(60, 2)):
@@ -438,7 +444,7 @@ class BootstrapTest(unittest.TestCase):
 
     def test_means_are_exact(self):
         u, e = self.continuous(300, 8)
-        report = compare_modes(u, e, n_resamples=10)
+        report = compare_modes(u, e, n_resamples=100)
         self.assertEqual(report.unrestricted_mean, float(sum(map(Fraction, u.values())) / 300))
         self.assertEqual(report.mean_reduction, float(sum(Fraction(u[s]) - Fraction(e[s]) for s in u) / 300))
 
@@ -565,7 +571,7 @@ class BadInputTest(unittest.TestCase):
                     f"enforced: sample 'a': survivorship_leaks is {shown}, expected a non-negative integer",
                     base, {**base, "a": value}, metric="survivorship_leaks",
                 )
-        report = compare_modes(base, {"a": 0, "b": 7}, metric="survivorship_leaks", n_resamples=10)
+        report = compare_modes(base, {"a": 0, "b": 7}, metric="survivorship_leaks", n_resamples=100)
         self.assertEqual((report.unrestricted_mean, report.enforced_mean, report.metric), (1.0, 3.5, "survivorship_leaks"))
 
     def test_empty_and_wrong_containers(self):

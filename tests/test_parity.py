@@ -130,9 +130,14 @@ class ParityTest(unittest.TestCase):
         cls._tmp.cleanup()
 
     def test_both_adapters_give_identical_results(self):
+        # The tool calls score the same through both; only Inspect knows the submitted answer
+        # ("done", which states no fact), so the answer fields differ in `answered` alone.
         for mode in ("unrestricted", "enforced"):
             with self.subTest(mode=mode):
-                self.assertEqual(self.inspect[mode], self.mcp[mode])
+                inspect, mcp = dict(self.inspect[mode]), dict(self.mcp[mode])
+                self.assertEqual((inspect.pop("answered"), mcp.pop("answered")), (True, False))
+                self.assertEqual(inspect, mcp)
+                self.assertEqual((inspect["answer_leaks_retrieved"], inspect["answer_leaks_parametric"]), (0, 0))
 
     def test_the_results_are_the_rule_applied_to_the_script(self):
         query = "query 'cygnus q3 2023 results' reaches for 2023-07-01 > 2022-06-01"

@@ -6,6 +6,7 @@ import argparse
 import sys
 
 from ..core.stats import compare_modes
+from ..core.stats.intervals import CI_METHODS
 from ..io import dump_json, read_json
 from ..core.scores import METRICS, parse_scores
 from ..records import COMPARISON_COLUMNS, comparison_records
@@ -14,7 +15,8 @@ from .options import add_format_option, emit_csv
 
 DESCRIPTION = (
     "Compare the per-sample scores of an unrestricted and an enforced run as paired "
-    "observations: mean reduction, paired percentile-bootstrap CI, exact sign test. "
+    "observations: mean reduction, paired bootstrap CI (percentile or BCa), relative reduction and its CI, "
+    "exact sign test, and warnings where the interval is less than it looks. "
     "Each file is a JSON object of sample id -> number (as `anachron demo` writes) or the "
     "output of `anachron score --format json`."
 )
@@ -38,6 +40,13 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--resamples", type=int, default=10_000, metavar="B", help="bootstrap resamples (default: 10000)")
     parser.add_argument("--seed", type=int, default=0, metavar="S", help="random seed of the bootstrap (default: 0)")
     parser.add_argument(
+        "--ci-method",
+        choices=CI_METHODS,
+        default="percentile",
+        help="bootstrap interval: percentile, or bca (bias-corrected and accelerated) (default: percentile; "
+        "coverage of both: docs/metrics.md)",
+    )
+    parser.add_argument(
         "--metric",
         default="tclr",
         metavar="NAME",
@@ -57,6 +66,7 @@ def run(args: argparse.Namespace) -> int:
         n_resamples=args.resamples,
         seed=args.seed,
         metric=args.metric,
+        ci_method=args.ci_method,
     )
     if args.format == "csv":
         emit_csv(comparison_records(report), COMPARISON_COLUMNS)

@@ -4,7 +4,7 @@ Standard library only.  Everything here is deterministic and free of I/O
 except the explicit loaders (:func:`load_corpus`, :func:`load_traces`).
 """
 
-from .agents import naive_query, naive_trace
+from .agents import naive_answer, naive_query, naive_trace
 from .corpus import Corpus, Entity, Item, Sample, build_corpus, default_corpus_dir, load_corpus
 from .errors import AnachronError
 from .leakage import RunSummary, SampleResult, score_trace, score_traces, summarise
@@ -36,6 +36,7 @@ __all__ = [
     "future_references",
     "load_corpus",
     "load_traces",
+    "naive_answer",
     "naive_query",
     "naive_trace",
     "parse_traces",

@@ -13,7 +13,7 @@ from .corpus import Sample
 from .errors import AnachronError
 from .retrieval import SearchEngine
 
-__all__ = ["naive_query", "naive_trace"]
+__all__ = ["naive_answer", "naive_query", "naive_trace"]
 
 
 def naive_query(subject: str) -> str:
@@ -27,8 +27,22 @@ def naive_query(subject: str) -> str:
     return subject.strip().lower()
 
 
+def naive_answer(titles: list[str]) -> str:
+    """The naive agent's final answer: the titles of what its search returned, in order.
+
+    >>> naive_answer(["A rises", "B falls"])
+    'From the archive: A rises; B falls.'
+    >>> naive_answer([])
+    'The archive has nothing on this subject.'
+    """
+    if not titles:
+        return "The archive has nothing on this subject."
+    return "From the archive: " + "; ".join(titles) + "."
+
+
 def naive_trace(sample: Sample, engine: SearchEngine, mode: str, *, k: int = 5) -> dict[str, Any]:
-    """Run the naive agent on *sample*: one entity search, no follow-up.
+    """Run the naive agent on *sample*: one entity search, no follow-up, then
+    :func:`naive_answer` (what the Inspect ``anachron/naive`` agent submits).
 
     Returns a trace record (docs/formats.md) for *mode*.
     """
@@ -42,4 +56,5 @@ def naive_trace(sample: Sample, engine: SearchEngine, mode: str, *, k: int = 5) 
         "as_of": sample.as_of.isoformat(),
         "mode": mode,
         "interactions": [{"tool": "search", "query": query, "returned": [item.id for item in hits]}],
+        "answer": naive_answer([item.title for item in hits]),
     }

@@ -18,6 +18,7 @@ import functools
 import os
 import re
 from dataclasses import dataclass, field
+from functools import cached_property
 from pathlib import Path
 from types import MappingProxyType
 from typing import Any, Iterable, Mapping
@@ -26,6 +27,7 @@ from ..io import Record, read_records
 from ..validate import Fields, check_unique
 from .dates import known_at
 from .errors import AnachronError
+from .facts import Fact, parse_facts
 from .query_intent import parse_fiscal_year_end
 
 __all__ = [
@@ -38,7 +40,7 @@ __all__ = [
     "default_corpus_dir",
 ]
 
-_ITEM_FIELDS = ("id", "slice", "publish_date", "title", "text", "entities", "restates")
+_ITEM_FIELDS = ("id", "slice", "publish_date", "title", "text", "entities", "restates", "facts")
 _ENTITY_FIELDS = ("id", "name", "valid_from", "valid_to", "fiscal_year_end")
 _SAMPLE_FIELDS = ("id", "slice", "as_of", "input")
 
@@ -55,6 +57,8 @@ class Item:
     entities: tuple[str, ...] = ()
     restates: str | None = None
     extra: Mapping[str, Any] = field(default_factory=dict, compare=False)
+    # What first became public on publish_date (anachron.core.facts; docs/formats.md).
+    facts: tuple[Fact, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -109,6 +113,20 @@ class Corpus:
     def sample(self, sample_id: str) -> Sample:
         return self.samples[sample_id]
 
+    @cached_property
+    def fact_sources(self) -> Mapping[tuple, tuple[Fact, Item]]:
+        """Each distinct fact (by :attr:`Fact.key`) with the item that first made it public.
+
+        The earliest ``publish_date`` among the items declaring it; on a tie,
+        the first in file order.  Computed once per corpus.
+        """
+        first: dict[tuple, tuple[Fact, Item]] = {}
+        for item in self.items.values():
+            for fact in item.facts:
+                known = first.get(fact.key)
+                if known is None or item.publish_date < known[1].publish_date:
+                    first[fact.key] = (fact, item)
+        return MappingProxyType(first)
     def fiscal_year_end_in(self, text: str) -> str | None:
         """The fiscal year end of the entity *text* names, for query intent; ``None`` for the calendar year.
 
@@ -189,6 +207,7 @@ def _items(records: Iterable[Record], entities: Mapping[str, Entity]) -> dict[st
             entities=names,
             restates=f.optional_id("restates"),
             extra=f.extra(_ITEM_FIELDS),
+            facts=parse_facts(f),
         )
     # Restatement links are checked once every item is known (a link may point forward in the file).
     for ident, item in items.items():

@@ -34,6 +34,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import AbstractSet, Any, Iterable, Mapping, Sequence
 
+from .answers import answer_leaks
 from .corpus import Corpus
 from .dates import known_at
 from .query_intent import future_references, query_findings
@@ -78,6 +79,10 @@ class Judgement:
     revision_risk: bool = False
     horizons: tuple[int, ...] = ()  # days from T to each post-T item it returned
     evidence: tuple[str, ...] = ()
+    # Survivorship, split: an entity not yet listed at T (future information) or already delisted
+    # (a stale universe).  A call showing both counts as not_yet_listed: the split partitions the total.
+    not_yet_listed: bool = False
+    already_delisted: bool = False
 
 
 QUOTED_QUERY = 80  # characters of a query an evidence line quotes
@@ -169,6 +174,7 @@ def judge(interaction: Interaction, as_of: _dt.date, corpus: Corpus) -> Judgemen
 
     entity_bearing = False
     survivorship = False
+    not_yet = False
     for item in interaction.returned:
         for entity_id in item.entities:
             entity_bearing = True
@@ -177,6 +183,7 @@ def judge(interaction: Interaction, as_of: _dt.date, corpus: Corpus) -> Judgemen
                 continue
             survivorship = True
             if entity.valid_from is not None and not known_at(entity.valid_from, as_of):
+                not_yet = True
                 evidence.append(
                     f"entity '{entity.id}' (item {item.id}) not yet valid at {t} (valid_from {entity.valid_from})"
                 )
@@ -210,6 +217,8 @@ def judge(interaction: Interaction, as_of: _dt.date, corpus: Corpus) -> Judgemen
         revision_risk=revised,
         horizons=tuple((item.publish_date - as_of).days for item in late),  # type: ignore[operator]
         evidence=tuple(evidence),
+        not_yet_listed=not_yet,
+        already_delisted=survivorship and not not_yet,
     )
 
 
@@ -241,6 +250,11 @@ class SampleResult:
     content_leaks: int = 0
     revision_risks: int = 0
     horizons: tuple[int, ...] = ()
+    not_yet_listed: int = 0  # survivorship leaks split: not_yet_listed + already_delisted = survivorship_leaks
+    already_delisted: int = 0
+    answered: bool = False  # the trace carried a final answer
+    answer_leaks_retrieved: int = 0  # post-T facts the answer states that a tool showed
+    answer_leaks_parametric: int = 0  # ... that no tool showed
     open_period_queries: int = 0
     # Calls that breached the declared time lock (anachron.core.seal); None: no tool was declared sealed.
     seal_breaches: int | None = None
@@ -301,6 +315,11 @@ class SampleResult:
             "horizons": list(self.horizons),
             "seal_breaches": self.seal_breaches,
             "evidence": list(self.evidence),
+            "not_yet_listed": self.not_yet_listed,
+            "already_delisted": self.already_delisted,
+            "answered": self.answered,
+            "answer_leaks_retrieved": self.answer_leaks_retrieved,
+            "answer_leaks_parametric": self.answer_leaks_parametric,
         }
 
     def _repr_html_(self) -> str:
@@ -329,6 +348,12 @@ class SampleResult:
             content_leaks=data["content_leaks"],
             revision_risks=data["revision_risks"],
             horizons=tuple(data["horizons"]),
+            # Absent from copies stored before these fields existed: read as none.
+            not_yet_listed=data.get("not_yet_listed", 0),
+            already_delisted=data.get("already_delisted", 0),
+            answered=data.get("answered", False),
+            answer_leaks_retrieved=data.get("answer_leaks_retrieved", 0),
+            answer_leaks_parametric=data.get("answer_leaks_parametric", 0),
             open_period_queries=data.get("open_period_queries", 0),  # absent from copies stored before it existed
             seal_breaches=data.get("seal_breaches"),
         )
@@ -393,6 +418,11 @@ class RunSummary:
     content_leaks: int = 0
     revision_risks: int = 0
     horizon: Horizon = field(default_factory=lambda: horizon(()))
+    not_yet_listed: int = 0
+    already_delisted: int = 0
+    answered_runs: int = 0
+    answer_leaks_retrieved: int = 0
+    answer_leaks_parametric: int = 0
     open_period_queries: int = 0
     seal_breaches: int | None = None  # None: not audited (no tool declared sealed)
     seal_breached_runs: int = 0
@@ -425,6 +455,11 @@ class RunSummary:
             "sealed": self.sealed,
             "seal_breaches": self.seal_breaches,
             "seal_breached_runs": self.seal_breached_runs,
+            "not_yet_listed": self.not_yet_listed,
+            "already_delisted": self.already_delisted,
+            "answered_runs": self.answered_runs,
+            "answer_leaks_retrieved": self.answer_leaks_retrieved,
+            "answer_leaks_parametric": self.answer_leaks_parametric,
         }
 
     def _repr_html_(self) -> str:
@@ -439,15 +474,18 @@ def score_trace(trace: Trace, corpus: Corpus, *, sealed_tools: AbstractSet[str] 
 
     Every evidence line starts with the number of the call that produced it
     (``#3 ...``, counting every call of the trace from 1); a call's seal
-    breach lines come first.  With *sealed_tools* (the tools declared to go
-    through a time lock) the run is audited (:mod:`anachron.core.seal`):
-    ``seal_breaches`` counts the calls that breached; without, it is ``None``.
+    breach lines come first, and the answer's lines (``answer states ...``,
+    :mod:`anachron.core.answers`) follow every call's.  With *sealed_tools*
+    (the tools declared to go through a time lock) the run is audited
+    (:mod:`anachron.core.seal`): ``seal_breaches`` counts the calls that
+    breached; without, it is ``None``.
     """
     judgements = [judge(interaction, trace.as_of, corpus) for interaction in trace.interactions]
     breaches = audit(trace.interactions, sealed_tools)
     lines = [
         (breaches[index] if breaches is not None else ()) + j.evidence for index, j in enumerate(judgements)
     ]
+    leaks = answer_leaks(trace, corpus)
     failed = _no_failures()
     for interaction, verdict in zip(trace.interactions, judgements):
         if not verdict.interaction:
@@ -462,13 +500,19 @@ def score_trace(trace: Trace, corpus: Corpus, *, sealed_tools: AbstractSet[str] 
         survivorship_base=sum(j.entity_bearing for j in judgements),
         restatement_leaks=sum(j.restatement_leak for j in judgements),
         query_intent_leaks=sum(j.query_intent_leak for j in judgements),
-        evidence=tuple(f"#{number} {line}" for number, found in enumerate(lines, start=1) for line in found),
+        evidence=tuple(f"#{number} {line}" for number, found in enumerate(lines, start=1) for line in found)
+        + tuple(leak.evidence(trace.as_of) for leak in leaks),
         blocked_attempts=sum(j.blocked_attempt for j in judgements),
         failed_calls=failed,
         undated=sum(j.undated for j in judgements),
         content_leaks=sum(j.content_leak for j in judgements),
         revision_risks=sum(j.revision_risk for j in judgements),
         horizons=tuple(days for j in judgements for days in j.horizons),
+        not_yet_listed=sum(j.not_yet_listed for j in judgements),
+        already_delisted=sum(j.already_delisted for j in judgements),
+        answered=trace.answer is not None,
+        answer_leaks_retrieved=sum(leak.source == "retrieved" for leak in leaks),
+        answer_leaks_parametric=sum(leak.source == "parametric" for leak in leaks),
         open_period_queries=sum(j.open_period for j in judgements),
         seal_breaches=None if breaches is None else sum(1 for found in breaches if found),
     )
@@ -518,6 +562,11 @@ def summarise(results: Sequence[SampleResult]) -> RunSummary:
         content_leaks=sum(r.content_leaks for r in results),
         revision_risks=sum(r.revision_risks for r in results),
         horizon=horizon([days for r in results for days in r.horizons]),
+        not_yet_listed=sum(r.not_yet_listed for r in results),
+        already_delisted=sum(r.already_delisted for r in results),
+        answered_runs=sum(r.answered for r in results),
+        answer_leaks_retrieved=sum(r.answer_leaks_retrieved for r in results),
+        answer_leaks_parametric=sum(r.answer_leaks_parametric for r in results),
         open_period_queries=sum(r.open_period_queries for r in results),
         seal_breaches=sum(r.seal_breaches for r in results) if audited else None,  # type: ignore[misc]
         seal_breached_runs=sum(1 for r in results if r.seal_breaches),

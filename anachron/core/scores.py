@@ -49,6 +49,10 @@ METRICS: dict[str, str] = {
     "content_leaks": "count",
     "revision_risks": "count",
     "survivorship_base": "count",
+    "not_yet_listed": "count",
+    "already_delisted": "count",
+    "answer_leaks_retrieved": "count",
+    "answer_leaks_parametric": "count",
     "open_period_queries": "count",
     "seal_breaches": "count",  # null when the run was not audited (no --sealed-tools)
 }

@@ -159,12 +159,20 @@ def _inline(f: Fields, corpus: Corpus, now: _dt.datetime | None) -> ReturnedItem
                 field_name = next(name for name in DATE_FIELDS if name in entry)
                 shown = "no readable date" if dating.first is None else f"{evidence_of(dating)}"
                 raise f.error(field_name, f"item '{ident}' is dated {known.publish_date} in the corpus, not {shown}")
-        return ReturnedItem(
-            known.id, known.publish_date, entities or known.entities, restates or known.restates, None, _corpus_text(known)
-        )
+        # ... and carries the corpus's labels: an entry naming other ones is an error, like another date.
+        if restates is not None and restates != known.restates:
+            raise f.error("restates", f"item '{ident}' restates {_label(known.restates)} in the corpus, not '{restates}'")
+        stray = [name for name in entities if name not in known.entities]
+        if stray:
+            raise f.error("entities", f"item '{ident}' does not name entity '{stray[0]}' in the corpus")
+        return ReturnedItem(known.id, known.publish_date, known.entities, known.restates, None, _corpus_text(known))
     # An open-web item: dated from whatever it carries (fields in any format, URL, snippet, HTML), or undated.
     dating = attribute(entry, now=now)
     return ReturnedItem(ident, dating.first, entities, restates, dating, _shown_text(entry))
+
+
+def _label(restates: str | None) -> str:
+    return "nothing" if restates is None else f"'{restates}'"
 
 
 def _corpus_text(item: Any) -> str:
@@ -213,7 +221,40 @@ def _time(f: Fields) -> _dt.datetime | None:
     raise f.error("time", f"expected an ISO date-time or null, got {describe(value)}")
 
 
-def _interaction(where: str, obj: Any, corpus: Corpus) -> Interaction:
+def _span(item: ReturnedItem) -> tuple[_dt.date, _dt.date] | None:
+    """The days an item's date may be: its day, or its granule; ``None`` when undated."""
+    if item.dating is not None:
+        return None if item.dating.first is None else (item.dating.first, item.dating.last)  # type: ignore[return-value]
+    return None if item.publish_date is None else (item.publish_date, item.publish_date)
+
+
+def _shown_span(span: tuple[_dt.date, _dt.date]) -> str:
+    return f"{span[0]}" if span[0] == span[1] else f"{span[0]}..{span[1]}"
+
+
+def _check_one_date(where: str, item: ReturnedItem, dates: dict[str, tuple[tuple[_dt.date, _dt.date], str]], label: str) -> None:
+    """One item, one date per run: two datings that cannot both be true are an error naming both places.
+
+    Datings agree when their spans overlap (a day inside a month it was also
+    dated by); an undated sighting agrees with any.
+    """
+    span = _span(item)
+    if span is None:
+        return
+    first = dates.get(item.id)
+    if first is None:
+        dates[item.id] = (span, where)
+        return
+    (low, high), place = first
+    if span[1] < low or high < span[0]:
+        raise AnachronError(
+            f"{label}: item '{item.id}' is dated {_shown_span(first[0])} at {place} and {_shown_span(span)} at {where}"
+        )
+
+
+def _interaction(
+    where: str, obj: Any, corpus: Corpus, dates: dict | None = None, label: str = "", index: int = 0
+) -> Interaction:
     if not isinstance(obj, dict):
         raise AnachronError(f"{where}: an interaction must be an object, got {describe(obj)}")
     f = Fields(where, obj)
@@ -232,12 +273,16 @@ def _interaction(where: str, obj: Any, corpus: Corpus) -> Interaction:
     now = _time(f)
     resolved: list[ReturnedItem] = []
     seen: set[str] = set()
-    for index, entry in enumerate(returned):
-        item = _resolve(f"{where} returned[{index}]", entry, corpus, now)
+    for position, entry in enumerate(returned):
+        item = _resolve(f"{where} returned[{position}]", entry, corpus, now)
+        if dates is not None:
+            _check_one_date(f"interactions[{index}] returned[{position}]", item, dates, label)
         if item.id not in seen:  # the same item twice in one result is one surfacing
             seen.add(item.id)
             resolved.append(item)
     target = _target(f"{where} target", obj.get("target"), corpus)
+    if target is not None and dates is not None:
+        _check_one_date(f"interactions[{index}] target", target, dates, label)
     command = obj.get("command")
     if command is not None and not isinstance(command, str):
         raise f.error("command", f"expected a string or null, got {describe(command)}")
@@ -248,7 +293,11 @@ def parse_traces(records: Iterable[Record], corpus: Corpus) -> list[Trace]:
     """Validate trace records ``(where, object)`` against *corpus*.
 
     ``as_of`` may be omitted when ``sample_id`` names a corpus sample; when
-    both are present they must agree.  A sample id may appear once.
+    both are present they must agree.  A sample id may appear once.  An item
+    is one item through a run: an inline object naming a corpus item takes
+    the corpus's date, entities and ``restates`` (an entry contradicting them
+    is an error), and an item dated twice in a run must be dated alike
+    (overlapping granules), else the error names the sample and both places.
     """
     traces: list[Trace] = []
     seen: dict[str, str] = {}
@@ -271,8 +320,9 @@ def parse_traces(records: Iterable[Record], corpus: Corpus) -> list[Trace]:
         if mode is not None and (not isinstance(mode, str) or not mode):
             raise f.error("mode", f"expected a non-empty string, got {describe(mode)}")
         interactions = f.list("interactions")
+        dates: dict[str, tuple[tuple[_dt.date, _dt.date], str]] = {}
         parsed = tuple(
-            _interaction(f"{label} interactions[{i}]", entry, corpus) for i, entry in enumerate(interactions)
+            _interaction(f"{label} interactions[{i}]", entry, corpus, dates, label, i) for i, entry in enumerate(interactions)
         )
         answer = obj.get("answer")
         if answer is not None and not isinstance(answer, str):

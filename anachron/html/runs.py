@@ -50,6 +50,15 @@ def _sample(where: str, obj: Any) -> SampleResult:
             counts[name] = positive_int(obj[name], name, minimum=0)
         except AnachronError as exc:
             raise AnachronError(f"{where}: {exc}") from None
+    # Optional: absent from score files written before these fields existed.
+    for name in ("not_yet_listed", "already_delisted", "answer_leaks_retrieved", "answer_leaks_parametric"):
+        try:
+            counts[name] = positive_int(obj.get(name, 0), name, minimum=0)
+        except AnachronError as exc:
+            raise AnachronError(f"{where}: {exc}") from None
+    answered = obj.get("answered", False)
+    if not isinstance(answered, bool):
+        raise f.error("answered", f"expected true or false, got {describe(answered)}")
     mode = obj.get("mode")
     if mode is not None and not isinstance(mode, str):
         raise f.error("mode", f"expected a string or null, got {describe(mode)}")
@@ -75,6 +84,7 @@ def _sample(where: str, obj: Any) -> SampleResult:
         evidence=tuple(evidence),
         failed_calls=failed_calls,
         horizons=tuple(horizons),
+        answered=answered,
         **counts,
     )
     if counts["result_leaks"] > counts["interactions"] or counts["undated"] > counts["interactions"]:

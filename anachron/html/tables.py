@@ -62,6 +62,8 @@ def summary_rows(summary: RunSummary, results: Sequence[SampleResult] | None = N
         ("TCLR over tool-using runs", num(summary.tool_using_mean_tclr), plural(summary.tool_using_runs, "tool-using runs")),
         ("result leaks", str(summary.result_leaks), over(interactions, "interactions")),
         ("survivorship leaks", str(summary.survivorship_leaks), over(entity, "entity-bearing interactions")),
+        ("survivorship: not yet listed", str(summary.not_yet_listed), "future information"),
+        ("survivorship: already delisted", str(summary.already_delisted), "a stale universe"),
         ("restatement leaks", str(summary.restatement_leaks), over(interactions, "interactions")),
         ("query-intent leaks", str(summary.query_intent_leaks), over(calls, "calls")),
         ("content leaks", str(summary.content_leaks), over(interactions, "interactions")),
@@ -70,6 +72,11 @@ def summary_rows(summary: RunSummary, results: Sequence[SampleResult] | None = N
         ("blocked attempts", str(summary.blocked_attempts), over(refused, "refused calls")),
         ("failed calls", f"{failed_total}" + (f" ({split})" if split else ""), over(calls, "calls")),
     ]
+    if summary.answered_runs:
+        rows += [
+            ("answer leaks retrieved", str(summary.answer_leaks_retrieved), plural(summary.answered_runs, "answered runs")),
+            ("answer leaks parametric", str(summary.answer_leaks_parametric), plural(summary.answered_runs, "answered runs")),
+        ]
     h = summary.horizon
     if h.max is not None:
         rows.append(("leak horizon median / max", f"{h.median:g} / {h.max} days", over(items, "post-T items")))
@@ -155,6 +162,11 @@ def sample_card(result: SampleResult) -> str:
         ("failed calls", f"{failed}" + (f" ({split})" if split else ""), f"{r.calls} calls"),
         ("leak horizon", "n/a" if r.horizon_days is None else f"{r.horizon_days} days", f"{len(r.horizons)} post-T items"),
     ]
+    if r.answered:
+        rows += [
+            ("answer leaks retrieved", str(r.answer_leaks_retrieved), "post-T facts the answer states that a tool showed"),
+            ("answer leaks parametric", str(r.answer_leaks_parametric), "post-T facts no tool showed"),
+        ]
     return (
         f'<div class="anachron-sample">{_table(rows, f"Sample {r.sample_id}", "summary")}'
         f'<div class="evidence">evidence: {_evidence(r.evidence)}</div></div>'
@@ -171,17 +183,22 @@ def comparison_table(comparison: Any, caption: str = "Paired comparison") -> str
         (f"unrestricted mean {name}", num(c.unrestricted_mean), f"{c.n} samples"),
         (f"enforced mean {name}", num(c.enforced_mean), f"{c.n} samples"),
         ("mean reduction", f"{c.mean_reduction + 0.0:+.3f}", f"{c.n} pairs"),
-        (f"{c.confidence * 100:.10g}% paired bootstrap CI", f"[{c.ci_low + 0.0:+.3f}, {c.ci_high + 0.0:+.3f}]",
+        (f"{c.confidence * 100:.10g}% {'paired' if c.ci_method == 'percentile' else 'BCa'} bootstrap CI",
+         f"[{c.ci_low + 0.0:+.3f}, {c.ci_high + 0.0:+.3f}]",
          f"{c.n_resamples} resamples, seed {c.seed} ({c.resampling})"),
         ("relative reduction", relative, "of the unrestricted mean"),
+        ("relative reduction CI", "n/a" if c.relative_ci_low is None else f"[{pct(c.relative_ci_low)}, {pct(c.relative_ci_high)}]",
+         f"{c.n_resamples} resamples"),
         ("improved / worsened / tied", f"{c.improved} / {c.worsened} / {c.tied}", f"{c.n} pairs"),
         ("exact sign-test p", _p(c), f"{c.improved + c.worsened} untied pairs"),
     ]
+    rows += [("warning", warning, "") for warning in c.warnings]
     return _table(rows, f"{caption} (n={c.n})", "summary comparison")
 
 
 def _p(c: Any) -> str:
-    line = c.table().splitlines()[-1]  # the comparison's own rendering of p (exact, even below a double)
+    # The comparison's own rendering of p (exact, even below a double).
+    line = next(line for line in c.table().splitlines() if "exact sign-test p" in line)
     return line.split("exact sign-test p", 1)[1].strip()
 
 

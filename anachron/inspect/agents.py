@@ -37,7 +37,7 @@ from inspect_ai.model import (
 )
 from inspect_ai.tool import ToolChoice, ToolInfo
 
-from anachron.core import naive_query
+from anachron.core import naive_answer, naive_query
 from anachron.core.dates import known_at, parse_date
 from anachron.errors import AnachronError
 
@@ -130,10 +130,8 @@ class KeylessAgent(ModelAPI):
     def _naive_answer(searches: list[ChatMessageTool]) -> str:
         if not searches or searches[0].error is not None:
             return "I could not search the archive, so I have nothing to report."
-        titles = [item.get("title", item["id"]) for item in parse_results(searches[0].text) if "id" in item]
-        if not titles:
-            return "The archive has nothing on this subject."
-        return "From the archive: " + "; ".join(titles) + "."
+        # One implementation of the naive answer: the core's (the demo's traces carry the same).
+        return naive_answer([item.get("title", item["id"]) for item in parse_results(searches[0].text) if "id" in item])
 
     @staticmethod
     def _usable(input: list[ChatMessage], searches: list[ChatMessageTool]) -> list[dict[str, str]]:

@@ -136,7 +136,8 @@ def read_log_traces(
                 message = " ".join(sample.error.message.split())[:200]
                 raise AnachronError(f"{where}: the sample ended with an error ({message}); rerun it")
             try:
-                record = sample_trace_record(sample.id, sample.metadata, sample.messages, sample.store, data)
+                completion = sample.output.completion if sample.output else None
+                record = sample_trace_record(sample.id, sample.metadata, sample.messages, sample.store, data, completion)
             except AnachronError as exc:
                 raise AnachronError(f"{path}: {exc}") from None
             records.append((str(path), record))

@@ -49,6 +49,8 @@ from anachron.timelock import TOOLS, CallEvent, calls_trace, parse_calls
 
 __all__ = [
     "RETRIEVAL_TOOLS",
+    "answer_leaks_parametric",
+    "answer_leaks_retrieved",
     "blocked_attempts",
     "content_leaks",
     "failed_calls",
@@ -155,12 +157,15 @@ def trace_record(
     run: str | None = None,
     tools: Sequence[str] = RETRIEVAL_TOOLS,
     corpus_backed: bool = True,
+    answer: str | None = None,
 ) -> dict[str, Any]:
     """One sample's trace record (docs/formats.md) from its messages and the lock's call records.
 
     *calls* is the list the tools keep in the sample store (key ``anachron:calls``),
     of run *run* (default: the run the records name); *tools* names the
-    retrieval tools whose calls count.
+    retrieval tools whose calls count.  *answer* is the model's submitted
+    answer, kept as the trace's ``answer`` for the answer-leak check; an
+    empty one is no answer.
     """
     where = f"sample {sample_id}"
     if run is None:
@@ -201,6 +206,8 @@ def trace_record(
         entry["arguments"] = record.arguments if not isinstance(record.arguments, Mapping) else dict(record.arguments)
         if record.error is not None:
             entry["error"] = record.error
+    if answer:
+        trace["answer"] = answer
     return trace
 
 
@@ -210,8 +217,12 @@ def sample_trace_record(
     messages: Sequence[ChatMessage],
     store: Mapping[str, Any],
     corpus: Corpus,
+    answer: str | None = None,
 ) -> dict[str, Any]:
-    """:func:`trace_record` for a sample of an anachron task (its metadata and store)."""
+    """:func:`trace_record` for a sample of an anachron task (its metadata and store).
+
+    *answer*: the sample's submitted answer (``output.completion``), if any.
+    """
     metadata = metadata or {}
     if "as_of" not in metadata or "mode" not in metadata:
         raise AnachronError(f"sample {sample_id}: no anachron metadata (as_of, mode): not a sample of an anachron task")
@@ -228,6 +239,7 @@ def sample_trace_record(
         run=store.get(RUN),
         tools=tools,
         corpus_backed=backend == "corpus",
+        answer=answer,
     )
 
 
@@ -300,6 +312,8 @@ METRIC_NAMES = {
     "content_leaks": "content",
     "revision_risks": "revised",
     "open_period_queries": "open",
+    "answer_leaks_retrieved": "ans_tool",
+    "answer_leaks_parametric": "ans_param",
 }
 
 mean_tclr = _summary_metric("mean_tclr", "tclr", "Mean TCLR over all sample runs.")
@@ -313,6 +327,12 @@ mean_tclr_high = _summary_metric("mean_tclr_high", "tclr_high", "Mean TCLR with 
 content_leaks = _summary_metric("content_leaks", "content", "Interactions whose shown text names a period after T.")
 revision_risks = _summary_metric("revision_risks", "revised", "Interactions that showed an item modified after T.")
 open_period_queries = _summary_metric("open_period_queries", "open", "Calls asking for results of a period still open at T.")
+answer_leaks_retrieved = _summary_metric(
+    "answer_leaks_retrieved", "ans_tool", "Post-T facts the submitted answer states that a tool of the run showed."
+)
+answer_leaks_parametric = _summary_metric(
+    "answer_leaks_parametric", "ans_param", "Post-T facts the submitted answer states that no tool of the run showed."
+)
 
 
 @metric(name="leakage", scores="unreduced")
@@ -344,12 +364,13 @@ def tclr_scorer(corpus: "Corpus | str | None" = None) -> Scorer:
     data = corpus if isinstance(corpus, Corpus) else load_corpus(corpus)
 
     async def score(state: TaskState, target: Target) -> Score:
-        record = sample_trace_record(state.sample_id, state.metadata, state.messages, state.store, data)
+        completion = state.output.completion if state.output else None
+        record = sample_trace_record(state.sample_id, state.metadata, state.messages, state.store, data, completion)
         [trace] = parse_traces([(f"sample {state.sample_id}", record)], data)
         result = score_trace(trace, data)
         return Score(
             value=result.tclr,
-            answer=state.output.completion if state.output else None,
+            answer=completion,
             explanation=_explanation(result),
             metadata={"anachron": _result_metadata(result), "trace": record},
         )

@@ -28,7 +28,7 @@ import math
 import random
 from typing import Sequence
 
-__all__ = ["binomial", "bootstrap_means", "percentile", "resampling_method"]
+__all__ = ["binomial", "bootstrap_means", "bootstrap_pair_totals", "bootstrap_totals", "percentile", "resampling_method"]
 
 # A resample costs about K binomial draws on one path and n uniform draws on
 # the other; timed per resample, the two break even near n = 7 K to 15 K
@@ -131,14 +131,25 @@ def bootstrap_means(
 
     The data are ``counts[j]`` copies of ``values[j] / denominator``.
     """
+    scale = sum(counts) * denominator
+    return [total / scale for total in bootstrap_totals(values, counts, n_resamples, rng, method)]
+
+
+def bootstrap_totals(
+    values: Sequence[int],
+    counts: Sequence[int],
+    n_resamples: int,
+    rng: random.Random,
+    method: str,
+) -> list[int]:
+    """The exact integer sums of *n_resamples* resamples of ``counts[j]`` copies of ``values[j]``."""
     n = sum(counts)
-    scale = n * denominator
     if len(values) == 1:  # every resample is the sample
-        return [values[0] * n / scale] * n_resamples
+        return [values[0] * n] * n_resamples
     if method == "direct":
         population = [v for v, c in zip(values, counts) for _ in range(c)]
         choices = rng.choices
-        return [sum(choices(population, k=n)) / scale for _ in range(n_resamples)]
+        return [sum(choices(population, k=n)) for _ in range(n_resamples)]
     # Largest counts first: the remaining draws shrink fastest, and the loop
     # below stops as soon as none remain.  Category j is drawn with the fixed
     # probability count_j / mass_j (mass_j: observations in categories j, j+1, ...);
@@ -153,7 +164,7 @@ def bootstrap_means(
         steps.append((values[j], complement, small / mass, (mass - small) / mass, {}))
         mass -= count
     last_value = values[order[-1]]
-    means = []
+    totals = []
     for _ in range(n_resamples):
         left = n  # draws still to place
         total = 0
@@ -170,8 +181,33 @@ def bootstrap_means(
                 break
         else:
             total += left * last_value
-        means.append(total / scale)
-    return means
+        totals.append(total)
+    return totals
+
+
+def bootstrap_pair_totals(
+    pairs: Sequence[tuple[int, int]],
+    counts: Sequence[int],
+    n_resamples: int,
+    rng: random.Random,
+    method: str,
+) -> list[tuple[int, int]]:
+    """Resample ``counts[j]`` copies of each integer pair ``pairs[j]`` (first >= 0); each resample's two exact sums.
+
+    Each pair is packed into one integer, ``x * M + (y + D)`` with
+    ``D = max |y|`` and ``M = n (2 D) + 1``, so a sum of n packed pairs unpacks
+    exactly into its two sums: the scalar resampler, with its fast paths, does
+    the work.
+    """
+    n = sum(counts)
+    shift = max(abs(y) for _, y in pairs)
+    base = n * 2 * shift + 1
+    packed = [x * base + y + shift for x, y in pairs]
+    out = []
+    for total in bootstrap_totals(packed, counts, n_resamples, rng, method):
+        first, rest = divmod(total, base)
+        out.append((first, rest - n * shift))
+    return out
 
 
 def percentile(sorted_values: Sequence[float], q: float) -> float:

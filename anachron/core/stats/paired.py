@@ -27,13 +27,15 @@ import math
 import numbers
 import random
 from collections import Counter
+from fractions import Fraction
 from dataclasses import asdict, dataclass
 from typing import Any, Mapping
 
 from ...errors import AnachronError
 from ...validate import positive_int
 from ..scores import check_scores, metric_kind
-from .bootstrap import bootstrap_means, percentile, resampling_method
+from .bootstrap import bootstrap_pair_totals, bootstrap_totals, resampling_method
+from .intervals import CI_METHODS, acceleration, interval
 from .signtest import sign_test
 
 __all__ = ["ModeComparison", "compare_modes"]
@@ -62,22 +64,34 @@ class ModeComparison:
     seed: int
     metric: str
     resampling: str  # "multinomial" or "direct": the same estimator, two ways to draw it
+    ci_method: str = "percentile"  # or "bca" (stats.intervals)
+    relative_ci_low: float | None = None  # the bootstrap CI of relative_reduction; None when it is None
+    relative_ci_high: float | None = None
+    warnings: tuple[str, ...] = ()  # what makes the interval less than it looks (docs/metrics.md)
 
     def to_dict(self) -> dict[str, Any]:
-        """Every field, JSON-safe (``relative_reduction`` may be None)."""
-        return asdict(self)
+        """Every field, JSON-safe (``relative_reduction`` and its CI may be None)."""
+        data = asdict(self)
+        data["warnings"] = list(self.warnings)
+        return data
 
     def _rows(self) -> list[tuple[str, int, str]]:
         """(label, label width, value): the widths give the published table shape."""
         name = "TCLR" if self.metric == "tclr" else self.metric
         mean_width = max(22, len(f"unrestricted mean {name}"))  # longer metric names stay aligned
         relative = "n/a (unrestricted mean is 0)" if self.relative_reduction is None else f"{self.relative_reduction * 100:.1f}%"
+        if self.relative_ci_low is None or self.relative_ci_high is None:
+            relative_ci = "n/a"
+        else:
+            relative_ci = f"[{self.relative_ci_low * 100:.1f}%, {self.relative_ci_high * 100:.1f}%]"
+        kind = "paired bootstrap" if self.ci_method == "percentile" else "BCa bootstrap"
         return [
             (f"unrestricted mean {name}", mean_width, f"{self.unrestricted_mean:.3f}"),
             (f"enforced mean {name}", mean_width, f"{self.enforced_mean:.3f}"),
             ("mean reduction", 23, _signed(self.mean_reduction)),
-            (f"{self.confidence * 100:.10g}% paired bootstrap CI", 23, f"[{_signed(self.ci_low)}, {_signed(self.ci_high)}]"),
+            (f"{self.confidence * 100:.10g}% {kind} CI", 23, f"[{_signed(self.ci_low)}, {_signed(self.ci_high)}]"),
             ("relative reduction", 23, relative),
+            ("relative reduction CI", 23, relative_ci),
             ("improved / worsened / tied", 26, f"{self.improved} / {self.worsened} / {self.tied}"),
             ("exact sign-test p", 24, _format_p(self.sign_test_p, self.sign_test_log10_p)),
         ]
@@ -89,12 +103,14 @@ class ModeComparison:
             ("bootstrap resamples", 0, str(self.n_resamples)),
             ("seed", 0, str(self.seed)),
             ("resampling", 0, self.resampling),
+            ("interval", 0, self.ci_method),
         ]
 
     def table(self) -> str:
         """The human-readable report, one figure a line (no trailing newline)."""
         lines = [f"Paired mode comparison (n={self.n})"]
         lines += [f"  {label:<{width}}  {value}" for label, width, value in self._rows()]
+        lines += [f"  warning: {warning}" for warning in self.warnings]
         return "\n".join(lines)
 
     def _repr_html_(self) -> str:
@@ -103,7 +119,8 @@ class ModeComparison:
             f'<td style="text-align:right">{html.escape(value)}</td></tr>'
             for label, _, value in self._rows() + self._method()
         )
-        return f"<table><caption>Paired mode comparison (n={self.n})</caption><tbody>{rows}</tbody></table>"
+        notes = "".join(f"<p>warning: {html.escape(warning)}</p>" for warning in self.warnings)
+        return f"<table><caption>Paired mode comparison (n={self.n})</caption><tbody>{rows}</tbody></table>{notes}"
 
 
 def _signed(x: float) -> str:
@@ -125,9 +142,14 @@ def _format_p(p: float, log10_p: float) -> str:
 
 # A documented ceiling: 10^6 resamples take a few seconds; 10^12 would never finish.
 MAX_RESAMPLES = 1_000_000
+# A documented floor: fewer resamples than this give quantiles that are mostly noise.
+MIN_RESAMPLES = 100
+# Below these, the report says why its interval is less than it looks.
+SMALL_N = 30
+FEW_RESAMPLES = 1_000
 
 
-def _check_options(confidence: object, n_resamples: object, seed: object) -> None:
+def _check_options(confidence: object, n_resamples: object, seed: object, ci_method: object = "percentile") -> None:
     if (
         isinstance(confidence, bool)
         or not isinstance(confidence, numbers.Real)
@@ -136,6 +158,10 @@ def _check_options(confidence: object, n_resamples: object, seed: object) -> Non
         raise AnachronError(f"confidence must be a number strictly between 0 and 1, got {confidence!r}")
     if positive_int(n_resamples, "n_resamples") > MAX_RESAMPLES:
         raise AnachronError(f"n_resamples must be at most {MAX_RESAMPLES:,}, got {n_resamples!r}")
+    if n_resamples < MIN_RESAMPLES:  # type: ignore[operator]
+        raise AnachronError(f"n_resamples must be at least {MIN_RESAMPLES} (fewer give an interval of noise), got {n_resamples!r}")
+    if ci_method not in CI_METHODS:
+        raise AnachronError(f"ci_method must be one of {', '.join(CI_METHODS)}, got {ci_method!r}")
     if isinstance(seed, bool) or not isinstance(seed, numbers.Integral):
         raise AnachronError(f"seed must be an integer, got {seed!r}")
 
@@ -165,6 +191,7 @@ def compare_modes(
     n_resamples: int = 10_000,
     seed: int = 0,
     metric: str = "tclr",
+    ci_method: str = "percentile",
 ) -> ModeComparison:
     """Compare two runs of the same samples as paired observations.
 
@@ -184,7 +211,7 @@ def compare_modes(
     difference and p = 1.
     """
     metric_kind(metric)
-    _check_options(confidence, n_resamples, seed)
+    _check_options(confidence, n_resamples, seed, ci_method)
     u = check_scores(unrestricted, "unrestricted", metric)
     e = check_scores(enforced, "enforced", metric)
     _check_same_ids(u, e)
@@ -207,20 +234,30 @@ def compare_modes(
     values = sorted(differences)
     counts = [differences[v] for v in values]
     method = resampling_method(len(values), n)
-    means = bootstrap_means(values, counts, denominator, int(n_resamples), random.Random(seed), method)
-    means.sort()
-    alpha = (1 - confidence) / 2
+    rng = random.Random(seed)
+    b = int(n_resamples)
+    totals = bootstrap_totals(values, counts, b, rng, method)
+    means = sorted(total / scale for total in totals)
+    sum_d = sum_u - sum_e
+    below = a = None
+    if ci_method == "bca":
+        below = Fraction(sum(2 * (t < sum_d) + (t == sum_d) for t in totals), 2 * b)
+        centred = [(n * v - sum_d, c) for v, c in zip(values, counts)]  # n (d_i - mean): the jackknife's spread, scaled
+        a = acceleration(sum(c * y**3 for y, c in centred), sum(c * y * y for y, c in centred))
+    ci_low, ci_high = interval(means, ci_method, float(confidence), below=below, a=a or 0.0)
+    relative_ci = _relative_interval(pairs, numerator, sum_u, sum_d, b, rng, ci_method, float(confidence)) if sum_u else (None, None, 0)
 
     improved = sum(c for v, c in differences.items() if v > 0)
     worsened = sum(c for v, c in differences.items() if v < 0)
     p, log10_p = sign_test(improved, improved + worsened)
+    warnings = _warnings(n, improved + worsened, b, relative_ci[2])
     return ModeComparison(
         n=n,
         unrestricted_mean=sum_u / scale,
         enforced_mean=sum_e / scale,
         mean_reduction=(sum_u - sum_e) / scale,
-        ci_low=percentile(means, alpha),
-        ci_high=percentile(means, 1 - alpha),
+        ci_low=ci_low,
+        ci_high=ci_high,
         confidence=float(confidence),
         relative_reduction=(sum_u - sum_e) / sum_u if sum_u else None,
         improved=improved,
@@ -232,4 +269,66 @@ def compare_modes(
         seed=int(seed),
         metric=metric,
         resampling=method,
+        ci_method=ci_method,
+        relative_ci_low=relative_ci[0],
+        relative_ci_high=relative_ci[1],
+        warnings=warnings,
     )
+
+
+def _relative_interval(
+    pairs: Counter, numerator: Mapping[float, int], sum_u: int, sum_d: int, b: int, rng: random.Random, ci_method: str,
+    confidence: float,
+) -> tuple[float | None, float | None, int]:
+    """The bootstrap CI of mean(d) / mean(u), and how many resamples had mean(u) = 0 (left out).
+
+    Resamples the pairs (u_i, d_i) themselves, drawing on after the CI of
+    mean(d); each resample's ratio is its exact sums' quotient, rounded once.
+    """
+    categories: Counter[tuple[int, int]] = Counter()
+    for (x, y), count in pairs.items():
+        categories[(numerator[x], numerator[x] - numerator[y])] += count
+    keys = sorted(categories)
+    counts = [categories[k] for k in keys]
+    n = sum(counts)
+    totals = bootstrap_pair_totals(keys, counts, b, rng, resampling_method(len(keys), n))
+    defined = [(tu, td) for tu, td in totals if tu]
+    undefined = b - len(defined)
+    if not defined:
+        return None, None, undefined
+    ratios = sorted(td / tu for tu, td in defined)
+    below = a = None
+    if ci_method == "bca":
+        # td / tu < sum_d / sum_u, with tu, sum_u > 0: compared as integers.
+        below = Fraction(sum(2 * (td * sum_u < sum_d * tu) + (td * sum_u == sum_d * tu) for tu, td in defined), 2 * len(defined))
+        a = _ratio_acceleration(keys, counts, sum_u, sum_d)
+    low, high = interval(ratios, ci_method, confidence, below=below, a=a or 0.0)
+    return low, high, undefined
+
+
+def _ratio_acceleration(keys: list[tuple[int, int]], counts: list[int], sum_u: int, sum_d: int) -> float:
+    """The jackknife acceleration of sum(d) / sum(u); 0 when a leave-one-out has sum(u) = 0."""
+    n = sum(counts)
+    if n < 2 or any(sum_u - u <= 0 for u, _ in keys):
+        return 0.0
+    leave_one_out = [(Fraction(sum_d - d, sum_u - u), c) for (u, d), c in zip(keys, counts)]
+    mean = sum((theta * c for theta, c in leave_one_out), Fraction(0)) / n
+    cubes = sum(((mean - theta) ** 3 * c for theta, c in leave_one_out), Fraction(0))
+    squares = sum(((mean - theta) ** 2 * c for theta, c in leave_one_out), Fraction(0))
+    return acceleration(cubes, squares)
+
+
+def _warnings(n: int, untied: int, b: int, undefined_relative: int) -> tuple[str, ...]:
+    out = []
+    if n < SMALL_N:
+        out.append(f"n = {n} is below {SMALL_N}: the interval's coverage is approximate (docs/metrics.md, 'Coverage')")
+    if untied == 0:
+        out.append("every pair ties: a [0, 0] interval shows no variation in these samples, not certainty")
+    if b < FEW_RESAMPLES:
+        out.append(f"{b:,} resamples are fewer than {FEW_RESAMPLES:,}: the interval's ends are noisy")
+    if undefined_relative:
+        out.append(
+            f"{undefined_relative:,} of {b:,} resamples had an unrestricted mean of 0 and no relative reduction; "
+            "its interval is over the others"
+        )
+    return tuple(out)

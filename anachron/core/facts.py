@@ -1,0 +1,405 @@
+"""Facts: the figures, names and dates an item made public, and whether a text states them.
+
+A corpus item may declare ``facts`` (docs/formats.md): what first became
+public on its ``publish_date``.  Each fact is an object with a ``kind``:
+
+- ``money``: ``{"kind": "money", "value": "377000000", "currency": "USD"}``;
+- ``percent``: ``{"kind": "percent", "value": "48.1"}`` (48.1%);
+- ``number``: ``{"kind": "number", "value": "41000", "unit": "tonnes"}``
+  (``unit`` is a label for people; it is not matched);
+- ``date``: ``{"kind": "date", "value": "2023-02-09"}``;
+- ``name``: ``{"kind": "name", "value": "CYGN"}`` (a ticker, a name, a score).
+
+Values are strings, so every figure is exact: a non-negative decimal
+without exponent for the numeric kinds, a strict ``YYYY-MM-DD`` day for a
+date.  ``about`` (optional) says in words what the fact is.
+
+:func:`statements` reads a text (an agent's answer, an item's text) once;
+:meth:`Statements.find` says whether it states a fact, and quotes where.
+The rules (docs/metrics.md, "Answer leaks"):
+
+- **Numbers** are read with their scale, unit and currency: ``$377M``,
+  ``$377 million``, ``USD 377m``, ``377,000,000 dollars``, ``$0.377bn``,
+  ``412MM``, ``41kt``, ``41,000``, ``48.1%``, ``48.1 percent``.  A written
+  number stands for the interval its last digit allows: it states a figure
+  when the figure rounds to it at that precision (``$0.38bn`` states
+  377,000,000; ``$1.1B`` states 1,120,000,000).  Rounding counts only when
+  the number has at least two significant digits; a one-digit figure
+  (``$0.4bn``, ``400 million``) states only itself, exactly.
+- A **money** fact needs a currency sign, code or word, or a scale word (a
+  bare ``377`` is 377, not $377M); a conflicting currency never matches
+  (``$`` is any dollar).  A **percent** fact needs ``%``, ``percent``,
+  ``per cent`` or ``pct``, or a ratio written ``0.481``.  A **number** fact
+  matches any number not marked as money or a percentage.
+- **Dates** inside a text are never numbers: ``2021/02/04`` is a day, not a
+  2.  A bare year 1900-2099 is a year, not a figure.
+- A **date** fact is stated by ``2023-02-09``, ``2023/02/09``,
+  ``2023.02.09``, ``February 9, 2023``, ``Feb. 9th 2023``, ``9 February 2023``,
+  ``9th of Feb 2023``, ``09.02.2023`` (day first), and ``02/09/2023`` or
+  ``09-02-2023`` under either the US or the European reading.  A day and
+  month without a year (``May 4``, ``4 May``) state a fact on that day of
+  any year.
+- A **name** is matched case-insensitively on word boundaries (``CYGN`` in
+  ``NYSE:CYGN`` and ``cygn``, never in ``CYGNUS``); whitespace inside a name
+  matches any whitespace, curly apostrophes match straight ones.
+
+Every pattern is scanned left to right once, without nested repetition, so
+a megabyte text costs linear time.
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+import re
+from dataclasses import dataclass, field, replace
+from fractions import Fraction
+from typing import Any
+
+from ..validate import Fields, describe
+
+__all__ = ["FACT_KINDS", "Fact", "Statements", "parse_facts", "statements"]
+
+FACT_KINDS = ("money", "percent", "number", "date", "name")
+_FACT_KEYS = {"kind", "value", "currency", "unit", "about"}
+_DOLLARS = frozenset({"USD", "CAD", "AUD", "NZD", "HKD", "SGD"})
+_CURRENCIES = frozenset({"USD", "EUR", "GBP", "JPY", "CAD", "AUD", "CHF", "CNY", "NZD", "HKD", "SGD", "SEK", "NOK", "INR"})
+_DECIMAL = re.compile(r"(?:0|[1-9][0-9]*)(?:\.[0-9]+)?")
+_MAX_NAME = 200
+_MAX_DIGITS = 40  # longer digit runs are not read as figures
+
+
+@dataclass(frozen=True)
+class Fact:
+    """One declared fact.  ``key`` is what makes two facts the same fact."""
+
+    kind: str
+    value: str
+    currency: str | None = None
+    unit: str | None = None
+    about: str | None = None
+    key: tuple = field(default=(), compare=False, repr=False)
+
+    def to_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"kind": self.kind, "value": self.value}
+        for name in ("currency", "unit", "about"):
+            if getattr(self, name) is not None:
+                out[name] = getattr(self, name)
+        return out
+
+
+def _name_key(value: str) -> str:
+    return " ".join(value.translate(_FOLD).split()).casefold()
+
+
+def _fact(f: Fields, kind: str, value: str) -> Fact:
+    currency = f.obj.get("currency")
+    unit = f.obj.get("unit")
+    about = f.obj.get("about")
+    for name, given in (("unit", unit), ("about", about)):
+        if given is not None and (not isinstance(given, str) or not given.strip()):
+            raise f.error(name, f"expected a non-empty string, got {describe(given)}")
+    if kind == "money":
+        if currency not in _CURRENCIES:
+            raise f.error("currency", f"a money fact needs a currency code ({', '.join(sorted(_CURRENCIES))}), got {describe(currency)}")
+    elif currency is not None:
+        raise f.error("currency", f"only a money fact has a currency (this one is '{kind}')")
+    if kind in ("money", "percent", "number"):
+        if not _DECIMAL.fullmatch(value):
+            raise f.error("value", f"{value!r} is not a non-negative decimal such as '377000000' or '48.1'")
+        key: tuple = (kind, Fraction(value), currency)
+    elif kind == "date":
+        day = f.date("value")
+        key = (kind, day)
+    else:
+        if len(value) > _MAX_NAME or not re.search(r"\w", value) or any(ord(c) < 32 or 0x7F <= ord(c) < 0xA0 for c in value):
+            raise f.error("value", f"a name must be 1 to {_MAX_NAME} printable characters with a letter or digit, got {describe(value)}")
+        key = (kind, _name_key(value))
+    return Fact(kind, value, currency, unit, about, key)
+
+
+def parse_facts(f: Fields, name: str = "facts") -> tuple[Fact, ...]:
+    """The validated ``facts`` list of a record (absent or null: none).
+
+    Rejected, naming the field and the fact's index: a non-list, a non-object
+    entry, an unknown key, an unknown kind, a value of the wrong shape, a
+    money fact without a known currency code, a currency on another kind,
+    and the same fact twice.
+    """
+    raw = f.obj.get(name)
+    if raw is None:
+        return ()
+    if not isinstance(raw, list):
+        raise f.error(name, f"expected a list of fact objects, got {describe(raw)}")
+    facts: list[Fact] = []
+    seen: dict[tuple, int] = {}
+    for index, entry in enumerate(raw):
+        where = Fields(f"{f.where}: field '{name}' [{index}]", entry if isinstance(entry, dict) else {})
+        if not isinstance(entry, dict):
+            raise f.error(name, f"[{index}]: expected a fact object, got {describe(entry)}")
+        unknown = sorted(set(entry) - _FACT_KEYS)
+        if unknown:
+            raise f.error(name, f"[{index}]: unknown key '{unknown[0]}' (a fact has {', '.join(sorted(_FACT_KEYS))})")
+        kind = entry.get("kind")
+        if "kind" not in entry:
+            raise f.error(name, f"[{index}]: has no kind (one of {', '.join(FACT_KINDS)})")
+        if kind not in FACT_KINDS:
+            raise f.error(name, f"[{index}]: kind is {describe(kind)}, expected one of {', '.join(FACT_KINDS)}")
+        value = entry.get("value")
+        if not isinstance(value, str):
+            raise f.error(name, f"[{index}]: value is {describe(value)}, expected a string")
+        fact = _fact(where, kind, value)
+        if fact.key in seen:
+            raise f.error(name, f"[{index}]: the same fact as [{seen[fact.key]}]")
+        seen[fact.key] = index
+        facts.append(fact)
+    return tuple(facts)
+
+
+# --- reading a text ---------------------------------------------------------
+
+# One character for one: spans found in the folded text are spans of the original.
+_FOLD = str.maketrans({"\u2019": "'", "\u2018": "'", "\u02bc": "'", "\u2010": "-", "\u2011": "-", "\u00a0": " "})
+
+_MONTH = (
+    r"(?P<mon>(?:january|february|march|april|may|june|july|august|september|october|november|december)"
+    r"|(?:jan|feb|mar|apr|jun|jul|aug|sept|sep|oct|nov|dec)\.?)"
+)
+_MONTHS = {name: number for number, name in enumerate(
+    ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"), start=1)}
+_ORDINAL = r"(?:st|nd|rd|th)?"
+_DATE_PATTERNS = (
+    ("ymd", re.compile(r"(?<![\w./-])(?P<y>[0-9]{4})(?P<sep>[-/.])(?P<m>[0-9]{1,2})(?P=sep)(?P<d>[0-9]{1,2})(?![\w/-]|\.[0-9])")),
+    ("numeric", re.compile(r"(?<![\w./-])(?P<a>[0-9]{1,2})(?P<sep>[-/.])(?P<b>[0-9]{1,2})(?P=sep)(?P<y>[0-9]{4})(?![\w/-]|\.[0-9])")),
+    ("mdy", re.compile(r"\b" + _MONTH + r"\s{1,3}(?P<d>[0-9]{1,2})" + _ORDINAL + r"(?:,?\s{1,3}(?P<y>[0-9]{4}))?(?![\w])", re.IGNORECASE)),
+    ("dmy", re.compile(r"(?<![\w.,])(?P<d>[0-9]{1,2})" + _ORDINAL + r"\s{1,3}(?:of\s{1,3})?" + _MONTH + r"(?:,?\s{1,3}(?P<y>[0-9]{4}))?(?![\w])", re.IGNORECASE)),
+    ("my", re.compile(r"\b" + _MONTH + r",?\s{1,3}(?P<y>[0-9]{4})(?![\w])", re.IGNORECASE)),
+)
+
+_SCALES = {  # powers of ten
+    "thousand": 3, "k": 3,
+    "million": 6, "mln": 6, "mn": 6, "mm": 6, "m": 6,
+    "billion": 9, "bln": 9, "bn": 9, "b": 9,
+    "trillion": 12, "tn": 12,
+}
+_CURRENCY_CODES = "|".join(sorted(_CURRENCIES))
+_NUMBER = re.compile(
+    r"(?<![\w.,])(?<![A-Za-z]-)"
+    r"(?:(?P<sym>US\$|A\$|C\$|\$|€|£|¥)\s?|(?P<code>" + _CURRENCY_CODES + r")\s?)?"
+    r"(?P<num>[0-9]{1,3}(?:,[0-9]{3})+(?:\.[0-9]+)?|[0-9]+(?:\.[0-9]+)?)(?![0-9])"
+    r"(?:\s?(?P<scale>thousand|million|billion|trillion|mln|bln|mn|mm|bn|tn|k|m|b)(?P<glued>t)?(?![A-Za-z]))?"
+    r"(?:\s?(?P<pct>%|percent\b|per\s?cent\b|pct\b))?"
+    r"(?:\s?(?P<post>" + _CURRENCY_CODES + r"|dollars?|euros?|pounds?|yen)\b)?"
+    r"(?![\w])",
+    re.IGNORECASE,
+)
+_WORD_CURRENCY = {"dollar": "$", "dollars": "$", "euro": "EUR", "euros": "EUR", "pound": "GBP", "pounds": "GBP", "yen": "JPY"}
+_SYMBOL_CURRENCY = {"$": "$", "us$": "USD", "a$": "AUD", "c$": "CAD", "€": "EUR", "£": "GBP", "¥": "JPY"}
+
+
+@dataclass(frozen=True)
+class _Number:
+    """A number as written: ``mantissa * 10**exp``, its last digit worth ``10**exp`` (exact integers)."""
+
+    start: int
+    end: int
+    mantissa: int
+    exp: int
+    digits: int  # significant digits written
+    currency: str | None  # "$" (any dollar) or a code
+    percent: bool
+    scaled: bool
+
+    def states(self, mantissa: int, exp: int) -> bool:
+        """Whether the figure ``mantissa * 10**exp`` rounds to this number at the precision it was written."""
+        common = min(self.exp, exp)
+        written = self.mantissa * 10 ** (self.exp - common)
+        figure = mantissa * 10 ** (exp - common)
+        if written == figure:
+            return True
+        return self.digits >= 2 and 2 * abs(written - figure) <= 10 ** (self.exp - common)
+
+
+def _decimal(text: str) -> tuple[int, int]:
+    """A validated decimal string as ``(mantissa, exp)``: ``"48.1"`` is ``(481, -1)``."""
+    whole, _, decimals = text.partition(".")
+    return int(whole + decimals), -len(decimals)
+
+
+@dataclass(frozen=True)
+class _Date:
+    start: int
+    end: int
+    days: tuple[_dt.date, ...]  # every reading of a full date
+    month_day: tuple[int, int] | None  # a date without a year
+
+
+def _significant(digits: str, has_point: bool) -> int:
+    digits = digits.lstrip("0")
+    return len(digits if has_point else digits.rstrip("0"))
+
+
+def _number(match: re.Match[str]) -> _Number | None:
+    raw = match.group("num").replace(",", "")
+    if len(raw) > _MAX_DIGITS:
+        return None  # a run of digits, not a figure anyone states
+    whole, _, decimals = raw.partition(".")
+    scale_word = (match.group("scale") or "").lower()
+    scale = _SCALES.get(scale_word, 0)
+    sym = (match.group("sym") or "").lower()
+    code = (match.group("code") or match.group("post") or "")
+    currency = _SYMBOL_CURRENCY.get(sym) or (code.upper() if code.upper() in _CURRENCIES else _WORD_CURRENCY.get(code.lower()))
+    percent = match.group("pct") is not None
+    if percent and currency is not None:
+        return None  # "$5%" is no figure we can read
+    mantissa = int(whole + decimals)
+    if not scale_word and currency is None and not percent and len(match.group("num")) == 4 and 1900 <= mantissa <= 2099:
+        return None  # a bare year is a date, not a figure
+    return _Number(
+        start=match.start(),
+        end=match.end(),
+        mantissa=mantissa,
+        exp=scale - len(decimals),
+        digits=_significant(whole + decimals, bool(decimals)),
+        currency=currency,
+        percent=percent,
+        scaled=bool(scale_word),
+    )
+
+
+def _day(year: int, month: int, day: int) -> _dt.date | None:
+    try:
+        return _dt.date(year, month, day)
+    except ValueError:
+        return None
+
+
+def _date(kind: str, match: re.Match[str]) -> _Date:
+    groups = match.groupdict()
+    if kind == "ymd":
+        days = [_day(int(groups["y"]), int(groups["m"]), int(groups["d"]))]
+    elif kind == "numeric":
+        a, b, y = int(groups["a"]), int(groups["b"]), int(groups["y"])
+        # A dotted date is European (day first); a slash or dash date may be either.
+        days = [_day(y, b, a)] if groups["sep"] == "." else [_day(y, a, b), _day(y, b, a)]
+    elif kind == "my":
+        days = []  # a month names no day; masked so its year is not read as a figure
+    else:
+        month = _MONTHS[groups["mon"][:3].lower()]
+        if groups["y"] is None:
+            valid = _day(2000, month, int(groups["d"])) is not None  # 2000 is a leap year: Feb 29 is a day
+            return _Date(match.start(), match.end(), (), (month, int(groups["d"])) if valid else None)
+        days = [_day(int(groups["y"]), month, int(groups["d"]))]
+    return _Date(match.start(), match.end(), tuple(dict.fromkeys(d for d in days if d is not None)), None)
+
+
+class Statements:
+    """What one text states: its numbers and dates, read once; names looked up on demand."""
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self._folded = text.translate(_FOLD)
+        found = sorted(
+            ((match.start(), -match.end(), kind, match) for kind, pattern in _DATE_PATTERNS for match in pattern.finditer(self._folded)),
+            key=lambda entry: entry[:2],
+        )
+        # Leftmost-longest: "9 February 2023" is one date, not also "February 2023".
+        dates: list[_Date] = []
+        taken: list[tuple[int, int]] = []
+        reached = 0
+        for start, negative_end, kind, match in found:
+            if start < reached:
+                continue
+            reached = -negative_end
+            taken.append((start, reached))
+            dates.append(_date(kind, match))
+        self._dates = dates
+        numbers: list[_Number] = []
+        i = 0
+        for match in _NUMBER.finditer(self._folded):
+            while i < len(taken) and taken[i][1] <= match.start():
+                i += 1
+            if i < len(taken) and taken[i][0] < match.end():
+                continue  # inside a date
+            number = _number(match)
+            if number is not None:
+                numbers.append(number)
+        self._numbers = numbers
+        # A long text repeats its figures: each distinct reading is checked once, at its first place.
+        distinct: dict[tuple, _Number] = {}
+        for n in numbers:
+            distinct.setdefault((n.mantissa, n.exp, n.digits, n.currency, n.percent, n.scaled), n)
+        self._distinct = list(distinct.values())
+        self._at = {(n.start, n.end): n for n in numbers}
+
+    def _quote(self, start: int, end: int) -> str:
+        return self.text[start:end]
+
+    def find(self, fact: Fact) -> str | None:
+        """The first passage of the text that states *fact*, or ``None``."""
+        span = self.span(fact)
+        return None if span is None else self._quote(*span)
+
+    def span(self, fact: Fact) -> tuple[int, int] | None:
+        """Where the text first states *fact*: ``(start, end)``, or ``None``."""
+        kind = fact.kind
+        if kind == "name":
+            return self._name(fact.value)
+        if kind == "date":
+            day = fact.key[1]
+            for d in self._dates:
+                if day in d.days or d.month_day == (day.month, day.day):
+                    return d.start, d.end
+            return None
+        mantissa, exp = _decimal(fact.value)
+        first = None
+        for n in self._distinct:
+            if _number_states(n, kind, mantissa, exp, fact.currency) and (first is None or n.start < first.start):
+                first = n
+        return None if first is None else (first.start, first.end)
+
+    def _name(self, value: str) -> tuple[int, int] | None:
+        words = value.translate(_FOLD).split()
+        pattern = re.compile(r"(?<!\w)" + r"\s+".join(re.escape(w) for w in words) + r"(?!\w)", re.IGNORECASE)
+        match = pattern.search(self._folded)
+        return None if match is None else (match.start(), match.end())
+
+    def states_at(self, span: tuple[int, int], fact: Fact) -> bool:
+        """Whether the passage at *span* (from :meth:`span`) states *fact* too.
+
+        A rounded figure may state two facts (``12 million``: 12.4 and 11.9
+        million); a name or a date passage states only what it names.
+        """
+        start, end = span
+        if fact.kind == "name":
+            return self._name(fact.value) == span
+        if fact.kind == "date":
+            day = fact.key[1]
+            return any(d.start == start and (day in d.days or d.month_day == (day.month, day.day)) for d in self._dates)
+        n = self._at.get(span)
+        return n is not None and _number_states(n, fact.kind, *_decimal(fact.value), fact.currency)
+
+
+def _number_states(n: _Number, kind: str, mantissa: int, exp: int, currency: str | None) -> bool:
+    if kind == "money":
+        if n.percent:
+            return False
+        if n.currency is not None and not (n.currency == currency or (n.currency == "$" and currency in _DOLLARS)):
+            return False
+        if n.currency is None and not n.scaled:
+            return False  # a bare 377 is 377, not $377M
+        return n.states(mantissa, exp)
+    if kind == "percent":
+        if n.currency is not None:
+            return False
+        if n.percent:
+            return n.states(mantissa, exp)
+        # A ratio: 0.481 is 48.1%, to the precision written.
+        if n.scaled or n.exp >= 0 or n.mantissa >= 10 ** -n.exp:
+            return False
+        return replace(n, exp=n.exp + 2).states(mantissa, exp)
+    return n.currency is None and not n.percent and n.states(mantissa, exp)
+
+
+def statements(text: str) -> Statements:
+    """Read *text* once, for :meth:`Statements.find`."""
+    return Statements(text)
