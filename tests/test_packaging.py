@@ -16,11 +16,11 @@ class WheelTest(unittest.TestCase):
     def test_wheel_ships_the_corpus_and_the_demo_runs_from_it(self):
         require_extra("setuptools", "test")
         require_extra("wheel", "test")  # setuptools < 70 builds wheels through it
-        egg_info = ROOT / "anachron.egg-info"
-        if not egg_info.exists():
-            # pip leaves it in the tree; there it would hide the installed package's record
-            # (docs/inspect.md) from every later process run with the tree on PYTHONPATH.
-            self.addCleanup(shutil.rmtree, egg_info, ignore_errors=True)
+        # pip leaves both in the tree; the egg-info would hide the installed package's record
+        # (docs/inspect.md) from every later process run with the tree on PYTHONPATH.
+        for leftover in (ROOT / "anachron.egg-info", ROOT / "build"):
+            if not leftover.exists():
+                self.addCleanup(shutil.rmtree, leftover, ignore_errors=True)
         with tempfile.TemporaryDirectory() as tmp:
             tmp = Path(tmp)
             build = subprocess.run(
