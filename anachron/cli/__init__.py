@@ -29,6 +29,7 @@ COMMANDS = (
     "verify_citations",
     "export",
     "bank",
+    "index",
 )
 
 # `serve` seals an agent in: it registers only its own parser, so no other

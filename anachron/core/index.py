@@ -244,6 +244,7 @@ def build_index(
         raise AnachronError(f"{out}: is a directory")
     tmp = target.with_name(f".{target.name}.{os.getpid()}.tmp")
     try:
+        target.parent.mkdir(parents=True, exist_ok=True)
         _discard(tmp)
         con = sqlite3.connect(tmp)
         try:
