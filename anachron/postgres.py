@@ -21,6 +21,7 @@ measured, not hidden).
 from __future__ import annotations
 
 import datetime as _dt
+import hashlib
 import json
 import os
 import re
@@ -58,6 +59,7 @@ __all__ = ["SCHEMA", "PostgresEngine", "PostgresSummary", "load_postgres_corpus"
 SCHEMA = "anachron"
 INSTALL_HINT = "PostgreSQL support needs the postgres extra: pip install 'anachron[postgres]' (psycopg 3)"
 _MAX_K = 2**62
+LONG_TERM = 256  # characters
 
 _TABLES = f"""
 CREATE SCHEMA {SCHEMA};
@@ -122,9 +124,18 @@ def _connect(url: str):
         raise AnachronError(f"{redact(url)}: cannot connect: {_first_line(exc)}") from None
 
 
+def lexeme(term: str) -> str:
+    """A term as a quoted lexeme.  Terms are ``[a-z0-9]+`` (nothing to escape); PostgreSQL caps a
+    lexeme below 2 KB, so a term longer than :data:`LONG_TERM` is stored and looked up as ``#`` and
+    its SHA-256 (``#`` is in no term, so no term collides with one)."""
+    if len(term) > LONG_TERM:
+        term = "#" + hashlib.sha256(term.encode("ascii")).hexdigest()
+    return f"'{term}'"
+
+
 def _tsvector(terms: Iterable[str]) -> str:
     """The tsvector input form of already tokenized terms: quoted lexemes, taken as they are."""
-    return " ".join(f"'{term}'" for term in sorted(terms))  # terms are [a-z0-9]+: nothing to escape
+    return " ".join(sorted(lexeme(term) for term in terms))
 
 
 @dataclass(frozen=True)
@@ -227,11 +238,15 @@ class PostgresEngine:
         con, self.meta = _open(url, SERVED)
         self._local = threading.local()
         self._local.con = con
+        self._all = [con]  # every thread's connection, so close() closes them all
+        self._guard = threading.Lock()
 
     def _con(self):
         con = getattr(self._local, "con", None)
         if con is None or con.closed or con.broken:
             con = self._local.con = _connect(self._url)
+            with self._guard:
+                self._all.append(con)
         return con
 
     def search(self, query: str, *, as_of: _dt.date, mode: str = "unrestricted", k: int = 5) -> list[Item]:
@@ -240,7 +255,7 @@ class PostgresEngine:
         words = match_words(query)
         if not words:
             return []
-        params = {"words": [f"'{word}'" for word in words], "as_of": as_of, "k": min(k, _MAX_K)}
+        params = {"words": [lexeme(word) for word in words], "as_of": as_of, "k": min(k, _MAX_K)}
         rows = self._con().execute(_SEARCH[mode == "enforced"], params).fetchall()
         return [read_item(doc) for (doc,) in rows]
 
@@ -262,10 +277,12 @@ class PostgresEngine:
         return [read_item(doc) for (doc,) in rows]
 
     def close(self) -> None:
-        con = getattr(self._local, "con", None)
-        if con is not None:
+        """Close every thread's connection (a thread that searches again reconnects)."""
+        with self._guard:
+            connections, self._all = self._all, []
+        for con in connections:
             con.close()
-            self._local.con = None
+        self._local = threading.local()
 
 
 def load_postgres_corpus(url: str, *, samples: bool = True) -> Corpus:

@@ -9,6 +9,7 @@ small and over a narrow date range so that many items tie on score and day.
 from __future__ import annotations
 
 import datetime as dt
+import json
 import random
 import sys
 
@@ -22,7 +23,12 @@ MODES = ("unrestricted", "enforced")
 
 def generated_corpus(directory, items=2000):
     """A seeded generated corpus directory: 2,000 items over 200 days (many same-day ties)."""
-    return corpus_gen.generate(directory, items, seed=16, days=200, vocabulary_size=3000)
+    root = corpus_gen.generate(directory, items, seed=16, days=200, vocabulary_size=3000)
+    # Words beyond PostgreSQL's lexeme limit (2 KB), in a title and a text.
+    with open(root / "items.jsonl", "a", encoding="utf-8") as fh:
+        for n, (title, text) in enumerate(((f"Long {'y' * 5000}", "short"), ("Short title", f"text {'y' * 5000} {'z' * 300}"))):
+            fh.write(json.dumps({"id": f"long-{n}", "slice": "news", "publish_date": "2000-03-01", "title": title, "text": text, "entities": [], "restates": None}) + "\n")
+    return root
 
 
 def queries(corpus, n=120, seed=5):
@@ -39,6 +45,7 @@ def queries(corpus, n=120, seed=5):
         "ZÜRICH Café",  # case and accents: tokenized alike
         " ".join(words[:400]),  # hundreds of words
         "x" * 100_000,  # a long word matching nothing
+        "y" * 5000,  # a long word an item holds (the generated corpus has one)
         "2021 q3 10",
     ]
     return picked

@@ -386,11 +386,15 @@ class IndexEngine:
         con, self.meta = _open(self.path, SERVED)
         self._local = threading.local()
         self._local.con = con
+        self._all = [con]  # every thread's connection, so close() closes them all
+        self._guard = threading.Lock()
 
     def _con(self) -> sqlite3.Connection:
         con = getattr(self._local, "con", None)
         if con is None:
             con = self._local.con = _connect(self.path)
+            with self._guard:
+                self._all.append(con)
         return con
 
     def _bound(self, as_of: _dt.date, mode: str) -> int:
@@ -427,10 +431,12 @@ class IndexEngine:
         return [read_item(doc) for (doc,) in rows]
 
     def close(self) -> None:
-        con = getattr(self._local, "con", None)
-        if con is not None:
+        """Close every thread's connection (a thread that searches again reconnects)."""
+        with self._guard:
+            connections, self._all = self._all, []
+        for con in connections:
             con.close()
-            self._local.con = None
+        self._local = threading.local()
 
 
 def load_index(path: str | os.PathLike[str], *, samples: bool = True) -> Corpus:
