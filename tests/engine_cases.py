@@ -57,8 +57,16 @@ def as_of_days(corpus):
     return [days[0] - dt.timedelta(days=1), days[0], days[len(days) // 2], days[-1], days[-1] + dt.timedelta(days=1)]
 
 
-def assert_same_results(test, reference, engine, corpus, *, ks=(1, 5)):
-    """*engine* returns what *reference* returns (items and order) for every case; returns how many were compared."""
+# (RARE_POSTINGS, MAX_COMMON) of anachron.core.engine.top_ords: every path of the planner.
+PLANS = ((1000, 3), (0, 3), (5, 3), (60, 1), (10**9, 3), (0, 0))
+
+
+def assert_same_results(test, reference, engine, corpus, *, ks=(1, 5), plans=PLANS):
+    """*engine* returns what *reference* returns (items and order) for every case and plan; returns how many were compared."""
+    from unittest import mock
+
+    from anachron.core import engine as planner
+
     compared = 0
     days = as_of_days(corpus)
     for number, query in enumerate(queries(corpus)):
@@ -66,10 +74,12 @@ def assert_same_results(test, reference, engine, corpus, *, ks=(1, 5)):
         for mode in MODES:
             for k in ks + ((len(corpus.items) + 5,) if number % 10 == 0 else ()):
                 want = reference.search(query, as_of=day, mode=mode, k=k)
-                got = engine.search(query, as_of=day, mode=mode, k=k)
-                test.assertEqual([i.id for i in got], [i.id for i in want], f"{query[:60]!r} {day} {mode} k={k}")
-                test.assertEqual(got, want)
-                compared += 1
+                for rare, common in plans:
+                    with mock.patch.object(planner, "RARE_POSTINGS", rare), mock.patch.object(planner, "MAX_COMMON", common):
+                        got = engine.search(query, as_of=day, mode=mode, k=k)
+                    test.assertEqual([i.id for i in got], [i.id for i in want], f"{query[:60]!r} {day} {mode} k={k} plan={rare},{common}")
+                    test.assertEqual(got, want)
+                    compared += 1
     return compared
 
 

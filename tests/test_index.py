@@ -166,7 +166,7 @@ class SameResultsTest(unittest.TestCase):
         engine.close()
         self.assertIn("items", tables)
         self.assertNotIn("samples", tables)
-        self.assertLessEqual(tables, {"items", "strong", "weak", "json_each", "sqlite_master"} | {t for t in tables if t.startswith(("strong_", "weak_"))})
+        self.assertLessEqual(tables, {"items", "terms", "vocab", "json_each", "sqlite_master"} | {t for t in tables if t.startswith("terms_")})
 
     @staticmethod
     def dir_of(engine):
@@ -350,3 +350,63 @@ class TimeLockOverIndexTest(_Dir):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+class AdaptersOverIndexTest(_Dir):
+    """`anachron serve --corpus INDEX` and the Inspect tasks search the index, with the same answers."""
+
+    def test_serve_over_mcp(self):
+        from tests.support import require_extra
+
+        require_extra("mcp", "mcp")
+        import anyio
+
+        from tests.mcp_support import read_log, stdio_client
+
+        index = build_index(V0, self.dir / "c.db").path
+        answers = {}
+
+        async def session(name, corpus):
+            args = ["--as-of", "2022-06-01", "--events", str(self.dir / f"{name}.jsonl"), "--corpus", corpus, "--date-presentation", "shift:-3"]
+            async with stdio_client(args, errlog=self.dir / f"{name}.err") as client:
+                out = [await client.call_tool("search", {"query": s.input}) for s in load_corpus(V0).samples.values()]
+                out.append(await client.call_tool("fetch", {"id_or_url": "fin-005"}))  # dated after T
+                answers[name] = [(r.structured_content, r.is_error) for r in out]
+
+        anyio.run(session, "dir", str(V0))
+        anyio.run(session, "index", str(index))
+        self.assertEqual(answers["index"], answers["dir"])
+        self.assertTrue(any(content["results"] for content, _ in answers["index"]))
+        self.assertTrue(answers["index"][-1][1])
+        self.assertEqual(read_log(self.dir / "index.jsonl")[0]["source"], str(index))
+
+    def test_a_date_shift_off_the_calendar_is_refused_for_an_index_too(self):
+        index = build_index(V0, self.dir / "c.db").path
+        # Only the latest items (2024) leave the calendar: the index checks its earliest and latest item.
+        shift = (dt.date(9999, 12, 31) - dt.date(2024, 5, 25)).days + 1
+        for corpus in (V0, index):
+            status, _, stderr = run_cli("serve", "--as-of", "2022-06-01", "--events", str(self.dir / "e.jsonl"),
+                                        "--corpus", str(corpus), "--date-presentation", f"shift:+{shift}")
+            self.assertEqual(status, 2, stderr)
+            self.assertRegex(stderr, r"date_presentation shift:\+\d+: item \S+ dated 2024-\d\d-\d\d shifts out of the calendar")
+            self.assertEqual(len(stderr.strip().splitlines()), 1)
+        self.assertEqual(IndexEngine(index).extremes()[-1].publish_date, dt.date(2024, 5, 25))
+
+    def test_inspect_task(self):
+        from tests.support import require_extra
+
+        require_extra("inspect_ai", "inspect")
+        from inspect_ai import eval as inspect_eval
+
+        from anachron.inspect.task import anachron_task
+
+        index = build_index(V0, self.dir / "c.db").path
+        ids = ["finance-001", "finance-002", "news-001"]
+        scores = {}
+        for name, corpus in (("dir", None), ("index", str(index))):
+            task = anachron_task("enforced", corpus=corpus)
+            [log] = inspect_eval(task, model="anachron/naive", display="none", sample_id=ids, log_dir=str(self.dir / name))
+            self.assertEqual(log.status, "success", log.error)
+            scores[name] = [(s.id, s.scores["tclr_scorer"].value, s.store.get("anachron:calls")[0]["returned"]) for s in log.samples]
+        self.assertEqual(scores["index"], scores["dir"])
+        self.assertTrue(any(returned for _, _, returned in scores["index"]))

@@ -24,11 +24,13 @@ last item published on or before T".
 from __future__ import annotations
 
 import datetime as _dt
-from typing import Iterable, Protocol, runtime_checkable
+import heapq
+import itertools
+from typing import Iterable, Iterator, Mapping, Protocol, Sequence, runtime_checkable
 
 from .corpus import Corpus, Item
 
-__all__ = ["Engine", "rank_order"]
+__all__ = ["Engine", "Postings", "rank_order", "top_ords"]
 
 
 @runtime_checkable
@@ -57,3 +59,108 @@ def extremes(engine: object) -> list[Item]:
     if isinstance(corpus, Corpus):
         return list(corpus.items.values())
     return []
+
+
+# -- top k over posting lists (the SQL engines) --------------------------------------------
+
+RARE_POSTINGS = 1000  # postings the candidates may come from before common words are scanned by level
+MAX_COMMON = 3  # common words handled by level scans; a query with more is aggregated whole
+
+
+class Postings(Protocol):
+    """What an SQL engine answers about the query words, within the visible items (its date bound).
+
+    Items are numbered by ``ord`` (publish date, then id).  A *pattern* maps
+    each of some words to 2 (a strong term of the item), 1 (a weak term) or 0
+    (neither).
+    """
+
+    def frequencies(self, words: Sequence[str]) -> Mapping[str, tuple[int, int]]:
+        """Per word, how many items (of the whole corpus) hold it as a strong and as a weak term."""
+
+    def candidates(self, words: Sequence[str]) -> Iterable[tuple[int, Iterable[str], Iterable[str]]]:
+        """``(ord, strong terms, weak terms)`` of every visible item holding any of *words*."""
+
+    def scan(self, pattern: Sequence[tuple[str, int]], after: int, limit: int) -> list[int]:
+        """The first *limit* ords above *after*, ascending, of visible items matching *pattern*."""
+
+    def aggregate(self, words: Sequence[str], k: int) -> list[int]:
+        """The top *k* ords by summed weights over *words*, then ord: the whole computation at once."""
+
+
+def top_ords(postings: Postings, words: Sequence[str], k: int) -> list[int]:
+    """The top *k* items for the distinct query *words*: by score descending, then ``ord``.
+
+    Exact, and bounded in work when some words are common (MaxScore-style):
+
+    1. words holding no item are dropped; the rest are sorted rarest first.
+       The rarest ones, as long as their postings add up to at most
+       :data:`RARE_POSTINGS`, are *rare*; the others *common*.  With more
+       than :data:`MAX_COMMON` common words the query is aggregated whole.
+    2. Every visible item holding a rare word is a candidate; its score is
+       computed in full from its stored terms (2 per strong word, 1 per weak).
+    3. An item holding no rare word scores only from the common words, at
+       most ``B`` = the sum of their best weights.  If the k-th candidate
+       scores more than ``B``, the candidates are the answer.
+    4. Otherwise the answer is filled level by level, score ``s`` from the
+       highest down: the candidates scoring ``s`` merged, by ord, with the
+       other items whose common-word pattern sums to ``s``, each pattern
+       scanned in ord order only as far as needed.
+    """
+    frequency = postings.frequencies(words)
+    held = sorted((w for w in words if sum(frequency.get(w, (0, 0)))), key=lambda w: (sum(frequency[w]), w))
+    if not held:
+        return []
+    rare: list[str] = []
+    total = 0
+    for word in held:
+        if total + sum(frequency[word]) > RARE_POSTINGS:
+            break
+        rare.append(word)
+        total += sum(frequency[word])
+    common = held[len(rare):]
+    if len(common) > MAX_COMMON:
+        return postings.aggregate(held, k)
+    query = frozenset(held)
+    scored: dict[int, int] = {}
+    if rare:
+        for ord_, strong, weak in postings.candidates(rare):
+            scored[ord_] = 2 * len(query.intersection(strong)) + len(query.intersection(weak))
+    ranked = sorted(scored, key=lambda o: (-scored[o], o))
+    # The best weight of each common word: 2 if some item holds it as a strong term, else 1.
+    best = {w: 2 if frequency[w][0] else 1 for w in common}
+    ceiling = sum(best.values())
+    if len(ranked) >= k and scored[ranked[k - 1]] > ceiling or not common:
+        return ranked[:k]
+    answer = [o for o in ranked if scored[o] > ceiling][:k]
+    for level in range(ceiling, 0, -1):
+        need = k - len(answer)
+        if need <= 0:
+            break
+        mine = [o for o in ranked if scored[o] == level]
+        others = _level(postings, common, best, level, exclude=scored, need=need)
+        answer.extend(itertools.islice(heapq.merge(mine, others), need))
+    return answer
+
+
+def _patterns(words: Sequence[str], best: Mapping[str, int], level: int) -> list[tuple[tuple[str, int], ...]]:
+    """Every assignment of 0, 1 or 2 (up to each word's best weight) to *words* summing to *level*."""
+    choices = [range(best[w] + 1) if best[w] == 2 else (0, 1) for w in words]
+    return [tuple(zip(words, weights)) for weights in itertools.product(*choices) if sum(weights) == level]
+
+
+def _level(postings: Postings, words, best, level: int, *, exclude: Mapping[int, int], need: int) -> Iterator[int]:
+    """Ords, ascending, of items outside *exclude* whose pattern over *words* sums to *level*."""
+    streams = [_stream(postings, pattern, exclude, need) for pattern in _patterns(words, best, level)]
+    return heapq.merge(*streams)
+
+
+def _stream(postings: Postings, pattern, exclude: Mapping[int, int], need: int) -> Iterator[int]:
+    after, page = 0, need + 8
+    while True:
+        ords = postings.scan(pattern, after, page)
+        yield from (o for o in ords if o not in exclude)
+        if len(ords) < page:
+            return
+        after = ords[-1]
+        page *= 2

@@ -40,13 +40,13 @@ from typing import Any, Iterable, Mapping, Sequence
 from ..validate import describe, positive_int
 from .corpus import _ENTITY_FIELDS, _ITEM_FIELDS, _SAMPLE_FIELDS, Corpus, Entity, Item, Sample, load_corpus
 from .dates import known_at
-from .engine import rank_order
+from .engine import rank_order, top_ords
 from .errors import AnachronError
 from .retrieval import _check_day, _check_mode, item_terms, tokenize
 
 __all__ = ["FORMAT", "CORPUS_FILES", "IndexEngine", "IndexSummary", "build_index", "fingerprint", "is_index", "load_index"]
 
-FORMAT = "anachron-index 1"
+FORMAT = "anachron-index 2"
 CORPUS_FILES = ("items.jsonl", "entities.jsonl", "samples.jsonl")
 SERVED = ("items.jsonl", "entities.jsonl")
 _HEADER = b"SQLite format 3\x00"
@@ -54,27 +54,34 @@ _HEADER = b"SQLite format 3\x00"
 _SCHEMA = """
 CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT NOT NULL);
 CREATE TABLE entities(pos INTEGER PRIMARY KEY, id TEXT NOT NULL UNIQUE, valid_from TEXT, valid_to TEXT, doc TEXT NOT NULL);
-CREATE TABLE items(ord INTEGER PRIMARY KEY, pos INTEGER NOT NULL UNIQUE, id TEXT NOT NULL UNIQUE, day TEXT NOT NULL, doc TEXT NOT NULL);
+CREATE TABLE items(
+    ord INTEGER PRIMARY KEY, pos INTEGER NOT NULL UNIQUE, id TEXT NOT NULL UNIQUE, day TEXT NOT NULL,
+    strong TEXT NOT NULL, weak TEXT NOT NULL, doc TEXT NOT NULL
+);
 CREATE INDEX items_day ON items(day, ord);
 CREATE TABLE item_entities(entity TEXT NOT NULL, ord INTEGER NOT NULL, PRIMARY KEY (entity, ord)) WITHOUT ROWID;
 CREATE TABLE samples(pos INTEGER PRIMARY KEY, id TEXT NOT NULL UNIQUE, as_of TEXT NOT NULL, doc TEXT NOT NULL);
-CREATE VIRTUAL TABLE strong USING fts5(terms, content='', detail=none, tokenize='ascii');
-CREATE VIRTUAL TABLE weak USING fts5(terms, content='', detail=none, tokenize='ascii');
+CREATE VIRTUAL TABLE terms USING fts5(strong, weak, content='', detail=column, tokenize='ascii');
+CREATE TABLE vocab(term TEXT PRIMARY KEY, strong INTEGER NOT NULL, weak INTEGER NOT NULL) WITHOUT ROWID;
 """
 
-# Per query word (json_each over the quoted words): 2 for each item holding it as a strong term,
-# 1 as a weak term (weak terms exclude strong ones, so a word counts once per item).
-_SEARCH = """
-SELECT i.doc FROM (
-    SELECT rowid AS ord, SUM(w) AS score FROM (
-        SELECT s.rowid AS rowid, 2 AS w FROM json_each(?1) AS q, strong AS s WHERE s.strong MATCH q.value AND s.rowid <= ?2
-        UNION ALL
-        SELECT t.rowid, 1 FROM json_each(?1) AS q, weak AS t WHERE t.weak MATCH q.value AND t.rowid <= ?2
-    ) GROUP BY rowid ORDER BY score DESC, rowid LIMIT ?3
-) AS r JOIN items AS i ON i.ord = r.ord ORDER BY r.score DESC, r.ord
+# Per query word (json_each over the column-filtered words): 2 for each item holding it as a strong
+# term, 1 as a weak term (weak terms exclude strong ones, so a word counts once per item).
+_AGGREGATE = """
+SELECT rowid FROM (
+    SELECT t.rowid AS rowid, 2 AS w FROM json_each(?1) AS q, terms AS t WHERE t.terms MATCH q.value AND t.rowid <= ?3
+    UNION ALL
+    SELECT t.rowid, 1 FROM json_each(?2) AS q, terms AS t WHERE t.terms MATCH q.value AND t.rowid <= ?3
+) GROUP BY rowid ORDER BY SUM(w) DESC, rowid LIMIT ?4
 """
+_CANDIDATES = """
+SELECT i.ord, i.strong, i.weak FROM terms AS t JOIN items AS i ON i.ord = t.rowid WHERE t.terms MATCH ?1 AND t.rowid <= ?2
+"""
+_SCAN = "SELECT rowid FROM terms WHERE terms MATCH ?1 AND rowid > ?2 AND rowid <= ?3 ORDER BY rowid LIMIT ?4"
+_DOCS = "SELECT i.ord, i.doc FROM json_each(?1) AS q JOIN items AS i ON i.ord = q.value"
 _LAST_KNOWN = "SELECT ord FROM items WHERE day <= ? ORDER BY day DESC, ord DESC LIMIT 1"
 _MAX_ORD = 2**62
+_CHUNK = 10_000  # items per batch of inserts
 
 
 def key(ident: str) -> str:
@@ -285,24 +292,28 @@ def _write(con: sqlite3.Connection, corpus: Corpus, root: Path, files: Mapping[s
                 for n, e in enumerate(corpus.entities.values())
             ),
         )
-        con.executemany(
-            "INSERT INTO items VALUES (?, ?, ?, ?, ?)",
-            ((n, pos[i.id], key(i.id), i.publish_date.isoformat(), item_doc(i)) for n, i in enumerate(ordered, 1)),
-        )
-        con.executemany(
-            "INSERT INTO item_entities VALUES (?, ?)",
-            ((key(e), n) for n, i in enumerate(ordered, 1) for e in dict.fromkeys(i.entities)),
-        )
-        terms = [item_terms(i, corpus.entities) for i in ordered]
-        con.executemany("INSERT INTO strong(rowid, terms) VALUES (?, ?)", ((n, " ".join(sorted(t[0]))) for n, t in enumerate(terms, 1)))
-        con.executemany("INSERT INTO weak(rowid, terms) VALUES (?, ?)", ((n, " ".join(sorted(t[1]))) for n, t in enumerate(terms, 1)))
-        del terms
+        # In chunks, so the rows of one chunk at a time are in memory, not those of the whole corpus.
+        for start in range(0, len(ordered), _CHUNK):
+            chunk = list(enumerate(ordered[start : start + _CHUNK], start + 1))
+            rows = []
+            for n, item in chunk:
+                strong, weak = item_terms(item, corpus.entities)
+                rows.append((n, pos[item.id], key(item.id), item.publish_date.isoformat(), " ".join(sorted(strong)), " ".join(sorted(weak)), item_doc(item)))
+            con.executemany("INSERT INTO items VALUES (?, ?, ?, ?, ?, ?, ?)", rows)
+            con.executemany("INSERT INTO terms(rowid, strong, weak) VALUES (?, ?, ?)", ((r[0], r[4], r[5]) for r in rows))
+            con.executemany("INSERT INTO item_entities VALUES (?, ?)", ((key(e), n) for n, i in chunk for e in dict.fromkeys(i.entities)))
         con.executemany(
             "INSERT INTO samples VALUES (?, ?, ?, ?)",
             ((n, key(s.id), s.as_of.isoformat(), sample_doc(s)) for n, s in enumerate(corpus.samples.values())),
         )
-        con.execute("INSERT INTO strong(strong) VALUES ('optimize')")
-        con.execute("INSERT INTO weak(weak) VALUES ('optimize')")
+        con.execute("INSERT INTO terms(terms) VALUES ('optimize')")
+        # How many items hold each term, per column: what a search plans with (engine.top_ords).
+        con.execute("CREATE VIRTUAL TABLE temp.counts USING fts5vocab(main, terms, col)")
+        con.execute(
+            "INSERT INTO vocab SELECT term, SUM(CASE WHEN col = 'strong' THEN doc ELSE 0 END), "
+            "SUM(CASE WHEN col = 'weak' THEN doc ELSE 0 END) FROM temp.counts GROUP BY term"
+        )
+        con.execute("DROP TABLE temp.counts")
         meta = {
             "format": FORMAT,
             "source": str(root.resolve()),
@@ -410,9 +421,10 @@ class IndexEngine:
         bound = self._bound(as_of, mode)
         if not words or bound == 0:
             return []
-        patterns = json.dumps([f'"{word}"' for word in words])
-        rows = self._con().execute(_SEARCH, (patterns, bound, min(k, _MAX_ORD))).fetchall()
-        return [read_item(doc) for (doc,) in rows]
+        con = self._con()
+        ords = top_ords(_Postings(con, bound), words, min(k, _MAX_ORD))
+        docs = dict(con.execute(_DOCS, (json.dumps(ords),)).fetchall())
+        return [read_item(docs[o]) for o in ords]
 
     def fetch(self, item_id: str, *, as_of: _dt.date, mode: str = "unrestricted") -> Item | None:
         """The item *item_id*, or ``None`` when it is unknown or not visible in *mode*."""
@@ -437,6 +449,43 @@ class IndexEngine:
         for con in connections:
             con.close()
         self._local = threading.local()
+
+
+def _phrase(word: str) -> str:
+    return f'"{word}"'  # words are [a-z0-9]+: a quoted FTS5 string needs no escaping
+
+
+def _pattern(pattern: Sequence[tuple[str, int]]) -> str:
+    """An FTS5 query for a pattern: 2 -> the word in ``strong``, 1 -> in ``weak``, 0 -> in neither."""
+    column = {2: "strong", 1: "weak"}
+    query = " AND ".join(f"{column[w]} : {_phrase(word)}" for word, w in pattern if w)
+    for word, w in pattern:
+        if not w:
+            query = f"({query}) NOT {_phrase(word)}"
+    return query
+
+
+class _Postings:
+    """:class:`~anachron.core.engine.Postings` over one connection, items up to ``ord`` *bound*."""
+
+    def __init__(self, con: sqlite3.Connection, bound: int) -> None:
+        self.con, self.bound = con, bound
+
+    def frequencies(self, words):
+        rows = self.con.execute("SELECT v.term, v.strong, v.weak FROM json_each(?) AS q JOIN vocab AS v ON v.term = q.value", (json.dumps(list(words)),))
+        return {term: (strong, weak) for term, strong, weak in rows}
+
+    def candidates(self, words):
+        rows = self.con.execute(_CANDIDATES, (" OR ".join(map(_phrase, words)), self.bound))
+        return ((o, strong.split(), weak.split()) for o, strong, weak in rows)
+
+    def scan(self, pattern, after, limit):
+        return [o for (o,) in self.con.execute(_SCAN, (_pattern(pattern), after, self.bound, limit))]
+
+    def aggregate(self, words, k):
+        strong = json.dumps([f"strong : {_phrase(w)}" for w in words])
+        weak = json.dumps([f"weak : {_phrase(w)}" for w in words])
+        return [o for (o,) in self.con.execute(_AGGREGATE, (strong, weak, self.bound, k))]
 
 
 def load_index(path: str | os.PathLike[str], *, samples: bool = True) -> Corpus:
