@@ -58,7 +58,7 @@ def as_of_days(corpus):
 
 
 # (RARE_POSTINGS, MAX_COMMON) of anachron.core.engine.top_ords: every path of the planner.
-PLANS = ((1000, 3), (0, 3), (5, 3), (60, 1), (10**9, 3), (0, 0))
+PLANS = ((300, 4), (0, 4), (5, 3), (60, 1), (10**9, 3), (0, 0))
 
 
 def assert_same_results(test, reference, engine, corpus, *, ks=(1, 5), plans=PLANS):

@@ -63,8 +63,9 @@ def extremes(engine: object) -> list[Item]:
 
 # -- top k over posting lists (the SQL engines) --------------------------------------------
 
-RARE_POSTINGS = 1000  # postings the candidates may come from before common words are scanned by level
-MAX_COMMON = 3  # common words handled by level scans; a query with more is aggregated whole
+RARE_POSTINGS = 5000  # postings the candidates may come from before common words are scanned by level
+MAX_COMMON = 4  # common words handled by level scans; a query with more is aggregated whole
+MAX_SCORED = 64  # words a candidate is scored over; a query with more is aggregated whole
 
 
 class Postings(Protocol):
@@ -78,11 +79,11 @@ class Postings(Protocol):
     def frequencies(self, words: Sequence[str]) -> Mapping[str, tuple[int, int]]:
         """Per word, how many items (of the whole corpus) hold it as a strong and as a weak term."""
 
-    def candidates(self, words: Sequence[str]) -> Iterable[tuple[int, Iterable[str], Iterable[str]]]:
-        """``(ord, strong terms, weak terms)`` of every visible item holding any of *words*."""
+    def candidates(self, words: Sequence[str], query: Sequence[str]) -> Iterable[tuple[int, int]]:
+        """``(ord, score)`` of every visible item holding any of *words*, scored over all *query* words."""
 
-    def scan(self, pattern: Sequence[tuple[str, int]], after: int, limit: int) -> list[int]:
-        """The first *limit* ords above *after*, ascending, of visible items matching *pattern*."""
+    def scan(self, patterns: Sequence[Sequence[tuple[str, int]]], after: int, limit: int) -> list[int]:
+        """The first *limit* ords above *after*, ascending, of visible items matching any of *patterns*."""
 
     def aggregate(self, words: Sequence[str], k: int) -> list[int]:
         """The top *k* ords by summed weights over *words*, then ord: the whole computation at once."""
@@ -95,10 +96,11 @@ def top_ords(postings: Postings, words: Sequence[str], k: int) -> list[int]:
 
     1. words holding no item are dropped; the rest are sorted rarest first.
        The rarest ones, as long as their postings add up to at most
-       :data:`RARE_POSTINGS`, are *rare*; the others *common*.  With more
-       than :data:`MAX_COMMON` common words the query is aggregated whole.
-    2. Every visible item holding a rare word is a candidate; its score is
-       computed in full from its stored terms (2 per strong word, 1 per weak).
+       :data:`RARE_POSTINGS`, are *rare*, and so are all but the
+       :data:`MAX_COMMON` most frequent; the others are *common*.  A query of
+       more than :data:`MAX_SCORED` words is aggregated whole.
+    2. Every visible item holding a rare word is a candidate, scored in full
+       over all the query words (2 per strong word, 1 per weak) by the engine.
     3. An item holding no rare word scores only from the common words, at
        most ``B`` = the sum of their best weights.  If the k-th candidate
        scores more than ``B``, the candidates are the answer.
@@ -111,21 +113,18 @@ def top_ords(postings: Postings, words: Sequence[str], k: int) -> list[int]:
     held = sorted((w for w in words if sum(frequency.get(w, (0, 0)))), key=lambda w: (sum(frequency[w]), w))
     if not held:
         return []
+    if len(held) > MAX_SCORED:
+        return postings.aggregate(held, k)
+    # Rare: the rarest words within the budget, and always all but the MAX_COMMON most frequent.
     rare: list[str] = []
     total = 0
-    for word in held:
-        if total + sum(frequency[word]) > RARE_POSTINGS:
+    for n, word in enumerate(held):
+        total += sum(frequency[word])
+        if total > RARE_POSTINGS and n >= len(held) - MAX_COMMON:
             break
         rare.append(word)
-        total += sum(frequency[word])
     common = held[len(rare):]
-    if len(common) > MAX_COMMON:
-        return postings.aggregate(held, k)
-    query = frozenset(held)
-    scored: dict[int, int] = {}
-    if rare:
-        for ord_, strong, weak in postings.candidates(rare):
-            scored[ord_] = 2 * len(query.intersection(strong)) + len(query.intersection(weak))
+    scored = dict(postings.candidates(rare, held)) if rare else {}
     ranked = sorted(scored, key=lambda o: (-scored[o], o))
     # The best weight of each common word: 2 if some item holds it as a strong term, else 1.
     best = {w: 2 if frequency[w][0] else 1 for w in common}
@@ -150,15 +149,15 @@ def _patterns(words: Sequence[str], best: Mapping[str, int], level: int) -> list
 
 
 def _level(postings: Postings, words, best, level: int, *, exclude: Mapping[int, int], need: int) -> Iterator[int]:
-    """Ords, ascending, of items outside *exclude* whose pattern over *words* sums to *level*."""
-    streams = [_stream(postings, pattern, exclude, need) for pattern in _patterns(words, best, level)]
-    return heapq.merge(*streams)
+    """Ords, ascending, of items outside *exclude* whose pattern over *words* sums to *level*.
 
-
-def _stream(postings: Postings, pattern, exclude: Mapping[int, int], need: int) -> Iterator[int]:
+    The patterns of one level are disjoint (an item has one pattern), so one
+    scan of their union, page by page, yields each item once.
+    """
+    patterns = _patterns(words, best, level)
     after, page = 0, need + 8
-    while True:
-        ords = postings.scan(pattern, after, page)
+    while patterns:
+        ords = postings.scan(patterns, after, page)
         yield from (o for o in ords if o not in exclude)
         if len(ords) < page:
             return

@@ -54,10 +54,7 @@ _HEADER = b"SQLite format 3\x00"
 _SCHEMA = """
 CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT NOT NULL);
 CREATE TABLE entities(pos INTEGER PRIMARY KEY, id TEXT NOT NULL UNIQUE, valid_from TEXT, valid_to TEXT, doc TEXT NOT NULL);
-CREATE TABLE items(
-    ord INTEGER PRIMARY KEY, pos INTEGER NOT NULL UNIQUE, id TEXT NOT NULL UNIQUE, day TEXT NOT NULL,
-    strong TEXT NOT NULL, weak TEXT NOT NULL, doc TEXT NOT NULL
-);
+CREATE TABLE items(ord INTEGER PRIMARY KEY, pos INTEGER NOT NULL UNIQUE, id TEXT NOT NULL UNIQUE, day TEXT NOT NULL, doc TEXT NOT NULL);
 CREATE INDEX items_day ON items(day, ord);
 CREATE TABLE item_entities(entity TEXT NOT NULL, ord INTEGER NOT NULL, PRIMARY KEY (entity, ord)) WITHOUT ROWID;
 CREATE TABLE samples(pos INTEGER PRIMARY KEY, id TEXT NOT NULL UNIQUE, as_of TEXT NOT NULL, doc TEXT NOT NULL);
@@ -74,8 +71,14 @@ SELECT rowid FROM (
     SELECT t.rowid, 1 FROM json_each(?2) AS q, terms AS t WHERE t.terms MATCH q.value AND t.rowid <= ?3
 ) GROUP BY rowid ORDER BY SUM(w) DESC, rowid LIMIT ?4
 """
+# Candidates: items holding a rare word (?1, an FTS5 query), scored in full over every query word
+# (?2 strong and ?3 weak patterns, each restricted to ?1), all inside the full-text index.
 _CANDIDATES = """
-SELECT i.ord, i.strong, i.weak FROM terms AS t JOIN items AS i ON i.ord = t.rowid WHERE t.terms MATCH ?1 AND t.rowid <= ?2
+SELECT rowid, SUM(w) FROM (
+    SELECT t.rowid AS rowid, 2 AS w FROM json_each(?2) AS q, terms AS t WHERE t.terms MATCH q.value AND t.rowid <= ?4
+    UNION ALL
+    SELECT t.rowid, 1 FROM json_each(?3) AS q, terms AS t WHERE t.terms MATCH q.value AND t.rowid <= ?4
+) GROUP BY rowid
 """
 _SCAN = "SELECT rowid FROM terms WHERE terms MATCH ?1 AND rowid > ?2 AND rowid <= ?3 ORDER BY rowid LIMIT ?4"
 _DOCS = "SELECT i.ord, i.doc FROM json_each(?1) AS q JOIN items AS i ON i.ord = q.value"
@@ -298,9 +301,9 @@ def _write(con: sqlite3.Connection, corpus: Corpus, root: Path, files: Mapping[s
             rows = []
             for n, item in chunk:
                 strong, weak = item_terms(item, corpus.entities)
-                rows.append((n, pos[item.id], key(item.id), item.publish_date.isoformat(), " ".join(sorted(strong)), " ".join(sorted(weak)), item_doc(item)))
-            con.executemany("INSERT INTO items VALUES (?, ?, ?, ?, ?, ?, ?)", rows)
-            con.executemany("INSERT INTO terms(rowid, strong, weak) VALUES (?, ?, ?)", ((r[0], r[4], r[5]) for r in rows))
+                rows.append((n, pos[item.id], key(item.id), item.publish_date.isoformat(), item_doc(item), " ".join(sorted(strong)), " ".join(sorted(weak))))
+            con.executemany("INSERT INTO items VALUES (?, ?, ?, ?, ?)", (r[:5] for r in rows))
+            con.executemany("INSERT INTO terms(rowid, strong, weak) VALUES (?, ?, ?)", ((r[0], r[5], r[6]) for r in rows))
             con.executemany("INSERT INTO item_entities VALUES (?, ?)", ((key(e), n) for n, i in chunk for e in dict.fromkeys(i.entities)))
         con.executemany(
             "INSERT INTO samples VALUES (?, ?, ?, ?)",
@@ -475,12 +478,15 @@ class _Postings:
         rows = self.con.execute("SELECT v.term, v.strong, v.weak FROM json_each(?) AS q JOIN vocab AS v ON v.term = q.value", (json.dumps(list(words)),))
         return {term: (strong, weak) for term, strong, weak in rows}
 
-    def candidates(self, words):
-        rows = self.con.execute(_CANDIDATES, (" OR ".join(map(_phrase, words)), self.bound))
-        return ((o, strong.split(), weak.split()) for o, strong, weak in rows)
+    def candidates(self, words, query):
+        held = " OR ".join(map(_phrase, words))
+        strong = json.dumps([f"strong : {_phrase(w)} AND ({held})" for w in query])
+        weak = json.dumps([f"weak : {_phrase(w)} AND ({held})" for w in query])
+        return self.con.execute(_CANDIDATES, (held, strong, weak, self.bound))
 
-    def scan(self, pattern, after, limit):
-        return [o for (o,) in self.con.execute(_SCAN, (_pattern(pattern), after, self.bound, limit))]
+    def scan(self, patterns, after, limit):
+        query = " OR ".join(f"({_pattern(p)})" for p in patterns)
+        return [o for (o,) in self.con.execute(_SCAN, (query, after, self.bound, limit))]
 
     def aggregate(self, words, k):
         strong = json.dumps([f"strong : {_phrase(w)}" for w in words])
