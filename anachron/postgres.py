@@ -51,6 +51,7 @@ from .core.index import (
     sample_doc,
     stale_file,
 )
+from .core.engine import top_ords
 from .core.retrieval import item_terms
 from .errors import AnachronError
 
@@ -71,12 +72,17 @@ CREATE TABLE {SCHEMA}.items (
 );
 CREATE TABLE {SCHEMA}.item_entities (entity text NOT NULL, ord bigint NOT NULL, PRIMARY KEY (entity, ord));
 CREATE TABLE {SCHEMA}.samples (pos integer PRIMARY KEY, id text NOT NULL UNIQUE, as_of date NOT NULL, doc text NOT NULL);
+CREATE TABLE {SCHEMA}.vocab (term text PRIMARY KEY, strong integer NOT NULL, weak integer NOT NULL);
 """
 _INDEXES = f"""
 CREATE INDEX items_day ON {SCHEMA}.items (day, ord);
 CREATE INDEX items_strong ON {SCHEMA}.items USING gin (strong);
 CREATE INDEX items_weak ON {SCHEMA}.items USING gin (weak);
 ANALYZE {SCHEMA}.items;
+INSERT INTO {SCHEMA}.vocab SELECT word, SUM(s), SUM(w) FROM (
+    SELECT word, ndoc AS s, 0 AS w FROM ts_stat('SELECT strong FROM {SCHEMA}.items')
+    UNION ALL SELECT word, 0, ndoc FROM ts_stat('SELECT weak FROM {SCHEMA}.items')
+) AS counts GROUP BY word;
 """
 
 
@@ -84,7 +90,7 @@ def _search_sql(enforced: bool) -> str:
     # One row per (query word, item holding it): 2 as a strong term, 1 as a weak one; summed per item.
     when = " AND i.day <= %(as_of)s" if enforced else ""
     return f"""
-SELECT i.doc FROM (
+SELECT ord FROM (
     SELECT ord, SUM(w) AS score FROM (
         SELECT i.ord, 2 AS w FROM unnest(%(words)s::text[]) AS q(word)
             JOIN {SCHEMA}.items AS i ON i.strong @@ q.word::tsquery{when}
@@ -92,7 +98,7 @@ SELECT i.doc FROM (
         SELECT i.ord, 1 FROM unnest(%(words)s::text[]) AS q(word)
             JOIN {SCHEMA}.items AS i ON i.weak @@ q.word::tsquery{when}
     ) AS hits GROUP BY ord ORDER BY score DESC, ord LIMIT %(k)s
-) AS r JOIN {SCHEMA}.items AS i ON i.ord = r.ord ORDER BY r.score DESC, r.ord
+) AS r ORDER BY r.score DESC, r.ord
 """
 
 
@@ -124,13 +130,16 @@ def _connect(url: str):
         raise AnachronError(f"{redact(url)}: cannot connect: {_first_line(exc)}") from None
 
 
+def term_key(term: str) -> str:
+    """A term as PostgreSQL stores it.  PostgreSQL caps a lexeme below 2 KB, so a term longer than
+    :data:`LONG_TERM` is stored and looked up as ``#`` and its SHA-256 (``#`` is in no term, so no
+    term collides with one)."""
+    return "#" + hashlib.sha256(term.encode("ascii")).hexdigest() if len(term) > LONG_TERM else term
+
+
 def lexeme(term: str) -> str:
-    """A term as a quoted lexeme.  Terms are ``[a-z0-9]+`` (nothing to escape); PostgreSQL caps a
-    lexeme below 2 KB, so a term longer than :data:`LONG_TERM` is stored and looked up as ``#`` and
-    its SHA-256 (``#`` is in no term, so no term collides with one)."""
-    if len(term) > LONG_TERM:
-        term = "#" + hashlib.sha256(term.encode("ascii")).hexdigest()
-    return f"'{term}'"
+    """A term as a quoted lexeme: terms are ``[a-z0-9]+`` and keys add ``#``, nothing to escape."""
+    return f"'{term_key(term)}'"
 
 
 def _tsvector(terms: Iterable[str]) -> str:
@@ -252,12 +261,13 @@ class PostgresEngine:
     def search(self, query: str, *, as_of: _dt.date, mode: str = "unrestricted", k: int = 5) -> list[Item]:
         """The top *k* items for *query*, best first, as seen on *as_of* in *mode* (see the module doc)."""
         check_search(query, as_of, mode, k)
-        words = match_words(query)
+        words = sorted({term_key(word) for word in match_words(query)})
         if not words:
             return []
-        params = {"words": [lexeme(word) for word in words], "as_of": as_of, "k": min(k, _MAX_K)}
-        rows = self._con().execute(_SEARCH[mode == "enforced"], params).fetchall()
-        return [read_item(doc) for (doc,) in rows]
+        con = self._con()
+        ords = top_ords(_Postings(con, as_of if mode == "enforced" else None), words, min(k, _MAX_K))
+        docs = dict(con.execute(f"SELECT ord, doc FROM {SCHEMA}.items WHERE ord = ANY(%s)", (ords,)).fetchall())
+        return [read_item(docs[o]) for o in ords]
 
     def fetch(self, item_id: str, *, as_of: _dt.date, mode: str = "unrestricted") -> Item | None:
         """The item *item_id*, or ``None`` when it is unknown or not visible in *mode*."""
@@ -283,6 +293,55 @@ class PostgresEngine:
         for con in connections:
             con.close()
         self._local = threading.local()
+
+
+class _Postings:
+    """:class:`~anachron.core.engine.Postings` over one connection; words are stored keys (:func:`term_key`)."""
+
+    def __init__(self, con, as_of: _dt.date | None) -> None:
+        self.con, self.as_of = con, as_of
+
+    def _when(self, params: list) -> str:
+        if self.as_of is None:
+            return ""
+        params.append(self.as_of)
+        return " AND day <= %s"
+
+    def frequencies(self, words):
+        rows = self.con.execute(f"SELECT term, strong, weak FROM {SCHEMA}.vocab WHERE term = ANY(%s)", (list(words),))
+        return {term: (strong, weak) for term, strong, weak in rows}
+
+    def candidates(self, words, query):
+        held = " | ".join(f"'{w}'" for w in words)
+        score = " + ".join("(strong @@ %s::tsquery)::int * 2 + (weak @@ %s::tsquery)::int" for _ in query)
+        params: list = [q for w in query for q in (f"'{w}'", f"'{w}'")] + [held, held]
+        sql = f"SELECT ord, {score} FROM {SCHEMA}.items WHERE (strong @@ %s::tsquery OR weak @@ %s::tsquery)"
+        sql += self._when(params)
+        return self.con.execute(sql, params).fetchall()
+
+    def scan(self, patterns, after, limit):
+        params: list = []
+        sql = f"SELECT ord FROM {SCHEMA}.items WHERE ({' OR '.join(_pattern(p, params) for p in patterns)}) AND ord > %s"
+        params.append(after)
+        sql += self._when(params) + " ORDER BY ord LIMIT %s"
+        params.append(limit)
+        return [o for (o,) in self.con.execute(sql, params)]
+
+    def aggregate(self, words, k):
+        params = {"words": [f"'{w}'" for w in words], "as_of": self.as_of, "k": k}
+        return [o for (o,) in self.con.execute(_SEARCH[self.as_of is not None], params)]
+
+
+def _pattern(pattern, params: list) -> str:
+    """SQL for a pattern: 2 -> the term in ``strong``, 1 -> in ``weak``, 0 -> in neither."""
+    parts = []
+    for word, weight in pattern:
+        params.extend([f"'{word}'"] * (1 if weight else 2))
+        parts.append(
+            "strong @@ %s::tsquery" if weight == 2 else "weak @@ %s::tsquery" if weight == 1
+            else "NOT (strong @@ %s::tsquery OR weak @@ %s::tsquery)"
+        )
+    return "(" + " AND ".join(parts) + ")"
 
 
 def load_postgres_corpus(url: str, *, samples: bool = True) -> Corpus:
