@@ -78,6 +78,34 @@ class SameResultsTest(unittest.TestCase):
         n = engine_cases.assert_same_results(self, reference, self.gen_index, corpus)
         self.assertGreater(n, 300)
 
+    def test_every_path_of_the_planner_is_taken(self):
+        # Non-vacuity of the comparisons above: across the plans, candidates, level scans and
+        # whole aggregation each answer some query.
+        from collections import Counter
+        from unittest import mock
+
+        from anachron.core import engine as planner
+        from anachron.core import index as module
+
+        corpus = load_corpus(self.generated)
+        used = Counter()
+        real = {name: getattr(module._Postings, name) for name in ("candidates", "scan", "aggregate")}
+
+        def spy(name):
+            def call(self, *args):
+                used[name] += 1
+                return real[name](self, *args)
+            return call
+
+        with mock.patch.multiple(module._Postings, **{name: spy(name) for name in real}):
+            for rare, common in engine_cases.PLANS:
+                with mock.patch.object(planner, "RARE_POSTINGS", rare), mock.patch.object(planner, "MAX_COMMON", common):
+                    queries = engine_cases.queries(corpus)
+                    for query in queries[:80] + [q for q in queries if len(q.split()) > planner.MAX_SCORED]:
+                        self.gen_index.search(query, as_of=dt.date(2100, 1, 1), k=5)
+        self.assertEqual(set(used), set(real), used)
+        self.assertTrue(all(used.values()), used)
+
     def test_fetch(self):
         for source, index in ((V0, self.v0_index), (self.generated, self.gen_index)):
             corpus = load_corpus(source)
