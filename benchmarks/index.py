@@ -168,7 +168,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--agents", type=int, default=8)
     parser.add_argument("--agent-queries", type=int, default=200)
     parser.add_argument("--seed", type=int, default=16)
+    parser.add_argument("--rare-postings", type=int, help="the planner's RARE_POSTINGS (default: anachron's)")
     args = parser.parse_args(argv)
+    from anachron.core import engine as planner
+
+    if args.rare_postings is not None:
+        planner.RARE_POSTINGS = args.rare_postings
 
     work = Path(args.dir)
     corpus_dir = work / f"corpus-{args.items}-{args.seed}"
@@ -177,7 +182,8 @@ def main(argv: list[str] | None = None) -> int:
     db = work / f"corpus-{args.items}-{args.seed}.db"
     queries = corpus_gen.queries(args.queries, seed=7, entities=max(10, args.items // 500))
     days = corpus_gen.as_of_dates(args.queries, seed=8)
-    print(f"machine: {machine()}")
+    print(f"machine: {machine()}; load average before: {os.getloadavg()[0]:.1f}")
+    print(f"planner: RARE_POSTINGS {planner.RARE_POSTINGS}, MAX_COMMON {planner.MAX_COMMON}, MAX_SCORED {planner.MAX_SCORED}")
     print(f"corpus: {args.items} generated items (seed {args.seed}), {(corpus_dir / 'items.jsonl').stat().st_size / 1e6:.0f} MB items.jsonl")
 
     built, build_rss = child(_BUILD.format(src=str(corpus_dir), out=str(db)))

@@ -63,7 +63,7 @@ def extremes(engine: object) -> list[Item]:
 
 # -- top k over posting lists (the SQL engines) --------------------------------------------
 
-RARE_POSTINGS = 5000  # postings the candidates may come from before common words are scanned by level
+RARE_POSTINGS = 1000  # postings the candidates may come from before common words are scanned by level
 MAX_COMMON = 4  # common words handled by level scans; a query with more is aggregated whole
 MAX_SCORED = 64  # words a candidate is scored over; a query with more is aggregated whole
 

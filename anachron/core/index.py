@@ -479,9 +479,11 @@ class _Postings:
         return {term: (strong, weak) for term, strong, weak in rows}
 
     def candidates(self, words, query):
+        # A rare word's own postings are candidates; another word's are read only where they meet them.
         held = " OR ".join(map(_phrase, words))
-        strong = json.dumps([f"strong : {_phrase(w)} AND ({held})" for w in query])
-        weak = json.dumps([f"weak : {_phrase(w)} AND ({held})" for w in query])
+        within = {w: "" if w in words else f" AND ({held})" for w in query}
+        strong = json.dumps([f"strong : {_phrase(w)}{within[w]}" for w in query])
+        weak = json.dumps([f"weak : {_phrase(w)}{within[w]}" for w in query])
         return self.con.execute(_CANDIDATES, (held, strong, weak, self.bound))
 
     def scan(self, patterns, after, limit):
