@@ -22,22 +22,21 @@ from __future__ import annotations
 
 import datetime as _dt
 import hashlib
-import json
 import os
 import re
-import threading
 from dataclasses import dataclass
 from pathlib import Path
 from types import MappingProxyType
-from typing import Any, Iterable
+from typing import Iterable
 
 from .core.corpus import Corpus, Item, load_corpus
-from .core.dates import known_at
 from .core.index import (
     CORPUS_FILES,
-    FORMAT,
     SERVED,
+    Connections,
+    build_meta,
     check_fetch,
+    check_meta,
     check_search,
     corpus_rows,
     entity_doc,
@@ -49,7 +48,7 @@ from .core.index import (
     read_item,
     read_sample,
     sample_doc,
-    stale_file,
+    visible,
 )
 from .core.engine import top_ords
 from .core.retrieval import item_terms
@@ -198,14 +197,7 @@ def _write(con, corpus: Corpus, root: Path, files) -> None:
         for n, s in enumerate(corpus.samples.values()):
             copy.write_row((n, key(s.id), s.as_of, sample_doc(s)))
     cur.execute(_INDEXES)
-    meta = {
-        "format": FORMAT,
-        "source": str(root.resolve()),
-        "files": json.dumps(files, sort_keys=True),
-        "items": str(len(ordered)),
-        "entities": str(len(corpus.entities)),
-        "samples": str(len(corpus.samples)) if "samples.jsonl" in files else "none",
-    }
+    meta = build_meta(root, files, len(ordered), len(corpus.entities), len(corpus.samples))
     cur.executemany(f"INSERT INTO {SCHEMA}.meta VALUES (%s, %s)", sorted(meta.items()))
 
 
@@ -218,18 +210,11 @@ def _open(url: str, names):
     except psycopg.Error as exc:
         con.close()
         raise AnachronError(f"{redact(url)}: no Anachron corpus there (load one with `anachron index DIR --to URL`): {_first_line(exc)}") from None
-    if meta.get("format") != FORMAT:
+    try:
+        check_meta(meta, names, where=redact(url), what="corpus", again="--to URL")
+    except AnachronError:
         con.close()
-        raise AnachronError(f"{redact(url)}: not an Anachron corpus of format {FORMAT!r} (found {meta.get('format')!r})")
-    source = Path(meta["source"])
-    if source.is_dir():
-        changed = stale_file(source, json.loads(meta["files"]), names)
-        if changed is not None:
-            con.close()
-            raise AnachronError(
-                f"{redact(url)}: stale corpus: {source / changed} changed since it was loaded; "
-                f"reload it with `anachron index {source} --to URL`"
-            )
+        raise
     return con, meta
 
 
@@ -245,18 +230,10 @@ class PostgresEngine:
         self._url = url
         self.source = redact(url)
         con, self.meta = _open(url, SERVED)
-        self._local = threading.local()
-        self._local.con = con
-        self._all = [con]  # every thread's connection, so close() closes them all
-        self._guard = threading.Lock()
+        self._connections = Connections(lambda: _connect(url), con)
 
     def _con(self):
-        con = getattr(self._local, "con", None)
-        if con is None or con.closed or con.broken:
-            con = self._local.con = _connect(self._url)
-            with self._guard:
-                self._all.append(con)
-        return con
+        return self._connections.get(usable=lambda con: not (con.closed or con.broken))
 
     def search(self, query: str, *, as_of: _dt.date, mode: str = "unrestricted", k: int = 5) -> list[Item]:
         """The top *k* items for *query*, best first, as seen on *as_of* in *mode* (see the module doc)."""
@@ -273,10 +250,7 @@ class PostgresEngine:
         """The item *item_id*, or ``None`` when it is unknown or not visible in *mode*."""
         check_fetch(item_id, as_of, mode)
         row = self._con().execute(f"SELECT doc FROM {SCHEMA}.items WHERE id = %s", (key(item_id),)).fetchone()
-        if row is None:
-            return None
-        item = read_item(row[0])
-        return item if mode == "unrestricted" or known_at(item.publish_date, as_of) else None
+        return visible(row and row[0], as_of, mode)
 
     def extremes(self) -> list[Item]:
         """The earliest and the latest item (first and last ``ord``)."""
@@ -288,11 +262,7 @@ class PostgresEngine:
 
     def close(self) -> None:
         """Close every thread's connection (a thread that searches again reconnects)."""
-        with self._guard:
-            connections, self._all = self._all, []
-        for con in connections:
-            con.close()
-        self._local = threading.local()
+        self._connections.close()
 
 
 class _Postings:

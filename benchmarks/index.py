@@ -30,8 +30,6 @@ import argparse
 import json
 import multiprocessing
 import os
-import platform
-import resource
 import sqlite3
 import statistics
 import subprocess
@@ -52,15 +50,9 @@ MODES = ("enforced", "unrestricted")
 
 
 def machine() -> str:
-    model = "unknown"
-    try:
-        for line in Path("/proc/cpuinfo").read_text().splitlines():
-            if line.startswith("model name"):
-                model = line.split(":", 1)[1].strip()
-                break
-    except OSError:
-        pass
-    return f"{os.cpu_count()} CPUs ({model}); Python {platform.python_version()}; SQLite {sqlite3.sqlite_version}"
+    from compare_modes import machine as base  # one description of the machine for every benchmark
+
+    return f"{base().split('; numpy')[0].split('; scipy')[0]}; SQLite {sqlite3.sqlite_version}"
 
 
 def quantiles(samples: list[float]) -> tuple[float, float]:
@@ -168,6 +160,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--agents", type=int, default=8)
     parser.add_argument("--agent-queries", type=int, default=200)
     parser.add_argument("--seed", type=int, default=16)
+    parser.add_argument("--no-build", action="store_true", help="reuse DIR's index if there is one (build not timed)")
     parser.add_argument("--rare-postings", type=int, help="the planner's RARE_POSTINGS (default: anachron's)")
     args = parser.parse_args(argv)
     from anachron.core import engine as planner
@@ -186,10 +179,14 @@ def main(argv: list[str] | None = None) -> int:
     print(f"planner: RARE_POSTINGS {planner.RARE_POSTINGS}, MAX_COMMON {planner.MAX_COMMON}, MAX_SCORED {planner.MAX_SCORED}")
     print(f"corpus: {args.items} generated items (seed {args.seed}), {(corpus_dir / 'items.jsonl').stat().st_size / 1e6:.0f} MB items.jsonl")
 
-    built, build_rss = child(_BUILD.format(src=str(corpus_dir), out=str(db)))
     loaded, load_rss = child(_LOAD.format(src=str(corpus_dir), query=queries[0]))
-    print(f"build: anachron index {built['seconds']:.1f} s, peak RSS {build_rss:.0f} MB, {built['bytes'] / 1e6:.0f} MB on disk; "
-          f"load_corpus alone {loaded['load']:.1f} s (build / load = {built['seconds'] / loaded['load']:.2f})")
+    if args.no_build and db.is_file():
+        print(f"build: not timed in this run (--no-build; the index in {db} is reused, {db.stat().st_size / 1e6:.0f} MB on disk); "
+              f"load_corpus alone {loaded['load']:.1f} s")
+    else:
+        built, build_rss = child(_BUILD.format(src=str(corpus_dir), out=str(db)))
+        print(f"build: anachron index {built['seconds']:.1f} s, peak RSS {build_rss:.0f} MB, {built['bytes'] / 1e6:.0f} MB on disk; "
+              f"load_corpus alone {loaded['load']:.1f} s, peak RSS {load_rss:.0f} MB (build / load = {built['seconds'] / loaded['load']:.2f})")
     opened, open_rss = child(_OPEN.format(out=str(db), query=queries[0]))
     print(f"open: IndexEngine {opened['open'] * 1e3:.0f} ms (after {opened['import'] * 1e3:.0f} ms of imports), "
           f"first answer {opened['first'] * 1e3:.0f} ms after start, RSS {open_rss:.0f} MB; "

@@ -35,7 +35,7 @@ import urllib.request
 from dataclasses import dataclass
 from pathlib import Path
 from types import MappingProxyType
-from typing import Any, Iterable, Mapping, Sequence
+from typing import Any, Callable, Iterable, Mapping, Sequence
 
 from ..validate import describe, positive_int
 from .corpus import _ENTITY_FIELDS, _ITEM_FIELDS, _SAMPLE_FIELDS, Corpus, Entity, Item, Sample, load_corpus
@@ -317,14 +317,7 @@ def _write(con: sqlite3.Connection, corpus: Corpus, root: Path, files: Mapping[s
             "SUM(CASE WHEN col = 'weak' THEN doc ELSE 0 END) FROM temp.counts GROUP BY term"
         )
         con.execute("DROP TABLE temp.counts")
-        meta = {
-            "format": FORMAT,
-            "source": str(root.resolve()),
-            "files": json.dumps(files, sort_keys=True),
-            "items": str(len(ordered)),
-            "entities": str(len(corpus.entities)),
-            "samples": str(len(corpus.samples)) if "samples.jsonl" in files else "none",
-        }
+        meta = build_meta(root, files, len(ordered), len(corpus.entities), len(corpus.samples))
         con.executemany("INSERT INTO meta VALUES (?, ?)", sorted(meta.items()))
     con.execute("ANALYZE")
 
@@ -371,45 +364,93 @@ def _open(path: str | os.PathLike[str], names: Sequence[str]) -> tuple[sqlite3.C
         meta = dict(con.execute("SELECT key, value FROM meta").fetchall())
     except sqlite3.Error as exc:
         raise AnachronError(f"{where}: not an Anachron index ({exc})") from None
-    if meta.get("format") != FORMAT:
+    try:
+        check_meta(meta, names, where=str(where), what="index", again=f"--out {where}")
+    except AnachronError:
         con.close()
-        raise AnachronError(f"{where}: not an Anachron index of format {FORMAT!r} (found {meta.get('format')!r})")
+        raise
+    return con, meta
+
+
+def check_meta(meta: Mapping[str, str], names: Sequence[str], *, where: str, what: str, again: str) -> None:
+    """Refuse a corpus store of another format, or one whose source files changed (see the module doc).
+
+    *what* names the store (``index``, ``corpus``) and *again* how to rebuild it.
+    """
+    if meta.get("format") != FORMAT:
+        raise AnachronError(f"{where}: not an Anachron {what} of format {FORMAT!r} (found {meta.get('format')!r})")
     source = Path(meta["source"])
     if source.is_dir():
         changed = stale_file(source, json.loads(meta["files"]), names)
         if changed is not None:
-            con.close()
             raise AnachronError(
-                f"{where}: stale index: {source / changed} changed since it was indexed; "
-                f"rebuild it with `anachron index {source} --out {where}`"
+                f"{where}: stale {what}: {source / changed} changed since it was indexed; "
+                f"rebuild it with `anachron index {source} {again}`"
             )
-    return con, meta
+
+
+def build_meta(root: Path, files: Mapping[str, Any], items: int, entities: int, samples: int) -> dict[str, str]:
+    """The ``meta`` rows of a store built from the corpus in *root*."""
+    return {
+        "format": FORMAT,
+        "source": str(root.resolve()),
+        "files": json.dumps(files, sort_keys=True),
+        "items": str(items),
+        "entities": str(entities),
+        "samples": str(samples) if "samples.jsonl" in files else "none",
+    }
+
+
+class Connections:
+    """One connection per thread, made by *connect*; :meth:`close` closes every one."""
+
+    def __init__(self, connect: Callable[[], Any], first: Any) -> None:
+        self._connect = connect
+        self._local = threading.local()
+        self._local.con = first
+        self._all = [first]
+        self._guard = threading.Lock()
+
+    def get(self, *, usable: Callable[[Any], bool] = lambda con: True) -> Any:
+        con = getattr(self._local, "con", None)
+        if con is None or not usable(con):
+            con = self._local.con = self._connect()
+            with self._guard:
+                self._all.append(con)
+        return con
+
+    def close(self) -> None:
+        with self._guard:
+            connections, self._all = self._all, []
+        for con in connections:
+            con.close()
+        self._local = threading.local()
+
+
+def visible(doc: str | None, as_of: _dt.date, mode: str) -> Item | None:
+    """The item stored as *doc*, or ``None`` when there is none or *mode* hides it on *as_of*."""
+    if doc is None:
+        return None
+    item = read_item(doc)
+    return item if mode == "unrestricted" or known_at(item.publish_date, as_of) else None
 
 
 class IndexEngine:
     """Search and fetch over an index file, as :class:`~anachron.core.SearchEngine` does in memory.
 
     Opening checks the format and freshness and reads nothing else; each
-    thread gets its own read-only connection.  Only the ``items``, ``strong``
-    and ``weak`` tables are read: never ``samples``.
+    thread gets its own read-only connection.  Only the ``items``, ``terms``
+    and ``vocab`` tables are read: never ``samples``.
     """
 
     def __init__(self, path: str | os.PathLike[str]) -> None:
         self.path = Path(path)
         self.source = str(path)
         con, self.meta = _open(self.path, SERVED)
-        self._local = threading.local()
-        self._local.con = con
-        self._all = [con]  # every thread's connection, so close() closes them all
-        self._guard = threading.Lock()
+        self._connections = Connections(lambda: _connect(self.path), con)
 
     def _con(self) -> sqlite3.Connection:
-        con = getattr(self._local, "con", None)
-        if con is None:
-            con = self._local.con = _connect(self.path)
-            with self._guard:
-                self._all.append(con)
-        return con
+        return self._connections.get()
 
     def _bound(self, as_of: _dt.date, mode: str) -> int:
         if mode == "unrestricted":
@@ -433,10 +474,7 @@ class IndexEngine:
         """The item *item_id*, or ``None`` when it is unknown or not visible in *mode*."""
         check_fetch(item_id, as_of, mode)
         row = self._con().execute("SELECT doc FROM items WHERE id = ?", (key(item_id),)).fetchone()
-        if row is None:
-            return None
-        item = read_item(row[0])
-        return item if mode == "unrestricted" or known_at(item.publish_date, as_of) else None
+        return visible(row and row[0], as_of, mode)
 
     def extremes(self) -> list[Item]:
         """The earliest and the latest item (first and last ``ord``)."""
@@ -447,11 +485,7 @@ class IndexEngine:
 
     def close(self) -> None:
         """Close every thread's connection (a thread that searches again reconnects)."""
-        with self._guard:
-            connections, self._all = self._all, []
-        for con in connections:
-            con.close()
-        self._local = threading.local()
+        self._connections.close()
 
 
 def _phrase(word: str) -> str:
