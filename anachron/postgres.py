@@ -242,7 +242,7 @@ class PostgresEngine:
         if not words:
             return []
         con = self._con()
-        ords = top_ords(_Postings(con, as_of if mode == "enforced" else None), words, min(k, _MAX_K))
+        ords = top_ords(_Postings(con, as_of if mode == "enforced" else None, int(self.meta["items"])), words, min(k, _MAX_K))
         docs = dict(con.execute(f"SELECT ord, doc FROM {SCHEMA}.items WHERE ord = ANY(%s)", (ords,)).fetchall())
         return [read_item(docs[o]) for o in ords]
 
@@ -268,8 +268,8 @@ class PostgresEngine:
 class _Postings:
     """:class:`~anachron.core.engine.Postings` over one connection; words are stored keys (:func:`term_key`)."""
 
-    def __init__(self, con, as_of: _dt.date | None) -> None:
-        self.con, self.as_of = con, as_of
+    def __init__(self, con, as_of: _dt.date | None, items: int) -> None:
+        self.con, self.as_of, self.items = con, as_of, items
 
     def _when(self, params: list) -> str:
         if self.as_of is None:

@@ -47,6 +47,7 @@ def queries(corpus, n=120, seed=5):
         "x" * 100_000,  # a long word matching nothing
         "y" * 5000,  # a long word an item holds (the generated corpus has one)
         "2021 q3 10",
+        "not near NEAR AND", "NOT Robotics",  # FTS5 operators are words here
     ]
     return picked
 
@@ -58,7 +59,8 @@ def as_of_days(corpus):
 
 
 # (RARE_POSTINGS, MAX_COMMON) of anachron.core.engine.top_ords: every path of the planner.
-PLANS = ((300, 4), (0, 4), (5, 3), (60, 1), (10**9, 3), (0, 0))
+# The first is the default (RARE_SHARE kept); the others set RARE_SHARE to 0.
+PLANS = ((1000, 4), (0, 4), (5, 3), (60, 1), (10**9, 3), (0, 0))
 
 
 def assert_same_results(test, reference, engine, corpus, *, ks=(1, 5), plans=PLANS):
@@ -74,8 +76,9 @@ def assert_same_results(test, reference, engine, corpus, *, ks=(1, 5), plans=PLA
         for mode in MODES:
             for k in ks + ((len(corpus.items) + 5,) if number % 10 == 0 else ()):
                 want = reference.search(query, as_of=day, mode=mode, k=k)
-                for rare, common in plans:
-                    with mock.patch.object(planner, "RARE_POSTINGS", rare), mock.patch.object(planner, "MAX_COMMON", common):
+                for number_, (rare, common) in enumerate(plans):
+                    share = planner.RARE_SHARE if number_ == 0 else 0.0  # the first plan is the default
+                    with mock.patch.multiple(planner, RARE_POSTINGS=rare, MAX_COMMON=common, RARE_SHARE=share):
                         got = engine.search(query, as_of=day, mode=mode, k=k)
                     test.assertEqual([i.id for i in got], [i.id for i in want], f"{query[:60]!r} {day} {mode} k={k} plan={rare},{common}")
                     test.assertEqual(got, want)

@@ -99,7 +99,7 @@ class SameResultsTest(unittest.TestCase):
 
         with mock.patch.multiple(module._Postings, **{name: spy(name) for name in real}):
             for rare, common in engine_cases.PLANS:
-                with mock.patch.object(planner, "RARE_POSTINGS", rare), mock.patch.object(planner, "MAX_COMMON", common):
+                with mock.patch.multiple(planner, RARE_POSTINGS=rare, MAX_COMMON=common, RARE_SHARE=0.0):
                     queries = engine_cases.queries(corpus)
                     for query in queries[:80] + [q for q in queries if len(q.split()) > planner.MAX_SCORED]:
                         self.gen_index.search(query, as_of=dt.date(2100, 1, 1), k=5)

@@ -25,7 +25,7 @@ from tests.support import extras_required, require_extra, run_cli
 
 V0 = default_corpus_dir()
 # Plans of the shared planner (see tests/engine_cases.py) that reach each of this engine's queries.
-PLANS = ((300, 4), (0, 4), (10**9, 3), (60, 1))
+PLANS = ((1000, 4), (0, 4), (10**9, 3), (60, 1))
 SERVER = None
 TMP = None
 DATABASES = []

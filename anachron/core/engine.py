@@ -63,7 +63,8 @@ def extremes(engine: object) -> list[Item]:
 
 # -- top k over posting lists (the SQL engines) --------------------------------------------
 
-RARE_POSTINGS = 1000  # postings the candidates may come from before common words are scanned by level
+RARE_POSTINGS = 1000  # postings the candidates may come from before common words are scanned by level...
+RARE_SHARE = 0.02  # ... or this share of the corpus's items, whichever is more
 MAX_COMMON = 4  # common words handled by level scans; a query with more is aggregated whole
 MAX_SCORED = 64  # words a candidate is scored over; a query with more is aggregated whole
 
@@ -75,6 +76,8 @@ class Postings(Protocol):
     each of some words to 2 (a strong term of the item), 1 (a weak term) or 0
     (neither).
     """
+
+    items: int  # how many items the corpus has
 
     def frequencies(self, words: Sequence[str]) -> Mapping[str, tuple[int, int]]:
         """Per word, how many items (of the whole corpus) hold it as a strong and as a weak term."""
@@ -96,7 +99,8 @@ def top_ords(postings: Postings, words: Sequence[str], k: int) -> list[int]:
 
     1. words holding no item are dropped; the rest are sorted rarest first.
        The rarest ones, as long as their postings add up to at most
-       :data:`RARE_POSTINGS`, are *rare*, and so are all but the
+       :data:`RARE_POSTINGS` or :data:`RARE_SHARE` of the corpus's items
+       (whichever is more), are *rare*, and so are all but the
        :data:`MAX_COMMON` most frequent; the others are *common*.  A query of
        more than :data:`MAX_SCORED` words is aggregated whole.
     2. Every visible item holding a rare word is a candidate, scored in full
@@ -117,10 +121,10 @@ def top_ords(postings: Postings, words: Sequence[str], k: int) -> list[int]:
         return postings.aggregate(held, k)
     # Rare: the rarest words within the budget, and always all but the MAX_COMMON most frequent.
     rare: list[str] = []
-    total = 0
+    total, budget = 0, max(RARE_POSTINGS, RARE_SHARE * postings.items)
     for n, word in enumerate(held):
         total += sum(frequency[word])
-        if total > RARE_POSTINGS and n >= len(held) - MAX_COMMON:
+        if total > budget and n >= len(held) - MAX_COMMON:
             break
         rare.append(word)
     common = held[len(rare):]

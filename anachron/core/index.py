@@ -466,7 +466,7 @@ class IndexEngine:
         if not words or bound == 0:
             return []
         con = self._con()
-        ords = top_ords(_Postings(con, bound), words, min(k, _MAX_ORD))
+        ords = top_ords(_Postings(con, bound, int(self.meta["items"])), words, min(k, _MAX_ORD))
         docs = dict(con.execute(_DOCS, (json.dumps(ords),)).fetchall())
         return [read_item(docs[o]) for o in ords]
 
@@ -505,8 +505,8 @@ def _pattern(pattern: Sequence[tuple[str, int]]) -> str:
 class _Postings:
     """:class:`~anachron.core.engine.Postings` over one connection, items up to ``ord`` *bound*."""
 
-    def __init__(self, con: sqlite3.Connection, bound: int) -> None:
-        self.con, self.bound = con, bound
+    def __init__(self, con: sqlite3.Connection, bound: int, items: int) -> None:
+        self.con, self.bound, self.items = con, bound, items
 
     def frequencies(self, words):
         rows = self.con.execute("SELECT v.term, v.strong, v.weak FROM json_each(?) AS q JOIN vocab AS v ON v.term = q.value", (json.dumps(list(words)),))
