@@ -155,8 +155,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--dir", required=True, help="working directory (the corpus is generated here once)")
     parser.add_argument("--items", type=int, default=1_000_000)
     parser.add_argument("--queries", type=int, default=1000, help="queries timed on the index, per mode")
-    parser.add_argument("--scan-queries", type=int, default=50, help="of those, timed on the scan too (default 50)")
+    parser.add_argument("--scan-queries", type=int, default=50, help="of those, timed on the scan too (default 50; 0: no scan)")
     parser.add_argument("--postgres", metavar="URL", help="a PostgreSQL database to load and time (replaced)")
+    parser.add_argument("--postgres-loaded", action="store_true", help="the database already holds this corpus: do not reload it")
     parser.add_argument("--agents", type=int, default=8)
     parser.add_argument("--agent-queries", type=int, default=200)
     parser.add_argument("--seed", type=int, default=16)
@@ -176,7 +177,7 @@ def main(argv: list[str] | None = None) -> int:
     queries = corpus_gen.queries(args.queries, seed=7, entities=max(10, args.items // 500))
     days = corpus_gen.as_of_dates(args.queries, seed=8)
     print(f"machine: {machine()}; load average before: {os.getloadavg()[0]:.1f}")
-    print(f"planner: RARE_POSTINGS {planner.RARE_POSTINGS}, MAX_COMMON {planner.MAX_COMMON}, MAX_SCORED {planner.MAX_SCORED}")
+    print(f"planner: RARE_POSTINGS {planner.RARE_POSTINGS}, RARE_SHARE {planner.RARE_SHARE}, MAX_COMMON {planner.MAX_COMMON}, MAX_SCORED {planner.MAX_SCORED}")
     print(f"corpus: {args.items} generated items (seed {args.seed}), {(corpus_dir / 'items.jsonl').stat().st_size / 1e6:.0f} MB items.jsonl")
 
     loaded, load_rss = child(_LOAD.format(src=str(corpus_dir), query=queries[0]))
@@ -194,10 +195,14 @@ def main(argv: list[str] | None = None) -> int:
           f"(ratio {loaded['first'] / opened['first']:.0f}x to the first answer)")
 
     index = IndexEngine(db)
-    scan = SearchEngine(load_corpus(corpus_dir, samples=False))
     n_scan = min(args.scan_queries, args.queries)
+    scan = SearchEngine(load_corpus(corpus_dir, samples=False)) if n_scan else None
     for mode in MODES:
         index_times, index_results = time_searches(index, queries, days, mode)
+        if scan is None:
+            ip50, ip95 = quantiles(index_times)
+            print(f"search {mode}: index p50 {ip50:.2f} ms, p95 {ip95:.2f} ms over {len(queries)} queries (scan not run: --scan-queries 0)")
+            continue
         scan_times, scan_results = time_searches(scan, queries[:n_scan], days[:n_scan], mode)
         if scan_results != index_results[:n_scan]:
             raise SystemExit(f"{mode}: the index and the scan disagree")
@@ -216,9 +221,10 @@ def main(argv: list[str] | None = None) -> int:
     if args.postgres:
         from anachron.postgres import load_to_postgres
 
-        t = time.perf_counter()
-        load_to_postgres(corpus_dir, args.postgres)
-        print(f"postgres: anachron index --to {time.perf_counter() - t:.1f} s")
+        if not args.postgres_loaded:
+            t = time.perf_counter()
+            load_to_postgres(corpus_dir, args.postgres)
+            print(f"postgres: anachron index --to {time.perf_counter() - t:.1f} s")
         one = agents("postgres", args.postgres, 1, args.agent_queries, args.seed)
         many = agents("postgres", args.postgres, args.agents, args.agent_queries, args.seed)
         print(f"agents: 1 process on PostgreSQL: p50 {one[0]:.2f} ms, p95 {one[1]:.2f} ms, {one[2]:.0f} calls/s")
