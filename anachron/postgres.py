@@ -29,7 +29,7 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Iterable
 
-from .core.corpus import Corpus, Item, load_corpus
+from .core.corpus import Corpus, Item
 from .core.index import (
     CORPUS_FILES,
     SERVED,
@@ -40,7 +40,6 @@ from .core.index import (
     check_search,
     corpus_rows,
     entity_doc,
-    fingerprint,
     item_doc,
     key,
     match_words,
@@ -48,6 +47,7 @@ from .core.index import (
     read_item,
     read_sample,
     sample_doc,
+    source_corpus,
     visible,
 )
 from .core.engine import top_ords
@@ -159,12 +159,7 @@ def load_to_postgres(corpus_dir: str | os.PathLike[str], url: str, *, samples: b
 
     One transaction: readers see the old corpus or the new one, never a part.
     """
-    root = Path(corpus_dir)
-    if not root.is_dir():
-        raise AnachronError(f"{root}: not a corpus directory")
-    names = CORPUS_FILES if samples else SERVED
-    files = fingerprint(root, names)
-    corpus = load_corpus(root, samples=samples)
+    root, files, corpus = source_corpus(corpus_dir, samples=samples)
     psycopg = _psycopg()
     con = _connect(url)
     try:

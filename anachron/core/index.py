@@ -228,6 +228,15 @@ class IndexSummary:
     bytes: int
 
 
+def source_corpus(corpus_dir: str | os.PathLike[str], *, samples: bool) -> tuple[Path, dict[str, Any], Corpus]:
+    """A corpus directory to index: its path, the fingerprint of its files (taken first), the corpus."""
+    root = Path(corpus_dir)
+    if not root.is_dir():
+        raise AnachronError(f"{root}: not a corpus directory")
+    files = fingerprint(root, CORPUS_FILES if samples else SERVED)
+    return root, files, load_corpus(root, samples=samples)
+
+
 def corpus_rows(corpus: Corpus) -> tuple[list[Item], dict[str, int]]:
     """The items in ``ord`` order and each item's file position (0-based)."""
     return rank_order(corpus.items.values()), {ident: n for n, ident in enumerate(corpus.items)}
@@ -243,12 +252,7 @@ def build_index(
     complete, so *out* is the old index or the new one, never a part.
     *samples=False* leaves the tasks out (an index only for serving).
     """
-    root = Path(corpus_dir)
-    if not root.is_dir():
-        raise AnachronError(f"{root}: not a corpus directory")
-    names = CORPUS_FILES if samples else SERVED
-    files = fingerprint(root, names)
-    corpus = load_corpus(root, samples=samples)
+    root, files, corpus = source_corpus(corpus_dir, samples=samples)
     target = Path(os.path.realpath(out))
     if target.is_dir():
         raise AnachronError(f"{out}: is a directory")
