@@ -30,6 +30,7 @@ COMMANDS = (
     "verify_citations",
     "export",
     "bank",
+    "index",
     "report",
 )
 

@@ -13,8 +13,12 @@ from ..core.dates import parse_date
 __all__ = ["add_corpus_option", "add_format_option", "count", "emit_csv", "emit_scores", "iso_date"]
 
 
-def add_corpus_option(parser: argparse.ArgumentParser, *, help: str | None = None) -> None:
-    parser.add_argument("--corpus", metavar="DIR", help=help or "corpus directory (default: the bundled v0 corpus)")
+def add_corpus_option(parser: argparse.ArgumentParser, *, help: str | None = None, metavar: str = "DIR|INDEX") -> None:
+    parser.add_argument(
+        "--corpus",
+        metavar=metavar,
+        help=help or "corpus directory or index file built by `anachron index` (default: the bundled v0 corpus)",
+    )
 
 
 def add_format_option(parser: argparse.ArgumentParser, *, extra: Sequence[str] = ()) -> None:

@@ -30,7 +30,11 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     )
     parser.add_argument("--as-of", required=True, type=iso_date, metavar="DATE", help="the cutoff T: nothing dated after it is shown")
     source = parser.add_mutually_exclusive_group()
-    add_corpus_option(source, help="local corpus directory (default: the bundled v0 corpus)")
+    add_corpus_option(
+        source,
+        help="corpus directory, index file (`anachron index`) or postgresql:// URL (postgres extra) (default: the bundled v0 corpus)",
+        metavar="DIR|INDEX|URL",
+    )
     source.add_argument("--upstream", metavar="URL", help="backdated search service taking POST URL/search and URL/fetch")
     parser.add_argument(
         "--mode",
@@ -94,9 +98,9 @@ def run(args: argparse.Namespace) -> int:
     if args.upstream is not None:
         backend = timelock.UpstreamBackend(args.upstream, timeout=args.upstream_timeout)
     else:
-        corpus = timelock.load_served_corpus(args.corpus)
-        presentation.check(corpus)
-        backend = timelock.CorpusBackend(corpus)
+        # A directory is loaded (without samples); an index file or a postgresql:// URL is searched in place.
+        backend = timelock.CorpusBackend(timelock.open_engine(args.corpus))
+        backend.check_presentation(presentation)
     limits = timelock.Limits(args.max_searches, args.max_fetches, args.max_calls)
     if args.events_dir is not None:
         args.events = new_events_file(args.events_dir)

@@ -295,14 +295,21 @@ def _records(path: Path, required: bool) -> list[Record]:
 def load_corpus(directory: str | os.PathLike[str] | None = None, *, samples: bool = True) -> Corpus:
     """Load and validate the corpus in *directory* (default: the v0 corpus).
 
+    *directory* may also be an index file written by ``anachron index``
+    (:func:`anachron.core.index.load_index`), refused when stale.
+
     ``items.jsonl`` is required; ``entities.jsonl`` and ``samples.jsonl``
     may be absent (no entities, no samples).  With ``samples=False``
     ``samples.jsonl`` is not even opened: a time lock serves a corpus
     without ever reading the tasks posed over it.
     """
     root = Path(directory) if directory is not None else default_corpus_dir()
+    if root.is_file():  # an index built by `anachron index` (docs/index.md)
+        from .index import load_index
+
+        return load_index(root, samples=samples)
     if not root.is_dir():
-        raise AnachronError(f"{root}: not a corpus directory")
+        raise AnachronError(f"{root}: not a corpus directory or index")
     return build_corpus(
         _records(root / "items.jsonl", required=True),
         _records(root / "entities.jsonl", required=False),

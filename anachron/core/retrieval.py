@@ -22,14 +22,14 @@ from __future__ import annotations
 
 import datetime as _dt
 import re
-from typing import Iterable
+from typing import Iterable, Mapping
 
 from ..validate import describe, positive_int
-from .corpus import Corpus, Item
+from .corpus import Corpus, Entity, Item
 from .dates import known_at
 from .errors import AnachronError
 
-__all__ = ["MODES", "SearchEngine", "tokenize"]
+__all__ = ["MODES", "SearchEngine", "item_terms", "tokenize"]
 
 MODES = ("unrestricted", "enforced")
 
@@ -45,6 +45,20 @@ def tokenize(text: str) -> list[str]:
     return [word for word in _WORD.findall(text.lower()) if word not in _STOP]
 
 
+def item_terms(item: Item, entities: Mapping[str, Entity]) -> tuple[frozenset[str], frozenset[str]]:
+    """``(strong, weak)``: the words an item scores 2 for, and those it scores 1 for.
+
+    Strong: the title's words and those of the id and name of every entity
+    the item names.  Weak: the text's words that are not strong.  Every
+    engine (in memory, SQLite, PostgreSQL) indexes these two sets.
+    """
+    strong = set(tokenize(item.title))
+    for entity_id in item.entities:
+        strong.update(tokenize(entity_id))
+        strong.update(tokenize(entities[entity_id].name))
+    return frozenset(strong), frozenset(tokenize(item.text)) - strong
+
+
 class SearchEngine:
     """Keyword search over the items of a :class:`Corpus`."""
 
@@ -53,12 +67,7 @@ class SearchEngine:
         self._strong: dict[str, frozenset[str]] = {}
         self._weak: dict[str, frozenset[str]] = {}
         for item in corpus.items.values():
-            strong = set(tokenize(item.title))
-            for entity_id in item.entities:
-                strong.update(tokenize(entity_id))
-                strong.update(tokenize(corpus.entities[entity_id].name))
-            self._strong[item.id] = frozenset(strong)
-            self._weak[item.id] = frozenset(tokenize(item.text)) - strong
+            self._strong[item.id], self._weak[item.id] = item_terms(item, corpus.entities)
 
     def visible(self, item: Item, as_of: _dt.date, mode: str) -> bool:
         """Whether *mode* lets *item* be seen by an agent working as of *as_of*."""

@@ -14,18 +14,20 @@ does not already ask about.
 
 from __future__ import annotations
 
+import os
 from typing import Any, Sequence
 
 from inspect_ai import Task, task
 from inspect_ai.dataset import MemoryDataset, Sample
 
 from anachron.core import Corpus, SearchEngine, load_corpus
+from anachron.core.engine import Engine
 from anachron.errors import AnachronError
 from anachron.inspect.params import checked, one_line
 from anachron.inspect.scorer import RETRIEVAL_TOOLS, tclr_scorer
 from anachron.inspect.solver import anachron_agent, time_lock
 from anachron.inspect.tools import retrieval_tools
-from anachron.timelock import DatePresentation
+from anachron.timelock import DatePresentation, is_database_url, open_engine
 
 __all__ = ["anachron", "anachron_enforced", "anachron_task", "corpus_samples"]
 
@@ -45,6 +47,23 @@ def _slices(spec: str | Sequence[str] | None, corpus: Corpus) -> set[str] | None
             f"slice: unknown slice {', '.join(map(repr, unknown)) or repr(spec)}; the corpus has {', '.join(sorted(known))}"
         )
     return set(names)
+
+
+def _corpus_and_engine(spec: str | None) -> tuple[Corpus, Engine]:
+    """The corpus the scorer reads (samples included) and the engine the tools search.
+
+    A directory is loaded once and searched in memory; an index file or a
+    ``postgresql://`` URL is loaded for the scorer and searched in place,
+    with the date filter in SQL.
+    """
+    if is_database_url(spec):
+        from anachron.postgres import load_postgres_corpus
+
+        return load_postgres_corpus(spec), open_engine(spec)
+    data = load_corpus(spec)
+    if spec is not None and os.path.isfile(spec):
+        return data, open_engine(spec)
+    return data, SearchEngine(data)
 
 
 def corpus_samples(corpus: Corpus, mode: str, slices: set[str] | None = None) -> list[Sample]:
@@ -76,7 +95,8 @@ def anachron_task(
 ) -> Task:
     """The task for *mode* (``unrestricted`` or ``enforced``), with the -T parameters:
 
-    - *corpus*: corpus directory (default: the bundled v0 corpus);
+    - *corpus*: corpus directory, index file (``anachron index``) or ``postgresql://`` URL
+      (default: the bundled v0 corpus);
     - *slice*: only samples of this slice (a comma-separated string or a list for several);
     - *k*: search results per query;
     - *budget*: search and fetch calls allowed per sample (``-T budget=null``: no limit);
@@ -88,9 +108,9 @@ def anachron_task(
     task_name = "anachron" if mode == "unrestricted" else f"anachron_{mode}"
     checked(task_name, corpus=corpus, slice=slice, k=k, budget=budget, date_presentation=date_presentation)
     with one_line(task_name):
-        data = load_corpus(corpus)
+        data, engine = _corpus_and_engine(corpus)
         presentation = DatePresentation.parse(date_presentation)
-        tools = retrieval_tools(SearchEngine(data), mode=mode, k=k, date_presentation=presentation, budget=budget)
+        tools = retrieval_tools(engine, mode=mode, k=k, date_presentation=presentation, budget=budget)
         samples = corpus_samples(data, mode, _slices(slice, data))
         if not samples:
             raise AnachronError(f"{data.source}: the corpus has no samples to evaluate")

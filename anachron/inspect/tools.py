@@ -31,6 +31,7 @@ from inspect_ai.tool import ToolDef, ToolError
 from inspect_ai.util import Store, store
 
 from anachron.core import Corpus, SearchEngine
+from anachron.core.engine import Engine
 from anachron.core.dates import parse_date
 from anachron.errors import AnachronError
 from anachron.timelock import Backend, CorpusBackend, DatePresentation, Limits, TimeLock
@@ -76,8 +77,8 @@ class StoreJournal:
         self.store.set(CALLS, [*self.calls(), dict(record)])
 
 
-def _backend(source: "Corpus | SearchEngine | Backend") -> Backend:
-    if isinstance(source, (Corpus, SearchEngine)):
+def _backend(source: "Corpus | Engine | Backend") -> Backend:
+    if isinstance(source, Corpus) or (isinstance(source, Engine) and not hasattr(source, "kind")):
         return CorpusBackend(source)
     if not all(hasattr(source, name) for name in ("kind", "source", "search", "fetch")):
         raise AnachronError(f"retrieval tools need a corpus, a SearchEngine or a time-lock backend, got {source!r}")
@@ -93,7 +94,7 @@ class _Lock:
         self.k = positive_int(k, "k")
         self.presentation = DatePresentation.parse(presentation)
         if isinstance(backend, CorpusBackend):
-            self.presentation.check(backend.corpus)
+            backend.check_presentation(self.presentation)
         self.limits = limits
         self.allow_undated = allow_undated
         self.as_of = as_of
@@ -182,7 +183,7 @@ def retrieval_tools(
 ) -> list[ToolDef]:
     """``[search, fetch]`` over one time lock, sharing one budget per sample.
 
-    *source* is a corpus (or its engine) or any time-lock backend (say an
+    *source* is a corpus, a search engine (in memory, an index, PostgreSQL) or any time-lock backend (say an
     :class:`~anachron.timelock.UpstreamBackend`).  *budget* caps searches and
     fetches together; *limits* sets each cap (give one or the other).  *as_of*
     is called at each tool call and returns the cutoff: by default the date

@@ -24,10 +24,12 @@ from dataclasses import dataclass
 from typing import Any, Mapping, Protocol
 
 from ..core import Corpus, SearchEngine, load_corpus
+from ..core.engine import Engine, extremes
 from ..core.attribution import DATE_FIELDS, MODIFIED_FIELDS
 from ..core.dates import format_date
 from ..errors import AnachronError
 from ..io import parse_json
+from .render import DatePresentation
 
 __all__ = [
     "Backend",
@@ -35,7 +37,9 @@ __all__ = [
     "Hit",
     "UpstreamBackend",
     "UpstreamError",
+    "is_database_url",
     "load_served_corpus",
+    "open_engine",
 ]
 
 UPSTREAM_MAX_BYTES = 16 * 1024 * 1024
@@ -77,8 +81,34 @@ def load_served_corpus(directory: str | os.PathLike[str] | None = None) -> Corpu
     return load_corpus(directory, samples=False)
 
 
+def is_database_url(spec: object) -> bool:
+    """Whether ``--corpus`` names a PostgreSQL server (``postgresql://`` or ``postgres://``)."""
+    return isinstance(spec, str) and spec.startswith(("postgresql://", "postgres://"))
+
+
+def open_engine(spec: str | os.PathLike[str] | None = None) -> Engine:
+    """The engine serving ``--corpus`` *spec*, reading only what is served.
+
+    A directory (default: v0) is loaded into memory without its samples; an
+    index file is opened, not loaded (:class:`~anachron.core.index.IndexEngine`);
+    a ``postgresql://`` URL is a :class:`anachron.postgres.PostgresEngine`
+    (the ``postgres`` extra).
+    """
+    if is_database_url(spec):
+        from ..postgres import PostgresEngine
+
+        return PostgresEngine(str(spec))
+    if spec is not None and os.path.isfile(spec):
+        from ..core.index import IndexEngine
+
+        return IndexEngine(spec)
+    return SearchEngine(load_served_corpus(spec))
+
+
 class CorpusBackend:
-    """A local corpus through :class:`~anachron.core.SearchEngine` (the one retrieval implementation).
+    """A local corpus through an :class:`~anachron.core.engine.Engine`: in memory
+    (:class:`~anachron.core.SearchEngine`), an index file or a PostgreSQL server,
+    all ranking alike (docs/index.md).
 
     ``search`` ranks only what *mode* lets be seen (enforced: nothing dated
     after the as-of date competes for the top k).  ``fetch`` returns the item
@@ -88,10 +118,17 @@ class CorpusBackend:
 
     kind = "corpus"
 
-    def __init__(self, corpus: Corpus | SearchEngine) -> None:
-        self.engine = corpus if isinstance(corpus, SearchEngine) else SearchEngine(corpus)
-        self.corpus = self.engine.corpus
-        self.source = self.corpus.source or "corpus"
+    def __init__(self, corpus: "Corpus | Engine") -> None:
+        self.engine = SearchEngine(corpus) if isinstance(corpus, Corpus) else corpus
+        if not isinstance(self.engine, Engine):
+            raise AnachronError(f"a corpus backend needs a corpus or a search engine, got {type(corpus).__name__}")
+        self.corpus = getattr(self.engine, "corpus", None)  # in memory only
+        source = getattr(self.engine, "source", None) or (self.corpus.source if self.corpus is not None else None)
+        self.source = source or "corpus"
+
+    def check_presentation(self, presentation: DatePresentation) -> None:
+        """Fail early when *presentation* shifts an item of this corpus off the calendar."""
+        presentation.check(extremes(self.engine))
 
     @staticmethod
     def _hit(item) -> Hit:

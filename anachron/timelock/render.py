@@ -15,9 +15,9 @@ from __future__ import annotations
 import datetime as _dt
 import re
 from dataclasses import dataclass
-from typing import Any, Mapping, Sequence
+from typing import Any, Iterable, Mapping, Sequence
 
-from ..core import Corpus
+from ..core import Corpus, Item
 from ..errors import AnachronError
 
 __all__ = ["SNIPPET", "DatePresentation", "budget_line", "render", "snippet"]
@@ -60,9 +60,13 @@ class DatePresentation:
         except OverflowError:
             return None
 
-    def check(self, corpus: Corpus) -> None:
-        """Fail early, naming the item, when a shift leaves the calendar."""
-        for item in corpus.items.values():
+    def check(self, corpus: "Corpus | Iterable[Item]") -> None:
+        """Fail early, naming the item, when a shift leaves the calendar.
+
+        *corpus* is a corpus or the items to check (for an index, its
+        earliest and latest: only they can leave the calendar).
+        """
+        for item in corpus.items.values() if isinstance(corpus, Corpus) else corpus:
             if self.kind == "shift" and self.show(item.publish_date) is None:
                 raise AnachronError(
                     f"date_presentation {self}: item {item.id} dated {item.publish_date} shifts out of the calendar"

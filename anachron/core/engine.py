@@ -1,0 +1,169 @@
+"""The engine interface: what serves ``search`` and ``fetch`` over a dated corpus.
+
+Three engines implement it: :class:`~anachron.core.SearchEngine` (in
+memory), :class:`~anachron.core.index.IndexEngine` (a SQLite index file)
+and :class:`anachron.postgres.PostgresEngine` (a PostgreSQL server).  They
+return the same items in the same order for every query, as of date and
+mode (tests/test_index.py compares them):
+
+- the as-of date is an argument, never part of the query;
+- ranking is :mod:`anachron.core.retrieval`'s: 2 per distinct query word
+  among an item's strong terms, 1 per word among its weak terms
+  (:func:`~anachron.core.retrieval.item_terms`), items scoring 0 left out;
+- ties break on publish date, then id (a total order: ids are unique);
+- ``enforced`` drops items published after the as-of date before ranking
+  (:func:`~anachron.core.dates.known_at`) and nothing else: survivorship
+  is not filtered.
+
+The SQL engines number items by ``(publish_date, id)`` when they are
+indexed (the ``ord`` column), so "ties by date, then id" is "ties by
+``ord``", and "published on or before T" is "``ord`` at most that of the
+last item published on or before T".
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+import heapq
+import itertools
+from typing import Iterable, Iterator, Mapping, Protocol, Sequence, runtime_checkable
+
+from .corpus import Corpus, Item
+
+__all__ = ["Engine", "Postings", "rank_order", "top_ords"]
+
+
+@runtime_checkable
+class Engine(Protocol):
+    """Date-aware keyword search and fetch over a corpus."""
+
+    def search(self, query: str, *, as_of: _dt.date, mode: str = "unrestricted", k: int = 5) -> list[Item]:
+        """The top *k* items for *query*, best first, as seen on *as_of* in *mode*."""
+
+    def fetch(self, item_id: str, *, as_of: _dt.date, mode: str = "unrestricted") -> Item | None:
+        """The item *item_id*, or ``None`` when it is unknown or not visible in *mode*."""
+
+
+def rank_order(items: Iterable[Item]) -> list[Item]:
+    """*items* in the engines' tie order: publish date, then id (what ``ord`` numbers)."""
+    return sorted(items, key=lambda item: (item.publish_date, item.id))
+
+
+def extremes(engine: object) -> list[Item]:
+    """The items a date shift can push off the calendar: every item of an in-memory corpus,
+    the earliest and latest ones of an index (``engine.extremes()``)."""
+    own = getattr(engine, "extremes", None)
+    if callable(own):
+        return list(own())
+    corpus = getattr(engine, "corpus", None)
+    if isinstance(corpus, Corpus):
+        return list(corpus.items.values())
+    return []
+
+
+# -- top k over posting lists (the SQL engines) --------------------------------------------
+
+RARE_POSTINGS = 1000  # postings the candidates may come from before common words are scanned by level...
+RARE_SHARE = 0.02  # ... or this share of the corpus's items, whichever is more
+MAX_COMMON = 4  # common words handled by level scans; a query with more is aggregated whole
+MAX_SCORED = 64  # words a candidate is scored over; a query with more is aggregated whole
+
+
+class Postings(Protocol):
+    """What an SQL engine answers about the query words, within the visible items (its date bound).
+
+    Items are numbered by ``ord`` (publish date, then id).  A *pattern* maps
+    each of some words to 2 (a strong term of the item), 1 (a weak term) or 0
+    (neither).
+    """
+
+    items: int  # how many items the corpus has
+
+    def frequencies(self, words: Sequence[str]) -> Mapping[str, tuple[int, int]]:
+        """Per word, how many items (of the whole corpus) hold it as a strong and as a weak term."""
+
+    def candidates(self, words: Sequence[str], query: Sequence[str]) -> Iterable[tuple[int, int]]:
+        """``(ord, score)`` of every visible item holding any of *words*, scored over all *query* words."""
+
+    def scan(self, patterns: Sequence[Sequence[tuple[str, int]]], after: int, limit: int) -> list[int]:
+        """The first *limit* ords above *after*, ascending, of visible items matching any of *patterns*."""
+
+    def aggregate(self, words: Sequence[str], k: int) -> list[int]:
+        """The top *k* ords by summed weights over *words*, then ord: the whole computation at once."""
+
+
+def top_ords(postings: Postings, words: Sequence[str], k: int) -> list[int]:
+    """The top *k* items for the distinct query *words*: by score descending, then ``ord``.
+
+    Exact, and bounded in work when some words are common (MaxScore-style):
+
+    1. words holding no item are dropped; the rest are sorted rarest first.
+       The rarest ones, as long as their postings add up to at most
+       :data:`RARE_POSTINGS` or :data:`RARE_SHARE` of the corpus's items
+       (whichever is more), are *rare*, and so are all but the
+       :data:`MAX_COMMON` most frequent; the others are *common*.  A query of
+       more than :data:`MAX_SCORED` words is aggregated whole.
+    2. Every visible item holding a rare word is a candidate, scored in full
+       over all the query words (2 per strong word, 1 per weak) by the engine.
+    3. An item holding no rare word scores only from the common words, at
+       most ``B`` = the sum of their best weights.  If the k-th candidate
+       scores more than ``B``, the candidates are the answer.
+    4. Otherwise the answer is filled level by level, score ``s`` from the
+       highest down: the candidates scoring ``s`` merged, by ord, with the
+       other items whose common-word pattern sums to ``s``, each pattern
+       scanned in ord order only as far as needed.
+    """
+    frequency = postings.frequencies(words)
+    held = sorted((w for w in words if sum(frequency.get(w, (0, 0)))), key=lambda w: (sum(frequency[w]), w))
+    if not held:
+        return []
+    if len(held) > MAX_SCORED:
+        return postings.aggregate(held, k)
+    # Rare: the rarest words within the budget, and always all but the MAX_COMMON most frequent.
+    rare: list[str] = []
+    total, budget = 0, max(RARE_POSTINGS, RARE_SHARE * postings.items)
+    for n, word in enumerate(held):
+        total += sum(frequency[word])
+        if total > budget and n >= len(held) - MAX_COMMON:
+            break
+        rare.append(word)
+    common = held[len(rare):]
+    scored = dict(postings.candidates(rare, held)) if rare else {}
+    ranked = sorted(scored, key=lambda o: (-scored[o], o))
+    # The best weight of each common word: 2 if some item holds it as a strong term, else 1.
+    best = {w: 2 if frequency[w][0] else 1 for w in common}
+    ceiling = sum(best.values())
+    if len(ranked) >= k and scored[ranked[k - 1]] > ceiling or not common:
+        return ranked[:k]
+    answer = [o for o in ranked if scored[o] > ceiling][:k]
+    for level in range(ceiling, 0, -1):
+        need = k - len(answer)
+        if need <= 0:
+            break
+        mine = [o for o in ranked if scored[o] == level]
+        others = _level(postings, common, best, level, exclude=scored, need=need)
+        answer.extend(itertools.islice(heapq.merge(mine, others), need))
+    return answer
+
+
+def _patterns(words: Sequence[str], best: Mapping[str, int], level: int) -> list[tuple[tuple[str, int], ...]]:
+    """Every assignment of 0, 1 or 2 (up to each word's best weight) to *words* summing to *level*."""
+    choices = [range(best[w] + 1) if best[w] == 2 else (0, 1) for w in words]
+    return [tuple(zip(words, weights)) for weights in itertools.product(*choices) if sum(weights) == level]
+
+
+def _level(postings: Postings, words, best, level: int, *, exclude: Mapping[int, int], need: int) -> Iterator[int]:
+    """Ords, ascending, of items outside *exclude* whose pattern over *words* sums to *level*.
+
+    The patterns of one level are disjoint (an item has one pattern), so one
+    scan of their union, page by page, yields each item once.
+    """
+    patterns = _patterns(words, best, level)
+    after, page = 0, need + 8
+    while patterns:
+        ords = postings.scan(patterns, after, page)
+        yield from (o for o in ords if o not in exclude)
+        if len(ords) < page:
+            return
+        after = ords[-1]
+        page *= 2

@@ -1,0 +1,556 @@
+"""A corpus index: one SQLite file (standard library ``sqlite3`` with FTS5).
+
+:func:`build_index` writes it from a corpus directory (``anachron index``);
+:class:`IndexEngine` searches it without loading it (opening reads a few
+rows); :func:`load_index` reads it back as a :class:`~anachron.core.Corpus`
+for the scorers.  The format is in docs/index.md.
+
+Exactness: the index stores each item's strong and weak terms
+(:func:`~anachron.core.retrieval.item_terms`), already tokenized, in two
+contentless FTS5 tables keyed by ``ord``, the item's rank in ``(publish
+date, id)`` order.  A search finds, per distinct query word, the items
+holding it as a strong (2) or weak (1) term, sums those weights per item in
+SQL and orders by ``score DESC, ord``: the in-memory engine's score and tie
+order exactly.  The enforced mode bounds ``ord`` by that of the last item
+published on or before the as-of date, read from the ``items.day`` index,
+so the date filter runs inside the full-text scan.
+
+Staleness: the index records the SHA-256, size and modification time of
+each corpus file it was built from.  Opening it while its source directory
+exists compares them: a file whose size or time changed is hashed, and one
+whose content changed (or that appeared or vanished) makes the index stale,
+an :class:`~anachron.errors.AnachronError`.  A directory that no longer
+exists (an index copied to another machine) is not checked.
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+import hashlib
+import json
+import os
+import sqlite3
+import threading
+import urllib.request
+from dataclasses import dataclass
+from pathlib import Path
+from types import MappingProxyType
+from typing import Any, Callable, Iterable, Mapping, Sequence
+
+from ..validate import describe, positive_int
+from .corpus import _ENTITY_FIELDS, _ITEM_FIELDS, _SAMPLE_FIELDS, Corpus, Entity, Item, Sample, load_corpus
+from .dates import known_at
+from .engine import rank_order, top_ords
+from .errors import AnachronError
+from .retrieval import _check_day, _check_mode, item_terms, tokenize
+
+__all__ = ["FORMAT", "CORPUS_FILES", "IndexEngine", "IndexSummary", "build_index", "fingerprint", "is_index", "load_index"]
+
+FORMAT = "anachron-index 2"
+CORPUS_FILES = ("items.jsonl", "entities.jsonl", "samples.jsonl")
+SERVED = ("items.jsonl", "entities.jsonl")
+_HEADER = b"SQLite format 3\x00"
+
+_SCHEMA = """
+CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE entities(pos INTEGER PRIMARY KEY, id TEXT NOT NULL UNIQUE, valid_from TEXT, valid_to TEXT, doc TEXT NOT NULL);
+CREATE TABLE items(ord INTEGER PRIMARY KEY, pos INTEGER NOT NULL UNIQUE, id TEXT NOT NULL UNIQUE, day TEXT NOT NULL, doc TEXT NOT NULL);
+CREATE INDEX items_day ON items(day, ord);
+CREATE TABLE item_entities(entity TEXT NOT NULL, ord INTEGER NOT NULL, PRIMARY KEY (entity, ord)) WITHOUT ROWID;
+CREATE TABLE samples(pos INTEGER PRIMARY KEY, id TEXT NOT NULL UNIQUE, as_of TEXT NOT NULL, doc TEXT NOT NULL);
+CREATE VIRTUAL TABLE terms USING fts5(strong, weak, content='', detail=column, tokenize='ascii');
+CREATE TABLE vocab(term TEXT PRIMARY KEY, strong INTEGER NOT NULL, weak INTEGER NOT NULL) WITHOUT ROWID;
+"""
+
+# Per query word (json_each over the column-filtered words): 2 for each item holding it as a strong
+# term, 1 as a weak term (weak terms exclude strong ones, so a word counts once per item).
+_AGGREGATE = """
+SELECT rowid FROM (
+    SELECT t.rowid AS rowid, 2 AS w FROM json_each(?1) AS q, terms AS t WHERE t.terms MATCH q.value AND t.rowid <= ?3
+    UNION ALL
+    SELECT t.rowid, 1 FROM json_each(?2) AS q, terms AS t WHERE t.terms MATCH q.value AND t.rowid <= ?3
+) GROUP BY rowid ORDER BY SUM(w) DESC, rowid LIMIT ?4
+"""
+# Candidates: items holding a rare word (?1, an FTS5 query), scored in full over every query word
+# (?2 strong and ?3 weak patterns, each restricted to ?1), all inside the full-text index.
+_CANDIDATES = """
+SELECT rowid, SUM(w) FROM (
+    SELECT t.rowid AS rowid, 2 AS w FROM json_each(?2) AS q, terms AS t WHERE t.terms MATCH q.value AND t.rowid <= ?4
+    UNION ALL
+    SELECT t.rowid, 1 FROM json_each(?3) AS q, terms AS t WHERE t.terms MATCH q.value AND t.rowid <= ?4
+) GROUP BY rowid
+"""
+_SCAN = "SELECT rowid FROM terms WHERE terms MATCH ?1 AND rowid > ?2 AND rowid <= ?3 ORDER BY rowid LIMIT ?4"
+_DOCS = "SELECT i.ord, i.doc FROM json_each(?1) AS q JOIN items AS i ON i.ord = q.value"
+_LAST_KNOWN = "SELECT ord FROM items WHERE day <= ? ORDER BY day DESC, ord DESC LIMIT 1"
+_MAX_ORD = 2**62
+_CHUNK = 10_000  # items per batch of inserts
+
+
+def key(ident: str) -> str:
+    """How an id is stored: its JSON string literal, ASCII only (lone surrogates and NUL survive)."""
+    return json.dumps(ident, ensure_ascii=True)
+
+
+def _doc(fields: Mapping[str, Any]) -> str:
+    return json.dumps(fields, ensure_ascii=True, separators=(",", ":"))
+
+
+def item_doc(item: Item) -> str:
+    """An item as the index keeps it: its record, known fields first, then its extra fields."""
+    return _doc(
+        {
+            "id": item.id,
+            "slice": item.slice,
+            "publish_date": item.publish_date.isoformat(),
+            "title": item.title,
+            "text": item.text,
+            "entities": list(item.entities),
+            "restates": item.restates,
+            **item.extra,
+        }
+    )
+
+
+def entity_doc(entity: Entity) -> str:
+    day = lambda d: None if d is None else d.isoformat()  # noqa: E731
+    return _doc({"id": entity.id, "name": entity.name, "valid_from": day(entity.valid_from), "valid_to": day(entity.valid_to), **entity.extra})
+
+
+def sample_doc(sample: Sample) -> str:
+    return _doc({"id": sample.id, "slice": sample.slice, "as_of": sample.as_of.isoformat(), "input": sample.input, **sample.extra})
+
+
+def _extra(record: Mapping[str, Any], known: tuple[str, ...]) -> Mapping[str, Any]:
+    return MappingProxyType({k: v for k, v in record.items() if k not in known})
+
+
+def _day(value: str | None) -> _dt.date | None:
+    return None if value is None else _dt.date.fromisoformat(value)
+
+
+def read_item(doc: str) -> Item:
+    r = json.loads(doc)
+    return Item(r["id"], r["slice"], _day(r["publish_date"]), r["title"], r["text"], tuple(r["entities"]), r["restates"], _extra(r, _ITEM_FIELDS))
+
+
+def read_entity(doc: str) -> Entity:
+    r = json.loads(doc)
+    return Entity(r["id"], r["name"], _day(r["valid_from"]), _day(r["valid_to"]), _extra(r, _ENTITY_FIELDS))
+
+
+def read_sample(doc: str) -> Sample:
+    r = json.loads(doc)
+    return Sample(r["id"], r["slice"], _day(r["as_of"]), r["input"], _extra(r, _SAMPLE_FIELDS))
+
+
+def match_words(query: str) -> list[str]:
+    """The distinct query words, sorted: what every SQL engine looks up."""
+    return sorted(set(tokenize(query)))
+
+
+def check_search(query: object, as_of: object, mode: str, k: object) -> None:
+    """The in-memory engine's argument checks, in its order."""
+    _check_mode(mode)
+    positive_int(k, "search: k")
+    if not isinstance(query, str):
+        raise AnachronError(f"search: query must be a string, got {describe(query)}")
+    _check_day(as_of)
+
+
+def check_fetch(item_id: object, as_of: object, mode: str) -> None:
+    _check_day(as_of)
+    if not isinstance(item_id, str):
+        raise AnachronError(f"fetch: item_id must be a string, got {describe(item_id)}")
+    _check_mode(mode)
+
+
+# -- fingerprints ----------------------------------------------------------------------
+
+
+def _sha256(path: Path) -> str:
+    digest = hashlib.sha256()
+    with open(path, "rb") as fh:
+        for block in iter(lambda: fh.read(1 << 20), b""):
+            digest.update(block)
+    return digest.hexdigest()
+
+
+def fingerprint(directory: str | os.PathLike[str], names: Sequence[str] = CORPUS_FILES) -> dict[str, dict[str, Any] | None]:
+    """``{file name: {"sha256", "size", "mtime_ns"} or None when absent}`` for the corpus files."""
+    root = Path(directory)
+    out: dict[str, dict[str, Any] | None] = {}
+    for name in names:
+        path = root / name
+        if not path.is_file():
+            out[name] = None
+            continue
+        stat = path.stat()
+        out[name] = {"sha256": _sha256(path), "size": stat.st_size, "mtime_ns": stat.st_mtime_ns}
+    return out
+
+
+def stale_file(directory: Path, recorded: Mapping[str, Any], names: Iterable[str]) -> str | None:
+    """The first of *names* whose content differs from *recorded*, or ``None``.
+
+    A file whose size and modification time match the record is taken as
+    unchanged (so opening is not a full read); any other is hashed.
+    """
+    for name in names:
+        if name not in recorded:
+            continue  # not part of the index (built without samples)
+        was, path = recorded[name], directory / name
+        if not path.is_file():
+            if was is not None:
+                return name
+            continue
+        if was is None:
+            return name
+        stat = path.stat()
+        if stat.st_size == was["size"] and stat.st_mtime_ns == was["mtime_ns"]:
+            continue
+        if stat.st_size != was["size"] or _sha256(path) != was["sha256"]:
+            return name
+    return None
+
+
+# -- building --------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class IndexSummary:
+    """What :func:`build_index` wrote."""
+
+    path: Path
+    items: int
+    entities: int
+    samples: int
+    bytes: int
+
+
+def source_corpus(corpus_dir: str | os.PathLike[str], *, samples: bool) -> tuple[Path, dict[str, Any], Corpus]:
+    """A corpus directory to index: its path, the fingerprint of its files (taken first), the corpus."""
+    root = Path(corpus_dir)
+    if not root.is_dir():
+        raise AnachronError(f"{root}: not a corpus directory")
+    files = fingerprint(root, CORPUS_FILES if samples else SERVED)
+    return root, files, load_corpus(root, samples=samples)
+
+
+def corpus_rows(corpus: Corpus) -> tuple[list[Item], dict[str, int]]:
+    """The items in ``ord`` order and each item's file position (0-based)."""
+    return rank_order(corpus.items.values()), {ident: n for n, ident in enumerate(corpus.items)}
+
+
+def build_index(
+    corpus_dir: str | os.PathLike[str], out: str | os.PathLike[str], *, samples: bool = True
+) -> IndexSummary:
+    """Index the corpus in *corpus_dir* into the SQLite file *out*, atomically.
+
+    The corpus is loaded and validated as every command loads it; the file
+    is written beside *out* under a temporary name and renamed over it when
+    complete, so *out* is the old index or the new one, never a part.
+    *samples=False* leaves the tasks out (an index only for serving).
+    """
+    root, files, corpus = source_corpus(corpus_dir, samples=samples)
+    target = Path(os.path.realpath(out))
+    if target.is_dir():
+        raise AnachronError(f"{out}: is a directory")
+    tmp = target.with_name(f".{target.name}.{os.getpid()}.tmp")
+    try:
+        target.parent.mkdir(parents=True, exist_ok=True)
+        _discard(tmp)
+        con = sqlite3.connect(tmp)
+        try:
+            _write(con, corpus, root, files)
+        finally:
+            con.close()
+        with open(tmp, "rb+") as fh:
+            os.fsync(fh.fileno())
+        os.replace(tmp, target)
+    except sqlite3.Error as exc:
+        raise AnachronError(f"{out}: cannot write the index: {exc}") from None
+    except OSError as exc:
+        raise AnachronError(f"{out}: cannot write: {exc.strerror or exc}") from None
+    finally:
+        _discard(tmp)
+    return IndexSummary(Path(out), len(corpus.items), len(corpus.entities), len(corpus.samples), target.stat().st_size)
+
+
+def _discard(path: Path) -> None:
+    for leftover in (path, path.with_name(path.name + "-journal")):
+        try:
+            leftover.unlink()
+        except FileNotFoundError:
+            pass
+
+
+def _write(con: sqlite3.Connection, corpus: Corpus, root: Path, files: Mapping[str, Any]) -> None:
+    _require_fts5(con)
+    con.execute("PRAGMA journal_mode=OFF")  # a temporary file, renamed when complete
+    con.execute("PRAGMA synchronous=OFF")
+    con.executescript(_SCHEMA)
+    ordered, pos = corpus_rows(corpus)
+    with con:
+        con.executemany(
+            "INSERT INTO entities VALUES (?, ?, ?, ?, ?)",
+            (
+                (n, key(e.id), _iso(e.valid_from), _iso(e.valid_to), entity_doc(e))
+                for n, e in enumerate(corpus.entities.values())
+            ),
+        )
+        # In chunks, so the rows of one chunk at a time are in memory, not those of the whole corpus.
+        for start in range(0, len(ordered), _CHUNK):
+            chunk = list(enumerate(ordered[start : start + _CHUNK], start + 1))
+            rows = []
+            for n, item in chunk:
+                strong, weak = item_terms(item, corpus.entities)
+                rows.append((n, pos[item.id], key(item.id), item.publish_date.isoformat(), item_doc(item), " ".join(sorted(strong)), " ".join(sorted(weak))))
+            con.executemany("INSERT INTO items VALUES (?, ?, ?, ?, ?)", (r[:5] for r in rows))
+            con.executemany("INSERT INTO terms(rowid, strong, weak) VALUES (?, ?, ?)", ((r[0], r[5], r[6]) for r in rows))
+            con.executemany("INSERT INTO item_entities VALUES (?, ?)", ((key(e), n) for n, i in chunk for e in dict.fromkeys(i.entities)))
+        con.executemany(
+            "INSERT INTO samples VALUES (?, ?, ?, ?)",
+            ((n, key(s.id), s.as_of.isoformat(), sample_doc(s)) for n, s in enumerate(corpus.samples.values())),
+        )
+        con.execute("INSERT INTO terms(terms) VALUES ('optimize')")
+        # How many items hold each term, per column: what a search plans with (engine.top_ords).
+        con.execute("CREATE VIRTUAL TABLE temp.counts USING fts5vocab(main, terms, col)")
+        con.execute(
+            "INSERT INTO vocab SELECT term, SUM(CASE WHEN col = 'strong' THEN doc ELSE 0 END), "
+            "SUM(CASE WHEN col = 'weak' THEN doc ELSE 0 END) FROM temp.counts GROUP BY term"
+        )
+        con.execute("DROP TABLE temp.counts")
+        meta = build_meta(root, files, len(ordered), len(corpus.entities), len(corpus.samples))
+        con.executemany("INSERT INTO meta VALUES (?, ?)", sorted(meta.items()))
+    con.execute("ANALYZE")
+
+
+def _iso(day: _dt.date | None) -> str | None:
+    return None if day is None else day.isoformat()
+
+
+def _require_fts5(con: sqlite3.Connection) -> None:
+    try:
+        con.execute("CREATE VIRTUAL TABLE temp.probe USING fts5(x)")
+        con.execute("SELECT value FROM json_each('[1]')").fetchall()
+        con.execute("DROP TABLE temp.probe")
+    except sqlite3.OperationalError:
+        raise AnachronError(f"the SQLite library here ({sqlite3.sqlite_version}) lacks FTS5 or JSON: an index needs both") from None
+
+
+# -- opening ---------------------------------------------------------------------------
+
+
+def is_index(path: str | os.PathLike[str]) -> bool:
+    """Whether *path* is a file that starts like a SQLite database."""
+    try:
+        with open(path, "rb") as fh:
+            return fh.read(len(_HEADER)) == _HEADER
+    except OSError:
+        return False
+
+
+def _connect(path: Path) -> sqlite3.Connection:
+    uri = "file:" + urllib.request.pathname2url(str(path.resolve())) + "?mode=ro"
+    return sqlite3.connect(uri, uri=True, check_same_thread=False)
+
+
+def _open(path: str | os.PathLike[str], names: Sequence[str]) -> tuple[sqlite3.Connection, dict[str, str]]:
+    """A read-only connection to a fresh index, and its meta table; else one clear error."""
+    where = Path(path)
+    if not where.is_file():
+        raise AnachronError(f"{where}: no such index file")
+    if not is_index(where):
+        raise AnachronError(f"{where}: not a corpus directory or an Anachron index (not a SQLite database)")
+    try:
+        con = _connect(where)
+        meta = dict(con.execute("SELECT key, value FROM meta").fetchall())
+    except sqlite3.Error as exc:
+        raise AnachronError(f"{where}: not an Anachron index ({exc})") from None
+    try:
+        check_meta(meta, names, where=str(where), what="index", again=f"--out {where}")
+    except AnachronError:
+        con.close()
+        raise
+    return con, meta
+
+
+def check_meta(meta: Mapping[str, str], names: Sequence[str], *, where: str, what: str, again: str) -> None:
+    """Refuse a corpus store of another format, or one whose source files changed (see the module doc).
+
+    *what* names the store (``index``, ``corpus``) and *again* how to rebuild it.
+    """
+    if meta.get("format") != FORMAT:
+        raise AnachronError(f"{where}: not an Anachron {what} of format {FORMAT!r} (found {meta.get('format')!r})")
+    source = Path(meta["source"])
+    if source.is_dir():
+        changed = stale_file(source, json.loads(meta["files"]), names)
+        if changed is not None:
+            raise AnachronError(
+                f"{where}: stale {what}: {source / changed} changed since it was indexed; "
+                f"rebuild it with `anachron index {source} {again}`"
+            )
+
+
+def build_meta(root: Path, files: Mapping[str, Any], items: int, entities: int, samples: int) -> dict[str, str]:
+    """The ``meta`` rows of a store built from the corpus in *root*."""
+    return {
+        "format": FORMAT,
+        "source": str(root.resolve()),
+        "files": json.dumps(files, sort_keys=True),
+        "items": str(items),
+        "entities": str(entities),
+        "samples": str(samples) if "samples.jsonl" in files else "none",
+    }
+
+
+class Connections:
+    """One connection per thread, made by *connect*; :meth:`close` closes every one."""
+
+    def __init__(self, connect: Callable[[], Any], first: Any) -> None:
+        self._connect = connect
+        self._local = threading.local()
+        self._local.con = first
+        self._all = [first]
+        self._guard = threading.Lock()
+
+    def get(self, *, usable: Callable[[Any], bool] = lambda con: True) -> Any:
+        con = getattr(self._local, "con", None)
+        if con is None or not usable(con):
+            con = self._local.con = self._connect()
+            with self._guard:
+                self._all.append(con)
+        return con
+
+    def close(self) -> None:
+        with self._guard:
+            connections, self._all = self._all, []
+        for con in connections:
+            con.close()
+        self._local = threading.local()
+
+
+def visible(doc: str | None, as_of: _dt.date, mode: str) -> Item | None:
+    """The item stored as *doc*, or ``None`` when there is none or *mode* hides it on *as_of*."""
+    if doc is None:
+        return None
+    item = read_item(doc)
+    return item if mode == "unrestricted" or known_at(item.publish_date, as_of) else None
+
+
+class IndexEngine:
+    """Search and fetch over an index file, as :class:`~anachron.core.SearchEngine` does in memory.
+
+    Opening checks the format and freshness and reads nothing else; each
+    thread gets its own read-only connection.  Only the ``items``, ``terms``
+    and ``vocab`` tables are read: never ``samples``.
+    """
+
+    def __init__(self, path: str | os.PathLike[str]) -> None:
+        self.path = Path(path)
+        self.source = str(path)
+        con, self.meta = _open(self.path, SERVED)
+        self._connections = Connections(lambda: _connect(self.path), con)
+
+    def _con(self) -> sqlite3.Connection:
+        return self._connections.get()
+
+    def _bound(self, as_of: _dt.date, mode: str) -> int:
+        if mode == "unrestricted":
+            return _MAX_ORD
+        row = self._con().execute(_LAST_KNOWN, (as_of.isoformat(),)).fetchone()
+        return 0 if row is None else row[0]
+
+    def search(self, query: str, *, as_of: _dt.date, mode: str = "unrestricted", k: int = 5) -> list[Item]:
+        """The top *k* items for *query*, best first, as seen on *as_of* in *mode* (see the module doc)."""
+        check_search(query, as_of, mode, k)
+        words = match_words(query)
+        bound = self._bound(as_of, mode)
+        if not words or bound == 0:
+            return []
+        con = self._con()
+        ords = top_ords(_Postings(con, bound, int(self.meta["items"])), words, min(k, _MAX_ORD))
+        docs = dict(con.execute(_DOCS, (json.dumps(ords),)).fetchall())
+        return [read_item(docs[o]) for o in ords]
+
+    def fetch(self, item_id: str, *, as_of: _dt.date, mode: str = "unrestricted") -> Item | None:
+        """The item *item_id*, or ``None`` when it is unknown or not visible in *mode*."""
+        check_fetch(item_id, as_of, mode)
+        row = self._con().execute("SELECT doc FROM items WHERE id = ?", (key(item_id),)).fetchone()
+        return visible(row and row[0], as_of, mode)
+
+    def extremes(self) -> list[Item]:
+        """The earliest and the latest item (first and last ``ord``)."""
+        rows = self._con().execute(
+            "SELECT doc FROM items WHERE ord IN ((SELECT min(ord) FROM items), (SELECT max(ord) FROM items)) ORDER BY ord"
+        ).fetchall()
+        return [read_item(doc) for (doc,) in rows]
+
+    def close(self) -> None:
+        """Close every thread's connection (a thread that searches again reconnects)."""
+        self._connections.close()
+
+
+def _phrase(word: str) -> str:
+    return f'"{word}"'  # words are [a-z0-9]+: a quoted FTS5 string needs no escaping
+
+
+def _pattern(pattern: Sequence[tuple[str, int]]) -> str:
+    """An FTS5 query for a pattern: 2 -> the word in ``strong``, 1 -> in ``weak``, 0 -> in neither."""
+    column = {2: "strong", 1: "weak"}
+    query = " AND ".join(f"{column[w]} : {_phrase(word)}" for word, w in pattern if w)
+    for word, w in pattern:
+        if not w:
+            query = f"({query}) NOT {_phrase(word)}"
+    return query
+
+
+class _Postings:
+    """:class:`~anachron.core.engine.Postings` over one connection, items up to ``ord`` *bound*."""
+
+    def __init__(self, con: sqlite3.Connection, bound: int, items: int) -> None:
+        self.con, self.bound, self.items = con, bound, items
+
+    def frequencies(self, words):
+        rows = self.con.execute("SELECT v.term, v.strong, v.weak FROM json_each(?) AS q JOIN vocab AS v ON v.term = q.value", (json.dumps(list(words)),))
+        return {term: (strong, weak) for term, strong, weak in rows}
+
+    def candidates(self, words, query):
+        # A rare word's own postings are candidates; another word's are read only where they meet them.
+        held = " OR ".join(map(_phrase, words))
+        within = {w: "" if w in words else f" AND ({held})" for w in query}
+        strong = json.dumps([f"strong : {_phrase(w)}{within[w]}" for w in query])
+        weak = json.dumps([f"weak : {_phrase(w)}{within[w]}" for w in query])
+        return self.con.execute(_CANDIDATES, (held, strong, weak, self.bound))
+
+    def scan(self, patterns, after, limit):
+        query = " OR ".join(f"({_pattern(p)})" for p in patterns)
+        return [o for (o,) in self.con.execute(_SCAN, (query, after, self.bound, limit))]
+
+    def aggregate(self, words, k):
+        strong = json.dumps([f"strong : {_phrase(w)}" for w in words])
+        weak = json.dumps([f"weak : {_phrase(w)}" for w in words])
+        return [o for (o,) in self.con.execute(_AGGREGATE, (strong, weak, self.bound, k))]
+
+
+def load_index(path: str | os.PathLike[str], *, samples: bool = True) -> Corpus:
+    """The :class:`Corpus` an index was built from, items in file order (for the scorers).
+
+    With ``samples=False`` the ``samples`` table is not read, and
+    ``samples.jsonl`` of the source is not checked.
+    """
+    con, meta = _open(path, CORPUS_FILES if samples else SERVED)
+    try:
+        entities = {e.id: e for e in map(read_entity, _column(con, "SELECT doc FROM entities ORDER BY pos"))}
+        items = {i.id: i for i in map(read_item, _column(con, "SELECT doc FROM items ORDER BY pos"))}
+        tasks = {s.id: s for s in map(read_sample, _column(con, "SELECT doc FROM samples ORDER BY pos"))} if samples else {}
+    except (sqlite3.Error, ValueError, KeyError, TypeError) as exc:
+        raise AnachronError(f"{path}: a damaged index ({type(exc).__name__}: {exc})") from None
+    finally:
+        con.close()
+    return Corpus(MappingProxyType(items), MappingProxyType(entities), MappingProxyType(tasks), source=str(path))
+
+
+def _column(con: sqlite3.Connection, sql: str) -> Iterable[str]:
+    return (row[0] for row in con.execute(sql))

@@ -1,0 +1,325 @@
+"""A corpus on a PostgreSQL server: one corpus served to many agents, from many machines.
+
+Needs the ``postgres`` extra (psycopg 3: ``pip install 'anachron[postgres]'``),
+imported only here.  :func:`load_to_postgres` (``anachron index --to URL``)
+loads a corpus directory into the ``anachron`` schema in one transaction;
+:class:`PostgresEngine` (``--corpus URL`` for ``serve`` and the Inspect
+tasks) searches it in place; :func:`load_postgres_corpus` reads it back as a
+:class:`~anachron.core.Corpus` for the scorers.  Schema: docs/index.md.
+
+Ranking is the in-memory engine's, exactly (:mod:`anachron.core.engine`):
+each item's strong and weak terms are stored as two ``tsvector`` columns
+with a GIN index each; a search looks up each distinct query word in both
+(``@@``), sums 2 per strong and 1 per weak match per item in SQL, and
+orders by ``score DESC, ord``.  The enforced mode filters ``day <= as_of``
+in the same query.  Entity validity lives in the ``entities`` table
+(``valid_from``, ``valid_to``) and which item names which entity in
+``item_entities``; nothing filters by them (the survivorship residual is
+measured, not hidden).
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+import hashlib
+import os
+import re
+from dataclasses import dataclass
+from pathlib import Path
+from types import MappingProxyType
+from typing import Iterable
+
+from .core.corpus import Corpus, Item
+from .core.index import (
+    CORPUS_FILES,
+    SERVED,
+    Connections,
+    build_meta,
+    check_fetch,
+    check_meta,
+    check_search,
+    corpus_rows,
+    entity_doc,
+    item_doc,
+    key,
+    match_words,
+    read_entity,
+    read_item,
+    read_sample,
+    sample_doc,
+    source_corpus,
+    visible,
+)
+from .core.engine import top_ords
+from .core.retrieval import item_terms
+from .errors import AnachronError
+
+__all__ = ["SCHEMA", "PostgresEngine", "PostgresSummary", "load_postgres_corpus", "load_to_postgres", "redact"]
+
+SCHEMA = "anachron"
+INSTALL_HINT = "PostgreSQL support needs the postgres extra: pip install 'anachron[postgres]' (psycopg 3)"
+_MAX_K = 2**62
+LONG_TERM = 256  # characters
+
+_TABLES = f"""
+CREATE SCHEMA {SCHEMA};
+CREATE TABLE {SCHEMA}.meta (key text PRIMARY KEY, value text NOT NULL);
+CREATE TABLE {SCHEMA}.entities (pos integer PRIMARY KEY, id text NOT NULL UNIQUE, valid_from date, valid_to date, doc text NOT NULL);
+CREATE TABLE {SCHEMA}.items (
+    ord bigint PRIMARY KEY, pos bigint NOT NULL UNIQUE, id text NOT NULL UNIQUE, day date NOT NULL,
+    strong tsvector NOT NULL, weak tsvector NOT NULL, doc text NOT NULL
+);
+CREATE TABLE {SCHEMA}.item_entities (entity text NOT NULL, ord bigint NOT NULL, PRIMARY KEY (entity, ord));
+CREATE TABLE {SCHEMA}.samples (pos integer PRIMARY KEY, id text NOT NULL UNIQUE, as_of date NOT NULL, doc text NOT NULL);
+CREATE TABLE {SCHEMA}.vocab (term text PRIMARY KEY, strong integer NOT NULL, weak integer NOT NULL);
+"""
+_INDEXES = f"""
+CREATE INDEX items_day ON {SCHEMA}.items (day, ord);
+CREATE INDEX items_strong ON {SCHEMA}.items USING gin (strong);
+CREATE INDEX items_weak ON {SCHEMA}.items USING gin (weak);
+ANALYZE {SCHEMA}.items;
+INSERT INTO {SCHEMA}.vocab SELECT word, SUM(s), SUM(w) FROM (
+    SELECT word, ndoc AS s, 0 AS w FROM ts_stat('SELECT strong FROM {SCHEMA}.items')
+    UNION ALL SELECT word, 0, ndoc FROM ts_stat('SELECT weak FROM {SCHEMA}.items')
+) AS counts GROUP BY word;
+"""
+
+
+def _search_sql(enforced: bool) -> str:
+    # One row per (query word, item holding it): 2 as a strong term, 1 as a weak one; summed per item.
+    when = " AND i.day <= %(as_of)s" if enforced else ""
+    return f"""
+SELECT ord FROM (
+    SELECT ord, SUM(w) AS score FROM (
+        SELECT i.ord, 2 AS w FROM unnest(%(words)s::text[]) AS q(word)
+            JOIN {SCHEMA}.items AS i ON i.strong @@ q.word::tsquery{when}
+        UNION ALL
+        SELECT i.ord, 1 FROM unnest(%(words)s::text[]) AS q(word)
+            JOIN {SCHEMA}.items AS i ON i.weak @@ q.word::tsquery{when}
+    ) AS hits GROUP BY ord ORDER BY score DESC, ord LIMIT %(k)s
+) AS r ORDER BY r.score DESC, r.ord
+"""
+
+
+_SEARCH = {False: _search_sql(False), True: _search_sql(True)}
+
+
+def _psycopg():
+    try:
+        import psycopg
+    except ImportError:
+        raise AnachronError(INSTALL_HINT) from None
+    return psycopg
+
+
+def redact(url: str) -> str:
+    """*url* without its password, as logs and messages show it."""
+    return re.sub(r"^(postgres(?:ql)?://[^:/@]*):[^@/]*@", r"\1:***@", url)
+
+
+def _first_line(exc: BaseException) -> str:
+    return (str(exc).strip().splitlines() or [type(exc).__name__])[0]
+
+
+def _connect(url: str):
+    psycopg = _psycopg()
+    try:
+        return psycopg.connect(url, autocommit=True, connect_timeout=10)
+    except psycopg.Error as exc:
+        raise AnachronError(f"{redact(url)}: cannot connect: {_first_line(exc)}") from None
+
+
+def term_key(term: str) -> str:
+    """A term as PostgreSQL stores it.  PostgreSQL caps a lexeme below 2 KB, so a term longer than
+    :data:`LONG_TERM` is stored and looked up as ``#`` and its SHA-256 (``#`` is in no term, so no
+    term collides with one)."""
+    return "#" + hashlib.sha256(term.encode("ascii")).hexdigest() if len(term) > LONG_TERM else term
+
+
+def lexeme(term: str) -> str:
+    """A term as a quoted lexeme: terms are ``[a-z0-9]+`` and keys add ``#``, nothing to escape."""
+    return f"'{term_key(term)}'"
+
+
+def _tsvector(terms: Iterable[str]) -> str:
+    """The tsvector input form of already tokenized terms: quoted lexemes, taken as they are."""
+    return " ".join(sorted(lexeme(term) for term in terms))
+
+
+@dataclass(frozen=True)
+class PostgresSummary:
+    path: str
+    items: int
+    entities: int
+    samples: int
+
+
+def load_to_postgres(corpus_dir: str | os.PathLike[str], url: str, *, samples: bool = True) -> PostgresSummary:
+    """Load the corpus in *corpus_dir* into the ``anachron`` schema of *url*, replacing it.
+
+    One transaction: readers see the old corpus or the new one, never a part.
+    """
+    root, files, corpus = source_corpus(corpus_dir, samples=samples)
+    psycopg = _psycopg()
+    con = _connect(url)
+    try:
+        with con.transaction():
+            _write(con, corpus, root, files)
+    except psycopg.Error as exc:
+        raise AnachronError(f"{redact(url)}: cannot load the corpus: {_first_line(exc)}") from None
+    finally:
+        con.close()
+    return PostgresSummary(redact(url), len(corpus.items), len(corpus.entities), len(corpus.samples))
+
+
+def _write(con, corpus: Corpus, root: Path, files) -> None:
+    cur = con.cursor()
+    cur.execute(f"DROP SCHEMA IF EXISTS {SCHEMA} CASCADE")
+    cur.execute(_TABLES)
+    ordered, pos = corpus_rows(corpus)
+    with cur.copy(f"COPY {SCHEMA}.entities (pos, id, valid_from, valid_to, doc) FROM STDIN") as copy:
+        for n, e in enumerate(corpus.entities.values()):
+            copy.write_row((n, key(e.id), e.valid_from, e.valid_to, entity_doc(e)))
+    with cur.copy(f"COPY {SCHEMA}.items (ord, pos, id, day, strong, weak, doc) FROM STDIN") as copy:
+        for n, item in enumerate(ordered, 1):
+            strong, weak = item_terms(item, corpus.entities)
+            copy.write_row((n, pos[item.id], key(item.id), item.publish_date, _tsvector(strong), _tsvector(weak), item_doc(item)))
+    with cur.copy(f"COPY {SCHEMA}.item_entities (entity, ord) FROM STDIN") as copy:
+        for n, item in enumerate(ordered, 1):
+            for entity in dict.fromkeys(item.entities):
+                copy.write_row((key(entity), n))
+    with cur.copy(f"COPY {SCHEMA}.samples (pos, id, as_of, doc) FROM STDIN") as copy:
+        for n, s in enumerate(corpus.samples.values()):
+            copy.write_row((n, key(s.id), s.as_of, sample_doc(s)))
+    cur.execute(_INDEXES)
+    meta = build_meta(root, files, len(ordered), len(corpus.entities), len(corpus.samples))
+    cur.executemany(f"INSERT INTO {SCHEMA}.meta VALUES (%s, %s)", sorted(meta.items()))
+
+
+def _open(url: str, names):
+    """A connection to a fresh corpus at *url*, and its meta table; else one clear error."""
+    psycopg = _psycopg()
+    con = _connect(url)
+    try:
+        meta = dict(con.execute(f"SELECT key, value FROM {SCHEMA}.meta").fetchall())
+    except psycopg.Error as exc:
+        con.close()
+        raise AnachronError(f"{redact(url)}: no Anachron corpus there (load one with `anachron index DIR --to URL`): {_first_line(exc)}") from None
+    try:
+        check_meta(meta, names, where=redact(url), what="corpus", again="--to URL")
+    except AnachronError:
+        con.close()
+        raise
+    return con, meta
+
+
+class PostgresEngine:
+    """Search and fetch over a corpus on a PostgreSQL server (see the module doc).
+
+    Each thread has its own connection (autocommit, read only), made again
+    when the server dropped it.  Only ``items`` and ``meta`` are read:
+    never ``samples``.
+    """
+
+    def __init__(self, url: str) -> None:
+        self._url = url
+        self.source = redact(url)
+        con, self.meta = _open(url, SERVED)
+        self._connections = Connections(lambda: _connect(url), con)
+
+    def _con(self):
+        return self._connections.get(usable=lambda con: not (con.closed or con.broken))
+
+    def search(self, query: str, *, as_of: _dt.date, mode: str = "unrestricted", k: int = 5) -> list[Item]:
+        """The top *k* items for *query*, best first, as seen on *as_of* in *mode* (see the module doc)."""
+        check_search(query, as_of, mode, k)
+        words = sorted({term_key(word) for word in match_words(query)})
+        if not words:
+            return []
+        con = self._con()
+        ords = top_ords(_Postings(con, as_of if mode == "enforced" else None, int(self.meta["items"])), words, min(k, _MAX_K))
+        docs = dict(con.execute(f"SELECT ord, doc FROM {SCHEMA}.items WHERE ord = ANY(%s)", (ords,)).fetchall())
+        return [read_item(docs[o]) for o in ords]
+
+    def fetch(self, item_id: str, *, as_of: _dt.date, mode: str = "unrestricted") -> Item | None:
+        """The item *item_id*, or ``None`` when it is unknown or not visible in *mode*."""
+        check_fetch(item_id, as_of, mode)
+        row = self._con().execute(f"SELECT doc FROM {SCHEMA}.items WHERE id = %s", (key(item_id),)).fetchone()
+        return visible(row and row[0], as_of, mode)
+
+    def extremes(self) -> list[Item]:
+        """The earliest and the latest item (first and last ``ord``)."""
+        rows = self._con().execute(
+            f"SELECT doc FROM {SCHEMA}.items WHERE ord IN ((SELECT min(ord) FROM {SCHEMA}.items), "
+            f"(SELECT max(ord) FROM {SCHEMA}.items)) ORDER BY ord"
+        ).fetchall()
+        return [read_item(doc) for (doc,) in rows]
+
+    def close(self) -> None:
+        """Close every thread's connection (a thread that searches again reconnects)."""
+        self._connections.close()
+
+
+class _Postings:
+    """:class:`~anachron.core.engine.Postings` over one connection; words are stored keys (:func:`term_key`)."""
+
+    def __init__(self, con, as_of: _dt.date | None, items: int) -> None:
+        self.con, self.as_of, self.items = con, as_of, items
+
+    def _when(self, params: list) -> str:
+        if self.as_of is None:
+            return ""
+        params.append(self.as_of)
+        return " AND day <= %s"
+
+    def frequencies(self, words):
+        rows = self.con.execute(f"SELECT term, strong, weak FROM {SCHEMA}.vocab WHERE term = ANY(%s)", (list(words),))
+        return {term: (strong, weak) for term, strong, weak in rows}
+
+    def candidates(self, words, query):
+        held = " | ".join(f"'{w}'" for w in words)
+        score = " + ".join("(strong @@ %s::tsquery)::int * 2 + (weak @@ %s::tsquery)::int" for _ in query)
+        params: list = [q for w in query for q in (f"'{w}'", f"'{w}'")] + [held, held]
+        sql = f"SELECT ord, {score} FROM {SCHEMA}.items WHERE (strong @@ %s::tsquery OR weak @@ %s::tsquery)"
+        sql += self._when(params)
+        return self.con.execute(sql, params).fetchall()
+
+    def scan(self, patterns, after, limit):
+        params: list = []
+        sql = f"SELECT ord FROM {SCHEMA}.items WHERE ({' OR '.join(_pattern(p, params) for p in patterns)}) AND ord > %s"
+        params.append(after)
+        sql += self._when(params) + " ORDER BY ord LIMIT %s"
+        params.append(limit)
+        return [o for (o,) in self.con.execute(sql, params)]
+
+    def aggregate(self, words, k):
+        params = {"words": [f"'{w}'" for w in words], "as_of": self.as_of, "k": k}
+        return [o for (o,) in self.con.execute(_SEARCH[self.as_of is not None], params)]
+
+
+def _pattern(pattern, params: list) -> str:
+    """SQL for a pattern: 2 -> the term in ``strong``, 1 -> in ``weak``, 0 -> in neither."""
+    parts = []
+    for word, weight in pattern:
+        params.extend([f"'{word}'"] * (1 if weight else 2))
+        parts.append(
+            "strong @@ %s::tsquery" if weight == 2 else "weak @@ %s::tsquery" if weight == 1
+            else "NOT (strong @@ %s::tsquery OR weak @@ %s::tsquery)"
+        )
+    return "(" + " AND ".join(parts) + ")"
+
+
+def load_postgres_corpus(url: str, *, samples: bool = True) -> Corpus:
+    """The :class:`Corpus` loaded at *url*, items in file order (for the scorers)."""
+    psycopg = _psycopg()
+    con, _ = _open(url, CORPUS_FILES if samples else SERVED)
+    try:
+        column = lambda sql: (row[0] for row in con.execute(sql))  # noqa: E731
+        entities = {e.id: e for e in map(read_entity, column(f"SELECT doc FROM {SCHEMA}.entities ORDER BY pos"))}
+        items = {i.id: i for i in map(read_item, column(f"SELECT doc FROM {SCHEMA}.items ORDER BY pos"))}
+        tasks = {s.id: s for s in map(read_sample, column(f"SELECT doc FROM {SCHEMA}.samples ORDER BY pos"))} if samples else {}
+    except psycopg.Error as exc:
+        raise AnachronError(f"{redact(url)}: cannot read the corpus: {_first_line(exc)}") from None
+    finally:
+        con.close()
+    return Corpus(MappingProxyType(items), MappingProxyType(entities), MappingProxyType(tasks), source=redact(url))

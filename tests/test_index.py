@@ -1,0 +1,440 @@
+"""The SQLite corpus index: same results as the in-memory engine, freshness, atomic builds, every --corpus.
+
+The reference is :class:`anachron.core.SearchEngine` over the directory the
+index was built from; cases are in tests/engine_cases.py (the v0 corpus and a
+generated one, both modes, boundary dates, hostile queries).
+"""
+
+import datetime as dt
+import json
+import os
+import shutil
+import sqlite3
+import stat
+import tempfile
+import threading
+import unittest
+from pathlib import Path
+
+from anachron.core import SearchEngine, default_corpus_dir, load_corpus
+from anachron.core.index import IndexEngine, build_index, load_index
+from anachron.errors import AnachronError
+from anachron.timelock import CorpusBackend, EventWriter, TimeLock, open_engine
+
+from tests import engine_cases
+from tests.support import run_cli
+
+V0 = default_corpus_dir()
+
+
+class _Dir(unittest.TestCase):
+    def setUp(self):
+        tmp = tempfile.TemporaryDirectory()
+        self.addCleanup(tmp.cleanup)
+        self.dir = Path(tmp.name)
+
+    def copy_v0(self, name="v0"):
+        target = self.dir / name
+        shutil.copytree(V0, target)
+        return target
+
+
+class SameResultsTest(unittest.TestCase):
+    """Item for item, in order, the index answers what the in-memory engine answers."""
+
+    @classmethod
+    def setUpClass(cls):
+        cls._tmp = tempfile.TemporaryDirectory()
+        tmp = Path(cls._tmp.name)
+        cls.generated = engine_cases.generated_corpus(tmp / "gen")
+        build_index(V0, tmp / "v0.db")
+        build_index(cls.generated, tmp / "gen.db")
+        cls.v0_index = IndexEngine(tmp / "v0.db")
+        cls.gen_index = IndexEngine(tmp / "gen.db")
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.v0_index.close()
+        cls.gen_index.close()
+        cls._tmp.cleanup()
+
+    def test_v0_search(self):
+        corpus = load_corpus(V0)
+        n = engine_cases.assert_same_results(self, SearchEngine(corpus), self.v0_index, corpus)
+        self.assertGreater(n, 300)
+
+    def test_generated_search(self):
+        corpus = load_corpus(self.generated)
+        reference = SearchEngine(corpus)
+        # Non-vacuity: the generated corpus has ties on score and day that only the id breaks.
+        from collections import Counter
+
+        from anachron.core.retrieval import item_terms, tokenize
+
+        common = Counter(w for i in corpus.items.values() for w in tokenize(i.title)).most_common(1)[0][0]
+        hits = reference.search(common, as_of=dt.date(2100, 1, 1), mode="unrestricted", k=len(corpus.items))
+        keys = [(2 if common in item_terms(i, corpus.entities)[0] else 1, i.publish_date) for i in hits]
+        self.assertGreater(len(keys), len(set(keys)) + 10, "too few ties on (score, day)")
+        n = engine_cases.assert_same_results(self, reference, self.gen_index, corpus)
+        self.assertGreater(n, 300)
+
+    def test_every_path_of_the_planner_is_taken(self):
+        # Non-vacuity of the comparisons above: across the plans, candidates, level scans and
+        # whole aggregation each answer some query.
+        from collections import Counter
+        from unittest import mock
+
+        from anachron.core import engine as planner
+        from anachron.core import index as module
+
+        corpus = load_corpus(self.generated)
+        used = Counter()
+        real = {name: getattr(module._Postings, name) for name in ("candidates", "scan", "aggregate")}
+
+        def spy(name):
+            def call(self, *args):
+                used[name] += 1
+                return real[name](self, *args)
+            return call
+
+        with mock.patch.multiple(module._Postings, **{name: spy(name) for name in real}):
+            for rare, common in engine_cases.PLANS:
+                with mock.patch.multiple(planner, RARE_POSTINGS=rare, MAX_COMMON=common, RARE_SHARE=0.0):
+                    queries = engine_cases.queries(corpus)
+                    for query in queries[:80] + [q for q in queries if len(q.split()) > planner.MAX_SCORED]:
+                        self.gen_index.search(query, as_of=dt.date(2100, 1, 1), k=5)
+        self.assertEqual(set(used), set(real), used)
+        self.assertTrue(all(used.values()), used)
+
+    def test_fetch(self):
+        for source, index in ((V0, self.v0_index), (self.generated, self.gen_index)):
+            corpus = load_corpus(source)
+            engine_cases.assert_same_fetches(self, SearchEngine(corpus), index, corpus)
+
+    def test_enforced_boundary_and_survivorship(self):
+        corpus = load_corpus(V0)
+        # An item published exactly on T is known at T; the day before, it is not.
+        item = corpus.items["fin-005"]
+        query = item.title
+        on_day = self.v0_index.search(query, as_of=item.publish_date, mode="enforced", k=50)
+        before = self.v0_index.search(query, as_of=item.publish_date - dt.timedelta(days=1), mode="enforced", k=50)
+        self.assertIn(item.id, [i.id for i in on_day])
+        self.assertNotIn(item.id, [i.id for i in before])
+        self.assertTrue(all(i.publish_date < item.publish_date for i in before))
+        # Survivorship is not filtered: an item naming an entity no longer valid at T still surfaces.
+        found = False
+        for entity in corpus.entities.values():
+            if entity.valid_to is None:
+                continue
+            day = entity.valid_to + dt.timedelta(days=1)
+            hits = self.v0_index.search(entity.name, as_of=day, mode="enforced", k=50)
+            self.assertEqual(hits, SearchEngine(corpus).search(entity.name, as_of=day, mode="enforced", k=50))
+            found = found or any(entity.id in i.entities and not entity.valid_at(day) for i in hits)
+        self.assertTrue(found, "no delisted entity's item surfaced: the survivorship case is untested")
+
+    def test_bad_arguments_are_refused_like_the_memory_engine(self):
+        reference = SearchEngine(load_corpus(V0))
+        cases = [
+            dict(query=3, as_of=dt.date(2022, 1, 1)),
+            dict(query="x", as_of="2022-01-01"),
+            dict(query="x", as_of=dt.datetime(2022, 1, 1)),
+            dict(query="x", as_of=dt.date(2022, 1, 1), mode="future"),
+            dict(query="x", as_of=dt.date(2022, 1, 1), k=0),
+            dict(query="x", as_of=dt.date(2022, 1, 1), k=True),
+        ]
+        for case in cases:
+            with self.subTest(case=case):
+                with self.assertRaises(AnachronError) as want:
+                    reference.search(**case)
+                with self.assertRaises(AnachronError) as got:
+                    self.v0_index.search(**case)
+                self.assertEqual(str(got.exception), str(want.exception))
+        with self.assertRaises(AnachronError):
+            self.v0_index.fetch(7, as_of=dt.date(2022, 1, 1))
+
+    def test_threads_share_one_engine(self):
+        corpus = load_corpus(self.generated)
+        reference = SearchEngine(corpus)
+        queries = engine_cases.queries(corpus)[:40]
+        day = engine_cases.as_of_days(corpus)[2]
+        want = [[i.id for i in reference.search(q, as_of=day, mode="enforced")] for q in queries]
+        results, errors = {}, []
+
+        def worker(n):
+            try:
+                results[n] = [[i.id for i in self.gen_index.search(q, as_of=day, mode="enforced")] for q in queries]
+            except Exception as exc:  # reported below, not swallowed
+                errors.append(exc)
+
+        threads = [threading.Thread(target=worker, args=(n,)) for n in range(8)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join(60)
+        self.assertEqual(errors, [])
+        self.assertEqual(results, {n: want for n in range(8)})
+
+    def test_serving_reads_no_samples(self):
+        # The engine's own connection, audited by SQLite: which tables do searches and fetches read?
+        tables = set()
+
+        def audit(action, table, column, database, trigger):
+            if action == sqlite3.SQLITE_READ:
+                tables.add(table)
+            return sqlite3.SQLITE_OK
+
+        engine = IndexEngine(self.dir_of(self.v0_index))
+        engine._con().set_authorizer(audit)
+        corpus = load_corpus(V0)
+        for s in corpus.samples.values():
+            engine.search(s.input, as_of=s.as_of, mode="enforced")
+            engine.search(s.input, as_of=s.as_of, mode="unrestricted")
+        engine.fetch("fin-005", as_of=dt.date(2022, 1, 1))
+        engine.extremes()
+        engine.close()
+        self.assertIn("items", tables)
+        self.assertNotIn("samples", tables)
+        self.assertLessEqual(tables, {"items", "terms", "vocab", "json_each", "sqlite_master"} | {t for t in tables if t.startswith("terms_")})
+
+    @staticmethod
+    def dir_of(engine):
+        return engine.path
+
+
+class CorpusFromIndexTest(_Dir):
+    def test_the_corpus_reads_back_exactly(self):
+        for source in (V0, engine_cases.generated_corpus(self.dir / "gen", items=500)):
+            index = build_index(source, self.dir / f"{source.name}.db").path
+            want, got = load_corpus(source), load_corpus(index)
+            self.assertEqual(list(got.items), list(want.items))  # file order
+            self.assertEqual(list(got.items.values()), list(want.items.values()))
+            self.assertEqual([dict(i.extra) for i in got.items.values()], [dict(i.extra) for i in want.items.values()])
+            self.assertEqual(list(got.entities.values()), list(want.entities.values()))
+            self.assertEqual(list(got.samples.values()), list(want.samples.values()))
+            self.assertEqual([dict(s.extra) for s in got.samples.values()], [dict(s.extra) for s in want.samples.values()])
+            self.assertEqual(load_index(index, samples=False).samples, {})
+
+    def test_hostile_strings_survive(self):
+        root = self.dir / "hostile"
+        root.mkdir()
+        rows = [
+            {"id": "a\ud800", "slice": "s", "publish_date": "2020-01-01", "title": "lone \udfff surrogate", "text": "nul \x00 here \u2028 sep", "entities": [], "restates": None, "x": float("1e308")},
+            {"id": "b\x00", "slice": "s", "publish_date": "2020-01-02", "title": "surrogate again", "text": "", "entities": [], "restates": "a\ud800"},
+        ]
+        (root / "items.jsonl").write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
+        index = build_index(root, self.dir / "h.db").path
+        self.assertEqual(list(load_corpus(index).items.values()), list(load_corpus(root).items.values()))
+        engine = IndexEngine(index)
+        self.assertEqual(engine.fetch("a\ud800", as_of=dt.date(2020, 1, 1)).text, "nul \x00 here \u2028 sep")
+        self.assertEqual([i.id for i in engine.search("surrogate", as_of=dt.date(2020, 1, 2))], ["a\ud800", "b\x00"])
+        engine.close()
+
+
+class FreshnessTest(_Dir):
+    def test_a_changed_file_makes_the_index_stale(self):
+        root = self.copy_v0()
+        index = build_index(root, self.dir / "c.db").path
+        lines = (root / "items.jsonl").read_text(encoding="utf-8").split("\n")
+        lines[0] = lines[0].replace("two regional hubs", "three regional hubs")
+        (root / "items.jsonl").write_text("\n".join(lines), encoding="utf-8")
+        for opener in (IndexEngine, load_corpus):
+            with self.assertRaisesRegex(AnachronError, r"stale index: .*items\.jsonl changed since it was indexed") as cm:
+                opener(index)
+            self.assertNotIn("\n", str(cm.exception))
+
+    def test_same_size_same_time_is_trusted_but_a_new_time_is_hashed(self):
+        root = self.copy_v0()
+        index = build_index(root, self.dir / "c.db").path
+        items = root / "items.jsonl"
+        before = items.stat()
+        os.utime(items, ns=(before.st_atime_ns, before.st_mtime_ns + 10**9))  # touched, same bytes
+        self.assertEqual(len(load_corpus(index).items), 52)
+        text = items.read_text(encoding="utf-8")
+        items.write_text(text.replace("fin-001", "fin-00X", 1), encoding="utf-8")  # same size, new bytes
+        with self.assertRaisesRegex(AnachronError, "stale index"):
+            IndexEngine(index)
+
+    def test_an_added_or_removed_file_makes_it_stale(self):
+        root = self.copy_v0()
+        index = build_index(root, self.dir / "c.db").path
+        (root / "entities.jsonl").rename(self.dir / "entities.jsonl")
+        with self.assertRaisesRegex(AnachronError, r"entities\.jsonl changed"):
+            IndexEngine(index)
+        (self.dir / "entities.jsonl").rename(root / "entities.jsonl")
+        IndexEngine(index).close()
+        # Samples: only what the index holds is checked, and serving never looks at samples.jsonl.
+        (root / "samples.jsonl").write_text("", encoding="utf-8")
+        IndexEngine(index).close()
+        with self.assertRaisesRegex(AnachronError, r"samples\.jsonl changed"):
+            load_corpus(index)
+        served = build_index(root, self.dir / "served.db", samples=False).path
+        (root / "samples.jsonl").unlink()
+        self.assertEqual(load_corpus(served).samples, {})
+
+    def test_a_moved_index_stands_alone(self):
+        root = self.copy_v0()
+        index = build_index(root, self.dir / "c.db").path
+        shutil.rmtree(root)
+        self.assertEqual(len(load_corpus(index).items), 52)
+
+
+class BuildTest(_Dir):
+    def test_a_failed_build_leaves_the_old_index_and_no_temporary(self):
+        root = self.copy_v0()
+        out = self.dir / "c.db"
+        build_index(root, out)
+        before = out.read_bytes()
+        with open(root / "items.jsonl", "a", encoding="utf-8") as fh:
+            fh.write('{"id": "fin-001"}\n')
+        with self.assertRaisesRegex(AnachronError, r"items\.jsonl:53"):
+            build_index(root, out)
+        self.assertEqual(out.read_bytes(), before)
+        self.assertEqual(sorted(p.name for p in self.dir.iterdir()), ["c.db", "v0"])
+
+    def test_normal_file_mode_and_same_bytes_for_the_same_corpus(self):
+        a = build_index(V0, self.dir / "a.db").path
+        b = build_index(V0, self.dir / "sub" / "b.db").path
+        mask = os.umask(0)
+        os.umask(mask)
+        self.assertEqual(stat.S_IMODE(a.stat().st_mode), 0o666 & ~mask)
+        self.assertEqual(a.read_bytes(), b.read_bytes())
+
+    def test_bad_files_are_one_clear_error(self):
+        junk = self.dir / "junk.db"
+        junk.write_bytes(b"not a database at all")
+        other = self.dir / "other.db"
+        sqlite3.connect(other).execute("CREATE TABLE t(x)").connection.close()
+        for path, message in (
+            (junk, "not a corpus directory or an Anachron index"),
+            (other, "not an Anachron index"),
+            (self.dir / "none.db", "not a corpus directory or index"),
+        ):
+            with self.subTest(path=path.name):
+                with self.assertRaisesRegex(AnachronError, message):
+                    load_corpus(path)
+        with self.assertRaisesRegex(AnachronError, "not a corpus directory"):
+            build_index(self.dir / "nowhere", self.dir / "x.db")
+
+
+class CommandLineTest(_Dir):
+    def test_index_then_every_command_takes_it(self):
+        out = self.dir / "c.db"
+        status, stdout, stderr = run_cli("index", str(V0), "--out", str(out))
+        self.assertEqual((status, stderr), (0, ""))
+        self.assertIn("52 items, 16 entities, 27 samples", stdout)
+        # The demo scores through the index as through the directory: the same bytes.
+        self.assertEqual(run_cli("demo", "--corpus", str(out))[1].replace(str(out), "X"), run_cli("demo", "--corpus", str(V0))[1].replace(str(V0), "X"))
+        trace = self.dir / "t.jsonl"
+        trace.write_text(json.dumps({
+            "sample_id": "finance-001", "as_of": "2022-06-01", "mode": "unrestricted",
+            "interactions": [{"tool": "search", "query": "Cygnus Robotics", "returned": ["fin-004", "fin-005"]}],
+        }) + "\n", encoding="utf-8")
+        by_dir = run_cli("score", str(trace), "--corpus", str(V0), "--format", "json")
+        by_index = run_cli("score", str(trace), "--corpus", str(out), "--format", "json")
+        self.assertEqual(by_index, by_dir)
+        self.assertEqual(by_dir[0], 0, by_dir[2])
+        self.assertEqual(json.loads(by_dir[1])["samples"][0]["sample_id"], "finance-001")
+
+    def test_a_stale_index_is_exit_2_and_one_line(self):
+        root = self.copy_v0()
+        out = self.dir / "c.db"
+        self.assertEqual(run_cli("index", str(root), "--out", str(out))[0], 0)
+        (root / "entities.jsonl").write_text("", encoding="utf-8")
+        status, stdout, stderr = run_cli("demo", "--corpus", str(out))
+        self.assertEqual((status, stdout), (2, ""))
+        self.assertEqual(len(stderr.strip().splitlines()), 1)
+        self.assertIn("stale index", stderr)
+
+    def test_usage_errors(self):
+        for argv in (("index", str(V0)), ("index", str(V0), "--out", "a.db", "--to", "postgresql://x/y")):
+            status, _, stderr = run_cli(*argv)
+            self.assertEqual(status, 2)
+            self.assertEqual(len(stderr.strip().splitlines()), 1)
+        status, _, stderr = run_cli("index", str(V0), "--to", "mysql://x/y")
+        self.assertEqual(status, 2)
+        self.assertIn("expected a postgresql:// URL", stderr)
+
+
+class TimeLockOverIndexTest(_Dir):
+    def test_the_lock_serves_the_index_as_it_serves_the_directory(self):
+        index = build_index(V0, self.dir / "c.db").path
+        engine = open_engine(str(index))
+        self.assertIsInstance(engine, IndexEngine)
+        corpus = load_corpus(V0)
+        for mode in ("enforced", "unrestricted"):
+            texts = []
+            for number, backend in enumerate((CorpusBackend(corpus), CorpusBackend(engine))):
+                lock = TimeLock(backend, dt.date(2022, 6, 1), EventWriter(self.dir / f"{mode}{number}.jsonl"), mode=mode)
+                outcomes = [lock.call("search", {"query": s.input}) for s in corpus.samples.values()]
+                outcomes.append(lock.call("fetch", {"id_or_url": "fin-005"}))  # published after T
+                lock.journal.close()
+                texts.append([(o.structured["results"], o.status) for o in outcomes])
+            self.assertEqual(texts[0], texts[1])
+            if mode == "enforced":
+                shown = [r["published"] for results, _ in texts[1] for r in results]
+                self.assertTrue(shown and all(day <= "2022-06-01" for day in shown))
+                self.assertEqual(texts[1][-1][1], "refused")
+
+
+if __name__ == "__main__":
+    unittest.main()
+
+
+class AdaptersOverIndexTest(_Dir):
+    """`anachron serve --corpus INDEX` and the Inspect tasks search the index, with the same answers."""
+
+    def test_serve_over_mcp(self):
+        from tests.support import require_extra
+
+        require_extra("mcp", "mcp")
+        import anyio
+
+        from tests.mcp_support import read_log, stdio_client
+
+        index = build_index(V0, self.dir / "c.db").path
+        answers = {}
+
+        async def session(name, corpus):
+            args = ["--as-of", "2022-06-01", "--events", str(self.dir / f"{name}.jsonl"), "--corpus", corpus, "--date-presentation", "shift:-3"]
+            async with stdio_client(args, errlog=self.dir / f"{name}.err") as client:
+                out = [await client.call_tool("search", {"query": s.input}) for s in load_corpus(V0).samples.values()]
+                out.append(await client.call_tool("fetch", {"id_or_url": "fin-005"}))  # dated after T
+                answers[name] = [(r.structured_content, r.is_error) for r in out]
+
+        anyio.run(session, "dir", str(V0))
+        anyio.run(session, "index", str(index))
+        self.assertEqual(answers["index"], answers["dir"])
+        self.assertTrue(any(content["results"] for content, _ in answers["index"]))
+        self.assertTrue(answers["index"][-1][1])
+        self.assertEqual(read_log(self.dir / "index.jsonl")[0]["source"], str(index))
+
+    def test_a_date_shift_off_the_calendar_is_refused_for_an_index_too(self):
+        index = build_index(V0, self.dir / "c.db").path
+        # Only the latest items (2024) leave the calendar: the index checks its earliest and latest item.
+        shift = (dt.date(9999, 12, 31) - dt.date(2024, 5, 25)).days + 1
+        for corpus in (V0, index):
+            status, _, stderr = run_cli("serve", "--as-of", "2022-06-01", "--events", str(self.dir / "e.jsonl"),
+                                        "--corpus", str(corpus), "--date-presentation", f"shift:+{shift}")
+            self.assertEqual(status, 2, stderr)
+            self.assertRegex(stderr, r"date_presentation shift:\+\d+: item \S+ dated 2024-\d\d-\d\d shifts out of the calendar")
+            self.assertEqual(len(stderr.strip().splitlines()), 1)
+        self.assertEqual(IndexEngine(index).extremes()[-1].publish_date, dt.date(2024, 5, 25))
+
+    def test_inspect_task(self):
+        from tests.support import require_extra
+
+        require_extra("inspect_ai", "inspect")
+        from inspect_ai import eval as inspect_eval
+
+        from anachron.inspect.task import anachron_task
+
+        index = build_index(V0, self.dir / "c.db").path
+        ids = ["finance-001", "finance-002", "news-001"]
+        scores = {}
+        for name, corpus in (("dir", None), ("index", str(index))):
+            task = anachron_task("enforced", corpus=corpus)
+            [log] = inspect_eval(task, model="anachron/naive", display="none", sample_id=ids, log_dir=str(self.dir / name))
+            self.assertEqual(log.status, "success", log.error)
+            scores[name] = [(s.id, s.scores["tclr_scorer"].value, s.store.get("anachron:calls")[0]["returned"]) for s in log.samples]
+        self.assertEqual(scores["index"], scores["dir"])
+        self.assertTrue(any(returned for _, _, returned in scores["index"]))

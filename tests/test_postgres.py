@@ -1,0 +1,264 @@
+"""The PostgreSQL corpus against a real server: search, fetch, enforcement, survivorship, concurrent sessions.
+
+The server is named by ANACHRON_TEST_POSTGRES (a postgresql:// URL whose user
+may create databases); .ci/run starts a throwaway one (.ci/postgres).  Without
+it these tests skip, except in CI (ANACHRON_REQUIRE_EXTRAS), where they fail.
+Each run creates its own databases and drops them at the end.
+"""
+
+import datetime as dt
+import json
+import os
+import shutil
+import tempfile
+import threading
+import unittest
+import uuid
+from pathlib import Path
+
+from anachron.core import SearchEngine, default_corpus_dir, load_corpus
+from anachron.errors import AnachronError
+from anachron.timelock import CorpusBackend, EventWriter, TimeLock, open_engine
+
+from tests import engine_cases
+from tests.support import extras_required, require_extra, run_cli
+
+V0 = default_corpus_dir()
+# Plans of the shared planner (see tests/engine_cases.py) that reach each of this engine's queries.
+PLANS = ((1000, 4), (0, 4), (10**9, 3), (60, 1))
+SERVER = None
+TMP = None
+DATABASES = []
+
+
+def setUpModule():
+    global SERVER, TMP
+    require_extra("psycopg", "postgres")
+    SERVER = os.environ.get("ANACHRON_TEST_POSTGRES")
+    if not SERVER:
+        message = "no PostgreSQL server: set ANACHRON_TEST_POSTGRES to a postgresql:// URL (.ci/run starts one)"
+        if extras_required():
+            raise AssertionError(message)
+        raise unittest.SkipTest(message)
+    TMP = tempfile.TemporaryDirectory()
+
+
+def tearDownModule():
+    import psycopg
+
+    if SERVER:
+        with psycopg.connect(SERVER, autocommit=True) as con:
+            for name in DATABASES:
+                con.execute(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
+    if TMP is not None:
+        TMP.cleanup()
+
+
+def new_database():
+    """A fresh, empty database on the test server; its URL."""
+    import urllib.parse
+
+    import psycopg
+
+    name = f"anachron_t_{uuid.uuid4().hex[:12]}"
+    with psycopg.connect(SERVER, autocommit=True) as con:
+        con.execute(f"CREATE DATABASE {name}")
+    DATABASES.append(name)
+    return urllib.parse.urlsplit(SERVER)._replace(path=f"/{name}").geturl()
+
+
+def loaded(source):
+    url = new_database()
+    status, stdout, stderr = run_cli("index", str(source), "--to", url)
+    assert status == 0, stderr
+    return url
+
+
+class SameResultsTest(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        from anachron.postgres import PostgresEngine
+
+        cls.generated = engine_cases.generated_corpus(Path(TMP.name) / "gen")
+        cls.v0_url, cls.gen_url = loaded(V0), loaded(cls.generated)
+        cls.v0 = PostgresEngine(cls.v0_url)
+        cls.gen = PostgresEngine(cls.gen_url)
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.v0.close()
+        cls.gen.close()
+
+    def test_v0_search(self):
+        corpus = load_corpus(V0)
+        self.assertGreater(engine_cases.assert_same_results(self, SearchEngine(corpus), self.v0, corpus, plans=PLANS), 300)
+
+    def test_generated_search(self):
+        corpus = load_corpus(self.generated)
+        self.assertGreater(engine_cases.assert_same_results(self, SearchEngine(corpus), self.gen, corpus, plans=PLANS), 300)
+
+    def test_fetch(self):
+        for source, engine in ((V0, self.v0), (self.generated, self.gen)):
+            corpus = load_corpus(source)
+            engine_cases.assert_same_fetches(self, SearchEngine(corpus), engine, corpus)
+
+    def test_the_corpus_reads_back_exactly(self):
+        from anachron.postgres import load_postgres_corpus
+
+        for source, url in ((V0, self.v0_url), (self.generated, self.gen_url)):
+            want, got = load_corpus(source), load_postgres_corpus(url)
+            self.assertEqual(list(got.items.values()), list(want.items.values()))
+            self.assertEqual([dict(i.extra) for i in got.items.values()], [dict(i.extra) for i in want.items.values()])
+            self.assertEqual(list(got.entities.values()), list(want.entities.values()))
+            self.assertEqual(list(got.samples.values()), list(want.samples.values()))
+
+    def test_entity_validity_is_a_table(self):
+        import psycopg
+
+        corpus = load_corpus(V0)
+        with psycopg.connect(self.v0_url) as con:
+            rows = con.execute("SELECT id, valid_from, valid_to FROM anachron.entities ORDER BY pos").fetchall()
+            named = con.execute(
+                "SELECT count(*) FROM anachron.item_entities AS ie JOIN anachron.entities AS e ON e.id = ie.entity"
+            ).fetchone()[0]
+        self.assertEqual(rows, [(json.dumps(e.id), e.valid_from, e.valid_to) for e in corpus.entities.values()])
+        self.assertEqual(named, sum(len(set(i.entities)) for i in corpus.items.values()))
+
+    def test_enforcement_and_survivorship_through_the_lock(self):
+        corpus = load_corpus(V0)
+        tmp = Path(TMP.name)
+        found_delisted = False
+        for entity in (e for e in corpus.entities.values() if e.valid_to is not None):
+            day = entity.valid_to + dt.timedelta(days=1)  # the entity is gone at T
+            answers = []
+            for number, backend in enumerate((CorpusBackend(corpus), CorpusBackend(self.v0))):
+                lock = TimeLock(backend, day, EventWriter(tmp / f"{entity.id}-{number}.jsonl"), k=10)
+                outcome = lock.call("search", {"query": entity.name})
+                later = [i.id for i in corpus.items.values() if i.publish_date > day][:3]
+                fetched = [lock.call("fetch", {"id_or_url": ident}).status for ident in later]
+                lock.journal.close()
+                answers.append((outcome.structured["results"], fetched))
+            self.assertEqual(answers[1], answers[0])
+            results, fetched = answers[1]
+            self.assertTrue(all(r["published"] <= day.isoformat() for r in results))
+            self.assertEqual(set(fetched), {"refused"} if fetched else set())
+            # The residual: items naming the delisted entity are still served (nothing filters validity).
+            found_delisted = found_delisted or any(entity.id in corpus.items[r["id"]].entities for r in results)
+        self.assertTrue(found_delisted)
+
+
+class SessionsTest(unittest.TestCase):
+    """Eight agents at once against one server: their own locks, one engine or one each."""
+
+    def test_concurrent_sessions(self):
+        from anachron.postgres import PostgresEngine
+
+        generated = engine_cases.generated_corpus(Path(TMP.name) / "gen-s", items=800)
+        url = loaded(generated)
+        corpus = load_corpus(generated)
+        reference = SearchEngine(corpus)
+        queries = engine_cases.queries(corpus)[:30]
+        days = engine_cases.as_of_days(corpus)
+        shared = PostgresEngine(url)
+        expected = {
+            n: [[i.id for i in reference.search(q, as_of=days[n % len(days)], mode="enforced")] for q in queries] for n in range(8)
+        }
+        got, errors, logs = {}, [], {}
+
+        def session(n):
+            try:
+                engine = shared if n % 2 else PostgresEngine(url)
+                log = Path(TMP.name) / f"session-{n}.jsonl"
+                lock = TimeLock(CorpusBackend(engine), days[n % len(days)], EventWriter(log))
+                outcomes = [lock.call("search", {"query": q}) for q in queries]
+                lock.journal.close()
+                if engine is not shared:
+                    engine.close()
+                got[n] = [[r["id"] for r in o.structured["results"]] if o.status == "ok" else o.status for o in outcomes]
+                logs[n] = log
+            except Exception as exc:
+                errors.append(repr(exc))
+
+        threads = [threading.Thread(target=session, args=(n,)) for n in range(8)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join(120)
+        shared.close()
+        self.assertEqual(errors, [])
+        self.assertEqual(got, expected)
+        self.assertTrue(any(ids for rows in got.values() for ids in rows))
+        for n, log in logs.items():
+            seqs = [json.loads(line)["seq"] for line in log.read_text(encoding="utf-8").splitlines()[1:]]
+            self.assertEqual(seqs, list(range(1, len(queries) + 1)), n)
+
+
+class ServingTest(unittest.TestCase):
+    def test_serve_over_mcp_with_a_postgres_corpus(self):
+        require_extra("mcp", "mcp")
+        import anyio
+
+        from tests.mcp_support import read_log, stdio_client
+
+        url = loaded(V0)
+        tmp = Path(TMP.name)
+        answers = {}
+
+        async def session(name, corpus):
+            args = ["--as-of", "2022-06-01", "--events", str(tmp / f"{name}.jsonl"), "--corpus", corpus]
+            async with stdio_client(args, errlog=tmp / f"{name}.err") as client:
+                out = [await client.call_tool("search", {"query": "Cygnus Robotics IPO"})]
+                out.append(await client.call_tool("fetch", {"id_or_url": "fin-005"}))  # dated after T
+                answers[name] = [(r.structured_content, r.is_error) for r in out]
+
+        anyio.run(session, "dir", str(V0))
+        anyio.run(session, "pg", url)
+        self.assertEqual(answers["pg"], answers["dir"])
+        self.assertTrue(answers["pg"][0][0]["results"])
+        self.assertTrue(answers["pg"][1][1])  # the post-T fetch is refused
+        header = read_log(tmp / "pg.jsonl")[0]
+        self.assertEqual(header["source"], url)
+
+    def test_inspect_task_with_a_postgres_corpus(self):
+        require_extra("inspect_ai", "inspect")
+        from inspect_ai import eval as inspect_eval
+
+        from anachron.inspect.task import anachron_task
+
+        url = loaded(V0)
+        ids = ["finance-001", "finance-002", "news-001"]
+        scores = {}
+        for name, corpus in (("dir", None), ("pg", url)):
+            [log] = inspect_eval(
+                anachron_task("enforced", corpus=corpus), model="anachron/naive", display="none",
+                sample_id=ids, log_dir=str(Path(TMP.name) / f"inspect-{name}"),
+            )
+            self.assertEqual(log.status, "success", log.error)
+            scores[name] = [(s.id, s.scores["tclr_scorer"].value) for s in log.samples]
+        self.assertEqual(scores["pg"], scores["dir"])
+        self.assertEqual(len(scores["pg"]), 3)
+
+
+class ErrorsTest(unittest.TestCase):
+    def test_unreachable_server_empty_database_and_stale_corpus(self):
+        from anachron.postgres import PostgresEngine
+
+        with self.assertRaisesRegex(AnachronError, r"postgresql://user:\*\*\*@127\.0\.0\.1:1/x: cannot connect") as cm:
+            PostgresEngine("postgresql://user:secret@127.0.0.1:1/x")
+        self.assertNotIn("secret", str(cm.exception))
+        with self.assertRaisesRegex(AnachronError, "no Anachron corpus there"):
+            PostgresEngine(new_database())
+        root = Path(TMP.name) / "stale-v0"
+        shutil.copytree(V0, root)
+        url = loaded(root)
+        PostgresEngine(url).close()
+        (root / "items.jsonl").write_text((root / "items.jsonl").read_text(encoding="utf-8").replace("hubs", "hub5", 1), encoding="utf-8")
+        with self.assertRaisesRegex(AnachronError, r"stale corpus: .*items\.jsonl changed"):
+            open_engine(url)
+        status, stdout, stderr = run_cli("score-events", "x.jsonl", "--as-of", "2022-01-01", "--corpus", url)
+        self.assertEqual((status, stdout), (2, ""))
+        self.assertEqual(len(stderr.strip().splitlines()), 1)
+
+
+if __name__ == "__main__":
+    unittest.main()
