@@ -37,16 +37,17 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any, Callable, Iterable, Mapping, Sequence
 
-from ..validate import describe, positive_int
+from ..validate import Fields, describe, positive_int
 from .corpus import _ENTITY_FIELDS, _ITEM_FIELDS, _SAMPLE_FIELDS, Corpus, Entity, Item, Sample, load_corpus
 from .dates import known_at
 from .engine import rank_order, top_ords
 from .errors import AnachronError
+from .facts import parse_facts
 from .retrieval import _check_day, _check_mode, item_terms, tokenize
 
 __all__ = ["FORMAT", "CORPUS_FILES", "IndexEngine", "IndexSummary", "build_index", "fingerprint", "is_index", "load_index"]
 
-FORMAT = "anachron-index 2"
+FORMAT = "anachron-index 3"  # 3: items keep their facts, entities their fiscal year end
 CORPUS_FILES = ("items.jsonl", "entities.jsonl", "samples.jsonl")
 SERVED = ("items.jsonl", "entities.jsonl")
 _HEADER = b"SQLite format 3\x00"
@@ -107,6 +108,7 @@ def item_doc(item: Item) -> str:
             "text": item.text,
             "entities": list(item.entities),
             "restates": item.restates,
+            **({"facts": [fact.to_dict() for fact in item.facts]} if item.facts else {}),
             **item.extra,
         }
     )
@@ -114,7 +116,8 @@ def item_doc(item: Item) -> str:
 
 def entity_doc(entity: Entity) -> str:
     day = lambda d: None if d is None else d.isoformat()  # noqa: E731
-    return _doc({"id": entity.id, "name": entity.name, "valid_from": day(entity.valid_from), "valid_to": day(entity.valid_to), **entity.extra})
+    fiscal = {"fiscal_year_end": entity.fiscal_year_end} if entity.fiscal_year_end is not None else {}
+    return _doc({"id": entity.id, "name": entity.name, "valid_from": day(entity.valid_from), "valid_to": day(entity.valid_to), **fiscal, **entity.extra})
 
 
 def sample_doc(sample: Sample) -> str:
@@ -131,12 +134,13 @@ def _day(value: str | None) -> _dt.date | None:
 
 def read_item(doc: str) -> Item:
     r = json.loads(doc)
-    return Item(r["id"], r["slice"], _day(r["publish_date"]), r["title"], r["text"], tuple(r["entities"]), r["restates"], _extra(r, _ITEM_FIELDS))
+    facts = parse_facts(Fields(f"index item {r['id']}", r)) if "facts" in r else ()  # the corpus's own rule, keys included
+    return Item(r["id"], r["slice"], _day(r["publish_date"]), r["title"], r["text"], tuple(r["entities"]), r["restates"], _extra(r, _ITEM_FIELDS), facts)
 
 
 def read_entity(doc: str) -> Entity:
     r = json.loads(doc)
-    return Entity(r["id"], r["name"], _day(r["valid_from"]), _day(r["valid_to"]), _extra(r, _ENTITY_FIELDS))
+    return Entity(r["id"], r["name"], _day(r["valid_from"]), _day(r["valid_to"]), _extra(r, _ENTITY_FIELDS), r.get("fiscal_year_end"))
 
 
 def read_sample(doc: str) -> Sample:
