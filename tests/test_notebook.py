@@ -100,6 +100,24 @@ class Records(unittest.TestCase):
         self.assertEqual(record["calls"], r.calls)
         self.assertEqual(record["failed_refused"], r.failed_calls["refused"])
 
+    def test_seal_audit_and_open_periods_reach_records_and_displays(self):
+        trace = {"sample_id": "s", "as_of": "2023-06-01", "interactions": [
+            {"tool": "search", "query": "2023 annual report"},
+            {"tool": "WebSearch", "status": "error"},
+        ]}
+        parsed = parse_traces([("t:1", trace)], CORPUS)
+        [audited] = score_traces(parsed, CORPUS, sealed_tools={"search"})
+        [record] = sample_records([audited])
+        self.assertEqual((record["seal_breaches"], record["open_period_queries"]), (1, 1))
+        self.assertIs(record["answered"], False)
+        html = Results([audited])._repr_html_()
+        self.assertIn("sealed: false (1 seal breach in 1 / 1 sample): NOT a time-locked result", html)
+        self.assertIn("<th scope=\"row\">open-period queries</th>", html)
+        [unaudited] = score_traces(parsed, CORPUS)
+        self.assertIsNone(sample_records([unaudited])[0]["seal_breaches"])
+        self.assertIn("seal audit: not run", summarise([unaudited])._repr_html_())
+        self.assertIn("not audited", unaudited._repr_html_())
+
     def test_pandas_takes_them_as_they_are(self):
         require_extra("pandas", "test")
         import pandas

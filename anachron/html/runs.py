@@ -51,9 +51,16 @@ def _sample(where: str, obj: Any) -> SampleResult:
         except AnachronError as exc:
             raise AnachronError(f"{where}: {exc}") from None
     # Optional: absent from score files written before these fields existed.
-    for name in ("not_yet_listed", "already_delisted", "answer_leaks_retrieved", "answer_leaks_parametric"):
+    for name in ("not_yet_listed", "already_delisted", "answer_leaks_retrieved", "answer_leaks_parametric",
+                 "open_period_queries"):
         try:
             counts[name] = positive_int(obj.get(name, 0), name, minimum=0)
+        except AnachronError as exc:
+            raise AnachronError(f"{where}: {exc}") from None
+    seal = obj.get("seal_breaches")  # null: the run was not audited
+    if seal is not None:
+        try:
+            counts["seal_breaches"] = positive_int(seal, "seal_breaches", minimum=0)
         except AnachronError as exc:
             raise AnachronError(f"{where}: {exc}") from None
     answered = obj.get("answered", False)

@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Any, Mapping, Sequence
 
 from ..core.leakage import FAILED_STATUSES, RunSummary, SampleResult, summarise
+from ..report import seal_line
 from ._text import esc, num, pct
 
 __all__ = ["bank_card", "comparison_table", "sample_card", "sample_table", "summary_rows", "summary_table"]
@@ -47,6 +48,8 @@ def summary_rows(summary: RunSummary, results: Sequence[SampleResult] | None = N
         return what if count is None else plural(count, what)
 
     rows = [
+        # The seal verdict first: a run with a breach is never shown as a clean time-locked result.
+        ("seal audit", seal_line(summary), plural(n, "samples")),
         ("samples", str(n), ""),
         ("mean TCLR", num(summary.mean_tclr), plural(n, "samples")),
     ]
@@ -66,6 +69,7 @@ def summary_rows(summary: RunSummary, results: Sequence[SampleResult] | None = N
         ("survivorship: already delisted", str(summary.already_delisted), "a stale universe"),
         ("restatement leaks", str(summary.restatement_leaks), over(interactions, "interactions")),
         ("query-intent leaks", str(summary.query_intent_leaks), over(calls, "calls")),
+        ("open-period queries", str(summary.open_period_queries), over(calls, "calls")),
         ("content leaks", str(summary.content_leaks), over(interactions, "interactions")),
         ("revision risks", str(summary.revision_risks), over(interactions, "interactions")),
         ("undated interactions", str(summary.undated), over(interactions, "interactions")),
@@ -97,7 +101,8 @@ def summary_table(summary: RunSummary, results: Sequence[SampleResult] | None = 
 _SAMPLE_HEAD = (
     ("sample", "text"), ("as of", "text"), ("TCLR", "num"), ("band high", "num"), ("ok calls", "num"),
     ("result leaks", "num"), ("undated", "num"), ("surv.", "num"), ("restated", "num"), ("query", "num"),
-    ("content", "num"), ("blocked", "num"), ("failed", "num"), ("horizon", "num"), ("evidence", "num"),
+    ("open", "num"), ("content", "num"), ("blocked", "num"), ("failed", "num"), ("seal", "num"), ("horizon", "num"),
+    ("evidence", "num"),
 )
 
 
@@ -130,8 +135,9 @@ def sample_table(results: Sequence[SampleResult], *, sortable: bool = True) -> s
             + "".join(
                 _cell(v, v)
                 for v in (r.interactions, r.result_leaks, r.undated, r.survivorship_leaks, r.restatement_leaks,
-                          r.query_intent_leaks, r.content_leaks, r.blocked_attempts, failed)
+                          r.query_intent_leaks, r.open_period_queries, r.content_leaks, r.blocked_attempts, failed)
             )
+            + (_cell("-", -1) if r.seal_breaches is None else _cell(r.seal_breaches, r.seal_breaches))
             + _cell("" if horizon is None else f"{horizon} d", -1 if horizon is None else horizon)
             + f'<td class="text" data-sort="{len(r.evidence)}">{_evidence(r.evidence)}</td>'
             + "</tr>"
@@ -156,10 +162,12 @@ def sample_card(result: SampleResult) -> str:
         ("survivorship leaks", str(r.survivorship_leaks), f"{r.survivorship_base} entity-bearing interactions"),
         ("restatement leaks", str(r.restatement_leaks), f"{r.interactions} interactions"),
         ("query-intent leaks", str(r.query_intent_leaks), f"{r.calls} calls"),
+        ("open-period queries", str(r.open_period_queries), f"{r.calls} calls"),
         ("content leaks", str(r.content_leaks), f"{r.interactions} interactions"),
         ("revision risks", str(r.revision_risks), f"{r.interactions} interactions"),
         ("blocked attempts", str(r.blocked_attempts), f"{r.failed_calls.get('refused', 0)} refused calls"),
         ("failed calls", f"{failed}" + (f" ({split})" if split else ""), f"{r.calls} calls"),
+        ("seal breaches", "not audited" if r.seal_breaches is None else str(r.seal_breaches), f"{r.calls} calls"),
         ("leak horizon", "n/a" if r.horizon_days is None else f"{r.horizon_days} days", f"{len(r.horizons)} post-T items"),
     ]
     if r.answered:
