@@ -345,6 +345,14 @@ class CommandLineTest(_Dir):
         self.assertEqual(len(stderr.strip().splitlines()), 1)
         self.assertIn("stale index", stderr)
 
+    def test_a_database_url_given_to_a_scorer_is_one_line_without_its_password(self):
+        for command in (("demo",), ("score", str(V0 / "samples.jsonl"))):
+            status, stdout, stderr = run_cli(*command, "--corpus", "postgresql://u:secretpw@127.0.0.1:1/x")
+            self.assertEqual((status, stdout), (2, ""), command)
+            self.assertEqual(len(stderr.strip().splitlines()), 1, stderr)
+            self.assertIn("cannot be loaded as a corpus here", stderr)
+            self.assertNotIn("secretpw", stderr)
+
     def test_usage_errors(self):
         for argv in (("index", str(V0)), ("index", str(V0), "--out", "a.db", "--to", "postgresql://x/y")):
             status, _, stderr = run_cli(*argv)

@@ -303,6 +303,13 @@ def load_corpus(directory: str | os.PathLike[str] | None = None, *, samples: boo
     ``samples.jsonl`` is not even opened: a time lock serves a corpus
     without ever reading the tasks posed over it.
     """
+    if directory is not None and "://" in str(directory):
+        # Path() would fold the URL's '//' and echo its password; a database is searched in place, never loaded.
+        scheme = str(directory).split("://", 1)[0][:20]
+        raise AnachronError(
+            f"a {scheme}:// URL cannot be loaded as a corpus here: give a corpus directory or an index file "
+            "(`anachron index`); a postgresql:// URL is served in place by `serve` and the Inspect tasks"
+        )
     root = Path(directory) if directory is not None else default_corpus_dir()
     if root.is_file():  # an index built by `anachron index` (docs/index.md)
         from .index import load_index

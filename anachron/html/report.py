@@ -21,7 +21,7 @@ from .. import __version__
 from ..core.leakage import SampleResult, summarise
 from . import svg
 from ._text import esc
-from .tables import bank_card, comparison_table, sample_table, summary_table
+from .tables import bank_card, comparison_table, plural, sample_table, summary_table
 
 __all__ = ["Run", "report_html"]
 
@@ -123,7 +123,7 @@ def _run_section(run: Run, index: int) -> str:
         '<div class="pair"><div>',
         summary_table(summary, results),
         "</div><div><h3>TCLR per sample</h3>",
-        svg.bar_plot(bars, label=f"TCLR per sample, {heading}", x_label=f"{len(results)} samples, in input order "
+        svg.bar_plot(bars, label=f"TCLR per sample, {heading}", x_label=f"{plural(len(results), 'samples')}, in input order "
                      "(the band above a column: undated interactions counted as leaking)", series=series),
         "<h3>Leak horizon</h3>",
     ]
@@ -148,7 +148,8 @@ def _comparison_section(comparison: Any, labels: Sequence[str]) -> str:
     return (
         '<section class="comparison" id="comparison"><h2>Paired comparison</h2>'
         f'<p class="meta">unrestricted: {esc(labels[0])}; enforced: {esc(labels[1])}. Each sample is one pair; '
-        f"the CI is the paired percentile bootstrap ({c.n_resamples} resamples, seed {c.seed}).</p>"
+        f"the CI is the paired {'percentile' if c.ci_method == 'percentile' else 'BCa'} bootstrap "
+        f"({c.n_resamples} resamples, seed {c.seed}).</p>"
         + '<div class="pair"><div>'
         + comparison_table(c)
         + "</div><div>"
@@ -170,7 +171,7 @@ def report_html(
     unrestricted, the second enforced); *bank* a score card as
     ``BankRun.to_dict()`` gives it.
     """
-    inputs = [f"<li>{esc(run.label)}: {esc(run.source or 'scores')}, {len(run.results)} samples</li>" for run in runs]
+    inputs = [f"<li>{esc(run.label)}: {esc(run.source or 'scores')}, {plural(len(run.results), 'samples')}</li>" for run in runs]
     if bank is not None:
         inputs.append(f"<li>question bank score card: system {esc(bank['system'])}</li>")
     body = [
