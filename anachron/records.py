@@ -44,7 +44,7 @@ SAMPLE_COLUMNS: tuple[str, ...] = (
 COMPARISON_COLUMNS: tuple[str, ...] = (
     "metric", "n", "unrestricted_mean", "enforced_mean", "mean_reduction", "ci_low", "ci_high", "confidence",
     "relative_reduction", "improved", "worsened", "tied", "sign_test_p", "sign_test_log10_p", "n_resamples",
-    "seed", "resampling", "ci_method", "relative_ci_low", "relative_ci_high",
+    "seed", "resampling", "ci_method", "relative_ci_low", "relative_ci_high", "warnings",
 )
 
 BANK_COLUMNS: tuple[str, ...] = (
@@ -71,7 +71,9 @@ def sample_records(results: Iterable[SampleResult]) -> list[dict[str, Any]]:
 def comparison_records(comparison: Any) -> list[dict[str, Any]]:
     """The comparison as one record, columns :data:`COMPARISON_COLUMNS`."""
     d = comparison.to_dict()
-    return [{name: d[name] for name in COMPARISON_COLUMNS}]
+    row = {name: d.get(name) for name in COMPARISON_COLUMNS}
+    row["warnings"] = "\n".join(d.get("warnings", ()))  # the caveats travel with the interval
+    return [row]
 
 
 def bank_records(card: Mapping[str, Any]) -> list[dict[str, Any]]:

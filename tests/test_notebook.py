@@ -176,9 +176,12 @@ class CsvFormat(unittest.TestCase):
         self.assertEqual(tuple(row), COMPARISON_COLUMNS)
         status, js, _ = run_cli("compare", str(u), str(e), "--format", "json", "--seed", "3", "--resamples", "500")
         doc = json.loads(js)
-        for name in COMPARISON_COLUMNS:
+        for name in COMPARISON_COLUMNS[:-1]:
             want = doc[name]
             self.assertEqual(row[name], "" if want is None else repr(want) if isinstance(want, float) else str(want), name)
+        # n = 27 and 500 resamples: both caveats travel with the row
+        self.assertEqual(row["warnings"].split("\n"), doc["warnings"])
+        self.assertEqual(len(doc["warnings"]), 2, doc["warnings"])
 
     def test_bank_run_csv(self):
         status, out, err = run_cli("bank", "run", "--system", "respect", "--format", "csv")
