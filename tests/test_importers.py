@@ -50,8 +50,9 @@ class FormatTest(unittest.TestCase):
             "#2 query 'cygnus robotics ipo february 2023' reaches for 2023-02-01 > 2023-01-01",
             "#2 result item https://www.reuters.com/markets/cygnus-prices-ipo/ dated 2023-02-09 > 2023-01-01 (dated by field 'published_date')",
         ])
-        # A shell call with curl; then a search no tool message answered (an error call) beside a custom tool call.
-        self.assertEqual(figures(b), {"interactions": 2, "result_leaks": 0, "undated": 0, "query_intent_leaks": 0,
+        # A shell call with curl (it reaches the network: a retrieval); then a search no tool message answered
+        # (an error call) beside a custom tool call `python` (local: not search-like, no query, URL or item).
+        self.assertEqual(figures(b), {"interactions": 1, "result_leaks": 0, "undated": 0, "query_intent_leaks": 0,
                                       "content_leaks": 0, "seal_breaches": 2, "tclr": 0.0, "failed": 1})
         self.assertEqual(b["evidence"], [
             "#1 tool 'execute_command' is outside the time lock",
@@ -89,9 +90,10 @@ class FormatTest(unittest.TestCase):
         doc = scored("anthropic", fixture("anthropic.json"), extra=("--sealed-tools", "get_price"))
         (s,) = doc["samples"]
         # web_search (FT page_age Feb 9 2023 leaks), web_fetch (dated by URL, its text mentions March 2023),
-        # a web_search error (max_uses_exceeded) and a client tool_use answered is_error: true.
+        # a web_search error (max_uses_exceeded) and a client tool_use get_price answered is_error: true (a
+        # local call by the default rule: not search-like, no query, URL or item; audited, never a failed call).
         self.assertEqual(figures(s), {"interactions": 2, "result_leaks": 1, "undated": 0, "query_intent_leaks": 0,
-                                      "content_leaks": 1, "seal_breaches": 3, "tclr": 0.5, "failed": 2})
+                                      "content_leaks": 1, "seal_breaches": 3, "tclr": 0.5, "failed": 1})
         self.assertEqual(s["evidence"], [
             "#1 tool 'web_search' is outside the time lock",
             "#1 result item https://www.ft.com/content/cygnus-robotics-ipo dated 2023-02-09 > 2023-01-01 (dated by field 'page_age')",
@@ -123,7 +125,7 @@ class FormatTest(unittest.TestCase):
         status, out, err = run_cli("score", "--from", "claude-code", fixture("claude-code-sealed.jsonl"), "--as-of", T,
                                    "--sealed-tools-from", fixture("mcp.json"))
         self.assertEqual((status, err), (0, ""))
-        self.assertEqual(out.splitlines()[0], "sealed: true (0 seal breaches in 1 sample)")
+        self.assertEqual(out.splitlines()[0], "sealed: true (0 seal breaches in 1 sample; 2 calls audited)")
         doc = scored("claude-code", fixture("claude-code-sealed.jsonl"), extra=("--sealed-tools-from", fixture("mcp.json")))
         self.assertEqual((doc["summary"]["sealed"], doc["samples"][0]["interactions"], doc["samples"][0]["tclr"]), (True, 2, 0.0))
 
@@ -298,7 +300,9 @@ class ImportCommandTest(unittest.TestCase):
         log.write_text(json.dumps(chat), encoding="utf-8")
         out = self.dir / "t.jsonl"
         status, _, err = run_cli("import", "--from", "openai-chat", str(log), "--as-of", T, "--out", str(out))
-        self.assertEqual((status, err), (0, ""))
+        # io.py rejects NaN (it could not be written back as JSON): the query is lost, and one line says so.
+        self.assertEqual((status, err), (0, f"warning: {log}: call #1 (search): its arguments are not strict JSON "
+                                            "(NaN, Infinity or a syntax error): no query or URL was read from them\n"))
         self.assertEqual(len(out.read_text(encoding="utf-8").split("\n")), 2)  # one record, one line: U+2028 is escaped
         calls = json.loads(out.read_text(encoding="utf-8"))["interactions"]
         self.assertEqual(calls[0]["arguments"], "{\"query\": NaN}")  # not JSON: kept as the string the model wrote
@@ -488,7 +492,7 @@ class MalformedLogTest(unittest.TestCase):
         path = fixture("anthropic.json")
         for argv, message in [
             (["score", "--from", "anthropic", path], f"anachron: {path}: no as-of date: pass --as-of DATE or --as-of-map FILE.json\n"),
-            (["score", path, "--as-of", T], "anachron: --as-of, --as-of-map and --sample-id-from read logs: give --from FORMAT\n"),
+            (["score", path, "--as-of", T], "anachron: --as-of, --as-of-map, --sample-id-from and --retrieval-tools read logs: give --from FORMAT\n"),
             (["score", path, path], "anachron: a trace is one file: give one TRACE.jsonl, or --from FORMAT for logs\n"),
             (["score", "--from", "anthropic", path, path, "--as-of", T], f"anachron: {path} (sample anthropic): duplicate sample_id (first at {path})\n"),
             (["score", "--from", "inspect", path, "--sample-id-from", "x"], "anachron: --sample-id-from is not read for inspect logs: their samples have ids\n"),
@@ -523,7 +527,8 @@ class FixtureBuildTest(unittest.TestCase):
 
         same_sdks = (openai.__version__, anthropic.__version__) == (module.SDK_VERSIONS["openai"], module.SDK_VERSIONS["anthropic"])
         formats = {"openai-chat.jsonl": "openai-chat", "openai-responses.json": "openai-responses", "anthropic.json": "anthropic",
-                   "claude-code.jsonl": "claude-code", "claude-code-sealed.jsonl": "claude-code", "otel.json": "otel"}
+                   "claude-code.jsonl": "claude-code", "claude-code-sealed.jsonl": "claude-code",
+                   "claude-code-local.jsonl": "claude-code", "otel.json": "otel"}
         with tempfile.TemporaryDirectory() as tmp:
             built = module.build(Path(tmp))
             for name, text in built.items():
