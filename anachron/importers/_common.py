@@ -90,6 +90,8 @@ def documents(path: str) -> Iterator[tuple[str, Any]]:
     that is neither one document nor JSON Lines is an error naming the line.
     """
     text = read_text(path)
+    if not text.strip():
+        raise AnachronError(f"{path}: the log is empty")
     try:
         yield str(path), parse_json(text, str(path), multiline=True)
         return

@@ -35,10 +35,14 @@ FORMAT = "openai-responses"
 def _items(where: str, value: Any) -> tuple[Any, tuple[list[tuple[str, Any]], str | None]]:
     """The conversation object, and its items labelled by their place (``output[3]``) with its time."""
     if isinstance(value, list):
+        if not value:
+            raise AnachronError(f"{where}: the conversation has no item")
         return value, ([(f"items[{i}]", item) for i, item in enumerate(value)], None)
     if isinstance(value, dict) and "output" in value:
         output = expect_list(value["output"], where, "field 'output'")
         inputs = value.get("input") if isinstance(value.get("input"), list) else []
+        if not output and not inputs:
+            raise AnachronError(f"{where}: the response has no output item")
         labelled = [(f"input[{i}]", item) for i, item in enumerate(inputs)]
         labelled += [(f"output[{i}]", item) for i, item in enumerate(output)]
         return value, (labelled, epoch_iso(value.get("created_at")))
