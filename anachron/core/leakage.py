@@ -16,7 +16,10 @@ judged by the rule of its ``status``:
   A refused call whose target is a known item dated after T is a
   **blocked attempt**: the agent reached for the future and a lock stopped
   it.  Reported apart, never folded into TCLR;
-- every call that carried a query, whatever its status, is judged for
+- a local call (``retrieval: false``: a file read, an edit) retrieved
+  nothing: it is neither an interaction nor a failed call, and nothing is
+  judged on it but the seal audit;
+- every other call that carried a query, whatever its status, is judged for
   **query intent**: the query names a period that begins after T; and for
   an **open period**: it asks for the results of a period that contains T
   and ends after T (counted apart, never folded into TCLR).

@@ -14,6 +14,9 @@ tool's structured output, read where it is richer than the text:
 - ``WebFetch``: ``input.url`` and what the agent read of it
   (``toolUseResult.result``, else the text), one item;
 - ``Bash``: ``input.command`` is the call's command (for the seal audit);
+- ``Read``, ``Edit``, ``TodoWrite``, ``Grep`` and the other built-in local
+  tools are local calls (``retrieval: false``, :func:`._common.is_retrieval`),
+  as is a ``Bash`` call that does not reach the network;
 - every other tool, MCP tools ``mcp__SERVER__TOOL`` among them: the
   generic rule of the result text.
 
