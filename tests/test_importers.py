@@ -163,6 +163,10 @@ class FormatTest(unittest.TestCase):
         status, _, err = run_cli("score", "--from", "claude-code", fixture("claude-code-local.jsonl"), "--as-of", T, "--retrieval-tools", "a,,b")
         self.assertEqual((status, err), (2, "anachron: --retrieval-tools: expected tool names separated by commas, got 'a,,b'\n"))
 
+    def test_retrieval_tools_is_not_read_for_anachrons_own_logs(self):
+        with self.assertRaisesRegex(AnachronError, "^--retrieval-tools is not read for mcp-events logs"):
+            list(import_logs("mcp-events", [fixture("mcp.json")], Options(as_of=dt.date(2023, 1, 1), retrieval_tools=frozenset({"a"}))))
+
     def test_the_default_retrieval_rule(self):
         from anachron.importers._common import is_retrieval
 

@@ -87,6 +87,8 @@ def import_logs(
     if not paths:
         raise AnachronError("no log given")
     names = [str(path) for path in paths]
+    if log_format in ("inspect", "mcp-events") and options.retrieval_tools is not None:
+        raise AnachronError(f"--retrieval-tools is not read for {log_format} logs: every call of Anachron's own tools retrieves")
     if log_format == "inspect":
         if options.sample_id_from is not None:
             raise AnachronError("--sample-id-from is not read for inspect logs: their samples have ids")
