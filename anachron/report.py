@@ -89,14 +89,18 @@ def _failed(counts) -> str:
 
 
 def seal_line(summary: RunSummary) -> str:
-    """The seal verdict, the table's first line: never a clean time-locked result with a breach."""
+    """The seal verdict, the table's first line, with the calls it judged: never a clean time-locked
+    result with a breach, nor with no call audited."""
     if summary.seal_breaches is None:
         return "seal audit: not run (no tools declared sealed: pass --sealed-tools or --sealed-tools-from)"
     samples = f"{summary.n} sample{'' if summary.n == 1 else 's'}"
+    audited = "" if summary.seal_calls is None else f"; {summary.seal_calls} call{'' if summary.seal_calls == 1 else 's'} audited"
+    if summary.seal_calls == 0:
+        return f"seal audit: no verdict (0 calls audited in {samples}): nothing shows the run was sealed"
     if summary.sealed:
-        return f"sealed: true (0 seal breaches in {samples})"
+        return f"sealed: true (0 seal breaches in {samples}{audited})"
     breaches = f"{summary.seal_breaches} seal breach{'' if summary.seal_breaches == 1 else 'es'}"
-    return f"sealed: false ({breaches} in {summary.seal_breached_runs} / {samples}): NOT a time-locked result"
+    return f"sealed: false ({breaches} in {summary.seal_breached_runs} / {samples}{audited}): NOT a time-locked result"
 
 
 def score_table(results: Sequence[SampleResult]) -> str:

@@ -12,6 +12,7 @@ from pathlib import Path
 from anachron.core import load_corpus, parse_traces, score_traces
 from anachron.errors import AnachronError
 from anachron.importers import FORMATS, Options, import_logs
+from anachron.validate import describe
 
 from tests.support import ROOT, require_extra, run_cli
 
@@ -50,8 +51,9 @@ class FormatTest(unittest.TestCase):
             "#2 query 'cygnus robotics ipo february 2023' reaches for 2023-02-01 > 2023-01-01",
             "#2 result item https://www.reuters.com/markets/cygnus-prices-ipo/ dated 2023-02-09 > 2023-01-01 (dated by field 'published_date')",
         ])
-        # A shell call with curl; then a search no tool message answered (an error call) beside a custom tool call.
-        self.assertEqual(figures(b), {"interactions": 2, "result_leaks": 0, "undated": 0, "query_intent_leaks": 0,
+        # A shell call with curl (it reaches the network: a retrieval); then a search no tool message answered
+        # (an error call) beside a custom tool call `python` (local: not search-like, no query, URL or item).
+        self.assertEqual(figures(b), {"interactions": 1, "result_leaks": 0, "undated": 0, "query_intent_leaks": 0,
                                       "content_leaks": 0, "seal_breaches": 2, "tclr": 0.0, "failed": 1})
         self.assertEqual(b["evidence"], [
             "#1 tool 'execute_command' is outside the time lock",
@@ -89,9 +91,10 @@ class FormatTest(unittest.TestCase):
         doc = scored("anthropic", fixture("anthropic.json"), extra=("--sealed-tools", "get_price"))
         (s,) = doc["samples"]
         # web_search (FT page_age Feb 9 2023 leaks), web_fetch (dated by URL, its text mentions March 2023),
-        # a web_search error (max_uses_exceeded) and a client tool_use answered is_error: true.
+        # a web_search error (max_uses_exceeded) and a client tool_use get_price answered is_error: true (a
+        # local call by the default rule: not search-like, no query, URL or item; audited, never a failed call).
         self.assertEqual(figures(s), {"interactions": 2, "result_leaks": 1, "undated": 0, "query_intent_leaks": 0,
-                                      "content_leaks": 1, "seal_breaches": 3, "tclr": 0.5, "failed": 2})
+                                      "content_leaks": 1, "seal_breaches": 3, "tclr": 0.5, "failed": 1})
         self.assertEqual(s["evidence"], [
             "#1 tool 'web_search' is outside the time lock",
             "#1 result item https://www.ft.com/content/cygnus-robotics-ipo dated 2023-02-09 > 2023-01-01 (dated by field 'page_age')",
@@ -123,9 +126,71 @@ class FormatTest(unittest.TestCase):
         status, out, err = run_cli("score", "--from", "claude-code", fixture("claude-code-sealed.jsonl"), "--as-of", T,
                                    "--sealed-tools-from", fixture("mcp.json"))
         self.assertEqual((status, err), (0, ""))
-        self.assertEqual(out.splitlines()[0], "sealed: true (0 seal breaches in 1 sample)")
+        self.assertEqual(out.splitlines()[0], "sealed: true (0 seal breaches in 1 sample; 2 calls audited)")
         doc = scored("claude-code", fixture("claude-code-sealed.jsonl"), extra=("--sealed-tools-from", fixture("mcp.json")))
         self.assertEqual((doc["summary"]["sealed"], doc["samples"][0]["interactions"], doc["samples"][0]["tclr"]), (True, 2, 0.0))
+
+    def test_claude_code_local_tools_are_not_interactions(self):
+        # The review's case: one leaking WebSearch, then Read (a notes file full of URLs, one dated 2024), Edit,
+        # TodoWrite and Grep.  Counted as interactions they made TCLR 2/5 = 0.400; the true rate is 1/1.
+        doc = scored("claude-code", fixture("claude-code-local.jsonl"), extra=("--sealed-tools", "mcp__timelock__search"))
+        (s,) = doc["samples"]
+        self.assertEqual(figures(s), {"interactions": 1, "result_leaks": 1, "undated": 0, "query_intent_leaks": 0,
+                                      "content_leaks": 0, "seal_breaches": 5, "tclr": 1.0, "failed": 0})
+        self.assertEqual(s["tclr_high"], 1.0)
+        self.assertEqual(s["evidence"], [
+            "#1 tool 'WebSearch' is outside the time lock",
+            "#1 result item https://www.bloomberg.com/news/articles/2023-02-09/cygnus-robotics-prices-ipo dated 2023-02-09 > 2023-01-01 (dated by url)",
+            "#2 tool 'Read' is outside the time lock",  # local calls stay in the trace for the seal audit
+            "#3 tool 'Edit' is outside the time lock",
+            "#4 tool 'TodoWrite' is outside the time lock",
+            "#5 tool 'Grep' is outside the time lock",
+        ])
+        _, record = next(import_logs("claude-code", [fixture("claude-code-local.jsonl")], Options(as_of=dt.date(2023, 1, 1))))
+        self.assertEqual([(c["tool"], c.get("retrieval", True), len(c["returned"])) for c in record["interactions"]], [
+            ("WebSearch", True, 1), ("Read", False, 0), ("Edit", False, 0), ("TodoWrite", False, 0), ("Grep", False, 0),
+        ])
+
+    def test_retrieval_tools_overrides_the_default(self):
+        doc = scored("claude-code", fixture("claude-code-local.jsonl"), extra=("--retrieval-tools", "Read"))
+        (s,) = doc["samples"]
+        # Only Read retrieves: its file's 2024 Reuters URL leaks, its other URL is undated; WebSearch is local now.
+        self.assertEqual((s["interactions"], s["result_leaks"], s["undated"], s["tclr"]), (1, 1, 0, 1.0))
+        self.assertEqual(s["evidence"], [
+            "#2 result item https://www.reuters.com/2024/05/01/cygnus-results/ dated 2024-05-01 > 2023-01-01 (dated by url)",
+            "#2 undated item https://example.net/cygnus-notes (no date found)",
+        ])
+        status, _, err = run_cli("score", "--from", "claude-code", fixture("claude-code-local.jsonl"), "--as-of", T, "--retrieval-tools", "a,,b")
+        self.assertEqual((status, err), (2, "anachron: --retrieval-tools: expected tool names separated by commas, got 'a,,b'\n"))
+
+    def test_retrieval_tools_is_not_read_for_anachrons_own_logs(self):
+        with self.assertRaisesRegex(AnachronError, "^--retrieval-tools is not read for mcp-events logs"):
+            list(import_logs("mcp-events", [fixture("mcp.json")], Options(as_of=dt.date(2023, 1, 1), retrieval_tools=frozenset({"a"}))))
+
+    def test_the_default_retrieval_rule(self):
+        from anachron.importers._common import is_retrieval
+
+        cases = [
+            ("claude-code", {"tool": "Read", "returned": [{"url": "https://x.example/"}]}, False),
+            ("claude-code", {"tool": "TodoWrite"}, False),
+            ("claude-code", {"tool": "WebFetch", "status": "error"}, True),
+            ("claude-code", {"tool": "mcp__tavily__tavily-extract"}, True),  # an MCP tool: retrieval
+            ("claude-code", {"tool": "Bash", "command": "ls -la"}, False),
+            ("claude-code", {"tool": "Bash", "command": "curl -s https://x.example/"}, True),
+            ("claude-code", {"tool": "Bash"}, False),  # no command recorded: nothing says it reached the network
+            ("openai-chat", {"tool": "calculator", "returned": []}, False),
+            ("openai-chat", {"tool": "search_docs", "returned": []}, True),  # search-like name, even with nothing found
+            ("openai-chat", {"tool": "lookup", "query": "acme"}, True),  # a query
+            ("openai-chat", {"tool": "open", "target": "https://x.example/"}, True),  # a URL
+            ("otel", {"tool": "get_company", "returned": [{"url": "https://x.example/"}]}, True),  # showed items
+            ("anthropic", {"tool": "code_interpreter", "command": "print(1)"}, False),
+            ("anthropic", {"tool": "code_interpreter", "command": "import requests"}, True),
+        ]
+        for log_format, entry, expected in cases:
+            with self.subTest(log_format=log_format, entry=entry):
+                self.assertIs(is_retrieval(entry, log_format, None), expected)
+        self.assertIs(is_retrieval({"tool": "Read"}, "claude-code", frozenset({"Read"})), True)
+        self.assertIs(is_retrieval({"tool": "WebSearch"}, "claude-code", frozenset({"Read"})), False)
 
     def test_otel(self):
         doc = scored("otel", fixture("otel.json"))
@@ -298,7 +363,9 @@ class ImportCommandTest(unittest.TestCase):
         log.write_text(json.dumps(chat), encoding="utf-8")
         out = self.dir / "t.jsonl"
         status, _, err = run_cli("import", "--from", "openai-chat", str(log), "--as-of", T, "--out", str(out))
-        self.assertEqual((status, err), (0, ""))
+        # io.py rejects NaN (it could not be written back as JSON): the query is lost, and one line says so.
+        self.assertEqual((status, err), (0, f"warning: {log}: call #1 (search): its arguments are not strict JSON "
+                                            "(NaN, Infinity or a syntax error): no query or URL was read from them\n"))
         self.assertEqual(len(out.read_text(encoding="utf-8").split("\n")), 2)  # one record, one line: U+2028 is escaped
         calls = json.loads(out.read_text(encoding="utf-8"))["interactions"]
         self.assertEqual(calls[0]["arguments"], "{\"query\": NaN}")  # not JSON: kept as the string the model wrote
@@ -328,6 +395,108 @@ class ImportCommandTest(unittest.TestCase):
         # Without --as-of, the cutoff the server ran with.
         doc = json.loads(run_cli("score", "--from", "mcp-events", str(log), "--format", "json")[1])
         self.assertEqual(doc["samples"][0]["as_of"], "2022-12-31")
+
+
+class EmptyLogTest(unittest.TestCase):
+    """A log with no record, span or conversation is bad input, never a clean (or sealed) run of 0 calls."""
+
+    def setUp(self):
+        self.tmp = tempfile.TemporaryDirectory()
+        self.addCleanup(self.tmp.cleanup)
+        self.dir = Path(self.tmp.name)
+
+    def write(self, name, text):
+        path = self.dir / name
+        path.write_text(text, encoding="utf-8")
+        return str(path)
+
+    def test_empty_and_unrelated_logs_are_one_line_errors(self):
+        user = self.write("user.json", '{"role":"user"}\n')
+        empty = self.write("empty.jsonl", "")
+        cases = [
+            ("claude-code", empty, f"{empty}: no 'user' or 'assistant' record: not a Claude Code session transcript"),
+            ("claude-code", user, f"{user}: no 'user' or 'assistant' record: not a Claude Code session transcript"),
+            ("otel", user, f"{user}: no span in the log (expected OTLP JSON with resourceSpans / scopeSpans / spans)"),
+            ("otel", empty, f"{empty}: the log is empty"),
+            ("openai-chat", empty, f"{empty}: the log is empty"),
+            ("openai-chat", self.write("none.json", "[]"), f"{self.dir / 'none.json'}: the conversation has no message"),
+            ("anthropic", self.write("none2.json", '{"messages": []}'), f"{self.dir / 'none2.json'}: the conversation has no message"),
+            ("openai-responses", self.write("none3.json", "[]"), f"{self.dir / 'none3.json'}: the conversation has no item"),
+            ("openai-responses", self.write("none4.json", '{"output": []}'), f"{self.dir / 'none4.json'}: the response has no output item"),
+            ("mcp-events", self.write("torn.jsonl", '{"event": "start"'),
+             f"{self.dir / 'torn.jsonl'}: the log holds no complete event record ({self.dir / 'torn.jsonl'}:1: the last line is torn "
+             "(a write was cut short): it is left out)"),
+        ]
+        for log_format, path, message in cases:
+            for command in ("import", "score"):
+                with self.subTest(log_format=log_format, path=path, command=command):
+                    argv = [command, "--from", log_format, path, "--as-of", T]
+                    argv += ["--out", str(self.dir / "out.jsonl")] if command == "import" else ["--sealed-tools", "search"]
+                    status, out, err = run_cli(*argv)
+                    self.assertEqual((status, out, err), (2, "", f"anachron: {message}\n"))
+                    self.assertFalse((self.dir / "out.jsonl").exists())
+
+    def test_a_conversation_without_calls_has_no_seal_verdict(self):
+        log = self.write("chat.json", json.dumps([{"role": "user", "content": "q"}, {"role": "assistant", "content": "a"}]))
+        status, out, err = run_cli("score", "--from", "openai-chat", log, "--as-of", T, "--sealed-tools", "search")
+        self.assertEqual((status, err), (0, ""))
+        self.assertEqual(out.splitlines()[0], "seal audit: no verdict (0 calls audited in 1 sample): nothing shows the run was sealed")
+        status, out, _ = run_cli("score", "--from", "openai-chat", log, "--as-of", T, "--sealed-tools", "search", "--format", "json")
+        self.assertEqual((json.loads(out)["summary"]["sealed"], json.loads(out)["summary"]["seal_calls"]), (None, 0))
+
+    def test_import_passes_the_torn_line_warning_through(self):
+        from tests.test_events import RUN_RECORDS
+
+        text = "".join(json.dumps(r) + "\n" for r in RUN_RECORDS) + '{"event": "call", "seq"'
+        log = self.write("run.jsonl", text)
+        out = self.dir / "t.jsonl"
+        status, stdout, err = run_cli("import", "--from", "mcp-events", log, "--as-of", "2022-06-01", "--out", str(out))
+        _, _, events_err = run_cli("score-events", log, "--as-of", "2022-06-01")
+        self.assertEqual(status, 0)
+        torn = [line for line in events_err.splitlines() if line.startswith("warning:")]
+        self.assertEqual(len(torn), 1)
+        self.assertEqual(err.splitlines(), torn)  # the same line score-events writes
+        self.assertIn("the last line is torn", err)
+
+
+class PairingTest(unittest.TestCase):
+    """Every importer pairs calls with results by id the same way: two calls awaiting one id are an error."""
+
+    def test_two_calls_with_one_id_in_a_turn(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            use = {"type": "tool_use", "id": "t1", "name": "search", "input": {"query": "q"}}
+            anthropic = Path(tmp) / "a.json"
+            anthropic.write_text(json.dumps([{"role": "user", "content": "q"}, {"role": "assistant", "content": [use, use]}]))
+            chat = Path(tmp) / "c.json"
+            tool_call = {"id": "c1", "type": "function", "function": {"name": "search", "arguments": "{}"}}
+            chat.write_text(json.dumps([{"role": "assistant", "content": None, "tool_calls": [tool_call, tool_call]}]))
+            responses = Path(tmp) / "r.json"
+            item = {"type": "function_call", "call_id": "f1", "name": "search", "arguments": "{}"}
+            responses.write_text(json.dumps([item, item]))
+            for log_format, path, at in [
+                ("anthropic", anthropic, "messages[1] content[1]"),
+                ("openai-chat", chat, "messages[0] tool_calls[1]"),
+                ("openai-responses", responses, "items[1]"),
+            ]:
+                with self.subTest(log_format=log_format):
+                    status, _, err = run_cli("score", "--from", log_format, str(path), "--as-of", T)
+                    ident = {"anthropic": "t1", "openai-chat": "c1", "openai-responses": "f1"}[log_format]
+                    self.assertEqual((status, err), (2, f"anachron: {path} {at}: tool call id {ident!r} is already awaiting its result (two calls with one id)\n"))
+
+
+class OtelTimeTest(unittest.TestCase):
+    def test_a_span_time_that_is_not_nanoseconds_is_an_error_naming_the_span(self):
+        for key, value in [("startTimeUnixNano", "abc"), ("endTimeUnixNano", -5), ("startTimeUnixNano", True), ("startTimeUnixNano", "1e9")]:
+            span = {"traceId": "ab", "spanId": "01", "name": "execute_tool search", key: value,
+                    "attributes": [{"key": "gen_ai.operation.name", "value": {"stringValue": "execute_tool"}}]}
+            document = {"resourceSpans": [{"scopeSpans": [{"spans": [span]}]}]}
+            with tempfile.TemporaryDirectory() as tmp, self.subTest(key=key, value=value):
+                path = Path(tmp) / "o.json"
+                path.write_text(json.dumps(document))
+                status, _, err = run_cli("score", "--from", "otel", str(path), "--as-of", T)
+                self.assertEqual(status, 2)
+                self.assertEqual(err, f"anachron: {path} resourceSpans[0] scopeSpans[0] spans[0]: {key} is {describe(value)}, "
+                                      "expected nanoseconds since the epoch (a decimal string)\n")
 
 
 def conversation(*calls, answer="done"):
@@ -488,7 +657,7 @@ class MalformedLogTest(unittest.TestCase):
         path = fixture("anthropic.json")
         for argv, message in [
             (["score", "--from", "anthropic", path], f"anachron: {path}: no as-of date: pass --as-of DATE or --as-of-map FILE.json\n"),
-            (["score", path, "--as-of", T], "anachron: --as-of, --as-of-map and --sample-id-from read logs: give --from FORMAT\n"),
+            (["score", path, "--as-of", T], "anachron: --as-of, --as-of-map, --sample-id-from and --retrieval-tools read logs: give --from FORMAT\n"),
             (["score", path, path], "anachron: a trace is one file: give one TRACE.jsonl, or --from FORMAT for logs\n"),
             (["score", "--from", "anthropic", path, path, "--as-of", T], f"anachron: {path} (sample anthropic): duplicate sample_id (first at {path})\n"),
             (["score", "--from", "inspect", path, "--sample-id-from", "x"], "anachron: --sample-id-from is not read for inspect logs: their samples have ids\n"),
@@ -523,7 +692,8 @@ class FixtureBuildTest(unittest.TestCase):
 
         same_sdks = (openai.__version__, anthropic.__version__) == (module.SDK_VERSIONS["openai"], module.SDK_VERSIONS["anthropic"])
         formats = {"openai-chat.jsonl": "openai-chat", "openai-responses.json": "openai-responses", "anthropic.json": "anthropic",
-                   "claude-code.jsonl": "claude-code", "claude-code-sealed.jsonl": "claude-code", "otel.json": "otel"}
+                   "claude-code.jsonl": "claude-code", "claude-code-sealed.jsonl": "claude-code",
+                   "claude-code-local.jsonl": "claude-code", "otel.json": "otel"}
         with tempfile.TemporaryDirectory() as tmp:
             built = module.build(Path(tmp))
             for name, text in built.items():

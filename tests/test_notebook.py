@@ -111,7 +111,7 @@ class Records(unittest.TestCase):
         self.assertEqual((record["seal_breaches"], record["open_period_queries"]), (1, 1))
         self.assertIs(record["answered"], False)
         html = Results([audited])._repr_html_()
-        self.assertIn("sealed: false (1 seal breach in 1 / 1 sample): NOT a time-locked result", html)
+        self.assertIn("sealed: false (1 seal breach in 1 / 1 sample; 2 calls audited): NOT a time-locked result", html)
         self.assertIn("<th scope=\"row\">open-period queries</th>", html)
         [unaudited] = score_traces(parsed, CORPUS)
         self.assertIsNone(sample_records([unaudited])[0]["seal_breaches"])

@@ -111,12 +111,12 @@ class SealAuditTest(unittest.TestCase):
         clean = self.score(call("mcp__timelock__search", returned=["fin-1"]))
         dirty = score_trace(trace(self.c, [call("WebSearch"), call("Bash", command="curl x")], sample_id="s2"), self.c, sealed_tools=LOCK)
         self.assertEqual(summarise([clean]).to_dict()["sealed"], True)
-        self.assertEqual(score_table([clean]).splitlines()[0], "sealed: true (0 seal breaches in 1 sample)")
+        self.assertEqual(score_table([clean]).splitlines()[0], "sealed: true (0 seal breaches in 1 sample; 1 call audited)")
         s = summarise([clean, dirty])
         self.assertEqual((s.sealed, s.seal_breaches, s.seal_breached_runs), (False, 2, 1))
         self.assertEqual(
             score_table([clean, dirty]).splitlines()[0],
-            "sealed: false (2 seal breaches in 1 / 2 samples): NOT a time-locked result",
+            "sealed: false (2 seal breaches in 1 / 2 samples; 3 calls audited): NOT a time-locked result",
         )
         self.assertEqual(parse_scores(score_document([clean, dirty]), "run.json", "seal_breaches"), {"s1": 0, "s2": 2})
 
@@ -125,6 +125,39 @@ class SealAuditTest(unittest.TestCase):
         unaudited = score_trace(trace(self.c, [call("x")], sample_id="s2"), self.c)
         self.assertIsNone(summarise([audited, unaudited]).sealed)
         self.assertIsNone(summarise([]).sealed)
+
+    def test_local_calls_are_audited_but_never_interactions(self):
+        r = self.score(
+            call("mcp__timelock__search", returned=["fin-1"]),
+            call("Read", retrieval=False),
+            call("Grep", status="error", retrieval=False),
+        )
+        self.assertEqual((r.interactions, sum(r.failed_calls.values()), r.seal_breaches, r.seal_calls), (1, 0, 2, 3))
+        self.assertEqual(r.evidence, ("#2 tool 'Read' is outside the time lock", "#3 tool 'Grep' is outside the time lock"))
+
+    def test_no_call_audited_is_no_verdict(self):
+        r = self.score()
+        self.assertEqual((r.seal_breaches, r.seal_calls), (0, 0))
+        s = summarise([r])
+        self.assertIsNone(s.sealed)
+        self.assertEqual(score_table([r]).splitlines()[0],
+                         "seal audit: no verdict (0 calls audited in 1 sample): nothing shows the run was sealed")
+
+    def test_a_declaration_carries_each_locks_date(self):
+        from anachron.core.seal import Declaration
+        import datetime as dt
+
+        declared = Declaration(LOCK, {"mcp__timelock__search": dt.date(2023, 3, 1)})
+        late = score_trace(trace(self.c, [call("mcp__timelock__search"), call("mcp__timelock__fetch")]), self.c, sealed_tools=declared)
+        self.assertEqual(late.seal_breaches, 1)  # fetch has no known date: trusted to be locked at T
+        self.assertEqual(late.evidence, ("#1 tool 'mcp__timelock__search' is locked as of 2023-03-01, after T 2022-06-01",))
+
+    def test_retrieval_must_be_a_boolean_and_a_local_call_returns_nothing(self):
+        for entry in (call("Read", retrieval="no"), call("Read", retrieval=False, returned=["fin-1"])):
+            with self.subTest(entry=entry), self.assertRaisesRegex(
+                AnachronError, r"interactions\[0\]: field 'retrieval': expected true, or false for a local call that returned no items"
+            ):
+                trace(self.c, [entry])
 
     def test_a_command_must_be_a_string(self):
         with self.assertRaisesRegex(AnachronError, r"trace:1 \(sample s1\) interactions\[0\]: field 'command': expected a string or null, got 3"):
@@ -162,24 +195,71 @@ class SealCliTest(unittest.TestCase):
     def test_sealed_tools_from_an_mcp_config(self):
         path = self.config({
             "timelock": {"command": "/usr/local/bin/anachron", "args": ["serve", "--as-of", "2023-01-01"]},
-            "lock2": {"command": "python", "args": ["-m", "anachron", "serve"]},
+            "lock2": {"command": "python", "args": ["-m", "anachron", "serve", "--as-of=2022-06-01", "--mode", "enforced"]},
             "web": {"command": "npx", "args": ["-y", "some-search-server", "serve"]},
         })
-        status, out, _ = run_cli("score", self.trace, "--sealed-tools-from", path)
-        self.assertEqual(status, 0)
-        self.assertEqual(out.splitlines()[0], "sealed: false (1 seal breach in 1 / 1 sample): NOT a time-locked result")
+        status, out, err = run_cli("score", self.trace, "--sealed-tools-from", path)
+        self.assertEqual((status, err), (0, ""))  # a server that is plainly no lock needs no note
+        self.assertEqual(out.splitlines()[0], "sealed: false (1 seal breach in 1 / 1 sample; 2 calls audited): NOT a time-locked result")
         from anachron.importers import sealed_tools_from
 
-        self.assertEqual(sealed_tools_from(path), frozenset({
+        declared = sealed_tools_from(path)
+        self.assertEqual(declared, frozenset({
             "mcp__timelock__search", "mcp__timelock__fetch", "mcp__lock2__search", "mcp__lock2__fetch",
         }))
+        self.assertEqual(str(declared.lock_as_of["mcp__lock2__fetch"]), "2022-06-01")
+        self.assertEqual(str(declared.lock_as_of["mcp__timelock__search"]), "2023-01-01")
+
+    def test_an_unrestricted_or_undated_server_seals_nothing(self):
+        # The review's case: `anachron serve --mode unrestricted` filters nothing, yet was taken for a lock.
+        unrestricted = self.config({"timelock": {"command": "anachron", "args": ["serve", "--as-of", "2023-01-01", "--mode", "unrestricted"]}})
+        status, out, err = run_cli("score", self.trace, "--sealed-tools-from", unrestricted)
+        self.assertEqual((status, out), (2, ""))
+        self.assertEqual(err, f"anachron: {unrestricted}: the configuration seals no tool (server 'timelock' runs "
+                              "`anachron serve --mode unrestricted`, which filters nothing: it seals no tool); "
+                              "name sealed tools with --sealed-tools\n")
+        mixed = self.config({
+            "timelock": {"command": "anachron", "args": ["serve", "--as-of", "2023-01-01"]},
+            "open": {"command": "anachron", "args": ["serve", "--mode=unrestricted", "--as-of", "2023-01-01"]},
+            "nodate": {"command": "anachron", "args": ["serve", "--as-of", "2023-13-01"]},
+        })
+        status, out, err = run_cli("score", self.trace, "--sealed-tools-from", mixed)
+        self.assertEqual(status, 0)
+        self.assertEqual(err.splitlines(), [
+            f"note: {mixed}: server 'open' runs `anachron serve --mode unrestricted`, which filters nothing: it seals no tool",
+            f"note: {mixed}: server 'nodate' runs `anachron serve` without a valid --as-of date ('2023-13-01'): it seals no tool",
+        ])
+        from anachron.importers import sealed_tools_from
+
+        self.assertEqual(sealed_tools_from(mixed), frozenset({"mcp__timelock__search", "mcp__timelock__fetch"}))
+
+    def test_a_lock_dated_after_t_is_a_breach_a_lock_dated_t_is_not(self):
+        for lock_day, breaches, evidence in [
+            ("2023-01-01", 1, []),  # the lock's date == T: sealed (only the Bash call breaches)
+            ("2022-12-31", 1, []),  # before T: stricter than needed, still sealed
+            ("2023-01-02", 2, ["#1 tool 'mcp__timelock__search' is locked as of 2023-01-02, after T 2023-01-01"]),
+        ]:
+            with self.subTest(lock_day=lock_day):
+                path = self.config({"timelock": {"command": "anachron", "args": ["serve", "--as-of", lock_day]}})
+                status, out, err = run_cli("score", self.trace, "--sealed-tools-from", path, "--format", "json")
+                self.assertEqual((status, err), (0, ""))
+                sample = json.loads(out)["samples"][0]
+                self.assertEqual(sample["seal_breaches"], breaches)
+                self.assertEqual([line for line in sample["evidence"] if line.startswith("#1")], evidence)
+
+    def test_a_lock_dated_2030_does_not_seal_a_2023_run(self):
+        path = self.config({"timelock": {"command": "anachron", "args": ["serve", "--as-of", "2030-01-01"]}})
+        status, out, _ = run_cli("score", self.trace, "--sealed-tools-from", path)
+        self.assertEqual(status, 0)
+        self.assertEqual(out.splitlines()[0], "sealed: false (2 seal breaches in 1 / 1 sample; 2 calls audited): NOT a time-locked result")
+        self.assertIn("! #1 tool 'mcp__timelock__search' is locked as of 2030-01-01, after T 2023-01-01", out)
 
     def test_bad_declarations_are_one_line_errors(self):
         no_lock = self.config({"web": {"command": "npx", "args": ["search"]}})
         for argv, message in [
             (["--sealed-tools", "a,,b"], "--sealed-tools: expected tool names separated by commas, got 'a,,b'"),
             (["--sealed-tools", ""], "--sealed-tools: expected tool names separated by commas, got ''"),
-            (["--sealed-tools-from", no_lock], f"{no_lock}: no server runs `anachron serve`"),
+            (["--sealed-tools-from", no_lock], f"{no_lock}: the configuration seals no tool (server 'web' does not run `anachron serve`: it seals no tool)"),
             (["--sealed-tools-from", os.path.join(self.tmp, "missing.json")], "missing.json: no such file"),
         ]:
             with self.subTest(argv=argv):

@@ -8,10 +8,12 @@ Also the options ``anachron score`` shares: ``--from`` and its companions
 from __future__ import annotations
 
 import argparse
+import sys
 from typing import Iterator
 
 from ..core import Corpus, load_corpus, parse_traces
 from ..core.dates import parse_date
+from ..core.seal import Declaration
 from ..errors import AnachronError
 from ..io import Record, dump_json, read_json, read_records, write_atomic
 from .options import add_corpus_option, iso_date
@@ -35,6 +37,11 @@ def add_log_options(parser: argparse.ArgumentParser, *, required: bool) -> None:
         "--sample-id-from", metavar="FIELD",
         help="name each sample by this field of the conversation (dotted path), record or span attribute",
     )
+    parser.add_argument(
+        "--retrieval-tools", metavar="NAME,...",
+        help="only these tools are retrieval interactions (judged for leakage); every other call is local "
+        "(kept for the seal audit). Default: docs/importers.md, 'Retrieval and local calls'",
+    )
 
 
 def add_seal_options(parser: argparse.ArgumentParser) -> None:
@@ -50,21 +57,31 @@ def add_seal_options(parser: argparse.ArgumentParser) -> None:
     )
 
 
-def sealed_tools(args: argparse.Namespace) -> frozenset[str] | None:
-    """The declared sealed tools (the union of both options), or ``None``: no seal verdict."""
+def _names(option: str, value: str) -> list[str]:
+    listed = [name.strip() for name in value.split(",")]
+    if not any(listed) or not all(listed):
+        raise AnachronError(f"{option}: expected tool names separated by commas, got {value!r}")
+    return listed
+
+
+def sealed_tools(args: argparse.Namespace) -> Declaration | None:
+    """The declared sealed tools (the union of both options; a configuration's locks carry their as-of
+    dates), or ``None``: no seal verdict.  Each configured server that seals nothing gets a note on stderr."""
     if args.sealed_tools is None and args.sealed_tools_from is None:
         return None
     names: set[str] = set()
+    lock_as_of = {}
     if args.sealed_tools is not None:
-        listed = [name.strip() for name in args.sealed_tools.split(",")]
-        if not any(listed) or not all(listed):
-            raise AnachronError(f"--sealed-tools: expected tool names separated by commas, got {args.sealed_tools!r}")
-        names.update(listed)
+        names.update(_names("--sealed-tools", args.sealed_tools))
     if args.sealed_tools_from is not None:
-        from ..importers import sealed_tools_from
+        from ..importers import seal_declaration
 
-        names.update(sealed_tools_from(args.sealed_tools_from))
-    return frozenset(names)
+        declared, notes = seal_declaration(args.sealed_tools_from)
+        for note in notes:
+            print(f"note: {note}", file=sys.stderr)
+        names.update(declared)
+        lock_as_of.update(declared.lock_as_of)
+    return Declaration(names, lock_as_of)
 
 
 def _as_of_map(path: str) -> dict[str, object]:
@@ -84,8 +101,8 @@ def trace_records(args: argparse.Namespace, corpus: Corpus) -> Iterator[Record]:
     """The trace records to score: the trace file, or the ``--from`` logs imported (one at a time)."""
     logs = args.logs
     if args.log_format is None:
-        if args.as_of is not None or args.as_of_map is not None or args.sample_id_from is not None:
-            raise AnachronError("--as-of, --as-of-map and --sample-id-from read logs: give --from FORMAT")
+        if any(v is not None for v in (args.as_of, args.as_of_map, args.sample_id_from, args.retrieval_tools)):
+            raise AnachronError("--as-of, --as-of-map, --sample-id-from and --retrieval-tools read logs: give --from FORMAT")
         if len(logs) != 1:
             raise AnachronError("a trace is one file: give one TRACE.jsonl, or --from FORMAT for logs")
         return iter(read_records(logs[0]))
@@ -97,8 +114,10 @@ def trace_records(args: argparse.Namespace, corpus: Corpus) -> Iterator[Record]:
         as_of=args.as_of,
         as_of_map=_as_of_map(args.as_of_map) if args.as_of_map is not None else None,
         sample_id_from=args.sample_id_from,
+        retrieval_tools=frozenset(_names("--retrieval-tools", args.retrieval_tools)) if args.retrieval_tools is not None else None,
         corpus=corpus if args.corpus is not None else None,
         scoring_corpus=corpus,
+        warn=lambda line: print(line, file=sys.stderr),
     )
     return import_logs(args.log_format, logs, options, corpus_dir=args.corpus)
 

@@ -16,7 +16,10 @@ judged by the rule of its ``status``:
   A refused call whose target is a known item dated after T is a
   **blocked attempt**: the agent reached for the future and a lock stopped
   it.  Reported apart, never folded into TCLR;
-- every call that carried a query, whatever its status, is judged for
+- a local call (``retrieval: false``: a file read, an edit) retrieved
+  nothing: it is neither an interaction nor a failed call, and nothing is
+  judged on it but the seal audit;
+- every other call that carried a query, whatever its status, is judged for
   **query intent**: the query names a period that begins after T; and for
   an **open period**: it asks for the results of a period that contains T
   and ends after T (counted apart, never folded into TCLR).
@@ -147,6 +150,8 @@ def _undated_evidence(item: ReturnedItem, status: str, t: str) -> str:
 
 def judge(interaction: Interaction, as_of: _dt.date, corpus: Corpus) -> Judgement:
     """The findings on one call made as of *as_of*, with their evidence lines."""
+    if not interaction.retrieval:  # a local call: no interaction, no failed call, nothing judged
+        return Judgement(False)
     t = as_of.isoformat()
     future_lines, open_lines = _query_evidence(interaction, as_of, corpus)
     evidence = future_lines + open_lines
@@ -258,6 +263,7 @@ class SampleResult:
     open_period_queries: int = 0
     # Calls that breached the declared time lock (anachron.core.seal); None: no tool was declared sealed.
     seal_breaches: int | None = None
+    seal_calls: int | None = None  # calls the seal audit judged (local ones too); None: not audited
 
     @property
     def tclr(self) -> float:
@@ -314,6 +320,7 @@ class SampleResult:
             "horizon_days": self.horizon_days,
             "horizons": list(self.horizons),
             "seal_breaches": self.seal_breaches,
+            "seal_calls": self.seal_calls,
             "evidence": list(self.evidence),
             "not_yet_listed": self.not_yet_listed,
             "already_delisted": self.already_delisted,
@@ -356,6 +363,7 @@ class SampleResult:
             answer_leaks_parametric=data.get("answer_leaks_parametric", 0),
             open_period_queries=data.get("open_period_queries", 0),  # absent from copies stored before it existed
             seal_breaches=data.get("seal_breaches"),
+            seal_calls=data.get("seal_calls"),
         )
 
 
@@ -426,11 +434,15 @@ class RunSummary:
     open_period_queries: int = 0
     seal_breaches: int | None = None  # None: not audited (no tool declared sealed)
     seal_breached_runs: int = 0
+    seal_calls: int | None = None  # calls the seal audit judged; None: not counted
 
     @property
     def sealed(self) -> bool | None:
-        """True when the seal audit ran and found no breach; ``None`` when it did not run."""
-        return None if self.seal_breaches is None else self.seal_breaches == 0
+        """True when the seal audit judged at least one call and found no breach; ``None`` when it did not
+        run or judged no call (nothing was audited, so nothing is shown sealed)."""
+        if self.seal_breaches is None or self.seal_calls == 0:
+            return None
+        return self.seal_breaches == 0
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -454,6 +466,7 @@ class RunSummary:
             "horizon_days": self.horizon.to_dict(),
             "sealed": self.sealed,
             "seal_breaches": self.seal_breaches,
+            "seal_calls": self.seal_calls,
             "seal_breached_runs": self.seal_breached_runs,
             "not_yet_listed": self.not_yet_listed,
             "already_delisted": self.already_delisted,
@@ -481,14 +494,14 @@ def score_trace(trace: Trace, corpus: Corpus, *, sealed_tools: AbstractSet[str] 
     breached; without, it is ``None``.
     """
     judgements = [judge(interaction, trace.as_of, corpus) for interaction in trace.interactions]
-    breaches = audit(trace.interactions, sealed_tools)
+    breaches = audit(trace.interactions, sealed_tools, trace.as_of)
     lines = [
         (breaches[index] if breaches is not None else ()) + j.evidence for index, j in enumerate(judgements)
     ]
     leaks = answer_leaks(trace, corpus)
     failed = _no_failures()
     for interaction, verdict in zip(trace.interactions, judgements):
-        if not verdict.interaction:
+        if not verdict.interaction and interaction.retrieval:
             failed[interaction.status] += 1
     return SampleResult(
         sample_id=trace.sample_id,
@@ -515,6 +528,7 @@ def score_trace(trace: Trace, corpus: Corpus, *, sealed_tools: AbstractSet[str] 
         answer_leaks_parametric=sum(leak.source == "parametric" for leak in leaks),
         open_period_queries=sum(j.open_period for j in judgements),
         seal_breaches=None if breaches is None else sum(1 for found in breaches if found),
+        seal_calls=None if breaches is None else len(breaches),
     )
 
 
@@ -570,4 +584,5 @@ def summarise(results: Sequence[SampleResult]) -> RunSummary:
         open_period_queries=sum(r.open_period_queries for r in results),
         seal_breaches=sum(r.seal_breaches for r in results) if audited else None,  # type: ignore[misc]
         seal_breached_runs=sum(1 for r in results if r.seal_breaches),
+        seal_calls=sum(r.seal_calls or 0 for r in results) if audited else None,
     )

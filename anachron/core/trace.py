@@ -86,6 +86,8 @@ class Interaction:
     time: _dt.datetime | None = None
     # What a shell or code tool ran (its command or code), for the seal audit (anachron.core.seal).
     command: str | None = None
+    # False for a local call (a file read, an edit, a to-do list): audited for the seal, never judged for leakage.
+    retrieval: bool = True
 
 
 @dataclass(frozen=True)
@@ -286,7 +288,10 @@ def _interaction(
     command = obj.get("command")
     if command is not None and not isinstance(command, str):
         raise f.error("command", f"expected a string or null, got {describe(command)}")
-    return Interaction(tool, query, tuple(resolved), status, target, now, command)
+    retrieval = obj.get("retrieval", True)
+    if not isinstance(retrieval, bool) or (not retrieval and resolved):
+        raise f.error("retrieval", "expected true, or false for a local call that returned no items")
+    return Interaction(tool, query, tuple(resolved), status, target, now, command, retrieval)
 
 
 def parse_traces(records: Iterable[Record], corpus: Corpus) -> list[Trace]:

@@ -24,9 +24,9 @@ from ..errors import AnachronError
 from ..io import Record
 from . import _anthropic, _claude_code, _openai_chat, _openai_responses, _otel
 from ._common import Options
-from ._mcp_config import sealed_tools_from
+from ._mcp_config import seal_declaration, sealed_tools_from
 
-__all__ = ["FORMATS", "Options", "import_logs", "sealed_tools_from"]
+__all__ = ["FORMATS", "Options", "import_logs", "seal_declaration", "sealed_tools_from"]
 
 _READERS = {
     "openai-chat": _openai_chat.read,
@@ -54,6 +54,11 @@ def _mcp_events(paths: Sequence[str], options: Options) -> Iterator[Record]:
     corpus = options.scoring_corpus or options.corpus or load_corpus(None)
     for path in paths:
         log = load_events(path)
+        if not log.header and not log.calls:
+            torn = f" ({log.torn})" if log.torn else ""
+            raise AnachronError(f"{path}: the log holds no complete event record{torn}")
+        if log.torn and options.warn is not None:
+            options.warn(f"warning: {log.torn}; scored the {len(log.calls)} complete call(s) before it")
         sample_id = Path(path).name.removesuffix(".jsonl")
         as_of = options.as_of if options.as_of_map is None else None
         if options.as_of_map is not None:
@@ -82,6 +87,8 @@ def import_logs(
     if not paths:
         raise AnachronError("no log given")
     names = [str(path) for path in paths]
+    if log_format in ("inspect", "mcp-events") and options.retrieval_tools is not None:
+        raise AnachronError(f"--retrieval-tools is not read for {log_format} logs: every call of Anachron's own tools retrieves")
     if log_format == "inspect":
         if options.sample_id_from is not None:
             raise AnachronError("--sample-id-from is not read for inspect logs: their samples have ids")

@@ -25,7 +25,7 @@ from typing import Any, Iterator, Mapping
 from ..errors import AnachronError
 from ..io import Record
 from ..validate import describe
-from ._common import Options, Session, expect_list, expect_object, message_list, read_conversations
+from ._common import Options, Session, awaiting, expect_list, expect_object, message_list, read_conversations
 from ._results import fetch_item, result_items, text_of
 
 FORMAT = "anthropic"
@@ -118,7 +118,8 @@ def conversation(where: str, messages: list[Any], options: Options) -> Session:
                     if not isinstance(name, str) or not name:
                         raise AnachronError(f"{block_at}: name is {describe(name)}, expected the tool's name")
                     ident = _tool_use_id(block, "id", block_at)
-                    (client if kind == "tool_use" else server)[ident] = session.call(name, block.get("input"), call_id=ident)
+                    pending = awaiting(client if kind == "tool_use" else server, ident, block_at)
+                    pending[ident] = session.call(name, block.get("input"), call_id=ident)
                 elif isinstance(kind, str) and kind.endswith("_tool_result"):
                     ident = _tool_use_id(block, "tool_use_id", block_at)
                     entry = server.pop(ident, None)

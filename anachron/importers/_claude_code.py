@@ -14,6 +14,9 @@ tool's structured output, read where it is richer than the text:
 - ``WebFetch``: ``input.url`` and what the agent read of it
   (``toolUseResult.result``, else the text), one item;
 - ``Bash``: ``input.command`` is the call's command (for the seal audit);
+- ``Read``, ``Edit``, ``TodoWrite``, ``Grep`` and the other built-in local
+  tools are local calls (``retrieval: false``, :func:`._common.is_retrieval`),
+  as is a ``Bash`` call that does not reach the network;
 - every other tool, MCP tools ``mcp__SERVER__TOOL`` among them: the
   generic rule of the result text.
 
@@ -30,7 +33,7 @@ from typing import Any, Iterator, Mapping
 from ..errors import AnachronError
 from ..io import Record, parse_json, read_text
 from ..validate import describe
-from ._common import Options, Session, expect_list, expect_object, sample_id_of, stem
+from ._common import Options, Session, awaiting, expect_list, expect_object, sample_id_of, stem
 from ._results import fetch_item, result_items, text_of
 
 FORMAT = "claude-code"
@@ -79,10 +82,12 @@ def session_of(path: str, options: Options) -> tuple[str, Session]:
     session = Session(str(path), FORMAT, options.corpus)
     pending: dict[str, dict[str, Any]] = {}
     sample_id = None
+    messages = 0
     for where, record in _lines(path):
         kind = record.get("type")
         if kind not in ("user", "assistant"):
             continue
+        messages += 1
         if sample_id is None:
             if options.sample_id_from is not None:
                 sample_id = sample_id_of(record, options, "", where)
@@ -105,9 +110,7 @@ def session_of(path: str, options: Options) -> tuple[str, Session]:
                 name, ident = block.get("name"), block.get("id")
                 if not isinstance(name, str) or not name or not isinstance(ident, str) or not ident:
                     raise AnachronError(f"{at}: a tool_use needs a name and an id, got name {describe(name)}, id {describe(ident)}")
-                if ident in pending:
-                    raise AnachronError(f"{at}: tool_use id {ident!r} is already awaiting its result")
-                pending[ident] = session.call(name, block.get("input"), call_id=ident, time=time)
+                awaiting(pending, ident, at)[ident] = session.call(name, block.get("input"), call_id=ident, time=time)
             elif kind == "assistant" and btype == "text" and isinstance(block.get("text"), str):
                 if not record.get("isSidechain"):
                     session.final_answer(block["text"])
@@ -119,6 +122,8 @@ def session_of(path: str, options: Options) -> tuple[str, Session]:
                 # toolUseResult belongs to the record, so it describes its result only when there is one.
                 structured = record.get("toolUseResult") if len(results) == 1 else None
                 _resolve(session, entry, block, structured, options.corpus)
+    if not messages:
+        raise AnachronError(f"{path}: no 'user' or 'assistant' record: not a Claude Code session transcript")
     return (sample_id or stem(path)), session
 
 

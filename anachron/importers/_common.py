@@ -10,12 +10,14 @@ from __future__ import annotations
 
 import datetime as _dt
 import json
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Iterator, Mapping
 
 from ..core import Corpus
 from ..core.dates import format_date
+from ..core.seal import NETWORK_PATTERN, SHELL_TOOLS
 from ..errors import AnachronError
 from ..io import Record, parse_json, read_text
 from ..validate import describe
@@ -26,6 +28,15 @@ URL_ARGUMENTS = ("url", "id_or_url", "link")
 COMMAND_ARGUMENTS = ("command", "commands", "cmd", "code")
 MAX_ERROR = 200  # characters of a failed call's message kept in the trace
 
+# Claude Code's built-in tools that work on the local machine: they read files, edit, plan, spawn.
+CLAUDE_CODE_LOCAL = frozenset({
+    "Read", "Write", "Edit", "MultiEdit", "NotebookRead", "NotebookEdit", "Glob", "Grep", "LS",
+    "TodoRead", "TodoWrite", "Task", "Agent", "ExitPlanMode", "BashOutput", "KillBash", "KillShell",
+    "SlashCommand", "Skill", "AskUserQuestion",
+})
+# A tool name that says it searches or reads the web.
+RETRIEVAL_NAME = re.compile(r"search|fetch|browse|retriev|scrape|crawl|web|url|http|open_page|news", re.IGNORECASE)
+
 
 @dataclass(frozen=True)
 class Options:
@@ -34,6 +45,8 @@ class Options:
     as_of: _dt.date | None = None
     as_of_map: Mapping[str, _dt.date] | None = None
     sample_id_from: str | None = None
+    retrieval_tools: frozenset[str] | None = None  # --retrieval-tools: exactly these are retrieval calls
+    warn: Callable[[str], None] | None = field(default=None, compare=False)  # one line on stderr, from the CLI
     corpus: Corpus | None = None  # ids of this corpus are recognised in results (--corpus given)
     scoring_corpus: Corpus | None = field(default=None, compare=False)  # what mcp-events logs resolve against
 
@@ -77,6 +90,8 @@ def documents(path: str) -> Iterator[tuple[str, Any]]:
     that is neither one document nor JSON Lines is an error naming the line.
     """
     text = read_text(path)
+    if not text.strip():
+        raise AnachronError(f"{path}: the log is empty")
     try:
         yield str(path), parse_json(text, str(path), multiline=True)
         return
@@ -104,11 +119,17 @@ def read_conversations(
 
 
 def message_list(where: str, value: Any) -> tuple[Any, list[Any]]:
-    """A conversation of messages: a list, or an object with ``messages``."""
-    if isinstance(value, list):
-        return value, value
+    """A conversation of messages: a non-empty list, or an object with ``messages``."""
     if isinstance(value, dict) and "messages" in value:
-        return value, expect_list(value["messages"], where, "field 'messages'")
+        messages = expect_list(value["messages"], where, "field 'messages'")
+    elif isinstance(value, list):
+        messages = value
+    else:
+        messages = None
+    if messages == []:
+        raise AnachronError(f"{where}: the conversation has no message")
+    if messages is not None:
+        return value, messages
     raise AnachronError(f"{where}: expected a list of messages or an object with 'messages', got {describe(value)}")
 
 
@@ -234,6 +255,16 @@ class Session:
             self.citations = [item["url"] for item in text_items(text) if isinstance(item, dict)]
 
     def record(self, sample_id: str, options: Options) -> dict[str, Any]:
+        for number, entry in enumerate(self.calls, start=1):
+            raw = entry.get("arguments")
+            if isinstance(raw, str) and raw.lstrip()[:1] == "{" and options.warn is not None:
+                options.warn(
+                    f"warning: {self.where}: call #{number} ({entry['tool']}): its arguments are not strict JSON "
+                    "(NaN, Infinity or a syntax error): no query or URL was read from them"
+                )
+            if not is_retrieval(entry, self.log_format, options.retrieval_tools):
+                entry["retrieval"] = False
+                entry["returned"] = []  # what a local tool showed (a file's URLs) is not retrieved
         record: dict[str, Any] = {
             "sample_id": sample_id,
             "as_of": options.as_of_for(sample_id, self.where),
@@ -244,6 +275,28 @@ class Session:
             record["answer"] = self.answer
             record["citations"] = self.citations
         return record
+
+
+def is_retrieval(entry: Mapping[str, Any], log_format: str, listed: frozenset[str] | None) -> bool:
+    """Whether an imported call retrieves (a leakage interaction) or works locally (seal audit only).
+
+    With *listed* (``--retrieval-tools``), exactly the listed tools retrieve.
+    Else: a shell call (:data:`~anachron.core.seal.SHELL_TOOLS`) retrieves when
+    its command reaches the network; a Claude Code built-in local tool
+    (:data:`CLAUDE_CODE_LOCAL`) never does; any other call retrieves when its
+    name is search- or fetch-like (:data:`RETRIEVAL_NAME`), it carries a
+    query or a URL, or its result showed items; Claude Code's other tools
+    (WebSearch, WebFetch, MCP tools) always retrieve.
+    """
+    tool = entry["tool"]
+    if listed is not None:
+        return tool in listed
+    if tool in SHELL_TOOLS:
+        command = entry.get("command")
+        return isinstance(command, str) and NETWORK_PATTERN.search(command) is not None
+    if log_format == "claude-code":
+        return tool not in CLAUDE_CODE_LOCAL
+    return bool(RETRIEVAL_NAME.search(tool) or "query" in entry or "target" in entry or entry.get("returned"))
 
 
 def _is_fetch(tool: str) -> bool:
@@ -259,6 +312,14 @@ def epoch_iso(seconds: Any) -> str | None:
         return _dt.datetime.fromtimestamp(seconds, _dt.timezone.utc).isoformat()
     except (OverflowError, OSError, ValueError):
         return None
+
+
+def awaiting(pending: dict[str, dict[str, Any]], ident: str, at: str) -> dict[str, dict[str, Any]]:
+    """*pending* (the calls awaiting their results, by id), checked to hold no call *ident* yet: a result
+    names its call by id, so two calls awaiting one id could not be told apart.  Every importer pairs so."""
+    if ident in pending:
+        raise AnachronError(f"{at}: tool call id {ident!r} is already awaiting its result (two calls with one id)")
+    return pending
 
 
 def expect_list(value: Any, where: str, what: str) -> list[Any]:

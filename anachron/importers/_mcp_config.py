@@ -5,9 +5,13 @@ A configuration (Claude Code's ``.mcp.json``, Claude Desktop's
 key too) names servers under ``mcpServers``.  A server is a time lock when
 it runs ``anachron serve`` (its ``command`` and ``args`` hold ``anachron``
 followed by ``serve``, as in ``anachron serve ...`` or ``python -m anachron
-serve ...``).  Its two tools are then sealed under the names Claude Code
-gives MCP tools, ``mcp__SERVER__search`` and ``mcp__SERVER__fetch``.  Any other
-server is not a time lock, whatever it serves.
+serve ...``) in the enforced mode (``--mode enforced``, serve's default: an
+``unrestricted`` server filters nothing) with an ``--as-of DATE``.  Its two
+tools are then sealed under the names Claude Code gives MCP tools,
+``mcp__SERVER__search`` and ``mcp__SERVER__fetch``, and the declaration
+carries that date: the audit (:mod:`anachron.core.seal`) makes every call to
+them a breach in a sample whose T is before it.  Any other server is not a
+time lock, whatever it serves; a note says why.
 """
 
 from __future__ import annotations
@@ -16,6 +20,8 @@ import os
 from pathlib import PurePath
 from typing import Any, Mapping
 
+from ..core.dates import parse_date
+from ..core.seal import Declaration
 from ..errors import AnachronError
 from ..io import read_json
 from ..validate import describe
@@ -23,30 +29,66 @@ from ..validate import describe
 LOCK_TOOLS = ("search", "fetch")
 
 
-def _runs_the_lock(server: Mapping[str, Any]) -> bool:
+def _option(args: list[str], name: str) -> str | None:
+    """The value of ``--name VALUE`` or ``--name=VALUE`` in *args* (the last one, as argparse takes it)."""
+    value = None
+    for index, arg in enumerate(args):
+        if arg == name and index + 1 < len(args):
+            value = args[index + 1]
+        elif arg.startswith(name + "="):
+            value = arg[len(name) + 1 :]
+    return value
+
+
+def _lock_as_of(name: str, server: Mapping[str, Any]) -> tuple[Any, str | None]:
+    """(the as-of date of the enforced ``anachron serve`` this server runs, None) or (None, why it seals nothing)."""
     command = server.get("command")
     args = server.get("args") or []
     if not isinstance(command, str) or not isinstance(args, list):
-        return False
-    words = [PurePath(command).name] + [a for a in args if isinstance(a, str)]
+        return None, f"server {name!r} has no command and args list: it seals no tool"
+    words = [command] + [a for a in args if isinstance(a, str)]
     names = [PurePath(word).name.removesuffix(".exe") for word in words]
-    return any(name == "anachron" and nxt == "serve" for name, nxt in zip(names, words[1:]))
+    starts = [i + 1 for i, (word, nxt) in enumerate(zip(names, words[1:])) if word == "anachron" and nxt == "serve"]
+    if not starts:
+        return None, f"server {name!r} does not run `anachron serve`: it seals no tool"
+    serve_args = words[starts[0] + 1 :]
+    mode = _option(serve_args, "--mode") or "enforced"
+    if mode != "enforced":
+        return None, f"server {name!r} runs `anachron serve --mode {mode}`, which filters nothing: it seals no tool"
+    as_of = _option(serve_args, "--as-of")
+    try:
+        return parse_date(as_of), None
+    except (TypeError, ValueError):
+        return None, f"server {name!r} runs `anachron serve` without a valid --as-of date ({'none given' if as_of is None else repr(as_of)}): it seals no tool"
 
 
-def sealed_tools_from(path: str | os.PathLike[str]) -> frozenset[str]:
-    """The tool names sealed by the ``anachron serve`` servers of an MCP configuration file."""
+def seal_declaration(path: str | os.PathLike[str]) -> tuple[Declaration, tuple[str, ...]]:
+    """The tools sealed by the enforced ``anachron serve`` servers of an MCP configuration file, each with
+    its lock's as-of date, and one note per server that seals nothing (``FILE: server 'x' ...``)."""
     config = read_json(path)
     servers = config.get("mcpServers", config.get("servers")) if isinstance(config, dict) else None
     if not isinstance(servers, dict):
         raise AnachronError(f"{path}: expected an MCP configuration with an 'mcpServers' object, got {describe(servers)}")
-    sealed = {
-        f"mcp__{name}__{tool}"
-        for name, server in servers.items()
-        if isinstance(server, dict) and _runs_the_lock(server)
-        for tool in LOCK_TOOLS
-    }
-    if not sealed:
+    locked: dict[str, Any] = {}
+    reasons = []
+    notes = []  # for the servers that run `anachron serve` yet seal nothing: other servers are plainly no lock
+    for name, server in servers.items():
+        as_of, why = _lock_as_of(name, server) if isinstance(server, dict) else (None, f"server {name!r} is not an object")
+        if why is not None:
+            reasons.append(why)
+            if "does not run `anachron serve`" not in why:
+                notes.append(f"{path}: {why}")
+            continue
+        locked.update((f"mcp__{name}__{tool}", as_of) for tool in LOCK_TOOLS)
+    if not locked:
         raise AnachronError(
-            f"{path}: no server runs `anachron serve`, so the configuration seals no tool; name sealed tools with --sealed-tools"
+            f"{path}: the configuration seals no tool ({'; '.join(reasons) or 'it names no server'}); "
+            "name sealed tools with --sealed-tools"
         )
-    return frozenset(sealed)
+    return Declaration(locked, locked), tuple(notes)
+
+
+def sealed_tools_from(path: str | os.PathLike[str]) -> Declaration:
+    """The tool names sealed by the enforced ``anachron serve`` servers of an MCP configuration file
+    (with each lock's as-of date: :func:`seal_declaration`)."""
+    return seal_declaration(path)[0]

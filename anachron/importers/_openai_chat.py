@@ -18,7 +18,7 @@ from typing import Any, Iterator
 from ..errors import AnachronError
 from ..io import Record
 from ..validate import describe
-from ._common import Options, Session, expect_list, expect_object, message_list, parse_arguments, read_conversations
+from ._common import Options, Session, awaiting, expect_list, expect_object, message_list, parse_arguments, read_conversations
 from ._results import text_of
 
 FORMAT = "openai-chat"
@@ -54,10 +54,8 @@ def conversation(where: str, messages: list[Any], options: Options) -> Session:
                 call_id = call.get("id")
                 if not isinstance(call_id, str) or not call_id:
                     raise AnachronError(f"{call_at}: id is {describe(call_id)}, expected the call id its tool message replies to")
-                if call_id in pending:
-                    raise AnachronError(f"{call_at}: tool call id {call_id!r} appears twice in one turn")
                 arguments = function.get("input") if kind == "custom" else parse_arguments(function.get("arguments"))
-                pending[call_id] = session.call(name, arguments, call_id=call_id)
+                awaiting(pending, call_id, call_at)[call_id] = session.call(name, arguments, call_id=call_id)
             text = _answer_text(message.get("content"))
             if text:
                 annotations = message.get("annotations") or []

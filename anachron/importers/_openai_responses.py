@@ -26,7 +26,7 @@ from typing import Any, Iterator, Mapping
 from ..errors import AnachronError
 from ..io import Record
 from ..validate import describe
-from ._common import Options, Session, epoch_iso, expect_list, expect_object, parse_arguments, read_conversations
+from ._common import Options, Session, awaiting, epoch_iso, expect_list, expect_object, parse_arguments, read_conversations
 from ._results import text_of
 
 FORMAT = "openai-responses"
@@ -35,10 +35,14 @@ FORMAT = "openai-responses"
 def _items(where: str, value: Any) -> tuple[Any, tuple[list[tuple[str, Any]], str | None]]:
     """The conversation object, and its items labelled by their place (``output[3]``) with its time."""
     if isinstance(value, list):
+        if not value:
+            raise AnachronError(f"{where}: the conversation has no item")
         return value, ([(f"items[{i}]", item) for i, item in enumerate(value)], None)
     if isinstance(value, dict) and "output" in value:
         output = expect_list(value["output"], where, "field 'output'")
         inputs = value.get("input") if isinstance(value.get("input"), list) else []
+        if not output and not inputs:
+            raise AnachronError(f"{where}: the response has no output item")
         labelled = [(f"input[{i}]", item) for i, item in enumerate(inputs)]
         labelled += [(f"output[{i}]", item) for i, item in enumerate(output)]
         return value, (labelled, epoch_iso(value.get("created_at")))
@@ -114,10 +118,10 @@ def conversation(where: str, body: tuple[list[tuple[str, Any]], str | None], opt
             if not isinstance(name, str) or not name:
                 raise AnachronError(f"{at}: name is {describe(name)}, expected the function's name")
             call_id = _id(item, at)
-            pending[call_id] = session.call(name, parse_arguments(item.get("arguments")), call_id=call_id, time=time)
+            awaiting(pending, call_id, at)[call_id] = session.call(name, parse_arguments(item.get("arguments")), call_id=call_id, time=time)
         elif kind in ("shell_call", "local_shell_call"):
             call_id = _id(item, at)
-            pending[call_id] = session.call("shell", item.get("action"), call_id=call_id, time=time, command=_shell_command(item))
+            awaiting(pending, call_id, at)[call_id] = session.call("shell", item.get("action"), call_id=call_id, time=time, command=_shell_command(item))
         elif kind in ("function_call_output", "shell_call_output", "local_shell_call_output"):
             call_id = _id(item, at)
             entry = pending.pop(call_id, None)

@@ -77,12 +77,15 @@ def _attributes(pairs: Any, where: str, depth: int = 0) -> dict[str, Any]:
     return out
 
 
-def _nanos(value: Any) -> int:
+def _nanos(value: Any, at: str, key: str) -> int:
+    """A span's time in nanoseconds since the epoch (OTLP JSON writes it as a decimal string); 0 when absent."""
+    if value is None:
+        return 0
     if isinstance(value, str) and value.isascii() and value.isdigit():
         return int(value)
     if isinstance(value, int) and not isinstance(value, bool) and value >= 0:
         return value
-    return 0
+    raise AnachronError(f"{at}: {key} is {describe(value)}, expected nanoseconds since the epoch (a decimal string)")
 
 
 def _time(nanos: int) -> str | None:
@@ -160,11 +163,15 @@ def read(path: str, options: Options) -> Iterator[Record]:
     keys: dict[str, str] = {}
     for order, (at, span, resource, attributes) in enumerate(_spans(path)):
         trace_id = span["traceId"]
-        traces.setdefault(trace_id, []).append((_nanos(span.get("startTimeUnixNano")), order, at, span, attributes))
+        start = _nanos(span.get("startTimeUnixNano"), at, "startTimeUnixNano")
+        _nanos(span.get("endTimeUnixNano"), at, "endTimeUnixNano")
+        traces.setdefault(trace_id, []).append((start, order, at, span, attributes))
         if options.sample_id_from is not None and trace_id not in keys:
             value = attributes.get(options.sample_id_from, resource.get(options.sample_id_from))
             if isinstance(value, (str, int)) and not isinstance(value, bool) and value != "":
                 keys[trace_id] = str(value)
+    if not traces:
+        raise AnachronError(f"{path}: no span in the log (expected OTLP JSON with resourceSpans / scopeSpans / spans)")
     samples: dict[str, list[tuple[int, int, str, Mapping[str, Any], dict[str, Any]]]] = {}
     for trace_id, spans in traces.items():
         if options.sample_id_from is not None and trace_id not in keys:
@@ -177,7 +184,7 @@ def read(path: str, options: Options) -> Iterator[Record]:
         session = Session(spans[0][2].split(" ", 1)[0], FORMAT, options.corpus)
         last_end = -1
         for start, _, at, span, attributes in spans:
-            end = _nanos(span.get("endTimeUnixNano"))
+            end = _nanos(span.get("endTimeUnixNano"), at, "endTimeUnixNano")
             answer = _answer(attributes)
             if answer is not None and end >= last_end:
                 last_end = end

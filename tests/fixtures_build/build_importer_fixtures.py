@@ -331,6 +331,46 @@ def claude_code_sealed() -> str:
     return _jsonl(rows)
 
 
+def claude_code_local() -> str:
+    """One leaking WebSearch among four local tools (Read of a file full of URLs, Edit, TodoWrite, Grep)."""
+    def row(kind, uuid, parent, seconds, message, **extra):
+        record = _record(kind, uuid, parent, f"2025-06-03T08:00:{seconds:02d}.000Z", message, **extra)
+        record["sessionId"] = "7d1e2f3a-4b5c-4d6e-8f90-a1b2c3d4e5f6"
+        return record
+
+    def tool(ident, name, arguments):
+        return {"model": "claude-sonnet-4-5-20250929", "id": f"msg_{ident}", "type": "message", "role": "assistant",
+                "content": [{"type": "tool_use", "id": ident, "name": name, "input": arguments}],
+                "stop_reason": "tool_use", "stop_sequence": None, "usage": {"input_tokens": 1, "output_tokens": 1}}
+
+    def result(ident, text):
+        return {"role": "user", "content": [{"tool_use_id": ident, "type": "tool_result", "content": text}]}
+
+    links = [{"title": "Cygnus Robotics prices IPO", "url": "https://www.bloomberg.com/news/articles/2023-02-09/cygnus-robotics-prices-ipo"}]
+    search_text = 'Web search results for query: "cygnus robotics ipo"\n\nLinks: ' + json.dumps(links, separators=(",", ":"))
+    notes = ("     1\t# Reading list\n     2\thttps://example.net/cygnus-notes\n"
+             "     3\thttps://www.reuters.com/2024/05/01/cygnus-results/\n")
+    calls = [
+        ("toolu_03WS", "WebSearch", {"query": "cygnus robotics ipo"}, search_text,
+         {"query": "cygnus robotics ipo", "results": [{"tool_use_id": "srvtoolu_03", "content": links}], "durationSeconds": 1.5}),
+        ("toolu_03RD", "Read", {"file_path": "/home/analyst/forecast/notes.md"}, notes,
+         {"type": "text", "file": {"filePath": "/home/analyst/forecast/notes.md", "content": notes, "numLines": 3, "startLine": 1, "totalLines": 3}}),
+        ("toolu_03ED", "Edit", {"file_path": "/home/analyst/forecast/notes.md", "old_string": "# Reading list", "new_string": "# Sources"},
+         "The file /home/analyst/forecast/notes.md has been updated.", {"filePath": "/home/analyst/forecast/notes.md"}),
+        ("toolu_03TD", "TodoWrite", {"todos": [{"content": "Check https://example.org/ipo-calendar", "status": "pending", "activeForm": "Checking"}]},
+         "Todos have been modified successfully.", {"oldTodos": [], "newTodos": []}),
+        ("toolu_03GR", "Grep", {"pattern": "https?://", "path": "/home/analyst/forecast"}, "Found 1 file\n/home/analyst/forecast/notes.md",
+         {"mode": "files_with_matches", "filenames": ["/home/analyst/forecast/notes.md"], "numFiles": 1}),
+    ]
+    rows = [row("user", "l0", None, 0, {"role": "user", "content": "As of 2023-01-01, will Cygnus Robotics list by March 2023?"})]
+    parent = "l0"
+    for number, (ident, name, arguments, text, structured) in enumerate(calls):
+        rows.append(row("assistant", f"l{2 * number + 1}", parent, 2 * number + 1, tool(ident, name, arguments)))
+        rows.append(row("user", f"l{2 * number + 2}", f"l{2 * number + 1}", 2 * number + 2, result(ident, text), toolUseResult=structured))
+        parent = f"l{2 * number + 2}"
+    return _jsonl(rows)
+
+
 def mcp_config() -> str:
     return _json({"mcpServers": {
         "timelock": {"command": "anachron", "args": ["serve", "--as-of", "2023-01-01", "--events", "events.jsonl"]},
@@ -414,6 +454,7 @@ BUILDERS = {
     "anthropic.json": anthropic,
     "claude-code.jsonl": claude_code,
     "claude-code-sealed.jsonl": claude_code_sealed,
+    "claude-code-local.jsonl": claude_code_local,
     "mcp.json": mcp_config,
     "otel.json": otel,
 }
