@@ -276,6 +276,21 @@ class AnswerLeakTest(unittest.TestCase):
         self.assertIn("answer leaks parametric  1", lines)
         self.assertFalse(any(line.startswith("answer") for line in summary_lines(summarise([run(self.c, None)]))))
 
+    def test_runs_with_an_answer_leak_are_counted_apart_from_the_facts(self):
+        from anachron.html.tables import summary_rows
+
+        results = [run(self.c, "Cygnus (CYGN) priced at $18 on 2023-02-09."), run(self.c, "Nothing to report."),
+                   run(self.c, None)]
+        summary = summarise(results)
+        self.assertEqual((summary.answered_runs, summary.answer_leaks_parametric, summary.answer_leak_runs), (2, 3, 1))
+        self.assertEqual(summary.to_dict()["answer_leak_runs"], 1)
+        rows = summary_rows(summary)
+        self.assertIn(("answer leaks parametric", "3", "post-T facts stated, in total"), rows)
+        self.assertIn(("answer leaks retrieved", "0", "post-T facts stated, in total"), rows)
+        self.assertIn(("runs with an answer leak", "1", "2 answered runs"), rows)
+        self.assertEqual(summarise([run(self.c, "DLTP $377M", [{"tool": "search", "query": "d", "returned": ["restated"]}])])
+                         .answer_leak_runs, 1)  # a retrieved leak counts the run too
+
     def test_a_stored_result_reads_back(self):
         from anachron.core import SampleResult
 
