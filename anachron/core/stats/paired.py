@@ -250,7 +250,8 @@ def compare_modes(
     improved = sum(c for v, c in differences.items() if v > 0)
     worsened = sum(c for v, c in differences.items() if v < 0)
     p, log10_p = sign_test(improved, improved + worsened)
-    warnings = _warnings(n, improved + worsened, b, relative_ci[2])
+    warnings = _warnings(n, improved + worsened, b, relative_ci[2]) + _relative_warnings(
+        sum_u > 0 and sum_e == 0, relative_ci[0], relative_ci[1])
     return ModeComparison(
         n=n,
         unrestricted_mean=sum_u / scale,
@@ -316,6 +317,23 @@ def _ratio_acceleration(keys: list[tuple[int, int]], counts: list[int], sum_u: i
     cubes = sum(((mean - theta) ** 3 * c for theta, c in leave_one_out), Fraction(0))
     squares = sum(((mean - theta) ** 2 * c for theta, c in leave_one_out), Fraction(0))
     return acceleration(cubes, squares)
+
+
+def _relative_warnings(enforced_all_zero: bool, low: float | None, high: float | None) -> tuple[str, ...]:
+    """What makes the relative reduction's interval less than it looks.
+
+    Every enforced value 0 (values are never negative, so a zero sum is all
+    zeros) makes every defined resample's ratio exactly 1: a [100%, 100%]
+    interval by construction.  Any other zero-width interval shows that every
+    resample gave one ratio.  Neither is certainty.
+    """
+    if enforced_all_zero:
+        return ("every enforced value is 0: the relative reduction is 100% in every resample by construction, "
+                "so its interval shows no variation in these samples, not certainty",)
+    if low is not None and low == high:
+        return (f"the relative reduction's interval has zero width ([{low * 100:.1f}%, {high * 100:.1f}%]): "
+                "every resample gave the same ratio, which is not certainty",)
+    return ()
 
 
 def _warnings(n: int, untied: int, b: int, undefined_relative: int) -> tuple[str, ...]:
