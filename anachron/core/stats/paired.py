@@ -149,21 +149,33 @@ SMALL_N = 30
 FEW_RESAMPLES = 1_000
 
 
-def _check_options(confidence: object, n_resamples: object, seed: object, ci_method: object = "percentile") -> None:
+def check_options(
+    confidence: object, n_resamples: object, seed: object, ci_method: object = "percentile", *,
+    names: Mapping[str, str] | None = None,
+) -> None:
+    """Refuse options :func:`compare_modes` cannot use, as it does.
+
+    *names* renames a parameter in the messages: a command line passes its
+    flags (``{"n_resamples": "--resamples"}``), so its user reads the name
+    they typed.
+    """
+    name = {key: (names or {}).get(key, key) for key in ("confidence", "n_resamples", "seed", "ci_method")}
     if (
         isinstance(confidence, bool)
         or not isinstance(confidence, numbers.Real)
         or not 0 < confidence < 1  # False for NaN
     ):
-        raise AnachronError(f"confidence must be a number strictly between 0 and 1, got {confidence!r}")
-    if positive_int(n_resamples, "n_resamples") > MAX_RESAMPLES:
-        raise AnachronError(f"n_resamples must be at most {MAX_RESAMPLES:,}, got {n_resamples!r}")
+        raise AnachronError(f"{name['confidence']} must be a number strictly between 0 and 1, got {confidence!r}")
+    if positive_int(n_resamples, name["n_resamples"]) > MAX_RESAMPLES:
+        raise AnachronError(f"{name['n_resamples']} must be at most {MAX_RESAMPLES:,}, got {n_resamples!r}")
     if n_resamples < MIN_RESAMPLES:  # type: ignore[operator]
-        raise AnachronError(f"n_resamples must be at least {MIN_RESAMPLES} (fewer give an interval of noise), got {n_resamples!r}")
+        raise AnachronError(
+            f"{name['n_resamples']} must be at least {MIN_RESAMPLES} (fewer give an interval of noise), got {n_resamples!r}"
+        )
     if ci_method not in CI_METHODS:
-        raise AnachronError(f"ci_method must be one of {', '.join(CI_METHODS)}, got {ci_method!r}")
+        raise AnachronError(f"{name['ci_method']} must be one of {', '.join(CI_METHODS)}, got {ci_method!r}")
     if isinstance(seed, bool) or not isinstance(seed, numbers.Integral):
-        raise AnachronError(f"seed must be an integer, got {seed!r}")
+        raise AnachronError(f"{name['seed']} must be an integer, got {seed!r}")
 
 
 def _id_list(ids: list[str]) -> str:
@@ -211,7 +223,7 @@ def compare_modes(
     difference and p = 1.
     """
     metric_kind(metric)
-    _check_options(confidence, n_resamples, seed, ci_method)
+    check_options(confidence, n_resamples, seed, ci_method)
     u = check_scores(unrestricted, "unrestricted", metric)
     e = check_scores(enforced, "enforced", metric)
     _check_same_ids(u, e)
