@@ -15,6 +15,7 @@ __all__ = ["NameIndex", "name_words"]
 
 V = TypeVar("V", bound=Hashable)
 _WORD = re.compile(r"\w+")
+_END = ""  # a trie key no word can be
 
 
 def name_words(text: str) -> tuple[str, ...]:
@@ -25,30 +26,40 @@ def name_words(text: str) -> tuple[str, ...]:
 class NameIndex(Generic[V]):
     """Names, each standing for one or more values; :meth:`named_in` finds those a text names.
 
-    Cost: a dictionary look-up per word of the text and name length, whatever
-    the number of names.
+    Cost: per word of the text, one dictionary step per word of the longest
+    name prefix that starts there (one, for most words), whatever the number
+    of names.
     """
 
     def __init__(self, names: Iterable[tuple[str, V]]) -> None:
-        self._values: dict[tuple[str, ...], set[V]] = {}
+        # A trie of words: each node maps a word to the next node; _END holds the values of the names ending there.
+        self._root: dict = {}
         for name, value in names:
             key = name_words(name)
             if key:
-                self._values.setdefault(key, set()).add(value)
-        self._longest = max((len(key) for key in self._values), default=0)
+                node = self._root
+                for word in key:
+                    node = node.setdefault(word, {})
+                node.setdefault(_END, set()).add(value)
 
     def __bool__(self) -> bool:
-        return bool(self._values)
+        return bool(self._root)
 
     def named_in(self, text: str) -> set[V]:
         """The values of every name *text* names."""
-        if not self._values:
+        if not self._root:
             return set()
         words = name_words(text)
         found: set[V] = set()
         for start in range(len(words)):
-            for size in range(1, min(self._longest, len(words) - start) + 1):
-                values = self._values.get(words[start : start + size])
+            node = self._root
+            end = start
+            while end < len(words):
+                node = node.get(words[end])
+                if node is None:
+                    break
+                values = node.get(_END)
                 if values:
                     found |= values
+                end += 1
         return found
