@@ -21,10 +21,12 @@ def facts_corpus(*extra_items):
              entities=["DLTP"]),
         item("restated", "2021-09-17", restates="orig", entities=["DLTP"],
              text="Delta Pharma restated its fourth-quarter 2020 revenue to $377M."),
-        item("on-t", T, text="Delta Pharma named a new chief executive, Ada Brandt."),
-        item("ipo", "2023-02-09", text="Cygnus Robotics priced its IPO at $18 and trades as CYGN."),
-        item("subs-0", "2021-03-01", text="Meridian had 12.4 million subscribers."),
-        item("subs-1", "2021-11-15", restates="subs-0", text="Meridian restated subscribers to 11.9 million."),
+        item("on-t", T, text="Delta Pharma named a new chief executive, Ada Brandt.", entities=["DLTP"]),
+        item("ipo", "2023-02-09", text="Cygnus Robotics priced its IPO at $18 and trades as CYGN.", entities=["CYGN"]),
+        # No entities: about the capitalised words of the title (Meridian).
+        item("subs-0", "2021-03-01", title="Meridian subscriber count", text="Meridian had 12.4 million subscribers."),
+        item("subs-1", "2021-11-15", restates="subs-0", title="Meridian restates subscribers",
+             text="Meridian restated subscribers to 11.9 million."),
         *extra_items,
     ]
     facts = {
@@ -39,9 +41,11 @@ def facts_corpus(*extra_items):
     for row in items:
         if row["id"] in facts:
             row["facts"] = facts[row["id"]]
-    entities = [{"id": "DLTP", "name": "Delta Pharma", "valid_from": None, "valid_to": None}]
+    entities = [{"id": "DLTP", "name": "Delta Pharma", "valid_from": None, "valid_to": None},
+                {"id": "CYGN", "name": "Cygnus Robotics", "valid_from": None, "valid_to": None},
+                {"id": "ACME", "name": "Acme Tools", "valid_from": None, "valid_to": None}]
     return build_corpus([(f"items.jsonl:{n}", r) for n, r in enumerate(items, 1)],
-                        [("entities.jsonl:1", entities[0])])
+                        [(f"entities.jsonl:{n}", e) for n, e in enumerate(entities, 1)])
 
 
 def run(c, answer, interactions=(), as_of=T):
@@ -109,9 +113,9 @@ class FactFormatTest(unittest.TestCase):
                          {"kind": "money", "value": "377000000", "currency": "USD", "about": "restated revenue"})
 
     def test_a_fact_is_public_from_the_earliest_item_declaring_it(self):
-        late = item("repeat", "2021-10-01", text="CYGN again")
+        late = item("repeat", "2021-10-01", text="CYGN again", entities=["CYGN"])
         late["facts"] = [{"kind": "name", "value": "CYGN"}]
-        early = item("early", "2021-01-01", text="cygn")
+        early = item("early", "2021-01-01", text="cygn", entities=["CYGN"])
         early["facts"] = [{"kind": "name", "value": "cygn"}]
         c = facts_corpus(late, early)
         fact, source = c.fact_sources[("name", "cygn")]
@@ -148,7 +152,7 @@ class StatementsTest(unittest.TestCase):
     def test_dates_inside_a_text_are_not_figures(self):
         fact = self.fact(kind="number", value="2")
         self.check(fact, {"2 plants": "2"}, ["As of 2021/02/04, revenue was $412M", "on 2021-02-04", "Feb 2, 2021",
-                                             "02.04.2021", "2 February 2021"])
+                                             "02.04.2021", "2 February 2021", "due on Feb 2", "by 2 February"])
         year = self.fact(kind="number", value="2021")
         self.check(year, {"2,021 films": "2,021"}, ["in 2021", "FY2021"])
 
@@ -175,8 +179,8 @@ class StatementsTest(unittest.TestCase):
             "on February 9, 2023,": "February 9, 2023", "Feb. 9th 2023": "Feb. 9th 2023",
             "9 February 2023": "9 February 2023", "9th of Feb 2023": "9th of Feb 2023",
             "09.02.2023": "09.02.2023", "02/09/2023": "02/09/2023", "09/02/2023": "09/02/2023",
-            "9-2-2023": "9-2-2023", "lists on Feb 9": "Feb 9", "on 9 Feb": "9 Feb",
-        }, ["February 2023", "2023-02-19", "2023-02", "2022-02-09", "02.09.2023", "Feb 19", "February 10, 2023",
+            "9-2-2023": "9-2-2023",
+        }, ["lists on Feb 9", "on 9 Feb", "February 9th", "the 9th of February", "February 2023", "2023-02-19", "2023-02", "2022-02-09", "02.09.2023", "Feb 19", "February 10, 2023",
             "2023-02-30"])
 
     def test_names(self):
@@ -199,13 +203,13 @@ class AnswerLeakTest(unittest.TestCase):
         self.c = facts_corpus()
 
     def test_the_issue_example_parametric(self):
-        r = run(self.c, "Q4 2020 revenue was $377M.")
+        r = run(self.c, "Delta Pharma's Q4 2020 revenue was $377M.")
         self.assertEqual(answer_lines(r), [
             "answer states '$377M' (restated, public 2021-09-17 > 2021-06-01), never retrieved: parametric"])
         self.assertEqual((r.answered, r.answer_leaks_retrieved, r.answer_leaks_parametric), (True, 0, 1))
 
     def test_retrieved_names_the_first_ok_call_that_showed_the_fact(self):
-        r = run(self.c, "It was restated to 377 million dollars.", [
+        r = run(self.c, "Delta Pharma's revenue was restated to 377 million dollars.", [
             {"tool": "fetch", "status": "refused", "target": "restated"},
             {"tool": "search", "query": "delta", "returned": ["orig"]},
             {"tool": "search", "query": "delta restated", "returned": ["restated"]},
@@ -216,34 +220,34 @@ class AnswerLeakTest(unittest.TestCase):
         self.assertEqual((r.answer_leaks_retrieved, r.answer_leaks_parametric), (1, 0))
 
     def test_a_refused_call_never_surfaces_a_fact(self):
-        r = run(self.c, "$377M", [{"tool": "fetch", "status": "refused", "target": "restated"}])
+        r = run(self.c, "DLTP: $377M", [{"tool": "fetch", "status": "refused", "target": "restated"}])
         self.assertEqual((r.answer_leaks_retrieved, r.answer_leaks_parametric, r.blocked_attempts), (0, 1, 1))
 
     def test_an_open_web_page_stating_the_fact_surfaces_it(self):
         page = {"url": "https://news.example/delta", "publish_date": "2021-05-01",
                 "snippet": "Delta's revenue, later restated to $377 million"}
-        r = run(self.c, "$377M", [{"tool": "search", "query": "delta", "returned": [page]}])
+        r = run(self.c, "Delta Pharma: $377M", [{"tool": "search", "query": "delta", "returned": [page]}])
         self.assertEqual(answer_lines(r)[0][-len("surfaced by #1: retrieved"):], "surfaced by #1: retrieved")
 
     def test_a_fact_public_on_t_does_not_leak_one_day_later_does(self):
-        self.assertEqual(run(self.c, "The new chief is Ada Brandt.").answer_leaks_parametric, 0)
-        r = run(self.c, "The new chief is Ada Brandt.", as_of="2021-05-31")
+        self.assertEqual(run(self.c, "Delta Pharma's new chief is Ada Brandt.").answer_leaks_parametric, 0)
+        r = run(self.c, "Delta Pharma's new chief is Ada Brandt.", as_of="2021-05-31")
         self.assertEqual(answer_lines(r), [
             "answer states 'Ada Brandt' (on-t, public 2021-06-01 > 2021-05-31), never retrieved: parametric"])
 
     def test_the_figure_known_at_t_is_no_leak(self):
-        self.assertEqual(answer_lines(run(self.c, "Revenue was $412M.")), [])
-        self.assertEqual(run(self.c, "Revenue was $412M.", as_of="2021-02-03").answer_leaks_parametric, 1)
+        self.assertEqual(answer_lines(run(self.c, "Delta Pharma revenue was $412M.")), [])
+        self.assertEqual(run(self.c, "Delta Pharma revenue was $412M.", as_of="2021-02-03").answer_leaks_parametric, 1)
 
     def test_a_passage_that_also_states_a_known_fact_is_not_a_leak(self):
         # 12 million rounds both 12.4 million (public 2021-03-01) and 11.9 million (2021-11-15).
-        self.assertEqual(answer_lines(run(self.c, "about 12 million subscribers")), [])
-        self.assertEqual(run(self.c, "11.9 million subscribers").answer_leaks_parametric, 1)
+        self.assertEqual(answer_lines(run(self.c, "Meridian: about 12 million subscribers")), [])
+        self.assertEqual(run(self.c, "Meridian: 11.9 million subscribers").answer_leaks_parametric, 1)
         # Before either was public, the rounded figure states both.
-        self.assertEqual(run(self.c, "about 12 million subscribers", as_of="2021-01-01").answer_leaks_parametric, 2)
+        self.assertEqual(run(self.c, "Meridian: about 12 million subscribers", as_of="2021-01-01").answer_leaks_parametric, 2)
 
     def test_each_fact_counts_once_in_the_order_stated(self):
-        r = run(self.c, "Cygnus (CYGN) priced at $18 on 2023-02-09; CYGN rose. Delta restated to $377M.")
+        r = run(self.c, "Cygnus (CYGN) priced at $18 on 2023-02-09; CYGN rose. Delta Pharma restated to $377M.")
         self.assertEqual([line.split("'")[1] for line in answer_lines(r)], ["CYGN", "$18", "2023-02-09", "$377M"])
         self.assertEqual(r.answer_leaks_parametric, 4)
 
@@ -253,13 +257,13 @@ class AnswerLeakTest(unittest.TestCase):
         self.assertTrue(run(self.c, "").answered)
 
     def test_answer_evidence_stays_one_short_line(self):
-        r = run(self.c, "$377M" + "\u2028\n" * 3)
+        r = run(self.c, "DLTP $377M" + "\u2028\n" * 3)
         self.assertEqual(len(answer_lines(r)), 1)
-        [line] = answer_lines(run(self.c, "Revenue was $377\nmillion"))
+        [line] = answer_lines(run(self.c, "Delta Pharma revenue was $377\nmillion"))
         self.assertIn("answer states '$377 million' (restated", line)
 
     def test_run_totals_and_score_document(self):
-        results = [run(self.c, "$377M"), run(self.c, "$377M", [{"tool": "search", "query": "d", "returned": ["restated"]}]),
+        results = [run(self.c, "DLTP $377M"), run(self.c, "DLTP $377M", [{"tool": "search", "query": "d", "returned": ["restated"]}]),
                    run(self.c, None)]
         summary = summarise(results)
         self.assertEqual((summary.answered_runs, summary.answer_leaks_retrieved, summary.answer_leaks_parametric), (2, 1, 1))
@@ -272,13 +276,102 @@ class AnswerLeakTest(unittest.TestCase):
         self.assertIn("answer leaks parametric  1", lines)
         self.assertFalse(any(line.startswith("answer") for line in summary_lines(summarise([run(self.c, None)]))))
 
+    def test_runs_with_an_answer_leak_are_counted_apart_from_the_facts(self):
+        from anachron.html.tables import summary_rows
+
+        results = [run(self.c, "Cygnus (CYGN) priced at $18 on 2023-02-09."), run(self.c, "Nothing to report."),
+                   run(self.c, None)]
+        summary = summarise(results)
+        self.assertEqual((summary.answered_runs, summary.answer_leaks_parametric, summary.answer_leak_runs), (2, 3, 1))
+        self.assertEqual(summary.to_dict()["answer_leak_runs"], 1)
+        rows = summary_rows(summary)
+        self.assertIn(("answer leaks parametric", "3", "post-T facts stated, in total"), rows)
+        self.assertIn(("answer leaks retrieved", "0", "post-T facts stated, in total"), rows)
+        self.assertIn(("runs with an answer leak", "1", "2 answered runs"), rows)
+        self.assertEqual(summarise([run(self.c, "DLTP $377M", [{"tool": "search", "query": "d", "returned": ["restated"]}])])
+                         .answer_leak_runs, 1)  # a retrieved leak counts the run too
+
     def test_a_stored_result_reads_back(self):
         from anachron.core import SampleResult
 
-        r = run(self.c, "$377M")
+        r = run(self.c, "DLTP $377M")
         self.assertEqual(SampleResult.from_dict(r.to_dict()), r)
         old = {k: v for k, v in r.to_dict().items() if not k.startswith("answer") and k not in ("not_yet_listed", "already_delisted")}
         self.assertEqual(SampleResult.from_dict(old).answer_leaks_parametric, 0)
+
+
+class SubjectTest(unittest.TestCase):
+    """A fact counts only when the answer, or the corpus sample it answers, names the fact's subject."""
+
+    def v0(self, answer, as_of, sample_id="x"):
+        c = load_corpus()
+        record = {"sample_id": sample_id, "answer": answer, "interactions": []}
+        if as_of is not None:
+            record["as_of"] = as_of
+        [trace] = parse_traces([("t:1", record)], c)
+        return answer_lines(score_trace(trace, c))
+
+    def test_another_company_s_figures_are_not_this_answer_s(self):
+        # $18 is Cygnus's IPO price (fin-005), 6% Pioneer Rail's carload growth (fin-015).
+        self.assertEqual(self.v0("Aster shares trade near $18 and volumes grew 6% last year.", "2015-06-01"), [])
+        self.assertEqual(self.v0("Cygnus Robotics shares trade near $18.", "2015-06-01"), [
+            "answer states '$18' (fin-005, public 2023-02-09 > 2015-06-01), never retrieved: parametric"])
+
+    def test_an_item_without_entities_is_about_the_entities_its_title_names(self):
+        # fin-015 declares no entities; its title "Pioneer Rail carloads rise" names PNRL.
+        self.assertEqual(self.v0("pioneer   rail volumes grew 6% last year.", "2015-06-01"), [
+            "answer states '6%' (fin-015, public 2016-07-21 > 2015-06-01), never retrieved: parametric"])
+        self.assertEqual(self.v0("PNRL volumes grew 6%.", "2015-06-01")[0][:35], "answer states '6%' (fin-015, public")
+        self.assertEqual(self.v0("Pioneer volumes grew 6%.", "2015-06-01"), [])  # not every word of the name
+        self.assertEqual(self.v0("Pioneer Railways volumes grew 6%.", "2015-06-01"), [])  # whole words only
+
+    def test_an_item_naming_no_entity_is_about_the_capitalised_words_of_its_title(self):
+        # news-002 "Riverton elects new mayor": a 1,900-vote margin.
+        self.assertEqual(self.v0("In RIVERTON the winner led by 1,900 votes.", "2022-06-01"), [
+            "answer states '1,900' (news-002, public 2022-11-08 > 2022-06-01), never retrieved: parametric"])
+        self.assertEqual(self.v0("The winner led by 1,900 votes.", "2022-06-01"), [])
+        # news-004 "Valdera wins the Aurora Cup": either run names it, a leading article is no name.
+        self.assertEqual(len(self.v0("The Aurora Cup final ended 2-1.", "2021-07-01")), 1)
+        self.assertEqual(self.v0("The final ended 2-1.", "2021-07-01"), [])
+
+    def test_the_sample_s_input_names_the_subject(self):
+        # finance-013 asks about Delta Pharma; the same answer to a sample outside the corpus names nothing.
+        self.assertEqual(self.v0("It was $377M.", None, sample_id="finance-013"), [
+            "answer states '$377M' (fin-009, public 2021-09-17 > 2021-06-01), never retrieved: parametric"])
+        self.assertEqual(self.v0("It was $377M.", "2021-06-01"), [])
+
+    def test_a_date_needs_its_year(self):
+        self.assertEqual(self.v0("Payments are due on July 1 and again on April 2.", "2019-06-01"), [])
+        self.assertEqual(self.v0("Kestrel Energy and Solace Airlines pay on July 1 and April 2.", "2019-06-01"), [])
+        self.assertEqual(self.v0("Kestrel Energy lists on July 1, 2020.", "2019-06-01"), [
+            "answer states 'July 1, 2020' (fin-013, public 2020-07-01 > 2019-06-01), never retrieved: parametric"])
+
+    def test_a_known_figure_excuses_a_leak_only_when_its_subject_is_named(self):
+        known = item("acme", "2021-01-01", entities=["ACME"], text="Acme Tools sold $377M of drills.")
+        known["facts"] = [{"kind": "money", "value": "377000000", "currency": "USD"}]
+        c = facts_corpus(known)
+        self.assertEqual(run(c, "Delta Pharma restated to $377M.").answer_leaks_parametric, 1)
+        self.assertEqual(run(c, "Delta Pharma and Acme Tools: $377M.").answer_leaks_parametric, 0)
+        # The same figure of another company, public later, is found once, from the earliest item named.
+        self.assertEqual(answer_lines(run(c, "Delta Pharma and Acme Tools: $377M.", as_of="2020-12-31")), [
+            "answer states '$377M' (acme, public 2021-01-01 > 2020-12-31), never retrieved: parametric"])
+
+    def test_an_item_with_no_subject_states_nothing(self):
+        bare = item("bare", "2022-01-01", title="quarterly note", text="volumes grew 7%")
+        bare["facts"] = [{"kind": "percent", "value": "7"}]
+        c = facts_corpus(bare)
+        self.assertEqual(c.facts_about("volumes grew 7%", "quarterly note"), {})
+        self.assertEqual(run(c, "Delta Pharma volumes grew 7%.").answer_leaks_parametric, 0)
+
+    def test_the_name_rule_is_the_query_intent_one(self):
+        from anachron.core.names import NameIndex
+
+        names = NameIndex([("Oracle Corp", "orcl"), ("ORCL", "orcl"), ("Apple", "aapl"), ("apple", "fruit")])
+        self.assertEqual(names.named_in("oracle   corp q1"), {"orcl"})
+        self.assertEqual(names.named_in("Oracle Corp's"), {"orcl"})
+        self.assertEqual(names.named_in("oracle q1, corp oracle, pineapple, Oracles"), set())
+        self.assertEqual(names.named_in("APPLE and orcl"), {"aapl", "fruit", "orcl"})
+        self.assertEqual(NameIndex([]).named_in("anything"), set())
 
 
 class V0FactsTest(unittest.TestCase):

@@ -210,9 +210,9 @@ class CompareCliTest(unittest.TestCase):
 
     def test_bad_options(self):
         u, e = self.write("u.json", U), self.write("e.json", E)
-        self.assert_bad((u, e, "--confidence", "1.5"), "confidence must be a number strictly between 0 and 1, got 1.5")
-        self.assert_bad((u, e, "--confidence", "nan"), "confidence must be a number strictly between 0 and 1, got nan")
-        self.assert_bad((u, e, "--resamples", "0"), "n_resamples must be a positive integer, got 0")
+        self.assert_bad((u, e, "--confidence", "1.5"), "--confidence must be a number strictly between 0 and 1, got 1.5")
+        self.assert_bad((u, e, "--confidence", "nan"), "--confidence must be a number strictly between 0 and 1, got nan")
+        self.assert_bad((u, e, "--resamples", "0"), "--resamples must be a positive integer, got 0")
         # Every metric is named, in the order of METRICS (the list grows with the score output).
         self.assertEqual(list(METRICS)[:14], ["tclr", "tclr_low", "tclr_high", "survivorship_rate", "interactions",
                                               "result_leaks", "survivorship_leaks", "restatement_leaks",
@@ -220,7 +220,11 @@ class CompareCliTest(unittest.TestCase):
                                               "revision_risks", "survivorship_base"])
         self.assertIn("answer_leaks_parametric", METRICS)
         self.assert_bad((u, e, "--metric", "TCLR"), f"unknown metric 'TCLR': choose one of {', '.join(METRICS)}")
-        self.assert_bad((u, e, "--resamples", "99"), "n_resamples must be at least 100 (fewer give an interval of noise), got 99")
+        self.assert_bad((u, e, "--resamples", "99"), "--resamples must be at least 100 (fewer give an interval of noise), got 99")
+        self.assert_bad((u, e, "--resamples", "1000001"), "--resamples must be at most 1,000,000, got 1000001")
+        # anachron-compare, the same parser: the same line, naming the flag.
+        status, out, err = run_cli(u, e, "--resamples", "99", entry=compare_main)
+        self.assertEqual((status, out, err), (2, "", "anachron-compare: --resamples must be at least 100 (fewer give an interval of noise), got 99\n"))
         for argv in (("--resamples", "many"), ("--seed", "1.5"), ("--format", "xml"), ("--confidence", "high"),
                      ("--ci-method", "normal")):
             with self.subTest(argv=argv):

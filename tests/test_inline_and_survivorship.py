@@ -71,8 +71,14 @@ class OneDatePerItemTest(unittest.TestCase):
         self.assertEqual(score_trace(t, self.c).result_leaks, 0)
 
     def test_the_same_item_in_two_runs_may_differ(self):
-        for day in ("2022-05-01", "2023-05-01"):
-            trace(self.c, [("a", [{"id": "u", "publish_date": day}])])
+        # One trace file, two runs: each run dates "u" its own way and is scored by its own date.
+        records = [(f"traces.jsonl:{n}", {"sample_id": f"s{n}", "as_of": "2022-06-01", "interactions": [
+            {"tool": "search", "query": "a", "returned": [{"id": "u", "publish_date": day}]}]})
+            for n, day in enumerate(("2022-05-01", "2023-05-01"), start=1)]
+        before, after = (score_trace(t, self.c) for t in parse_traces(records, self.c))
+        self.assertEqual((before.result_leaks, before.tclr, before.evidence), (0, 0.0, ()))
+        self.assertEqual((after.result_leaks, after.tclr), (1, 1.0))
+        self.assertEqual(after.evidence, ("#1 result item u dated 2023-05-01 > 2022-06-01",))
 
 
 class SurvivorshipSplitTest(unittest.TestCase):

@@ -163,5 +163,29 @@ class WarningsAndFloorTest(unittest.TestCase):
         self.assertEqual(compare_modes(u, e, n_resamples=1000).warnings, ())
 
 
+    def test_a_relative_interval_that_cannot_vary_is_warned(self):
+        enforced_zero = "every enforced value is 0: the relative reduction is 100% in every resample by construction, " \
+                        "so its interval shows no variation in these samples, not certainty"
+        u, _ = zero_inflated(60, 4)
+        u["s0"] = 0.6  # some unrestricted leak
+        report = compare_modes(u, {k: 0.0 for k in u}, n_resamples=1000)
+        self.assertEqual((report.relative_ci_low, report.relative_ci_high), (1.0, 1.0))
+        self.assertEqual(report.warnings, (enforced_zero,))
+        self.assertEqual(report.to_dict()["warnings"], [enforced_zero])
+        self.assertIn(f"  warning: {enforced_zero}", report.table())
+        # One enforced leak and the interval can vary again: no warning.
+        some = compare_modes(u, {k: (0.2 if k == "s0" else 0.0) for k in u}, n_resamples=1000)
+        self.assertLess(some.relative_ci_low, some.relative_ci_high)
+        self.assertEqual(some.warnings, ())
+        # Enforced exactly half of unrestricted everywhere: every resample's ratio is 1/2.
+        half = compare_modes(u, {k: v / 2 for k, v in u.items()}, n_resamples=1000)
+        self.assertEqual((half.relative_ci_low, half.relative_ci_high), (0.5, 0.5))
+        self.assertEqual(half.warnings, ("the relative reduction's interval has zero width ([50.0%, 50.0%]): "
+                                         "every resample gave the same ratio, which is not certainty",))
+        # No relative reduction at all (unrestricted all 0): neither warning.
+        none = compare_modes({k: 0.0 for k in u}, {k: 0.0 for k in u}, n_resamples=1000)
+        self.assertFalse(any("relative" in w or "enforced" in w for w in none.warnings))
+
+
 if __name__ == "__main__":
     unittest.main()

@@ -6,6 +6,7 @@ import argparse
 import sys
 
 from ..core.stats import compare_modes
+from ..core.stats.paired import check_options
 from ..core.stats.intervals import CI_METHODS
 from ..io import dump_json, read_json
 from ..core.scores import METRICS, parse_scores
@@ -56,7 +57,12 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.set_defaults(func=run)
 
 
+# The flags a bad option's message names, for the parameters compare_modes checks.
+_FLAGS = {"confidence": "--confidence", "n_resamples": "--resamples", "seed": "--seed", "ci_method": "--ci-method"}
+
+
 def run(args: argparse.Namespace) -> int:
+    check_options(args.confidence, args.resamples, args.seed, args.ci_method, names=_FLAGS)
     unrestricted = parse_scores(read_json(args.unrestricted), args.unrestricted, args.metric)
     enforced = parse_scores(read_json(args.enforced), args.enforced, args.metric)
     report = compare_modes(

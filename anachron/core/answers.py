@@ -1,8 +1,11 @@
 """Answer leaks: did the final answer state the future, and where did it get it?
 
 A trace's ``answer`` **leaks** a fact (:mod:`anachron.core.facts`) when it
-states it and the fact first became public after T: the earliest
-``publish_date`` of the corpus items declaring it is not :func:`known_at` T.
+states it, it is about a subject the answer (or the corpus sample the trace
+answers) names, and it first became public after T: the earliest
+``publish_date`` of the items about a named subject declaring it is not
+:func:`known_at` T.  A figure of a company the answer never names is not
+its figure (:meth:`Corpus.facts_about` says what names a subject).
 A fact public on T itself is known on T and does not leak.  A passage that
 states a leaking fact *and* a fact public at T (``$0.4bn`` rounds both) is
 not counted: the answer may be giving the known figure.
@@ -57,11 +60,19 @@ class AnswerLeak:
         return f"answer states '{stated}' ({self.item_id}, public {self.public} > {as_of}), {where}: {self.source}"
 
 
-def _stated_leaks(answer: Statements, as_of: _dt.date, corpus: Corpus) -> list[tuple[Fact, str, _dt.date, str]]:
-    """(fact, item id, public date, passage) for each post-T fact the answer states, in the answer's order."""
+def _stated_leaks(answer: Statements, trace: Trace, corpus: Corpus) -> list[tuple[Fact, str, _dt.date, str]]:
+    """(fact, item id, public date, passage) for each post-T fact the answer states, in the answer's order.
+
+    Only facts about a subject the answer, or the corpus sample the trace
+    answers, names (:meth:`Corpus.facts_about`) are read, as leaks and as
+    the figures known at T alike.
+    """
+    as_of = trace.as_of
+    sample = corpus.samples.get(trace.sample_id)
+    texts = (answer.text,) if sample is None else (answer.text, sample.input)
     known: dict[str, list[Fact]] = {}
     late: list[tuple[Fact, str, _dt.date]] = []
-    for fact, item in corpus.fact_sources.values():
+    for fact, item in corpus.facts_about(*texts).values():
         if known_at(item.publish_date, as_of):
             known.setdefault(fact.kind, []).append(fact)
         else:
@@ -99,7 +110,7 @@ def answer_leaks(trace: Trace, corpus: Corpus) -> tuple[AnswerLeak, ...]:
     """The answer leaks of *trace* (none when it has no answer), in the order the answer states them."""
     if trace.answer is None or not corpus.fact_sources:
         return ()
-    stated = _stated_leaks(Statements(trace.answer), trace.as_of, corpus)
+    stated = _stated_leaks(Statements(trace.answer), trace, corpus)
     shown: dict[str, Statements] = {}
     return tuple(
         AnswerLeak(fact, item_id, public, passage, _surfaced_by(fact, trace, corpus, shown))

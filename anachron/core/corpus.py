@@ -14,7 +14,6 @@ error names the file, the line and the field.
 from __future__ import annotations
 
 import datetime as _dt
-import functools
 import os
 import re
 from dataclasses import dataclass, field
@@ -28,6 +27,7 @@ from ..validate import Fields, check_unique
 from .dates import known_at
 from .errors import AnachronError
 from .facts import Fact, parse_facts
+from .names import NameIndex
 from .query_intent import parse_fiscal_year_end
 
 __all__ = [
@@ -127,41 +127,92 @@ class Corpus:
                 if known is None or item.publish_date < known[1].publish_date:
                     first[fact.key] = (fact, item)
         return MappingProxyType(first)
+
     def fiscal_year_end_in(self, text: str) -> str | None:
         """The fiscal year end of the entity *text* names, for query intent; ``None`` for the calendar year.
 
         An entity is named by its id or its name, as whole words in any case
-        (the words of ``Oracle Corp`` in order, whatever stands between them).
-        When the entities named have different fiscal calendars, or none has
-        one, the calendar year is used.  Cost: a dictionary look-up per word
-        and name length, whatever the number of entities.
+        (:mod:`anachron.core.names`: the words of ``Oracle Corp`` in order,
+        whatever stands between them).  When the entities named have
+        different fiscal calendars, or none has one, the calendar year is used.
         """
-        names, longest = self._fiscal_names
-        if not names:
-            return None
-        words = _WORD.findall(text.lower())
-        found = {
-            names[key]
-            for start in range(len(words))
-            for size in range(1, longest + 1)
-            if (key := tuple(words[start : start + size])) in names
-        }
+        found = self._fiscal_names.named_in(text)
         return found.pop() if len(found) == 1 else None
 
-    @functools.cached_property
-    def _fiscal_names(self) -> tuple[dict[tuple[str, ...], str], int]:
-        """The words of each id and name -> its entity's fiscal year end, for entities with one; the most words."""
-        names: dict[tuple[str, ...], str] = {}
-        for entity in self.entities.values():
-            if entity.fiscal_year_end is not None:
-                for label in (entity.id, entity.name):
-                    key = tuple(_WORD.findall(label.lower()))
-                    if key:
-                        names.setdefault(key, entity.fiscal_year_end)
-        return names, max((len(key) for key in names), default=0)
+    @cached_property
+    def _fiscal_names(self) -> NameIndex[str]:
+        """Each id and name of an entity with a fiscal calendar -> its fiscal year end."""
+        return NameIndex(
+            (label, entity.fiscal_year_end)
+            for entity in self.entities.values()
+            if entity.fiscal_year_end is not None
+            for label in (entity.id, entity.name)
+        )
+
+    def facts_about(self, *texts: str) -> Mapping[tuple, tuple[Fact, Item]]:
+        """:attr:`fact_sources` over the items whose subject one of *texts* names.
+
+        An item's subject is its entities, named by id or name
+        (:mod:`anachron.core.names`).  An item without entities is about the
+        entities its title names; if its title names none, about the runs of
+        capitalised words of its title (``Riverton``, ``Aurora Cup``; a
+        leading The, A or An dropped), named the same way.  An item with none
+        of these has no subject, and its facts are about nothing a text can
+        name.  The earliest item wins per fact, ties in file order.
+        """
+        names, items = self._fact_subjects
+        chosen: dict[int, Item] = {}
+        for text in texts:
+            for subject in names.named_in(text):
+                for position, item in items[subject]:
+                    chosen[position] = item
+        first: dict[tuple, tuple[Fact, Item]] = {}
+        for position in sorted(chosen):
+            item = chosen[position]
+            for fact in item.facts:
+                known = first.get(fact.key)
+                if known is None or item.publish_date < known[1].publish_date:
+                    first[fact.key] = (fact, item)
+        return first
+
+    @cached_property
+    def _fact_subjects(self) -> tuple[NameIndex[tuple[str, str]], dict[tuple[str, str], list[tuple[int, Item]]]]:
+        """The names of every subject of an item with facts; each subject's (file position, item) list."""
+        entity_names = NameIndex((label, e.id) for e in self.entities.values() for label in (e.id, e.name))
+        labels: list[tuple[str, tuple[str, str]]] = []
+        items: dict[tuple[str, str], list[tuple[int, Item]]] = {}
+        for position, item in enumerate(self.items.values()):
+            if not item.facts:
+                continue
+            named = item.entities or tuple(sorted(entity_names.named_in(item.title)))
+            if named:
+                subjects = [("entity", ident) for ident in named]
+                for ident in named:
+                    entity = self.entities[ident]
+                    labels += [(entity.id, ("entity", ident)), (entity.name, ("entity", ident))]
+            else:
+                subjects = [("title", run) for run in _title_names(item.title)]
+                labels += [(run, ("title", run)) for run in _title_names(item.title)]
+            for subject in subjects:
+                items.setdefault(subject, []).append((position, item))
+        return NameIndex(labels), items
 
 
-_WORD = re.compile(r"\w+")
+_ARTICLES = frozenset({"The", "A", "An"})
+
+
+def _title_names(title: str) -> list[str]:
+    """The runs of capitalised words of *title* (``Valdera wins the Aurora Cup``: Valdera, Aurora Cup), a leading article dropped."""
+    runs: list[list[str]] = [[]]
+    for raw in title.split():
+        word = raw.strip(".,;:!?()[]\"'\u2018\u2019\u201c\u201d")
+        if word[:1].isupper():
+            if not runs[-1] and word in _ARTICLES:
+                continue
+            runs[-1].append(word)
+        elif runs[-1]:
+            runs.append([])
+    return list(dict.fromkeys(" ".join(run) for run in runs if run))
 
 
 def _entities(records: Iterable[Record]) -> dict[str, Entity]:

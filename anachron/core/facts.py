@@ -37,8 +37,8 @@ The rules (docs/metrics.md, "Answer leaks"):
   ``2023.02.09``, ``February 9, 2023``, ``Feb. 9th 2023``, ``9 February 2023``,
   ``9th of Feb 2023``, ``09.02.2023`` (day first), and ``02/09/2023`` or
   ``09-02-2023`` under either the US or the European reading.  A day and
-  month without a year (``May 4``, ``4 May``) state a fact on that day of
-  any year.
+  month without a year (``May 4``, ``4 May``) state no date fact: the
+  year is what makes a day news (``July 1`` recurs every year).
 - A **name** is matched case-insensitively on word boundaries (``CYGN`` in
   ``NYSE:CYGN`` and ``cygn``, never in ``CYGNUS``); whitespace inside a name
   matches any whitespace, curly apostrophes match straight ones.
@@ -229,8 +229,7 @@ def _decimal(text: str) -> tuple[int, int]:
 class _Date:
     start: int
     end: int
-    days: tuple[_dt.date, ...]  # every reading of a full date
-    month_day: tuple[int, int] | None  # a date without a year
+    days: tuple[_dt.date, ...]  # every reading of a full date; none for a month alone or a day without a year
 
 
 def _significant(digits: str, has_point: bool) -> int:
@@ -275,6 +274,8 @@ def _day(year: int, month: int, day: int) -> _dt.date | None:
 
 def _date(kind: str, match: re.Match[str]) -> _Date:
     groups = match.groupdict()
+    if kind in ("mdy", "dmy") and groups["y"] is None:
+        return _Date(match.start(), match.end(), ())  # masked, so its day is not read as a figure
     if kind == "ymd":
         days = [_day(int(groups["y"]), int(groups["m"]), int(groups["d"]))]
     elif kind == "numeric":
@@ -285,11 +286,8 @@ def _date(kind: str, match: re.Match[str]) -> _Date:
         days = []  # a month names no day; masked so its year is not read as a figure
     else:
         month = _MONTHS[groups["mon"][:3].lower()]
-        if groups["y"] is None:
-            valid = _day(2000, month, int(groups["d"])) is not None  # 2000 is a leap year: Feb 29 is a day
-            return _Date(match.start(), match.end(), (), (month, int(groups["d"])) if valid else None)
         days = [_day(int(groups["y"]), month, int(groups["d"]))]
-    return _Date(match.start(), match.end(), tuple(dict.fromkeys(d for d in days if d is not None)), None)
+    return _Date(match.start(), match.end(), tuple(dict.fromkeys(d for d in days if d is not None)))
 
 
 class Statements:
@@ -347,7 +345,7 @@ class Statements:
         if kind == "date":
             day = fact.key[1]
             for d in self._dates:
-                if day in d.days or d.month_day == (day.month, day.day):
+                if day in d.days:
                     return d.start, d.end
             return None
         mantissa, exp = _decimal(fact.value)
@@ -374,7 +372,7 @@ class Statements:
             return self._name(fact.value) == span
         if fact.kind == "date":
             day = fact.key[1]
-            return any(d.start == start and (day in d.days or d.month_day == (day.month, day.day)) for d in self._dates)
+            return any(d.start == start and day in d.days for d in self._dates)
         n = self._at.get(span)
         return n is not None and _number_states(n, fact.kind, *_decimal(fact.value), fact.currency)
 

@@ -435,6 +435,7 @@ class RunSummary:
     seal_breaches: int | None = None  # None: not audited (no tool declared sealed)
     seal_breached_runs: int = 0
     seal_calls: int | None = None  # calls the seal audit judged; None: not counted
+    answer_leak_runs: int = 0  # answered runs whose answer leaked at least one fact
 
     @property
     def sealed(self) -> bool | None:
@@ -473,6 +474,7 @@ class RunSummary:
             "answered_runs": self.answered_runs,
             "answer_leaks_retrieved": self.answer_leaks_retrieved,
             "answer_leaks_parametric": self.answer_leaks_parametric,
+            "answer_leak_runs": self.answer_leak_runs,
         }
 
     def _repr_html_(self) -> str:
@@ -585,4 +587,5 @@ def summarise(results: Sequence[SampleResult]) -> RunSummary:
         seal_breaches=sum(r.seal_breaches for r in results) if audited else None,  # type: ignore[misc]
         seal_breached_runs=sum(1 for r in results if r.seal_breaches),
         seal_calls=sum(r.seal_calls or 0 for r in results) if audited else None,
+        answer_leak_runs=sum(1 for r in results if r.answer_leaks_retrieved or r.answer_leaks_parametric),
     )

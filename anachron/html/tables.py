@@ -78,8 +78,9 @@ def summary_rows(summary: RunSummary, results: Sequence[SampleResult] | None = N
     ]
     if summary.answered_runs:
         rows += [
-            ("answer leaks retrieved", str(summary.answer_leaks_retrieved), plural(summary.answered_runs, "answered runs")),
-            ("answer leaks parametric", str(summary.answer_leaks_parametric), plural(summary.answered_runs, "answered runs")),
+            ("answer leaks retrieved", str(summary.answer_leaks_retrieved), "post-T facts stated, in total"),
+            ("answer leaks parametric", str(summary.answer_leaks_parametric), "post-T facts stated, in total"),
+            ("runs with an answer leak", str(summary.answer_leak_runs), plural(summary.answered_runs, "answered runs")),
         ]
     h = summary.horizon
     if h.max is not None:

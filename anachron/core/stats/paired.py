@@ -149,21 +149,33 @@ SMALL_N = 30
 FEW_RESAMPLES = 1_000
 
 
-def _check_options(confidence: object, n_resamples: object, seed: object, ci_method: object = "percentile") -> None:
+def check_options(
+    confidence: object, n_resamples: object, seed: object, ci_method: object = "percentile", *,
+    names: Mapping[str, str] | None = None,
+) -> None:
+    """Refuse options :func:`compare_modes` cannot use, as it does.
+
+    *names* renames a parameter in the messages: a command line passes its
+    flags (``{"n_resamples": "--resamples"}``), so its user reads the name
+    they typed.
+    """
+    name = {key: (names or {}).get(key, key) for key in ("confidence", "n_resamples", "seed", "ci_method")}
     if (
         isinstance(confidence, bool)
         or not isinstance(confidence, numbers.Real)
         or not 0 < confidence < 1  # False for NaN
     ):
-        raise AnachronError(f"confidence must be a number strictly between 0 and 1, got {confidence!r}")
-    if positive_int(n_resamples, "n_resamples") > MAX_RESAMPLES:
-        raise AnachronError(f"n_resamples must be at most {MAX_RESAMPLES:,}, got {n_resamples!r}")
+        raise AnachronError(f"{name['confidence']} must be a number strictly between 0 and 1, got {confidence!r}")
+    if positive_int(n_resamples, name["n_resamples"]) > MAX_RESAMPLES:
+        raise AnachronError(f"{name['n_resamples']} must be at most {MAX_RESAMPLES:,}, got {n_resamples!r}")
     if n_resamples < MIN_RESAMPLES:  # type: ignore[operator]
-        raise AnachronError(f"n_resamples must be at least {MIN_RESAMPLES} (fewer give an interval of noise), got {n_resamples!r}")
+        raise AnachronError(
+            f"{name['n_resamples']} must be at least {MIN_RESAMPLES} (fewer give an interval of noise), got {n_resamples!r}"
+        )
     if ci_method not in CI_METHODS:
-        raise AnachronError(f"ci_method must be one of {', '.join(CI_METHODS)}, got {ci_method!r}")
+        raise AnachronError(f"{name['ci_method']} must be one of {', '.join(CI_METHODS)}, got {ci_method!r}")
     if isinstance(seed, bool) or not isinstance(seed, numbers.Integral):
-        raise AnachronError(f"seed must be an integer, got {seed!r}")
+        raise AnachronError(f"{name['seed']} must be an integer, got {seed!r}")
 
 
 def _id_list(ids: list[str]) -> str:
@@ -211,7 +223,7 @@ def compare_modes(
     difference and p = 1.
     """
     metric_kind(metric)
-    _check_options(confidence, n_resamples, seed, ci_method)
+    check_options(confidence, n_resamples, seed, ci_method)
     u = check_scores(unrestricted, "unrestricted", metric)
     e = check_scores(enforced, "enforced", metric)
     _check_same_ids(u, e)
@@ -250,7 +262,8 @@ def compare_modes(
     improved = sum(c for v, c in differences.items() if v > 0)
     worsened = sum(c for v, c in differences.items() if v < 0)
     p, log10_p = sign_test(improved, improved + worsened)
-    warnings = _warnings(n, improved + worsened, b, relative_ci[2])
+    warnings = _warnings(n, improved + worsened, b, relative_ci[2]) + _relative_warnings(
+        sum_u > 0 and sum_e == 0, relative_ci[0], relative_ci[1])
     return ModeComparison(
         n=n,
         unrestricted_mean=sum_u / scale,
@@ -316,6 +329,23 @@ def _ratio_acceleration(keys: list[tuple[int, int]], counts: list[int], sum_u: i
     cubes = sum(((mean - theta) ** 3 * c for theta, c in leave_one_out), Fraction(0))
     squares = sum(((mean - theta) ** 2 * c for theta, c in leave_one_out), Fraction(0))
     return acceleration(cubes, squares)
+
+
+def _relative_warnings(enforced_all_zero: bool, low: float | None, high: float | None) -> tuple[str, ...]:
+    """What makes the relative reduction's interval less than it looks.
+
+    Every enforced value 0 (values are never negative, so a zero sum is all
+    zeros) makes every defined resample's ratio exactly 1: a [100%, 100%]
+    interval by construction.  Any other zero-width interval shows that every
+    resample gave one ratio.  Neither is certainty.
+    """
+    if enforced_all_zero:
+        return ("every enforced value is 0: the relative reduction is 100% in every resample by construction, "
+                "so its interval shows no variation in these samples, not certainty",)
+    if low is not None and low == high:
+        return (f"the relative reduction's interval has zero width ([{low * 100:.1f}%, {high * 100:.1f}%]): "
+                "every resample gave the same ratio, which is not certainty",)
+    return ()
 
 
 def _warnings(n: int, untied: int, b: int, undefined_relative: int) -> tuple[str, ...]:
