@@ -49,7 +49,7 @@ COMPARISON_COLUMNS: tuple[str, ...] = (
 
 BANK_COLUMNS: tuple[str, ...] = (
     "bank_version", "system", "item_id", "as_of", "embargoed", "judgement", "response", "overlapping",
-    "resolution", "badge",
+    "resolution", "badge", "reason", "valid", "citable", "oracle_source",
 )
 
 
@@ -86,7 +86,8 @@ def bank_records(card: Mapping[str, Any]) -> list[dict[str, Any]]:
         response = item["response"]
         if not (response is None or isinstance(response, (str, int, float, bool))):
             response = dump_json(response, indent=None).rstrip("\n")
-        row = {"bank_version": card["bank_version"], "system": card["system"], **item, "response": response}
+        row = {"bank_version": card["bank_version"], "system": card["system"], **item, "response": response,
+               "valid": card.get("valid"), "citable": card.get("citable"), "oracle_source": card.get("oracle_source")}
         records.append({name: row.get(name) for name in BANK_COLUMNS})
     return records
 
