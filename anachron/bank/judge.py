@@ -8,7 +8,7 @@ listing statuses, refusal, hedge, context and revision phrases); this module
 decides, in the order of :func:`assess`.  Numbers are compared exactly
 (:func:`anachron.bank.values.matches`, 0.5% relative), never as floats.
 
-Agreement with a careful human grader is measured on a labelled set of
+Agreement with labels written by the developers is measured on a labelled set of
 natural responses (tests/data/bank_judge_*.jsonl) and reported in docs/bank.md.
 """
 

@@ -253,7 +253,7 @@ def render_table(result: BankRun) -> str:
         m = result.model
         lines += ["", f"Model {m.name}: training cutoff {m.training_cutoff}, released {m.release_date}"]
         for by, split in (("as_of", overlap), ("answer first public", result.overlap("answer_public") or {})):
-            lines.append(f"  split by {by} < cutoff:")
+            lines.append(f"  split by {by} {'<' if by == 'as_of' else '<='} cutoff:")
             for name, tally in split.items():
                 accuracy, leak = _rates(tally)
                 label = "overlapping" if name == "overlapping" else "non-overlapping"

@@ -5,7 +5,8 @@
 The responses are phrasings written by hand in the styles models answer in
 (plain figures, sentences, markdown, hedges, refusals, restatement and
 delisting remarks, unit and scale variants, dates inside the answer).  Each
-phrasing carries the label a careful human grader gives it, assigned when it
+phrasing carries the label its authors (the developers of the judge, not an
+independent grader) gave it, assigned when it
 was written, before the judge was run on it; the script only fills in each
 item's figures in several spellings.  The dev phrasings were used to develop
 the judge; the held-out phrasings were written at the same time, in other
