@@ -142,6 +142,17 @@ class ReviewTest(unittest.TestCase):
         self.assertIn("oracles answered from: bank history", page)
         self.assertIn(f"{answerable}/{answerable} 100.0%", page)
 
+    def test_the_html_card_shows_both_cutoff_splits(self):
+        cutoffs = default_corpus_dir() / "model-cutoffs.example.json"
+        status, text, err = run_cli("bank", "run", "--system", "ignore", "--format", "json",
+                                    "--model-cutoffs", str(cutoffs), "--model", "example-cutoff-2020-12")
+        card = json.loads(text)
+        html = bank_card(card)
+        for label, split in (("overlapping (as_of &lt; cutoff)", card["overlap"]["overlapping"]),
+                             ("overlapping by answer (public &lt;= cutoff)", card["overlap_by_answer"]["overlapping"])):
+            self.assertIn(f'{label}</th><td class="num">{split["items"]}</td>', html)
+        self.assertNotEqual(card["overlap"]["overlapping"]["items"], card["overlap_by_answer"]["overlapping"]["items"])
+
     def test_a_malformed_oracles_field_is_bad_input(self):
         status, text, _ = run_cli("bank", "run", "--system", "respect", "--format", "json")
         card = json.loads(text)

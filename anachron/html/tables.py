@@ -284,11 +284,14 @@ def bank_card(card: Mapping[str, Any], oracles: Mapping[str, Mapping[str, Any]] 
     overlap = card.get("overlap")
     if overlap:
         model = card.get("model") or {}
+        by_answer = card.get("overlap_by_answer")
         rows = "".join(
             f'<tr><th scope="row">{esc(label)}</th><td class="num">{esc(t["items"])}</td>'
             f'<td class="num">{esc(_tally_cells(t)[0])}</td><td class="num">{esc(_tally_cells(t)[1])}</td></tr>'
             for label, t in (("overlapping (as_of < cutoff)", overlap["overlapping"]),
-                             ("non-overlapping", overlap["non_overlapping"]))
+                             ("non-overlapping", overlap["non_overlapping"]),
+                             *((("overlapping by answer (public <= cutoff)", by_answer["overlapping"]),
+                                ("non-overlapping by answer", by_answer["non_overlapping"])) if by_answer else ()))
         )
         badges = ", ".join(f"{k} {v}" for k, v in (card.get("badges") or {}).items())
         parts.append(
