@@ -142,6 +142,18 @@ class ReviewTest(unittest.TestCase):
         self.assertIn("oracles answered from: bank history", page)
         self.assertIn(f"{answerable}/{answerable} 100.0%", page)
 
+    def test_an_older_card_without_the_verdict_words_gets_the_same_verdict(self):
+        status, text, _ = run_cli("bank", "run", "--system", "respect", "--format", "json")
+        card = json.loads(text)
+        for key in ("validity", "citable", "oracles"):
+            del card[key]
+        html = bank_card(card)
+        self.assertIn("Run valid for the bank only; the system&#x27;s data path is untested", html)
+        card.update(oracle_source="data path: time lock (enforced) over X")
+        self.assertIn("Run valid: yes (citable with its bank version)", bank_card(card))
+        card.update(valid=False, failed_checks=["oracle_ignore"])
+        self.assertIn("Run INVALID, not citable: failed oracle_ignore", bank_card(card))
+
     def test_the_html_card_shows_both_cutoff_splits(self):
         cutoffs = default_corpus_dir() / "model-cutoffs.example.json"
         status, text, err = run_cli("bank", "run", "--system", "ignore", "--format", "json",

@@ -17,6 +17,7 @@ from typing import Any, Callable, Iterable, Mapping, Sequence
 from ..core.stats import wilson_interval
 from ..errors import AnachronError
 from ..io import read_records
+from ..records import BANK_HISTORY, bank_verdict as verdict_text
 from ..validate import Fields
 from .cutoffs import ModelCutoff
 from .items import Bank, BankItem
@@ -42,7 +43,6 @@ __all__ = [
 ]
 
 ORACLES = ("respect", "ignore")
-BANK_HISTORY = "bank history"  # the oracle_source of a run without the system's data path
 
 # The four time-gate checks (docs/run-rules.md, "Validity").
 IGNORE_MIN_LEAK_RATE = Fraction(95, 100)
@@ -368,15 +368,6 @@ class BankRun:
                 badges[record.badge] += 1  # type: ignore[index]
             card["badges"] = badges
         return card
-
-
-def verdict_text(valid: bool, data_path_tested: bool, failed_checks: Sequence[str]) -> str:
-    """``Run valid: ...`` or ``Run INVALID ...``: "citable" only when the oracles ran through the data path."""
-    if not valid:
-        return f"Run INVALID, not citable: failed {', '.join(failed_checks)}"
-    if not data_path_tested:
-        return "Run valid for the bank only; the system's data path is untested (pass --data DIR)"
-    return "Run valid: yes (citable with its bank version)"
 
 
 def time_gate_checks(version: str, manifest_version_: str, respect: Tally, ignore: Tally) -> tuple[Check, ...]:

@@ -227,11 +227,9 @@ def _tally_cells(t: Mapping[str, Any]) -> tuple[str, str]:
 def _bank_verdict(card: Mapping[str, Any]) -> str:
     if card.get("validity"):
         return str(card["validity"])
-    if not card["valid"]:  # a card written before `validity` existed
-        return f"Run INVALID, not citable: failed {', '.join(card['failed_checks'])}"
-    if card.get("oracle_source", "bank history") == "bank history":
-        return "Run valid for the bank only; the system's data path is untested (pass --data DIR)"
-    return "Run valid: yes (citable with its bank version)"
+    from ..records import BANK_HISTORY, bank_verdict  # a card written before `validity` existed
+
+    return bank_verdict(bool(card["valid"]), card.get("oracle_source", BANK_HISTORY) != BANK_HISTORY, card["failed_checks"])
 
 
 def bank_card(card: Mapping[str, Any], oracles: Mapping[str, Mapping[str, Any]] | None = None) -> str:
