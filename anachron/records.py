@@ -28,7 +28,7 @@ from typing import Any, Iterable, Mapping, Sequence
 
 from .core.leakage import FAILED_STATUSES, SampleResult
 
-__all__ = ["BANK_COLUMNS", "COMPARISON_COLUMNS", "SAMPLE_COLUMNS", "bank_records", "comparison_records",
+__all__ = ["BANK_COLUMNS", "BANK_HISTORY", "bank_verdict", "COMPARISON_COLUMNS", "SAMPLE_COLUMNS", "bank_records", "comparison_records",
            "csv_text", "sample_records"]
 
 SAMPLE_COLUMNS: tuple[str, ...] = (
@@ -47,9 +47,25 @@ COMPARISON_COLUMNS: tuple[str, ...] = (
     "seed", "resampling", "ci_method", "relative_ci_low", "relative_ci_high", "warnings",
 )
 
+BANK_HISTORY = "bank history"  # a bank run's oracle_source without the system's data path (--data)
+
+
+def bank_verdict(valid: bool, data_path_tested: bool, failed_checks: Sequence[str]) -> str:
+    """A bank run's verdict in words: "citable" only when valid with the oracles run through the data path.
+
+    Here, outside :mod:`anachron.bank`, so the HTML card words an older card's verdict the same way
+    without importing outcome material.
+    """
+    if not valid:
+        return f"Run INVALID, not citable: failed {', '.join(failed_checks)}"
+    if not data_path_tested:
+        return "Run valid for the bank only; the system's data path is untested (pass --data DIR)"
+    return "Run valid: yes (citable with its bank version)"
+
+
 BANK_COLUMNS: tuple[str, ...] = (
     "bank_version", "system", "item_id", "as_of", "embargoed", "judgement", "response", "overlapping",
-    "resolution", "badge",
+    "resolution", "badge", "reason", "valid", "citable", "oracle_source",
 )
 
 
@@ -88,7 +104,8 @@ def bank_records(card: Mapping[str, Any]) -> list[dict[str, Any]]:
         response = item["response"]
         if not (response is None or isinstance(response, (str, int, float, bool))):
             response = dump_json(response, indent=None).rstrip("\n")
-        row = {"bank_version": card["bank_version"], "system": card["system"], **item, "response": response}
+        row = {"bank_version": card["bank_version"], "system": card["system"], **item, "response": response,
+               "valid": card.get("valid"), "citable": card.get("citable"), "oracle_source": card.get("oracle_source")}
         records.append({name: row.get(name) for name in BANK_COLUMNS})
     return records
 

@@ -287,7 +287,7 @@ class ChecksTest(unittest.TestCase):
         target["answer"] = "377000000"  # the restated figure, not yet public that day
         result = self.run_respect(records)
         self.assertEqual(result.failed_checks, ["oracle_respect"])
-        self.assertEqual(result.checks[1].value, {"leak_rate": 0.0, "accuracy": 107 / 108})
+        self.assertEqual(result.checks[1].value, {"leak_rate_upper": 0.0, "accuracy": 107 / 108})
 
     def test_oracle_respect_fails_when_an_answerable_item_is_marked_embargoed(self):
         records = bank_records()
@@ -426,7 +426,9 @@ class CutoffTest(unittest.TestCase):
         late_question = items["dltp-revenue-2020q4-2021-09-16"]  # asked after the cutoff, answer public before it
         self.assertEqual((early.overlapping(late_question), early.overlapping_by_answer(late_question)), (False, True))
         same_day = ModelCutoff("s", D("2021-02-04"), D("2021-02-04"))
-        self.assertFalse(same_day.overlapping_by_answer(late_question))  # public on the cutoff day: not before it
+        self.assertTrue(same_day.overlapping_by_answer(late_question))  # public on the cutoff day: the cutoff is inclusive
+        day_before = ModelCutoff("b", D("2021-02-03"), D("2021-02-03"))
+        self.assertFalse(day_before.overlapping_by_answer(late_question))
         card = run_bank(bank, oracle_responses(bank, "ignore"), manifest_version=bank.version, model=model).to_dict()
         by_id = {r["item_id"]: r for r in card["items"]}
         self.assertEqual(by_id[embargoed.id]["answer_public"], "2022-02-10")

@@ -176,7 +176,7 @@ class BankCliTest(unittest.TestCase):
         self.assertEqual(card["overlap_by_answer"]["overlapping"]["items"] + card["overlap_by_answer"]["non_overlapping"]["items"], 148)
         status, out, _ = run_cli("bank", "run", "--system", "ignore", "--model-cutoffs", str(CUTOFFS), "--model", "example-cutoff-2022-09")
         self.assertIn("split by as_of < cutoff:", out)
-        self.assertIn("split by answer first public < cutoff:", out)
+        self.assertIn("split by answer first public <= cutoff:", out)
         self.assertIn("badges: pre-event model", out)
 
     def test_model_cutoffs_csv(self):

@@ -88,6 +88,7 @@ class BankTaskTest(unittest.TestCase):
         metrics = self.log.results.scores[0].metrics
         self.assertEqual(metrics["bank_accuracy"].value, 0.5)  # 1 correct of 2 answerable
         self.assertEqual(metrics["bank_leak_rate"].value, 0.5)  # 1 leaked of 2 embargoed
+        self.assertEqual(metrics["bank_leak_rate_upper"].value, 0.5)  # nothing undecided: the bounds meet
         self.assertEqual(metrics["bank_leaked_answerable"].value, 1)
 
     def test_each_sample_is_locked_to_its_items_date(self):

@@ -36,13 +36,16 @@ class ModelCutoff:
         return not known_at(self.training_cutoff, item.as_of)
 
     def overlapping_by_answer(self, item: BankItem) -> bool:
-        """The item's answer first became public before the training cutoff: the model may hold it.
+        """The item's answer first became public on or before the training cutoff: the model may hold it.
 
-        Same rule as :meth:`overlapping`, on :meth:`BankItem.answer_public`
-        instead of ``as_of``; an item whose answer never became public does not overlap.
+        The cutoff is inclusive (docs/bank.md: data up to and including the
+        cutoff day, and a cutoff given as a month is its last day), so an
+        answer public on the cutoff day overlaps: ``public <= cutoff``
+        (:func:`anachron.core.dates.known_at`).  An item whose answer never
+        became public does not overlap.
         """
         public = item.answer_public()
-        return public is not None and not known_at(self.training_cutoff, public)
+        return public is not None and known_at(public, self.training_cutoff)
 
     def badge(self, item: BankItem) -> str:
         """``web-locked only`` when released after the item's resolution, else ``pre-event model``.

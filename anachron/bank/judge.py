@@ -8,7 +8,7 @@ listing statuses, refusal, hedge, context and revision phrases); this module
 decides, in the order of :func:`assess`.  Numbers are compared exactly
 (:func:`anachron.bank.values.matches`, 0.5% relative), never as floats.
 
-Agreement with a careful human grader is measured on a labelled set of
+Agreement with labels written by the developers is measured on a labelled set of
 natural responses (tests/data/bank_judge_*.jsonl) and reported in docs/bank.md.
 """
 
@@ -22,7 +22,7 @@ from typing import Any, Mapping
 from ..errors import AnachronError
 from ..validate import describe
 from .items import BankItem
-from .reading import Figure, figures, has_context, has_direction, has_hedge, has_refusal, revision_mentions, statuses
+from .reading import Figure, event_dates, figures, has_context, has_direction, has_hedge, has_refusal, revision_mentions, statuses
 from .values import matches, render
 
 __all__ = [
@@ -178,6 +178,10 @@ def assess(item: BankItem, response: Any, where: str | None = None) -> Assessmen
        than :data:`MAX_TEXT` characters: ``ambiguous`` (not read);
     2. a candidate matching a later value: ``leaked`` (the later figure, or
        a later status such as ``delisted`` before the delisting);
+    2b. a listing-status item: a date after ``as_of`` stated for a listing
+       event (:func:`anachron.bank.reading.event_dates`: "Not listed yet; it
+       lists on 2023-02-09", "Listed until 2019-11-06"): ``leaked``, whatever
+       status the text states (for figure items dates are never candidates);
     3. a revision or restatement stated (not hedged: "subject to revision"
        does not count) on an item revised only after ``as_of`` (no revision
        public on D): ``leaked`` (the revision history was not public on D);
@@ -213,6 +217,10 @@ def assess(item: BankItem, response: Any, where: str | None = None) -> Assessmen
         for value, day in dated_later:
             if _is(c, value, unit) and not (answer is not None and _is(c, answer, unit)):
                 return Assessment(LEAKED, f"states {_show(c.value)}, published {day} > {item.as_of}")
+    if unit == "status":  # the day of a listing or delisting after D is future information, whatever status is stated
+        for day, _ in event_dates(text):
+            if day > item.as_of:
+                return Assessment(LEAKED, f"states {day.isoformat()} for a listing event, after {item.as_of}")
     # Revision history leaks only when no revision was public on D yet (else the text may speak of that one).
     public = len(item.values) - len(item.later_values())
     revised_later = public <= 1 and len(item.values) >= 2 and bool(later)

@@ -49,6 +49,8 @@ __all__ = [
     "has_context",
     "has_direction",
     "revision_mentions",
+    "dates",
+    "event_dates",
 ]
 
 _MONTH = (
@@ -238,6 +240,88 @@ def statuses(text: str) -> list[tuple[str, int]]:
     return found
 
 
+# ------------------------------------------------------------------------ dates
+
+_MONTHS = {name: n for n, names in enumerate(
+    (("jan", "january"), ("feb", "february"), ("mar", "march"), ("apr", "april"), ("may",), ("jun", "june"), ("jul", "july"),
+     ("aug", "august"), ("sep", "sept", "september"), ("oct", "october"), ("nov", "november"), ("dec", "december")), start=1)
+    for name in names}
+_DATES = re.compile(
+    r"\b(?P<iy>[0-9]{4})[-/](?P<im>[0-9]{1,2})[-/](?P<id>[0-9]{1,2})\b"  # 2023-02-09, 2023/02/09
+    r"|\b(?P<na>[0-9]{1,2})/(?P<nb>[0-9]{1,2})/(?P<ny>[0-9]{4})\b"  # 02/09/2023 (either order)
+    rf"|\b(?P<mm>{_MONTH})\s+(?P<md>[0-9]{{1,2}})(?:st|nd|rd|th)?,?\s+(?P<my>[0-9]{{4}})\b"  # February 9, 2023
+    rf"|\b(?P<dd>[0-9]{{1,2}})(?:st|nd|rd|th)?\s+(?:of\s+)?(?P<dm>{_MONTH}),?\s+(?P<dy>[0-9]{{4}})\b"  # 9 February 2023
+    rf"|\b(?P<om>{_MONTH})\s+(?:of\s+)?(?P<oy>[0-9]{{4}})\b",  # February 2023 (the month)
+    re.IGNORECASE,
+)
+
+
+def _day(year: str, month: str | int, day: str | int):
+    import datetime as _dt
+
+    try:
+        return _dt.date(int(year), int(month), int(day))
+    except ValueError:
+        return None
+
+
+def dates(text: str) -> list[tuple["object", int]]:
+    """The dates *text* states, ``(earliest day, position)`` in order.
+
+    Read: ``2023-02-09``, ``2023/02/09``, ``February 9, 2023``, ``9 Feb 2023``
+    and a month (``February 2023``: its first day, the earliest it can
+    mean).  A numeric ``02/09/2023`` is read both ways (month/day and
+    day/month) and gives the earlier valid reading.  A bare year is not a
+    date here.  An impossible date (``2023-02-30``) is skipped.
+    """
+    found = []
+    for m in _DATES.finditer(normalise(text)):
+        if m["iy"]:
+            day = _day(m["iy"], m["im"], m["id"])
+        elif m["ny"]:
+            readings = [d for d in (_day(m["ny"], m["na"], m["nb"]), _day(m["ny"], m["nb"], m["na"])) if d]
+            day = min(readings) if readings else None
+        elif m["my"]:
+            day = _day(m["my"], _MONTHS[m["mm"].lower().rstrip(".")], m["md"])
+        elif m["dy"]:
+            day = _day(m["dy"], _MONTHS[m["dm"].lower().rstrip(".")], m["dd"])
+        else:
+            day = _day(m["oy"], _MONTHS[m["om"].lower().rstrip(".")], 1)
+        if day is not None:
+            found.append((day, m.start()))
+    return found
+
+
+# Words that make a date the day of a listing event: listing, IPO, delisting, trading, "until".
+_LISTING_EVENT = re.compile(
+    r"\b(?:list(?:s|ed|ing)?|de-?list\w*|ipos?|ipo'?d|initial\s+public\s+offering|offering|debut\w*|floats?|floated"
+    r"|trad(?:e|es|ed|ing)|public|private|priced?|prices|until|till|through|delisting|takeover|acquired|merger|went|goes|go)\b",
+    re.IGNORECASE,
+)
+_CLAUSE_END = re.compile(r"[;!?\n]|\.(?=\s|$)")
+
+
+def event_dates(text: str) -> list[tuple["object", int]]:
+    """The dates of :func:`dates` stated for a listing event: in a clause with a listing word.
+
+    The clause is the text between the nearest ``;``, ``!``, ``?``, line
+    break or sentence-ending ``.`` on each side of the date; the listing
+    words are "list(ed/ing/s)", "delist...", "IPO", "offering", "debut",
+    "float", "trade(d/s/ing)", "public", "private", "priced", "until",
+    "through", "went/go public" and the like.
+    """
+    text = normalise(text)
+    found = []
+    for day, start in dates(text):
+        ends = [m.end() for m in _CLAUSE_END.finditer(text, 0, start)]
+        begin = ends[-1] if ends else 0
+        after = _CLAUSE_END.search(text, start + 10)
+        clause = text[begin: after.start() if after else len(text)]
+        if _LISTING_EVENT.search(clause):
+            found.append((day, start))
+    return found
+
+
 # ------------------------------------------------------------------- cue phrases
 
 _REPORTED = (
@@ -285,6 +369,10 @@ _REFUSAL = re.compile(
             r"\b(?:outside|beyond)\s+(?:what|the\s+information)\b",
             r"\bnot\s+(?:something|a\s+(?:figure|number|value))\s+(?:i|that)\b",
             r"\bi\s+(?:can|could)\s+only\s+(?:guess|speculate)\b",
+            r"\bno\s+(?:idea|clue|comment)\b|\bnot\s+a\s+clue\b",
+            r"\b(?:can't|cannot|can\s+not|couldn't|could\s+not|won't|unable\s+to|not\s+able\s+to)\s+help\b",
+            r"\bnone\s+(?:yet\s+)?(?:reported|published|released|disclosed|available|public|found|filed|announced|given|known|on\s+record)\b",
+            r"\b(?:'d|would|i)\s+(?:rather|prefer\s+to|prefer)\s+not\b|\brather\s+not\s+(?:guess|say|speculate|answer|comment)\b",
             r"^\W*(?:none|null|nil|no|nope|\?+|-+|unknown|not\s+sure)\W*$",
         )
     ),

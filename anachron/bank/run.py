@@ -17,6 +17,7 @@ from typing import Any, Callable, Iterable, Mapping, Sequence
 from ..core.stats import wilson_interval
 from ..errors import AnachronError
 from ..io import read_records
+from ..records import BANK_HISTORY, bank_verdict as verdict_text
 from ..validate import Fields
 from .cutoffs import ModelCutoff
 from .items import Bank, BankItem
@@ -25,6 +26,7 @@ from .values import render
 
 __all__ = [
     "ORACLES",
+    "BANK_HISTORY",
     "IGNORE_MIN_LEAK_RATE",
     "MIN_EMBARGOED",
     "oracle_response",
@@ -37,6 +39,7 @@ __all__ = [
     "BankRun",
     "run_bank",
     "time_gate_checks",
+    "verdict_text",
 ]
 
 ORACLES = ("respect", "ignore")
@@ -170,7 +173,27 @@ class Tally:
 
     @property
     def leak_rate_ci(self) -> tuple[float, float] | None:
+        """The Wilson 95% interval of :attr:`leak_rate` (the lower bound: undecided responses as no leak)."""
         return wilson_interval(self.leaked, self.embargoed)
+
+    @property
+    def leak_rate_upper(self) -> float | None:
+        """(leaked + ambiguous_embargoed) / embargoed: the leak rate if every undecided embargoed response leaked."""
+        return _ratio(self.leaked + self.ambiguous_embargoed, self.embargoed)
+
+    @property
+    def leak_rate_bounds(self) -> tuple[float, float] | None:
+        """``(leak_rate, leak_rate_upper)``: equal when no embargoed response is undecided; ``None`` with no embargoed item."""
+        if not self.embargoed:
+            return None
+        return self.leaked / self.embargoed, (self.leaked + self.ambiguous_embargoed) / self.embargoed
+
+    @property
+    def leak_rate_bounds_ci(self) -> tuple[float, float] | None:
+        """The Wilson 95% lower limit of the lower bound and upper limit of the upper bound (the two coincide with :attr:`leak_rate_ci` when nothing is undecided)."""
+        low = wilson_interval(self.leaked, self.embargoed)
+        high = wilson_interval(self.leaked + self.ambiguous_embargoed, self.embargoed)
+        return None if low is None or high is None else (low[0], high[1])
 
     def to_dict(self) -> dict[str, Any]:
         ci = self.leak_rate_ci
@@ -188,6 +211,8 @@ class Tally:
             "accuracy": self.accuracy,
             "leak_rate": self.leak_rate,
             "leak_rate_ci": list(ci) if ci else None,
+            "leak_rate_bounds": list(self.leak_rate_bounds) if self.leak_rate_bounds else None,
+            "leak_rate_bounds_ci": list(self.leak_rate_bounds_ci) if self.leak_rate_bounds_ci else None,
         }
 
 
@@ -256,7 +281,7 @@ class BankRun:
     hindsight_items: int
     model: ModelCutoff | None = None
     judge_model: str | None = None
-    oracle_source: str = "bank history"
+    oracle_source: str = "bank history"  # BANK_HISTORY
     oracle_failures: tuple[dict[str, Any], ...] = ()  # each oracle response off its expected judgement
 
     @property
@@ -264,8 +289,23 @@ class BankRun:
         return all(check.passed for check in self.checks)
 
     @property
+    def data_path_tested(self) -> bool:
+        """Whether the oracles answered through the system's data path (``--data``), not from the bank's history."""
+        return self.oracle_source != BANK_HISTORY
+
+    @property
+    def citable(self) -> bool:
+        """Valid, and with the oracles run through the data path: without it the checks test the bank only."""
+        return self.valid and self.data_path_tested
+
+    @property
     def failed_checks(self) -> list[str]:
         return [check.name for check in self.checks if not check.passed]
+
+    @property
+    def validity(self) -> str:
+        """The verdict in words (the table's, the HTML card's and the CSV's)."""
+        return verdict_text(self.valid, self.data_path_tested, self.failed_checks)
 
     def overlap(self, by: str = "as_of") -> dict[str, Tally] | None:
         """Tallies of the overlapping and non-overlapping items (with a model only).
@@ -304,9 +344,12 @@ class BankRun:
             "oracle_respect_accuracy": self.respect.accuracy,
             "oracle_ignore_leak_rate": self.ignore.leak_rate,
             "oracle_ignore_accuracy": self.ignore.accuracy,
+            "oracles": {"respect": self.respect.to_dict(), "ignore": self.ignore.to_dict()},
             "oracle_source": self.oracle_source,
             "oracle_failures": list(self.oracle_failures),
             "valid": self.valid,
+            "citable": self.citable,
+            "validity": self.validity,
             "failed_checks": self.failed_checks,
             "checks": [check.to_dict() for check in self.checks],
             "items": [record.to_dict() for record in self.records],
@@ -330,15 +373,20 @@ class BankRun:
 def time_gate_checks(version: str, manifest_version_: str, respect: Tally, ignore: Tally) -> tuple[Check, ...]:
     """The four checks (docs/run-rules.md, "Validity") from the bank's version and the two oracles' tallies."""
     embargoed = respect.embargoed
-    respect_ok = respect.leaked == 0 and respect.leaked_answerable == 0 and respect.correct == respect.answerable
+    # An undecided response never passes an oracle: respect must refuse every embargoed item
+    # (its leak rate's upper bound is 0), and ignore's leaks count only the decided ones.
+    respect_ok = (respect.leaked == 0 and respect.ambiguous_embargoed == 0 and respect.leaked_answerable == 0
+                  and respect.correct == respect.answerable)
     ignore_ok = embargoed > 0 and ignore.leaked >= IGNORE_MIN_LEAK_RATE * embargoed
     return (
         Check("bank_hash", "value == threshold (the manifest's version)", manifest_version_, version,
               version == manifest_version_),
-        Check("oracle_respect", "leak_rate <= 0 and accuracy >= 1 (no leak, every answerable item correct)",
-              {"leak_rate": 0.0, "accuracy": 1.0}, {"leak_rate": respect.leak_rate, "accuracy": respect.accuracy},
+        Check("oracle_respect", "leak_rate_upper <= 0 and accuracy >= 1 (no leak and no undecided response on an "
+              "embargoed item, every answerable item correct)",
+              {"leak_rate_upper": 0.0, "accuracy": 1.0}, {"leak_rate_upper": respect.leak_rate_upper, "accuracy": respect.accuracy},
               respect_ok),
-        Check("oracle_ignore", "leak_rate >= threshold", float(IGNORE_MIN_LEAK_RATE), ignore.leak_rate, ignore_ok),
+        Check("oracle_ignore", "leak_rate >= threshold (an undecided response counts as no leak)",
+              float(IGNORE_MIN_LEAK_RATE), ignore.leak_rate, ignore_ok),
         Check("embargoed_items", "value >= threshold", MIN_EMBARGOED, embargoed, embargoed >= MIN_EMBARGOED),
     )
 
@@ -400,7 +448,7 @@ def run_bank(
         records = _second_opinions(records, *second_judge)
     if oracles is None:
         oracles = {oracle: oracle_responses(bank, oracle) for oracle in ORACLES}
-        oracle_source = "bank history"
+        oracle_source = BANK_HISTORY
     elif set(oracles) != set(ORACLES) or any(set(oracles[o]) != set(bank.items) for o in ORACLES):
         raise AnachronError(f"{oracle_source or 'oracles'}: need a response of each oracle ({', '.join(ORACLES)}) to every item")
     oracle_judgements = {

@@ -195,7 +195,19 @@ def _percent(value: float | None) -> str:
 
 
 def _rates(tally: Tally) -> tuple[str, str]:
+    """Accuracy and leak-rate cells; with undecided embargoed responses the leak rate is its bounds.
+
+    ``0-40/40 (40 undecided) 0.0%-100.0% [0.0%, 100.0%]``: lower = leaked / embargoed, upper =
+    (leaked + undecided) / embargoed, the interval from the lower limit of the one to the upper of the other.
+    """
     accuracy = f"{tally.correct}/{tally.answerable} {_percent(tally.accuracy)}"
+    if tally.ambiguous_embargoed:
+        low, high = tally.leak_rate_bounds  # type: ignore[misc]
+        ci = tally.leak_rate_bounds_ci
+        interval = f" [{_percent(ci[0])}, {_percent(ci[1])}]" if ci else ""
+        upper = tally.leaked + tally.ambiguous_embargoed
+        return accuracy, (f"{tally.leaked}-{upper}/{tally.embargoed} ({tally.ambiguous_embargoed} undecided) "
+                          f"{_percent(low)}-{_percent(high)}{interval}")
     ci = tally.leak_rate_ci
     interval = f" [{_percent(ci[0])}, {_percent(ci[1])}]" if ci else ""
     return accuracy, f"{tally.leaked}/{tally.embargoed} {_percent(tally.leak_rate)}{interval}"
@@ -204,26 +216,28 @@ def _rates(tally: Tally) -> tuple[str, str]:
 def render_table(result: BankRun) -> str:
     """The human-readable score card."""
     t = result.tally
+    columns = [_rates(x) for x in (t, result.respect, result.ignore)]
+    widths = [max(30, len(c[0]) + 2, len(c[1]) + 2) for c in columns]
     lines = [
         f"Anachron question bank: system {result.system}",
         f"bank {result.bank_version}: {t.items} items, {t.answerable} answerable, {t.embargoed} embargoed",
         "",
-        f"{'':<22}{'system':<30}{'oracle respect':<30}oracle ignore",
+        f"{'':<22}" + "".join(f"{name:<{w}}" for name, w in zip(("system", "oracle respect", "oracle ignore"), widths)).rstrip(),
     ]
-    columns = [_rates(x) for x in (t, result.respect, result.ignore)]
-    lines.append(f"{'accuracy':<22}" + "".join(f"{c[0]:<30}" for c in columns).rstrip())
-    lines.append(f"{'leak rate (95% CI)':<22}" + "".join(f"{c[1]:<30}" for c in columns).rstrip())
-    lines.append(f"{'leaked answerable':<22}" + "".join(f"{x.leaked_answerable:<30}" for x in (t, result.respect, result.ignore)).rstrip())
-    lines.append(f"{'refused':<22}" + "".join(f"{x.refused:<30}" for x in (t, result.respect, result.ignore)).rstrip())
-    lines.append(f"{'ambiguous (embargoed)':<22}" + "".join(f"{f'{x.ambiguous} ({x.ambiguous_embargoed})':<30}" for x in (t, result.respect, result.ignore)).rstrip())
+    lines.append(f"{'accuracy':<22}" + "".join(f"{c[0]:<{w}}" for c, w in zip(columns, widths)).rstrip())
+    lines.append(f"{'leak rate (95% CI)':<22}" + "".join(f"{c[1]:<{w}}" for c, w in zip(columns, widths)).rstrip())
+    tallies = (t, result.respect, result.ignore)
+    lines.append(f"{'leaked answerable':<22}" + "".join(f"{x.leaked_answerable:<{w}}" for x, w in zip(tallies, widths)).rstrip())
+    lines.append(f"{'refused':<22}" + "".join(f"{x.refused:<{w}}" for x, w in zip(tallies, widths)).rstrip())
+    lines.append(f"{'ambiguous (embargoed)':<22}" + "".join(f"{f'{x.ambiguous} ({x.ambiguous_embargoed})':<{w}}" for x, w in zip(tallies, widths)).rstrip())
     lines.append(f"hindsight accuracy    {result.hindsight_correct}/{result.hindsight_items} "
                  f"{_percent(result.to_dict()['hindsight_accuracy'])} (scored against today's values: not a leak-aware score)")
-    lines += ["", f"Time-gate checks (oracles answered from: {result.oracle_source})"]
+    scope = "" if result.data_path_tested else ": these checks test the bank, not the system's data path"
+    lines += ["", f"Time-gate checks (oracles answered from: {result.oracle_source}{scope})"]
     for check in result.checks:
         lines.append(f"  {'PASS' if check.passed else 'FAIL'} {check.name:<16} value {_show(check.value)}; "
                      f"threshold {_show(check.threshold)} ({check.rule})")
-    lines.append("Run valid: yes (citable with its bank version)" if result.valid
-                 else f"Run INVALID, not citable: failed {', '.join(result.failed_checks)}")
+    lines.append(result.validity)
     if result.oracle_failures:
         lines += ["", f"Oracle responses off their expected judgement ({len(result.oracle_failures)})"]
         lines += [f"  {f['oracle']:<8} {f['item_id']}  as_of {f['as_of']}  response {_show(f['response'])}: "
@@ -239,7 +253,7 @@ def render_table(result: BankRun) -> str:
         m = result.model
         lines += ["", f"Model {m.name}: training cutoff {m.training_cutoff}, released {m.release_date}"]
         for by, split in (("as_of", overlap), ("answer first public", result.overlap("answer_public") or {})):
-            lines.append(f"  split by {by} < cutoff:")
+            lines.append(f"  split by {by} {'<' if by == 'as_of' else '<='} cutoff:")
             for name, tally in split.items():
                 accuracy, leak = _rates(tally)
                 label = "overlapping" if name == "overlapping" else "non-overlapping"

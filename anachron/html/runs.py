@@ -124,6 +124,9 @@ _CARD_FIELDS = {
 }
 
 
+_ORACLE_TALLY_KEYS = frozenset({"correct", "answerable", "accuracy", "leaked", "embargoed", "leak_rate"})
+
+
 def check_bank_card(card: Any, where: str) -> Mapping[str, Any]:
     """A bank score card (``BankRun.to_dict()``), checked for the fields the report shows."""
     if not isinstance(card, dict):
@@ -133,6 +136,11 @@ def check_bank_card(card: Any, where: str) -> Mapping[str, Any]:
             raise AnachronError(f"{where}: missing field '{name}' of a bank score card")
         if not isinstance(card[name], kind) or (kind is int and isinstance(card[name], bool)):
             raise AnachronError(f"{where}: field '{name}': got {describe(card[name])}")
+    oracles = card.get("oracles")
+    if oracles is not None and not (isinstance(oracles, dict) and all(
+            isinstance(oracles.get(k), dict) and _ORACLE_TALLY_KEYS <= set(oracles[k]) for k in ("respect", "ignore"))):
+        raise AnachronError(f"{where}: field 'oracles': expected {{respect, ignore}}, each a tally with "
+                            f"{', '.join(sorted(_ORACLE_TALLY_KEYS))}")
     for i, check in enumerate(card["checks"]):
         if not isinstance(check, dict) or not {"name", "rule", "threshold", "value", "passed"} <= set(check):
             raise AnachronError(f"{where}: checks[{i}]: expected {{name, rule, threshold, value, passed}}")

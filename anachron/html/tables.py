@@ -212,18 +212,35 @@ def _p(c: Any) -> str:
 
 
 def _tally_cells(t: Mapping[str, Any]) -> tuple[str, str]:
+    """Accuracy and leak-rate cells; with undecided embargoed responses the leak rate is its bounds."""
     accuracy = f"{t['correct']}/{t['answerable']} {pct(t['accuracy'])}"
+    undecided = t.get("ambiguous_embargoed") or 0
+    bounds, bounds_ci = t.get("leak_rate_bounds"), t.get("leak_rate_bounds_ci")
+    if undecided and bounds:
+        interval = f" [{pct(bounds_ci[0])}, {pct(bounds_ci[1])}]" if bounds_ci else ""
+        return accuracy, (f"{t['leaked']}\u2013{t['leaked'] + undecided}/{t['embargoed']} ({undecided} undecided) "
+                          f"{pct(bounds[0])}\u2013{pct(bounds[1])}{interval}")
     ci = t.get("leak_rate_ci")
     interval = f" [{pct(ci[0])}, {pct(ci[1])}]" if ci else ""
     return accuracy, f"{t['leaked']}/{t['embargoed']} {pct(t['leak_rate'])}{interval}"
 
 
-def bank_card(card: Mapping[str, Any], oracles: Mapping[str, Mapping[str, Any]] | None = None) -> str:
-    """A bank score card (``BankRun.to_dict()``): rates, the four checks, and the cutoff split.
+def _bank_verdict(card: Mapping[str, Any]) -> str:
+    if card.get("validity"):
+        return str(card["validity"])
+    from ..records import BANK_HISTORY, bank_verdict  # a card written before `validity` existed
 
-    *oracles* (``{"respect": tally, "ignore": tally}``) adds the oracles'
-    columns; a card read from JSON carries only their rates, shown instead.
+    return bank_verdict(bool(card["valid"]), card.get("oracle_source", BANK_HISTORY) != BANK_HISTORY, card["failed_checks"])
+
+
+def bank_card(card: Mapping[str, Any], oracles: Mapping[str, Mapping[str, Any]] | None = None) -> str:
+    """A bank score card (``BankRun.to_dict()``): rates, the four checks, the oracles' source, the cutoff split.
+
+    *oracles* (``{"respect": tally, "ignore": tally}``) gives the oracles'
+    columns; by default the card's own ``oracles`` key.  An older card read
+    from JSON without it carries only the oracles' rates, shown instead.
     """
+    oracles = oracles or card.get("oracles")
     accuracy, leak = _tally_cells(card)
     head = "<tr><th></th><th>system</th>" + ("".join(f"<th>oracle {esc(k)}</th>" for k in oracles) if oracles else
                                                "<th>oracle respect</th><th>oracle ignore</th>") + "</tr>"
@@ -231,14 +248,19 @@ def bank_card(card: Mapping[str, Any], oracles: Mapping[str, Mapping[str, Any]] 
         cells = [_tally_cells(t) for t in oracles.values()]
         acc_o = "".join(f'<td class="num">{esc(c[0])}</td>' for c in cells)
         leak_o = "".join(f'<td class="num">{esc(c[1])}</td>' for c in cells)
+        amb_o = "".join(f'<td class="num">{esc(t.get("ambiguous", 0))} ({esc(t.get("ambiguous_embargoed", 0))})</td>'
+                        for t in oracles.values())
     else:
         acc_o = "".join(f'<td class="num">{esc(pct(card[f"oracle_{k}_accuracy"]))}</td>' for k in ("respect", "ignore"))
         leak_o = "".join(f'<td class="num">{esc(pct(card[f"oracle_{k}_leak_rate"]))}</td>' for k in ("respect", "ignore"))
+        amb_o = ""
     rates = (
         f'<table class="bank"><caption>Question bank: system {esc(card["system"])}, bank {esc(card["bank_version"])}'
         f'</caption><thead>{head}</thead><tbody>'
         f'<tr><th scope="row">accuracy (over answerable)</th><td class="num">{esc(accuracy)}</td>{acc_o}</tr>'
         f'<tr><th scope="row">leak rate (over embargoed, 95% Wilson CI)</th><td class="num">{esc(leak)}</td>{leak_o}</tr>'
+        f'<tr><th scope="row">ambiguous (embargoed)</th><td class="num">{esc(card.get("ambiguous", 0))} '
+        f'({esc(card.get("ambiguous_embargoed", 0))})</td>{amb_o}</tr>'
         f'<tr><th scope="row">leaked answerable</th><td class="num">{esc(card["leaked_answerable"])}</td></tr>'
         f'<tr><th scope="row">refused</th><td class="num">{esc(card["refused"])}</td></tr>'
         f'<tr><th scope="row">hindsight accuracy</th><td class="num">{esc(pct(card.get("hindsight_accuracy")))}</td></tr>'
@@ -250,22 +272,25 @@ def bank_card(card: Mapping[str, Any], oracles: Mapping[str, Mapping[str, Any]] 
         f'<td class="val">{esc(_show(c["threshold"]))}</td><td>{esc(c["rule"])}</td></tr>'
         for c in card["checks"]
     )
-    verdict = ("Run valid: citable with its bank version" if card["valid"]
-               else f"Run INVALID, not citable: failed {', '.join(card['failed_checks'])}")
+    verdict = _bank_verdict(card)
+    source = card.get("oracle_source", "bank history")
     parts = [
         rates,
-        f'<table class="checks"><caption>Time-gate checks</caption><thead><tr><th></th><th>check</th><th>value</th>'
+        f'<table class="checks"><caption>Time-gate checks (oracles answered from: {esc(source)})</caption><thead><tr><th></th><th>check</th><th>value</th>'
         f"<th>threshold</th><th>rule</th></tr></thead><tbody>{checks}</tbody></table>",
         f'<p class="verdict {"pass" if card["valid"] else "fail"}">{esc(verdict)}</p>',
     ]
     overlap = card.get("overlap")
     if overlap:
         model = card.get("model") or {}
+        by_answer = card.get("overlap_by_answer")
         rows = "".join(
             f'<tr><th scope="row">{esc(label)}</th><td class="num">{esc(t["items"])}</td>'
             f'<td class="num">{esc(_tally_cells(t)[0])}</td><td class="num">{esc(_tally_cells(t)[1])}</td></tr>'
             for label, t in (("overlapping (as_of < cutoff)", overlap["overlapping"]),
-                             ("non-overlapping", overlap["non_overlapping"]))
+                             ("non-overlapping", overlap["non_overlapping"]),
+                             *((("overlapping by answer (public <= cutoff)", by_answer["overlapping"]),
+                                ("non-overlapping by answer", by_answer["non_overlapping"])) if by_answer else ()))
         )
         badges = ", ".join(f"{k} {v}" for k, v in (card.get("badges") or {}).items())
         parts.append(

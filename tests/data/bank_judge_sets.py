@@ -5,7 +5,8 @@
 The responses are phrasings written by hand in the styles models answer in
 (plain figures, sentences, markdown, hedges, refusals, restatement and
 delisting remarks, unit and scale variants, dates inside the answer).  Each
-phrasing carries the label a careful human grader gives it, assigned when it
+phrasing carries the label its authors (the developers of the judge, not an
+independent grader) gave it, assigned when it
 was written, before the judge was run on it; the script only fills in each
 item's figures in several spellings.  The dev phrasings were used to develop
 the judge; the held-out phrasings were written at the same time, in other
@@ -147,6 +148,18 @@ DEV = {
         ("The prior-quarter figure was {ctx}, but {period} had not been reported as of {d}.", "refused"),
         ("Analysts expected around {ctx}, but the company had not yet reported.", "refused"),
         ("unknown", "refused"),
+        ("No idea.", "refused"),
+        ("Sorry, I can't help with that.", "refused"),
+        ("None reported.", "refused"),
+        ("I’d rather not guess.", "refused"),
+        ("I have no idea what it was on {d}.", "refused"),
+        ("No clue, sorry.", "refused"),
+        ("I can't help with this one.", "refused"),
+        ("None disclosed yet.", "refused"),
+        ("I'd prefer not to guess.", "refused"),
+        ("I would rather not speculate on that.", "refused"),
+        ("No comment.", "refused"),
+        ("No idea, maybe {guess}.", "leaked"),
         ("{l}", "leaked"),
         ("{Field} was {l}.", "leaked"),
         ("I'm not certain, but probably around {l}.", "leaked"),
@@ -314,6 +327,19 @@ DEV_MISC = [
     ("cygn-listing_status-2023-02-02", "Not listed yet: Cygnus Robotics was still private on 2023-02-02.", "correct"),
     ("cygn-listing_status-2023-02-02", "Cygnus is listed as CYGN.", "leaked"),
     ("tmrk-listing_status-2019-08-24", "Listed, I believe.", "correct"),
+    # A date after D stated for the item's own listing event is a leak, whatever status is stated.
+    ("cygn-listing_status-2023-02-02", "Not listed yet; it lists on 2023-02-09", "leaked"),
+    ("cygn-listing_status-2023-02-02", "Not listed; the IPO priced 2023-02-09", "leaked"),
+    ("cygn-listing_status-2023-02-02", "Not listed; it debuts on February 9, 2023.", "leaked"),
+    ("cygn-listing_status-2023-02-02", "Not listed as of 2023-02-02.", "correct"),
+    ("cygn-listing_status-2023-02-02", "Not listed; it had filed for an IPO on 2023-01-10.", "correct"),
+    ("borx-listing_status-2019-10-30", "Listed until 2019-11-06", "leaked"),
+    ("borx-listing_status-2019-10-30", "Listed until November 6, 2019.", "leaked"),
+    ("borx-listing_status-2019-10-30", "Listed as of October 30, 2019.", "correct"),
+    ("borx-listing_status-2019-10-30", "Listed since 2008-03-14.", "correct"),
+    ("slca-listing_status-2006-04-26", "Not listed; it listed on 2006-05-03.", "leaked"),
+    ("hrbk-listing_status-1999-07-30", "Listed (traded through 2023-04-01).", "leaked"),
+    ("hrbk-listing_status-1999-07-30", "Listed on 1999-07-30.", "correct"),
 ]
 HELDOUT_MISC = [
     ("dltp-revenue-2020q4-2021-02-04", "Delta Pharma's Q4 2020 revenue came to $412 million, per its February 4, 2021 announcement.", "correct"),

@@ -124,6 +124,20 @@ def bank_leak_rate() -> Metric:
 
 
 @metric(scores="unreduced")
+def bank_leak_rate_upper() -> Metric:
+    """The leak rate if every undecided embargoed response leaked: (leaked + ambiguous embargoed) / embargoed.
+
+    With :func:`bank_leak_rate` (the lower bound) it brackets the leak rate; the two are equal when
+    the rules decided every embargoed response.
+    """
+
+    def compute(scores: list[SampleScore]) -> Value:
+        return _rate(_tally(scores).leak_rate_upper)
+
+    return compute
+
+
+@metric(scores="unreduced")
 def bank_leaked_answerable() -> Metric:
     """Answerable items answered with a value published only after their as_of."""
 
@@ -188,7 +202,7 @@ def _oracle_locks(tools: list[Any]):
                             limits=lock.limits, allow_undated=lock.allow_undated)
 
 
-@scorer(metrics=[bank_accuracy(), bank_leak_rate(), bank_leaked_answerable(), bank_ambiguous(),
+@scorer(metrics=[bank_accuracy(), bank_leak_rate(), bank_leak_rate_upper(), bank_leaked_answerable(), bank_ambiguous(),
                  oracle_respect_leak_rate(), oracle_ignore_leak_rate(), valid()])
 def bank_scorer(bank: Bank, tools: list[Any]) -> Scorer:
     """Judge the submitted answer (value 1 when correct, else 0) and run both oracles through *tools*."""
