@@ -76,18 +76,33 @@ def _failed(counts) -> str:
     return f"{total} (" + ", ".join(f"{status} {n}" for status, n in counts.items() if n) + ")"
 
 
+def table_header(width: int) -> str:
+    """The header line of :func:`score_table`, its sample column *width* wide."""
+    return f"{'sample':<{width}}  as_of       TCLR    ok  result  undated  surv  restate  query  content  blocked  failed"
+
+
+def table_row(r: SampleResult, width: int) -> str:
+    """One sample's line of :func:`score_table`; with *width* 0 the id is not padded."""
+    return (
+        f"{r.sample_id:<{width}}  {r.as_of}  {r.tclr:5.3f}  {r.interactions:4d}  {r.result_leaks:6d}  {r.undated:7d}"
+        f"  {r.survivorship_leaks:4d}  {r.restatement_leaks:7d}  {r.query_intent_leaks:5d}  {r.content_leaks:7d}"
+        f"  {r.blocked_attempts:7d}  {sum(r.failed_calls.values()):6d}"
+    )
+
+
+def evidence_line(line: str, width: int) -> str:
+    """An evidence line of :func:`score_table`, under the row of its sample."""
+    return f"{'':<{width}}  ! {line}"
+
+
 def score_table(results: Sequence[SampleResult]) -> str:
     """A per-sample table, each sample's evidence under it, then the run summary."""
     width = max([len("sample")] + [len(r.sample_id) for r in results])
-    header = f"{'sample':<{width}}  as_of       TCLR    ok  result  undated  surv  restate  query  content  blocked  failed"
+    header = table_header(width)
     lines = [header, "-" * len(header)]
     for r in results:
-        lines.append(
-            f"{r.sample_id:<{width}}  {r.as_of}  {r.tclr:5.3f}  {r.interactions:4d}  {r.result_leaks:6d}  {r.undated:7d}"
-            f"  {r.survivorship_leaks:4d}  {r.restatement_leaks:7d}  {r.query_intent_leaks:5d}  {r.content_leaks:7d}"
-            f"  {r.blocked_attempts:7d}  {sum(r.failed_calls.values()):6d}"
-        )
-        lines += [f"{'':<{width}}  ! {line}" for line in r.evidence]
+        lines.append(table_row(r, width))
+        lines += [evidence_line(line, width) for line in r.evidence]
     lines.append("")
     lines += summary_lines(summarise(results))
     return "\n".join(lines) + "\n"

@@ -25,16 +25,17 @@ import datetime as _dt
 import html
 import os
 from dataclasses import dataclass, field
-from typing import Any, Iterable, Mapping
+from typing import Any, Iterable, Iterator, Mapping
 
 from ..io import Record, read_records
 from ..validate import Fields, describe
 from .attribution import DATE_FIELDS, Attribution, attribute, evidence_of
+from .query_intent import DateReference, date_references
 from .corpus import Corpus
 from .dates import known_at
 from .errors import AnachronError
 
-__all__ = ["STATUSES", "ReturnedItem", "Interaction", "Trace", "parse_traces", "load_traces"]
+__all__ = ["STATUSES", "ReturnedItem", "Interaction", "Trace", "iter_traces", "parse_traces", "load_traces"]
 
 # ok: the tool ran and its result (even an empty one) reached the agent;
 # refused: the lock refused the call (bad or extra arguments, an unknown id,
@@ -63,6 +64,9 @@ class ReturnedItem:
     restates: str | None = None
     dating: Attribution | None = field(default=None, compare=False)
     text: str = field(default="", compare=False, repr=False)
+    # The date references of ``text`` (:func:`date_references`), when worked out once for a
+    # corpus item; ``None``: find them in ``text`` when needed.
+    references: tuple[DateReference, ...] | None = field(default=None, compare=False, repr=False)
 
     def status(self, as_of: _dt.date) -> str:
         """``known``, ``leak``, ``uncertain`` or ``undated`` at *as_of* (the cutoff rule, :func:`known_at`)."""
@@ -137,7 +141,7 @@ def _shown_text(entry: Mapping[str, Any]) -> str:
     return _visible("\n".join(part for part in parts if isinstance(part, str))[:CONTENT_CHARS])
 
 
-def _inline(f: Fields, corpus: Corpus, now: _dt.datetime | None) -> ReturnedItem:
+def _inline(f: Fields, corpus: Corpus, now: _dt.datetime | None, cache: dict[str, ReturnedItem]) -> ReturnedItem:
     entry = f.obj
     ident = entry.get("id") if entry.get("id") is not None else entry.get("url")
     if not isinstance(ident, str) or not ident.strip():
@@ -156,8 +160,10 @@ def _inline(f: Fields, corpus: Corpus, now: _dt.datetime | None) -> ReturnedItem
                 field_name = next(name for name in DATE_FIELDS if name in entry)
                 shown = "no readable date" if dating.first is None else f"{evidence_of(dating)}"
                 raise f.error(field_name, f"item '{ident}' is dated {known.publish_date} in the corpus, not {shown}")
+        shared = _from_corpus(corpus, ident, cache)
         return ReturnedItem(
-            known.id, known.publish_date, entities or known.entities, restates or known.restates, None, _corpus_text(known)
+            known.id, known.publish_date, entities or known.entities, restates or known.restates, None,
+            shared.text, shared.references,  # type: ignore[union-attr]
         )
     # An open-web item: dated from whatever it carries (fields in any format, URL, snippet, HTML), or undated.
     dating = attribute(entry, now=now)
@@ -168,32 +174,39 @@ def _corpus_text(item: Any) -> str:
     return f"{item.title}\n{item.text}"[:CONTENT_CHARS]
 
 
-def _from_corpus(corpus: Corpus, ident: str) -> ReturnedItem | None:
+def _from_corpus(corpus: Corpus, ident: str, cache: dict[str, ReturnedItem]) -> ReturnedItem | None:
+    """The entry of corpus item *ident*, built once per item and shared (it is immutable)."""
+    entry = cache.get(ident)
+    if entry is not None:
+        return entry
     item = corpus.items.get(ident)
     if item is None:
         return None
-    return ReturnedItem(item.id, item.publish_date, item.entities, item.restates, None, _corpus_text(item))
+    text = _corpus_text(item)
+    entry = ReturnedItem(item.id, item.publish_date, item.entities, item.restates, None, text, tuple(date_references(text)))
+    cache[ident] = entry
+    return entry
 
 
-def _resolve(where: str, entry: Any, corpus: Corpus, now: _dt.datetime | None) -> ReturnedItem:
+def _resolve(where: str, entry: Any, corpus: Corpus, now: _dt.datetime | None, cache: dict[str, ReturnedItem]) -> ReturnedItem:
     if isinstance(entry, str):
-        item = _from_corpus(corpus, entry)
+        item = _from_corpus(corpus, entry, cache)
         if item is None:
             raise AnachronError(f"{where}: returned id '{entry}' is not in the corpus and has no inline publish_date")
         return item
     if not isinstance(entry, dict):
         raise AnachronError(f"{where}: a returned entry must be an id or an object, got {describe(entry)}")
-    return _inline(Fields(where, entry), corpus, now)
+    return _inline(Fields(where, entry), corpus, now, cache)
 
 
-def _target(where: str, entry: Any, corpus: Corpus) -> ReturnedItem | None:
+def _target(where: str, entry: Any, corpus: Corpus, cache: dict[str, ReturnedItem]) -> ReturnedItem | None:
     if entry is None:
         return None
     if isinstance(entry, str):
-        return _from_corpus(corpus, entry)  # an id outside the corpus is unknown, not an error
+        return _from_corpus(corpus, entry, cache)  # an id outside the corpus is unknown, not an error
     if not isinstance(entry, dict):
         raise AnachronError(f"{where}: a target must be an id, an object or null, got {describe(entry)}")
-    return _inline(Fields(where, entry), corpus, None)
+    return _inline(Fields(where, entry), corpus, None, cache)
 
 
 def _time(f: Fields) -> _dt.datetime | None:
@@ -210,32 +223,50 @@ def _time(f: Fields) -> _dt.datetime | None:
     raise f.error("time", f"expected an ISO date-time or null, got {describe(value)}")
 
 
-def _interaction(where: str, obj: Any, corpus: Corpus) -> Interaction:
+def _interaction(label: str, number: int, obj: Any, corpus: Corpus, cache: dict[str, ReturnedItem]) -> Interaction:
+    """Call *number* of the trace *label*.  The checks are those of :class:`Fields`, done inline
+    (this runs once per tool call); the place is spelled out only for an error."""
     if not isinstance(obj, dict):
-        raise AnachronError(f"{where}: an interaction must be an object, got {describe(obj)}")
-    f = Fields(where, obj)
-    tool = f.text("tool", nonempty=False)  # as called: a lock logs (and refuses) a call to any name
+        raise AnachronError(f"{label} interactions[{number}]: an interaction must be an object, got {describe(obj)}")
+    tool = obj.get("tool")
+    if not isinstance(tool, str):
+        Fields(f"{label} interactions[{number}]", obj).text("tool", nonempty=False)  # raises: missing or mistyped
+    # as called: a lock logs (and refuses) a call to any name
     query = obj.get("query")
-    if query is not None and not isinstance(query, str):
-        raise f.error("query", f"expected a string or null, got {describe(query)}")
     status = obj.get("status", "ok")
-    if status not in STATUSES:
-        raise f.error("status", f"{describe(status)} is not one of {', '.join(STATUSES)}")
     returned = obj.get("returned", [])
-    if not isinstance(returned, list):
-        raise f.error("returned", f"expected a list, got {describe(returned)}")
-    if returned and status != "ok":
-        raise f.error("returned", f"a call with status '{status}' returned nothing to the agent")
-    now = _time(f)
+    if (
+        (query is not None and not isinstance(query, str))
+        or status not in STATUSES
+        or not isinstance(returned, list)
+        or (returned and status != "ok")
+    ):
+        _bad_interaction(Fields(f"{label} interactions[{number}]", obj), query, status, returned)
+    now = _time(Fields(f"{label} interactions[{number}]", obj)) if obj.get("time") is not None else None
     resolved: list[ReturnedItem] = []
     seen: set[str] = set()
     for index, entry in enumerate(returned):
-        item = _resolve(f"{where} returned[{index}]", entry, corpus, now)
+        item = cache.get(entry) if type(entry) is str else None
+        if item is None:
+            item = _resolve(f"{label} interactions[{number}] returned[{index}]", entry, corpus, now, cache)
         if item.id not in seen:  # the same item twice in one result is one surfacing
             seen.add(item.id)
             resolved.append(item)
-    target = _target(f"{where} target", obj.get("target"), corpus)
+    target = obj.get("target")
+    if target is not None:
+        target = _target(f"{label} interactions[{number}] target", target, corpus, cache)
     return Interaction(tool, query, tuple(resolved), status, target, now)
+
+
+def _bad_interaction(f: Fields, query: Any, status: Any, returned: Any) -> None:
+    """Raise the error of the first field of an interaction that breaks its rule."""
+    if query is not None and not isinstance(query, str):
+        raise f.error("query", f"expected a string or null, got {describe(query)}")
+    if status not in STATUSES:
+        raise f.error("status", f"{describe(status)} is not one of {', '.join(STATUSES)}")
+    if not isinstance(returned, list):
+        raise f.error("returned", f"expected a list, got {describe(returned)}")
+    raise f.error("returned", f"a call with status '{status}' returned nothing to the agent")
 
 
 def parse_traces(records: Iterable[Record], corpus: Corpus) -> list[Trace]:
@@ -244,38 +275,70 @@ def parse_traces(records: Iterable[Record], corpus: Corpus) -> list[Trace]:
     ``as_of`` may be omitted when ``sample_id`` names a corpus sample; when
     both are present they must agree.  A sample id may appear once.
     """
-    traces: list[Trace] = []
+    return list(iter_traces(records, corpus))
+
+
+def iter_traces(records: Iterable[Record], corpus: Corpus) -> Iterator[Trace]:
+    """:func:`parse_traces`, one trace at a time: each record is validated when it is reached.
+
+    What it keeps between records is the sample ids seen (for the duplicate
+    check, with where each was first) and one resolved entry per corpus item
+    surfaced, shared by every trace that returns it.
+    """
     seen: dict[str, str] = {}
+    resolved: dict[str, ReturnedItem] = {}
     for where, obj in records:
-        sample_id = Fields(where, obj).text("sample_id")
-        label = f"{where} (sample {sample_id})"
-        f = Fields(label, obj)
-        if sample_id in seen:
-            raise AnachronError(f"{label}: duplicate sample_id (first at {seen[sample_id]})")
-        seen[sample_id] = where
-        sample = corpus.samples.get(sample_id)
-        as_of = f.date("as_of", nullable=True)
-        if as_of is None:
-            if sample is None:
-                raise AnachronError(f"{label}: missing field 'as_of' and the sample is not in the corpus")
-            as_of = sample.as_of
-        elif sample is not None and sample.as_of != as_of:
-            raise f.error("as_of", f"{as_of} disagrees with the corpus sample's as_of {sample.as_of}")
-        mode = obj.get("mode")
-        if mode is not None and (not isinstance(mode, str) or not mode):
-            raise f.error("mode", f"expected a non-empty string, got {describe(mode)}")
-        interactions = f.list("interactions")
-        parsed = tuple(
-            _interaction(f"{label} interactions[{i}]", entry, corpus) for i, entry in enumerate(interactions)
-        )
-        answer = obj.get("answer")
-        if answer is not None and not isinstance(answer, str):
-            raise f.error("answer", f"expected a string or null, got {describe(answer)}")
-        citations = obj.get("citations", [])
-        if not isinstance(citations, list) or not all(isinstance(c, str) and c for c in citations):
-            raise f.error("citations", f"expected a list of non-empty strings, got {describe(citations)}")
-        traces.append(Trace(sample_id, as_of, mode, parsed, f.extra(_TRACE_FIELDS), answer, tuple(citations)))
-    return traces
+        sample_id = sample_id_of(where, obj)
+        check_new_sample(where, sample_id, seen)
+        yield trace_record(where, obj, corpus, resolved)
+
+
+def sample_id_of(where: str, obj: Mapping[str, Any]) -> str:
+    """The record's ``sample_id``, checked (a non-empty string)."""
+    return Fields(where, obj).text("sample_id")
+
+
+def check_new_sample(where: str, sample_id: str, seen: dict[str, str]) -> None:
+    """Record *sample_id* as seen at *where*; a second sighting is an error naming the first."""
+    first = seen.get(sample_id)
+    if first is not None:
+        raise AnachronError(f"{where} (sample {sample_id}): duplicate sample_id (first at {first})")
+    seen[sample_id] = where
+
+
+def trace_record(
+    where: str, obj: Mapping[str, Any], corpus: Corpus, resolved: dict[str, ReturnedItem] | None = None
+) -> Trace:
+    """Validate one trace record (its sample id unchecked for duplicates: see :func:`iter_traces`).
+
+    *resolved* caches the entry of each corpus item by id, across records.
+    """
+    sample_id = sample_id_of(where, obj)
+    label = f"{where} (sample {sample_id})"
+    f = Fields(label, obj)
+    cache = resolved if resolved is not None else {}
+    sample = corpus.samples.get(sample_id)
+    as_of = f.date("as_of", nullable=True)
+    if as_of is None:
+        if sample is None:
+            raise AnachronError(f"{label}: missing field 'as_of' and the sample is not in the corpus")
+        as_of = sample.as_of
+    elif sample is not None and sample.as_of != as_of:
+        raise f.error("as_of", f"{as_of} disagrees with the corpus sample's as_of {sample.as_of}")
+    mode = obj.get("mode")
+    if mode is not None and (not isinstance(mode, str) or not mode):
+        raise f.error("mode", f"expected a non-empty string, got {describe(mode)}")
+    interactions = f.list("interactions")
+    parsed = tuple(
+        _interaction(label, i, entry, corpus, cache) for i, entry in enumerate(interactions)
+    )
+    answer = obj.get("answer")
+    if answer is not None and not isinstance(answer, str):
+        raise f.error("answer", f"expected a string or null, got {describe(answer)}")
+    citations = obj.get("citations", [])
+    if not isinstance(citations, list) or not all(isinstance(c, str) and c for c in citations):
+        raise f.error("citations", f"expected a list of non-empty strings, got {describe(citations)}")
+    return Trace(sample_id, as_of, mode, parsed, f.extra(_TRACE_FIELDS), answer, tuple(citations))
 
 
 def load_traces(path: str | os.PathLike[str], corpus: Corpus) -> list[Trace]:
