@@ -181,7 +181,8 @@ def judge(interaction: Interaction, as_of: _dt.date, corpus: Corpus) -> Judgemen
     for item, status in zip(interaction.returned, statuses):
         if status == "leak":
             continue
-        for ref in dict((ref.text.lower(), ref) for ref in _future_in_text(item, as_of)).values():
+        future = _future_in_text(item, as_of)
+        for ref in dict((ref.text.lower(), ref) for ref in future).values() if future else ():
             content = True
             evidence.append(f"content of item {item.id} mentions {_quote(ref.text, QUOTED_MENTION)} > {t}")
         if item.dating is not None and item.dating.revision_risk(as_of):

@@ -87,25 +87,24 @@ def _month(name: str) -> int:
 
 def _begins(match: re.Match[str]) -> _dt.date | None:
     g = match.group
+    kind = match.lastgroup  # the form's outer group closes last
     try:
-        if g("iso"):
+        if kind == "year":
+            return _dt.date(int(g("year")), 1, 1)
+        if kind == "iso":
             return _dt.date(int(g("iso_y")), int(g("iso_m")), int(g("iso_d")))
-        if g("ym"):
+        if kind == "ym":
             return _dt.date(int(g("ym_y")), int(g("ym_m")), 1)
-        if g("dmy"):
+        if kind == "dmy":
             return _dt.date(int(g("dmy_y")), _month(g("dmy_m")), int(re.match(r"[0-9]+", g("dmy_d")).group()))
-        if g("mdy"):
+        if kind == "mdy":
             day = g("mdy_d")
             return _dt.date(int(g("mdy_y")), _month(g("mdy_m")), int(re.match(r"[0-9]+", day).group()) if day else 1)
-        for kind in ("qy", "yq", "nq"):
-            if g(kind):
-                return _dt.date(_year(g(f"{kind}_y")), 3 * int(g(f"{kind}_q")) - 2, 1)
-        for kind in ("hy", "yh", "nh"):
-            if g(kind):
-                return _dt.date(_year(g(f"{kind}_y")), 6 * int(g(f"{kind}_h")) - 5, 1)
-        if g("fy"):
-            return _dt.date(_year(g("fy_y")), 1, 1)
-        return _dt.date(int(g("year")), 1, 1)
+        if kind in ("qy", "yq", "nq"):
+            return _dt.date(_year(g(f"{kind}_y")), 3 * int(g(f"{kind}_q")) - 2, 1)
+        if kind in ("hy", "yh", "nh"):
+            return _dt.date(_year(g(f"{kind}_y")), 6 * int(g(f"{kind}_h")) - 5, 1)
+        return _dt.date(_year(g("fy_y")), 1, 1)  # fy
     except ValueError:  # an impossible day such as 2023-02-30 names no period
         return None
 
