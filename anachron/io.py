@@ -119,12 +119,16 @@ def read_records(path: str | os.PathLike[str]) -> list[Record]:
     return [(f"{path}:{number}", obj) for number, obj in read_jsonl(path)]
 
 
-def stream_records(path: str | os.PathLike[str]) -> Iterator[Record]:
+def stream_records(
+    path: str | os.PathLike[str], *, start: int = 0, stop: int | None = None, first_line: int = 1
+) -> Iterator[Record]:
     """:func:`read_records`, one line at a time: memory holds one record, not the file.
 
     Lines split on ``\n`` only, as :func:`read_jsonl`.  A byte that is not
     UTF-8 is an error naming its offset in the file, as :func:`read_json`
-    reports it; it is found when its line is reached.
+    reports it; it is found when its line is reached.  *start* and *stop*
+    (byte offsets at line starts) read a share of the file whose first line
+    is line *first_line* (``anachron score --jobs``).
     """
     try:
         fh = open(path, "rb")
@@ -135,9 +139,12 @@ def stream_records(path: str | os.PathLike[str]) -> Iterator[Record]:
     except OSError as exc:
         raise AnachronError(f"{path}: cannot read: {exc.strerror}") from None
     with fh:
-        offset = 0
+        offset = start
         try:
-            for number, raw in enumerate(fh, start=1):
+            fh.seek(start)
+            for number, raw in enumerate(fh, start=first_line):
+                if stop is not None and offset >= stop:
+                    break
                 try:
                     line = raw.decode("utf-8")
                 except UnicodeDecodeError as exc:

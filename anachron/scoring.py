@@ -37,9 +37,19 @@ __all__ = ["FORMATS", "WRITERS", "Writer", "pretty_json", "score_stream"]
 
 
 class Writer(Protocol):
-    """An output format: told each result as it is scored, then the run's summary."""
+    """An output format: told each result as it is scored, then the run's summary.
+
+    For ``--jobs``, a format also writes one sample as a text ``part``
+    (static: workers write parts to files), and ``add_parts`` takes a file
+    of *count* parts whose longest sample id is *width* characters.
+    """
+
+    @staticmethod
+    def part(result: SampleResult) -> str: ...
 
     def sample(self, result: SampleResult) -> None: ...
+
+    def add_parts(self, parts: TextIO, count: int, width: int) -> None: ...
 
     def finish(self, summary: RunSummary) -> None: ...
 
@@ -111,6 +121,9 @@ def pretty_json(value: Any, indent: str = "") -> str:
     return _ESCAPED.sub(_escape, _pretty(value, indent))
 
 
+_COPY = 1 << 20  # characters per read when a writer copies a file of parts
+
+
 class JsonWriter:
     """``{"samples": [...], "summary": {...}}``, written as it comes."""
 
@@ -119,9 +132,25 @@ class JsonWriter:
         self.count = 0
         out.write('{\n  "samples": [')
 
+    @staticmethod
+    def part(result: SampleResult) -> str:
+        """One sample's text, as it follows another (the first drops the comma)."""
+        return ",\n    " + pretty_json(result.to_dict(), "    ")
+
     def sample(self, result: SampleResult) -> None:
-        self.out.write(("\n    " if not self.count else ",\n    ") + pretty_json(result.to_dict(), "    "))
+        text = self.part(result)
+        self.out.write(text if self.count else text[1:])
         self.count += 1
+
+    def add_parts(self, parts: TextIO, count: int, width: int) -> None:
+        """Copy *count* samples' parts, written by :meth:`part` to *parts* (``--jobs``)."""
+        if not count:
+            return
+        if not self.count:
+            parts.read(1)
+        for chunk in iter(lambda: parts.read(_COPY), ""):
+            self.out.write(chunk)
+        self.count += count
 
     def finish(self, summary: RunSummary) -> None:
         close = "\n  ]" if self.count else "]"
@@ -139,39 +168,64 @@ class JsonLinesWriter:
     def __init__(self, out: TextIO) -> None:
         self.out = out
 
+    @staticmethod
+    def part(result: SampleResult) -> str:
+        return _line(result.to_dict())
+
     def sample(self, result: SampleResult) -> None:
-        self.out.write(_line(result.to_dict()))
+        self.out.write(self.part(result))
+
+    def add_parts(self, parts: TextIO, count: int, width: int) -> None:
+        for chunk in iter(lambda: parts.read(_COPY), ""):
+            self.out.write(chunk)
 
     def finish(self, summary: RunSummary) -> None:
         self.out.write(_line({"summary": summary.to_dict()}))
 
 
 class TableWriter:
-    """:func:`~anachron.report.score_table`; rows wait in a temporary file for the column width."""
+    """:func:`~anachron.report.score_table`; rows wait in temporary files for the column width."""
 
     def __init__(self, out: TextIO) -> None:
         self.out = out
         self.width = len("sample")
-        # surrogatepass: ids and evidence may hold lone surrogates; the final stream decides how to show them.
-        self.rows = tempfile.TemporaryFile("w+", encoding="utf-8", errors="surrogatepass", newline="\n")
+        self.rows = _spool()
+        self.waiting = [self.rows]
+
+    @staticmethod
+    def part(result: SampleResult) -> str:
+        # The id's length, its row unpadded, its evidence: one JSON line (ids may hold newlines).
+        return json.dumps([len(result.sample_id), table_row(result, 0), *result.evidence], ensure_ascii=False) + "\n"
 
     def sample(self, result: SampleResult) -> None:
         self.width = max(self.width, len(result.sample_id))
-        self.rows.write(json.dumps([len(result.sample_id), table_row(result, 0), *result.evidence], ensure_ascii=False))
-        self.rows.write("\n")
+        self.rows.write(self.part(result))
+
+    def add_parts(self, parts: TextIO, count: int, width: int) -> None:
+        spool = _spool()
+        for chunk in iter(lambda: parts.read(_COPY), ""):
+            spool.write(chunk)
+        self.waiting.append(spool)
+        self.width = max(self.width, width)
 
     def finish(self, summary: RunSummary) -> None:
         width, out = self.width, self.out
         header = table_header(width)
         out.write(f"{header}\n{'-' * len(header)}\n")
-        self.rows.seek(0)
-        for line in self.rows:
-            length, row, *evidence = json.loads(line)
-            out.write(row[:length].ljust(width) + row[length:] + "\n")
-            for text in evidence:
-                out.write(evidence_line(text, width) + "\n")
-        self.rows.close()
+        for rows in self.waiting:
+            rows.seek(0)
+            for line in rows:
+                length, row, *evidence = json.loads(line)
+                out.write(row[:length].ljust(width) + row[length:] + "\n")
+                for text in evidence:
+                    out.write(evidence_line(text, width) + "\n")
+            rows.close()
         out.write("\n" + "\n".join(summary_lines(summary)) + "\n")
+
+
+def _spool() -> TextIO:
+    # surrogatepass: ids and evidence may hold lone surrogates; the final stream decides how to show them.
+    return tempfile.TemporaryFile("w+", encoding="utf-8", errors="surrogatepass", newline="\n")  # type: ignore[return-value]
 
 
 WRITERS: Mapping[str, Callable[[TextIO], Writer]] = {"table": TableWriter, "json": JsonWriter, "jsonl": JsonLinesWriter}
