@@ -102,13 +102,13 @@ def _score_share(path: str, start: int, stop: int, first_line: int, fmt: str, sc
         sample_id, where = None, ""
         try:
             for where, obj in records:
-                sample_id = None
                 sample_id = sample_id_of(where, obj)
                 result = score_trace(trace_record(where, obj, corpus, cache), corpus)
                 out.write(part(result))
                 share.ids.append((sample_id, where))
                 share.results.append(dataclasses.replace(result, evidence=()))
                 share.width = max(share.width, len(sample_id))
+                sample_id = None  # an error reading the next record has no sample id
         except AnachronError as exc:
             share.error = (sample_id, where, str(exc))
     return share
@@ -150,7 +150,10 @@ def _merge(done: list[_Share], fmt: str, out: str | None) -> None:
             raise AnachronError(message)
     with staged_output(out) as stream:
         writer = WRITERS[fmt](stream)
-        for share in done:
-            with open(share.parts, encoding="utf-8", errors="surrogatepass", newline="\n") as parts:
-                writer.add_parts(parts, len(share.ids), share.width)
-        writer.finish(summarise(result for share in done for result in share.results))
+        try:
+            for share in done:
+                with open(share.parts, encoding="utf-8", errors="surrogatepass", newline="\n") as parts:
+                    writer.add_parts(parts, len(share.ids), share.width)
+            writer.finish(summarise(result for share in done for result in share.results))
+        finally:
+            writer.close()

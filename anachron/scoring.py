@@ -53,6 +53,9 @@ class Writer(Protocol):
 
     def finish(self, summary: RunSummary) -> None: ...
 
+    def close(self) -> None:
+        """Let go of anything held (temporary files), finished or not."""
+
 
 def score_stream(records: Iterable[Record], corpus: Corpus, writer: Writer) -> RunSummary:
     """Validate and score each trace record in order, handing each result to *writer* as it is ready.
@@ -62,8 +65,11 @@ def score_stream(records: Iterable[Record], corpus: Corpus, writer: Writer) -> R
     :class:`~anachron.errors.AnachronError` when it is reached, after the
     results before it were written: write to a staged output.
     """
-    summary = summarise(_scored(records, corpus, writer))
-    writer.finish(summary)
+    try:
+        summary = summarise(_scored(records, corpus, writer))
+        writer.finish(summary)
+    finally:
+        writer.close()
     return summary
 
 
@@ -156,6 +162,9 @@ class JsonWriter:
         close = "\n  ]" if self.count else "]"
         self.out.write(f'{close},\n  "summary": {pretty_json(summary.to_dict(), "  ")}\n}}\n')
 
+    def close(self) -> None:
+        pass
+
 
 def _line(value: Any) -> str:
     text = json.dumps(value, sort_keys=True, ensure_ascii=False, allow_nan=False)
@@ -181,6 +190,9 @@ class JsonLinesWriter:
 
     def finish(self, summary: RunSummary) -> None:
         self.out.write(_line({"summary": summary.to_dict()}))
+
+    def close(self) -> None:
+        pass
 
 
 class TableWriter:
@@ -219,8 +231,12 @@ class TableWriter:
                 out.write(row[:length].ljust(width) + row[length:] + "\n")
                 for text in evidence:
                     out.write(evidence_line(text, width) + "\n")
-            rows.close()
         out.write("\n" + "\n".join(summary_lines(summary)) + "\n")
+        self.close()
+
+    def close(self) -> None:
+        for rows in self.waiting:
+            rows.close()
 
 
 def _spool() -> TextIO:

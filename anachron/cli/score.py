@@ -6,7 +6,7 @@ import argparse
 
 from ..core import load_corpus
 from ..io import stream_records
-from .options import add_corpus_option, add_format_option, add_jobs_option, add_out_option, freeze_corpus, write_scores
+from .options import add_corpus_option, add_format_option, add_jobs_option, add_out_option, frozen_heap, write_scores
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -25,12 +25,13 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    corpus = freeze_corpus(load_corpus(args.corpus))
-    if args.jobs > 1:
-        from ..parallel import score_file_parallel
+    corpus = load_corpus(args.corpus)
+    with frozen_heap():
+        if args.jobs > 1:
+            from ..parallel import score_file_parallel
 
-        score_file_parallel(args.trace, corpus, args.format, args.out, jobs=args.jobs)
-        return 0
-    # Written to a staged output: bad input found halfway leaves stdout (or --out) untouched.
-    write_scores(stream_records(args.trace), corpus, args.format, args.out)
+            score_file_parallel(args.trace, corpus, args.format, args.out, jobs=args.jobs)
+        else:
+            # Written to a staged output: bad input found halfway leaves stdout (or --out) untouched.
+            write_scores(stream_records(args.trace), corpus, args.format, args.out)
     return 0
