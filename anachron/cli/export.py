@@ -7,10 +7,10 @@ from __future__ import annotations
 
 import argparse
 
-from ..io import dump_json, write_atomic
 from ..core.errors import AnachronError
-from ..report import score_document, tclr_object
-from .options import add_corpus_option
+from ..io import dump_json, staged_output, write_atomic
+from ..scoring import JsonWriter, score_stream
+from .options import add_corpus_option, frozen_heap
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -31,13 +31,36 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.set_defaults(func=run)
 
 
+class _Tclr:
+    """A writer keeping ``{sample_id: tclr}`` (the anachron-compare input), a few bytes per sample."""
+
+    def __init__(self) -> None:
+        self.tclr: dict[str, float] = {}
+
+    def sample(self, result) -> None:
+        self.tclr[result.sample_id] = result.tclr
+
+    def finish(self, summary) -> None:
+        pass
+
+    def close(self) -> None:
+        pass
+
+
 def run(args: argparse.Namespace) -> int:
     try:
-        from ..inspect.export import score_logs
+        from ..inspect.export import log_records
     except ImportError as exc:
         raise AnachronError(f"export: {' '.join(str(exc).split())}") from None
-    results = score_logs(args.logs, corpus=args.corpus, epoch=args.epoch)
-    document = tclr_object(results) if args.format == "tclr" else score_document(results)
-    write_atomic(args.out, dump_json(document))
-    print(f"wrote {args.out}: {len(results)} samples from {len(args.logs)} log{'s' if len(args.logs) > 1 else ''}")
+    records, corpus = log_records(args.logs, corpus=args.corpus, epoch=args.epoch)
+    # Samples are read, scored and written one at a time (an .eval log a batch of samples at a time).
+    with frozen_heap():
+        if args.format == "tclr":
+            writer = _Tclr()
+            summary = score_stream(records, corpus, writer)
+            write_atomic(args.out, dump_json(writer.tclr))
+        else:
+            with staged_output(args.out) as stream:
+                summary = score_stream(records, corpus, JsonWriter(stream))
+    print(f"wrote {args.out}: {summary.n} samples from {len(args.logs)} log{'s' if len(args.logs) > 1 else ''}")
     return 0
