@@ -106,7 +106,11 @@ def _pretty(value: Any, indent: str) -> str:
         if not value:
             return "[]"
         inner = indent + "  "
-        return "[\n" + inner + (",\n" + inner).join([_pretty(v, inner) for v in value]) + "\n" + indent + "]"
+        try:  # a list of strings (evidence): encoded in C
+            body = (",\n" + inner).join(map(encode_basestring, value))
+        except TypeError:
+            body = (",\n" + inner).join([_pretty(v, inner) for v in value])
+        return "[\n" + inner + body + "\n" + indent + "]"
     if kind is dict and all(type(key) is str for key in value):
         if not value:
             return "{}"

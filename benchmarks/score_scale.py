@@ -15,7 +15,10 @@ interleaved and the median of each is reported):
   through ``anachron.cli.main`` (interpreter start-up and imports are not counted), for this
   tree and for ``--baseline`` trees; with ``--jobs N`` also ``--jobs N``.
 
-Peak RSS is ``ru_maxrss`` of the process (of its workers too, for ``--jobs``).  Every output is
+Wall time and CPU time (user + system, of the workers too for ``--jobs``) are both reported:
+on a machine shared with other jobs the wall ratio carries their noise, the CPU ratio much less.
+Ratios are medians of the per-round ratios.  Peak RSS is ``ru_maxrss`` of the process (the
+largest worker's for ``--jobs``).  Every output is
 checked to be the same bytes as the first one's.  Standard library only.
 """
 
@@ -44,36 +47,42 @@ def _rss_mb(who: int = resource.RUSAGE_SELF) -> float:
 def _child(kind: str, workload: Path, out: Path, extra: list[str]) -> dict:
     corpus, traces = workload / "corpus", workload / "traces.jsonl"
     if kind == "floor":
-        start = time.perf_counter()
+        start, cpu = time.perf_counter(), time.process_time()
         for path in [*sorted(corpus.glob("*.jsonl")), traces]:
             with open(path, encoding="utf-8") as fh:
                 for line in fh:
                     if line.strip():
                         json.loads(line)
-        parse = time.perf_counter() - start
+        parse, parse_cpu = time.perf_counter() - start, time.process_time() - cpu
         document = json.loads(out.read_text(encoding="utf-8"))  # the scorer's output, not timed
-        start = time.perf_counter()
+        start, cpu = time.perf_counter(), time.process_time()
         json.dumps(document, separators=(",", ":"), ensure_ascii=False)
-        dump = time.perf_counter() - start
-        return {"seconds": parse + dump, "parse": parse, "dump": dump, "rss_mb": _rss_mb()}
+        dump, dump_cpu = time.perf_counter() - start, time.process_time() - cpu
+        return {"seconds": parse + dump, "cpu": parse_cpu + dump_cpu, "parse": parse, "dump": dump, "rss_mb": _rss_mb()}
     from anachron.cli import main
 
     if kind == "corpus":
         from anachron.core import load_corpus
 
-        start = time.perf_counter()
+        start, cpu = time.perf_counter(), time.process_time()
         load_corpus(corpus)
-        return {"seconds": time.perf_counter() - start, "rss_mb": _rss_mb()}
-    start = time.perf_counter()
+        return {"seconds": time.perf_counter() - start, "cpu": time.process_time() - cpu, "rss_mb": _rss_mb()}
+    start, cpu = time.perf_counter(), _cpu()
     with open(out, "w", encoding="utf-8") as fh:
         saved, sys.stdout = sys.stdout, fh
         try:
             status = main(["score", str(traces), "--corpus", str(corpus), "--format", "json", *extra])
         finally:
             sys.stdout = saved
-    seconds = time.perf_counter() - start
+    seconds, cpu = time.perf_counter() - start, _cpu() - cpu
     rss = max(_rss_mb(), _rss_mb(resource.RUSAGE_CHILDREN))
-    return {"seconds": seconds, "rss_mb": rss, "status": status}
+    return {"seconds": seconds, "cpu": cpu, "rss_mb": rss, "status": status}
+
+
+def _cpu() -> float:
+    """CPU seconds of this process and its finished children (--jobs workers)."""
+    own, kids = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
+    return own.ru_utime + own.ru_stime + kids.ru_utime + kids.ru_stime
 
 
 def _run(kind: str, tree: Path, workload: Path, out: Path, extra: list[str] = ()) -> dict:
@@ -133,13 +142,18 @@ def main() -> None:
     print(f"\nfloor (median of {args.repeat}): {floor:.2f} s (json.loads {statistics.median(r['parse'] for r in table['floor']):.2f} s"
           f" + compact json.dumps {statistics.median(r['dump'] for r in table['floor']):.2f} s)")
     print(f"load_corpus alone: {statistics.median(r['seconds'] for r in table['corpus']):.2f} s, peak RSS {corpus_rss:.0f} MB")
-    print(f"\n| run | seconds (median) | ratio to floor (median of per-round ratios) | peak RSS MB | RSS / (1.2 x corpus + 100 MB) |")
-    print("|---|---:|---:|---:|---:|")
+    cpu_floors = [r["cpu"] for r in table["floor"]]
+    print(f"floor CPU time (median): {statistics.median(cpu_floors):.2f} s")
+    print("\n| run | wall s | wall / floor | CPU s | CPU / floor CPU | peak RSS MB | RSS / (1.2 x corpus + 100 MB) |")
+    print("|---|---:|---:|---:|---:|---:|---:|")
     for name, _, _ in runs:
-        seconds = statistics.median(r["seconds"] for r in table[name])
-        ratio = statistics.median(r["seconds"] / f for r, f in zip(table[name], floors))
-        rss = statistics.median(r["rss_mb"] for r in table[name])
-        print(f"| {name} | {seconds:.2f} | {ratio:.2f} | {rss:.0f} | {rss / (1.2 * corpus_rss + 100):.2f} |")
+        rows = table[name]
+        seconds = statistics.median(r["seconds"] for r in rows)
+        ratio = statistics.median(r["seconds"] / f for r, f in zip(rows, floors))
+        cpu = statistics.median(r["cpu"] for r in rows)
+        cpu_ratio = statistics.median(r["cpu"] / f for r, f in zip(rows, cpu_floors))
+        rss = statistics.median(r["rss_mb"] for r in rows)
+        print(f"| {name} | {seconds:.2f} | {ratio:.2f} | {cpu:.2f} | {cpu_ratio:.2f} | {rss:.0f} | {rss / (1.2 * corpus_rss + 100):.2f} |")
     print(f"\noutput sha256 {digest}")
 
 

@@ -89,9 +89,11 @@ def _query_evidence(interaction: Interaction, as_of: _dt.date) -> list[str]:
     """One line per distinct period start the query reaches for, in order of appearance."""
     if interaction.query is None:
         return []
+    starts = dict.fromkeys(ref.begins for ref in future_references(interaction.query, as_of))
+    if not starts:
+        return []
     query = _quote(interaction.query, QUOTED_QUERY)  # a megabyte query makes one short line per period
     t = as_of.isoformat()
-    starts = dict.fromkeys(ref.begins for ref in future_references(interaction.query, as_of))
     return [f"query '{query}' reaches for {begins} > {t}" for begins in starts]
 
 

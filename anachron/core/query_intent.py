@@ -50,7 +50,8 @@ _SEP = r"[\s\-/]*"
 
 # Order matters: at one position the longest, most specific form must win.
 _PATTERN = re.compile(
-    r"(?<![\w$£€¥.,])(?:"
+    # Every form starts with a digit, q, h, f or a month's initial: other positions fail at once.
+    r"(?=[0-9qhfjmasond])(?<![\w$£€¥.,])(?:"
     rf"(?P<iso>(?P<iso_y>{_YEAR4})[-/](?P<iso_m>[0-9]{{2}})[-/](?P<iso_d>[0-9]{{2}}))(?![\w%])"
     rf"|(?P<ym>(?P<ym_y>{_YEAR4})[-/](?P<ym_m>0[1-9]|1[0-2]))(?![\w%/-])"
     rf"|(?P<dmy>(?P<dmy_d>{_DAY})\s+(?P<dmy_m>{_MONTH})\.?,?\s+(?P<dmy_y>{_YEAR4}))(?![\w%])"
