@@ -179,3 +179,34 @@ class BadInputTest(unittest.TestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+class PrettyJsonTest(unittest.TestCase):
+    """pretty_json writes what dump_json writes, for every value, nested anywhere."""
+
+    def test_same_as_dump_json(self):
+        from anachron.scoring import pretty_json
+
+        class Sub(str):
+            pass
+
+        values = [
+            {}, [], "", 0, -1, 2**70, 0.1, 1e300, -0.0, 1.0, True, False, None,
+            {"b": [1, {"z": None, "a": []}], "a": {"x": {}, "\u2028": "\ud800\x00\u0085\"\\"}},
+            [["nested", ["deep", [1.5, None]]], (1, 2)],
+            {"evidence": ["#1 a\u2029b", "é 2024", "\udfff"], "failed_calls": {"refused": 0, "error": 2}},
+            {"int_key": {1: "a", 2: "b"}},  # non-string keys: json's own rules
+            [Sub("sub"), 3, "s"],  # a str subclass among others
+            {"mixed": ["a", 1, None, "b"]},
+        ]
+        for value in values:
+            for indent in ("", "    "):
+                want = dump_json(value).removesuffix("\n").replace("\n", "\n" + indent)
+                self.assertEqual(pretty_json(value, indent), want, repr(value))
+
+    def test_what_json_refuses_it_refuses(self):
+        from anachron.scoring import pretty_json
+
+        for value in (float("nan"), [float("inf")], {"a": object()}, {(1, 2): 3}):
+            with self.assertRaises((ValueError, TypeError)):
+                pretty_json(value)
