@@ -87,7 +87,7 @@ def _cpu() -> float:
 
 def _run(kind: str, tree: Path, workload: Path, out: Path, extra: list[str] = ()) -> dict:
     env = dict(os.environ, PYTHONPATH=str(tree))
-    command = [sys.executable, __file__, "--child", kind, str(workload), "--out-file", str(out), *(["--", *extra] if extra else [])]
+    command = [sys.executable, __file__, "--child", kind, str(workload), "--out-file", str(out), "--extra", json.dumps(list(extra))]
     done = subprocess.run(command, env=env, capture_output=True, text=True, check=False)
     if done.returncode:
         raise SystemExit(f"{kind} ({tree}) failed:\n{done.stderr}")
@@ -106,7 +106,7 @@ def main() -> None:
     parser.add_argument("--jobs", type=int, default=1, help="also time --jobs N (N > 1)")
     parser.add_argument("--child", help=argparse.SUPPRESS)
     parser.add_argument("--out-file", type=Path, help=argparse.SUPPRESS)
-    parser.add_argument("extra", nargs="*", help=argparse.SUPPRESS)
+    parser.add_argument("--extra", type=json.loads, default=[], help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.child:
         print(json.dumps(_child(args.child, args.workload, args.out_file, args.extra)))

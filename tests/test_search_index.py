@@ -66,13 +66,14 @@ class SameResultsAsTheScanTest(unittest.TestCase):
         self.assertSame(data, queries, days)
 
     def test_generated_corpus_pruned_path_forced(self):
-        # A small budget of rare postings sends most queries down the pruned path (and its fallback).
+        # Small budgets send most queries down the pruned path, its walk and its fallback.
         data, vocab = _generated(600, seed=13)
         rng = random.Random(7)
         queries = [" ".join(rng.sample(vocab, rng.randint(2, 6))) for _ in range(80)]
-        for budget in (1, 20, 150):
-            with mock.patch.object(retrieval, "_RARE_POSTINGS", budget):
-                self.assertSame(data, queries, [dt.date(2020, 3, 1), dt.date(2030, 1, 1)], ks=(1, 5, 20))
+        for budget in (0, 1, 20, 150):
+            for walk in (1, 60, 10**9):  # the walk in item order: given up at once, midway, or never
+                with mock.patch.object(retrieval, "_RARE_POSTINGS", budget), mock.patch.object(retrieval, "_WALK_POSTINGS", walk):
+                    self.assertSame(data, queries, [dt.date(2020, 3, 1), dt.date(2030, 1, 1)], ks=(1, 5, 20))
 
     def test_generated_corpus_large_postings(self):
         # Enough items that common words outgrow the pruned path's budget of postings.

@@ -466,7 +466,7 @@ def summarise(results: Iterable[SampleResult]) -> RunSummary:
     mean_tclr, tool_using, mean_high = _ExactMean(), _ExactMean(), _ExactMean()
     counts = dict.fromkeys(_SUMMED, 0)
     failed = _no_failures()
-    days: list[int] = []
+    days: dict[int, int] = {}  # days past T -> post-T items: a stream's memory grows with distinct days only
     for r in results:
         n += 1
         mean_tclr.add(r.result_leaks, r.interactions)
@@ -479,7 +479,8 @@ def summarise(results: Iterable[SampleResult]) -> RunSummary:
             counts[name] += getattr(r, name)
         for status, count in r.failed_calls.items():
             failed[status] += count
-        days.extend(r.horizons)
+        for d in r.horizons:
+            days[d] = days.get(d, 0) + 1
     return RunSummary(
         n=n,
         mean_tclr=mean_tclr.value(),
@@ -488,7 +489,7 @@ def summarise(results: Iterable[SampleResult]) -> RunSummary:
         tool_using_mean_tclr=tool_using.value(),
         failed_calls=failed,
         mean_tclr_high=mean_high.value(),
-        horizon=horizon(days),
+        horizon=horizon([d for d, n in sorted(days.items()) for _ in range(n)]),
         **counts,
     )
 

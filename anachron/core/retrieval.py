@@ -22,9 +22,10 @@ from __future__ import annotations
 
 import bisect
 import datetime as _dt
+import heapq
 import re
 from collections import Counter
-from itertools import compress
+from itertools import compress, repeat
 
 from ..validate import describe, positive_int
 from .corpus import Corpus, Item
@@ -112,7 +113,7 @@ class SearchEngine:
         while rare < len(lists) and total + lists[rare][0] <= _RARE_POSTINGS:
             total += lists[rare][0]
             rare += 1
-        if 0 < rare < len(lists):
+        if rare < len(lists):
             best = _pruned(lists, rare, cut, size, k)
             if best is not None:
                 return [self._order[number] for number in best]
@@ -158,14 +159,18 @@ def _add(scores: Counter[int], postings: list[int], weight: int, cut: int, size:
 
 
 def _pruned(lists: list, rare: int, cut: int, size: int, k: int) -> list[int] | None:
-    """The best *k* when the query's rare words decide them, else ``None``.
+    """The best *k* found without counting every posting of the common words, or ``None``.
 
     The items matching a rare word (``lists[:rare]``) are scored in full:
     their rare-word weights from the postings, their common-word weights by
-    bisection in the common words' postings.  An item matching only common
-    words scores at most *bound*, the sum of their largest weights.  So when
-    *k* scored items score above *bound*, they are the best *k*, exactly;
-    otherwise (``None``) the caller scores every posting.
+    bisection in the common words' postings.  Every other item matches only
+    common words and scores at most *bound*, the sum of their largest
+    weights.  Either *k* scored items score above *bound*: they are the
+    best *k*.  Or the best of the other items are found by walking the
+    common words' postings in item order (:func:`_first_at_bound`), which
+    stops once *k* of them reach *bound*: no later one can beat them.  The
+    best *k* are then among the two groups, exactly.  ``None`` when that
+    walk runs out of its budget: the caller counts every posting.
     """
     scores: Counter[int] = Counter()
     for _, strong, weak in lists[:rare]:
@@ -183,10 +188,59 @@ def _pruned(lists: list, rare: int, cut: int, size: int, k: int) -> list[int] | 
                 if at < end and postings[at] == number:
                     scores[number] += weight
     above = [number for number, score in scores.items() if score > bound]
-    if len(above) < k:
+    if len(above) >= k:
+        above.sort(key=lambda number: (-scores[number], number))
+        return above[:k]
+    others = _first_at_bound(common, scores, bound, cut, k)
+    if others is None:
         return None
-    above.sort(key=lambda number: (-scores[number], number))
-    return above[:k]
+    scores.update(others)
+    ranked = sorted(scores, key=lambda number: (-scores[number], number))
+    return ranked[:k]
+
+
+_WALK_POSTINGS = 300  # postings the walk in item order may visit before giving up
+
+
+def _first_at_bound(common: list, skip: Counter[int], bound: int, cut: int, k: int) -> dict[int, int] | None:
+    """The best *k* items matching only *common* words (not in *skip*), with their scores.
+
+    Walks the postings of the common words merged in item order, scoring
+    each item in full as it passes.  Items come in tie order, so per score
+    the first *k* are the best; once *k* items score *bound* (the most any
+    can), the walk stops.  ``None`` when :data:`_WALK_POSTINGS` postings
+    pass before that.
+    """
+    streams = [zip(postings, repeat(weight)) for _, strong, weak in common for postings, weight in ((strong, 2), (weak, 1)) if postings]
+    levels: dict[int, list[int]] = {}
+    current, score, seen = -1, 0, 0
+    for number, weight in heapq.merge(*streams):
+        if number != current:
+            if score and current not in skip:
+                level = levels.setdefault(score, [])
+                if len(level) < k:
+                    level.append(current)
+                    if score == bound and len(level) == k:
+                        break
+            current, score = number, 0
+            if number >= cut:
+                break
+        score += weight
+        seen += 1
+        if seen > _WALK_POSTINGS:
+            return None
+    else:
+        if score and current not in skip and current < cut:  # the last item
+            level = levels.setdefault(score, [])
+            if len(level) < k:
+                level.append(current)
+    best: dict[int, int] = {}
+    for level in sorted(levels, reverse=True):
+        for number in levels[level][: k - len(best)]:
+            best[number] = level
+        if len(best) >= k:
+            break
+    return best
 
 
 def _best(scores: Counter[int], k: int) -> list[int]:
