@@ -75,18 +75,23 @@ def parse_json(text: str, where: str, *, multiline: bool = False) -> Any:
         raise AnachronError(f"{where}: invalid JSON: {exc}") from None
 
 
+def _unreadable(path: str | os.PathLike[str], exc: OSError) -> AnachronError:
+    """The one-line error for a file that cannot be opened or read."""
+    if isinstance(exc, FileNotFoundError):
+        return AnachronError(f"{path}: no such file")
+    if isinstance(exc, IsADirectoryError):
+        return AnachronError(f"{path}: is a directory, expected a file")
+    return AnachronError(f"{path}: cannot read: {exc.strerror}")
+
+
 def _read_text(path: str | os.PathLike[str]) -> str:
     try:
         with open(path, encoding="utf-8", newline="") as fh:
             return fh.read()
-    except FileNotFoundError:
-        raise AnachronError(f"{path}: no such file") from None
-    except IsADirectoryError:
-        raise AnachronError(f"{path}: is a directory, expected a file") from None
     except UnicodeDecodeError as exc:
         raise AnachronError(f"{path}: not UTF-8 text (byte {exc.start})") from None
     except OSError as exc:
-        raise AnachronError(f"{path}: cannot read: {exc.strerror}") from None
+        raise _unreadable(path, exc) from None
 
 
 def read_json(path: str | os.PathLike[str]) -> Any:
@@ -132,12 +137,8 @@ def stream_records(
     """
     try:
         fh = open(path, "rb")
-    except FileNotFoundError:
-        raise AnachronError(f"{path}: no such file") from None
-    except IsADirectoryError:
-        raise AnachronError(f"{path}: is a directory, expected a file") from None
     except OSError as exc:
-        raise AnachronError(f"{path}: cannot read: {exc.strerror}") from None
+        raise _unreadable(path, exc) from None
     with fh:
         offset = start
         try:
@@ -158,10 +159,8 @@ def stream_records(
                 if not isinstance(obj, dict):
                     raise AnachronError(f"{where}: expected a JSON object, got {describe(obj)}")
                 yield where, obj
-        except IsADirectoryError:
-            raise AnachronError(f"{path}: is a directory, expected a file") from None
         except OSError as exc:
-            raise AnachronError(f"{path}: cannot read: {exc.strerror}") from None
+            raise _unreadable(path, exc) from None
 
 
 def read_log_records(path: str | os.PathLike[str]) -> tuple[list[Record], str | None]:
