@@ -18,7 +18,7 @@ interleaved and the median of each is reported):
 Wall time and CPU time (user + system, of the workers too for ``--jobs``) are both reported:
 on a machine shared with other jobs the wall ratio carries their noise, the CPU ratio much less.
 Ratios are medians of the per-round ratios.  Peak RSS is ``ru_maxrss`` of the process (the
-largest worker's for ``--jobs``).  Every output is
+largest worker's for ``--jobs``, which counts what it shares with the parent it was forked from).  Every output is
 checked to be the same bytes as the first one's.  Standard library only.
 """
 
@@ -41,6 +41,16 @@ HERE = Path(__file__).resolve().parent.parent
 
 
 def _rss_mb(who: int = resource.RUSAGE_SELF) -> float:
+    """Peak RSS in MB.  Of this process: VmHWM, which starts afresh at exec (``ru_maxrss``
+    would carry the high-water mark of the benchmark process that forked it)."""
+    if who == resource.RUSAGE_SELF:
+        try:
+            with open("/proc/self/status", encoding="ascii") as fh:
+                for line in fh:
+                    if line.startswith("VmHWM:"):
+                        return int(line.split()[1]) / 1024
+        except OSError:
+            pass
     return resource.getrusage(who).ru_maxrss / 1024
 
 
@@ -95,7 +105,11 @@ def _run(kind: str, tree: Path, workload: Path, out: Path, extra: list[str] = ()
 
 
 def _digest(path: Path) -> str:
-    return hashlib.sha256(path.read_bytes()).hexdigest()
+    digest = hashlib.sha256()
+    with open(path, "rb") as fh:  # in chunks: this process forks every run, and should stay small
+        for chunk in iter(lambda: fh.read(1 << 20), b""):
+            digest.update(chunk)
+    return digest.hexdigest()
 
 
 def main() -> None:
