@@ -186,15 +186,15 @@ def _line(value: Any) -> str:
     return _ESCAPED.sub(_escape, text) + "\n"
 
 
-class JsonLinesWriter:
-    """One sample per line, then ``{"summary": ...}``: what ``dump_json(..., indent=None)`` writes."""
+class _LineWriter:
+    """A format of one text part per sample, copied through as it comes (jsonl, csv)."""
 
     def __init__(self, out: TextIO) -> None:
         self.out = out
 
     @staticmethod
     def part(result: SampleResult) -> str:
-        return _line(result.to_dict())
+        raise NotImplementedError
 
     def sample(self, result: SampleResult) -> None:
         self.out.write(self.part(result))
@@ -204,10 +204,21 @@ class JsonLinesWriter:
             self.out.write(chunk)
 
     def finish(self, summary: RunSummary) -> None:
-        self.out.write(_line({"summary": summary.to_dict()}))
+        pass
 
     def close(self) -> None:
         pass
+
+
+class JsonLinesWriter(_LineWriter):
+    """One sample per line, then ``{"summary": ...}``: what ``dump_json(..., indent=None)`` writes."""
+
+    @staticmethod
+    def part(result: SampleResult) -> str:
+        return _line(result.to_dict())
+
+    def finish(self, summary: RunSummary) -> None:
+        self.out.write(_line({"summary": summary.to_dict()}))
 
 
 class TableWriter:
@@ -254,29 +265,16 @@ class TableWriter:
             rows.close()
 
 
-class CsvWriter:
-    """A header, then one line per sample (:func:`anachron.records.csv_line`)."""
+class CsvWriter(_LineWriter):
+    """A header, then one line per sample (:func:`anachron.records.csv_line`); no summary."""
 
     def __init__(self, out: TextIO) -> None:
-        self.out = out
+        super().__init__(out)
         out.write(csv_header(SAMPLE_COLUMNS))
 
     @staticmethod
     def part(result: SampleResult) -> str:
         return csv_line(sample_record(result), SAMPLE_COLUMNS)
-
-    def sample(self, result: SampleResult) -> None:
-        self.out.write(self.part(result))
-
-    def add_parts(self, parts: TextIO, count: int, width: int) -> None:
-        for chunk in iter(lambda: parts.read(_COPY), ""):
-            self.out.write(chunk)
-
-    def finish(self, summary: RunSummary) -> None:
-        pass
-
-    def close(self) -> None:
-        pass
 
 
 def _spool() -> TextIO:
