@@ -249,3 +249,27 @@ class PrettyJsonTest(unittest.TestCase):
         for value in (float("nan"), [float("inf")], {"a": object()}, {(1, 2): 3}):
             with self.assertRaises((ValueError, TypeError)):
                 pretty_json(value)
+
+
+class FixedReferencesTest(unittest.TestCase):
+    """A corpus item's date references are worked out once only when no cutoff could change them."""
+
+    def test_four_digit_forms_are_fixed_and_equal_to_any_cutoff(self):
+        import datetime as dt
+
+        from anachron.core.query_intent import date_references, fixed_references
+
+        text = "Revenue for Q3 2024, up from 14 March 2023 and FY2022; guidance for 2025."
+        fixed = fixed_references(text)
+        self.assertIsNotNone(fixed)
+        for as_of in (dt.date(1990, 1, 1), dt.date(2023, 3, 14), dt.date(2060, 6, 30)):
+            self.assertEqual(fixed, date_references(text, as_of))
+
+    def test_a_two_digit_year_is_read_at_each_cutoff(self):
+        import datetime as dt
+
+        from anachron.core.query_intent import date_references, fixed_references
+
+        for text in ("results for Q4 '99", "FY23 guidance", "3Q98 call"):
+            self.assertIsNone(fixed_references(text), text)
+            self.assertNotEqual(date_references(text, dt.date(1930, 1, 1)), date_references(text, dt.date(2090, 1, 1)))

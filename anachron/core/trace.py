@@ -31,7 +31,7 @@ from typing import Any, Iterable, Iterator, Mapping
 from ..io import Record, read_records
 from ..validate import Fields, describe
 from .attribution import DATE_FIELDS, Attribution, attribute, evidence_of
-from .query_intent import DateReference, date_references
+from .query_intent import DateReference, fixed_references
 from .corpus import Corpus
 from .dates import known_at
 from .errors import AnachronError
@@ -183,20 +183,11 @@ def _corpus_text(item: Any) -> str:
     return f"{item.title}\n{item.text}"[:CONTENT_CHARS]
 
 
-# Two cutoffs whose windows for a two-digit year (T-79..T+20) share no year: a text whose
-# references come out the same at both has none whose period depends on T.
-_CUTOFFS = (_dt.date(1950, 1, 1), _dt.date(2050, 1, 1))
-
-
 def _fixed_references(text: str) -> tuple[DateReference, ...] | None:
-    """The date references of *text* when they do not depend on the cutoff, else ``None``.
-
-    A two-digit year (Q3 '23) is read in the century nearest T, so its
-    references are found again at each T (``None``); every other form names
-    the same period at any T, and is worked out once.
-    """
-    early, late = (date_references(text, cutoff) for cutoff in _CUTOFFS)
-    return tuple(early) if early == late else None
+    """The date references of *text* worked out once, when they do not depend on T (else ``None``:
+    found again at each T, see :func:`~anachron.core.query_intent.fixed_references`)."""
+    found = fixed_references(text)
+    return None if found is None else tuple(found)
 
 
 def _from_corpus(corpus: Corpus, ident: str, cache: dict[str, ReturnedItem]) -> ReturnedItem | None:
