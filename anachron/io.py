@@ -16,13 +16,15 @@ either all of them are replaced or none is.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import re
 import stat
+import sys
 import tempfile
 from pathlib import Path
-from typing import Any, Iterator, Mapping
+from typing import Any, Iterator, Mapping, TextIO
 
 from .errors import AnachronError
 from .validate import describe
@@ -36,6 +38,8 @@ __all__ = [
     "read_log_records",
     "read_records",
     "read_text",
+    "staged_output",
+    "stream_records",
     "write_atomic",
     "write_files_atomic",
 ]
@@ -48,11 +52,13 @@ def _reject_constant(name: str) -> Any:
 
 
 def _no_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
-    obj: dict[str, Any] = {}
-    for key, value in pairs:
-        if key in obj:
-            raise ValueError(f"duplicate key {key!r}")
-        obj[key] = value
+    obj = dict(pairs)  # built in C; only an object with a repeated key needs the loop below
+    if len(obj) != len(pairs):
+        seen: set[str] = set()
+        for key, _ in pairs:
+            if key in seen:
+                raise ValueError(f"duplicate key {key!r}")
+            seen.add(key)
     return obj
 
 
@@ -70,18 +76,23 @@ def parse_json(text: str, where: str, *, multiline: bool = False) -> Any:
         raise AnachronError(f"{where}: invalid JSON: {exc}") from None
 
 
+def _unreadable(path: str | os.PathLike[str], exc: OSError) -> AnachronError:
+    """The one-line error for a file that cannot be opened or read."""
+    if isinstance(exc, FileNotFoundError):
+        return AnachronError(f"{path}: no such file")
+    if isinstance(exc, IsADirectoryError):
+        return AnachronError(f"{path}: is a directory, expected a file")
+    return AnachronError(f"{path}: cannot read: {exc.strerror}")
+
+
 def _read_text(path: str | os.PathLike[str]) -> str:
     try:
         with open(path, encoding="utf-8", newline="") as fh:
             return fh.read()
-    except FileNotFoundError:
-        raise AnachronError(f"{path}: no such file") from None
-    except IsADirectoryError:
-        raise AnachronError(f"{path}: is a directory, expected a file") from None
     except UnicodeDecodeError as exc:
         raise AnachronError(f"{path}: not UTF-8 text (byte {exc.start})") from None
     except OSError as exc:
-        raise AnachronError(f"{path}: cannot read: {exc.strerror}") from None
+        raise _unreadable(path, exc) from None
 
 
 def read_text(path: str | os.PathLike[str]) -> str:
@@ -117,6 +128,45 @@ def read_jsonl(path: str | os.PathLike[str]) -> Iterator[tuple[int, Any]]:
 def read_records(path: str | os.PathLike[str]) -> list[Record]:
     """The objects of a JSON Lines file as ``("path:line", object)`` records."""
     return [(f"{path}:{number}", obj) for number, obj in read_jsonl(path)]
+
+
+def stream_records(
+    path: str | os.PathLike[str], *, start: int = 0, stop: int | None = None, first_line: int = 1
+) -> Iterator[Record]:
+    """:func:`read_records`, one line at a time: memory holds one record, not the file.
+
+    Lines split on ``\n`` only, as :func:`read_jsonl`.  A byte that is not
+    UTF-8 is an error naming its offset in the file, as :func:`read_json`
+    reports it; it is found when its line is reached.  *start* and *stop*
+    (byte offsets at line starts) read a share of the file whose first line
+    is line *first_line* (``anachron score --jobs``).
+    """
+    try:
+        fh = open(path, "rb")
+    except OSError as exc:
+        raise _unreadable(path, exc) from None
+    with fh:
+        offset = start
+        try:
+            fh.seek(start)
+            for number, raw in enumerate(fh, start=first_line):
+                if stop is not None and offset >= stop:
+                    break
+                try:
+                    line = raw.decode("utf-8")
+                except UnicodeDecodeError as exc:
+                    raise AnachronError(f"{path}: not UTF-8 text (byte {offset + exc.start})") from None
+                offset += len(raw)
+                line = line.removesuffix("\n").removesuffix("\r")
+                if not line.strip():
+                    continue
+                where = f"{path}:{number}"
+                obj = parse_json(line, where)
+                if not isinstance(obj, dict):
+                    raise AnachronError(f"{where}: expected a JSON object, got {describe(obj)}")
+                yield where, obj
+        except OSError as exc:
+            raise _unreadable(path, exc) from None
 
 
 def read_log_records(path: str | os.PathLike[str]) -> tuple[list[Record], str | None]:
@@ -196,6 +246,45 @@ def _discard(tmp: str) -> None:
         os.unlink(tmp)
     except OSError:
         pass
+
+
+@contextlib.contextmanager
+def staged_output(path: str | os.PathLike[str] | None) -> Iterator[TextIO]:
+    """A text stream for output written piece by piece, that appears whole or not at all.
+
+    With a *path*, the text goes to a temporary file beside it (with the mode
+    :func:`write_atomic` gives), renamed over *path* when the block ends
+    without an error.  Without one, it is spooled to an anonymous temporary
+    file and copied to standard output at the end, so that bad input found
+    halfway leaves standard output empty.  On an error the text is discarded.
+    """
+    if path is None:
+        # surrogatepass: a table may show a lone surrogate, which standard output escapes.
+        with tempfile.TemporaryFile("w+", encoding="utf-8", errors="surrogatepass", newline="\n") as spool:
+            yield spool
+            spool.seek(0)
+            sys.stdout.flush()
+            for chunk in iter(lambda: spool.read(1 << 20), ""):
+                sys.stdout.write(chunk)
+        return
+    target = Path(os.path.realpath(path))
+    try:
+        target.parent.mkdir(parents=True, exist_ok=True)
+        tmp = _stage(target, "")
+    except OSError as exc:
+        raise AnachronError(f"{path}: cannot write: {exc.strerror or exc}") from None
+    try:
+        with open(tmp, "w", encoding="utf-8", errors="backslashreplace", newline="\n") as fh:
+            yield fh
+            fh.flush()
+            os.fsync(fh.fileno())
+        os.replace(tmp, target)
+    except OSError as exc:
+        _discard(tmp)
+        raise AnachronError(f"{path}: cannot write: {exc.strerror or exc}") from None
+    except BaseException:
+        _discard(tmp)
+        raise
 
 
 def write_atomic(path: str | os.PathLike[str], text: str) -> None:

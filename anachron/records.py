@@ -28,8 +28,8 @@ from typing import Any, Iterable, Mapping, Sequence
 
 from .core.leakage import FAILED_STATUSES, SampleResult
 
-__all__ = ["BANK_COLUMNS", "BANK_HISTORY", "bank_verdict", "COMPARISON_COLUMNS", "SAMPLE_COLUMNS", "bank_records", "comparison_records",
-           "csv_text", "sample_records"]
+__all__ = ["BANK_COLUMNS", "BANK_HISTORY", "COMPARISON_COLUMNS", "SAMPLE_COLUMNS", "bank_records", "bank_verdict",
+           "comparison_records", "csv_header", "csv_line", "csv_text", "sample_record", "sample_records"]
 
 SAMPLE_COLUMNS: tuple[str, ...] = (
     "sample_id", "as_of", "mode", "tclr", "tclr_low", "tclr_high", "interactions", "result_leaks", "undated",
@@ -71,17 +71,19 @@ BANK_COLUMNS: tuple[str, ...] = (
 
 def sample_records(results: Iterable[SampleResult]) -> list[dict[str, Any]]:
     """One flat record per result, columns :data:`SAMPLE_COLUMNS`."""
-    records = []
-    for r in results:
-        d = r.to_dict()
-        row = {name: d.get(name) for name in SAMPLE_COLUMNS}
-        row["calls"] = r.calls
-        for status in FAILED_STATUSES:
-            row[f"failed_{status}"] = r.failed_calls.get(status, 0)
-        row["evidence_lines"] = len(r.evidence)
-        row["evidence"] = "\n".join(r.evidence)
-        records.append(row)
-    return records
+    return [sample_record(r) for r in results]
+
+
+def sample_record(r: SampleResult) -> dict[str, Any]:
+    """The flat record of one result, columns :data:`SAMPLE_COLUMNS`."""
+    d = r.to_dict()
+    row = {name: d.get(name) for name in SAMPLE_COLUMNS}
+    row["calls"] = r.calls
+    for status in FAILED_STATUSES:
+        row[f"failed_{status}"] = r.failed_calls.get(status, 0)
+    row["evidence_lines"] = len(r.evidence)
+    row["evidence"] = "\n".join(r.evidence)
+    return row
 
 
 def comparison_records(comparison: Any) -> list[dict[str, Any]]:
@@ -125,9 +127,20 @@ def _cell(value: Any) -> str:
 
 def csv_text(records: Sequence[Mapping[str, Any]], columns: Sequence[str]) -> str:
     """*records* as CSV text: a header of *columns*, then one line per record."""
+    return csv_header(columns) + "".join(csv_line(record, columns) for record in records)
+
+
+def csv_header(columns: Sequence[str]) -> str:
+    """The header line of CSV text with *columns*."""
+    return _csv_row(columns)
+
+
+def csv_line(record: Mapping[str, Any], columns: Sequence[str]) -> str:
+    """One record's line of CSV text with *columns* (a streaming writer writes these one at a time)."""
+    return _csv_row([_cell(record.get(name)) for name in columns])
+
+
+def _csv_row(cells: Sequence[str]) -> str:
     out = io.StringIO()
-    writer = csv.writer(out, lineterminator="\n")
-    writer.writerow(columns)
-    for record in records:
-        writer.writerow([_cell(record.get(name)) for name in columns])
+    csv.writer(out, lineterminator="\n").writerow(cells)
     return out.getvalue()

@@ -103,20 +103,35 @@ def seal_line(summary: RunSummary) -> str:
     return f"sealed: false ({breaches} in {summary.seal_breached_runs} / {samples}{audited}): NOT a time-locked result"
 
 
+def table_header(width: int) -> str:
+    """The header line of :func:`score_table`, its sample column *width* wide."""
+    return f"{'sample':<{width}}  as_of       TCLR    ok  result  undated  surv  restate  query  open  content  blocked  failed  seal"
+
+
+def table_row(r: SampleResult, width: int) -> str:
+    """One sample's line of :func:`score_table`; with *width* 0 the id is not padded."""
+    return (
+        f"{r.sample_id:<{width}}  {r.as_of}  {r.tclr:5.3f}  {r.interactions:4d}  {r.result_leaks:6d}  {r.undated:7d}"
+        f"  {r.survivorship_leaks:4d}  {r.restatement_leaks:7d}  {r.query_intent_leaks:5d}  {r.open_period_queries:4d}  {r.content_leaks:7d}"
+        f"  {r.blocked_attempts:7d}  {sum(r.failed_calls.values()):6d}"
+        f"  {'-' if r.seal_breaches is None else r.seal_breaches:>4}"
+    )
+
+
+def evidence_line(line: str, width: int) -> str:
+    """An evidence line of :func:`score_table`, under the row of its sample."""
+    return f"{'':<{width}}  ! {line}"
+
+
 def score_table(results: Sequence[SampleResult]) -> str:
     """The seal verdict, a per-sample table, each sample's evidence under it, then the run summary."""
     summary = summarise(results)
     width = max([len("sample")] + [len(r.sample_id) for r in results])
-    header = f"{'sample':<{width}}  as_of       TCLR    ok  result  undated  surv  restate  query  open  content  blocked  failed  seal"
+    header = table_header(width)
     lines = [seal_line(summary), "", header, "-" * len(header)]
     for r in results:
-        lines.append(
-            f"{r.sample_id:<{width}}  {r.as_of}  {r.tclr:5.3f}  {r.interactions:4d}  {r.result_leaks:6d}  {r.undated:7d}"
-            f"  {r.survivorship_leaks:4d}  {r.restatement_leaks:7d}  {r.query_intent_leaks:5d}  {r.open_period_queries:4d}  {r.content_leaks:7d}"
-            f"  {r.blocked_attempts:7d}  {sum(r.failed_calls.values()):6d}"
-            f"  {'-' if r.seal_breaches is None else r.seal_breaches:>4}"
-        )
-        lines += [f"{'':<{width}}  ! {line}" for line in r.evidence]
+        lines.append(table_row(r, width))
+        lines += [evidence_line(line, width) for line in r.evidence]
     lines.append("")
     lines += summary_lines(summary)
     return "\n".join(lines) + "\n"

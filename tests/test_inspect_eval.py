@@ -16,6 +16,7 @@ import sys
 import tempfile
 import unittest
 import warnings
+from unittest import mock
 from importlib.metadata import entry_points
 from pathlib import Path
 
@@ -515,6 +516,33 @@ class ExportTest(unittest.TestCase):
             with self.subTest(mode=mode):
                 self.assertEqual(path.suffix, ".eval")
                 self.check_export(path, naive_results(mode).values())
+
+    def test_eval_logs_are_read_a_batch_of_samples_at_a_time(self):
+        # Never the whole log: only its header, the sample summaries, then samples by id in batches.
+        import anachron.inspect.export as export_module
+        from inspect_ai.log import read_eval_log as real_read
+
+        whole, batches = [], []
+
+        def read_eval_log(path, header_only=False, **kwargs):
+            if not header_only:
+                whole.append(path)
+            return real_read(path, header_only=header_only, **kwargs)
+
+        real_by_id = export_module.read_eval_log_samples_by_id
+
+        def by_id(path, keys, **kwargs):
+            batches.append(len(keys))
+            return real_by_id(path, keys, **kwargs)
+
+        path = self.naive["unrestricted"]
+        with mock.patch.object(export_module, "read_eval_log", read_eval_log), \
+                mock.patch.object(export_module, "read_eval_log_samples_by_id", by_id), \
+                mock.patch.object(export_module, "BATCH", 4):
+            self.check_export(path, naive_results("unrestricted").values())
+        self.assertEqual(whole, [])
+        n = len(naive_results("unrestricted"))
+        self.assertEqual(batches, ([4] * (n // 4) + ([n % 4] if n % 4 else [])) * 2)  # tclr, then score
 
     def test_json_logs(self):
         for mode, path in self.oracle.items():

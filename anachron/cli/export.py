@@ -7,11 +7,10 @@ from __future__ import annotations
 
 import argparse
 
-from ..io import dump_json, write_atomic
 from ..core.errors import AnachronError
-from ..records import SAMPLE_COLUMNS, csv_text, sample_records
-from ..report import score_document, tclr_object
-from .options import add_corpus_option
+from ..io import dump_json, staged_output, write_atomic
+from ..scoring import CsvWriter, JsonWriter, score_stream
+from .options import add_corpus_option, frozen_heap
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -33,17 +32,37 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.set_defaults(func=run)
 
 
+class _Tclr:
+    """A writer keeping ``{sample_id: tclr}`` (the anachron-compare input), a few bytes per sample."""
+
+    def __init__(self) -> None:
+        self.tclr: dict[str, float] = {}
+
+    def sample(self, result) -> None:
+        self.tclr[result.sample_id] = result.tclr
+
+    def finish(self, summary) -> None:
+        pass
+
+    def close(self) -> None:
+        pass
+
+
 def run(args: argparse.Namespace) -> int:
     try:
-        from ..inspect.export import log_paths, score_logs
+        from ..inspect.export import log_paths, log_records
     except ImportError as exc:
         raise AnachronError(f"export: {' '.join(str(exc).split())}") from None
     paths = log_paths(args.logs)
-    results = score_logs(paths, corpus=args.corpus, epoch=args.epoch)
-    if args.format == "csv":
-        text = csv_text(sample_records(results), SAMPLE_COLUMNS)
-    else:
-        text = dump_json(tclr_object(results) if args.format == "tclr" else score_document(results))
-    write_atomic(args.out, text)
-    print(f"wrote {args.out}: {len(results)} samples from {len(paths)} log{'s' if len(paths) > 1 else ''}")
+    records, corpus = log_records(paths, corpus=args.corpus, epoch=args.epoch)
+    # Samples are read, scored and written one at a time (an .eval log a batch of samples at a time).
+    with frozen_heap():
+        if args.format == "tclr":
+            writer = _Tclr()
+            summary = score_stream(records, corpus, writer)
+            write_atomic(args.out, dump_json(writer.tclr))
+        else:
+            with staged_output(args.out) as stream:
+                summary = score_stream(records, corpus, (CsvWriter if args.format == "csv" else JsonWriter)(stream))
+    print(f"wrote {args.out}: {summary.n} samples from {len(paths)} log{'s' if len(paths) > 1 else ''}")
     return 0

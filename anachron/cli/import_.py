@@ -9,13 +9,13 @@ from __future__ import annotations
 
 import argparse
 import sys
-from typing import Iterator
+from typing import Iterator, TextIO
 
-from ..core import Corpus, load_corpus, parse_traces
+from ..core import Corpus, iter_traces, load_corpus
 from ..core.dates import parse_date
 from ..core.seal import Declaration
 from ..errors import AnachronError
-from ..io import Record, dump_json, read_json, read_records, write_atomic
+from ..io import Record, dump_json, read_json, staged_output, stream_records
 from .options import add_corpus_option, iso_date
 
 
@@ -105,7 +105,7 @@ def trace_records(args: argparse.Namespace, corpus: Corpus) -> Iterator[Record]:
             raise AnachronError("--as-of, --as-of-map, --sample-id-from and --retrieval-tools read logs: give --from FORMAT")
         if len(logs) != 1:
             raise AnachronError("a trace is one file: give one TRACE.jsonl, or --from FORMAT for logs")
-        return iter(read_records(logs[0]))
+        return stream_records(logs[0])  # one record at a time, when the stream reaches it
     from ..importers import Options, import_logs
 
     if args.as_of is not None and args.as_of_map is not None:
@@ -137,12 +137,21 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.set_defaults(func=run)
 
 
+def _written(records: Iterator[Record], out: TextIO) -> Iterator[Record]:
+    """*records*, each written to *out* as one JSON line as it passes."""
+    for where, record in records:
+        out.write(dump_json(record, indent=None))
+        yield where, record
+
+
 def run(args: argparse.Namespace) -> int:
     corpus = load_corpus(args.corpus)
-    records = list(trace_records(args, corpus))
-    parse_traces(records, corpus)  # what is written scores: a bad log leaves no file
-    write_atomic(args.out, "".join(dump_json(record, indent=None) for _, record in records))
-    samples = len(records)
-    calls = sum(len(record["interactions"]) for _, record in records)
+    samples = calls = 0
+    # One record at a time: each is written, then validated as a trace (what is written scores);
+    # the output is staged, so a bad log leaves no file.
+    with staged_output(args.out) as out:
+        for trace in iter_traces(_written(trace_records(args, corpus), out), corpus):
+            samples += 1
+            calls += len(trace.interactions)
     print(f"wrote {args.out}: {samples} sample{'s' if samples != 1 else ''}, {calls} tool call{'s' if calls != 1 else ''}")
     return 0

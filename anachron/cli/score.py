@@ -1,12 +1,13 @@
-"""``anachron score TRACE.jsonl``: score a trace file with the core."""
+"""``anachron score TRACE.jsonl``: score a trace file with the core, one trace at a time."""
 
 from __future__ import annotations
 
 import argparse
 
-from ..core import load_corpus, parse_traces, score_traces
+from ..core import load_corpus
+from ..errors import AnachronError
 from .import_ import add_log_options, add_seal_options, sealed_tools, trace_records
-from .options import add_corpus_option, add_format_option, emit_scores
+from .options import add_corpus_option, add_format_option, add_jobs_option, add_out_option, frozen_heap, write_scores
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -14,7 +15,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "score",
         help="score a trace file (JSON Lines) for look-ahead leakage",
         description="Score a trace file: per-sample TCLR, survivorship, restatement and query-intent leaks, "
-        "blocked attempts and failed calls.",
+        "blocked attempts and failed calls.  Traces are read, scored and written one at a time.",
     )
     parser.add_argument(
         "logs", nargs="+", metavar="TRACE.jsonl",
@@ -23,14 +24,24 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     add_log_options(parser, required=False)
     add_seal_options(parser)
     add_corpus_option(parser)
-    add_format_option(parser, extra=("csv",))
+    add_format_option(parser, extra=("jsonl", "csv"))
+    add_out_option(parser)
+    add_jobs_option(parser)
     parser.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:
     corpus = load_corpus(args.corpus)
-    # Everything is validated before anything is printed: bad input leaves stdout empty.
     sealed = sealed_tools(args)
-    results = score_traces(parse_traces(trace_records(args, corpus), corpus), corpus, sealed_tools=sealed)
-    emit_scores(results, args.format)
+    records = trace_records(args, corpus)  # checks the options; reads nothing yet
+    with frozen_heap():
+        if args.jobs > 1:
+            if args.log_format is not None:
+                raise AnachronError("--jobs shards a trace file: with --from FORMAT, score with --jobs 1")
+            from ..parallel import score_file_parallel
+
+            score_file_parallel(args.logs[0], corpus, args.format, args.out, jobs=args.jobs, sealed_tools=sealed)
+        else:
+            # Written to a staged output: bad input found halfway leaves stdout (or --out) untouched.
+            write_scores(records, corpus, args.format, args.out, sealed_tools=sealed)
     return 0

@@ -10,11 +10,12 @@ from __future__ import annotations
 import argparse
 import sys
 from pathlib import Path
+from typing import Iterator
 
-from ..core import load_corpus, parse_traces, score_traces
+from ..core import load_corpus
 from ..errors import AnachronError
 from ..timelock.events import events_trace, load_events
-from .options import add_corpus_option, add_format_option, emit_scores, iso_date
+from .options import add_corpus_option, add_format_option, add_out_option, frozen_heap, iso_date, write_scores
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -32,7 +33,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         help="sample id of the run (one log only; default: the log's file name without .jsonl)",
     )
     add_corpus_option(parser)
-    add_format_option(parser)
+    add_format_option(parser, extra=("jsonl",))
+    add_out_option(parser)
     parser.set_defaults(func=run)
 
 
@@ -41,20 +43,24 @@ def run(args: argparse.Namespace) -> int:
     if args.sample_id is not None and len(args.events) > 1:
         raise AnachronError("--sample-id names one run: give one event log, or let each log's file name name it")
     corpus = load_corpus(args.corpus)
-    records, notes = [], []
-    for path in args.events:
-        log = load_events(path)
-        sample_id = args.sample_id if args.sample_id is not None else Path(path).name.removesuffix(".jsonl")
-        records.append((path, events_trace(log, corpus, sample_id=sample_id, as_of=as_of)))
-        if log.as_of is not None and log.as_of != as_of:
-            notes.append(f"note: {path}: the server ran as of {log.as_of}; scored as of {as_of}")
-        if log.torn:
-            notes.append(f"warning: {log.torn}; scored the {len(log.calls)} complete call(s) before it")
-        if log.undated_shown:
-            notes.append(f"note: {path}: {log.undated_shown} undated item(s) were shown: they make TCLR's band (tclr_high)")
-    # Everything is validated before anything is printed: bad input leaves stdout empty.
-    results = score_traces(parse_traces(records, corpus), corpus)
-    emit_scores(results, args.format)
+    notes: list[str] = []
+
+    def records() -> Iterator[tuple[str, dict]]:
+        # One log in memory at a time: each is converted, scored and written before the next is read.
+        for path in args.events:
+            log = load_events(path)
+            sample_id = args.sample_id if args.sample_id is not None else Path(path).name.removesuffix(".jsonl")
+            yield path, events_trace(log, corpus, sample_id=sample_id, as_of=as_of)
+            if log.as_of is not None and log.as_of != as_of:
+                notes.append(f"note: {path}: the server ran as of {log.as_of}; scored as of {as_of}")
+            if log.torn:
+                notes.append(f"warning: {log.torn}; scored the {len(log.calls)} complete call(s) before it")
+            if log.undated_shown:
+                notes.append(f"note: {path}: {log.undated_shown} undated item(s) were shown: they make TCLR's band (tclr_high)")
+
+    with frozen_heap():
+        # Staged: bad input found in a later log leaves stdout (or --out) untouched.
+        write_scores(records(), corpus, args.format, args.out)
     for note in notes:
         print(note, file=sys.stderr)
     return 0

@@ -11,7 +11,7 @@ from .leakage import RunSummary, SampleResult, score_trace, score_traces, summar
 from .stats import ModeComparison, compare_modes
 from .query_intent import DateReference, QueryIntent, date_references, future_references, query_findings
 from .retrieval import MODES, SearchEngine
-from .trace import Interaction, ReturnedItem, Trace, load_traces, parse_traces
+from .trace import Interaction, ReturnedItem, Trace, iter_traces, load_traces, parse_traces
 
 __all__ = [
     "AnachronError",
@@ -34,6 +34,7 @@ __all__ = [
     "date_references",
     "default_corpus_dir",
     "future_references",
+    "iter_traces",
     "load_corpus",
     "load_traces",
     "naive_answer",

@@ -40,7 +40,7 @@ from typing import AbstractSet, Any, Iterable, Mapping, Sequence
 from .answers import answer_leaks
 from .corpus import Corpus
 from .dates import known_at
-from .query_intent import future_references, query_findings
+from .query_intent import DateReference, future_references, query_findings
 from .seal import audit
 from .trace import STATUSES, Interaction, ReturnedItem, Trace
 
@@ -148,6 +148,13 @@ def _undated_evidence(item: ReturnedItem, status: str, t: str) -> str:
     return f"undated item {item.id} ({_quote(reason, 160)})"
 
 
+def _future_in_text(item: ReturnedItem, as_of: _dt.date) -> list[DateReference]:
+    """:func:`future_references` of the item's text, from its references when they were worked out once."""
+    if item.references is None:
+        return future_references(item.text, as_of)
+    return [ref for ref in item.references if not known_at(ref.begins, as_of)]
+
+
 def judge(interaction: Interaction, as_of: _dt.date, corpus: Corpus) -> Judgement:
     """The findings on one call made as of *as_of*, with their evidence lines."""
     if not interaction.retrieval:  # a local call: no interaction, no failed call, nothing judged
@@ -203,7 +210,8 @@ def judge(interaction: Interaction, as_of: _dt.date, corpus: Corpus) -> Judgemen
     for item, status in zip(interaction.returned, statuses):
         if status == "leak":
             continue
-        for ref in dict((ref.text.lower(), ref) for ref in future_references(item.text, as_of)).values():
+        future = _future_in_text(item, as_of)
+        for ref in dict((ref.text.lower(), ref) for ref in future).values() if future else ():
             content = True
             evidence.append(f"content of item {item.id} mentions {_quote(ref.text, QUOTED_MENTION)} > {t}")
         if item.dating is not None and item.dating.revision_risk(as_of):
@@ -268,7 +276,8 @@ class SampleResult:
     @property
     def tclr(self) -> float:
         """Leaking interactions over interactions; 0.0 without interactions."""
-        return float(self.tclr_exact)
+        # int / int is correctly rounded, so this is float(tclr_exact), without building a Fraction.
+        return self.result_leaks / self.interactions if self.interactions else 0.0
 
     @property
     def tclr_exact(self) -> Fraction:
@@ -303,7 +312,7 @@ class SampleResult:
             "mode": self.mode,
             "tclr": self.tclr,
             "tclr_low": self.tclr,
-            "tclr_high": float(self.tclr_high_exact),
+            "tclr_high": (self.result_leaks + self.undated) / self.interactions if self.interactions else 0.0,
             "interactions": self.interactions,
             "result_leaks": self.result_leaks,
             "undated": self.undated,
@@ -541,12 +550,29 @@ def score_traces(
     return [score_trace(trace, corpus, sealed_tools=sealed_tools) for trace in traces]
 
 
-def _mean(values: Sequence[Fraction]) -> float | None:
-    return float(sum(values, Fraction(0)) / len(values)) if values else None
+class _ExactMean:
+    """The exact mean of ratios ``numerator / denominator`` (0 for a zero denominator),
+    added one at a time: numerators are summed per denominator in integers, and only
+    the distinct denominators (a few dozen) meet as Fractions, once, at the end."""
+
+    def __init__(self) -> None:
+        self.sums: dict[int, int] = {}
+        self.n = 0
+
+    def add(self, numerator: int, denominator: int) -> None:
+        self.n += 1
+        if denominator:
+            self.sums[denominator] = self.sums.get(denominator, 0) + numerator
+
+    def value(self) -> float | None:
+        if not self.n:
+            return None
+        total = sum((Fraction(num, den) for den, num in self.sums.items()), Fraction(0))
+        return float(total / self.n)
 
 
-def summarise(results: Sequence[SampleResult]) -> RunSummary:
-    """Per-run totals.
+def summarise(results: Iterable[SampleResult]) -> RunSummary:
+    """Per-run totals, in one pass over *results* (a list, or a stream of them).
 
     ``mean_tclr`` averages over all samples (``None`` for an empty run);
     ``tool_using_mean_tclr`` over samples with at least one interaction
@@ -554,38 +580,70 @@ def summarise(results: Sequence[SampleResult]) -> RunSummary:
     are reported apart from runs that answered without retrieving anything.
     The run is ``sealed`` when every sample was audited and none breached;
     when any sample was not audited there is no seal verdict (``None``).
+    Means are exact (see :class:`_ExactMean`), rounded once.
     """
-    tool_using = [r for r in results if r.interactions]
-    audited = bool(results) and all(r.seal_breaches is not None for r in results)
+    n = date_leak_runs = answered_runs = seal_breached_runs = seal_calls = answer_leak_runs = 0
+    seal_breaches: int | None = 0  # None once a sample was not audited
+    mean_tclr, tool_using, mean_high = _ExactMean(), _ExactMean(), _ExactMean()
+    counts = dict.fromkeys(_SUMMED, 0)
     failed = _no_failures()
+    days: dict[int, int] = {}  # days past T -> post-T items: a stream's memory grows with distinct days only
     for r in results:
+        n += 1
+        mean_tclr.add(r.result_leaks, r.interactions)
+        mean_high.add(r.result_leaks + r.undated, r.interactions)
+        if r.interactions:
+            tool_using.add(r.result_leaks, r.interactions)
+        if r.result_leaks:
+            date_leak_runs += 1
+        if r.answered:
+            answered_runs += 1
+        if r.answer_leaks_retrieved or r.answer_leaks_parametric:
+            answer_leak_runs += 1
+        seal_calls += r.seal_calls or 0
+        if r.seal_breaches is None:
+            seal_breaches = None
+        elif r.seal_breaches:
+            seal_breached_runs += 1
+            if seal_breaches is not None:
+                seal_breaches += r.seal_breaches
+        for name in _SUMMED:
+            counts[name] += getattr(r, name)
         for status, count in r.failed_calls.items():
             failed[status] += count
+        for d in r.horizons:
+            days[d] = days.get(d, 0) + 1
     return RunSummary(
-        n=len(results),
-        mean_tclr=_mean([r.tclr_exact for r in results]),
-        date_leak_runs=sum(1 for r in results if r.result_leaks),
-        tool_using_runs=len(tool_using),
-        tool_using_mean_tclr=_mean([r.tclr_exact for r in tool_using]),
-        result_leaks=sum(r.result_leaks for r in results),
-        survivorship_leaks=sum(r.survivorship_leaks for r in results),
-        restatement_leaks=sum(r.restatement_leaks for r in results),
-        query_intent_leaks=sum(r.query_intent_leaks for r in results),
-        blocked_attempts=sum(r.blocked_attempts for r in results),
+        n=n,
+        mean_tclr=mean_tclr.value(),
+        date_leak_runs=date_leak_runs,
+        tool_using_runs=tool_using.n,
+        tool_using_mean_tclr=tool_using.value(),
         failed_calls=failed,
-        mean_tclr_high=_mean([r.tclr_high_exact for r in results]),
-        undated=sum(r.undated for r in results),
-        content_leaks=sum(r.content_leaks for r in results),
-        revision_risks=sum(r.revision_risks for r in results),
-        horizon=horizon([days for r in results for days in r.horizons]),
-        not_yet_listed=sum(r.not_yet_listed for r in results),
-        already_delisted=sum(r.already_delisted for r in results),
-        answered_runs=sum(r.answered for r in results),
-        answer_leaks_retrieved=sum(r.answer_leaks_retrieved for r in results),
-        answer_leaks_parametric=sum(r.answer_leaks_parametric for r in results),
-        open_period_queries=sum(r.open_period_queries for r in results),
-        seal_breaches=sum(r.seal_breaches for r in results) if audited else None,  # type: ignore[misc]
-        seal_breached_runs=sum(1 for r in results if r.seal_breaches),
-        seal_calls=sum(r.seal_calls or 0 for r in results) if audited else None,
-        answer_leak_runs=sum(1 for r in results if r.answer_leaks_retrieved or r.answer_leaks_parametric),
+        mean_tclr_high=mean_high.value(),
+        horizon=horizon([d for d, n in sorted(days.items()) for _ in range(n)]),
+        answered_runs=answered_runs,
+        seal_breaches=seal_breaches if n else None,
+        seal_breached_runs=seal_breached_runs,
+        seal_calls=seal_calls if seal_breaches is not None and n else None,
+        answer_leak_runs=answer_leak_runs,
+        **counts,
     )
+
+
+# The per-sample counts a run summary adds up, each under its own name.
+_SUMMED = (
+    "result_leaks",
+    "survivorship_leaks",
+    "restatement_leaks",
+    "query_intent_leaks",
+    "blocked_attempts",
+    "undated",
+    "content_leaks",
+    "revision_risks",
+    "not_yet_listed",
+    "already_delisted",
+    "answer_leaks_retrieved",
+    "answer_leaks_parametric",
+    "open_period_queries",
+)

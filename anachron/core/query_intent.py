@@ -595,6 +595,23 @@ def date_references(
     return _references(text, as_of, fiscal, matches, anchored=False)
 
 
+# Two cutoffs whose windows for a two-digit year (T-79..T+20) share no year: a text whose
+# references come out the same at both has none whose period depends on T.
+_CUTOFFS = (_dt.date(1950, 1, 1), _dt.date(2050, 1, 1))
+
+
+def fixed_references(text: str) -> list[DateReference] | None:
+    """:func:`date_references` of *text* (no fiscal calendar) when they are the same at every T, else ``None``.
+
+    Only a two-digit year (Q3 '23) is read by T, in the century nearest it:
+    a text with one has no references fixed in advance.  The text is
+    searched once; its matches are read at two cutoffs.
+    """
+    text, matches = _matches(text)
+    early, late = (_references(text, cutoff, None, matches, anchored=False) for cutoff in _CUTOFFS)
+    return early if early == late else None
+
+
 def future_references(
     text: str, as_of: _dt.date, *, fiscal_year_end: str | None = None
 ) -> list[DateReference]:

@@ -26,16 +26,17 @@ import datetime as _dt
 import html
 import os
 from dataclasses import dataclass, field
-from typing import Any, Iterable, Mapping
+from typing import Any, Iterable, Iterator, Mapping
 
 from ..io import Record, read_records
 from ..validate import Fields, describe
 from .attribution import DATE_FIELDS, Attribution, attribute, evidence_of
+from .query_intent import DateReference, fixed_references
 from .corpus import Corpus
 from .dates import known_at
 from .errors import AnachronError
 
-__all__ = ["STATUSES", "ReturnedItem", "Interaction", "Trace", "parse_traces", "load_traces"]
+__all__ = ["STATUSES", "ReturnedItem", "Interaction", "Trace", "iter_traces", "parse_traces", "load_traces"]
 
 # ok: the tool ran and its result (even an empty one) reached the agent;
 # refused: the lock refused the call (bad or extra arguments, an unknown id,
@@ -64,6 +65,9 @@ class ReturnedItem:
     restates: str | None = None
     dating: Attribution | None = field(default=None, compare=False)
     text: str = field(default="", compare=False, repr=False)
+    # The date references of ``text`` (:func:`date_references`), when worked out once for a
+    # corpus item; ``None``: find them in ``text`` when needed.
+    references: tuple[DateReference, ...] | None = field(default=None, compare=False, repr=False)
 
     def status(self, as_of: _dt.date) -> str:
         """``known``, ``leak``, ``uncertain`` or ``undated`` at *as_of* (the cutoff rule, :func:`known_at`)."""
@@ -142,7 +146,7 @@ def _shown_text(entry: Mapping[str, Any]) -> str:
     return _visible("\n".join(part for part in parts if isinstance(part, str))[:CONTENT_CHARS])
 
 
-def _inline(f: Fields, corpus: Corpus, now: _dt.datetime | None) -> ReturnedItem:
+def _inline(f: Fields, corpus: Corpus, now: _dt.datetime | None, cache: dict[str, ReturnedItem]) -> ReturnedItem:
     entry = f.obj
     ident = entry.get("id") if entry.get("id") is not None else entry.get("url")
     if not isinstance(ident, str) or not ident.strip():
@@ -167,7 +171,7 @@ def _inline(f: Fields, corpus: Corpus, now: _dt.datetime | None) -> ReturnedItem
         stray = [name for name in entities if name not in known.entities]
         if stray:
             raise f.error("entities", f"item '{ident}' does not name entity '{stray[0]}' in the corpus")
-        return ReturnedItem(known.id, known.publish_date, known.entities, known.restates, None, _corpus_text(known))
+        return _from_corpus(corpus, ident, cache)  # type: ignore[return-value]
     # An open-web item: dated from whatever it carries (fields in any format, URL, snippet, HTML), or undated.
     dating = attribute(entry, now=now)
     return ReturnedItem(ident, dating.first, entities, restates, dating, _shown_text(entry))
@@ -181,32 +185,46 @@ def _corpus_text(item: Any) -> str:
     return f"{item.title}\n{item.text}"[:CONTENT_CHARS]
 
 
-def _from_corpus(corpus: Corpus, ident: str) -> ReturnedItem | None:
+def _fixed_references(text: str) -> tuple[DateReference, ...] | None:
+    """The date references of *text* worked out once, when they do not depend on T (else ``None``:
+    found again at each T, see :func:`~anachron.core.query_intent.fixed_references`)."""
+    found = fixed_references(text)
+    return None if found is None else tuple(found)
+
+
+def _from_corpus(corpus: Corpus, ident: str, cache: dict[str, ReturnedItem]) -> ReturnedItem | None:
+    """The entry of corpus item *ident*, built once per item and shared (it is immutable)."""
+    entry = cache.get(ident)
+    if entry is not None:
+        return entry
     item = corpus.items.get(ident)
     if item is None:
         return None
-    return ReturnedItem(item.id, item.publish_date, item.entities, item.restates, None, _corpus_text(item))
+    text = _corpus_text(item)
+    entry = ReturnedItem(item.id, item.publish_date, item.entities, item.restates, None, text, _fixed_references(text))
+    cache[ident] = entry
+    return entry
 
 
-def _resolve(where: str, entry: Any, corpus: Corpus, now: _dt.datetime | None) -> ReturnedItem:
+def _resolve(where: str, entry: Any, corpus: Corpus, now: _dt.datetime | None, cache: dict[str, ReturnedItem]) -> ReturnedItem:
     if isinstance(entry, str):
-        item = _from_corpus(corpus, entry)
+        item = _from_corpus(corpus, entry, cache)
         if item is None:
             raise AnachronError(f"{where}: returned id '{entry}' is not in the corpus and has no inline publish_date")
         return item
     if not isinstance(entry, dict):
         raise AnachronError(f"{where}: a returned entry must be an id or an object, got {describe(entry)}")
-    return _inline(Fields(where, entry), corpus, now)
+    return _inline(Fields(where, entry), corpus, now, cache)
 
 
-def _target(where: str, entry: Any, corpus: Corpus) -> ReturnedItem | None:
+def _target(where: str, entry: Any, corpus: Corpus, cache: dict[str, ReturnedItem]) -> ReturnedItem | None:
     if entry is None:
         return None
     if isinstance(entry, str):
-        return _from_corpus(corpus, entry)  # an id outside the corpus is unknown, not an error
+        return _from_corpus(corpus, entry, cache)  # an id outside the corpus is unknown, not an error
     if not isinstance(entry, dict):
         raise AnachronError(f"{where}: a target must be an id, an object or null, got {describe(entry)}")
-    return _inline(Fields(where, entry), corpus, None)
+    return _inline(Fields(where, entry), corpus, None, cache)
 
 
 def _time(f: Fields) -> _dt.datetime | None:
@@ -234,64 +252,95 @@ def _shown_span(span: tuple[_dt.date, _dt.date]) -> str:
     return f"{span[0]}" if span[0] == span[1] else f"{span[0]}..{span[1]}"
 
 
-def _check_one_date(where: str, item: ReturnedItem, dates: dict[str, tuple[tuple[_dt.date, _dt.date], str]], label: str) -> None:
+# Where an item was seen in a run: (interaction number, position in ``returned``, or None for the target).
+_Place = tuple[int, "int | None"]
+
+
+def _shown_place(place: _Place) -> str:
+    number, position = place
+    return f"interactions[{number}] target" if position is None else f"interactions[{number}] returned[{position}]"
+
+
+def _check_one_date(place: _Place, item: ReturnedItem, dates: dict[str, tuple[tuple[_dt.date, _dt.date], _Place]], label: str) -> None:
     """One item, one date per run: two datings that cannot both be true are an error naming both places.
 
     Datings agree when their spans overlap (a day inside a month it was also
-    dated by); an undated sighting agrees with any.
+    dated by); an undated sighting agrees with any.  Places are spelled out
+    only for the error (this runs once per returned item).
     """
     span = _span(item)
     if span is None:
         return
     first = dates.get(item.id)
     if first is None:
-        dates[item.id] = (span, where)
+        dates[item.id] = (span, place)
         return
-    (low, high), place = first
+    (low, high), where = first
     if span[1] < low or high < span[0]:
         raise AnachronError(
-            f"{label}: item '{item.id}' is dated {_shown_span(first[0])} at {place} and {_shown_span(span)} at {where}"
+            f"{label}: item '{item.id}' is dated {_shown_span(first[0])} at {_shown_place(where)}"
+            f" and {_shown_span(span)} at {_shown_place(place)}"
         )
 
 
 def _interaction(
-    where: str, obj: Any, corpus: Corpus, dates: dict | None = None, label: str = "", index: int = 0
+    label: str, number: int, obj: Any, corpus: Corpus, cache: dict[str, ReturnedItem], dates: dict
 ) -> Interaction:
+    """Call *number* of the trace *label*.  The checks are those of :class:`Fields`, done inline
+    (this runs once per tool call); the place is spelled out only for an error.  *dates* holds
+    the run's dating of each item (:func:`_check_one_date`)."""
     if not isinstance(obj, dict):
-        raise AnachronError(f"{where}: an interaction must be an object, got {describe(obj)}")
-    f = Fields(where, obj)
-    tool = f.text("tool", nonempty=False)  # as called: a lock logs (and refuses) a call to any name
+        raise AnachronError(f"{label} interactions[{number}]: an interaction must be an object, got {describe(obj)}")
+    tool = obj.get("tool")
+    if not isinstance(tool, str):
+        Fields(f"{label} interactions[{number}]", obj).text("tool", nonempty=False)  # raises: missing or mistyped
+    # as called: a lock logs (and refuses) a call to any name
     query = obj.get("query")
-    if query is not None and not isinstance(query, str):
-        raise f.error("query", f"expected a string or null, got {describe(query)}")
     status = obj.get("status", "ok")
-    if status not in STATUSES:
-        raise f.error("status", f"{describe(status)} is not one of {', '.join(STATUSES)}")
     returned = obj.get("returned", [])
-    if not isinstance(returned, list):
-        raise f.error("returned", f"expected a list, got {describe(returned)}")
-    if returned and status != "ok":
-        raise f.error("returned", f"a call with status '{status}' returned nothing to the agent")
-    now = _time(f)
+    if (
+        (query is not None and not isinstance(query, str))
+        or status not in STATUSES
+        or not isinstance(returned, list)
+        or (returned and status != "ok")
+    ):
+        _bad_interaction(Fields(f"{label} interactions[{number}]", obj), query, status, returned)
+    now = _time(Fields(f"{label} interactions[{number}]", obj)) if obj.get("time") is not None else None
     resolved: list[ReturnedItem] = []
     seen: set[str] = set()
-    for position, entry in enumerate(returned):
-        item = _resolve(f"{where} returned[{position}]", entry, corpus, now)
-        if dates is not None:
-            _check_one_date(f"interactions[{index}] returned[{position}]", item, dates, label)
+    for index, entry in enumerate(returned):
+        item = cache.get(entry) if type(entry) is str else None
+        if item is None:
+            item = _resolve(f"{label} interactions[{number}] returned[{index}]", entry, corpus, now, cache)
+        _check_one_date((number, index), item, dates, label)
         if item.id not in seen:  # the same item twice in one result is one surfacing
             seen.add(item.id)
             resolved.append(item)
-    target = _target(f"{where} target", obj.get("target"), corpus)
-    if target is not None and dates is not None:
-        _check_one_date(f"interactions[{index}] target", target, dates, label)
+    target = obj.get("target")
+    if target is not None:
+        target = _target(f"{label} interactions[{number}] target", target, corpus, cache)
+        if target is not None:
+            _check_one_date((number, None), target, dates, label)
     command = obj.get("command")
     if command is not None and not isinstance(command, str):
-        raise f.error("command", f"expected a string or null, got {describe(command)}")
+        raise Fields(f"{label} interactions[{number}]", obj).error("command", f"expected a string or null, got {describe(command)}")
     retrieval = obj.get("retrieval", True)
     if not isinstance(retrieval, bool) or (not retrieval and resolved):
-        raise f.error("retrieval", "expected true, or false for a local call that returned no items")
+        raise Fields(f"{label} interactions[{number}]", obj).error(
+            "retrieval", "expected true, or false for a local call that returned no items"
+        )
     return Interaction(tool, query, tuple(resolved), status, target, now, command, retrieval)
+
+
+def _bad_interaction(f: Fields, query: Any, status: Any, returned: Any) -> None:
+    """Raise the error of the first field of an interaction that breaks its rule."""
+    if query is not None and not isinstance(query, str):
+        raise f.error("query", f"expected a string or null, got {describe(query)}")
+    if status not in STATUSES:
+        raise f.error("status", f"{describe(status)} is not one of {', '.join(STATUSES)}")
+    if not isinstance(returned, list):
+        raise f.error("returned", f"expected a list, got {describe(returned)}")
+    raise f.error("returned", f"a call with status '{status}' returned nothing to the agent")
 
 
 def parse_traces(records: Iterable[Record], corpus: Corpus) -> list[Trace]:
@@ -304,39 +353,69 @@ def parse_traces(records: Iterable[Record], corpus: Corpus) -> list[Trace]:
     is an error), and an item dated twice in a run must be dated alike
     (overlapping granules), else the error names the sample and both places.
     """
-    traces: list[Trace] = []
+    return list(iter_traces(records, corpus))
+
+
+def iter_traces(records: Iterable[Record], corpus: Corpus) -> Iterator[Trace]:
+    """:func:`parse_traces`, one trace at a time: each record is validated when it is reached.
+
+    What it keeps between records is the sample ids seen (for the duplicate
+    check, with where each was first) and one resolved entry per corpus item
+    surfaced, shared by every trace that returns it.
+    """
     seen: dict[str, str] = {}
+    resolved: dict[str, ReturnedItem] = {}
     for where, obj in records:
-        sample_id = Fields(where, obj).text("sample_id")
-        label = f"{where} (sample {sample_id})"
-        f = Fields(label, obj)
-        if sample_id in seen:
-            raise AnachronError(f"{label}: duplicate sample_id (first at {seen[sample_id]})")
-        seen[sample_id] = where
-        sample = corpus.samples.get(sample_id)
-        as_of = f.date("as_of", nullable=True)
-        if as_of is None:
-            if sample is None:
-                raise AnachronError(f"{label}: missing field 'as_of' and the sample is not in the corpus")
-            as_of = sample.as_of
-        elif sample is not None and sample.as_of != as_of:
-            raise f.error("as_of", f"{as_of} disagrees with the corpus sample's as_of {sample.as_of}")
-        mode = obj.get("mode")
-        if mode is not None and (not isinstance(mode, str) or not mode):
-            raise f.error("mode", f"expected a non-empty string, got {describe(mode)}")
-        interactions = f.list("interactions")
-        dates: dict[str, tuple[tuple[_dt.date, _dt.date], str]] = {}
-        parsed = tuple(
-            _interaction(f"{label} interactions[{i}]", entry, corpus, dates, label, i) for i, entry in enumerate(interactions)
-        )
-        answer = obj.get("answer")
-        if answer is not None and not isinstance(answer, str):
-            raise f.error("answer", f"expected a string or null, got {describe(answer)}")
-        citations = obj.get("citations", [])
-        if not isinstance(citations, list) or not all(isinstance(c, str) and c for c in citations):
-            raise f.error("citations", f"expected a list of non-empty strings, got {describe(citations)}")
-        traces.append(Trace(sample_id, as_of, mode, parsed, f.extra(_TRACE_FIELDS), answer, tuple(citations)))
-    return traces
+        sample_id = sample_id_of(where, obj)
+        check_new_sample(where, sample_id, seen)
+        yield trace_record(where, obj, corpus, resolved)
+
+
+def sample_id_of(where: str, obj: Mapping[str, Any]) -> str:
+    """The record's ``sample_id``, checked (a non-empty string)."""
+    return Fields(where, obj).text("sample_id")
+
+
+def check_new_sample(where: str, sample_id: str, seen: dict[str, str]) -> None:
+    """Record *sample_id* as seen at *where*; a second sighting is an error naming the first."""
+    first = seen.get(sample_id)
+    if first is not None:
+        raise AnachronError(f"{where} (sample {sample_id}): duplicate sample_id (first at {first})")
+    seen[sample_id] = where
+
+
+def trace_record(
+    where: str, obj: Mapping[str, Any], corpus: Corpus, resolved: dict[str, ReturnedItem] | None = None
+) -> Trace:
+    """Validate one trace record (its sample id unchecked for duplicates: see :func:`iter_traces`).
+
+    *resolved* caches the entry of each corpus item by id, across records.
+    """
+    sample_id = sample_id_of(where, obj)
+    label = f"{where} (sample {sample_id})"
+    f = Fields(label, obj)
+    cache = resolved if resolved is not None else {}
+    sample = corpus.samples.get(sample_id)
+    as_of = f.date("as_of", nullable=True)
+    if as_of is None:
+        if sample is None:
+            raise AnachronError(f"{label}: missing field 'as_of' and the sample is not in the corpus")
+        as_of = sample.as_of
+    elif sample is not None and sample.as_of != as_of:
+        raise f.error("as_of", f"{as_of} disagrees with the corpus sample's as_of {sample.as_of}")
+    mode = obj.get("mode")
+    if mode is not None and (not isinstance(mode, str) or not mode):
+        raise f.error("mode", f"expected a non-empty string, got {describe(mode)}")
+    interactions = f.list("interactions")
+    dates: dict[str, tuple[tuple[_dt.date, _dt.date], _Place]] = {}
+    parsed = tuple(_interaction(label, i, entry, corpus, cache, dates) for i, entry in enumerate(interactions))
+    answer = obj.get("answer")
+    if answer is not None and not isinstance(answer, str):
+        raise f.error("answer", f"expected a string or null, got {describe(answer)}")
+    citations = obj.get("citations", [])
+    if not isinstance(citations, list) or not all(isinstance(c, str) and c for c in citations):
+        raise f.error("citations", f"expected a list of non-empty strings, got {describe(citations)}")
+    return Trace(sample_id, as_of, mode, parsed, f.extra(_TRACE_FIELDS), answer, tuple(citations))
 
 
 def load_traces(path: str | os.PathLike[str], corpus: Corpus) -> list[Trace]:

@@ -40,11 +40,11 @@ FORMATS = (*_READERS, "inspect", "mcp-events")
 
 def _inspect(paths: Sequence[str], options: Options, corpus_dir: str | None) -> Iterator[Record]:
     try:
-        from ..inspect.export import read_log_traces
+        from ..inspect.export import log_records
     except ImportError as exc:
         raise AnachronError(f"--from inspect needs the inspect extra: pip install 'anachron[inspect]' ({exc})") from None
-    records, _ = read_log_traces(list(paths), corpus=corpus_dir)
-    yield from records  # each sample's as_of comes from its task's metadata
+    records, _ = log_records(list(paths), corpus=corpus_dir)
+    yield from records  # one batch of samples at a time; each sample's as_of comes from its task's metadata
 
 
 def _mcp_events(paths: Sequence[str], options: Options) -> Iterator[Record]:

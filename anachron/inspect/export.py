@@ -12,6 +12,11 @@ A directory stands for every log under it (Inspect's usual unit, the
 (``error``, ``cancelled``, ``started``) is refused: ``inspect eval`` exits
 0 even when a task failed, so the status is the one sign of it.
 
+Samples of an .eval log are read through Inspect's own readers a batch at a
+time (``read_eval_log_sample_summaries`` for the ids and epochs, then
+``read_eval_log_samples_by_id``), so ``anachron export`` streams; a .json
+log is one document that Inspect reads whole.
+
 Epochs: a sample evaluated in several epochs would repeat its id, which
 ``anachron-compare`` cannot pair, so a log with more than one epoch of a
 sample is an error naming the sample unless *epoch* selects one.
@@ -23,16 +28,18 @@ import os
 from pathlib import Path
 from urllib.parse import urlparse
 from urllib.request import url2pathname
-from typing import Any, Sequence
+from typing import Any, Iterator, Sequence
 
-from inspect_ai.log import EvalLog, read_eval_log
+from inspect_ai.log import EvalLog, EvalSample, read_eval_log, read_eval_log_sample_summaries, read_eval_log_samples_by_id
 
 from anachron.core import Corpus, SampleResult, load_corpus, parse_traces, score_traces
 from anachron.core.errors import AnachronError
 from anachron.inspect.scorer import sample_trace_record
+from anachron.io import Record
 
-__all__ = ["log_paths", "read_log_traces", "score_logs"]
+__all__ = ["log_paths", "log_records", "read_log_traces", "score_logs"]
 
+BATCH = 32  # samples of an .eval log read at a time (one zip directory shared by the batch)
 
 _STATUS = {
     "started": "the eval is still running, or was killed before it finished",
@@ -41,15 +48,19 @@ _STATUS = {
 }
 
 
-def _read(path: str | os.PathLike[str]) -> EvalLog:
+def _unreadable(path: str | os.PathLike[str], exc: Exception) -> AnachronError:
+    reason = " ".join(str(exc).split())[:200] or type(exc).__name__
+    return AnachronError(f"{path}: not a readable Inspect log ({reason})")
+
+
+def _read(path: str | os.PathLike[str], *, header_only: bool = False) -> EvalLog:
     if not Path(path).is_file():
         raise AnachronError(f"{path}: no such file")
     try:
         # Attachments resolved: long tool output is stored once, out of line.
-        log = read_eval_log(str(path), resolve_attachments=True)
+        log = read_eval_log(str(path), header_only=header_only, resolve_attachments=True)
     except Exception as exc:  # Inspect raises many kinds; any of them means "not a readable log"
-        reason = " ".join(str(exc).split())[:200] or type(exc).__name__
-        raise AnachronError(f"{path}: not a readable Inspect log ({reason})") from None
+        raise _unreadable(path, exc) from None
     if log.status != "success":
         # `inspect eval` exits 0 even when the task failed: the log's status is what says so.
         why = _STATUS.get(log.status, "the eval did not finish")
@@ -90,47 +101,58 @@ def _corpus_dir(path: str | os.PathLike[str], log: EvalLog) -> str | None:
     return value
 
 
-def read_log_traces(
-    paths: Sequence[str | os.PathLike[str]],
-    *,
-    corpus: str | os.PathLike[str] | None = None,
-    epoch: int | None = None,
-) -> tuple[list[tuple[str, dict[str, Any]]], Corpus]:
-    """The trace records ``(where, record)`` of every sample in *paths*, and the corpus to score them."""
-    if not paths:
-        raise AnachronError("no log given")
-    logs = [(path, _read(path)) for path in log_paths(paths)]
-    first: tuple[str | None, str] | None = None  # (corpus directory, the log that named it)
-    for path, log in logs if corpus is None else ():
-        this = _corpus_dir(path, log)
-        if first is None:
-            first = (this, str(path))
-        elif this != first[0]:
+def _streamable(path: str | os.PathLike[str]) -> bool:
+    # An .eval log is a zip of one file per sample, read one at a time; a .json log is one
+    # document, which Inspect's readers parse whole whatever is asked of them.
+    return str(path).endswith(".eval")
+
+
+def _selected(path: str | os.PathLike[str], keys: list[tuple[Any, int]], epoch: int | None) -> list[tuple[Any, int]]:
+    """The (id, epoch) of the samples to export, by id: the epoch rule applied, no sample read."""
+    if not keys:
+        raise AnachronError(f"{path}: the log has no samples (written with --no-log-samples, or still running?)")
+    epochs: dict[str, list[int]] = {}
+    for ident, run in keys:
+        epochs.setdefault(str(ident), []).append(run)
+    if epoch is None:
+        repeated = next((sid for sid, runs in epochs.items() if len(runs) > 1), None)
+        if repeated is not None:
             raise AnachronError(
-                f"{path}: its corpus {this or '(bundled)'} differs from "
-                f"{first[1]}'s {first[0] or '(bundled)'}; pass --corpus"
+                f"{path}: sample {repeated} has {len(epochs[repeated])} epochs; pass --epoch N to export one of them"
             )
-    data = load_corpus(corpus if corpus is not None else first[0] if first else None)
-    records: list[tuple[str, dict[str, Any]]] = []
-    for path, log in logs:
-        samples = log.samples or []
-        if not samples:
-            raise AnachronError(f"{path}: the log has no samples (written with --no-log-samples, or still running?)")
-        epochs: dict[str, list[int]] = {}
-        for sample in samples:
-            epochs.setdefault(str(sample.id), []).append(sample.epoch)
-        if epoch is None:
-            repeated = next((sid for sid, runs in epochs.items() if len(runs) > 1), None)
-            if repeated is not None:
-                raise AnachronError(
-                    f"{path}: sample {repeated} has {len(epochs[repeated])} epochs; pass --epoch N to export one of them"
-                )
-        else:
-            samples = [sample for sample in samples if sample.epoch == epoch]
-            if not samples:
-                raise AnachronError(f"{path}: no sample of epoch {epoch}")
-        # Samples are logged as they finish; sorted by id, the same logs give the same bytes.
-        for sample in sorted(samples, key=lambda sample: (str(sample.id), sample.epoch)):
+    else:
+        keys = [key for key in keys if key[1] == epoch]
+        if not keys:
+            raise AnachronError(f"{path}: no sample of epoch {epoch}")
+    # Samples are logged as they finish; sorted by id, the same logs give the same bytes.
+    return sorted(keys, key=lambda key: (str(key[0]), key[1]))
+
+
+def _samples(path: str | os.PathLike[str], epoch: int | None) -> Iterator[EvalSample]:
+    """The log's samples to export, in order; from an .eval log one batch at a time."""
+    if not _streamable(path):
+        log = _read(path)
+        by_key = {(str(sample.id), sample.epoch): sample for sample in log.samples or []}
+        keys = _selected(path, [(sample.id, sample.epoch) for sample in log.samples or []], epoch)
+        yield from (by_key[(str(ident), run)] for ident, run in keys)
+        return
+    try:
+        keys = _selected(path, [(s.id, s.epoch) for s in read_eval_log_sample_summaries(str(path))], epoch)
+    except AnachronError:
+        raise
+    except Exception as exc:
+        raise _unreadable(path, exc) from None
+    for start in range(0, len(keys), BATCH):
+        try:
+            batch = read_eval_log_samples_by_id(str(path), keys[start : start + BATCH], resolve_attachments=True)
+        except Exception as exc:
+            raise _unreadable(path, exc) from None
+        yield from batch
+
+
+def _records(paths: Sequence[str | os.PathLike[str]], data: Corpus, epoch: int | None) -> Iterator[Record]:
+    for path in paths:
+        for sample in _samples(path, epoch):
             where = f"{path}: sample {sample.id}"
             if sample.error is not None:
                 message = " ".join(sample.error.message.split())[:200]
@@ -140,8 +162,47 @@ def read_log_traces(
                 record = sample_trace_record(sample.id, sample.metadata, sample.messages, sample.store, data, completion)
             except AnachronError as exc:
                 raise AnachronError(f"{path}: {exc}") from None
-            records.append((str(path), record))
-    return records, data
+            yield str(path), record
+
+
+def log_records(
+    paths: Sequence[str | os.PathLike[str]],
+    *,
+    corpus: str | os.PathLike[str] | None = None,
+    epoch: int | None = None,
+) -> tuple[Iterator[Record], Corpus]:
+    """The trace records ``(where, record)`` of every sample in *paths*, as a stream, and the corpus.
+
+    Only the logs' headers are read here (to find the corpus); samples are
+    read as the stream reaches them, so an export holds one batch of samples
+    of an .eval log in memory, not the log.
+    """
+    if not paths:
+        raise AnachronError("no log given")
+    headers = [(path, _read(path, header_only=True)) for path in log_paths(paths)]
+    first: tuple[str | None, str] | None = None  # (corpus directory, the log that named it)
+    for path, log in headers if corpus is None else ():
+        this = _corpus_dir(path, log)
+        if first is None:
+            first = (this, str(path))
+        elif this != first[0]:
+            raise AnachronError(
+                f"{path}: its corpus {this or '(bundled)'} differs from "
+                f"{first[1]}'s {first[0] or '(bundled)'}; pass --corpus"
+            )
+    data = load_corpus(corpus if corpus is not None else first[0] if first else None)
+    return _records([path for path, _ in headers], data, epoch), data
+
+
+def read_log_traces(
+    paths: Sequence[str | os.PathLike[str]],
+    *,
+    corpus: str | os.PathLike[str] | None = None,
+    epoch: int | None = None,
+) -> tuple[list[tuple[str, dict[str, Any]]], Corpus]:
+    """The trace records ``(where, record)`` of every sample in *paths*, and the corpus to score them."""
+    records, data = log_records(paths, corpus=corpus, epoch=epoch)
+    return list(records), data  # type: ignore[arg-type]
 
 
 def score_logs(
@@ -151,5 +212,5 @@ def score_logs(
     epoch: int | None = None,
 ) -> list[SampleResult]:
     """Score every sample of *paths* with the core: the logs in order, each log's samples by id."""
-    records, data = read_log_traces(paths, corpus=corpus, epoch=epoch)
+    records, data = log_records(paths, corpus=corpus, epoch=epoch)
     return score_traces(parse_traces(records, data), data)

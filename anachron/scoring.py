@@ -1,0 +1,288 @@
+"""Streaming scorer: trace records in, one result at a time out.
+
+:func:`score_stream` reads, validates, scores and writes one trace at a time,
+so memory holds the corpus and one trace, not the trace file.  A source of
+records is any iterable of ``(where, object)`` (a JSON Lines file through
+:func:`anachron.io.stream_records`, an importer, an event log), and an output
+format is a :class:`Writer`; :data:`WRITERS` names the built-in ones:
+
+- ``json``: the document of :func:`anachron.report.score_document`, written
+  sample by sample with the summary last, byte for byte what
+  ``dump_json(score_document(results))`` gives;
+- ``jsonl``: one compact line per sample (``SampleResult.to_dict()``), then
+  one line ``{"summary": {...}}``;
+- ``table``: :func:`anachron.report.score_table`.  Its first line is the
+  seal verdict, and its sample column is as wide as the longest id, both
+  known only at the end, so rows wait in a temporary file (not in memory)
+  until then;
+- ``csv``: :func:`anachron.records.csv_text` of the results' records, a
+  header then one line per sample (no summary).
+
+Writers write to a text stream; :func:`anachron.io.staged_output` gives one
+that appears whole or not at all.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import tempfile
+from json.encoder import encode_basestring
+from typing import AbstractSet, Any, Callable, Iterable, Iterator, Mapping, Protocol, TextIO
+
+from .core.corpus import Corpus
+from .core.leakage import RunSummary, SampleResult, score_trace, summarise
+from .core.trace import iter_traces
+from .io import Record, _ESCAPED, _escape
+from .records import SAMPLE_COLUMNS, csv_header, csv_line, sample_record
+from .report import evidence_line, seal_line, summary_lines, table_header, table_row
+
+__all__ = ["FORMATS", "WRITERS", "Writer", "pretty_json", "score_stream"]
+
+
+class Writer(Protocol):
+    """An output format: told each result as it is scored, then the run's summary.
+
+    For ``--jobs``, a format also writes one sample as a text ``part``
+    (static: workers write parts to files), and ``add_parts`` takes a file
+    of *count* parts whose longest sample id is *width* characters.
+    """
+
+    @staticmethod
+    def part(result: SampleResult) -> str: ...
+
+    def sample(self, result: SampleResult) -> None: ...
+
+    def add_parts(self, parts: TextIO, count: int, width: int) -> None: ...
+
+    def finish(self, summary: RunSummary) -> None: ...
+
+    def close(self) -> None:
+        """Let go of anything held (temporary files), finished or not."""
+
+
+def score_stream(
+    records: Iterable[Record], corpus: Corpus, writer: Writer, *, sealed_tools: AbstractSet[str] | None = None
+) -> RunSummary:
+    """Validate and score each trace record in order, handing each result to *writer* as it is ready.
+
+    *sealed_tools* are the tools audited for seal breaches (see
+    :func:`~anachron.core.leakage.score_trace`; ``None``: no audit).
+
+    The summary is computed in the same single pass (:func:`summarise` over
+    the stream) and handed to ``writer.finish``.  A bad record raises
+    :class:`~anachron.errors.AnachronError` when it is reached, after the
+    results before it were written: write to a staged output.
+    """
+    try:
+        summary = summarise(_scored(records, corpus, writer, sealed_tools))
+        writer.finish(summary)
+    finally:
+        writer.close()
+    return summary
+
+
+def _scored(
+    records: Iterable[Record], corpus: Corpus, writer: Writer, sealed_tools: AbstractSet[str] | None
+) -> Iterator[SampleResult]:
+    for trace in iter_traces(records, corpus):
+        result = score_trace(trace, corpus, sealed_tools=sealed_tools)
+        writer.sample(result)
+        yield result
+
+
+# --- JSON exactly as dump_json writes it (indent 2, sorted keys), without json's slow indenting encoder
+
+
+def _dump_fallback(value: Any, indent: str) -> str:
+    text = json.dumps(value, indent=2, sort_keys=True, ensure_ascii=False, allow_nan=False)
+    return text.replace("\n", "\n" + indent)  # every newline json writes is structural
+
+
+def _pretty(value: Any, indent: str) -> str:
+    kind = type(value)
+    if kind is str:
+        return encode_basestring(value)
+    if value is None:
+        return "null"
+    if value is True:
+        return "true"
+    if value is False:
+        return "false"
+    if kind is int:
+        return int.__repr__(value)
+    if kind is float and math.isfinite(value):
+        return float.__repr__(value)
+    if kind is list or kind is tuple:
+        if not value:
+            return "[]"
+        inner = indent + "  "
+        try:  # a list of strings (evidence): encoded in C
+            body = (",\n" + inner).join(map(encode_basestring, value))
+        except TypeError:
+            body = (",\n" + inner).join([_pretty(v, inner) for v in value])
+        return "[\n" + inner + body + "\n" + indent + "]"
+    if kind is dict and all(type(key) is str for key in value):
+        if not value:
+            return "{}"
+        inner = indent + "  "
+        parts = [encode_basestring(key) + ": " + _pretty(value[key], inner) for key in sorted(value)]
+        return "{\n" + inner + (",\n" + inner).join(parts) + "\n" + indent + "}"
+    return _dump_fallback(value, indent)  # anything else: json's own rules (and errors)
+
+
+def pretty_json(value: Any, indent: str = "") -> str:
+    """``dump_json(value)`` without its final newline, as if nested where a line starts with *indent*.
+
+    The same bytes as ``json.dumps(value, indent=2, sort_keys=True,
+    ensure_ascii=False, allow_nan=False)`` with :func:`~anachron.io.dump_json`'s
+    escapes, for every value; plain dicts, lists, strings and numbers take a
+    fast path, anything else goes through :mod:`json` itself.
+    """
+    return _ESCAPED.sub(_escape, _pretty(value, indent))
+
+
+_COPY = 1 << 20  # characters per read when a writer copies a file of parts
+
+
+class JsonWriter:
+    """``{"samples": [...], "summary": {...}}``, written as it comes."""
+
+    def __init__(self, out: TextIO) -> None:
+        self.out = out
+        self.count = 0
+        out.write('{\n  "samples": [')
+
+    @staticmethod
+    def part(result: SampleResult) -> str:
+        """One sample's text, as it follows another (the first drops the comma)."""
+        return ",\n    " + pretty_json(result.to_dict(), "    ")
+
+    def sample(self, result: SampleResult) -> None:
+        text = self.part(result)
+        self.out.write(text if self.count else text[1:])
+        self.count += 1
+
+    def add_parts(self, parts: TextIO, count: int, width: int) -> None:
+        """Copy *count* samples' parts, written by :meth:`part` to *parts* (``--jobs``)."""
+        if not count:
+            return
+        if not self.count:
+            parts.read(1)
+        for chunk in iter(lambda: parts.read(_COPY), ""):
+            self.out.write(chunk)
+        self.count += count
+
+    def finish(self, summary: RunSummary) -> None:
+        close = "\n  ]" if self.count else "]"
+        self.out.write(f'{close},\n  "summary": {pretty_json(summary.to_dict(), "  ")}\n}}\n')
+
+    def close(self) -> None:
+        pass
+
+
+def _line(value: Any) -> str:
+    text = json.dumps(value, sort_keys=True, ensure_ascii=False, allow_nan=False)
+    return _ESCAPED.sub(_escape, text) + "\n"
+
+
+class _LineWriter:
+    """A format of one text part per sample, copied through as it comes (jsonl, csv)."""
+
+    def __init__(self, out: TextIO) -> None:
+        self.out = out
+
+    @staticmethod
+    def part(result: SampleResult) -> str:
+        raise NotImplementedError
+
+    def sample(self, result: SampleResult) -> None:
+        self.out.write(self.part(result))
+
+    def add_parts(self, parts: TextIO, count: int, width: int) -> None:
+        for chunk in iter(lambda: parts.read(_COPY), ""):
+            self.out.write(chunk)
+
+    def finish(self, summary: RunSummary) -> None:
+        pass
+
+    def close(self) -> None:
+        pass
+
+
+class JsonLinesWriter(_LineWriter):
+    """One sample per line, then ``{"summary": ...}``: what ``dump_json(..., indent=None)`` writes."""
+
+    @staticmethod
+    def part(result: SampleResult) -> str:
+        return _line(result.to_dict())
+
+    def finish(self, summary: RunSummary) -> None:
+        self.out.write(_line({"summary": summary.to_dict()}))
+
+
+class TableWriter:
+    """:func:`~anachron.report.score_table`; rows wait in temporary files for the column width."""
+
+    def __init__(self, out: TextIO) -> None:
+        self.out = out
+        self.width = len("sample")
+        self.rows = _spool()
+        self.waiting = [self.rows]
+
+    @staticmethod
+    def part(result: SampleResult) -> str:
+        # The id's length, its row unpadded, its evidence: one JSON line (ids may hold newlines).
+        return json.dumps([len(result.sample_id), table_row(result, 0), *result.evidence], ensure_ascii=False) + "\n"
+
+    def sample(self, result: SampleResult) -> None:
+        self.width = max(self.width, len(result.sample_id))
+        self.rows.write(self.part(result))
+
+    def add_parts(self, parts: TextIO, count: int, width: int) -> None:
+        spool = _spool()
+        for chunk in iter(lambda: parts.read(_COPY), ""):
+            spool.write(chunk)
+        self.waiting.append(spool)
+        self.width = max(self.width, width)
+
+    def finish(self, summary: RunSummary) -> None:
+        width, out = self.width, self.out
+        header = table_header(width)
+        out.write(f"{seal_line(summary)}\n\n{header}\n{'-' * len(header)}\n")
+        for rows in self.waiting:
+            rows.seek(0)
+            for line in rows:
+                length, row, *evidence = json.loads(line)
+                out.write(row[:length].ljust(width) + row[length:] + "\n")
+                for text in evidence:
+                    out.write(evidence_line(text, width) + "\n")
+        out.write("\n" + "\n".join(summary_lines(summary)) + "\n")
+        self.close()
+
+    def close(self) -> None:
+        for rows in self.waiting:
+            rows.close()
+
+
+class CsvWriter(_LineWriter):
+    """A header, then one line per sample (:func:`anachron.records.csv_line`); no summary."""
+
+    def __init__(self, out: TextIO) -> None:
+        super().__init__(out)
+        out.write(csv_header(SAMPLE_COLUMNS))
+
+    @staticmethod
+    def part(result: SampleResult) -> str:
+        return csv_line(sample_record(result), SAMPLE_COLUMNS)
+
+
+def _spool() -> TextIO:
+    # surrogatepass: ids and evidence may hold lone surrogates; the final stream decides how to show them.
+    return tempfile.TemporaryFile("w+", encoding="utf-8", errors="surrogatepass", newline="\n")  # type: ignore[return-value]
+
+
+WRITERS: Mapping[str, Callable[[TextIO], Writer]] = {
+    "table": TableWriter, "json": JsonWriter, "jsonl": JsonLinesWriter, "csv": CsvWriter,
+}
+FORMATS = tuple(WRITERS)

@@ -1,0 +1,275 @@
+"""`anachron score` streams: same bytes as the scorer it replaced, jsonl, --out, --jobs, bad input.
+
+The expected outputs in tests/data/scale/expected/ were written by the scorer before streaming
+(main's non-streaming scorer, regenerated before the streaming branch was merged: commit
+"expected outputs of main's scorer"), from the v0 demo traces and from a hostile generated set
+(benchmarks/workload.py --items 200 --samples 150 --interactions 6 --hostile --seed 7).
+"""
+
+from __future__ import annotations
+
+import gzip
+import json
+import os
+import stat
+import tempfile
+import unittest
+from pathlib import Path
+
+from anachron.io import dump_json
+from anachron.report import score_document
+
+from tests.support import ROOT, run_cli
+
+DATA = ROOT / "tests" / "data" / "scale"
+GENERATED = (str(DATA / "traces.jsonl"), "--corpus", str(DATA / "corpus"))
+
+
+def expected(name: str) -> str:
+    return gzip.decompress((DATA / "expected" / f"{name}.gz").read_bytes()).decode("utf-8")
+
+
+def shown(text: str) -> str:
+    """*text* as standard output shows it (the CLI prints lone surrogates as \\udXXXX escapes)."""
+    return text.encode("utf-8", "backslashreplace").decode("utf-8")
+
+
+class SameBytesTest(unittest.TestCase):
+    def test_demo_traces_json_table_and_csv(self):
+        for mode in ("unrestricted", "enforced"):
+            for fmt in ("json", "table", "csv"):
+                status, out, err = run_cli("score", str(DATA / f"demo-{mode}.jsonl"), "--format", fmt)
+                self.assertEqual((status, err), (0, ""))
+                self.assertEqual(shown(out), expected(f"demo-{mode}.{fmt}"), f"{mode} {fmt}")
+
+    def test_generated_hostile_set_json_table_and_csv(self):
+        for fmt in ("json", "table", "csv"):
+            status, out, err = run_cli("score", *GENERATED, "--format", fmt)
+            self.assertEqual((status, err), (0, ""))
+            self.assertEqual(shown(out), expected(f"gen.{fmt}"), fmt)
+
+    def test_jsonl_is_the_json_document_line_by_line(self):
+        status, out, _ = run_cli("score", *GENERATED, "--format", "jsonl")
+        self.assertEqual(status, 0)
+        lines = out.split("\n")
+        self.assertEqual(lines[-1], "")
+        document = json.loads(expected("gen.json"))
+        rows = [json.loads(line) for line in lines[:-1]]
+        self.assertEqual(rows[:-1], document["samples"])
+        self.assertEqual(rows[-1], {"summary": document["summary"]})
+        for line in lines[:-1]:  # one line each, whatever the strings hold
+            self.assertNotIn("\u2028", line)
+
+    def test_jobs_give_the_same_bytes_as_one_process(self):
+        for fmt in ("json", "table", "jsonl", "csv"):
+            _, one, _ = run_cli("score", *GENERATED, "--format", fmt)
+            for jobs in ("2", "3", "16"):
+                status, out, err = run_cli("score", *GENERATED, "--format", fmt, "--jobs", jobs)
+                self.assertEqual((status, err), (0, ""))
+                self.assertEqual(out, one, f"{fmt} --jobs {jobs}")
+
+    def test_out_writes_the_same_bytes_with_a_normal_mode(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            target = Path(tmp) / "sub" / "scores.json"
+            status, out, err = run_cli("score", *GENERATED, "--format", "json", "--out", str(target))
+            self.assertEqual((status, out, err), (0, "", ""))
+            self.assertEqual(target.read_text(encoding="utf-8"), expected("gen.json"))
+            umask = os.umask(0)
+            os.umask(umask)
+            self.assertEqual(stat.S_IMODE(target.stat().st_mode), 0o666 & ~umask)
+            self.assertEqual(sorted(p.name for p in target.parent.iterdir()), ["scores.json"])
+
+
+class SealAuditTest(unittest.TestCase):
+    """The seal audit streams: the verdict (known only at the end) is the table's first line."""
+
+    def library(self, sealed):
+        from anachron.core import load_corpus, parse_traces, score_traces
+        from anachron.io import read_records
+        from anachron.report import score_table
+
+        corpus = load_corpus(str(DATA / "corpus"))
+        traces = parse_traces(read_records(str(DATA / "traces.jsonl")), corpus)
+        results = score_traces(traces, corpus, sealed_tools=sealed)
+        return shown(score_table(results)), shown(dump_json(score_document(results)))
+
+    def test_streamed_audit_is_the_library_audit_in_every_process_count(self):
+        table, document = self.library(frozenset({"search"}))
+        self.assertTrue(table.startswith("sealed: false ("), table[:80])
+        for jobs in ("1", "3"):
+            for fmt, want in (("table", table), ("json", document)):
+                status, out, err = run_cli("score", *GENERATED, "--sealed-tools", "search", "--format", fmt, "--jobs", jobs)
+                self.assertEqual((status, err), (0, ""))
+                self.assertEqual(shown(out), want, f"{fmt} --jobs {jobs}")
+
+    def test_no_audit_without_sealed_tools(self):
+        table, _ = self.library(None)
+        self.assertTrue(table.startswith("seal audit: not run"))
+        self.assertEqual(table, expected("gen.table"))
+        summary = json.loads(expected("gen.json"))["summary"]
+        self.assertIsNone(summary["seal_breaches"])
+
+    def test_jobs_with_imported_logs_is_refused(self):
+        status, out, err = run_cli(
+            "score", str(DATA / "traces.jsonl"), "--from", "openai-chat", "--as-of", "2024-01-01", "--jobs", "2"
+        )
+        self.assertEqual((status, out), (2, ""))
+        self.assertIn("--jobs", err)
+        self.assertEqual(err.count("\n"), 1)
+
+
+class EmptyAndSmallTest(unittest.TestCase):
+    def score(self, text, *args):
+        with tempfile.TemporaryDirectory() as tmp:
+            path = Path(tmp) / "t.jsonl"
+            path.write_text(text, encoding="utf-8")
+            return run_cli("score", str(path), *args)
+
+    def test_empty_file_matches_the_document_of_no_results(self):
+        for jobs in ("1", "2"):
+            status, out, _ = self.score("\n\n", "--format", "json", "--jobs", jobs)
+            self.assertEqual((status, out), (0, dump_json(score_document([]))))
+
+    def test_one_trace_many_jobs(self):
+        line = '{"sample_id": "finance-001", "interactions": [{"tool": "search", "query": "x", "returned": ["fin-005"]}]}\n'
+        _, one, _ = self.score(line, "--format", "json")
+        status, many, _ = self.score(line, "--format", "json", "--jobs", "4")
+        self.assertEqual((status, many), (0, one))
+        self.assertEqual(json.loads(one)["samples"][0]["result_leaks"], 1)
+
+    def test_jobs_must_be_positive(self):
+        for bad in ("0", "-1", "x", "1.5"):
+            status, out, err = self.score("", "--jobs", bad)
+            self.assertEqual((status, out), (2, ""))
+            self.assertIn("--jobs", err)
+
+
+class BadInputTest(unittest.TestCase):
+    """Bad input found halfway: status 2, one line naming file and line, no output at all."""
+
+    def setUp(self):
+        self.tmp = tempfile.TemporaryDirectory()
+        self.addCleanup(self.tmp.cleanup)
+        self.good = (DATA / "traces.jsonl").read_text(encoding="utf-8").split("\n")[:-1]
+
+    def file(self, lines):
+        path = Path(self.tmp.name) / "t.jsonl"
+        path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+        return str(path)
+
+    def assert_bad(self, lines, message):
+        path = self.file(lines)
+        target = Path(self.tmp.name) / "out.json"
+        target.write_text("old\n", encoding="utf-8")
+        for jobs in ("1", "2", "5"):
+            for fmt in ("json", "jsonl", "table"):
+                status, out, err = run_cli("score", path, "--corpus", str(DATA / "corpus"), "--format", fmt, "--jobs", jobs)
+                self.assertEqual((status, out), (2, ""), f"{fmt} --jobs {jobs}")
+                self.assertEqual(err.count("\n"), 1, err)
+                self.assertIn(message.replace("PATH", path), err, f"{fmt} --jobs {jobs}")
+            status, out, err = run_cli("score", path, "--corpus", str(DATA / "corpus"), "--out", str(target), "--jobs", jobs)
+            self.assertEqual((status, out), (2, ""))
+            self.assertEqual(target.read_text(encoding="utf-8"), "old\n")  # untouched
+            self.assertEqual(sorted(p.name for p in Path(self.tmp.name).iterdir()), ["out.json", "t.jsonl"])
+
+    def test_bad_json_near_the_end(self):
+        lines = self.good[:-3] + ["{nope"] + self.good[-3:]
+        self.assert_bad(lines, f"PATH:{len(lines) - 3}: invalid JSON")
+
+    def test_unknown_returned_id_near_the_end(self):
+        record = json.loads(self.good[-1])
+        record["sample_id"] = "fresh"
+        record["interactions"] = [{"tool": "search", "query": "q", "returned": ["no-such-item"]}]
+        lines = self.good + [json.dumps(record)]
+        self.assert_bad(lines, f"PATH:{len(lines)} (sample fresh) interactions[0] returned[0]: returned id 'no-such-item'")
+
+    def test_duplicate_sample_far_apart(self):
+        lines = self.good + [self.good[3]]
+        sample = json.loads(self.good[3])["sample_id"]
+        self.assert_bad(lines, f"PATH:{len(lines)} (sample {sample}): duplicate sample_id (first at PATH:4)")
+
+    def test_duplicate_wins_over_a_later_error_of_the_same_record(self):
+        record = json.loads(self.good[0])
+        record["interactions"] = "not a list"
+        lines = self.good + [json.dumps(record)]
+        self.assert_bad(lines, f"PATH:{len(lines)} (sample {record['sample_id']}): duplicate sample_id (first at PATH:1)")
+
+    def test_the_first_error_in_file_order_wins(self):
+        early = json.loads(self.good[1])
+        early["mode"] = ""
+        lines = self.good[:1] + [json.dumps(early)] + self.good[2:] + ["[1, 2]"]
+        self.assert_bad(lines, f"PATH:2 (sample {early['sample_id']}): field 'mode'")
+
+    def test_not_utf8_names_the_byte(self):
+        path = Path(self.tmp.name) / "t.jsonl"
+        head = ("\n".join(self.good[:5]) + "\n").encode("utf-8")
+        path.write_bytes(head + b'{"sample_id": "\xff"}\n')
+        for jobs in ("1", "3"):
+            status, out, err = run_cli("score", str(path), "--corpus", str(DATA / "corpus"), "--jobs", jobs)
+            self.assertEqual((status, out), (2, ""))
+            self.assertEqual(err.strip(), f"anachron: {path}: not UTF-8 text (byte {len(head) + 15})")
+
+    def test_missing_file(self):
+        for jobs in ("1", "2"):
+            status, out, err = run_cli("score", str(Path(self.tmp.name) / "none.jsonl"), "--jobs", jobs)
+            self.assertEqual((status, out), (2, ""))
+            self.assertIn("none.jsonl: no such file", err)
+
+
+if __name__ == "__main__":
+    unittest.main()
+
+
+class PrettyJsonTest(unittest.TestCase):
+    """pretty_json writes what dump_json writes, for every value, nested anywhere."""
+
+    def test_same_as_dump_json(self):
+        from anachron.scoring import pretty_json
+
+        class Sub(str):
+            pass
+
+        values = [
+            {}, [], "", 0, -1, 2**70, 0.1, 1e300, -0.0, 1.0, True, False, None,
+            {"b": [1, {"z": None, "a": []}], "a": {"x": {}, "\u2028": "\ud800\x00\u0085\"\\"}},
+            [["nested", ["deep", [1.5, None]]], (1, 2)],
+            {"evidence": ["#1 a\u2029b", "é 2024", "\udfff"], "failed_calls": {"refused": 0, "error": 2}},
+            {"int_key": {1: "a", 2: "b"}},  # non-string keys: json's own rules
+            [Sub("sub"), 3, "s"],  # a str subclass among others
+            {"mixed": ["a", 1, None, "b"]},
+        ]
+        for value in values:
+            for indent in ("", "    "):
+                want = dump_json(value).removesuffix("\n").replace("\n", "\n" + indent)
+                self.assertEqual(pretty_json(value, indent), want, repr(value))
+
+    def test_what_json_refuses_it_refuses(self):
+        from anachron.scoring import pretty_json
+
+        for value in (float("nan"), [float("inf")], {"a": object()}, {(1, 2): 3}):
+            with self.assertRaises((ValueError, TypeError)):
+                pretty_json(value)
+
+
+class FixedReferencesTest(unittest.TestCase):
+    """A corpus item's date references are worked out once only when no cutoff could change them."""
+
+    def test_four_digit_forms_are_fixed_and_equal_to_any_cutoff(self):
+        import datetime as dt
+
+        from anachron.core.query_intent import date_references, fixed_references
+
+        text = "Revenue for Q3 2024, up from 14 March 2023 and FY2022; guidance for 2025."
+        fixed = fixed_references(text)
+        self.assertIsNotNone(fixed)
+        for as_of in (dt.date(1990, 1, 1), dt.date(2023, 3, 14), dt.date(2060, 6, 30)):
+            self.assertEqual(fixed, date_references(text, as_of))
+
+    def test_a_two_digit_year_is_read_at_each_cutoff(self):
+        import datetime as dt
+
+        from anachron.core.query_intent import date_references, fixed_references
+
+        for text in ("results for Q4 '99", "FY23 guidance", "3Q98 call"):
+            self.assertIsNone(fixed_references(text), text)
+            self.assertNotEqual(date_references(text, dt.date(1930, 1, 1)), date_references(text, dt.date(2090, 1, 1)))

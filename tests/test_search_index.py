@@ -1,0 +1,126 @@
+"""SearchEngine's inverted index returns exactly what the linear scan it replaced returned."""
+
+import datetime as dt
+import random
+import unittest
+from unittest import mock
+
+from anachron.core import AnachronError, SearchEngine, load_corpus
+from anachron.core import retrieval
+from anachron.core.retrieval import MODES, _ScanSearch, tokenize
+
+from tests.corpus_fixtures import corpus, entity, item
+
+
+def _generated(n_items: int, seed: int):
+    """A corpus with a small, skewed vocabulary: many ties, many shared words, entity names."""
+    rng = random.Random(seed)
+    vocab = [f"w{n}" for n in range(60)]
+    weights = [1 / (rank + 1) for rank in range(len(vocab))]
+    entities = [entity(f"E{n}", name=f"{rng.choice(vocab)} {rng.choice(vocab)} co") for n in range(8)]
+    items = []
+    for n in range(n_items):
+        day = dt.date(2019, 1, 1) + dt.timedelta(days=rng.randrange(5 * 365))
+        items.append(item(
+            f"i{n:04d}" if n % 7 else f"z{n}",  # ids not in date order
+            day.isoformat(),
+            title=" ".join(rng.choices(vocab, weights, k=rng.randint(1, 5))).capitalize(),
+            text=" ".join(rng.choices(vocab, weights, k=rng.randint(0, 12))) + rng.choice(["", " The of and", " W3!"]),
+            entities=rng.sample([e["id"] for e in entities], rng.randint(0, 2)),
+        ))
+    return corpus(entities=entities, items=items), vocab
+
+
+class SameResultsAsTheScanTest(unittest.TestCase):
+    def assertSame(self, data, queries, days, ks=(1, 3, 5, 50)):
+        engine, scan = SearchEngine(data), _ScanSearch(data)
+        checked = 0
+        for query in queries:
+            for day in days:
+                for mode in MODES:
+                    for k in ks:
+                        got = [i.id for i in engine.search(query, as_of=day, mode=mode, k=k)]
+                        want = [i.id for i in scan.search(query, as_of=day, mode=mode, k=k)]
+                        self.assertEqual(got, want, f"{query!r} {day} {mode} k={k}")
+                        checked += bool(want)
+        self.assertGreater(checked, 0)
+
+    def test_v0_corpus(self):
+        data = load_corpus()
+        words = sorted({w for i in data.items.values() for w in tokenize(f"{i.title} {i.text}")})
+        rng = random.Random(3)
+        queries = [" ".join(rng.sample(words, rng.randint(1, 4))) for _ in range(150)]
+        queries += [e.name for e in data.entities.values()] + [e.id for e in data.entities.values()]
+        queries += ["", "the of", "zzz-not-a-word", "CYGN robotics 2023"]
+        days = sorted({i.publish_date for i in data.items.values()})
+        self.assertSame(data, queries, [days[0], days[len(days) // 2], days[-1], dt.date(1990, 1, 1)])
+
+    def test_generated_corpus(self):
+        # Small vocabulary and skewed words: rare, common and all-matching words, and the pruned path
+        # (a query's rare words decide) as well as the full one.
+        data, vocab = _generated(600, seed=11)
+        rng = random.Random(5)
+        queries = [" ".join(rng.sample(vocab, rng.randint(1, 6))) for _ in range(120)]
+        queries += ["w0", "w0 w1", "w59", "w0 w59", "co", "E3 w2", "w0 w1 w2 w3 w4 w5 w6 w7"]
+        days = [dt.date(2018, 12, 31), dt.date(2019, 1, 1), dt.date(2021, 6, 30), dt.date(2030, 1, 1)]
+        self.assertSame(data, queries, days)
+
+    def test_generated_corpus_pruned_path_forced(self):
+        # Small budgets send most queries down the pruned path, its walk and its fallback.
+        data, vocab = _generated(600, seed=13)
+        rng = random.Random(7)
+        queries = [" ".join(rng.sample(vocab, rng.randint(2, 6))) for _ in range(80)]
+        for budget in (0, 1, 20, 150):
+            for walk in (1, 60, 10**9):  # the walk in item order: given up at once, midway, or never
+                with mock.patch.object(retrieval, "_RARE_POSTINGS", budget), mock.patch.object(retrieval, "_WALK_POSTINGS", walk):
+                    self.assertSame(data, queries, [dt.date(2020, 3, 1), dt.date(2030, 1, 1)], ks=(1, 5, 20))
+
+    def test_generated_corpus_large_postings(self):
+        # Enough items that common words outgrow the pruned path's budget of postings.
+        data, vocab = _generated(3000, seed=12)
+        rng = random.Random(6)
+        queries = [" ".join(rng.sample(vocab, rng.randint(1, 4))) for _ in range(40)]
+        self.assertSame(data, queries, [dt.date(2020, 3, 1), dt.date(2030, 1, 1)], ks=(5,))
+
+
+class BoundaryTest(unittest.TestCase):
+    def setUp(self):
+        self.c = corpus(items=[
+            item("b", "2022-06-01", title="Zephyr"),  # on T: visible when enforced
+            item("a", "2022-06-01", title="Zephyr"),
+            item("late", "2022-06-02", title="Zephyr zephyr"),
+        ])
+        self.engine = SearchEngine(self.c)
+
+    def test_published_on_t_is_visible_the_day_after_is_not(self):
+        ids = [i.id for i in self.engine.search("zephyr", as_of=dt.date(2022, 6, 1), mode="enforced")]
+        self.assertEqual(ids, ["a", "b"])  # equal score and date: by id
+        ids = [i.id for i in self.engine.search("zephyr", as_of=dt.date(2022, 6, 1), mode="unrestricted")]
+        self.assertEqual(ids, ["a", "b", "late"])
+        self.assertEqual(self.engine.search("zephyr", as_of=dt.date(2022, 5, 31), mode="enforced"), [])
+
+    def test_cutoff_is_an_argument_not_part_of_the_query(self):
+        ids = [i.id for i in self.engine.search("zephyr 2022-06-02", as_of=dt.date(2022, 6, 1), mode="enforced")]
+        self.assertEqual(ids, ["a", "b"])
+
+    def test_bad_arguments(self):
+        for kwargs, message in [
+            ({"as_of": "2022-06-01"}, "as_of must be a datetime.date"),
+            ({"as_of": dt.datetime(2022, 6, 1)}, "as_of must be a datetime.date"),
+            ({"as_of": dt.date(2022, 6, 1), "mode": "lenient"}, "unknown mode"),
+            ({"as_of": dt.date(2022, 6, 1), "k": 0}, "positive integer"),
+            ({"as_of": dt.date(2022, 6, 1), "k": True}, "positive integer"),
+        ]:
+            with self.assertRaisesRegex(AnachronError, message):
+                self.engine.search("zephyr", **kwargs)
+        with self.assertRaisesRegex(AnachronError, "query must be a string"):
+            self.engine.search(None, as_of=dt.date(2022, 6, 1))
+
+    def test_empty_corpus_and_empty_query(self):
+        empty = SearchEngine(corpus(items=[]))
+        self.assertEqual(empty.search("zephyr", as_of=dt.date(2022, 6, 1), mode="enforced"), [])
+        self.assertEqual(self.engine.search("the of !!", as_of=dt.date(2022, 6, 1)), [])
+
+
+if __name__ == "__main__":
+    unittest.main()
