@@ -23,6 +23,7 @@ last item published on or before T".
 
 from __future__ import annotations
 
+import bisect
 import datetime as _dt
 import heapq
 import itertools
@@ -67,6 +68,7 @@ RARE_POSTINGS = 1000  # postings the candidates may come from before common word
 RARE_SHARE = 0.02  # ... or this share of the corpus's items, whichever is more
 MAX_COMMON = 4  # common words handled by level scans; a query with more is aggregated whole
 MAX_SCORED = 64  # words a candidate is scored over; a query with more is aggregated whole
+SECOND_SHARE = 0.1  # postings (share of the items) a second round of candidates may read (_pruned)
 
 
 class Postings(Protocol):
@@ -92,7 +94,24 @@ class Postings(Protocol):
         """The top *k* ords by summed weights over *words*, then ord: the whole computation at once."""
 
 
-def top_ords(postings: Postings, words: Sequence[str], k: int) -> list[int]:
+class PartialPostings(Postings, Protocol):
+    """Postings that can also score candidates piecewise (the SQLite index's posting arrays).
+
+    With these two, :func:`top_ords` scores only the candidates that can
+    still reach the top *k* (see :func:`_pruned`) instead of all of them.
+    """
+
+    def partials(self, words: Sequence[str]) -> Mapping[int, int]:
+        """``{ord: score over *words*}`` of every visible item holding any of *words*."""
+
+    def hits(self, ords: Sequence[int], words: Sequence[str]) -> list[int]:
+        """Per ord of *ords* (visible items, ascending), its score over *words*."""
+
+    def matches(self, patterns: Sequence[Sequence[tuple[str, int]]], after: int, limit: int) -> list[int]:
+        """What :meth:`Postings.scan` answers, from the same store as ``partials`` and ``hits``."""
+
+
+def top_ords(postings: Postings, words: Sequence[str], k: int, *, pruned: bool = True) -> list[int]:
     """The top *k* items for the distinct query *words*: by score descending, then ``ord``.
 
     Exact, and bounded in work when some words are common (MaxScore-style):
@@ -128,10 +147,12 @@ def top_ords(postings: Postings, words: Sequence[str], k: int) -> list[int]:
             break
         rare.append(word)
     common = held[len(rare):]
-    scored = dict(postings.candidates(rare, held)) if rare else {}
-    ranked = sorted(scored, key=lambda o: (-scored[o], o))
     # The best weight of each common word: 2 if some item holds it as a strong term, else 1.
     best = {w: 2 if frequency[w][0] else 1 for w in common}
+    if pruned and callable(getattr(postings, "partials", None)):
+        return _pruned(postings, rare, common, best, k, {w: sum(frequency[w]) for w in common}, max(budget, SECOND_SHARE * postings.items))
+    scored = dict(postings.candidates(rare, held)) if rare else {}
+    ranked = sorted(scored, key=lambda o: (-scored[o], o))
     ceiling = sum(best.values())
     if len(ranked) >= k and scored[ranked[k - 1]] > ceiling or not common:
         return ranked[:k]
@@ -152,7 +173,7 @@ def _patterns(words: Sequence[str], best: Mapping[str, int], level: int) -> list
     return [tuple(zip(words, weights)) for weights in itertools.product(*choices) if sum(weights) == level]
 
 
-def _level(postings: Postings, words, best, level: int, *, exclude: Mapping[int, int], need: int) -> Iterator[int]:
+def _level(postings: Postings, words, best, level: int, *, exclude: Mapping[int, int], need: int, scan=None) -> Iterator[int]:
     """Ords, ascending, of items outside *exclude* whose pattern over *words* sums to *level*.
 
     The patterns of one level are disjoint (an item has one pattern), so one
@@ -160,10 +181,80 @@ def _level(postings: Postings, words, best, level: int, *, exclude: Mapping[int,
     """
     patterns = _patterns(words, best, level)
     after, page = 0, need + 8
+    scan = scan or postings.scan
     while patterns:
-        ords = postings.scan(patterns, after, page)
+        ords = scan(patterns, after, page)
         yield from (o for o in ords if o not in exclude)
         if len(ords) < page:
             return
         after = ords[-1]
         page *= 2
+
+
+def _pruned(postings: PartialPostings, rare: Sequence[str], common: Sequence[str], best: Mapping[str, int], k: int, size: Mapping[str, int], budget: float) -> list[int]:
+    """Steps 2-4 of :func:`top_ords`, scoring candidates only while they can still enter the top *k*.
+
+    A candidate (an item holding a rare word) has a *partial* score ``p``
+    over the rare words, read from their postings alone, and a full score of
+    ``p`` plus its score over the common words, at most ``B`` (the sum of
+    their best weights).  Candidates are taken by ``p`` descending, then
+    ``ord``, and one is scored in full (``hits``) only while ``(p + B, ord)``
+    can still beat the k-th best so far (:func:`_take`).
+
+    Items holding no rare word score at most ``B``.  When fewer than ``B``
+    separate the k-th score ``t`` from them, MaxScore: the rarest common
+    words whose postings fit in *budget* and without which the other common
+    words sum to less than ``t`` are candidates of a second round, the same
+    way (an item holding none of them cannot reach ``t``).  Otherwise they are
+    read level by level as in step 4 (:func:`_level`, through ``matches``),
+    from ``B`` down to ``t`` (an item scoring ``t`` may still win on ``ord``).
+    The answer is the top *k* of all, by ``(-score, ord)``.
+    """
+    top: list[tuple[int, int]] = []  # (-score, ord) of the best so far, sorted, at most k
+    partial = postings.partials(rare) if rare else {}
+    _take(postings, partial, common, sum(best.values()), top, k)
+    floor = max(-top[-1][0] if len(top) == k else 0, 1)
+    rest = list(common)
+    essential: list[str] = []
+    while rest and sum(best[w] for w in rest) >= floor:
+        essential.append(rest.pop(0))
+    if common and sum(best[w] for w in rest) < sum(best.values()) and sum(size[w] for w in essential) <= budget:
+        second = {o: p for o, p in postings.partials(essential).items() if o not in partial}
+        _take(postings, second, rest, sum(best[w] for w in rest), top, k)
+        return [o for _, o in top]
+    others: list[tuple[int, int]] = []
+    for level in range(sum(best.values()), floor - 1, -1):
+        need = k - len(others)
+        if need <= 0:
+            break
+        found = _level(postings, common, best, level, exclude=partial, need=need, scan=postings.matches)
+        others.extend((-level, o) for o in itertools.islice(found, need))
+    return [o for _, o in sorted(top + others)[:k]]
+
+
+def _take(postings: PartialPostings, partial: Mapping[int, int], rest: Sequence[str], ceiling: int, top: list[tuple[int, int]], k: int) -> None:
+    """Fold into *top* the candidates of *partial* (``{ord: score over some words}``) that can enter it,
+    each scored in full by adding its score over *rest* (at most *ceiling*).
+
+    By ``p`` descending, then ``ord``: once ``(-(p + ceiling), ord)`` is past the
+    k-th entry, every later candidate of that ``p`` is too, and once
+    ``p + ceiling`` is below the k-th score, every later group is.
+    """
+    groups: dict[int, list[int]] = {}
+    for o, p in partial.items():
+        groups.setdefault(p, []).append(o)
+    for p in sorted(groups, reverse=True):
+        if len(top) == k and p + ceiling < -top[-1][0]:
+            return
+        group = sorted(groups[p])
+        chunk, at = 16, 0
+        while at < len(group) and not (len(top) == k and (-(p + ceiling), group[at]) > top[-1]):
+            ords = group[at : at + chunk]
+            at += chunk
+            chunk *= 2
+            extra = postings.hits(ords, rest) if rest else itertools.repeat(0)
+            for o, h in zip(ords, extra):
+                entry = (-(p + h), o)
+                if len(top) < k or entry < top[-1]:
+                    bisect.insort(top, entry)
+                    del top[k:]
