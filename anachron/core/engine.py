@@ -194,52 +194,74 @@ def _level(postings: Postings, words, best, level: int, *, exclude: Mapping[int,
 def _pruned(postings: PartialPostings, rare: Sequence[str], common: Sequence[str], best: Mapping[str, int], k: int, size: Mapping[str, int], budget: float) -> list[int]:
     """Steps 2-4 of :func:`top_ords`, scoring candidates only while they can still enter the top *k*.
 
-    A candidate (an item holding a rare word) has a *partial* score ``p``
-    over the rare words, read from their postings alone, and a full score of
-    ``p`` plus its score over the common words, at most ``B`` (the sum of
-    their best weights).  Candidates are taken by ``p`` descending, then
-    ``ord``, and one is scored in full (``hits``) only while ``(p + B, ord)``
-    can still beat the k-th best so far (:func:`_take`).
-
-    Items holding no rare word score at most ``B``.  When fewer than ``B``
-    separate the k-th score ``t`` from them, MaxScore: the rarest common
-    words whose postings fit in *budget* and without which the other common
-    words sum to less than ``t`` are candidates of a second round, the same
-    way (an item holding none of them cannot reach ``t``).  Otherwise they are
-    read level by level as in step 4 (:func:`_level`, through ``matches``),
-    from ``B`` down to ``t`` (an item scoring ``t`` may still win on ``ord``).
-    The answer is the top *k* of all, by ``(-score, ord)``.
+    Rounds of candidates (MaxScore over the integer score levels).  The
+    first round's words ``E`` are the rare ones.  An item holding a word of
+    ``E`` (and none of an earlier round's) has a *partial* score ``p`` over
+    ``E``, read from their postings alone, and a full score of ``p`` plus its
+    score over the remaining words ``R``, at most ``B(R)`` (the sum of their
+    best weights); :func:`_take` scores it in full only while it can still
+    beat the k-th best so far.  Then, with ``t`` the k-th score (1 while
+    fewer than *k* are found): an item holding only words of ``R`` scores at
+    most ``B(R)``, so when ``B(R) < t`` the answer is complete.  Otherwise
+    the next round's words are the fewest rarest words of ``R`` without which
+    the rest sum to less than ``t`` (that round ends the search), or, when
+    their postings would exceed *budget* (summed over the rounds after the
+    first), the rarest word of ``R`` alone (it may raise ``t``); when even that
+    word exceeds the budget, the items
+    holding only words of ``R`` are read level by level as in step 4
+    (:func:`_level` over ``R``, through ``matches``, skipping every item of
+    an earlier round), from ``B(R)`` down to ``t`` (an item scoring ``t``
+    may still win on ``ord``).  The answer is the top *k* of all, by
+    ``(-score, ord)``.
     """
     top: list[tuple[int, int]] = []  # (-score, ord) of the best so far, sorted, at most k
-    partial = postings.partials(rare) if rare else {}
-    _take(postings, partial, common, sum(best.values()), top, k)
-    floor = max(-top[-1][0] if len(top) == k else 0, 1)
-    rest = list(common)
-    essential: list[str] = []
-    while rest and sum(best[w] for w in rest) >= floor:
-        essential.append(rest.pop(0))
-    if common and sum(best[w] for w in rest) < sum(best.values()) and sum(size[w] for w in essential) <= budget:
-        second = {o: p for o, p in postings.partials(essential).items() if o not in partial}
-        _take(postings, second, rest, sum(best[w] for w in rest), top, k)
-        return [o for _, o in top]
+    done: dict[int, int] = {}  # every visible item holding a word of an earlier round
+    words, rest = list(rare), list(common)
+    spent = 0.0
+    while True:
+        if words:
+            partial = postings.partials(words)
+            if done:
+                partial = {o: p for o, p in partial.items() if o not in done}
+            _take(postings, partial, rest, best, top, k)
+            done.update(partial)
+        floor = max(-top[-1][0] if len(top) == k else 0, 1)
+        ceiling = sum(best[w] for w in rest)
+        if ceiling < floor:
+            return [o for _, o in top]
+        # The fewest rarest words without which the others sum to less than t end the search in one
+        # round; when they do not fit in the budget, the rarest alone may raise t.
+        needed = 1
+        while sum(best[w] for w in rest[needed:]) >= floor:
+            needed += 1
+        if spent + sum(size[w] for w in rest[:needed]) > budget:
+            needed = 1
+        if spent + size[rest[0]] > budget:
+            break
+        spent += sum(size[w] for w in rest[:needed])
+        words, rest = rest[:needed], rest[needed:]
     others: list[tuple[int, int]] = []
-    for level in range(sum(best.values()), floor - 1, -1):
+    for level in range(ceiling, floor - 1, -1):
         need = k - len(others)
         if need <= 0:
             break
-        found = _level(postings, common, best, level, exclude=partial, need=need, scan=postings.matches)
+        found = _level(postings, rest, best, level, exclude=done, need=need, scan=postings.matches)
         others.extend((-level, o) for o in itertools.islice(found, need))
     return [o for _, o in sorted(top + others)[:k]]
 
 
-def _take(postings: PartialPostings, partial: Mapping[int, int], rest: Sequence[str], ceiling: int, top: list[tuple[int, int]], k: int) -> None:
+def _take(postings: PartialPostings, partial: Mapping[int, int], rest: Sequence[str], best: Mapping[str, int], top: list[tuple[int, int]], k: int) -> None:
     """Fold into *top* the candidates of *partial* (``{ord: score over some words}``) that can enter it,
-    each scored in full by adding its score over *rest* (at most *ceiling*).
+    each scored in full by adding its score over the words *rest* (each at most its *best* weight).
 
-    By ``p`` descending, then ``ord``: once ``(-(p + ceiling), ord)`` is past the
-    k-th entry, every later candidate of that ``p`` is too, and once
-    ``p + ceiling`` is below the k-th score, every later group is.
+    By ``p`` descending, then ``ord``: once ``(-(p + B), ord)`` is past the
+    k-th entry (``B`` the sum of the best weights of *rest*), every later
+    candidate of that ``p`` is too, and once ``p + B`` is below the k-th
+    score, every later group is.  Within a batch the words of *rest* are
+    added one at a time, and a candidate that can no longer beat the k-th
+    entry even with the best weights of the words left is dropped.
     """
+    ceiling = sum(best[w] for w in rest)
     groups: dict[int, list[int]] = {}
     for o, p in partial.items():
         groups.setdefault(p, []).append(o)
@@ -249,12 +271,21 @@ def _take(postings: PartialPostings, partial: Mapping[int, int], rest: Sequence[
         group = sorted(groups[p])
         chunk, at = 16, 0
         while at < len(group) and not (len(top) == k and (-(p + ceiling), group[at]) > top[-1]):
-            ords = group[at : at + chunk]
+            alive = group[at : at + chunk]
             at += chunk
             chunk *= 2
-            extra = postings.hits(ords, rest) if rest else itertools.repeat(0)
-            for o, h in zip(ords, extra):
-                entry = (-(p + h), o)
+            score = dict.fromkeys(alive, p)
+            left = ceiling
+            for word in rest:
+                if not alive:
+                    break
+                left -= best[word]
+                for o, h in zip(alive, postings.hits(alive, [word])):
+                    score[o] += h
+                if len(top) == k:
+                    alive = [o for o in alive if (-(score[o] + left), o) < top[-1]]
+            for o in alive:
+                entry = (-score[o], o)
                 if len(top) < k or entry < top[-1]:
                     bisect.insort(top, entry)
                     del top[k:]
