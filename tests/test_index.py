@@ -132,6 +132,11 @@ class SameResultsTest(unittest.TestCase):
                             self.gen_index.search(query, as_of=dt.date(2100, 1, 1), k=5)
             self.assertEqual(set(used), set(real), (pruned, used))
             self.assertTrue(all(used.values()), (pruned, used))
+        # Both ways of testing a column in hits: a bitmap (dense terms) and a binary search (the others).
+        con = sqlite3.connect(self.gen_index.path)
+        self.addCleanup(con.close)
+        with_bits, terms = con.execute("SELECT count(strong_bits) + count(weak_bits), 2 * count(*) FROM postings").fetchone()
+        self.assertTrue(0 < with_bits < terms, (with_bits, terms))
 
     def test_fetch(self):
         for source, index in ((V0, self.v0_index), (self.generated, self.gen_index)):

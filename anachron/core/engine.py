@@ -27,7 +27,7 @@ import bisect
 import datetime as _dt
 import heapq
 import itertools
-from typing import Iterable, Iterator, Mapping, Protocol, Sequence, runtime_checkable
+from typing import Iterable, Iterator, Mapping, MutableMapping, Protocol, Sequence, runtime_checkable
 
 from .corpus import Corpus, Item
 
@@ -68,7 +68,7 @@ RARE_POSTINGS = 1000  # postings the candidates may come from before common word
 RARE_SHARE = 0.02  # ... or this share of the corpus's items, whichever is more
 MAX_COMMON = 4  # common words handled by level scans; a query with more is aggregated whole
 MAX_SCORED = 64  # words a candidate is scored over; a query with more is aggregated whole
-SECOND_SHARE = 0.1  # postings (share of the items) a second round of candidates may read (_pruned)
+SECOND_SHARE = 0.05  # postings (share of the items) a second round of candidates may read (_pruned)
 
 
 class Postings(Protocol):
@@ -101,8 +101,8 @@ class PartialPostings(Postings, Protocol):
     still reach the top *k* (see :func:`_pruned`) instead of all of them.
     """
 
-    def partials(self, words: Sequence[str]) -> Mapping[int, int]:
-        """``{ord: score over *words*}`` of every visible item holding any of *words*."""
+    def partials(self, words: Sequence[str]) -> MutableMapping[int, int]:
+        """``{ord: score over *words*}`` of every visible item holding any of *words*: a new mapping (the planner changes it)."""
 
     def hits(self, ords: Sequence[int], words: Sequence[str]) -> list[int]:
         """Per ord of *ords* (visible items, ascending), its score over *words*."""
@@ -221,8 +221,8 @@ def _pruned(postings: PartialPostings, rare: Sequence[str], common: Sequence[str
     while True:
         if words:
             partial = postings.partials(words)
-            if done:
-                partial = {o: p for o, p in partial.items() if o not in done}
+            for o in done.keys() & partial.keys() if len(done) < len(partial) else [o for o in partial if o in done]:
+                del partial[o]  # scored in an earlier round
             _take(postings, partial, rest, best, top, k)
             done.update(partial)
         floor = max(-top[-1][0] if len(top) == k else 0, 1)

@@ -53,7 +53,7 @@ from .retrieval import _check_day, _check_mode, item_terms, tokenize
 
 __all__ = ["FORMAT", "CORPUS_FILES", "IndexEngine", "IndexSummary", "build_index", "fingerprint", "is_index", "load_index"]
 
-FORMAT = "anachron-index 4"  # 4: per-term posting arrays (postings); 3: items keep their facts, entities their fiscal year end
+FORMAT = "anachron-index 4"  # 4: per-term posting arrays and bitmaps (postings); 3: items keep their facts, entities their fiscal year end
 CORPUS_FILES = ("items.jsonl", "entities.jsonl", "samples.jsonl")
 SERVED = ("items.jsonl", "entities.jsonl")
 _HEADER = b"SQLite format 3\x00"
@@ -67,7 +67,7 @@ CREATE TABLE item_entities(entity TEXT NOT NULL, ord INTEGER NOT NULL, PRIMARY K
 CREATE TABLE samples(pos INTEGER PRIMARY KEY, id TEXT NOT NULL UNIQUE, as_of TEXT NOT NULL, doc TEXT NOT NULL);
 CREATE VIRTUAL TABLE terms USING fts5(strong, weak, content='', detail=column, tokenize='ascii');
 CREATE TABLE vocab(term TEXT PRIMARY KEY, strong INTEGER NOT NULL, weak INTEGER NOT NULL) WITHOUT ROWID;
-CREATE TABLE postings(term TEXT PRIMARY KEY, strong BLOB NOT NULL, weak BLOB NOT NULL);
+CREATE TABLE postings(term TEXT PRIMARY KEY, strong BLOB NOT NULL, weak BLOB NOT NULL, strong_bits BLOB, weak_bits BLOB);
 """
 
 # Per query word (json_each over the column-filtered words): 2 for each item holding it as a strong
@@ -89,7 +89,7 @@ SELECT rowid, SUM(w) FROM (
 ) GROUP BY rowid
 """
 _SCAN = "SELECT rowid FROM terms WHERE terms MATCH ?1 AND rowid > ?2 AND rowid <= ?3 ORDER BY rowid LIMIT ?4"
-_POSTINGS = "SELECT p.term, p.strong, p.weak FROM json_each(?1) AS q JOIN postings AS p ON p.term = q.value"
+_POSTINGS = "SELECT p.term, p.strong, p.weak, p.strong_bits, p.weak_bits FROM json_each(?1) AS q JOIN postings AS p ON p.term = q.value"
 _DOCS = "SELECT i.ord, i.doc FROM json_each(?1) AS q JOIN items AS i ON i.ord = q.value"
 _LAST_KNOWN = "SELECT ord FROM items WHERE day <= ? ORDER BY day DESC, ord DESC LIMIT 1"
 _MAX_ORD = 2**62
@@ -339,7 +339,10 @@ def _write(con: sqlite3.Connection, corpus: Corpus, root: Path, files: Mapping[s
             "SUM(CASE WHEN col = 'weak' THEN doc ELSE 0 END) FROM temp.counts GROUP BY term"
         )
         con.execute("DROP TABLE temp.counts")
-        con.executemany("INSERT INTO postings VALUES (?, ?, ?)", ((t, pack(lists[t][0]), pack(lists[t][1])) for t in sorted(lists)))
+        con.executemany(
+            "INSERT INTO postings VALUES (?, ?, ?, ?, ?)",
+            ((t, pack(s), pack(w), bitmap(s, len(ordered)), bitmap(w, len(ordered))) for t in sorted(lists) for s, w in [lists[t]]),
+        )
         meta = build_meta(root, files, len(ordered), len(corpus.entities), len(corpus.samples))
         con.executemany("INSERT INTO meta VALUES (?, ?)", sorted(meta.items()))
     con.execute("ANALYZE")
@@ -351,6 +354,17 @@ def pack(ords: array.array) -> bytes:
         ords = array.array(_U32, ords)
         ords.byteswap()
     return ords.tobytes()
+
+
+def bitmap(ords: array.array, items: int) -> bytes | None:
+    """A posting list as a bitmap (bit ``o % 8`` of byte ``o // 8`` set for each ord ``o``), kept
+    beside the array when it is the smaller of the two (more than one item in 32 holds the term)."""
+    if len(ords) * 32 <= items:
+        return None
+    bits = bytearray((items >> 3) + 1)
+    for o in ords:
+        bits[o >> 3] |= 1 << (o & 7)
+    return bytes(bits)
 
 
 def unpack(blob: bytes) -> array.array:
@@ -555,7 +569,7 @@ class _Postings:
 
     def __init__(self, con: sqlite3.Connection, bound: int, items: int, cache: "_Cache | None" = None) -> None:
         self.con, self.bound, self.items = con, bound, items
-        self._lists: dict[str, tuple[array.array, array.array]] = {}
+        self._lists: dict[str, tuple] = {}  # word -> (strong, weak, strong_bits, weak_bits)
         self._cache = cache or _Cache(0)
 
     def _arrays(self, words: Sequence[str]) -> list[tuple[array.array, array.array]]:
@@ -567,11 +581,16 @@ class _Postings:
                 self._lists[w] = kept
         missing = [w for w in missing if w not in self._lists]
         if missing:
-            for term, strong, weak in self.con.execute(_POSTINGS, (json.dumps(missing),)):
-                self._lists[term] = (unpack(strong), unpack(weak))
+            for term, strong, weak, strong_bits, weak_bits in self.con.execute(_POSTINGS, (json.dumps(missing),)):
+                self._lists[term] = (unpack(strong), unpack(weak), strong_bits, weak_bits)
                 self._cache.put(term, self._lists[term])
-        empty = (array.array(_U32), array.array(_U32))
-        return [self._lists.get(w, empty) for w in words]
+        return [self._lists.get(w, _NONE)[:2] for w in words]
+
+    def _tests(self, word: str) -> tuple["_Bits | _Sorted", "_Bits | _Sorted"]:
+        """How to test each column (strong, weak) of *word*: its bitmap when it has one, else its array."""
+        self._arrays([word])
+        strong, weak, strong_bits, weak_bits = self._lists.get(word, _NONE)
+        return tuple(_Bits(bits) if bits is not None else _Sorted(ords) for ords, bits in ((strong, strong_bits), (weak, weak_bits)))  # type: ignore[return-value]
 
     def partials(self, words):
         score: collections.Counter[int] = collections.Counter()
@@ -614,12 +633,18 @@ class _Postings:
 
     def hits(self, ords, words):
         out = [0] * len(ords)
-        for strong, weak in self._arrays(words):
-            for ords_of, weight in ((strong, 2), (weak, 1)):
-                lo, n = 0, len(ords_of)
+        for word in words:
+            for test, weight in zip(self._tests(word), (2, 1)):
+                if isinstance(test, _Bits):
+                    bits = test.bits
+                    for i, o in enumerate(ords):
+                        if bits[o >> 3] >> (o & 7) & 1:
+                            out[i] += weight
+                    continue
+                lo, n, of = 0, len(test.ords), test.ords
                 for i, o in enumerate(ords):  # ascending: each search starts where the last ended
-                    lo = bisect.bisect_left(ords_of, o, lo, n)
-                    if lo < n and ords_of[lo] == o:
+                    lo = bisect.bisect_left(of, o, lo, n)
+                    if lo < n and of[lo] == o:
                         out[i] += weight
         return out
 
@@ -645,6 +670,19 @@ class _Postings:
         return [o for (o,) in self.con.execute(_AGGREGATE, (strong, weak, self.bound, k))]
 
 
+_NONE = (array.array(_U32), array.array(_U32), None, None)  # a word no item holds
+
+
+@dataclass(frozen=True)
+class _Bits:
+    bits: bytes
+
+
+@dataclass(frozen=True)
+class _Sorted:
+    ords: array.array
+
+
 class _Cache:
     """The posting arrays of the words searched last, up to *limit* bytes (least recently used out).
 
@@ -653,18 +691,18 @@ class _Cache:
 
     def __init__(self, limit: int) -> None:
         self.limit, self.used = limit, 0
-        self._kept: collections.OrderedDict[str, tuple[array.array, array.array]] = collections.OrderedDict()
+        self._kept: collections.OrderedDict[str, tuple] = collections.OrderedDict()
         self._guard = threading.Lock()
 
-    def get(self, word: str) -> tuple[array.array, array.array] | None:
+    def get(self, word: str) -> tuple | None:
         with self._guard:
             kept = self._kept.get(word)
             if kept is not None:
                 self._kept.move_to_end(word)
             return kept
 
-    def put(self, word: str, lists: tuple[array.array, array.array]) -> None:
-        size = sum(len(a) * a.itemsize for a in lists)
+    def put(self, word: str, lists: tuple) -> None:
+        size = _size(lists)
         if size > self.limit:
             return
         with self._guard:
@@ -674,7 +712,11 @@ class _Cache:
             self.used += size
             while self.used > self.limit:
                 _, old = self._kept.popitem(last=False)
-                self.used -= sum(len(a) * a.itemsize for a in old)
+                self.used -= _size(old)
+
+
+def _size(lists: tuple) -> int:
+    return sum(len(a) * a.itemsize if isinstance(a, array.array) else len(a) for a in lists if a is not None)
 
 
 def _holds(ords: array.array, o: int) -> bool:
