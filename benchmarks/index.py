@@ -13,7 +13,9 @@ generated into DIR once and reused):
 - open: ``IndexEngine(FILE)`` plus its first search, in a fresh process,
   beside ``SearchEngine(load_corpus(DIR))`` (what ``serve`` does today);
 - search: p50/p95 over --queries seeded queries (benchmarks/corpus_gen.queries)
-  with seeded as-of dates, both modes, for the index; the scan is timed on the
+  with seeded as-of dates, both modes, for the index, and beside it for the
+  previous planner on the same file (``IndexEngine._pruned = False``: every
+  candidate scored inside FTS5), whose results must be the same; the scan is timed on the
   first --scan-queries of the same queries only (at 1M items one scan costs
   about a second), and its results are compared with the index's, item for
   item: a difference stops the run;
@@ -213,6 +215,8 @@ def main(argv: list[str] | None = None) -> int:
             print(f"search {mode}: previous planner p50 {bp50:.2f} ms, p95 {bp95:.2f} ms; pruned p50 {ip50:.2f} ms, p95 {ip95:.2f} ms "
                   f"over {len(queries)} queries (p95 ratio previous / pruned {bp95 / ip95:.1f}x; same results on all)")
         if scan is None:
+            if not args.no_previous:
+                continue  # printed above
             ip50, ip95 = quantiles(index_times)
             print(f"search {mode}: index p50 {ip50:.2f} ms, p95 {ip95:.2f} ms over {len(queries)} queries (scan not run: --scan-queries 0)")
             continue

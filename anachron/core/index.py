@@ -611,7 +611,7 @@ class _Postings:
         words = [w for w, _ in pattern]
         lists = dict(zip(words, self._arrays(words)))
         present = sorted((lists[w][0] if weight == 2 else lists[w][1] for w, weight in pattern if weight), key=len)
-        absent = [lists[w] for w, weight in pattern if not weight]
+        absent = [self._tests(w) for w, weight in pattern if not weight]
         at = [bisect.bisect_right(ords, after) for ords in present]
         out: list[int] = []
         x = after + 1
@@ -626,7 +626,7 @@ class _Postings:
             else:
                 if x > self.bound:
                     return out
-                if not any(_holds(strong, x) or _holds(weak, x) for strong, weak in absent):
+                if not any(_has(strong, x) or _has(weak, x) for strong, weak in absent):
                     out.append(x)
                 x += 1
         return out
@@ -719,9 +719,11 @@ def _size(lists: tuple) -> int:
     return sum(len(a) * a.itemsize if isinstance(a, array.array) else len(a) for a in lists if a is not None)
 
 
-def _holds(ords: array.array, o: int) -> bool:
-    at = bisect.bisect_left(ords, o)
-    return at < len(ords) and ords[at] == o
+def _has(test: "_Bits | _Sorted", o: int) -> bool:
+    if isinstance(test, _Bits):
+        return bool(test.bits[o >> 3] >> (o & 7) & 1)
+    at = bisect.bisect_left(test.ords, o)
+    return at < len(test.ords) and test.ords[at] == o
 
 
 def load_index(path: str | os.PathLike[str], *, samples: bool = True) -> Corpus:
