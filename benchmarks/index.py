@@ -13,7 +13,9 @@ generated into DIR once and reused):
 - open: ``IndexEngine(FILE)`` plus its first search, in a fresh process,
   beside ``SearchEngine(load_corpus(DIR))`` (what ``serve`` does today);
 - search: p50/p95 over --queries seeded queries (benchmarks/corpus_gen.queries)
-  with seeded as-of dates, both modes, for the index; the scan is timed on the
+  with seeded as-of dates, both modes, for the index, and beside it for the
+  previous planner on the same file (``IndexEngine._pruned = False``: every
+  candidate scored inside FTS5), whose results must be the same; the scan is timed on the
   first --scan-queries of the same queries only (at 1M items one scan costs
   about a second), and its results are compared with the index's, item for
   item: a difference stops the run;
@@ -163,6 +165,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=16)
     parser.add_argument("--no-build", action="store_true", help="reuse DIR's index if there is one (build not timed)")
     parser.add_argument("--rare-postings", type=int, help="the planner's RARE_POSTINGS (default: anachron's)")
+    parser.add_argument("--no-previous", action="store_true", help="do not time the previous planner (every candidate scored, FTS5 only) beside")
     args = parser.parse_args(argv)
     from anachron.core import engine as planner
 
@@ -177,7 +180,8 @@ def main(argv: list[str] | None = None) -> int:
     queries = corpus_gen.queries(args.queries, seed=7, entities=max(10, args.items // 500))
     days = corpus_gen.as_of_dates(args.queries, seed=8)
     print(f"machine: {machine()}; load average before: {os.getloadavg()[0]:.1f}")
-    print(f"planner: RARE_POSTINGS {planner.RARE_POSTINGS}, RARE_SHARE {planner.RARE_SHARE}, MAX_COMMON {planner.MAX_COMMON}, MAX_SCORED {planner.MAX_SCORED}")
+    print(f"planner: RARE_POSTINGS {planner.RARE_POSTINGS}, RARE_SHARE {planner.RARE_SHARE}, MAX_COMMON {planner.MAX_COMMON}, "
+          f"MAX_SCORED {planner.MAX_SCORED}, SECOND_SHARE {planner.SECOND_SHARE}; cache {IndexEngine.CACHE_BYTES >> 20} MB")
     print(f"corpus: {args.items} generated items (seed {args.seed}), {(corpus_dir / 'items.jsonl').stat().st_size / 1e6:.0f} MB items.jsonl")
 
     loaded, load_rss = child(_LOAD.format(src=str(corpus_dir), query=queries[0]))
@@ -198,8 +202,21 @@ def main(argv: list[str] | None = None) -> int:
     n_scan = min(args.scan_queries, args.queries)
     scan = SearchEngine(load_corpus(corpus_dir, samples=False)) if n_scan else None
     for mode in MODES:
+        if not args.no_previous:
+            index._pruned = False  # the previous planner, same file, same run
+            before_times, before_results = time_searches(index, queries, days, mode)
+            index._pruned = True
         index_times, index_results = time_searches(index, queries, days, mode)
+        if not args.no_previous:
+            if before_results != index_results:
+                raise SystemExit(f"{mode}: the pruned and the previous planner disagree")
+            bp50, bp95 = quantiles(before_times)
+            ip50, ip95 = quantiles(index_times)
+            print(f"search {mode}: previous planner p50 {bp50:.2f} ms, p95 {bp95:.2f} ms; pruned p50 {ip50:.2f} ms, p95 {ip95:.2f} ms "
+                  f"over {len(queries)} queries (p95 ratio previous / pruned {bp95 / ip95:.1f}x; same results on all)")
         if scan is None:
+            if not args.no_previous:
+                continue  # printed above
             ip50, ip95 = quantiles(index_times)
             print(f"search {mode}: index p50 {ip50:.2f} ms, p95 {ip95:.2f} ms over {len(queries)} queries (scan not run: --scan-queries 0)")
             continue

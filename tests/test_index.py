@@ -78,9 +78,34 @@ class SameResultsTest(unittest.TestCase):
         n = engine_cases.assert_same_results(self, reference, self.gen_index, corpus)
         self.assertGreater(n, 300)
 
+    def test_generated_search_previous_planner(self):
+        # The planner that scores every candidate (kept to measure beside the pruned one) stays exact.
+        from unittest import mock
+
+        corpus = load_corpus(self.generated)
+        with mock.patch.object(self.gen_index, "_pruned", False):
+            n = engine_cases.assert_same_results(self, SearchEngine(corpus), self.gen_index, corpus, ks=(5,))
+        self.assertGreater(n, 300)
+
+    def test_a_small_array_cache_evicts_and_stays_exact(self):
+        from unittest import mock
+
+        corpus = load_corpus(self.generated)
+        with mock.patch.object(IndexEngine, "CACHE_BYTES", 4096):
+            engine = IndexEngine(self.gen_index.path)
+        self.addCleanup(engine.close)
+        days = engine_cases.as_of_days(corpus)
+        for number, query in enumerate(engine_cases.queries(corpus)):
+            for mode in ("enforced", "unrestricted"):
+                day = days[number % len(days)]
+                self.assertEqual(engine.search(query, as_of=day, mode=mode), self.gen_index.search(query, as_of=day, mode=mode), query[:60])
+            self.assertLessEqual(engine._cache.used, 4096)
+        self.assertGreater(engine._cache.used, 0)
+
     def test_every_path_of_the_planner_is_taken(self):
         # Non-vacuity of the comparisons above: across the plans, candidates, level scans and
-        # whole aggregation each answer some query.
+        # whole aggregation each answer some query (previous planner); pruned: partial scores, hits
+        # of the candidates that can still enter, a second round and level scans of the arrays.
         from collections import Counter
         from unittest import mock
 
@@ -88,23 +113,30 @@ class SameResultsTest(unittest.TestCase):
         from anachron.core import index as module
 
         corpus = load_corpus(self.generated)
-        used = Counter()
-        real = {name: getattr(module._Postings, name) for name in ("candidates", "scan", "aggregate")}
+        names = {False: ("candidates", "scan", "aggregate"), True: ("partials", "hits", "matches", "aggregate")}
+        for pruned, wanted in names.items():
+            used = Counter()
+            real = {name: getattr(module._Postings, name) for name in wanted}
 
-        def spy(name):
-            def call(self, *args):
-                used[name] += 1
-                return real[name](self, *args)
-            return call
+            def spy(name):
+                def call(self, *args):
+                    used[name] += 1
+                    return real[name](self, *args)
+                return call
 
-        with mock.patch.multiple(module._Postings, **{name: spy(name) for name in real}):
-            for rare, common in engine_cases.PLANS:
-                with mock.patch.multiple(planner, RARE_POSTINGS=rare, MAX_COMMON=common, RARE_SHARE=0.0):
-                    queries = engine_cases.queries(corpus)
-                    for query in queries[:80] + [q for q in queries if len(q.split()) > planner.MAX_SCORED]:
-                        self.gen_index.search(query, as_of=dt.date(2100, 1, 1), k=5)
-        self.assertEqual(set(used), set(real), used)
-        self.assertTrue(all(used.values()), used)
+            with mock.patch.multiple(module._Postings, **{name: spy(name) for name in real}), mock.patch.object(self.gen_index, "_pruned", pruned):
+                for rare, common in engine_cases.PLANS:
+                    with mock.patch.multiple(planner, RARE_POSTINGS=rare, MAX_COMMON=common, RARE_SHARE=0.0):
+                        queries = engine_cases.queries(corpus)
+                        for query in queries:
+                            self.gen_index.search(query, as_of=dt.date(2100, 1, 1), k=5)
+            self.assertEqual(set(used), set(real), (pruned, used))
+            self.assertTrue(all(used.values()), (pruned, used))
+        # Both ways of testing a column in hits: a bitmap (dense terms) and a binary search (the others).
+        con = sqlite3.connect(self.gen_index.path)
+        self.addCleanup(con.close)
+        with_bits, terms = con.execute("SELECT count(strong_bits) + count(weak_bits), 2 * count(*) FROM postings").fetchone()
+        self.assertTrue(0 < with_bits < terms, (with_bits, terms))
 
     def test_fetch(self):
         for source, index in ((V0, self.v0_index), (self.generated, self.gen_index)):
@@ -194,7 +226,7 @@ class SameResultsTest(unittest.TestCase):
         engine.close()
         self.assertIn("items", tables)
         self.assertNotIn("samples", tables)
-        self.assertLessEqual(tables, {"items", "terms", "vocab", "json_each", "sqlite_master"} | {t for t in tables if t.startswith("terms_")})
+        self.assertLessEqual(tables, {"items", "terms", "vocab", "postings", "json_each", "sqlite_master"} | {t for t in tables if t.startswith("terms_")})
 
     @staticmethod
     def dir_of(engine):

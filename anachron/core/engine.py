@@ -23,10 +23,11 @@ last item published on or before T".
 
 from __future__ import annotations
 
+import bisect
 import datetime as _dt
 import heapq
 import itertools
-from typing import Iterable, Iterator, Mapping, Protocol, Sequence, runtime_checkable
+from typing import Iterable, Iterator, Mapping, MutableMapping, Protocol, Sequence, runtime_checkable
 
 from .corpus import Corpus, Item
 
@@ -67,6 +68,7 @@ RARE_POSTINGS = 1000  # postings the candidates may come from before common word
 RARE_SHARE = 0.02  # ... or this share of the corpus's items, whichever is more
 MAX_COMMON = 4  # common words handled by level scans; a query with more is aggregated whole
 MAX_SCORED = 64  # words a candidate is scored over; a query with more is aggregated whole
+SECOND_SHARE = 0.05  # postings (share of the items) a second round of candidates may read (_pruned)
 
 
 class Postings(Protocol):
@@ -92,7 +94,24 @@ class Postings(Protocol):
         """The top *k* ords by summed weights over *words*, then ord: the whole computation at once."""
 
 
-def top_ords(postings: Postings, words: Sequence[str], k: int) -> list[int]:
+class PartialPostings(Postings, Protocol):
+    """Postings that can also score candidates piecewise (the SQLite index's posting arrays).
+
+    With these two, :func:`top_ords` scores only the candidates that can
+    still reach the top *k* (see :func:`_pruned`) instead of all of them.
+    """
+
+    def partials(self, words: Sequence[str]) -> MutableMapping[int, int]:
+        """``{ord: score over *words*}`` of every visible item holding any of *words*: a new mapping (the planner changes it)."""
+
+    def hits(self, ords: Sequence[int], words: Sequence[str]) -> list[int]:
+        """Per ord of *ords* (visible items, ascending), its score over *words*."""
+
+    def matches(self, patterns: Sequence[Sequence[tuple[str, int]]], after: int, limit: int) -> list[int]:
+        """What :meth:`Postings.scan` answers, from the same store as ``partials`` and ``hits``."""
+
+
+def top_ords(postings: Postings, words: Sequence[str], k: int, *, pruned: bool = True) -> list[int]:
     """The top *k* items for the distinct query *words*: by score descending, then ``ord``.
 
     Exact, and bounded in work when some words are common (MaxScore-style):
@@ -128,10 +147,12 @@ def top_ords(postings: Postings, words: Sequence[str], k: int) -> list[int]:
             break
         rare.append(word)
     common = held[len(rare):]
-    scored = dict(postings.candidates(rare, held)) if rare else {}
-    ranked = sorted(scored, key=lambda o: (-scored[o], o))
     # The best weight of each common word: 2 if some item holds it as a strong term, else 1.
     best = {w: 2 if frequency[w][0] else 1 for w in common}
+    if pruned and callable(getattr(postings, "partials", None)):
+        return _pruned(postings, rare, common, best, k, {w: sum(frequency[w]) for w in common}, max(budget, SECOND_SHARE * postings.items))
+    scored = dict(postings.candidates(rare, held)) if rare else {}
+    ranked = sorted(scored, key=lambda o: (-scored[o], o))
     ceiling = sum(best.values())
     if len(ranked) >= k and scored[ranked[k - 1]] > ceiling or not common:
         return ranked[:k]
@@ -152,7 +173,7 @@ def _patterns(words: Sequence[str], best: Mapping[str, int], level: int) -> list
     return [tuple(zip(words, weights)) for weights in itertools.product(*choices) if sum(weights) == level]
 
 
-def _level(postings: Postings, words, best, level: int, *, exclude: Mapping[int, int], need: int) -> Iterator[int]:
+def _level(postings: Postings, words, best, level: int, *, exclude: Mapping[int, int], need: int, scan=None) -> Iterator[int]:
     """Ords, ascending, of items outside *exclude* whose pattern over *words* sums to *level*.
 
     The patterns of one level are disjoint (an item has one pattern), so one
@@ -160,10 +181,111 @@ def _level(postings: Postings, words, best, level: int, *, exclude: Mapping[int,
     """
     patterns = _patterns(words, best, level)
     after, page = 0, need + 8
+    scan = scan or postings.scan
     while patterns:
-        ords = postings.scan(patterns, after, page)
+        ords = scan(patterns, after, page)
         yield from (o for o in ords if o not in exclude)
         if len(ords) < page:
             return
         after = ords[-1]
         page *= 2
+
+
+def _pruned(postings: PartialPostings, rare: Sequence[str], common: Sequence[str], best: Mapping[str, int], k: int, size: Mapping[str, int], budget: float) -> list[int]:
+    """Steps 2-4 of :func:`top_ords`, scoring candidates only while they can still enter the top *k*.
+
+    Rounds of candidates (MaxScore over the integer score levels).  The
+    first round's words ``E`` are the rare ones.  An item holding a word of
+    ``E`` (and none of an earlier round's) has a *partial* score ``p`` over
+    ``E``, read from their postings alone, and a full score of ``p`` plus its
+    score over the remaining words ``R``, at most ``B(R)`` (the sum of their
+    best weights); :func:`_take` scores it in full only while it can still
+    beat the k-th best so far.  Then, with ``t`` the k-th score (1 while
+    fewer than *k* are found): an item holding only words of ``R`` scores at
+    most ``B(R)``, so when ``B(R) < t`` the answer is complete.  Otherwise
+    the next round's words are the fewest rarest words of ``R`` without which
+    the rest sum to less than ``t`` (that round ends the search), or, when
+    their postings would exceed *budget* (summed over the rounds after the
+    first), the rarest word of ``R`` alone (it may raise ``t``); when even that
+    word exceeds the budget, the items
+    holding only words of ``R`` are read level by level as in step 4
+    (:func:`_level` over ``R``, through ``matches``, skipping every item of
+    an earlier round), from ``B(R)`` down to ``t`` (an item scoring ``t``
+    may still win on ``ord``).  The answer is the top *k* of all, by
+    ``(-score, ord)``.
+    """
+    top: list[tuple[int, int]] = []  # (-score, ord) of the best so far, sorted, at most k
+    done: dict[int, int] = {}  # every visible item holding a word of an earlier round
+    words, rest = list(rare), list(common)
+    spent = 0.0
+    while True:
+        if words:
+            partial = postings.partials(words)
+            for o in done.keys() & partial.keys() if len(done) < len(partial) else [o for o in partial if o in done]:
+                del partial[o]  # scored in an earlier round
+            _take(postings, partial, rest, best, top, k)
+            done.update(partial)
+        floor = max(-top[-1][0] if len(top) == k else 0, 1)
+        ceiling = sum(best[w] for w in rest)
+        if ceiling < floor:
+            return [o for _, o in top]
+        # The fewest rarest words without which the others sum to less than t end the search in one
+        # round; when they do not fit in the budget, the rarest alone may raise t.
+        needed = 1
+        while sum(best[w] for w in rest[needed:]) >= floor:
+            needed += 1
+        if spent + sum(size[w] for w in rest[:needed]) > budget:
+            needed = 1
+        if spent + size[rest[0]] > budget:
+            break
+        spent += sum(size[w] for w in rest[:needed])
+        words, rest = rest[:needed], rest[needed:]
+    others: list[tuple[int, int]] = []
+    for level in range(ceiling, floor - 1, -1):
+        need = k - len(others)
+        if need <= 0:
+            break
+        found = _level(postings, rest, best, level, exclude=done, need=need, scan=postings.matches)
+        others.extend((-level, o) for o in itertools.islice(found, need))
+    return [o for _, o in sorted(top + others)[:k]]
+
+
+def _take(postings: PartialPostings, partial: Mapping[int, int], rest: Sequence[str], best: Mapping[str, int], top: list[tuple[int, int]], k: int) -> None:
+    """Fold into *top* the candidates of *partial* (``{ord: score over some words}``) that can enter it,
+    each scored in full by adding its score over the words *rest* (each at most its *best* weight).
+
+    By ``p`` descending, then ``ord``: once ``(-(p + B), ord)`` is past the
+    k-th entry (``B`` the sum of the best weights of *rest*), every later
+    candidate of that ``p`` is too, and once ``p + B`` is below the k-th
+    score, every later group is.  Within a batch the words of *rest* are
+    added one at a time, and a candidate that can no longer beat the k-th
+    entry even with the best weights of the words left is dropped.
+    """
+    ceiling = sum(best[w] for w in rest)
+    groups: dict[int, list[int]] = {}
+    for o, p in partial.items():
+        groups.setdefault(p, []).append(o)
+    for p in sorted(groups, reverse=True):
+        if len(top) == k and p + ceiling < -top[-1][0]:
+            return
+        group = sorted(groups[p])
+        chunk, at = 16, 0
+        while at < len(group) and not (len(top) == k and (-(p + ceiling), group[at]) > top[-1]):
+            alive = group[at : at + chunk]
+            at += chunk
+            chunk *= 2
+            score = dict.fromkeys(alive, p)
+            left = ceiling
+            for word in rest:
+                if not alive:
+                    break
+                left -= best[word]
+                for o, h in zip(alive, postings.hits(alive, [word])):
+                    score[o] += h
+                if len(top) == k:
+                    alive = [o for o in alive if (-(score[o] + left), o) < top[-1]]
+            for o in alive:
+                entry = (-score[o], o)
+                if len(top) < k or entry < top[-1]:
+                    bisect.insort(top, entry)
+                    del top[k:]

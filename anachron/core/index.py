@@ -25,11 +25,17 @@ exists (an index copied to another machine) is not checked.
 
 from __future__ import annotations
 
+import array
+import bisect
+import collections
 import datetime as _dt
 import hashlib
+import heapq
+import itertools
 import json
 import os
 import sqlite3
+import sys
 import threading
 import urllib.request
 from dataclasses import dataclass
@@ -47,7 +53,7 @@ from .retrieval import _check_day, _check_mode, item_terms, tokenize
 
 __all__ = ["FORMAT", "CORPUS_FILES", "IndexEngine", "IndexSummary", "build_index", "fingerprint", "is_index", "load_index"]
 
-FORMAT = "anachron-index 3"  # 3: items keep their facts, entities their fiscal year end
+FORMAT = "anachron-index 4"  # 4: per-term posting arrays and bitmaps (postings); 3: items keep their facts, entities their fiscal year end
 CORPUS_FILES = ("items.jsonl", "entities.jsonl", "samples.jsonl")
 SERVED = ("items.jsonl", "entities.jsonl")
 _HEADER = b"SQLite format 3\x00"
@@ -61,6 +67,7 @@ CREATE TABLE item_entities(entity TEXT NOT NULL, ord INTEGER NOT NULL, PRIMARY K
 CREATE TABLE samples(pos INTEGER PRIMARY KEY, id TEXT NOT NULL UNIQUE, as_of TEXT NOT NULL, doc TEXT NOT NULL);
 CREATE VIRTUAL TABLE terms USING fts5(strong, weak, content='', detail=column, tokenize='ascii');
 CREATE TABLE vocab(term TEXT PRIMARY KEY, strong INTEGER NOT NULL, weak INTEGER NOT NULL) WITHOUT ROWID;
+CREATE TABLE postings(term TEXT PRIMARY KEY, strong BLOB NOT NULL, weak BLOB NOT NULL, strong_bits BLOB, weak_bits BLOB);
 """
 
 # Per query word (json_each over the column-filtered words): 2 for each item holding it as a strong
@@ -82,9 +89,11 @@ SELECT rowid, SUM(w) FROM (
 ) GROUP BY rowid
 """
 _SCAN = "SELECT rowid FROM terms WHERE terms MATCH ?1 AND rowid > ?2 AND rowid <= ?3 ORDER BY rowid LIMIT ?4"
+_POSTINGS = "SELECT p.term, p.strong, p.weak, p.strong_bits, p.weak_bits FROM json_each(?1) AS q JOIN postings AS p ON p.term = q.value"
 _DOCS = "SELECT i.ord, i.doc FROM json_each(?1) AS q JOIN items AS i ON i.ord = q.value"
 _LAST_KNOWN = "SELECT ord FROM items WHERE day <= ? ORDER BY day DESC, ord DESC LIMIT 1"
 _MAX_ORD = 2**62
+_U32 = next(code for code in "IL" if array.array(code).itemsize == 4)  # a stored posting
 _CHUNK = 10_000  # items per batch of inserts
 
 
@@ -295,6 +304,7 @@ def _write(con: sqlite3.Connection, corpus: Corpus, root: Path, files: Mapping[s
     con.execute("PRAGMA synchronous=OFF")
     con.executescript(_SCHEMA)
     ordered, pos = corpus_rows(corpus)
+    lists: dict[str, tuple[array.array, array.array]] = collections.defaultdict(lambda: (array.array(_U32), array.array(_U32)))
     with con:
         con.executemany(
             "INSERT INTO entities VALUES (?, ?, ?, ?, ?)",
@@ -309,6 +319,10 @@ def _write(con: sqlite3.Connection, corpus: Corpus, root: Path, files: Mapping[s
             rows = []
             for n, item in chunk:
                 strong, weak = item_terms(item, corpus.entities)
+                for term in strong:
+                    lists[term][0].append(n)  # n grows: every array is in ord order
+                for term in weak:
+                    lists[term][1].append(n)
                 rows.append((n, pos[item.id], key(item.id), item.publish_date.isoformat(), item_doc(item), " ".join(sorted(strong)), " ".join(sorted(weak))))
             con.executemany("INSERT INTO items VALUES (?, ?, ?, ?, ?)", (r[:5] for r in rows))
             con.executemany("INSERT INTO terms(rowid, strong, weak) VALUES (?, ?, ?)", ((r[0], r[5], r[6]) for r in rows))
@@ -325,9 +339,41 @@ def _write(con: sqlite3.Connection, corpus: Corpus, root: Path, files: Mapping[s
             "SUM(CASE WHEN col = 'weak' THEN doc ELSE 0 END) FROM temp.counts GROUP BY term"
         )
         con.execute("DROP TABLE temp.counts")
+        con.executemany(
+            "INSERT INTO postings VALUES (?, ?, ?, ?, ?)",
+            ((t, pack(s), pack(w), bitmap(s, len(ordered)), bitmap(w, len(ordered))) for t in sorted(lists) for s, w in [lists[t]]),
+        )
         meta = build_meta(root, files, len(ordered), len(corpus.entities), len(corpus.samples))
         con.executemany("INSERT INTO meta VALUES (?, ?)", sorted(meta.items()))
     con.execute("ANALYZE")
+
+
+def pack(ords: array.array) -> bytes:
+    """A posting list as stored: the ords, ascending, as unsigned 32-bit little-endian integers."""
+    if sys.byteorder == "big":
+        ords = array.array(_U32, ords)
+        ords.byteswap()
+    return ords.tobytes()
+
+
+def bitmap(ords: array.array, items: int) -> bytes | None:
+    """A posting list as a bitmap (bit ``o % 8`` of byte ``o // 8`` set for each ord ``o``), kept
+    beside the array when it is the smaller of the two (more than one item in 32 holds the term)."""
+    if len(ords) * 32 <= items:
+        return None
+    bits = bytearray((items >> 3) + 1)
+    for o in ords:
+        bits[o >> 3] |= 1 << (o & 7)
+    return bytes(bits)
+
+
+def unpack(blob: bytes) -> array.array:
+    """The ords of a stored posting list (:func:`pack`)."""
+    ords = array.array(_U32)
+    ords.frombytes(blob)
+    if sys.byteorder == "big":
+        ords.byteswap()
+    return ords
 
 
 def _iso(day: _dt.date | None) -> str | None:
@@ -451,11 +497,15 @@ class IndexEngine:
     and ``vocab`` tables are read: never ``samples``.
     """
 
+    _pruned = True  # False: the planner scores every candidate (engine.top_ords), kept to measure beside
+    CACHE_BYTES = 64 << 20  # posting arrays kept between searches (see _Cache)
+
     def __init__(self, path: str | os.PathLike[str]) -> None:
         self.path = Path(path)
         self.source = str(path)
         con, self.meta = _open(self.path, SERVED)
         self._connections = Connections(lambda: _connect(self.path), con)
+        self._cache = _Cache(self.CACHE_BYTES)
 
     def _con(self) -> sqlite3.Connection:
         return self._connections.get()
@@ -474,7 +524,7 @@ class IndexEngine:
         if not words or bound == 0:
             return []
         con = self._con()
-        ords = top_ords(_Postings(con, bound, int(self.meta["items"])), words, min(k, _MAX_ORD))
+        ords = top_ords(_Postings(con, bound, int(self.meta["items"]), self._cache), words, min(k, _MAX_ORD), pruned=self._pruned)
         docs = dict(con.execute(_DOCS, (json.dumps(ords),)).fetchall())
         return [read_item(docs[o]) for o in ords]
 
@@ -511,10 +561,92 @@ def _pattern(pattern: Sequence[tuple[str, int]]) -> str:
 
 
 class _Postings:
-    """:class:`~anachron.core.engine.Postings` over one connection, items up to ``ord`` *bound*."""
+    """:class:`~anachron.core.engine.Postings` over one connection, items up to ``ord`` *bound*.
 
-    def __init__(self, con: sqlite3.Connection, bound: int, items: int) -> None:
+    ``partials`` and ``hits`` (:class:`~anachron.core.engine.PartialPostings`)
+    read the ``postings`` arrays: one row per word, each array read once per search.
+    """
+
+    def __init__(self, con: sqlite3.Connection, bound: int, items: int, cache: "_Cache | None" = None) -> None:
         self.con, self.bound, self.items = con, bound, items
+        self._lists: dict[str, tuple] = {}  # word -> (strong, weak, strong_bits, weak_bits)
+        self._cache = cache or _Cache(0)
+
+    def _arrays(self, words: Sequence[str]) -> list[tuple[array.array, array.array]]:
+        """Each word's (strong, weak) ords, ascending, all items (not bounded)."""
+        missing = [w for w in words if w not in self._lists]
+        for w in missing:
+            kept = self._cache.get(w)
+            if kept is not None:
+                self._lists[w] = kept
+        missing = [w for w in missing if w not in self._lists]
+        if missing:
+            for term, strong, weak, strong_bits, weak_bits in self.con.execute(_POSTINGS, (json.dumps(missing),)):
+                self._lists[term] = (unpack(strong), unpack(weak), strong_bits, weak_bits)
+                self._cache.put(term, self._lists[term])
+        return [self._lists.get(w, _NONE)[:2] for w in words]
+
+    def _tests(self, word: str) -> tuple["_Bits | _Sorted", "_Bits | _Sorted"]:
+        """How to test each column (strong, weak) of *word*: its bitmap when it has one, else its array."""
+        self._arrays([word])
+        strong, weak, strong_bits, weak_bits = self._lists.get(word, _NONE)
+        return tuple(_Bits(bits) if bits is not None else _Sorted(ords) for ords, bits in ((strong, strong_bits), (weak, weak_bits)))  # type: ignore[return-value]
+
+    def partials(self, words):
+        score: collections.Counter[int] = collections.Counter()
+        for strong, weak in self._arrays(words):
+            for ords, times in ((strong, 2), (weak, 1)):
+                visible = ords[: bisect.bisect_right(ords, self.bound)]
+                for _ in range(times):
+                    score.update(visible)  # a word is strong or weak in an item, never both
+        return score
+
+    def matches(self, patterns, after, limit):
+        found = [self._match(pattern, after, limit) for pattern in patterns]
+        return list(itertools.islice(heapq.merge(*found), limit))
+
+    def _match(self, pattern, after, limit) -> list[int]:
+        """The first *limit* visible ords above *after* matching one pattern: a leapfrog join of
+        its present words' arrays (rarest first), then the absent words' arrays checked."""
+        words = [w for w, _ in pattern]
+        lists = dict(zip(words, self._arrays(words)))
+        present = sorted((lists[w][0] if weight == 2 else lists[w][1] for w, weight in pattern if weight), key=len)
+        absent = [self._tests(w) for w, weight in pattern if not weight]
+        at = [bisect.bisect_right(ords, after) for ords in present]
+        out: list[int] = []
+        x = after + 1
+        while len(out) < limit:
+            for j, ords in enumerate(present):
+                at[j] = bisect.bisect_left(ords, x, at[j])
+                if at[j] == len(ords):
+                    return out
+                if ords[at[j]] != x:
+                    x = ords[at[j]]
+                    break  # a new lower bound: every list again from the rarest
+            else:
+                if x > self.bound:
+                    return out
+                if not any(_has(strong, x) or _has(weak, x) for strong, weak in absent):
+                    out.append(x)
+                x += 1
+        return out
+
+    def hits(self, ords, words):
+        out = [0] * len(ords)
+        for word in words:
+            for test, weight in zip(self._tests(word), (2, 1)):
+                if isinstance(test, _Bits):
+                    bits = test.bits
+                    for i, o in enumerate(ords):
+                        if bits[o >> 3] >> (o & 7) & 1:
+                            out[i] += weight
+                    continue
+                lo, n, of = 0, len(test.ords), test.ords
+                for i, o in enumerate(ords):  # ascending: each search starts where the last ended
+                    lo = bisect.bisect_left(of, o, lo, n)
+                    if lo < n and of[lo] == o:
+                        out[i] += weight
+        return out
 
     def frequencies(self, words):
         rows = self.con.execute("SELECT v.term, v.strong, v.weak FROM json_each(?) AS q JOIN vocab AS v ON v.term = q.value", (json.dumps(list(words)),))
@@ -536,6 +668,62 @@ class _Postings:
         strong = json.dumps([f"strong : {_phrase(w)}" for w in words])
         weak = json.dumps([f"weak : {_phrase(w)}" for w in words])
         return [o for (o,) in self.con.execute(_AGGREGATE, (strong, weak, self.bound, k))]
+
+
+_NONE = (array.array(_U32), array.array(_U32), None, None)  # a word no item holds
+
+
+@dataclass(frozen=True)
+class _Bits:
+    bits: bytes
+
+
+@dataclass(frozen=True)
+class _Sorted:
+    ords: array.array
+
+
+class _Cache:
+    """The posting arrays of the words searched last, up to *limit* bytes (least recently used out).
+
+    Shared by an engine's threads (a lock guards it); arrays are never changed once read.
+    """
+
+    def __init__(self, limit: int) -> None:
+        self.limit, self.used = limit, 0
+        self._kept: collections.OrderedDict[str, tuple] = collections.OrderedDict()
+        self._guard = threading.Lock()
+
+    def get(self, word: str) -> tuple | None:
+        with self._guard:
+            kept = self._kept.get(word)
+            if kept is not None:
+                self._kept.move_to_end(word)
+            return kept
+
+    def put(self, word: str, lists: tuple) -> None:
+        size = _size(lists)
+        if size > self.limit:
+            return
+        with self._guard:
+            if word in self._kept:
+                return
+            self._kept[word] = lists
+            self.used += size
+            while self.used > self.limit:
+                _, old = self._kept.popitem(last=False)
+                self.used -= _size(old)
+
+
+def _size(lists: tuple) -> int:
+    return sum(len(a) * a.itemsize if isinstance(a, array.array) else len(a) for a in lists if a is not None)
+
+
+def _has(test: "_Bits | _Sorted", o: int) -> bool:
+    if isinstance(test, _Bits):
+        return bool(test.bits[o >> 3] >> (o & 7) & 1)
+    at = bisect.bisect_left(test.ords, o)
+    return at < len(test.ords) and test.ords[at] == o
 
 
 def load_index(path: str | os.PathLike[str], *, samples: bool = True) -> Corpus:
