@@ -42,7 +42,7 @@ h3{font-size:15px;margin:18px 0 6px}p.meta{color:#57606a;margin:0 0 12px}
 table{border-collapse:collapse;margin:8px 0 12px;font-variant-numeric:tabular-nums}
 caption{text-align:left;font-weight:600;padding:4px 0}
 th,td{border:1px solid #d0d7de;padding:3px 8px;vertical-align:top;text-align:left}
-td.num{text-align:right;white-space:nowrap}td.den{color:#57606a}
+td.num{text-align:right;white-space:nowrap}td.prose{white-space:normal;overflow-wrap:anywhere;min-width:12em}td.den{color:#57606a}
 table.samples th{background:#f6f8fa;cursor:pointer;user-select:none;white-space:nowrap}
 table.samples th[aria-sort=ascending]::after{content:" \\25B2"}table.samples th[aria-sort=descending]::after{content:" \\25BC"}
 td.id{font-family:ui-monospace,monospace;word-break:break-all}table.samples td{white-space:nowrap}

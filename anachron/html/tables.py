@@ -16,9 +16,13 @@ from ._text import esc, num, pct
 __all__ = ["bank_card", "comparison_table", "sample_card", "sample_table", "summary_rows", "summary_table"]
 
 
+_SHORT = 24  # characters: a longer value (a verdict, a warning) is prose, and wraps instead of widening the table
+
+
 def _table(rows: Sequence[tuple[str, str, str]], caption: str, klass: str) -> str:
     body = "".join(
-        f'<tr><th scope="row">{esc(a)}</th><td class="num">{esc(b)}</td><td class="den">{esc(c)}</td></tr>'
+        f'<tr><th scope="row">{esc(a)}</th><td class="{"num" if len(str(b)) <= _SHORT else "prose"}">{esc(b)}</td>'
+        f'<td class="den">{esc(c)}</td></tr>'
         for a, b, c in rows
     )
     return (
