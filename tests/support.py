@@ -45,3 +45,14 @@ def run_cli(*argv: str, entry=None) -> tuple[int, str, str]:
         except SystemExit as exc:  # argparse exits on usage errors and --help
             status = exc.code if isinstance(exc.code, int) else 1
     return status, out.getvalue(), err.getvalue()
+
+
+def inspect_module_setup() -> "tempfile.TemporaryDirectory[str]":
+    """What a module of Inspect tests needs first: the extra (or a skip), quiet warnings, a scratch folder."""
+    import tempfile
+    import warnings
+
+    require_extra("inspect_ai", "inspect")
+    warnings.filterwarnings("ignore", category=ResourceWarning, module=r"anyio\.")
+    warnings.filterwarnings("ignore", category=DeprecationWarning, module=r"inspect_ai\.")
+    return tempfile.TemporaryDirectory()

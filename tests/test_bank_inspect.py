@@ -1,9 +1,7 @@
 """The Inspect task `anachron_bank`, offline: mockllm with scripted tool calls and answers."""
 
 import json
-import tempfile
 import unittest
-import warnings
 from pathlib import Path
 
 from anachron.core import default_corpus_dir, load_corpus
@@ -11,7 +9,7 @@ from anachron.bank import load_bank
 from anachron.core.errors import AnachronError
 
 from anachron.bank.filings import default_filings_dir
-from tests.support import require_extra
+from tests.support import inspect_module_setup
 
 TMP = None
 EMBARGOED = "dltp-revenue-2020q4-2021-02-03"  # the day before the $412M release
@@ -29,11 +27,8 @@ SCRIPT = {
 
 
 def setUpModule():
-    require_extra("inspect_ai", "inspect")
-    warnings.filterwarnings("ignore", category=ResourceWarning, module=r"anyio\.")
-    warnings.filterwarnings("ignore", category=DeprecationWarning, module=r"inspect_ai\.")
     global TMP
-    TMP = tempfile.TemporaryDirectory()
+    TMP = inspect_module_setup()
 
 
 def tearDownModule():

@@ -6,22 +6,17 @@ status is the one sign, and the export refuses it).
 import csv
 import io
 import json
-import tempfile
 import unittest
-import warnings
 from pathlib import Path
 
-from tests.support import require_extra, run_cli
+from tests.support import inspect_module_setup, run_cli
 
 TMP = None
 
 
 def setUpModule():
-    require_extra("inspect_ai", "inspect")
-    warnings.filterwarnings("ignore", category=ResourceWarning, module=r"anyio\.")
-    warnings.filterwarnings("ignore", category=DeprecationWarning, module=r"inspect_ai\.")
     global TMP
-    TMP = tempfile.TemporaryDirectory()
+    TMP = inspect_module_setup()
 
 
 def tearDownModule():
