@@ -11,11 +11,13 @@ generated into DIR once and reused):
   peak RSS, file size), beside the child's ``load_corpus`` of the same
   directory, which every command does today before its first search;
 - open: ``IndexEngine(FILE)`` plus its first search, in a fresh process,
-  beside ``SearchEngine(load_corpus(DIR))`` (what ``serve`` does today);
+  beside ``SearchEngine(load_corpus(DIR))`` (what ``serve`` does with a corpus directory);
 - search: p50/p95 over --queries seeded queries (benchmarks/corpus_gen.queries)
   with seeded as-of dates, both modes, for the index, and beside it for the
-  previous planner on the same file (``IndexEngine._pruned = False``: every
-  candidate scored inside FTS5), whose results must be the same; the scan is timed on the
+  previous planner on the same file (``IndexEngine._bitmaps = False``: every
+  candidate scored inside FTS5, what PostgreSQL does) and, with --baseline, for
+  an older tree's ``IndexEngine`` on the same file in a child process, whose
+  results must be the same; the scan (``retrieval._ScanSearch``, every item scored) is timed on the
   first --scan-queries of the same queries only (at 1M items one scan costs
   about a second), and its results are compared with the index's, item for
   item: a difference stops the run;
@@ -45,7 +47,8 @@ sys.path.insert(0, str(ROOT / "benchmarks"))
 
 import corpus_gen  # noqa: E402
 
-from anachron.core import SearchEngine, load_corpus  # noqa: E402
+from anachron.core import load_corpus  # noqa: E402
+from anachron.core.retrieval import _ScanSearch  # noqa: E402
 from anachron.core.index import IndexEngine  # noqa: E402
 
 MODES = ("enforced", "unrestricted")
@@ -100,6 +103,36 @@ e = IndexEngine({out!r}); opened = time.perf_counter() - t
 e.search({query!r}, as_of=dt.date(2020, 1, 1), mode="enforced"); first = time.perf_counter() - t
 _out = {{"import": imported, "open": opened - imported, "first": first}}
 """
+
+
+_BASELINE = """
+import datetime as dt, json, sys, time
+sys.path.insert(0, {tree!r})
+from anachron.core.index import IndexEngine
+work = json.load(open({work!r}))
+engine = IndexEngine({db!r})
+_out = {{}}
+for mode in work["modes"]:
+    times, results = [], []
+    for query, day in zip(work["queries"], work["days"]):
+        day = dt.date.fromisoformat(day)
+        t = time.perf_counter(); hits = engine.search(query, as_of=day, mode=mode, k=5); times.append(time.perf_counter() - t)
+        results.append([item.id for item in hits])
+    _out[mode] = {{"times": times, "results": results}}
+"""
+
+
+def baseline(tree: str, db: Path, queries, days) -> dict:
+    """Each mode's search times and results of *tree*'s ``IndexEngine`` on *db*, in a child process."""
+    import tempfile
+
+    with tempfile.NamedTemporaryFile("w", suffix=".json", delete=False) as fh:
+        json.dump({"modes": MODES, "queries": queries, "days": [d.isoformat() for d in days]}, fh)
+    try:
+        out, _ = child(_BASELINE.format(tree=str(Path(tree).resolve()), work=fh.name, db=str(db)))
+    finally:
+        os.unlink(fh.name)
+    return out
 
 
 def time_searches(engine, queries, days, mode) -> tuple[list[float], list[list[str]]]:
@@ -165,6 +198,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=16)
     parser.add_argument("--no-build", action="store_true", help="reuse DIR's index if there is one (build not timed)")
     parser.add_argument("--rare-postings", type=int, help="the planner's RARE_POSTINGS (default: anachron's)")
+    parser.add_argument("--baseline", metavar="TREE", help="also time an older tree's IndexEngine (e.g. `git archive` of a commit) on the same file")
     parser.add_argument("--no-previous", action="store_true", help="do not time the previous planner (every candidate scored, FTS5 only) beside")
     args = parser.parse_args(argv)
     from anachron.core import engine as planner
@@ -180,8 +214,11 @@ def main(argv: list[str] | None = None) -> int:
     queries = corpus_gen.queries(args.queries, seed=7, entities=max(10, args.items // 500))
     days = corpus_gen.as_of_dates(args.queries, seed=8)
     print(f"machine: {machine()}; load average before: {os.getloadavg()[0]:.1f}")
+    from anachron.core.index import DENSE
+
     print(f"planner: RARE_POSTINGS {planner.RARE_POSTINGS}, RARE_SHARE {planner.RARE_SHARE}, MAX_COMMON {planner.MAX_COMMON}, "
-          f"MAX_SCORED {planner.MAX_SCORED}, SECOND_SHARE {planner.SECOND_SHARE}; cache {IndexEngine.CACHE_BYTES >> 20} MB")
+          f"MAX_SCORED {planner.MAX_SCORED}; bitmaps stored for columns held by more than 1 item in {DENSE}; "
+          f"cache {IndexEngine.CACHE_BYTES >> 20} MB")
     print(f"corpus: {args.items} generated items (seed {args.seed}), {(corpus_dir / 'items.jsonl').stat().st_size / 1e6:.0f} MB items.jsonl")
 
     loaded, load_rss = child(_LOAD.format(src=str(corpus_dir), query=queries[0]))
@@ -195,35 +232,40 @@ def main(argv: list[str] | None = None) -> int:
     opened, open_rss = child(_OPEN.format(out=str(db), query=queries[0]))
     print(f"open: IndexEngine {opened['open'] * 1e3:.0f} ms (after {opened['import'] * 1e3:.0f} ms of imports), "
           f"first answer {opened['first'] * 1e3:.0f} ms after start, RSS {open_rss:.0f} MB; "
-          f"today (load_corpus + SearchEngine) {loaded['ready']:.1f} s, RSS {load_rss:.0f} MB "
+          f"from the directory (load_corpus + SearchEngine) {loaded['ready']:.1f} s, RSS {load_rss:.0f} MB "
           f"(ratio {loaded['first'] / opened['first']:.0f}x to the first answer)")
 
+    older = baseline(args.baseline, db, queries, days) if args.baseline else None
     index = IndexEngine(db)
     n_scan = min(args.scan_queries, args.queries)
-    scan = SearchEngine(load_corpus(corpus_dir, samples=False)) if n_scan else None
+    scan = _ScanSearch(load_corpus(corpus_dir, samples=False)) if n_scan else None  # every item scored per query
     for mode in MODES:
         if not args.no_previous:
-            index._pruned = False  # the previous planner, same file, same run
+            index._bitmaps = False  # the previous planner, same file, same run
             before_times, before_results = time_searches(index, queries, days, mode)
-            index._pruned = True
+            index._bitmaps = True
         index_times, index_results = time_searches(index, queries, days, mode)
+        ip50, ip95 = quantiles(index_times)
         if not args.no_previous:
             if before_results != index_results:
-                raise SystemExit(f"{mode}: the pruned and the previous planner disagree")
+                raise SystemExit(f"{mode}: the bitmaps and the previous planner disagree")
             bp50, bp95 = quantiles(before_times)
-            ip50, ip95 = quantiles(index_times)
-            print(f"search {mode}: previous planner p50 {bp50:.2f} ms, p95 {bp95:.2f} ms; pruned p50 {ip50:.2f} ms, p95 {ip95:.2f} ms "
-                  f"over {len(queries)} queries (p95 ratio previous / pruned {bp95 / ip95:.1f}x; same results on all)")
+            print(f"search {mode}: previous planner p50 {bp50:.2f} ms, p95 {bp95:.2f} ms; bitmaps p50 {ip50:.2f} ms, p95 {ip95:.2f} ms "
+                  f"over {len(queries)} queries (p95 ratio previous / bitmaps {bp95 / ip95:.1f}x; same results on all)")
+        if older is not None:
+            if older[mode]["results"] != index_results:
+                raise SystemExit(f"{mode}: the baseline tree's index and this one disagree")
+            op50, op95 = quantiles(older[mode]["times"])
+            print(f"search {mode}: baseline {args.baseline} p50 {op50:.2f} ms, p95 {op95:.2f} ms; this tree p50 {ip50:.2f} ms, "
+                  f"p95 {ip95:.2f} ms (p95 ratio baseline / this {op95 / ip95:.1f}x; same results on all)")
         if scan is None:
             if not args.no_previous:
                 continue  # printed above
-            ip50, ip95 = quantiles(index_times)
             print(f"search {mode}: index p50 {ip50:.2f} ms, p95 {ip95:.2f} ms over {len(queries)} queries (scan not run: --scan-queries 0)")
             continue
         scan_times, scan_results = time_searches(scan, queries[:n_scan], days[:n_scan], mode)
         if scan_results != index_results[:n_scan]:
             raise SystemExit(f"{mode}: the index and the scan disagree")
-        ip50, ip95 = quantiles(index_times)
         sp50, sp95 = quantiles(scan_times)
         sub50, sub95 = quantiles(index_times[:n_scan])
         print(f"search {mode}: index p50 {ip50:.2f} ms, p95 {ip95:.2f} ms over {len(queries)} queries "

@@ -79,11 +79,11 @@ class SameResultsTest(unittest.TestCase):
         self.assertGreater(n, 300)
 
     def test_generated_search_previous_planner(self):
-        # The planner that scores every candidate (kept to measure beside the pruned one) stays exact.
+        # The planner of full-text queries (PostgreSQL's, kept to measure beside the bitmaps) stays exact.
         from unittest import mock
 
         corpus = load_corpus(self.generated)
-        with mock.patch.object(self.gen_index, "_pruned", False):
+        with mock.patch.object(self.gen_index, "_bitmaps", False):
             n = engine_cases.assert_same_results(self, SearchEngine(corpus), self.gen_index, corpus, ks=(5,))
         self.assertGreater(n, 300)
 
@@ -104,8 +104,8 @@ class SameResultsTest(unittest.TestCase):
 
     def test_every_path_of_the_planner_is_taken(self):
         # Non-vacuity of the comparisons above: across the plans, candidates, level scans and
-        # whole aggregation each answer some query (previous planner); pruned: partial scores, hits
-        # of the candidates that can still enter, a second round and level scans of the arrays.
+        # whole aggregation each answer some query (previous planner); with bitmaps: counted
+        # postings, and bitmaps both stored and made from arrays.
         from collections import Counter
         from unittest import mock
 
@@ -113,8 +113,8 @@ class SameResultsTest(unittest.TestCase):
         from anachron.core import index as module
 
         corpus = load_corpus(self.generated)
-        names = {False: ("candidates", "scan", "aggregate"), True: ("partials", "hits", "matches", "aggregate")}
-        for pruned, wanted in names.items():
+        names = {False: ("candidates", "scan", "aggregate"), True: ("partials", "columns")}
+        for use_bitmaps, wanted in names.items():
             used = Counter()
             real = {name: getattr(module._Postings, name) for name in wanted}
 
@@ -124,15 +124,20 @@ class SameResultsTest(unittest.TestCase):
                     return real[name](self, *args)
                 return call
 
-            with mock.patch.multiple(module._Postings, **{name: spy(name) for name in real}), mock.patch.object(self.gen_index, "_pruned", pruned):
+            engine = IndexEngine(self.gen_index.path)  # its own cache: every bitmap is made here
+            self.addCleanup(engine.close)
+            made = mock.Mock(wraps=module.bitmaps.from_ords)
+            with mock.patch.multiple(module._Postings, **{name: spy(name) for name in real}), mock.patch.object(engine, "_bitmaps", use_bitmaps), \
+                    mock.patch.object(module.bitmaps, "from_ords", made):
                 for rare, common in engine_cases.PLANS:
                     with mock.patch.multiple(planner, RARE_POSTINGS=rare, MAX_COMMON=common, RARE_SHARE=0.0):
                         queries = engine_cases.queries(corpus)
                         for query in queries:
-                            self.gen_index.search(query, as_of=dt.date(2100, 1, 1), k=5)
-            self.assertEqual(set(used), set(real), (pruned, used))
-            self.assertTrue(all(used.values()), (pruned, used))
-        # Both ways of testing a column in hits: a bitmap (dense terms) and a binary search (the others).
+                            engine.search(query, as_of=dt.date(2100, 1, 1), k=5)
+            self.assertEqual(set(used), set(real), (use_bitmaps, used))
+            self.assertTrue(all(used.values()), (use_bitmaps, used))
+            self.assertEqual(made.called, use_bitmaps)
+        # Both kinds of column bitmap: stored (dense terms) and made from the array (the others).
         con = sqlite3.connect(self.gen_index.path)
         self.addCleanup(con.close)
         with_bits, terms = con.execute("SELECT count(strong_bits) + count(weak_bits), 2 * count(*) FROM postings").fetchone()

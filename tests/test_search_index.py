@@ -56,8 +56,8 @@ class SameResultsAsTheScanTest(unittest.TestCase):
         self.assertSame(data, queries, [days[0], days[len(days) // 2], days[-1], dt.date(1990, 1, 1)])
 
     def test_generated_corpus(self):
-        # Small vocabulary and skewed words: rare, common and all-matching words, and the pruned path
-        # (a query's rare words decide) as well as the full one.
+        # Small vocabulary and skewed words: rare, common and all-matching words, counted one by one
+        # or as bitmaps.
         data, vocab = _generated(600, seed=11)
         rng = random.Random(5)
         queries = [" ".join(rng.sample(vocab, rng.randint(1, 6))) for _ in range(120)]
@@ -65,14 +65,20 @@ class SameResultsAsTheScanTest(unittest.TestCase):
         days = [dt.date(2018, 12, 31), dt.date(2019, 1, 1), dt.date(2021, 6, 30), dt.date(2030, 1, 1)]
         self.assertSame(data, queries, days)
 
-    def test_generated_corpus_pruned_path_forced(self):
-        # Small budgets send most queries down the pruned path, its walk and its fallback.
+    def test_generated_corpus_bitmap_path_forced(self):
+        # Small budgets send most queries to the bitmaps; each column's bitmap is made at start
+        # (every one, or the dense ones) or at the query (none made at start).
         data, vocab = _generated(600, seed=13)
         rng = random.Random(7)
         queries = [" ".join(rng.sample(vocab, rng.randint(2, 6))) for _ in range(80)]
         for budget in (0, 1, 20, 150):
-            for walk in (1, 60, 10**9):  # the walk in item order: given up at once, midway, or never
-                with mock.patch.object(retrieval, "_RARE_POSTINGS", budget), mock.patch.object(retrieval, "_WALK_POSTINGS", walk):
+            for dense in (10**9, 64, 1):
+                with mock.patch.object(retrieval, "_RARE_POSTINGS", budget), mock.patch.object(retrieval, "_DENSE", dense):
+                    engine = SearchEngine(data)
+                    if dense == 1:
+                        self.assertEqual(engine._bits, {})
+                    elif dense == 10**9:
+                        self.assertEqual(len(engine._bits), sum(map(len, (engine._strong, engine._weak))))
                     self.assertSame(data, queries, [dt.date(2020, 3, 1), dt.date(2030, 1, 1)], ks=(1, 5, 20))
 
     def test_generated_corpus_large_postings(self):

@@ -46,6 +46,7 @@ from typing import Any, Callable, Iterable, Mapping, Sequence
 from ..validate import Fields, describe, positive_int
 from .corpus import _ENTITY_FIELDS, _ITEM_FIELDS, _SAMPLE_FIELDS, Corpus, Entity, Item, Sample, load_corpus
 from .dates import known_at
+from . import bitmaps
 from .engine import rank_order, top_ords
 from .errors import AnachronError
 from .facts import parse_facts
@@ -356,10 +357,15 @@ def pack(ords: array.array) -> bytes:
     return ords.tobytes()
 
 
+DENSE = 256  # a column held by more than one item in this many is stored as a bitmap too
+
+
 def bitmap(ords: array.array, items: int) -> bytes | None:
-    """A posting list as a bitmap (bit ``o % 8`` of byte ``o // 8`` set for each ord ``o``), kept
-    beside the array when it is the smaller of the two (more than one item in 32 holds the term)."""
-    if len(ords) * 32 <= items:
+    """A posting list as a bitmap (bit ``o % 8`` of byte ``o // 8`` set for each ord ``o``), stored
+    beside the array when more than one item in :data:`DENSE` holds the term.  A search makes the
+    bitmap of any other column from its array (at most ``items / DENSE`` ords: under half a
+    millisecond at a million items), and reads these ones."""
+    if len(ords) * DENSE <= items:
         return None
     bits = bytearray((items >> 3) + 1)
     for o in ords:
@@ -497,8 +503,8 @@ class IndexEngine:
     and ``vocab`` tables are read: never ``samples``.
     """
 
-    _pruned = True  # False: the planner scores every candidate (engine.top_ords), kept to measure beside
-    CACHE_BYTES = 64 << 20  # posting arrays kept between searches (see _Cache)
+    _bitmaps = True  # False: the planner of full-text queries (engine.top_ords, as PostgreSQL's), kept to measure beside
+    CACHE_BYTES = 64 << 20  # posting arrays and bitmaps kept between searches (see _Cache)
 
     def __init__(self, path: str | os.PathLike[str]) -> None:
         self.path = Path(path)
@@ -524,7 +530,7 @@ class IndexEngine:
         if not words or bound == 0:
             return []
         con = self._con()
-        ords = top_ords(_Postings(con, bound, int(self.meta["items"]), self._cache), words, min(k, _MAX_ORD), pruned=self._pruned)
+        ords = top_ords(_Postings(con, bound, int(self.meta["items"]), self._cache), words, min(k, _MAX_ORD), use_bitmaps=self._bitmaps)
         docs = dict(con.execute(_DOCS, (json.dumps(ords),)).fetchall())
         return [read_item(docs[o]) for o in ords]
 
@@ -561,19 +567,21 @@ def _pattern(pattern: Sequence[tuple[str, int]]) -> str:
 
 
 class _Postings:
-    """:class:`~anachron.core.engine.Postings` over one connection, items up to ``ord`` *bound*.
+    """:class:`~anachron.core.engine.BitmapPostings` over one connection, items up to ``ord`` *bound*.
 
-    ``partials`` and ``hits`` (:class:`~anachron.core.engine.PartialPostings`)
-    read the ``postings`` arrays: one row per word, each array read once per search.
+    ``partials`` and ``columns`` read the ``postings`` rows: one row per word,
+    kept between searches in the engine's cache (arrays, and bitmaps as ints).
+    A column stored without a bitmap (held by at most one item in
+    :data:`DENSE`) is made one from its array when a search needs it.
     """
 
     def __init__(self, con: sqlite3.Connection, bound: int, items: int, cache: "_Cache | None" = None) -> None:
         self.con, self.bound, self.items = con, bound, items
-        self._lists: dict[str, tuple] = {}  # word -> (strong, weak, strong_bits, weak_bits)
+        self._lists: dict[str, tuple] = {}  # word -> (strong, weak, strong bitmap | None, weak bitmap | None)
         self._cache = cache or _Cache(0)
 
-    def _arrays(self, words: Sequence[str]) -> list[tuple[array.array, array.array]]:
-        """Each word's (strong, weak) ords, ascending, all items (not bounded)."""
+    def _rows(self, words: Sequence[str]) -> list[tuple]:
+        """Each word's (strong ords, weak ords, strong bitmap, weak bitmap): all items, not bounded."""
         missing = [w for w in words if w not in self._lists]
         for w in missing:
             kept = self._cache.get(w)
@@ -582,71 +590,34 @@ class _Postings:
         missing = [w for w in missing if w not in self._lists]
         if missing:
             for term, strong, weak, strong_bits, weak_bits in self.con.execute(_POSTINGS, (json.dumps(missing),)):
-                self._lists[term] = (unpack(strong), unpack(weak), strong_bits, weak_bits)
+                self._lists[term] = (unpack(strong), unpack(weak), _int(strong_bits), _int(weak_bits))
                 self._cache.put(term, self._lists[term])
-        return [self._lists.get(w, _NONE)[:2] for w in words]
-
-    def _tests(self, word: str) -> tuple["_Bits | _Sorted", "_Bits | _Sorted"]:
-        """How to test each column (strong, weak) of *word*: its bitmap when it has one, else its array."""
-        self._arrays([word])
-        strong, weak, strong_bits, weak_bits = self._lists.get(word, _NONE)
-        return tuple(_Bits(bits) if bits is not None else _Sorted(ords) for ords, bits in ((strong, strong_bits), (weak, weak_bits)))  # type: ignore[return-value]
+        return [self._lists.get(w, _NONE) for w in words]
 
     def partials(self, words):
         score: collections.Counter[int] = collections.Counter()
-        for strong, weak in self._arrays(words):
+        for strong, weak, _, _ in self._rows(words):
             for ords, times in ((strong, 2), (weak, 1)):
                 visible = ords[: bisect.bisect_right(ords, self.bound)]
                 for _ in range(times):
                     score.update(visible)  # a word is strong or weak in an item, never both
         return score
 
-    def matches(self, patterns, after, limit):
-        found = [self._match(pattern, after, limit) for pattern in patterns]
-        return list(itertools.islice(heapq.merge(*found), limit))
-
-    def _match(self, pattern, after, limit) -> list[int]:
-        """The first *limit* visible ords above *after* matching one pattern: a leapfrog join of
-        its present words' arrays (rarest first), then the absent words' arrays checked."""
-        words = [w for w, _ in pattern]
-        lists = dict(zip(words, self._arrays(words)))
-        present = sorted((lists[w][0] if weight == 2 else lists[w][1] for w, weight in pattern if weight), key=len)
-        absent = [self._tests(w) for w, weight in pattern if not weight]
-        at = [bisect.bisect_right(ords, after) for ords in present]
-        out: list[int] = []
-        x = after + 1
-        while len(out) < limit:
-            for j, ords in enumerate(present):
-                at[j] = bisect.bisect_left(ords, x, at[j])
-                if at[j] == len(ords):
-                    return out
-                if ords[at[j]] != x:
-                    x = ords[at[j]]
-                    break  # a new lower bound: every list again from the rarest
-            else:
-                if x > self.bound:
-                    return out
-                if not any(_has(strong, x) or _has(weak, x) for strong, weak in absent):
-                    out.append(x)
-                x += 1
+    def columns(self, words):
+        out = []
+        for word, (strong, weak, strong_bits, weak_bits) in zip(words, self._rows(words)):
+            for ords, bits, weight in ((strong, strong_bits, 2), (weak, weak_bits, 1)):
+                if bits is None and ords:
+                    bits = self._cache.get((word, weight))
+                    if bits is None:
+                        bits = bitmaps.from_ords(ords)
+                        self._cache.put((word, weight), bits)
+                if bits:
+                    out.append((bits, weight))
         return out
 
-    def hits(self, ords, words):
-        out = [0] * len(ords)
-        for word in words:
-            for test, weight in zip(self._tests(word), (2, 1)):
-                if isinstance(test, _Bits):
-                    bits = test.bits
-                    for i, o in enumerate(ords):
-                        if bits[o >> 3] >> (o & 7) & 1:
-                            out[i] += weight
-                    continue
-                lo, n, of = 0, len(test.ords), test.ords
-                for i, o in enumerate(ords):  # ascending: each search starts where the last ended
-                    lo = bisect.bisect_left(of, o, lo, n)
-                    if lo < n and of[lo] == o:
-                        out[i] += weight
-        return out
+    def visible(self):
+        return (1 << (min(self.bound, self.items) + 1)) - 1
 
     def frequencies(self, words):
         rows = self.con.execute("SELECT v.term, v.strong, v.weak FROM json_each(?) AS q JOIN vocab AS v ON v.term = q.value", (json.dumps(list(words)),))
@@ -673,57 +644,52 @@ class _Postings:
 _NONE = (array.array(_U32), array.array(_U32), None, None)  # a word no item holds
 
 
-@dataclass(frozen=True)
-class _Bits:
-    bits: bytes
-
-
-@dataclass(frozen=True)
-class _Sorted:
-    ords: array.array
+def _int(blob: bytes | None) -> int | None:
+    """A stored bitmap (:func:`bitmap`) as the int :mod:`.bitmaps` works on."""
+    return None if blob is None else int.from_bytes(blob, "little")
 
 
 class _Cache:
-    """The posting arrays of the words searched last, up to *limit* bytes (least recently used out).
+    """The postings of the words searched last, up to *limit* bytes (least recently used out).
 
-    Shared by an engine's threads (a lock guards it); arrays are never changed once read.
+    Keys are words (their rows) and ``(word, weight)`` (a column's bitmap made
+    from its array).  Shared by an engine's threads (a lock guards it); what it
+    holds is never changed once read.
     """
 
     def __init__(self, limit: int) -> None:
         self.limit, self.used = limit, 0
-        self._kept: collections.OrderedDict[str, tuple] = collections.OrderedDict()
+        self._kept: collections.OrderedDict[object, object] = collections.OrderedDict()
         self._guard = threading.Lock()
 
-    def get(self, word: str) -> tuple | None:
+    def get(self, key: object) -> Any:
         with self._guard:
-            kept = self._kept.get(word)
+            kept = self._kept.get(key)
             if kept is not None:
-                self._kept.move_to_end(word)
+                self._kept.move_to_end(key)
             return kept
 
-    def put(self, word: str, lists: tuple) -> None:
-        size = _size(lists)
+    def put(self, key: object, value: object) -> None:
+        size = _size(value)
         if size > self.limit:
             return
         with self._guard:
-            if word in self._kept:
+            if key in self._kept:
                 return
-            self._kept[word] = lists
+            self._kept[key] = value
             self.used += size
             while self.used > self.limit:
                 _, old = self._kept.popitem(last=False)
                 self.used -= _size(old)
 
 
-def _size(lists: tuple) -> int:
-    return sum(len(a) * a.itemsize if isinstance(a, array.array) else len(a) for a in lists if a is not None)
-
-
-def _has(test: "_Bits | _Sorted", o: int) -> bool:
-    if isinstance(test, _Bits):
-        return bool(test.bits[o >> 3] >> (o & 7) & 1)
-    at = bisect.bisect_left(test.ords, o)
-    return at < len(test.ords) and test.ords[at] == o
+def _size(value: object) -> int:
+    """Bytes held by a cached row (a tuple of arrays and ints) or bitmap."""
+    if isinstance(value, tuple):
+        return sum(_size(part) for part in value if part is not None)
+    if isinstance(value, array.array):
+        return len(value) * value.itemsize
+    return (value.bit_length() + 7) >> 3  # type: ignore[union-attr]
 
 
 def load_index(path: str | os.PathLike[str], *, samples: bool = True) -> Corpus:

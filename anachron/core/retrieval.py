@@ -22,15 +22,15 @@ from __future__ import annotations
 
 import bisect
 import datetime as _dt
-import heapq
 import re
 from collections import Counter
-from itertools import compress, repeat
 from typing import Mapping
 
 from ..validate import describe, positive_int
+from . import bitmaps
 from .corpus import Corpus, Entity, Item
 from .dates import known_at
+from .engine import top_counted
 from .errors import AnachronError
 
 __all__ = ["MODES", "SearchEngine", "item_terms", "tokenize"]
@@ -68,12 +68,15 @@ class SearchEngine:
 
     Items are numbered in tie order (publish date, then id), and each word
     maps to the ascending numbers of the items it is strong in and of those
-    it is weak in.  A query adds up the weights along its words' postings
-    (so it costs what its words match, not the corpus size), then takes the
-    best *k* by (score descending, number).  Enforced mode keeps only the
-    items :func:`known_at` the as-of date: in date order they are a prefix,
-    found by bisection, so the filter is a cut of each posting list.
-    Results are exactly those of the linear scan this replaced
+    it is weak in.  A query whose words hold few items (at most
+    :data:`_RARE_POSTINGS` postings in all) adds up the weights along their
+    postings; any other adds them up as bit-sliced counters over the words'
+    bitmaps (:func:`.bitmaps.top`), which costs a few whole-bitmap operations
+    per word, not one per posting.  Either way the best *k* are taken by
+    (score descending, number).  Enforced mode keeps only the items
+    :func:`known_at` the as-of date: in date order they are a prefix, found
+    by bisection, so the filter is a cut of each posting list (a mask of the
+    bitmaps).  Results are exactly those of the linear scan this replaced
     (:class:`_ScanSearch`, kept as the reference the tests compare with).
     """
 
@@ -91,6 +94,13 @@ class SearchEngine:
                 weak_postings.setdefault(word, []).append(number)
         self._strong = strong_postings
         self._weak = weak_postings
+        size = len(self._order)
+        self._bits = {  # (word, weight) -> bitmap, for the columns where it is the smaller form
+            (word, weight): bits
+            for postings, weight in ((strong_postings, 2), (weak_postings, 1))
+            for word, numbers in postings.items()
+            if (bits := _bitmap(numbers, size)) is not None
+        }
 
     def visible(self, item: Item, as_of: _dt.date, mode: str) -> bool:
         """Whether *mode* lets *item* be seen by an agent working as of *as_of*."""
@@ -109,25 +119,25 @@ class SearchEngine:
             return []
         size = len(self._order)
         cut = self._known_prefix(as_of) if mode == "enforced" else size
-        lists = []  # (postings, strong, weak) of each query word the corpus has
-        for word in sorted(words):
-            strong, weak = self._strong.get(word, ()), self._weak.get(word, ())
-            if strong or weak:
-                lists.append((len(strong) + len(weak), strong, weak))
-        lists.sort(key=lambda entry: entry[0])  # rarest first (stable: ties keep word order)
-        rare, total = 0, 0
-        while rare < len(lists) and total + lists[rare][0] <= _RARE_POSTINGS:
-            total += lists[rare][0]
-            rare += 1
-        if rare < len(lists):
-            best = _pruned(lists, rare, cut, size, k)
-            if best is not None:
-                return [self._order[number] for number in best]
+        lists = [(word, self._strong.get(word, ()), self._weak.get(word, ())) for word in sorted(words)]
+        if sum(len(strong) + len(weak) for _, strong, weak in lists) > _RARE_POSTINGS:
+            columns = [
+                (self._column(word, weight, postings), weight)
+                for word, strong, weak in lists
+                for postings, weight in ((strong, 2), (weak, 1))
+                if postings
+            ]
+            return [self._order[number] for number in bitmaps.top(columns, (1 << cut) - 1, k)]
         scores: Counter[int] = Counter()
         for _, strong, weak in lists:
             _add(scores, strong, 2, cut, size)
             _add(scores, weak, 1, cut, size)
-        return [self._order[number] for number in _best(scores, k)]
+        return [self._order[number] for number in top_counted(scores, k)]
+
+    def _column(self, word: str, weight: int, postings: list[int]) -> int:
+        """The bitmap of a column: the one built at start, or one made now from its (short) postings."""
+        bits = self._bits.get((word, weight))
+        return bitmaps.from_ords(postings) if bits is None else bits
 
     def _known_prefix(self, as_of: _dt.date) -> int:
         """How many items, in date order, are known at *as_of* (bisection on :func:`known_at`)."""
@@ -151,7 +161,14 @@ class SearchEngine:
         return item
 
 
-_RARE_POSTINGS = 2_000  # postings the rare words of a query may have for the pruned path
+_RARE_POSTINGS = 2_000  # postings a query's words may have for their items to be counted one by one
+_DENSE = 64  # a column holding more than one item in this many is kept as a bitmap too
+
+
+def _bitmap(postings: list[int], size: int) -> int | None:
+    """*postings* as a bitmap (:mod:`.bitmaps`) when that is smaller than the list (8 bytes per
+    posting against ``size / 8`` bytes), else ``None``: the list is turned into one per query."""
+    return bitmaps.from_ords(postings) if len(postings) * _DENSE > size else None
 
 
 def _add(scores: Counter[int], postings: list[int], weight: int, cut: int, size: int) -> None:
@@ -162,111 +179,6 @@ def _add(scores: Counter[int], postings: list[int], weight: int, cut: int, size:
         postings = postings[: bisect.bisect_left(postings, cut)]
     for _ in range(weight):
         scores.update(postings)  # counted in C
-
-
-def _pruned(lists: list, rare: int, cut: int, size: int, k: int) -> list[int] | None:
-    """The best *k* found without counting every posting of the common words, or ``None``.
-
-    The items matching a rare word (``lists[:rare]``) are scored in full:
-    their rare-word weights from the postings, their common-word weights by
-    bisection in the common words' postings.  Every other item matches only
-    common words and scores at most *bound*, the sum of their largest
-    weights.  Either *k* scored items score above *bound*: they are the
-    best *k*.  Or the best of the other items are found by walking the
-    common words' postings in item order (:func:`_first_at_bound`), which
-    stops once *k* of them reach *bound*: no later one can beat them.  The
-    best *k* are then among the two groups, exactly.  ``None`` when that
-    walk runs out of its budget: the caller counts every posting.
-    """
-    scores: Counter[int] = Counter()
-    for _, strong, weak in lists[:rare]:
-        _add(scores, strong, 2, cut, size)
-        _add(scores, weak, 1, cut, size)
-    common = lists[rare:]
-    bound = sum(2 if strong else 1 for _, strong, _ in common)
-    for _, strong, weak in common:
-        for postings, weight in ((strong, 2), (weak, 1)):
-            if not postings:
-                continue
-            end = len(postings)
-            for number in list(scores):
-                at = bisect.bisect_left(postings, number)
-                if at < end and postings[at] == number:
-                    scores[number] += weight
-    above = [number for number, score in scores.items() if score > bound]
-    if len(above) >= k:
-        above.sort(key=lambda number: (-scores[number], number))
-        return above[:k]
-    others = _first_at_bound(common, scores, bound, cut, k)
-    if others is None:
-        return None
-    scores.update(others)
-    ranked = sorted(scores, key=lambda number: (-scores[number], number))
-    return ranked[:k]
-
-
-_WALK_POSTINGS = 300  # postings the walk in item order may visit before giving up
-
-
-def _first_at_bound(common: list, skip: Counter[int], bound: int, cut: int, k: int) -> dict[int, int] | None:
-    """The best *k* items matching only *common* words (not in *skip*), with their scores.
-
-    Walks the postings of the common words merged in item order, scoring
-    each item in full as it passes.  Items come in tie order, so per score
-    the first *k* are the best; once *k* items score *bound* (the most any
-    can), the walk stops.  ``None`` when :data:`_WALK_POSTINGS` postings
-    pass before that.
-    """
-    streams = [zip(postings, repeat(weight)) for _, strong, weak in common for postings, weight in ((strong, 2), (weak, 1)) if postings]
-    levels: dict[int, list[int]] = {}
-    current, score, seen = -1, 0, 0
-    for number, weight in heapq.merge(*streams):
-        if number != current:
-            if score and current not in skip:
-                level = levels.setdefault(score, [])
-                if len(level) < k:
-                    level.append(current)
-                    if score == bound and len(level) == k:
-                        break
-            current, score = number, 0
-            if number >= cut:
-                break
-        score += weight
-        seen += 1
-        if seen > _WALK_POSTINGS:
-            return None
-    else:
-        if score and current not in skip and current < cut:  # the last item
-            level = levels.setdefault(score, [])
-            if len(level) < k:
-                level.append(current)
-    best: dict[int, int] = {}
-    for level in sorted(levels, reverse=True):
-        for number in levels[level][: k - len(best)]:
-            best[number] = level
-        if len(best) >= k:
-            break
-    return best
-
-
-def _best(scores: Counter[int], k: int) -> list[int]:
-    """The *k* keys of *scores* with the highest counts, ties by the smaller key.
-
-    C-level passes, whatever the number of matches: one counts the items
-    per score and so finds the lowest score the best *k* need; two pick out
-    the items above it (fewer than *k*, sorted in Python) and those at it
-    (``compress``; plain ints, sorted in C, smallest first).
-    """
-    needed, lowest = 0, 0
-    for level, count in sorted(Counter(scores.values()).items(), reverse=True):
-        needed += count
-        lowest = level
-        if needed >= k:
-            break
-    above = list(compress(scores.keys(), map(lowest.__lt__, scores.values())))  # fewer than k
-    above.sort(key=lambda number: (-scores[number], number))
-    at = sorted(compress(scores.keys(), map(lowest.__eq__, scores.values())))  # ints: sorted in C
-    return above + at[: k - len(above)]
 
 
 class _ScanSearch:
