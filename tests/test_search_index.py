@@ -72,7 +72,7 @@ class SameResultsAsTheScanTest(unittest.TestCase):
         rng = random.Random(7)
         queries = [" ".join(rng.sample(vocab, rng.randint(2, 6))) for _ in range(80)]
         for budget in (0, 1, 20, 150):
-            for dense in (10**9, 64, 1):
+            for dense in (10**9, 256, 1):
                 with mock.patch.object(retrieval, "_RARE_POSTINGS", budget), mock.patch.object(retrieval, "_DENSE", dense):
                     engine = SearchEngine(data)
                     if dense == 1:
