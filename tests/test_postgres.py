@@ -239,6 +239,36 @@ class ServingTest(unittest.TestCase):
         self.assertEqual(len(scores["pg"]), 3)
 
 
+class ScorersTest(unittest.TestCase):
+    """The scoring commands take --corpus URL and write what they write from the directory."""
+
+    SCALE = Path(__file__).resolve().parent / "data" / "scale"
+
+    @classmethod
+    def setUpClass(cls):
+        cls.url = loaded(cls.SCALE / "corpus")
+
+    def test_score_gives_the_directory_s_bytes(self):
+        traces = str(self.SCALE / "traces.jsonl")
+        for extra in ((), ("--jobs", "2")):
+            for fmt in ("json", "csv"):
+                want = run_cli("score", traces, "--corpus", str(self.SCALE / "corpus"), "--format", fmt, *extra)
+                got = run_cli("score", traces, "--corpus", self.url, "--format", fmt, *extra)
+                self.assertEqual(want[0], 0, want[2])
+                self.assertGreater(len(want[1]), 10_000)
+                self.assertEqual(got, want, (fmt, extra))
+
+    def test_report_and_verify_citations_read_it(self):
+        out = Path(TMP.name) / "report.html"
+        traces = str(self.SCALE / "traces.jsonl")
+        status, _, stderr = run_cli("report", traces, "--corpus", self.url, "--out", str(out))
+        self.assertEqual(status, 0, stderr)
+        self.assertIn("samples", out.read_text(encoding="utf-8"))
+        want = run_cli("verify-citations", "--trace", traces, "--corpus", str(self.SCALE / "corpus"))
+        self.assertIn("never returned by a tool", want[1])
+        self.assertEqual(run_cli("verify-citations", "--trace", traces, "--corpus", self.url), want)
+
+
 class ErrorsTest(unittest.TestCase):
     def test_unreachable_server_empty_database_and_stale_corpus(self):
         from anachron.postgres import PostgresEngine

@@ -45,14 +45,14 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     build = actions.add_parser("build", help="build a bank and its manifest from dated facts",
                                description="Build BANK.jsonl (canonical form) and BANK.manifest.json from a facts file.")
     build.add_argument("--facts", metavar="FILE", help="facts file (default: the bundled corpus/v0/facts.jsonl)")
-    add_corpus_option(build, help="corpus directory for entity names and sources (default: bundled v0)")
+    add_corpus_option(build, help="corpus (directory, index or postgresql:// URL) for entity names and sources (default: bundled v0)")
     build.add_argument("--out", metavar="BANK.jsonl", required=True, help="where to write the bank; the manifest goes beside it")
     build.set_defaults(func=run_build)
 
     filings = actions.add_parser("filings", help="write the filings corpus (one dated document per fact) the bank is answered from",
                                  description="Write DIR/items.jsonl: one corpus item per fact, dated on its publication day (docs/bank.md).")
     filings.add_argument("--facts", metavar="FILE", help="facts file (default: the bundled corpus/v0/facts.jsonl)")
-    add_corpus_option(filings, help="corpus directory for entity names (default: bundled v0)")
+    add_corpus_option(filings, help="corpus (directory, index or postgresql:// URL) for entity names (default: bundled v0)")
     filings.add_argument("--out", metavar="DIR", required=True, help="the filings corpus directory to write")
     filings.set_defaults(func=run_filings)
 
@@ -91,9 +91,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 def run_build(args: argparse.Namespace) -> int:
     from ..bank import build_bank, load_facts, manifest, manifest_path_for
-    from ..core import load_corpus
+    from ..corpora import load_scored_corpus
 
-    bank = build_bank(load_facts(args.facts), load_corpus(args.corpus))
+    bank = build_bank(load_facts(args.facts), load_scored_corpus(args.corpus))
     out = Path(args.out)
     manifest_path = manifest_path_for(out)
     write_files_atomic({out: bank.canonical, manifest_path: dump_json(manifest(bank))})  # a bank never without its manifest
@@ -106,9 +106,9 @@ def run_build(args: argparse.Namespace) -> int:
 def run_filings(args: argparse.Namespace) -> int:
     from ..bank import load_facts
     from ..bank.filings import write_filings
-    from ..core import load_corpus
+    from ..corpora import load_scored_corpus
 
-    path = write_filings(load_facts(args.facts), load_corpus(args.corpus), args.out)
+    path = write_filings(load_facts(args.facts), load_scored_corpus(args.corpus), args.out)
     print(f"wrote {path}")
     return 0
 

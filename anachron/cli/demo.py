@@ -10,7 +10,8 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from ..core import MODES, SearchEngine, load_corpus, naive_trace, parse_traces, score_traces, summarise
+from ..core import MODES, SearchEngine, naive_trace, parse_traces, score_traces, summarise
+from ..corpora import load_scored_corpus
 from ..io import dump_json, write_files_atomic
 from ..report import summary_lines, tclr_object
 from .options import add_corpus_option
@@ -32,7 +33,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    corpus = load_corpus(args.corpus)
+    corpus = load_scored_corpus(args.corpus)
     engine = SearchEngine(corpus)
     samples = list(corpus.samples.values())
     traces, results = {}, {}

@@ -27,7 +27,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "--format", choices=("tclr", "score", "csv"), default="tclr",
         help="tclr: {sample_id: tclr} (default); score: full records; csv: one row per sample (docs/formats.md)",
     )
-    add_corpus_option(parser, help="corpus directory (default: the one each log's task used)")
+    add_corpus_option(parser, help="corpus directory, index or postgresql:// URL (default: the one each log's task used)")
     parser.add_argument("--epoch", type=int, metavar="N", help="export epoch N only (needed when a log has several)")
     parser.set_defaults(func=run)
 

@@ -11,7 +11,8 @@ import argparse
 import sys
 from typing import Iterator, TextIO
 
-from ..core import Corpus, iter_traces, load_corpus
+from ..core import Corpus, iter_traces
+from ..corpora import load_scored_corpus
 from ..core.dates import parse_date
 from ..core.seal import Declaration
 from ..errors import AnachronError
@@ -132,7 +133,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     )
     parser.add_argument("logs", nargs="+", metavar="LOG", help="log file(s) of the format given by --from")
     add_log_options(parser, required=True)
-    add_corpus_option(parser, help="corpus directory: its item ids are recognised in tool results")
+    add_corpus_option(parser, help="corpus directory, index or postgresql:// URL: its item ids are recognised in tool results")
     parser.add_argument("--out", required=True, metavar="TRACE.jsonl", help="the trace file to write (atomically)")
     parser.set_defaults(func=run)
 
@@ -145,7 +146,7 @@ def _written(records: Iterator[Record], out: TextIO) -> Iterator[Record]:
 
 
 def run(args: argparse.Namespace) -> int:
-    corpus = load_corpus(args.corpus)
+    corpus = load_scored_corpus(args.corpus)
     samples = calls = 0
     # One record at a time: each is written, then validated as a trace (what is written scores);
     # the output is staged, so a bad log leaves no file.

@@ -26,11 +26,12 @@ __all__ = [
 ]
 
 
-def add_corpus_option(parser: argparse.ArgumentParser, *, help: str | None = None, metavar: str = "DIR|INDEX") -> None:
+def add_corpus_option(parser: argparse.ArgumentParser, *, help: str | None = None, metavar: str = "DIR|INDEX|URL") -> None:
     parser.add_argument(
         "--corpus",
         metavar=metavar,
-        help=help or "corpus directory or index file built by `anachron index` (default: the bundled v0 corpus)",
+        help=help
+        or "corpus directory, index file built by `anachron index`, or postgresql:// URL (postgres extra) (default: the bundled v0 corpus)",
     )
 
 

@@ -27,7 +27,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "an Inspect log (.eval/.json) or log directory, or a bank score card (.json)",
     )
     parser.add_argument("--out", required=True, metavar="FILE", help="the HTML file to write (atomically)")
-    add_corpus_option(parser, help="corpus directory the traces are scored against (default: the bundled v0 corpus)")
+    add_corpus_option(parser, help="corpus (directory, index or postgresql:// URL) the traces are scored against (default: the bundled v0 corpus)")
     parser.add_argument("--title", default="Anachron report", help="the page title")
     parser.add_argument("--metric", default="tclr", metavar="NAME", help="per-sample field the comparison pairs (default: tclr)")
     parser.add_argument("--confidence", type=float, default=0.95, metavar="C", help="CI level of the comparison (default: 0.95)")

@@ -355,11 +355,12 @@ def load_corpus(directory: str | os.PathLike[str] | None = None, *, samples: boo
     without ever reading the tasks posed over it.
     """
     if directory is not None and "://" in str(directory):
-        # Path() would fold the URL's '//' and echo its password; a database is searched in place, never loaded.
+        # Path() would fold the URL's '//' and echo its password; a database is the postgres adapter's
+        # (anachron.corpora.load_scored_corpus, what the command line's --corpus goes through).
         scheme = str(directory).split("://", 1)[0][:20]
         raise AnachronError(
             f"a {scheme}:// URL cannot be loaded as a corpus here: give a corpus directory or an index file "
-            "(`anachron index`); a postgresql:// URL is served in place by `serve` and the Inspect tasks"
+            "(`anachron index`); the command line's --corpus also takes a postgresql:// URL"
         )
     root = Path(directory) if directory is not None else default_corpus_dir()
     if root.is_file():  # an index built by `anachron index` (docs/index.md)

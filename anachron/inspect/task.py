@@ -20,7 +20,8 @@ from typing import Any, Sequence
 from inspect_ai import Task, task
 from inspect_ai.dataset import MemoryDataset, Sample
 
-from anachron.core import Corpus, SearchEngine, load_corpus
+from anachron.core import Corpus, SearchEngine
+from anachron.corpora import load_scored_corpus
 from anachron.core.engine import Engine
 from anachron.errors import AnachronError
 from anachron.inspect.params import checked, one_line
@@ -56,12 +57,8 @@ def _corpus_and_engine(spec: str | None) -> tuple[Corpus, Engine]:
     ``postgresql://`` URL is loaded for the scorer and searched in place,
     with the date filter in SQL.
     """
-    if is_database_url(spec):
-        from anachron.postgres import load_postgres_corpus
-
-        return load_postgres_corpus(spec), open_engine(spec)
-    data = load_corpus(spec)
-    if spec is not None and os.path.isfile(spec):
+    data = load_scored_corpus(spec)
+    if is_database_url(spec) or spec is not None and os.path.isfile(spec):
         return data, open_engine(spec)
     return data, SearchEngine(data)
 

@@ -27,6 +27,7 @@ from ..core import Corpus, SearchEngine, load_corpus
 from ..core.engine import Engine, extremes
 from ..core.attribution import DATE_FIELDS, MODIFIED_FIELDS
 from ..core.dates import format_date
+from ..corpora import is_database_url
 from ..errors import AnachronError
 from ..io import parse_json
 from .render import DatePresentation
@@ -79,11 +80,6 @@ class Backend(Protocol):
 def load_served_corpus(directory: str | os.PathLike[str] | None = None) -> Corpus:
     """The corpus as served: only :data:`SERVED_FILES`, never samples or outcome files."""
     return load_corpus(directory, samples=False)
-
-
-def is_database_url(spec: object) -> bool:
-    """Whether ``--corpus`` names a PostgreSQL server (``postgresql://`` or ``postgres://``)."""
-    return isinstance(spec, str) and spec.startswith(("postgresql://", "postgres://"))
 
 
 def open_engine(spec: str | os.PathLike[str] | None = None) -> Engine:
