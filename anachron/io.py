@@ -24,7 +24,7 @@ import stat
 import sys
 import tempfile
 from pathlib import Path
-from typing import Any, Iterator, Mapping, TextIO
+from typing import Any, BinaryIO, Iterator, Mapping, TextIO
 
 from .errors import AnachronError
 from .validate import describe
@@ -32,12 +32,14 @@ from .validate import describe
 __all__ = [
     "Record",
     "dump_json",
+    "located_records",
     "parse_json",
     "read_json",
     "read_jsonl",
     "read_log_records",
     "read_records",
     "read_text",
+    "record_at",
     "staged_output",
     "stream_records",
     "write_atomic",
@@ -141,6 +143,17 @@ def stream_records(
     (byte offsets at line starts) read a share of the file whose first line
     is line *first_line* (``anachron score --jobs``).
     """
+    return ((where, obj) for where, obj, _, _ in located_records(path, start=start, stop=stop, first_line=first_line))
+
+
+def located_records(
+    path: str | os.PathLike[str], *, start: int = 0, stop: int | None = None, first_line: int = 1
+) -> Iterator[tuple[str, dict, int, int]]:
+    """:func:`stream_records` with where each record's line is: ``(where, object, offset, line number)``.
+
+    :func:`record_at` reads the record at an offset again (``anachron index``
+    reads items in another order than the file's without holding them).
+    """
     try:
         fh = open(path, "rb")
     except OSError as exc:
@@ -152,21 +165,43 @@ def stream_records(
             for number, raw in enumerate(fh, start=first_line):
                 if stop is not None and offset >= stop:
                     break
-                try:
-                    line = raw.decode("utf-8")
-                except UnicodeDecodeError as exc:
-                    raise AnachronError(f"{path}: not UTF-8 text (byte {offset + exc.start})") from None
+                at = offset
                 offset += len(raw)
-                line = line.removesuffix("\n").removesuffix("\r")
-                if not line.strip():
-                    continue
                 where = f"{path}:{number}"
-                obj = parse_json(line, where)
-                if not isinstance(obj, dict):
-                    raise AnachronError(f"{where}: expected a JSON object, got {describe(obj)}")
-                yield where, obj
+                obj = _record(path, raw, at, where)
+                if obj is not None:
+                    yield where, obj, at, number
         except OSError as exc:
             raise _unreadable(path, exc) from None
+
+
+def record_at(fh: BinaryIO, path: str | os.PathLike[str], offset: int, where: str) -> dict:
+    """The object on the line at byte *offset* of *fh* (*path* opened in binary), as
+    :func:`located_records` read it; an error naming *where* if that line is no longer one."""
+    try:
+        fh.seek(offset)
+        raw = fh.readline()
+    except OSError as exc:
+        raise _unreadable(path, exc) from None
+    obj = _record(path, raw, offset, where)
+    if obj is None:
+        raise AnachronError(f"{where}: no longer a record (the file changed while it was read)")
+    return obj
+
+
+def _record(path: str | os.PathLike[str], raw: bytes, offset: int, where: str) -> dict | None:
+    """One line's object; ``None`` for a blank line."""
+    try:
+        line = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise AnachronError(f"{path}: not UTF-8 text (byte {offset + exc.start})") from None
+    line = line.removesuffix("\n").removesuffix("\r")
+    if not line.strip():
+        return None
+    obj = parse_json(line, where)
+    if not isinstance(obj, dict):
+        raise AnachronError(f"{where}: expected a JSON object, got {describe(obj)}")
+    return obj
 
 
 def read_log_records(path: str | os.PathLike[str]) -> tuple[list[Record], str | None]:

@@ -20,6 +20,7 @@ measured, not hidden).
 
 from __future__ import annotations
 
+import array
 import datetime as _dt
 import hashlib
 import os
@@ -36,9 +37,9 @@ from .core.index import (
     Connections,
     build_meta,
     check_fetch,
+    check_unchanged,
     check_meta,
     check_search,
-    corpus_rows,
     entity_doc,
     item_doc,
     key,
@@ -165,34 +166,40 @@ def load_to_postgres(corpus_dir: str | os.PathLike[str], url: str, *, samples: b
     try:
         with con.transaction():
             _write(con, corpus, root, files)
+            check_unchanged(root, files)  # inside the transaction: a changed corpus is not committed
     except psycopg.Error as exc:
         raise AnachronError(f"{redact(url)}: cannot load the corpus: {_first_line(exc)}") from None
     finally:
         con.close()
-    return PostgresSummary(redact(url), len(corpus.items), len(corpus.entities), len(corpus.samples))
+    return PostgresSummary(redact(url), len(corpus.links), len(corpus.entities), len(corpus.samples))
 
 
-def _write(con, corpus: Corpus, root: Path, files) -> None:
+def _write(con, corpus, root: Path, files) -> None:
+    """The tables of *corpus* (:func:`anachron.core.index.source_corpus`: items streamed, in ord order)."""
     cur = con.cursor()
     cur.execute(f"DROP SCHEMA IF EXISTS {SCHEMA} CASCADE")
     cur.execute(_TABLES)
-    ordered, pos = corpus_rows(corpus)
     with cur.copy(f"COPY {SCHEMA}.entities (pos, id, valid_from, valid_to, doc) FROM STDIN") as copy:
         for n, e in enumerate(corpus.entities.values()):
             copy.write_row((n, key(e.id), e.valid_from, e.valid_to, entity_doc(e)))
+    number = {ident: n for n, ident in enumerate(corpus.entities)}
+    named, named_by = array.array("q"), array.array("q")  # (entity number, ord) of each naming, compactly
     with cur.copy(f"COPY {SCHEMA}.items (ord, pos, id, day, strong, weak, doc) FROM STDIN") as copy:
-        for n, item in enumerate(ordered, 1):
+        for n, (pos, item) in enumerate(corpus.ordered(), 1):
             strong, weak = item_terms(item, corpus.entities)
-            copy.write_row((n, pos[item.id], key(item.id), item.publish_date, _tsvector(strong), _tsvector(weak), item_doc(item)))
-    with cur.copy(f"COPY {SCHEMA}.item_entities (entity, ord) FROM STDIN") as copy:
-        for n, item in enumerate(ordered, 1):
+            copy.write_row((n, pos, key(item.id), item.publish_date, _tsvector(strong), _tsvector(weak), item_doc(item)))
             for entity in dict.fromkeys(item.entities):
-                copy.write_row((key(entity), n))
+                named.append(number[entity])
+                named_by.append(n)
+    keys = [key(ident) for ident in corpus.entities]
+    with cur.copy(f"COPY {SCHEMA}.item_entities (entity, ord) FROM STDIN") as copy:
+        for entity, n in zip(named, named_by):
+            copy.write_row((keys[entity], n))
     with cur.copy(f"COPY {SCHEMA}.samples (pos, id, as_of, doc) FROM STDIN") as copy:
         for n, s in enumerate(corpus.samples.values()):
             copy.write_row((n, key(s.id), s.as_of, sample_doc(s)))
     cur.execute(_INDEXES)
-    meta = build_meta(root, files, len(ordered), len(corpus.entities), len(corpus.samples))
+    meta = build_meta(root, files, len(corpus.links), len(corpus.entities), len(corpus.samples))
     cur.executemany(f"INSERT INTO {SCHEMA}.meta VALUES (%s, %s)", sorted(meta.items()))
 
 

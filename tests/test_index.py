@@ -15,6 +15,7 @@ import tempfile
 import threading
 import unittest
 from pathlib import Path
+from unittest import mock
 
 from anachron.core import SearchEngine, default_corpus_dir, load_corpus
 from anachron.core.index import IndexEngine, build_index, load_index
@@ -335,6 +336,87 @@ class BuildTest(_Dir):
         os.umask(mask)
         self.assertEqual(stat.S_IMODE(a.stat().st_mode), 0o666 & ~mask)
         self.assertEqual(a.read_bytes(), b.read_bytes())
+
+    def test_a_bad_corpus_is_the_error_load_corpus_gives(self):
+        # The build streams the items (checked once, read again in ord order) but applies
+        # load_corpus's rules: each bad corpus gets the same message, and no index is left.
+        v0_items = (V0 / "items.jsonl").read_text(encoding="utf-8")
+        first = json.loads(v0_items.split("\n", 1)[0])
+        later = dict(first, id="zz-later", publish_date="2031-01-01")
+        cases = {
+            "duplicate id": v0_items + json.dumps(first) + "\n",
+            "unknown entity": v0_items + json.dumps(dict(first, id="zz-1", entities=["NOPE"])) + "\n",
+            "bad date": v0_items + json.dumps(dict(first, id="zz-1", publish_date="2023-02-30")) + "\n",
+            "restates unknown": v0_items + json.dumps(dict(first, id="zz-1", restates="nope")) + "\n",
+            "restates itself": v0_items + json.dumps(dict(first, id="zz-1", restates="zz-1")) + "\n",
+            "restates a later item, forward in the file": json.dumps(dict(first, id="zz-1", restates="zz-later")) + "\n" + v0_items + json.dumps(later) + "\n",
+            "a cycle": v0_items + json.dumps(dict(first, id="zz-1", restates="zz-2")) + "\n" + json.dumps(dict(first, id="zz-2", restates="zz-1")) + "\n",
+            "not an object": v0_items + "[1, 2]\n",
+            "not JSON": v0_items + "{nope\n",
+            "NaN": v0_items + json.dumps(dict(first, id="zz-1")).replace('"zz-1"', '"zz-1", "x": NaN') + "\n",
+        }
+        for name, text in cases.items():
+            with self.subTest(name):
+                root = self.copy_v0()
+                (root / "items.jsonl").write_text(text, encoding="utf-8")
+                with self.assertRaises(AnachronError) as want:
+                    load_corpus(root)
+                with self.assertRaises(AnachronError) as got:
+                    build_index(root, self.dir / "x.db")
+                self.assertEqual(str(got.exception), str(want.exception))
+                self.assertFalse((self.dir / "x.db").exists())
+                shutil.rmtree(root)
+        root = self.copy_v0()
+        (root / "items.jsonl").write_bytes(v0_items.encode("utf-8") + b'{"id": "\xff"}\n')
+        with self.assertRaises(AnachronError) as want:
+            load_corpus(root)
+        with self.assertRaises(AnachronError) as got:
+            build_index(root, self.dir / "x.db")
+        self.assertEqual(str(got.exception), str(want.exception))
+        (root / "items.jsonl").unlink()
+        with self.assertRaises(AnachronError) as want:
+            load_corpus(root)
+        with self.assertRaises(AnachronError) as got:
+            build_index(root, self.dir / "x.db")
+        self.assertEqual(str(got.exception), str(want.exception))
+
+    def test_blank_lines_and_line_separators_read_as_load_corpus_reads_them(self):
+        # Blank lines, CRLF and U+2028 inside a string: the index reads back the corpus load_corpus gives.
+        root = self.copy_v0()
+        lines = (root / "items.jsonl").read_text(encoding="utf-8").split("\n")
+        self.assertIn('"title": "', lines[3])
+        lines[3] = lines[3].replace('"title": "', '"title": "\u2028 ', 1)
+        (root / "items.jsonl").write_text("\n\n".join(lines[:10]) + "\r\n" + "\n".join(lines[10:]), encoding="utf-8")
+        out = build_index(root, self.dir / "x.db").path
+        self.assertEqual(list(load_index(out).items.values()), list(load_corpus(root).items.values()))
+
+    def test_a_corpus_changed_while_indexed_is_refused(self):
+        from anachron.core import index as module
+
+        real = module._scan
+        text = (V0 / "items.jsonl").read_text(encoding="utf-8")
+        title = text.index('"title": "') + len('"title": "')
+        same_length = (text[title - 10 : title + 1], text[title - 10 : title] + ("Y" if text[title] == "Z" else "Z"))
+        cases = (
+            ('"fin-001"', '"fin-00X"', r"items\.jsonl:\d+: changed while it was indexed"),  # seen when read again
+            ('"title": "', '"title": "Longer ', r"items\.jsonl:\d+: changed while it was indexed"),  # lines moved
+            (*same_length, r"v0: changed while it was indexed"),  # a title, same length: seen by the fingerprint
+        )
+        for old, new, said in cases:
+            root = self.copy_v0()
+
+            def scan_then_edit(path, **kwargs):
+                scanned = real(path, **kwargs)
+                text = (root / "items.jsonl").read_text(encoding="utf-8")
+                self.assertIn(old, text)
+                (root / "items.jsonl").write_text(text.replace(old, new, 1), encoding="utf-8")
+                return scanned
+
+            with mock.patch.object(module, "_scan", scan_then_edit):
+                with self.assertRaisesRegex(AnachronError, said):
+                    build_index(root, self.dir / "x.db")
+            self.assertFalse((self.dir / "x.db").exists())
+            shutil.rmtree(root)
 
     def test_bad_files_are_one_clear_error(self):
         junk = self.dir / "junk.db"

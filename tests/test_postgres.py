@@ -290,5 +290,30 @@ class ErrorsTest(unittest.TestCase):
         self.assertEqual(len(stderr.strip().splitlines()), 1)
 
 
+    def test_a_corpus_changed_while_loaded_is_rolled_back(self):
+        from unittest import mock
+
+        from anachron.core import index as module
+        from anachron.postgres import load_postgres_corpus, load_to_postgres
+
+        root = Path(TMP.name) / "changing-v0"
+        shutil.copytree(V0, root)
+        url = loaded(root)
+        before = load_postgres_corpus(url)
+        real = module._scan
+
+        def scan_then_edit(path, **kwargs):
+            scanned = real(path, **kwargs)
+            text = (root / "items.jsonl").read_text(encoding="utf-8")
+            self.assertIn("hubs", text)
+            (root / "items.jsonl").write_text(text.replace("hubs", "hub5", 1), encoding="utf-8")  # same length
+            return scanned
+
+        with mock.patch.object(module, "_scan", scan_then_edit):
+            with self.assertRaisesRegex(AnachronError, "changed while it was indexed"):
+                load_to_postgres(root, url)
+        (root / "items.jsonl").write_text((root / "items.jsonl").read_text(encoding="utf-8").replace("hub5", "hubs", 1), encoding="utf-8")
+        self.assertEqual(list(load_postgres_corpus(url).items.values()), list(before.items.values()))
+
 if __name__ == "__main__":
     unittest.main()

@@ -15,12 +15,11 @@ from __future__ import annotations
 
 import datetime as _dt
 import os
-import re
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
 from types import MappingProxyType
-from typing import Any, Iterable, Mapping
+from typing import Any, Callable, Iterable, Mapping
 
 from ..io import Record, read_records
 from ..validate import Fields, check_unique
@@ -245,28 +244,40 @@ def _items(records: Iterable[Record], entities: Mapping[str, Entity]) -> dict[st
         f = Fields(where, obj)
         ident = f.text("id")
         check_unique(where, "item", ident, where_of)
-        names = f.id_list("entities")
-        for name in names:
-            if name not in entities:
-                raise f.error("entities", f"unknown entity id '{name}'")
-        items[ident] = Item(
-            id=ident,
-            slice=f.text("slice"),
-            publish_date=f.date("publish_date"),  # type: ignore[arg-type]
-            title=f.text("title"),
-            text=f.text("text", nonempty=False),
-            entities=names,
-            restates=f.optional_id("restates"),
-            extra=f.extra(_ITEM_FIELDS),
-            facts=parse_facts(f),
-        )
-    # Restatement links are checked once every item is known (a link may point forward in the file).
+        items[ident] = _item(f, ident, entities)
+    _check_links(items, where_of.__getitem__)
+    return items
+
+
+def _item(f: Fields, ident: str, entities: Mapping[str, Entity]) -> Item:
+    """The item of one record whose id (*ident*) is read and unique; its restatement link
+    is checked once every item is known (:func:`_check_links`)."""
+    names = f.id_list("entities")
+    for name in names:
+        if name not in entities:
+            raise f.error("entities", f"unknown entity id '{name}'")
+    return Item(
+        id=ident,
+        slice=f.text("slice"),
+        publish_date=f.date("publish_date"),  # type: ignore[arg-type]
+        title=f.text("title"),
+        text=f.text("text", nonempty=False),
+        entities=names,
+        restates=f.optional_id("restates"),
+        extra=f.extra(_ITEM_FIELDS),
+        facts=parse_facts(f),
+    )
+
+
+def _check_links(items: Mapping[str, Any], where: Callable[[str], str]) -> None:
+    """The restatement links of *items* (each with ``id``, ``publish_date`` and ``restates``),
+    in file order: each known, not the item itself, not later, and no cycle.  A link may point
+    forward in the file, so this runs once every item is known; *where* locates an id's record."""
     for ident, item in items.items():
         if item.restates is not None:
-            _check_restatement(Fields(where_of[ident], {}), item, items)
+            _check_restatement(Fields(where(ident), {}), item, items)
     for ident in items:
-        _check_no_cycle(Fields(where_of[ident], {}), ident, items)
-    return items
+        _check_no_cycle(Fields(where(ident), {}), ident, items)
 
 
 def _check_no_cycle(f: Fields, start: str, items: Mapping[str, Item]) -> None:

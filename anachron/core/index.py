@@ -30,8 +30,6 @@ import bisect
 import collections
 import datetime as _dt
 import hashlib
-import heapq
-import itertools
 import json
 import os
 import sqlite3
@@ -41,13 +39,15 @@ import urllib.request
 from dataclasses import dataclass
 from pathlib import Path
 from types import MappingProxyType
-from typing import Any, Callable, Iterable, Mapping, Sequence
+from typing import Any, Callable, Iterable, Iterator, Mapping, NamedTuple, Sequence
 
-from ..validate import Fields, describe, positive_int
-from .corpus import _ENTITY_FIELDS, _ITEM_FIELDS, _SAMPLE_FIELDS, Corpus, Entity, Item, Sample, load_corpus
+from ..io import located_records, record_at
+from ..validate import Fields, check_unique, describe, positive_int
+from .corpus import _ENTITY_FIELDS, _ITEM_FIELDS, _SAMPLE_FIELDS, Corpus, Entity, Item, Sample
+from .corpus import _check_links, _entities, _item, _records, _samples
 from .dates import known_at
 from . import bitmaps
-from .engine import rank_order, top_ords
+from .engine import top_ords
 from .errors import AnachronError
 from .facts import parse_facts
 from .retrieval import _check_day, _check_mode, item_terms, tokenize
@@ -242,18 +242,82 @@ class IndexSummary:
     bytes: int
 
 
-def source_corpus(corpus_dir: str | os.PathLike[str], *, samples: bool) -> tuple[Path, dict[str, Any], Corpus]:
-    """A corpus directory to index: its path, the fingerprint of its files (taken first), the corpus."""
+class _Link(NamedTuple):
+    """What a build keeps of an item between its two reads: its order, its links, where it is."""
+
+    id: str
+    publish_date: _dt.date
+    restates: str | None
+    line: int
+    offset: int
+
+
+@dataclass(frozen=True)
+class _Scanned:
+    """A corpus directory checked as :func:`load_corpus` checks it, without holding its items."""
+
+    root: Path
+    entities: Mapping[str, Entity]
+    samples: Mapping[str, Sample]
+    links: Sequence[_Link]  # file order
+
+    def ordered(self) -> Iterator[tuple[int, Item]]:
+        """``(file position, item)`` of every item in ``ord`` order, each read again from its line."""
+        path = self.root / "items.jsonl"
+        order = sorted(range(len(self.links)), key=lambda n: (self.links[n].publish_date, self.links[n].id))
+        try:
+            fh = open(path, "rb")
+        except OSError as exc:
+            raise AnachronError(f"{path}: cannot read: {exc.strerror or exc}") from None
+        with fh:
+            for pos in order:
+                link = self.links[pos]
+                where = f"{path}:{link.line}"
+                try:
+                    f = Fields(where, record_at(fh, path, link.offset, where))
+                    item = _item(f, f.text("id"), self.entities)
+                except AnachronError:
+                    item = None  # checked on the first read: the file is not what it was
+                if item is None or (item.id, item.publish_date, item.restates) != link[:3]:
+                    raise AnachronError(f"{where}: changed while it was indexed; index again")
+                yield pos, item
+
+
+def _scan(root: Path, *, samples: bool) -> _Scanned:
+    """Every record of *root* checked with :func:`load_corpus`'s rules and messages, items one at a
+    time: what is kept of each is a :class:`_Link` (an index of a million items needs their
+    order, not their texts)."""
+    entities = _entities(_records(root / "entities.jsonl", required=False))
+    path = root / "items.jsonl"
+    if not path.exists():
+        _records(path, required=True)  # the missing-file message
+    links: dict[str, _Link] = {}
+    for where, obj, offset, line in located_records(path):
+        f = Fields(where, obj)
+        ident = f.text("id")
+        if ident in links:
+            check_unique(where, "item", ident, {ident: f"{path}:{links[ident].line}"})
+        item = _item(f, ident, entities)
+        links[ident] = _Link(ident, item.publish_date, item.restates, line, offset)
+    _check_links(links, lambda ident: f"{path}:{links[ident].line}")
+    tasks = _samples(_records(root / "samples.jsonl", required=False)) if samples else {}
+    return _Scanned(root, entities, tasks, list(links.values()))
+
+
+def source_corpus(corpus_dir: str | os.PathLike[str], *, samples: bool) -> tuple[Path, dict[str, Any], _Scanned]:
+    """A corpus directory to index: its path, the fingerprint of its files (taken first), and the
+    corpus checked with its items streamed (:class:`_Scanned`; :func:`check_unchanged` after)."""
     root = Path(corpus_dir)
     if not root.is_dir():
         raise AnachronError(f"{root}: not a corpus directory")
     files = fingerprint(root, CORPUS_FILES if samples else SERVED)
-    return root, files, load_corpus(root, samples=samples)
+    return root, files, _scan(root, samples=samples)
 
 
-def corpus_rows(corpus: Corpus) -> tuple[list[Item], dict[str, int]]:
-    """The items in ``ord`` order and each item's file position (0-based)."""
-    return rank_order(corpus.items.values()), {ident: n for n, ident in enumerate(corpus.items)}
+def check_unchanged(root: Path, files: Mapping[str, Any]) -> None:
+    """Refuse a corpus whose files are not the ones fingerprinted before it was read (*files*)."""
+    if fingerprint(root, list(files)) != files:
+        raise AnachronError(f"{root}: changed while it was indexed; index again")
 
 
 def build_index(
@@ -261,10 +325,14 @@ def build_index(
 ) -> IndexSummary:
     """Index the corpus in *corpus_dir* into the SQLite file *out*, atomically.
 
-    The corpus is loaded and validated as every command loads it; the file
-    is written beside *out* under a temporary name and renamed over it when
-    complete, so *out* is the old index or the new one, never a part.
-    *samples=False* leaves the tasks out (an index only for serving).
+    The corpus is validated as every command loads it, but streamed: its
+    items are read once to be checked and ordered, and once more, in ``ord``
+    order, to be written, so memory holds a few fields per item, not the
+    corpus.  The files' fingerprint is taken before and checked after: a
+    corpus that changed meanwhile is an error.  The file is written beside
+    *out* under a temporary name and renamed over it when complete, so *out*
+    is the old index or the new one, never a part.  *samples=False* leaves
+    the tasks out (an index only for serving).
     """
     root, files, corpus = source_corpus(corpus_dir, samples=samples)
     target = Path(os.path.realpath(out))
@@ -279,6 +347,7 @@ def build_index(
             _write(con, corpus, root, files)
         finally:
             con.close()
+        check_unchanged(root, files)
         with open(tmp, "rb+") as fh:
             os.fsync(fh.fileno())
         os.replace(tmp, target)
@@ -288,7 +357,7 @@ def build_index(
         raise AnachronError(f"{out}: cannot write: {exc.strerror or exc}") from None
     finally:
         _discard(tmp)
-    return IndexSummary(Path(out), len(corpus.items), len(corpus.entities), len(corpus.samples), target.stat().st_size)
+    return IndexSummary(Path(out), len(corpus.links), len(corpus.entities), len(corpus.samples), target.stat().st_size)
 
 
 def _discard(path: Path) -> None:
@@ -299,12 +368,13 @@ def _discard(path: Path) -> None:
             pass
 
 
-def _write(con: sqlite3.Connection, corpus: Corpus, root: Path, files: Mapping[str, Any]) -> None:
+def _write(con: sqlite3.Connection, corpus: _Scanned, root: Path, files: Mapping[str, Any]) -> None:
     _require_fts5(con)
     con.execute("PRAGMA journal_mode=OFF")  # a temporary file, renamed when complete
     con.execute("PRAGMA synchronous=OFF")
     con.executescript(_SCHEMA)
-    ordered, pos = corpus_rows(corpus)
+    ordered = corpus.ordered()
+    size = len(corpus.links)
     lists: dict[str, tuple[array.array, array.array]] = collections.defaultdict(lambda: (array.array(_U32), array.array(_U32)))
     with con:
         con.executemany(
@@ -315,19 +385,19 @@ def _write(con: sqlite3.Connection, corpus: Corpus, root: Path, files: Mapping[s
             ),
         )
         # In chunks, so the rows of one chunk at a time are in memory, not those of the whole corpus.
-        for start in range(0, len(ordered), _CHUNK):
-            chunk = list(enumerate(ordered[start : start + _CHUNK], start + 1))
+        for start in range(1, size + 1, _CHUNK):
+            chunk = [(n, pos, item) for n, (pos, item) in zip(range(start, start + _CHUNK), ordered)]
             rows = []
-            for n, item in chunk:
+            for n, pos, item in chunk:
                 strong, weak = item_terms(item, corpus.entities)
                 for term in strong:
                     lists[term][0].append(n)  # n grows: every array is in ord order
                 for term in weak:
                     lists[term][1].append(n)
-                rows.append((n, pos[item.id], key(item.id), item.publish_date.isoformat(), item_doc(item), " ".join(sorted(strong)), " ".join(sorted(weak))))
+                rows.append((n, pos, key(item.id), item.publish_date.isoformat(), item_doc(item), " ".join(sorted(strong)), " ".join(sorted(weak))))
             con.executemany("INSERT INTO items VALUES (?, ?, ?, ?, ?)", (r[:5] for r in rows))
             con.executemany("INSERT INTO terms(rowid, strong, weak) VALUES (?, ?, ?)", ((r[0], r[5], r[6]) for r in rows))
-            con.executemany("INSERT INTO item_entities VALUES (?, ?)", ((key(e), n) for n, i in chunk for e in dict.fromkeys(i.entities)))
+            con.executemany("INSERT INTO item_entities VALUES (?, ?)", ((key(e), n) for n, _, i in chunk for e in dict.fromkeys(i.entities)))
         con.executemany(
             "INSERT INTO samples VALUES (?, ?, ?, ?)",
             ((n, key(s.id), s.as_of.isoformat(), sample_doc(s)) for n, s in enumerate(corpus.samples.values())),
@@ -342,9 +412,9 @@ def _write(con: sqlite3.Connection, corpus: Corpus, root: Path, files: Mapping[s
         con.execute("DROP TABLE temp.counts")
         con.executemany(
             "INSERT INTO postings VALUES (?, ?, ?, ?, ?)",
-            ((t, pack(s), pack(w), bitmap(s, len(ordered)), bitmap(w, len(ordered))) for t in sorted(lists) for s, w in [lists[t]]),
+            ((t, pack(s), pack(w), bitmap(s, size), bitmap(w, size)) for t in sorted(lists) for s, w in [lists[t]]),
         )
-        meta = build_meta(root, files, len(ordered), len(corpus.entities), len(corpus.samples))
+        meta = build_meta(root, files, size, len(corpus.entities), len(corpus.samples))
         con.executemany("INSERT INTO meta VALUES (?, ?)", sorted(meta.items()))
     con.execute("ANALYZE")
 
