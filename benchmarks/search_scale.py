@@ -76,24 +76,15 @@ import datetime as dt, json, sys, tempfile, time
 from pathlib import Path
 sys.path.insert(0, {tree!r})
 sys.path.insert(1, {here!r})
-from anachron.core import SearchEngine, load_corpus
+from anachron.core import SearchEngine, load_corpus  # the tree's: imported before this script adds its own
+from search_scale import _time
 from workload import write_workload
 with tempfile.TemporaryDirectory() as tmp:
     write_workload(Path(tmp), items={items}, samples=1, interactions=1, seed=0, hostile=False)
     corpus = load_corpus(Path(tmp) / "corpus")
 engine = SearchEngine(corpus)
 queries = [(q, dt.date.fromisoformat(d)) for q, d in json.load(sys.stdin)]
-out = {{}}
-for mode in {modes!r}:
-    times, cpu, results = [], [], []
-    for query, day in queries:
-        start, used = time.perf_counter(), time.thread_time()
-        hits = engine.search(query, as_of=day, mode=mode, k=5)
-        cpu.append(time.thread_time() - used)
-        times.append(time.perf_counter() - start)
-        results.append([item.id for item in hits])
-    out[mode] = [times, cpu, results]
-print(json.dumps(out))
+print(json.dumps({{mode: _time(engine, queries, mode) for mode in {modes!r}}}))
 """
 
 
