@@ -268,6 +268,82 @@ class CorpusFromIndexTest(_Dir):
         engine.close()
 
 
+    def test_items_are_read_when_asked_for_and_answer_as_the_directory_does(self):
+        from anachron.core.index import IndexItems
+
+        source = V0
+        index = build_index(source, self.dir / "v0.db").path
+        want, got = load_corpus(source), load_corpus(index)
+        self.assertIsInstance(got.items, IndexItems)
+        self.assertEqual(len(got.items), len(want.items))
+        for ident, item in want.items.items():
+            self.assertEqual(got.items[ident], item)
+            self.assertIn(ident, got.items)
+        self.assertEqual(dict(got.items.items()), dict(want.items))
+        for absent in ("no-such-id", "fin-001\n", "\ud800", "", 7, None, ("fin-001",)):
+            self.assertNotIn(absent, got.items)
+            self.assertIsNone(got.items.get(absent))
+            self.assertEqual(got.items.get(absent, "x"), "x")
+        with self.assertRaises(KeyError):
+            got.items["no-such-id"]
+        # Facts: only the items declaring them are read, and the answers are the directory's.
+        self.assertTrue(want.fact_sources)
+        self.assertEqual(got.fact_sources, want.fact_sources)
+        for text in ("Cygnus Robotics", "Delta Freight and CYGN", "nothing named", "Oracle"):
+            self.assertEqual(got.facts_about(text), want.facts_about(text), text)
+
+    def test_the_item_cache_is_bounded_and_stays_exact(self):
+        from anachron.core.index import IndexItems
+
+        index = build_index(V0, self.dir / "v0.db").path
+        want = load_corpus(V0)
+        with mock.patch.object(IndexItems, "CACHE", 3):
+            got = load_corpus(index)
+            for _ in range(2):
+                for ident in list(want.items) + ["absent"]:
+                    self.assertEqual(got.items.get(ident), want.items.get(ident))
+                    self.assertLessEqual(len(got.items._kept), 3)
+
+    def test_a_forked_process_reads_through_its_own_connection(self):
+        import multiprocessing
+
+        index = build_index(V0, self.dir / "v0.db").path
+        got = load_corpus(index)
+        first = next(iter(load_corpus(V0).items.values()))
+        self.assertEqual(got.items[first.id], first)  # the parent has a connection now
+        global _FORKED
+        _FORKED = got  # inherited by the forked worker, as `anachron score --jobs` workers inherit it
+        context = multiprocessing.get_context("fork")
+        last = list(load_corpus(V0).items.values())[-1]  # not read by the parent: the child must query
+        with context.Pool(1) as pool:
+            self.assertEqual(pool.apply(_title_of, (last.id,)), (last.title, True))
+        _FORKED = None
+        self.assertEqual(got.items.get(last.id), last)  # the parent's connection still works
+
+    def test_a_damaged_index_is_one_clear_error_at_the_lookup(self):
+        index = build_index(V0, self.dir / "v0.db").path
+        got = load_corpus(index)
+        con = sqlite3.connect(index)
+        con.execute("UPDATE items SET doc = '{broken' WHERE pos = 0")
+        con.commit()
+        con.close()
+        first = next(iter(load_corpus(V0).items))
+        with self.assertRaisesRegex(AnachronError, r"v0\.db: a damaged index"):
+            got.items.get(first)
+
+
+_FORKED = None
+
+
+def _title_of(ident):
+    """In a forked child: the title of *ident*, and whether the child read it through its own connection."""
+    corpus = _FORKED
+    inherited = corpus.items._pid != os.getpid()
+    title = corpus.items[ident].title
+    return title, inherited and corpus.items._pid == os.getpid()
+
+
+
 class FreshnessTest(_Dir):
     def test_a_changed_file_makes_the_index_stale(self):
         root = self.copy_v0()

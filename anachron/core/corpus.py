@@ -120,12 +120,20 @@ class Corpus:
         the first in file order.  Computed once per corpus.
         """
         first: dict[tuple, tuple[Fact, Item]] = {}
-        for item in self.items.values():
+        for _, item in self._with_facts():
             for fact in item.facts:
                 known = first.get(fact.key)
                 if known is None or item.publish_date < known[1].publish_date:
                     first[fact.key] = (fact, item)
         return MappingProxyType(first)
+
+    def _with_facts(self) -> Iterable[tuple[int, Item]]:
+        """``(file position, item)`` of each item declaring facts, in file order; an index's
+        items (:class:`anachron.core.index.IndexItems`) read only those."""
+        own = getattr(self.items, "with_facts", None)
+        if callable(own):
+            return own()
+        return ((position, item) for position, item in enumerate(self.items.values()) if item.facts)
 
     def fiscal_year_end_in(self, text: str) -> str | None:
         """The fiscal year end of the entity *text* names, for query intent; ``None`` for the calendar year.
@@ -180,9 +188,7 @@ class Corpus:
         entity_names = NameIndex((label, e.id) for e in self.entities.values() for label in (e.id, e.name))
         labels: list[tuple[str, tuple[str, str]]] = []
         items: dict[tuple[str, str], list[tuple[int, Item]]] = {}
-        for position, item in enumerate(self.items.values()):
-            if not item.facts:
-                continue
+        for position, item in self._with_facts():
             named = item.entities or tuple(sorted(entity_names.named_in(item.title)))
             if named:
                 subjects = [("entity", ident) for ident in named]

@@ -765,19 +765,109 @@ def _size(value: object) -> int:
 def load_index(path: str | os.PathLike[str], *, samples: bool = True) -> Corpus:
     """The :class:`Corpus` an index was built from, items in file order (for the scorers).
 
-    With ``samples=False`` the ``samples`` table is not read, and
-    ``samples.jsonl`` of the source is not checked.
+    Entities and samples are read whole; the items are an :class:`IndexItems`,
+    read when asked for, so scoring against an index of a million items holds
+    the items its traces name, not the corpus.  With ``samples=False`` the
+    ``samples`` table is not read, and ``samples.jsonl`` of the source is
+    not checked.
     """
     con, meta = _open(path, CORPUS_FILES if samples else SERVED)
     try:
         entities = {e.id: e for e in map(read_entity, _column(con, "SELECT doc FROM entities ORDER BY pos"))}
-        items = {i.id: i for i in map(read_item, _column(con, "SELECT doc FROM items ORDER BY pos"))}
         tasks = {s.id: s for s in map(read_sample, _column(con, "SELECT doc FROM samples ORDER BY pos"))} if samples else {}
     except (sqlite3.Error, ValueError, KeyError, TypeError) as exc:
         raise AnachronError(f"{path}: a damaged index ({type(exc).__name__}: {exc})") from None
     finally:
         con.close()
-    return Corpus(MappingProxyType(items), MappingProxyType(entities), MappingProxyType(tasks), source=str(path))
+    items = IndexItems(path, int(meta["items"]))
+    return Corpus(items, MappingProxyType(entities), MappingProxyType(tasks), source=str(path))
+
+
+class IndexItems(Mapping[str, Item]):
+    """The items of an index as a read-only mapping id -> :class:`Item`, in file order, read when asked for.
+
+    A lookup (``items[id]``, ``get``, ``in``) reads one row by its id and
+    keeps the last :attr:`CACHE` answers; iterating reads the ids in file
+    order; ``values()`` and ``items()`` read every document once, in file
+    order, holding none.  :meth:`with_facts` reads only the items that
+    declare facts (what :attr:`Corpus.fact_sources` needs).  Each thread and
+    each forked process opens its own read-only connection.
+    """
+
+    CACHE = 65_536  # items (or absent ids) kept
+
+    def __init__(self, path: str | os.PathLike[str], count: int) -> None:
+        self._path, self._count = Path(path), count
+        self._kept: collections.OrderedDict[str, Item | None] = collections.OrderedDict()
+        self._guard = threading.Lock()
+        self._pid, self._connections = -1, None  # opened at the first read (in this process)
+
+    def _rows(self, sql: str, *args: object) -> Iterator[tuple]:
+        with self._guard:
+            if self._pid != os.getpid():  # a forked child must not use its parent's connection
+                self._pid, self._connections = os.getpid(), Connections(lambda: _connect(self._path), _connect(self._path))
+            connections = self._connections
+        try:
+            yield from connections.get().execute(sql, args)  # type: ignore[union-attr]
+        except sqlite3.Error as exc:
+            raise AnachronError(f"{self._path}: a damaged index ({type(exc).__name__}: {exc})") from None
+
+    def _read(self, doc: str) -> Item:
+        try:
+            return read_item(doc)
+        except (ValueError, KeyError, TypeError) as exc:
+            raise AnachronError(f"{self._path}: a damaged index ({type(exc).__name__}: {exc})") from None
+
+    def get(self, ident: object, default: Any = None) -> Any:
+        if not isinstance(ident, str):
+            return default
+        with self._guard:
+            if ident in self._kept:
+                self._kept.move_to_end(ident)
+                found = self._kept[ident]
+                return default if found is None else found
+        found = next((self._read(doc) for (doc,) in self._rows("SELECT doc FROM items WHERE id = ?", key(ident))), None)
+        with self._guard:
+            self._kept[ident] = found
+            while len(self._kept) > self.CACHE:
+                self._kept.popitem(last=False)
+        return default if found is None else found
+
+    def __getitem__(self, ident: str) -> Item:
+        found = self.get(ident)
+        if found is None:
+            raise KeyError(ident)
+        return found
+
+    def __contains__(self, ident: object) -> bool:
+        return self.get(ident) is not None
+
+    def __iter__(self) -> Iterator[str]:
+        return (json.loads(stored) for (stored,) in self._rows("SELECT id FROM items ORDER BY pos"))
+
+    def __len__(self) -> int:
+        return self._count
+
+    def values(self) -> Iterator[Item]:  # type: ignore[override]
+        return (self._read(doc) for (doc,) in self._rows("SELECT doc FROM items ORDER BY pos"))
+
+    def items(self) -> Iterator[tuple[str, Item]]:  # type: ignore[override]
+        return ((item.id, item) for item in self.values())
+
+    def with_facts(self) -> Iterator[tuple[int, Item]]:
+        """``(file position, item)`` of every item declaring facts, in file order.
+
+        A stored document holds ``"facts":`` (quotes unescaped) only as a
+        key, so the rows matching that text are a superset of those items,
+        each then read and kept only when it has facts.
+        """
+        for pos, doc in self._rows("SELECT pos, doc FROM items WHERE instr(doc, '\"facts\":') ORDER BY pos"):
+            item = self._read(doc)
+            if item.facts:
+                yield pos, item
+
+    def __repr__(self) -> str:
+        return f"IndexItems({str(self._path)!r}, {self._count} items)"
 
 
 def _column(con: sqlite3.Connection, sql: str) -> Iterable[str]:
