@@ -90,7 +90,12 @@ SELECT rowid, SUM(w) FROM (
 ) GROUP BY rowid
 """
 _SCAN = "SELECT rowid FROM terms WHERE terms MATCH ?1 AND rowid > ?2 AND rowid <= ?3 ORDER BY rowid LIMIT ?4"
-_POSTINGS = "SELECT p.term, p.strong, p.weak, p.strong_bits, p.weak_bits FROM json_each(?1) AS q JOIN postings AS p ON p.term = q.value"
+_ARRAYS = "SELECT p.term, p.strong, p.weak FROM json_each(?1) AS q JOIN postings AS p ON p.term = q.value"
+# A column's stored bitmap, or its array when it has none (the array of a bitmap column is not read).
+_BITS = (
+    "SELECT p.term, p.strong_bits, p.weak_bits, CASE WHEN p.strong_bits IS NULL THEN p.strong END, "
+    "CASE WHEN p.weak_bits IS NULL THEN p.weak END FROM json_each(?1) AS q JOIN postings AS p ON p.term = q.value"
+)
 _DOCS = "SELECT i.ord, i.doc FROM json_each(?1) AS q JOIN items AS i ON i.ord = q.value"
 _LAST_KNOWN = "SELECT ord FROM items WHERE day <= ? ORDER BY day DESC, ord DESC LIMIT 1"
 _MAX_ORD = 2**62
@@ -639,34 +644,29 @@ def _pattern(pattern: Sequence[tuple[str, int]]) -> str:
 class _Postings:
     """:class:`~anachron.core.engine.BitmapPostings` over one connection, items up to ``ord`` *bound*.
 
-    ``partials`` and ``columns`` read the ``postings`` rows: one row per word,
-    kept between searches in the engine's cache (arrays, and bitmaps as ints).
-    A column stored without a bitmap (held by at most one item in
-    :data:`DENSE`) is made one from its array when a search needs it.
+    ``partials`` reads the words' ord arrays, ``columns`` their bitmaps: the
+    stored one (a column held by more than one item in :data:`DENSE`), else
+    one made from the array.  Both kinds are kept between searches in the
+    engine's cache, apart, so a search over bitmaps never holds a long array.
     """
 
     def __init__(self, con: sqlite3.Connection, bound: int, items: int, cache: "_Cache | None" = None) -> None:
         self.con, self.bound, self.items = con, bound, items
-        self._lists: dict[str, tuple] = {}  # word -> (strong, weak, strong bitmap | None, weak bitmap | None)
         self._cache = cache or _Cache(0)
 
-    def _rows(self, words: Sequence[str]) -> list[tuple]:
-        """Each word's (strong ords, weak ords, strong bitmap, weak bitmap): all items, not bounded."""
-        missing = [w for w in words if w not in self._lists]
-        for w in missing:
-            kept = self._cache.get(w)
-            if kept is not None:
-                self._lists[w] = kept
-        missing = [w for w in missing if w not in self._lists]
+    def _arrays(self, words: Sequence[str]) -> list[tuple[array.array, array.array]]:
+        """Each word's (strong, weak) ords, ascending: all items, not bounded."""
+        found = {w: self._cache.get(("ords", w)) for w in words}
+        missing = [w for w, kept in found.items() if kept is None]
         if missing:
-            for term, strong, weak, strong_bits, weak_bits in self.con.execute(_POSTINGS, (json.dumps(missing),)):
-                self._lists[term] = (unpack(strong), unpack(weak), _int(strong_bits), _int(weak_bits))
-                self._cache.put(term, self._lists[term])
-        return [self._lists.get(w, _NONE) for w in words]
+            for term, strong, weak in self.con.execute(_ARRAYS, (json.dumps(missing),)):
+                found[term] = (unpack(strong), unpack(weak))
+                self._cache.put(("ords", term), found[term])
+        return [found[w] or _NONE for w in words]
 
     def partials(self, words):
         score: collections.Counter[int] = collections.Counter()
-        for strong, weak, _, _ in self._rows(words):
+        for strong, weak in self._arrays(words):
             for ords, times in ((strong, 2), (weak, 1)):
                 visible = ords[: bisect.bisect_right(ords, self.bound)]
                 for _ in range(times):
@@ -674,17 +674,16 @@ class _Postings:
         return score
 
     def columns(self, words):
-        out = []
-        for word, (strong, weak, strong_bits, weak_bits) in zip(words, self._rows(words)):
-            for ords, bits, weight in ((strong, strong_bits, 2), (weak, weak_bits, 1)):
-                if bits is None and ords:
-                    bits = self._cache.get((word, weight))
-                    if bits is None:
-                        bits = bitmaps.from_ords(ords)
-                        self._cache.put((word, weight), bits)
-                if bits:
-                    out.append((bits, weight))
-        return out
+        found = {w: self._cache.get(("bits", w)) for w in words}
+        missing = [w for w, kept in found.items() if kept is None]
+        if missing:
+            for term, strong_bits, weak_bits, strong, weak in self.con.execute(_BITS, (json.dumps(missing),)):
+                found[term] = tuple(
+                    int.from_bytes(bits, "little") if bits is not None else bitmaps.from_ords(unpack(ords))
+                    for bits, ords in ((strong_bits, strong), (weak_bits, weak))
+                )
+                self._cache.put(("bits", term), found[term])
+        return [(bits, weight) for w in words for bits, weight in zip(found[w] or (0, 0), (2, 1)) if bits]
 
     def visible(self):
         return (1 << (min(self.bound, self.items) + 1)) - 1
@@ -711,20 +710,15 @@ class _Postings:
         return [o for (o,) in self.con.execute(_AGGREGATE, (strong, weak, self.bound, k))]
 
 
-_NONE = (array.array(_U32), array.array(_U32), None, None)  # a word no item holds
-
-
-def _int(blob: bytes | None) -> int | None:
-    """A stored bitmap (:func:`bitmap`) as the int :mod:`.bitmaps` works on."""
-    return None if blob is None else int.from_bytes(blob, "little")
+_NONE = (array.array(_U32), array.array(_U32))  # a word no item holds
 
 
 class _Cache:
     """The postings of the words searched last, up to *limit* bytes (least recently used out).
 
-    Keys are words (their rows) and ``(word, weight)`` (a column's bitmap made
-    from its array).  Shared by an engine's threads (a lock guards it); what it
-    holds is never changed once read.
+    Keys are ``("ords", word)`` (the word's two ord arrays) and ``("bits", word)``
+    (its two column bitmaps, as ints).  Shared by an engine's threads (a lock
+    guards it); what it holds is never changed once read.
     """
 
     def __init__(self, limit: int) -> None:
@@ -754,7 +748,7 @@ class _Cache:
 
 
 def _size(value: object) -> int:
-    """Bytes held by a cached row (a tuple of arrays and ints) or bitmap."""
+    """Bytes held by a cached value (a tuple of arrays, or of ints)."""
     if isinstance(value, tuple):
         return sum(_size(part) for part in value if part is not None)
     if isinstance(value, array.array):
