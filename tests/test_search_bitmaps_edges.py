@@ -188,8 +188,29 @@ class IndexEngineBitmapsTest(_Corpora):
             cache = engine._cache
             kept = list(cache._kept.values())
             self.assertTrue(kept)
-            self.assertEqual(cache.used, sum(index_module._size(v) for v in kept))
+            self.assertEqual(cache.used, sum(index_module._size(v) + index_module._ENTRY for v in kept))
             self.assertLessEqual(cache.used, cache.limit)
+
+    def test_the_cache_bounds_what_it_really_holds(self):
+        # Many tiny entries (rows of one posting, one-byte bitmaps): the memory they really take,
+        # traced, stays near the limit, not 4 bytes a row.
+        import array
+        import tracemalloc
+
+        limit = 1 << 20
+        cache = index_module._Cache(limit)
+        tracemalloc.start()
+        try:
+            start = tracemalloc.get_traced_memory()[0]
+            for j in range(50_000):
+                cache.put(f"u{j}", (array.array("I", [j + 1]), array.array("I"), None, None))
+                cache.put((f"u{j}", 1), 1 << (j % 8))
+            held = tracemalloc.get_traced_memory()[0] - start
+        finally:
+            tracemalloc.stop()
+        self.assertGreater(len(cache._kept), 1000)
+        self.assertLessEqual(cache.used, limit)
+        self.assertLess(held, 1.5 * limit, (held, len(cache._kept)))
 
 
 if __name__ == "__main__":
