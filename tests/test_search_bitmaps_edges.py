@@ -24,13 +24,9 @@ from anachron.core import retrieval
 from anachron.core.index import IndexEngine, build_index
 from anachron.core.retrieval import MODES, _ScanSearch
 
+from tests.test_bitmaps import _brute
+
 HUGE = 2**62
-
-
-def _brute(columns, visible, k):
-    size = max([visible.bit_length()] + [bits.bit_length() for bits, _ in columns])
-    scores = {o: sum(w for bits, w in columns if bits >> o & 1) for o in range(size) if visible >> o & 1}
-    return sorted((o for o, s in scores.items() if s), key=lambda o: (-scores[o], o))[:k]
 
 
 class TopEdgesTest(unittest.TestCase):
