@@ -14,12 +14,22 @@ import os
 
 from .core.corpus import Corpus, load_corpus
 
-__all__ = ["is_database_url", "load_scored_corpus"]
+__all__ = ["is_database_url", "load_scored_corpus", "shown_corpus"]
 
 
 def is_database_url(spec: object) -> bool:
     """Whether ``--corpus`` names a PostgreSQL server (``postgresql://`` or ``postgres://``)."""
     return isinstance(spec, str) and spec.startswith(("postgresql://", "postgres://"))
+
+
+def shown_corpus(spec: str | os.PathLike[str]) -> str:
+    """*spec* as outputs and messages show it: a ``postgresql://`` URL without its password
+    (:func:`anachron.postgres.redact`, standard library only), anything else as given."""
+    if is_database_url(spec):
+        from .postgres import redact
+
+        return redact(str(spec))
+    return str(spec)
 
 
 def load_scored_corpus(spec: str | os.PathLike[str] | None = None, *, samples: bool = True) -> Corpus:

@@ -114,8 +114,10 @@ def _psycopg():
 
 
 def redact(url: str) -> str:
-    """*url* without its password, as logs and messages show it."""
-    return re.sub(r"^(postgres(?:ql)?://[^:/@]*):[^@/]*@", r"\1:***@", url)
+    """*url* without its password (in the user part or a ``password=`` parameter, as libpq
+    takes either), as logs and messages show it."""
+    url = re.sub(r"^(postgres(?:ql)?://[^:/@]*):[^@/]*@", r"\1:***@", url)
+    return re.sub(r"([?&]password=)[^&#]*", r"\1***", url)
 
 
 def _first_line(exc: BaseException) -> str:

@@ -263,10 +263,33 @@ class ScorersTest(unittest.TestCase):
         traces = str(self.SCALE / "traces.jsonl")
         status, _, stderr = run_cli("report", traces, "--corpus", self.url, "--out", str(out))
         self.assertEqual(status, 0, stderr)
-        self.assertIn("samples", out.read_text(encoding="utf-8"))
+        got = out.read_text(encoding="utf-8")
+        directory = str(self.SCALE / "corpus")
+        self.assertEqual(run_cli("report", traces, "--corpus", directory, "--out", str(out))[0], 0)
+        want = out.read_text(encoding="utf-8")
+        self.assertIn(f"scored against corpus {directory}", want)
+        self.assertEqual(got, want.replace(directory, self.url))  # the same report, but for the corpus named
         want = run_cli("verify-citations", "--trace", traces, "--corpus", str(self.SCALE / "corpus"))
         self.assertIn("never returned by a tool", want[1])
         self.assertEqual(run_cli("verify-citations", "--trace", traces, "--corpus", self.url), want)
+
+    def test_a_password_in_the_url_is_never_shown(self):
+        # The test server trusts loopback, so a password in the URL is accepted and ignored.
+        import urllib.parse
+
+        parts = urllib.parse.urlsplit(loaded(V0))
+        secret = parts._replace(netloc=f"{parts.username}:secretpw@{parts.hostname}:{parts.port}").geturl()
+        shown = secret.replace(":secretpw@", ":***@")
+        out = Path(TMP.name) / "secret"
+        status, stdout, stderr = run_cli("demo", "--corpus", secret, "--out", str(out / "demo"))
+        self.assertEqual(status, 0, stderr)
+        want = run_cli("demo", "--out", str(out / "demo"))[1]
+        self.assertEqual(stdout, want.replace("corpus v0 (bundled)", f"corpus {shown}"))
+        status, _, stderr = run_cli("report", str(out / "demo" / "unrestricted.jsonl"), "--corpus", secret, "--out", str(out / "r.html"))
+        self.assertEqual(status, 0, stderr)
+        html = (out / "r.html").read_text(encoding="utf-8")
+        self.assertNotIn("secretpw", html)
+        self.assertIn(f"scored against corpus {shown}", html)
 
 
 class ErrorsTest(unittest.TestCase):

@@ -11,7 +11,7 @@ import argparse
 from pathlib import Path
 
 from ..core import MODES, SearchEngine, naive_trace, parse_traces, score_traces, summarise
-from ..corpora import load_scored_corpus
+from ..corpora import load_scored_corpus, shown_corpus
 from ..io import dump_json, write_files_atomic
 from ..report import summary_lines, tclr_object
 from .options import add_corpus_option
@@ -50,7 +50,7 @@ def run(args: argparse.Namespace) -> int:
         files[out / f"{mode}.json"] = dump_json(tclr_object(results[mode]))
     write_files_atomic(files)  # the four files as a set: all of them or none
 
-    where = args.corpus or "v0 (bundled)"
+    where = shown_corpus(args.corpus) if args.corpus else "v0 (bundled)"  # a URL without its password
     print(f"Anachron demo: naive reference agent (one entity search per sample), corpus {where}, {len(samples)} samples")
     print()
     print(_side_by_side(results))
