@@ -748,7 +748,7 @@ class _Cache:
 
 
 # Bytes an entry costs beyond its payload: its key, the tuple and array headers, the dict's node
-# (about 280 measured by tracemalloc on CPython 3.12).  Without it, rows of one posting each would be
+# (about 280 measured by tracemalloc on CPython 3.11).  Without it, rows of one posting each would be
 # counted 4 bytes apiece, and a cache "of 64 MB" could hold some 7 GB of them.
 _ENTRY = 320
 
