@@ -84,6 +84,16 @@ class FromOrdsAndOrdsTest(unittest.TestCase):
         self.assertEqual(bitmaps.from_ords([5, 1, 5, 0]), 0b100011)
         self.assertEqual(bitmaps.ords(0b100011), [0, 1, 5])
 
+    def test_from_scores_adds_up_to_the_scores(self):
+        rng = random.Random(12)
+        for _ in range(300):
+            scores = {o: rng.randint(1, 9) for o in rng.sample(range(400), rng.randint(0, 60))}
+            columns = bitmaps.from_scores(scores)
+            self.assertEqual(len(columns), len(set(scores.values())))
+            self.assertEqual({o: sum(w for bits, w in columns if bits >> o & 1) for o in range(400) if any(bits >> o & 1 for bits, _ in columns)}, scores)
+            visible = (1 << 400) - 1
+            self.assertEqual(bitmaps.top(columns, visible, 7), _brute([(1 << o, s) for o, s in scores.items()], visible, 7))
+
     def test_empty(self):
         self.assertEqual(bitmaps.from_ords([]), 0)
         self.assertEqual(bitmaps.ords(0), [])

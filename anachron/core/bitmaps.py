@@ -16,11 +16,11 @@ returned.
 from __future__ import annotations
 
 import re
-from typing import Iterable, Sequence
+from typing import Iterable, Mapping, Sequence
 
 from .errors import AnachronError
 
-__all__ = ["from_ords", "ords", "top"]
+__all__ = ["from_ords", "from_scores", "ords", "top"]
 
 _NONZERO = re.compile(rb"[^\x00]")
 
@@ -40,6 +40,22 @@ def from_ords(numbers: Iterable[int]) -> int:
     for o in numbers:
         bits[o >> 3] |= 1 << (o & 7)
     return int.from_bytes(bits, "little")
+
+
+def from_scores(scores: Mapping[int, int]) -> list[tuple[int, int]]:
+    """Columns for :func:`top` adding up to *scores* (``{number: score}``, scores > 0): one per distinct score.
+
+    For the words of a query held by few items: their postings are counted
+    (in C) and become a column per score level, so each costs what it holds
+    rather than a whole-width bitmap.
+
+    >>> [(bin(bits), score) for bits, score in from_scores({0: 2, 3: 2, 1: 1})]
+    [('0b1001', 2), ('0b10', 1)]
+    """
+    levels: dict[int, list[int]] = {}
+    for number, score in scores.items():
+        levels.setdefault(score, []).append(number)
+    return [(from_ords(numbers), score) for score, numbers in sorted(levels.items(), reverse=True)]
 
 
 def ords(bits: int, limit: int | None = None) -> list[int]:

@@ -437,9 +437,9 @@ DENSE = 256  # a column held by more than one item in this many is stored as a b
 
 def bitmap(ords: array.array, items: int) -> bytes | None:
     """A posting list as a bitmap (bit ``o % 8`` of byte ``o // 8`` set for each ord ``o``), stored
-    beside the array when more than one item in :data:`DENSE` holds the term.  A search makes the
-    bitmap of any other column from its array (at most ``items / DENSE`` ords: under half a
-    millisecond at a million items), and reads these ones."""
+    beside the array when more than one item in :data:`DENSE` holds the term.  A search over
+    bitmaps reads these, and counts the arrays of the other columns (at most ``items / DENSE``
+    ords each), turning the counts into a bitmap per score level."""
     if len(ords) * DENSE <= items:
         return None
     bits = bytearray((items >> 3) + 1)
@@ -645,9 +645,10 @@ class _Postings:
     """:class:`~anachron.core.engine.BitmapPostings` over one connection, items up to ``ord`` *bound*.
 
     ``partials`` reads the words' ord arrays, ``columns`` their bitmaps: the
-    stored one (a column held by more than one item in :data:`DENSE`), else
-    one made from the array.  Both kinds are kept between searches in the
-    engine's cache, apart, so a search over bitmaps never holds a long array.
+    stored ones (columns held by more than one item in :data:`DENSE`), and one
+    per score level made from counting the other, short, columns
+    (:func:`.bitmaps.from_scores`).  Both kinds are kept between searches in
+    the engine's cache, apart, so a search over bitmaps never holds a long array.
     """
 
     def __init__(self, con: sqlite3.Connection, bound: int, items: int, cache: "_Cache | None" = None) -> None:
@@ -678,12 +679,22 @@ class _Postings:
         missing = [w for w, kept in found.items() if kept is None]
         if missing:
             for term, strong_bits, weak_bits, strong, weak in self.con.execute(_BITS, (json.dumps(missing),)):
+                # Per column: its stored bitmap as an int, or (no bitmap: a short column) its ords.
                 found[term] = tuple(
-                    int.from_bytes(bits, "little") if bits is not None else bitmaps.from_ords(unpack(ords))
+                    int.from_bytes(bits, "little") if bits is not None else unpack(ords)
                     for bits, ords in ((strong_bits, strong), (weak_bits, weak))
                 )
                 self._cache.put(("bits", term), found[term])
-        return [(bits, weight) for w in words for bits, weight in zip(found[w] or (0, 0), (2, 1)) if bits]
+        columns, counted = [], collections.Counter()
+        for w in words:
+            for column, weight in zip(found[w] or (), (2, 1)):
+                if isinstance(column, int):
+                    columns.append((column, weight))
+                    continue
+                visible = column[: bisect.bisect_right(column, self.bound)]
+                for _ in range(weight):
+                    counted.update(visible)
+        return columns + bitmaps.from_scores(counted)
 
     def visible(self):
         return (1 << (min(self.bound, self.items) + 1)) - 1

@@ -121,23 +121,23 @@ class SearchEngine:
         cut = self._known_prefix(as_of) if mode == "enforced" else size
         lists = [(word, self._strong.get(word, ()), self._weak.get(word, ())) for word in sorted(words)]
         if sum(len(strong) + len(weak) for _, strong, weak in lists) > _RARE_POSTINGS:
-            columns = [
-                (self._column(word, weight, postings), weight)
-                for word, strong, weak in lists
-                for postings, weight in ((strong, 2), (weak, 1))
-                if postings
-            ]
+            # Columns kept as bitmaps are added as they are; the shorter ones are counted and
+            # become a column per score (bitmaps.from_scores).
+            columns, counted = [], Counter()
+            for word, strong, weak in lists:
+                for postings, weight in ((strong, 2), (weak, 1)):
+                    bits = self._bits.get((word, weight))
+                    if bits is not None:
+                        columns.append((bits, weight))
+                    else:
+                        _add(counted, postings, weight, cut, size)
+            columns += bitmaps.from_scores(counted)
             return [self._order[number] for number in bitmaps.top(columns, (1 << cut) - 1, k)]
         scores: Counter[int] = Counter()
         for _, strong, weak in lists:
             _add(scores, strong, 2, cut, size)
             _add(scores, weak, 1, cut, size)
         return [self._order[number] for number in top_counted(scores, k)]
-
-    def _column(self, word: str, weight: int, postings: list[int]) -> int:
-        """The bitmap of a column: the one built at start, or one made now from its (short) postings."""
-        bits = self._bits.get((word, weight))
-        return bitmaps.from_ords(postings) if bits is None else bits
 
     def _known_prefix(self, as_of: _dt.date) -> int:
         """How many items, in date order, are known at *as_of* (bisection on :func:`known_at`)."""
@@ -167,11 +167,10 @@ _DENSE = 256  # a column holding more than one item in this many is kept as a bi
 
 def _bitmap(postings: list[int], size: int) -> int | None:
     """*postings* as a bitmap (:mod:`.bitmaps`) when more than one item in :data:`_DENSE` is in
-    them, else ``None``: a query makes the bitmap of a shorter list itself (at most ``size / 256``
-    numbers, a few hundred microseconds at most).  Such a bitmap (``size / 8`` bytes) is at most
-    4 times its list (8 bytes a posting): measured at 100,000 items, 62 MiB for the engine
-    against 51 MiB with bitmaps only where smaller than the list, for half the p95 latency
-    (docs/performance.md)."""
+    them, else ``None``: a query counts a shorter list (at most ``size / 256`` numbers).  Such a
+    bitmap (``size / 8`` bytes) is at most 4 times its list (8 bytes a posting): measured at
+    100,000 items, 62 MiB for the engine against 51 MiB with bitmaps only where smaller than the
+    list, for half the p95 latency (docs/performance.md)."""
     return bitmaps.from_ords(postings) if len(postings) * _DENSE > size else None
 
 
