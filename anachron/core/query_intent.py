@@ -143,10 +143,46 @@ _ANCHORED_KINDS = frozenset(re.findall(r"\(\?P<(\w+)>", _ANCHORED_FORMS)) - {
     "md_m", "md_d", "dm_d", "dm_m", "amq_m", "spring_p", "spring_m",
 }
 
+# How a match can begin: a look-ahead tried first at each position, so that a word which starts no
+# reference fails at once instead of after every form has been tried (a query of a few words
+# costs a few microseconds instead of tens).  It only rejects positions where no match can start,
+# so the matches are the same: each list is the first word (or its first letters) of every
+# prefix and every form below; tests/test_query_intent_speed.py checks the lists against the forms.
+_PREFIX_WORDS = ("after", "since", "before", "until", "by", "the", "end", "close", "year", "early", "mid", "late", "week")
+_MONTH_STEMS = ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec")
+_WRITTEN_WORDS = (
+    *_PREFIX_WORDS, *_MONTH_STEMS, "q[1-4]", "h[12]", "first", "second", "third", "fourth", "fy", "fiscal", "cy", "calendar",
+)
+_ANCHORED_WORDS = (
+    *_PREFIX_WORDS, *_MONTH_STEMS, "day", "tomorrow", "today", "tonight", "yesterday", "this", "current", "later",
+    "rest", "remainder", "balance", "next", "coming", "month", "quarter", "in", "on", "of", "through",
+    *(word for word in _NUMBER_WORDS),
+)
+
+
+def _starts(words: tuple[str, ...]) -> str:
+    """A look-ahead for a digit or one of *words*, grouped by first letter (the engine then tries few)."""
+    by_letter: dict[str, list[str]] = {}
+    for word in words:
+        by_letter.setdefault(word[0], []).append(word[1:])
+    branches = ["[0-9]"]
+    for letter, tails in sorted(by_letter.items()):
+        if "" in tails:  # the letter alone starts a word of the list (a, an): every word with it passes
+            branches.append(letter)
+        else:
+            branches.append(letter + "(?:" + "|".join(sorted(set(tails), key=lambda t: (-len(t), t))) + ")")
+    return "(?=" + "|".join(branches) + ")"
+
+
+_STARTS_WRITTEN = _starts(_WRITTEN_WORDS)
+_STARTS_ANCHORED = _starts(_ANCHORED_WORDS)
+
 # Written-out references, in one pass.  Each form is a named group, so ``match.lastgroup`` names it.
 # Order matters: at one position the longest, most specific form must win.
 _PATTERN = re.compile(
-    r"(?<![\w$£€¥.,#])(?:(?=[abcelmstuwy])"  # a prefix starts with one of these letters: fail fast elsewhere
+    r"(?<![\w$£€¥.,#])"
+    + _STARTS_WRITTEN
+    + r"(?:(?=[abcelmstuwy])"  # a prefix starts with one of these letters: fail fast elsewhere
     + _PREFIXES
     + r")?(?:"
     rf"(?P<iso>(?P<iso_y>{_YEAR4})(?P<iso_s>[-/])(?P<iso_m>[0-9]{{2}})(?P=iso_s)(?P<iso_d>[0-9]{{2}})(?P<iso_t>{_TIME}))(?![\w%:])"
@@ -174,7 +210,7 @@ _PATTERN = re.compile(
     re.IGNORECASE,
 )
 # The anchored references: a second pass, over queries only (a prefix may stand before them: after tomorrow).
-_ANCHORED = re.compile(r"(?<![\w$£€¥.,#])(?:(?=[abcelmstuwy])" + _PREFIXES + r")?(?:" + _ANCHORED_FORMS + r")", re.IGNORECASE)
+_ANCHORED = re.compile(r"(?<![\w$£€¥.,#])" + _STARTS_ANCHORED + r"(?:(?=[abcelmstuwy])" + _PREFIXES + r")?(?:" + _ANCHORED_FORMS + r")", re.IGNORECASE)
 
 # Open periods: words asking for results or figures, and words that frame a query as something else.
 _RESULTS = re.compile(
