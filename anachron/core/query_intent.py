@@ -160,12 +160,12 @@ _ANCHORED_WORDS = (
 )
 
 
-def _starts(words: tuple[str, ...]) -> str:
-    """A look-ahead for a digit or one of *words*, grouped by first letter (the engine then tries few)."""
+def _starts(digits: str, words: tuple[str, ...]) -> str:
+    """A look-ahead for *digits* or one of *words*, grouped by first letter (the engine then tries few)."""
     by_letter: dict[str, list[str]] = {}
     for word in words:
         by_letter.setdefault(word[0], []).append(word[1:])
-    branches = ["[0-9]"]
+    branches = [digits]
     for letter, tails in sorted(by_letter.items()):
         if "" in tails:  # the letter alone starts a word of the list (a, an): every word with it passes
             branches.append(letter)
@@ -174,8 +174,10 @@ def _starts(words: tuple[str, ...]) -> str:
     return "(?=" + "|".join(branches) + ")"
 
 
-_STARTS_WRITTEN = _starts(_WRITTEN_WORDS)
-_STARTS_ANCHORED = _starts(_ANCHORED_WORDS)
+_STARTS_WRITTEN = _starts("[0-9]", _WRITTEN_WORDS)
+# An anchored form that starts with a digit is a day (12th of May) or a count (3 months later):
+# at most three digits, maybe a day's suffix, then a space.  A year (2023) is not one.
+_STARTS_ANCHORED = _starts(r"[0-9]{1,3}(?:st|nd|rd|th)?\s", _ANCHORED_WORDS)
 
 # Written-out references, in one pass.  Each form is a named group, so ``match.lastgroup`` names it.
 # Order matters: at one position the longest, most specific form must win.
