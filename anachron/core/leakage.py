@@ -158,7 +158,7 @@ def _future_in_text(item: ReturnedItem, as_of: _dt.date) -> list[DateReference]:
 def judge(interaction: Interaction, as_of: _dt.date, corpus: Corpus) -> Judgement:
     """The findings on one call made as of *as_of*, with their evidence lines."""
     if not interaction.retrieval:  # a local call: no interaction, no failed call, nothing judged
-        return Judgement(False)
+        return _LOCAL
     t = as_of.isoformat()
     future_lines, open_lines = _query_evidence(interaction, as_of, corpus)
     evidence = future_lines + open_lines
@@ -173,24 +173,32 @@ def judge(interaction: Interaction, as_of: _dt.date, corpus: Corpus) -> Judgemen
             False, query_intent_leak=query_leak, open_period=open_period, blocked_attempt=blocked, evidence=tuple(evidence)
         )
 
-    statuses = [item.status(as_of) for item in interaction.returned]
-    late = [item for item, status in zip(interaction.returned, statuses) if status == "leak"]
-    evidence += [f"result item {item.id} dated {_dated(item)} > {t}{_how(item)}" for item in late]
-    restated = [item for item in late if item.restates is not None]
-    evidence += [
-        f"restatement item {item.id} dated {_dated(item)} > {t} silently revises {item.restates}"
-        for item in restated
-    ]
-    unsure = [(item, status) for item, status in zip(interaction.returned, statuses) if status in ("undated", "uncertain")]
-    evidence += [_undated_evidence(item, status, t) for item, status in unsure]
+    returned = interaction.returned
+    statuses = [item.status(as_of) for item in returned]
+    if statuses.count("known") == len(statuses):  # the commonest case: every list below would be empty
+        late: list[ReturnedItem] = []
+        restated: list[ReturnedItem] = []
+        unsure = False
+    else:
+        late = [item for item, status in zip(returned, statuses) if status == "leak"]
+        evidence += [f"result item {item.id} dated {_dated(item)} > {t}{_how(item)}" for item in late]
+        restated = [item for item in late if item.restates is not None]
+        evidence += [
+            f"restatement item {item.id} dated {_dated(item)} > {t} silently revises {item.restates}"
+            for item in restated
+        ]
+        undated = [(item, status) for item, status in zip(returned, statuses) if status in ("undated", "uncertain")]
+        evidence += [_undated_evidence(item, status, t) for item, status in undated]
+        unsure = bool(undated)
 
     entity_bearing = False
     survivorship = False
     not_yet = False
-    for item in interaction.returned:
+    entities = corpus.entities
+    for item in returned:
         for entity_id in item.entities:
             entity_bearing = True
-            entity = corpus.entities[entity_id]
+            entity = entities[entity_id]
             if entity.valid_at(as_of):
                 continue
             survivorship = True
@@ -207,16 +215,19 @@ def judge(interaction: Interaction, as_of: _dt.date, corpus: Corpus) -> Judgemen
     # What the agent read of items not already leaking: a page dated before T may talk about after T.
     content = False
     revised = False
-    for item, status in zip(interaction.returned, statuses):
+    for item, status in zip(returned, statuses):
         if status == "leak":
             continue
-        future = _future_in_text(item, as_of)
-        for ref in dict((ref.text.lower(), ref) for ref in future).values() if future else ():
-            content = True
-            evidence.append(f"content of item {item.id} mentions {_quote(ref.text, QUOTED_MENTION)} > {t}")
+        if item.references != ():  # () : a corpus item whose text names no date, worked out once
+            future = _future_in_text(item, as_of)
+            for ref in dict((ref.text.lower(), ref) for ref in future).values() if future else ():
+                content = True
+                evidence.append(f"content of item {item.id} mentions {_quote(ref.text, QUOTED_MENTION)} > {t}")
         if item.dating is not None and item.dating.revision_risk(as_of):
             revised = True
             evidence.append(f"item {item.id} published {_dated(item)} but modified {item.dating.modified} > {t}")
+    if not evidence:  # nothing found (every flag below but entity_bearing comes with a line): a shared judgement
+        return _CLEAN[entity_bearing]
     return Judgement(
         True,
         result_leak=bool(late),
@@ -225,14 +236,20 @@ def judge(interaction: Interaction, as_of: _dt.date, corpus: Corpus) -> Judgemen
         restatement_leak=bool(restated),
         query_intent_leak=query_leak,
         open_period=open_period,
-        undated=bool(unsure) and not late,
+        undated=unsure and not late,
         content_leak=content,
         revision_risk=revised,
-        horizons=tuple((item.publish_date - as_of).days for item in late),  # type: ignore[operator]
+        horizons=tuple([(item.publish_date - as_of).days for item in late]),  # type: ignore[operator]
         evidence=tuple(evidence),
         not_yet_listed=not_yet,
         already_delisted=survivorship and not not_yet,
     )
+
+
+# Judgements are immutable, so the commonest ones are shared: a local call's, and an ok call's
+# that found nothing (every flag but entity_bearing is set only with an evidence line).
+_LOCAL = Judgement(False)
+_CLEAN = {False: Judgement(True), True: Judgement(True, entity_bearing=True)}
 
 
 @dataclass(frozen=True)

@@ -266,7 +266,14 @@ def _check_one_date(place: _Place, item: ReturnedItem, dates: dict[str, tuple[tu
 
     Datings agree when their spans overlap (a day inside a month it was also
     dated by); an undated sighting agrees with any.  Places are spelled out
-    only for the error (this runs once per returned item).
+    only for the error.
+
+    It is called for open-web items only (those with a ``dating``): an entry
+    without one is a corpus item's (:func:`_from_corpus` builds the only
+    such entries), every sighting of a corpus id is that same entry with
+    the corpus's day (an inline entry that disagrees is refused by
+    :func:`_inline`), and an open-web item never has a corpus id, so a
+    corpus item can neither disagree with itself nor meet an open-web one.
     """
     span = _span(item)
     if span is None:
@@ -312,14 +319,15 @@ def _interaction(
         item = cache.get(entry) if type(entry) is str else None
         if item is None:
             item = _resolve(f"{label} interactions[{number}] returned[{index}]", entry, corpus, now, cache)
-        _check_one_date((number, index), item, dates, label)
+        if item.dating is not None:  # a corpus item (no dating) has one date: see _check_one_date
+            _check_one_date((number, index), item, dates, label)
         if item.id not in seen:  # the same item twice in one result is one surfacing
             seen.add(item.id)
             resolved.append(item)
     target = obj.get("target")
     if target is not None:
         target = _target(f"{label} interactions[{number}] target", target, corpus, cache)
-        if target is not None:
+        if target is not None and target.dating is not None:
             _check_one_date((number, None), target, dates, label)
     command = obj.get("command")
     if command is not None and not isinstance(command, str):
