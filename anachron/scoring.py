@@ -139,7 +139,8 @@ def pretty_json(value: Any, indent: str = "") -> str:
     escapes, for every value; plain dicts, lists, strings and numbers take a
     fast path, anything else goes through :mod:`json` itself.
     """
-    return _ESCAPED.sub(_escape, _pretty(value, indent))
+    text = _pretty(value, indent)
+    return text if text.isascii() else _ESCAPED.sub(_escape, text)  # every escaped character is beyond ASCII
 
 
 _COPY = 1 << 20  # characters per read when a writer copies a file of parts
@@ -183,7 +184,7 @@ class JsonWriter:
 
 def _line(value: Any) -> str:
     text = json.dumps(value, sort_keys=True, ensure_ascii=False, allow_nan=False)
-    return _ESCAPED.sub(_escape, text) + "\n"
+    return (text if text.isascii() else _ESCAPED.sub(_escape, text)) + "\n"
 
 
 class _LineWriter:
