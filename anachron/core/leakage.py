@@ -523,41 +523,70 @@ def score_trace(trace: Trace, corpus: Corpus, *, sealed_tools: AbstractSet[str] 
     """
     judgements = [judge(interaction, trace.as_of, corpus) for interaction in trace.interactions]
     breaches = audit(trace.interactions, sealed_tools, trace.as_of)
-    lines = [
-        (breaches[index] if breaches is not None else ()) + j.evidence for index, j in enumerate(judgements)
-    ]
     leaks = answer_leaks(trace, corpus)
     failed = _no_failures()
-    for interaction, verdict in zip(trace.interactions, judgements):
+    counts = dict.fromkeys(_JUDGED, 0)
+    evidence: list[str] = []
+    horizons: list[int] = []
+    for number, (interaction, verdict) in enumerate(zip(trace.interactions, judgements), start=1):
+        if breaches is not None:
+            evidence += [f"#{number} {line}" for line in breaches[number - 1]]
+        if verdict is _CLEAN[False] or verdict is _CLEAN[True]:  # the commonest: only interaction and entity_bearing
+            counts["interaction"] += 1
+            counts["entity_bearing"] += verdict.entity_bearing
+            continue
+        if verdict.evidence:
+            evidence += [f"#{number} {line}" for line in verdict.evidence]
+        if verdict.horizons:
+            horizons += verdict.horizons
         if not verdict.interaction and interaction.retrieval:
             failed[interaction.status] += 1
+        for name in _JUDGED:
+            counts[name] += getattr(verdict, name)
     return SampleResult(
         sample_id=trace.sample_id,
         as_of=trace.as_of,
         mode=trace.mode,
-        interactions=sum(j.interaction for j in judgements),
-        result_leaks=sum(j.result_leak for j in judgements),
-        survivorship_leaks=sum(j.survivorship_leak for j in judgements),
-        survivorship_base=sum(j.entity_bearing for j in judgements),
-        restatement_leaks=sum(j.restatement_leak for j in judgements),
-        query_intent_leaks=sum(j.query_intent_leak for j in judgements),
-        evidence=tuple(f"#{number} {line}" for number, found in enumerate(lines, start=1) for line in found)
-        + tuple(leak.evidence(trace.as_of) for leak in leaks),
-        blocked_attempts=sum(j.blocked_attempt for j in judgements),
+        interactions=counts["interaction"],
+        result_leaks=counts["result_leak"],
+        survivorship_leaks=counts["survivorship_leak"],
+        survivorship_base=counts["entity_bearing"],
+        restatement_leaks=counts["restatement_leak"],
+        query_intent_leaks=counts["query_intent_leak"],
+        evidence=tuple(evidence) + tuple(leak.evidence(trace.as_of) for leak in leaks),
+        blocked_attempts=counts["blocked_attempt"],
         failed_calls=failed,
-        undated=sum(j.undated for j in judgements),
-        content_leaks=sum(j.content_leak for j in judgements),
-        revision_risks=sum(j.revision_risk for j in judgements),
-        horizons=tuple(days for j in judgements for days in j.horizons),
-        not_yet_listed=sum(j.not_yet_listed for j in judgements),
-        already_delisted=sum(j.already_delisted for j in judgements),
+        undated=counts["undated"],
+        content_leaks=counts["content_leak"],
+        revision_risks=counts["revision_risk"],
+        horizons=tuple(horizons),
+        not_yet_listed=counts["not_yet_listed"],
+        already_delisted=counts["already_delisted"],
         answered=trace.answer is not None,
         answer_leaks_retrieved=sum(leak.source == "retrieved" for leak in leaks),
         answer_leaks_parametric=sum(leak.source == "parametric" for leak in leaks),
-        open_period_queries=sum(j.open_period for j in judgements),
+        open_period_queries=counts["open_period"],
         seal_breaches=None if breaches is None else sum(1 for found in breaches if found),
         seal_calls=None if breaches is None else len(breaches),
     )
+
+
+# The flags of a Judgement that a sample counts (each summed over the sample's calls, in one pass).
+_JUDGED = (
+    "interaction",
+    "result_leak",
+    "survivorship_leak",
+    "entity_bearing",
+    "restatement_leak",
+    "query_intent_leak",
+    "open_period",
+    "blocked_attempt",
+    "undated",
+    "content_leak",
+    "revision_risk",
+    "not_yet_listed",
+    "already_delisted",
+)
 
 
 def score_traces(
