@@ -173,59 +173,50 @@ def judge(interaction: Interaction, as_of: _dt.date, corpus: Corpus) -> Judgemen
             False, query_intent_leak=query_leak, open_period=open_period, blocked_attempt=blocked, evidence=tuple(evidence)
         )
 
-    returned = interaction.returned
-    statuses = [item.status(as_of) for item in returned]
-    if statuses.count("known") == len(statuses):  # the commonest case: every list below would be empty
-        late: list[ReturnedItem] = []
-        restated: list[ReturnedItem] = []
-        unsure = False
-    else:
-        late = [item for item, status in zip(returned, statuses) if status == "leak"]
-        evidence += [f"result item {item.id} dated {_dated(item)} > {t}{_how(item)}" for item in late]
-        restated = [item for item in late if item.restates is not None]
-        evidence += [
-            f"restatement item {item.id} dated {_dated(item)} > {t} silently revises {item.restates}"
-            for item in restated
-        ]
-        undated = [(item, status) for item, status in zip(returned, statuses) if status in ("undated", "uncertain")]
-        evidence += [_undated_evidence(item, status, t) for item, status in undated]
-        unsure = bool(undated)
-
-    entity_bearing = False
-    survivorship = False
-    not_yet = False
-    entities = corpus.entities
-    for item in returned:
+    # One pass over the items; the lines of each kind are kept apart and joined in the order of the
+    # kinds (result, restatement, undated, entity, content and revision), each kind in item order.
+    late: list[str] = []
+    restated: list[str] = []
+    unsure: list[str] = []
+    named: list[str] = []
+    read: list[str] = []
+    horizons: list[int] = []
+    entity_bearing = survivorship = not_yet = content = revised = False
+    bounded = corpus.bounded_entities
+    for item in interaction.returned:
+        status = item.status(as_of)
+        if status == "leak":
+            late.append(f"result item {item.id} dated {_dated(item)} > {t}{_how(item)}")
+            horizons.append((item.publish_date - as_of).days)  # type: ignore[operator]
+            if item.restates is not None:
+                restated.append(f"restatement item {item.id} dated {_dated(item)} > {t} silently revises {item.restates}")
+        elif status in ("undated", "uncertain"):
+            unsure.append(_undated_evidence(item, status, t))
         for entity_id in item.entities:
             entity_bearing = True
-            entity = entities[entity_id]
+            if entity_id not in bounded:  # valid at every day
+                continue
+            entity = corpus.entities[entity_id]
             if entity.valid_at(as_of):
                 continue
             survivorship = True
             if entity.valid_from is not None and not known_at(entity.valid_from, as_of):
                 not_yet = True
-                evidence.append(
-                    f"entity '{entity.id}' (item {item.id}) not yet valid at {t} (valid_from {entity.valid_from})"
-                )
+                named.append(f"entity '{entity.id}' (item {item.id}) not yet valid at {t} (valid_from {entity.valid_from})")
             else:
-                evidence.append(
-                    f"entity '{entity.id}' (item {item.id}) no longer valid at {t} (valid_to {entity.valid_to})"
-                )
-
-    # What the agent read of items not already leaking: a page dated before T may talk about after T.
-    content = False
-    revised = False
-    for item, status in zip(returned, statuses):
+                named.append(f"entity '{entity.id}' (item {item.id}) no longer valid at {t} (valid_to {entity.valid_to})")
         if status == "leak":
             continue
-        if item.references != ():  # () : a corpus item whose text names no date, worked out once
+        # What the agent read of an item not already leaking: a page dated before T may talk about after T.
+        if item.references != ():  # (): a corpus item whose text names no date, worked out once
             future = _future_in_text(item, as_of)
             for ref in dict((ref.text.lower(), ref) for ref in future).values() if future else ():
                 content = True
-                evidence.append(f"content of item {item.id} mentions {_quote(ref.text, QUOTED_MENTION)} > {t}")
+                read.append(f"content of item {item.id} mentions {_quote(ref.text, QUOTED_MENTION)} > {t}")
         if item.dating is not None and item.dating.revision_risk(as_of):
             revised = True
-            evidence.append(f"item {item.id} published {_dated(item)} but modified {item.dating.modified} > {t}")
+            read.append(f"item {item.id} published {_dated(item)} but modified {item.dating.modified} > {t}")
+    evidence += late + restated + unsure + named + read
     if not evidence:  # nothing found (every flag below but entity_bearing comes with a line): a shared judgement
         return _CLEAN[entity_bearing]
     return Judgement(
@@ -236,10 +227,10 @@ def judge(interaction: Interaction, as_of: _dt.date, corpus: Corpus) -> Judgemen
         restatement_leak=bool(restated),
         query_intent_leak=query_leak,
         open_period=open_period,
-        undated=unsure and not late,
+        undated=bool(unsure) and not late,
         content_leak=content,
         revision_risk=revised,
-        horizons=tuple([(item.publish_date - as_of).days for item in late]),  # type: ignore[operator]
+        horizons=tuple(horizons),
         evidence=tuple(evidence),
         not_yet_listed=not_yet,
         already_delisted=survivorship and not not_yet,
