@@ -1,10 +1,11 @@
-"""The date detector's start guards: they only skip positions where no reference can start.
+"""The date detector's guards: they only skip positions where no reference can start.
 
 Each of the detector's two patterns begins with a look-ahead (``_STARTS_WRITTEN``,
 ``_STARTS_ANCHORED``) naming how a match can begin, so that most words fail at once.  Taking
 the look-ahead out must change no match: here both versions run over seeded random texts
 made of every form's pieces, words that share their first letters, case and Unicode case
-variants, digits and separators.
+variants, digits and separators.  The same holds for the guard that lets a year skip the
+product names it may follow (Office 2019) unless a word and a space stand before it.
 """
 
 import random
@@ -23,7 +24,8 @@ PIECES = [
     "this", "current", "later", "rest", "remainder", "balance", "next", "coming", "month", "ahead", "in", "on",
     "through", "time", "from", "now", "hence", "out", "a", "an", "one", "two", "three", "twelve", "few",
     "several", "decade", "thesis", "endless", "mayor", "quarterly", "fyi", "cyan", "major", "nothing", "often",
-    "insight", "also", "report", "results", "office", "russell", "km", "street", "wall", "broadway", "hkex",
+    "insight", "also", "report", "results", "office", "russell", "Windows", "rtx", "geforce", "ruſſell", "vision",
+    "agenda", "radeon", "km", "street", "wall", "broadway", "hkex",
     "rsa", "\u017fince", "\u212aelvin", "\u0130n", "ınto",  # Unicode case variants: long s, Kelvin sign, dotted and dotless i
     # phrases the forms are made of (a random draw seldom strings their words together)
     "the end of", "by the end of", "end of the", "close of", "year-end", "year end", "end-", "week of",
@@ -41,9 +43,10 @@ GLUE = [" ", " ", " ", "  ", "-", "/", ":", ": ", "'", ".", ",", ", ", "\n", "\u
 
 
 def unguarded(pattern: re.Pattern, guard: str) -> re.Pattern:
-    """*pattern* without its start guard: what the detector would be without the look-ahead."""
+    """*pattern* without its guards: the start guard, and the one before the product names."""
     assert guard in pattern.pattern
-    return re.compile(pattern.pattern.replace(guard, "", 1), pattern.flags)
+    source = pattern.pattern.replace(guard, "", 1).replace("(?:" + qi._AFTER_A_WORD + "|", "(?:", 1)
+    return re.compile(source, pattern.flags)
 
 
 def texts(seed: int, count: int):

@@ -83,7 +83,13 @@ _PRODUCTS = (
     "office windows server studio excel powerpoint sharepoint visio autocad revit photoshop illustrator "
     "russell rtx gtx rx radeon geforce vision agenda"
 ).split()
-_NOT_YEAR_BEFORE = "".join(f"(?<!\\b{name} )" for name in _PRODUCTS) + r"(?<![0-9]{3}[\-.])(?<![0-9]{3} [0-9]{3} )"
+# The names are tried only after a letter and a space (_AFTER_A_WORD: every name ends with a letter),
+# so a year elsewhere skips them all; the same result, without looking behind for each name.
+_AFTER_A_WORD = "(?<![a-z] )"
+_NOT_YEAR_BEFORE = (
+    "(?:" + _AFTER_A_WORD + "|" + "".join(f"(?<!\\b{name} )" for name in _PRODUCTS) + ")"
+    + r"(?<![0-9]{3}[\-.])(?<![0-9]{3} [0-9]{3} )"
+)
 _HYPHEN_WORD = re.compile(r"(?<![\w-])([a-z]+)-$", re.IGNORECASE)
 _DATE_WORDS = frozenset(
     "mid pre post end early late year fy cy fiscal calendar full since by circa ca vs through to from".split()
