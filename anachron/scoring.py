@@ -143,6 +143,7 @@ _INTS, _STRS = {int}, {str}  # exact types: a bool is an int to isinstance, not 
 _SIMPLE: Mapping[type, Callable[[Any], str]] = {
     str: encode_basestring,
     int: int.__repr__,
+    float: lambda value: float.__repr__(value) if math.isfinite(value) else _dump_fallback(value, ""),  # raises
     bool: lambda value: "true" if value else "false",
     type(None): lambda value: "null",
 }

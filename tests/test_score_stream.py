@@ -253,7 +253,7 @@ class PrettyJsonTest(unittest.TestCase):
     def test_what_json_refuses_it_refuses(self):
         from anachron.scoring import pretty_json
 
-        for value in (float("nan"), [float("inf")], {"a": object()}, {(1, 2): 3}):
+        for value in (float("nan"), [float("inf")], {"a": float("-inf")}, {"a": object()}, {(1, 2): 3}):
             with self.assertRaises((ValueError, TypeError)):
                 pretty_json(value)
 

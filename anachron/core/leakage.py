@@ -516,15 +516,17 @@ def score_trace(trace: Trace, corpus: Corpus, *, sealed_tools: AbstractSet[str] 
     breaches = audit(trace.interactions, sealed_tools, trace.as_of)
     leaks = answer_leaks(trace, corpus)
     failed = _no_failures()
-    counts = dict.fromkeys(_JUDGED, 0)
     evidence: list[str] = []
     horizons: list[int] = []
+    # Each flag of a Judgement summed over the calls, in one pass.
+    interactions = result_leaks = survivorship = entity_bearing = restatements = query_intent = open_period = 0
+    blocked = undated = content = revised = not_yet = delisted = 0
     for number, (interaction, verdict) in enumerate(zip(trace.interactions, judgements), start=1):
         if breaches is not None:
             evidence += [f"#{number} {line}" for line in breaches[number - 1]]
         if verdict is _CLEAN[False] or verdict is _CLEAN[True]:  # the commonest: only interaction and entity_bearing
-            counts["interaction"] += 1
-            counts["entity_bearing"] += verdict.entity_bearing
+            interactions += 1
+            entity_bearing += verdict.entity_bearing
             continue
         if verdict.evidence:
             evidence += [f"#{number} {line}" for line in verdict.evidence]
@@ -532,52 +534,45 @@ def score_trace(trace: Trace, corpus: Corpus, *, sealed_tools: AbstractSet[str] 
             horizons += verdict.horizons
         if not verdict.interaction and interaction.retrieval:
             failed[interaction.status] += 1
-        for name in _JUDGED:
-            counts[name] += getattr(verdict, name)
+        interactions += verdict.interaction
+        result_leaks += verdict.result_leak
+        survivorship += verdict.survivorship_leak
+        entity_bearing += verdict.entity_bearing
+        restatements += verdict.restatement_leak
+        query_intent += verdict.query_intent_leak
+        open_period += verdict.open_period
+        blocked += verdict.blocked_attempt
+        undated += verdict.undated
+        content += verdict.content_leak
+        revised += verdict.revision_risk
+        not_yet += verdict.not_yet_listed
+        delisted += verdict.already_delisted
     return SampleResult(
         sample_id=trace.sample_id,
         as_of=trace.as_of,
         mode=trace.mode,
-        interactions=counts["interaction"],
-        result_leaks=counts["result_leak"],
-        survivorship_leaks=counts["survivorship_leak"],
-        survivorship_base=counts["entity_bearing"],
-        restatement_leaks=counts["restatement_leak"],
-        query_intent_leaks=counts["query_intent_leak"],
+        interactions=interactions,
+        result_leaks=result_leaks,
+        survivorship_leaks=survivorship,
+        survivorship_base=entity_bearing,
+        restatement_leaks=restatements,
+        query_intent_leaks=query_intent,
         evidence=tuple(evidence) + tuple(leak.evidence(trace.as_of) for leak in leaks),
-        blocked_attempts=counts["blocked_attempt"],
+        blocked_attempts=blocked,
         failed_calls=failed,
-        undated=counts["undated"],
-        content_leaks=counts["content_leak"],
-        revision_risks=counts["revision_risk"],
+        undated=undated,
+        content_leaks=content,
+        revision_risks=revised,
         horizons=tuple(horizons),
-        not_yet_listed=counts["not_yet_listed"],
-        already_delisted=counts["already_delisted"],
+        not_yet_listed=not_yet,
+        already_delisted=delisted,
         answered=trace.answer is not None,
         answer_leaks_retrieved=sum(leak.source == "retrieved" for leak in leaks),
         answer_leaks_parametric=sum(leak.source == "parametric" for leak in leaks),
-        open_period_queries=counts["open_period"],
+        open_period_queries=open_period,
         seal_breaches=None if breaches is None else sum(1 for found in breaches if found),
         seal_calls=None if breaches is None else len(breaches),
     )
-
-
-# The flags of a Judgement that a sample counts (each summed over the sample's calls, in one pass).
-_JUDGED = (
-    "interaction",
-    "result_leak",
-    "survivorship_leak",
-    "entity_bearing",
-    "restatement_leak",
-    "query_intent_leak",
-    "open_period",
-    "blocked_attempt",
-    "undated",
-    "content_leak",
-    "revision_risk",
-    "not_yet_listed",
-    "already_delisted",
-)
 
 
 def score_traces(
