@@ -34,6 +34,17 @@ class V0CorpusTest(unittest.TestCase):
         restating = [i for i in self.c.items.values() if i.restates]
         self.assertGreaterEqual(len(restating), 4)
 
+    def test_bounded_entities_are_those_not_valid_at_every_day(self):
+        import datetime as dt
+
+        bounded = self.c.bounded_entities
+        self.assertIn("CYGN", bounded)  # valid from 2023-02-09
+        for entity in self.c.entities.values():
+            days = (dt.date(1, 1, 1), dt.date(2023, 2, 8), dt.date(2023, 2, 9), dt.date(9999, 12, 31))
+            if entity.id not in bounded:
+                self.assertTrue(all(entity.valid_at(day) for day in days), entity.id)
+        self.assertTrue(any(e.id not in bounded for e in self.c.entities.values()))
+
     def test_worked_case_facts(self):
         c = self.c
         self.assertEqual(str(c.entity("CYGN").valid_from), "2023-02-09")
