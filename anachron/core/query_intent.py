@@ -805,6 +805,11 @@ def query_findings(query: str, as_of: _dt.date, *, fiscal_year_end: str | None =
     anchored = list(_ANCHORED.finditer(text))  # the whole text: an anchored phrase has no digit to find it by
     if anchored:
         matches = _merge(matches, anchored)
-    refs = _references(text, as_of, fiscal, matches, anchored=True)
-    future = tuple(ref for ref in refs if not known_at(ref.begins, as_of))
+    refs = _references(text, as_of, fiscal, matches, anchored=True) if matches else ()
+    if not refs:
+        return _NO_FINDINGS
+    future = tuple([ref for ref in refs if not known_at(ref.begins, as_of)])
     return QueryIntent(future, _open_periods(text, refs, as_of))
+
+
+_NO_FINDINGS = QueryIntent()  # immutable: shared by every query that names no period
