@@ -162,7 +162,7 @@ _WRITTEN_WORDS = (
 _ANCHORED_WORDS = (
     *_PREFIX_WORDS, *_MONTH_STEMS, "day", "tomorrow", "today", "tonight", "yesterday", "this", "current", "later",
     "rest", "remainder", "balance", "next", "coming", "month", "quarter", "in", "on", "of", "through",
-    *(word for word in _NUMBER_WORDS),
+    *(rf"{word}\s" for word in _NUMBER_WORDS),  # a count starts a match only as "3 months later": then a space
 )
 
 
@@ -173,10 +173,7 @@ def _starts(digits: str, words: tuple[str, ...]) -> str:
         by_letter.setdefault(word[0], []).append(word[1:])
     branches = [digits]
     for letter, tails in sorted(by_letter.items()):
-        if "" in tails:  # the letter alone starts a word of the list (a, an): every word with it passes
-            branches.append(letter)
-        else:
-            branches.append(letter + "(?:" + "|".join(sorted(set(tails), key=lambda t: (-len(t), t))) + ")")
+        branches.append(letter + "(?:" + "|".join(sorted(set(tails), key=lambda t: (-len(t), t))) + ")")
     return "(?=" + "|".join(branches) + ")"
 
 
