@@ -155,6 +155,23 @@ def _future_in_text(item: ReturnedItem, as_of: _dt.date) -> list[DateReference]:
     return [ref for ref in item.references if not known_at(ref.begins, as_of)]
 
 
+def _invalid_entities(item: ReturnedItem, as_of: _dt.date, corpus: Corpus, t: str, lines: list[str]) -> tuple[bool, bool]:
+    """Add a line to *lines* for each entity of *item* not valid at *as_of*; return whether any is not
+    valid, and whether any is not valid yet (not yet listed, rather than already delisted)."""
+    invalid = not_yet = False
+    for entity_id in item.entities:
+        entity = corpus.entities[entity_id]
+        if entity.valid_at(as_of):
+            continue
+        invalid = True
+        if entity.valid_from is not None and not known_at(entity.valid_from, as_of):
+            not_yet = True
+            lines.append(f"entity '{entity.id}' (item {item.id}) not yet valid at {t} (valid_from {entity.valid_from})")
+        else:
+            lines.append(f"entity '{entity.id}' (item {item.id}) no longer valid at {t} (valid_to {entity.valid_to})")
+    return invalid, not_yet
+
+
 def judge(interaction: Interaction, as_of: _dt.date, corpus: Corpus) -> Judgement:
     """The findings on one call made as of *as_of*, with their evidence lines."""
     if not interaction.retrieval:  # a local call: no interaction, no failed call, nothing judged
@@ -192,19 +209,12 @@ def judge(interaction: Interaction, as_of: _dt.date, corpus: Corpus) -> Judgemen
                 restated.append(f"restatement item {item.id} dated {_dated(item)} > {t} silently revises {item.restates}")
         elif status in ("undated", "uncertain"):
             unsure.append(_undated_evidence(item, status, t))
-        for entity_id in item.entities:
+        if item.entities:
             entity_bearing = True
-            if entity_id not in bounded:  # valid at every day
-                continue
-            entity = corpus.entities[entity_id]
-            if entity.valid_at(as_of):
-                continue
-            survivorship = True
-            if entity.valid_from is not None and not known_at(entity.valid_from, as_of):
-                not_yet = True
-                named.append(f"entity '{entity.id}' (item {item.id}) not yet valid at {t} (valid_from {entity.valid_from})")
-            else:
-                named.append(f"entity '{entity.id}' (item {item.id}) no longer valid at {t} (valid_to {entity.valid_to})")
+            if not bounded.isdisjoint(item.entities):  # else every entity it names is valid at every day
+                invalid, early = _invalid_entities(item, as_of, corpus, t, named)
+                survivorship = survivorship or invalid
+                not_yet = not_yet or early
         if status == "leak":
             continue
         # What the agent read of an item not already leaking: a page dated before T may talk about after T.
