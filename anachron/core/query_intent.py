@@ -153,7 +153,7 @@ _ANCHORED_KINDS = frozenset(re.findall(r"\(\?P<(\w+)>", _ANCHORED_FORMS)) - {
 # reference fails at once instead of after every form has been tried (a query of a few words
 # costs a few microseconds instead of tens).  It only rejects positions where no match can start,
 # so the matches are the same: each list is the first word (or its first letters) of every
-# prefix and every form below; tests/test_query_intent_speed.py checks the lists against the forms.
+# prefix and every form below; tests/test_query_intent_guard.py checks the lists against the forms.
 _PREFIX_WORDS = ("after", "since", "before", "until", "by", "the", "end", "close", "year", "early", "mid", "late", "week")
 _MONTH_STEMS = ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec")
 _WRITTEN_WORDS = (
