@@ -120,15 +120,33 @@ def _pretty(value: Any, indent: str) -> str:
         try:  # a list of strings (evidence): encoded in C
             body = (",\n" + inner).join(map(encode_basestring, value))
         except TypeError:
-            body = (",\n" + inner).join([_pretty(v, inner) for v in value])
+            if set(map(type, value)) == _INTS:  # a list of ints (horizons): in C too
+                body = (",\n" + inner).join(map(int.__repr__, value))
+            else:
+                body = (",\n" + inner).join([_pretty(v, inner) for v in value])
         return "[\n" + inner + body + "\n" + indent + "]"
-    if kind is dict and all(type(key) is str for key in value):
+    if kind is dict and (not value or set(map(type, value)) == _STRS):
         if not value:
             return "{}"
         inner = indent + "  "
-        parts = [encode_basestring(key) + ": " + _pretty(value[key], inner) for key in sorted(value)]
+        parts = []
+        for key in sorted(value):
+            item = value[key]
+            simple = _SIMPLE.get(type(item))  # a string, an int, a bool or null, without a call of _pretty
+            parts.append(encode_basestring(key) + ": " + (simple(item) if simple is not None else _pretty(item, inner)))
         return "{\n" + inner + (",\n" + inner).join(parts) + "\n" + indent + "}"
     return _dump_fallback(value, indent)  # anything else: json's own rules (and errors)
+
+
+_INTS, _STRS = {int}, {str}  # exact types: a bool is an int to isinstance, not to type()
+# The values _pretty writes without looking further, by exact type, as _pretty itself writes them.
+_SIMPLE: Mapping[type, Callable[[Any], str]] = {
+    str: encode_basestring,
+    int: int.__repr__,
+    float: lambda value: float.__repr__(value) if math.isfinite(value) else _dump_fallback(value, ""),  # raises
+    bool: lambda value: "true" if value else "false",
+    type(None): lambda value: "null",
+}
 
 
 def pretty_json(value: Any, indent: str = "") -> str:
@@ -139,7 +157,8 @@ def pretty_json(value: Any, indent: str = "") -> str:
     escapes, for every value; plain dicts, lists, strings and numbers take a
     fast path, anything else goes through :mod:`json` itself.
     """
-    return _ESCAPED.sub(_escape, _pretty(value, indent))
+    text = _pretty(value, indent)
+    return text if text.isascii() else _ESCAPED.sub(_escape, text)  # every escaped character is beyond ASCII
 
 
 _COPY = 1 << 20  # characters per read when a writer copies a file of parts
@@ -183,7 +202,7 @@ class JsonWriter:
 
 def _line(value: Any) -> str:
     text = json.dumps(value, sort_keys=True, ensure_ascii=False, allow_nan=False)
-    return _ESCAPED.sub(_escape, text) + "\n"
+    return (text if text.isascii() else _ESCAPED.sub(_escape, text)) + "\n"
 
 
 class _LineWriter:

@@ -34,6 +34,22 @@ class V0CorpusTest(unittest.TestCase):
         restating = [i for i in self.c.items.values() if i.restates]
         self.assertGreaterEqual(len(restating), 4)
 
+    def test_bounded_entities_are_those_with_a_bound(self):
+        import datetime as dt
+
+        from anachron.core.corpus import build_corpus
+
+        rows = [
+            {"id": "OPEN", "name": "Open Co", "valid_from": None, "valid_to": None},
+            {"id": "FROM", "name": "From Co", "valid_from": "2020-01-01", "valid_to": None},
+            {"id": "TO", "name": "To Co", "valid_from": None, "valid_to": "2020-01-01"},
+        ]
+        corpus = build_corpus([("items.jsonl:1", dict(GOOD_ITEM, entities=["OPEN"]))], [(f"e:{n}", r) for n, r in enumerate(rows)])
+        self.assertEqual(corpus.bounded_entities, {"FROM", "TO"})
+        days = (dt.date(1, 1, 1), dt.date(2019, 12, 31), dt.date(2020, 1, 2), dt.date(9999, 12, 31))
+        self.assertTrue(all(corpus.entities["OPEN"].valid_at(day) for day in days))
+        self.assertIn("CYGN", self.c.bounded_entities)  # v0: valid from 2023-02-09
+
     def test_worked_case_facts(self):
         c = self.c
         self.assertEqual(str(c.entity("CYGN").valid_from), "2023-02-09")

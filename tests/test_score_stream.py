@@ -226,8 +226,13 @@ class PrettyJsonTest(unittest.TestCase):
     def test_same_as_dump_json(self):
         from anachron.scoring import pretty_json
 
+        import enum
+
         class Sub(str):
             pass
+
+        class Flag(enum.IntEnum):
+            ON = 1
 
         values = [
             {}, [], "", 0, -1, 2**70, 0.1, 1e300, -0.0, 1.0, True, False, None,
@@ -237,6 +242,8 @@ class PrettyJsonTest(unittest.TestCase):
             {"int_key": {1: "a", 2: "b"}},  # non-string keys: json's own rules
             [Sub("sub"), 3, "s"],  # a str subclass among others
             {"mixed": ["a", 1, None, "b"]},
+            [3, 1, 2], [1, True, 0], [False], {"h": [5, 6], "flag": True, "n": None, "s": "x", "i": 7, "b": False},
+            {"big": 2**70, "int_sub": Flag.ON, "list_sub": [Flag.ON, 1]},  # an int subclass: json's own rules
         ]
         for value in values:
             for indent in ("", "    "):
@@ -246,7 +253,7 @@ class PrettyJsonTest(unittest.TestCase):
     def test_what_json_refuses_it_refuses(self):
         from anachron.scoring import pretty_json
 
-        for value in (float("nan"), [float("inf")], {"a": object()}, {(1, 2): 3}):
+        for value in (float("nan"), [float("inf")], {"a": float("-inf")}, {"a": object()}, {(1, 2): 3}):
             with self.assertRaises((ValueError, TypeError)):
                 pretty_json(value)
 

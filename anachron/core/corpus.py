@@ -113,6 +113,12 @@ class Corpus:
         return self.samples[sample_id]
 
     @cached_property
+    def bounded_entities(self) -> frozenset[str]:
+        """The ids of the entities with a ``valid_from`` or a ``valid_to``; any other is valid at every day
+        (:meth:`Entity.valid_at`: a missing bound is open).  Computed once per corpus."""
+        return frozenset(e.id for e in self.entities.values() if e.valid_from is not None or e.valid_to is not None)
+
+    @cached_property
     def fact_sources(self) -> Mapping[tuple, tuple[Fact, Item]]:
         """Each distinct fact (by :attr:`Fact.key`) with the item that first made it public.
 

@@ -155,10 +155,27 @@ def _future_in_text(item: ReturnedItem, as_of: _dt.date) -> list[DateReference]:
     return [ref for ref in item.references if not known_at(ref.begins, as_of)]
 
 
+def _invalid_entities(item: ReturnedItem, as_of: _dt.date, corpus: Corpus, t: str, lines: list[str]) -> tuple[bool, bool]:
+    """Add a line to *lines* for each entity of *item* not valid at *as_of*; return whether any is not
+    valid, and whether any is not valid yet (not yet listed, rather than already delisted)."""
+    invalid = not_yet = False
+    for entity_id in item.entities:
+        entity = corpus.entities[entity_id]
+        if entity.valid_at(as_of):
+            continue
+        invalid = True
+        if entity.valid_from is not None and not known_at(entity.valid_from, as_of):
+            not_yet = True
+            lines.append(f"entity '{entity.id}' (item {item.id}) not yet valid at {t} (valid_from {entity.valid_from})")
+        else:
+            lines.append(f"entity '{entity.id}' (item {item.id}) no longer valid at {t} (valid_to {entity.valid_to})")
+    return invalid, not_yet
+
+
 def judge(interaction: Interaction, as_of: _dt.date, corpus: Corpus) -> Judgement:
     """The findings on one call made as of *as_of*, with their evidence lines."""
     if not interaction.retrieval:  # a local call: no interaction, no failed call, nothing judged
-        return Judgement(False)
+        return _LOCAL
     t = as_of.isoformat()
     future_lines, open_lines = _query_evidence(interaction, as_of, corpus)
     evidence = future_lines + open_lines
@@ -173,50 +190,45 @@ def judge(interaction: Interaction, as_of: _dt.date, corpus: Corpus) -> Judgemen
             False, query_intent_leak=query_leak, open_period=open_period, blocked_attempt=blocked, evidence=tuple(evidence)
         )
 
-    statuses = [item.status(as_of) for item in interaction.returned]
-    late = [item for item, status in zip(interaction.returned, statuses) if status == "leak"]
-    evidence += [f"result item {item.id} dated {_dated(item)} > {t}{_how(item)}" for item in late]
-    restated = [item for item in late if item.restates is not None]
-    evidence += [
-        f"restatement item {item.id} dated {_dated(item)} > {t} silently revises {item.restates}"
-        for item in restated
-    ]
-    unsure = [(item, status) for item, status in zip(interaction.returned, statuses) if status in ("undated", "uncertain")]
-    evidence += [_undated_evidence(item, status, t) for item, status in unsure]
-
-    entity_bearing = False
-    survivorship = False
-    not_yet = False
+    # One pass over the items; the lines of each kind are kept apart and joined in the order of the
+    # kinds (result, restatement, undated, entity, content and revision), each kind in item order.
+    late: list[str] = []
+    restated: list[str] = []
+    unsure: list[str] = []
+    named: list[str] = []
+    read: list[str] = []
+    horizons: list[int] = []
+    entity_bearing = survivorship = not_yet = content = revised = False
+    bounded = corpus.bounded_entities
     for item in interaction.returned:
-        for entity_id in item.entities:
+        status = item.status(as_of)
+        if status == "leak":
+            late.append(f"result item {item.id} dated {_dated(item)} > {t}{_how(item)}")
+            horizons.append((item.publish_date - as_of).days)  # type: ignore[operator]
+            if item.restates is not None:
+                restated.append(f"restatement item {item.id} dated {_dated(item)} > {t} silently revises {item.restates}")
+        elif status in ("undated", "uncertain"):
+            unsure.append(_undated_evidence(item, status, t))
+        if item.entities:
             entity_bearing = True
-            entity = corpus.entities[entity_id]
-            if entity.valid_at(as_of):
-                continue
-            survivorship = True
-            if entity.valid_from is not None and not known_at(entity.valid_from, as_of):
-                not_yet = True
-                evidence.append(
-                    f"entity '{entity.id}' (item {item.id}) not yet valid at {t} (valid_from {entity.valid_from})"
-                )
-            else:
-                evidence.append(
-                    f"entity '{entity.id}' (item {item.id}) no longer valid at {t} (valid_to {entity.valid_to})"
-                )
-
-    # What the agent read of items not already leaking: a page dated before T may talk about after T.
-    content = False
-    revised = False
-    for item, status in zip(interaction.returned, statuses):
+            if not bounded.isdisjoint(item.entities):  # else every entity it names is valid at every day
+                invalid, early = _invalid_entities(item, as_of, corpus, t, named)
+                survivorship = survivorship or invalid
+                not_yet = not_yet or early
         if status == "leak":
             continue
-        future = _future_in_text(item, as_of)
-        for ref in dict((ref.text.lower(), ref) for ref in future).values() if future else ():
-            content = True
-            evidence.append(f"content of item {item.id} mentions {_quote(ref.text, QUOTED_MENTION)} > {t}")
+        # What the agent read of an item not already leaking: a page dated before T may talk about after T.
+        if item.references != ():  # (): a corpus item whose text names no date, worked out once
+            future = _future_in_text(item, as_of)
+            for ref in dict((ref.text.lower(), ref) for ref in future).values() if future else ():
+                content = True
+                read.append(f"content of item {item.id} mentions {_quote(ref.text, QUOTED_MENTION)} > {t}")
         if item.dating is not None and item.dating.revision_risk(as_of):
             revised = True
-            evidence.append(f"item {item.id} published {_dated(item)} but modified {item.dating.modified} > {t}")
+            read.append(f"item {item.id} published {_dated(item)} but modified {item.dating.modified} > {t}")
+    evidence += late + restated + unsure + named + read
+    if not evidence:  # nothing found (every flag below but entity_bearing comes with a line): a shared judgement
+        return _CLEAN[entity_bearing]
     return Judgement(
         True,
         result_leak=bool(late),
@@ -228,11 +240,17 @@ def judge(interaction: Interaction, as_of: _dt.date, corpus: Corpus) -> Judgemen
         undated=bool(unsure) and not late,
         content_leak=content,
         revision_risk=revised,
-        horizons=tuple((item.publish_date - as_of).days for item in late),  # type: ignore[operator]
+        horizons=tuple(horizons),
         evidence=tuple(evidence),
         not_yet_listed=not_yet,
         already_delisted=survivorship and not not_yet,
     )
+
+
+# Judgements are immutable, so the commonest ones are shared: a local call's, and an ok call's
+# that found nothing (every flag but entity_bearing is set only with an evidence line).
+_LOCAL = Judgement(False)
+_CLEAN = {False: Judgement(True), True: Judgement(True, entity_bearing=True)}
 
 
 @dataclass(frozen=True)
@@ -506,38 +524,62 @@ def score_trace(trace: Trace, corpus: Corpus, *, sealed_tools: AbstractSet[str] 
     """
     judgements = [judge(interaction, trace.as_of, corpus) for interaction in trace.interactions]
     breaches = audit(trace.interactions, sealed_tools, trace.as_of)
-    lines = [
-        (breaches[index] if breaches is not None else ()) + j.evidence for index, j in enumerate(judgements)
-    ]
     leaks = answer_leaks(trace, corpus)
     failed = _no_failures()
-    for interaction, verdict in zip(trace.interactions, judgements):
+    evidence: list[str] = []
+    horizons: list[int] = []
+    # Each flag of a Judgement summed over the calls, in one pass.
+    interactions = result_leaks = survivorship = entity_bearing = restatements = query_intent = open_period = 0
+    blocked = undated = content = revised = not_yet = delisted = 0
+    for number, (interaction, verdict) in enumerate(zip(trace.interactions, judgements), start=1):
+        if breaches is not None:
+            evidence += [f"#{number} {line}" for line in breaches[number - 1]]
+        if verdict is _CLEAN[False] or verdict is _CLEAN[True]:  # the commonest: only interaction and entity_bearing
+            interactions += 1
+            entity_bearing += verdict.entity_bearing
+            continue
+        if verdict.evidence:
+            evidence += [f"#{number} {line}" for line in verdict.evidence]
+        if verdict.horizons:
+            horizons += verdict.horizons
         if not verdict.interaction and interaction.retrieval:
             failed[interaction.status] += 1
+        interactions += verdict.interaction
+        result_leaks += verdict.result_leak
+        survivorship += verdict.survivorship_leak
+        entity_bearing += verdict.entity_bearing
+        restatements += verdict.restatement_leak
+        query_intent += verdict.query_intent_leak
+        open_period += verdict.open_period
+        blocked += verdict.blocked_attempt
+        undated += verdict.undated
+        content += verdict.content_leak
+        revised += verdict.revision_risk
+        not_yet += verdict.not_yet_listed
+        delisted += verdict.already_delisted
     return SampleResult(
         sample_id=trace.sample_id,
         as_of=trace.as_of,
         mode=trace.mode,
-        interactions=sum(j.interaction for j in judgements),
-        result_leaks=sum(j.result_leak for j in judgements),
-        survivorship_leaks=sum(j.survivorship_leak for j in judgements),
-        survivorship_base=sum(j.entity_bearing for j in judgements),
-        restatement_leaks=sum(j.restatement_leak for j in judgements),
-        query_intent_leaks=sum(j.query_intent_leak for j in judgements),
-        evidence=tuple(f"#{number} {line}" for number, found in enumerate(lines, start=1) for line in found)
-        + tuple(leak.evidence(trace.as_of) for leak in leaks),
-        blocked_attempts=sum(j.blocked_attempt for j in judgements),
+        interactions=interactions,
+        result_leaks=result_leaks,
+        survivorship_leaks=survivorship,
+        survivorship_base=entity_bearing,
+        restatement_leaks=restatements,
+        query_intent_leaks=query_intent,
+        evidence=tuple(evidence) + tuple(leak.evidence(trace.as_of) for leak in leaks),
+        blocked_attempts=blocked,
         failed_calls=failed,
-        undated=sum(j.undated for j in judgements),
-        content_leaks=sum(j.content_leak for j in judgements),
-        revision_risks=sum(j.revision_risk for j in judgements),
-        horizons=tuple(days for j in judgements for days in j.horizons),
-        not_yet_listed=sum(j.not_yet_listed for j in judgements),
-        already_delisted=sum(j.already_delisted for j in judgements),
+        undated=undated,
+        content_leaks=content,
+        revision_risks=revised,
+        horizons=tuple(horizons),
+        not_yet_listed=not_yet,
+        already_delisted=delisted,
         answered=trace.answer is not None,
         answer_leaks_retrieved=sum(leak.source == "retrieved" for leak in leaks),
         answer_leaks_parametric=sum(leak.source == "parametric" for leak in leaks),
-        open_period_queries=sum(j.open_period for j in judgements),
+        open_period_queries=open_period,
         seal_breaches=None if breaches is None else sum(1 for found in breaches if found),
         seal_calls=None if breaches is None else len(breaches),
     )

@@ -83,7 +83,13 @@ _PRODUCTS = (
     "office windows server studio excel powerpoint sharepoint visio autocad revit photoshop illustrator "
     "russell rtx gtx rx radeon geforce vision agenda"
 ).split()
-_NOT_YEAR_BEFORE = "".join(f"(?<!\\b{name} )" for name in _PRODUCTS) + r"(?<![0-9]{3}[\-.])(?<![0-9]{3} [0-9]{3} )"
+# The names are tried only after a letter and a space (_AFTER_A_WORD: every name ends with a letter),
+# so a year elsewhere skips them all; the same result, without looking behind for each name.
+_AFTER_A_WORD = "(?<![a-z] )"
+_NOT_YEAR_BEFORE = (
+    "(?:" + _AFTER_A_WORD + "|" + "".join(f"(?<!\\b{name} )" for name in _PRODUCTS) + ")"
+    + r"(?<![0-9]{3}[\-.])(?<![0-9]{3} [0-9]{3} )"
+)
 _HYPHEN_WORD = re.compile(r"(?<![\w-])([a-z]+)-$", re.IGNORECASE)
 _DATE_WORDS = frozenset(
     "mid pre post end early late year fy cy fiscal calendar full since by circa ca vs through to from".split()
@@ -143,10 +149,45 @@ _ANCHORED_KINDS = frozenset(re.findall(r"\(\?P<(\w+)>", _ANCHORED_FORMS)) - {
     "md_m", "md_d", "dm_d", "dm_m", "amq_m", "spring_p", "spring_m",
 }
 
+# How a match can begin: a look-ahead tried first at each position, so that a word which starts no
+# reference fails at once instead of after every form has been tried (a query of a few words
+# costs a few microseconds instead of tens).  It only rejects positions where no match can start,
+# so the matches are the same: each list is the first word (or its first letters) of every
+# prefix and every form below; tests/test_query_intent_guard.py checks the lists against the forms.
+_PREFIX_WORDS = ("after", "since", "before", "until", "by", "the", "end", "close", "year", "early", "mid", "late", "week")
+_MONTH_STEMS = ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec")
+_WRITTEN_WORDS = (
+    *_PREFIX_WORDS, *_MONTH_STEMS, "q[1-4]", "h[12]", "first", "second", "third", "fourth", "fy", "fiscal", "cy", "calendar",
+)
+_ANCHORED_WORDS = (
+    *_PREFIX_WORDS, *_MONTH_STEMS, "day", "tomorrow", "today", "tonight", "yesterday", "this", "current", "later",
+    "rest", "remainder", "balance", "next", "coming", "month", "quarter", "in", "on", "of", "through",
+    *(rf"{word}\s" for word in _NUMBER_WORDS),  # a count starts a match only as "3 months later": then a space
+)
+
+
+def _starts(digits: str, words: tuple[str, ...]) -> str:
+    """A look-ahead for *digits* or one of *words*, grouped by first letter (the engine then tries few)."""
+    by_letter: dict[str, list[str]] = {}
+    for word in words:
+        by_letter.setdefault(word[0], []).append(word[1:])
+    branches = [digits]
+    for letter, tails in sorted(by_letter.items()):
+        branches.append(letter + "(?:" + "|".join(sorted(set(tails), key=lambda t: (-len(t), t))) + ")")
+    return "(?=" + "|".join(branches) + ")"
+
+
+_STARTS_WRITTEN = _starts("[0-9]", _WRITTEN_WORDS)
+# An anchored form that starts with a digit is a day (12th of May) or a count (3 months later):
+# at most three digits, maybe a day's suffix, then a space.  A year (2023) is not one.
+_STARTS_ANCHORED = _starts(r"[0-9]{1,3}(?:st|nd|rd|th)?\s", _ANCHORED_WORDS)
+
 # Written-out references, in one pass.  Each form is a named group, so ``match.lastgroup`` names it.
 # Order matters: at one position the longest, most specific form must win.
 _PATTERN = re.compile(
-    r"(?<![\w$£€¥.,#])(?:(?=[abcelmstuwy])"  # a prefix starts with one of these letters: fail fast elsewhere
+    r"(?<![\w$£€¥.,#])"
+    + _STARTS_WRITTEN
+    + r"(?:(?=[abcelmstuwy])"  # a prefix starts with one of these letters: fail fast elsewhere
     + _PREFIXES
     + r")?(?:"
     rf"(?P<iso>(?P<iso_y>{_YEAR4})(?P<iso_s>[-/])(?P<iso_m>[0-9]{{2}})(?P=iso_s)(?P<iso_d>[0-9]{{2}})(?P<iso_t>{_TIME}))(?![\w%:])"
@@ -174,7 +215,7 @@ _PATTERN = re.compile(
     re.IGNORECASE,
 )
 # The anchored references: a second pass, over queries only (a prefix may stand before them: after tomorrow).
-_ANCHORED = re.compile(r"(?<![\w$£€¥.,#])(?:(?=[abcelmstuwy])" + _PREFIXES + r")?(?:" + _ANCHORED_FORMS + r")", re.IGNORECASE)
+_ANCHORED = re.compile(r"(?<![\w$£€¥.,#])" + _STARTS_ANCHORED + r"(?:(?=[abcelmstuwy])" + _PREFIXES + r")?(?:" + _ANCHORED_FORMS + r")", re.IGNORECASE)
 
 # Open periods: words asking for results or figures, and words that frame a query as something else.
 _RESULTS = re.compile(
@@ -761,6 +802,11 @@ def query_findings(query: str, as_of: _dt.date, *, fiscal_year_end: str | None =
     anchored = list(_ANCHORED.finditer(text))  # the whole text: an anchored phrase has no digit to find it by
     if anchored:
         matches = _merge(matches, anchored)
-    refs = _references(text, as_of, fiscal, matches, anchored=True)
-    future = tuple(ref for ref in refs if not known_at(ref.begins, as_of))
+    refs = _references(text, as_of, fiscal, matches, anchored=True) if matches else ()
+    if not refs:
+        return _NO_FINDINGS
+    future = tuple([ref for ref in refs if not known_at(ref.begins, as_of)])
     return QueryIntent(future, _open_periods(text, refs, as_of))
+
+
+_NO_FINDINGS = QueryIntent()  # immutable: shared by every query that names no period

@@ -266,7 +266,14 @@ def _check_one_date(place: _Place, item: ReturnedItem, dates: dict[str, tuple[tu
 
     Datings agree when their spans overlap (a day inside a month it was also
     dated by); an undated sighting agrees with any.  Places are spelled out
-    only for the error (this runs once per returned item).
+    only for the error.
+
+    It is called for open-web items only (those with a ``dating``): an entry
+    without one is a corpus item's (:func:`_from_corpus` builds the only
+    such entries), every sighting of a corpus id is that same entry with
+    the corpus's day (an inline entry that disagrees is refused by
+    :func:`_inline`), and an open-web item never has a corpus id, so a
+    corpus item can neither disagree with itself nor meet an open-web one.
     """
     span = _span(item)
     if span is None:
@@ -306,20 +313,13 @@ def _interaction(
     ):
         _bad_interaction(Fields(f"{label} interactions[{number}]", obj), query, status, returned)
     now = _time(Fields(f"{label} interactions[{number}]", obj)) if obj.get("time") is not None else None
-    resolved: list[ReturnedItem] = []
-    seen: set[str] = set()
-    for index, entry in enumerate(returned):
-        item = cache.get(entry) if type(entry) is str else None
-        if item is None:
-            item = _resolve(f"{label} interactions[{number}] returned[{index}]", entry, corpus, now, cache)
-        _check_one_date((number, index), item, dates, label)
-        if item.id not in seen:  # the same item twice in one result is one surfacing
-            seen.add(item.id)
-            resolved.append(item)
+    resolved = _known_ids(returned, cache)
+    if resolved is None:
+        resolved = _resolved(label, number, returned, corpus, now, cache, dates)
     target = obj.get("target")
     if target is not None:
         target = _target(f"{label} interactions[{number}] target", target, corpus, cache)
-        if target is not None:
+        if target is not None and target.dating is not None:
             _check_one_date((number, None), target, dates, label)
     command = obj.get("command")
     if command is not None and not isinstance(command, str):
@@ -329,7 +329,40 @@ def _interaction(
         raise Fields(f"{label} interactions[{number}]", obj).error(
             "retrieval", "expected true, or false for a local call that returned no items"
         )
-    return Interaction(tool, query, tuple(resolved), status, target, now, command, retrieval)
+    return Interaction(tool, query, resolved, status, target, now, command, retrieval)
+
+
+def _known_ids(returned: list, cache: dict[str, ReturnedItem]) -> tuple[ReturnedItem, ...] | None:
+    """The entries of *returned* when it is a list of distinct ids of corpus items already resolved
+    this run (the commonest result), else ``None`` (see :func:`_resolved`).
+
+    The same as :func:`_resolved` gives for such a list: each id's entry is the cached one, a
+    corpus item has no date to check (:func:`_check_one_date`), and distinct ids are distinct items.
+    """
+    try:
+        items = tuple(map(cache.__getitem__, returned))  # KeyError: not resolved yet; TypeError: an object
+    except (KeyError, TypeError):
+        return None
+    return items if len(set(returned)) == len(returned) else None
+
+
+def _resolved(
+    label: str, number: int, returned: list, corpus: Corpus, now: _dt.datetime | None,
+    cache: dict[str, ReturnedItem], dates: dict,
+) -> tuple[ReturnedItem, ...]:
+    """The items of *returned*, each checked and resolved; an item listed twice counts once."""
+    resolved: list[ReturnedItem] = []
+    seen: set[str] = set()
+    for index, entry in enumerate(returned):
+        item = cache.get(entry) if type(entry) is str else None
+        if item is None:
+            item = _resolve(f"{label} interactions[{number}] returned[{index}]", entry, corpus, now, cache)
+        if item.dating is not None:  # a corpus item (no dating) has one date: see _check_one_date
+            _check_one_date((number, index), item, dates, label)
+        if item.id not in seen:  # the same item twice in one result is one surfacing
+            seen.add(item.id)
+            resolved.append(item)
+    return tuple(resolved)
 
 
 def _bad_interaction(f: Fields, query: Any, status: Any, returned: Any) -> None:
