@@ -118,22 +118,32 @@ def _score_share(
 
 
 def score_file_parallel(
-    path: str, corpus: Corpus, fmt: str, out: str | None, *, jobs: int, sealed_tools: AbstractSet[str] | None = None
+    path: str,
+    corpus: Corpus,
+    fmt: str,
+    out: str | None,
+    *,
+    jobs: int,
+    sealed_tools: AbstractSet[str] | None = None,
+    source: str | None = None,
 ) -> None:
     """Score the trace file *path* in *jobs* processes into *fmt*, to *out* or stdout (staged).
 
-    *sealed_tools*: the tools audited for seal breaches, as for the serial scorer.
+    *sealed_tools*: the tools audited for seal breaches, as for the serial scorer.  *source*:
+    what ``--corpus`` said (default: ``corpus.source``), for workers that are spawned, not
+    forked, to load the corpus again (a database URL's password is not in ``corpus.source``).
     """
+    source = source if source is not None else corpus.source
     global _CORPUS
     methods = multiprocessing.get_all_start_methods()
     context = multiprocessing.get_context("fork" if "fork" in methods else "spawn")
-    if context.get_start_method() != "fork" and corpus.source is None:
+    if context.get_start_method() != "fork" and source is None:
         raise AnachronError("--jobs: this platform cannot fork, and the corpus has no directory to load it from")
     scratch = tempfile.mkdtemp(prefix="anachron-jobs-")
     _CORPUS = corpus
     try:
         with ProcessPoolExecutor(
-            max_workers=jobs, mp_context=context, initializer=_init, initargs=(corpus.source,)
+            max_workers=jobs, mp_context=context, initializer=_init, initargs=(source,)
         ) as pool:
             futures = [
                 pool.submit(_score_share, str(path), start, stop, first, fmt, scratch, sealed_tools)

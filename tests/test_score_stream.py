@@ -68,6 +68,16 @@ class SameBytesTest(unittest.TestCase):
                 self.assertEqual((status, err), (0, ""))
                 self.assertEqual(out, one, f"{fmt} --jobs {jobs}")
 
+    def test_spawned_workers_load_the_corpus_the_option_named(self):
+        # Where processes cannot fork, each worker loads --corpus again (from what the option said).
+        from unittest import mock
+
+        _, one, _ = run_cli("score", *GENERATED, "--format", "json")
+        with mock.patch("multiprocessing.get_all_start_methods", return_value=["spawn"]):
+            status, out, err = run_cli("score", *GENERATED, "--format", "json", "--jobs", "2")
+        self.assertEqual((status, err), (0, ""))
+        self.assertEqual(out, one)
+
     def test_out_writes_the_same_bytes_with_a_normal_mode(self):
         with tempfile.TemporaryDirectory() as tmp:
             target = Path(tmp) / "sub" / "scores.json"

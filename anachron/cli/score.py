@@ -40,7 +40,7 @@ def run(args: argparse.Namespace) -> int:
                 raise AnachronError("--jobs shards a trace file: with --from FORMAT, score with --jobs 1")
             from ..parallel import score_file_parallel
 
-            score_file_parallel(args.logs[0], corpus, args.format, args.out, jobs=args.jobs, sealed_tools=sealed)
+            score_file_parallel(args.logs[0], corpus, args.format, args.out, jobs=args.jobs, sealed_tools=sealed, source=args.corpus)
         else:
             # Written to a staged output: bad input found halfway leaves stdout (or --out) untouched.
             write_scores(records, corpus, args.format, args.out, sealed_tools=sealed)
