@@ -27,7 +27,6 @@ import datetime as _dt
 import heapq
 import itertools
 from collections import Counter
-from itertools import compress
 from typing import Iterable, Iterator, Mapping, Protocol, Sequence, runtime_checkable
 
 from . import bitmaps
@@ -108,7 +107,10 @@ class BitmapPostings(Postings, Protocol):
         """``{ord: score over *words*}`` of every visible item holding any of *words*."""
 
     def columns(self, words: Sequence[str]) -> list[tuple[int, int]]:
-        """``(bitmap, weight)`` of each word's strong (2) and weak (1) column, over every item."""
+        """``(bitmap, weight)`` columns whose weights add up, per item, to its score over *words*
+        (each word's strong column weighs 2, its weak one 1; short columns may come counted, as
+        one column per score level: :func:`.bitmaps.from_scores`).  Bitmaps may hold invisible
+        items: :meth:`visible` masks them."""
 
     def visible(self) -> int:
         """The bitmap of the visible ords."""
@@ -196,9 +198,9 @@ def top_counted(scores: Mapping[int, int], k: int) -> list[int]:
         lowest = level
         if needed >= k:
             break
-    above = list(compress(scores.keys(), map(lowest.__lt__, scores.values())))  # fewer than k
+    above = list(itertools.compress(scores.keys(), map(lowest.__lt__, scores.values())))  # fewer than k
     above.sort(key=lambda number: (-scores[number], number))
-    at = sorted(compress(scores.keys(), map(lowest.__eq__, scores.values())))  # ints: sorted in C
+    at = sorted(itertools.compress(scores.keys(), map(lowest.__eq__, scores.values())))  # ints: sorted in C
     return above + at[: k - len(above)]
 
 
