@@ -33,11 +33,13 @@ def shown_corpus(spec: str | os.PathLike[str]) -> str:
 
 
 def load_scored_corpus(spec: str | os.PathLike[str] | None = None, *, samples: bool = True) -> Corpus:
-    """The corpus *spec* names (default: the bundled v0 corpus), every item held for scoring.
+    """The corpus *spec* names (default: the bundled v0 corpus), for scoring.
 
-    A directory or an index file: :func:`~anachron.core.load_corpus`.  A
-    ``postgresql://`` URL: :func:`anachron.postgres.load_postgres_corpus`
-    (the ``postgres`` extra; without it, an error with the install hint).
+    A directory or an index file: :func:`~anachron.core.load_corpus` (a
+    directory loaded whole; an index's items read as traces name them).  A
+    ``postgresql://`` URL: :func:`anachron.postgres.load_postgres_corpus`,
+    loaded whole (the ``postgres`` extra; without it, an error with the
+    install hint).
     """
     if is_database_url(spec):
         from .postgres import load_postgres_corpus
