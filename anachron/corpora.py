@@ -38,8 +38,8 @@ def load_scored_corpus(spec: str | os.PathLike[str] | None = None, *, samples: b
     A directory or an index file: :func:`~anachron.core.load_corpus` (a
     directory loaded whole; an index's items read as traces name them).  A
     ``postgresql://`` URL: :func:`anachron.postgres.load_postgres_corpus`,
-    loaded whole (the ``postgres`` extra; without it, an error with the
-    install hint).
+    its items read as an index's are (the ``postgres`` extra; without it,
+    an error with the install hint).
     """
     if is_database_url(spec):
         from .postgres import load_postgres_corpus

@@ -35,6 +35,7 @@ from .core.index import (
     CORPUS_FILES,
     SERVED,
     Connections,
+    StoredItems,
     build_meta,
     check_fetch,
     check_unchanged,
@@ -319,16 +320,59 @@ def _pattern(pattern, params: list) -> str:
 
 
 def load_postgres_corpus(url: str, *, samples: bool = True) -> Corpus:
-    """The :class:`Corpus` loaded at *url*, items in file order (for the scorers)."""
+    """The :class:`Corpus` at *url*, items in file order (for the scorers).
+
+    Entities and samples are read whole; the items are a
+    :class:`PostgresItems`, read when asked for, as an index file's are.
+    """
     psycopg = _psycopg()
-    con, _ = _open(url, CORPUS_FILES if samples else SERVED)
+    con, meta = _open(url, CORPUS_FILES if samples else SERVED)
     try:
         column = lambda sql: (row[0] for row in con.execute(sql))  # noqa: E731
         entities = {e.id: e for e in map(read_entity, column(f"SELECT doc FROM {SCHEMA}.entities ORDER BY pos"))}
-        items = {i.id: i for i in map(read_item, column(f"SELECT doc FROM {SCHEMA}.items ORDER BY pos"))}
         tasks = {s.id: s for s in map(read_sample, column(f"SELECT doc FROM {SCHEMA}.samples ORDER BY pos"))} if samples else {}
     except psycopg.Error as exc:
         raise AnachronError(f"{redact(url)}: cannot read the corpus: {_first_line(exc)}") from None
     finally:
         con.close()
-    return Corpus(MappingProxyType(items), MappingProxyType(entities), MappingProxyType(tasks), source=redact(url))
+    return Corpus(PostgresItems(url, int(meta["items"])), MappingProxyType(entities), MappingProxyType(tasks), source=redact(url))
+
+
+class PostgresItems(StoredItems):
+    """:class:`~anachron.core.index.StoredItems` on a PostgreSQL server (autocommit connections,
+    made again when the server dropped one; documents streamed from the server, not fetched whole)."""
+
+    BY_ID = f"SELECT doc FROM {SCHEMA}.items WHERE id = %s"
+    IDS = f"SELECT id FROM {SCHEMA}.items ORDER BY pos"
+    DOCS = f"SELECT doc FROM {SCHEMA}.items ORDER BY pos"
+    WITH_FACTS = f"SELECT pos, doc FROM {SCHEMA}.items WHERE strpos(doc, '\"facts\":') > 0 ORDER BY pos"
+    DAMAGED = "a damaged corpus"
+
+    def __init__(self, url: str, count: int) -> None:
+        super().__init__(redact(url), count)
+        self._url = url
+
+    def _connect(self):
+        return _connect(self._url)
+
+    def _usable(self, con) -> bool:
+        return not (con.closed or con.broken)
+
+    def _execute(self, con, sql: str, args: tuple):
+        if sql == self.BY_ID:
+            return con.execute(sql, args).fetchall()
+        return self._stream(sql, args)
+
+    def _stream(self, sql: str, args: tuple):
+        """The rows of a scan of the table, streamed on a connection of its own: the thread's
+        connection stays free for lookups while the scan is read."""
+        con = _connect(self._url)
+        try:
+            yield from con.cursor().stream(sql, args)
+        finally:
+            con.close()
+
+    def _failed(self, exc: Exception) -> AnachronError | None:
+        if isinstance(exc, _psycopg().Error):
+            return AnachronError(f"{self._where}: cannot read the corpus: {_first_line(exc)}")
+        return None

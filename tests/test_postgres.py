@@ -112,6 +112,28 @@ class SameResultsTest(unittest.TestCase):
             self.assertEqual(list(got.entities.values()), list(want.entities.values()))
             self.assertEqual(list(got.samples.values()), list(want.samples.values()))
 
+    def test_items_are_read_when_asked_for_and_answer_as_the_directory_does(self):
+        from anachron.postgres import PostgresItems, load_postgres_corpus
+
+        want, got = load_corpus(V0), load_postgres_corpus(self.v0_url)
+        self.assertIsInstance(got.items, PostgresItems)
+        self.assertEqual(len(got.items), len(want.items))
+        self.assertEqual(list(got.items), list(want.items))
+        for ident, item in want.items.items():
+            self.assertEqual(got.items[ident], item)
+        for absent in ("no-such-id", "\ud800", "", 7, None):
+            self.assertNotIn(absent, got.items)
+            self.assertIsNone(got.items.get(absent))
+        with self.assertRaises(KeyError):
+            got.items["no-such-id"]
+        # A lookup while a scan is being read (the scan streams on a connection of its own).
+        for item in got.items.values():
+            self.assertEqual(got.items.get(item.id), item)
+        self.assertTrue(want.fact_sources)
+        self.assertEqual(got.fact_sources, want.fact_sources)
+        for text in ("Cygnus Robotics", "Delta Freight and CYGN", "nothing named"):
+            self.assertEqual(got.facts_about(text), want.facts_about(text), text)
+
     def test_entity_validity_is_a_table(self):
         import psycopg
 

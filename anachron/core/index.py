@@ -794,40 +794,63 @@ def load_index(path: str | os.PathLike[str], *, samples: bool = True) -> Corpus:
     return Corpus(items, MappingProxyType(entities), MappingProxyType(tasks), source=str(path))
 
 
-class IndexItems(Mapping[str, Item]):
-    """The items of an index as a read-only mapping id -> :class:`Item`, in file order, read when asked for.
+class StoredItems(Mapping[str, Item]):
+    """The items of a corpus store as a read-only mapping id -> :class:`Item`, in file order,
+    read when asked for (the scorers' view of a large corpus).
 
     A lookup (``items[id]``, ``get``, ``in``) reads one row by its id and
     keeps the last :attr:`CACHE` answers; iterating reads the ids in file
     order; ``values()`` and ``items()`` read every document once, in file
     order, holding none.  :meth:`with_facts` reads only the items that
     declare facts (what :attr:`Corpus.fact_sources` needs).  Each thread and
-    each forked process opens its own read-only connection.
+    each forked process has its own connection.  A store says how it
+    connects and queries (:class:`IndexItems`, SQLite;
+    :class:`anachron.postgres.PostgresItems`).
     """
 
     CACHE = 65_536  # items (or absent ids) kept
+    # The store's queries: one item's document by its stored id; the stored ids, then the
+    # documents, in file order; (pos, doc) of the documents holding the text '"facts":'.
+    BY_ID = IDS = DOCS = WITH_FACTS = ""
+    DAMAGED = "a damaged store"  # what a document that does not read as an item makes of the store
 
-    def __init__(self, path: str | os.PathLike[str], count: int) -> None:
-        self._path, self._count = Path(path), count
+    def __init__(self, where: str, count: int) -> None:
+        self._where, self._count = where, count
         self._kept: collections.OrderedDict[str, Item | None] = collections.OrderedDict()
         self._guard = threading.Lock()
         self._pid, self._connections = -1, None  # opened at the first read (in this process)
 
+    def _connect(self) -> Any:
+        raise NotImplementedError
+
+    def _usable(self, con: Any) -> bool:
+        return True
+
+    def _execute(self, con: Any, sql: str, args: tuple) -> Iterable[tuple]:
+        return con.execute(sql, args)
+
+    def _failed(self, exc: Exception) -> AnachronError | None:
+        """The error a failure of the store's driver is, or ``None`` when *exc* is not one."""
+        raise NotImplementedError
+
     def _rows(self, sql: str, *args: object) -> Iterator[tuple]:
         with self._guard:
             if self._pid != os.getpid():  # a forked child must not use its parent's connection
-                self._pid, self._connections = os.getpid(), Connections(lambda: _connect(self._path), _connect(self._path))
+                self._pid, self._connections = os.getpid(), Connections(self._connect, self._connect())
             connections = self._connections
         try:
-            yield from connections.get().execute(sql, args)  # type: ignore[union-attr]
-        except sqlite3.Error as exc:
-            raise AnachronError(f"{self._path}: a damaged index ({type(exc).__name__}: {exc})") from None
+            yield from self._execute(connections.get(usable=self._usable), sql, args)  # type: ignore[union-attr]
+        except Exception as exc:
+            failed = self._failed(exc)
+            if failed is None:
+                raise
+            raise failed from None
 
     def _read(self, doc: str) -> Item:
         try:
             return read_item(doc)
         except (ValueError, KeyError, TypeError) as exc:
-            raise AnachronError(f"{self._path}: a damaged index ({type(exc).__name__}: {exc})") from None
+            raise AnachronError(f"{self._where}: {self.DAMAGED} ({type(exc).__name__}: {exc})") from None
 
     def get(self, ident: object, default: Any = None) -> Any:
         if not isinstance(ident, str):
@@ -837,7 +860,7 @@ class IndexItems(Mapping[str, Item]):
                 self._kept.move_to_end(ident)
                 found = self._kept[ident]
                 return default if found is None else found
-        found = next((self._read(doc) for (doc,) in self._rows("SELECT doc FROM items WHERE id = ?", key(ident))), None)
+        found = next(iter([self._read(doc) for (doc,) in self._rows(self.BY_ID, key(ident))]), None)  # every row read
         with self._guard:
             self._kept[ident] = found
             while len(self._kept) > self.CACHE:
@@ -854,13 +877,13 @@ class IndexItems(Mapping[str, Item]):
         return self.get(ident) is not None
 
     def __iter__(self) -> Iterator[str]:
-        return (json.loads(stored) for (stored,) in self._rows("SELECT id FROM items ORDER BY pos"))
+        return (json.loads(stored) for (stored,) in self._rows(self.IDS))
 
     def __len__(self) -> int:
         return self._count
 
     def values(self) -> Iterator[Item]:  # type: ignore[override]
-        return (self._read(doc) for (doc,) in self._rows("SELECT doc FROM items ORDER BY pos"))
+        return (self._read(doc) for (doc,) in self._rows(self.DOCS))
 
     def items(self) -> Iterator[tuple[str, Item]]:  # type: ignore[override]
         return ((item.id, item) for item in self.values())
@@ -869,16 +892,38 @@ class IndexItems(Mapping[str, Item]):
         """``(file position, item)`` of every item declaring facts, in file order.
 
         A stored document holds ``"facts":`` (quotes unescaped) only as a
-        key, so the rows matching that text are a superset of those items,
+        key, so the rows holding that text are a superset of those items,
         each then read and kept only when it has facts.
         """
-        for pos, doc in self._rows("SELECT pos, doc FROM items WHERE instr(doc, '\"facts\":') ORDER BY pos"):
+        for pos, doc in self._rows(self.WITH_FACTS):
             item = self._read(doc)
             if item.facts:
                 yield pos, item
 
     def __repr__(self) -> str:
-        return f"IndexItems({str(self._path)!r}, {self._count} items)"
+        return f"{type(self).__name__}({self._where!r}, {self._count} items)"
+
+
+class IndexItems(StoredItems):
+    """:class:`StoredItems` of an index file (read-only connections)."""
+
+    BY_ID = "SELECT doc FROM items WHERE id = ?"
+    IDS = "SELECT id FROM items ORDER BY pos"
+    DOCS = "SELECT doc FROM items ORDER BY pos"
+    WITH_FACTS = "SELECT pos, doc FROM items WHERE instr(doc, '\"facts\":') ORDER BY pos"
+    DAMAGED = "a damaged index"
+
+    def __init__(self, path: str | os.PathLike[str], count: int) -> None:
+        super().__init__(str(path), count)
+        self._path = Path(path)
+
+    def _connect(self) -> sqlite3.Connection:
+        return _connect(self._path)
+
+    def _failed(self, exc: Exception) -> AnachronError | None:
+        if isinstance(exc, sqlite3.Error):
+            return AnachronError(f"{self._where}: {self.DAMAGED} ({type(exc).__name__}: {exc})")
+        return None
 
 
 def _column(con: sqlite3.Connection, sql: str) -> Iterable[str]:
