@@ -23,6 +23,7 @@ last item published on or before T".
 
 from __future__ import annotations
 
+import bisect
 import datetime as _dt
 import heapq
 import itertools
@@ -32,7 +33,7 @@ from typing import Iterable, Iterator, Mapping, Protocol, Sequence, runtime_chec
 from . import bitmaps
 from .corpus import Corpus, Item
 
-__all__ = ["BitmapPostings", "Engine", "Postings", "rank_order", "top_counted", "top_ords"]
+__all__ = ["BitmapPostings", "Engine", "Postings", "count_column", "rank_order", "tie_key", "top_counted", "top_ords"]
 
 
 @runtime_checkable
@@ -46,9 +47,26 @@ class Engine(Protocol):
         """The item *item_id*, or ``None`` when it is unknown or not visible in *mode*."""
 
 
+def tie_key(item: Item) -> tuple:
+    """An item's place in the engines' tie order: publish date, then id (what ``ord`` numbers).
+
+    Anything with ``publish_date`` and ``id`` has one (``anachron index`` orders
+    items it does not hold by it)."""
+    return (item.publish_date, item.id)
+
+
 def rank_order(items: Iterable[Item]) -> list[Item]:
-    """*items* in the engines' tie order: publish date, then id (what ``ord`` numbers)."""
-    return sorted(items, key=lambda item: (item.publish_date, item.id))
+    """*items* in the engines' tie order (:func:`tie_key`)."""
+    return sorted(items, key=tie_key)
+
+
+def count_column(scores: Counter[int], postings: Sequence[int], weight: int, below: int) -> None:
+    """Add *weight* to ``scores[o]`` for every number ``o`` of the ascending *postings* under *below*
+    (the visible items: the enforced cut).  Counted in C, *weight* times."""
+    if postings and postings[-1] >= below:
+        postings = postings[: bisect.bisect_left(postings, below)]
+    for _ in range(weight):
+        scores.update(postings)
 
 
 def extremes(engine: object) -> list[Item]:

@@ -26,7 +26,6 @@ exists (an index copied to another machine) is not checked.
 from __future__ import annotations
 
 import array
-import bisect
 import collections
 import datetime as _dt
 import hashlib
@@ -47,7 +46,7 @@ from .corpus import _ENTITY_FIELDS, _ITEM_FIELDS, _SAMPLE_FIELDS, Corpus, Entity
 from .corpus import _check_links, _entities, _item, _records, _samples
 from .dates import known_at
 from . import bitmaps
-from .engine import top_ords
+from .engine import count_column, tie_key, top_ords
 from .errors import AnachronError
 from .facts import parse_facts
 from .retrieval import _check_day, _check_mode, item_terms, tokenize
@@ -269,7 +268,7 @@ class _Scanned:
     def ordered(self) -> Iterator[tuple[int, Item]]:
         """``(file position, item)`` of every item in ``ord`` order, each read again from its line."""
         path = self.root / "items.jsonl"
-        order = sorted(range(len(self.links)), key=lambda n: (self.links[n].publish_date, self.links[n].id))
+        order = sorted(range(len(self.links)), key=lambda n: tie_key(self.links[n]))
         try:
             fh = open(path, "rb")
         except OSError as exc:
@@ -668,10 +667,8 @@ class _Postings:
     def partials(self, words):
         score: collections.Counter[int] = collections.Counter()
         for strong, weak in self._arrays(words):
-            for ords, times in ((strong, 2), (weak, 1)):
-                visible = ords[: bisect.bisect_right(ords, self.bound)]
-                for _ in range(times):
-                    score.update(visible)  # a word is strong or weak in an item, never both
+            count_column(score, strong, 2, self.bound + 1)  # a word is strong or weak in an item, never both
+            count_column(score, weak, 1, self.bound + 1)
         return score
 
     def columns(self, words):
@@ -691,9 +688,7 @@ class _Postings:
                 if isinstance(column, int):
                     columns.append((column, weight))
                     continue
-                visible = column[: bisect.bisect_right(column, self.bound)]
-                for _ in range(weight):
-                    counted.update(visible)
+                count_column(counted, column, weight, self.bound + 1)
         return columns + bitmaps.from_scores(counted)
 
     def visible(self):

@@ -20,7 +20,6 @@ Modes:
 
 from __future__ import annotations
 
-import bisect
 import datetime as _dt
 import re
 from collections import Counter
@@ -30,7 +29,7 @@ from ..validate import describe, positive_int
 from . import bitmaps
 from .corpus import Corpus, Entity, Item
 from .dates import known_at
-from .engine import top_counted
+from .engine import count_column, rank_order, top_counted
 from .errors import AnachronError
 
 __all__ = ["MODES", "SearchEngine", "item_terms", "tokenize"]
@@ -82,7 +81,7 @@ class SearchEngine:
 
     def __init__(self, corpus: Corpus) -> None:
         self.corpus = corpus
-        self._order: list[Item] = sorted(corpus.items.values(), key=lambda item: (item.publish_date, item.id))
+        self._order: list[Item] = rank_order(corpus.items.values())
         self._dates = [item.publish_date for item in self._order]
         strong_postings: dict[str, list[int]] = {}
         weak_postings: dict[str, list[int]] = {}
@@ -130,13 +129,13 @@ class SearchEngine:
                     if bits is not None:
                         columns.append((bits, weight))
                     else:
-                        _add(counted, postings, weight, cut, size)
+                        count_column(counted, postings, weight, cut)
             columns += bitmaps.from_scores(counted)
             return [self._order[number] for number in bitmaps.top(columns, (1 << cut) - 1, k)]
         scores: Counter[int] = Counter()
         for _, strong, weak in lists:
-            _add(scores, strong, 2, cut, size)
-            _add(scores, weak, 1, cut, size)
+            count_column(scores, strong, 2, cut)
+            count_column(scores, weak, 1, cut)
         return [self._order[number] for number in top_counted(scores, k)]
 
     def _known_prefix(self, as_of: _dt.date) -> int:
@@ -172,16 +171,6 @@ def _bitmap(postings: list[int], size: int) -> int | None:
     100,000 items, 62 MiB for the engine against 51 MiB with bitmaps only where smaller than the
     list, for half the p95 latency (docs/performance.md)."""
     return bitmaps.from_ords(postings) if len(postings) * _DENSE > size else None
-
-
-def _add(scores: Counter[int], postings: list[int], weight: int, cut: int, size: int) -> None:
-    """Add *weight* to the score of every item of *postings* numbered below *cut*."""
-    if not postings:
-        return
-    if cut < size:
-        postings = postings[: bisect.bisect_left(postings, cut)]
-    for _ in range(weight):
-        scores.update(postings)  # counted in C
 
 
 class _ScanSearch:
