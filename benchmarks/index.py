@@ -48,8 +48,8 @@ sys.path.insert(0, str(ROOT / "benchmarks"))
 import corpus_gen  # noqa: E402
 
 from anachron.core import load_corpus  # noqa: E402
-from anachron.core.retrieval import _ScanSearch  # noqa: E402
-from anachron.core.index import IndexEngine  # noqa: E402
+from anachron.store.memory import _ScanSearch  # noqa: E402
+from anachron.store.index import IndexEngine  # noqa: E402
 
 MODES = ("enforced", "unrestricted")
 
@@ -81,7 +81,7 @@ def child(code: str) -> tuple[dict, float]:
 
 _BUILD = """
 import json, sys, time
-from anachron.core.index import build_index
+from anachron.store.index import build_index
 t = time.perf_counter(); s = build_index({src!r}, {out!r}); t = time.perf_counter() - t
 _out = {{"seconds": t, "bytes": s.bytes}}
 """
@@ -97,7 +97,7 @@ _out = {{"load": load, "ready": ready, "first": first}}
 _OPEN = """
 import json, time, datetime as dt
 t = time.perf_counter()
-from anachron.core.index import IndexEngine
+from anachron.store.index import IndexEngine
 imported = time.perf_counter() - t
 e = IndexEngine({out!r}); opened = time.perf_counter() - t
 e.search({query!r}, as_of=dt.date(2020, 1, 1), mode="enforced"); first = time.perf_counter() - t
@@ -108,7 +108,7 @@ _out = {{"import": imported, "open": opened - imported, "first": first}}
 _BASELINE = """
 import datetime as dt, json, sys, time
 sys.path.insert(0, {tree!r})
-from anachron.core.index import IndexEngine
+from anachron.store.index import IndexEngine
 work = json.load(open({work!r}))
 engine = IndexEngine({db!r})
 _out = {{}}
@@ -148,7 +148,7 @@ def time_searches(engine, queries, days, mode) -> tuple[list[float], list[list[s
 def _agent(args) -> list[float]:
     kind, where, queries, days, barrier = args
     if kind == "postgres":
-        from anachron.postgres import PostgresEngine
+        from anachron.store.postgres import PostgresEngine
 
         engine = PostgresEngine(where)
     else:
@@ -201,7 +201,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--baseline", metavar="TREE", help="also time an older tree's IndexEngine (e.g. `git archive` of a commit) on the same file")
     parser.add_argument("--no-previous", action="store_true", help="do not time the previous planner (every candidate scored, FTS5 only) beside")
     args = parser.parse_args(argv)
-    from anachron.core import engine as planner
+    from anachron.store import engine as planner
 
     if args.rare_postings is not None:
         planner.RARE_POSTINGS = args.rare_postings
@@ -214,7 +214,7 @@ def main(argv: list[str] | None = None) -> int:
     queries = corpus_gen.queries(args.queries, seed=7, entities=max(10, args.items // 500))
     days = corpus_gen.as_of_dates(args.queries, seed=8)
     print(f"machine: {machine()}; load average before: {os.getloadavg()[0]:.1f}")
-    from anachron.core.index import DENSE
+    from anachron.store.index import DENSE
 
     print(f"planner: RARE_POSTINGS {planner.RARE_POSTINGS}, RARE_SHARE {planner.RARE_SHARE}, MAX_COMMON {planner.MAX_COMMON}, "
           f"MAX_SCORED {planner.MAX_SCORED}; bitmaps stored for columns held by more than 1 item in {DENSE}; "
@@ -278,7 +278,7 @@ def main(argv: list[str] | None = None) -> int:
     print(f"agents: {args.agents} processes x {args.agent_queries} enforced searches on one SQLite file: "
           f"p50 {sqlite_agents[0]:.2f} ms, p95 {sqlite_agents[1]:.2f} ms, {sqlite_agents[2]:.0f} calls/s")
     if args.postgres:
-        from anachron.postgres import load_to_postgres
+        from anachron.store.postgres import load_to_postgres
 
         if not args.postgres_loaded:
             t = time.perf_counter()

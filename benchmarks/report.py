@@ -21,8 +21,8 @@ import time
 
 from anachron.core import SearchEngine, load_corpus, naive_trace, parse_traces, score_traces
 from anachron.html import Run, report_html
-from anachron.io import dump_json
-from anachron.report import score_document
+from anachron.core.jsonio import dump_json
+from anachron.output.report import score_document
 
 
 def results(n: int):

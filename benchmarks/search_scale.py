@@ -36,7 +36,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from anachron.core import SearchEngine, load_corpus  # noqa: E402
-from anachron.core.retrieval import MODES, _ScanSearch  # noqa: E402
+from anachron.store.memory import MODES, _ScanSearch  # noqa: E402
 from workload import VOCABULARY, _vocabulary, _zipf_weights, write_workload  # noqa: E402
 
 

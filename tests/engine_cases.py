@@ -58,7 +58,7 @@ def as_of_days(corpus):
     return [days[0] - dt.timedelta(days=1), days[0], days[len(days) // 2], days[-1], days[-1] + dt.timedelta(days=1)]
 
 
-# (RARE_POSTINGS, MAX_COMMON) of anachron.core.engine.top_ords: every path of the planner.
+# (RARE_POSTINGS, MAX_COMMON) of anachron.store.engine.top_ords: every path of the planner.
 # The first is the default (RARE_SHARE kept); the others set RARE_SHARE to 0.
 PLANS = ((1000, 4), (0, 4), (5, 3), (60, 1), (10**9, 3), (0, 0))
 
@@ -67,7 +67,7 @@ def assert_same_results(test, reference, engine, corpus, *, ks=(1, 5), plans=PLA
     """*engine* returns what *reference* returns (items and order) for every case and plan; returns how many were compared."""
     from unittest import mock
 
-    from anachron.core import engine as planner
+    from anachron.store import engine as planner
 
     compared = 0
     days = as_of_days(corpus)

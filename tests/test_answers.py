@@ -7,7 +7,7 @@ from pathlib import Path
 
 from anachron.core import AnachronError, build_corpus, load_corpus, parse_traces, score_trace, summarise
 from anachron.core.facts import statements
-from anachron.report import score_document, summary_lines
+from anachron.output.report import score_document, summary_lines
 
 from tests.corpus_fixtures import item
 from tests.support import run_cli

@@ -27,7 +27,7 @@ from anachron.core.attribution import (
     html_dates,
     parse_when,
 )
-from anachron.errors import AnachronError
+from anachron.core.errors import AnachronError
 
 D = dt.date
 UTC = dt.timezone.utc

@@ -9,7 +9,7 @@ from anachron.core import default_corpus_dir, load_corpus
 from anachron.bank import build_bank, load_bank, load_facts, manifest
 from anachron.bank.judge import candidates
 from anachron.bank.values import matches
-from anachron.io import dump_json
+from anachron.core.jsonio import dump_json
 from anachron.core.errors import AnachronError
 
 CORPUS_DIR = default_corpus_dir()

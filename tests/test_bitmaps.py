@@ -1,10 +1,10 @@
-"""anachron.core.bitmaps: the exact top k over posting bitmaps, against a brute-force count."""
+"""anachron.store.bitmaps: the exact top k over posting bitmaps, against a brute-force count."""
 
 import doctest
 import random
 import unittest
 
-from anachron.core import bitmaps
+from anachron.store import bitmaps
 
 
 def _brute(columns, visible, k):

@@ -10,7 +10,7 @@ from pathlib import Path
 
 from anachron.cli import compare_main
 from anachron.core import AnachronError, compare_modes
-from anachron.io import dump_json, read_json
+from anachron.core.jsonio import dump_json, read_json
 from anachron.core.scores import METRICS, parse_scores
 from tests.support import run_cli
 

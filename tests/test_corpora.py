@@ -1,4 +1,4 @@
-"""anachron.corpora: how --corpus is named in outputs (a database URL never with its password).
+"""anachron.store.corpora: how --corpus is named in outputs (a database URL never with its password).
 
 Pure string handling, no server: tests/test_postgres.py (ScorersTest) checks the
 same through `demo` and `report` against a real one.
@@ -6,7 +6,7 @@ same through `demo` and `report` against a real one.
 
 import unittest
 
-from anachron.corpora import is_database_url, shown_corpus
+from anachron.store.corpora import is_database_url, shown_corpus
 
 
 class ShownCorpusTest(unittest.TestCase):

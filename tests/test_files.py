@@ -1,4 +1,4 @@
-"""Strict JSON reading and atomic writing (anachron.io), used by every command."""
+"""Strict JSON reading and atomic writing (anachron.core.jsonio), used by every command."""
 
 import json
 import os
@@ -8,7 +8,7 @@ from pathlib import Path
 from unittest import mock
 
 from anachron.core import AnachronError
-from anachron.io import dump_json, read_json, read_records, write_atomic, write_files_atomic
+from anachron.core.jsonio import dump_json, read_json, read_records, write_atomic, write_files_atomic
 
 
 class ReadJsonTest(unittest.TestCase):

@@ -578,7 +578,7 @@ class AnalysisTest(unittest.TestCase):
         out_file = Path(self.tmp.name) / "result" / "r.json"
         status, out, err = run_cli("freeze", "analyze", str(self.study), str(path), "--out", str(out_file))
         self.assertEqual((status, out, err), (0, "", ""))
-        from anachron.io import dump_json
+        from anachron.core.jsonio import dump_json
 
         self.assertEqual(out_file.read_text(encoding="utf-8"), dump_json(run_outcome_analysis(self.study, path)))
         status, out, _ = run_cli("freeze", "analyze", str(self.study), str(path))

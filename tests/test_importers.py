@@ -10,9 +10,9 @@ import unittest
 from pathlib import Path
 
 from anachron.core import load_corpus, parse_traces, score_traces
-from anachron.errors import AnachronError
+from anachron.core.errors import AnachronError
 from anachron.importers import FORMATS, Options, import_logs
-from anachron.validate import describe
+from anachron.core.validate import describe
 
 from tests.support import ROOT, require_extra, run_cli
 
@@ -363,7 +363,7 @@ class ImportCommandTest(unittest.TestCase):
         log.write_text(json.dumps(chat), encoding="utf-8")
         out = self.dir / "t.jsonl"
         status, _, err = run_cli("import", "--from", "openai-chat", str(log), "--as-of", T, "--out", str(out))
-        # io.py rejects NaN (it could not be written back as JSON): the query is lost, and one line says so.
+        # core/jsonio.py rejects NaN (it could not be written back as JSON): the query is lost, and one line says so.
         self.assertEqual((status, err), (0, f"warning: {log}: call #1 (search): its arguments are not strict JSON "
                                             "(NaN, Infinity or a syntax error): no query or URL was read from them\n"))
         self.assertEqual(len(out.read_text(encoding="utf-8").split("\n")), 2)  # one record, one line: U+2028 is escaped

@@ -18,8 +18,8 @@ from pathlib import Path
 from unittest import mock
 
 from anachron.core import SearchEngine, default_corpus_dir, load_corpus
-from anachron.core.index import IndexEngine, build_index, load_index
-from anachron.errors import AnachronError
+from anachron.store.index import IndexEngine, build_index, load_index
+from anachron.core.errors import AnachronError
 from anachron.timelock import CorpusBackend, EventWriter, TimeLock, open_engine
 
 from tests import engine_cases
@@ -70,7 +70,7 @@ class SameResultsTest(unittest.TestCase):
         # Non-vacuity: the generated corpus has ties on score and day that only the id breaks.
         from collections import Counter
 
-        from anachron.core.retrieval import item_terms, tokenize
+        from anachron.store.memory import item_terms, tokenize
 
         common = Counter(w for i in corpus.items.values() for w in tokenize(i.title)).most_common(1)[0][0]
         hits = reference.search(common, as_of=dt.date(2100, 1, 1), mode="unrestricted", k=len(corpus.items))
@@ -110,8 +110,8 @@ class SameResultsTest(unittest.TestCase):
         from collections import Counter
         from unittest import mock
 
-        from anachron.core import engine as planner
-        from anachron.core import index as module
+        from anachron.store import engine as planner
+        from anachron.store import index as module
 
         corpus = load_corpus(self.generated)
         names = {False: ("candidates", "scan", "aggregate"), True: ("partials", "columns")}
@@ -269,7 +269,7 @@ class CorpusFromIndexTest(_Dir):
 
 
     def test_items_are_read_when_asked_for_and_answer_as_the_directory_does(self):
-        from anachron.core.index import IndexItems
+        from anachron.store.index import IndexItems
 
         source = V0
         index = build_index(source, self.dir / "v0.db").path
@@ -293,7 +293,7 @@ class CorpusFromIndexTest(_Dir):
             self.assertEqual(got.facts_about(text), want.facts_about(text), text)
 
     def test_the_item_cache_is_bounded_and_stays_exact(self):
-        from anachron.core.index import IndexItems
+        from anachron.store.index import IndexItems
 
         index = build_index(V0, self.dir / "v0.db").path
         want = load_corpus(V0)
@@ -467,7 +467,7 @@ class BuildTest(_Dir):
         self.assertEqual(list(load_index(out).items.values()), list(load_corpus(root).items.values()))
 
     def test_a_corpus_changed_while_indexed_is_refused(self):
-        from anachron.core import index as module
+        from anachron.store import index as module
 
         real = module._scan
         text = (V0 / "items.jsonl").read_text(encoding="utf-8")

@@ -3,7 +3,7 @@
 import unittest
 
 from anachron.core import AnachronError, load_corpus, parse_traces, score_trace, summarise
-from anachron.report import summary_lines
+from anachron.output.report import summary_lines
 
 from tests.corpus_fixtures import corpus, entity, item, trace
 

@@ -40,7 +40,7 @@ def setUpModule():
 
     import anachron.core as core
     import anachron.inspect as ai
-    import anachron.report as report
+    import anachron.output.report as report
     from anachron.inspect.solver import BUDGET_SPENT
 
     TMP = tempfile.TemporaryDirectory()

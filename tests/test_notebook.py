@@ -12,9 +12,9 @@ import unittest
 from pathlib import Path
 
 from anachron.core import SearchEngine, compare_modes, load_corpus, naive_trace, parse_traces, score_traces, summarise
-from anachron.io import dump_json
-from anachron.records import BANK_COLUMNS, COMPARISON_COLUMNS, SAMPLE_COLUMNS, csv_text, sample_records
-from anachron.results import Results
+from anachron.core.jsonio import dump_json
+from anachron.output.records import BANK_COLUMNS, COMPARISON_COLUMNS, SAMPLE_COLUMNS, csv_text, sample_records
+from anachron.output.results import Results
 from tests.support import require_extra, run_cli
 
 CORPUS = load_corpus()
@@ -69,7 +69,7 @@ class Displays(unittest.TestCase):
 
     def test_bank_card(self):
         from anachron.bank import default_bank_path, load_bank, manifest_path_for, manifest_version, oracle_responses, run_bank
-        from anachron.io import read_json
+        from anachron.core.jsonio import read_json
 
         bank = load_bank(default_bank_path())
         version = manifest_version(read_json(manifest_path_for(default_bank_path())), "m")

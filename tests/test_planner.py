@@ -1,4 +1,4 @@
-"""The shared planner (anachron.core.engine.top_ords), with bitmaps and without, against a brute-force ranking.
+"""The shared planner (anachron.store.engine.top_ords), with bitmaps and without, against a brute-force ranking.
 
 The postings here are plain Python sets over seeded random items (many ties on
 score, so the ord tie order decides); the reference sums 2 per strong word and
@@ -9,8 +9,8 @@ import random
 import unittest
 from unittest import mock
 
-from anachron.core import engine as planner
-from anachron.core.engine import top_ords
+from anachron.store import engine as planner
+from anachron.store.engine import top_ords
 
 
 class _Memory:

@@ -17,7 +17,7 @@ import uuid
 from pathlib import Path
 
 from anachron.core import SearchEngine, default_corpus_dir, load_corpus
-from anachron.errors import AnachronError
+from anachron.core.errors import AnachronError
 from anachron.timelock import CorpusBackend, EventWriter, TimeLock, open_engine
 
 from tests import engine_cases
@@ -77,7 +77,7 @@ def loaded(source):
 class SameResultsTest(unittest.TestCase):
     @classmethod
     def setUpClass(cls):
-        from anachron.postgres import PostgresEngine
+        from anachron.store.postgres import PostgresEngine
 
         cls.generated = engine_cases.generated_corpus(Path(TMP.name) / "gen")
         cls.v0_url, cls.gen_url = loaded(V0), loaded(cls.generated)
@@ -103,7 +103,7 @@ class SameResultsTest(unittest.TestCase):
             engine_cases.assert_same_fetches(self, SearchEngine(corpus), engine, corpus)
 
     def test_the_corpus_reads_back_exactly(self):
-        from anachron.postgres import load_postgres_corpus
+        from anachron.store.postgres import load_postgres_corpus
 
         for source, url in ((V0, self.v0_url), (self.generated, self.gen_url)):
             want, got = load_corpus(source), load_postgres_corpus(url)
@@ -113,7 +113,7 @@ class SameResultsTest(unittest.TestCase):
             self.assertEqual(list(got.samples.values()), list(want.samples.values()))
 
     def test_items_are_read_when_asked_for_and_answer_as_the_directory_does(self):
-        from anachron.postgres import PostgresItems, load_postgres_corpus
+        from anachron.store.postgres import PostgresItems, load_postgres_corpus
 
         want, got = load_corpus(V0), load_postgres_corpus(self.v0_url)
         self.assertIsInstance(got.items, PostgresItems)
@@ -173,7 +173,7 @@ class SessionsTest(unittest.TestCase):
     """Eight agents at once against one server: their own locks, one engine or one each."""
 
     def test_concurrent_sessions(self):
-        from anachron.postgres import PostgresEngine
+        from anachron.store.postgres import PostgresEngine
 
         generated = engine_cases.generated_corpus(Path(TMP.name) / "gen-s", items=800)
         url = loaded(generated)
@@ -316,7 +316,7 @@ class ScorersTest(unittest.TestCase):
 
 class ErrorsTest(unittest.TestCase):
     def test_unreachable_server_empty_database_and_stale_corpus(self):
-        from anachron.postgres import PostgresEngine
+        from anachron.store.postgres import PostgresEngine
 
         with self.assertRaisesRegex(AnachronError, r"postgresql://user:\*\*\*@127\.0\.0\.1:1/x: cannot connect") as cm:
             PostgresEngine("postgresql://user:secret@127.0.0.1:1/x")
@@ -338,8 +338,8 @@ class ErrorsTest(unittest.TestCase):
     def test_a_corpus_changed_while_loaded_is_rolled_back(self):
         from unittest import mock
 
-        from anachron.core import index as module
-        from anachron.postgres import load_postgres_corpus, load_to_postgres
+        from anachron.store import index as module
+        from anachron.store.postgres import load_postgres_corpus, load_to_postgres
 
         root = Path(TMP.name) / "changing-v0"
         shutil.copytree(V0, root)

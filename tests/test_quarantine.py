@@ -102,7 +102,7 @@ class ImportGraphTest(unittest.TestCase):
         graph = reachable("anachron.cli.serve")
         self.assertIn("anachron.mcp", graph)
         self.assertIn("anachron.timelock.lock", graph)
-        self.assertIn("anachron.core.retrieval", graph)
+        self.assertIn("anachron.store.memory", graph)
         # ...and the bank command's lazy imports, so a path to the bank would be seen.
         self.assertTrue(any(m.startswith("anachron.bank.") for m in reachable("anachron.cli.bank")))
 

@@ -7,7 +7,7 @@ from anachron.core import AnachronError, date_references, future_references, que
 from anachron.core.query_intent import parse_fiscal_year_end
 from anachron.core.scores import METRICS
 from anachron.core.leakage import SampleResult
-from anachron.report import score_table
+from anachron.output.report import score_table
 
 from tests.corpus_fixtures import corpus, entity, item, trace
 

@@ -20,8 +20,8 @@ from pathlib import Path
 from anachron.core import SearchEngine, compare_modes, load_corpus, naive_trace, parse_traces, score_traces, summarise
 from anachron.html import Run, report_html
 from anachron.html.svg import horizon_bins
-from anachron.io import dump_json
-from anachron.report import score_document
+from anachron.core.jsonio import dump_json
+from anachron.output.report import score_document
 from tests.support import ROOT, extras_required, run_cli
 
 CORPUS = load_corpus()

@@ -16,8 +16,8 @@ import tempfile
 import unittest
 from pathlib import Path
 
-from anachron.io import dump_json
-from anachron.report import score_document
+from anachron.core.jsonio import dump_json
+from anachron.output.report import score_document
 
 from tests.support import ROOT, run_cli
 
@@ -95,8 +95,8 @@ class SealAuditTest(unittest.TestCase):
 
     def library(self, sealed):
         from anachron.core import load_corpus, parse_traces, score_traces
-        from anachron.io import read_records
-        from anachron.report import score_table
+        from anachron.core.jsonio import read_records
+        from anachron.output.report import score_table
 
         corpus = load_corpus(str(DATA / "corpus"))
         traces = parse_traces(read_records(str(DATA / "traces.jsonl")), corpus)
@@ -234,7 +234,7 @@ class PrettyJsonTest(unittest.TestCase):
     """pretty_json writes what dump_json writes, for every value, nested anywhere."""
 
     def test_same_as_dump_json(self):
-        from anachron.scoring import pretty_json
+        from anachron.output.stream import pretty_json
 
         import enum
 
@@ -261,7 +261,7 @@ class PrettyJsonTest(unittest.TestCase):
                 self.assertEqual(pretty_json(value, indent), want, repr(value))
 
     def test_what_json_refuses_it_refuses(self):
-        from anachron.scoring import pretty_json
+        from anachron.output.stream import pretty_json
 
         for value in (float("nan"), [float("inf")], {"a": float("-inf")}, {"a": object()}, {(1, 2): 3}):
             with self.assertRaises((ValueError, TypeError)):

@@ -9,8 +9,8 @@ import unittest
 
 from anachron.core import score_trace, summarise
 from anachron.core.scores import parse_scores
-from anachron.errors import AnachronError
-from anachron.report import score_document, score_table
+from anachron.core.errors import AnachronError
+from anachron.output.report import score_document, score_table
 
 from tests.corpus_fixtures import corpus, item, trace
 from tests.support import run_cli

@@ -17,12 +17,13 @@ import unittest
 from pathlib import Path
 from unittest import mock
 
-from anachron.core import SearchEngine, bitmaps, load_corpus
-from anachron.core import engine as planner
-from anachron.core import index as index_module
-from anachron.core import retrieval
-from anachron.core.index import IndexEngine, build_index
-from anachron.core.retrieval import MODES, _ScanSearch
+from anachron.core import SearchEngine, load_corpus
+from anachron.store import bitmaps
+from anachron.store import engine as planner
+from anachron.store import index as index_module
+from anachron.store import memory as retrieval
+from anachron.store.index import IndexEngine, build_index
+from anachron.store.memory import MODES, _ScanSearch
 
 from tests.test_bitmaps import _brute
 

@@ -6,8 +6,8 @@ import unittest
 from unittest import mock
 
 from anachron.core import AnachronError, SearchEngine, load_corpus
-from anachron.core import retrieval
-from anachron.core.retrieval import MODES, _ScanSearch, tokenize
+from anachron.store import memory as retrieval
+from anachron.store.memory import MODES, _ScanSearch, tokenize
 
 from tests.corpus_fixtures import corpus, entity, item
 

@@ -5,7 +5,7 @@ import datetime as dt
 import unittest
 
 from anachron.core import load_corpus
-from anachron.errors import AnachronError
+from anachron.core.errors import AnachronError
 from anachron.timelock import SNIPPET, CorpusBackend, Hit, Limits, TimeLock, UpstreamError, recheck
 
 T = dt.date(2022, 6, 1)

@@ -34,7 +34,7 @@ from fractions import Fraction
 from typing import Any, Callable, Mapping
 
 from ..core.dates import known_at, parse_date
-from ..errors import AnachronError
+from ..core.errors import AnachronError
 from .build import FIELD_LABELS
 from .items import Bank, BankItem
 from .judge import candidates

@@ -14,10 +14,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Iterable, Mapping
 
-from ..errors import AnachronError
+from ..core.errors import AnachronError
 from ..core.dates import known_at
-from ..io import read_json
-from ..validate import Fields
+from ..core.jsonio import read_json
+from ..core.validate import Fields
 from .items import BankItem, required_date
 
 __all__ = ["ModelCutoff", "parse_model_cutoffs", "load_model_cutoffs"]

@@ -89,7 +89,7 @@ def filings_text(records: Iterable[Mapping[str, Any]]) -> str:
 
 def write_filings(fact_records: Iterable[tuple[str, Mapping[str, Any]]], corpus: Corpus, directory: str | os.PathLike[str]) -> Path:
     """Write ``DIRECTORY/items.jsonl`` atomically; returns its path."""
-    from ..io import write_files_atomic
+    from ..core.jsonio import write_files_atomic
 
     path = Path(directory) / "items.jsonl"
     path.parent.mkdir(parents=True, exist_ok=True)

@@ -19,8 +19,8 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any, Mapping
 
-from ..errors import AnachronError
-from ..validate import describe
+from ..core.errors import AnachronError
+from ..core.validate import describe
 from .items import BankItem
 from .reading import Figure, event_dates, figures, has_context, has_direction, has_hedge, has_refusal, revision_mentions, statuses
 from .values import matches, render

@@ -16,7 +16,7 @@ import asyncio
 import re
 from typing import Any, Callable, Sequence
 
-from ..errors import AnachronError
+from ..core.errors import AnachronError
 from .items import BankItem
 from .judge import CORRECT, INCORRECT, LEAKED, REFUSED
 from .values import render

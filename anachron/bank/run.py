@@ -15,10 +15,10 @@ from fractions import Fraction
 from typing import Any, Callable, Iterable, Mapping, Sequence
 
 from ..core.stats import wilson_interval
-from ..errors import AnachronError
-from ..io import read_records
-from ..records import BANK_HISTORY, bank_verdict as verdict_text
-from ..validate import Fields
+from ..core.errors import AnachronError
+from ..core.jsonio import read_records
+from ..output.records import BANK_HISTORY, bank_verdict as verdict_text
+from ..core.validate import Fields
 from .cutoffs import ModelCutoff
 from .items import Bank, BankItem
 from .judge import AMBIGUOUS, CORRECT, INCORRECT, JUDGEMENTS, LEAKED, REFUSED, assess, judge, read_response, states
@@ -322,8 +322,8 @@ class BankRun:
         }
 
     def to_records(self) -> list[dict[str, Any]]:
-        """One flat record per item (:data:`anachron.records.BANK_COLUMNS`), for a data frame or CSV."""
-        from ..records import bank_records
+        """One flat record per item (:data:`anachron.output.records.BANK_COLUMNS`), for a data frame or CSV."""
+        from ..output.records import bank_records
 
         return bank_records(self.to_dict())
 

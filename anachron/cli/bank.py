@@ -16,9 +16,9 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from ..errors import AnachronError
-from ..io import dump_json, read_json, write_files_atomic
-from ..records import BANK_COLUMNS
+from ..core.errors import AnachronError
+from ..core.jsonio import dump_json, read_json, write_files_atomic
+from ..output.records import BANK_COLUMNS
 from .options import add_corpus_option, add_format_option, emit_csv
 
 if TYPE_CHECKING:
@@ -91,7 +91,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 def run_build(args: argparse.Namespace) -> int:
     from ..bank import build_bank, load_facts, manifest, manifest_path_for
-    from ..corpora import load_scored_corpus
+    from ..store.corpora import load_scored_corpus
 
     bank = build_bank(load_facts(args.facts), load_scored_corpus(args.corpus))
     out = Path(args.out)
@@ -106,7 +106,7 @@ def run_build(args: argparse.Namespace) -> int:
 def run_filings(args: argparse.Namespace) -> int:
     from ..bank import load_facts
     from ..bank.filings import write_filings
-    from ..corpora import load_scored_corpus
+    from ..store.corpora import load_scored_corpus
 
     path = write_filings(load_facts(args.facts), load_scored_corpus(args.corpus), args.out)
     print(f"wrote {path}")

@@ -8,9 +8,9 @@ import sys
 from ..core.stats import compare_modes
 from ..core.stats.paired import check_options
 from ..core.stats.intervals import CI_METHODS
-from ..io import dump_json, read_json
+from ..core.jsonio import dump_json, read_json
 from ..core.scores import METRICS, parse_scores
-from ..records import COMPARISON_COLUMNS, comparison_records
+from ..output.records import COMPARISON_COLUMNS, comparison_records
 from .options import add_format_option, emit_csv
 
 

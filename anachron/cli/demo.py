@@ -11,9 +11,9 @@ import argparse
 from pathlib import Path
 
 from ..core import MODES, SearchEngine, naive_trace, parse_traces, score_traces, summarise
-from ..corpora import load_scored_corpus, shown_corpus
-from ..io import dump_json, write_files_atomic
-from ..report import summary_lines, tclr_object
+from ..store.corpora import load_scored_corpus, shown_corpus
+from ..core.jsonio import dump_json, write_files_atomic
+from ..output.report import summary_lines, tclr_object
 from .options import add_corpus_option
 
 DEFAULT_OUT = "anachron-demo"

@@ -8,8 +8,8 @@ from __future__ import annotations
 import argparse
 
 from ..core.errors import AnachronError
-from ..io import dump_json, staged_output, write_atomic
-from ..scoring import CsvWriter, JsonWriter, score_stream
+from ..core.jsonio import dump_json, staged_output, write_atomic
+from ..output.stream import CsvWriter, JsonWriter, score_stream
 from .options import add_corpus_option, frozen_heap
 
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from ..io import dump_json, write_atomic
+from ..core.jsonio import dump_json, write_atomic
 from ..research.freeze import FreezeNotPassed, check, seal
 
 EXIT_GATE_CLOSED = 3

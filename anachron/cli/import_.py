@@ -12,11 +12,11 @@ import sys
 from typing import Iterator, TextIO
 
 from ..core import Corpus, iter_traces
-from ..corpora import load_scored_corpus
+from ..store.corpora import load_scored_corpus
 from ..core.dates import parse_date
 from ..core.seal import Declaration
-from ..errors import AnachronError
-from ..io import Record, dump_json, read_json, staged_output, stream_records
+from ..core.errors import AnachronError
+from ..core.jsonio import Record, dump_json, read_json, staged_output, stream_records
 from .options import add_corpus_option, iso_date
 
 

@@ -33,11 +33,11 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from ..errors import AnachronError
+    from ..core.errors import AnachronError
 
     samples = not args.no_samples
     if args.out is not None:
-        from ..core.index import build_index
+        from ..store.index import build_index
 
         summary = build_index(args.corpus, args.out, samples=samples)
         where = f"{summary.path} ({summary.bytes} bytes)"
@@ -46,7 +46,7 @@ def run(args: argparse.Namespace) -> int:
 
         if not is_database_url(args.to):
             raise AnachronError(f"--to: expected a postgresql:// URL, got {args.to!r}")
-        from ..postgres import load_to_postgres
+        from ..store.postgres import load_to_postgres
 
         summary = load_to_postgres(args.corpus, args.to, samples=samples)
         where = summary.path

@@ -89,8 +89,8 @@ def write_scores(records, corpus, fmt: str, out: str | None, *, sealed_tools: Ab
 
     *sealed_tools*: the tools audited for seal breaches (``None``: no audit).
     """
-    from ..io import staged_output
-    from ..scoring import WRITERS, score_stream
+    from ..core.jsonio import staged_output
+    from ..output.stream import WRITERS, score_stream
 
     with staged_output(out) as stream:
         score_stream(records, corpus, WRITERS[fmt](stream), sealed_tools=sealed_tools)
@@ -113,6 +113,6 @@ def count(text: str) -> int:
 
 def emit_csv(records: Sequence, columns: Sequence[str]) -> None:
     """Print flat records as CSV (docs/formats.md, "CSV")."""
-    from ..records import csv_text
+    from ..output.records import csv_text
 
     sys.stdout.write(csv_text(records, columns))

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import argparse
 
-from ..errors import AnachronError
-from ..io import write_atomic
+from ..core.errors import AnachronError
+from ..core.jsonio import write_atomic
 from .options import add_corpus_option
 
 

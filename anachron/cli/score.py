@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import argparse
 
-from ..corpora import load_scored_corpus
-from ..errors import AnachronError
+from ..store.corpora import load_scored_corpus
+from ..core.errors import AnachronError
 from .import_ import add_log_options, add_seal_options, sealed_tools, trace_records
 from .options import add_corpus_option, add_format_option, add_jobs_option, add_out_option, frozen_heap, write_scores
 
@@ -38,7 +38,7 @@ def run(args: argparse.Namespace) -> int:
         if args.jobs > 1:
             if args.log_format is not None:
                 raise AnachronError("--jobs shards a trace file: with --from FORMAT, score with --jobs 1")
-            from ..parallel import score_file_parallel
+            from ..output.jobs import score_file_parallel
 
             score_file_parallel(args.logs[0], corpus, args.format, args.out, jobs=args.jobs, sealed_tools=sealed, source=args.corpus)
         else:

@@ -12,8 +12,8 @@ import sys
 from pathlib import Path
 from typing import Iterator
 
-from ..corpora import load_scored_corpus
-from ..errors import AnachronError
+from ..store.corpora import load_scored_corpus
+from ..core.errors import AnachronError
 from ..timelock.events import events_trace, load_events
 from .options import add_corpus_option, add_format_option, add_out_option, frozen_heap, iso_date, write_scores
 

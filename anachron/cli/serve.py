@@ -16,7 +16,7 @@ import socket
 import sys
 
 from .. import __version__
-from ..errors import AnachronError
+from ..core.errors import AnachronError
 from .options import add_corpus_option, count, iso_date
 
 

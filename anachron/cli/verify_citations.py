@@ -11,7 +11,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from ..errors import AnachronError
+from ..core.errors import AnachronError
 from ..timelock.citations import load_answer, verify_citations
 from ..timelock.events import load_events
 from .options import add_corpus_option, iso_date
@@ -39,7 +39,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 def run_trace(args: argparse.Namespace) -> int:
     from ..core import load_traces
-    from ..corpora import load_scored_corpus
+    from ..store.corpora import load_scored_corpus
     from ..timelock.citations import verify_trace_citations
 
     if args.answer is not None or args.as_of is not None:

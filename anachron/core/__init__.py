@@ -10,7 +10,7 @@ from .errors import AnachronError
 from .leakage import RunSummary, SampleResult, score_trace, score_traces, summarise
 from .stats import ModeComparison, compare_modes
 from .query_intent import DateReference, QueryIntent, date_references, future_references, query_findings
-from .retrieval import MODES, SearchEngine
+from ..store.memory import MODES, SearchEngine
 from .trace import Interaction, ReturnedItem, Trace, iter_traces, load_traces, parse_traces
 
 __all__ = [

@@ -11,7 +11,7 @@ from typing import Any
 
 from .corpus import Sample
 from .errors import AnachronError
-from .retrieval import SearchEngine
+from ..store.memory import SearchEngine
 
 __all__ = ["naive_answer", "naive_query", "naive_trace"]
 

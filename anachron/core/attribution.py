@@ -27,7 +27,7 @@ call to :func:`~anachron.core.dates.known_at`.
 
 Pure: standard library only, no I/O, deterministic.  :func:`attribute`
 never raises for a JSON-like entry; :func:`parse_when` raises
-:class:`~anachron.errors.AnachronError` on an unreadable value.
+:class:`~anachron.core.errors.AnachronError` on an unreadable value.
 """
 
 from __future__ import annotations
@@ -42,8 +42,8 @@ from dataclasses import dataclass
 from collections.abc import Mapping
 from typing import Any, Iterator
 
-from ..errors import AnachronError
-from ..validate import describe
+from .errors import AnachronError
+from .validate import describe
 from .dates import known_at
 
 __all__ = [

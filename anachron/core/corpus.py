@@ -21,8 +21,8 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any, Callable, Iterable, Mapping
 
-from ..io import Record, read_records
-from ..validate import Fields, check_unique
+from .jsonio import Record, read_records
+from .validate import Fields, check_unique
 from .dates import known_at
 from .errors import AnachronError
 from .facts import Fact, parse_facts
@@ -135,7 +135,7 @@ class Corpus:
 
     def _with_facts(self) -> Iterable[tuple[int, Item]]:
         """``(file position, item)`` of each item declaring facts, in file order; an index's
-        items (:class:`anachron.core.index.IndexItems`) read only those."""
+        items (:class:`anachron.store.index.IndexItems`) read only those."""
         own = getattr(self.items, "with_facts", None)
         if callable(own):
             return own()
@@ -370,7 +370,7 @@ def load_corpus(directory: str | os.PathLike[str] | None = None, *, samples: boo
     """Load and validate the corpus in *directory* (default: the v0 corpus).
 
     *directory* may also be an index file written by ``anachron index``
-    (:func:`anachron.core.index.load_index`), refused when stale.
+    (:func:`anachron.store.index.load_index`), refused when stale.
 
     ``items.jsonl`` is required; ``entities.jsonl`` and ``samples.jsonl``
     may be absent (no entities, no samples).  With ``samples=False``
@@ -379,7 +379,7 @@ def load_corpus(directory: str | os.PathLike[str] | None = None, *, samples: boo
     """
     if directory is not None and "://" in str(directory):
         # Path() would fold the URL's '//' and echo its password; a database is the postgres adapter's
-        # (anachron.corpora.load_scored_corpus, what the command line's --corpus goes through).
+        # (anachron.store.corpora.load_scored_corpus, what the command line's --corpus goes through).
         scheme = str(directory).split("://", 1)[0][:20]
         raise AnachronError(
             f"a {scheme}:// URL cannot be loaded as a corpus here: give a corpus directory or an index file "
@@ -387,7 +387,7 @@ def load_corpus(directory: str | os.PathLike[str] | None = None, *, samples: boo
         )
     root = Path(directory) if directory is not None else default_corpus_dir()
     if root.is_file():  # an index built by `anachron index` (docs/index.md)
-        from .index import load_index
+        from ..store.index import load_index
 
         return load_index(root, samples=samples)
     if not root.is_dir():

@@ -5,7 +5,7 @@ open web's many date shapes (timestamps with offsets, RFC 2822, epochs,
 relative ages) are read by :mod:`anachron.core.attribution`.  Parsing is
 strict on purpose: ``2021-02-30`` or ``2021-2-3`` is an error, never a
 silently shifted day, because a wrong day moves an item across the cutoff.
-The parsers raise :class:`~anachron.errors.AnachronError` (a ``ValueError``)
+The parsers raise :class:`~anachron.core.errors.AnachronError` (a ``ValueError``)
 with a short reason; the caller adds the location.
 
 :func:`known_at` is the cutoff rule: every comparison of a date with an
@@ -17,8 +17,8 @@ from __future__ import annotations
 import datetime as _dt
 import re
 
-from ..errors import AnachronError
-from ..validate import describe
+from .errors import AnachronError
+from .validate import describe
 
 __all__ = ["known_at", "parse_date", "format_date"]
 

@@ -55,7 +55,7 @@ from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from typing import Any
 
-from ..validate import Fields, describe
+from .validate import Fields, describe
 
 __all__ = ["FACT_KINDS", "Fact", "Statements", "parse_facts", "statements"]
 

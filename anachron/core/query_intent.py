@@ -32,8 +32,8 @@ import functools
 import re
 from dataclasses import dataclass
 
-from ..errors import AnachronError
-from ..validate import describe
+from .errors import AnachronError
+from .validate import describe
 from .dates import known_at
 
 __all__ = [

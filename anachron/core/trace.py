@@ -28,8 +28,8 @@ import os
 from dataclasses import dataclass, field
 from typing import Any, Iterable, Iterator, Mapping
 
-from ..io import Record, read_records
-from ..validate import Fields, describe
+from .jsonio import Record, read_records
+from .validate import Fields, describe
 from .attribution import DATE_FIELDS, Attribution, attribute, evidence_of
 from .query_intent import DateReference, fixed_references
 from .corpus import Corpus

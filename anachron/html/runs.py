@@ -23,11 +23,11 @@ from pathlib import Path
 from typing import Any, Mapping
 
 from ..core import load_traces, score_traces
-from ..corpora import load_scored_corpus, shown_corpus
+from ..store.corpora import load_scored_corpus, shown_corpus
 from ..core.leakage import FAILED_STATUSES, SampleResult
-from ..errors import AnachronError
-from ..io import read_json
-from ..validate import Fields, describe, positive_int
+from ..core.errors import AnachronError
+from ..core.jsonio import read_json
+from ..core.validate import Fields, describe, positive_int
 from .report import Run
 
 __all__ = ["load_input", "results_from_scores", "check_bank_card"]

@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any, Mapping, Sequence
 
 from ..core.leakage import FAILED_STATUSES, RunSummary, SampleResult, summarise
-from ..report import seal_line
+from ..output.report import seal_line
 from ._text import esc, num, pct
 
 __all__ = ["bank_card", "comparison_table", "sample_card", "sample_table", "summary_rows", "summary_table"]
@@ -232,7 +232,7 @@ def _tally_cells(t: Mapping[str, Any]) -> tuple[str, str]:
 def _bank_verdict(card: Mapping[str, Any]) -> str:
     if card.get("validity"):
         return str(card["validity"])
-    from ..records import BANK_HISTORY, bank_verdict  # a card written before `validity` existed
+    from ..output.records import BANK_HISTORY, bank_verdict  # a card written before `validity` existed
 
     return bank_verdict(bool(card["valid"]), card.get("oracle_source", BANK_HISTORY) != BANK_HISTORY, card["failed_checks"])
 

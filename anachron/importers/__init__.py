@@ -20,8 +20,8 @@ import os
 from pathlib import Path
 from typing import Iterator, Sequence
 
-from ..errors import AnachronError
-from ..io import Record
+from ..core.errors import AnachronError
+from ..core.jsonio import Record
 from . import _anthropic, _claude_code, _openai_chat, _openai_responses, _otel
 from ._common import Options
 from ._mcp_config import seal_declaration, sealed_tools_from
@@ -78,7 +78,7 @@ def import_logs(
 ) -> Iterator[Record]:
     """The trace records of *paths*, read as *log_format* (one of :data:`FORMATS`), log by log.
 
-    Every error is an :class:`~anachron.errors.AnachronError` naming the file
+    Every error is an :class:`~anachron.core.errors.AnachronError` naming the file
     and the line, message or span.  *corpus_dir* is the corpus directory an
     ``inspect`` log is scored with (default: its task's).
     """

@@ -30,9 +30,9 @@ from __future__ import annotations
 
 from typing import Any, Iterator, Mapping
 
-from ..errors import AnachronError
-from ..io import Record, parse_json, read_text
-from ..validate import describe
+from ..core.errors import AnachronError
+from ..core.jsonio import Record, parse_json, read_text
+from ..core.validate import describe
 from ._common import Options, Session, awaiting, expect_list, expect_object, sample_id_of, stem
 from ._results import fetch_item, result_items, text_of
 

@@ -22,9 +22,9 @@ from typing import Any, Mapping
 
 from ..core.dates import parse_date
 from ..core.seal import Declaration
-from ..errors import AnachronError
-from ..io import read_json
-from ..validate import describe
+from ..core.errors import AnachronError
+from ..core.jsonio import read_json
+from ..core.validate import describe
 
 LOCK_TOOLS = ("search", "fetch")
 

@@ -39,7 +39,7 @@ from inspect_ai.tool import ToolChoice, ToolInfo
 
 from anachron.core import naive_answer, naive_query
 from anachron.core.dates import known_at, parse_date
-from anachron.errors import AnachronError
+from anachron.core.errors import AnachronError
 
 __all__ = ["AGENTS", "KeylessAgent", "parse_results"]
 

@@ -33,10 +33,10 @@ from typing import Any, Iterator, Sequence
 from inspect_ai.log import EvalLog, EvalSample, read_eval_log, read_eval_log_sample_summaries, read_eval_log_samples_by_id
 
 from anachron.core import Corpus, SampleResult, parse_traces, score_traces
-from anachron.corpora import load_scored_corpus
+from anachron.store.corpora import load_scored_corpus
 from anachron.core.errors import AnachronError
 from anachron.inspect.scorer import sample_trace_record
-from anachron.io import Record
+from anachron.core.jsonio import Record
 
 __all__ = ["log_paths", "log_records", "read_log_traces", "score_logs"]
 

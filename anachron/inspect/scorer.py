@@ -42,9 +42,9 @@ from inspect_ai.scorer import Metric, SampleScore, Score, Scorer, Target, Value,
 from inspect_ai.solver import TaskState
 
 from anachron.core import Corpus, SampleResult, parse_traces, score_trace, summarise
-from anachron.corpora import load_scored_corpus
+from anachron.store.corpora import load_scored_corpus
 from anachron.core.dates import parse_date
-from anachron.errors import AnachronError
+from anachron.core.errors import AnachronError
 from anachron.inspect.tools import CALLS, INSPECT_REFUSALS, LOCK, RUN
 from anachron.timelock import TOOLS, CallEvent, calls_trace, parse_calls
 

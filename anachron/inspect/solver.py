@@ -24,7 +24,7 @@ from inspect_ai.tool import ToolDef
 from inspect_ai.util import store
 
 from anachron.core.dates import parse_date
-from anachron.errors import AnachronError
+from anachron.core.errors import AnachronError
 from anachron.inspect.tools import AS_OF, CALLS, INSPECT_REFUSALS, RUN, tool_lock
 
 __all__ = ["BUDGET_SPENT", "SUBMIT_REMINDER", "SYSTEM_PROMPT", "anachron_agent", "time_lock"]

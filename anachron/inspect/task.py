@@ -21,9 +21,9 @@ from inspect_ai import Task, task
 from inspect_ai.dataset import MemoryDataset, Sample
 
 from anachron.core import Corpus, SearchEngine
-from anachron.corpora import load_scored_corpus
-from anachron.core.engine import Engine
-from anachron.errors import AnachronError
+from anachron.store.corpora import load_scored_corpus
+from anachron.store.engine import Engine
+from anachron.core.errors import AnachronError
 from anachron.inspect.params import checked, one_line
 from anachron.inspect.scorer import RETRIEVAL_TOOLS, tclr_scorer
 from anachron.inspect.solver import anachron_agent, time_lock

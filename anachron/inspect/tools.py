@@ -31,11 +31,11 @@ from inspect_ai.tool import ToolDef, ToolError
 from inspect_ai.util import Store, store
 
 from anachron.core import Corpus, SearchEngine
-from anachron.core.engine import Engine
+from anachron.store.engine import Engine
 from anachron.core.dates import parse_date
-from anachron.errors import AnachronError
+from anachron.core.errors import AnachronError
 from anachron.timelock import Backend, CorpusBackend, DatePresentation, Limits, TimeLock
-from anachron.validate import positive_int
+from anachron.core.validate import positive_int
 
 __all__ = ["AS_OF", "CALLS", "INSPECT_REFUSALS", "LOCK", "RUN", "StoreJournal", "retrieval_tools", "store_as_of", "tool_lock"]
 

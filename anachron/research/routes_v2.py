@@ -27,8 +27,8 @@ from typing import Any, Mapping
 
 from ..core.dates import parse_date
 from ..core.stats import compare_modes, holm
-from ..errors import AnachronError
-from ..io import read_jsonl
+from ..core.errors import AnachronError
+from ..core.jsonio import read_jsonl
 from .freeze import require_passed, sha256_hex, verify_code
 
 __all__ = ["ARMS", "STUDY", "run_outcome_analysis"]

@@ -24,12 +24,12 @@ from dataclasses import dataclass
 from typing import Any, Mapping, Protocol
 
 from ..core import Corpus, SearchEngine, load_corpus
-from ..core.engine import Engine, extremes
+from ..store.engine import Engine, extremes
 from ..core.attribution import DATE_FIELDS, MODIFIED_FIELDS
 from ..core.dates import format_date
-from ..corpora import is_database_url
-from ..errors import AnachronError
-from ..io import parse_json
+from ..store.corpora import is_database_url
+from ..core.errors import AnachronError
+from ..core.jsonio import parse_json
 from .render import DatePresentation
 
 __all__ = [
@@ -86,23 +86,23 @@ def open_engine(spec: str | os.PathLike[str] | None = None) -> Engine:
     """The engine serving ``--corpus`` *spec*, reading only what is served.
 
     A directory (default: v0) is loaded into memory without its samples; an
-    index file is opened, not loaded (:class:`~anachron.core.index.IndexEngine`);
-    a ``postgresql://`` URL is a :class:`anachron.postgres.PostgresEngine`
+    index file is opened, not loaded (:class:`~anachron.store.index.IndexEngine`);
+    a ``postgresql://`` URL is a :class:`anachron.store.postgres.PostgresEngine`
     (the ``postgres`` extra).
     """
     if is_database_url(spec):
-        from ..postgres import PostgresEngine
+        from ..store.postgres import PostgresEngine
 
         return PostgresEngine(str(spec))
     if spec is not None and os.path.isfile(spec):
-        from ..core.index import IndexEngine
+        from ..store.index import IndexEngine
 
         return IndexEngine(spec)
     return SearchEngine(load_served_corpus(spec))
 
 
 class CorpusBackend:
-    """A local corpus through an :class:`~anachron.core.engine.Engine`: in memory
+    """A local corpus through an :class:`~anachron.store.engine.Engine`: in memory
     (:class:`~anachron.core.SearchEngine`), an index file or a PostgreSQL server,
     all ranking alike (docs/index.md).
 

@@ -34,9 +34,9 @@ from ..core import Corpus
 from ..core.dates import format_date, parse_date
 from ..core.attribution import GRANULARITIES
 from ..core.trace import STATUSES
-from ..errors import AnachronError
-from ..io import Record, dump_json, read_log_records
-from ..validate import Fields, describe
+from ..core.errors import AnachronError
+from ..core.jsonio import Record, dump_json, read_log_records
+from ..core.validate import Fields, describe
 
 try:  # POSIX: a log is claimed with an exclusive lock; elsewhere the size check alone guards it.
     import fcntl
@@ -232,7 +232,7 @@ def loggable(value: Any, changes: list[dict[str, Any]], path: str = "$", depth: 
     length and SHA-256; non-finite numbers, non-string keys and values that
     are not JSON become their ``repr``; objects and arrays are cut at
     :data:`MAX_LOGGED_ITEMS` entries and :data:`MAX_LOGGED_DEPTH` levels.
-    Lone surrogates need no change: :func:`anachron.io.dump_json` escapes them.
+    Lone surrogates need no change: :func:`anachron.core.jsonio.dump_json` escapes them.
     """
     if value is None or isinstance(value, (bool, int)):
         return value

@@ -36,8 +36,8 @@ from typing import Any, Mapping, Protocol, Sequence
 from ..core import MODES
 from ..core.attribution import DATE_FIELDS, Attribution, attribute, evidence_of
 from ..core.dates import format_date
-from ..errors import AnachronError
-from ..validate import positive_int
+from ..core.errors import AnachronError
+from ..core.validate import positive_int
 from .backends import Backend, Hit, UpstreamError
 from .events import Seen, Withheld, call_record, now, start_record
 from .render import DatePresentation, render, snippet

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from typing import Any, Iterable, Mapping, Sequence
 
 from ..core import Corpus, Item
-from ..errors import AnachronError
+from ..core.errors import AnachronError
 
 __all__ = ["SNIPPET", "DatePresentation", "budget_line", "render", "snippet"]
 

@@ -31,8 +31,8 @@ from fractions import Fraction
 from dataclasses import asdict, dataclass
 from typing import Any, Mapping
 
-from ...errors import AnachronError
-from ...validate import positive_int
+from ..errors import AnachronError
+from ..validate import positive_int
 from ..scores import check_scores, metric_kind
 from .bootstrap import bootstrap_pair_totals, bootstrap_totals, resampling_method
 from .intervals import CI_METHODS, acceleration, interval
@@ -211,7 +211,7 @@ def compare_modes(
     *metric* (a rate such as ``"tclr"`` in [0, 1], or a count such as
     ``"survivorship_leaks"``; see :data:`anachron.core.scores.METRICS`).
     Both must hold the same sample ids.  Bad input raises
-    :class:`~anachron.errors.AnachronError` naming the side and sample.
+    :class:`~anachron.core.errors.AnachronError` naming the side and sample.
 
     The bootstrap draws from ``random.Random(seed)``.  It resamples the
     distinct differences by multinomial counts when there are few of them

@@ -42,8 +42,8 @@ from anachron.bank.agents import ORACLE_AGENTS, oracle_agent, search_query, time
 from anachron.bank.filings import default_filings_dir
 from anachron.bank.run import time_gate_checks
 from anachron.core import MODES, SearchEngine, load_corpus
-from anachron.errors import AnachronError
-from anachron.io import read_json
+from anachron.core.errors import AnachronError
+from anachron.core.jsonio import read_json
 from anachron.inspect.params import checked, one_line
 from anachron.inspect.scorer import RETRIEVAL_TOOLS
 from anachron.inspect.solver import anachron_agent, time_lock

@@ -6,7 +6,7 @@ rows); :func:`load_index` reads it back as a :class:`~anachron.core.Corpus`
 for the scorers.  The format is in docs/index.md.
 
 Exactness: the index stores each item's strong and weak terms
-(:func:`~anachron.core.retrieval.item_terms`), already tokenized, in two
+(:func:`~anachron.store.memory.item_terms`), already tokenized, in two
 contentless FTS5 tables keyed by ``ord``, the item's rank in ``(publish
 date, id)`` order.  A search finds, per distinct query word, the items
 holding it as a strong (2) or weak (1) term, sums those weights per item in
@@ -19,7 +19,7 @@ Staleness: the index records the SHA-256, size and modification time of
 each corpus file it was built from.  Opening it while its source directory
 exists compares them: a file whose size or time changed is hashed, and one
 whose content changed (or that appeared or vanished) makes the index stale,
-an :class:`~anachron.errors.AnachronError`.  A directory that no longer
+an :class:`~anachron.core.errors.AnachronError`.  A directory that no longer
 exists (an index copied to another machine) is not checked.
 """
 
@@ -40,16 +40,16 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any, Callable, Iterable, Iterator, Mapping, NamedTuple, Sequence
 
-from ..io import located_records, record_at
-from ..validate import Fields, check_unique, describe, positive_int
-from .corpus import _ENTITY_FIELDS, _ITEM_FIELDS, _SAMPLE_FIELDS, Corpus, Entity, Item, Sample
-from .corpus import _check_links, _entities, _item, _records, _samples
-from .dates import known_at
+from ..core.jsonio import located_records, record_at
+from ..core.validate import Fields, check_unique, describe, positive_int
+from ..core.corpus import _ENTITY_FIELDS, _ITEM_FIELDS, _SAMPLE_FIELDS, Corpus, Entity, Item, Sample
+from ..core.corpus import _check_links, _entities, _item, _records, _samples
+from ..core.dates import known_at
 from . import bitmaps
 from .engine import count_column, tie_key, top_ords
-from .errors import AnachronError
-from .facts import parse_facts
-from .retrieval import _check_day, _check_mode, item_terms, tokenize
+from ..core.errors import AnachronError
+from ..core.facts import parse_facts
+from .memory import _check_day, _check_mode, item_terms, tokenize
 
 __all__ = ["FORMAT", "CORPUS_FILES", "IndexEngine", "IndexSummary", "build_index", "fingerprint", "is_index", "load_index"]
 
@@ -641,7 +641,7 @@ def _pattern(pattern: Sequence[tuple[str, int]]) -> str:
 
 
 class _Postings:
-    """:class:`~anachron.core.engine.BitmapPostings` over one connection, items up to ``ord`` *bound*.
+    """:class:`~anachron.store.engine.BitmapPostings` over one connection, items up to ``ord`` *bound*.
 
     ``partials`` reads the words' ord arrays, ``columns`` their bitmaps: the
     stored ones (columns held by more than one item in :data:`DENSE`), and one
@@ -800,7 +800,7 @@ class StoredItems(Mapping[str, Item]):
     declare facts (what :attr:`Corpus.fact_sources` needs).  Each thread and
     each forked process has its own connection.  A store says how it
     connects and queries (:class:`IndexItems`, SQLite;
-    :class:`anachron.postgres.PostgresItems`).
+    :class:`anachron.store.postgres.PostgresItems`).
     """
 
     CACHE = 65_536  # items (or absent ids) kept

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any, Sequence
 
-from .core.leakage import HORIZON_BANDS, RunSummary, SampleResult, summarise
+from ..core.leakage import HORIZON_BANDS, RunSummary, SampleResult, summarise
 
 __all__ = ["score_document", "score_table", "seal_line", "summary_lines", "tclr_object"]
 

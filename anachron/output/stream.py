@@ -3,22 +3,22 @@
 :func:`score_stream` reads, validates, scores and writes one trace at a time,
 so memory holds the corpus and one trace, not the trace file.  A source of
 records is any iterable of ``(where, object)`` (a JSON Lines file through
-:func:`anachron.io.stream_records`, an importer, an event log), and an output
+:func:`anachron.core.jsonio.stream_records`, an importer, an event log), and an output
 format is a :class:`Writer`; :data:`WRITERS` names the built-in ones:
 
-- ``json``: the document of :func:`anachron.report.score_document`, written
+- ``json``: the document of :func:`anachron.output.report.score_document`, written
   sample by sample with the summary last, byte for byte what
   ``dump_json(score_document(results))`` gives;
 - ``jsonl``: one compact line per sample (``SampleResult.to_dict()``), then
   one line ``{"summary": {...}}``;
-- ``table``: :func:`anachron.report.score_table`.  Its first line is the
+- ``table``: :func:`anachron.output.report.score_table`.  Its first line is the
   seal verdict, and its sample column is as wide as the longest id, both
   known only at the end, so rows wait in a temporary file (not in memory)
   until then;
-- ``csv``: :func:`anachron.records.csv_text` of the results' records, a
+- ``csv``: :func:`anachron.output.records.csv_text` of the results' records, a
   header then one line per sample (no summary).
 
-Writers write to a text stream; :func:`anachron.io.staged_output` gives one
+Writers write to a text stream; :func:`anachron.core.jsonio.staged_output` gives one
 that appears whole or not at all.
 """
 
@@ -30,10 +30,10 @@ import tempfile
 from json.encoder import encode_basestring
 from typing import AbstractSet, Any, Callable, Iterable, Iterator, Mapping, Protocol, TextIO
 
-from .core.corpus import Corpus
-from .core.leakage import RunSummary, SampleResult, score_trace, summarise
-from .core.trace import iter_traces
-from .io import Record, _ESCAPED, _escape
+from ..core.corpus import Corpus
+from ..core.leakage import RunSummary, SampleResult, score_trace, summarise
+from ..core.trace import iter_traces
+from ..core.jsonio import Record, _ESCAPED, _escape
 from .records import SAMPLE_COLUMNS, csv_header, csv_line, sample_record
 from .report import evidence_line, seal_line, summary_lines, table_header, table_row
 
@@ -71,7 +71,7 @@ def score_stream(
 
     The summary is computed in the same single pass (:func:`summarise` over
     the stream) and handed to ``writer.finish``.  A bad record raises
-    :class:`~anachron.errors.AnachronError` when it is reached, after the
+    :class:`~anachron.core.errors.AnachronError` when it is reached, after the
     results before it were written: write to a staged output.
     """
     try:
@@ -153,7 +153,7 @@ def pretty_json(value: Any, indent: str = "") -> str:
     """``dump_json(value)`` without its final newline, as if nested where a line starts with *indent*.
 
     The same bytes as ``json.dumps(value, indent=2, sort_keys=True,
-    ensure_ascii=False, allow_nan=False)`` with :func:`~anachron.io.dump_json`'s
+    ensure_ascii=False, allow_nan=False)`` with :func:`~anachron.core.jsonio.dump_json`'s
     escapes, for every value; plain dicts, lists, strings and numbers take a
     fast path, anything else goes through :mod:`json` itself.
     """
@@ -241,7 +241,7 @@ class JsonLinesWriter(_LineWriter):
 
 
 class TableWriter:
-    """:func:`~anachron.report.score_table`; rows wait in temporary files for the column width."""
+    """:func:`~anachron.output.report.score_table`; rows wait in temporary files for the column width."""
 
     def __init__(self, out: TextIO) -> None:
         self.out = out
@@ -285,7 +285,7 @@ class TableWriter:
 
 
 class CsvWriter(_LineWriter):
-    """A header, then one line per sample (:func:`anachron.records.csv_line`); no summary."""
+    """A header, then one line per sample (:func:`anachron.output.records.csv_line`); no summary."""
 
     def __init__(self, out: TextIO) -> None:
         super().__init__(out)

@@ -18,7 +18,7 @@ from __future__ import annotations
 import re
 from typing import Iterable, Mapping, Sequence
 
-from .errors import AnachronError
+from ..core.errors import AnachronError
 
 __all__ = ["from_ords", "from_scores", "ords", "top"]
 

@@ -94,7 +94,7 @@ class Fields:
         return value
 
     def date(self, name: str, *, nullable: bool = False) -> _dt.date | None:
-        from .core.dates import parse_date  # the one strict day parser
+        from .dates import parse_date  # the one strict day parser
 
         if name not in self.obj:
             if nullable:

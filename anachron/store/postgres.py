@@ -7,7 +7,7 @@ loads a corpus directory into the ``anachron`` schema in one transaction;
 tasks) searches it in place; :func:`load_postgres_corpus` reads it back as a
 :class:`~anachron.core.Corpus` for the scorers.  Schema: docs/index.md.
 
-Ranking is the in-memory engine's, exactly (:mod:`anachron.core.engine`):
+Ranking is the in-memory engine's, exactly (:mod:`anachron.store.engine`):
 each item's strong and weak terms are stored as two ``tsvector`` columns
 with a GIN index each; a search looks up each distinct query word in both
 (``@@``), sums 2 per strong and 1 per weak match per item in SQL, and
@@ -30,8 +30,8 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Iterable
 
-from .core.corpus import Corpus, Item
-from .core.index import (
+from ..core.corpus import Corpus, Item
+from .index import (
     CORPUS_FILES,
     SERVED,
     Connections,
@@ -52,9 +52,9 @@ from .core.index import (
     source_corpus,
     visible,
 )
-from .core.engine import top_ords
-from .core.retrieval import item_terms
-from .errors import AnachronError
+from .engine import top_ords
+from .memory import item_terms
+from ..core.errors import AnachronError
 
 __all__ = ["SCHEMA", "PostgresEngine", "PostgresSummary", "load_postgres_corpus", "load_to_postgres", "redact"]
 
@@ -178,7 +178,7 @@ def load_to_postgres(corpus_dir: str | os.PathLike[str], url: str, *, samples: b
 
 
 def _write(con, corpus, root: Path, files) -> None:
-    """The tables of *corpus* (:func:`anachron.core.index.source_corpus`: items streamed, in ord order)."""
+    """The tables of *corpus* (:func:`anachron.store.index.source_corpus`: items streamed, in ord order)."""
     cur = con.cursor()
     cur.execute(f"DROP SCHEMA IF EXISTS {SCHEMA} CASCADE")
     cur.execute(_TABLES)
@@ -271,7 +271,7 @@ class PostgresEngine:
 
 
 class _Postings:
-    """:class:`~anachron.core.engine.Postings` over one connection; words are stored keys (:func:`term_key`)."""
+    """:class:`~anachron.store.engine.Postings` over one connection; words are stored keys (:func:`term_key`)."""
 
     def __init__(self, con, as_of: _dt.date | None, items: int) -> None:
         self.con, self.as_of, self.items = con, as_of, items
@@ -339,7 +339,7 @@ def load_postgres_corpus(url: str, *, samples: bool = True) -> Corpus:
 
 
 class PostgresItems(StoredItems):
-    """:class:`~anachron.core.index.StoredItems` on a PostgreSQL server (autocommit connections,
+    """:class:`~anachron.store.index.StoredItems` on a PostgreSQL server (autocommit connections,
     made again when the server dropped one; documents streamed from the server, not fetched whole)."""
 
     BY_ID = f"SELECT doc FROM {SCHEMA}.items WHERE id = %s"

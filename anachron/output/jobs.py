@@ -27,13 +27,13 @@ from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from typing import AbstractSet, Iterator
 
-from .core.corpus import Corpus
-from .corpora import load_scored_corpus
-from .core.errors import AnachronError
-from .core.leakage import SampleResult, score_trace, summarise
-from .core.trace import ReturnedItem, check_new_sample, sample_id_of, trace_record
-from .io import staged_output, stream_records
-from .scoring import WRITERS
+from ..core.corpus import Corpus
+from ..store.corpora import load_scored_corpus
+from ..core.errors import AnachronError
+from ..core.leakage import SampleResult, score_trace, summarise
+from ..core.trace import ReturnedItem, check_new_sample, sample_id_of, trace_record
+from ..core.jsonio import staged_output, stream_records
+from .stream import WRITERS
 
 __all__ = ["score_file_parallel", "shares"]
 

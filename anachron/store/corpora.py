@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import os
 
-from .core.corpus import Corpus, load_corpus
+from ..core.corpus import Corpus, load_corpus
 
 __all__ = ["is_database_url", "load_scored_corpus", "shown_corpus"]
 
@@ -24,7 +24,7 @@ def is_database_url(spec: object) -> bool:
 
 def shown_corpus(spec: str | os.PathLike[str]) -> str:
     """*spec* as outputs and messages show it: a ``postgresql://`` URL without its password
-    (:func:`anachron.postgres.redact`, standard library only), anything else as given."""
+    (:func:`anachron.store.postgres.redact`, standard library only), anything else as given."""
     if is_database_url(spec):
         from .postgres import redact
 
@@ -37,7 +37,7 @@ def load_scored_corpus(spec: str | os.PathLike[str] | None = None, *, samples: b
 
     A directory or an index file: :func:`~anachron.core.load_corpus` (a
     directory loaded whole; an index's items read as traces name them).  A
-    ``postgresql://`` URL: :func:`anachron.postgres.load_postgres_corpus`,
+    ``postgresql://`` URL: :func:`anachron.store.postgres.load_postgres_corpus`,
     its items read as an index's are (the ``postgres`` extra; without it,
     an error with the install hint).
     """

@@ -25,12 +25,12 @@ import re
 from collections import Counter
 from typing import Mapping
 
-from ..validate import describe, positive_int
+from ..core.validate import describe, positive_int
 from . import bitmaps
-from .corpus import Corpus, Entity, Item
-from .dates import known_at
+from ..core.corpus import Corpus, Entity, Item
+from ..core.dates import known_at
 from .engine import count_column, rank_order, top_counted
-from .errors import AnachronError
+from ..core.errors import AnachronError
 
 __all__ = ["MODES", "SearchEngine", "item_terms", "tokenize"]
 

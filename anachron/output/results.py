@@ -10,9 +10,9 @@ from __future__ import annotations
 
 from typing import Any, Iterable, Iterator, Sequence, overload
 
-from .core.leakage import RunSummary, SampleResult, summarise
-from .errors import AnachronError
-from .validate import describe
+from ..core.leakage import RunSummary, SampleResult, summarise
+from ..core.errors import AnachronError
+from ..core.validate import describe
 
 __all__ = ["Results"]
 
@@ -55,7 +55,7 @@ class Results(Sequence[SampleResult]):
         return summarise(self._items)
 
     def to_records(self) -> list[dict[str, Any]]:
-        """One flat record per sample (:data:`anachron.records.SAMPLE_COLUMNS`)."""
+        """One flat record per sample (:data:`anachron.output.records.SAMPLE_COLUMNS`)."""
         from .records import sample_records
 
         return sample_records(self._items)
@@ -67,7 +67,7 @@ class Results(Sequence[SampleResult]):
         return csv_text(self.to_records(), SAMPLE_COLUMNS)
 
     def _repr_html_(self) -> str:
-        from .html.tables import sample_table, summary_table
+        from ..html.tables import sample_table, summary_table
 
         return (
             f'<div class="anachron-results">{summary_table(self.summary, self._items, caption=f"Run summary ({len(self)} samples)")}'

@@ -1,15 +1,15 @@
 """The engine interface: what serves ``search`` and ``fetch`` over a dated corpus.
 
 Three engines implement it: :class:`~anachron.core.SearchEngine` (in
-memory), :class:`~anachron.core.index.IndexEngine` (a SQLite index file)
-and :class:`anachron.postgres.PostgresEngine` (a PostgreSQL server).  They
+memory), :class:`~anachron.store.index.IndexEngine` (a SQLite index file)
+and :class:`anachron.store.postgres.PostgresEngine` (a PostgreSQL server).  They
 return the same items in the same order for every query, as of date and
 mode (tests/test_index.py compares them):
 
 - the as-of date is an argument, never part of the query;
-- ranking is :mod:`anachron.core.retrieval`'s: 2 per distinct query word
+- ranking is :mod:`anachron.store.memory`'s: 2 per distinct query word
   among an item's strong terms, 1 per word among its weak terms
-  (:func:`~anachron.core.retrieval.item_terms`), items scoring 0 left out;
+  (:func:`~anachron.store.memory.item_terms`), items scoring 0 left out;
 - ties break on publish date, then id (a total order: ids are unique);
 - ``enforced`` drops items published after the as-of date before ranking
   (:func:`~anachron.core.dates.known_at`) and nothing else: survivorship
@@ -31,7 +31,7 @@ from collections import Counter
 from typing import Iterable, Iterator, Mapping, Protocol, Sequence, runtime_checkable
 
 from . import bitmaps
-from .corpus import Corpus, Item
+from ..core.corpus import Corpus, Item
 
 __all__ = ["BitmapPostings", "Engine", "Postings", "count_column", "rank_order", "tie_key", "top_counted", "top_ords"]
 

@@ -26,7 +26,7 @@ import io
 import re
 from typing import Any, Iterable, Mapping, Sequence
 
-from .core.leakage import FAILED_STATUSES, SampleResult
+from ..core.leakage import FAILED_STATUSES, SampleResult
 
 __all__ = ["BANK_COLUMNS", "BANK_HISTORY", "COMPARISON_COLUMNS", "SAMPLE_COLUMNS", "bank_records", "bank_verdict",
            "comparison_records", "csv_header", "csv_line", "csv_text", "sample_record", "sample_records"]
@@ -99,7 +99,7 @@ def bank_records(card: Mapping[str, Any]) -> list[dict[str, Any]]:
 
     ``response`` is kept when it is a scalar and written as JSON otherwise.
     """
-    from .io import dump_json
+    from ..core.jsonio import dump_json
 
     records = []
     for item in card["items"]:
