@@ -38,7 +38,11 @@ _BINOMIAL_COST = 12
 
 
 def resampling_method(distinct: int, n: int) -> str:
-    """``"multinomial"`` when K binomial draws are cheaper than n uniform ones."""
+    """``"multinomial"`` when K binomial draws are cheaper than n uniform ones.
+
+    >>> resampling_method(3, 30), resampling_method(3, 1000)
+    ('direct', 'multinomial')
+    """
     return "multinomial" if distinct * _BINOMIAL_COST <= n else "direct"
 
 
@@ -48,6 +52,13 @@ def binomial(rng: random.Random, n: int, numerator: int, denominator: int) -> in
     p is passed as a ratio of integers so that 1 - p is exact too.  Small
     means (n * min(p, 1 - p) < 10) use inversion, walking up the pmf from 0;
     larger ones use Hormann's transformed rejection with squeeze (BTRS, 1993).
+    n = 0 or p = 0 gives 0 and p = 1 gives n, drawing nothing.
+
+    >>> binomial(random.Random(0), 10, 0, 1), binomial(random.Random(0), 10, 1, 1)
+    (0, 10)
+    >>> rng = random.Random(0)
+    >>> round(sum(binomial(rng, 100, 1, 4) for _ in range(10_000)) / 10_000)  # the mean n p
+    25
     """
     if n == 0 or numerator == 0:
         return 0
@@ -129,7 +140,14 @@ def bootstrap_means(
 ) -> list[float]:
     """The means of *n_resamples* resamples of the data, each rounded once.
 
-    The data are ``counts[j]`` copies of ``values[j] / denominator``.
+    The data are ``counts[j]`` copies of ``values[j] / denominator``; either
+    *method* draws the same distribution of means (:func:`resampling_method`).
+
+    >>> means = bootstrap_means([0, 1], [4, 1], 1, 2000, random.Random(0), "multinomial")
+    >>> all(5 * m == int(5 * m) for m in means)  # a resample of 5 observations: a mean k / 5
+    True
+    >>> round(sum(means) / len(means), 1)  # the sample mean, 1 / 5
+    0.2
     """
     scale = sum(counts) * denominator
     return [total / scale for total in bootstrap_totals(values, counts, n_resamples, rng, method)]
@@ -142,7 +160,11 @@ def bootstrap_totals(
     rng: random.Random,
     method: str,
 ) -> list[int]:
-    """The exact integer sums of *n_resamples* resamples of ``counts[j]`` copies of ``values[j]``."""
+    """The exact integer sums of *n_resamples* resamples of ``counts[j]`` copies of ``values[j]``.
+
+    >>> bootstrap_totals([3], [4], 2, random.Random(0), "direct")  # one value: every resample is the sample
+    [12, 12]
+    """
     n = sum(counts)
     if len(values) == 1:  # every resample is the sample
         return [values[0] * n] * n_resamples
@@ -198,6 +220,9 @@ def bootstrap_pair_totals(
     ``D = max |y|`` and ``M = n (2 D) + 1``, so a sum of n packed pairs unpacks
     exactly into its two sums: the scalar resampler, with its fast paths, does
     the work.
+
+    >>> bootstrap_pair_totals([(2, -1)], [3], 1, random.Random(0), "direct")
+    [(6, -3)]
     """
     n = sum(counts)
     shift = max(abs(y) for _, y in pairs)
@@ -213,7 +238,14 @@ def bootstrap_pair_totals(
 def percentile(sorted_values: Sequence[float], q: float) -> float:
     """The *q* quantile by linear interpolation between order statistics.
 
-    Position ``h = (B - 1) * q``, as numpy's and scipy's default ("type 7").
+    Position ``h = (B - 1) * q``, as numpy's and scipy's default ("type 7"):
+    the value at ``floor(h)`` plus the fraction ``h - floor(h)`` of the step
+    to the next one; q = 0 and q = 1 give the smallest and the largest.
+
+    >>> percentile([1.0, 2.0, 3.0, 4.0], 0.5)
+    2.5
+    >>> percentile([0.0, 10.0], 0.25), percentile([0.0, 10.0], 1.0)
+    (2.5, 10.0)
     """
     h = (len(sorted_values) - 1) * q
     low = math.floor(h)

@@ -40,7 +40,13 @@ _NORMAL = NormalDist()
 
 
 def acceleration(cubes: Fraction | int, squares: Fraction | int) -> float:
-    """``cubes / (6 squares**1.5)``: the BCa acceleration from the jackknife's centred sums; 0 when *squares* is 0."""
+    """``cubes / (6 squares**1.5)``: the BCa acceleration from the jackknife's centred sums; 0 when *squares* is 0.
+
+    >>> acceleration(6, 1), acceleration(0, 5), acceleration(3, 0)
+    (1.0, 0.0, 0.0)
+    >>> round(acceleration(Fraction(-3, 4), 4), 9)  # -0.75 / (6 * 4**1.5)
+    -0.015625
+    """
     if squares == 0 or cubes == 0:
         return 0.0
     sign = 1.0 if cubes > 0 else -1.0
@@ -55,7 +61,16 @@ def acceleration(cubes: Fraction | int, squares: Fraction | int) -> float:
 
 
 def bca_levels(below: Fraction, a: float, confidence: float, n_resamples: int) -> tuple[float, float]:
-    """The two quantile levels of the BCa interval; *below* is p0, the share under the estimate."""
+    """The two quantile levels of the BCa interval; *below* is p0, the share under the estimate.
+
+    With p0 = 1/2 and a = 0 they are the percentile interval's, alpha and
+    1 - alpha; more resamples below the estimate move both up.
+
+    >>> [round(level, 4) for level in bca_levels(Fraction(1, 2), 0.0, 0.95, 1000)]
+    [0.025, 0.975]
+    >>> [round(level, 4) for level in bca_levels(Fraction(3, 5), 0.1, 0.95, 1000)]
+    [0.1142, 0.999]
+    """
     floor = Fraction(1, 2 * n_resamples)
     p0 = min(max(below, floor), 1 - floor)
     z0 = _NORMAL.inv_cdf(float(p0))
@@ -71,7 +86,11 @@ def bca_levels(below: Fraction, a: float, confidence: float, n_resamples: int) -
 def interval(
     sorted_stats: Sequence[float], method: str, confidence: float, *, below: Fraction | None = None, a: float = 0.0
 ) -> tuple[float, float]:
-    """The CI from *sorted_stats*: percentile quantiles, or BCa's (needs *below*, p0, and *a*)."""
+    """The CI from *sorted_stats*: percentile quantiles, or BCa's (needs *below*, p0, and *a*).
+
+    >>> interval([float(x) for x in range(11)], "percentile", 0.5)  # the 25% and 75% quantiles
+    (2.5, 7.5)
+    """
     alpha = (1 - confidence) / 2
     if method == "percentile":
         low, high = alpha, 1 - alpha

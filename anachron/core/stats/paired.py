@@ -221,6 +221,16 @@ def compare_modes(
     Degenerate inputs: every pair tied (identical inputs) gives a reduction
     of 0, CI [0, 0] and p = 1; a single pair gives a CI collapsed on its
     difference and p = 1.
+
+    Four samples, differences 1, 0.5, 0 and 0:
+
+    >>> r = compare_modes({"a": 1.0, "b": 0.5, "c": 0.5, "d": 0.0}, {"a": 0.0, "b": 0.0, "c": 0.5, "d": 0.0})
+    >>> r.mean_reduction, r.relative_reduction
+    (0.375, 0.75)
+    >>> r.ci_low, r.ci_high  # P(resample mean = 0) = 1/16; P(resample mean > 0.75) = 5/256
+    (0.0, 0.75)
+    >>> r.improved, r.worsened, r.tied, r.sign_test_p  # p = 2 * (1/2)**2
+    (2, 0, 2, 0.5)
     """
     metric_kind(metric)
     check_options(confidence, n_resamples, seed, ci_method)

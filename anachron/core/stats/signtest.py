@@ -45,7 +45,16 @@ def sign_test(k: int, n: int) -> tuple[float, float]:
     """``(p, log10_p)`` of the exact two-sided sign test: *k* improved of *n* non-tied.
 
     ``p`` is correctly rounded, but never below 5e-324; ``log10_p`` is
-    ``log10`` of the exact p (0.0 when p is 1).  n = 0 gives p = 1.
+    ``log10`` of the exact p (0.0 when p is 1).  n = 0 gives p = 1.  *k*
+    outside ``0..n`` raises :class:`AnachronError`.
+
+    >>> sign_test(2, 10)[0]  # 2 * (1 + 10 + 45) / 2**10
+    0.109375
+    >>> sign_test(5, 10)  # k is a median: p = 1
+    (1.0, 0.0)
+    >>> p, log10_p = sign_test(0, 1_000_000)  # 2**-999999: below every double
+    >>> p, round(log10_p, 2)
+    (5e-324, -301029.69)
     """
     if not 0 <= k <= n:
         raise AnachronError(f"sign_test: need 0 <= k <= n, got k={k}, n={n}")

@@ -26,7 +26,15 @@ def wilson_interval(successes: int, trials: int, z: float = Z95) -> tuple[float,
     ``k = n``: 0 of 40 gives [0, 0.0876], 40 of 40 gives [0.9124, 1].  At
     ``k = 0`` the lower bound is exactly 0 and at ``k = n`` the upper bound
     exactly 1 (the formula's value, without float residue); other bounds are
-    clamped to [0, 1].
+    clamped to [0, 1].  Counts that are not integers (``bool`` included) or
+    not ``0 <= successes <= trials`` raise :class:`AnachronError`.
+
+    >>> [round(x, 4) for x in wilson_interval(7, 20)]  # p = 0.35
+    [0.1812, 0.5671]
+    >>> [round(x, 4) for x in wilson_interval(0, 40)]
+    [0.0, 0.0876]
+    >>> wilson_interval(40, 40)[1], wilson_interval(0, 0)
+    (1.0, None)
     """
     if isinstance(successes, bool) or isinstance(trials, bool) or not isinstance(successes, int) or not isinstance(trials, int):
         raise AnachronError("wilson_interval: counts must be integers")
