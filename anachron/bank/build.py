@@ -31,7 +31,7 @@ from ..core.validate import Fields, check_unique, describe
 from .items import Bank, checked_id, parse_bank, required_date
 from .values import TOLERANCE, UNITS, valid_value
 
-__all__ = ["FIELD_LABELS", "bank_records", "build_bank", "load_facts"]
+__all__ = ["FIELD_LABELS", "Fact", "bank_records", "build_bank", "fact_chains", "load_facts"]
 
 # Days before a figure's first release asked as an early embargoed question.
 EARLY_DAYS = 28
@@ -64,7 +64,9 @@ _FIELD_NAME = re.compile(r"[a-z][a-z0-9_]*")
 _PERIOD = re.compile(r"[0-9]{4}-Q[1-4]|FY[0-9]{4}")
 
 
-class _Fact:
+class Fact:
+    """One validated record of ``facts.jsonl``: a dated value of one field of one instrument."""
+
     __slots__ = ("id", "where", "instrument", "field", "period", "value", "unit", "published", "revises")
 
     def __init__(self, where: str, obj: Mapping[str, Any], corpus: Corpus) -> None:
@@ -112,16 +114,18 @@ def _too_close(a: str, b: str) -> bool:
     return abs(x - y) <= TOLERANCE * (abs(x) + abs(y))
 
 
-def _chains(facts: list[_Fact]) -> dict[tuple[str, str, str], list[_Fact]]:
+def fact_chains(facts: list[Fact]) -> dict[tuple[str, str, str], list[Fact]]:
+    """The facts grouped by lineage (instrument, field, period), each chain checked: one unit per
+    field, every ``revises`` naming an earlier fact of the same lineage with another value."""
     by_id = {fact.id: fact for fact in facts}
-    lineages: dict[tuple[str, str, str], list[_Fact]] = {}
+    lineages: dict[tuple[str, str, str], list[Fact]] = {}
     units: dict[str, tuple[str, str]] = {}
     for fact in facts:
         lineages.setdefault(fact.lineage, []).append(fact)
         unit, first = units.setdefault(fact.field, (fact.unit, fact.where))
         if unit != fact.unit:
             raise AnachronError(f"{fact.where}: field 'unit': '{fact.unit}' but '{fact.field}' is '{unit}' at {first}")
-    revised_by: dict[str, _Fact] = {}
+    revised_by: dict[str, Fact] = {}
     for fact in facts:
         if fact.revises is None:
             continue
@@ -155,7 +159,7 @@ def _chains(facts: list[_Fact]) -> dict[tuple[str, str, str], list[_Fact]]:
     return chains
 
 
-def _question(day: _dt.date, name: str, fact: _Fact) -> str:
+def _question(day: _dt.date, name: str, fact: Fact) -> str:
     subject = f"{name} ({fact.instrument})"
     if fact.unit == "status":
         return (f"On {day}, what was the listing status of {subject}: listed, not listed or delisted? "
@@ -166,7 +170,7 @@ def _question(day: _dt.date, name: str, fact: _Fact) -> str:
             f'Answer with the figure and its unit, or "unknown" if it was not public on {day}.')
 
 
-def _days(chain: list[_Fact]) -> list[_dt.date]:
+def _days(chain: list[Fact]) -> list[_dt.date]:
     status = chain[0].unit == "status"
     before = _dt.timedelta(days=BEFORE_STATUS_DAYS if status else BEFORE_FIGURE_DAYS)
     days = set()
@@ -189,15 +193,15 @@ def bank_records(fact_records: Iterable[tuple[str, Mapping[str, Any]]], corpus: 
     no two values of a lineage within tolerance of each other, and a
     ``source`` item published on the same day.
     """
-    facts: list[_Fact] = []
+    facts: list[Fact] = []
     seen: dict[str, str] = {}
     for where, obj in fact_records:
-        fact = _Fact(where, obj, corpus)
+        fact = Fact(where, obj, corpus)
         check_unique(where, "fact", fact.id, seen)
         facts.append(fact)
 
     records: dict[str, dict[str, Any]] = {}
-    for (instrument, field, period), chain in _chains(facts).items():
+    for (instrument, field, period), chain in fact_chains(facts).items():
         head = chain[0]
         initial = STATUS_INITIAL if head.unit == "status" else None
         history = [{"value": fact.value, "published": fact.published.isoformat()} for fact in chain]

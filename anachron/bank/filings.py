@@ -29,7 +29,7 @@ from pathlib import Path
 from typing import Any, Iterable, Mapping
 
 from ..core.corpus import Corpus, default_corpus_dir
-from .build import FIELD_LABELS, _chains, _Fact
+from .build import FIELD_LABELS, fact_chains, Fact
 from .values import render
 
 __all__ = ["FILINGS_SLICE", "default_filings_dir", "filing_records", "filings_text"]
@@ -48,9 +48,9 @@ def _filing_id(fact_id: str) -> str:
 
 def filing_records(fact_records: Iterable[tuple[str, Mapping[str, Any]]], corpus: Corpus) -> list[dict[str, Any]]:
     """One corpus item per fact (module docstring), sorted by id; facts are validated as for the bank."""
-    facts = [_Fact(where, obj, corpus) for where, obj in fact_records]
+    facts = [Fact(where, obj, corpus) for where, obj in fact_records]
     records = []
-    for (instrument, field, period), chain in _chains(facts).items():
+    for (instrument, field, period), chain in fact_chains(facts).items():
         name = corpus.entities[instrument].name
         subject = f"{name} ({instrument})"
         for n, fact in enumerate(chain):
