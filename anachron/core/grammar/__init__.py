@@ -11,6 +11,9 @@
 The readers (date attribution, query intent, the answer-leak reader, the
 bank reader) each keep their own *forms*, the shapes they look for and
 what may stand around them; the rules those forms read by live here, once.
+
+>>> numeric_dates(9, 2, 2023, Order.BOTH)
+(datetime.date(2023, 9, 2), datetime.date(2023, 2, 9))
 """
 
 from .numeric import Order, numeric_dates

@@ -44,7 +44,7 @@ def thirds(begins: _dt.date, ends: _dt.date, part: str) -> tuple[_dt.date, _dt.d
     In whole days: each outer third is ``length // 3`` days, the middle one the rest.
 
     >>> thirds(_dt.date(2023, 1, 1), _dt.date(2023, 12, 31), "mid")
-    (datetime.date(2023, 5, 2), datetime.date(2023, 8, 31))
+    (datetime.date(2023, 5, 2), datetime.date(2023, 9, 1))
     """
     length = (ends - begins).days + 1
     third = length // 3
