@@ -18,7 +18,8 @@ Two kinds of reference are read:
   in queries only: in a page, "next year" is relative to the page's own date.
 
 Every recognised form, the numeric-date rule and the fiscal calendar are
-listed in docs/metrics.md.  The implementation is two precompiled regular
+listed in docs/metrics.md; names, numeric dates, fiscal calendars and the
+anchored phrases are read by the date grammar (:mod:`anachron.core.grammar`).  The implementation is two precompiled regular
 expressions, one pass each (the second over queries only); numbers that are
 not years (``2020.HK``, ``Office 2019``, ``2050 km``) are rejected inside the
 first, by look-arounds tried only where a year matched.
@@ -32,11 +33,11 @@ import re
 from dataclasses import dataclass
 
 from .dates import known_at
-from .grammar.fiscal import calendar_part, fiscal_year, parse_fiscal_year_end, part_of_year, quarter_or_half
+from .grammar.fiscal import fiscal_year, parse_fiscal_year_end, part_of_year, quarter_or_half
 from .grammar.names import DAY_OF_MONTH, MONTH, MONTH_STEMS, day_of_month, month_number
 from .grammar.numeric import Order, numeric_dates
 from .grammar.periods import ONE_DAY, OPEN_END, add_months, month_end, thirds
-from .grammar.relative import ANCHORED_FORMS, ANCHORED_KINDS, ANCHORED_WORDS, NUMBER_WORDS, anchored_period
+from .grammar.relative import ANCHORED_FORMS, ANCHORED_KINDS, ANCHORED_WORDS, anchored_period
 
 __all__ = [
     "DateReference",
