@@ -15,6 +15,7 @@ import unittest
 from unittest import mock
 
 from anachron.core import attribution
+from anachron.core.attribution import html_meta, record, sources, values
 from anachron.core.attribution import (
     DATE_FIELDS,
     GRANULARITIES,
@@ -130,9 +131,12 @@ class ApiTest(unittest.TestCase):
         self.assertEqual(MODIFIED_FIELDS, ("dateModified", "modified", "updated", "last_modified"))
 
     def test_doctests(self):
-        failures, tried = doctest.testmod(attribution)
+        tried = 0
+        for module in (attribution, values, html_meta, record, sources):
+            failures, count = doctest.testmod(module)
+            self.assertEqual(failures, 0, module.__name__)
+            tried += count
         self.assertGreater(tried, 10)
-        self.assertEqual(failures, 0)
 
     def test_attribution_is_frozen(self):
         a = attribute({"date": "2023-02-09"})
@@ -491,11 +495,11 @@ class StatusTest(unittest.TestCase):
     def test_every_comparison_goes_through_known_at(self):
         # A different cutoff rule in known_at changes every answer.
         a = attribute({"date": "2023-02-09"})
-        with mock.patch.object(attribution, "known_at", lambda d, as_of: d < as_of):
+        with mock.patch.object(record, "known_at", lambda d, as_of: d < as_of):
             self.assertEqual(a.status(D(2023, 2, 9)), "leak")
         b = Attribution(D(2023, 2, 1), D(2023, 2, 1), "day", "url", "/2023/02/01", modified=D(2023, 2, 9))
         self.assertFalse(b.revision_risk(D(2023, 2, 9)))
-        with mock.patch.object(attribution, "known_at", lambda d, as_of: d < as_of):
+        with mock.patch.object(record, "known_at", lambda d, as_of: d < as_of):
             self.assertTrue(b.revision_risk(D(2023, 2, 9)))
 
     def test_as_of_must_be_a_date(self):
@@ -843,7 +847,7 @@ class WorkBoundTest(unittest.TestCase):
 
         class Recorder:
             def __init__(self, name):
-                self.name, self.pattern = name, getattr(attribution, name)
+                self.name, self.pattern = name, getattr(html_meta, name)
 
             def search(self, string, pos=0, endpos=None):
                 found = self.pattern.search(string, pos, endpos)
@@ -855,9 +859,9 @@ class WorkBoundTest(unittest.TestCase):
                 regions.append((self.name, pos, found.end() if found else endpos, endpos))
                 return found
 
-        with mock.patch.object(attribution, "_MARKUP", Recorder("_MARKUP")), \
-                mock.patch.object(attribution, "_TAG_REST", Recorder("_TAG_REST")), \
-                mock.patch.object(attribution, "_SCRIPT_END", Recorder("_SCRIPT_END")):
+        with mock.patch.object(html_meta, "_MARKUP", Recorder("_MARKUP")), \
+                mock.patch.object(html_meta, "_TAG_REST", Recorder("_TAG_REST")), \
+                mock.patch.object(html_meta, "_SCRIPT_END", Recorder("_SCRIPT_END")):
             found = html_dates(text, [])
         return found, regions
 

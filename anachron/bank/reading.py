@@ -39,6 +39,9 @@ from dataclasses import dataclass
 from decimal import Decimal
 from fractions import Fraction
 
+from ..core.grammar.names import MONTH, month_number
+from ..core.grammar.numeric import Order, numeric_dates
+
 __all__ = [
     "Figure",
     "normalise",
@@ -53,10 +56,7 @@ __all__ = [
     "event_dates",
 ]
 
-_MONTH = (
-    r"(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?"
-    r"|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\.?"
-)
+_MONTH = MONTH + r"\.?"
 _QUARTER_WORD = r"(?:first|second|third|fourth|1st|2nd|3rd|4th)[- ](?:quarter|half)"
 
 # Spans that hold digits but are not figures; each is blanked (same length) before figures are read.
@@ -242,10 +242,9 @@ def statuses(text: str) -> list[tuple[str, int]]:
 
 # ------------------------------------------------------------------------ dates
 
-_MONTHS = {name: n for n, names in enumerate(
-    (("jan", "january"), ("feb", "february"), ("mar", "march"), ("apr", "april"), ("may",), ("jun", "june"), ("jul", "july"),
-     ("aug", "august"), ("sep", "sept", "september"), ("oct", "october"), ("nov", "november"), ("dec", "december")), start=1)
-    for name in names}
+# A numeric 02/09/2023 gives every reading: a listing date after D read either way is a leak, so
+# the reading that would hide it is never the only one taken (docs/metrics.md, "Reading dates").
+NUMERIC_ORDER = Order.BOTH
 _DATES = re.compile(
     r"\b(?P<iy>[0-9]{4})[-/](?P<im>[0-9]{1,2})[-/](?P<id>[0-9]{1,2})\b"  # 2023-02-09, 2023/02/09
     r"|\b(?P<na>[0-9]{1,2})/(?P<nb>[0-9]{1,2})/(?P<ny>[0-9]{4})\b"  # 02/09/2023 (either order)
@@ -271,22 +270,26 @@ def dates(text: str) -> list[tuple["object", int]]:
     Read: ``2023-02-09``, ``2023/02/09``, ``February 9, 2023``, ``9 Feb 2023``
     and a month (``February 2023``: its first day, the earliest it can
     mean).  A numeric ``02/09/2023`` is read both ways (month/day and
-    day/month) and gives the earlier valid reading.  A bare year is not a
-    date here.  An impossible date (``2023-02-30``) is skipped.
+    day/month): each real reading is a date, month first first, at the same
+    position.  A bare year is not a date here.  An impossible date
+    (``2023-02-30``) is skipped.
+
+    >>> [day.isoformat() for day, _ in dates("listed until 11/06/2019")]
+    ['2019-11-06', '2019-06-11']
     """
     found = []
     for m in _DATES.finditer(normalise(text)):
+        if m["ny"]:
+            found += [(day, m.start()) for day in numeric_dates(int(m["na"]), int(m["nb"]), int(m["ny"]), NUMERIC_ORDER)]
+            continue
         if m["iy"]:
             day = _day(m["iy"], m["im"], m["id"])
-        elif m["ny"]:
-            readings = [d for d in (_day(m["ny"], m["na"], m["nb"]), _day(m["ny"], m["nb"], m["na"])) if d]
-            day = min(readings) if readings else None
         elif m["my"]:
-            day = _day(m["my"], _MONTHS[m["mm"].lower().rstrip(".")], m["md"])
+            day = _day(m["my"], month_number(m["mm"]), m["md"])
         elif m["dy"]:
-            day = _day(m["dy"], _MONTHS[m["dm"].lower().rstrip(".")], m["dd"])
+            day = _day(m["dy"], month_number(m["dm"]), m["dd"])
         else:
-            day = _day(m["oy"], _MONTHS[m["om"].lower().rstrip(".")], 1)
+            day = _day(m["oy"], month_number(m["om"]), 1)
         if day is not None:
             found.append((day, m.start()))
     return found

@@ -2,7 +2,9 @@
 
 Anachron compares dates only as whole days (``datetime.date``).  The
 open web's many date shapes (timestamps with offsets, RFC 2822, epochs,
-relative ages) are read by :mod:`anachron.core.attribution`.  Parsing is
+relative ages) are read by :mod:`anachron.core.attribution`; month names,
+numeric day-month dates, fiscal calendars and phrases anchored at T by the
+one date grammar, :mod:`anachron.core.grammar`.  Parsing is
 strict on purpose: ``2021-02-30`` or ``2021-2-3`` is an error, never a
 silently shifted day, because a wrong day moves an item across the cutoff.
 The parsers raise :class:`~anachron.core.errors.AnachronError` (a ``ValueError``)

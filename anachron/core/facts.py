@@ -55,6 +55,8 @@ from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from typing import Any
 
+from .grammar.names import MONTH_DOT_AFTER_SHORT, month_number
+from .grammar.numeric import Order, numeric_dates
 from .validate import Fields, describe
 
 __all__ = ["FACT_KINDS", "Fact", "Statements", "parse_facts", "statements"]
@@ -160,12 +162,9 @@ def parse_facts(f: Fields, name: str = "facts") -> tuple[Fact, ...]:
 # One character for one: spans found in the folded text are spans of the original.
 _FOLD = str.maketrans({"\u2019": "'", "\u2018": "'", "\u02bc": "'", "\u2010": "-", "\u2011": "-", "\u00a0": " "})
 
-_MONTH = (
-    r"(?P<mon>(?:january|february|march|april|may|june|july|august|september|october|november|december)"
-    r"|(?:jan|feb|mar|apr|jun|jul|aug|sept|sep|oct|nov|dec)\.?)"
-)
-_MONTHS = {name: number for number, name in enumerate(
-    ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"), start=1)}
+_MONTH = r"(?P<mon>" + MONTH_DOT_AFTER_SHORT + r")"
+# Slashed and hyphenated numeric dates state a date fact under either reading (dotted: day first).
+NUMERIC_ORDER = Order.BOTH
 _ORDINAL = r"(?:st|nd|rd|th)?"
 _DATE_PATTERNS = (
     ("ymd", re.compile(r"(?<![\w./-])(?P<y>[0-9]{4})(?P<sep>[-/.])(?P<m>[0-9]{1,2})(?P=sep)(?P<d>[0-9]{1,2})(?![\w/-]|\.[0-9])")),
@@ -279,13 +278,11 @@ def _date(kind: str, match: re.Match[str]) -> _Date:
     if kind == "ymd":
         days = [_day(int(groups["y"]), int(groups["m"]), int(groups["d"]))]
     elif kind == "numeric":
-        a, b, y = int(groups["a"]), int(groups["b"]), int(groups["y"])
-        # A dotted date is European (day first); a slash or dash date may be either.
-        days = [_day(y, b, a)] if groups["sep"] == "." else [_day(y, a, b), _day(y, b, a)]
+        days = list(numeric_dates(int(groups["a"]), int(groups["b"]), int(groups["y"]), NUMERIC_ORDER, groups["sep"]))
     elif kind == "my":
         days = []  # a month names no day; masked so its year is not read as a figure
     else:
-        month = _MONTHS[groups["mon"][:3].lower()]
+        month = month_number(groups["mon"])
         days = [_day(int(groups["y"]), month, int(groups["d"]))]
     return _Date(match.start(), match.end(), tuple(dict.fromkeys(d for d in days if d is not None)))
 

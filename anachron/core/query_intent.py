@@ -18,7 +18,8 @@ Two kinds of reference are read:
   in queries only: in a page, "next year" is relative to the page's own date.
 
 Every recognised form, the numeric-date rule and the fiscal calendar are
-listed in docs/metrics.md.  The implementation is two precompiled regular
+listed in docs/metrics.md; names, numeric dates, fiscal calendars and the
+anchored phrases are read by the date grammar (:mod:`anachron.core.grammar`).  The implementation is two precompiled regular
 expressions, one pass each (the second over queries only); numbers that are
 not years (``2020.HK``, ``Office 2019``, ``2050 km``) are rejected inside the
 first, by look-arounds tried only where a year matched.
@@ -28,13 +29,15 @@ from __future__ import annotations
 
 import bisect
 import datetime as _dt
-import functools
 import re
 from dataclasses import dataclass
 
-from .errors import AnachronError
-from .validate import describe
 from .dates import known_at
+from .grammar.fiscal import fiscal_year, parse_fiscal_year_end, part_of_year, quarter_or_half
+from .grammar.names import DAY_OF_MONTH, MONTH, MONTH_STEMS, day_of_month, month_number
+from .grammar.numeric import Order, numeric_dates
+from .grammar.periods import ONE_DAY, OPEN_END, add_months, month_end, thirds
+from .grammar.relative import ANCHORED_FORMS, ANCHORED_KINDS, ANCHORED_WORDS, anchored_period
 
 __all__ = [
     "DateReference",
@@ -45,21 +48,14 @@ __all__ = [
     "query_findings",
 ]
 
-_ONE_DAY = _dt.timedelta(days=1)
-_OPEN_END = _dt.date.max  # the end of an open-ended reference ("after:2023-01-01")
+# Slashed and hyphenated numeric dates are read both ways: a reference is a finding if either
+# reading begins after T, because a future reference read the wrong way round is a silent miss
+# (docs/metrics.md, "Reading dates").  Dotted ones are day first (grammar.numeric).
+NUMERIC_ORDER = Order.BOTH
 
-_MONTHS = {
-    "jan": 1, "feb": 2, "mar": 3, "apr": 4, "may": 5, "jun": 6,
-    "jul": 7, "aug": 8, "sep": 9, "oct": 10, "nov": 11, "dec": 12,
-}
-_MONTH = (
-    r"(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?"
-    r"|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)"
-)
 _APOS = "'\u2019\u2018\u02bc"  # straight and curly apostrophes: Q4 ’23, FY’24
 _YEAR4 = r"(?:19|20)[0-9]{2}"
 _YY = rf"(?:(?:19|20)[0-9]{{2}}|[{_APOS}]?[0-9]{{2}})"  # four digits, or two with an optional apostrophe
-_DAY = r"(?:[012]?[0-9]|3[01])(?:st|nd|rd|th)?"
 _SEP = r"[\s\-/]*"
 _FY = r"(?:fy|fiscal(?:\s+year)?)"
 _ORDINAL_Q = r"(?:first|second|third|fourth|1st|2nd|3rd|4th)"
@@ -109,45 +105,7 @@ _NOT_YEAR_AFTER = (
 
 _SEASON_WORD = re.compile(r"\s*(?:season|school\s+year|academic\s+year|winter|fiscal|financial\s+year)", re.IGNORECASE)
 
-# References anchored at T, read in queries only.
-_NUMBER_WORDS = {
-    "a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7,
-    "eight": 8, "nine": 9, "ten": 10, "eleven": 11, "twelve": 12, "few": 2, "several": 3,
-}
-_COUNT = r"(?:[0-9]{1,3}|a|an|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|few|several)"
-_UNIT = r"(?P<unit>day|week|month|quarter|year)s?"
-_UNIT2 = r"(?P<unit2>day|week|month|quarter|year)s?"
-_SPAN = r"(?P<{}>week|month|quarter|half|year|fiscal\s+year|fy|decade)"
-_BARE_MONTH = (
-    r"(?:jan(?:uary)?|feb(?:ruary)?|apr(?:il)?|june?|july?|aug(?:ust)?"
-    r"|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)"
-)
-_ANCHORED_FORMS = (
-    r"(?<!-)(?:"
-    r"(?P<after_tomorrow>(?:the\s+)?day\s+after\s+tomorrow)"
-    r"|(?P<tomorrow>tomorrow)"
-    r"|(?P<today>today|tonight)"
-    r"|(?P<yesterday>yesterday)"
-    rf"|(?P<this>(?:this|current)\s+{_SPAN.format('this_span')})"
-    rf"|(?P<later>later\s+this\s+(?P<later_span>week|month|quarter|year))"
-    rf"|(?P<rest>(?:the\s+)?(?:rest|remainder|balance)\s+of\s+(?:the|this)\s+(?P<rest_span>week|month|quarter|year))"
-    rf"|(?P<next>(?:next|coming)\s+{_SPAN.format('next_span')})"
-    r"|(?P<after_next>year\s+after\s+next)"
-    r"|(?P<ahead>(?:week|month|quarter|year)\s+ahead)"
-    rf"|(?P<within>(?:next|coming)\s+{_COUNT}?\s*{_UNIT})"
-    rf"|(?P<in>in\s+(?:the\s+next\s+)?(?P<in_n>{_COUNT})\s+{_UNIT2}(?:'?\s*time)?)"
-    rf"|(?P<later_n>(?P<later_n_n>{_COUNT})\s+(?P<later_n_unit>day|week|month|quarter|year)s?\s+(?:later|from\s+now|ahead|out|hence))"
-    rf"|(?P<md>(?P<md_m>{_MONTH})\.?\s+(?P<md_d>{_DAY}))"
-    rf"|(?P<dm>(?P<dm_d>{_DAY})\s+(?:of\s+)?(?P<dm_m>{_MONTH})\b)"
-    rf"|(?P<amq>(?P<amq_m>{_MONTH})\s+quarter)"
-    rf"|(?P<spring>(?:(?P<spring_p>in|by|on|until|since|through|early|mid|late|of|before|after)[\s\-]+)(?P<spring_m>may|march|mar))"
-    rf"|(?P<month>{_BARE_MONTH})"
-    r")(?![\w-])"
-)
-_ANCHORED_KINDS = frozenset(re.findall(r"\(\?P<(\w+)>", _ANCHORED_FORMS)) - {
-    "this_span", "later_span", "rest_span", "next_span", "unit", "unit2", "in_n", "later_n_n", "later_n_unit",
-    "md_m", "md_d", "dm_d", "dm_m", "amq_m", "spring_p", "spring_m",
-}
+# References anchored at T (grammar.relative), read in queries only.
 
 # How a match can begin: a look-ahead tried first at each position, so that a word which starts no
 # reference fails at once instead of after every form has been tried (a query of a few words
@@ -155,15 +113,10 @@ _ANCHORED_KINDS = frozenset(re.findall(r"\(\?P<(\w+)>", _ANCHORED_FORMS)) - {
 # so the matches are the same: each list is the first word (or its first letters) of every
 # prefix and every form below; tests/test_query_intent_guard.py checks the lists against the forms.
 _PREFIX_WORDS = ("after", "since", "before", "until", "by", "the", "end", "close", "year", "early", "mid", "late", "week")
-_MONTH_STEMS = ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec")
 _WRITTEN_WORDS = (
-    *_PREFIX_WORDS, *_MONTH_STEMS, "q[1-4]", "h[12]", "first", "second", "third", "fourth", "fy", "fiscal", "cy", "calendar",
+    *_PREFIX_WORDS, *MONTH_STEMS, "q[1-4]", "h[12]", "first", "second", "third", "fourth", "fy", "fiscal", "cy", "calendar",
 )
-_ANCHORED_WORDS = (
-    *_PREFIX_WORDS, *_MONTH_STEMS, "day", "tomorrow", "today", "tonight", "yesterday", "this", "current", "later",
-    "rest", "remainder", "balance", "next", "coming", "month", "quarter", "in", "on", "of", "through",
-    *(rf"{word}\s" for word in _NUMBER_WORDS),  # a count starts a match only as "3 months later": then a space
-)
+_ANCHORED_WORDS = (*_PREFIX_WORDS, *ANCHORED_WORDS)
 
 
 def _starts(digits: str, words: tuple[str, ...]) -> str:
@@ -196,10 +149,10 @@ _PATTERN = re.compile(
     rf"|(?P<my>(?P<my_m>0?[1-9]|1[0-2])/(?P<my_y>{_YEAR4}))(?![\w%]|[.,/\-][0-9])"
     rf"|(?P<pair>(?:(?P<pair_fy>{_FY})\s*[-{_APOS}]?\s*)?(?P<pair_a>{_YEAR4})(?P<pair_s>\s*[/\-\u2013]\s*)(?P<pair_b>{_YEAR4}|[0-9]{{2}})"
     rf"(?:\s*(?P<pair_fq>q[1-4]))?)(?![\w%]|[.,/\-][0-9])"
-    rf"|(?P<dmy>(?P<dmy_d>{_DAY})\s+(?:of\s+)?(?P<dmy_m>{_MONTH})\.?,?\s+(?P<dmy_y>{_YEAR4}))(?![\w%])"
-    rf"|(?P<mq>(?P<mq_m>{_MONTH})\.?\s+quarter(?:\s+of)?\s+(?P<mq_y>{_YEAR4}))(?![\w%])"
-    rf"|(?P<mr>(?P<mr_a>{_MONTH})\.?\s*[\-\u2013/]\s*(?P<mr_b>{_MONTH})\.?,?\s+(?P<mr_y>{_YEAR4}))(?![\w%])"
-    rf"|(?P<mdy>(?P<mdy_m>{_MONTH})\.?\s+(?:(?P<mdy_d>{_DAY}),?\s+)?(?:of\s+)?(?P<mdy_y>{_YEAR4}))(?![\w%])"
+    rf"|(?P<dmy>(?P<dmy_d>{DAY_OF_MONTH})\s+(?:of\s+)?(?P<dmy_m>{MONTH})\.?,?\s+(?P<dmy_y>{_YEAR4}))(?![\w%])"
+    rf"|(?P<mq>(?P<mq_m>{MONTH})\.?\s+quarter(?:\s+of)?\s+(?P<mq_y>{_YEAR4}))(?![\w%])"
+    rf"|(?P<mr>(?P<mr_a>{MONTH})\.?\s*[\-\u2013/]\s*(?P<mr_b>{MONTH})\.?,?\s+(?P<mr_y>{_YEAR4}))(?![\w%])"
+    rf"|(?P<mdy>(?P<mdy_m>{MONTH})\.?\s+(?:(?P<mdy_d>{DAY_OF_MONTH}),?\s+)?(?:of\s+)?(?P<mdy_y>{_YEAR4}))(?![\w%])"
     rf"|(?P<qy>q(?P<qy_q>[1-4]){_SEP}(?:(?P<qy_cy>cy|calendar(?:\s+year)?)\s*|(?P<qy_fy>{_FY})\s*)?[-{_APOS}]?(?P<qy_y>{_YY}))(?![\w%]|[.,/\-][0-9])"
     rf"|(?P<oq>(?P<oq_q>{_ORDINAL_Q})[\s\-]+quarter(?:\s+of)?\s+(?:(?P<oq_cy>cy|calendar(?:\s+year)?)\s*|(?P<oq_fy>{_FY})\s*)?(?P<oq_y>{_YY}))(?![\w%])"
     rf"|(?P<yq>(?P<yq_y>{_YEAR4}){_SEP}q(?P<yq_q>[1-4]))(?![\w%])"
@@ -215,7 +168,7 @@ _PATTERN = re.compile(
     re.IGNORECASE,
 )
 # The anchored references: a second pass, over queries only (a prefix may stand before them: after tomorrow).
-_ANCHORED = re.compile(r"(?<![\w$£€¥.,#])" + _STARTS_ANCHORED + r"(?:(?=[abcelmstuwy])" + _PREFIXES + r")?(?:" + _ANCHORED_FORMS + r")", re.IGNORECASE)
+_ANCHORED = re.compile(r"(?<![\w$£€¥.,#])" + _STARTS_ANCHORED + r"(?:(?=[abcelmstuwy])" + _PREFIXES + r")?(?:" + ANCHORED_FORMS + r")", re.IGNORECASE)
 
 # Open periods: words asking for results or figures, and words that frame a query as something else.
 _RESULTS = re.compile(
@@ -258,64 +211,6 @@ class QueryIntent:
 # -- calendar arithmetic ------------------------------------------------------------------
 
 
-def _month_end(year: int, month: int) -> _dt.date:
-    return _dt.date(year + month // 12, month % 12 + 1, 1) - _ONE_DAY
-
-
-def _add_months(day: _dt.date, months: int) -> _dt.date:
-    index = day.year * 12 + day.month - 1 + months
-    year, month = divmod(index, 12)
-    last = _month_end(year, month + 1).day
-    return _dt.date(year, month + 1, min(day.day, last))
-
-
-def parse_fiscal_year_end(value: object) -> tuple[int, int]:
-    """``"MM-DD"`` (the last day of an issuer's fiscal year) as ``(month, day)``.
-
-    Rejected, with a short reason: another type or shape, or a day that is
-    not in every year (``02-29``: write ``02-28``).
-
-    >>> parse_fiscal_year_end("09-30")
-    (9, 30)
-    """
-    if not isinstance(value, str):
-        raise AnachronError(f"expected a month and day MM-DD, got {describe(value)}")
-    return _parse_fiscal(value)
-
-
-@functools.lru_cache(maxsize=256)
-def _parse_fiscal(value: str) -> tuple[int, int]:
-    if not _MONTH_DAY.fullmatch(value):
-        raise AnachronError(f"expected a month and day MM-DD, got {describe(value)}")
-    month, day = int(value[:2]), int(value[3:])
-    try:
-        _dt.date(2001, month, day)  # a common year: 02-29 is not in every year
-    except ValueError:
-        raise AnachronError(f"{value!r} is not a day of every year (use 02-28 for the end of February)") from None
-    return month, day
-
-
-_MONTH_DAY = re.compile(r"[0-9]{2}-[0-9]{2}")
-
-
-def _fiscal_year(year: int, fiscal: tuple[int, int] | None) -> tuple[_dt.date, _dt.date]:
-    """FY *year*: the twelve months ending on the fiscal year end in *year* (calendar year without one)."""
-    if fiscal is None:
-        return _dt.date(year, 1, 1), _dt.date(year, 12, 31)
-    month, day = fiscal
-    return _dt.date(year - 1, month, day) + _ONE_DAY, _dt.date(year, month, day)
-
-
-def _part_of_year(begins: _dt.date, index: int, months: int) -> tuple[_dt.date, _dt.date]:
-    """The *index*-th (from 1) run of *months* months from *begins*: a quarter or half of a fiscal year."""
-    start = _add_months(begins, months * (index - 1))
-    return start, _add_months(begins, months * index) - _ONE_DAY
-
-
-def _calendar_part(year: int, index: int, months: int) -> tuple[_dt.date, _dt.date]:
-    return _part_of_year(_dt.date(year, 1, 1), index, months)
-
-
 def _year(text: str, as_of: _dt.date | None) -> int:
     """A four-digit year, or a two-digit one in the century that puts it within T-79..T+20 years."""
     digits = text.lstrip(_APOS)
@@ -330,14 +225,6 @@ def _year(text: str, as_of: _dt.date | None) -> int:
     elif year < as_of.year - 79:
         year += 100
     return year
-
-
-def _month(name: str) -> int:
-    return _MONTHS[name[:3].lower()]
-
-
-def _day(text: str) -> int:
-    return int(text.rstrip("stndrhSTNDRH"))
 
 
 def _period_months(kind_q: str) -> tuple[int, int]:
@@ -361,17 +248,14 @@ def _iso(g, as_of) -> tuple[_dt.date, _dt.date]:
     return day, day
 
 
-def _numeric(g, as_of) -> tuple[_dt.date, _dt.date]:
-    """``14.07.2023`` day first; ``07/14/2023`` month first unless the first number exceeds 12."""
+def _numeric(match, as_of, fiscal) -> list[tuple[str, _dt.date, _dt.date]]:
+    """``14.07.2023`` (dotted: day first), ``07/14/2023``, ``7/28/23``: a period for each reading by :data:`NUMERIC_ORDER`."""
+    g = match.group
     if g("num_dot"):
-        day = _dt.date(int(g("num_dy")), int(g("num_db")), int(g("num_a")))
-        return day, day
-    a, b, year = int(g("num_a")), int(g("num_b")), _year(g("num_y"), as_of)
-    if a > 12:
-        day = _dt.date(year, b, a)
+        days = numeric_dates(int(g("num_a")), int(g("num_db")), int(g("num_dy")), NUMERIC_ORDER, ".")
     else:
-        day = _dt.date(year, a, b)
-    return day, day
+        days = numeric_dates(int(g("num_a")), int(g("num_b")), _year(g("num_y"), as_of), NUMERIC_ORDER, g("num_s"))
+    return [(match.group(0), day, day) for day in days]
 
 
 def _split_year(a: int, b_text: str) -> int | None:
@@ -390,29 +274,22 @@ def _pair(match, g, as_of, fiscal) -> list[tuple[str, _dt.date, _dt.date]]:
     seasonal = fy or quarter is not None or bool(_SEASON_WORD.match(match.string, match.end()))
     if second is not None and (seasonal or len(b_text) == 2 and (sep == "/" or int(b_text) > 12)):
         if fiscal is not None:
-            begins, ends = _fiscal_year(second, fiscal)
+            begins, ends = fiscal_year(second, fiscal)
         else:  # a split year with no calendar given: 1 July to 30 June
             begins, ends = _dt.date(a, 7, 1), _dt.date(second, 6, 30)
         if quarter:
-            begins, ends = _part_of_year(begins, *_period_months(quarter))
+            begins, ends = part_of_year(begins, *_period_months(quarter))
         return [(match.group(0), begins, ends)]
     if seasonal:
         return []
     if len(b_text) == 2:  # 2023-07, 2011-12: a year and month
         month = int(b_text)
-        return [(match.group(0), _dt.date(a, month, 1), _month_end(a, month))] if 1 <= month <= 12 else []
+        return [(match.group(0), _dt.date(a, month, 1), month_end(a, month))] if 1 <= month <= 12 else []
     b = int(b_text)  # a range of years names both
     return [
         (g("pair_a"), _dt.date(a, 1, 1), _dt.date(a, 12, 31)),
         (g("pair_b"), _dt.date(b, 1, 1), _dt.date(b, 12, 31)),
     ]
-
-
-def _quarter_or_half(index: int, months: int, year: int, fiscal, cy: bool) -> tuple[_dt.date, _dt.date]:
-    """A quarter or half of FY *year* by the fiscal calendar, or of calendar *year* (no calendar, or CY written)."""
-    if fiscal is not None and not cy:
-        return _part_of_year(_fiscal_year(year, fiscal)[0], index, months)
-    return _calendar_part(year, index, months)
 
 
 def _one(form):
@@ -425,35 +302,35 @@ def _one(form):
 
 
 def _day_month_year(g, as_of, fiscal):
-    day = _dt.date(int(g("dmy_y")), _month(g("dmy_m")), _day(g("dmy_d")))
+    day = _dt.date(int(g("dmy_y")), month_number(g("dmy_m")), day_of_month(g("dmy_d")))
     return day, day
 
 
 def _month_quarter(g, as_of, fiscal):
     """``june quarter 2022``: the calendar quarter ending in that month."""
-    year, month = int(g("mq_y")), _month(g("mq_m"))
-    return _add_months(_dt.date(year, month, 1), -2), _month_end(year, month)
+    year, month = int(g("mq_y")), month_number(g("mq_m"))
+    return add_months(_dt.date(year, month, 1), -2), month_end(year, month)
 
 
 def _month_range(g, as_of, fiscal):
     """``Jan-Mar 2024``: from the first month's first day to the second's last (across a year end: Nov-Feb)."""
-    year, first, last = int(g("mr_y")), _month(g("mr_a")), _month(g("mr_b"))
+    year, first, last = int(g("mr_y")), month_number(g("mr_a")), month_number(g("mr_b"))
     begins = _dt.date(year if first <= last else year - 1, first, 1)
-    return begins, _month_end(year, last)
+    return begins, month_end(year, last)
 
 
 def _month_slash_year(g, as_of, fiscal):
     """``10/2023``: the month."""
     year, month = int(g("my_y")), int(g("my_m"))
-    return _dt.date(year, month, 1), _month_end(year, month)
+    return _dt.date(year, month, 1), month_end(year, month)
 
 
 def _month_day_year(g, as_of, fiscal):
-    year, month = int(g("mdy_y")), _month(g("mdy_m"))
+    year, month = int(g("mdy_y")), month_number(g("mdy_m"))
     if g("mdy_d"):
-        day = _dt.date(year, month, _day(g("mdy_d")))
+        day = _dt.date(year, month, day_of_month(g("mdy_d")))
         return day, day
-    return _dt.date(year, month, 1), _month_end(year, month)
+    return _dt.date(year, month, 1), month_end(year, month)
 
 
 def _part_named(kind: str, months: int):
@@ -463,7 +340,7 @@ def _part_named(kind: str, months: int):
     def read(g, as_of, fiscal):
         raw = g(number)
         index = _ORDINALS.get(raw.lower()) or int(raw)
-        return _quarter_or_half(index, months, _year(g(f"{kind}_y"), as_of), fiscal, bool(g(f"{kind}_cy")))
+        return quarter_or_half(index, months, _year(g(f"{kind}_y"), as_of), fiscal, bool(g(f"{kind}_cy")))
 
     return read
 
@@ -473,15 +350,15 @@ def _part_numbered(kind: str, months: int):
     number = f"{kind}_q" if months == 3 else f"{kind}_h"
 
     def read(g, as_of, fiscal):
-        return _quarter_or_half(int(g(number)), months, _year(g(f"{kind}_y"), as_of), fiscal, False)
+        return quarter_or_half(int(g(number)), months, _year(g(f"{kind}_y"), as_of), fiscal, False)
 
     return read
 
 
 def _fiscal_named(g, as_of, fiscal):
-    begins, ends = _fiscal_year(_year(g("fy_y"), as_of), fiscal)
+    begins, ends = fiscal_year(_year(g("fy_y"), as_of), fiscal)
     if g("fy_q"):
-        begins, ends = _part_of_year(begins, *_period_months(g("fy_q")))
+        begins, ends = part_of_year(begins, *_period_months(g("fy_q")))
     return begins, ends
 
 
@@ -498,7 +375,7 @@ def _bare_year(g, as_of, fiscal):
 # The form a match is (its ``lastgroup``) -> the period(s) it names, before any prefix.
 _FORMS = {
     "iso": _one(lambda g, as_of, fiscal: _iso(g, as_of)),
-    "num": _one(lambda g, as_of, fiscal: _numeric(g, as_of)),
+    "num": _numeric,
     "pair": lambda match, as_of, fiscal: _pair(match, match.group, as_of, fiscal),
     "dmy": _one(_day_month_year),
     "mq": _one(_month_quarter),
@@ -533,17 +410,6 @@ def _joined_to_a_word(text: str, start: int) -> bool:
 _LOOKBACK = 16
 
 
-def _thirds(begins: _dt.date, ends: _dt.date, part: str) -> tuple[_dt.date, _dt.date]:
-    """Early, mid or late: the first, middle or last third of a period, in whole days."""
-    length = (ends - begins).days + 1
-    third = length // 3
-    if part == "early":
-        return begins, begins + _dt.timedelta(days=third - 1)
-    if part == "mid":
-        return begins + _dt.timedelta(days=third), ends - _dt.timedelta(days=third)
-    return ends - _dt.timedelta(days=third - 1), ends
-
-
 def _with_prefix(match, begins: _dt.date, ends: _dt.date) -> tuple[_dt.date, _dt.date] | None:
     """Apply what stands before a reference: ``after``, ``end of``, ``early``, ``week of``; None drops it."""
     g = match.group
@@ -552,14 +418,14 @@ def _with_prefix(match, begins: _dt.date, ends: _dt.date) -> tuple[_dt.date, _dt
         if operator in ("before", "until"):
             return None  # a search filter that bounds from above reaches for nothing after the date
         if operator == "after":
-            return ends + _ONE_DAY, _OPEN_END
-        return begins, _OPEN_END  # since:
+            return ends + ONE_DAY, OPEN_END
+        return begins, OPEN_END  # since:
     if g("after"):
-        return ends + _ONE_DAY, _OPEN_END
+        return ends + ONE_DAY, OPEN_END
     if g("end"):
         return ends, ends
     if g("part"):
-        return _thirds(begins, ends, g("part_w").lower())
+        return thirds(begins, ends, g("part_w").lower())
     if g("week_w").lower() in ("ending", "ended"):
         return ends - _dt.timedelta(days=6), ends
     return begins, begins + _dt.timedelta(days=6)
@@ -576,10 +442,10 @@ def _references(
     for match in matches:
         kind = match.lastgroup
         try:
-            if kind in _ANCHORED_KINDS:
+            if kind in ANCHORED_KINDS:
                 if not anchored:
                     continue
-                period = _anchored(match, as_of, fiscal)
+                period = anchored_period(match, as_of, fiscal)
                 if period is None:
                     continue
                 periods = [(match.group(0), *period)]
@@ -589,12 +455,11 @@ def _references(
                 periods = _FORMS[kind](match, as_of, fiscal)
         except ValueError:  # an impossible day such as 2023-02-30 names no period
             continue
-        if len(periods) == 1 and match.start(kind) > match.start():  # a prefix (after, end of, early) stands before it
-            ref_text, begins, ends = periods[0]
-            shifted = _with_prefix(match, begins, ends)
-            if shifted is None:
-                continue
-            periods = [(ref_text, *shifted)]
+        # A prefix (after, end of, early) standing before a form that names one period, or before
+        # each reading of a numeric date, applies to it; a range of years (2023-2024) keeps its years.
+        if match.start(kind) > match.start() and (len(periods) == 1 or kind == "num"):
+            periods = [(ref_text, *shifted) for ref_text, begins, ends in periods
+                       if (shifted := _with_prefix(match, begins, ends)) is not None]
         found += [DateReference(ref_text, begins, ends) for ref_text, begins, ends in periods]
     return found
 
@@ -668,98 +533,6 @@ def future_references(
 # -- references anchored at T -------------------------------------------------------------
 
 
-def _containing(span: str, as_of: _dt.date, fiscal) -> tuple[_dt.date, _dt.date]:
-    """The week, month, quarter, half, year or fiscal year that contains *as_of*."""
-    span = span.lower()
-    if span == "week":
-        monday = as_of - _dt.timedelta(days=as_of.weekday())
-        return monday, monday + _dt.timedelta(days=6)
-    if span == "month":
-        return _dt.date(as_of.year, as_of.month, 1), _month_end(as_of.year, as_of.month)
-    if span == "decade":
-        first = as_of.year - as_of.year % 10
-        return _dt.date(first, 1, 1), _dt.date(first + 9, 12, 31)
-    if span in ("year",):
-        return _dt.date(as_of.year, 1, 1), _dt.date(as_of.year, 12, 31)
-    begins, ends = _fiscal_year(as_of.year, fiscal)
-    if as_of > ends:
-        begins, ends = _fiscal_year(as_of.year + 1, fiscal)
-    if span in ("quarter", "half"):
-        months = 3 if span == "quarter" else 6
-        for index in range(1, 12 // months + 1):
-            part = _part_of_year(begins, index, months)
-            if part[0] <= as_of <= part[1]:
-                return part
-    return begins, ends
-
-
-def _following(span: str, as_of: _dt.date, fiscal) -> tuple[_dt.date, _dt.date]:
-    """The period of kind *span* right after the one containing *as_of*."""
-    _, ends = _containing(span, as_of, fiscal)
-    return _containing(span, ends + _ONE_DAY, fiscal)
-
-
-def _after(as_of: _dt.date, count: int, unit: str) -> _dt.date:
-    unit = unit.lower()
-    if unit == "day":
-        return as_of + _dt.timedelta(days=count)
-    if unit == "week":
-        return as_of + _dt.timedelta(weeks=count)
-    return _add_months(as_of, count * {"month": 1, "quarter": 3, "year": 12}[unit])
-
-
-def _count(text: str) -> int:
-    text = text.lower()
-    return _NUMBER_WORDS[text] if text in _NUMBER_WORDS else int(text)
-
-
-def _anchored(match, as_of: _dt.date, fiscal) -> tuple[_dt.date, _dt.date] | None:
-    g = match.group
-    if g("after_tomorrow"):
-        day = as_of + 2 * _ONE_DAY
-        return day, day
-    if g("tomorrow"):
-        return as_of + _ONE_DAY, as_of + _ONE_DAY
-    if g("today"):
-        return as_of, as_of
-    if g("yesterday"):
-        return as_of - _ONE_DAY, as_of - _ONE_DAY
-    if g("this"):
-        return _containing(g("this_span"), as_of, fiscal)
-    if g("later") or g("rest"):
-        _, ends = _containing(g("later_span") or g("rest_span"), as_of, fiscal)
-        return as_of + _ONE_DAY, max(ends, as_of + _ONE_DAY)
-    if g("next"):
-        return _following(g("next_span"), as_of, fiscal)
-    if g("after_next"):
-        return _dt.date(as_of.year + 2, 1, 1), _dt.date(as_of.year + 2, 12, 31)
-    if g("ahead") or g("within"):
-        unit = g("unit") or match.group(0).split()[0]
-        return as_of + _ONE_DAY, _after(as_of, 1, unit)
-    if g("in"):
-        day = _after(as_of, _count(g("in_n")), g("unit2"))
-        return day, day
-    if g("later_n"):
-        day = _after(as_of, _count(g("later_n_n")), g("later_n_unit"))
-        return day, day
-    if g("md") or g("dm"):
-        day = _dt.date(as_of.year, _month(g("md_m") or g("dm_m")), _day(g("md_d") or g("dm_d")))
-        return day, day
-    if g("amq"):
-        month = _month(g("amq_m"))
-        return _add_months(_dt.date(as_of.year, month, 1), -2), _month_end(as_of.year, month)
-    month = _month(g("spring_m") or g("month"))
-    begins, ends = _dt.date(as_of.year, month, 1), _month_end(as_of.year, month)
-    word = (g("spring_p") or "").lower()
-    if word in ("early", "mid", "late"):
-        return _thirds(begins, ends, word)
-    if word == "after":
-        return ends + _ONE_DAY, _OPEN_END
-    if word in ("before", "until"):
-        return None
-    return begins, ends
-
-
 def _merge(written: list, anchored: list) -> list:
     """Both kinds of match in order of position; an anchored one inside a written one is dropped (july 12 2023)."""
     starts = [m.start() for m in written]  # sorted and disjoint: only the last one starting before an end can overlap
@@ -777,7 +550,7 @@ def _open_periods(query: str, refs: list[DateReference], as_of: _dt.date) -> tup
 
     A period with a narrower reference inside it is only the narrower one's context.
     """
-    candidates = [r for r in refs if r.ends != _OPEN_END and known_at(r.begins, as_of) and not known_at(r.ends, as_of)]
+    candidates = [r for r in refs if r.ends != OPEN_END and known_at(r.begins, as_of) and not known_at(r.ends, as_of)]
     if not candidates or not _RESULTS.search(query) or _NOT_RESULTS.search(query):
         return ()
     chosen = {(ref.begins, ref.ends): ref for ref in reversed(candidates)}  # the first of each period

@@ -1,0 +1,93 @@
+"""English month and weekday names, and the day of the month as written: every spelling a date reader accepts.
+
+A month is written in full (``february``), by its first three letters
+(``feb``) or, for September, ``sept``; a weekday in full, by three letters,
+or ``tues``, ``thur``, ``thurs``.  Any case.  A name is known by its first
+three letters, so every spelling of a month maps to the same number.
+
+The patterns are regular-expression sources for a reader to embed, each
+one non-capturing group of spellings only: what may stand around a name (a
+dot after an abbreviation, a comma) is the reader's own form.  A reader
+compiles them with ``re.IGNORECASE``.
+
+>>> import re
+>>> [bool(re.fullmatch(MONTH, word, re.IGNORECASE)) for word in ("Sept", "JUNE", "jun", "juli", "febr")]
+[True, True, True, False, False]
+>>> month_number("September"), month_number("sept"), weekday_number("Thurs")
+(9, 9, 3)
+"""
+
+from __future__ import annotations
+
+__all__ = [
+    "DAY_OF_MONTH",
+    "MONTH",
+    "MONTH_DOT_AFTER_SHORT",
+    "MONTH_NOT_A_WORD",
+    "MONTH_STEMS",
+    "WEEKDAY",
+    "WEEKDAY_STEMS",
+    "day_of_month",
+    "month_number",
+    "weekday_number",
+]
+
+MONTH_STEMS = ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec")
+WEEKDAY_STEMS = ("mon", "tue", "wed", "thu", "fri", "sat", "sun")
+
+# Written with shared prefixes (jan(?:uary)?) rather than as a list of words: the regex engine
+# then tests each stem once, which the query-intent reader's speed depends on.
+MONTH = (
+    r"(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?"
+    r"|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)"
+)
+# The same spellings, a dot allowed only after an abbreviation (``Feb.``, never ``March.``):
+# the answer-leak reader's form.
+MONTH_DOT_AFTER_SHORT = (
+    r"(?:(?:january|february|march|april|may|june|july|august|september|october|november|december)"
+    r"|(?:jan|feb|mar|apr|jun|jul|aug|sept|sep|oct|nov|dec)\.?)"
+)
+# The months whose names are never an ordinary English word: ``mar``, ``march`` and ``may``
+# are verbs too, so a reader that takes a month name alone (no day, no year) leaves them out.
+MONTH_NOT_A_WORD = (
+    r"(?:jan(?:uary)?|feb(?:ruary)?|apr(?:il)?|june?|july?|aug(?:ust)?"
+    r"|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)"
+)
+WEEKDAY = (
+    r"(?:mon(?:day)?|tue(?:s(?:day)?)?|wed(?:nesday)?|thu(?:r(?:s(?:day)?)?)?"
+    r"|fri(?:day)?|sat(?:urday)?|sun(?:day)?)"
+)
+# A day of the month as written, optionally with its ordinal suffix: 9, 09, 9th, 31st.
+DAY_OF_MONTH = r"(?:[012]?[0-9]|3[01])(?:st|nd|rd|th)?"
+
+_MONTH_NUMBERS = {stem: number for number, stem in enumerate(MONTH_STEMS, start=1)}
+_WEEKDAY_NUMBERS = {stem: number for number, stem in enumerate(WEEKDAY_STEMS)}
+
+
+def month_number(name: str) -> int:
+    """The month (1-12) of any spelling :data:`MONTH` matches, by its first three letters.
+
+    Raises ``KeyError`` for a word that is no month.
+
+    >>> month_number("Feb"), month_number("december")
+    (2, 12)
+    """
+    return _MONTH_NUMBERS[name[:3].lower()]
+
+
+def weekday_number(name: str) -> int:
+    """The weekday of any spelling :data:`WEEKDAY` matches, Monday 0 (as ``date.weekday()``).
+
+    >>> weekday_number("Mon"), weekday_number("sunday")
+    (0, 6)
+    """
+    return _WEEKDAY_NUMBERS[name[:3].lower()]
+
+
+def day_of_month(text: str) -> int:
+    """The number of a :data:`DAY_OF_MONTH` as written, its suffix dropped (not checked against a month).
+
+    >>> day_of_month("31st"), day_of_month("09")
+    (31, 9)
+    """
+    return int(text.rstrip("stndrhSTNDRH"))
