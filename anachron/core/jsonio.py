@@ -18,13 +18,15 @@ from __future__ import annotations
 
 import contextlib
 import json
+import math
 import os
 import re
 import stat
 import sys
 import tempfile
+from json.encoder import encode_basestring
 from pathlib import Path
-from typing import Any, BinaryIO, Iterator, Mapping, TextIO
+from typing import Any, BinaryIO, Callable, Iterator, Mapping, TextIO
 
 from .errors import AnachronError
 from .validate import describe
@@ -34,6 +36,7 @@ __all__ = [
     "dump_json",
     "located_records",
     "parse_json",
+    "pretty_json",
     "read_json",
     "read_jsonl",
     "read_log_records",
@@ -233,6 +236,10 @@ def _escape(match: re.Match[str]) -> str:
     return f"\\u{ord(match.group()):04x}"
 
 
+def _escaped(text: str) -> str:
+    return text if text.isascii() else _ESCAPED.sub(_escape, text)  # every escaped character is beyond ASCII
+
+
 def dump_json(obj: Any, *, indent: int | None = 2) -> str:
     """Serialise deterministically: sorted keys, UTF-8, trailing newline.
 
@@ -240,9 +247,98 @@ def dump_json(obj: Any, *, indent: int | None = 2) -> str:
     U+2028, U+2029 and lone surrogates, which are written as ``\\uXXXX``
     escapes: the text always encodes as UTF-8, a one-line dump stays one
     line for every reader, and ``json.loads`` gives back the same string.
+    With ``indent=None`` the text is one line; the default, 2, is
+    :func:`pretty_json`'s form.  NaN and infinities are errors.
+
+    >>> dump_json({"b": [1, None], "a": "\\u2028"})
+    '{\\n  "a": "\\\\u2028",\\n  "b": [\\n    1,\\n    null\\n  ]\\n}\\n'
+    >>> dump_json({"b": 1, "a": [True]}, indent=None)
+    '{"a": [true], "b": 1}\\n'
     """
-    text = json.dumps(obj, indent=indent, sort_keys=True, ensure_ascii=False, allow_nan=False)
-    return _ESCAPED.sub(_escape, text) + "\n"
+    if indent == 2:
+        return pretty_json(obj) + "\n"
+    return _escaped(json.dumps(obj, indent=indent, sort_keys=True, ensure_ascii=False, allow_nan=False)) + "\n"
+
+
+def pretty_json(value: Any, indent: str = "") -> str:
+    """``dump_json(value)`` without its final newline, as if nested where a line starts with *indent*.
+
+    The pieces of a document written as it comes (``anachron score
+    --format json`` writes sample by sample) are the bytes the whole
+    document would have.  The text is ``json.dumps(value, indent=2,
+    sort_keys=True, ensure_ascii=False, allow_nan=False)``, with every
+    newline followed by *indent* and :func:`dump_json`'s escapes, for every
+    value.  Plain dicts with string keys, lists, tuples, strings, numbers,
+    booleans and ``None`` (by exact type) take a fast path without
+    :mod:`json`'s slow indenting encoder; anything else (a subclass, a
+    non-string key) goes through :mod:`json` itself, with its rules and
+    errors.
+
+    >>> print(pretty_json({"a": [1, "x"], "b": {}}, "  "))
+    {
+        "a": [
+          1,
+          "x"
+        ],
+        "b": {}
+      }
+    """
+    return _escaped(_pretty(value, indent))
+
+
+def _dump_fallback(value: Any, indent: str) -> str:
+    text = json.dumps(value, indent=2, sort_keys=True, ensure_ascii=False, allow_nan=False)
+    return text.replace("\n", "\n" + indent)  # every newline json writes is structural
+
+
+def _pretty(value: Any, indent: str) -> str:
+    kind = type(value)
+    if kind is str:
+        return encode_basestring(value)
+    if value is None:
+        return "null"
+    if value is True:
+        return "true"
+    if value is False:
+        return "false"
+    if kind is int:
+        return int.__repr__(value)
+    if kind is float and math.isfinite(value):
+        return float.__repr__(value)
+    if kind is list or kind is tuple:
+        if not value:
+            return "[]"
+        inner = indent + "  "
+        try:  # a list of strings (evidence): encoded in C
+            body = (",\n" + inner).join(map(encode_basestring, value))
+        except TypeError:
+            if set(map(type, value)) == _INTS:  # a list of ints (horizons): in C too
+                body = (",\n" + inner).join(map(int.__repr__, value))
+            else:
+                body = (",\n" + inner).join([_pretty(v, inner) for v in value])
+        return "[\n" + inner + body + "\n" + indent + "]"
+    if kind is dict and (not value or set(map(type, value)) == _STRS):
+        if not value:
+            return "{}"
+        inner = indent + "  "
+        parts = []
+        for key in sorted(value):
+            item = value[key]
+            simple = _SIMPLE.get(type(item))  # a string, an int, a bool or null, without a call of _pretty
+            parts.append(encode_basestring(key) + ": " + (simple(item) if simple is not None else _pretty(item, inner)))
+        return "{\n" + inner + (",\n" + inner).join(parts) + "\n" + indent + "}"
+    return _dump_fallback(value, indent)  # anything else: json's own rules (and errors)
+
+
+_INTS, _STRS = {int}, {str}  # exact types: a bool is an int to isinstance, not to type()
+# The values _pretty writes without looking further, by exact type, as _pretty itself writes them.
+_SIMPLE: Mapping[type, Callable[[Any], str]] = {
+    str: encode_basestring,
+    int: int.__repr__,
+    float: lambda value: float.__repr__(value) if math.isfinite(value) else _dump_fallback(value, ""),  # raises
+    bool: lambda value: "true" if value else "false",
+    type(None): lambda value: "null",
+}
 
 
 def _umask() -> int:
