@@ -280,6 +280,20 @@ CYGNUS = [
 DELTA = [[("d1", "search", {"query": "delta pharma", "date": "2021-12-31"})], [("d1", "search", {"query": "delta pharma"})], SUBMIT]
 
 
+class ModeParameterTest(unittest.TestCase):
+    """anachron(mode="enforced") and the alias anachron_enforced run the same evaluation (mockllm, scripted)."""
+
+    def test_the_alias_and_the_mode_parameter_score_alike(self):
+        tasks = [ai.anachron(mode="enforced"), ai.anachron_enforced(), ai.anachron()]
+        logs = run(tasks, scripted({"Cygnus Robotics": CYGNUS}), sample_id=["finance-001"])
+        by_mode, alias, unrestricted = (score_of(log.samples[0]).metadata["anachron"] for log in logs)
+        self.assertEqual(by_mode, alias)
+        self.assertEqual((by_mode["mode"], by_mode["tclr"]), ("enforced", 0.0))
+        self.assertEqual(by_mode["blocked_attempts"], 1)  # the fetch of fin-006, dated after T
+        self.assertEqual(unrestricted["mode"], "unrestricted")
+        self.assertGreater(unrestricted["tclr"], 0.0)
+
+
 class SubmittedAnswerTest(unittest.TestCase):
     """The scorer reads answer leaks from the answer the model submitted (mockllm, scripted)."""
 
