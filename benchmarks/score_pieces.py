@@ -39,7 +39,7 @@ def _child(workload: Path, count: int, best_of: int) -> dict:
     from anachron.core import query_intent as qi
     from anachron.core import trace as tr
     from anachron.core.jsonio import stream_records
-    from anachron.output.stream import pretty_json
+    from anachron.core.jsonio import pretty_json
 
     corpus = load_corpus(workload / "corpus")
     gc.freeze()

@@ -15,6 +15,7 @@ from anachron.bank.cutoffs import ModelCutoff, load_model_cutoffs
 from anachron.bank.filings import default_filings_dir
 from anachron.core import default_corpus_dir
 from anachron.core.stats import wilson_interval
+from anachron.bank.run import complete_card
 from anachron.html.tables import bank_card
 from anachron.output.records import BANK_COLUMNS
 
@@ -145,14 +146,22 @@ class ReviewTest(unittest.TestCase):
     def test_an_older_card_without_the_verdict_words_gets_the_same_verdict(self):
         status, text, _ = run_cli("bank", "run", "--system", "respect", "--format", "json")
         card = json.loads(text)
-        for key in ("validity", "citable", "oracles"):
+        for key in ("validity", "citable", "oracles", "oracle_source"):
             del card[key]
-        html = bank_card(card)
-        self.assertIn("Run valid for the bank only; the system&#x27;s data path is untested", html)
+        path = self.tmp / "older-card.json"
+        path.write_text(json.dumps(card), encoding="utf-8")
+        out = self.tmp / "older-card.html"
+        status, _, err = run_cli("report", str(path), "--out", str(out))  # what a reader of an older card sees
+        self.assertEqual(status, 0, err)
+        page = out.read_text(encoding="utf-8")
+        self.assertIn("Run valid for the bank only; the system&#x27;s data path is untested", page)
+        self.assertIn("oracles answered from: bank history", page)
         card.update(oracle_source="data path: time lock (enforced) over X")
-        self.assertIn("Run valid: yes (citable with its bank version)", bank_card(card))
+        self.assertIn("Run valid: yes (citable with its bank version)", bank_card(complete_card(card)))
         card.update(valid=False, failed_checks=["oracle_ignore"])
-        self.assertIn("Run INVALID, not citable: failed oracle_ignore", bank_card(card))
+        self.assertIn("Run INVALID, not citable: failed oracle_ignore", bank_card(complete_card(card)))
+        card.update(validity="a verdict as written")
+        self.assertIn("a verdict as written", bank_card(complete_card(card)))  # a card's own words are kept
 
     def test_the_html_card_shows_both_cutoff_splits(self):
         cutoffs = default_corpus_dir() / "model-cutoffs.example.json"

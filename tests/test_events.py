@@ -412,6 +412,30 @@ class WithoutTheSdkTest(unittest.TestCase):
             self.assertIn("pip install 'anachron[mcp]'", run.stderr)
             self.assertFalse(os.path.exists(events))
 
+    def test_serve_checks_its_options_before_it_needs_the_sdk(self):
+        code = self.BLOCK + "from anachron.cli import main; sys.exit(main(sys.argv[1:]))"
+        with tempfile.TemporaryDirectory() as tmp:
+            blocker = Path(tmp) / "file"
+            blocker.write_text("x")
+            for args, needle in (
+                (["--events", f"{tmp}/e.jsonl", "--upstream", "http://127.0.0.1:9", "--upstream-timeout", "inf"],
+                 "--upstream-timeout"),
+                (["--events", f"{tmp}/e.jsonl", "--http", "host:port"], "--http: expected [HOST:]PORT"),
+                (["--events", f"{tmp}/e.jsonl", "--date-presentation", "shifted"], "shift:+N"),
+                (["--events-dir", str(blocker / "sub")], "--events-dir"),
+            ):
+                with self.subTest(args=args):
+                    run = self.python(code, "serve", "--as-of", "2022-06-01", *args)
+                    self.assertEqual((run.returncode, run.stdout), (2, ""))
+                    self.assertEqual(len(run.stderr.splitlines()), 1, run.stderr)
+                    self.assertIn(needle, run.stderr)
+                    self.assertNotIn("anachron[mcp]", run.stderr)
+            runs = Path(tmp) / "runs"
+            run = self.python(code, "serve", "--as-of", "2022-06-01", "--events-dir", str(runs))
+            self.assertEqual(run.returncode, 2)
+            self.assertIn("pip install 'anachron[mcp]'", run.stderr)
+            self.assertEqual(list(runs.iterdir()), [])  # good options, no SDK: no event log is started
+
     def test_score_events_and_verify_citations_work_without_the_sdk(self):
         with tempfile.TemporaryDirectory() as tmp:
             log = Path(tmp) / "run.jsonl"

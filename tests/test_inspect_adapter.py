@@ -93,6 +93,28 @@ class TaskParameterTest(unittest.TestCase):
         self.assertEqual(sample.metadata["mode"], "unrestricted")
         self.assertTrue(sample.input.endswith("\n\nSubject: Cygnus Robotics"), sample.input)
 
+    def test_one_task_with_a_mode_and_the_enforced_alias(self):
+        from inspect_ai.util import registry_info
+
+        for task, name in ((ai.anachron(mode="enforced", slice="news"), "anachron/anachron"),
+                           (ai.anachron_enforced(slice="news"), "anachron/anachron_enforced")):
+            with self.subTest(name=name):
+                self.assertEqual(registry_info(task).name, name)
+                self.assertEqual(task.metadata["anachron_mode"], "enforced")
+                self.assertEqual({s.metadata["mode"] for s in task.dataset}, {"enforced"})
+                self.assertEqual(len(task.dataset), 11)
+        self.assertEqual(ai.anachron().metadata["anachron_mode"], "unrestricted")
+        self.assertEqual(ai.anachron(mode="unrestricted").metadata["anachron_mode"], "unrestricted")
+
+    def test_a_bad_mode_is_one_line_naming_the_task(self):
+        from anachron.inspect.params import TaskParameterError
+
+        for mode, message in (("strict", "anachron: unknown mode 'strict': expected one of unrestricted, enforced"),
+                              (3, "anachron: -T mode: expected a string, got 3")):
+            with self.subTest(mode=mode), self.assertRaises(TaskParameterError) as ctx:
+                ai.anachron(mode=mode)
+            self.assertEqual(str(ctx.exception), message)
+
     def test_bad_task_parameters(self):
         cases = [
             ({"slice": "sports"}, "sports"),

@@ -280,6 +280,20 @@ CYGNUS = [
 DELTA = [[("d1", "search", {"query": "delta pharma", "date": "2021-12-31"})], [("d1", "search", {"query": "delta pharma"})], SUBMIT]
 
 
+class ModeParameterTest(unittest.TestCase):
+    """anachron(mode="enforced") and the alias anachron_enforced run the same evaluation (mockllm, scripted)."""
+
+    def test_the_alias_and_the_mode_parameter_score_alike(self):
+        tasks = [ai.anachron(mode="enforced"), ai.anachron_enforced(), ai.anachron()]
+        logs = run(tasks, scripted({"Cygnus Robotics": CYGNUS}), sample_id=["finance-001"])
+        by_mode, alias, unrestricted = (score_of(log.samples[0]).metadata["anachron"] for log in logs)
+        self.assertEqual(by_mode, alias)
+        self.assertEqual((by_mode["mode"], by_mode["tclr"]), ("enforced", 0.0))
+        self.assertEqual(by_mode["blocked_attempts"], 1)  # the fetch of fin-006, dated after T
+        self.assertEqual(unrestricted["mode"], "unrestricted")
+        self.assertGreater(unrestricted["tclr"], 0.0)
+
+
 class SubmittedAnswerTest(unittest.TestCase):
     """The scorer reads answer leaks from the answer the model submitted (mockllm, scripted)."""
 
@@ -707,10 +721,23 @@ class EntryPointTest(unittest.TestCase):
             "task = registry_create('task', 'anachron/anachron_enforced', date_presentation='shift:+30')\n"
             "model = get_model('anachron/oracle')\n"
             "print(registry_info(task).name, task.metadata['anachron_mode'], task.metadata['date_presentation'], model)\n"
+            "task = registry_create('task', 'anachron/anachron', mode='enforced')\n"  # -T mode=enforced
+            "print(registry_info(task).name, task.metadata['anachron_mode'], {s.metadata['mode'] for s in task.dataset})\n"
         )
         done = subprocess.run([sys.executable, "-c", code], cwd=TMP.name, capture_output=True, text=True, timeout=120)
         self.assertEqual(done.returncode, 0, done.stderr[-3000:])
-        self.assertEqual(done.stdout.split(), ["anachron/anachron_enforced", "enforced", "shift:+30", "anachron/oracle"])
+        self.assertEqual(done.stdout.split(), ["anachron/anachron_enforced", "enforced", "shift:+30", "anachron/oracle",
+                                               "anachron/anachron", "enforced", "{'enforced'}"])
+
+    def test_the_mode_is_a_task_parameter(self):
+        task_file = f"{ROOT / 'anachron' / 'inspect' / 'task.py'}@anachron"
+        scores = {}
+        for mode in ("unrestricted", "enforced"):
+            [log] = run(task_file, "anachron/naive", sample_id="finance-001", task_args={"mode": mode})
+            self.assertEqual((log.eval.task_args["mode"], log.eval.task_registry_name), (mode, "anachron"))
+            scores[mode] = score_of(log.samples[0]).value
+        self.assertEqual(scores["enforced"], 0.0)
+        self.assertGreater(scores["unrestricted"], 0.0)
 
     def test_the_task_file_loads_on_its_own(self):
         [log] = run(f"{ROOT / 'anachron' / 'inspect' / 'task.py'}@anachron_enforced", "anachron/naive",

@@ -15,7 +15,7 @@ from anachron.core import SearchEngine, compare_modes, load_corpus, naive_trace,
 from anachron.core.jsonio import dump_json
 from anachron.output.records import BANK_COLUMNS, COMPARISON_COLUMNS, SAMPLE_COLUMNS, csv_text, sample_records
 from anachron.output.results import Results
-from tests.support import require_extra, run_cli
+from tests.support import ROOT, require_extra, run_cli
 
 CORPUS = load_corpus()
 ENGINE = SearchEngine(CORPUS)
@@ -82,6 +82,34 @@ class Displays(unittest.TestCase):
         self.assertEqual(len(records), len(bank.items))
         self.assertTrue(all(tuple(r) == BANK_COLUMNS for r in records))
         self.assertTrue(all(isinstance(v, SCALARS) for r in records for v in r.values()))
+
+
+class DisplayHooks(unittest.TestCase):
+    """The core's results are shown as HTML by renderers registered from outside it (anachron.core.display)."""
+
+    def run_python(self, code):
+        import os
+        import subprocess
+        import sys
+
+        env = {**os.environ, "PYTHONPATH": str(ROOT)}
+        run = subprocess.run([sys.executable, "-c", code], cwd=ROOT, env=env, capture_output=True, text=True, timeout=120)
+        self.assertEqual(run.returncode, 0, run.stderr)
+        return run.stdout.split()
+
+    SETUP = ("import sys\n"
+             "from anachron.core import load_corpus, naive_trace, parse_traces, score_traces, SearchEngine, summarise\n"
+             "c = load_corpus(); s = next(iter(c.samples.values()))\n"
+             "[r] = score_traces(parse_traces([('t:1', naive_trace(s, SearchEngine(c), 'unrestricted'))], c), c)\n")
+
+    def test_the_core_alone_imports_no_html_and_falls_back_to_repr(self):
+        shown = self.run_python(self.SETUP + "print('anachron.html' in sys.modules, r._repr_html_(), summarise([r])._repr_html_())")
+        self.assertEqual(shown, ["False", "None", "None"])
+
+    def test_importing_the_output_side_registers_the_renderers(self):
+        shown = self.run_python(self.SETUP + "import anachron.output.results\n"
+                                "print(r._repr_html_().startswith('<'), summarise([r])._repr_html_().startswith('<'))")
+        self.assertEqual(shown, ["True", "True"])
 
 
 class Records(unittest.TestCase):

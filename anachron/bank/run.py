@@ -17,7 +17,6 @@ from typing import Any, Callable, Iterable, Mapping, Sequence
 from ..core.stats import wilson_interval
 from ..core.errors import AnachronError
 from ..core.jsonio import read_records
-from ..output.records import BANK_HISTORY, bank_verdict as verdict_text
 from ..core.validate import Fields
 from .cutoffs import ModelCutoff
 from .items import Bank, BankItem
@@ -39,6 +38,7 @@ __all__ = [
     "BankRun",
     "run_bank",
     "time_gate_checks",
+    "complete_card",
     "verdict_text",
 ]
 
@@ -47,6 +47,44 @@ ORACLES = ("respect", "ignore")
 # The four time-gate checks (docs/run-rules.md, "Validity").
 IGNORE_MIN_LEAK_RATE = Fraction(95, 100)
 MIN_EMBARGOED = 30
+
+BANK_HISTORY = "bank history"  # a run's oracle_source without the system's data path (--data)
+
+
+def verdict_text(valid: bool, data_path_tested: bool, failed_checks: Sequence[str]) -> str:
+    """A bank run's verdict in words: "citable" only when valid with the oracles run through the data path.
+
+    Invalid (any time-gate check failed) names the failed checks; valid with
+    the oracles answered from the bank's history (no ``--data``) tests the
+    bank only.  :attr:`BankRun.validity` is this rule, and :func:`complete_card`
+    words an older card (one written before ``validity`` existed) with it.
+
+    >>> verdict_text(True, False, ())
+    "Run valid for the bank only; the system's data path is untested (pass --data DIR)"
+    >>> verdict_text(False, True, ["embargoed items", "ignore leaks"])
+    'Run INVALID, not citable: failed embargoed items, ignore leaks'
+    """
+    if not valid:
+        return f"Run INVALID, not citable: failed {', '.join(failed_checks)}"
+    if not data_path_tested:
+        return "Run valid for the bank only; the system's data path is untested (pass --data DIR)"
+    return "Run valid: yes (citable with its bank version)"
+
+
+def complete_card(card: Mapping[str, Any]) -> dict[str, Any]:
+    """A score card read from JSON with the words a card written before them lacks: ``oracle_source`` and ``validity``.
+
+    An older card has no ``oracle_source`` (its oracles answered from the
+    bank's history, :data:`BANK_HISTORY`) and no ``validity``, which is then
+    worded by :func:`verdict_text` from ``valid`` and ``failed_checks``; a
+    card that has them keeps them.  The HTML card shows what this gives.
+
+    >>> complete_card({"valid": False, "failed_checks": ["min_embargoed"]})["validity"]
+    'Run INVALID, not citable: failed min_embargoed'
+    """
+    source = card.get("oracle_source", BANK_HISTORY)
+    validity = card.get("validity") or verdict_text(bool(card["valid"]), source != BANK_HISTORY, card["failed_checks"])
+    return {**card, "oracle_source": source, "validity": validity}
 
 
 # ------------------------------------------------------------------- responses
@@ -281,7 +319,7 @@ class BankRun:
     hindsight_items: int
     model: ModelCutoff | None = None
     judge_model: str | None = None
-    oracle_source: str = "bank history"  # BANK_HISTORY
+    oracle_source: str = BANK_HISTORY
     oracle_failures: tuple[dict[str, Any], ...] = ()  # each oracle response off its expected judgement
 
     @property

@@ -49,7 +49,9 @@ def run(args: argparse.Namespace) -> int:
         elif bank is not None:
             raise AnachronError(f"{path}: a second bank score card; give one")
         else:
-            bank = loaded
+            from ..bank.run import complete_card  # an older card's verdict, worded by the bank's rule
+
+            bank = complete_card(loaded)
     comparison = None
     if len(runs) == 2:
         values = [{r.sample_id: r.to_dict()[args.metric] if args.metric in r.to_dict() else None for r in run.results}

@@ -84,14 +84,8 @@ def run(args: argparse.Namespace) -> int:
     # The serving path imports only the lock and the SDK glue (anachron.timelock.quarantine).
     from .. import timelock
 
-    try:
-        from .. import mcp as adapter
-    except ImportError as exc:
-        raise AnachronError(str(exc)) from None
-    import anyio
-
-    from ..mcp._server import LOOPBACK
-
+    # Every option is checked before the SDK is imported, so a bad one is named with or without the
+    # mcp extra installed; files (the event log) are created only once the server can start.
     as_of = args.as_of
     address = _address(args.http) if args.http is not None else None
     presentation = timelock.DatePresentation.parse(args.date_presentation)
@@ -102,6 +96,17 @@ def run(args: argparse.Namespace) -> int:
         backend = timelock.CorpusBackend(timelock.open_engine(args.corpus))
         backend.check_presentation(presentation)
     limits = timelock.Limits(args.max_searches, args.max_fetches, args.max_calls)
+    if args.events_dir is not None:
+        _events_dir(args.events_dir)
+
+    try:
+        from .. import mcp as adapter
+    except ImportError as exc:
+        raise AnachronError(str(exc)) from None
+    import anyio
+
+    from ..mcp._server import LOOPBACK
+
     if args.events_dir is not None:
         args.events = new_events_file(args.events_dir)
     events = timelock.EventWriter(args.events, overwrite=args.overwrite_events)
@@ -146,8 +151,8 @@ def new_events_file(directory: str) -> str:
     files.  Mode 0o666 less the umask, as ``open`` would.
     """
     stamp = _dt.datetime.now(_dt.timezone.utc).strftime("%Y%m%dT%H%M%SZ")
+    _events_dir(directory)
     try:
-        os.makedirs(directory, exist_ok=True)
         for n in range(1, 10_000):
             path = os.path.join(directory, f"events-{stamp}-{n}.jsonl")
             try:
@@ -156,8 +161,20 @@ def new_events_file(directory: str) -> str:
                 continue
             return path
     except OSError as exc:
-        raise AnachronError(f"--events-dir {directory}: cannot create an event log: {exc.strerror or exc}") from None
+        raise _no_event_log(directory, exc) from None
     raise AnachronError(f"--events-dir {directory}: 9999 event logs started this second; choose another directory")
+
+
+def _events_dir(directory: str) -> None:
+    """Make *directory* (and its parents) for event logs, if it is not there; an error if it cannot be made."""
+    try:
+        os.makedirs(directory, exist_ok=True)
+    except OSError as exc:
+        raise _no_event_log(directory, exc) from None
+
+
+def _no_event_log(directory: str, exc: OSError) -> AnachronError:
+    return AnachronError(f"--events-dir {directory}: cannot create an event log: {exc.strerror or exc}")
 
 
 def _listen(host: str, port: int) -> socket.socket:

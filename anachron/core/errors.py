@@ -6,14 +6,66 @@ It subclasses :class:`ValueError` so callers that already catch
 ``ValueError`` keep working.  The message is a single line naming where the
 problem is (file and line, or sample id); the CLI prints exactly that line on
 stderr and exits with status 2.
+
+Besides the message, :attr:`AnachronError.where` says where as data, for a
+program that handles the error: a :class:`Where` of the file, the line
+(1-based) and the sample id, each ``None`` when the raise site did not know
+it.  The message stays the one source of what is shown: ``str(err)`` is the
+message, whatever ``where`` holds.
+
+>>> err = AnachronError("traces.jsonl:3: missing field 'as_of'", file="traces.jsonl", line=3)
+>>> str(err), err.where.line, err.where.sample_id
+("traces.jsonl:3: missing field 'as_of'", 3, None)
+>>> err.locate(sample_id="s1", line=9).where  # a caller fills in what it knows; set fields stay
+Where(file='traces.jsonl', line=3, sample_id='s1')
 """
 
-__all__ = ["AnachronError"]
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, replace
+
+__all__ = ["AnachronError", "Where"]
+
+
+@dataclass(frozen=True)
+class Where:
+    """Where bad input was found: its file, line (1-based) and sample id, each ``None`` when unknown."""
+
+    file: str | None = None
+    line: int | None = None
+    sample_id: str | None = None
 
 
 class AnachronError(ValueError):
-    """Bad input: the message names the file and line (or sample id)."""
+    """Bad input: the message names the file and line (or sample id); :attr:`where` holds them as data."""
 
-    def __init__(self, message: str) -> None:
+    def __init__(
+        self,
+        message: str,
+        *,
+        file: str | os.PathLike[str] | None = None,
+        line: int | None = None,
+        sample_id: str | None = None,
+    ) -> None:
         # One line, always: users grep stderr and CI logs for it.
-        super().__init__(" ".join(str(message).replace("\r", "\n").split("\n")))
+        self.message = " ".join(str(message).replace("\r", "\n").split("\n"))  # what str(err) gives
+        super().__init__(self.message)
+        self.where = Where(None if file is None else os.fspath(file), line, sample_id)
+
+    def locate(
+        self, *, file: str | os.PathLike[str] | None = None, line: int | None = None, sample_id: str | None = None
+    ) -> "AnachronError":
+        """Fill the fields of :attr:`where` still unknown (those set where the error was raised win); return ``self``.
+
+        For a caller that knows more than the raise site did (the record
+        being validated, the sample it belongs to).  The message is unchanged.
+        """
+        where = self.where
+        self.where = replace(
+            where,
+            file=where.file if where.file is not None or file is None else os.fspath(file),
+            line=where.line if where.line is not None else line,
+            sample_id=where.sample_id if where.sample_id is not None else sample_id,
+        )
+        return self

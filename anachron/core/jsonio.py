@@ -18,13 +18,15 @@ from __future__ import annotations
 
 import contextlib
 import json
+import math
 import os
 import re
 import stat
 import sys
 import tempfile
+from json.encoder import encode_basestring
 from pathlib import Path
-from typing import Any, BinaryIO, Iterator, Mapping, TextIO
+from typing import Any, BinaryIO, Callable, Iterator, Mapping, TextIO
 
 from .errors import AnachronError
 from .validate import describe
@@ -34,12 +36,14 @@ __all__ = [
     "dump_json",
     "located_records",
     "parse_json",
+    "pretty_json",
     "read_json",
     "read_jsonl",
     "read_log_records",
     "read_records",
     "read_text",
     "record_at",
+    "record_location",
     "staged_output",
     "stream_records",
     "write_atomic",
@@ -47,6 +51,24 @@ __all__ = [
 ]
 
 Record = tuple[str, Mapping[str, Any]]  # (where, object); where is "file:line"
+
+
+def record_location(where: str) -> tuple[str | None, int | None]:
+    """The file and line of a record's *where* as this module's readers write it (``"file:line"``).
+
+    A *where* of another form (an importer's ``"log.json message 3"``) gives
+    ``(None, None)``; the file is what precedes the last colon, so a file
+    name may hold colons itself.
+
+    >>> record_location("runs/a:b.jsonl:12")
+    ('runs/a:b.jsonl', 12)
+    >>> record_location("log.json message 3")
+    (None, None)
+    """
+    file, colon, line = where.rpartition(":")
+    if colon and file and line.isdigit() and line.isascii():
+        return file, int(line)
+    return None, None
 
 
 def _reject_constant(name: str) -> Any:
@@ -64,27 +86,34 @@ def _no_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     return obj
 
 
-def parse_json(text: str, where: str, *, multiline: bool = False) -> Any:
+def parse_json(
+    text: str, where: str, *, multiline: bool = False, file: str | os.PathLike[str] | None = None, line: int | None = None
+) -> Any:
     """Parse one JSON document strictly; *where* prefixes the error message.
 
     With *multiline*, *where* is a file name and a syntax error adds its line.
+    The error's :attr:`~anachron.core.errors.AnachronError.where` holds
+    *file* and *line* (with *multiline*: *where* and the syntax error's line).
     """
+    if multiline and file is None:
+        file = where
     try:
         return json.loads(text, object_pairs_hook=_no_duplicates, parse_constant=_reject_constant)
     except json.JSONDecodeError as exc:
         at = f"{where}:{exc.lineno}" if multiline else where
-        raise AnachronError(f"{at}: invalid JSON: {exc.msg} (column {exc.colno})") from None
+        number = exc.lineno if multiline else line
+        raise AnachronError(f"{at}: invalid JSON: {exc.msg} (column {exc.colno})", file=file, line=number) from None
     except (ValueError, RecursionError) as exc:
-        raise AnachronError(f"{where}: invalid JSON: {exc}") from None
+        raise AnachronError(f"{where}: invalid JSON: {exc}", file=file, line=line) from None
 
 
 def _unreadable(path: str | os.PathLike[str], exc: OSError) -> AnachronError:
     """The one-line error for a file that cannot be opened or read."""
     if isinstance(exc, FileNotFoundError):
-        return AnachronError(f"{path}: no such file")
+        return AnachronError(f"{path}: no such file", file=path)
     if isinstance(exc, IsADirectoryError):
-        return AnachronError(f"{path}: is a directory, expected a file")
-    return AnachronError(f"{path}: cannot read: {exc.strerror}")
+        return AnachronError(f"{path}: is a directory, expected a file", file=path)
+    return AnachronError(f"{path}: cannot read: {exc.strerror}", file=path)
 
 
 def _read_text(path: str | os.PathLike[str]) -> str:
@@ -92,7 +121,7 @@ def _read_text(path: str | os.PathLike[str]) -> str:
         with open(path, encoding="utf-8", newline="") as fh:
             return fh.read()
     except UnicodeDecodeError as exc:
-        raise AnachronError(f"{path}: not UTF-8 text (byte {exc.start})") from None
+        raise AnachronError(f"{path}: not UTF-8 text (byte {exc.start})", file=path) from None
     except OSError as exc:
         raise _unreadable(path, exc) from None
 
@@ -112,9 +141,9 @@ def _lines(text: str, path: str | os.PathLike[str]) -> Iterator[tuple[int, Any]]
         line = line.removesuffix("\r")
         if not line.strip():
             continue
-        obj = parse_json(line, f"{path}:{number}")
+        obj = parse_json(line, f"{path}:{number}", file=path, line=number)
         if not isinstance(obj, dict):
-            raise AnachronError(f"{path}:{number}: expected a JSON object, got {describe(obj)}")
+            raise AnachronError(f"{path}:{number}: expected a JSON object, got {describe(obj)}", file=path, line=number)
         yield number, obj
 
 
@@ -168,7 +197,7 @@ def located_records(
                 at = offset
                 offset += len(raw)
                 where = f"{path}:{number}"
-                obj = _record(path, raw, at, where)
+                obj = _record(path, raw, at, where, number)
                 if obj is not None:
                     yield where, obj, at, number
         except OSError as exc:
@@ -183,24 +212,24 @@ def record_at(fh: BinaryIO, path: str | os.PathLike[str], offset: int, where: st
         raw = fh.readline()
     except OSError as exc:
         raise _unreadable(path, exc) from None
-    obj = _record(path, raw, offset, where)
+    obj = _record(path, raw, offset, where, None)
     if obj is None:
-        raise AnachronError(f"{where}: no longer a record (the file changed while it was read)")
+        raise AnachronError(f"{where}: no longer a record (the file changed while it was read)", file=path)
     return obj
 
 
-def _record(path: str | os.PathLike[str], raw: bytes, offset: int, where: str) -> dict | None:
-    """One line's object; ``None`` for a blank line."""
+def _record(path: str | os.PathLike[str], raw: bytes, offset: int, where: str, number: int | None) -> dict | None:
+    """One line's object (line *number*, when known); ``None`` for a blank line."""
     try:
         line = raw.decode("utf-8")
     except UnicodeDecodeError as exc:
-        raise AnachronError(f"{path}: not UTF-8 text (byte {offset + exc.start})") from None
+        raise AnachronError(f"{path}: not UTF-8 text (byte {offset + exc.start})", file=path, line=number) from None
     line = line.removesuffix("\n").removesuffix("\r")
     if not line.strip():
         return None
-    obj = parse_json(line, where)
+    obj = parse_json(line, where, file=path, line=number)
     if not isinstance(obj, dict):
-        raise AnachronError(f"{where}: expected a JSON object, got {describe(obj)}")
+        raise AnachronError(f"{where}: expected a JSON object, got {describe(obj)}", file=path, line=number)
     return obj
 
 
@@ -233,6 +262,10 @@ def _escape(match: re.Match[str]) -> str:
     return f"\\u{ord(match.group()):04x}"
 
 
+def _escaped(text: str) -> str:
+    return text if text.isascii() else _ESCAPED.sub(_escape, text)  # every escaped character is beyond ASCII
+
+
 def dump_json(obj: Any, *, indent: int | None = 2) -> str:
     """Serialise deterministically: sorted keys, UTF-8, trailing newline.
 
@@ -240,9 +273,98 @@ def dump_json(obj: Any, *, indent: int | None = 2) -> str:
     U+2028, U+2029 and lone surrogates, which are written as ``\\uXXXX``
     escapes: the text always encodes as UTF-8, a one-line dump stays one
     line for every reader, and ``json.loads`` gives back the same string.
+    With ``indent=None`` the text is one line; the default, 2, is
+    :func:`pretty_json`'s form.  NaN and infinities are errors.
+
+    >>> dump_json({"b": [1, None], "a": "\\u2028"})
+    '{\\n  "a": "\\\\u2028",\\n  "b": [\\n    1,\\n    null\\n  ]\\n}\\n'
+    >>> dump_json({"b": 1, "a": [True]}, indent=None)
+    '{"a": [true], "b": 1}\\n'
     """
-    text = json.dumps(obj, indent=indent, sort_keys=True, ensure_ascii=False, allow_nan=False)
-    return _ESCAPED.sub(_escape, text) + "\n"
+    if indent == 2:
+        return pretty_json(obj) + "\n"
+    return _escaped(json.dumps(obj, indent=indent, sort_keys=True, ensure_ascii=False, allow_nan=False)) + "\n"
+
+
+def pretty_json(value: Any, indent: str = "") -> str:
+    """``dump_json(value)`` without its final newline, as if nested where a line starts with *indent*.
+
+    The pieces of a document written as it comes (``anachron score
+    --format json`` writes sample by sample) are the bytes the whole
+    document would have.  The text is ``json.dumps(value, indent=2,
+    sort_keys=True, ensure_ascii=False, allow_nan=False)``, with every
+    newline followed by *indent* and :func:`dump_json`'s escapes, for every
+    value.  Plain dicts with string keys, lists, tuples, strings, numbers,
+    booleans and ``None`` (by exact type) take a fast path without
+    :mod:`json`'s slow indenting encoder; anything else (a subclass, a
+    non-string key) goes through :mod:`json` itself, with its rules and
+    errors.
+
+    >>> print(pretty_json({"a": [1, "x"], "b": {}}, "  "))
+    {
+        "a": [
+          1,
+          "x"
+        ],
+        "b": {}
+      }
+    """
+    return _escaped(_pretty(value, indent))
+
+
+def _dump_fallback(value: Any, indent: str) -> str:
+    text = json.dumps(value, indent=2, sort_keys=True, ensure_ascii=False, allow_nan=False)
+    return text.replace("\n", "\n" + indent)  # every newline json writes is structural
+
+
+def _pretty(value: Any, indent: str) -> str:
+    kind = type(value)
+    if kind is str:
+        return encode_basestring(value)
+    if value is None:
+        return "null"
+    if value is True:
+        return "true"
+    if value is False:
+        return "false"
+    if kind is int:
+        return int.__repr__(value)
+    if kind is float and math.isfinite(value):
+        return float.__repr__(value)
+    if kind is list or kind is tuple:
+        if not value:
+            return "[]"
+        inner = indent + "  "
+        try:  # a list of strings (evidence): encoded in C
+            body = (",\n" + inner).join(map(encode_basestring, value))
+        except TypeError:
+            if set(map(type, value)) == _INTS:  # a list of ints (horizons): in C too
+                body = (",\n" + inner).join(map(int.__repr__, value))
+            else:
+                body = (",\n" + inner).join([_pretty(v, inner) for v in value])
+        return "[\n" + inner + body + "\n" + indent + "]"
+    if kind is dict and (not value or set(map(type, value)) == _STRS):
+        if not value:
+            return "{}"
+        inner = indent + "  "
+        parts = []
+        for key in sorted(value):
+            item = value[key]
+            simple = _SIMPLE.get(type(item))  # a string, an int, a bool or null, without a call of _pretty
+            parts.append(encode_basestring(key) + ": " + (simple(item) if simple is not None else _pretty(item, inner)))
+        return "{\n" + inner + (",\n" + inner).join(parts) + "\n" + indent + "}"
+    return _dump_fallback(value, indent)  # anything else: json's own rules (and errors)
+
+
+_INTS, _STRS = {int}, {str}  # exact types: a bool is an int to isinstance, not to type()
+# The values _pretty writes without looking further, by exact type, as _pretty itself writes them.
+_SIMPLE: Mapping[type, Callable[[Any], str]] = {
+    str: encode_basestring,
+    int: int.__repr__,
+    float: lambda value: float.__repr__(value) if math.isfinite(value) else _dump_fallback(value, ""),  # raises
+    bool: lambda value: "true" if value else "false",
+    type(None): lambda value: "null",
+}
 
 
 def _umask() -> int:
@@ -262,7 +384,7 @@ def _mode_for(target: Path) -> int:
 def _stage(target: Path, text: str) -> str:
     """Write *text* beside *target* in a temporary file with the final mode; return its path."""
     if target.is_dir():
-        raise AnachronError(f"{target}: is a directory, expected a file")
+        raise AnachronError(f"{target}: is a directory, expected a file", file=target)
     fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
     try:
         with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as fh:
@@ -307,7 +429,7 @@ def staged_output(path: str | os.PathLike[str] | None) -> Iterator[TextIO]:
         target.parent.mkdir(parents=True, exist_ok=True)
         tmp = _stage(target, "")
     except OSError as exc:
-        raise AnachronError(f"{path}: cannot write: {exc.strerror or exc}") from None
+        raise AnachronError(f"{path}: cannot write: {exc.strerror or exc}", file=path) from None
     try:
         with open(tmp, "w", encoding="utf-8", errors="backslashreplace", newline="\n") as fh:
             yield fh
@@ -316,7 +438,7 @@ def staged_output(path: str | os.PathLike[str] | None) -> Iterator[TextIO]:
         os.replace(tmp, target)
     except OSError as exc:
         _discard(tmp)
-        raise AnachronError(f"{path}: cannot write: {exc.strerror or exc}") from None
+        raise AnachronError(f"{path}: cannot write: {exc.strerror or exc}", file=path) from None
     except BaseException:
         _discard(tmp)
         raise
@@ -349,7 +471,7 @@ def write_files_atomic(files: Mapping[str | os.PathLike[str], str]) -> None:
             os.replace(tmp, target)
             staged.remove((tmp, target))
     except OSError as exc:
-        raise AnachronError(f"{current}: cannot write: {exc.strerror or exc}") from None
+        raise AnachronError(f"{current}: cannot write: {exc.strerror or exc}", file=current) from None
     finally:
         for tmp, _ in staged:
             _discard(tmp)

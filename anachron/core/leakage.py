@@ -40,6 +40,7 @@ from typing import AbstractSet, Any, Iterable, Mapping, Sequence
 from .answers import answer_leaks
 from .corpus import Corpus
 from .dates import known_at
+from .display import render_html
 from .query_intent import DateReference, future_references, query_findings
 from .seal import audit
 from .trace import STATUSES, Interaction, ReturnedItem, Trace
@@ -356,11 +357,9 @@ class SampleResult:
             "answer_leaks_parametric": self.answer_leaks_parametric,
         }
 
-    def _repr_html_(self) -> str:
-        """A notebook's display: the figures with their denominators, and the evidence."""
-        from ..html.tables import sample_card  # the report's renderer, standard library only
-
-        return sample_card(self)
+    def _repr_html_(self) -> str | None:
+        """A notebook's display: the figures with their denominators, and the evidence (:mod:`.display`)."""
+        return render_html(self)
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> "SampleResult":
@@ -504,11 +503,9 @@ class RunSummary:
             "answer_leak_runs": self.answer_leak_runs,
         }
 
-    def _repr_html_(self) -> str:
-        """A notebook's display: every figure with its denominator."""
-        from ..html.tables import summary_table  # the report's renderer, standard library only
-
-        return summary_table(self)
+    def _repr_html_(self) -> str | None:
+        """A notebook's display: every figure with its denominator (:mod:`.display`)."""
+        return render_html(self)
 
 
 def score_trace(trace: Trace, corpus: Corpus, *, sealed_tools: AbstractSet[str] | None = None) -> SampleResult:

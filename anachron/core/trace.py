@@ -28,7 +28,7 @@ import os
 from dataclasses import dataclass, field
 from typing import Any, Iterable, Iterator, Mapping
 
-from .jsonio import Record, read_records
+from .jsonio import Record, read_records, record_location
 from .validate import Fields, describe
 from .attribution import DATE_FIELDS, Attribution, attribute, evidence_of
 from .query_intent import DateReference, fixed_references
@@ -405,15 +405,22 @@ def iter_traces(records: Iterable[Record], corpus: Corpus) -> Iterator[Trace]:
 
 
 def sample_id_of(where: str, obj: Mapping[str, Any]) -> str:
-    """The record's ``sample_id``, checked (a non-empty string)."""
-    return Fields(where, obj).text("sample_id")
+    """The record's ``sample_id``, checked (a non-empty string); an error's where holds the record's file and line."""
+    try:
+        return Fields(where, obj).text("sample_id")
+    except AnachronError as exc:
+        file, line = record_location(where)
+        exc.locate(file=file, line=line)
+        raise
 
 
 def check_new_sample(where: str, sample_id: str, seen: dict[str, str]) -> None:
     """Record *sample_id* as seen at *where*; a second sighting is an error naming the first."""
     first = seen.get(sample_id)
     if first is not None:
-        raise AnachronError(f"{where} (sample {sample_id}): duplicate sample_id (first at {first})")
+        file, line = record_location(where)
+        raise AnachronError(f"{where} (sample {sample_id}): duplicate sample_id (first at {first})",
+                            file=file, line=line, sample_id=sample_id)
     seen[sample_id] = where
 
 
@@ -423,8 +430,22 @@ def trace_record(
     """Validate one trace record (its sample id unchecked for duplicates: see :func:`iter_traces`).
 
     *resolved* caches the entry of each corpus item by id, across records.
+    An error's :attr:`~anachron.core.errors.AnachronError.where` holds the
+    record's file and line (a *where* of the readers' ``"file:line"`` form)
+    and, once it is read, its sample id.
     """
     sample_id = sample_id_of(where, obj)
+    try:
+        return _trace(where, obj, sample_id, corpus, resolved)
+    except AnachronError as exc:
+        file, line = record_location(where)
+        exc.locate(file=file, line=line, sample_id=sample_id)
+        raise
+
+
+def _trace(
+    where: str, obj: Mapping[str, Any], sample_id: str, corpus: Corpus, resolved: dict[str, ReturnedItem] | None
+) -> Trace:
     label = f"{where} (sample {sample_id})"
     f = Fields(label, obj)
     cache = resolved if resolved is not None else {}

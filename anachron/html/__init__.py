@@ -3,9 +3,21 @@
 Outside the core: it reads results, it decides nothing.  Plots are inline
 SVG drawn here (:mod:`anachron.html.svg`); the page is one self-contained
 file that opens offline (:func:`report_html`).
+
+Importing it registers the notebook displays of the core's results
+(:mod:`anachron.core.display`): a :class:`~anachron.core.SampleResult` shows
+as :func:`~anachron.html.tables.sample_card`, a
+:class:`~anachron.core.RunSummary` as
+:func:`~anachron.html.tables.summary_table`.
 """
 
+from ..core.display import register_html
+from ..core.leakage import RunSummary, SampleResult
 from .report import Run, report_html
 from .runs import load_input
+from .tables import sample_card, summary_table
+
+register_html(SampleResult, sample_card)
+register_html(RunSummary, summary_table)
 
 __all__ = ["Run", "load_input", "report_html"]

@@ -229,20 +229,16 @@ def _tally_cells(t: Mapping[str, Any]) -> tuple[str, str]:
     return accuracy, f"{t['leaked']}/{t['embargoed']} {pct(t['leak_rate'])}{interval}"
 
 
-def _bank_verdict(card: Mapping[str, Any]) -> str:
-    if card.get("validity"):
-        return str(card["validity"])
-    from ..output.records import BANK_HISTORY, bank_verdict  # a card written before `validity` existed
-
-    return bank_verdict(bool(card["valid"]), card.get("oracle_source", BANK_HISTORY) != BANK_HISTORY, card["failed_checks"])
-
-
 def bank_card(card: Mapping[str, Any], oracles: Mapping[str, Mapping[str, Any]] | None = None) -> str:
     """A bank score card (``BankRun.to_dict()``): rates, the four checks, the oracles' source, the cutoff split.
 
     *oracles* (``{"respect": tally, "ignore": tally}``) gives the oracles'
     columns; by default the card's own ``oracles`` key.  An older card read
     from JSON without it carries only the oracles' rates, shown instead.
+    The card's ``oracle_source`` and ``validity`` are shown as they are: an
+    older card without them is completed first by
+    :func:`anachron.bank.run.complete_card` (``anachron report`` does), since
+    the bank's rules are outcome material, which this package never imports.
     """
     oracles = oracles or card.get("oracles")
     accuracy, leak = _tally_cells(card)
@@ -276,8 +272,7 @@ def bank_card(card: Mapping[str, Any], oracles: Mapping[str, Mapping[str, Any]] 
         f'<td class="val">{esc(_show(c["threshold"]))}</td><td>{esc(c["rule"])}</td></tr>'
         for c in card["checks"]
     )
-    verdict = _bank_verdict(card)
-    source = card.get("oracle_source", "bank history")
+    source, verdict = card["oracle_source"], card["validity"]
     parts = [
         rates,
         f'<table class="checks"><caption>Time-gate checks (oracles answered from: {esc(source)})</caption><thead><tr><th></th><th>check</th><th>value</th>'

@@ -332,9 +332,3 @@ def expect_object(value: Any, where: str, what: str) -> Mapping[str, Any]:
     if not isinstance(value, dict):
         raise AnachronError(f"{where}: {what}: expected an object, got {describe(value)}")
     return value
-
-
-def expect_text(value: Any, where: str, what: str) -> str:
-    if not isinstance(value, str) or not value:
-        raise AnachronError(f"{where}: {what}: expected a non-empty string, got {describe(value)}")
-    return value

@@ -10,8 +10,10 @@ No metric rule lives here.
 
 Public surface:
 
-- tasks :func:`anachron` (unrestricted) and :func:`anachron_enforced`
-  (date filter on), built by :func:`anachron_task`;
+- the task :func:`anachron` (``mode`` ``unrestricted``, the default, or
+  ``enforced``: date filter on), and :func:`anachron_enforced`, the same
+  task in the enforced mode under its own name (:func:`anachron_task` is
+  another name of :func:`anachron`);
 - tools :func:`retrieval_tools` (and :class:`DatePresentation`, re-exported
   from :mod:`anachron.timelock`);
 - solvers :func:`time_lock` (setup) and :func:`anachron_agent`;

@@ -1,6 +1,8 @@
-"""Inspect tasks over the corpus samples: ``anachron`` (unrestricted) and ``anachron_enforced``.
+"""Inspect tasks over the corpus samples: ``anachron`` (``-T mode=unrestricted``, the default, or
+``enforced``) and ``anachron_enforced``, the same task in the enforced mode.
 
     inspect eval anachron/inspect/task.py@anachron --model anachron/naive
+    inspect eval anachron/anachron -T mode=enforced --model anachron/naive
     inspect eval anachron/anachron_enforced --model openai/gpt-4o-mini -T date_presentation=hidden
 
 Inspect may load this file on its own (``task.py@anachron``), outside the
@@ -82,16 +84,20 @@ def corpus_samples(corpus: Corpus, mode: str, slices: set[str] | None = None) ->
     return samples
 
 
-def anachron_task(
-    mode: str,
+@task
+def anachron(
+    mode: str = "unrestricted",
     corpus: str | None = None,
     slice: str | Sequence[str] | None = None,
     k: int = 5,
     budget: int | None = DEFAULT_BUDGET,
     date_presentation: str = "visible",
 ) -> Task:
-    """The task for *mode* (``unrestricted`` or ``enforced``), with the -T parameters:
+    """The task over the corpus samples for *mode*, with the -T parameters:
 
+    - *mode*: ``unrestricted`` (items published after the as-of date can
+      surface) or ``enforced`` (they are filtered out server side);
+      ``anachron/anachron_enforced`` is this task with ``-T mode=enforced``;
     - *corpus*: corpus directory, index file (``anachron index``) or ``postgresql://`` URL
       (default: the bundled v0 corpus);
     - *slice*: only samples of this slice (a comma-separated string or a list for several);
@@ -100,10 +106,11 @@ def anachron_task(
     - *date_presentation*: ``visible``, ``hidden``, ``shift:+N`` or ``shift:-N`` (days).
 
     Every parameter is checked before anything is built: a bad one is a
-    one-line :class:`~anachron.inspect.params.TaskParameterError`.
+    one-line :class:`~anachron.inspect.params.TaskParameterError` naming the
+    task (``anachron_enforced`` for the enforced mode, as that task's name).
     """
-    task_name = "anachron" if mode == "unrestricted" else f"anachron_{mode}"
-    checked(task_name, corpus=corpus, slice=slice, k=k, budget=budget, date_presentation=date_presentation)
+    task_name = "anachron_enforced" if mode == "enforced" else "anachron"
+    checked(task_name, mode=mode, corpus=corpus, slice=slice, k=k, budget=budget, date_presentation=date_presentation)
     with one_line(task_name):
         data, engine = _corpus_and_engine(corpus)
         presentation = DatePresentation.parse(date_presentation)
@@ -122,30 +129,15 @@ def anachron_task(
 
 
 @task
-def anachron(
-    corpus: str | None = None,
-    slice: str | None = None,
-    k: int = 5,
-    budget: int | None = DEFAULT_BUDGET,
-    date_presentation: str = "visible",
-) -> Task:
-    """Unrestricted retrieval: items published after the as-of date can surface.
-
-    Parameters: see :func:`anachron_task`.
-    """
-    return anachron_task("unrestricted", corpus, slice, k, budget, date_presentation)
-
-
-@task
 def anachron_enforced(
     corpus: str | None = None,
-    slice: str | None = None,
+    slice: str | Sequence[str] | None = None,
     k: int = 5,
     budget: int | None = DEFAULT_BUDGET,
     date_presentation: str = "visible",
 ) -> Task:
-    """Enforced retrieval: items published after the as-of date are filtered out server side.
+    """:func:`anachron` with ``mode="enforced"``, under its own task name (``inspect eval anachron/anachron_enforced``)."""
+    return anachron("enforced", corpus, slice, k, budget, date_presentation)
 
-    Parameters: see :func:`anachron_task`.
-    """
-    return anachron_task("enforced", corpus, slice, k, budget, date_presentation)
+
+anachron_task = anachron  # the builder's name before the task took a mode: anachron_task("enforced", ...)

@@ -29,7 +29,7 @@ from typing import AbstractSet, Iterator
 
 from ..core.corpus import Corpus
 from ..store.corpora import load_scored_corpus
-from ..core.errors import AnachronError
+from ..core.errors import AnachronError, Where
 from ..core.leakage import SampleResult, score_trace, summarise
 from ..core.trace import ReturnedItem, check_new_sample, sample_id_of, trace_record
 from ..core.jsonio import staged_output, stream_records
@@ -48,7 +48,8 @@ class _Share:
     ids: list[tuple[str, str]]  # (sample id, where)
     results: list[SampleResult]  # without evidence
     width: int
-    error: tuple[str | None, str, str] | None = None  # (the failing record's sample id if read, where, message)
+    # (the failing record's sample id if read, where, the error's message and structured where)
+    error: tuple[str | None, str, str, Where] | None = None
 
 
 def shares(path: str | os.PathLike[str], n: int) -> list[tuple[int, int, int]]:
@@ -113,7 +114,7 @@ def _score_share(
                 share.width = max(share.width, len(sample_id))
                 sample_id = None  # an error reading the next record has no sample id
         except AnachronError as exc:
-            share.error = (sample_id, where, str(exc))
+            share.error = (sample_id, where, exc.message, exc.where)
     return share
 
 
@@ -162,10 +163,10 @@ def _merge(done: list[_Share], fmt: str, out: str | None) -> None:
         for sample_id, where in share.ids:
             check_new_sample(where, sample_id, seen)
         if share.error is not None:
-            sample_id, where, message = share.error
+            sample_id, where, message, located = share.error
             if sample_id is not None:
                 check_new_sample(where, sample_id, seen)  # a duplicate is found before the record's other errors
-            raise AnachronError(message)
+            raise AnachronError(message, **dataclasses.asdict(located))
     with staged_output(out) as stream:
         writer = WRITERS[fmt](stream)
         try:

@@ -3,7 +3,8 @@
 A record is a ``dict`` of column -> scalar (``str``, ``int``, ``float``,
 ``bool`` or ``None``), every record of a kind with the same columns in the
 same order, so ``pandas.DataFrame(records)`` takes a list of them as it is
-and :func:`write_csv` writes them with one header.
+and :func:`csv_text` writes them under one header (:func:`csv_header`, then
+one :func:`csv_line` per record, for a writer that streams).
 
 - :func:`sample_records`: one row per :class:`~anachron.core.SampleResult`;
   ``failed_calls`` split into one column per failed status, ``evidence``
@@ -28,8 +29,8 @@ from typing import Any, Iterable, Mapping, Sequence
 
 from ..core.leakage import FAILED_STATUSES, SampleResult
 
-__all__ = ["BANK_COLUMNS", "BANK_HISTORY", "COMPARISON_COLUMNS", "SAMPLE_COLUMNS", "bank_records", "bank_verdict",
-           "comparison_records", "csv_header", "csv_line", "csv_text", "sample_record", "sample_records"]
+__all__ = ["BANK_COLUMNS", "COMPARISON_COLUMNS", "SAMPLE_COLUMNS", "bank_records", "comparison_records",
+           "csv_header", "csv_line", "csv_text", "sample_record", "sample_records"]
 
 SAMPLE_COLUMNS: tuple[str, ...] = (
     "sample_id", "as_of", "mode", "tclr", "tclr_low", "tclr_high", "interactions", "result_leaks", "undated",
@@ -46,22 +47,6 @@ COMPARISON_COLUMNS: tuple[str, ...] = (
     "relative_reduction", "improved", "worsened", "tied", "sign_test_p", "sign_test_log10_p", "n_resamples",
     "seed", "resampling", "ci_method", "relative_ci_low", "relative_ci_high", "warnings",
 )
-
-BANK_HISTORY = "bank history"  # a bank run's oracle_source without the system's data path (--data)
-
-
-def bank_verdict(valid: bool, data_path_tested: bool, failed_checks: Sequence[str]) -> str:
-    """A bank run's verdict in words: "citable" only when valid with the oracles run through the data path.
-
-    Here, outside :mod:`anachron.bank`, so the HTML card words an older card's verdict the same way
-    without importing outcome material.
-    """
-    if not valid:
-        return f"Run INVALID, not citable: failed {', '.join(failed_checks)}"
-    if not data_path_tested:
-        return "Run valid for the bank only; the system's data path is untested (pass --data DIR)"
-    return "Run valid: yes (citable with its bank version)"
-
 
 BANK_COLUMNS: tuple[str, ...] = (
     "bank_version", "system", "item_id", "as_of", "embargoed", "judgement", "response", "overlapping",

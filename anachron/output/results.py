@@ -4,6 +4,11 @@
 :class:`~anachron.core.SampleResult` that displays as the run summary and a
 per-sample table in a notebook (``_repr_html_``), and gives flat records
 (``to_records()``) that ``pandas.DataFrame`` takes as they are.
+
+Importing this module imports :mod:`anachron.html`, which registers the
+notebook displays of each :class:`~anachron.core.SampleResult` and
+:class:`~anachron.core.RunSummary` (:mod:`anachron.core.display`): the core
+alone shows them by ``repr``.
 """
 
 from __future__ import annotations
@@ -13,6 +18,7 @@ from typing import Any, Iterable, Iterator, Sequence, overload
 from ..core.leakage import RunSummary, SampleResult, summarise
 from ..core.errors import AnachronError
 from ..core.validate import describe
+from ..html.tables import sample_table, summary_table  # importing anachron.html registers the core's displays
 
 __all__ = ["Results"]
 
@@ -67,8 +73,6 @@ class Results(Sequence[SampleResult]):
         return csv_text(self.to_records(), SAMPLE_COLUMNS)
 
     def _repr_html_(self) -> str:
-        from ..html.tables import sample_table, summary_table
-
         return (
             f'<div class="anachron-results">{summary_table(self.summary, self._items, caption=f"Run summary ({len(self)} samples)")}'
             f"{sample_table(self._items, sortable=False)}</div>"

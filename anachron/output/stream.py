@@ -25,19 +25,17 @@ that appears whole or not at all.
 from __future__ import annotations
 
 import json
-import math
 import tempfile
-from json.encoder import encode_basestring
-from typing import AbstractSet, Any, Callable, Iterable, Iterator, Mapping, Protocol, TextIO
+from typing import AbstractSet, Callable, Iterable, Iterator, Mapping, Protocol, TextIO
 
 from ..core.corpus import Corpus
 from ..core.leakage import RunSummary, SampleResult, score_trace, summarise
 from ..core.trace import iter_traces
-from ..core.jsonio import Record, _ESCAPED, _escape
+from ..core.jsonio import Record, dump_json, pretty_json
 from .records import SAMPLE_COLUMNS, csv_header, csv_line, sample_record
 from .report import evidence_line, seal_line, summary_lines, table_header, table_row
 
-__all__ = ["FORMATS", "WRITERS", "Writer", "pretty_json", "score_stream"]
+__all__ = ["FORMATS", "WRITERS", "Writer", "score_stream"]
 
 
 class Writer(Protocol):
@@ -91,76 +89,6 @@ def _scored(
         yield result
 
 
-# --- JSON exactly as dump_json writes it (indent 2, sorted keys), without json's slow indenting encoder
-
-
-def _dump_fallback(value: Any, indent: str) -> str:
-    text = json.dumps(value, indent=2, sort_keys=True, ensure_ascii=False, allow_nan=False)
-    return text.replace("\n", "\n" + indent)  # every newline json writes is structural
-
-
-def _pretty(value: Any, indent: str) -> str:
-    kind = type(value)
-    if kind is str:
-        return encode_basestring(value)
-    if value is None:
-        return "null"
-    if value is True:
-        return "true"
-    if value is False:
-        return "false"
-    if kind is int:
-        return int.__repr__(value)
-    if kind is float and math.isfinite(value):
-        return float.__repr__(value)
-    if kind is list or kind is tuple:
-        if not value:
-            return "[]"
-        inner = indent + "  "
-        try:  # a list of strings (evidence): encoded in C
-            body = (",\n" + inner).join(map(encode_basestring, value))
-        except TypeError:
-            if set(map(type, value)) == _INTS:  # a list of ints (horizons): in C too
-                body = (",\n" + inner).join(map(int.__repr__, value))
-            else:
-                body = (",\n" + inner).join([_pretty(v, inner) for v in value])
-        return "[\n" + inner + body + "\n" + indent + "]"
-    if kind is dict and (not value or set(map(type, value)) == _STRS):
-        if not value:
-            return "{}"
-        inner = indent + "  "
-        parts = []
-        for key in sorted(value):
-            item = value[key]
-            simple = _SIMPLE.get(type(item))  # a string, an int, a bool or null, without a call of _pretty
-            parts.append(encode_basestring(key) + ": " + (simple(item) if simple is not None else _pretty(item, inner)))
-        return "{\n" + inner + (",\n" + inner).join(parts) + "\n" + indent + "}"
-    return _dump_fallback(value, indent)  # anything else: json's own rules (and errors)
-
-
-_INTS, _STRS = {int}, {str}  # exact types: a bool is an int to isinstance, not to type()
-# The values _pretty writes without looking further, by exact type, as _pretty itself writes them.
-_SIMPLE: Mapping[type, Callable[[Any], str]] = {
-    str: encode_basestring,
-    int: int.__repr__,
-    float: lambda value: float.__repr__(value) if math.isfinite(value) else _dump_fallback(value, ""),  # raises
-    bool: lambda value: "true" if value else "false",
-    type(None): lambda value: "null",
-}
-
-
-def pretty_json(value: Any, indent: str = "") -> str:
-    """``dump_json(value)`` without its final newline, as if nested where a line starts with *indent*.
-
-    The same bytes as ``json.dumps(value, indent=2, sort_keys=True,
-    ensure_ascii=False, allow_nan=False)`` with :func:`~anachron.core.jsonio.dump_json`'s
-    escapes, for every value; plain dicts, lists, strings and numbers take a
-    fast path, anything else goes through :mod:`json` itself.
-    """
-    text = _pretty(value, indent)
-    return text if text.isascii() else _ESCAPED.sub(_escape, text)  # every escaped character is beyond ASCII
-
-
 _COPY = 1 << 20  # characters per read when a writer copies a file of parts
 
 
@@ -200,11 +128,6 @@ class JsonWriter:
         pass
 
 
-def _line(value: Any) -> str:
-    text = json.dumps(value, sort_keys=True, ensure_ascii=False, allow_nan=False)
-    return (text if text.isascii() else _ESCAPED.sub(_escape, text)) + "\n"
-
-
 class _LineWriter:
     """A format of one text part per sample, copied through as it comes (jsonl, csv)."""
 
@@ -234,10 +157,10 @@ class JsonLinesWriter(_LineWriter):
 
     @staticmethod
     def part(result: SampleResult) -> str:
-        return _line(result.to_dict())
+        return dump_json(result.to_dict(), indent=None)
 
     def finish(self, summary: RunSummary) -> None:
-        self.out.write(_line({"summary": summary.to_dict()}))
+        self.out.write(dump_json({"summary": summary.to_dict()}, indent=None))
 
 
 class TableWriter:
