@@ -105,8 +105,6 @@ def run(args: argparse.Namespace) -> int:
         raise AnachronError(str(exc)) from None
     import anyio
 
-    from ..mcp._server import LOOPBACK
-
     if args.events_dir is not None:
         args.events = new_events_file(args.events_dir)
     events = timelock.EventWriter(args.events, overwrite=args.overwrite_events)
@@ -133,7 +131,7 @@ def run(args: argparse.Namespace) -> int:
             bound = sock.getsockname()[1]
             shown = f"[{host}]" if ":" in host else host
             print(f"{status}, http://{shown}:{bound}/mcp", file=sys.stderr, flush=True)
-            if host not in LOOPBACK:
+            if host not in adapter.LOOPBACK:
                 print(f"anachron serve: warning: {host} is not loopback and the server has no authentication", file=sys.stderr)
             anyio.run(lambda: adapter.serve_http(server, sock, host=host))
     except KeyboardInterrupt:

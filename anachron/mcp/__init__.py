@@ -22,6 +22,6 @@ except ImportError as exc:  # exercised in a subprocess by the tests
 if "on_call_tool" not in _inspect.signature(_Server.__init__).parameters:
     raise ImportError("anachron.mcp needs the MCP SDK 2.x (mcp>=2.0), found an older one: pip install -U 'anachron[mcp]'")
 
-from ._server import TOOL_NAMES, build_server, serve_http, serve_stdio, tool_definitions  # noqa: E402
+from ._server import LOOPBACK, TOOL_NAMES, build_server, serve_http, serve_stdio, tool_definitions  # noqa: E402
 
-__all__ = ["TOOL_NAMES", "build_server", "serve_http", "serve_stdio", "tool_definitions"]
+__all__ = ["LOOPBACK", "TOOL_NAMES", "build_server", "serve_http", "serve_stdio", "tool_definitions"]
