@@ -226,15 +226,8 @@ class Statements:
             taken.append((start, reached))
             dates.append(_date(kind, match))
         self._dates = dates
-        numbers: list[Figure] = []
-        i = 0
-        for figure in read_figures(self._folded):
-            while i < len(taken) and taken[i][1] <= figure.start:
-                i += 1
-            if i < len(taken) and taken[i][0] < figure.end:
-                continue  # inside a date
-            # A fact is a magnitude: "-$377M" (a loss) states $377M.
-            numbers.append(replace(figure, negative=False) if figure.negative else figure)
+        # Numbers inside a date are no figures; a fact is a magnitude ("-$377M", a loss, states $377M).
+        numbers = [replace(f, negative=False) if f.negative else f for f in read_figures(self._folded, skip=taken)]
         # A long text repeats its figures: each distinct reading is checked once, at its first place.
         distinct: dict[tuple, Figure] = {}
         for n in numbers:

@@ -58,7 +58,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, replace
 from fractions import Fraction
-from functools import cached_property, lru_cache
+from functools import lru_cache
+from typing import Sequence
 
 __all__ = [
     "CURRENCIES",
@@ -106,7 +107,7 @@ _FIGURE = re.compile(
 )
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Figure:
     """One written figure: its exact value, its precision and what was stated with it.
 
@@ -134,7 +135,7 @@ class Figure:
     scaled: bool = False
     mass: bool = False
 
-    @cached_property
+    @property
     def value(self) -> Fraction:
         """The exact value, a :class:`~fractions.Fraction`."""
         magnitude = Fraction(self.mantissa * 10**self.exp) if self.exp >= 0 else Fraction(self.mantissa, 10**-self.exp)
@@ -188,11 +189,9 @@ def scale_power(word: str) -> int | None:
     return _PLURALS.get(word) if power is None else power
 
 
-def _currency(match: re.Match[str]) -> str | None:
-    sym = match.group("sym")
+def _currency(sym: str | None, word: str | None) -> str | None:
     if sym:
         return _SYMBOLS[sym.lower()]
-    word = match.group("pre") or match.group("post")
     if not word:
         return None
     upper = word.upper()
@@ -204,44 +203,50 @@ def _currency(match: re.Match[str]) -> str | None:
 
 
 def _figure(match: re.Match[str]) -> Figure | None:
-    num = match.group("num")
-    scale_word = match.group("scale")
-    mass_word = (match.group("mass") or "").lower()
-    pct = (match.group("pct") or "").lower()
-    signs = (match.group("sign1") or "") + (match.group("sign2") or "")
-    currency = _currency(match)
-    if not (signs or currency or scale_word or mass_word or pct) and len(num) == 4 and num.isdigit() and 1900 <= int(num) <= 2100:
+    sign1, sym, pre, sign2, num, scale_word, mass_word, pct, post = match.groups()
+    currency = _currency(sym, pre or post)
+    if not (sign1 or sign2 or currency or scale_word or mass_word or pct) and len(num) == 4 and num.isdigit() and 1900 <= int(num) <= 2100:
         return None  # a bare year is a date, not a figure
-    whole, _, decimals = num.replace(",", "").partition(".")
+    whole, _, decimals = (num.replace(",", "") if "," in num else num).partition(".")
     written = (whole + decimals).lstrip("0")
-    power = (SCALES[scale_word.lower()] if scale_word else 0) + (3 if mass_word in _KILO else 0)
-    if pct.startswith("b"):  # basis points
+    kilo = mass_word is not None and mass_word.lower() in _KILO
+    power = (SCALES[scale_word.lower()] if scale_word else 0) + (3 if kilo else 0)
+    if pct and pct[0] in "bB":  # basis points
         power -= 2
     return Figure(
-        start=match.start(),
-        end=match.end(),
-        mantissa=int(whole + decimals),
-        exp=power - len(decimals),
-        digits=len(written if decimals else written.rstrip("0")),
-        negative="-" in signs,
-        currency=currency,
-        percent=bool(pct),
-        scaled=bool(scale_word) or mass_word in _KILO,
-        mass=bool(mass_word),
+        match.start(),
+        match.end(),
+        int(whole + decimals),
+        power - len(decimals),
+        len(written if decimals else written.rstrip("0")),
+        "-" in ((sign1 or "") + (sign2 or "")),
+        currency,
+        bool(pct),
+        bool(scale_word) or kilo,
+        bool(mass_word),
     )
 
 
-def read_figures(text: str) -> tuple[Figure, ...]:
+def read_figures(text: str, skip: Sequence[tuple[int, int]] = ()) -> tuple[Figure, ...]:
     """Every figure written in *text*, left to right (module docstring: what a figure is).
 
-    The caller blanks or skips what it knows is no figure (a date, a
-    period label) and applies its own reading of a sign or a scale note.
+    A written figure that overlaps one of the *skip* spans (``(start, end)``,
+    in order, not overlapping each other: a date, say) is not read.  The
+    caller also applies its own reading of a sign or a scale note.
 
     >>> [(f.value, f.mass, f.percent) for f in read_figures("41kt in 2021, 410 bps, 5 bil, COVID-19")]
     [(Fraction(41000, 1), True, False), (Fraction(41, 10), False, True), (Fraction(5000000000, 1), False, False)]
+    >>> [f.value for f in read_figures("$5 on 2 May, 7%", skip=[(6, 11)])]
+    [Fraction(5, 1), Fraction(7, 1)]
     """
     found = []
+    i = 0
     for match in _FIGURE.finditer(text):
+        if skip:
+            while i < len(skip) and skip[i][1] <= match.start():
+                i += 1
+            if i < len(skip) and skip[i][0] < match.end():
+                continue
         figure = _figure(match)
         if figure is not None:
             found.append(figure)
