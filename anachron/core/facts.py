@@ -18,21 +18,23 @@ date.  ``about`` (optional) says in words what the fact is.
 :meth:`Statements.find` says whether it states a fact, and quotes where.
 The rules (docs/metrics.md, "Answer leaks"):
 
-- **Numbers** are read with their scale, unit and currency: ``$377M``,
-  ``$377 million``, ``USD 377m``, ``377,000,000 dollars``, ``$0.377bn``,
-  ``412MM``, ``41kt``, ``41,000``, ``48.1%``, ``48.1 percent``.  A written
-  number stands for the interval its last digit allows: it states a figure
-  when the figure rounds to it at that precision (``$0.38bn`` states
-  377,000,000; ``$1.1B`` states 1,120,000,000).  Rounding counts only when
-  the number has at least two significant digits; a one-digit figure
-  (``$0.4bn``, ``400 million``) states only itself, exactly.
+- **Numbers** are read by the one figure reader,
+  :func:`anachron.core.figures.read_figures`, with their scale, unit and
+  currency: ``$377M``, ``$377 million``, ``USD 377m``, ``377,000,000
+  dollars``, ``$0.377bn``, ``412MM``, ``$5 bil``, ``41kt``, ``41,000``,
+  ``48.1%``, ``48.1 percent``; a sign is not read (a fact is a magnitude).
+  A figure states a fact by stated precision
+  (:func:`anachron.core.figures.same_figure` without ``within``):
+  ``$0.38bn`` states 377,000,000 and ``$1.1B`` 1,120,000,000, while a
+  one-digit figure (``$0.4bn``, ``400 million``) states only itself.
 - A **money** fact needs a currency sign, code or word, or a scale word (a
-  bare ``377`` is 377, not $377M); a conflicting currency never matches
-  (``$`` is any dollar).  A **percent** fact needs ``%``, ``percent``,
-  ``per cent`` or ``pct``, or a ratio written ``0.481``.  A **number** fact
-  matches any number not marked as money or a percentage.
+  bare ``377`` is 377, not $377M), and no mass unit; a conflicting currency
+  never matches (``$`` is any dollar).  A **percent** fact needs a percent
+  marker (``%``, ``percent``, ``per cent``, ``pct``, ``pp``, ``bps``), or a
+  ratio written ``0.481`` (:func:`anachron.core.figures.as_percent`).  A
+  **number** fact matches any number not marked as money or a percentage.
 - **Dates** inside a text are never numbers: ``2021/02/04`` is a day, not a
-  2.  A bare year 1900-2099 is a year, not a figure.
+  2.  A bare year 1900-2100 is a year, not a figure.
 - A **date** fact is stated by ``2023-02-09``, ``2023/02/09``,
   ``2023.02.09``, ``February 9, 2023``, ``Feb. 9th 2023``, ``9 February 2023``,
   ``9th of Feb 2023``, ``09.02.2023`` (day first), and ``02/09/2023`` or
