@@ -54,6 +54,10 @@ class BothReadersAgree(unittest.TestCase):
         self.assertEqual(statements("2,100 tonnes").find(fact), "2,100 tonnes")
         self.assertEqual(candidates("by 2100", "count"), [])
 
+    def test_a_letter_and_a_hyphen_hold_no_figure_for_either(self):
+        self.assertEqual(candidates("COVID-19 closed 12,000 stores", "count"), [12_000])
+        self.assertEqual(candidates("COVID-19", "count"), [])
+
     def test_a_mass_is_no_money_to_either(self):
         self.assertIsNone(statements("41kt of copper").find(money_fact("41000")))
         self.assertEqual(candidates("41kt of copper", "USD"), [])
