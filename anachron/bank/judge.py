@@ -5,7 +5,8 @@ The rules implemented here are written out for other runners in
 docs/run-rules.md ("Reading a response", "Judgement"); keep the two in step.
 :mod:`anachron.bank.reading` reads a text (figures with units and scales,
 listing statuses, refusal, hedge, context and revision phrases); this module
-decides, in the order of :func:`assess`.  Numbers are compared exactly
+decides, in the order of :func:`assess`.  Figures are read by the one figure
+reader (:mod:`anachron.core.figures`) and compared exactly
 (:func:`anachron.bank.values.matches`, 0.5% relative), never as floats.
 
 Agreement with labels written by the developers is measured on a labelled set of
@@ -20,9 +21,10 @@ from fractions import Fraction
 from typing import Any, Mapping
 
 from ..core.errors import AnachronError
+from ..core.figures import SCALES, Figure
 from ..core.validate import describe
 from .items import BankItem
-from .reading import Figure, event_dates, figures, has_context, has_direction, has_hedge, has_refusal, revision_mentions, statuses
+from .reading import event_dates, figures, has_context, has_direction, has_hedge, has_refusal, revision_mentions, statuses
 from .values import matches, render
 
 __all__ = [
@@ -47,7 +49,7 @@ JUDGEMENTS = (CORRECT, INCORRECT, REFUSED, LEAKED, AMBIGUOUS)
 MAX_TEXT = 20_000  # characters
 
 # Scales tried for a figure stated without one ("377" for $377M): the scale is inferred, never assumed.
-_INFERRED_SCALES = (10**3, 10**6, 10**9)
+_INFERRED_SCALES = tuple(10 ** SCALES[word] for word in ("thousand", "million", "billion"))
 
 
 def read_response(response: Any, where: str) -> tuple[bool, str]:
@@ -111,7 +113,7 @@ def _strong(figure: Figure, unit: str) -> bool:
     if unit == "USD":
         return figure.currency or figure.scaled
     if unit == "percent":
-        return figure.percent or (not figure.bare or 0 < abs(figure.value) < 1)
+        return figure.percent or not figure.bare or figure.ratio
     if unit == "tonnes":
         return figure.mass or figure.scaled
     return figure.scaled or figure.value >= 1000  # count
@@ -124,7 +126,7 @@ def _numeric(text: str, unit: str) -> list[_Candidate]:
     out = []
     for f in chosen:
         value = f.value
-        if unit == "percent" and not f.percent and 0 < abs(value) < 1:
+        if unit == "percent" and f.ratio:
             value *= 100  # a bare ratio: 0.481 is 48.1%
         inferred = () if (f.scaled or unit == "percent") else tuple(value * s for s in _INFERRED_SCALES)
         out.append(_Candidate(value, inferred))
@@ -279,9 +281,7 @@ def matches_value(a: str, b: str, unit: str) -> bool:
     """Two item values that state the same thing (equal statuses; figures within tolerance)."""
     if unit == "status":
         return a == b
-    from decimal import Decimal
-
-    return matches(Fraction(Decimal(a)), b, unit)
+    return matches(Fraction(a), b, unit)
 
 
 def _show(value: Fraction | str) -> str:

@@ -17,17 +17,12 @@ Reading a text for figures, in order:
    clock times, durations (``3 months``, ``52-week``), filing form names
    (``10-K``, ``8-K``), footnote marks (``[1]``) and list numbers at a line
    start (``1.``);
-3. figures are read left to right: an optional sign, a currency prefix
-   (``$``, ``US$``, ``USD``), a number (``412,000,000``, ``412000000``,
-   ``412.5``, ``.412``; at most 30 digits before the point and 12 after: a
-   longer run of digits is no figure), a scale (``k``, ``K``, ``thousand``; ``m``, ``M``,
-   ``MM``, ``mn``, ``mln``, ``million``; ``b``, ``bn``, ``billion``; ``tn``,
-   ``trillion``), a mass unit (``t``, ``tonnes``, ``tons``, ``metric tons``,
-   ``kilotonnes``; so ``41kt`` is 41 thousand tonnes), a percent marker
-   (``%``, ``percent``, ``per cent``, ``pct``, ``percentage points``, ``pp``;
-   ``bps``/``basis points`` are hundredths of a percent) and a currency
-   suffix (``USD``, ``dollars``).  "down", "fell", "declined" right before a
-   figure make it negative.  Bare four-digit years 1900-2100 are not figures.
+3. figures are read left to right by :func:`anachron.core.figures.read_figures`,
+   the one figure reader (its docstring lists the spellings: a sign, a
+   currency, the number, a scale such as ``k``, ``MM``, ``bln`` or ``bil``, a
+   mass unit, so ``41kt`` is 41 thousand tonnes, a percent marker, ``bps``
+   hundredths of a percent; bare four-digit years 1900-2100 are no figures).
+   "down", "fell", "declined" right before a figure make it negative.
 4. a *scale note* (``in millions``, ``(USD m)``, ``$ in billions``,
    ``millions of dollars``) gives its scale to every figure stated without one.
 """
@@ -35,9 +30,9 @@ Reading a text for figures, in order:
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
-from decimal import Decimal
-from fractions import Fraction
+from dataclasses import replace
+
+from ..core.figures import SCALE_WORDS, Figure, read_figures, scale_power
 
 from ..core.grammar.names import MONTH, month_number
 from ..core.grammar.numeric import Order, numeric_dates
@@ -90,68 +85,19 @@ _NOT_FIGURES = re.compile(
     re.IGNORECASE | re.MULTILINE,
 )
 
-_QUANTITY = re.compile(
-    r"""
-    (?<![\w.,$])
-    (?P<sign1>[-+])?
-    (?P<cur1>(?:US\$|\$|USD|US\s+dollars?)\s?)?
-    (?P<sign2>[-+])?
-    (?P<num>[0-9]{1,3}(?:,[0-9]{3}){1,9}(?:\.[0-9]{1,12})?|[0-9]{1,30}(?:\.[0-9]{1,12})?|\.[0-9]{1,12})
-    (?:\s?(?P<scale>thousand|million|billion|trillion|mln|mn|mm|bn|tn|bil|mil|k|m|b)(?![a-su-z]|t[a-z]))?
-    (?:\s?(?P<mass>metric\s+tons?|tonnes?|tons?|kilotonnes?|kilotons?|t)(?![a-z]))?
-    (?:\s?(?P<pct>%|percent(?:age\s+points?)?|per\s*cent|pct|pp|ppts?|bps|basis\s+points?)(?![a-z]))?
-    (?:\s?(?P<cur2>USD|US\s+dollars?|dollars?)(?![a-z]))?
-    (?![\w])
-    """,
-    re.IGNORECASE | re.VERBOSE,
-)
-
-_SCALE = {
-    "k": 10**3, "thousand": 10**3,
-    "m": 10**6, "mm": 10**6, "mn": 10**6, "mln": 10**6, "mil": 10**6, "million": 10**6,
-    "b": 10**9, "bn": 10**9, "bil": 10**9, "billion": 10**9,
-    "tn": 10**12, "trillion": 10**12,
-}
-_MASS = {"kilotonne": 1000, "kilotonnes": 1000, "kiloton": 1000, "kilotons": 1000}
-
 _SCALE_NOTE = re.compile(
     r"\bin\s+(?:(?:USD|US\$|\$)\s*)?(?P<w1>thousands|millions|billions)\b"
     r"|\b(?:USD|US\$|\$)\s*(?:in\s+)?(?P<w2>thousands|millions|billions)\b"
-    r"|\((?:in\s+)?(?:USD|US\$|\$)?\s*(?P<w3>k|m|mm|mn|bn|b|thousands?|millions?|billions?)\)"
-    r"|\bin\s+(?:USD|US\$|\$)\s*(?P<w4>m|mm|mn|bn|b|k)\b"
+    r"|\((?:in\s+)?(?:USD|US\$|\$)?\s*(?P<w3>" + SCALE_WORDS + r"|thousands|millions|billions)\)"
+    r"|\bin\s+(?:USD|US\$|\$)\s*(?P<w4>" + SCALE_WORDS + r")\b"
     r"|\b(?P<w5>millions|billions|thousands)\s+of\s+(?:US\s+)?dollars\b",
     re.IGNORECASE,
 )
-_NOTE_SCALE = {"k": 10**3, "thousand": 10**3, "thousands": 10**3, "m": 10**6, "mm": 10**6, "mn": 10**6,
-               "million": 10**6, "millions": 10**6, "b": 10**9, "bn": 10**9, "billion": 10**9, "billions": 10**9}
-
 _DOWNWARD = re.compile(
     r"(?:\bdown|\bfell|\bfall(?:ing)?|\bdeclin\w*|\bdecreas\w*|\bdropp?\w*|\bcontract\w*|\bshr[iu]nk\w*|\bnegative|\bminus)"
     r"\s+(?:by\s+|of\s+|to\s+)?(?:about\s+|roughly\s+|approximately\s+|around\s+)?$",
     re.IGNORECASE,
 )
-
-
-@dataclass(frozen=True)
-class Figure:
-    """One figure of a text: its value and what was stated with it.
-
-    ``scaled`` is true when a scale was stated with the number or by a scale
-    note; ``ratio`` when it is a bare decimal below 1 (no sign of its own
-    unit); ``start`` its position in the text.
-    """
-
-    value: Fraction
-    currency: bool
-    percent: bool
-    scaled: bool
-    mass: bool
-    start: int
-
-    @property
-    def bare(self) -> bool:
-        """Stated with nothing but the number (no currency, scale, mass unit or percent)."""
-        return not (self.currency or self.percent or self.scaled or self.mass)
 
 
 def normalise(text: str) -> str:
@@ -170,34 +116,17 @@ def figures(text: str) -> list[Figure]:
     text = normalise(text)
     cleaned = _NOT_FIGURES.sub(_blank, text)
     note = _SCALE_NOTE.search(cleaned)
-    note_scale = None
+    note_power = None
     if note is not None:
-        word = next(g for g in note.groups() if g)
-        note_scale = _NOTE_SCALE[word.lower()]
+        note_power = scale_power(next(g for g in note.groups() if g))
         cleaned = cleaned[: note.start()] + " " * (note.end() - note.start()) + cleaned[note.end():]
     found = []
-    for m in _QUANTITY.finditer(cleaned):
-        num, scale_word = m["num"], (m["scale"] or "").lower()
-        mass_word = (m["mass"] or "").lower()
-        pct = (m["pct"] or "").lower()
-        currency = bool(m["cur1"] or m["cur2"])
-        plain = not (m["sign1"] or m["sign2"] or currency or pct or scale_word or mass_word or "," in num or "." in num)
-        if plain and len(num) == 4 and 1900 <= int(num) <= 2100:
-            continue  # a bare year
-        value = Fraction(Decimal(num.replace(",", "")))
-        scaled = bool(scale_word)
-        if scale_word:
-            value *= _SCALE[scale_word]
-        value *= _MASS.get(mass_word, 1)
-        if mass_word in _MASS:
-            scaled = True
-        if pct in ("bps", "basis point", "basis points"):
-            value /= 100
-        if not scaled and note_scale is not None and not pct:
-            value *= note_scale
-            scaled = True
-        negative = "-" in ((m["sign1"] or "") + (m["sign2"] or "")) or bool(_DOWNWARD.search(cleaned[max(0, m.start() - 40): m.start()]))
-        found.append(Figure(-value if negative else value, currency, bool(pct), scaled, bool(mass_word), m.start()))
+    for figure in read_figures(cleaned):
+        if not figure.scaled and note_power is not None and not figure.percent:
+            figure = figure.times_ten(note_power, scaled=True)
+        if not figure.negative and _DOWNWARD.search(cleaned[max(0, figure.start - 40): figure.start]):
+            figure = replace(figure, negative=True)
+        found.append(figure)
     return found
 
 

@@ -3,15 +3,16 @@
 Outcome material (:mod:`anachron.bank`): never imported by the serving path.
 The rules are written out for other runners in docs/run-rules.md; keep the
 two in step.  Numbers are compared exactly (:class:`fractions.Fraction`),
-never as floats.
+never as floats, by the one tolerance rule
+(:func:`anachron.core.figures.same_figure`, relative, at :data:`TOLERANCE`).
 """
 
 from __future__ import annotations
 
 import re
-from decimal import Decimal
 from fractions import Fraction
-from functools import lru_cache
+
+from ..core.figures import Figure, same_figure
 
 __all__ = ["UNITS", "STATUSES", "TOLERANCE", "valid_value", "matches", "render"]
 
@@ -19,7 +20,7 @@ __all__ = ["UNITS", "STATUSES", "TOLERANCE", "valid_value", "matches", "render"]
 UNITS = ("USD", "percent", "count", "tonnes", "status")
 STATUSES = ("listed", "not listed", "delisted")
 
-# Relative tolerance of a numeric match: |x - v| <= TOLERANCE * |v|.
+# Relative tolerance of a numeric match: |x - v| <= TOLERANCE * |v| (why relative: docs/metrics.md, "Reading figures").
 TOLERANCE = Fraction(1, 200)
 
 _DECIMAL = re.compile(r"-?[0-9]+(?:\.[0-9]+)?")
@@ -38,22 +39,19 @@ def valid_value(value: object, unit: str) -> bool:
     return _DECIMAL.fullmatch(value) is not None
 
 
-def matches(candidate: Fraction | str, value: str, unit: str) -> bool:
-    """Whether *candidate* states *value*.
+def matches(candidate: Fraction | Figure | str, value: str, unit: str) -> bool:
+    """Whether *candidate* (a number, a figure or a status) states *value*.
 
-    Numbers: ``|candidate - value| <= value * 1/200`` (relative 0.5%, exact
-    arithmetic; a zero value needs an exact zero).  Statuses: equality.
+    Numbers: ``|candidate - value| <= |value| * 1/200`` (relative 0.5%, exact
+    arithmetic, whatever digits the candidate was written with; a zero value
+    needs an exact zero).  Statuses: equality.
+
+    >>> matches(Fraction(414_060_000), "412000000", "USD"), matches(Fraction(414_070_000), "412000000", "USD")
+    (True, False)
     """
     if unit == "status":
         return candidate == value
-    target, slack = _target(value)
-    return abs(candidate - target) <= slack
-
-
-@lru_cache(maxsize=1024)
-def _target(value: str) -> tuple[Fraction, Fraction]:
-    target = Fraction(Decimal(value))
-    return target, TOLERANCE * abs(target)
+    return same_figure(candidate, value, within=TOLERANCE)  # type: ignore[arg-type]
 
 
 def render(value: str, unit: str) -> str:

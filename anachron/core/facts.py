@@ -18,21 +18,23 @@ date.  ``about`` (optional) says in words what the fact is.
 :meth:`Statements.find` says whether it states a fact, and quotes where.
 The rules (docs/metrics.md, "Answer leaks"):
 
-- **Numbers** are read with their scale, unit and currency: ``$377M``,
-  ``$377 million``, ``USD 377m``, ``377,000,000 dollars``, ``$0.377bn``,
-  ``412MM``, ``41kt``, ``41,000``, ``48.1%``, ``48.1 percent``.  A written
-  number stands for the interval its last digit allows: it states a figure
-  when the figure rounds to it at that precision (``$0.38bn`` states
-  377,000,000; ``$1.1B`` states 1,120,000,000).  Rounding counts only when
-  the number has at least two significant digits; a one-digit figure
-  (``$0.4bn``, ``400 million``) states only itself, exactly.
+- **Numbers** are read by the one figure reader,
+  :func:`anachron.core.figures.read_figures`, with their scale, unit and
+  currency: ``$377M``, ``$377 million``, ``USD 377m``, ``377,000,000
+  dollars``, ``$0.377bn``, ``412MM``, ``$5 bil``, ``41kt``, ``41,000``,
+  ``48.1%``, ``48.1 percent``; a sign is not read (a fact is a magnitude).
+  A figure states a fact by stated precision
+  (:func:`anachron.core.figures.same_figure` without ``within``):
+  ``$0.38bn`` states 377,000,000 and ``$1.1B`` 1,120,000,000, while a
+  one-digit figure (``$0.4bn``, ``400 million``) states only itself.
 - A **money** fact needs a currency sign, code or word, or a scale word (a
-  bare ``377`` is 377, not $377M); a conflicting currency never matches
-  (``$`` is any dollar).  A **percent** fact needs ``%``, ``percent``,
-  ``per cent`` or ``pct``, or a ratio written ``0.481``.  A **number** fact
-  matches any number not marked as money or a percentage.
+  bare ``377`` is 377, not $377M), and no mass unit; a conflicting currency
+  never matches (``$`` is any dollar).  A **percent** fact needs a percent
+  marker (``%``, ``percent``, ``per cent``, ``pct``, ``pp``, ``bps``), or a
+  ratio written ``0.481`` (:func:`anachron.core.figures.as_percent`).  A
+  **number** fact matches any number not marked as money or a percentage.
 - **Dates** inside a text are never numbers: ``2021/02/04`` is a day, not a
-  2.  A bare year 1900-2099 is a year, not a figure.
+  2.  A bare year 1900-2100 is a year, not a figure.
 - A **date** fact is stated by ``2023-02-09``, ``2023/02/09``,
   ``2023.02.09``, ``February 9, 2023``, ``Feb. 9th 2023``, ``9 February 2023``,
   ``9th of Feb 2023``, ``09.02.2023`` (day first), and ``02/09/2023`` or
@@ -57,17 +59,15 @@ from typing import Any
 
 from .grammar.names import MONTH_DOT_AFTER_SHORT, month_number
 from .grammar.numeric import Order, numeric_dates
+from .figures import CURRENCIES, DOLLARS, Figure, as_percent, read_figures, same_figure
 from .validate import Fields, describe
 
 __all__ = ["FACT_KINDS", "Fact", "Statements", "parse_facts", "statements"]
 
 FACT_KINDS = ("money", "percent", "number", "date", "name")
 _FACT_KEYS = {"kind", "value", "currency", "unit", "about"}
-_DOLLARS = frozenset({"USD", "CAD", "AUD", "NZD", "HKD", "SGD"})
-_CURRENCIES = frozenset({"USD", "EUR", "GBP", "JPY", "CAD", "AUD", "CHF", "CNY", "NZD", "HKD", "SGD", "SEK", "NOK", "INR"})
 _DECIMAL = re.compile(r"(?:0|[1-9][0-9]*)(?:\.[0-9]+)?")
 _MAX_NAME = 200
-_MAX_DIGITS = 40  # longer digit runs are not read as figures
 
 
 @dataclass(frozen=True)
@@ -101,8 +101,8 @@ def _fact(f: Fields, kind: str, value: str) -> Fact:
         if given is not None and (not isinstance(given, str) or not given.strip()):
             raise f.error(name, f"expected a non-empty string, got {describe(given)}")
     if kind == "money":
-        if currency not in _CURRENCIES:
-            raise f.error("currency", f"a money fact needs a currency code ({', '.join(sorted(_CURRENCIES))}), got {describe(currency)}")
+        if currency not in CURRENCIES:
+            raise f.error("currency", f"a money fact needs a currency code ({', '.join(sorted(CURRENCIES))}), got {describe(currency)}")
     elif currency is not None:
         raise f.error("currency", f"only a money fact has a currency (this one is '{kind}')")
     if kind in ("money", "percent", "number"):
@@ -174,94 +174,11 @@ _DATE_PATTERNS = (
     ("my", re.compile(r"\b" + _MONTH + r",?\s{1,3}(?P<y>[0-9]{4})(?![\w])", re.IGNORECASE)),
 )
 
-_SCALES = {  # powers of ten
-    "thousand": 3, "k": 3,
-    "million": 6, "mln": 6, "mn": 6, "mm": 6, "m": 6,
-    "billion": 9, "bln": 9, "bn": 9, "b": 9,
-    "trillion": 12, "tn": 12,
-}
-_CURRENCY_CODES = "|".join(sorted(_CURRENCIES))
-_NUMBER = re.compile(
-    r"(?<![\w.,])(?<![A-Za-z]-)"
-    r"(?:(?P<sym>US\$|A\$|C\$|\$|€|£|¥)\s?|(?P<code>" + _CURRENCY_CODES + r")\s?)?"
-    r"(?P<num>[0-9]{1,3}(?:,[0-9]{3})+(?:\.[0-9]+)?|[0-9]+(?:\.[0-9]+)?)(?![0-9])"
-    r"(?:\s?(?P<scale>thousand|million|billion|trillion|mln|bln|mn|mm|bn|tn|k|m|b)(?P<glued>t)?(?![A-Za-z]))?"
-    r"(?:\s?(?P<pct>%|percent\b|per\s?cent\b|pct\b))?"
-    r"(?:\s?(?P<post>" + _CURRENCY_CODES + r"|dollars?|euros?|pounds?|yen)\b)?"
-    r"(?![\w])",
-    re.IGNORECASE,
-)
-_WORD_CURRENCY = {"dollar": "$", "dollars": "$", "euro": "EUR", "euros": "EUR", "pound": "GBP", "pounds": "GBP", "yen": "JPY"}
-_SYMBOL_CURRENCY = {"$": "$", "us$": "USD", "a$": "AUD", "c$": "CAD", "€": "EUR", "£": "GBP", "¥": "JPY"}
-
-
-@dataclass(frozen=True)
-class _Number:
-    """A number as written: ``mantissa * 10**exp``, its last digit worth ``10**exp`` (exact integers)."""
-
-    start: int
-    end: int
-    mantissa: int
-    exp: int
-    digits: int  # significant digits written
-    currency: str | None  # "$" (any dollar) or a code
-    percent: bool
-    scaled: bool
-
-    def states(self, mantissa: int, exp: int) -> bool:
-        """Whether the figure ``mantissa * 10**exp`` rounds to this number at the precision it was written."""
-        common = min(self.exp, exp)
-        written = self.mantissa * 10 ** (self.exp - common)
-        figure = mantissa * 10 ** (exp - common)
-        if written == figure:
-            return True
-        return self.digits >= 2 and 2 * abs(written - figure) <= 10 ** (self.exp - common)
-
-
-def _decimal(text: str) -> tuple[int, int]:
-    """A validated decimal string as ``(mantissa, exp)``: ``"48.1"`` is ``(481, -1)``."""
-    whole, _, decimals = text.partition(".")
-    return int(whole + decimals), -len(decimals)
-
-
 @dataclass(frozen=True)
 class _Date:
     start: int
     end: int
     days: tuple[_dt.date, ...]  # every reading of a full date; none for a month alone or a day without a year
-
-
-def _significant(digits: str, has_point: bool) -> int:
-    digits = digits.lstrip("0")
-    return len(digits if has_point else digits.rstrip("0"))
-
-
-def _number(match: re.Match[str]) -> _Number | None:
-    raw = match.group("num").replace(",", "")
-    if len(raw) > _MAX_DIGITS:
-        return None  # a run of digits, not a figure anyone states
-    whole, _, decimals = raw.partition(".")
-    scale_word = (match.group("scale") or "").lower()
-    scale = _SCALES.get(scale_word, 0)
-    sym = (match.group("sym") or "").lower()
-    code = (match.group("code") or match.group("post") or "")
-    currency = _SYMBOL_CURRENCY.get(sym) or (code.upper() if code.upper() in _CURRENCIES else _WORD_CURRENCY.get(code.lower()))
-    percent = match.group("pct") is not None
-    if percent and currency is not None:
-        return None  # "$5%" is no figure we can read
-    mantissa = int(whole + decimals)
-    if not scale_word and currency is None and not percent and len(match.group("num")) == 4 and 1900 <= mantissa <= 2099:
-        return None  # a bare year is a date, not a figure
-    return _Number(
-        start=match.start(),
-        end=match.end(),
-        mantissa=mantissa,
-        exp=scale - len(decimals),
-        digits=_significant(whole + decimals, bool(decimals)),
-        currency=currency,
-        percent=percent,
-        scaled=bool(scale_word),
-    )
 
 
 def _day(year: int, month: int, day: int) -> _dt.date | None:
@@ -308,21 +225,12 @@ class Statements:
             taken.append((start, reached))
             dates.append(_date(kind, match))
         self._dates = dates
-        numbers: list[_Number] = []
-        i = 0
-        for match in _NUMBER.finditer(self._folded):
-            while i < len(taken) and taken[i][1] <= match.start():
-                i += 1
-            if i < len(taken) and taken[i][0] < match.end():
-                continue  # inside a date
-            number = _number(match)
-            if number is not None:
-                numbers.append(number)
-        self._numbers = numbers
+        # Numbers inside a date are no figures; a fact is a magnitude ("-$377M", a loss, states $377M).
+        numbers = [replace(f, negative=False) if f.negative else f for f in read_figures(self._folded, skip=taken)]
         # A long text repeats its figures: each distinct reading is checked once, at its first place.
-        distinct: dict[tuple, _Number] = {}
+        distinct: dict[tuple, Figure] = {}
         for n in numbers:
-            distinct.setdefault((n.mantissa, n.exp, n.digits, n.currency, n.percent, n.scaled), n)
+            distinct.setdefault((n.mantissa, n.exp, n.digits, n.currency, n.percent, n.scaled, n.mass), n)
         self._distinct = list(distinct.values())
         self._at = {(n.start, n.end): n for n in numbers}
 
@@ -345,10 +253,9 @@ class Statements:
                 if day in d.days:
                     return d.start, d.end
             return None
-        mantissa, exp = _decimal(fact.value)
         first = None
         for n in self._distinct:
-            if _number_states(n, kind, mantissa, exp, fact.currency) and (first is None or n.start < first.start):
+            if _number_states(n, fact) and (first is None or n.start < first.start):
                 first = n
         return None if first is None else (first.start, first.end)
 
@@ -371,28 +278,24 @@ class Statements:
             day = fact.key[1]
             return any(d.start == start and day in d.days for d in self._dates)
         n = self._at.get(span)
-        return n is not None and _number_states(n, fact.kind, *_decimal(fact.value), fact.currency)
+        return n is not None and _number_states(n, fact)
 
 
-def _number_states(n: _Number, kind: str, mantissa: int, exp: int, currency: str | None) -> bool:
+def _number_states(n: Figure, fact: Fact) -> bool:
+    """Whether figure *n* states the money, percent or number *fact* (module docstring: the kinds; the tolerance: by precision)."""
+    kind, currency = fact.kind, fact.currency
     if kind == "money":
-        if n.percent:
+        if n.percent or n.mass:
             return False
-        if n.currency is not None and not (n.currency == currency or (n.currency == "$" and currency in _DOLLARS)):
+        if n.currency is not None and not (n.currency == currency or (n.currency == "$" and currency in DOLLARS)):
             return False
         if n.currency is None and not n.scaled:
             return False  # a bare 377 is 377, not $377M
-        return n.states(mantissa, exp)
+        return same_figure(n, fact.value)
     if kind == "percent":
-        if n.currency is not None:
-            return False
-        if n.percent:
-            return n.states(mantissa, exp)
-        # A ratio: 0.481 is 48.1%, to the precision written.
-        if n.scaled or n.exp >= 0 or n.mantissa >= 10 ** -n.exp:
-            return False
-        return replace(n, exp=n.exp + 2).states(mantissa, exp)
-    return n.currency is None and not n.percent and n.states(mantissa, exp)
+        percent = None if n.currency is not None else as_percent(n)  # 0.481 is 48.1%, to the precision written
+        return percent is not None and same_figure(percent, fact.value)
+    return n.currency is None and not n.percent and same_figure(n, fact.value)
 
 
 def statements(text: str) -> Statements:
