@@ -175,14 +175,10 @@ def hostile_traces(seed: int = SEED, n: int = 64) -> str:
         record = {"sample_id": f"web-kind-{kind:02d}", "as_of": AS_OF[kind % len(AS_OF)],
                   "interactions": [{"tool": "fetch", "query": None, "returned": [item], **extra}]}
         lines.append(_line(record, rng))
-    # Two edges that are valid: a publish_date no one can read ("NaN") is undated, not an error,
-    # and a call time at the edge of the calendar (tests/test_hardening.py) on a call that
-    # returned nothing is accepted.  (The same time on a call that returned an inline item
-    # crashes with an OverflowError traceback at this commit: a bug, left out of the set.)
+    # An edge that is valid: a publish_date no one can read ("NaN") is undated, not an error.
+    # (A call time with no day in UTC is refused: invalid_traces, "time-out-of-range".)
     lines.append('{"sample_id": "edge-nan-date", "as_of": "2022-06-01", "interactions": [{"tool": "search", "query": "q", '
                  '"returned": [{"id": "https://x.example/n", "publish_date": "NaN"}]}]}')
-    lines.append('{"sample_id": "edge-extreme-time", "as_of": "2022-06-01", "interactions": [{"tool": "search", "query": "q", '
-                 '"returned": [], "time": "9999-12-31T23:59:59-23:59"}]}')
     return "\n".join(lines) + "\n"
 
 
@@ -217,6 +213,11 @@ def invalid_traces() -> dict[str, bytes]:
             call % '{"id": "fin-005", "publish_date": "2020-01-01"}'),
         "local-call-returned": '{"sample_id": "b", "as_of": "2022-06-01", "interactions": [{"tool": "Read", "retrieval": false, "returned": ["fin-001"]}]}',
         "number-sample-id": '{"sample_id": 12, "as_of": "2022-06-01", "interactions": []}',
+        "time-out-of-range": '{"sample_id": "b", "as_of": "2022-06-01", "interactions": [{"tool": "search", "query": "q", '
+                             '"returned": [], "time": "9999-12-31T23:59:59-23:59"}]}',
+        "time-out-of-range-inline": '{"sample_id": "b", "as_of": "2022-06-01", "interactions": [{"tool": "search", "query": "q", '
+                                    '"returned": [{"id": "https://x.example/t", "publish_date": "2 days ago"}], '
+                                    '"time": "0001-01-01T00:00:00+23:59"}]}',
     }
     files = {name: (head + line + "\n").encode("utf-8") for name, line in bad.items()}
     files["not-utf8"] = head.encode("utf-8") + b'{"sample_id": "b\xff", "as_of": "2022-06-01", "interactions": []}\n'

@@ -94,6 +94,26 @@ class TraceWhereTest(unittest.TestCase):
         err = self.error(self.traces({"sample_id": SAMPLE, "interactions": 3}))
         self.assertEqual(err.where, Where(str(path), 1, SAMPLE))
 
+    def test_a_call_time_with_no_day_in_utc_is_refused_with_its_place(self):
+        # It crashed with an OverflowError when the call returned a relatively dated item.
+        for moment in ("9999-12-31T23:59:59-23:59", "0001-01-01T00:00:00+23:59"):
+            call = {"tool": "search", "query": "q", "time": moment,
+                    "returned": [{"id": "https://x.example/a", "publish_date": "2 days ago"}]}
+            with self.subTest(moment=moment), self.assertRaises(AnachronError) as caught:
+                parse_traces([("t.jsonl:3", {"sample_id": "s", "as_of": "2022-06-01", "interactions": [call]})], CORPUS)
+            self.assertEqual(str(caught.exception),
+                             f"t.jsonl:3 (sample s) interactions[0]: field 'time': the string '{moment}' has no day in UTC (out of range)")
+            self.assertEqual((caught.exception.where.file, caught.exception.where.line, caught.exception.where.sample_id), ("t.jsonl", 3, "s"))
+
+    def test_a_now_with_no_day_in_utc_is_an_anachron_error(self):
+        import datetime as dt
+
+        from anachron.core.attribution import parse_when
+
+        late = dt.datetime(9999, 12, 31, 23, 59, tzinfo=dt.timezone(-dt.timedelta(hours=23, minutes=59)))
+        with self.assertRaisesRegex(AnachronError, r"^now 9999-12-31T23:59:00-23:59 has no day in UTC \(out of range\)$"):
+            parse_when("2 days ago", now=late)
+
     def test_a_record_without_a_sample_id_has_file_and_line_only(self):
         path = self.traces({"interactions": []})
         self.assertEqual(self.error(path).where, Where(str(path), 1, None))

@@ -58,6 +58,14 @@ class BothReadersAgree(unittest.TestCase):
         self.assertEqual(candidates("COVID-19 closed 12,000 stores", "count"), [12_000])
         self.assertEqual(candidates("COVID-19", "count"), [])
 
+    def test_an_exponent_is_part_of_the_number_to_both(self):
+        # Both readers used to take the exponent's digits for a figure: "4.1e-05 billion" was 5 billion.
+        self.assertEqual([f.value for f in read_figures("USD 4.1e-05 billion")], [41_000])
+        self.assertEqual([(f.value, f.digits) for f in read_figures("2.5E+3 and 1e6")], [(2500, 2), (1_000_000, 1)])
+        self.assertEqual(candidates("$1.8e-05M", "USD"), [18])
+        self.assertEqual(statements("raised $1.8e-05M").find(money_fact("18")), "$1.8e-05M")
+        self.assertEqual(read_figures("a 3e engine"), ())
+
     def test_a_mass_is_no_money_to_either(self):
         self.assertIsNone(statements("41kt of copper").find(money_fact("41000")))
         self.assertEqual(candidates("41kt of copper", "USD"), [])

@@ -98,6 +98,7 @@ _FIGURE = re.compile(
     r"(?:(?P<sym>US\$|A\$|C\$|\$|€|£|¥)\s?|(?P<pre>US\s+dollars?|" + _CODES + r")\s?)?"
     r"(?P<sign2>[-+])?"
     r"(?P<num>[0-9]{1,3}(?:,[0-9]{3}){1,9}(?:\.[0-9]{1,12})?|[0-9]{1,30}(?:\.[0-9]{1,12})?|\.[0-9]{1,12})"
+    r"(?P<e>[eE][-+]?[0-9]{1,3})?"  # 4.1e-05: an exponent is part of the number, not a word after it
     r"(?:\s?(?P<scale>" + SCALE_WORDS + r")(?![a-su-z]|t[a-z]))?"
     r"(?:\s?(?P<mass>metric\s+tons?|tonnes?|tons?|kilotonnes?|kilotons?|t)(?![a-z]))?"
     r"(?:\s?(?P<pct>%|percent(?:age\s+points?)?|per\s*cent|pct|pp|ppts?|bps|basis\s+points?)(?![a-z]))?"
@@ -203,14 +204,14 @@ def _currency(sym: str | None, word: str | None) -> str | None:
 
 
 def _figure(match: re.Match[str]) -> Figure | None:
-    sign1, sym, pre, sign2, num, scale_word, mass_word, pct, post = match.groups()
+    sign1, sym, pre, sign2, num, e, scale_word, mass_word, pct, post = match.groups()
     currency = _currency(sym, pre or post)
-    if not (sign1 or sign2 or currency or scale_word or mass_word or pct) and len(num) == 4 and num.isdigit() and 1900 <= int(num) <= 2100:
+    if not (sign1 or sign2 or currency or e or scale_word or mass_word or pct) and len(num) == 4 and num.isdigit() and 1900 <= int(num) <= 2100:
         return None  # a bare year is a date, not a figure
     whole, _, decimals = (num.replace(",", "") if "," in num else num).partition(".")
     written = (whole + decimals).lstrip("0")
     kilo = mass_word is not None and mass_word.lower() in _KILO
-    power = (SCALES[scale_word.lower()] if scale_word else 0) + (3 if kilo else 0)
+    power = (SCALES[scale_word.lower()] if scale_word else 0) + (3 if kilo else 0) + (int(e[1:]) if e else 0)
     if pct and pct[0] in "bB":  # basis points
         power -= 2
     return Figure(

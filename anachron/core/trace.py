@@ -237,7 +237,12 @@ def _time(f: Fields) -> _dt.datetime | None:
         except ValueError:
             moment = None
         if moment is not None and value[:4].isascii() and value[:4].isdigit():
-            return moment if moment.tzinfo is not None else moment.replace(tzinfo=_dt.timezone.utc)
+            moment = moment if moment.tzinfo is not None else moment.replace(tzinfo=_dt.timezone.utc)
+            try:  # relative ages are counted in UTC: a moment with no UTC day (9999-12-31T23:59-23:59) is refused
+                moment.astimezone(_dt.timezone.utc)
+            except OverflowError:
+                raise f.error("time", f"{describe(value)} has no day in UTC (out of range)") from None
+            return moment
     raise f.error("time", f"expected an ISO date-time or null, got {describe(value)}")
 
 

@@ -345,7 +345,10 @@ def check_now(now: object) -> _dt.datetime | None:
         return None
     if not isinstance(now, _dt.datetime):
         raise AnachronError(f"now must be a datetime.datetime or None, got {describe(now)}")
-    return now.replace(tzinfo=_UTC) if now.tzinfo is None else now.astimezone(_UTC)
+    try:
+        return now.replace(tzinfo=_UTC) if now.tzinfo is None else now.astimezone(_UTC)
+    except OverflowError:  # 9999-12-31T23:59-23:59 is a valid moment with no UTC day
+        raise AnachronError(f"now {now.isoformat()} has no day in UTC (out of range)") from None
 
 
 def parse_when(value: object, *, now: _dt.datetime | None = None) -> tuple[_dt.date, _dt.date, str]:
