@@ -1,6 +1,6 @@
 """Anachron: measure look-ahead leakage in LLM agents.
 
-The public API, what a notebook needs (docs/index.md, "Public API")::
+The public API, what a notebook needs (README.md, "Public API")::
 
     import anachron
     corpus = anachron.load_corpus()  # the bundled v0; or a directory, an index file, a postgresql:// URL

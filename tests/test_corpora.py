@@ -7,7 +7,6 @@ and from every command that takes --corpus (exit 2).  No server is needed:
 tests/test_postgres.py checks a real one.
 """
 
-import shutil
 import tempfile
 import unittest
 from pathlib import Path

@@ -53,7 +53,13 @@ __all__ = [
 
 
 def check_search(query: object, as_of: object, mode: object, k: object) -> None:
-    """A search's arguments, checked in every engine's order: the mode, *k*, the query, the as-of date."""
+    """A search's arguments, checked in every engine's order: the mode, *k*, the query, the as-of date.
+
+    >>> check_search("cygnus", None, "enforced", 0)
+    Traceback (most recent call last):
+    ...
+    anachron.core.errors.AnachronError: search: k must be a positive integer, got 0
+    """
     check_mode(mode)
     positive_int(k, "search: k")
     if not isinstance(query, str):

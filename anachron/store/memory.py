@@ -51,6 +51,18 @@ class SearchEngine:
     by bisection, so the filter is a cut of each posting list (a mask of the
     bitmaps).  Results are exactly those of the linear scan this replaced
     (tests/reference_engines.py keeps it, as the reference the tests compare with).
+
+    Two items scoring 3 each (a strong word and a weak one): the earlier first;
+    the later one, published after the as-of date, dropped when enforced.
+
+    >>> from anachron.core import build_corpus
+    >>> corpus = build_corpus([
+    ...     ("items.jsonl:1", {"id": "a", "slice": "news", "publish_date": "2022-06-02", "title": "Cygnus rises", "text": "robots"}),
+    ...     ("items.jsonl:2", {"id": "b", "slice": "news", "publish_date": "2022-05-30", "title": "Robots", "text": "cygnus"}),
+    ... ])
+    >>> engine, day = SearchEngine(corpus), _dt.date(2022, 6, 1)
+    >>> [i.id for i in engine.search("Cygnus robots", as_of=day)], [i.id for i in engine.search("Cygnus robots", as_of=day, mode="enforced")]
+    (['b', 'a'], ['b'])
     """
 
     def __init__(self, corpus: Corpus) -> None:
