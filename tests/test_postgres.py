@@ -7,7 +7,6 @@ Each run creates its own databases and drops them at the end.
 """
 
 import datetime as dt
-import gc
 import json
 import os
 import shutil
@@ -346,9 +345,6 @@ class ErrorsTest(unittest.TestCase):
         root = Path(TMP.name) / "changing-v0"
         shutil.copytree(V0, root)
         url = loaded(root)
-        # The corpora read here keep their connections open in a reference cycle: collected when this
-        # test ends, not whenever the collector next runs (inside a later test's captured stderr).
-        self.addCleanup(gc.collect)
         before = load_postgres_corpus(url)
         real = module._scan
 

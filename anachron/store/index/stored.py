@@ -13,6 +13,7 @@ import collections
 import json
 import os
 import threading
+import weakref
 from typing import Any, Callable, Iterable, Iterator, Mapping
 
 from ...core.corpus import Item
@@ -46,6 +47,12 @@ class Connections:
         for con in connections:
             con.close()
         self._local = threading.local()
+
+
+def _close_in(pid: int, connections: Connections) -> None:
+    """Close *connections* in the process that opened them (a forked child's copy is left alone)."""
+    if os.getpid() == pid:
+        connections.close()
 
 
 class StoredItems(Mapping[str, Item]):
@@ -90,7 +97,11 @@ class StoredItems(Mapping[str, Item]):
     def _rows(self, sql: str, *args: object) -> Iterator[tuple]:
         with self._guard:
             if self._pid != os.getpid():  # a forked child must not use its parent's connection
-                self._pid, self._connections = os.getpid(), Connections(self._connect, self._connect())
+                # No reference back to self (a bound method would make a cycle): the connections are
+                # closed when the mapping is dropped, not left open until the collector runs.
+                connect = weakref.WeakMethod(self._connect)
+                self._pid, self._connections = os.getpid(), Connections(lambda: connect()(), self._connect())
+                weakref.finalize(self, _close_in, self._pid, self._connections)
             connections = self._connections
         try:
             yield from self._execute(connections.get(usable=self._usable), sql, args)  # type: ignore[union-attr]
