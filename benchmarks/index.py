@@ -14,10 +14,10 @@ generated into DIR once and reused):
   beside ``SearchEngine(load_corpus(DIR))`` (what ``serve`` does with a corpus directory);
 - search: p50/p95 over --queries seeded queries (benchmarks/corpus_gen.queries)
   with seeded as-of dates, both modes, for the index, and beside it for the
-  previous planner on the same file (``IndexEngine._bitmaps = False``: every
+  previous planner on the same file (tests/reference_engines.full_text_planner: every
   candidate scored inside FTS5, what PostgreSQL does) and, with --baseline, for
   an older tree's ``IndexEngine`` on the same file in a child process, whose
-  results must be the same; the scan (``retrieval._ScanSearch``, every item scored) is timed on the
+  results must be the same; the scan (tests/reference_engines.ScanSearch, every item scored) is timed on the
   first --scan-queries of the same queries only (at 1M items one scan costs
   about a second), and its results are compared with the index's, item for
   item: a difference stops the run;
@@ -48,8 +48,8 @@ sys.path.insert(0, str(ROOT / "benchmarks"))
 import corpus_gen  # noqa: E402
 
 from anachron.core import load_corpus  # noqa: E402
-from anachron.store.memory import _ScanSearch  # noqa: E402
 from anachron.store.index import IndexEngine  # noqa: E402
+from tests.reference_engines import ScanSearch, full_text_planner  # noqa: E402
 
 MODES = ("enforced", "unrestricted")
 
@@ -87,7 +87,8 @@ _out = {{"seconds": t, "bytes": s.bytes}}
 """
 _LOAD = """
 import json, time
-from anachron.core import load_corpus, SearchEngine
+from anachron.core import load_corpus
+from anachron.store import SearchEngine
 t = time.perf_counter(); c = load_corpus({src!r}, samples=False); load = time.perf_counter() - t
 e = SearchEngine(c); ready = time.perf_counter() - t
 import datetime as dt
@@ -214,7 +215,7 @@ def main(argv: list[str] | None = None) -> int:
     queries = corpus_gen.queries(args.queries, seed=7, entities=max(10, args.items // 500))
     days = corpus_gen.as_of_dates(args.queries, seed=8)
     print(f"machine: {machine()}; load average before: {os.getloadavg()[0]:.1f}")
-    from anachron.store.index import DENSE
+    from anachron.store.index.postings import DENSE
 
     print(f"planner: RARE_POSTINGS {planner.RARE_POSTINGS}, RARE_SHARE {planner.RARE_SHARE}, MAX_COMMON {planner.MAX_COMMON}, "
           f"MAX_SCORED {planner.MAX_SCORED}; bitmaps stored for columns held by more than 1 item in {DENSE}; "
@@ -238,12 +239,11 @@ def main(argv: list[str] | None = None) -> int:
     older = baseline(args.baseline, db, queries, days) if args.baseline else None
     index = IndexEngine(db)
     n_scan = min(args.scan_queries, args.queries)
-    scan = _ScanSearch(load_corpus(corpus_dir, samples=False)) if n_scan else None  # every item scored per query
+    scan = ScanSearch(load_corpus(corpus_dir, samples=False)) if n_scan else None  # every item scored per query
     for mode in MODES:
         if not args.no_previous:
-            index._bitmaps = False  # the previous planner, same file, same run
-            before_times, before_results = time_searches(index, queries, days, mode)
-            index._bitmaps = True
+            with full_text_planner():  # the previous planner, same file, same run
+                before_times, before_results = time_searches(index, queries, days, mode)
         index_times, index_results = time_searches(index, queries, days, mode)
         ip50, ip95 = quantiles(index_times)
         if not args.no_previous:

@@ -19,7 +19,9 @@ from __future__ import annotations
 import argparse
 import time
 
-from anachron.core import SearchEngine, load_corpus, naive_trace, parse_traces, score_traces
+from anachron.core import load_corpus, parse_traces, score_traces
+from anachron.store import SearchEngine
+from anachron.core.agents import naive_trace
 from anachron.html import Run, report_html
 from anachron.core.jsonio import dump_json
 from anachron.output.report import score_document

@@ -8,7 +8,7 @@ The corpus is benchmarks/workload.py's (seeded: Zipf-like words, titles of 4-9 w
 20-60, entities named by 60% of items).  Queries are seeded too, shaped like an agent's: 1-4
 words drawn from the same word distribution, a third of them with an entity's name, as-of dates
 2017-2023.  Every query runs in both modes through ``SearchEngine.search`` (k = 5) and through
-the scan (``retrieval._ScanSearch``, the old code), on the first ``--scan-queries`` queries, and
+the scan (``tests/reference_engines.py``: ScanSearch, the old code), on the first ``--scan-queries`` queries, and
 with ``--baseline TREE`` through that tree's ``SearchEngine`` in a child process (same corpus,
 same queries); every result list must be the same, or the script stops.  Reported: p50 / p95 / max latency per mode,
 in wall time and in the thread's CPU time (on a shared machine the wall time carries other jobs),
@@ -35,8 +35,9 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from anachron.core import SearchEngine, load_corpus  # noqa: E402
-from anachron.store.memory import MODES, _ScanSearch  # noqa: E402
+from anachron.core import MODES, load_corpus  # noqa: E402
+from anachron.store import SearchEngine  # noqa: E402
+from tests.reference_engines import ScanSearch  # noqa: E402
 from workload import VOCABULARY, _vocabulary, _zipf_weights, write_workload  # noqa: E402
 
 
@@ -76,7 +77,11 @@ import datetime as dt, json, sys, tempfile, time
 from pathlib import Path
 sys.path.insert(0, {tree!r})
 sys.path.insert(1, {here!r})
-from anachron.core import SearchEngine, load_corpus  # the tree's: imported before this script adds its own
+from anachron.core import load_corpus  # the tree's: imported before this script adds its own
+try:
+    from anachron.store import SearchEngine
+except ImportError:  # a tree from before the re-layout
+    from anachron.core import SearchEngine
 from search_scale import _time
 from workload import write_workload
 with tempfile.TemporaryDirectory() as tmp:
@@ -111,7 +116,7 @@ def run(items: int, queries: int, scan_queries: int, seed: int, baseline: str | 
     peak = tracemalloc.get_traced_memory()[1]
     tracemalloc.stop()
     start = time.perf_counter()
-    scan = _ScanSearch(corpus)
+    scan = ScanSearch(corpus)
     scan_build = time.perf_counter() - start
     older = _baseline(baseline, items, qs) if baseline else None
     print(f"\n{items:,} items, {len(qs)} queries ({scan_queries} through the scan too); "

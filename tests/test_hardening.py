@@ -8,7 +8,8 @@ import tempfile
 import unittest
 from pathlib import Path
 
-from anachron.core import AnachronError, SearchEngine, compare_modes, load_corpus
+from anachron.core import AnachronError, compare_modes, load_corpus
+from anachron.store import SearchEngine
 from anachron.core.attribution import parse_when
 from anachron.core.dates import parse_date
 

@@ -1,10 +1,11 @@
 """The SQLite corpus index: same results as the in-memory engine, freshness, atomic builds, every --corpus.
 
-The reference is :class:`anachron.core.SearchEngine` over the directory the
+The reference is :class:`anachron.store.SearchEngine` over the directory the
 index was built from; cases are in tests/engine_cases.py (the v0 corpus and a
 generated one, both modes, boundary dates, hostile queries).
 """
 
+import contextlib
 import datetime as dt
 import json
 import os
@@ -17,12 +18,14 @@ import unittest
 from pathlib import Path
 from unittest import mock
 
-from anachron.core import SearchEngine, default_corpus_dir, load_corpus
+from anachron.core import default_corpus_dir
+from anachron.store import SearchEngine, load_corpus
 from anachron.store.index import IndexEngine, build_index, load_index
 from anachron.core.errors import AnachronError
 from anachron.timelock import CorpusBackend, EventWriter, TimeLock, open_engine
 
 from tests import engine_cases
+from tests.reference_engines import FullTextPostings, full_text_planner
 from tests.support import run_cli
 
 V0 = default_corpus_dir()
@@ -70,7 +73,7 @@ class SameResultsTest(unittest.TestCase):
         # Non-vacuity: the generated corpus has ties on score and day that only the id breaks.
         from collections import Counter
 
-        from anachron.store.memory import item_terms, tokenize
+        from anachron.store.terms import item_terms, tokenize
 
         common = Counter(w for i in corpus.items.values() for w in tokenize(i.title)).most_common(1)[0][0]
         hits = reference.search(common, as_of=dt.date(2100, 1, 1), mode="unrestricted", k=len(corpus.items))
@@ -84,7 +87,7 @@ class SameResultsTest(unittest.TestCase):
         from unittest import mock
 
         corpus = load_corpus(self.generated)
-        with mock.patch.object(self.gen_index, "_bitmaps", False):
+        with full_text_planner():
             n = engine_cases.assert_same_results(self, SearchEngine(corpus), self.gen_index, corpus, ks=(5,))
         self.assertGreater(n, 300)
 
@@ -111,13 +114,14 @@ class SameResultsTest(unittest.TestCase):
         from unittest import mock
 
         from anachron.store import engine as planner
-        from anachron.store import index as module
+        from anachron.store.index import postings as module
 
         corpus = load_corpus(self.generated)
         names = {False: ("candidates", "scan", "aggregate"), True: ("partials", "columns")}
         for use_bitmaps, wanted in names.items():
             used = Counter()
-            real = {name: getattr(module._Postings, name) for name in wanted}
+            postings = module.IndexPostings if use_bitmaps else FullTextPostings
+            real = {name: getattr(postings, name) for name in wanted}
 
             def spy(name):
                 def call(self, *args):
@@ -128,7 +132,8 @@ class SameResultsTest(unittest.TestCase):
             engine = IndexEngine(self.gen_index.path)  # its own cache: every bitmap is made here
             self.addCleanup(engine.close)
             made = mock.Mock(wraps=module.bitmaps.from_ords)
-            with mock.patch.multiple(module._Postings, **{name: spy(name) for name in real}), mock.patch.object(engine, "_bitmaps", use_bitmaps), \
+            planned = contextlib.nullcontext() if use_bitmaps else full_text_planner()
+            with mock.patch.multiple(postings, **{name: spy(name) for name in real}), planned, \
                     mock.patch.object(module.bitmaps, "from_ords", made):
                 for rare, common in engine_cases.PLANS:
                     with mock.patch.multiple(planner, RARE_POSTINGS=rare, MAX_COMMON=common, RARE_SHARE=0.0):
@@ -467,7 +472,7 @@ class BuildTest(_Dir):
         self.assertEqual(list(load_index(out).items.values()), list(load_corpus(root).items.values()))
 
     def test_a_corpus_changed_while_indexed_is_refused(self):
-        from anachron.store import index as module
+        from anachron.store.index import build as module
 
         real = module._scan
         text = (V0 / "items.jsonl").read_text(encoding="utf-8")

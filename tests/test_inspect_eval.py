@@ -31,7 +31,7 @@ def setUpModule():
     # otherwise land in the stderr that the CLI tests read.
     warnings.filterwarnings("ignore", category=ResourceWarning, module=r"anyio\.")
     warnings.filterwarnings("ignore", category=DeprecationWarning, module=r"inspect_ai\.")
-    global TMP, inspect_eval, get_model, ModelOutput, ModelUsage, ToolCall, Task, Sample, ai, core, report, BUDGET_SPENT
+    global TMP, inspect_eval, get_model, ModelOutput, ModelUsage, ToolCall, Task, Sample, ai, core, agents, SearchEngine, report, BUDGET_SPENT
     from inspect_ai import Task
     from inspect_ai import eval as inspect_eval
     from inspect_ai.dataset import Sample
@@ -39,9 +39,11 @@ def setUpModule():
     from inspect_ai.tool import ToolCall
 
     import anachron.core as core
+    import anachron.core.agents as agents
     import anachron.inspect as ai
     import anachron.output.report as report
     from anachron.inspect.solver import BUDGET_SPENT
+    from anachron.store import SearchEngine
 
     TMP = tempfile.TemporaryDirectory()
 
@@ -109,9 +111,9 @@ def core_results(traces, corpus):
 def naive_results(mode, ids=None):
     """What `anachron demo` computes for the naive agent in *mode* (k=5)."""
     corpus = core.load_corpus()
-    engine = core.SearchEngine(corpus)
+    engine = SearchEngine(corpus)
     samples = [s for s in corpus.samples.values() if ids is None or s.id in ids]
-    return core_results([core.naive_trace(s, engine, mode, k=5) for s in samples], corpus)
+    return core_results([agents.naive_trace(s, engine, mode, k=5) for s in samples], corpus)
 
 
 def completions(log):
@@ -126,10 +128,10 @@ def oracle_results(mode, shift_days, ids=ORACLE_IDS, answers=None):
     answer-leak rule; the oracle's wording is the agent's, not re-derived here.
     """
     corpus = core.load_corpus()
-    engine = core.SearchEngine(corpus)
+    engine = SearchEngine(corpus)
     traces = []
     for sample in (corpus.samples[i] for i in ids):
-        query = core.naive_query(sample.extra["subject"])
+        query = agents.naive_query(sample.extra["subject"])
         hits = engine.search(query, as_of=sample.as_of, mode=mode, k=5)
         interactions = [{"tool": "search", "query": query, "returned": [h.id for h in hits]}]
         if shift_days is not None:
@@ -448,7 +450,7 @@ class DatePresentationArmsTest(unittest.TestCase):
                    sample_id="finance-013")
         corpus = core.load_corpus()
         sample = corpus.samples["finance-013"]
-        hits = core.SearchEngine(corpus).search("delta pharma", as_of=sample.as_of, mode="unrestricted", k=5)
+        hits = SearchEngine(corpus).search("delta pharma", as_of=sample.as_of, mode="unrestricted", k=5)
         digests, scores = set(), []
         for (arm, days), log in zip(self.ARMS.items(), logs):
             with self.subTest(arm=arm):
@@ -572,10 +574,10 @@ class ExportTest(unittest.TestCase):
 
     def test_exported_scores_match_what_anachron_score_prints(self):
         corpus = core.load_corpus()
-        engine = core.SearchEngine(corpus)
+        engine = SearchEngine(corpus)
         traces = self.dir / "naive.jsonl"
         traces.parent.mkdir(parents=True, exist_ok=True)
-        traces.write_text("".join(json.dumps(core.naive_trace(s, engine, "enforced")) + "\n" for s in corpus.samples.values()))
+        traces.write_text("".join(json.dumps(agents.naive_trace(s, engine, "enforced")) + "\n" for s in corpus.samples.values()))
         status, printed, err = run_cli("score", str(traces), "--format", "json")
         self.assertEqual(status, 0, err)
         out = self.dir / "score.json"

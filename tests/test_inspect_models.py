@@ -120,7 +120,8 @@ class OpenAIApiRoute(unittest.TestCase):
 
     def expected(self, mode):
         """The core's result for the calls the stub scripted, answered by the core's search."""
-        from anachron.core import SearchEngine, load_corpus, parse_traces, score_traces
+        from anachron.core import load_corpus, parse_traces, score_traces
+        from anachron.store import SearchEngine
 
         corpus = load_corpus()
         engine = SearchEngine(corpus)

@@ -77,7 +77,8 @@ class InspectAgentTest(unittest.TestCase):
 
     def test_nothing_after_the_cutoff_reached_the_agent(self):
         # fin-009 restates fin-008 after T: the unlocked search would show it.
-        from anachron.core import SearchEngine, load_corpus
+        from anachron.core import load_corpus
+        from anachron.store import SearchEngine
         from anachron.core.dates import parse_date
 
         corpus = load_corpus()

@@ -13,7 +13,8 @@ import unittest
 from fractions import Fraction
 from pathlib import Path
 
-from anachron.core import SearchEngine, date_references, load_corpus
+from anachron.core import date_references, load_corpus
+from anachron.store import SearchEngine
 from anachron.core.dates import parse_date
 
 from tests.mcp_support import TIMEOUT, StubUpstream, http_server, read_log, stdio_client, text_of

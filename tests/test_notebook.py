@@ -11,7 +11,9 @@ import tempfile
 import unittest
 from pathlib import Path
 
-from anachron.core import SearchEngine, compare_modes, load_corpus, naive_trace, parse_traces, score_traces, summarise
+from anachron.core import compare_modes, load_corpus, parse_traces, score_traces, summarise
+from anachron.store import SearchEngine
+from anachron.core.agents import naive_trace
 from anachron.core.jsonio import dump_json
 from anachron.output.records import BANK_COLUMNS, COMPARISON_COLUMNS, SAMPLE_COLUMNS, csv_text, sample_records
 from anachron.output.results import Results

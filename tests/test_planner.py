@@ -60,6 +60,16 @@ class _Memory:
         return sum(1 << o for o, _ in self._visible())
 
 
+class _FullText(_Memory):
+    """:class:`_Memory` without its bitmaps: top_ords plans over full-text queries (PostgreSQL's planner)."""
+
+    columns = partials = None
+
+
+def _postings(use_bitmaps):
+    return _Memory if use_bitmaps else _FullText
+
+
 def reference(postings, words, k):
     scored = [(-postings._score(row, words), o) for o, row in postings._visible()]
     return [o for s, o in sorted(scored) if s][:k]
@@ -91,9 +101,9 @@ class PlannerTest(unittest.TestCase):
                 plan = rng.choice(((1000, 4, 0.02), (0, 4, 0.0), (5, 2, 0.0), (30, 1, 0.0), (0, 0, 0.0)))
                 with mock.patch.multiple(planner, RARE_POSTINGS=plan[0], MAX_COMMON=plan[1], RARE_SHARE=plan[2]):
                     for use_bitmaps in (True, False):
-                        postings = _Memory(items, bound)
+                        postings = _postings(use_bitmaps)(items, bound)
                         want = reference(postings, words, k)
-                        got = top_ords(postings, words, k, use_bitmaps=use_bitmaps)
+                        got = top_ords(postings, words, k)
                         self.assertEqual(got, want, (trial, words, bound, k, plan, use_bitmaps))
                         self.assertEqual(bool(postings.used), use_bitmaps and bool(set(words) - {"absent"}))
                         used |= postings.used
@@ -107,11 +117,12 @@ class PlannerTest(unittest.TestCase):
         for use_bitmaps in (True, False):
             items = {1: {"r": 2, "s": 1}, 2: {"c": 1}, 3: {"r": 1, "c": 2}, 4: {"c": 2}}
             with mock.patch.multiple(planner, RARE_POSTINGS=3, RARE_SHARE=0.0):
-                self.assertEqual(top_ords(_Memory(items, 4), ["c", "r", "s"], 1, use_bitmaps=use_bitmaps), [1])
+                postings = _postings(use_bitmaps)
+                self.assertEqual(top_ords(postings(items, 4), ["c", "r", "s"], 1), [1])
                 items[3]["s"] = 1
-                self.assertEqual(top_ords(_Memory(items, 4), ["c", "r", "s"], 1, use_bitmaps=use_bitmaps), [3])
-                self.assertEqual(top_ords(_Memory(items, 4), ["c", "r", "s"], 3, use_bitmaps=use_bitmaps), [3, 1, 4])
-                self.assertEqual(top_ords(_Memory(items, 2), ["c", "r", "s"], 3, use_bitmaps=use_bitmaps), [1, 2])  # the enforced bound
+                self.assertEqual(top_ords(postings(items, 4), ["c", "r", "s"], 1), [3])
+                self.assertEqual(top_ords(postings(items, 4), ["c", "r", "s"], 3), [3, 1, 4])
+                self.assertEqual(top_ords(postings(items, 2), ["c", "r", "s"], 3), [1, 2])  # the enforced bound
 
     def test_no_word_held(self):
         self.assertEqual(top_ords(_Memory({1: {"a": 1}}, 1), ["b"], 5), [])

@@ -16,7 +16,8 @@ import unittest
 import uuid
 from pathlib import Path
 
-from anachron.core import SearchEngine, default_corpus_dir, load_corpus
+from anachron.core import default_corpus_dir, load_corpus
+from anachron.store import SearchEngine
 from anachron.core.errors import AnachronError
 from anachron.timelock import CorpusBackend, EventWriter, TimeLock, open_engine
 
@@ -338,7 +339,7 @@ class ErrorsTest(unittest.TestCase):
     def test_a_corpus_changed_while_loaded_is_rolled_back(self):
         from unittest import mock
 
-        from anachron.store import index as module
+        from anachron.store.index import build as module
         from anachron.store.postgres import load_postgres_corpus, load_to_postgres
 
         root = Path(TMP.name) / "changing-v0"

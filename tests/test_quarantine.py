@@ -21,7 +21,8 @@ import tempfile
 import unittest
 from pathlib import Path
 
-from anachron.core import SearchEngine, default_corpus_dir, load_corpus
+from anachron.core import default_corpus_dir, load_corpus
+from anachron.store import SearchEngine
 
 from tests.mcp_support import TIMEOUT, read_log, stdio_client
 from tests.support import ROOT, require_extra

@@ -17,7 +17,9 @@ import zlib
 from html.parser import HTMLParser
 from pathlib import Path
 
-from anachron.core import SearchEngine, compare_modes, load_corpus, naive_trace, parse_traces, score_traces, summarise
+from anachron.core import compare_modes, load_corpus, parse_traces, score_traces, summarise
+from anachron.store import SearchEngine
+from anachron.core.agents import naive_trace
 from anachron.html import Run, report_html
 from anachron.html.svg import horizon_bins
 from anachron.core.jsonio import dump_json

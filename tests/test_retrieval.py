@@ -3,7 +3,9 @@
 import datetime as dt
 import unittest
 
-from anachron.core import AnachronError, SearchEngine, load_corpus, naive_query
+from anachron.core import AnachronError, load_corpus
+from anachron.store import SearchEngine
+from anachron.core.agents import naive_query
 
 from tests.corpus_fixtures import corpus, entity, item
 

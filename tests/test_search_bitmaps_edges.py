@@ -2,7 +2,7 @@
 
 bitmaps.top against a per-item count with many columns and large weights (many
 planes), huge k, visible masks wider than the columns; SearchEngine against
-the scan (retrieval._ScanSearch) with every query forced onto the bitmaps,
+the scan (tests/reference_engines.ScanSearch) with every query forced onto the bitmaps,
 the first and last items numbered 0 and n - 1, the as-of date on each item's
 own day; IndexEngine against SearchEngine on the same corpora, the first ord
 (1) and the enforced bound; the shared cache under threads.
@@ -17,14 +17,15 @@ import unittest
 from pathlib import Path
 from unittest import mock
 
-from anachron.core import SearchEngine, load_corpus
+from anachron.core import MODES, load_corpus
+from anachron.store import SearchEngine
 from anachron.store import bitmaps
 from anachron.store import engine as planner
-from anachron.store import index as index_module
 from anachron.store import memory as retrieval
 from anachron.store.index import IndexEngine, build_index
-from anachron.store.memory import MODES, _ScanSearch
+from anachron.store.index import postings as index_module
 
+from tests.reference_engines import ScanSearch
 from tests.test_bitmaps import _brute
 
 HUGE = 2**62
@@ -110,7 +111,7 @@ class SearchEngineForcedOntoBitmapsTest(_Corpora):
         compared = 0
         for directory in self.dirs:
             corpus = load_corpus(directory)
-            scan = _ScanSearch(corpus)
+            scan = ScanSearch(corpus)
             queries = _queries(rng, self.vocabulary, 25)
             for budget, dense in ((0, 256), (0, 10**9), (0, 1), (retrieval._RARE_POSTINGS, 256)):
                 with mock.patch.object(retrieval, "_RARE_POSTINGS", budget), mock.patch.object(retrieval, "_DENSE", dense):
@@ -195,7 +196,7 @@ class IndexEngineBitmapsTest(_Corpora):
         import tracemalloc
 
         limit = 1 << 20
-        cache = index_module._Cache(limit)
+        cache = index_module.PostingCache(limit)
         tracemalloc.start()
         try:
             start = tracemalloc.get_traced_memory()[0]

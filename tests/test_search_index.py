@@ -5,11 +5,13 @@ import random
 import unittest
 from unittest import mock
 
-from anachron.core import AnachronError, SearchEngine, load_corpus
+from anachron.core import MODES, AnachronError, load_corpus
+from anachron.store import SearchEngine
 from anachron.store import memory as retrieval
-from anachron.store.memory import MODES, _ScanSearch, tokenize
+from anachron.store.terms import tokenize
 
 from tests.corpus_fixtures import corpus, entity, item
+from tests.reference_engines import ScanSearch
 
 
 def _generated(n_items: int, seed: int):
@@ -33,7 +35,7 @@ def _generated(n_items: int, seed: int):
 
 class SameResultsAsTheScanTest(unittest.TestCase):
     def assertSame(self, data, queries, days, ks=(1, 3, 5, 50)):
-        engine, scan = SearchEngine(data), _ScanSearch(data)
+        engine, scan = SearchEngine(data), ScanSearch(data)
         checked = 0
         for query in queries:
             for day in days:

@@ -91,9 +91,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 def run_build(args: argparse.Namespace) -> int:
     from ..bank import build_bank, load_facts, manifest, manifest_path_for
-    from ..store.corpora import load_scored_corpus
+    from ..store import load_corpus
 
-    bank = build_bank(load_facts(args.facts), load_scored_corpus(args.corpus))
+    bank = build_bank(load_facts(args.facts), load_corpus(args.corpus))
     out = Path(args.out)
     manifest_path = manifest_path_for(out)
     write_files_atomic({out: bank.canonical, manifest_path: dump_json(manifest(bank))})  # a bank never without its manifest
@@ -106,9 +106,9 @@ def run_build(args: argparse.Namespace) -> int:
 def run_filings(args: argparse.Namespace) -> int:
     from ..bank import load_facts
     from ..bank.filings import write_filings
-    from ..store.corpora import load_scored_corpus
+    from ..store import load_corpus
 
-    path = write_filings(load_facts(args.facts), load_scored_corpus(args.corpus), args.out)
+    path = write_filings(load_facts(args.facts), load_corpus(args.corpus), args.out)
     print(f"wrote {path}")
     return 0
 

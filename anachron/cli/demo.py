@@ -10,8 +10,9 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from ..core import MODES, SearchEngine, naive_trace, parse_traces, score_traces, summarise
-from ..store.corpora import load_scored_corpus, shown_corpus
+from ..core import MODES, parse_traces, score_traces, summarise
+from ..core.agents import naive_trace
+from ..store import open_corpus, shown_corpus
 from ..core.jsonio import dump_json, write_files_atomic
 from ..output.report import summary_lines, tclr_object
 from .options import add_corpus_option
@@ -33,8 +34,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    corpus = load_scored_corpus(args.corpus)
-    engine = SearchEngine(corpus)
+    opened = open_corpus(args.corpus)
+    corpus, engine = opened.corpus, opened.engine
     samples = list(corpus.samples.values())
     traces, results = {}, {}
     for mode in MODES:

@@ -12,7 +12,7 @@ import sys
 from typing import Iterator, TextIO
 
 from ..core import Corpus, iter_traces
-from ..store.corpora import load_scored_corpus
+from ..store import load_corpus
 from ..core.dates import parse_date
 from ..core.seal import Declaration
 from ..core.errors import AnachronError
@@ -146,7 +146,7 @@ def _written(records: Iterator[Record], out: TextIO) -> Iterator[Record]:
 
 
 def run(args: argparse.Namespace) -> int:
-    corpus = load_scored_corpus(args.corpus)
+    corpus = load_corpus(args.corpus)
     samples = calls = 0
     # One record at a time: each is written, then validated as a trace (what is written scores);
     # the output is staged, so a bad log leaves no file.

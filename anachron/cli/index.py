@@ -42,7 +42,7 @@ def run(args: argparse.Namespace) -> int:
         summary = build_index(args.corpus, args.out, samples=samples)
         where = f"{summary.path} ({summary.bytes} bytes)"
     else:
-        from ..timelock.backends import is_database_url
+        from ..store import is_database_url
 
         if not is_database_url(args.to):
             raise AnachronError(f"--to: expected a postgresql:// URL, got {args.to!r}")

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from ..store.corpora import load_scored_corpus
+from ..store import load_corpus
 from ..core.errors import AnachronError
 from .import_ import add_log_options, add_seal_options, sealed_tools, trace_records
 from .options import add_corpus_option, add_format_option, add_jobs_option, add_out_option, frozen_heap, write_scores
@@ -31,7 +31,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    corpus = load_scored_corpus(args.corpus)
+    corpus = load_corpus(args.corpus)
     sealed = sealed_tools(args)
     records = trace_records(args, corpus)  # checks the options; reads nothing yet
     with frozen_heap():

@@ -12,7 +12,7 @@ import sys
 from pathlib import Path
 from typing import Iterator
 
-from ..store.corpora import load_scored_corpus
+from ..store import load_corpus
 from ..core.errors import AnachronError
 from ..timelock.events import events_trace, load_events
 from .options import add_corpus_option, add_format_option, add_out_option, frozen_heap, iso_date, write_scores
@@ -42,7 +42,7 @@ def run(args: argparse.Namespace) -> int:
     as_of = args.as_of
     if args.sample_id is not None and len(args.events) > 1:
         raise AnachronError("--sample-id names one run: give one event log, or let each log's file name name it")
-    corpus = load_scored_corpus(args.corpus)
+    corpus = load_corpus(args.corpus)
     notes: list[str] = []
 
     def records() -> Iterator[tuple[str, dict]]:

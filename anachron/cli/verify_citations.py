@@ -39,12 +39,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 def run_trace(args: argparse.Namespace) -> int:
     from ..core import load_traces
-    from ..store.corpora import load_scored_corpus
+    from ..store import load_corpus
     from ..timelock.citations import verify_trace_citations
 
     if args.answer is not None or args.as_of is not None:
         raise AnachronError("--trace checks the citations and cutoff each sample carries: give no ANSWER.json, EVENTS.jsonl or --as-of")
-    traces = load_traces(args.trace, load_scored_corpus(args.corpus))
+    traces = load_traces(args.trace, load_corpus(args.corpus))
     checks = [(trace, check) for trace in traces for check in verify_trace_citations(trace)]
     for trace, check in checks:
         print(f"{'ok  ' if check.ok else 'FAIL'}  {trace.sample_id}  {check.citation.ref}: {check.reason}")

@@ -1,22 +1,27 @@
-"""The Anachron core: dated corpus, retrieval, traces, leakage metrics and statistics.
+"""The Anachron core: dated corpus, the search contract, traces, leakage metrics and statistics.
 
-Standard library only.  Everything here is deterministic and free of I/O
-except the explicit loaders (:func:`load_corpus`, :func:`load_traces`).
+Standard library only, and the bottom layer: nothing here imports the rest
+of the package.  Everything is deterministic and free of I/O except the
+explicit loaders (:func:`load_corpus`, a corpus directory; :func:`load_traces`).
+The engines that search a corpus are :mod:`anachron.store`'s; the keyless
+reference agents are :mod:`anachron.core.agents`'s.
 """
 
-from .agents import naive_answer, naive_query, naive_trace
+# The keyless reference agents stay importable from here, but are not the core's API (not in __all__).
+from .agents import naive_answer, naive_query, naive_trace  # noqa: F401
 from .corpus import Corpus, Entity, Item, Sample, build_corpus, default_corpus_dir, load_corpus
 from .errors import AnachronError
 from .leakage import RunSummary, SampleResult, score_trace, score_traces, summarise
 from .stats import ModeComparison, compare_modes
 from .query_intent import DateReference, QueryIntent, date_references, future_references, query_findings
-from ..store.memory import MODES, SearchEngine
+from .search import MODES, Engine
 from .trace import Interaction, ReturnedItem, Trace, iter_traces, load_traces, parse_traces
 
 __all__ = [
     "AnachronError",
     "Corpus",
     "DateReference",
+    "Engine",
     "Entity",
     "Interaction",
     "Item",
@@ -27,7 +32,6 @@ __all__ = [
     "RunSummary",
     "Sample",
     "SampleResult",
-    "SearchEngine",
     "Trace",
     "build_corpus",
     "compare_modes",
@@ -37,9 +41,6 @@ __all__ = [
     "iter_traces",
     "load_corpus",
     "load_traces",
-    "naive_answer",
-    "naive_query",
-    "naive_trace",
     "parse_traces",
     "query_findings",
     "score_trace",

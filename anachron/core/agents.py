@@ -11,7 +11,7 @@ from typing import Any
 
 from .corpus import Sample
 from .errors import AnachronError
-from ..store.memory import SearchEngine
+from .search import Engine
 
 __all__ = ["naive_answer", "naive_query", "naive_trace"]
 
@@ -40,9 +40,10 @@ def naive_answer(titles: list[str]) -> str:
     return "From the archive: " + "; ".join(titles) + "."
 
 
-def naive_trace(sample: Sample, engine: SearchEngine, mode: str, *, k: int = 5) -> dict[str, Any]:
-    """Run the naive agent on *sample*: one entity search, no follow-up, then
-    :func:`naive_answer` (what the Inspect ``anachron/naive`` agent submits).
+def naive_trace(sample: Sample, engine: Engine, mode: str, *, k: int = 5) -> dict[str, Any]:
+    """Run the naive agent on *sample*: one entity search through *engine* (any
+    :class:`~anachron.core.search.Engine`, e.g. :class:`anachron.store.SearchEngine`),
+    no follow-up, then :func:`naive_answer` (what the Inspect ``anachron/naive`` agent submits).
 
     Returns a trace record (docs/formats.md) for *mode*.
     """

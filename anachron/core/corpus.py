@@ -8,7 +8,10 @@ A corpus is a directory of JSON Lines files (see docs/formats.md):
 
 :func:`build_corpus` validates records that are already in memory (no I/O);
 :func:`load_corpus` reads a directory and hands the records to it, so every
-error names the file, the line and the field.
+error names the file, the line and the field.  The same rules, one record
+kind at a time (:func:`parse_entities`, :func:`parse_item`,
+:func:`parse_samples`, :func:`check_links`), let a corpus store stream a
+corpus too large to hold (``anachron index``).
 """
 
 from __future__ import annotations
@@ -37,11 +40,20 @@ __all__ = [
     "build_corpus",
     "load_corpus",
     "default_corpus_dir",
+    "ITEM_FIELDS",
+    "ENTITY_FIELDS",
+    "SAMPLE_FIELDS",
+    "check_links",
+    "corpus_records",
+    "parse_entities",
+    "parse_item",
+    "parse_samples",
 ]
 
-_ITEM_FIELDS = ("id", "slice", "publish_date", "title", "text", "entities", "restates", "facts")
-_ENTITY_FIELDS = ("id", "name", "valid_from", "valid_to", "fiscal_year_end")
-_SAMPLE_FIELDS = ("id", "slice", "as_of", "input")
+# The fields each record kind names; any other field of a record is kept in its ``extra``.
+ITEM_FIELDS = ("id", "slice", "publish_date", "title", "text", "entities", "restates", "facts")
+ENTITY_FIELDS = ("id", "name", "valid_from", "valid_to", "fiscal_year_end")
+SAMPLE_FIELDS = ("id", "slice", "as_of", "input")
 
 
 @dataclass(frozen=True)
@@ -135,7 +147,7 @@ class Corpus:
 
     def _with_facts(self) -> Iterable[tuple[int, Item]]:
         """``(file position, item)`` of each item declaring facts, in file order; an index's
-        items (:class:`anachron.store.index.IndexItems`) read only those."""
+        store's items (:class:`anachron.store.index.StoredItems`) read only those."""
         own = getattr(self.items, "with_facts", None)
         if callable(own):
             return own()
@@ -226,7 +238,8 @@ def _title_names(title: str) -> list[str]:
     return list(dict.fromkeys(" ".join(run) for run in runs if run))
 
 
-def _entities(records: Iterable[Record]) -> dict[str, Entity]:
+def parse_entities(records: Iterable[Record]) -> dict[str, Entity]:
+    """The entities of ``(where, object)`` records, by id in file order (the rules of :func:`build_corpus`)."""
     entities: dict[str, Entity] = {}
     seen: dict[str, str] = {}
     for where, obj in records:
@@ -244,7 +257,7 @@ def _entities(records: Iterable[Record]) -> dict[str, Entity]:
             except AnachronError as exc:
                 raise f.error("fiscal_year_end", str(exc)) from None
         entities[ident] = Entity(
-            ident, f.text("name"), valid_from, valid_to, f.extra(_ENTITY_FIELDS), fiscal_year_end=fiscal_year_end
+            ident, f.text("name"), valid_from, valid_to, f.extra(ENTITY_FIELDS), fiscal_year_end=fiscal_year_end
         )
     return entities
 
@@ -256,32 +269,33 @@ def _items(records: Iterable[Record], entities: Mapping[str, Entity]) -> dict[st
         f = Fields(where, obj)
         ident = f.text("id")
         check_unique(where, "item", ident, where_of)
-        items[ident] = _item(f, ident, entities)
-    _check_links(items, where_of.__getitem__)
+        items[ident] = parse_item(f, entities)
+    check_links(items, where_of.__getitem__)
     return items
 
 
-def _item(f: Fields, ident: str, entities: Mapping[str, Entity]) -> Item:
-    """The item of one record whose id (*ident*) is read and unique; its restatement link
-    is checked once every item is known (:func:`_check_links`)."""
+def parse_item(f: Fields, entities: Mapping[str, Entity]) -> Item:
+    """The item of one record (*f*, its fields, the id already checked unique by the caller),
+    naming only ids of *entities*.  Its restatement link is checked once every item is known
+    (:func:`check_links`): a link may point forward in the file."""
     names = f.id_list("entities")
     for name in names:
         if name not in entities:
             raise f.error("entities", f"unknown entity id '{name}'")
     return Item(
-        id=ident,
+        id=f.text("id"),
         slice=f.text("slice"),
         publish_date=f.date("publish_date"),  # type: ignore[arg-type]
         title=f.text("title"),
         text=f.text("text", nonempty=False),
         entities=names,
         restates=f.optional_id("restates"),
-        extra=f.extra(_ITEM_FIELDS),
+        extra=f.extra(ITEM_FIELDS),
         facts=parse_facts(f),
     )
 
 
-def _check_links(items: Mapping[str, Any], where: Callable[[str], str]) -> None:
+def check_links(items: Mapping[str, Any], where: Callable[[str], str]) -> None:
     """The restatement links of *items* (each with ``id``, ``publish_date`` and ``restates``),
     in file order: each known, not the item itself, not later, and no cycle.  A link may point
     forward in the file, so this runs once every item is known; *where* locates an id's record."""
@@ -317,7 +331,8 @@ def _check_restatement(f: Fields, item: Item, items: Mapping[str, Item]) -> None
         )
 
 
-def _samples(records: Iterable[Record]) -> dict[str, Sample]:
+def parse_samples(records: Iterable[Record]) -> dict[str, Sample]:
+    """The samples of ``(where, object)`` records, by id in file order (the rules of :func:`build_corpus`)."""
     samples: dict[str, Sample] = {}
     seen: dict[str, str] = {}
     for where, obj in records:
@@ -329,7 +344,7 @@ def _samples(records: Iterable[Record]) -> dict[str, Sample]:
             slice=f.text("slice"),
             as_of=f.date("as_of"),  # type: ignore[arg-type]
             input=f.text("input"),
-            extra=f.extra(_SAMPLE_FIELDS),
+            extra=f.extra(SAMPLE_FIELDS),
         )
     return samples
 
@@ -349,16 +364,18 @@ def build_corpus(
     item naming an unknown entity, a ``restates`` id that is unknown, the
     item itself, or an item published later than the restating one.
     """
-    entity_map = _entities(entities)
+    entity_map = parse_entities(entities)
     return Corpus(
         items=MappingProxyType(_items(items, entity_map)),
         entities=MappingProxyType(entity_map),
-        samples=MappingProxyType(_samples(samples)),
+        samples=MappingProxyType(parse_samples(samples)),
         source=source,
     )
 
 
-def _records(path: Path, required: bool) -> list[Record]:
+def corpus_records(path: Path, *, required: bool) -> list[Record]:
+    """The records of the corpus file *path*; an absent file is an error when *required*
+    (``items.jsonl``), else no records."""
     if not path.exists():
         if required:
             raise AnachronError(f"{path}: no such file (a corpus directory needs items.jsonl)")
@@ -367,35 +384,30 @@ def _records(path: Path, required: bool) -> list[Record]:
 
 
 def load_corpus(directory: str | os.PathLike[str] | None = None, *, samples: bool = True) -> Corpus:
-    """Load and validate the corpus in *directory* (default: the v0 corpus).
-
-    *directory* may also be an index file written by ``anachron index``
-    (:func:`anachron.store.index.load_index`), refused when stale.
+    """Load and validate the corpus in *directory* (default: the bundled v0 corpus).
 
     ``items.jsonl`` is required; ``entities.jsonl`` and ``samples.jsonl``
     may be absent (no entities, no samples).  With ``samples=False``
     ``samples.jsonl`` is not even opened: a time lock serves a corpus
     without ever reading the tasks posed over it.
+
+    A directory only: an index file or a ``postgresql://`` URL is a corpus
+    store's (:func:`anachron.store.load_corpus`, what ``--corpus`` and
+    :func:`anachron.load_corpus` go through), refused here.
     """
     if directory is not None and "://" in str(directory):
-        # Path() would fold the URL's '//' and echo its password; a database is the postgres adapter's
-        # (anachron.store.corpora.load_scored_corpus, what the command line's --corpus goes through).
+        # Path() would fold the URL's '//' and echo its password.
         scheme = str(directory).split("://", 1)[0][:20]
-        raise AnachronError(
-            f"a {scheme}:// URL cannot be loaded as a corpus here: give a corpus directory or an index file "
-            "(`anachron index`); the command line's --corpus also takes a postgresql:// URL"
-        )
+        raise AnachronError(f"a {scheme}:// URL is not a corpus directory (anachron.load_corpus opens a postgresql:// URL)")
     root = Path(directory) if directory is not None else default_corpus_dir()
-    if root.is_file():  # an index built by `anachron index` (docs/index.md)
-        from ..store.index import load_index
-
-        return load_index(root, samples=samples)
+    if root.is_file():
+        raise AnachronError(f"{root}: a file, not a corpus directory (anachron.load_corpus opens an index file)")
     if not root.is_dir():
-        raise AnachronError(f"{root}: not a corpus directory or index")
+        raise AnachronError(f"{root}: not a corpus directory")
     return build_corpus(
-        _records(root / "items.jsonl", required=True),
-        _records(root / "entities.jsonl", required=False),
-        _records(root / "samples.jsonl", required=False) if samples else (),
+        corpus_records(root / "items.jsonl", required=True),
+        corpus_records(root / "entities.jsonl", required=False),
+        corpus_records(root / "samples.jsonl", required=False) if samples else (),
         source=str(root),
     )
 

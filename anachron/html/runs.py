@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import Any, Mapping
 
 from ..core import load_traces, score_traces
-from ..store.corpora import load_scored_corpus, shown_corpus
+from ..store import load_corpus, shown_corpus
 from ..core.leakage import FAILED_STATUSES, SampleResult
 from ..core.errors import AnachronError
 from ..core.jsonio import read_json
@@ -166,7 +166,7 @@ def load_input(path: str | os.PathLike[str], *, corpus: str | os.PathLike[str] |
     if p.is_dir() or p.suffix == ".eval":
         return Run(label, tuple(_inspect_logs(label)), "Inspect logs, scored by the core")
     if p.suffix == ".jsonl":
-        data = load_scored_corpus(corpus)
+        data = load_corpus(corpus)
         against = "the bundled v0 corpus" if corpus is None else f"corpus {shown_corpus(corpus)}"  # a URL without its password
         return Run(label, tuple(score_traces(load_traces(p, data), data)), f"traces, scored against {against}")
     document = read_json(p)

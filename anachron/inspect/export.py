@@ -33,7 +33,7 @@ from typing import Any, Iterator, Sequence
 from inspect_ai.log import EvalLog, EvalSample, read_eval_log, read_eval_log_sample_summaries, read_eval_log_samples_by_id
 
 from anachron.core import Corpus, SampleResult, parse_traces, score_traces
-from anachron.store.corpora import load_scored_corpus
+from anachron.store import load_corpus
 from anachron.core.errors import AnachronError
 from anachron.inspect.scorer import sample_trace_record
 from anachron.core.jsonio import Record
@@ -191,7 +191,7 @@ def log_records(
                 f"{path}: its corpus {this or '(bundled)'} differs from "
                 f"{first[1]}'s {first[0] or '(bundled)'}; pass --corpus"
             )
-    data = load_scored_corpus(corpus if corpus is not None else first[0] if first else None)
+    data = load_corpus(corpus if corpus is not None else first[0] if first else None)
     return _records([path for path, _ in headers], data, epoch), data
 
 

@@ -42,7 +42,7 @@ from inspect_ai.scorer import Metric, SampleScore, Score, Scorer, Target, Value,
 from inspect_ai.solver import TaskState
 
 from anachron.core import Corpus, SampleResult, parse_traces, score_trace, summarise
-from anachron.store.corpora import load_scored_corpus
+from anachron.store import load_corpus
 from anachron.core.dates import parse_date
 from anachron.core.errors import AnachronError
 from anachron.inspect.tools import CALLS, INSPECT_REFUSALS, LOCK, RUN
@@ -362,7 +362,7 @@ def tclr_scorer(corpus: "Corpus | str | None" = None) -> Scorer:
     Value: the sample's TCLR.  Explanation: the TCLR and the evidence lines.
     Metadata: ``anachron`` (the per-sample result) and ``trace`` (the record scored).
     """
-    data = corpus if isinstance(corpus, Corpus) else load_scored_corpus(corpus)
+    data = corpus if isinstance(corpus, Corpus) else load_corpus(corpus)
 
     async def score(state: TaskState, target: Target) -> Score:
         completion = state.output.completion if state.output else None

@@ -16,21 +16,20 @@ does not already ask about.
 
 from __future__ import annotations
 
-import os
 from typing import Any, Sequence
 
 from inspect_ai import Task, task
 from inspect_ai.dataset import MemoryDataset, Sample
 
-from anachron.core import Corpus, SearchEngine
-from anachron.store.corpora import load_scored_corpus
-from anachron.store.engine import Engine
+from anachron.core import Corpus
+from anachron.core.search import Engine
 from anachron.core.errors import AnachronError
 from anachron.inspect.params import checked, one_line
 from anachron.inspect.scorer import RETRIEVAL_TOOLS, tclr_scorer
 from anachron.inspect.solver import anachron_agent, time_lock
 from anachron.inspect.tools import retrieval_tools
-from anachron.timelock import DatePresentation, is_database_url, open_engine
+from anachron.store import open_corpus
+from anachron.timelock import DatePresentation
 
 __all__ = ["anachron", "anachron_enforced", "anachron_task", "corpus_samples"]
 
@@ -57,12 +56,10 @@ def _corpus_and_engine(spec: str | None) -> tuple[Corpus, Engine]:
 
     A directory is loaded once and searched in memory; an index file or a
     ``postgresql://`` URL is loaded for the scorer and searched in place,
-    with the date filter in SQL.
+    with the date filter in SQL (:func:`anachron.store.open_corpus`).
     """
-    data = load_scored_corpus(spec)
-    if is_database_url(spec) or spec is not None and os.path.isfile(spec):
-        return data, open_engine(spec)
-    return data, SearchEngine(data)
+    opened = open_corpus(spec)
+    return opened.corpus, opened.engine
 
 
 def corpus_samples(corpus: Corpus, mode: str, slices: set[str] | None = None) -> list[Sample]:

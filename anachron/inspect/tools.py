@@ -30,8 +30,9 @@ import anyio.to_thread
 from inspect_ai.tool import ToolDef, ToolError
 from inspect_ai.util import Store, store
 
-from anachron.core import Corpus, SearchEngine
-from anachron.store.engine import Engine
+from anachron.core import Corpus
+from anachron.core.search import Engine
+from anachron.store import SearchEngine
 from anachron.core.dates import parse_date
 from anachron.core.errors import AnachronError
 from anachron.timelock import Backend, CorpusBackend, DatePresentation, Limits, TimeLock

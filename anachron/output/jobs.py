@@ -28,7 +28,7 @@ from dataclasses import dataclass
 from typing import AbstractSet, Iterator
 
 from ..core.corpus import Corpus
-from ..store.corpora import load_scored_corpus
+from ..store import load_corpus
 from ..core.errors import AnachronError, Where
 from ..core.leakage import SampleResult, score_trace, summarise
 from ..core.trace import ReturnedItem, check_new_sample, sample_id_of, trace_record
@@ -89,7 +89,7 @@ def _newlines(fh, length: int) -> int:
 def _init(source: str | None) -> None:
     global _CORPUS
     if _CORPUS is None:  # spawned, not forked: load the corpus again
-        _CORPUS = load_scored_corpus(source)
+        _CORPUS = load_corpus(source)
 
 
 def _score_share(

@@ -1,15 +1,17 @@
-"""The engine interface: what serves ``search`` and ``fetch`` over a dated corpus.
+"""What the engines share: their argument checks, their tie order and the planner of the SQL engines.
 
-Three engines implement it: :class:`~anachron.core.SearchEngine` (in
-memory), :class:`~anachron.store.index.IndexEngine` (a SQLite index file)
-and :class:`anachron.store.postgres.PostgresEngine` (a PostgreSQL server).  They
+Three engines implement :class:`anachron.core.search.Engine`:
+:class:`~anachron.store.memory.SearchEngine` (in memory),
+:class:`~anachron.store.index.IndexEngine` (a SQLite index file) and
+:class:`anachron.store.postgres.PostgresEngine` (a PostgreSQL server).  They
 return the same items in the same order for every query, as of date and
 mode (tests/test_index.py compares them):
 
 - the as-of date is an argument, never part of the query;
-- ranking is :mod:`anachron.store.memory`'s: 2 per distinct query word
-  among an item's strong terms, 1 per word among its weak terms
-  (:func:`~anachron.store.memory.item_terms`), items scoring 0 left out;
+- ranking is :mod:`anachron.store.terms`'s: :data:`~anachron.store.terms.STRONG_WEIGHT`
+  per distinct query word among an item's strong terms,
+  :data:`~anachron.store.terms.WEAK_WEIGHT` per word among its weak terms
+  (:func:`~anachron.store.terms.item_terms`), items scoring 0 left out;
 - ties break on publish date, then id (a total order: ids are unique);
 - ``enforced`` drops items published after the as-of date before ranking
   (:func:`~anachron.core.dates.known_at`) and nothing else: survivorship
@@ -24,27 +26,53 @@ last item published on or before T".
 from __future__ import annotations
 
 import bisect
-import datetime as _dt
 import heapq
 import itertools
 from collections import Counter
-from typing import Iterable, Iterator, Mapping, Protocol, Sequence, runtime_checkable
+from typing import Iterable, Iterator, Mapping, Protocol, Sequence
 
 from . import bitmaps
 from ..core.corpus import Corpus, Item
+from ..core.errors import AnachronError
+from ..core.search import check_day, check_mode
+from ..core.validate import describe, positive_int
+from .terms import STRONG_WEIGHT, WEAK_WEIGHT
 
-__all__ = ["BitmapPostings", "Engine", "Postings", "count_column", "rank_order", "tie_key", "top_counted", "top_ords"]
+__all__ = [
+    "BitmapPostings",
+    "Postings",
+    "check_fetch",
+    "check_search",
+    "count_column",
+    "extremes",
+    "rank_order",
+    "tie_key",
+    "top_counted",
+    "top_ords",
+]
 
 
-@runtime_checkable
-class Engine(Protocol):
-    """Date-aware keyword search and fetch over a corpus."""
+def check_search(query: object, as_of: object, mode: object, k: object) -> None:
+    """A search's arguments, checked in every engine's order: the mode, *k*, the query, the as-of date.
 
-    def search(self, query: str, *, as_of: _dt.date, mode: str = "unrestricted", k: int = 5) -> list[Item]:
-        """The top *k* items for *query*, best first, as seen on *as_of* in *mode*."""
+    >>> check_search("cygnus", None, "enforced", 0)
+    Traceback (most recent call last):
+    ...
+    anachron.core.errors.AnachronError: search: k must be a positive integer, got 0
+    """
+    check_mode(mode)
+    positive_int(k, "search: k")
+    if not isinstance(query, str):
+        raise AnachronError(f"search: query must be a string, got {describe(query)}")
+    check_day(as_of)
 
-    def fetch(self, item_id: str, *, as_of: _dt.date, mode: str = "unrestricted") -> Item | None:
-        """The item *item_id*, or ``None`` when it is unknown or not visible in *mode*."""
+
+def check_fetch(item_id: object, as_of: object, mode: object) -> None:
+    """A fetch's arguments, checked in the SQL engines' order: the as-of date, the id, the mode."""
+    check_day(as_of)
+    if not isinstance(item_id, str):
+        raise AnachronError(f"fetch: item_id must be a string, got {describe(item_id)}")
+    check_mode(mode)
 
 
 def tie_key(item: Item) -> tuple:
@@ -93,8 +121,8 @@ class Postings(Protocol):
     """What an SQL engine answers about the query words, within the visible items (its date bound).
 
     Items are numbered by ``ord`` (publish date, then id).  A *pattern* maps
-    each of some words to 2 (a strong term of the item), 1 (a weak term) or 0
-    (neither).
+    each of some words to the weight it scores in an item: STRONG_WEIGHT (a
+    strong term), WEAK_WEIGHT (a weak term) or 0 (neither).
     """
 
     items: int  # how many items the corpus has
@@ -126,7 +154,7 @@ class BitmapPostings(Postings, Protocol):
 
     def columns(self, words: Sequence[str]) -> list[tuple[int, int]]:
         """``(bitmap, weight)`` columns whose weights add up, per item, to its score over *words*
-        (each word's strong column weighs 2, its weak one 1; short columns may come counted, as
+        (each word's strong column weighs STRONG_WEIGHT, its weak one WEAK_WEIGHT; short columns may come counted, as
         one column per score level: :func:`.bitmaps.from_scores`).  Bitmaps may hold invisible
         items: :meth:`visible` masks them."""
 
@@ -134,17 +162,17 @@ class BitmapPostings(Postings, Protocol):
         """The bitmap of the visible ords."""
 
 
-def top_ords(postings: Postings, words: Sequence[str], k: int, *, use_bitmaps: bool = True) -> list[int]:
+def top_ords(postings: Postings, words: Sequence[str], k: int) -> list[int]:
     """The top *k* items for the distinct query *words*: by score descending, then ``ord``.
 
     Words holding no item are dropped; the rest are sorted rarest first.
-    With :class:`BitmapPostings` (and *use_bitmaps*): when the words' postings
+    With :class:`BitmapPostings` (postings with a ``columns`` method): when the words' postings
     add up to at most :data:`RARE_POSTINGS` or :data:`RARE_SHARE` of the
     corpus's items (whichever is more), they are counted
     (:func:`top_counted`); otherwise the weights are added up over the words'
     bitmaps (:func:`.bitmaps.top`).  Both are exact.
 
-    Without bitmaps (PostgreSQL, or *use_bitmaps* false), MaxScore-style over
+    Without bitmaps (PostgreSQL), MaxScore-style over
     the engine's own full-text queries:
 
     1. the rarest words, as long as their postings add up to at most the
@@ -152,7 +180,7 @@ def top_ords(postings: Postings, words: Sequence[str], k: int, *, use_bitmaps: b
        most frequent; the others are *common*.  A query of more than
        :data:`MAX_SCORED` words is aggregated whole.
     2. Every visible item holding a rare word is a candidate, scored in full
-       over all the query words (2 per strong word, 1 per weak) by the engine.
+       over all the query words (the weights of :mod:`anachron.store.terms`) by the engine.
     3. An item holding no rare word scores only from the common words, at
        most ``B`` = the sum of their best weights.  If the k-th candidate
        scores more than ``B``, the candidates are the answer.
@@ -166,7 +194,7 @@ def top_ords(postings: Postings, words: Sequence[str], k: int, *, use_bitmaps: b
     if not held:
         return []
     budget = max(RARE_POSTINGS, RARE_SHARE * postings.items)
-    if use_bitmaps and callable(getattr(postings, "columns", None)):
+    if callable(getattr(postings, "columns", None)):
         if sum(sum(frequency[w]) for w in held) <= budget:
             return top_counted(postings.partials(held), k)  # type: ignore[attr-defined]
         return bitmaps.top(postings.columns(held), postings.visible(), k)  # type: ignore[attr-defined]
@@ -181,8 +209,8 @@ def top_ords(postings: Postings, words: Sequence[str], k: int, *, use_bitmaps: b
             break
         rare.append(word)
     common = held[len(rare):]
-    # The best weight of each common word: 2 if some item holds it as a strong term, else 1.
-    best = {w: 2 if frequency[w][0] else 1 for w in common}
+    # The best weight of each common word: strong if some item holds it as a strong term, else weak.
+    best = {w: STRONG_WEIGHT if frequency[w][0] else WEAK_WEIGHT for w in common}
     scored = dict(postings.candidates(rare, held)) if rare else {}
     ranked = sorted(scored, key=lambda o: (-scored[o], o))
     ceiling = sum(best.values())
@@ -223,8 +251,8 @@ def top_counted(scores: Mapping[int, int], k: int) -> list[int]:
 
 
 def _patterns(words: Sequence[str], best: Mapping[str, int], level: int) -> list[tuple[tuple[str, int], ...]]:
-    """Every assignment of 0, 1 or 2 (up to each word's best weight) to *words* summing to *level*."""
-    choices = [range(best[w] + 1) if best[w] == 2 else (0, 1) for w in words]
+    """Every assignment of a weight (0, weak, or strong when that is the word's best) to *words* summing to *level*."""
+    choices = [(0, WEAK_WEIGHT, STRONG_WEIGHT) if best[w] == STRONG_WEIGHT else (0, WEAK_WEIGHT) for w in words]
     return [tuple(zip(words, weights)) for weights in itertools.product(*choices) if sum(weights) == level]
 
 

@@ -1,15 +1,16 @@
-"""Deterministic, date-aware keyword search over a corpus.
+"""Deterministic, date-aware keyword search over a corpus held in memory.
 
 The as-of date is an argument of :meth:`SearchEngine.search`, never part of
 the query, so an agent cannot move the cutoff by what it types.
 
-Ranking: each distinct query word (lower-cased, stop words dropped) scores
-2 when it appears in an item's title or in the name or id of an entity the
-item names, 1 when it appears only in the text.  Items that match no word
-are not returned.  Ties break on publish date, then id, so the order never
-depends on dict or file order.
+Ranking is :mod:`anachron.store.terms`'s: each distinct query word scores
+:data:`~anachron.store.terms.STRONG_WEIGHT` when it appears in an item's
+title or in the name or id of an entity the item names,
+:data:`~anachron.store.terms.WEAK_WEIGHT` when it appears only in the text.
+Items that match no word are not returned.  Ties break on publish date,
+then id, so the order never depends on dict or file order.
 
-Modes:
+Modes (:mod:`anachron.core.search`):
 
 - ``unrestricted``: every matching item may be returned;
 - ``enforced``: items published after the as-of date are dropped before
@@ -21,45 +22,18 @@ Modes:
 from __future__ import annotations
 
 import datetime as _dt
-import re
 from collections import Counter
-from typing import Mapping
 
-from ..core.validate import describe, positive_int
 from . import bitmaps
-from ..core.corpus import Corpus, Entity, Item
+from ..core.corpus import Corpus, Item
 from ..core.dates import known_at
-from .engine import count_column, rank_order, top_counted
 from ..core.errors import AnachronError
+from ..core.search import check_day, check_mode, visible_in
+from ..core.validate import describe
+from .engine import check_search, count_column, rank_order, top_counted
+from .terms import STRONG_WEIGHT, WEAK_WEIGHT, item_terms, tokenize
 
-__all__ = ["MODES", "SearchEngine", "item_terms", "tokenize"]
-
-MODES = ("unrestricted", "enforced")
-
-_WORD = re.compile(r"[a-z0-9]+")
-_STOP = frozenset(
-    "a an and are as at be by did do does for from had has have how in is it its of on or "
-    "the to was were what when which who why will with about after before".split()
-)
-
-
-def tokenize(text: str) -> list[str]:
-    """Lower-cased words of *text* without stop words, in order."""
-    return [word for word in _WORD.findall(text.lower()) if word not in _STOP]
-
-
-def item_terms(item: Item, entities: Mapping[str, Entity]) -> tuple[frozenset[str], frozenset[str]]:
-    """``(strong, weak)``: the words an item scores 2 for, and those it scores 1 for.
-
-    Strong: the title's words and those of the id and name of every entity
-    the item names.  Weak: the text's words that are not strong.  Every
-    engine (in memory, SQLite, PostgreSQL) indexes these two sets.
-    """
-    strong = set(tokenize(item.title))
-    for entity_id in item.entities:
-        strong.update(tokenize(entity_id))
-        strong.update(tokenize(entities[entity_id].name))
-    return frozenset(strong), frozenset(tokenize(item.text)) - strong
+__all__ = ["SearchEngine"]
 
 
 class SearchEngine:
@@ -76,7 +50,19 @@ class SearchEngine:
     :func:`known_at` the as-of date: in date order they are a prefix, found
     by bisection, so the filter is a cut of each posting list (a mask of the
     bitmaps).  Results are exactly those of the linear scan this replaced
-    (:class:`_ScanSearch`, kept as the reference the tests compare with).
+    (tests/reference_engines.py keeps it, as the reference the tests compare with).
+
+    Two items scoring 3 each (a strong word and a weak one): the earlier first;
+    the later one, published after the as-of date, dropped when enforced.
+
+    >>> from anachron.core import build_corpus
+    >>> corpus = build_corpus([
+    ...     ("items.jsonl:1", {"id": "a", "slice": "news", "publish_date": "2022-06-02", "title": "Cygnus rises", "text": "robots"}),
+    ...     ("items.jsonl:2", {"id": "b", "slice": "news", "publish_date": "2022-05-30", "title": "Robots", "text": "cygnus"}),
+    ... ])
+    >>> engine, day = SearchEngine(corpus), _dt.date(2022, 6, 1)
+    >>> [i.id for i in engine.search("Cygnus robots", as_of=day)], [i.id for i in engine.search("Cygnus robots", as_of=day, mode="enforced")]
+    (['b', 'a'], ['b'])
     """
 
     def __init__(self, corpus: Corpus) -> None:
@@ -96,23 +82,19 @@ class SearchEngine:
         size = len(self._order)
         self._bits = {  # (word, weight) -> bitmap, for the columns where it is the smaller form
             (word, weight): bits
-            for postings, weight in ((strong_postings, 2), (weak_postings, 1))
+            for postings, weight in ((strong_postings, STRONG_WEIGHT), (weak_postings, WEAK_WEIGHT))
             for word, numbers in postings.items()
             if (bits := _bitmap(numbers, size)) is not None
         }
 
     def visible(self, item: Item, as_of: _dt.date, mode: str) -> bool:
         """Whether *mode* lets *item* be seen by an agent working as of *as_of*."""
-        _check_mode(mode)
-        return mode == "unrestricted" or known_at(item.publish_date, as_of)
+        check_mode(mode)
+        return visible_in(mode, item.publish_date, as_of)
 
     def search(self, query: str, *, as_of: _dt.date, mode: str = "unrestricted", k: int = 5) -> list[Item]:
         """The top *k* items for *query*, best first, as seen on *as_of* in *mode*."""
-        _check_mode(mode)
-        positive_int(k, "search: k")
-        if not isinstance(query, str):
-            raise AnachronError(f"search: query must be a string, got {describe(query)}")
-        _check_day(as_of)
+        check_search(query, as_of, mode, k)
         words = set(tokenize(query))
         if not words:
             return []
@@ -124,7 +106,7 @@ class SearchEngine:
             # become a column per score (bitmaps.from_scores).
             columns, counted = [], Counter()
             for word, strong, weak in lists:
-                for postings, weight in ((strong, 2), (weak, 1)):
+                for postings, weight in ((strong, STRONG_WEIGHT), (weak, WEAK_WEIGHT)):
                     bits = self._bits.get((word, weight))
                     if bits is not None:
                         columns.append((bits, weight))
@@ -134,8 +116,8 @@ class SearchEngine:
             return [self._order[number] for number in bitmaps.top(columns, (1 << cut) - 1, k)]
         scores: Counter[int] = Counter()
         for _, strong, weak in lists:
-            count_column(scores, strong, 2, cut)
-            count_column(scores, weak, 1, cut)
+            count_column(scores, strong, STRONG_WEIGHT, cut)
+            count_column(scores, weak, WEAK_WEIGHT, cut)
         return [self._order[number] for number in top_counted(scores, k)]
 
     def _known_prefix(self, as_of: _dt.date) -> int:
@@ -151,7 +133,7 @@ class SearchEngine:
 
     def fetch(self, item_id: str, *, as_of: _dt.date, mode: str = "unrestricted") -> Item | None:
         """The item *item_id*, or ``None`` when it is unknown or not visible in *mode*."""
-        _check_day(as_of)
+        check_day(as_of)
         if not isinstance(item_id, str):
             raise AnachronError(f"fetch: item_id must be a string, got {describe(item_id)}")
         item = self.corpus.items.get(item_id)
@@ -171,43 +153,3 @@ def _bitmap(postings: list[int], size: int) -> int | None:
     100,000 items, 62 MiB for the engine against 51 MiB with bitmaps only where smaller than the
     list, for half the p95 latency (docs/performance.md)."""
     return bitmaps.from_ords(postings) if len(postings) * _DENSE > size else None
-
-
-class _ScanSearch:
-    """The linear scan :class:`SearchEngine` replaced: every item scored for every query.
-
-    The reference the engine's tests and benchmarks/search_scale.py compare it
-    with; not for serving.  Same arguments and checks as :meth:`SearchEngine.search`.
-    """
-
-    def __init__(self, corpus: Corpus) -> None:
-        self.corpus = corpus
-        self._words = {item.id: item_terms(item, corpus.entities) for item in corpus.items.values()}
-
-    def search(self, query: str, *, as_of: _dt.date, mode: str = "unrestricted", k: int = 5) -> list[Item]:
-        _check_mode(mode)
-        positive_int(k, "search: k")
-        _check_day(as_of)
-        words = set(tokenize(query))
-        if not words:
-            return []
-        scored = []
-        for item in self.corpus.items.values():
-            if mode == "enforced" and not known_at(item.publish_date, as_of):
-                continue
-            strong, weak = self._words[item.id]
-            score = 2 * len(words & strong) + len(words & weak)
-            if score:
-                scored.append((-score, item.publish_date, item.id, item))
-        scored.sort(key=lambda row: row[:3])
-        return [row[3] for row in scored[:k]]
-
-
-def _check_day(as_of: object) -> None:
-    if not isinstance(as_of, _dt.date) or isinstance(as_of, _dt.datetime):
-        raise AnachronError(f"as_of must be a datetime.date, got {describe(as_of)}")
-
-
-def _check_mode(mode: str) -> None:
-    if mode not in MODES:
-        raise AnachronError(f"unknown mode {mode!r}: expected one of {', '.join(MODES)}")

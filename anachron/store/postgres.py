@@ -10,7 +10,7 @@ tasks) searches it in place; :func:`load_postgres_corpus` reads it back as a
 Ranking is the in-memory engine's, exactly (:mod:`anachron.store.engine`):
 each item's strong and weak terms are stored as two ``tsvector`` columns
 with a GIN index each; a search looks up each distinct query word in both
-(``@@``), sums 2 per strong and 1 per weak match per item in SQL, and
+(``@@``), sums the weights of :mod:`anachron.store.terms` per strong and per weak match per item in SQL, and
 orders by ``score DESC, ord``.  The enforced mode filters ``day <= as_of``
 in the same query.  Entity validity lives in the ``entities`` table
 (``valid_from``, ``valid_to``) and which item names which entity in
@@ -31,30 +31,13 @@ from types import MappingProxyType
 from typing import Iterable
 
 from ..core.corpus import Corpus, Item
-from .index import (
-    CORPUS_FILES,
-    SERVED,
-    Connections,
-    StoredItems,
-    build_meta,
-    check_fetch,
-    check_unchanged,
-    check_meta,
-    check_search,
-    entity_doc,
-    item_doc,
-    key,
-    match_words,
-    read_entity,
-    read_item,
-    read_sample,
-    sample_doc,
-    source_corpus,
-    visible,
-)
-from .engine import top_ords
-from .memory import item_terms
 from ..core.errors import AnachronError
+from .engine import check_fetch, check_search, top_ords
+from .index.build import ScannedCorpus, source_corpus
+from .index.codec import entity_doc, item_doc, key, read_entity, read_item, read_sample, read_visible, sample_doc
+from .index.fingerprint import CORPUS_FILES, SERVED, build_meta, check_meta, check_unchanged
+from .index.stored import Connections, StoredItems
+from .terms import STRONG_WEIGHT, WEAK_WEIGHT, item_terms, match_words
 
 __all__ = ["SCHEMA", "PostgresEngine", "PostgresSummary", "load_postgres_corpus", "load_to_postgres", "redact"]
 
@@ -88,15 +71,15 @@ INSERT INTO {SCHEMA}.vocab SELECT word, SUM(s), SUM(w) FROM (
 
 
 def _search_sql(enforced: bool) -> str:
-    # One row per (query word, item holding it): 2 as a strong term, 1 as a weak one; summed per item.
+    # One row per (query word, item holding it): its strong or weak weight; summed per item.
     when = " AND i.day <= %(as_of)s" if enforced else ""
     return f"""
 SELECT ord FROM (
     SELECT ord, SUM(w) AS score FROM (
-        SELECT i.ord, 2 AS w FROM unnest(%(words)s::text[]) AS q(word)
+        SELECT i.ord, {STRONG_WEIGHT} AS w FROM unnest(%(words)s::text[]) AS q(word)
             JOIN {SCHEMA}.items AS i ON i.strong @@ q.word::tsquery{when}
         UNION ALL
-        SELECT i.ord, 1 FROM unnest(%(words)s::text[]) AS q(word)
+        SELECT i.ord, {WEAK_WEIGHT} FROM unnest(%(words)s::text[]) AS q(word)
             JOIN {SCHEMA}.items AS i ON i.weak @@ q.word::tsquery{when}
     ) AS hits GROUP BY ord ORDER BY score DESC, ord LIMIT %(k)s
 ) AS r ORDER BY r.score DESC, r.ord
@@ -177,8 +160,8 @@ def load_to_postgres(corpus_dir: str | os.PathLike[str], url: str, *, samples: b
     return PostgresSummary(redact(url), len(corpus.links), len(corpus.entities), len(corpus.samples))
 
 
-def _write(con, corpus, root: Path, files) -> None:
-    """The tables of *corpus* (:func:`anachron.store.index.source_corpus`: items streamed, in ord order)."""
+def _write(con, corpus: ScannedCorpus, root: Path, files) -> None:
+    """The tables of *corpus* (:func:`anachron.store.index.build.source_corpus`: items streamed, in ord order)."""
     cur = con.cursor()
     cur.execute(f"DROP SCHEMA IF EXISTS {SCHEMA} CASCADE")
     cur.execute(_TABLES)
@@ -255,7 +238,7 @@ class PostgresEngine:
         """The item *item_id*, or ``None`` when it is unknown or not visible in *mode*."""
         check_fetch(item_id, as_of, mode)
         row = self._con().execute(f"SELECT doc FROM {SCHEMA}.items WHERE id = %s", (key(item_id),)).fetchone()
-        return visible(row and row[0], as_of, mode)
+        return read_visible(row and row[0], as_of, mode)
 
     def extremes(self) -> list[Item]:
         """The earliest and the latest item (first and last ``ord``)."""
@@ -288,7 +271,7 @@ class _Postings:
 
     def candidates(self, words, query):
         held = " | ".join(f"'{w}'" for w in words)
-        score = " + ".join("(strong @@ %s::tsquery)::int * 2 + (weak @@ %s::tsquery)::int" for _ in query)
+        score = " + ".join(f"(strong @@ %s::tsquery)::int * {STRONG_WEIGHT} + (weak @@ %s::tsquery)::int * {WEAK_WEIGHT}" for _ in query)
         params: list = [q for w in query for q in (f"'{w}'", f"'{w}'")] + [held, held]
         sql = f"SELECT ord, {score} FROM {SCHEMA}.items WHERE (strong @@ %s::tsquery OR weak @@ %s::tsquery)"
         sql += self._when(params)
@@ -308,12 +291,12 @@ class _Postings:
 
 
 def _pattern(pattern, params: list) -> str:
-    """SQL for a pattern: 2 -> the term in ``strong``, 1 -> in ``weak``, 0 -> in neither."""
+    """SQL for a pattern: the strong weight -> the term in ``strong``, the weak one -> in ``weak``, 0 -> in neither."""
     parts = []
     for word, weight in pattern:
         params.extend([f"'{word}'"] * (1 if weight else 2))
         parts.append(
-            "strong @@ %s::tsquery" if weight == 2 else "weak @@ %s::tsquery" if weight == 1
+            "strong @@ %s::tsquery" if weight == STRONG_WEIGHT else "weak @@ %s::tsquery" if weight == WEAK_WEIGHT
             else "NOT (strong @@ %s::tsquery OR weak @@ %s::tsquery)"
         )
     return "(" + " AND ".join(parts) + ")"
@@ -339,7 +322,7 @@ def load_postgres_corpus(url: str, *, samples: bool = True) -> Corpus:
 
 
 class PostgresItems(StoredItems):
-    """:class:`~anachron.store.index.StoredItems` on a PostgreSQL server (autocommit connections,
+    """:class:`~anachron.store.index.stored.StoredItems` on a PostgreSQL server (autocommit connections,
     made again when the server dropped one; documents streamed from the server, not fetched whole)."""
 
     BY_ID = f"SELECT doc FROM {SCHEMA}.items WHERE id = %s"

@@ -12,7 +12,7 @@ server (:mod:`anachron.mcp`) are thin wrappers over :class:`TimeLock`.
 - :mod:`~anachron.timelock.quarantine`: what the serving path may read and import.
 """
 
-from .backends import Backend, CorpusBackend, Hit, UpstreamBackend, UpstreamError, is_database_url, load_served_corpus, open_engine
+from .backends import Backend, CorpusBackend, Hit, UpstreamBackend, UpstreamError, load_served_corpus, open_engine
 from .citations import Citation, CitationCheck, load_answer, parse_answer, verify_citations
 from .events import CallEvent, EventLog, EventWriter, calls_trace, events_trace, load_events, parse_calls, parse_events
 from .lock import ARGUMENT, MAX_ARGUMENT, TOOLS, Journal, Limits, Outcome, Rechecked, TimeLock, check_arguments, recheck
@@ -46,7 +46,6 @@ __all__ = [
     "calls_trace",
     "check_arguments",
     "events_trace",
-    "is_database_url",
     "is_outcome_module",
     "load_answer",
     "load_events",

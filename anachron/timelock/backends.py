@@ -23,13 +23,14 @@ import urllib.request
 from dataclasses import dataclass
 from typing import Any, Mapping, Protocol
 
-from ..core import Corpus, SearchEngine, load_corpus
-from ..store.engine import Engine, extremes
+from ..core import Corpus
 from ..core.attribution import DATE_FIELDS, MODIFIED_FIELDS
 from ..core.dates import format_date
-from ..store.corpora import is_database_url
 from ..core.errors import AnachronError
 from ..core.jsonio import parse_json
+from ..core.search import Engine
+from ..store import SearchEngine, load_corpus, open_corpus
+from ..store.engine import extremes
 from .render import DatePresentation
 
 __all__ = [
@@ -38,7 +39,6 @@ __all__ = [
     "Hit",
     "UpstreamBackend",
     "UpstreamError",
-    "is_database_url",
     "load_served_corpus",
     "open_engine",
 ]
@@ -77,33 +77,23 @@ class Backend(Protocol):
     def fetch(self, ref: str, *, as_of: _dt.date, mode: str) -> list[Hit]: ...
 
 
-def load_served_corpus(directory: str | os.PathLike[str] | None = None) -> Corpus:
-    """The corpus as served: only :data:`SERVED_FILES`, never samples or outcome files."""
-    return load_corpus(directory, samples=False)
+def load_served_corpus(spec: str | os.PathLike[str] | None = None) -> Corpus:
+    """The corpus *spec* names (:func:`anachron.store.open_corpus`) as served: never its samples."""
+    return load_corpus(spec, samples=False)
 
 
 def open_engine(spec: str | os.PathLike[str] | None = None) -> Engine:
-    """The engine serving ``--corpus`` *spec*, reading only what is served.
+    """The engine serving ``--corpus`` *spec* (:func:`anachron.store.open_corpus`), reading only what is served.
 
     A directory (default: v0) is loaded into memory without its samples; an
-    index file is opened, not loaded (:class:`~anachron.store.index.IndexEngine`);
-    a ``postgresql://`` URL is a :class:`anachron.store.postgres.PostgresEngine`
-    (the ``postgres`` extra).
+    index file or a ``postgresql://`` URL is searched in place.
     """
-    if is_database_url(spec):
-        from ..store.postgres import PostgresEngine
-
-        return PostgresEngine(str(spec))
-    if spec is not None and os.path.isfile(spec):
-        from ..store.index import IndexEngine
-
-        return IndexEngine(spec)
-    return SearchEngine(load_served_corpus(spec))
+    return open_corpus(spec, samples=False).engine
 
 
 class CorpusBackend:
-    """A local corpus through an :class:`~anachron.store.engine.Engine`: in memory
-    (:class:`~anachron.core.SearchEngine`), an index file or a PostgreSQL server,
+    """A local corpus through an :class:`~anachron.core.search.Engine`: in memory
+    (:class:`~anachron.store.SearchEngine`), an index file or a PostgreSQL server,
     all ranking alike (docs/index.md).
 
     ``search`` ranks only what *mode* lets be seen (enforced: nothing dated

@@ -41,7 +41,7 @@ from anachron.bank.judge import assess
 from anachron.bank.agents import ORACLE_AGENTS, oracle_agent, search_query, timelock_factory
 from anachron.bank.filings import default_filings_dir
 from anachron.bank.run import time_gate_checks
-from anachron.core import MODES, SearchEngine, load_corpus
+from anachron.core import MODES
 from anachron.core.errors import AnachronError
 from anachron.core.jsonio import read_json
 from anachron.inspect.params import checked, one_line
@@ -49,6 +49,7 @@ from anachron.inspect.scorer import RETRIEVAL_TOOLS
 from anachron.inspect.solver import anachron_agent, time_lock
 from anachron.inspect.task import DEFAULT_BUDGET, MESSAGE_LIMIT
 from anachron.inspect.tools import retrieval_tools, tool_lock
+from anachron.store import open_corpus
 
 __all__ = ["anachron_bank", "bank_samples", "bank_scorer", "verified_bank"]
 
@@ -247,7 +248,7 @@ def anachron_bank(
     Args:
       bank: Bank file (default: the bundled v0 bank).
       manifest: Its manifest (default: beside the bank); a mismatch refuses the run.
-      corpus: Corpus directory the tools search (default: the bundled filings corpus, corpus/v0/filings).
+      corpus: Corpus directory, index file or postgresql:// URL the tools search (default: the bundled filings corpus, corpus/v0/filings).
       mode: Retrieval mode: enforced (date filter on) or unrestricted.
       k: Search results per query.
       budget: Search and fetch calls allowed per sample (``-T budget=null``: no limit).
@@ -257,8 +258,8 @@ def anachron_bank(
         if mode not in MODES:
             raise AnachronError(f"-T mode: expected one of {', '.join(MODES)}, got {mode!r}")
         questions = verified_bank(bank, manifest)
-        data = load_corpus(corpus if corpus is not None else default_filings_dir(), samples=False)
-        tools = retrieval_tools(SearchEngine(data), mode=mode, k=k, budget=budget)
+        engine = open_corpus(corpus if corpus is not None else default_filings_dir(), samples=False).engine
+        tools = retrieval_tools(engine, mode=mode, k=k, budget=budget)
     return Task(
         dataset=MemoryDataset(bank_samples(questions, mode), name="anachron-bank"),
         setup=time_lock(),
