@@ -1,6 +1,5 @@
 """anachron.store.bitmaps: the exact top k over posting bitmaps, against a brute-force count."""
 
-import doctest
 import random
 import unittest
 
@@ -99,10 +98,6 @@ class FromOrdsAndOrdsTest(unittest.TestCase):
         self.assertEqual(bitmaps.ords(0), [])
         self.assertEqual(bitmaps.ords(0b11, 0), [])
 
-
-def load_tests(loader, tests, ignore):
-    tests.addTests(doctest.DocTestSuite(bitmaps))
-    return tests
 
 
 if __name__ == "__main__":

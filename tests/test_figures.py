@@ -8,13 +8,12 @@ a line in CHANGELOG.md and a test here, through the public interfaces.
 
 from __future__ import annotations
 
-import doctest
 import unittest
 from fractions import Fraction
 
 from anachron.bank.judge import candidates
 from anachron.bank.values import matches
-from anachron.core import build_corpus, figures
+from anachron.core import build_corpus
 from anachron.core.facts import statements
 from anachron.core.figures import read_figures, same_figure
 from tests.corpus_fixtures import item
@@ -101,13 +100,6 @@ class ToleranceRule(unittest.TestCase):
         self.assertEqual(statements("a ratio of 0.481").find(fact), "0.481")
         self.assertEqual(candidates("a ratio of 0.481", "percent"), [Fraction(481, 10)])
         self.assertIsNone(statements("a ratio of 1.481").find(fact))
-
-
-class Doctests(unittest.TestCase):
-    def test_doctests(self):
-        failures, tried = doctest.testmod(figures)
-        self.assertGreater(tried, 8)
-        self.assertEqual(failures, 0)
 
 
 if __name__ == "__main__":

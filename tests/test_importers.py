@@ -10,9 +10,8 @@ import unittest
 from pathlib import Path
 
 from anachron.core import load_corpus, parse_traces, score_traces
-from anachron.core.errors import AnachronError
+from anachron.core.errors import AnachronError, describe
 from anachron.importers import FORMATS, Options, import_logs
-from anachron.core.validate import describe
 
 from tests.support import ROOT, require_extra, run_cli
 

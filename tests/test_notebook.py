@@ -100,7 +100,9 @@ class DisplayHooks(unittest.TestCase):
         return run.stdout.split()
 
     SETUP = ("import sys\n"
-             "from anachron.core import load_corpus, naive_trace, parse_traces, score_traces, SearchEngine, summarise\n"
+             "from anachron.core import load_corpus, parse_traces, score_traces, summarise\n"
+             "from anachron.core.agents import naive_trace\n"
+             "from anachron.store import SearchEngine\n"
              "c = load_corpus(); s = next(iter(c.samples.values()))\n"
              "[r] = score_traces(parse_traces([('t:1', naive_trace(s, SearchEngine(c), 'unrestricted'))], c), c)\n")
 

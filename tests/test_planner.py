@@ -128,12 +128,6 @@ class PlannerTest(unittest.TestCase):
         self.assertEqual(top_ords(_Memory({1: {"a": 1}}, 1), ["b"], 5), [])
 
 
-def load_tests(loader, tests, ignore):
-    import doctest
-
-    tests.addTests(doctest.DocTestSuite(planner))  # top_counted's example
-    return tests
-
 
 if __name__ == "__main__":
     unittest.main()

@@ -25,9 +25,9 @@ from typing import Any, Iterable, Mapping
 
 from ..core.corpus import Corpus, default_corpus_dir
 from ..core.dates import known_at
-from ..core.errors import AnachronError
+from ..core.errors import AnachronError, describe
 from ..core.jsonio import Record, read_records
-from ..core.validate import Fields, check_unique, describe
+from ..core.validate import Fields, check_unique
 from .items import Bank, checked_id, parse_bank, required_date
 from .values import TOLERANCE, UNITS, valid_value
 

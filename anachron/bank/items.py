@@ -23,9 +23,9 @@ from typing import Any, Iterable, Mapping
 
 from ..core.corpus import default_corpus_dir
 from ..core.dates import known_at
-from ..core.errors import AnachronError
+from ..core.errors import AnachronError, describe
 from ..core.jsonio import read_records
-from ..core.validate import Fields, check_unique, describe
+from ..core.validate import Fields, check_unique
 from .values import UNITS, valid_value
 
 __all__ = [

@@ -20,9 +20,8 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any, Mapping
 
-from ..core.errors import AnachronError
+from ..core.errors import AnachronError, describe
 from ..core.figures import SCALES, Figure
-from ..core.validate import describe
 from .items import BankItem
 from .reading import event_dates, figures, has_context, has_direction, has_hedge, has_refusal, revision_mentions, statuses
 from .values import matches, render

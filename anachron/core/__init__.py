@@ -7,8 +7,6 @@ The engines that search a corpus are :mod:`anachron.store`'s; the keyless
 reference agents are :mod:`anachron.core.agents`'s.
 """
 
-# The keyless reference agents stay importable from here, but are not the core's API (not in __all__).
-from .agents import naive_answer, naive_query, naive_trace  # noqa: F401
 from .corpus import Corpus, Entity, Item, Sample, build_corpus, default_corpus_dir, load_corpus
 from .errors import AnachronError
 from .leakage import RunSummary, SampleResult, score_trace, score_traces, summarise

@@ -19,8 +19,7 @@ from __future__ import annotations
 import datetime as _dt
 import re
 
-from .errors import AnachronError
-from .validate import describe
+from .errors import AnachronError, describe
 
 __all__ = ["known_at", "parse_date", "format_date"]
 

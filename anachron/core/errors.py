@@ -22,10 +22,12 @@ Where(file='traces.jsonl', line=3, sample_id='s1')
 
 from __future__ import annotations
 
+import math
+import numbers
 import os
 from dataclasses import dataclass, replace
 
-__all__ = ["AnachronError", "Where"]
+__all__ = ["AnachronError", "Where", "describe"]
 
 
 @dataclass(frozen=True)
@@ -69,3 +71,28 @@ class AnachronError(ValueError):
             sample_id=where.sample_id if where.sample_id is not None else sample_id,
         )
         return self
+
+
+_KINDS = {dict: "an object", list: "an array", str: "a string", bool: "a boolean", type(None): "null"}
+
+
+def describe(value: object) -> str:
+    """A JSON value as an error message shows it: ``null``, ``true``,
+    ``the string 'x'`` (cut at 40 characters), ``NaN``, ``3``, ``an array``.
+
+    >>> describe(None), describe(True), describe("x"), describe([1])
+    ('null', 'true', "the string 'x'", 'an array')
+    """
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, str):
+        text = value if len(value) <= 40 else value[:37] + "..."
+        return f"the string {text!r}"
+    if isinstance(value, float) and math.isnan(value):
+        return "NaN"
+    if isinstance(value, numbers.Real):
+        text = repr(float(value)) if isinstance(value, float) else str(value)
+        return text if len(text) <= 40 else f"{text[:20]}...({len(text)} digits)"
+    return _KINDS.get(type(value), f"a {type(value).__name__}")

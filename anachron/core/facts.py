@@ -60,7 +60,8 @@ from typing import Any
 from .grammar.names import MONTH_DOT_AFTER_SHORT, month_number
 from .grammar.numeric import Order, numeric_dates
 from .figures import CURRENCIES, DOLLARS, Figure, as_percent, read_figures, same_figure
-from .validate import Fields, describe
+from .validate import Fields
+from .errors import describe
 
 __all__ = ["FACT_KINDS", "Fact", "Statements", "parse_facts", "statements"]
 

@@ -28,8 +28,7 @@ import numbers
 from collections.abc import Mapping
 from typing import Any
 
-from .validate import describe
-from .errors import AnachronError
+from .errors import AnachronError, describe
 
 __all__ = ["METRICS", "check_scores", "parse_scores"]
 

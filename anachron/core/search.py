@@ -21,8 +21,7 @@ from typing import Protocol, runtime_checkable
 
 from .corpus import Item
 from .dates import known_at
-from .errors import AnachronError
-from .validate import describe
+from .errors import AnachronError, describe
 
 __all__ = ["MODES", "Engine", "check_day", "check_mode", "visible_in"]
 

@@ -29,12 +29,12 @@ from dataclasses import dataclass, field
 from typing import Any, Iterable, Iterator, Mapping
 
 from .jsonio import Record, read_records, record_location
-from .validate import Fields, describe
+from .validate import Fields
+from .errors import AnachronError, describe
 from .attribution import DATE_FIELDS, Attribution, attribute, evidence_of
 from .query_intent import DateReference, fixed_references
 from .corpus import Corpus
 from .dates import known_at
-from .errors import AnachronError
 
 __all__ = ["STATUSES", "ReturnedItem", "Interaction", "Trace", "iter_traces", "parse_traces", "load_traces"]
 

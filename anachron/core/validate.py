@@ -9,39 +9,14 @@ all validate through these, so one rule reads the same everywhere.
 from __future__ import annotations
 
 import datetime as _dt
-import math
 import numbers
 from types import MappingProxyType
 from typing import Any, Mapping
 
-from .errors import AnachronError
+from .dates import parse_date  # the one strict day parser
+from .errors import AnachronError, describe
 
-__all__ = ["Fields", "check_unique", "describe", "positive_int"]
-
-_KINDS = {dict: "an object", list: "an array", str: "a string", bool: "a boolean", type(None): "null"}
-
-
-def describe(value: object) -> str:
-    """A JSON value as an error message shows it: ``null``, ``true``,
-    ``the string 'x'`` (cut at 40 characters), ``NaN``, ``3``, ``an array``.
-
-    >>> describe(None), describe(True), describe("x"), describe([1])
-    ('null', 'true', "the string 'x'", 'an array')
-    """
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, str):
-        text = value if len(value) <= 40 else value[:37] + "..."
-        return f"the string {text!r}"
-    if isinstance(value, float) and math.isnan(value):
-        return "NaN"
-    if isinstance(value, numbers.Real):
-        text = repr(float(value)) if isinstance(value, float) else str(value)
-        return text if len(text) <= 40 else f"{text[:20]}...({len(text)} digits)"
-    return _KINDS.get(type(value), f"a {type(value).__name__}")
-
+__all__ = ["Fields", "check_unique", "positive_int"]
 
 def positive_int(value: object, name: str, *, minimum: int = 1) -> int:
     """*value* as an ``int`` if it is an integer (any ``numbers.Integral``, never a
@@ -94,8 +69,6 @@ class Fields:
         return value
 
     def date(self, name: str, *, nullable: bool = False) -> _dt.date | None:
-        from .dates import parse_date  # the one strict day parser
-
         if name not in self.obj:
             if nullable:
                 return None

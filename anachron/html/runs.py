@@ -25,9 +25,9 @@ from typing import Any, Mapping
 from ..core import load_traces, score_traces
 from ..store import load_corpus, shown_corpus
 from ..core.leakage import FAILED_STATUSES, SampleResult
-from ..core.errors import AnachronError
+from ..core.errors import AnachronError, describe
 from ..core.jsonio import read_json
-from ..core.validate import Fields, describe, positive_int
+from ..core.validate import Fields, positive_int
 from .report import Run
 
 __all__ = ["load_input", "results_from_scores", "check_bank_card"]

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any, Mapping, Sequence
 
-from ..core.leakage import FAILED_STATUSES, RunSummary, SampleResult, summarise
+from ..core.leakage import FAILED_STATUSES, RunSummary, SampleResult
 from ..output.report import seal_line
 from ._text import esc, num, pct
 

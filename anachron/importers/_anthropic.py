@@ -22,9 +22,8 @@ from __future__ import annotations
 
 from typing import Any, Iterator, Mapping
 
-from ..core.errors import AnachronError
+from ..core.errors import AnachronError, describe
 from ..core.jsonio import Record
-from ..core.validate import describe
 from ._common import Options, Session, awaiting, expect_list, expect_object, message_list, read_conversations
 from ._results import fetch_item, result_items, text_of
 

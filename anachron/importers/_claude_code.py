@@ -30,9 +30,8 @@ from __future__ import annotations
 
 from typing import Any, Iterator, Mapping
 
-from ..core.errors import AnachronError
+from ..core.errors import AnachronError, describe
 from ..core.jsonio import Record, parse_json, read_text
-from ..core.validate import describe
 from ._common import Options, Session, awaiting, expect_list, expect_object, sample_id_of, stem
 from ._results import fetch_item, result_items, text_of
 

@@ -18,9 +18,8 @@ from typing import Any, Callable, Iterator, Mapping
 from ..core import Corpus
 from ..core.dates import format_date
 from ..core.seal import NETWORK_PATTERN, SHELL_TOOLS
-from ..core.errors import AnachronError
+from ..core.errors import AnachronError, describe
 from ..core.jsonio import Record, parse_json, read_text
-from ..core.validate import describe
 from ._results import fetch_item, loads, result_items, text_items
 
 QUERY_ARGUMENTS = ("query", "q", "search_query")

@@ -22,9 +22,8 @@ from typing import Any, Mapping
 
 from ..core.dates import parse_date
 from ..core.seal import Declaration
-from ..core.errors import AnachronError
+from ..core.errors import AnachronError, describe
 from ..core.jsonio import read_json
-from ..core.validate import describe
 
 LOCK_TOOLS = ("search", "fetch")
 

@@ -15,9 +15,8 @@ from __future__ import annotations
 
 from typing import Any, Iterator
 
-from ..core.errors import AnachronError
+from ..core.errors import AnachronError, describe
 from ..core.jsonio import Record
-from ..core.validate import describe
 from ._common import Options, Session, awaiting, expect_list, expect_object, message_list, parse_arguments, read_conversations
 from ._results import text_of
 

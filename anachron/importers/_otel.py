@@ -29,9 +29,8 @@ import datetime as _dt
 import json
 from typing import Any, Iterator, Mapping
 
-from ..core.errors import AnachronError
+from ..core.errors import AnachronError, describe
 from ..core.jsonio import Record
-from ..core.validate import describe
 from ._common import Options, Session, documents, expect_list, expect_object, parse_arguments
 
 FORMAT = "otel"

@@ -18,8 +18,7 @@ import contextlib
 import numbers
 from typing import Any, Iterator
 
-from anachron.core.errors import AnachronError
-from anachron.core.validate import describe
+from anachron.core.errors import AnachronError, describe
 
 try:  # private in inspect-ai 0.3.x; without it the error is still one line from the API
     from inspect_ai._util.error import PrerequisiteError as _Prerequisite

@@ -16,8 +16,7 @@ from __future__ import annotations
 from typing import Any, Iterable, Iterator, Sequence, overload
 
 from ..core.leakage import RunSummary, SampleResult, summarise
-from ..core.errors import AnachronError
-from ..core.validate import describe
+from ..core.errors import AnachronError, describe
 from ..html.tables import sample_table, summary_table  # importing anachron.html registers the core's displays
 
 __all__ = ["Results"]

@@ -33,9 +33,9 @@ from typing import Iterable, Iterator, Mapping, Protocol, Sequence
 
 from . import bitmaps
 from ..core.corpus import Corpus, Item
-from ..core.errors import AnachronError
+from ..core.errors import AnachronError, describe
 from ..core.search import check_day, check_mode
-from ..core.validate import describe, positive_int
+from ..core.validate import positive_int
 from .terms import STRONG_WEIGHT, WEAK_WEIGHT
 
 __all__ = [

@@ -27,9 +27,8 @@ from collections import Counter
 from . import bitmaps
 from ..core.corpus import Corpus, Item
 from ..core.dates import known_at
-from ..core.errors import AnachronError
+from ..core.errors import AnachronError, describe
 from ..core.search import check_day, check_mode, visible_in
-from ..core.validate import describe
 from .engine import check_search, count_column, rank_order, top_counted
 from .terms import STRONG_WEIGHT, WEAK_WEIGHT, item_terms, tokenize
 

@@ -15,9 +15,8 @@ from typing import Any, Iterable
 
 from ..core.dates import known_at
 from ..core.trace import ReturnedItem, Trace
-from ..core.errors import AnachronError
+from ..core.errors import AnachronError, describe
 from ..core.jsonio import read_json
-from ..core.validate import describe
 from .events import EventLog, Seen, Withheld
 
 __all__ = ["Citation", "CitationCheck", "parse_answer", "load_answer", "verify_citations", "verify_trace_citations"]

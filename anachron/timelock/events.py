@@ -34,9 +34,9 @@ from ..core import Corpus
 from ..core.dates import format_date, parse_date
 from ..core.attribution import GRANULARITIES
 from ..core.trace import STATUSES
-from ..core.errors import AnachronError
+from ..core.errors import AnachronError, describe
 from ..core.jsonio import Record, dump_json, read_log_records
-from ..core.validate import Fields, describe
+from ..core.validate import Fields
 
 try:  # POSIX: a log is claimed with an exclusive lock; elsewhere the size check alone guards it.
     import fcntl

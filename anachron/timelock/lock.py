@@ -33,7 +33,7 @@ import uuid
 from dataclasses import dataclass, field, replace
 from typing import Any, Mapping, Protocol, Sequence
 
-from ..core import MODES
+from ..core.search import check_mode
 from ..core.attribution import DATE_FIELDS, Attribution, attribute, evidence_of
 from ..core.dates import format_date
 from ..core.errors import AnachronError
@@ -241,8 +241,7 @@ class TimeLock:
         run: str | None = None,
         resume: Sequence[Mapping[str, Any]] = (),
     ) -> None:
-        if mode not in MODES:
-            raise AnachronError(f"unknown mode {mode!r}: expected one of {', '.join(MODES)}")
+        check_mode(mode)
         if not isinstance(as_of, _dt.date) or isinstance(as_of, _dt.datetime):
             raise AnachronError(f"as_of: expected a date, got {as_of!r}")
         self.backend = backend

@@ -11,8 +11,7 @@ import datetime as _dt
 from dataclasses import dataclass
 
 from ..dates import known_at
-from ..errors import AnachronError
-from ..validate import describe
+from ..errors import AnachronError, describe
 from .values import SHOWN_CHARS
 
 __all__ = ["GRANULARITIES", "STATUSES", "Attribution", "evidence_of"]

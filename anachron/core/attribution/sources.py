@@ -13,8 +13,7 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
-from ..errors import AnachronError
-from ..validate import describe
+from ..errors import AnachronError, describe
 from .html_meta import HTML_MODIFIED, HTML_PUBLISHED, html_dates
 from .record import Attribution
 from .values import (

@@ -24,10 +24,9 @@ import datetime as _dt
 import math
 import re
 
-from ..errors import AnachronError
+from ..errors import AnachronError, describe
 from ..grammar.names import MONTH, MONTH_STEMS, WEEKDAY, WEEKDAY_STEMS, month_number, weekday_number
 from ..grammar.numeric import NUMERIC_DATE
-from ..validate import describe
 
 __all__ = [
     "AGO", "EPOCH_MS_THRESHOLD", "FLAGS", "MAX_VALUE_CHARS", "MONTH_WRITTEN", "PLAUSIBLE_YEARS", "SHOWN_CHARS",

@@ -18,8 +18,7 @@ import datetime as _dt
 import functools
 import re
 
-from ..errors import AnachronError
-from ..validate import describe
+from ..errors import AnachronError, describe
 from .periods import ONE_DAY, add_months
 
 __all__ = ["calendar_part", "fiscal_year", "parse_fiscal_year_end", "part_of_year", "quarter_or_half"]
