@@ -99,7 +99,9 @@ class TaskParameterTest(unittest.TestCase):
         for task, name in ((ai.anachron(mode="enforced", slice="news"), "anachron/anachron"),
                            (ai.anachron_enforced(slice="news"), "anachron/anachron_enforced")):
             with self.subTest(name=name):
-                self.assertEqual(registry_info(task).name, name)
+                # Inspect prefixes the package ("anachron/") only when it loaded the module through the
+                # entry point; a test that imported anachron.inspect.task first leaves the bare name.
+                self.assertIn(registry_info(task).name, (name, name.split("/")[1]))
                 self.assertEqual(task.metadata["anachron_mode"], "enforced")
                 self.assertEqual({s.metadata["mode"] for s in task.dataset}, {"enforced"})
                 self.assertEqual(len(task.dataset), 11)
