@@ -1,0 +1,118 @@
+"""Build the fixtures of the conversation-log formats (pydantic-ai, langchain, codex, gemini-cli)
+in tests/data/importers/ (see its README.md).
+
+    python tests/fixtures_build/build_format_fixtures.py [OUT_DIR]
+
+pydantic-ai and LangChain logs are written by those packages themselves, offline:
+pydantic-ai's ``FunctionModel`` scripts the model's turns and the agent runs the
+real tools, then ``ModelMessagesTypeAdapter`` dumps the history; LangChain's
+``messages_to_dict`` dumps the messages of a tool-calling loop driven by its
+``GenericFakeChatModel``.  The volatile fields (timestamps, run ids) are set to
+fixed values and validated again by the same package, so the bytes are
+deterministic under the pinned versions (:data:`VERSIONS`).  Codex and Gemini
+CLI logs have no package that runs offline: they follow the published schemas
+named in the README and in each file's first record.
+
+The scenario (the same as build_importer_fixtures.py): as of 2023-01-01, will
+Cygnus Robotics list by March 2023?  It priced its IPO on 2023-02-09.  Each
+agent searches once (a post-T item, a pre-T item, an undated one), fetches the
+pre-T page and runs one local tool, then answers citing the pre-T page.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+OUT = Path(__file__).resolve().parent.parent / "data" / "importers"
+VERSIONS = {"pydantic-ai-slim": "2.68.0", "langchain-core": "0.3.76"}
+QUERY = "cygnus robotics ipo"
+PAGE_URL = "https://example.com/cygnus-files"
+SEARCH_RESULTS = [
+    {"url": "https://www.reuters.com/markets/cygnus-prices-ipo/", "title": "Cygnus Robotics prices IPO above range",
+     "content": "Cygnus Robotics priced its initial public offering above the marketed range.",
+     "published_date": "2023-02-09"},
+    {"url": PAGE_URL, "title": "Cygnus Robotics files confidentially",
+     "content": "The robot maker filed a draft registration statement.", "published_date": "2022-12-15"},
+    {"url": "https://robotics-digest.example.org/companies/cygnus", "title": "Cygnus Robotics: company profile",
+     "content": "Cygnus builds warehouse robots."},
+]
+PAGE = (
+    '<html><head><meta property="article:published_time" content="2022-12-15T09:00:00Z">'
+    "<title>Cygnus files</title></head><body><p>Cygnus Robotics filed a draft registration "
+    "statement on December 15, 2022.</p></body></html>"
+)
+ANSWER = f"Likely yes: it filed a draft registration statement in December ({PAGE_URL})."
+LOCAL = ("days_between", {"start": "2023-01-01", "end": "2023-03-31"}, 89)
+
+
+def _json(value) -> str:
+    return json.dumps(value, ensure_ascii=False, indent=1) + "\n"
+
+
+# --- pydantic-ai ------------------------------------------------------------------
+
+
+def _pydantic_ai_history() -> list:
+    """The messages of a real pydantic-ai run, scripted by FunctionModel, with fixed timestamps and ids."""
+    from pydantic_ai import Agent
+    from pydantic_ai.messages import ModelMessagesTypeAdapter, ModelResponse, TextPart, ToolCallPart
+    from pydantic_ai.models.function import FunctionModel
+
+    steps = [
+        ToolCallPart("search", {"query": QUERY}, tool_call_id="call_search"),
+        ToolCallPart("fetch", {"url": PAGE_URL}, tool_call_id="call_fetch"),
+        ToolCallPart(LOCAL[0], LOCAL[1], tool_call_id="call_days"),
+        TextPart(ANSWER),
+    ]
+
+    def model(messages, info):
+        return ModelResponse(parts=[steps[sum(1 for m in messages if m.kind == "response")]])
+
+    agent = Agent(FunctionModel(model), system_prompt="You are a forecaster. Today is 2023-01-01.")
+
+    @agent.tool_plain
+    def search(query: str) -> list:
+        return SEARCH_RESULTS
+
+    @agent.tool_plain
+    def fetch(url: str) -> str:
+        return PAGE
+
+    @agent.tool_plain
+    def days_between(start: str, end: str) -> int:
+        return LOCAL[2]
+
+    messages = ModelMessagesTypeAdapter.dump_python(agent.run_sync("Will Cygnus Robotics list by March 2023?").all_messages(), mode="json")
+    for n, message in enumerate(messages):  # fixed times and ids, so the bytes are deterministic
+        stamp = f"2023-01-01T12:00:{n:02d}Z"
+        message["timestamp"] = stamp
+        message["run_id"] = "0192f4e0-6b1a-7c3d-9e8f-a1b2c3d4e5f6"
+        message["conversation_id"] = "0192f4e0-6b1a-7c3d-9e8f-c0ffee000001"
+        for part in message["parts"]:
+            if "timestamp" in part:
+                part["timestamp"] = stamp
+    return messages
+
+
+def pydantic_ai() -> tuple[str, str]:
+    """The whole history, and the same history saved mid-run (after the search call, before its return)."""
+    from pydantic_ai.messages import ModelMessagesTypeAdapter
+
+    messages = _pydantic_ai_history()
+    whole = ModelMessagesTypeAdapter.dump_json(ModelMessagesTypeAdapter.validate_python(messages), indent=1).decode() + "\n"
+    cut = ModelMessagesTypeAdapter.dump_json(ModelMessagesTypeAdapter.validate_python(messages[:2]), indent=1).decode() + "\n"
+    return whole, cut
+
+
+def build(out: Path) -> dict[str, str]:
+    files = {}
+    files["pydantic-ai.json"], files["pydantic-ai-cut.json"] = pydantic_ai()
+    for name, text in files.items():
+        (out / name).write_text(text, encoding="utf-8")
+    return files
+
+
+if __name__ == "__main__":
+    build(Path(sys.argv[1]) if len(sys.argv) > 1 else OUT)

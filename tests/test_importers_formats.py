@@ -1,0 +1,165 @@
+"""The conversation-log formats (docs/importers.md): pydantic-ai, langchain, codex and gemini-cli,
+each fixture imported and scored with the exact figures its README row states, the conversation's
+own id as the default sample id, calls without a result ``unrecorded`` with a warning, unknown items
+counted in ``warnings``, bad logs as one-line errors, and the fixtures rebuilt by the packages."""
+
+import datetime as dt
+import importlib.util
+import json
+import tempfile
+import unittest
+from pathlib import Path
+
+from anachron.core.errors import AnachronError
+from anachron.importers import FORMATS, Options, import_logs
+
+from tests.support import ROOT, require_extra, run_cli
+
+DATA = ROOT / "tests" / "data" / "importers"
+T = "2023-01-01"
+OPTIONS = Options(as_of=dt.date(2023, 1, 1))
+REUTERS = "https://www.reuters.com/markets/cygnus-prices-ipo/"
+PAGE = "https://example.com/cygnus-files"
+DIGEST = "https://robotics-digest.example.org/companies/cygnus"
+ANSWER = f"Likely yes: it filed a draft registration statement in December ({PAGE})."
+# The scenario's true figures: the search leaks (Reuters, 2023-02-09), the fetch reads the pre-T page,
+# the local tool is no interaction; 2 interactions, TCLR 1/2, one undated item, the answer cites the page.
+TRUE = {"interactions": 2, "result_leaks": 1, "undated": 0, "content_leaks": 0, "query_intent_leaks": 0,
+        "tclr": 0.5, "tclr_low": 0.5, "tclr_high": 0.5, "answered": True}
+EVIDENCE = [
+    f"#1 result item {REUTERS} dated 2023-02-09 > 2023-01-01 (dated by field 'published_date')",
+    f"#1 undated item {DIGEST} (no date found)",
+]
+
+
+def fixture(name):
+    return str(DATA / name)
+
+
+def scored(fmt, *logs, extra=()):
+    status, out, err = run_cli("score", "--from", fmt, *logs, "--as-of", T, "--format", "json", *extra)
+    if status != 0:
+        raise AssertionError(err)
+    return json.loads(out)
+
+
+def figures(sample):
+    return {key: sample[key] for key in TRUE}
+
+
+def records(fmt, *logs, options=OPTIONS):
+    return [record for _, record in import_logs(fmt, [fixture(log) if not Path(log).is_absolute() else log for log in logs], options)]
+
+
+def calls(record):
+    return [(c["tool"], c["status"], c.get("retrieval", True)) for c in record["interactions"]]
+
+
+def refused(test, fmt, text, message, *, name="log.json"):
+    """*text* as a log of *fmt*: the CLI exits 2 with one line naming the file (and line)."""
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(tmp, name)
+        path.write_text(text, encoding="utf-8")
+        status, out, err = run_cli("score", "--from", fmt, str(path), "--as-of", T)
+        test.assertEqual((status, out), (2, ""), err)
+        test.assertEqual(err.count("\n"), 1, err)
+        test.assertIn(str(path), err)
+        test.assertIn(message, err)
+
+
+class PydanticAiTest(unittest.TestCase):
+    def test_history_scores_the_true_figures(self):
+        (s,) = scored("pydantic-ai", fixture("pydantic-ai.json"))["samples"]
+        self.assertEqual(s["sample_id"], "0192f4e0-6b1a-7c3d-9e8f-c0ffee000001")  # its conversation_id
+        self.assertEqual(figures(s), TRUE)
+        self.assertEqual(s["evidence"], EVIDENCE)
+
+    def test_calls_items_and_answer(self):
+        (record,) = records("pydantic-ai", "pydantic-ai.json")
+        self.assertEqual(calls(record), [("search", "ok", True), ("fetch", "ok", True), ("days_between", "ok", False)])
+        search, fetch, _ = record["interactions"]
+        self.assertEqual((search["query"], search["call_id"], search["time"]), ("cygnus robotics ipo", "call_search", "2023-01-01T12:00:01Z"))
+        self.assertEqual([i["published_date"] for i in search["returned"] if "published_date" in i], ["2023-02-09", "2022-12-15"])
+        self.assertEqual([i["url"] for i in fetch["returned"]], [PAGE])
+        self.assertEqual((record["answer"], record["citations"]), (ANSWER, [PAGE]))
+        self.assertNotIn("warnings", record)
+
+    def test_history_saved_mid_run_is_unrecorded_with_a_warning(self):
+        (record,) = records("pydantic-ai", "pydantic-ai-cut.json")
+        self.assertEqual(calls(record), [("search", "unrecorded", True)])
+        self.assertNotIn("returned", record["interactions"][0])
+        self.assertEqual(record["warnings"], [
+            "1 tool call(s) recorded no result: the history ends before their tool-return parts "
+            "(save result.all_messages() after the run has finished)"])
+
+    def test_as_of_map_and_sample_id_from(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            mapping = Path(tmp, "map.json")
+            mapping.write_text(json.dumps({"0192f4e0-6b1a-7c3d-9e8f-c0ffee000001": "2023-03-01"}), encoding="utf-8")
+            status, out, err = run_cli("score", "--from", "pydantic-ai", fixture("pydantic-ai.json"), "--as-of-map", str(mapping), "--format", "json")
+        self.assertEqual(status, 0, err)
+        (s,) = json.loads(out)["samples"]
+        self.assertEqual((s["as_of"], s["result_leaks"], s["tclr"]), ("2023-03-01", 0, 0.0))
+
+    def test_retry_denied_unknown_parts_and_orphan_returns(self):
+        history = [
+            {"kind": "response", "timestamp": "2023-01-01T00:00:00Z", "parts": [
+                {"part_kind": "tool-call", "tool_name": "search", "args": '{"query": "a"}', "tool_call_id": "1"},
+                {"part_kind": "tool-call", "tool_name": "fetch", "args": {"url": PAGE}, "tool_call_id": "2"},
+                {"part_kind": "hologram", "content": "?"},
+            ]},
+            {"kind": "request", "parts": [
+                {"part_kind": "retry-prompt", "tool_name": "search", "tool_call_id": "1", "content": "bad   query"},
+                {"part_kind": "tool-return", "tool_name": "fetch", "tool_call_id": "2", "content": "no", "outcome": "denied"},
+                {"part_kind": "tool-return", "tool_name": "x", "tool_call_id": "9", "content": "late"},
+            ]},
+            {"kind": "summary", "parts": []},
+        ]
+        with tempfile.TemporaryDirectory() as tmp:
+            path = Path(tmp, "h.json")
+            path.write_text(json.dumps(history), encoding="utf-8")
+            (record,) = records("pydantic-ai", str(path))
+        self.assertEqual(record["sample_id"], "h")  # no conversation_id: the file name
+        self.assertEqual(calls(record), [("search", "error", True), ("fetch", "refused", True)])
+        self.assertEqual(record["interactions"][0]["error"], "bad query")
+        self.assertEqual(record["warnings"], ["skipped 1 item(s) of unknown type 'hologram'",
+                                              "skipped 1 item(s) of unknown type 'summary'",
+                                              "skipped 1 item(s) of unknown type 'tool-return without its call'"])
+
+    def test_bad_histories(self):
+        refused(self, "pydantic-ai", "{}", "expected a list of messages")
+        refused(self, "pydantic-ai", '[{"parts": []}]', "message 0: kind is null")
+        refused(self, "pydantic-ai", '[{"kind": "response", "parts": [{"part_kind": "tool-call", "tool_name": "s"}]}]',
+                "message 0 part 0: tool_call_id is null")
+        two = '{"part_kind": "tool-call", "tool_name": "s", "tool_call_id": "1"}'
+        refused(self, "pydantic-ai", f'[{{"kind": "response", "parts": [{two}, {two}]}}]', "already awaiting")
+        refused(self, "pydantic-ai", '[[]]\n[{"kind": 3}]\n', "log.jsonl:1", name="log.jsonl")
+
+
+class FormatsTest(unittest.TestCase):
+    def test_formats_listed(self):
+        for name in ("pydantic-ai",):
+            self.assertIn(name, FORMATS)
+
+    def test_fixtures_rebuilt_by_the_packages(self):
+        require_extra("pydantic_ai", "test")
+        require_extra("langchain_core", "test")
+        import importlib.metadata as metadata
+
+        spec = importlib.util.spec_from_file_location("build_format_fixtures", ROOT / "tests" / "fixtures_build" / "build_format_fixtures.py")
+        module = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(module)
+        same = all(metadata.version(name) == version for name, version in module.VERSIONS.items())
+        with tempfile.TemporaryDirectory() as tmp:
+            built = module.build(Path(tmp))
+            for name, text in built.items():
+                with self.subTest(name):
+                    if same:
+                        self.assertEqual(text, (DATA / name).read_text(encoding="utf-8"))
+                    fmt = name.split(".")[0].removesuffix("-cut").removesuffix("-state")
+                    fmt = next(f for f in FORMATS if fmt.startswith(f))
+                    self.assertEqual(records(fmt, str(Path(tmp, name))), records(fmt, name))
+
+
+if __name__ == "__main__":
+    unittest.main()
