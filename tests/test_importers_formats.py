@@ -136,9 +136,57 @@ class PydanticAiTest(unittest.TestCase):
         refused(self, "pydantic-ai", '[[]]\n[{"kind": 3}]\n', "log.jsonl:1", name="log.jsonl")
 
 
+class LangchainTest(unittest.TestCase):
+    def test_messages_to_dict_and_langgraph_state_score_the_true_figures(self):
+        for log, sample_id in (("langchain.json", "langchain"), ("langchain-state.json", "thread-cygnus-1")):
+            with self.subTest(log):
+                (s,) = scored("langchain", fixture(log))["samples"]
+                self.assertEqual(s["sample_id"], sample_id)  # the state's thread_id; messages_to_dict has no id
+                self.assertEqual(figures(s), TRUE)
+                self.assertEqual(s["evidence"], EVIDENCE)
+
+    def test_both_dumps_give_one_record(self):
+        (plain,), (state,) = records("langchain", "langchain.json"), records("langchain", "langchain-state.json")
+        self.assertEqual(plain["interactions"], state["interactions"])
+        self.assertEqual(calls(plain), [("search", "ok", True), ("fetch", "ok", True), ("days_between", "ok", False)])
+        search, fetch, _ = plain["interactions"]
+        # The tool message's content is a JSON string inside its message object: read as JSON, dates kept.
+        self.assertEqual([i.get("published_date") for i in search["returned"]], ["2023-02-09", "2022-12-15", None])
+        self.assertEqual([i["url"] for i in fetch["returned"]], [PAGE])
+        self.assertEqual((plain["answer"], plain["citations"]), (ANSWER, [PAGE]))
+
+    def test_unanswered_invalid_error_and_unknown_messages(self):
+        messages = json.loads((DATA / "langchain.json").read_text(encoding="utf-8"))[:3]  # the search call, no tool message
+        messages += [
+            {"type": "ai", "content": "", "additional_kwargs": {"tool_calls": [
+                {"id": "o1", "type": "function", "function": {"name": "web_search", "arguments": '{"query": "b"}'}}]},
+             "invalid_tool_calls": [{"name": "fetch", "args": "{url", "id": "bad", "error": "bad json"}]},
+            {"type": "tool", "content": "HTTP 500", "tool_call_id": "o1", "status": "error"},
+            {"type": "tool", "content": "x", "tool_call_id": "nobody"},
+            {"type": "telepathy", "content": "?"},
+        ]
+        with tempfile.TemporaryDirectory() as tmp:
+            path = Path(tmp, "run.json")
+            path.write_text(json.dumps(messages), encoding="utf-8")
+            (record,) = records("langchain", str(path))
+        self.assertEqual(calls(record), [("search", "unrecorded", True), ("web_search", "error", True), ("fetch", "error", True)])
+        self.assertEqual([c.get("error") for c in record["interactions"]], [None, "HTTP 500", "invalid tool call: bad json"])
+        self.assertEqual(record["warnings"], [
+            "1 tool call(s) recorded no result: no tool message answers them (save the messages after the tool node has run)",
+            "skipped 1 item(s) of unknown type 'telepathy'",
+            "skipped 1 item(s) of unknown type 'tool message without its call'",
+        ])
+
+    def test_bad_messages(self):
+        refused(self, "langchain", "[]", "the conversation has no message")
+        refused(self, "langchain", '[{"data": {}}]', "message 0: type is null")
+        refused(self, "langchain", '[{"type": "ai", "tool_calls": [{"name": "s", "args": {}}]}]', "message 0: tool call 's': id is null")
+        refused(self, "langchain", '[{"lc": 1, "type": "constructor", "id": ["AIMessage"]}]', "message 0: field 'kwargs'")
+
+
 class FormatsTest(unittest.TestCase):
     def test_formats_listed(self):
-        for name in ("pydantic-ai",):
+        for name in ("pydantic-ai", "langchain"):
             self.assertIn(name, FORMATS)
 
     def test_fixtures_rebuilt_by_the_packages(self):

@@ -106,9 +106,60 @@ def pydantic_ai() -> tuple[str, str]:
     return whole, cut
 
 
+# --- langchain --------------------------------------------------------------------
+
+
+def _langchain_messages() -> list:
+    """The messages of a LangChain tool-calling loop: GenericFakeChatModel scripts the AI turns, @tool tools run."""
+    from langchain_core.language_models.fake_chat_models import GenericFakeChatModel
+    from langchain_core.messages import AIMessage, HumanMessage, SystemMessage
+    from langchain_core.tools import tool
+
+    @tool
+    def search(query: str) -> list:
+        """Search the web."""
+        return SEARCH_RESULTS
+
+    @tool
+    def fetch(url: str) -> str:
+        """Read a page."""
+        return PAGE
+
+    @tool
+    def days_between(start: str, end: str) -> int:
+        """Days from start to end."""
+        return LOCAL[2]
+
+    tools = {t.name: t for t in (search, fetch, days_between)}
+    model = GenericFakeChatModel(messages=iter([
+        AIMessage("", id="ai-1", tool_calls=[{"name": "search", "args": {"query": QUERY}, "id": "call_search"}]),
+        AIMessage("", id="ai-2", tool_calls=[{"name": "fetch", "args": {"url": PAGE_URL}, "id": "call_fetch"}]),
+        AIMessage("", id="ai-3", tool_calls=[{"name": LOCAL[0], "args": LOCAL[1], "id": "call_days"}]),
+        AIMessage(ANSWER, id="ai-4"),
+    ]))
+    messages = [SystemMessage("You are a forecaster. Today is 2023-01-01.", id="system-1"),
+                HumanMessage("Will Cygnus Robotics list by March 2023?", id="human-1")]
+    while True:
+        reply = model.invoke(messages)
+        messages.append(reply)
+        if not reply.tool_calls:
+            return messages
+        messages += [tools[call["name"]].invoke(call) for call in reply.tool_calls]  # a ToolCall in, a ToolMessage out
+
+
+def langchain() -> tuple[str, str]:
+    """``messages_to_dict`` of the loop's messages, and a LangGraph-style state of their ``dumpd`` form."""
+    from langchain_core.load import dumpd
+    from langchain_core.messages import messages_to_dict
+
+    messages = _langchain_messages()
+    return _json(messages_to_dict(messages)), _json({"thread_id": "thread-cygnus-1", "messages": [dumpd(m) for m in messages]})
+
+
 def build(out: Path) -> dict[str, str]:
     files = {}
     files["pydantic-ai.json"], files["pydantic-ai-cut.json"] = pydantic_ai()
+    files["langchain.json"], files["langchain-state.json"] = langchain()
     for name, text in files.items():
         (out / name).write_text(text, encoding="utf-8")
     return files
