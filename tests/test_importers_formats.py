@@ -184,9 +184,87 @@ class LangchainTest(unittest.TestCase):
         refused(self, "langchain", '[{"lc": 1, "type": "constructor", "id": ["AIMessage"]}]', "message 0: field 'kwargs'")
 
 
+class CodexTest(unittest.TestCase):
+    ROLLOUT_ID = "0199a0c1-3b2d-7e4f-8a9b-0c1d2e3f4a5b"
+
+    def test_rollout_scores_the_true_figures(self):
+        (s,) = scored("codex", fixture("codex-rollout.jsonl"))["samples"]
+        self.assertEqual(s["sample_id"], self.ROLLOUT_ID)  # session_meta's id
+        self.assertEqual(figures(s), TRUE)
+        self.assertEqual(s["evidence"], EVIDENCE)
+
+    def test_rollout_calls(self):
+        (record,) = records("codex", "codex-rollout.jsonl")
+        self.assertEqual(calls(record), [("tavily__search", "ok", True), ("fetch__fetch", "ok", True), ("shell_command", "ok", False)])
+        search, fetch, ls = record["interactions"]
+        self.assertEqual((search["query"], search["time"]), ("cygnus robotics ipo", "2023-01-01T12:00:04.000Z"))
+        self.assertEqual([i["url"] for i in fetch["returned"]], [PAGE])
+        self.assertEqual(ls["command"], "ls notes")
+        self.assertEqual((record["answer"], record["citations"]), (ANSWER, [PAGE]))
+        self.assertNotIn("warnings", record)  # event_msg, turn_context and reasoning are known
+
+    def test_exec_json_web_search_is_unrecorded_and_the_shell_has_its_command(self):
+        (record,) = records("codex", "codex-exec.jsonl")
+        self.assertEqual(record["sample_id"], "0199a0c1-3b2d-7e4f-8a9b-exec00000001")  # thread.started
+        self.assertEqual(calls(record), [("web_search", "unrecorded", True), ("fetch__fetch", "ok", True), ("shell", "ok", True)])
+        search, fetch, shell = record["interactions"]
+        self.assertEqual((search["query"], "returned" in search), ("cygnus robotics ipo", False))
+        self.assertEqual([i["url"] for i in fetch["returned"]], [PAGE])
+        self.assertEqual(shell["command"], "bash -lc 'curl -s https://news.example.com/cygnus'")
+        self.assertEqual(record["answer"], ANSWER)
+        self.assertEqual(len(record["warnings"]), 1)
+        self.assertTrue(record["warnings"][0].startswith("1 tool call(s) recorded no result: Codex logs a web search's query"))
+
+    def test_shells_older_rollouts_failures_and_unknown_items(self):
+        lines = [
+            {"id": "old-session", "timestamp": "2025-06-01T00:00:00Z", "instructions": None},
+            {"record_type": "state"},
+            {"type": "function_call", "name": "shell", "arguments": json.dumps({"command": ["bash", "-lc", "wget x"]}), "call_id": "a"},
+            {"type": "local_shell_call", "call_id": "b", "status": "completed", "action": {"type": "exec", "command": ["curl", "y"]}},
+            {"type": "function_call_output", "call_id": "b", "output": "ok"},
+            {"type": "custom_tool_call", "name": "apply_patch", "input": "*** Begin Patch", "call_id": "c"},
+            {"type": "custom_tool_call_output", "call_id": "c", "output": "Done"},
+            {"type": "web_search_call", "status": "failed", "action": {"type": "search", "query": "z"}},
+            {"type": "web_search_call", "status": "completed", "action": {"type": "open_page", "url": PAGE}},
+            {"type": "hologram_call"},
+            {"type": "function_call_output", "call_id": "nobody", "output": "?"},
+            {"type": "item.completed", "item": {"id": "i1", "type": "mcp_tool_call", "server": "s", "tool": "t",
+                                                "arguments": {}, "error": {"message": "boom"}, "status": "failed"}},
+            {"type": "item.completed", "item": {"id": "i2", "type": "command_execution", "command": "rm -rf /",
+                                                "aggregated_output": "", "exit_code": None, "status": "declined"}},
+            {"type": "item.started", "item": {"id": "i3", "type": "command_execution", "command": "sleep 9",
+                                              "aggregated_output": "", "exit_code": None, "status": "in_progress"}},
+            {"type": "item.completed", "item": {"id": "i4", "type": "telepathy"}},
+        ]
+        with tempfile.TemporaryDirectory() as tmp:
+            path = Path(tmp, "rollout.jsonl")
+            path.write_text("".join(json.dumps(line) + "\n" for line in lines), encoding="utf-8")
+            (record,) = records("codex", str(path))
+        self.assertEqual(record["sample_id"], "old-session")
+        self.assertEqual([(c["tool"], c["status"], c.get("command")) for c in record["interactions"]], [
+            ("shell", "unrecorded", "bash -lc wget x"), ("shell", "ok", "curl y"), ("apply_patch", "ok", None),
+            ("web_search", "error", None), ("web_search", "unrecorded", None), ("s__t", "error", None),
+            ("shell", "refused", "rm -rf /"), ("shell", "unrecorded", "sleep 9"),
+        ])
+        self.assertEqual(record["interactions"][4]["target"], PAGE)
+        self.assertEqual(record["warnings"][1:], [
+            "skipped 1 item(s) of unknown type 'function_call_output without its call'",
+            "skipped 1 item(s) of unknown type 'hologram_call'",
+            "skipped 1 item(s) of unknown type 'telepathy'",
+        ])
+        self.assertTrue(record["warnings"][0].startswith("3 tool call(s) recorded no result"))
+
+    def test_bad_rollouts(self):
+        refused(self, "codex", '{"type": "session_meta", "payload": {"id": "s"}}\n[1]\n', "log.jsonl:2: a line", name="log.jsonl")
+        refused(self, "codex", '{"type": "response_item", "payload": {"type": "function_call", "name": "s"}}\n',
+                "log.jsonl: call_id is null", name="log.jsonl")  # one line: the file is one document
+        refused(self, "codex", '{"type": "response_item", "payload": 3}\n{"a": 1}\n', "log.jsonl:1: field 'payload'", name="log.jsonl")
+        refused(self, "codex", '{"payload": {}}\n{"b": 2}\n', "log.jsonl:1: type is null", name="log.jsonl")
+
+
 class FormatsTest(unittest.TestCase):
     def test_formats_listed(self):
-        for name in ("pydantic-ai", "langchain"):
+        for name in ("pydantic-ai", "langchain", "codex"):
             self.assertIn(name, FORMATS)
 
     def test_fixtures_rebuilt_by_the_packages(self):

@@ -156,10 +156,80 @@ def langchain() -> tuple[str, str]:
     return _json(messages_to_dict(messages)), _json({"thread_id": "thread-cygnus-1", "messages": [dumpd(m) for m in messages]})
 
 
+# --- codex ------------------------------------------------------------------------
+
+CODEX_SCHEMA = ("no Codex CLI runs offline here: this follows the published schema of the openai/codex repository "
+                "(codex-rs/protocol: RolloutLine, ResponseItem; codex-rs/exec: ThreadEvent)")
+
+
+def _jsonl(rows: list) -> str:
+    return "".join(json.dumps(row, ensure_ascii=False) + "\n" for row in rows)
+
+
+def codex() -> tuple[str, str]:
+    """A rollout file of the scenario (search and fetch through MCP tools, a shell_command), and the
+    events of a ``codex exec --json`` run (a native web search, whose results Codex never logs, an MCP
+    fetch, a shell command that runs curl)."""
+    session = "0199a0c1-3b2d-7e4f-8a9b-0c1d2e3f4a5b"
+
+    def line(n: int, kind: str, payload: dict) -> dict:
+        return {"timestamp": f"2023-01-01T12:00:{n:02d}.000Z", "type": kind, "payload": payload}
+
+    def message(role: str, kind: str, text: str) -> dict:
+        return {"type": "message", "role": role, "content": [{"type": kind, "text": text}]}
+
+    def call(name: str, arguments: dict, ident: str) -> dict:
+        return {"type": "function_call", "name": name, "arguments": json.dumps(arguments), "call_id": ident}
+
+    def output(ident: str, text: str) -> dict:
+        return {"type": "function_call_output", "call_id": ident, "output": text}
+
+    rollout = [
+        line(0, "session_meta", {"id": session, "timestamp": "2023-01-01T12:00:00.000Z", "cwd": "/work/forecast",
+                                 "originator": "codex_cli_rs", "cli_version": "0.46.0", "instructions": None,
+                                 "source": "cli", "note": CODEX_SCHEMA}),
+        line(1, "turn_context", {"cwd": "/work/forecast", "approval_policy": "on-request", "model": "gpt-5-codex",
+                                 "sandbox_policy": {"mode": "workspace-write"}, "summary": "auto"}),
+        line(2, "response_item", message("user", "input_text", "Will Cygnus Robotics list by March 2023? Today is 2023-01-01.")),
+        line(2, "event_msg", {"type": "user_message", "message": "Will Cygnus Robotics list by March 2023?", "images": []}),
+        line(3, "response_item", {"type": "reasoning", "summary": [{"type": "summary_text", "text": "Search first."}],
+                                  "encrypted_content": None}),
+        line(4, "response_item", call("tavily__search", {"query": QUERY}, "call_search")),
+        line(5, "response_item", output("call_search", json.dumps({"query": QUERY, "results": SEARCH_RESULTS}))),
+        line(6, "response_item", call("fetch__fetch", {"url": PAGE_URL}, "call_fetch")),
+        line(7, "response_item", output("call_fetch", PAGE)),
+        line(8, "response_item", call("shell_command", {"command": "ls notes", "workdir": "/work/forecast"}, "call_ls")),
+        line(9, "response_item", output("call_ls", "Exit code: 0\nWall time: 0.1 seconds\nOutput:\ncygnus.md\n")),
+        line(9, "event_msg", {"type": "token_count", "info": None, "rate_limits": None}),
+        line(10, "response_item", message("assistant", "output_text", ANSWER)),
+        line(10, "event_msg", {"type": "agent_message", "message": ANSWER}),
+    ]
+    events = [
+        {"type": "thread.started", "thread_id": "0199a0c1-3b2d-7e4f-8a9b-exec00000001"},
+        {"type": "turn.started"},
+        {"type": "item.started", "item": {"id": "item_0", "type": "web_search", "query": QUERY,
+                                          "action": {"type": "search", "query": QUERY}}},
+        {"type": "item.completed", "item": {"id": "item_0", "type": "web_search", "query": QUERY,
+                                            "action": {"type": "search", "query": QUERY}}},
+        {"type": "item.started", "item": {"id": "item_1", "type": "mcp_tool_call", "server": "fetch", "tool": "fetch",
+                                          "arguments": {"url": PAGE_URL}, "result": None, "error": None, "status": "in_progress"}},
+        {"type": "item.completed", "item": {"id": "item_1", "type": "mcp_tool_call", "server": "fetch", "tool": "fetch",
+                                            "arguments": {"url": PAGE_URL}, "error": None, "status": "completed",
+                                            "result": {"content": [{"type": "text", "text": PAGE}], "structured_content": None}}},
+        {"type": "item.completed", "item": {"id": "item_2", "type": "command_execution",
+                                            "command": "bash -lc 'curl -s https://news.example.com/cygnus'",
+                                            "aggregated_output": "Cygnus Robotics prices IPO", "exit_code": 0, "status": "completed"}},
+        {"type": "item.completed", "item": {"id": "item_3", "type": "agent_message", "text": ANSWER}},
+        {"type": "turn.completed", "usage": {"input_tokens": 1200, "cached_input_tokens": 0, "output_tokens": 80}},
+    ]
+    return _jsonl(rollout), _jsonl(events)
+
+
 def build(out: Path) -> dict[str, str]:
     files = {}
     files["pydantic-ai.json"], files["pydantic-ai-cut.json"] = pydantic_ai()
     files["langchain.json"], files["langchain-state.json"] = langchain()
+    files["codex-rollout.jsonl"], files["codex-exec.jsonl"] = codex()
     for name, text in files.items():
         (out / name).write_text(text, encoding="utf-8")
     return files
