@@ -262,9 +262,86 @@ class CodexTest(unittest.TestCase):
         refused(self, "codex", '{"payload": {}}\n{"b": 2}\n', "log.jsonl:1: type is null", name="log.jsonl")
 
 
+class GeminiCliTest(unittest.TestCase):
+    def test_session_file_scores_the_true_figures(self):
+        (s,) = scored("gemini-cli", fixture("gemini-cli-session.jsonl"))["samples"]
+        self.assertEqual(s["sample_id"], "8f0e2c4a-1b3d-4e5f-9a7b-6c5d4e3f2a1b")  # the metadata record's sessionId
+        self.assertEqual(figures(s), TRUE)
+        self.assertEqual(s["evidence"], EVIDENCE)
+
+    def test_session_calls(self):
+        (record,) = records("gemini-cli", "gemini-cli-session.jsonl")
+        self.assertEqual(calls(record), [("tavily_search", "ok", True), ("web_fetch", "ok", True), ("read_file", "ok", False)])
+        _, fetch, _ = record["interactions"]
+        self.assertEqual((fetch["target"], [i["url"] for i in fetch["returned"]]), (PAGE, [PAGE]))
+        self.assertEqual((record["answer"], record["citations"]), (ANSWER, [PAGE]))
+        self.assertNotIn("warnings", record)
+
+    def test_stream_json(self):
+        (record,) = records("gemini-cli", "gemini-cli-stream.jsonl")
+        self.assertEqual(record["sample_id"], "5a6b7c8d-0000-4000-8000-stream000001")  # init's session_id
+        self.assertEqual([(c["tool"], c["status"]) for c in record["interactions"]],
+                         [("google_web_search", "ok"), ("run_shell_command", "ok"), ("web_fetch", "unrecorded")])
+        search, shell, fetch = record["interactions"]
+        # Google's grounding sources are redirect links: one undated item, whatever the page's date.
+        self.assertEqual([i["url"] for i in search["returned"]], ["https://vertexaisearch.cloud.google.com/grounding-api-redirect/AUZIYQ1a2b3c"])
+        self.assertEqual(shell["command"], "curl -s https://news.example.com/cygnus")
+        self.assertEqual((fetch["target"], "returned" in fetch), (PAGE, False))
+        self.assertEqual(record["answer"], "Likely yes.")  # the assistant's deltas joined
+        self.assertEqual(record["warnings"], ["1 tool call(s) recorded no result: the session ended before their results "
+                                              "were recorded (a run cut short, or a call still awaiting approval)"])
+
+    def test_legacy_json_rewinds_replacements_and_statuses(self):
+        def call(ident, status, result=None, name="google_web_search"):
+            record = {"id": ident, "name": name, "args": {"query": ident}, "status": status, "timestamp": "2023-01-01T00:00:00Z"}
+            return record | ({"result": result} if result is not None else {})
+
+        ok = [{"functionResponse": {"id": "a", "name": "x", "response": {"output": PAGE}}}]
+        err = [{"functionResponse": {"id": "b", "name": "x", "response": {"error": "quota exceeded"}}}]
+        legacy = {"sessionId": "legacy-1", "projectHash": "p", "messages": [
+            {"id": "1", "type": "gemini", "content": "", "toolCalls": [
+                call("a", "success", ok), call("b", "success", err), call("c", "cancelled"), call("d", "awaiting_approval"),
+                call("e", "success")]},
+            {"id": "2", "type": "compression", "content": ""},
+        ]}
+        lines = [
+            {"sessionId": "jsonl-1", "projectHash": "p"},
+            {"id": "1", "type": "gemini", "content": "draft", "toolCalls": [call("a", "executing")]},
+            {"id": "1", "type": "gemini", "content": "first", "toolCalls": [call("a", "success", ok)]},
+            {"id": "2", "type": "gemini", "content": "second", "toolCalls": [call("z", "success", ok)]},
+            {"$rewindTo": "2"},
+            {"$set": {"summary": "s"}},
+            {"type": "hologram"},
+        ]
+        with tempfile.TemporaryDirectory() as tmp:
+            one, many = Path(tmp, "session.json"), Path(tmp, "session.jsonl")
+            one.write_text(json.dumps(legacy), encoding="utf-8")
+            many.write_text("".join(json.dumps(line) + "\n" for line in lines), encoding="utf-8")
+            (a,), (b,) = records("gemini-cli", str(one)), records("gemini-cli", str(many))
+        self.assertEqual(a["sample_id"], "legacy-1")
+        self.assertEqual([(c["query"], c["status"], c.get("error")) for c in a["interactions"]], [
+            ("a", "ok", None), ("b", "error", "quota exceeded"), ("c", "error", "tool call cancelled"),
+            ("d", "unrecorded", None), ("e", "unrecorded", None)])
+        self.assertEqual(a["warnings"][1:], ["skipped 1 item(s) of unknown type 'compression'"])
+        self.assertTrue(a["warnings"][0].startswith("2 tool call(s) recorded no result"))
+        self.assertEqual(b["sample_id"], "jsonl-1")
+        self.assertEqual([(c["query"], c["status"]) for c in b["interactions"]], [("a", "ok")])  # replaced; "2" rewound
+        self.assertEqual(b["answer"], "first")
+        self.assertEqual(b["warnings"], ["skipped 1 item(s) of unknown type 'hologram'"])
+
+    def test_bad_sessions(self):
+        refused(self, "gemini-cli", '{"sessionId": "s", "messages": [{"id": "1"}]}', "messages[0]: type is null")
+        refused(self, "gemini-cli", '{"sessionId": "s", "messages": 3}', "field 'messages'")
+        refused(self, "gemini-cli", '{"type": "init", "session_id": "s"}\n{"type": "tool_use", "tool_name": "x"}\n',
+                "log.jsonl:2: tool_id is null", name="log.jsonl")
+        refused(self, "gemini-cli", '{"type": "init"}\n3\n', "log.jsonl:2: a record", name="log.jsonl")
+        refused(self, "gemini-cli", '{"sessionId": "s", "messages": [{"id": "1", "type": "gemini", "toolCalls": [{"id": "c"}]}]}',
+                "toolCalls[0]: the tool's name is null")
+
+
 class FormatsTest(unittest.TestCase):
     def test_formats_listed(self):
-        for name in ("pydantic-ai", "langchain", "codex"):
+        for name in ("pydantic-ai", "langchain", "codex", "gemini-cli"):
             self.assertIn(name, FORMATS)
 
     def test_fixtures_rebuilt_by_the_packages(self):

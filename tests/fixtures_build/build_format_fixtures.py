@@ -225,11 +225,74 @@ def codex() -> tuple[str, str]:
     return _jsonl(rollout), _jsonl(events)
 
 
+# --- gemini-cli -------------------------------------------------------------------
+
+GEMINI_SCHEMA = ("no Gemini CLI runs offline here: this follows the published types of the google-gemini/gemini-cli "
+                 "repository (chatRecordingTypes.ts: ConversationRecord, MessageRecord, ToolCallRecord; output/types.ts: "
+                 "JsonStreamEvent)")
+PAGE_TEXT = "Cygnus Robotics filed a draft registration statement on December 15, 2022."
+
+
+def gemini_cli() -> tuple[str, str]:
+    """A JSON Lines session file of the scenario (an MCP search, web_fetch, read_file), and the stream-json
+    events of a run: google_web_search (its sources are Google's redirect links, undated), a shell
+    command running curl, and a web_fetch the run was cut before it returned."""
+    session = "8f0e2c4a-1b3d-4e5f-9a7b-6c5d4e3f2a1b"
+
+    def response(ident: str, name: str, output: str) -> list:
+        return [{"functionResponse": {"id": ident, "name": name, "response": {"output": output}}}]
+
+    def tool(ident: str, name: str, args: dict, output: str, n: int) -> dict:
+        return {"id": ident, "name": name, "args": args, "result": response(ident, name, output), "status": "success",
+                "timestamp": f"2023-01-01T12:00:{n:02d}.000Z", "displayName": name, "renderOutputAsMarkdown": True}
+
+    def gemini(ident: str, n: int, content: str, calls: list) -> dict:
+        record = {"id": ident, "timestamp": f"2023-01-01T12:00:{n:02d}.000Z", "type": "gemini", "content": content,
+                  "thoughts": [], "tokens": {"input": 900, "output": 40, "cached": 0, "total": 940}, "model": "gemini-2.5-pro"}
+        return record | ({"toolCalls": calls} if calls else {})
+
+    search_output = json.dumps({"query": QUERY, "results": SEARCH_RESULTS})
+    records = [
+        {"sessionId": session, "projectHash": "3c1f0b5e9d", "startTime": "2023-01-01T12:00:00.000Z",
+         "lastUpdated": "2023-01-01T12:00:09.000Z", "kind": "main", "summary": GEMINI_SCHEMA},
+        {"id": "m1", "timestamp": "2023-01-01T12:00:01.000Z", "type": "user",
+         "content": [{"text": "Will Cygnus Robotics list by March 2023? Today is 2023-01-01."}]},
+        gemini("m2", 2, "", [tool("c1", "tavily_search", {"query": QUERY}, search_output, 2)]),
+        gemini("m3", 4, "", [tool("c2", "web_fetch", {"prompt": f"Summarize {PAGE_URL}"}, PAGE, 4)]),
+        gemini("m4", 6, "", [tool("c3", "read_file", {"absolute_path": "/work/forecast/notes.md"}, "# Notes\nNothing yet.", 6)]),
+        {"id": "m5", "timestamp": "2023-01-01T12:00:07.000Z", "type": "info", "content": "Tool output truncated."},
+        gemini("m6", 8, ANSWER, []),
+        {"$set": {"lastUpdated": "2023-01-01T12:00:09.000Z"}},
+    ]
+    sources = ("Web search results for \"cygnus robotics ipo\":\n\nCygnus Robotics priced its IPO above range [1].\n\n"
+               "Sources:\n[1] reuters.com (https://vertexaisearch.cloud.google.com/grounding-api-redirect/AUZIYQ1a2b3c)\n")
+
+    def event(n: int, kind: str, **fields) -> dict:
+        return {"type": kind, "timestamp": f"2023-01-01T12:00:{n:02d}.000Z", **fields}
+
+    events = [
+        event(0, "init", session_id="5a6b7c8d-0000-4000-8000-stream000001", model="gemini-2.5-pro"),
+        event(1, "message", role="user", content="Will Cygnus Robotics list by March 2023?"),
+        event(2, "tool_use", tool_name="google_web_search", tool_id="google_web_search-1", parameters={"query": QUERY}),
+        event(3, "tool_result", tool_id="google_web_search-1", status="success", output=sources),
+        event(4, "tool_use", tool_name="run_shell_command", tool_id="run_shell_command-2",
+              parameters={"command": "curl -s https://news.example.com/cygnus", "description": "Read the news"}),
+        event(5, "tool_result", tool_id="run_shell_command-2", status="success", output="Cygnus Robotics prices IPO"),
+        event(6, "tool_use", tool_name="web_fetch", tool_id="web_fetch-3", parameters={"prompt": f"Summarize {PAGE_URL}"}),
+        event(7, "message", role="assistant", content="Likely yes", delta=True),
+        event(7, "message", role="assistant", content=".", delta=True),
+        event(8, "result", status="success", stats={"total_tokens": 1200, "input_tokens": 1100, "output_tokens": 100,
+                                                      "cached": 0, "input": 1100, "duration_ms": 8000, "tool_calls": 3}),
+    ]
+    return _jsonl(records), _jsonl(events)
+
+
 def build(out: Path) -> dict[str, str]:
     files = {}
     files["pydantic-ai.json"], files["pydantic-ai-cut.json"] = pydantic_ai()
     files["langchain.json"], files["langchain-state.json"] = langchain()
     files["codex-rollout.jsonl"], files["codex-exec.jsonl"] = codex()
+    files["gemini-cli-session.jsonl"], files["gemini-cli-stream.jsonl"] = gemini_cli()
     for name, text in files.items():
         (out / name).write_text(text, encoding="utf-8")
     return files
