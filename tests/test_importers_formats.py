@@ -14,9 +14,8 @@ from anachron.core.errors import AnachronError
 from anachron.importers import FORMATS, Options, import_logs
 
 from tests.support import ROOT, require_extra, run_cli
+from tests.test_importers import DATA, T, fixture, scored
 
-DATA = ROOT / "tests" / "data" / "importers"
-T = "2023-01-01"
 OPTIONS = Options(as_of=dt.date(2023, 1, 1))
 REUTERS = "https://www.reuters.com/markets/cygnus-prices-ipo/"
 PAGE = "https://example.com/cygnus-files"
@@ -30,17 +29,6 @@ EVIDENCE = [
     f"#1 result item {REUTERS} dated 2023-02-09 > 2023-01-01 (dated by field 'published_date')",
     f"#1 undated item {DIGEST} (no date found)",
 ]
-
-
-def fixture(name):
-    return str(DATA / name)
-
-
-def scored(fmt, *logs, extra=()):
-    status, out, err = run_cli("score", "--from", fmt, *logs, "--as-of", T, "--format", "json", *extra)
-    if status != 0:
-        raise AssertionError(err)
-    return json.loads(out)
 
 
 def figures(sample):

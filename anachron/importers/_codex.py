@@ -62,15 +62,11 @@ SHELLS = frozenset({"shell", "container.exec", "shell_command", "exec_command"})
 
 
 def shell_command(name: str, arguments: Any) -> str | None:
-    """The command a Codex shell tool ran: ``command`` (or ``cmd``), an argv list joined by spaces."""
-    if name not in SHELLS or not isinstance(arguments, dict):
-        return None
-    for key in ("command", "cmd"):
-        value = arguments.get(key)
-        if isinstance(value, str):
-            return value
-        if isinstance(value, list) and value and all(isinstance(v, str) for v in value):
-            return " ".join(value)
+    """The argv list a Codex shell tool ran (``command``), joined by spaces; a string command
+    (``shell_command``, ``exec_command``'s ``cmd``) is read by the shared rule of :mod:`._common`."""
+    value = arguments.get("command") if name in SHELLS and isinstance(arguments, dict) else None
+    if isinstance(value, list) and value and all(isinstance(v, str) for v in value):
+        return " ".join(value)
     return None
 
 
