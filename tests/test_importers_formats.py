@@ -332,6 +332,17 @@ class FormatsTest(unittest.TestCase):
         for name in ("pydantic-ai", "langchain", "codex", "gemini-cli"):
             self.assertIn(name, FORMATS)
 
+    def test_sample_id_from_overrides_the_own_id(self):
+        (record,) = records("langchain", "langchain-state.json", options=Options(as_of=dt.date(2023, 1, 1), sample_id_from="thread_id"))
+        self.assertEqual(record["sample_id"], "thread-cygnus-1")
+        with self.assertRaisesRegex(AnachronError, r"gemini-cli-session\.jsonl: field 'projectHash\.x' \(--sample-id-from\) is null"):
+            records("gemini-cli", "gemini-cli-session.jsonl", options=Options(as_of=dt.date(2023, 1, 1), sample_id_from="projectHash.x"))
+
+    def test_as_of_map_without_the_own_id_is_refused(self):
+        for fmt, log in (("codex", "codex-rollout.jsonl"), ("gemini-cli", "gemini-cli-stream.jsonl")):
+            with self.subTest(fmt), self.assertRaisesRegex(AnachronError, "is not in the --as-of-map file"):
+                records(fmt, log, options=Options(as_of_map={"codex-rollout": dt.date(2023, 1, 1)}))
+
     def test_fixtures_rebuilt_by_the_packages(self):
         require_extra("pydantic_ai", "test")
         require_extra("langchain_core", "test")
