@@ -212,6 +212,8 @@ class CodexTest(unittest.TestCase):
             {"type": "function_call_output", "call_id": "b", "output": "ok"},
             {"type": "custom_tool_call", "name": "apply_patch", "input": "*** Begin Patch", "call_id": "c"},
             {"type": "custom_tool_call_output", "call_id": "c", "output": "Done"},
+            {"type": "function_call", "name": "read_file", "arguments": json.dumps({"path": "notes.md"}), "call_id": "r"},
+            {"type": "function_call_output", "call_id": "r", "output": "see https://news.example.com/cygnus-ipo"},
             {"type": "web_search_call", "status": "failed", "action": {"type": "search", "query": "z"}},
             {"type": "web_search_call", "status": "completed", "action": {"type": "open_page", "url": PAGE}},
             {"type": "hologram_call"},
@@ -231,10 +233,12 @@ class CodexTest(unittest.TestCase):
         self.assertEqual(record["sample_id"], "old-session")
         self.assertEqual([(c["tool"], c["status"], c.get("command")) for c in record["interactions"]], [
             ("shell", "unrecorded", "bash -lc wget x"), ("shell", "ok", "curl y"), ("apply_patch", "ok", None),
-            ("web_search", "error", None), ("web_search", "unrecorded", None), ("s__t", "error", None),
+            ("read_file", "ok", None), ("web_search", "error", None), ("web_search", "unrecorded", None), ("s__t", "error", None),
             ("shell", "refused", "rm -rf /"), ("shell", "unrecorded", "sleep 9"),
         ])
-        self.assertEqual(record["interactions"][4]["target"], PAGE)
+        self.assertEqual(record["interactions"][5]["target"], PAGE)
+        # A built-in local tool is local whatever its output shows (here a URL).
+        self.assertEqual((record["interactions"][3]["retrieval"], record["interactions"][3]["returned"]), (False, []))
         self.assertEqual(record["warnings"][1:], [
             "skipped 1 item(s) of unknown type 'function_call_output without its call'",
             "skipped 1 item(s) of unknown type 'hologram_call'",
@@ -265,6 +269,11 @@ class GeminiCliTest(unittest.TestCase):
         self.assertEqual((record["answer"], record["citations"]), (ANSWER, [PAGE]))
         self.assertNotIn("warnings", record)
 
+    def test_retrieval_tools_override_the_local_list(self):
+        (record,) = records("gemini-cli", "gemini-cli-session.jsonl",
+                            options=Options(as_of=dt.date(2023, 1, 1), retrieval_tools=frozenset({"read_file"})))
+        self.assertEqual(calls(record), [("tavily_search", "ok", False), ("web_fetch", "ok", False), ("read_file", "ok", True)])
+
     def test_stream_json(self):
         (record,) = records("gemini-cli", "gemini-cli-stream.jsonl")
         self.assertEqual(record["sample_id"], "5a6b7c8d-0000-4000-8000-stream000001")  # init's session_id
@@ -289,7 +298,8 @@ class GeminiCliTest(unittest.TestCase):
         legacy = {"sessionId": "legacy-1", "projectHash": "p", "messages": [
             {"id": "1", "type": "gemini", "content": "", "toolCalls": [
                 call("a", "success", ok), call("b", "success", err), call("c", "cancelled"), call("d", "awaiting_approval"),
-                call("e", "success")]},
+                call("e", "success"),
+                call("f", "success", [{"functionResponse": {"response": {"output": "notes.md: https://news.example.com/x"}}}], "grep_search")]},
             {"id": "2", "type": "compression", "content": ""},
         ]}
         lines = [
@@ -309,7 +319,9 @@ class GeminiCliTest(unittest.TestCase):
         self.assertEqual(a["sample_id"], "legacy-1")
         self.assertEqual([(c["query"], c["status"], c.get("error")) for c in a["interactions"]], [
             ("a", "ok", None), ("b", "error", "quota exceeded"), ("c", "error", "tool call cancelled"),
-            ("d", "unrecorded", None), ("e", "unrecorded", None)])
+            ("d", "unrecorded", None), ("e", "unrecorded", None), ("f", "ok", None)])
+        # grep_search is a built-in local tool: local, though its name says "search" and its output shows a URL.
+        self.assertEqual((a["interactions"][5]["retrieval"], a["interactions"][5]["returned"]), (False, []))
         self.assertEqual(a["warnings"][1:], ["skipped 1 item(s) of unknown type 'compression'"])
         self.assertTrue(a["warnings"][0].startswith("2 tool call(s) recorded no result"))
         self.assertEqual(b["sample_id"], "jsonl-1")

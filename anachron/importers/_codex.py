@@ -32,8 +32,9 @@ events: ``thread.started`` names the id; each ``item.completed`` (an
 status ``failed``/``declined`` an ``error``/``refused`` call),
 ``mcp_tool_call`` (tool ``SERVER__TOOL``, ``arguments``, ``result.content``
 or ``structured_content``, ``error``), ``web_search`` (``query``: unrecorded,
-as above) and ``agent_message`` (the answer).  Reasoning, plans, file
-changes and to-do lists are not calls; any other line, item or payload type
+as above) and ``agent_message`` (the answer).  Codex's built-in local tools
+(:data:`LOCAL_TOOLS`: patches, plans, file reads) are local calls, whatever
+their output shows.  Reasoning, plans, file changes and to-do lists are not calls; any other line, item or payload type
 is counted in the record's ``warnings``.
 
 >>> shell_command("shell", {"command": ["bash", "-lc", "curl -s https://example.com"]})
@@ -59,6 +60,9 @@ _EXEC_NOT_CALLS = frozenset({"reasoning", "plan", "file_change", "todo_list", "e
 _EXEC_EVENTS = frozenset({"turn.started", "turn.completed", "turn.failed", "item.updated", "item.plan.delta",
                           "request_user_input", "error"})
 SHELLS = frozenset({"shell", "container.exec", "shell_command", "exec_command"})
+# Codex's built-in tools that work on the local machine (codex-rs/core's tool specs): files, patches,
+# plans, images.  The shells are judged by their command; web_search retrieves.
+LOCAL_TOOLS = frozenset({"apply_patch", "update_plan", "read_file", "list_dir", "grep_files", "view_image"})
 
 
 def shell_command(name: str, arguments: Any) -> str | None:
@@ -79,7 +83,7 @@ def _id(item: Mapping[str, Any], at: str, key: str = "call_id") -> str:
 
 class _Reader:
     def __init__(self, where: str, options: Options) -> None:
-        self.session, self.gaps = Session(where, FORMAT, options.corpus), Gaps(CAUSE)
+        self.session, self.gaps = Session(where, FORMAT, options.corpus), Gaps(CAUSE, LOCAL_TOOLS)
         self.pending: dict[str, dict[str, Any]] = {}
         self.own: str | None = None
 

@@ -25,7 +25,8 @@ google-gemini/gemini-cli repository's published types
 
 The shell tool ``run_shell_command`` sets the call's ``command``;
 ``google_web_search`` reads ``query``; ``web_fetch`` fetches the first URL of
-its ``prompt``.  ``user``, ``info``, ``error`` and ``warning`` messages and
+its ``prompt``; the other built-in tools (:data:`LOCAL_TOOLS`: files, memory,
+plans) are local calls, whatever their output shows.  ``user``, ``info``, ``error`` and ``warning`` messages and
 ``error``/``result`` events hold no call; any other record, message or event
 type is counted in the record's ``warnings``.
 
@@ -50,6 +51,15 @@ _URL = re.compile(r"https?://[^\s<>\"')\]]+")
 _NOT_CALLS = frozenset({"user", "info", "error", "warning"})
 _STREAM = frozenset({"init", "message", "tool_use", "tool_result", "error", "result"})
 _FAILED = frozenset({"error", "cancelled"})
+# Gemini CLI's built-in tools that work on the local machine (ALL_BUILTIN_TOOL_NAMES of
+# packages/core/src/tools/tool-names.ts, and the legacy name search_file_content); the shell
+# (run_shell_command) is judged by its command, and google_web_search and web_fetch retrieve.
+LOCAL_TOOLS = frozenset({
+    "glob", "write_todos", "write_file", "replace", "grep_search", "search_file_content", "read_many_files",
+    "read_file", "list_directory", "save_memory", "activate_skill", "ask_user", "get_internal_docs",
+    "enter_plan_mode", "exit_plan_mode", "update_topic", "tracker_create_task", "tracker_update_task",
+    "tracker_get_task", "tracker_list_tasks", "tracker_add_dependency", "tracker_visualize",
+})
 
 
 def first_url(text: Any) -> str | None:
@@ -137,7 +147,7 @@ def _stream(session: Session, gaps: Gaps, lines: list[tuple[str, Mapping[str, An
 
 
 def session(where: str, lines: list[tuple[str, Any]], options: Options) -> tuple[Any, Built]:
-    session, gaps = Session(where, FORMAT, options.corpus), Gaps(CAUSE)
+    session, gaps = Session(where, FORMAT, options.corpus), Gaps(CAUSE, LOCAL_TOOLS)
     if len(lines) == 1 and lines[0][0] == where and isinstance(lines[0][1], dict) and "messages" in lines[0][1]:
         record = lines[0][1]  # the older one-document session file
         for n, message in enumerate(expect_list(record["messages"], where, "field 'messages'")):

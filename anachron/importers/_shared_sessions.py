@@ -31,10 +31,16 @@ UNRECORDED = "unrecorded"
 
 
 class Gaps:
-    """What one conversation's log lacks or holds unread; *cause* says why a result may be missing and how to keep it."""
+    """What one conversation's log lacks or holds unread; *cause* says why a result may be missing and how to keep it.
 
-    def __init__(self, cause: str) -> None:
+    *local* names the harness's built-in tools that work on the local machine: their calls are
+    local (audited, never interactions) whatever their name or output shows, as Claude Code's
+    are, unless ``--retrieval-tools`` lists the retrieval tools.
+    """
+
+    def __init__(self, cause: str, local: frozenset[str] = frozenset()) -> None:
         self.cause = cause
+        self.local = local
         self.skipped: Counter[str] = Counter()
 
     def skip(self, kind: Any) -> None:
@@ -47,6 +53,12 @@ class Gaps:
         for entry in missing:
             entry["status"] = UNRECORDED
             entry.pop("error", None)
+        if options.retrieval_tools is None:
+            for entry in session.calls:
+                if entry["tool"] in self.local:
+                    entry["retrieval"] = False
+                    if "returned" in entry:
+                        entry["returned"] = []  # what a local tool showed (a file's URLs) is not retrieved
         record = session.record(sample_id, options)
         for entry in missing:
             entry.pop("returned", None)  # a local call gets returned=[] in record(); unrecorded shows nothing
