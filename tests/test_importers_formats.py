@@ -355,6 +355,26 @@ class FormatsTest(unittest.TestCase):
             with self.subTest(fmt), self.assertRaisesRegex(AnachronError, "is not in the --as-of-map file"):
                 records(fmt, log, options=Options(as_of_map={"codex-rollout": dt.date(2023, 1, 1)}))
 
+    def test_a_json_array_of_conversations(self):
+        history = json.loads((DATA / "pydantic-ai.json").read_text(encoding="utf-8"))
+        state = json.loads((DATA / "langchain-state.json").read_text(encoding="utf-8"))
+        plain = json.loads((DATA / "langchain.json").read_text(encoding="utf-8"))
+        anonymous = [{k: v for k, v in m.items() if k not in ("conversation_id", "run_id")} for m in history]
+        with tempfile.TemporaryDirectory() as tmp:
+            many, mixed = Path(tmp, "many.json"), Path(tmp, "mixed.json")
+            many.write_text(json.dumps([history, anonymous]), encoding="utf-8")
+            mixed.write_text(json.dumps([state, plain]), encoding="utf-8")
+            a = records("pydantic-ai", str(many))
+            b = records("langchain", str(mixed))
+        self.assertEqual([r["sample_id"] for r in a], ["0192f4e0-6b1a-7c3d-9e8f-c0ffee000001", "many-2"])
+        self.assertEqual([r["sample_id"] for r in b], ["thread-cygnus-1", "mixed-2"])
+        self.assertEqual([len(r["interactions"]) for r in a + b], [3, 3, 3, 3])
+        with tempfile.TemporaryDirectory() as tmp:
+            bad = Path(tmp, "bad.json")
+            bad.write_text(json.dumps([history, [{"kind": 1}]]), encoding="utf-8")
+            with self.assertRaisesRegex(AnachronError, r"bad\.json \[1\] message 0: kind is 1"):
+                records("pydantic-ai", str(bad))
+
     def test_fixtures_rebuilt_by_the_packages(self):
         require_extra("pydantic_ai", "test")
         require_extra("langchain_core", "test")

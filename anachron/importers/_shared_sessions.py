@@ -73,15 +73,29 @@ Built = tuple[Session, Gaps, "str | None"]  # a conversation's session, its gaps
 
 
 def per_document(path: str, options: Options, build: Callable[[str, Any, Options], tuple[Any, Built]]) -> Iterator[Record]:
-    """One trace record per JSON document of *path* (the file, or each line of JSON Lines).
+    """One trace record per conversation of *path*: each JSON document (the file, or each line of
+    JSON Lines), and each element of a document that is an array of conversations (of message
+    lists, or of objects with ``messages``).
 
     *build* gives (the object ``--sample-id-from`` reads, the built conversation).
-    Default sample id: the conversation's own id, else the file name (``NAME-LINE`` for a line).
+    Default sample id: the conversation's own id, else the file name (``NAME-LINE`` for a line;
+    ``-N``, from 1, added for the Nth conversation of an array).
     """
     for where, value in documents(path):
-        obj, (session, gaps, own) = build(where, value, options)
-        default = own or (stem(path) if where == str(path) else f"{stem(path)}-{where.rsplit(':', 1)[1]}")
-        yield where, gaps.record(session, sample_id_of(obj, options, default, where), options)
+        base = stem(path) if where == str(path) else f"{stem(path)}-{where.rsplit(':', 1)[1]}"
+        for at, default, conversation in _conversations(where, base, value):
+            obj, (session, gaps, own) = build(at, conversation, options)
+            yield at, gaps.record(session, sample_id_of(obj, options, own or default, at), options)
+
+
+def _conversations(where: str, base: str, value: Any) -> list[tuple[str, str, Any]]:
+    """(where, default id, body) of each conversation of one document: an array whose every element is a
+    message list, or an object with ``messages``, holds several; anything else is one."""
+    if isinstance(value, list) and value and all(
+        isinstance(v, list) or (isinstance(v, dict) and isinstance(v.get("messages"), list)) for v in value
+    ):
+        return [(f"{where} [{n}]", f"{base}-{n + 1}", v) for n, v in enumerate(value)]
+    return [(where, base, value)]
 
 
 def per_file(path: str, options: Options, build: Callable[[str, list[tuple[str, Any]], Options], tuple[Any, Built]]) -> Iterator[Record]:
