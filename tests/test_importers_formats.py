@@ -152,6 +152,8 @@ class LangchainTest(unittest.TestCase):
             {"type": "tool", "content": "HTTP 500", "tool_call_id": "o1", "status": "error"},
             {"type": "tool", "content": "x", "tool_call_id": "nobody"},
             {"type": "telepathy", "content": "?"},
+            {"type": "ai", "content": [{"type": "server_tool_use", "name": "web_search"}, "Final ", {"type": "text", "text": "answer"},
+                                       {"type": "tool_use", "id": "x"}]},
         ]
         with tempfile.TemporaryDirectory() as tmp:
             path = Path(tmp, "run.json")
@@ -159,8 +161,10 @@ class LangchainTest(unittest.TestCase):
             (record,) = records("langchain", str(path))
         self.assertEqual(calls(record), [("search", "unrecorded", True), ("web_search", "error", True), ("fetch", "error", True)])
         self.assertEqual([c.get("error") for c in record["interactions"]], [None, "HTTP 500", "invalid tool call: bad json"])
+        self.assertEqual(record["answer"], "Final answer")
         self.assertEqual(record["warnings"], [
             "1 tool call(s) recorded no result: no tool message answers them (save the messages after the tool node has run)",
+            "skipped 1 item(s) of unknown type 'content block server_tool_use'",
             "skipped 1 item(s) of unknown type 'telepathy'",
             "skipped 1 item(s) of unknown type 'tool message without its call'",
         ])

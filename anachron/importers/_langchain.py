@@ -16,7 +16,9 @@ tool's JSON ``content`` is read as JSON and its items keep their
 Read: an ``ai`` message's ``tool_calls`` (``name``, ``args``, ``id``; else
 the OpenAI-style ``additional_kwargs.tool_calls``) and its
 ``invalid_tool_calls`` (``error`` calls: their arguments did not parse, so
-they never ran); a ``tool`` message's ``content`` is its call's result,
+they never ran) and its text (a string, or ``text`` blocks; other content
+blocks, such as a provider's server-side web search, are counted in the
+warnings); a ``tool`` message's ``content`` is its call's result,
 paired by ``tool_call_id`` (``status: "error"``: an ``error`` call); an
 ``ai`` message's text is the answer (the latest wins).  ``system``,
 ``human``, ``chat`` and ``remove`` messages are not calls; any other
@@ -45,6 +47,7 @@ _CLASSES = {"AIMessage": "ai", "AIMessageChunk": "ai", "HumanMessage": "human", 
             "ToolMessage": "tool", "ToolMessageChunk": "tool", "ChatMessage": "chat", "FunctionMessage": "function",
             "RemoveMessage": "remove", "HumanMessageChunk": "human", "SystemMessageChunk": "system"}
 _NOT_CALLS = frozenset({"system", "human", "chat", "remove", "developer"})
+_NOT_TEXT = frozenset({"tool_use", "tool_call", "tool_call_chunk", "thinking", "reasoning", "redacted_thinking"})  # calls are read from tool_calls
 
 
 def unwrap(message: Any, at: str) -> tuple[str, Mapping[str, Any]]:
@@ -81,6 +84,25 @@ def _tool_calls(fields: Mapping[str, Any]) -> list[tuple[Any, Any, Any]]:
     return out
 
 
+def _ai_text(content: Any, gaps: Gaps) -> str | None:
+    """An AI message's text: the string, or its ``text`` blocks; other blocks (a provider's server
+    tool calls and results) are not read and are counted in the warnings."""
+    if isinstance(content, str):
+        return content
+    if not isinstance(content, list):
+        return None
+    texts = []
+    for block in content:
+        kind = block.get("type") if isinstance(block, dict) else "string" if isinstance(block, str) else None
+        if kind == "text" and isinstance(block.get("text"), str):
+            texts.append(block["text"])
+        elif kind == "string":
+            texts.append(block)
+        elif kind not in _NOT_TEXT:
+            gaps.skip(f"content block {kind}")
+    return "".join(texts)
+
+
 def _own_id(obj: Any) -> str | None:
     if isinstance(obj, dict):
         for key in ("thread_id", "id"):
@@ -108,9 +130,7 @@ def conversation(where: str, value: Any, options: Options) -> tuple[Any, Built]:
                     entry = session.call(str(bad.get("name") or "invalid_tool_call"), bad.get("args"),
                                          call_id=bad.get("id") if isinstance(bad.get("id"), str) else None)
                     session.failed(entry, f"invalid tool call: {bad.get('error') or 'its arguments did not parse'}")
-            content = fields.get("content")
-            text = content if isinstance(content, str) else text_of([b for b in content if isinstance(b, dict) and b.get("type") == "text"]) if isinstance(content, list) else None
-            session.final_answer(text)
+            session.final_answer(_ai_text(fields.get("content"), gaps))
         elif kind == "tool":
             ident = fields.get("tool_call_id")
             entry = pending.pop(ident, None) if isinstance(ident, str) else None
