@@ -37,7 +37,8 @@ def figures(sample):
 
 class FormatTest(unittest.TestCase):
     def test_formats(self):
-        self.assertEqual(FORMATS, ("openai-chat", "openai-responses", "anthropic", "claude-code", "otel", "inspect", "mcp-events"))
+        self.assertEqual(FORMATS, ("openai-chat", "openai-responses", "anthropic", "claude-code", "otel",
+                                   "pydantic-ai", "langchain", "codex", "gemini-cli", "inspect", "mcp-events"))
 
     def test_openai_chat(self):
         doc = scored("openai-chat", fixture("openai-chat.jsonl"), extra=("--sample-id-from", "id", "--sealed-tools", "web_search,fetch_page"))

@@ -22,7 +22,7 @@ from typing import Iterator, Sequence
 
 from ..core.errors import AnachronError
 from ..core.jsonio import Record
-from . import _anthropic, _claude_code, _openai_chat, _openai_responses, _otel
+from . import _anthropic, _claude_code, _codex, _gemini_cli, _openai_chat, _openai_responses, _langchain, _otel, _pydantic_ai
 from ._common import Options
 from ._mcp_config import seal_declaration, sealed_tools_from
 
@@ -34,6 +34,10 @@ _READERS = {
     "anthropic": _anthropic.read,
     "claude-code": _claude_code.read,
     "otel": _otel.read,
+    "pydantic-ai": _pydantic_ai.read,
+    "langchain": _langchain.read,
+    "codex": _codex.read,
+    "gemini-cli": _gemini_cli.read,
 }
 FORMATS = (*_READERS, "inspect", "mcp-events")
 

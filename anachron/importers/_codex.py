@@ -1,0 +1,218 @@
+"""``codex``: Codex CLI logs, one session per file: rollout files
+(``~/.codex/sessions/YYYY/MM/DD/rollout-*.jsonl``) and the events of ``codex exec --json``.
+
+No Codex CLI runs offline here: the shapes are those of the openai/codex
+repository's published protocol types (``RolloutLine``, ``ResponseItem`` in
+``codex-rs/protocol``, ``ThreadEvent`` in ``codex-rs/exec``).
+
+Rollout lines are ``{"timestamp", "type", "payload"}``: ``session_meta``'s
+``payload.id`` is the session's own id (the default sample id);
+``response_item`` payloads are read as Responses API items (older rollouts
+write the bare items, without the envelope, after a first line holding the
+session's ``id``):
+
+- ``function_call`` (``name``, ``arguments`` as a JSON string, ``call_id``)
+  and its ``function_call_output`` (a string, or content items);
+  ``custom_tool_call`` (``input``) and ``custom_tool_call_output`` likewise;
+- the shell tools ``shell`` / ``container.exec`` (``command`` an argv list),
+  ``shell_command`` and ``exec_command`` (``command`` / ``cmd`` a string), and
+  ``local_shell_call`` (``action.command``, tool ``shell``): the command is
+  the call's ``command``;
+- ``web_search_call``: tool ``web_search`` (``action.query``; ``open_page``
+  and ``find_in_page``: ``action.url``).  Codex records a search's query,
+  never its results, so a completed search is ``unrecorded``; ``failed`` is
+  an ``error`` call;
+- an assistant ``message``'s ``output_text`` is the answer (the latest wins).
+
+``event_msg`` lines mirror the items for the terminal and are not read;
+``turn_context`` and ``compacted`` hold no call.  ``codex exec --json``
+events: ``thread.started`` names the id; each ``item.completed`` (an
+``item.started`` with no completion is ``unrecorded``) of type
+``command_execution`` (tool ``shell``, ``command``, ``aggregated_output``,
+status ``failed``/``declined`` an ``error``/``refused`` call),
+``mcp_tool_call`` (tool ``SERVER__TOOL``, ``arguments``, ``result.content``
+or ``structured_content``, ``error``), ``web_search`` (``query``: unrecorded,
+as above) and ``agent_message`` (the answer).  Codex's built-in local tools
+(:data:`LOCAL_TOOLS`: patches, plans, file reads) are local calls, whatever
+their output shows.  Reasoning, plans, file changes and to-do lists are not calls; any other line, item or payload type
+is counted in the record's ``warnings``.
+
+>>> shell_command("shell", {"command": ["bash", "-lc", "curl -s https://example.com"]})
+'bash -lc curl -s https://example.com'
+"""
+
+from __future__ import annotations
+
+from typing import Any, Iterator, Mapping
+
+from ..core.errors import AnachronError, describe
+from ..core.jsonio import Record
+from ._common import Options, Session, awaiting, expect_object, parse_arguments
+from ._results import text_of
+from ._shared_sessions import Built, Gaps, per_file
+
+FORMAT = "codex"
+CAUSE = ("Codex logs a web search's query but not its results, and a call cut off by the session's end has no output "
+         "(their results are unknown: pass a search tool through MCP to have its results logged)")
+_ENVELOPES = frozenset({"session_meta", "response_item", "event_msg", "turn_context", "compacted"})
+_NOT_CALLS = frozenset({"reasoning", "ghost_snapshot", "compaction", "compaction_summary", "other"})
+_EXEC_NOT_CALLS = frozenset({"reasoning", "plan", "file_change", "todo_list", "error", "collab_tool_call"})
+_EXEC_EVENTS = frozenset({"turn.started", "turn.completed", "turn.failed", "item.updated", "item.plan.delta",
+                          "request_user_input", "error"})
+SHELLS = frozenset({"shell", "container.exec", "shell_command", "exec_command"})
+# Codex's built-in tools that work on the local machine (codex-rs/core's tool specs): files, patches,
+# plans, images.  The shells are judged by their command; web_search retrieves.
+LOCAL_TOOLS = frozenset({"apply_patch", "update_plan", "read_file", "list_dir", "grep_files", "view_image"})
+
+
+def shell_command(name: str, arguments: Any) -> str | None:
+    """The argv list a Codex shell tool ran (``command``), joined by spaces; a string command
+    (``shell_command``, ``exec_command``'s ``cmd``) is read by the shared rule of :mod:`._common`."""
+    value = arguments.get("command") if name in SHELLS and isinstance(arguments, dict) else None
+    if isinstance(value, list) and value and all(isinstance(v, str) for v in value):
+        return " ".join(value)
+    return None
+
+
+def _id(item: Mapping[str, Any], at: str, key: str = "call_id") -> str:
+    ident = item.get(key)
+    if not isinstance(ident, str) or not ident:
+        raise AnachronError(f"{at}: {key} is {describe(ident)}, expected the id pairing the call with its output")
+    return ident
+
+
+class _Reader:
+    def __init__(self, where: str, options: Options) -> None:
+        self.session, self.gaps = Session(where, FORMAT, options.corpus), Gaps(CAUSE, LOCAL_TOOLS)
+        self.pending: dict[str, dict[str, Any]] = {}
+        self.own: str | None = None
+
+    def item(self, item: Mapping[str, Any], at: str, time: Any) -> None:
+        """One Responses API item of a rollout."""
+        session, kind = self.session, item.get("type")
+        if kind in ("function_call", "custom_tool_call"):
+            name = item.get("name")
+            if not isinstance(name, str) or not name:
+                raise AnachronError(f"{at}: name is {describe(name)}, expected the tool's name")
+            ident = _id(item, at)
+            arguments = parse_arguments(item.get("arguments")) if kind == "function_call" else item.get("input")
+            awaiting(self.pending, ident, at)[ident] = session.call(
+                name, arguments, call_id=ident, time=time, command=shell_command(name, arguments))
+        elif kind == "local_shell_call":
+            ident = _id(item, at)
+            action = item.get("action")
+            awaiting(self.pending, ident, at)[ident] = session.call(
+                "shell", action, call_id=ident, time=time, command=shell_command("shell", action))
+        elif kind in ("function_call_output", "custom_tool_call_output", "local_shell_call_output"):
+            entry = self.pending.pop(_id(item, at), None)
+            if entry is None:
+                self.gaps.skip(f"{kind} without its call")
+                return
+            output = item.get("output")
+            if isinstance(output, dict) and output.get("success") is False:
+                session.failed(entry, output.get("content"))
+            else:
+                session.result(entry, output if isinstance(output, str) else text_of(output))
+        elif kind == "web_search_call":
+            action = item.get("action") if isinstance(item.get("action"), dict) else {}
+            query = action.get("query") if isinstance(action.get("query"), str) else None
+            arguments = {k: v for k, v in action.items() if k in ("query", "url", "pattern")}
+            entry = session.call("web_search", arguments or None, time=time, query=query)
+            if item.get("status") == "failed":
+                session.failed(entry, "web_search_call status failed")
+        elif kind == "message":
+            if item.get("role") == "assistant":
+                texts = [p["text"] for p in item.get("content") or []
+                         if isinstance(p, dict) and p.get("type") == "output_text" and isinstance(p.get("text"), str)]
+                session.final_answer("".join(texts) or None)
+        elif not isinstance(kind, str):
+            raise AnachronError(f"{at}: type is {describe(kind)}, expected an item type")
+        elif kind not in _NOT_CALLS:
+            self.gaps.skip(kind)
+
+    def event(self, event: Mapping[str, Any], at: str) -> None:
+        """One ``codex exec --json`` event."""
+        kind = event.get("type")
+        if kind == "thread.started":
+            self.own = event.get("thread_id") if isinstance(event.get("thread_id"), str) else self.own
+        elif kind in ("item.started", "item.completed"):
+            item = expect_object(event.get("item"), at, "field 'item'")
+            self.exec_item(item, at, done=kind == "item.completed")
+        elif kind not in _EXEC_EVENTS:
+            self.gaps.skip(kind)
+
+    def exec_item(self, item: Mapping[str, Any], at: str, done: bool) -> None:
+        session, kind = self.session, item.get("type")
+        if kind in _EXEC_NOT_CALLS:
+            return
+        if kind == "agent_message":
+            session.final_answer(item.get("text") if isinstance(item.get("text"), str) else None)
+            return
+        ident = _id(item, at, "id")
+        entry = self.pending.get(ident)
+        if entry is None:
+            if kind == "command_execution":
+                command = item.get("command") if isinstance(item.get("command"), str) else None
+                entry = session.call("shell", {"command": command}, call_id=ident, command=command)
+            elif kind == "mcp_tool_call":
+                name = f"{item.get('server')}__{item.get('tool')}"
+                entry = session.call(name, parse_arguments(item.get("arguments")), call_id=ident)
+            elif kind == "web_search":
+                query = item.get("query") if isinstance(item.get("query"), str) else None
+                entry = session.call("web_search", {"query": query}, call_id=ident, query=query)
+            elif not isinstance(kind, str):
+                raise AnachronError(f"{at}: item type is {describe(kind)}, expected an item type")
+            else:
+                self.gaps.skip(kind)
+                return
+            self.pending[ident] = entry
+        if not done or kind == "web_search":  # a search's results are never in the events
+            return
+        del self.pending[ident]
+        status = item.get("status")
+        if kind == "command_execution":
+            if status in ("failed", "declined"):
+                session.failed(entry, f"command {status}: {item.get('aggregated_output') or ''}")
+                if status == "declined":
+                    entry["status"] = "refused"
+            else:
+                session.result(entry, item.get("aggregated_output") if isinstance(item.get("aggregated_output"), str) else "")
+        elif status == "failed" or item.get("error"):
+            error = item.get("error")
+            session.failed(entry, error.get("message") if isinstance(error, dict) else f"mcp_tool_call status {status}")
+        else:
+            result = item.get("result") if isinstance(item.get("result"), dict) else {}
+            structured = result.get("structured_content")
+            session.result(entry, structured if structured is not None else text_of(result.get("content") or []))
+
+
+def session(where: str, lines: list[tuple[str, Any]], options: Options) -> tuple[Any, Built]:
+    reader = _Reader(where, options)
+    first = None
+    for at, raw in lines:
+        line = expect_object(raw, at, "a line")
+        first = line if first is None else first
+        kind = line.get("type")
+        if "payload" in line and kind in _ENVELOPES:
+            payload = expect_object(line["payload"], at, "field 'payload'")
+            if kind == "session_meta" and isinstance(payload.get("id"), str):
+                reader.own = reader.own or payload["id"]
+            elif kind == "response_item":
+                reader.item(payload, at, line.get("timestamp"))
+        elif isinstance(kind, str) and "." in kind or kind in ("request_user_input", "error"):
+            reader.event(line, at)
+        elif kind is None and "record_type" in line:
+            continue  # an older rollout's state record
+        elif kind is None and isinstance(line.get("id"), str) and "timestamp" in line:
+            reader.own = reader.own or line["id"]  # an older rollout's first line: the session's meta
+        elif isinstance(kind, str) and "payload" not in line:
+            reader.item(line, at, None)  # an older rollout's bare item
+        elif isinstance(kind, str):
+            reader.gaps.skip(kind)
+        else:
+            raise AnachronError(f"{at}: type is {describe(kind)}, expected a rollout line or an exec event")
+    return first, (reader.session, reader.gaps, reader.own)
+
+
+def read(path: str, options: Options) -> Iterator[Record]:
+    return per_file(path, options, session)
