@@ -67,9 +67,13 @@ class FormatTest(unittest.TestCase):
             ("python", "ok", "print(41.2)"),
         ])
 
-    def test_openai_chat_default_sample_ids_name_the_line(self):
+    def test_default_sample_ids_are_the_conversations_own_else_the_line(self):
         doc = scored("openai-chat", fixture("openai-chat.jsonl"))
-        self.assertEqual([s["sample_id"] for s in doc["samples"]], ["openai-chat-1", "openai-chat-2"])
+        self.assertEqual([s["sample_id"] for s in doc["samples"]], ["chat-a", "chat-b"])
+        with tempfile.TemporaryDirectory() as tmp:
+            log = Path(tmp) / "log.jsonl"
+            log.write_text("".join(json.dumps(conversation(("search", {"query": "q"}, "r"))) + "\n" for _ in range(2)))
+            self.assertEqual([s["sample_id"] for s in scored("openai-chat", str(log))["samples"]], ["log-1", "log-2"])
 
     def test_openai_responses(self):
         doc = scored("openai-responses", fixture("openai-responses.json"), extra=("--sealed-tools", "web_search"))
