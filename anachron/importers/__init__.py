@@ -89,7 +89,11 @@ def import_logs(
     names = [str(path) for path in paths]
     if log_format in ("inspect", "mcp-events") and options.retrieval_tools is not None:
         raise AnachronError(f"--retrieval-tools is not read for {log_format} logs: every call of Anachron's own tools retrieves")
+    if log_format in ("inspect", "mcp-events") and options.as_of_field is not None:
+        raise AnachronError(f"--as-of-field is not read for {log_format} logs: each names its own cutoff")
     if log_format == "inspect":
+        if options.as_of is not None or options.as_of_map is not None:
+            raise AnachronError("--as-of and --as-of-map are not read for inspect logs: each sample's cutoff is its task's")
         if options.sample_id_from is not None:
             raise AnachronError("--sample-id-from is not read for inspect logs: their samples have ids")
         return _inspect(names, options, corpus_dir)
@@ -97,5 +101,7 @@ def import_logs(
         if options.sample_id_from is not None:
             raise AnachronError("--sample-id-from is not read for mcp-events logs: each log's file name names its run")
         return _mcp_events(names, options)
+    if log_format == "claude-code":
+        return _claude_code.read_sessions(names, options)  # a session's files merge, wherever they were passed
     reader = _READERS[log_format]
     return (record for path in names for record in reader(path, options))

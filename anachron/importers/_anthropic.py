@@ -111,7 +111,10 @@ def _citations(blocks: list[Mapping[str, Any]]) -> list[str]:
 
 
 # Content blocks that carry no call and no result.
-_NOT_CALLS = frozenset({"text", "thinking", "redacted_thinking", "image", "document", "search_result", "container_upload"})
+_NOT_CALLS = frozenset({
+    "text", "thinking", "redacted_thinking", "image", "document", "search_result", "container_upload", "compaction",
+    "fallback", "mcp_tool_listing",
+})
 
 
 def _tool_name(block: Mapping[str, Any], kind: str, at: str) -> str:

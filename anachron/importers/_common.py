@@ -268,6 +268,8 @@ class Session:
         if query is not None:
             entry["query"] = query
         command = command if command is not None else _first_string(arguments, COMMAND_ARGUMENTS)
+        if command is None and tool in SHELL_TOOLS and isinstance(arguments, str) and arguments.strip():
+            command = arguments  # a shell's arguments that are not strict JSON: the command text, never dropped
         if command is not None:
             entry["command"] = command
         target = _first_string(arguments, URL_ARGUMENTS)

@@ -193,8 +193,10 @@ def _mcp_call(session: Session, item: Mapping[str, Any], at: str, time: str | No
     tool = f"mcp__{server}__{name}" if isinstance(server, str) and server else name
     ident = item.get("id") if isinstance(item.get("id"), str) else None
     entry = session.call(tool, parse_arguments(item.get("arguments")), call_id=ident, time=time)
-    if item.get("error") not in (None, ""):
-        session.failed(entry, item["error"])
+    error = item.get("error")
+    if error not in (None, ""):
+        message = error.get("message") if isinstance(error, dict) and isinstance(error.get("message"), str) else error
+        session.failed(entry, message)
     elif _failed_status(item) is not None:
         session.failed(entry, _failed_status(item))
     elif isinstance(item.get("output"), str):
