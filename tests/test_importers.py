@@ -708,8 +708,9 @@ class CallKindTest(unittest.TestCase):
                 self.assertEqual([c["tool"] for c in records[0]["interactions"]], tools)
                 self.assertNotIn("warnings", records[0])
                 doc = scored(fmt, fixture(name), extra=("--sealed-tools", "mcp__timelock__search"))
-                sealed = sum(1 for tool in tools if tool == "mcp__timelock__search")
-                self.assertEqual(doc["samples"][0]["seal_breaches"] >= len(tools) - sealed, True)
+                # Every call outside the lock is one breach: no call kind escapes the audit.
+                sealed = tools.count("mcp__timelock__search")
+                self.assertEqual(doc["samples"][0]["seal_breaches"], len(tools) - sealed)
                 self.assertFalse(doc["summary"]["sealed"])
 
     def test_responses_kinds_figures(self):
@@ -732,7 +733,7 @@ class CallKindTest(unittest.TestCase):
         a, b = doc["samples"]
         self.assertEqual((a["sample_id"], b["sample_id"]), ("legacy-1", "openai-chat-legacy-2"))
         self.assertEqual(figures(a), {"interactions": 1, "result_leaks": 1, "undated": 0, "query_intent_leaks": 0,
-                                      "content_leaks": 0, "seal_breaches": 0, "tclr": 1.0, "failed": 0})
+                                      "content_leaks": 0, "seal_breaches": None, "tclr": 1.0, "failed": 0})
         record = imported("openai-chat", fixture("openai-chat-legacy.json"))[0]
         self.assertEqual(record["interactions"][1]["arguments"], "curl -s https://example.com/x")  # not JSON: kept
 
@@ -873,9 +874,9 @@ class AsOfFieldTest(unittest.TestCase):
             bad.write_text(json.dumps(dict(rows[0], meta={"as_of": "soon"})) + "\n")
             for argv, message in [
                 (["score", "--from", "openai-chat", str(bad), "--as-of-field", "meta.as_of"],
-                 f"anachron: {bad}:1: field 'meta.as_of' (--as-of-field): 'soon' is not a date of the form YYYY-MM-DD\n"),
+                 f"anachron: {bad}: field 'meta.as_of' (--as-of-field): 'soon' is not a date of the form YYYY-MM-DD\n"),
                 (["score", "--from", "openai-chat", str(bad), "--as-of-field", "meta.nothing"],
-                 f"anachron: {bad}:1: field 'meta.nothing' (--as-of-field): expected a date string YYYY-MM-DD, got null\n"),
+                 f"anachron: {bad}: field 'meta.nothing' (--as-of-field): expected a date string YYYY-MM-DD, got null\n"),
                 (["score", "--from", "openai-chat", str(log), "--as-of-field", "meta.as_of", "--as-of", T],
                  "anachron: --as-of and --as-of-field each give the cutoff: give one\n"),
                 (["score", str(log), "--as-of-field", "meta.as_of"], "anachron: --as-of-field reads logs: give --from FORMAT\n"),
