@@ -636,6 +636,24 @@ class MalformedLogTest(unittest.TestCase):
         self.check("anthropic", "b.json", json.dumps([{"role": "system", "content": "x"}]),
                    " messages[0]: role is the string 'system', expected 'user' or 'assistant'")
 
+    def test_call_kinds(self):
+        function = [{"role": "assistant", "content": None, "function_call": {"name": "f", "arguments": "{}"}},
+                    {"role": "function", "name": "g", "content": "x"}]
+        self.check("openai-chat", "f.json", json.dumps(function),
+                   " messages[1]: function message of the string 'g', which the assistant turn before it did not call")
+        self.check("openai-chat", "g.json", json.dumps([{"role": "assistant", "function_call": {"arguments": "{}"}}]),
+                   " messages[0]: function_call.name is null, expected the function's name")
+        self.check("openai-responses", "c.json", json.dumps([{"type": "mcp_call", "id": "m", "arguments": "{}"}]),
+                   " items[0]: name is null, expected the MCP tool's name")
+        self.check("openai-responses", "d.json", json.dumps([{"type": "custom_tool_call", "name": "f", "input": "x"}]),
+                   " items[0]: call_id is null, expected the id pairing the call with its output")
+        self.check("openai-responses", "e.json", json.dumps([{"type": "apply_patch_call_output", "call_id": "p", "output": "x"}]),
+                   " items[0]: apply_patch_call_output for call_id 'p', which no earlier call made")
+        self.check("anthropic", "c.json", json.dumps([{"role": "assistant", "content": [{"type": "mcp_tool_use", "id": "m", "input": {}}]}]),
+                   " messages[0] content[0]: name is null, expected the tool's name")
+        self.check("anthropic", "d.json", json.dumps([{"role": "assistant", "content": [{"type": "mcp_tool_result", "tool_use_id": "m"}]}]),
+                   " messages[0] content[0]: mcp_tool_result for 'm', which no earlier server_tool_use made")
+
     def test_claude_code(self):
         user = {"type": "user", "sessionId": "s", "message": {"role": "user", "content": "q"}}
         result = {"type": "user", "message": {"role": "user", "content": [{"type": "tool_result", "tool_use_id": "toolu_x", "content": "r"}]}}
@@ -880,6 +898,8 @@ class AsOfFieldTest(unittest.TestCase):
                 (["score", "--from", "openai-chat", str(log), "--as-of-field", "meta.as_of", "--as-of", T],
                  "anachron: --as-of and --as-of-field each give the cutoff: give one\n"),
                 (["score", str(log), "--as-of-field", "meta.as_of"], "anachron: --as-of-field reads logs: give --from FORMAT\n"),
+                (["score", "--from", "otel", fixture("otel.json"), "--as-of-field", "x"],
+                 f"anachron: {fixture('otel.json')}: --as-of-field is not read for otel logs\n"),
                 (["score", "--from", "mcp-events", str(log), "--as-of-field", "x"],
                  "anachron: --as-of-field is not read for mcp-events logs: each names its own cutoff\n"),
                 (["score", "--from", "inspect", str(log), "--as-of", T],

@@ -39,17 +39,24 @@ def _json(value) -> str:
 # --- openai-chat ------------------------------------------------------------------
 
 
-def openai_chat() -> str:
-    from openai.types.chat import ChatCompletionMessage, ChatCompletionMessageParam
+def _chat_sent(message: dict) -> dict:
+    """A request-side Chat message, as the SDK's ``ChatCompletionMessageParam`` validates and dumps it."""
+    from openai.types.chat import ChatCompletionMessageParam
     from pydantic import TypeAdapter
 
     param = TypeAdapter(ChatCompletionMessageParam)
+    return param.dump_python(param.validate_python(message), mode="json")
 
-    def sent(message: dict) -> dict:
-        return param.dump_python(param.validate_python(message), mode="json")
 
-    def replied(message: dict) -> dict:
-        return ChatCompletionMessage.model_validate(message).model_dump(mode="json")
+def _chat_replied(message: dict) -> dict:
+    """An assistant message, as the SDK's ``ChatCompletionMessage`` dumps it."""
+    from openai.types.chat import ChatCompletionMessage
+
+    return ChatCompletionMessage.model_validate(message).model_dump(mode="json")
+
+
+def openai_chat() -> str:
+    sent, replied = _chat_sent, _chat_replied
 
     def call(ident: str, name: str, arguments: dict) -> dict:
         return {"id": ident, "type": "function", "function": {"name": name, "arguments": json.dumps(arguments)}}
@@ -496,17 +503,7 @@ def openai_responses_kinds() -> str:
 
 def openai_chat_legacy() -> str:
     """A JSON array of two conversations: one with the legacy ``function_call`` (and its own id), one without."""
-    from openai.types.chat import ChatCompletionMessage, ChatCompletionMessageParam
-    from pydantic import TypeAdapter
-
-    param = TypeAdapter(ChatCompletionMessageParam)
-
-    def sent(message: dict) -> dict:
-        return param.dump_python(param.validate_python(message), mode="json")
-
-    def replied(message: dict) -> dict:
-        return ChatCompletionMessage.model_validate(message).model_dump(mode="json")
-
+    sent, replied = _chat_sent, _chat_replied
     results = {"results": [{"url": "https://www.reuters.com/markets/cygnus-prices-ipo/", "title": "Cygnus prices IPO",
                             "published_date": "2023-02-09"}]}
     first = {"id": "legacy-1", "messages": [
