@@ -763,6 +763,19 @@ class CallKindTest(unittest.TestCase):
         self.assertEqual(s["evidence"], ["#2 tool 'mcp__browser__navigate' is outside the time lock",
                                          "#3 tool 'code_execution' is outside the time lock"])
 
+    def test_an_input_message_without_type_is_a_message(self):
+        # The Agents SDK's to_input_list() writes {"role", "content"} items, which the Responses API accepts.
+        items = [{"role": "user", "content": "q"},
+                 {"type": "function_call", "call_id": "c1", "name": "web_search", "arguments": json.dumps({"query": "q"})},
+                 {"type": "function_call_output", "call_id": "c1", "output": "none"},
+                 {"role": "assistant", "content": [{"type": "output_text", "text": "done", "annotations": []}]}]
+        with tempfile.TemporaryDirectory() as tmp:
+            log = Path(tmp) / "agents.json"
+            log.write_text(json.dumps(items))
+            (record,) = imported("openai-responses", log)
+        self.assertEqual(([c["tool"] for c in record["interactions"]], record["answer"]), (["web_search"], "done"))
+        self.assertNotIn("warnings", record)
+
     def test_a_shell_whose_arguments_are_not_json_keeps_them_as_its_command(self):
         with tempfile.TemporaryDirectory() as tmp:
             log = Path(tmp) / "s.json"

@@ -119,8 +119,9 @@ def _files(path: str) -> list[Path]:
     return [given] + (sorted(subagents.glob("agent-*.jsonl")) if given.name.endswith(".jsonl") and subagents.is_dir() else [])
 
 
-def _session_key(path: Path, records: list[tuple[str, Mapping[str, Any]]]) -> str:
-    for _, record in records:
+def _session_key(path: Path) -> str:
+    """The ``sessionId`` of a transcript's first record that has one (else the file itself)."""
+    for _, record in _lines(str(path)):
         if isinstance(record.get("sessionId"), str) and record["sessionId"]:
             return record["sessionId"]
     return f"file:{path}"
@@ -233,7 +234,7 @@ def _server_result(session: Session, entry: dict[str, Any], block: Mapping[str, 
 def read_sessions(paths: Sequence[str], options: Options) -> Iterator[Record]:
     """One trace record per session of the transcripts *paths* stand for (:func:`_files`), in the
     order each session is first met; a session's main files are read before its subagents'."""
-    groups: dict[str, list[tuple[Path, list[tuple[str, Mapping[str, Any]]]]]] = {}
+    groups: dict[str, list[Path]] = {}
     seen: set[Path] = set()
     for path in paths:
         for file in _files(path):
@@ -241,14 +242,14 @@ def read_sessions(paths: Sequence[str], options: Options) -> Iterator[Record]:
             if real in seen:
                 continue  # passed and brought along: read once
             seen.add(real)
-            records = list(_lines(str(file)))
-            groups.setdefault(_session_key(file, records), []).append((file, records))
+            groups.setdefault(_session_key(file), []).append(file)
+    # Only the files of one session are held at a time: a file's key is its first sessionId.
     for files in groups.values():
-        files.sort(key=lambda pair: pair[0].parent.name == "subagents")  # stable: main files first
-        first = str(files[0][0])
+        files.sort(key=lambda file: file.parent.name == "subagents")  # stable: main files first
+        first = str(files[0])
         reader = _Reader(first, options)
-        for _, records in files:
-            for where, record in records:
+        for file in files:
+            for where, record in _lines(str(file)):
                 reader.record(where, record)
         if reader.first is None:
             raise AnachronError(f"{first}: no 'user' or 'assistant' record: not a Claude Code session transcript")
