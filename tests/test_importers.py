@@ -878,6 +878,15 @@ class ClaudeCodeSessionTest(unittest.TestCase):
         self.assertEqual(local, {"Task", "TaskOutput", "Notebook"})
         self.assertEqual(record.get("answer"), "Probably yes.")  # the main chain's, not the subagent's
 
+    def test_a_project_directory_is_its_sessions(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            for name in ("claude-code-sealed.jsonl", "claude-code-team.jsonl", "claude-code-team/subagents/agent-a1b2c3d.jsonl"):
+                (Path(tmp) / name).parent.mkdir(parents=True, exist_ok=True)
+                (Path(tmp) / name).write_text((DATA / name).read_text())
+            records = imported("claude-code", tmp)
+        self.assertEqual([(r["sample_id"], len(r["interactions"])) for r in records],
+                         [("0c2d7f4e-1b9a-4e8e-a3c5-6d7e8f9a0b12", 2), (self.SESSION, 6)])
+
     def test_a_directory_without_sessions(self):
         with tempfile.TemporaryDirectory() as tmp:
             status, out, err = run_cli("score", "--from", "claude-code", tmp, "--as-of", T)
