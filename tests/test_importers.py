@@ -713,7 +713,7 @@ class CallKindTest(unittest.TestCase):
     KINDS = [
         ("openai-responses", "openai-responses-kinds.json", [
             "mcp__timelock__search", "mcp__browser__navigate", "sql", "computer", "file_search", "image_generation",
-            "apply_patch", "shell", "shell", "program"]),
+            "apply_patch", "shell", "shell", "program", "web_search"]),
         ("openai-chat", "openai-chat-legacy.json", ["web_search", "run_shell"]),
         ("anthropic", "anthropic-mcp.json", ["mcp__timelock__search", "mcp__browser__navigate", "code_execution"]),
         ("claude-code", "claude-code-team.jsonl", ["Task", "WebSearch", "TaskOutput", "Notebook", "web_search", "WebFetch"]),
@@ -735,9 +735,10 @@ class CallKindTest(unittest.TestCase):
         (s,) = scored("openai-responses", fixture("openai-responses-kinds.json"),
                       extra=("--sealed-tools", "mcp__timelock__search"))["samples"]
         self.assertEqual(s["sample_id"], "resp_kinds")  # the Response's own id
-        # Retrievals: the timelock search (2022), file_search (a 2023 URL in a file), the curl shell.
-        self.assertEqual(figures(s), {"interactions": 3, "result_leaks": 1, "undated": 0, "query_intent_leaks": 0,
-                                      "content_leaks": 0, "seal_breaches": 9, "tclr": 1 / 3, "failed": 1})
+        # Retrievals: the timelock search (2022), file_search (a 2023 URL in a file), the curl shell, a
+        # web search's find_in_page (a 2022 URL).
+        self.assertEqual(figures(s), {"interactions": 4, "result_leaks": 1, "undated": 0, "query_intent_leaks": 0,
+                                      "content_leaks": 0, "seal_breaches": 10, "tclr": 1 / 4, "failed": 1})
         (record,) = imported("openai-responses", fixture("openai-responses-kinds.json"))
         calls = {c["tool"]: c for c in record["interactions"]}
         self.assertEqual(calls["mcp__browser__navigate"]["error"], "navigation timed out")

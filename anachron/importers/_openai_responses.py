@@ -7,7 +7,7 @@ its ``output``), or a list of items.  Items read:
   ``function_call_output``, paired by ``call_id``;
 - ``web_search_call``: tool ``web_search``, ``action.query`` (or
   ``action.queries``) as the query, ``action.sources`` as the returned items
-  (``open_page`` and ``find`` return their ``url``); status ``failed`` or
+  (``open_page`` and ``find_in_page`` return their ``url``); status ``failed`` or
   unfinished is an ``error`` call;
 - ``code_interpreter_call``: tool ``code_interpreter``, ``code`` as its command,
   its logs as the result; ``shell_call`` / ``local_shell_call`` and their
@@ -85,7 +85,7 @@ def _web_search(session: Session, item: Mapping[str, Any], at: str, time: str | 
     if status != "completed":
         session.failed(entry, f"web_search_call status {status}")
         return
-    if action.get("type") in ("open_page", "find"):
+    if action.get("type") in ("open_page", "find_in_page", "find"):  # "find": the name before find_in_page
         url = action.get("url")
         session.ok(entry, [{"url": url}] if isinstance(url, str) and url.strip() else [])
         return

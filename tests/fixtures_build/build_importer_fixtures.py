@@ -490,6 +490,8 @@ def openai_responses_kinds() -> str:
          "output": [{"stdout": "notes.md", "stderr": "", "outcome": {"type": "exit", "exit_code": 0}}]},
         {"type": "program", "id": "pr_1", "call_id": "call_program", "code": "print(1 + 1)", "fingerprint": "fp_1"},
         {"type": "program_output", "id": "pro_1", "call_id": "call_program", "result": "2", "status": "completed"},
+        {"type": "web_search_call", "id": "ws_find", "status": "completed",
+         "action": {"type": "find_in_page", "url": "https://example.net/2022/11/01/cygnus-robotics-funding", "pattern": "IPO"}},
         {"type": "reasoning", "id": "rs_1", "summary": []},
         {"type": "message", "id": "msg_1", "role": "assistant", "status": "completed", "content": [
             {"type": "output_text", "text": "Unclear as of the cutoff.", "annotations": []}]},
