@@ -80,7 +80,10 @@ def import_logs(
 
     Every error is an :class:`~anachron.core.errors.AnachronError` naming the file
     and the line, message or span.  *corpus_dir* is the corpus directory an
-    ``inspect`` log is scored with (default: its task's).
+    ``inspect`` log is scored with (default: its task's).  ``claude-code`` paths
+    are read together: the files of one session (its subagents') are one record.
+    An option a format does not read (``--as-of`` for ``inspect``,
+    ``--as-of-field`` for ``inspect`` and ``mcp-events``) is refused, never ignored.
     """
     if log_format not in FORMATS:
         raise AnachronError(f"unknown log format {log_format!r}: choose one of {', '.join(FORMATS)}")
