@@ -801,15 +801,15 @@ class CallKindTest(unittest.TestCase):
         }
         expected = {
             "openai-responses": ([("foo", "error")], [
-                "read 1 item of unknown type 'foo_call' as tool calls whose result is not read (items[1]): update anachron or pass --retrieval-tools",
-                "skipped 1 item of unknown type 'foo_call_output' (items[2]): not a tool call anachron knows; update anachron if it is one",
-                "skipped 2 items of unknown type 'foo_note' (items[3], items[4]): not a tool call anachron knows; update anachron if it is one"]),
+                "read 1 item of unknown type 'foo_call' as a tool call, its result not read (items[1]): update anachron to score them",
+                "skipped 1 item of unknown type 'foo_call_output' (items[2]): update anachron if they hold a tool call",
+                "skipped 2 items of unknown type 'foo_note' (items[3], items[4]): update anachron if they hold a tool call"]),
             "anthropic": ([("foo", "error")], [
-                "read 1 item of unknown type 'foo_tool_use' as tool calls whose result is not read (messages[1] content[0]): update anachron or pass --retrieval-tools",
-                "skipped 2 items of unknown type 'foo_note' (messages[1] content[1], messages[1] content[2]): not a tool call anachron knows; update anachron if it is one"]),
+                "read 1 item of unknown type 'foo_tool_use' as a tool call, its result not read (messages[1] content[0]): update anachron to score them",
+                "skipped 2 items of unknown type 'foo_note' (messages[1] content[1], messages[1] content[2]): update anachron if they hold a tool call"]),
             "openai-chat": ([("foo", "error")], [
-                "read 1 item of unknown type 'foo' as tool calls whose result is not read (messages[0] tool_calls[0]): update anachron or pass --retrieval-tools",
-                "skipped 1 item of unknown type 'role critic' (messages[1]): not a tool call anachron knows; update anachron if it is one"]),
+                "read 1 item of unknown type 'foo' as a tool call, its result not read (messages[0] tool_calls[0]): update anachron to score them",
+                "skipped 1 item of unknown type 'role critic' (messages[1]): update anachron if they hold a tool call"]),
         }
         with tempfile.TemporaryDirectory() as tmp:
             for fmt, log in cases.items():
@@ -839,8 +839,8 @@ class CallKindTest(unittest.TestCase):
             (record,) = imported("claude-code", path)
         self.assertEqual([c["tool"] for c in record["interactions"]], ["Gizmo", "WebSearch"])
         self.assertEqual(record["warnings"], [
-            f"skipped 1 item of unknown type 'record mystery-record' ({path}:2): not a tool call anachron knows; update anachron if it is one",
-            f"read 1 item of unknown type 'gizmo_use' as tool calls whose result is not read ({path}:3 content[0]): update anachron or pass --retrieval-tools",
+            f"skipped 1 item of unknown type 'record mystery-record' ({path}:2): update anachron if they hold a tool call",
+            f"read 1 item of unknown type 'gizmo_use' as a tool call, its result not read ({path}:3 content[0]): update anachron to score them",
         ])
 
 

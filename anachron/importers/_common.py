@@ -330,9 +330,10 @@ class Session:
             count = f"{len(places)} item{'s' if len(places) != 1 else ''} of unknown type {kind!r}"
             shown = ", ".join(places[:5]) + (f", ... ({len(places) - 5} more)" if len(places) > 5 else "")
             if call_like:
-                lines.append(f"read {count} as tool calls whose result is not read ({shown}): update anachron or pass --retrieval-tools")
+                read = "a tool call, its result not read" if len(places) == 1 else "tool calls, their results not read"
+                lines.append(f"read {count} as {read} ({shown}): update anachron to score them")
             else:
-                lines.append(f"skipped {count} ({shown}): not a tool call anachron knows; update anachron if it is one")
+                lines.append(f"skipped {count} ({shown}): update anachron if they hold a tool call")
         return lines
 
     def final_answer(self, text: str | None, citations: list[str] | None = None) -> None:
