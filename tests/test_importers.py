@@ -68,9 +68,13 @@ class FormatTest(unittest.TestCase):
             ("python", "ok", "print(41.2)"),
         ])
 
-    def test_openai_chat_default_sample_ids_name_the_line(self):
+    def test_default_sample_ids_are_the_conversations_own_else_the_line(self):
         doc = scored("openai-chat", fixture("openai-chat.jsonl"))
-        self.assertEqual([s["sample_id"] for s in doc["samples"]], ["openai-chat-1", "openai-chat-2"])
+        self.assertEqual([s["sample_id"] for s in doc["samples"]], ["chat-a", "chat-b"])
+        with tempfile.TemporaryDirectory() as tmp:
+            log = Path(tmp) / "log.jsonl"
+            log.write_text("".join(json.dumps(conversation(("search", {"query": "q"}, "r"))) + "\n" for _ in range(2)))
+            self.assertEqual([s["sample_id"] for s in scored("openai-chat", str(log))["samples"]], ["log-1", "log-2"])
 
     def test_openai_responses(self):
         doc = scored("openai-responses", fixture("openai-responses.json"), extra=("--sealed-tools", "web_search"))
@@ -633,6 +637,24 @@ class MalformedLogTest(unittest.TestCase):
         self.check("anthropic", "b.json", json.dumps([{"role": "system", "content": "x"}]),
                    " messages[0]: role is the string 'system', expected 'user' or 'assistant'")
 
+    def test_call_kinds(self):
+        function = [{"role": "assistant", "content": None, "function_call": {"name": "f", "arguments": "{}"}},
+                    {"role": "function", "name": "g", "content": "x"}]
+        self.check("openai-chat", "f.json", json.dumps(function),
+                   " messages[1]: function message of the string 'g', which the assistant turn before it did not call")
+        self.check("openai-chat", "g.json", json.dumps([{"role": "assistant", "function_call": {"arguments": "{}"}}]),
+                   " messages[0]: function_call.name is null, expected the function's name")
+        self.check("openai-responses", "c.json", json.dumps([{"type": "mcp_call", "id": "m", "arguments": "{}"}]),
+                   " items[0]: name is null, expected the MCP tool's name")
+        self.check("openai-responses", "d.json", json.dumps([{"type": "custom_tool_call", "name": "f", "input": "x"}]),
+                   " items[0]: call_id is null, expected the id pairing the call with its output")
+        self.check("openai-responses", "e.json", json.dumps([{"type": "apply_patch_call_output", "call_id": "p", "output": "x"}]),
+                   " items[0]: apply_patch_call_output for call_id 'p', which no earlier call made")
+        self.check("anthropic", "c.json", json.dumps([{"role": "assistant", "content": [{"type": "mcp_tool_use", "id": "m", "input": {}}]}]),
+                   " messages[0] content[0]: name is null, expected the tool's name")
+        self.check("anthropic", "d.json", json.dumps([{"role": "assistant", "content": [{"type": "mcp_tool_result", "tool_use_id": "m"}]}]),
+                   " messages[0] content[0]: mcp_tool_result for 'm', which no earlier server_tool_use made")
+
     def test_claude_code(self):
         user = {"type": "user", "sessionId": "s", "message": {"role": "user", "content": "q"}}
         result = {"type": "user", "message": {"role": "user", "content": [{"type": "tool_result", "tool_use_id": "toolu_x", "content": "r"}]}}
@@ -678,6 +700,240 @@ class MalformedLogTest(unittest.TestCase):
             import_logs("x", ["a"], Options())
 
 
+def imported(fmt, *logs, **options):
+    """The trace records *logs* import to (as-of 2023-01-01 unless given)."""
+    options.setdefault("as_of", dt.date(2023, 1, 1))
+    return [record for _, record in import_logs(fmt, [str(log) for log in logs], Options(**options))]
+
+
+class CallKindTest(unittest.TestCase):
+    """Issue 26: every call-like item of every format is an interaction the seal audit sees; an item
+    of an unknown type is reported in the record's warnings, never skipped."""
+
+    # (format, fixture, the tools of its calls in order)
+    KINDS = [
+        ("openai-responses", "openai-responses-kinds.json", [
+            "mcp__timelock__search", "mcp__browser__navigate", "sql", "computer", "file_search", "image_generation",
+            "apply_patch", "shell", "shell", "program", "web_search"]),
+        ("openai-chat", "openai-chat-legacy.json", ["web_search", "run_shell"]),
+        ("anthropic", "anthropic-mcp.json", ["mcp__timelock__search", "mcp__browser__navigate", "code_execution"]),
+        ("claude-code", "claude-code-team.jsonl", ["Task", "WebSearch", "TaskOutput", "Notebook", "web_search", "WebFetch"]),
+    ]
+
+    def test_every_call_kind_is_an_audited_interaction(self):
+        for fmt, name, tools in self.KINDS:
+            with self.subTest(fmt=fmt):
+                records = imported(fmt, fixture(name))
+                self.assertEqual([c["tool"] for c in records[0]["interactions"]], tools)
+                self.assertNotIn("warnings", records[0])
+                doc = scored(fmt, fixture(name), extra=("--sealed-tools", "mcp__timelock__search"))
+                # Every call outside the lock is one breach: no call kind escapes the audit.
+                sealed = tools.count("mcp__timelock__search")
+                self.assertEqual(doc["samples"][0]["seal_breaches"], len(tools) - sealed)
+                self.assertFalse(doc["summary"]["sealed"])
+
+    def test_responses_kinds_figures(self):
+        (s,) = scored("openai-responses", fixture("openai-responses-kinds.json"),
+                      extra=("--sealed-tools", "mcp__timelock__search"))["samples"]
+        self.assertEqual(s["sample_id"], "resp_kinds")  # the Response's own id
+        # Retrievals: the timelock search (2022), file_search (a 2023 URL in a file), the curl shell, a
+        # web search's find_in_page (a 2022 URL).
+        self.assertEqual(figures(s), {"interactions": 4, "result_leaks": 1, "undated": 0, "query_intent_leaks": 0,
+                                      "content_leaks": 0, "seal_breaches": 10, "tclr": 1 / 4, "failed": 1})
+        (record,) = imported("openai-responses", fixture("openai-responses-kinds.json"))
+        calls = {c["tool"]: c for c in record["interactions"]}
+        self.assertEqual(calls["mcp__browser__navigate"]["error"], "navigation timed out")
+        self.assertEqual(calls["computer"]["error"], "no result in the log")  # a screenshot: nothing read
+        self.assertEqual(calls["apply_patch"]["arguments"]["path"], "notes.md")
+        self.assertEqual(record["interactions"][7]["command"], "curl -s https://example.com/cygnus.json")
+        self.assertEqual(calls["program"]["command"], "print(1 + 1)")
+
+    def test_legacy_function_call_and_an_array_of_conversations(self):
+        doc = scored("openai-chat", fixture("openai-chat-legacy.json"))
+        a, b = doc["samples"]
+        self.assertEqual((a["sample_id"], b["sample_id"]), ("legacy-1", "openai-chat-legacy-2"))
+        self.assertEqual(figures(a), {"interactions": 1, "result_leaks": 1, "undated": 0, "query_intent_leaks": 0,
+                                      "content_leaks": 0, "seal_breaches": None, "tclr": 1.0, "failed": 0})
+        record = imported("openai-chat", fixture("openai-chat-legacy.json"))[0]
+        self.assertEqual(record["interactions"][1]["arguments"], "curl -s https://example.com/x")  # not JSON: kept
+
+    def test_anthropic_mcp_connector(self):
+        (s,) = scored("anthropic", fixture("anthropic-mcp.json"), extra=("--sealed-tools", "mcp__timelock__search"))["samples"]
+        self.assertEqual(s["sample_id"], "anthropic-mcp-run")
+        self.assertEqual(figures(s), {"interactions": 1, "result_leaks": 0, "undated": 0, "query_intent_leaks": 0,
+                                      "content_leaks": 0, "seal_breaches": 2, "tclr": 0.0, "failed": 1})
+        self.assertEqual(s["evidence"], ["#2 tool 'mcp__browser__navigate' is outside the time lock",
+                                         "#3 tool 'code_execution' is outside the time lock"])
+
+    def test_an_input_message_without_type_is_a_message(self):
+        # The Agents SDK's to_input_list() writes {"role", "content"} items, which the Responses API accepts.
+        items = [{"role": "user", "content": "q"},
+                 {"type": "function_call", "call_id": "c1", "name": "web_search", "arguments": json.dumps({"query": "q"})},
+                 {"type": "function_call_output", "call_id": "c1", "output": "none"},
+                 {"role": "assistant", "content": [{"type": "output_text", "text": "done", "annotations": []}]}]
+        with tempfile.TemporaryDirectory() as tmp:
+            log = Path(tmp) / "agents.json"
+            log.write_text(json.dumps(items))
+            (record,) = imported("openai-responses", log)
+        self.assertEqual(([c["tool"] for c in record["interactions"]], record["answer"]), (["web_search"], "done"))
+        self.assertNotIn("warnings", record)
+
+    def test_a_shell_whose_arguments_are_not_json_keeps_them_as_its_command(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            log = Path(tmp) / "s.json"
+            call = {"id": "c1", "type": "function", "function": {"name": "shell", "arguments": "curl -s https://x.example/a"}}
+            log.write_text(json.dumps([{"role": "assistant", "content": None, "tool_calls": [call]},
+                                       {"role": "tool", "tool_call_id": "c1", "content": "ok"}]))
+            (record,) = imported("openai-chat", log)
+            self.assertEqual(record["interactions"][0]["command"], "curl -s https://x.example/a")
+
+    def test_unknown_items_are_reported_never_skipped(self):
+        cases = {
+            "openai-responses": [{"type": "message", "role": "user", "content": "q"},
+                                 {"type": "foo_call", "call_id": "f1", "name": "foo", "arguments": "{}"},
+                                 {"type": "foo_call_output", "call_id": "f1", "output": "x"},
+                                 {"type": "foo_note", "text": "n"}, {"type": "foo_note", "text": "m"}],
+            "anthropic": [{"role": "user", "content": "q"},
+                          {"role": "assistant", "content": [{"type": "foo_tool_use", "id": "x1", "name": "foo", "input": {}},
+                                                            {"type": "foo_note"}, {"type": "foo_note"}]}],
+            "openai-chat": [{"role": "assistant", "content": None,
+                             "tool_calls": [{"id": "c1", "type": "foo", "name": "foo", "foo": {}}]},
+                            {"role": "critic", "content": "n"}],
+        }
+        expected = {
+            "openai-responses": ([("foo", "error")], [
+                "read 1 item of unknown type 'foo_call' as a tool call, its result not read (items[1]): update anachron to score them",
+                "skipped 1 item of unknown type 'foo_call_output' (items[2]): update anachron if they hold a tool call",
+                "skipped 2 items of unknown type 'foo_note' (items[3], items[4]): update anachron if they hold a tool call"]),
+            "anthropic": ([("foo", "error")], [
+                "read 1 item of unknown type 'foo_tool_use' as a tool call, its result not read (messages[1] content[0]): update anachron to score them",
+                "skipped 2 items of unknown type 'foo_note' (messages[1] content[1], messages[1] content[2]): update anachron if they hold a tool call"]),
+            "openai-chat": ([("foo", "error")], [
+                "read 1 item of unknown type 'foo' as a tool call, its result not read (messages[0] tool_calls[0]): update anachron to score them",
+                "skipped 1 item of unknown type 'role critic' (messages[1]): update anachron if they hold a tool call"]),
+        }
+        with tempfile.TemporaryDirectory() as tmp:
+            for fmt, log in cases.items():
+                with self.subTest(fmt=fmt):
+                    path = Path(tmp) / f"{fmt}.json"
+                    path.write_text(json.dumps(log))
+                    (record,) = imported(fmt, path)
+                    calls, warnings = expected[fmt]
+                    self.assertEqual([(c["tool"], c["status"]) for c in record["interactions"]], calls)
+                    self.assertEqual(record["warnings"], warnings)
+                    out = Path(tmp) / f"{fmt}.trace.jsonl"
+                    status, _, err = run_cli("import", "--from", fmt, str(path), "--as-of", T, "--out", str(out))
+                    self.assertEqual(status, 0, err)
+                    self.assertEqual(json.loads(out.read_text())["warnings"], warnings)
+
+    def test_claude_code_unknown_records_and_blocks(self):
+        rows = [{"type": "user", "sessionId": "s1", "uuid": "u0", "message": {"role": "user", "content": "q"}},
+                {"type": "mystery-record", "sessionId": "s1", "uuid": "u1"},
+                {"type": "assistant", "sessionId": "s1", "uuid": "u2", "message": {"role": "assistant", "content": [
+                    {"type": "gizmo_use", "id": "g1", "name": "Gizmo", "input": {}}]}},
+                # A message with a tool call inside a record of another type: read.
+                {"type": "assistant-replay", "sessionId": "s1", "uuid": "u3", "message": {"role": "assistant", "content": [
+                    {"type": "tool_use", "id": "t1", "name": "WebSearch", "input": {"query": "x"}}]}}]
+        with tempfile.TemporaryDirectory() as tmp:
+            path = Path(tmp) / "s.jsonl"
+            path.write_text("".join(json.dumps(r) + "\n" for r in rows))
+            (record,) = imported("claude-code", path)
+        self.assertEqual([c["tool"] for c in record["interactions"]], ["Gizmo", "WebSearch"])
+        self.assertEqual(record["warnings"], [
+            f"skipped 1 item of unknown type 'record mystery-record' ({path}:2): update anachron if they hold a tool call",
+            f"read 1 item of unknown type 'gizmo_use' as a tool call, its result not read ({path}:3 content[0]): update anachron to score them",
+        ])
+
+
+class ClaudeCodeSessionTest(unittest.TestCase):
+    """Issue 27: a session's subagent files merge into it, however they are passed; never a duplicate."""
+
+    SESSION = "9a8b7c6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d"
+    MAIN = fixture("claude-code-team.jsonl")
+    SUB = fixture("claude-code-team/subagents/agent-a1b2c3d.jsonl")
+
+    def figures_of(self, *logs):
+        (s,) = scored("claude-code", *logs, extra=("--sealed-tools", "mcp__timelock__search"))["samples"]
+        return s["sample_id"], figures(s)
+
+    def test_every_way_of_passing_a_session_gives_the_whole_session(self):
+        # Task, the subagent's WebSearch (leaks) and WebFetch (undated), TaskOutput, Notebook (a built-in
+        # Claude Code does not document: local), the server web_search (2022-12-20).
+        whole = (self.SESSION, {"interactions": 3, "result_leaks": 1, "undated": 1, "query_intent_leaks": 0,
+                                "content_leaks": 0, "seal_breaches": 6, "tclr": 1 / 3, "failed": 0})
+        for logs in [(self.MAIN,), (self.MAIN, self.SUB), (self.SUB, self.MAIN), (fixture("claude-code-team"),)]:
+            with self.subTest(logs=logs):
+                self.assertEqual(self.figures_of(*logs), whole)
+
+    def test_the_progress_records_alone_carry_the_subagents_first_calls(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            main = Path(tmp) / "alone.jsonl"
+            main.write_text(Path(self.MAIN).read_text())  # no subagents/ beside it
+            (record,) = imported("claude-code", main)
+            self.assertEqual([c["tool"] for c in record["interactions"]], ["Task", "WebSearch", "TaskOutput", "Notebook", "web_search"])
+            (record,) = imported("claude-code", self.SUB)  # a subagent file alone is its session's sample
+            self.assertEqual((record["sample_id"], [c["tool"] for c in record["interactions"]]), (self.SESSION, ["WebSearch", "WebFetch"]))
+
+    def test_local_built_ins(self):
+        (record,) = imported("claude-code", self.MAIN)
+        local = {c["tool"] for c in record["interactions"] if c.get("retrieval") is False}
+        self.assertEqual(local, {"Task", "TaskOutput", "Notebook"})
+        self.assertEqual(record.get("answer"), "Probably yes.")  # the main chain's, not the subagent's
+
+    def test_a_project_directory_is_its_sessions(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            for name in ("claude-code-sealed.jsonl", "claude-code-team.jsonl", "claude-code-team/subagents/agent-a1b2c3d.jsonl"):
+                (Path(tmp) / name).parent.mkdir(parents=True, exist_ok=True)
+                (Path(tmp) / name).write_text((DATA / name).read_text())
+            records = imported("claude-code", tmp)
+        self.assertEqual([(r["sample_id"], len(r["interactions"])) for r in records],
+                         [("0c2d7f4e-1b9a-4e8e-a3c5-6d7e8f9a0b12", 2), (self.SESSION, 6)])
+
+    def test_a_directory_without_sessions(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            status, out, err = run_cli("score", "--from", "claude-code", tmp, "--as-of", T)
+            self.assertEqual((status, out), (2, ""))
+            self.assertEqual(err, f"anachron: {tmp}: a directory with no session transcript (*.jsonl, or subagents/agent-*.jsonl)\n")
+
+
+class AsOfFieldTest(unittest.TestCase):
+    def test_each_conversation_names_its_cutoff(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            log = Path(tmp) / "log.jsonl"
+            rows = [dict(conversation(("search", {"query": "q"}, "https://a.example/2023/06/01/x")), id=f"c{n}", meta={"as_of": day})
+                    for n, day in ((1, "2023-01-01"), (2, "2024-01-01T09:30:00Z"))]
+            log.write_text("".join(json.dumps(r) + "\n" for r in rows))
+            status, out, err = run_cli("score", "--from", "openai-chat", str(log), "--as-of-field", "meta.as_of", "--format", "json")
+            self.assertEqual(status, 0, err)
+            samples = json.loads(out)["samples"]
+            self.assertEqual([(s["sample_id"], s["as_of"], s["result_leaks"]) for s in samples],
+                             [("c1", "2023-01-01", 1), ("c2", "2024-01-01", 0)])
+            session = Path(tmp) / "cc.jsonl"
+            session.write_text(json.dumps({"type": "user", "sessionId": "s9", "when": "2022-05-05",
+                                           "message": {"role": "user", "content": "q"}}) + "\n")
+            self.assertEqual(imported("claude-code", session, as_of=None, as_of_field="when")[0]["as_of"], "2022-05-05")
+            bad = Path(tmp) / "bad.jsonl"
+            bad.write_text(json.dumps(dict(rows[0], meta={"as_of": "soon"})) + "\n")
+            for argv, message in [
+                (["score", "--from", "openai-chat", str(bad), "--as-of-field", "meta.as_of"],
+                 f"anachron: {bad}: field 'meta.as_of' (--as-of-field): 'soon' is not a date of the form YYYY-MM-DD\n"),
+                (["score", "--from", "openai-chat", str(bad), "--as-of-field", "meta.nothing"],
+                 f"anachron: {bad}: field 'meta.nothing' (--as-of-field): expected a date string YYYY-MM-DD, got null\n"),
+                (["score", "--from", "openai-chat", str(log), "--as-of-field", "meta.as_of", "--as-of", T],
+                 "anachron: --as-of and --as-of-field each give the cutoff: give one\n"),
+                (["score", str(log), "--as-of-field", "meta.as_of"], "anachron: --as-of-field reads logs: give --from FORMAT\n"),
+                (["score", "--from", "otel", fixture("otel.json"), "--as-of-field", "x"],
+                 f"anachron: {fixture('otel.json')}: --as-of-field is not read for otel logs\n"),
+                (["score", "--from", "mcp-events", str(log), "--as-of-field", "x"],
+                 "anachron: --as-of-field is not read for mcp-events logs: each names its own cutoff\n"),
+                (["score", "--from", "inspect", str(log), "--as-of", T],
+                 "anachron: --as-of and --as-of-map are not read for inspect logs: each sample's cutoff is its task's\n"),
+            ]:
+                with self.subTest(argv=argv):
+                    status, out, err = run_cli(*argv)
+                    self.assertEqual((status, out, err), (2, "", message))
+
+
 class FixtureBuildTest(unittest.TestCase):
     def test_the_fixtures_are_what_the_sdks_build(self):
         require_extra("openai", "test")
@@ -693,7 +949,9 @@ class FixtureBuildTest(unittest.TestCase):
         same_sdks = (openai.__version__, anthropic.__version__) == (module.SDK_VERSIONS["openai"], module.SDK_VERSIONS["anthropic"])
         formats = {"openai-chat.jsonl": "openai-chat", "openai-responses.json": "openai-responses", "anthropic.json": "anthropic",
                    "claude-code.jsonl": "claude-code", "claude-code-sealed.jsonl": "claude-code",
-                   "claude-code-local.jsonl": "claude-code", "otel.json": "otel"}
+                   "claude-code-local.jsonl": "claude-code", "otel.json": "otel",
+                   "openai-responses-kinds.json": "openai-responses", "openai-chat-legacy.json": "openai-chat",
+                   "anthropic-mcp.json": "anthropic", "claude-code-team.jsonl": "claude-code"}
         with tempfile.TemporaryDirectory() as tmp:
             built = module.build(Path(tmp))
             for name, text in built.items():

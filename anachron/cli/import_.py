@@ -27,13 +27,17 @@ def _formats() -> tuple[str, ...]:
 
 
 def add_log_options(parser: argparse.ArgumentParser, *, required: bool) -> None:
-    """``--from FORMAT``, ``--as-of``, ``--as-of-map``, ``--sample-id-from`` (docs/importers.md)."""
+    """``--from FORMAT``, ``--as-of``, ``--as-of-map``, ``--as-of-field``, ``--sample-id-from`` (docs/importers.md)."""
     parser.add_argument(
         "--from", dest="log_format", required=required, choices=_formats(), metavar="FORMAT",
         help=f"read logs of this format: {', '.join(_formats())}",
     )
     parser.add_argument("--as-of", type=iso_date, metavar="DATE", help="the cutoff T of every imported sample")
     parser.add_argument("--as-of-map", metavar="FILE.json", help="a JSON object: sample id -> its cutoff T")
+    parser.add_argument(
+        "--as-of-field", metavar="FIELD",
+        help="read each conversation's cutoff T from this field of the log (dotted path, as --sample-id-from)",
+    )
     parser.add_argument(
         "--sample-id-from", metavar="FIELD",
         help="name each sample by this field of the conversation (dotted path), record or span attribute",
@@ -104,17 +108,21 @@ def trace_records(args: argparse.Namespace, corpus: Corpus) -> Iterator[Record]:
     if args.log_format is None:
         if any(v is not None for v in (args.as_of, args.as_of_map, args.sample_id_from, args.retrieval_tools)):
             raise AnachronError("--as-of, --as-of-map, --sample-id-from and --retrieval-tools read logs: give --from FORMAT")
+        if args.as_of_field is not None:
+            raise AnachronError("--as-of-field reads logs: give --from FORMAT")
         if len(logs) != 1:
             raise AnachronError("a trace is one file: give one TRACE.jsonl, or --from FORMAT for logs")
         return stream_records(logs[0])  # one record at a time, when the stream reaches it
     from ..importers import Options, import_logs
 
-    if args.as_of is not None and args.as_of_map is not None:
-        raise AnachronError("--as-of and --as-of-map both give the cutoff: give one")
+    if sum(v is not None for v in (args.as_of, args.as_of_map, args.as_of_field)) > 1:
+        given = [name for name, v in (("--as-of", args.as_of), ("--as-of-map", args.as_of_map), ("--as-of-field", args.as_of_field)) if v is not None]
+        raise AnachronError(f"{' and '.join(given)} each give the cutoff: give one")
     options = Options(
         as_of=args.as_of,
         as_of_map=_as_of_map(args.as_of_map) if args.as_of_map is not None else None,
         sample_id_from=args.sample_id_from,
+        as_of_field=args.as_of_field,
         retrieval_tools=frozenset(_names("--retrieval-tools", args.retrieval_tools)) if args.retrieval_tools is not None else None,
         corpus=corpus if args.corpus is not None else None,
         scoring_corpus=corpus,

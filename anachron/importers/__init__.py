@@ -84,7 +84,10 @@ def import_logs(
 
     Every error is an :class:`~anachron.core.errors.AnachronError` naming the file
     and the line, message or span.  *corpus_dir* is the corpus directory an
-    ``inspect`` log is scored with (default: its task's).
+    ``inspect`` log is scored with (default: its task's).  ``claude-code`` paths
+    are read together: the files of one session (its subagents') are one record.
+    An option a format does not read (``--as-of`` for ``inspect``,
+    ``--as-of-field`` for ``inspect`` and ``mcp-events``) is refused, never ignored.
     """
     if log_format not in FORMATS:
         raise AnachronError(f"unknown log format {log_format!r}: choose one of {', '.join(FORMATS)}")
@@ -93,7 +96,11 @@ def import_logs(
     names = [str(path) for path in paths]
     if log_format in ("inspect", "mcp-events") and options.retrieval_tools is not None:
         raise AnachronError(f"--retrieval-tools is not read for {log_format} logs: every call of Anachron's own tools retrieves")
+    if log_format in ("inspect", "mcp-events") and options.as_of_field is not None:
+        raise AnachronError(f"--as-of-field is not read for {log_format} logs: each names its own cutoff")
     if log_format == "inspect":
+        if options.as_of is not None or options.as_of_map is not None:
+            raise AnachronError("--as-of and --as-of-map are not read for inspect logs: each sample's cutoff is its task's")
         if options.sample_id_from is not None:
             raise AnachronError("--sample-id-from is not read for inspect logs: their samples have ids")
         return _inspect(names, options, corpus_dir)
@@ -101,5 +108,7 @@ def import_logs(
         if options.sample_id_from is not None:
             raise AnachronError("--sample-id-from is not read for mcp-events logs: each log's file name names its run")
         return _mcp_events(names, options)
+    if log_format == "claude-code":
+        return _claude_code.read_sessions(names, options)  # a session's files merge, wherever they were passed
     reader = _READERS[log_format]
     return (record for path in names for record in reader(path, options))

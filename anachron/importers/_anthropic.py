@@ -13,9 +13,19 @@ blocks), or an object with ``messages``.  Blocks read:
   ``title``, ``page_age``) are the returned items, ``web_fetch_tool_result``
   is one item (``url``, the document's title and text); an error content
   (``*_tool_result_error``) is an ``error`` call;
+- ``mcp_tool_use`` (the MCP connector: ``server_name``, ``name``, ``input``):
+  tool ``mcp__SERVER__NAME`` (as Claude Code names MCP tools), paired by
+  ``tool_use_id`` with its ``mcp_tool_result`` (its text is the result;
+  ``is_error: true`` a failed call);
 - ``text`` of the last assistant message with text is the answer; the
   ``url`` of its ``web_search_result_location`` citations (the ``source`` of
   ``search_result_location`` ones) are the citations.
+
+Thinking, images, documents and the other content blocks that are no call
+are skipped; a block of a type not named here is reported in the record's
+``warnings`` and, when it looks like a call, read as one
+(:meth:`._common.Session.unknown_item`).  A JSON array of conversations is
+one conversation each.
 """
 
 from __future__ import annotations
@@ -24,7 +34,7 @@ from typing import Any, Iterator, Mapping
 
 from ..core.errors import AnachronError, describe
 from ..core.jsonio import Record
-from ._common import Options, Session, awaiting, expect_list, expect_object, message_list, read_conversations
+from ._common import Options, Session, awaiting, expect_list, expect_object, is_conversation, message_list, read_conversations
 from ._results import fetch_item, result_items, text_of
 
 FORMAT = "anthropic"
@@ -65,6 +75,10 @@ def _server_result(block: Mapping[str, Any], entry: dict[str, Any], corpus: Any)
     kind = content.get("type") if isinstance(content, dict) else None
     if isinstance(kind, str) and kind.endswith("_error"):
         return True, f"{kind}: {content.get('error_code')}"  # type: ignore[union-attr]
+    if block.get("type") == "mcp_tool_result":
+        if block.get("is_error") is True:
+            return True, text_of(content)
+        return False, result_items(text_of(content), corpus)
     if block.get("type") == "web_search_tool_result":
         return False, result_items(content if isinstance(content, list) else [], corpus)
     if block.get("type") == "web_fetch_tool_result" and isinstance(content, dict):
@@ -96,6 +110,21 @@ def _citations(blocks: list[Mapping[str, Any]]) -> list[str]:
     return cited
 
 
+# Content blocks that carry no call and no result.
+_NOT_CALLS = frozenset({
+    "text", "thinking", "redacted_thinking", "image", "document", "search_result", "container_upload", "compaction",
+    "fallback", "mcp_tool_listing",
+})
+
+
+def _tool_name(block: Mapping[str, Any], kind: str, at: str) -> str:
+    name = block.get("name")
+    if not isinstance(name, str) or not name:
+        raise AnachronError(f"{at}: name is {describe(name)}, expected the tool's name")
+    server = block.get("server_name")
+    return f"mcp__{server}__{name}" if kind == "mcp_tool_use" and isinstance(server, str) and server else name
+
+
 def conversation(where: str, messages: list[Any], options: Options) -> Session:
     session = Session(where, FORMAT, options.corpus)
     client: dict[str, dict[str, Any]] = {}  # tool_use calls awaiting the next user message
@@ -112,10 +141,8 @@ def conversation(where: str, messages: list[Any], options: Options) -> Session:
                 block_at = f"{at} content[{number}]"
                 block = expect_object(raw_block, block_at, "a content block")
                 kind = block.get("type")
-                if kind in ("tool_use", "server_tool_use"):
-                    name = block.get("name")
-                    if not isinstance(name, str) or not name:
-                        raise AnachronError(f"{block_at}: name is {describe(name)}, expected the tool's name")
+                if kind in ("tool_use", "server_tool_use", "mcp_tool_use"):
+                    name = _tool_name(block, kind, block_at)
                     ident = _tool_use_id(block, "id", block_at)
                     pending = awaiting(client if kind == "tool_use" else server, ident, block_at)
                     pending[ident] = session.call(name, block.get("input"), call_id=ident)
@@ -127,6 +154,8 @@ def conversation(where: str, messages: list[Any], options: Options) -> Session:
                     _settle(session, entry, *_server_result(block, entry, options.corpus))
                 elif kind == "text" and isinstance(block.get("text"), str):
                     texts.append(block)
+                elif kind not in _NOT_CALLS:
+                    _unknown(session, server, block, kind, f"messages[{index}] content[{number}]")
             if texts:
                 session.final_answer("".join(b["text"] for b in texts), _citations(texts))
         elif role == "user":
@@ -134,6 +163,8 @@ def conversation(where: str, messages: list[Any], options: Options) -> Session:
                 block_at = f"{at} content[{number}]"
                 block = expect_object(raw_block, block_at, "a content block")
                 if block.get("type") != "tool_result":
+                    if block.get("type") not in _NOT_CALLS:
+                        _unknown(session, {}, block, block.get("type"), f"messages[{index}] content[{number}]")
                     continue
                 ident = _tool_use_id(block, "tool_use_id", block_at)
                 entry = client.pop(ident, None)
@@ -146,5 +177,13 @@ def conversation(where: str, messages: list[Any], options: Options) -> Session:
     return session
 
 
+def _unknown(session: Session, server: dict[str, dict[str, Any]], block: Mapping[str, Any], kind: Any, place: str) -> None:
+    """A block of an unknown type: reported; a call-like one is a call (awaiting a result block by its id)."""
+    entry = session.unknown_item(kind, block, place)
+    ident = block.get("id")
+    if entry is not None and isinstance(ident, str) and ident and ident not in server:
+        server[ident] = entry
+
+
 def read(path: str, options: Options) -> Iterator[Record]:
-    return read_conversations(path, options, message_list, conversation)
+    return read_conversations(path, options, message_list, conversation, is_conversation)

@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any, Callable, Iterator, Mapping
 
 from ..core import Corpus
-from ..core.dates import format_date
+from ..core.dates import format_date, parse_date
 from ..core.seal import NETWORK_PATTERN, SHELL_TOOLS
 from ..core.errors import AnachronError, describe
 from ..core.jsonio import Record, parse_json, read_text
@@ -27,11 +27,20 @@ URL_ARGUMENTS = ("url", "id_or_url", "link")
 COMMAND_ARGUMENTS = ("command", "commands", "cmd", "code")
 MAX_ERROR = 200  # characters of a failed call's message kept in the trace
 
-# Claude Code's built-in tools that work on the local machine: they read files, edit, plan, spawn.
+# Claude Code's built-in tools that work on the local machine: they read files, edit, plan, spawn,
+# and read a background task's output.  Taken from the tool list of Claude Code 2.1 (its settings
+# documentation, "Tools available to Claude") plus the names of earlier 2.0 releases; a built-in
+# name not listed here is local too (see is_retrieval): the list documents, it does not decide.
 CLAUDE_CODE_LOCAL = frozenset({
-    "Read", "Write", "Edit", "MultiEdit", "NotebookRead", "NotebookEdit", "Glob", "Grep", "LS",
-    "TodoRead", "TodoWrite", "Task", "Agent", "ExitPlanMode", "BashOutput", "KillBash", "KillShell",
-    "SlashCommand", "Skill", "AskUserQuestion",
+    "Read", "Write", "Edit", "MultiEdit", "NotebookRead", "NotebookEdit", "Glob", "Grep", "LS", "LSP",
+    "TodoRead", "TodoWrite", "Task", "Agent", "TaskOutput", "TaskStop", "TaskCreate", "TaskGet", "TaskUpdate",
+    "TaskList", "ExitPlanMode", "EnterPlanMode", "BashOutput", "KillBash", "KillShell", "SlashCommand", "Skill",
+    "AskUserQuestion", "ToolSearch",
+})
+# Claude Code's tools that reach outside the machine: its web tools (and the server tools of the API
+# behind them), and the MCP resource readers; every MCP tool (``mcp__SERVER__TOOL``) retrieves too.
+CLAUDE_CODE_RETRIEVAL = frozenset({
+    "WebSearch", "WebFetch", "web_search", "web_fetch", "ListMcpResourcesTool", "ReadMcpResourceTool",
 })
 # A tool name that says it searches or reads the web.
 RETRIEVAL_NAME = re.compile(r"search|fetch|browse|retriev|scrape|crawl|web|url|http|open_page|news", re.IGNORECASE)
@@ -44,6 +53,7 @@ class Options:
     as_of: _dt.date | None = None
     as_of_map: Mapping[str, _dt.date] | None = None
     sample_id_from: str | None = None
+    as_of_field: str | None = None  # --as-of-field: each conversation's cutoff, read from the log
     retrieval_tools: frozenset[str] | None = None  # --retrieval-tools: exactly these are retrieval calls
     warn: Callable[[str], None] | None = field(default=None, compare=False)  # one line on stderr, from the CLI
     corpus: Corpus | None = None  # ids of this corpus are recognised in results (--corpus given)
@@ -68,6 +78,35 @@ def pick(obj: Any, path: str) -> Any:
             return None
         node = node.get(key)
     return node
+
+
+def as_of_of(obj: Any, options: Options, where: str) -> _dt.date | None:
+    """The cutoff *obj* states at its ``--as-of-field`` (a dotted path), or ``None`` without the option.
+
+    The value must be a ``YYYY-MM-DD`` date, or an ISO date-time whose day is taken (a log's
+    timestamps are date-times); anything else, a missing field among them, is an error naming *where*.
+
+    >>> as_of_of({"meta": {"as_of": "2023-01-01T00:00:00Z"}}, Options(as_of_field="meta.as_of"), "log:1")
+    datetime.date(2023, 1, 1)
+    """
+    if options.as_of_field is None:
+        return None
+    value = pick(obj, options.as_of_field)
+    day = value[:10] if isinstance(value, str) and len(value) > 10 and value[10:11] in ("T", " ") else value
+    try:
+        return parse_date(day)
+    except AnachronError as exc:
+        raise AnachronError(f"{where}: field {options.as_of_field!r} (--as-of-field): {exc}") from None
+
+
+def own_id(obj: Any) -> str | None:
+    """A conversation's own id: the ``id`` string of its object (a Response, a wrapped message list).
+
+    >>> own_id({"id": "resp_1", "output": []}), own_id([{"role": "user"}])
+    ('resp_1', None)
+    """
+    value = obj.get("id") if isinstance(obj, dict) else None
+    return value if isinstance(value, str) and value.strip() else None
 
 
 def sample_id_of(obj: Any, options: Options, default: str, where: str) -> str:
@@ -108,13 +147,26 @@ def read_conversations(
     options: Options,
     unpack: Callable[[str, Any], tuple[Any, Any]],
     build: Callable[[str, Any, Options], "Session"],
+    many: Callable[[Any], bool],
 ) -> Iterator[Record]:
-    """One trace record per document of *path*: *unpack* gives (the object naming the sample, its
-    body), *build* the session of the body.  Default sample id: the file name, ``NAME-LINE`` for a line."""
+    """One trace record per conversation of *path*: *unpack* gives (the object naming the sample, its
+    body), *build* the session of the body.
+
+    A document is one conversation, or a JSON array of them when *many* holds for each element
+    (``where`` then ends in ``[INDEX]``).  Default sample id: the conversation's own id
+    (:func:`own_id`), else the file name, ``NAME-LINE`` for a line, ``NAME-N`` for the Nth
+    conversation of an array.  Its cutoff: ``--as-of-field`` of the conversation object when given.
+    """
     for where, value in documents(path):
-        obj, body = unpack(where, value)
         default = stem(path) if where == str(path) else f"{stem(path)}-{where.rsplit(':', 1)[1]}"
-        yield where, build(where, body, options).record(sample_id_of(obj, options, default, where), options)
+        if isinstance(value, list) and value and all(many(element) for element in value):
+            parts = [(f"{where} [{i}]", f"{default}-{i + 1}", element) for i, element in enumerate(value)]
+        else:
+            parts = [(where, default, value)]
+        for at, fallback, conversation in parts:
+            obj, body = unpack(at, conversation)
+            sample_id = sample_id_of(obj, options, own_id(obj) or fallback, at)
+            yield at, build(at, body, options).record(sample_id, options, as_of_of(obj, options, at))
 
 
 def message_list(where: str, value: Any) -> tuple[Any, list[Any]]:
@@ -130,6 +182,12 @@ def message_list(where: str, value: Any) -> tuple[Any, list[Any]]:
     if messages is not None:
         return value, messages
     raise AnachronError(f"{where}: expected a list of messages or an object with 'messages', got {describe(value)}")
+
+
+def is_conversation(value: Any) -> bool:
+    """A conversation of messages, not a message: a list, or an object with ``messages``
+    (what :func:`message_list` reads); a JSON array of these is one conversation each."""
+    return isinstance(value, list) or (isinstance(value, dict) and "messages" in value)
 
 
 def _extra_data(text: str) -> bool:
@@ -192,6 +250,7 @@ class Session:
         self.calls: list[dict[str, Any]] = []
         self.answer: str | None = None
         self.citations: list[str] = []
+        self.unknown: dict[tuple[str, bool], list[str]] = {}  # (type, read as a call) -> where each was
 
     def call(
         self,
@@ -209,6 +268,8 @@ class Session:
         if query is not None:
             entry["query"] = query
         command = command if command is not None else _first_string(arguments, COMMAND_ARGUMENTS)
+        if command is None and tool in SHELL_TOOLS and isinstance(arguments, str) and arguments.strip():
+            command = arguments  # a shell's arguments that are not strict JSON: the command text, never dropped
         if command is not None:
             entry["command"] = command
         target = _first_string(arguments, URL_ARGUMENTS)
@@ -243,6 +304,38 @@ class Session:
         else:
             self.ok(entry, result_items(value, self.corpus))
 
+    def unknown_item(self, kind: Any, item: Mapping[str, Any], place: str, time: str | None = None) -> dict[str, Any] | None:
+        """An item (block, record) of a type the importer does not know: reported, never skipped.
+
+        It is counted in the record's ``warnings`` with its place.  When it looks like a call (a
+        ``name``, ``arguments``, ``input`` or ``call_id``, and a type that does not end in
+        ``_output`` or ``_result``) it becomes an interaction, named by its ``name`` (else its type),
+        so the seal audit sees it; its result is not read.  Returns that interaction, or ``None``.
+        """
+        label = kind if isinstance(kind, str) else describe(kind)
+        name = item.get("name")
+        answer = label.endswith(("_output", "_result"))
+        call_like = not answer and (isinstance(name, str) and bool(name) or any(k in item for k in ("arguments", "input", "call_id")))
+        self.unknown.setdefault((label, call_like), []).append(place)
+        if not call_like:
+            return None
+        raw = item.get("arguments", item.get("input"))
+        ident = next((item[key] for key in ("call_id", "id") if isinstance(item.get(key), str) and item[key]), None)
+        return self.call(name if isinstance(name, str) and name else label, parse_arguments(raw), call_id=ident, time=time)
+
+    def warnings(self) -> list[str]:
+        """One line per unknown item type: how many, where, and what was done with them."""
+        lines = []
+        for (kind, call_like), places in self.unknown.items():
+            count = f"{len(places)} item{'s' if len(places) != 1 else ''} of unknown type {kind!r}"
+            shown = ", ".join(places[:5]) + (f", ... ({len(places) - 5} more)" if len(places) > 5 else "")
+            if call_like:
+                read = "a tool call, its result not read" if len(places) == 1 else "tool calls, their results not read"
+                lines.append(f"read {count} as {read} ({shown}): update anachron to score them")
+            else:
+                lines.append(f"skipped {count} ({shown}): update anachron if they hold a tool call")
+        return lines
+
     def final_answer(self, text: str | None, citations: list[str] | None = None) -> None:
         """The latest answer wins; without structured citations, the URLs in its text are its citations."""
         if text is None or not text.strip():
@@ -253,7 +346,8 @@ class Session:
         else:
             self.citations = [item["url"] for item in text_items(text) if isinstance(item, dict)]
 
-    def record(self, sample_id: str, options: Options) -> dict[str, Any]:
+    def record(self, sample_id: str, options: Options, as_of: _dt.date | None = None) -> dict[str, Any]:
+        """The trace record; *as_of* is the cutoff the log stated (``--as-of-field``, :func:`as_of_of`)."""
         for number, entry in enumerate(self.calls, start=1):
             raw = entry.get("arguments")
             if isinstance(raw, str) and raw.lstrip()[:1] == "{" and options.warn is not None:
@@ -264,15 +358,19 @@ class Session:
             if not is_retrieval(entry, self.log_format, options.retrieval_tools):
                 entry["retrieval"] = False
                 entry["returned"] = []  # what a local tool showed (a file's URLs) is not retrieved
+        if options.as_of_field is not None and as_of is None:
+            raise AnachronError(f"{self.where}: --as-of-field is not read for {self.log_format} logs")
         record: dict[str, Any] = {
             "sample_id": sample_id,
-            "as_of": options.as_of_for(sample_id, self.where),
+            "as_of": format_date(as_of) if as_of is not None else options.as_of_for(sample_id, self.where),
             "interactions": self.calls,
             "log_format": self.log_format,
         }
         if self.answer is not None:
             record["answer"] = self.answer
             record["citations"] = self.citations
+        if self.unknown:
+            record["warnings"] = self.warnings()
         return record
 
 
@@ -281,11 +379,17 @@ def is_retrieval(entry: Mapping[str, Any], log_format: str, listed: frozenset[st
 
     With *listed* (``--retrieval-tools``), exactly the listed tools retrieve.
     Else: a shell call (:data:`~anachron.core.seal.SHELL_TOOLS`) retrieves when
-    its command reaches the network; a Claude Code built-in local tool
-    (:data:`CLAUDE_CODE_LOCAL`) never does; any other call retrieves when its
-    name is search- or fetch-like (:data:`RETRIEVAL_NAME`), it carries a
-    query or a URL, or its result showed items; Claude Code's other tools
-    (WebSearch, WebFetch, MCP tools) always retrieve.
+    its command reaches the network; in a Claude Code session, its web tools
+    and MCP resource readers (:data:`CLAUDE_CODE_RETRIEVAL`) and every MCP tool
+    (``mcp__SERVER__TOOL``) retrieve, and every other name is a built-in local
+    tool (:data:`CLAUDE_CODE_LOCAL` lists the known ones; an unknown one is
+    local too: Claude Code's web access is its named web tools); in other
+    formats a call retrieves when its name is search- or fetch-like
+    (:data:`RETRIEVAL_NAME`), it carries a query or a URL, or its result
+    showed items.
+
+    >>> is_retrieval({"tool": "TaskOutput"}, "claude-code", None), is_retrieval({"tool": "mcp__x__y"}, "claude-code", None)
+    (False, True)
     """
     tool = entry["tool"]
     if listed is not None:
@@ -294,7 +398,7 @@ def is_retrieval(entry: Mapping[str, Any], log_format: str, listed: frozenset[st
         command = entry.get("command")
         return isinstance(command, str) and NETWORK_PATTERN.search(command) is not None
     if log_format == "claude-code":
-        return tool not in CLAUDE_CODE_LOCAL
+        return tool in CLAUDE_CODE_RETRIEVAL or tool.startswith("mcp__")
     return bool(RETRIEVAL_NAME.search(tool) or "query" in entry or "target" in entry or entry.get("returned"))
 
 

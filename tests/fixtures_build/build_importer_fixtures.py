@@ -39,17 +39,24 @@ def _json(value) -> str:
 # --- openai-chat ------------------------------------------------------------------
 
 
-def openai_chat() -> str:
-    from openai.types.chat import ChatCompletionMessage, ChatCompletionMessageParam
+def _chat_sent(message: dict) -> dict:
+    """A request-side Chat message, as the SDK's ``ChatCompletionMessageParam`` validates and dumps it."""
+    from openai.types.chat import ChatCompletionMessageParam
     from pydantic import TypeAdapter
 
     param = TypeAdapter(ChatCompletionMessageParam)
+    return param.dump_python(param.validate_python(message), mode="json")
 
-    def sent(message: dict) -> dict:
-        return param.dump_python(param.validate_python(message), mode="json")
 
-    def replied(message: dict) -> dict:
-        return ChatCompletionMessage.model_validate(message).model_dump(mode="json")
+def _chat_replied(message: dict) -> dict:
+    """An assistant message, as the SDK's ``ChatCompletionMessage`` dumps it."""
+    from openai.types.chat import ChatCompletionMessage
+
+    return ChatCompletionMessage.model_validate(message).model_dump(mode="json")
+
+
+def openai_chat() -> str:
+    sent, replied = _chat_sent, _chat_replied
 
     def call(ident: str, name: str, arguments: dict) -> dict:
         return {"id": ident, "type": "function", "function": {"name": name, "arguments": json.dumps(arguments)}}
@@ -448,6 +455,186 @@ def otel() -> str:
     return _json(document)
 
 
+# --- every call kind (issue 26: "whole call kinds go unaudited") --------------------
+
+
+def openai_responses_kinds() -> str:
+    """One Response object (its id names the sample) whose output holds every call kind of the SDK."""
+    from openai.types.responses import Response
+
+    output = [
+        {"type": "mcp_call", "id": "mcp_1", "server_label": "timelock", "name": "search", "status": "completed",
+         "arguments": json.dumps({"query": "cygnus robotics"}),
+         "output": "search #1: 1 result\nid: https://example.net/2022/11/01/cygnus-robotics-funding\npublished: 2022-11-01\n"},
+        {"type": "mcp_call", "id": "mcp_2", "server_label": "browser", "name": "navigate", "status": "failed",
+         "arguments": json.dumps({"url": "https://www.reuters.com/markets/cygnus-prices-ipo/"}), "error": {"type": "http_error", "code": 504, "message": "navigation timed out"}},
+        {"type": "custom_tool_call", "id": "ctc_1", "call_id": "call_custom", "name": "sql", "input": "SELECT 1"},
+        {"type": "custom_tool_call_output", "id": "ctco_1", "call_id": "call_custom", "output": "1", "status": "completed"},
+        {"type": "computer_call", "id": "cu_1", "call_id": "call_computer", "status": "completed", "pending_safety_checks": [],
+         "action": {"type": "click", "button": "left", "x": 10, "y": 20}},
+        {"type": "computer_call_output", "id": "cuo_1", "call_id": "call_computer", "status": "completed",
+         "output": {"type": "computer_screenshot", "image_url": "data:image/png;base64,iVBORw0KGgo="}},
+        {"type": "file_search_call", "id": "fs_1", "status": "completed", "queries": ["cygnus robotics ipo"], "results": [
+            {"file_id": "file_1", "filename": "notes.md", "score": 0.9,
+             "text": "Pricing: https://www.cnbc.com/2023/02/09/cygnus-robotics-ipo.html"}]},
+        {"type": "image_generation_call", "id": "ig_1", "status": "completed", "result": "iVBORw0KGgo="},
+        {"type": "apply_patch_call", "id": "ap_1", "call_id": "call_patch", "status": "completed",
+         "operation": {"type": "update_file", "path": "notes.md", "diff": "@@\n-a\n+b\n"}},
+        {"type": "apply_patch_call_output", "id": "apo_1", "call_id": "call_patch", "status": "completed", "output": "patched"},
+        {"type": "local_shell_call", "id": "ls_1", "call_id": "call_local", "status": "completed",
+         "action": {"type": "exec", "command": ["curl", "-s", "https://example.com/cygnus.json"], "env": {}}},
+        {"type": "local_shell_call_output", "id": "lso_1", "call_id": "call_local", "output": '{"price": 41}', "status": "completed"},
+        {"type": "shell_call", "id": "sh_1", "call_id": "call_shell", "status": "completed",
+         "action": {"commands": ["ls notes"], "timeout_ms": 1000, "max_output_length": 1000}},
+        {"type": "shell_call_output", "id": "sho_1", "call_id": "call_shell", "status": "completed", "max_output_length": 1000,
+         "output": [{"stdout": "notes.md", "stderr": "", "outcome": {"type": "exit", "exit_code": 0}}]},
+        {"type": "program", "id": "pr_1", "call_id": "call_program", "code": "print(1 + 1)", "fingerprint": "fp_1"},
+        {"type": "program_output", "id": "pro_1", "call_id": "call_program", "result": "2", "status": "completed"},
+        {"type": "web_search_call", "id": "ws_find", "status": "completed",
+         "action": {"type": "find_in_page", "url": "https://example.net/2022/11/01/cygnus-robotics-funding", "pattern": "IPO"}},
+        {"type": "reasoning", "id": "rs_1", "summary": []},
+        {"type": "message", "id": "msg_1", "role": "assistant", "status": "completed", "content": [
+            {"type": "output_text", "text": "Unclear as of the cutoff.", "annotations": []}]},
+    ]
+    response = Response.model_validate({
+        "id": "resp_kinds", "object": "response", "created_at": 1672617600, "model": "gpt-5", "output": output,
+        "parallel_tool_calls": True, "tool_choice": "auto", "tools": [],
+    })
+    return _json(response.model_dump(mode="json", exclude_none=True))
+
+
+def openai_chat_legacy() -> str:
+    """A JSON array of two conversations: one with the legacy ``function_call`` (and its own id), one without."""
+    sent, replied = _chat_sent, _chat_replied
+    results = {"results": [{"url": "https://www.reuters.com/markets/cygnus-prices-ipo/", "title": "Cygnus prices IPO",
+                            "published_date": "2023-02-09"}]}
+    first = {"id": "legacy-1", "messages": [
+        sent({"role": "user", "content": "Will Cygnus Robotics list by March 2023?"}),
+        replied({"role": "assistant", "content": None,
+                 "function_call": {"name": "web_search", "arguments": json.dumps({"query": "cygnus robotics ipo"})}}),
+        sent({"role": "function", "name": "web_search", "content": json.dumps(results)}),
+        replied({"role": "assistant", "content": None,
+                 "function_call": {"name": "run_shell", "arguments": "curl -s https://example.com/x"}}),
+        # No function message answers run_shell: a call whose result the log does not hold.
+        replied({"role": "assistant", "content": "Yes."}),
+    ]}
+    second = [
+        sent({"role": "user", "content": "And Acme?"}),
+        replied({"role": "assistant", "content": "No data."}),
+    ]
+    return _json([first, second])
+
+
+def anthropic_mcp() -> str:
+    """The MCP connector's blocks (beta types): a sealed search, a failed browser call, a code execution."""
+    from anthropic.types import MessageParam
+    from anthropic.types.beta import BetaMessage
+    from pydantic import TypeAdapter
+
+    param = TypeAdapter(MessageParam)
+    message = BetaMessage.model_validate({
+        "id": "msg_mcp", "type": "message", "role": "assistant", "model": "claude-sonnet-4-5", "stop_reason": "end_turn",
+        "stop_sequence": None, "usage": {"input_tokens": 10, "output_tokens": 20}, "content": [
+            {"type": "mcp_tool_use", "id": "mcptoolu_1", "server_name": "timelock", "name": "search", "input": {"query": "cygnus robotics"}},
+            {"type": "mcp_tool_result", "tool_use_id": "mcptoolu_1", "is_error": False, "content": [
+                {"type": "text", "text": "id: https://example.net/2022/11/01/cygnus-robotics-funding\npublished: 2022-11-01"}]},
+            {"type": "mcp_tool_use", "id": "mcptoolu_2", "server_name": "browser", "name": "navigate",
+             "input": {"url": "https://www.ft.com/content/cygnus-robotics-ipo"}},
+            {"type": "mcp_tool_result", "tool_use_id": "mcptoolu_2", "is_error": True, "content": [{"type": "text", "text": "blocked"}]},
+            {"type": "server_tool_use", "id": "srvtoolu_9", "name": "code_execution", "input": {"code": "print(1)"}},
+            {"type": "code_execution_tool_result", "tool_use_id": "srvtoolu_9", "content": {
+                "type": "code_execution_result", "stdout": "1", "stderr": "", "return_code": 0, "content": []}},
+            {"type": "text", "text": "It was raising money in November 2022."},
+        ],
+    }).model_dump(mode="json", exclude_none=True)
+    return _json({"id": "anthropic-mcp-run", "messages": [
+        param.dump_python(param.validate_python({"role": "user", "content": "As of 2023-01-01: will Cygnus list?"}), mode="json"),
+        message,
+    ]})
+
+
+TEAM_SESSION = "9a8b7c6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d"
+
+
+def _team(kind, uuid, parent, seconds, message, sidechain=False, **extra):
+    record = _record(kind, uuid, parent, f"2025-06-04T12:00:{seconds:02d}.000Z", message, **extra)
+    record.update(sessionId=TEAM_SESSION, version="2.1.0", isSidechain=sidechain)
+    return record
+
+
+def _tool_message(ident, name, arguments, block_type="tool_use"):
+    return {"model": "claude-sonnet-4-5-20250929", "id": f"msg_{ident}", "type": "message", "role": "assistant",
+            "content": [{"type": block_type, "id": ident, "name": name, "input": arguments}],
+            "stop_reason": "tool_use", "stop_sequence": None, "usage": {"input_tokens": 1, "output_tokens": 1}}
+
+
+def _tool_answer(ident, text):
+    return {"role": "user", "content": [{"tool_use_id": ident, "type": "tool_result", "content": text}]}
+
+
+def _subagent_rows() -> list:
+    """The subagent's records (agent a1b2c3d): a WebSearch that leaks, then a WebFetch."""
+    links = [{"title": "Cygnus Robotics prices IPO", "url": "https://www.bloomberg.com/news/articles/2023-02-09/cygnus-robotics-prices-ipo"}]
+    search_text = 'Web search results for query: "cygnus ipo"\n\nLinks: ' + json.dumps(links, separators=(",", ":"))
+    agent = {"agentId": "a1b2c3d"}
+    return [
+        _team("user", "sa0", None, 3, {"role": "user", "content": "Find the Cygnus IPO date."}, True, **agent),
+        _team("assistant", "sa1", "sa0", 4, _tool_message("toolu_SA1", "WebSearch", {"query": "cygnus ipo"}), True, **agent),
+        _team("user", "sa2", "sa1", 5, _tool_answer("toolu_SA1", search_text), True,
+              toolUseResult={"query": "cygnus ipo", "results": [{"tool_use_id": "srvtoolu_SA", "content": links}], "durationSeconds": 1.0}, **agent),
+        _team("assistant", "sa3", "sa2", 6, _tool_message("toolu_SA2", "WebFetch", {"url": "https://example.net/cygnus-profile", "prompt": "date?"}), True, **agent),
+        _team("user", "sa4", "sa3", 7, _tool_answer("toolu_SA2", "Cygnus Robotics builds robots."), True,
+              toolUseResult={"bytes": 100, "code": 200, "codeText": "OK", "result": "Cygnus Robotics builds robots.",
+                             "durationMs": 10, "url": "https://example.net/cygnus-profile"}, **agent),
+        _team("assistant", "sa5", "sa4", 8, {"model": "claude-sonnet-4-5-20250929", "id": "msg_sa5", "type": "message", "role": "assistant",
+              "content": [{"type": "text", "text": "February 9, 2023."}], "stop_reason": "end_turn", "stop_sequence": None,
+              "usage": {"input_tokens": 1, "output_tokens": 1}}, True, **agent),
+    ]
+
+
+def claude_code_team() -> str:
+    """A main session that spawns a subagent (Task), reads its output (TaskOutput), calls a built-in
+    Claude Code does not document (``Notebook``: local), and searches with the server tool."""
+    sub = _subagent_rows()
+    # Claude Code 2.1 copies the subagent's first records into progress records of the main file.
+    progress = [
+        {"type": "progress", "uuid": f"p{n}", "parentUuid": "m1", "sessionId": TEAM_SESSION, "timestamp": row["timestamp"],
+         "toolUseID": "toolu_TASK", "parentToolUseID": "toolu_TASK", "isSidechain": False,
+         "data": {"type": "agent_progress", "agentId": "a1b2c3d", "prompt": "Find the Cygnus IPO date.", "message": row}}
+        for n, row in enumerate(sub[1:3])
+    ]
+    server = {"model": "claude-sonnet-4-5-20250929", "id": "msg_srv", "type": "message", "role": "assistant", "content": [
+        {"type": "server_tool_use", "id": "srvtoolu_M1", "name": "web_search", "input": {"query": "cygnus robotics listing"}}],
+        "stop_reason": None, "stop_sequence": None, "usage": {"input_tokens": 1, "output_tokens": 1}}
+    server_result = dict(server, content=[{"type": "web_search_tool_result", "tool_use_id": "srvtoolu_M1", "content": [
+        {"type": "web_search_result", "url": "https://example.org/2022/12/20/cygnus-robotics", "title": "Cygnus weighs a listing",
+         "page_age": "December 20, 2022", "encrypted_content": "Eq"}]}])
+    answer = {"model": "claude-sonnet-4-5-20250929", "id": "msg_end", "type": "message", "role": "assistant",
+              "content": [{"type": "text", "text": "Probably yes."}], "stop_reason": "end_turn", "stop_sequence": None,
+              "usage": {"input_tokens": 1, "output_tokens": 1}}
+    rows = [
+        _team("user", "m0", None, 0, {"role": "user", "content": "As of 2023-01-01, will Cygnus Robotics list by March 2023?"}),
+        _team("assistant", "m1", "m0", 1, _tool_message("toolu_TASK", "Task", {"description": "IPO date", "prompt": "Find the Cygnus IPO date.",
+                                                                              "subagent_type": "general-purpose", "run_in_background": True})),
+        _team("user", "m2", "m1", 2, _tool_answer("toolu_TASK", "Async agent launched: a1b2c3d"),
+              toolUseResult={"status": "async_launched", "agentId": "a1b2c3d"}),
+        *progress,
+        _team("assistant", "m3", "m2", 9, _tool_message("toolu_OUT", "TaskOutput", {"task_id": "a1b2c3d", "block": True})),
+        _team("user", "m4", "m3", 10, _tool_answer("toolu_OUT", "February 9, 2023. See https://www.bloomberg.com/news/articles/2023-02-09/cygnus-robotics-prices-ipo"),
+              toolUseResult={"retrieval_status": "success", "task": {"task_id": "a1b2c3d", "status": "completed"}}),
+        _team("assistant", "m5", "m4", 11, _tool_message("toolu_NB", "Notebook", {"path": "notes.ipynb"})),
+        _team("user", "m6", "m5", 12, _tool_answer("toolu_NB", "cells: 3, https://example.org/2024/01/01/later")),
+        _team("assistant", "m7", "m6", 13, server),
+        _team("assistant", "m8", "m7", 14, server_result),
+        _team("assistant", "m9", "m8", 15, answer),
+    ]
+    return _jsonl(rows)
+
+
+def claude_code_team_subagent() -> str:
+    return _jsonl(_subagent_rows())
+
+
 BUILDERS = {
     "openai-chat.jsonl": openai_chat,
     "openai-responses.json": openai_responses,
@@ -457,6 +644,11 @@ BUILDERS = {
     "claude-code-local.jsonl": claude_code_local,
     "mcp.json": mcp_config,
     "otel.json": otel,
+    "openai-responses-kinds.json": openai_responses_kinds,
+    "openai-chat-legacy.json": openai_chat_legacy,
+    "anthropic-mcp.json": anthropic_mcp,
+    "claude-code-team.jsonl": claude_code_team,
+    "claude-code-team/subagents/agent-a1b2c3d.jsonl": claude_code_team_subagent,
 }
 
 
@@ -465,6 +657,7 @@ def build(out: Path = OUT) -> dict[str, str]:
     out.mkdir(parents=True, exist_ok=True)
     texts = {name: builder() for name, builder in BUILDERS.items()}
     for name, text in texts.items():
+        (out / name).parent.mkdir(parents=True, exist_ok=True)  # a session's subagents live in SESSION/subagents/
         (out / name).write_text(text, encoding="utf-8")
     return texts
 
