@@ -203,9 +203,9 @@ class _StrictBody:
             if event["type"] == "http.disconnect":
                 return
             chunk = event.get("body", b"")
-            size += len(chunk)
-            if size <= MAX_MESSAGE + 1:
+            if size <= MAX_MESSAGE:  # kept up to one byte past the limit: enough to refuse it
                 chunks.append(chunk)
+            size += len(chunk)
             more = event.get("more_body", False)
         body = b"".join(chunks)[: MAX_MESSAGE + 1]
         checked = check_message(body)
