@@ -197,6 +197,59 @@ class StdioMalformedTest(unittest.TestCase):
         self.assertEqual(self.exit, 0)
 
 
+class StdioLastLineTest(unittest.TestCase):
+    def test_a_last_line_cut_short_by_the_end_of_input_is_answered_before_the_server_stops(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            events = Path(tmp) / "events.jsonl"
+            server = Stdio(events)
+            try:
+                server.send(INITIALIZE)
+                self.assertEqual(server.answer()["id"], 0)
+                server.send(INITIALIZED)
+                server.process.stdin.write(call(7)[:30])  # no newline: the input ends mid-message
+                server.process.stdin.close()
+                answer = server.answer()
+            finally:
+                self.assertEqual(server.close(), 0)
+            self.assertEqual(answer, {"jsonrpc": "2.0", "id": None, "error": {
+                "code": PARSE_ERROR, "message": "Parse error: not JSON (Unterminated string starting at character 28)"}})
+            self.assertEqual([r["event"] for r in read_log(events)], ["start", "protocol_error"])
+
+
+class EventLogProtocolErrorTest(unittest.TestCase):
+    """The reader keeps protocol_error records apart from calls, and checks their run and code."""
+
+    def records(self, *extra):
+        from anachron.timelock.events import protocol_error_record, start_record
+
+        start = start_record(run="r1", time="t", as_of=__import__("datetime").date(2022, 6, 1), mode="enforced",
+                             backend="corpus", source="c", k=5, allow_undated=False,
+                             limits={"searches": None, "fetches": None, "calls": None},
+                             date_presentation="visible", server="anachron")
+        refused = protocol_error_record(run="r1", time="t", transport="stdio", code=-32700, error="Parse error",
+                                        request_id=None, raw=b"{")
+        return [(f"events:{n + 1}", r) for n, r in enumerate([start, refused, *extra])]
+
+    def test_kept_apart_from_the_calls(self):
+        from anachron.timelock import parse_events
+
+        log = parse_events(self.records())
+        self.assertEqual(log.calls, ())
+        self.assertEqual([(r["code"], r["bytes"], r["id"]) for r in log.protocol_errors], [(-32700, 1, None)])
+
+    def test_another_run_or_a_code_that_is_no_integer_is_an_error(self):
+        from anachron.core.errors import AnachronError
+        from anachron.timelock import parse_events
+
+        for bad, message in (({"run": "r2"}, "events:3: field 'run'"), ({"code": "-32700"}, "events:3: field 'code'"),
+                             ({"code": True}, "events:3: field 'code'"), ({"code": None}, "events:3: field 'code'")):
+            with self.subTest(bad):
+                record = dict(self.records()[1][1], **bad)
+                with self.assertRaises(AnachronError) as caught:
+                    parse_events(self.records(record))
+                self.assertTrue(str(caught.exception).startswith(message), str(caught.exception))
+
+
 class HttpMalformedTest(unittest.TestCase):
     @classmethod
     def setUpClass(cls):

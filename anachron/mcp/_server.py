@@ -158,7 +158,10 @@ class _StrictStdin:
             if checked.message is not None:
                 return checked.message.model_dump_json(by_alias=True, exclude_unset=True) + "\n"
             await self.refusals.record(checked, line.rstrip(b"\n"))
-            await self.answers.send(SessionMessage(error_response(checked)))
+            try:
+                await self.answers.send(SessionMessage(error_response(checked)))
+            except anyio.ClosedResourceError:  # the server has stopped
+                raise StopAsyncIteration from None
 
 
 async def serve_stdio(server: Server, lock: TimeLock | None = None) -> None:
@@ -173,13 +176,17 @@ async def serve_stdio(server: Server, lock: TimeLock | None = None) -> None:
     async with stdio_server(stdin=stdin) as (read_stream, write_stream):
 
         async def answer() -> None:
-            async for message in queued:
-                await write_stream.send(message)
+            try:
+                async for message in queued:
+                    await write_stream.send(message)
+            except anyio.ClosedResourceError:  # stdout is gone: nobody is left to answer
+                pass
 
         async with anyio.create_task_group() as tasks:
             tasks.start_soon(answer)
             await server.run(read_stream, write_stream, server.create_initialization_options())
-            tasks.cancel_scope.cancel()
+            # The input has ended; the refusals still queued (a last line cut short) are written, then done.
+            answers.close()
 
 
 class _StrictBody:

@@ -137,7 +137,7 @@ def _parse(data: bytes) -> Any:
             text, parse_int=_integer, parse_float=_float, parse_constant=_constant, object_pairs_hook=_object
         )
     except json.JSONDecodeError as exc:
-        raise _Refused(PARSE_ERROR, f"Parse error: not JSON ({exc.msg} at character {exc.pos})") from None
+        raise _Refused(PARSE_ERROR, f"Parse error: not JSON ({exc.msg.removesuffix(' at')} at character {exc.pos})") from None
     except RecursionError:  # unreachable below MAX_DEPTH; kept so no input can escape as a crash
         raise _Refused(PARSE_ERROR, f"Parse error: nested deeper than {MAX_DEPTH}") from None
 
