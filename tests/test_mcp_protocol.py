@@ -264,18 +264,25 @@ class HttpMalformedTest(unittest.TestCase):
             for n, (name, data, _, _) in enumerate(MALFORMED):
                 refused = cls.post(data, session=cls.session)
                 cls.answers.append((name, refused, cls.post(call(1000 + n), session=cls.session)))
+            # The SDK's header checks come first: a foreign page is refused as before, and logs nothing.
+            cls.foreign = [
+                cls.post(b"nope", headers={"Origin": "http://evil.example"}),
+                cls.post(b"nope", headers={"Host": "evil.example"}),
+                cls.post(b"nope", headers={"Content-Type": "text/plain"}),
+            ]
             cls.alive = process.poll() is None
         cls.log = read_log(cls.events)
 
     @classmethod
-    def post(cls, body, *, session=None):
+    def post(cls, body, *, session=None, headers=()):
         connection = http.client.HTTPConnection("127.0.0.1", cls.port, timeout=WAIT)
-        headers = {"Content-Type": "application/json", "Accept": "application/json, text/event-stream",
-                   "MCP-Protocol-Version": "2025-06-18"}
+        sent = {"Content-Type": "application/json", "Accept": "application/json, text/event-stream",
+                "MCP-Protocol-Version": "2025-06-18", "Host": f"127.0.0.1:{cls.port}"}
         if session:
-            headers["Mcp-Session-Id"] = session
+            sent["Mcp-Session-Id"] = session
+        sent.update(headers)
         try:
-            connection.request("POST", "/mcp", body=body, headers=headers)
+            connection.request("POST", "/mcp", body=body, headers=sent)
             response = connection.getresponse()
             payload = response.read()
             return response.status, {k.lower(): v for k, v in response.getheaders()}, payload
@@ -309,6 +316,10 @@ class HttpMalformedTest(unittest.TestCase):
                 result = self.message(after[2])
                 self.assertEqual(result["id"], 1000 + n)
                 self.assertIs(result["result"]["isError"], False)
+
+    def test_the_sdks_header_checks_come_first_and_log_nothing(self):
+        self.assertEqual([(status, payload) for status, _, payload in self.foreign], [
+            (403, b"Invalid Origin header"), (421, b"Invalid Host header"), (400, b"Invalid Content-Type header")])
 
     def test_every_refusal_is_logged(self):
         refusals = [r for r in self.log if r["event"] == "protocol_error"]

@@ -22,7 +22,7 @@ from mcp.shared.message import SessionMessage
 from mcp.server.lowlevel import Server
 from mcp.server.stdio import stdio_server
 from mcp.server.streamable_http_manager import StreamableHTTPASGIApp, StreamableHTTPSessionManager
-from mcp.server.transport_security import TransportSecuritySettings
+from mcp.server.transport_security import TransportSecurityMiddleware, TransportSecuritySettings
 
 from .. import __version__
 from ..timelock import ARGUMENT, MAX_ARGUMENT, TOOLS, TimeLock
@@ -193,15 +193,26 @@ class _StrictBody:
     """An ASGI layer in front of the SDK's streamable HTTP endpoint: each POST
     body is read (at most :data:`MAX_MESSAGE` bytes) and checked strictly; a
     refused one is answered ``400`` with the JSON-RPC error and logged, the
-    rest are replayed to the SDK unchanged."""
+    rest are replayed to the SDK unchanged.
 
-    def __init__(self, app: Any, refusals: _Refusals) -> None:
+    The SDK's header checks (``Content-Type``, and on loopback ``Host`` and
+    ``Origin``) come first, with the SDK's own answers: a web page the lock
+    does not admit can neither be answered nor write to the event log.
+    """
+
+    def __init__(self, app: Any, refusals: _Refusals, security: TransportSecuritySettings | None) -> None:
         self.app = app
         self.refusals = refusals
+        self.headers = TransportSecurityMiddleware(security)
 
     async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        from starlette.requests import Request
+
         if scope["type"] != "http" or scope["method"] != "POST":
             return await self.app(scope, receive, send)
+        refused = await self.headers.validate_request(Request(scope, receive), is_post=True)
+        if refused is not None:
+            return await refused(scope, receive, send)
         chunks: list[bytes] = []
         size = 0
         more = True
@@ -253,7 +264,7 @@ def http_app(server: Server, *, host: str, lock: TimeLock | None = None):
         )
     manager = StreamableHTTPSessionManager(app=server, security_settings=security)
     return Starlette(
-        routes=[Route(HTTP_PATH, endpoint=_StrictBody(StreamableHTTPASGIApp(manager), _Refusals(lock, "http")))],
+        routes=[Route(HTTP_PATH, endpoint=_StrictBody(StreamableHTTPASGIApp(manager), _Refusals(lock, "http"), security))],
         lifespan=lambda app: manager.run(),
     )
 
