@@ -25,6 +25,7 @@ T = "2022-06-01"
 WAIT = 5  # seconds for any one answer
 
 PARSE_ERROR, INVALID_REQUEST, INVALID_PARAMS = -32700, -32600, -32602
+MAX_MESSAGE = 1 << 18  # bytes (docs/mcp.md)
 
 
 def setUpModule():
@@ -83,7 +84,7 @@ MALFORMED = [
     ("two JSON values", call(62) + b" " + call(63), PARSE_ERROR, None),
     ("bytes that are not UTF-8", b'{"jsonrpc":"2.0","id":64,"method":"ping","x":"\xff\xfe"}', PARSE_ERROR, None),
     ("a UTF-8 encoded surrogate", b'{"jsonrpc":"2.0","id":65,"method":"ping","x":"\xed\xa0\x80"}', PARSE_ERROR, None),
-    ("larger than 1 MiB", call(66, arguments={"query": "x" * (1 << 20)}), PARSE_ERROR, None),
+    ("larger than 256 KiB", call(66, arguments={"query": "x" * MAX_MESSAGE}), PARSE_ERROR, None),
 ]
 
 INITIALIZE = json.dumps({
@@ -183,7 +184,7 @@ class StdioMalformedTest(unittest.TestCase):
         self.assertEqual([r["code"] for r in refusals], [code for _, _, code, _ in MALFORMED])
         self.assertEqual([r["id"] for r in refusals], [ident for _, _, _, ident in MALFORMED])
         # A message is read up to one byte past the limit: enough to refuse it, never more.
-        self.assertEqual([r["bytes"] for r in refusals], [min(len(data), (1 << 20) + 1) for _, data, _, _ in MALFORMED])
+        self.assertEqual([r["bytes"] for r in refusals], [min(len(data), MAX_MESSAGE + 1) for _, data, _, _ in MALFORMED])
         self.assertEqual({r["transport"] for r in refusals}, {"stdio"})
         run = self.log[0]["run"]
         self.assertTrue(all(r["run"] == run for r in refusals))
@@ -325,7 +326,7 @@ class HttpMalformedTest(unittest.TestCase):
         refusals = [r for r in self.log if r["event"] == "protocol_error"]
         self.assertEqual([r["code"] for r in refusals], [code for _, _, code, _ in MALFORMED])
         # A body is read up to one byte past the limit: enough to refuse it, never more.
-        self.assertEqual([r["bytes"] for r in refusals], [min(len(data), (1 << 20) + 1) for _, data, _, _ in MALFORMED])
+        self.assertEqual([r["bytes"] for r in refusals], [min(len(data), MAX_MESSAGE + 1) for _, data, _, _ in MALFORMED])
         self.assertEqual({r["transport"] for r in refusals}, {"http"})
 
 
@@ -344,7 +345,7 @@ class CheckMessageBoundaryTest(unittest.TestCase):
 
     def test_limits(self):
         depth, digits, max_id, size = self.limits
-        self.assertEqual((depth, digits, max_id, size), (64, 20, 2**53 - 1, 1 << 20))
+        self.assertEqual((depth, digits, max_id, size), (64, 20, 2**53 - 1, MAX_MESSAGE))
         self.assertIsNone(self.check(nested(depth - 3)).code)
         self.assertEqual(self.check(nested(depth - 2)).code, PARSE_ERROR)
         self.assertIsNone(self.check(self.ping(str(max_id).encode())).code)

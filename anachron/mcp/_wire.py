@@ -4,16 +4,16 @@ The SDK (mcp 2.3.0) drops over stdio every message it cannot parse or
 validate: it logs it at debug level and answers nothing, so the client waits
 forever (docs/mcp.md, "Malformed messages").  Every message therefore passes
 :func:`check_message` first.  A refused message is answered here with a
-JSON-RPC error and recorded in the event log; the rest go on to the SDK,
-re-serialised from the value checked here, so the SDK parses exactly what
-was checked.
+JSON-RPC error and recorded in the event log; the rest go on to the SDK (over
+stdio re-serialised from the value checked here).
 
 The rules, in order (the first that fails decides the answer):
 
 - ``-32700`` parse error: larger than :data:`MAX_MESSAGE` bytes, not UTF-8,
-  nested deeper than :data:`MAX_DEPTH`, not one JSON value, ``NaN`` or
-  ``Infinity``, a non-finite number, an integer of more than
-  :data:`MAX_DIGITS` digits, a key repeated in one object;
+  not one JSON value, ``NaN`` or ``Infinity``, a number beyond a double, an
+  integer of more than :data:`MAX_DIGITS` digits, a key repeated in one
+  object, nested deeper than :data:`MAX_DEPTH` (the parser itself stops at
+  the interpreter's recursion limit, about 1,000 levels);
 - ``-32600`` invalid request: a batch (an array: MCP has no batches), not an
   object, an ``id`` that is not a string or an integer within
   +-(2**53 - 1), ``jsonrpc`` other than ``"2.0"``, a string anywhere holding
@@ -58,7 +58,7 @@ __all__ = [
     "error_response",
 ]
 
-MAX_MESSAGE = 1 << 20  # bytes: a tool argument is at most 2,048 characters
+MAX_MESSAGE = 1 << 18  # bytes (256 KiB): a tool argument is at most 2,048 characters
 MAX_DEPTH = 64  # nested arrays and objects; MCP messages need well under 10
 MAX_DIGITS = 20  # digits of one integer: ids and counts, never a bignum
 MAX_ID = 2**53 - 1  # integers every JSON reader holds exactly (RFC 7493)
@@ -67,10 +67,11 @@ PARSE_ERROR = -32700
 INVALID_REQUEST = -32600
 INVALID_PARAMS = -32602
 
-# A JSON string token (escapes included); what is left outside strings holds the brackets.
-_STRING = re.compile(r'"(?:[^"\\]|\\.)*"', re.DOTALL)
-_BRACKET = re.compile(r"[\[\]{}]")
 _SURROGATE = re.compile("[\ud800-\udfff]")
+# A JSON string token, unrolled (no alternation per character) so that the regex engine runs it fast.
+_STRING = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"', re.DOTALL)
+_NOT_BRACKET = re.compile(r"[^\[\]{}]+")
+_PAIR = re.compile(r"\[\]|\{\}")
 
 
 @dataclass(frozen=True)
@@ -91,12 +92,20 @@ class _Refused(Exception):
         self.error = error
 
 
-def _depth(text: str) -> int:
-    depth = deepest = 0
-    for bracket in _BRACKET.finditer(_STRING.sub("", text)):
-        depth += 1 if bracket.group() in "[{" else -1
-        deepest = max(deepest, depth)
-    return deepest
+def _too_deep(bare: str) -> bool:
+    """Whether the brackets of *bare* (the text with its strings emptied) nest deeper than MAX_DEPTH.
+
+    Each pass removes the innermost empty pairs, one level; a remainder that
+    still collapses after MAX_DEPTH passes is nested deeper.  One that no
+    pass shrinks is mismatched, which the parser reports.  At most
+    MAX_DEPTH + 1 linear passes, all in the regex engine.
+    """
+    brackets = _NOT_BRACKET.sub("", bare)
+    for _ in range(MAX_DEPTH):
+        brackets, removed = _PAIR.subn("", brackets)
+        if not removed:
+            return False
+    return _PAIR.search(brackets) is not None
 
 
 def _integer(token: str) -> int:
@@ -130,31 +139,26 @@ def _parse(data: bytes) -> Any:
         text = data.decode("utf-8")
     except UnicodeDecodeError:
         raise _Refused(PARSE_ERROR, "Parse error: not UTF-8 text") from None
-    if _depth(text) > MAX_DEPTH:
-        raise _Refused(PARSE_ERROR, f"Parse error: nested deeper than {MAX_DEPTH}")
     try:
-        return json.loads(
+        value = json.loads(
             text, parse_int=_integer, parse_float=_float, parse_constant=_constant, object_pairs_hook=_object
         )
     except json.JSONDecodeError as exc:
         raise _Refused(PARSE_ERROR, f"Parse error: not JSON ({exc.msg.removesuffix(' at')} at character {exc.pos})") from None
-    except RecursionError:  # unreachable below MAX_DEPTH; kept so no input can escape as a crash
+    except RecursionError:  # the parser's own bound (about 1,000 levels) stops it early
         raise _Refused(PARSE_ERROR, f"Parse error: nested deeper than {MAX_DEPTH}") from None
+    # On text that parsed, every string token closes, so emptying them is one linear pass.
+    if _too_deep(_STRING.sub('""', text)):
+        raise _Refused(PARSE_ERROR, f"Parse error: nested deeper than {MAX_DEPTH}")
+    return value
 
 
 def _has_surrogate(value: Any) -> bool:
-    # Iterative: the depth is already bounded, but no recursion is needed to walk it.
-    stack = [value]
-    while stack:
-        item = stack.pop()
-        if isinstance(item, str):
-            if _SURROGATE.search(item):
-                return True
-        elif isinstance(item, dict):
-            stack.extend(item)
-            stack.extend(item.values())
-        elif isinstance(item, list):
-            stack.extend(item)
+    # Lone surrogates cannot be encoded as UTF-8: one C-speed serialisation finds any, keys included.
+    try:
+        json.dumps(value, ensure_ascii=False).encode("utf-8")
+    except UnicodeEncodeError:
+        return True
     return False
 
 
