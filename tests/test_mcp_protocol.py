@@ -23,6 +23,7 @@ from tests.support import ROOT, require_extra
 
 T = "2022-06-01"
 WAIT = 5  # seconds for any one answer
+STARTUP = 30  # seconds for the first answer: the server loads the SDK and the corpus first (2 shared cores)
 
 PARSE_ERROR, INVALID_REQUEST, INVALID_PARAMS = -32700, -32600, -32602
 MAX_MESSAGE = 1 << 18  # bytes (docs/mcp.md)
@@ -108,13 +109,13 @@ class Stdio:
         self.process.stdin.write(data + b"\n")
         self.process.stdin.flush()
 
-    def answer(self) -> dict:
-        deadline = time.monotonic() + WAIT
+    def answer(self, wait: float = WAIT) -> dict:
+        deadline = time.monotonic() + wait
         fd = self.process.stdout.fileno()
         while b"\n" not in self.buffer:
             left = deadline - time.monotonic()
             if left <= 0 or not select.select([fd], [], [], left)[0]:
-                raise AssertionError(f"no answer within {WAIT} s")
+                raise AssertionError(f"no answer within {wait} s")
             chunk = os.read(fd, 1 << 16)
             if not chunk:
                 raise AssertionError("the server closed stdout")
@@ -134,15 +135,27 @@ class Stdio:
             self.process.stdout.close()
 
 
-class StdioMalformedTest(unittest.TestCase):
+class ServerLog:
+    """A fresh event-log path per test class, removed afterwards."""
+
+    @classmethod
+    def new_log(cls):
+        cls._tmp = tempfile.TemporaryDirectory()
+        return Path(cls._tmp.name) / "events.jsonl"
+
+    @classmethod
+    def tearDownClass(cls):
+        cls._tmp.cleanup()
+
+
+class StdioMalformedTest(ServerLog, unittest.TestCase):
     @classmethod
     def setUpClass(cls):
-        cls._tmp = tempfile.TemporaryDirectory()
-        cls.events = Path(cls._tmp.name) / "events.jsonl"
+        cls.events = cls.new_log()
         server = Stdio(cls.events)
         try:
             server.send(INITIALIZE)
-            cls.initialized = server.answer()
+            cls.initialized = server.answer(STARTUP)
             server.send(INITIALIZED)
             cls.answers = []
             for n, (name, data, _, _) in enumerate(MALFORMED):
@@ -156,10 +169,6 @@ class StdioMalformedTest(unittest.TestCase):
         finally:
             cls.exit = server.close()
         cls.log = read_log(cls.events)
-
-    @classmethod
-    def tearDownClass(cls):
-        cls._tmp.cleanup()
 
     def test_every_malformed_message_gets_its_error_and_the_next_call_works(self):
         self.assertEqual(self.initialized["id"], 0)
@@ -205,7 +214,7 @@ class StdioLastLineTest(unittest.TestCase):
             server = Stdio(events)
             try:
                 server.send(INITIALIZE)
-                self.assertEqual(server.answer()["id"], 0)
+                self.assertEqual(server.answer(STARTUP)["id"], 0)
                 server.send(INITIALIZED)
                 server.process.stdin.write(call(7)[:30])  # no newline: the input ends mid-message
                 server.process.stdin.close()
@@ -251,15 +260,14 @@ class EventLogProtocolErrorTest(unittest.TestCase):
                 self.assertTrue(str(caught.exception).startswith(message), str(caught.exception))
 
 
-class HttpMalformedTest(unittest.TestCase):
+class HttpMalformedTest(ServerLog, unittest.TestCase):
     @classmethod
     def setUpClass(cls):
-        cls._tmp = tempfile.TemporaryDirectory()
-        cls.events = Path(cls._tmp.name) / "events.jsonl"
+        cls.events = cls.new_log()
         cls.answers = []
         with http_server("--as-of", T, "--events", str(cls.events)) as (process, url, _):
             cls.port = int(url.split(":")[2].split("/")[0])
-            status, headers, _ = cls.post(INITIALIZE)
+            status, headers, _ = cls.post(INITIALIZE, wait=STARTUP)
             cls.session = headers.get("mcp-session-id")
             cls.post(INITIALIZED, session=cls.session)
             for n, (name, data, _, _) in enumerate(MALFORMED):
@@ -275,8 +283,8 @@ class HttpMalformedTest(unittest.TestCase):
         cls.log = read_log(cls.events)
 
     @classmethod
-    def post(cls, body, *, session=None, headers=()):
-        connection = http.client.HTTPConnection("127.0.0.1", cls.port, timeout=WAIT)
+    def post(cls, body, *, session=None, headers=(), wait=WAIT):
+        connection = http.client.HTTPConnection("127.0.0.1", cls.port, timeout=wait)
         sent = {"Content-Type": "application/json", "Accept": "application/json, text/event-stream",
                 "MCP-Protocol-Version": "2025-06-18", "Host": f"127.0.0.1:{cls.port}"}
         if session:
@@ -289,10 +297,6 @@ class HttpMalformedTest(unittest.TestCase):
             return response.status, {k.lower(): v for k, v in response.getheaders()}, payload
         finally:
             connection.close()
-
-    @classmethod
-    def tearDownClass(cls):
-        cls._tmp.cleanup()
 
     @staticmethod
     def message(payload: bytes) -> dict:
