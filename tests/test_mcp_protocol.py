@@ -339,7 +339,7 @@ class CheckMessageBoundaryTest(unittest.TestCase):
 
     def setUp(self):
         require_extra("mcp", "mcp")
-        from anachron.mcp._wire import MAX_DEPTH, MAX_DIGITS, MAX_ID, MAX_MESSAGE, check_message
+        from anachron.mcp import MAX_DEPTH, MAX_DIGITS, MAX_ID, MAX_MESSAGE, check_message
 
         self.check = check_message
         self.limits = MAX_DEPTH, MAX_DIGITS, MAX_ID, MAX_MESSAGE
