@@ -40,6 +40,12 @@ def call(ident, name="search", arguments=None, **extra):
     return json.dumps(message).encode()
 
 
+def padded(ident, size):
+    """A ping of exactly *size* bytes."""
+    frame = b'{"jsonrpc":"2.0","id":%d,"method":"ping","params":{"p":"%s"}}'
+    return frame % (ident, b"x" * (size - len(frame % (ident, b""))))
+
+
 def nested(depth):
     return b'{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"search","arguments":{"query":' + b"[" * depth + b"]" * depth + b"}}}"
 
@@ -123,6 +129,10 @@ class Stdio:
         line, _, self.buffer = self.buffer.partition(b"\n")
         return json.loads(line)
 
+    def answer_to(self, data: bytes) -> dict:
+        self.send(data)
+        return self.answer()
+
     def close(self) -> int:
         self.process.stdin.close()
         try:
@@ -166,6 +176,9 @@ class StdioMalformedTest(ServerLog, unittest.TestCase):
             # The boundaries, answered by the lock itself (a tool error, never a protocol error).
             server.send(nested(61).replace(b'"id":1', b'"id":2000'))
             cls.deepest = server.answer()
+            # The largest message allowed, exactly MAX_MESSAGE bytes before its newline.
+            cls.largest = server.answer_to(padded(3000, MAX_MESSAGE))
+            cls.too_large = server.answer_to(padded(3001, MAX_MESSAGE + 1))
         finally:
             cls.exit = server.close()
         cls.log = read_log(cls.events)
@@ -186,10 +199,15 @@ class StdioMalformedTest(ServerLog, unittest.TestCase):
         self.assertEqual(self.deepest["id"], 2000)
         self.assertIs(self.deepest["result"]["isError"], True)
 
+    def test_a_message_of_the_largest_size_is_served_and_one_byte_more_refused(self):
+        self.assertEqual(self.largest, {"jsonrpc": "2.0", "id": 3000, "result": {}})
+        self.assertEqual(self.too_large["id"], None)
+        self.assertEqual(self.too_large["error"]["code"], PARSE_ERROR)
+
     def test_every_refusal_is_a_protocol_error_record_between_the_calls(self):
         from anachron.timelock import load_events
 
-        refusals = [r for r in self.log if r["event"] == "protocol_error"]
+        refusals = [r for r in self.log if r["event"] == "protocol_error"][: len(MALFORMED)]
         self.assertEqual([r["code"] for r in refusals], [code for _, _, code, _ in MALFORMED])
         self.assertEqual([r["id"] for r in refusals], [ident for _, _, _, ident in MALFORMED])
         # A message is read up to one byte past the limit: enough to refuse it, never more.
@@ -198,9 +216,10 @@ class StdioMalformedTest(ServerLog, unittest.TestCase):
         run = self.log[0]["run"]
         self.assertTrue(all(r["run"] == run for r in refusals))
         # Alternating: a refusal, then the call that followed it.
-        self.assertEqual([r["event"] for r in self.log[1:-1]], ["protocol_error", "call"] * len(MALFORMED))
+        self.assertEqual([r["event"] for r in self.log[1:]], ["protocol_error", "call"] * len(MALFORMED) + ["call", "protocol_error"])
         log = load_events(self.events)
-        self.assertEqual(len(log.protocol_errors), len(MALFORMED))
+        self.assertEqual(len(log.protocol_errors), len(MALFORMED) + 1)
+        self.assertEqual(log.protocol_errors[-1]["bytes"], MAX_MESSAGE + 1)
         self.assertEqual([c.seq for c in log.calls], list(range(1, len(MALFORMED) + 2)))
 
     def test_the_server_stops_cleanly_at_the_end_of_its_input(self):

@@ -146,18 +146,21 @@ class _StrictStdin:
 
     async def __anext__(self) -> str:
         while True:
-            line = await self._readline(MAX_MESSAGE + 1)
+            # A message of MAX_MESSAGE bytes, its newline, and one byte more to tell a longer one.
+            line = await self._readline(MAX_MESSAGE + 2)
             if not line:
                 raise StopAsyncIteration
-            if len(line) > MAX_MESSAGE and not line.endswith(b"\n"):
+            if line.endswith(b"\n"):
+                line = line[:-1]
+            elif len(line) > MAX_MESSAGE + 1:
                 while (rest := await self._readline(MAX_MESSAGE)) and not rest.endswith(b"\n"):
                     pass
-            elif not line.strip():
+            if not line.strip():
                 continue
             checked = check_message(line)
             if checked.message is not None:
                 return checked.message.model_dump_json(by_alias=True, exclude_unset=True) + "\n"
-            await self.refusals.record(checked, line.rstrip(b"\n"))
+            await self.refusals.record(checked, line[: MAX_MESSAGE + 1])
             try:
                 await self.answers.send(SessionMessage(error_response(checked)))
             except anyio.ClosedResourceError:  # the server has stopped
