@@ -124,7 +124,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         if address is None:
             print(f"{status}, stdio", file=sys.stderr, flush=True)
-            anyio.run(adapter.serve_stdio, server)
+            anyio.run(lambda: adapter.serve_stdio(server, lock))
         else:
             host, port = address
             sock = _listen(host, port)
@@ -133,7 +133,7 @@ def run(args: argparse.Namespace) -> int:
             print(f"{status}, http://{shown}:{bound}/mcp", file=sys.stderr, flush=True)
             if host not in adapter.LOOPBACK:
                 print(f"anachron serve: warning: {host} is not loopback and the server has no authentication", file=sys.stderr)
-            anyio.run(lambda: adapter.serve_http(server, sock, host=host))
+            anyio.run(lambda: adapter.serve_http(server, sock, host=host, lock=lock))
     except KeyboardInterrupt:
         pass
     finally:

@@ -2,7 +2,8 @@
 
 Needs the official MCP SDK (``pip install 'anachron[mcp]'``).  The lock
 itself is :mod:`anachron.timelock` (standard library); only
-:func:`build_server` and the transports touch the SDK.  ``anachron serve``
+:func:`build_server` and the transports touch the SDK.  Every incoming
+message is checked strictly first (:func:`check_message`).  ``anachron serve``
 is the command line; docs/mcp.md describes the tools, the upstream protocol
 and the event log.
 """
@@ -23,5 +24,19 @@ if "on_call_tool" not in _inspect.signature(_Server.__init__).parameters:
     raise ImportError("anachron.mcp needs the MCP SDK 2.x (mcp>=2.0), found an older one: pip install -U 'anachron[mcp]'")
 
 from ._server import LOOPBACK, TOOL_NAMES, build_server, serve_http, serve_stdio, tool_definitions  # noqa: E402
+from ._wire import MAX_DEPTH, MAX_DIGITS, MAX_ID, MAX_MESSAGE, Checked, check_message  # noqa: E402
 
-__all__ = ["LOOPBACK", "TOOL_NAMES", "build_server", "serve_http", "serve_stdio", "tool_definitions"]
+__all__ = [
+    "LOOPBACK",
+    "TOOL_NAMES",
+    "build_server",
+    "serve_http",
+    "serve_stdio",
+    "tool_definitions",
+    "MAX_DEPTH",
+    "MAX_DIGITS",
+    "MAX_ID",
+    "MAX_MESSAGE",
+    "Checked",
+    "check_message",
+]

@@ -26,6 +26,7 @@ import datetime as _dt
 import hashlib
 import math
 import os
+import threading
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, Iterable, Mapping, Sequence
@@ -56,6 +57,7 @@ __all__ = [
     "now",
     "start_record",
     "call_record",
+    "protocol_error_record",
     "parse_calls",
     "parse_events",
     "load_events",
@@ -142,6 +144,7 @@ class EventLog:
     header: Mapping[str, Any]
     calls: tuple[CallEvent, ...]
     torn: str | None = None  # a note when the log's last line was cut short and left out
+    protocol_errors: tuple[Mapping[str, Any], ...] = ()  # messages the transport refused (never calls)
 
     @property
     def as_of(self) -> _dt.date | None:
@@ -319,6 +322,33 @@ def call_record(
     return record
 
 
+def protocol_error_record(
+    *, run: str, time: str, transport: str, code: int, error: str, request_id: "str | int | None", raw: bytes
+) -> dict[str, Any]:
+    """A message the transport refused before the lock saw it, and the JSON-RPC error it answered.
+
+    The message itself is never copied (it may be megabytes, or not text):
+    its size and SHA-256 identify it.  It is no call: it has no ``seq``,
+    spends no budget and shows nothing.
+
+    >>> r = protocol_error_record(run="r1", time="t", transport="stdio", code=-32700,
+    ...     error="not JSON", request_id=None, raw=b"{")
+    >>> r["event"], r["code"], r["bytes"], r["sha256"][:8]
+    ('protocol_error', -32700, 1, '021fb596')
+    """
+    return {
+        "event": "protocol_error",
+        "run": run,
+        "time": time,
+        "transport": transport,
+        "code": code,
+        "error": error,
+        "id": request_id,
+        "bytes": len(raw),
+        "sha256": hashlib.sha256(raw).hexdigest(),
+    }
+
+
 class EventWriter:
     """The lock's journal as a file: one line per record, each written whole or not at all.
 
@@ -346,11 +376,15 @@ class EventWriter:
         except OSError as exc:
             raise AnachronError(f"{self.path}: cannot write the event log: {exc.strerror}") from None
         self._fd: int | None = None
+        # The lock writes calls from worker threads and the transport writes protocol errors
+        # from its own: one claim, whole records.
+        self._writing = threading.Lock()
 
     def write(self, header: Mapping[str, Any], record: Mapping[str, Any]) -> None:
-        if self._fd is None:
-            self._claim(header)
-        self._append(record)
+        with self._writing:
+            if self._fd is None:
+                self._claim(header)
+            self._append(record)
 
     def _claim(self, header: Mapping[str, Any]) -> None:
         fd = os.open(self.path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o666)
@@ -502,12 +536,15 @@ def parse_events(records: Iterable[Record], *, source: str = "events") -> EventL
     """Validate event records ``(where, object)`` into an :class:`EventLog`.
 
     The first record must be the ``start`` record of a known format; every
-    later one a ``call`` of the same run, numbered 1, 2, 3, ... without gaps.
+    later one a ``call`` of the same run, numbered 1, 2, 3, ... without gaps,
+    or a ``protocol_error`` of the same run (kept in
+    :attr:`EventLog.protocol_errors`, never a call).
     """
     header: Mapping[str, Any] = {}
     run: str | None = None
     fmt = FORMAT
     calls: list[CallEvent] = []
+    refused: list[Mapping[str, Any]] = []
     for where, obj in records:
         f = Fields(where, obj)
         event = f.text("event")
@@ -524,9 +561,15 @@ def parse_events(records: Iterable[Record], *, source: str = "events") -> EventL
             raise AnachronError(f"{where}: a second run starts here; one log holds one run (one server per run)")
         elif event == "call":
             calls.append(_call(where, obj, run, len(calls) + 1, fmt))
+        elif event == "protocol_error":
+            if obj.get("run") != run:
+                raise f.error("run", f"{obj.get('run')!r} is not this log's run {run!r}: one log holds one run")
+            if not isinstance(obj.get("code"), int) or isinstance(obj.get("code"), bool):
+                raise f.error("code", f"expected a JSON-RPC error code, got {describe(obj.get('code'))}")
+            refused.append(dict(obj))
         else:
             raise f.error("event", f"unknown event {event!r}")
-    return EventLog(source, header, tuple(calls))
+    return EventLog(source, header, tuple(calls), protocol_errors=tuple(refused))
 
 
 def load_events(path: str | os.PathLike[str]) -> EventLog:
