@@ -33,6 +33,12 @@ CLAUDE_CODE_LOCAL = frozenset({
     "TodoRead", "TodoWrite", "Task", "Agent", "ExitPlanMode", "BashOutput", "KillBash", "KillShell",
     "SlashCommand", "Skill", "AskUserQuestion",
 })
+# A conversation that answered with no tool call: an agent may answer from memory, but a log that
+# does not record tool calls looks the same, and must not pass for a clean run.
+NO_TOOL_CALL = (
+    "the log holds model turns but no tool call: if the agent used tools, this log did not record them"
+    " (log the tool calls, or their spans, and import again)"
+)
 # A tool name that says it searches or reads the web.
 RETRIEVAL_NAME = re.compile(r"search|fetch|browse|retriev|scrape|crawl|web|url|http|open_page|news", re.IGNORECASE)
 
@@ -203,8 +209,8 @@ class Session:
         query: str | None = None,
         command: str | None = None,
     ) -> dict[str, Any]:
-        """Record a call (status ``error`` until a result arrives); returns its interaction to complete."""
-        entry: dict[str, Any] = {"tool": tool, "status": "error", "error": "no result in the log"}
+        """Record a call (status ``unrecorded`` until a result arrives); returns its interaction to complete."""
+        entry: dict[str, Any] = {"tool": tool, "status": "unrecorded"}
         query = query if query is not None else _first_string(arguments, QUERY_ARGUMENTS)
         if query is not None:
             entry["query"] = query
@@ -263,7 +269,8 @@ class Session:
                 )
             if not is_retrieval(entry, self.log_format, options.retrieval_tools):
                 entry["retrieval"] = False
-                entry["returned"] = []  # what a local tool showed (a file's URLs) is not retrieved
+                if "returned" in entry:  # an unrecorded call has none
+                    entry["returned"] = []  # what a local tool showed (a file's URLs) is not retrieved
         record: dict[str, Any] = {
             "sample_id": sample_id,
             "as_of": options.as_of_for(sample_id, self.where),
@@ -273,6 +280,8 @@ class Session:
         if self.answer is not None:
             record["answer"] = self.answer
             record["citations"] = self.citations
+        if not self.calls and self.answer is not None:
+            record["warnings"] = [NO_TOOL_CALL]
         return record
 
 
@@ -284,7 +293,9 @@ def is_retrieval(entry: Mapping[str, Any], log_format: str, listed: frozenset[st
     its command reaches the network; a Claude Code built-in local tool
     (:data:`CLAUDE_CODE_LOCAL`) never does; any other call retrieves when its
     name is search- or fetch-like (:data:`RETRIEVAL_NAME`), it carries a
-    query or a URL, or its result showed items; Claude Code's other tools
+    query or a URL, or its result showed items, or when the log holds
+    neither its arguments nor its result (``unrecorded``: nothing shows it
+    was local); Claude Code's other tools
     (WebSearch, WebFetch, MCP tools) always retrieve.
     """
     tool = entry["tool"]
@@ -295,6 +306,8 @@ def is_retrieval(entry: Mapping[str, Any], log_format: str, listed: frozenset[st
         return isinstance(command, str) and NETWORK_PATTERN.search(command) is not None
     if log_format == "claude-code":
         return tool not in CLAUDE_CODE_LOCAL
+    if entry.get("status") == "unrecorded" and entry.get("arguments") is None:
+        return True
     return bool(RETRIEVAL_NAME.search(tool) or "query" in entry or "target" in entry or entry.get("returned"))
 
 
