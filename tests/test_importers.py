@@ -65,7 +65,7 @@ class FormatTest(unittest.TestCase):
         _, record = list(import_logs("openai-chat", [fixture("openai-chat.jsonl")], Options(as_of=dt.date(2023, 1, 1))))[1]
         self.assertEqual([(c["tool"], c["status"], c.get("arguments")) for c in record["interactions"]], [
             ("execute_command", "ok", {"command": "curl -s 'https://api.example.com/prices?symbol=ACME&date=2023-03-01'"}),
-            ("web_search", "error", {"query": "acme share price"}),
+            ("web_search", "unrecorded", {"query": "acme share price"}),
             ("python", "ok", "print(41.2)"),
         ])
 

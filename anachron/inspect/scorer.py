@@ -105,8 +105,8 @@ def _receipt(where: str, call_id: str, function: str, result: ChatMessageTool, r
 
 def _unseen(where: str, function: str, arguments: Mapping[str, Any], result: ChatMessageTool | None) -> CallEvent:
     """The record of a call the lock never answered."""
-    if result is None:
-        status, error = "error", "no result"
+    if result is None:  # the conversation holds the call and no result, the lock no record: unrecorded
+        status, error = "unrecorded", None
     else:
         status = "refused" if result.error.type in INSPECT_REFUSALS else "error"  # type: ignore[union-attr]
         error = f"{result.error.type}: {result.error.message}"  # type: ignore[union-attr]

@@ -572,6 +572,8 @@ def _interaction(call: CallEvent, corpus: Corpus, corpus_backed: bool) -> dict[s
             )
         returned.append(seen.id)
     entry: dict[str, Any] = {"tool": call.tool, "query": call.query, "status": call.status, "returned": returned}
+    if call.status == "unrecorded":  # nothing is known of what it showed: no 'returned' at all
+        del entry["returned"]
     if call.target is not None:
         entry["target"] = call.target
     return entry
