@@ -293,9 +293,8 @@ def is_retrieval(entry: Mapping[str, Any], log_format: str, listed: frozenset[st
     its command reaches the network; a Claude Code built-in local tool
     (:data:`CLAUDE_CODE_LOCAL`) never does; any other call retrieves when its
     name is search- or fetch-like (:data:`RETRIEVAL_NAME`), it carries a
-    query or a URL, or its result showed items, or when the log holds
-    neither its arguments nor its result (``unrecorded``: nothing shows it
-    was local); Claude Code's other tools
+    query or a URL, or its result showed items, or when the log holds no
+    result (``unrecorded``: nothing shows it was local); Claude Code's other tools
     (WebSearch, WebFetch, MCP tools) always retrieve.
     """
     tool = entry["tool"]
@@ -306,7 +305,7 @@ def is_retrieval(entry: Mapping[str, Any], log_format: str, listed: frozenset[st
         return isinstance(command, str) and NETWORK_PATTERN.search(command) is not None
     if log_format == "claude-code":
         return tool not in CLAUDE_CODE_LOCAL
-    if entry.get("status") == "unrecorded" and entry.get("arguments") is None:
+    if entry.get("status") == "unrecorded":
         return True
     return bool(RETRIEVAL_NAME.search(tool) or "query" in entry or "target" in entry or entry.get("returned"))
 
