@@ -160,6 +160,13 @@ class OutputsTest(unittest.TestCase):
         self.assertIn("incomplete: 1 of 4 tool calls recorded no result; TCLR is a band [0.250, 0.750]", page)
         self.assertIn(SKIPPED.replace("'", "&#x27;"), page)
 
+    def test_a_sample_in_a_notebook_shows_its_band_and_warnings(self):
+        (r,) = Results(scored(record(warnings=[SKIPPED])))
+        card = r._repr_html_()
+        for shown in ("1 of 4 interactions leaked (unrecorded calls counted clean)", "[0.250, 0.750]",
+                      "1 undated interactions and 1 unrecorded call", "unrecorded calls", SKIPPED.replace("'", "&#x27;")):
+            self.assertIn(shown, card)
+
     def test_the_html_report_shows_incomplete(self):
         with tempfile.TemporaryDirectory() as tmp:
             traces = write_traces(tmp, record(warnings=["<b>skipped</b>"]))
@@ -287,6 +294,16 @@ class MissingResultsTest(unittest.TestCase):
                 self.assertEqual((s["unrecorded"], sum(x["interactions"] for x in doc["samples"]), len(s["warnings"])),
                                  expected[fmt])
                 self.assertEqual(s["incomplete"], s["unrecorded"] > 0)
+
+    def test_score_events_on_a_torn_log_warns_in_the_run(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            path = Path(tmp, "events.jsonl")
+            path.write_text(golden_inputs.event_log(torn=True), encoding="utf-8", errors="surrogatepass")
+            status, out, err = run_cli("score-events", str(path), "--as-of", T, "--format", "json")
+        self.assertEqual(status, 0, err)
+        (warning,) = json.loads(out)["summary"]["warnings"]
+        self.assertEqual(warning, f"{path}:11: the last line is torn (a write was cut short): it is left out;"
+                                  " a call it held is not scored (let the server finish its run)")
 
     def test_chat_spans_without_any_tool_call_are_warned_about(self):
         doc = self.score("otel", *_otel(keep_tool_spans=False))

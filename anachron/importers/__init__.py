@@ -66,10 +66,7 @@ def _mcp_events(paths: Sequence[str], options: Options) -> Iterator[Record]:
         as_of = as_of or log.as_of
         if as_of is None:
             raise AnachronError(f"{path}: the log names no as-of date: pass --as-of DATE or --as-of-map FILE.json")
-        record = events_trace(log, corpus, sample_id=sample_id, as_of=as_of)
-        if log.torn:  # a call may have been cut off with it: say so in the run, not only on stderr
-            record["warnings"] = [f"{log.torn}; a call it held is not scored (keep the server running to the end of the run)"]
-        yield str(path), record
+        yield str(path), events_trace(log, corpus, sample_id=sample_id, as_of=as_of)
 
 
 def import_logs(

@@ -261,6 +261,9 @@ def _explanation(result: SampleResult) -> str:
     if failed or result.blocked_attempts:
         split = ", ".join(f"{status} {n}" for status, n in result.failed_calls.items() if n) or "none"
         head += f"; {failed} failed call(s) ({split}), {result.blocked_attempts} blocked attempt(s)"
+    if result.unrecorded:
+        head += (f"; {result.unrecorded} unrecorded call(s): TCLR is a band"
+                 f" [{result.tclr:.3f}, {float(result.tclr_high_exact):.3f}]")
     return "\n".join([head, *(f"! {line}" for line in result.evidence)])
 
 

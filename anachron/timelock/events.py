@@ -607,8 +607,9 @@ def calls_trace(
 def events_trace(
     log: EventLog, corpus: Corpus, *, sample_id: str, as_of: _dt.date, mode: str | None = None
 ) -> dict[str, Any]:
-    """:func:`calls_trace` of a served run; *mode* defaults to the mode the server ran in."""
-    return calls_trace(
+    """:func:`calls_trace` of a served run; *mode* defaults to the mode the server ran in.  A torn
+    last line (:attr:`EventLog.torn`) becomes a trace warning: the call it held is not scored."""
+    record = calls_trace(
         log.calls,
         corpus,
         sample_id=sample_id,
@@ -616,3 +617,6 @@ def events_trace(
         mode=mode or log.header.get("mode", "enforced"),
         corpus_backed=log.header.get("backend") == "corpus",
     )
+    if log.torn:  # said in the run's figures, not only on stderr
+        record["warnings"] = [f"{log.torn}; a call it held is not scored (let the server finish its run)"]
+    return record
