@@ -52,19 +52,21 @@ class FormatTest(unittest.TestCase):
             "#2 result item https://www.reuters.com/markets/cygnus-prices-ipo/ dated 2023-02-09 > 2023-01-01 (dated by field 'published_date')",
         ])
         # A shell call with curl (it reaches the network: a retrieval); then a search no tool message answered
-        # (an error call) beside a custom tool call `python` (local: not search-like, no query, URL or item).
+        # (unrecorded: TCLR's band is [0, 1/2]) beside a custom tool call `python` (local: not search-like, no query, URL or item).
         self.assertEqual(figures(b), {"interactions": 1, "result_leaks": 0, "undated": 0, "query_intent_leaks": 0,
-                                      "content_leaks": 0, "seal_breaches": 2, "tclr": 0.0, "failed": 1})
+                                      "content_leaks": 0, "seal_breaches": 2, "tclr": 0.0, "failed": 0})
+        self.assertEqual((b["unrecorded"], b["tclr_high"]), (1, 0.5))
         self.assertEqual(b["evidence"], [
             "#1 tool 'execute_command' is outside the time lock",
             "#1 shell call reaches the network: curl -s 'https://api.example.com/prices?symbol=ACME&date=2023-03-01'",
+            "#2 unrecorded web_search: the log holds no result (clean in tclr_low, leaking in tclr_high)",
             "#3 tool 'python' is outside the time lock",
         ])
         self.assertEqual((doc["summary"]["sealed"], doc["summary"]["seal_breaches"]), (False, 2))
         _, record = list(import_logs("openai-chat", [fixture("openai-chat.jsonl")], Options(as_of=dt.date(2023, 1, 1))))[1]
         self.assertEqual([(c["tool"], c["status"], c.get("arguments")) for c in record["interactions"]], [
             ("execute_command", "ok", {"command": "curl -s 'https://api.example.com/prices?symbol=ACME&date=2023-03-01'"}),
-            ("web_search", "error", {"query": "acme share price"}),
+            ("web_search", "unrecorded", {"query": "acme share price"}),
             ("python", "ok", "print(41.2)"),
         ])
 
@@ -252,7 +254,7 @@ class FormatTest(unittest.TestCase):
                 {"type": "web_fetch_tool_result", "tool_use_id": "s1", "content": {"type": "web_fetch_tool_result_error", "error_code": "url_not_accessible"}},
                 {"type": "server_tool_use", "id": "s2", "name": "web_search", "input": {"query": "q"}},
             ]}]), [("web_fetch", "error", "web_fetch_tool_result_error: url_not_accessible"),
-                   ("web_search", "error", "no result in the log")])
+                   ("web_search", "unrecorded", None)])  # no result record: unrecorded, not failed
             self.assertEqual(errors("claude-code", "c.jsonl", [
                 {"type": "assistant", "message": {"role": "assistant", "content": [{"type": "tool_use", "id": "t1", "name": "WebFetch", "input": {"url": "https://x.example/a"}}]}},
                 {"type": "user", "toolUseResult": "Error: Request failed with status code 404", "message": {"role": "user", "content": [

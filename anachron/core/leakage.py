@@ -16,6 +16,10 @@ judged by the rule of its ``status``:
   A refused call whose target is a known item dated after T is a
   **blocked attempt**: the agent reached for the future and a lock stopped
   it.  Reported apart, never folded into TCLR;
+- an ``unrecorded`` call (the log shows the call, not its result) may have
+  shown anything: it widens TCLR's band, counted clean in ``tclr_low`` and
+  leaking in ``tclr_high``, over interactions plus unrecorded calls, and
+  the run carries a warning that its figures are a band, not a value;
 - a local call (``retrieval: false``: a file read, an edit) retrieved
   nothing: it is neither an interaction nor a failed call, and nothing is
   judged on it but the seal audit;
@@ -56,10 +60,12 @@ __all__ = [
     "judge",
     "score_trace",
     "score_traces",
+    "run_warnings",
     "summarise",
 ]
 
-FAILED_STATUSES = tuple(status for status in STATUSES if status != "ok")
+# An unrecorded call is not failed: its result may have reached the agent, the log does not say.
+FAILED_STATUSES = tuple(status for status in STATUSES if status not in ("ok", "unrecorded"))
 
 
 def _no_failures() -> Mapping[str, int]:
@@ -87,6 +93,7 @@ class Judgement:
     # (a stale universe).  A call showing both counts as not_yet_listed: the split partitions the total.
     not_yet_listed: bool = False
     already_delisted: bool = False
+    unrecorded: bool = False  # an unrecorded retrieval call: leaking or not, the log cannot tell
 
 
 QUOTED_QUERY = 80  # characters of a query an evidence line quotes
@@ -187,8 +194,12 @@ def judge(interaction: Interaction, as_of: _dt.date, corpus: Corpus) -> Judgemen
         blocked = interaction.status == "refused" and target is not None and target.status(as_of) == "leak"
         if blocked:
             evidence.append(f"blocked {interaction.tool} of {target.id} dated {_dated(target)} > {t}{_how(target)}")  # type: ignore[union-attr]
+        unrecorded = interaction.status == "unrecorded"
+        if unrecorded:
+            evidence.append(f"unrecorded {_quote(interaction.tool, QUOTED_MENTION)}: the log holds no result (clean in tclr_low, leaking in tclr_high)")
         return Judgement(
-            False, query_intent_leak=query_leak, open_period=open_period, blocked_attempt=blocked, evidence=tuple(evidence)
+            False, query_intent_leak=query_leak, open_period=open_period, blocked_attempt=blocked,
+            evidence=tuple(evidence), unrecorded=unrecorded,
         )
 
     # One pass over the items; the lines of each kind are kept apart and joined in the order of the
@@ -261,9 +272,12 @@ class SampleResult:
     ``interactions`` counts the ``ok`` calls (the denominator);
     ``failed_calls`` the others, by status.  ``undated`` counts the
     interactions whose items include an undated or uncertain one and no
-    leaking one: TCLR's band runs from counting them as not leaking
-    (``tclr_low``, the point value ``tclr``) to counting them as leaking
-    (``tclr_high``).  ``horizons`` holds the days from T to each post-T item.
+    leaking one, and ``unrecorded`` the retrieval calls whose result the log
+    does not hold: TCLR's band runs from counting both as not leaking
+    (``tclr_low``, the point value ``tclr``) to counting both as leaking
+    (``tclr_high``), over ``interactions + unrecorded`` calls
+    (:attr:`tclr_base`).  ``horizons`` holds the days from T to each post-T
+    item; ``warnings`` the importer's warnings on the log.
     """
 
     sample_id: str
@@ -291,21 +305,29 @@ class SampleResult:
     # Calls that breached the declared time lock (anachron.core.seal); None: no tool was declared sealed.
     seal_breaches: int | None = None
     seal_calls: int | None = None  # calls the seal audit judged (local ones too); None: not audited
+    unrecorded: int = 0  # retrieval calls whose result the log does not hold
+    warnings: tuple[str, ...] = ()  # the importer's, from the trace record
+
+    @property
+    def tclr_base(self) -> int:
+        """TCLR's denominator: interactions plus unrecorded calls."""
+        return self.interactions + self.unrecorded
 
     @property
     def tclr(self) -> float:
-        """Leaking interactions over interactions; 0.0 without interactions."""
+        """Leaking interactions over :attr:`tclr_base`; 0.0 when it is 0."""
         # int / int is correctly rounded, so this is float(tclr_exact), without building a Fraction.
-        return self.result_leaks / self.interactions if self.interactions else 0.0
+        return self.result_leaks / self.tclr_base if self.tclr_base else 0.0
 
     @property
     def tclr_exact(self) -> Fraction:
-        return Fraction(self.result_leaks, self.interactions) if self.interactions else Fraction(0)
+        return Fraction(self.result_leaks, self.tclr_base) if self.tclr_base else Fraction(0)
 
     @property
     def tclr_high_exact(self) -> Fraction:
-        """TCLR with every undated or uncertain interaction counted as leaking."""
-        return Fraction(self.result_leaks + self.undated, self.interactions) if self.interactions else Fraction(0)
+        """TCLR with every undated or uncertain interaction and every unrecorded call counted as leaking."""
+        high = self.result_leaks + self.undated + self.unrecorded
+        return Fraction(high, self.tclr_base) if self.tclr_base else Fraction(0)
 
     @property
     def survivorship_rate(self) -> float | None:
@@ -321,8 +343,8 @@ class SampleResult:
 
     @property
     def calls(self) -> int:
-        """Every tool call of the run: interactions plus failed calls."""
-        return self.interactions + sum(self.failed_calls.values())
+        """Every retrieval call of the run: interactions, failed calls and unrecorded calls."""
+        return self.interactions + sum(self.failed_calls.values()) + self.unrecorded
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -331,10 +353,11 @@ class SampleResult:
             "mode": self.mode,
             "tclr": self.tclr,
             "tclr_low": self.tclr,
-            "tclr_high": (self.result_leaks + self.undated) / self.interactions if self.interactions else 0.0,
+            "tclr_high": (self.result_leaks + self.undated + self.unrecorded) / self.tclr_base if self.tclr_base else 0.0,
             "interactions": self.interactions,
             "result_leaks": self.result_leaks,
             "undated": self.undated,
+            "unrecorded": self.unrecorded,
             "survivorship_leaks": self.survivorship_leaks,
             "survivorship_rate": self.survivorship_rate,
             "survivorship_base": self.survivorship_base,
@@ -355,6 +378,7 @@ class SampleResult:
             "answered": self.answered,
             "answer_leaks_retrieved": self.answer_leaks_retrieved,
             "answer_leaks_parametric": self.answer_leaks_parametric,
+            "warnings": list(self.warnings),
         }
 
     def _repr_html_(self) -> str | None:
@@ -390,6 +414,8 @@ class SampleResult:
             open_period_queries=data.get("open_period_queries", 0),  # absent from copies stored before it existed
             seal_breaches=data.get("seal_breaches"),
             seal_calls=data.get("seal_calls"),
+            unrecorded=data.get("unrecorded", 0),
+            warnings=tuple(data.get("warnings", ())),
         )
 
 
@@ -462,6 +488,15 @@ class RunSummary:
     seal_breached_runs: int = 0
     seal_calls: int | None = None  # calls the seal audit judged; None: not counted
     answer_leak_runs: int = 0  # answered runs whose answer leaked at least one fact
+    unrecorded: int = 0
+    calls: int = 0  # retrieval calls (SampleResult.calls), the unrecorded ones' denominator
+    # A cause and a fix each: the unrecorded calls' first, then the importers' (see summarise).
+    warnings: tuple[str, ...] = ()
+
+    @property
+    def incomplete(self) -> bool:
+        """True when some call's result is not in the log: the figures are a band, not a value."""
+        return self.unrecorded > 0
 
     @property
     def sealed(self) -> bool | None:
@@ -482,6 +517,9 @@ class RunSummary:
             "tool_using_mean_tclr": self.tool_using_mean_tclr,
             "result_leaks": self.result_leaks,
             "undated": self.undated,
+            "calls": self.calls,
+            "unrecorded": self.unrecorded,
+            "incomplete": self.incomplete,
             "survivorship_leaks": self.survivorship_leaks,
             "restatement_leaks": self.restatement_leaks,
             "query_intent_leaks": self.query_intent_leaks,
@@ -501,6 +539,7 @@ class RunSummary:
             "answer_leaks_retrieved": self.answer_leaks_retrieved,
             "answer_leaks_parametric": self.answer_leaks_parametric,
             "answer_leak_runs": self.answer_leak_runs,
+            "warnings": list(self.warnings),
         }
 
     def _repr_html_(self) -> str | None:
@@ -527,7 +566,7 @@ def score_trace(trace: Trace, corpus: Corpus, *, sealed_tools: AbstractSet[str] 
     horizons: list[int] = []
     # Each flag of a Judgement summed over the calls, in one pass.
     interactions = result_leaks = survivorship = entity_bearing = restatements = query_intent = open_period = 0
-    blocked = undated = content = revised = not_yet = delisted = 0
+    blocked = undated = content = revised = not_yet = delisted = unrecorded = 0
     for number, (interaction, verdict) in enumerate(zip(trace.interactions, judgements), start=1):
         if breaches is not None:
             evidence += [f"#{number} {line}" for line in breaches[number - 1]]
@@ -539,7 +578,7 @@ def score_trace(trace: Trace, corpus: Corpus, *, sealed_tools: AbstractSet[str] 
             evidence += [f"#{number} {line}" for line in verdict.evidence]
         if verdict.horizons:
             horizons += verdict.horizons
-        if not verdict.interaction and interaction.retrieval:
+        if not verdict.interaction and interaction.retrieval and interaction.status in failed:
             failed[interaction.status] += 1
         interactions += verdict.interaction
         result_leaks += verdict.result_leak
@@ -554,6 +593,7 @@ def score_trace(trace: Trace, corpus: Corpus, *, sealed_tools: AbstractSet[str] 
         revised += verdict.revision_risk
         not_yet += verdict.not_yet_listed
         delisted += verdict.already_delisted
+        unrecorded += verdict.unrecorded
     return SampleResult(
         sample_id=trace.sample_id,
         as_of=trace.as_of,
@@ -579,6 +619,8 @@ def score_trace(trace: Trace, corpus: Corpus, *, sealed_tools: AbstractSet[str] 
         open_period_queries=open_period,
         seal_breaches=None if breaches is None else sum(1 for found in breaches if found),
         seal_calls=None if breaches is None else len(breaches),
+        unrecorded=unrecorded,
+        warnings=trace.warnings,
     )
 
 
@@ -615,11 +657,15 @@ def summarise(results: Iterable[SampleResult]) -> RunSummary:
 
     ``mean_tclr`` averages over all samples (``None`` for an empty run);
     ``tool_using_mean_tclr`` over samples with at least one interaction
-    (an ``ok`` call; ``None`` when no sample has one), so tool-using runs
+    (an ``ok`` call) or unrecorded call (``None`` when no sample has one), so tool-using runs
     are reported apart from runs that answered without retrieving anything.
     The run is ``sealed`` when every sample was audited and none breached;
     when any sample was not audited there is no seal verdict (``None``).
-    Means are exact (see :class:`_ExactMean`), rounded once.
+    Means are exact (see :class:`_ExactMean`), rounded once, each sample's
+    TCLR over its :attr:`~SampleResult.tclr_base`.  ``warnings`` holds, first,
+    one for the unrecorded calls when there are any, then each sample
+    warning once, in the order first seen, with ``(N samples)`` after it
+    when N > 1 samples carried it (:func:`run_warnings`).
     """
     n = date_leak_runs = answered_runs = seal_breached_runs = seal_calls = answer_leak_runs = 0
     seal_breaches: int | None = 0  # None once a sample was not audited
@@ -627,12 +673,17 @@ def summarise(results: Iterable[SampleResult]) -> RunSummary:
     counts = dict.fromkeys(_SUMMED, 0)
     failed = _no_failures()
     days: dict[int, int] = {}  # days past T -> post-T items: a stream's memory grows with distinct days only
+    seen: dict[str, int] = {}  # warning -> samples that carried it: memory grows with distinct warnings only
+    calls = 0
     for r in results:
         n += 1
-        mean_tclr.add(r.result_leaks, r.interactions)
-        mean_high.add(r.result_leaks + r.undated, r.interactions)
-        if r.interactions:
-            tool_using.add(r.result_leaks, r.interactions)
+        calls += r.calls
+        mean_tclr.add(r.result_leaks, r.tclr_base)
+        mean_high.add(r.result_leaks + r.undated + r.unrecorded, r.tclr_base)
+        for warning in dict.fromkeys(r.warnings):
+            seen[warning] = seen.get(warning, 0) + 1
+        if r.tclr_base:
+            tool_using.add(r.result_leaks, r.tclr_base)
         if r.result_leaks:
             date_leak_runs += 1
         if r.answered:
@@ -666,8 +717,27 @@ def summarise(results: Iterable[SampleResult]) -> RunSummary:
         seal_breached_runs=seal_breached_runs,
         seal_calls=seal_calls if seal_breaches is not None and n else None,
         answer_leak_runs=answer_leak_runs,
+        calls=calls,
+        warnings=run_warnings(counts["unrecorded"], seen),
         **counts,
     )
+
+
+def run_warnings(unrecorded: int, seen: Mapping[str, int]) -> tuple[str, ...]:
+    """A run's warnings: one for its *unrecorded* calls (when any), then each sample warning of *seen*
+    (warning -> samples that carried it, in the order first seen), ``(N samples)`` after it when N > 1.
+
+    >>> run_warnings(2, {"no tool call in the log": 3, "skipped 1 item": 1})  # doctest: +NORMALIZE_WHITESPACE
+    ('2 tool calls recorded no result (unrecorded): the figures are a band, not a value;
+      import a log that holds the tool results (docs/importers.md)',
+     'no tool call in the log (3 samples)', 'skipped 1 item')
+    """
+    lines = [f"{w} ({count} samples)" if count > 1 else w for w, count in seen.items()]
+    if unrecorded:
+        calls = f"{unrecorded} tool call{'' if unrecorded == 1 else 's'}"
+        lines.insert(0, f"{calls} recorded no result (unrecorded): the figures are a band, not a value;"
+                        " import a log that holds the tool results (docs/importers.md)")
+    return tuple(lines)
 
 
 # The per-sample counts a run summary adds up, each under its own name.
@@ -685,4 +755,5 @@ _SUMMED = (
     "answer_leaks_retrieved",
     "answer_leaks_parametric",
     "open_period_queries",
+    "unrecorded",
 )

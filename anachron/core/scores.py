@@ -53,6 +53,7 @@ METRICS: dict[str, str] = {
     "answer_leaks_retrieved": "count",
     "answer_leaks_parametric": "count",
     "open_period_queries": "count",
+    "unrecorded": "count",  # calls whose result the log does not hold
     "seal_breaches": "count",  # null when the run was not audited (no --sealed-tools)
 }
 

@@ -9,7 +9,9 @@ One JSON object per sample run (docs/formats.md)::
 
 Each interaction is one tool call with a ``status`` (:data:`STATUSES`,
 default ``ok``).  Only an ``ok`` call's result reached the agent, so only an
-``ok`` call may have ``returned`` items.  A call may name a ``target``: the
+``ok`` call may have ``returned`` items; an ``unrecorded`` call (the log
+shows the call, not its result) has no ``returned`` at all, not even ``[]``:
+what it showed is not known.  A call may name a ``target``: the
 item it asked for (a fetch's id), scored when a lock refused it, and a
 ``command``: what a shell or code tool ran, read by the seal audit.
 
@@ -18,6 +20,10 @@ fields, so the metrics never meet an item they cannot date: an id that is
 neither in the corpus nor inline is an error, never a silent non-leak.  A
 target id that is not in the corpus is simply unknown: an agent may ask for
 anything.
+
+A record may carry ``warnings``: the importer's one-line messages on the
+log (each a cause and a fix), kept per trace (:func:`warnings_of`) and
+gathered into the run summary.
 """
 
 from __future__ import annotations
@@ -42,10 +48,13 @@ __all__ = ["STATUSES", "ReturnedItem", "Interaction", "Trace", "iter_traces", "p
 # refused: the lock refused the call (bad or extra arguments, an unknown id,
 #   a post-T fetch under enforcement);
 # exhausted: the call was over budget;
-# error: the tool or its backend failed.
-STATUSES = ("ok", "refused", "exhausted", "error")
+# error: the tool or its backend failed;
+# unrecorded: the log shows the call but not its result (content capture off, no result record,
+#   a truncated log): whether it leaked cannot be told.
+STATUSES = ("ok", "refused", "exhausted", "error", "unrecorded")
 
-_TRACE_FIELDS = ("sample_id", "as_of", "mode", "interactions", "answer", "citations")
+_TRACE_FIELDS = ("sample_id", "as_of", "mode", "interactions", "answer", "citations", "warnings")
+WARNING_CHARS = 500  # of one importer warning kept: a warning is one line of a table
 
 
 @dataclass(frozen=True)
@@ -104,6 +113,8 @@ class Trace:
     # The agent's final answer and what it cited (URLs or corpus ids), when known.
     answer: str | None = None
     citations: tuple[str, ...] = ()
+    # The importer's one-line warnings on this log (a cause and a fix each), as :func:`warnings_of` keeps them.
+    warnings: tuple[str, ...] = ()
 
 
 CONTENT_CHARS = 256 * 1024  # of an item's shown text kept for the content check
@@ -315,6 +326,7 @@ def _interaction(
         or status not in STATUSES
         or not isinstance(returned, list)
         or (returned and status != "ok")
+        or (status == "unrecorded" and "returned" in obj)
     ):
         _bad_interaction(Fields(f"{label} interactions[{number}]", obj), query, status, returned)
     now = _time(Fields(f"{label} interactions[{number}]", obj)) if obj.get("time") is not None else None
@@ -378,6 +390,8 @@ def _bad_interaction(f: Fields, query: Any, status: Any, returned: Any) -> None:
         raise f.error("status", f"{describe(status)} is not one of {', '.join(STATUSES)}")
     if not isinstance(returned, list):
         raise f.error("returned", f"expected a list, got {describe(returned)}")
+    if status == "unrecorded":
+        raise f.error("returned", "an 'unrecorded' call has no 'returned': its result is not in the log")
     raise f.error("returned", f"a call with status '{status}' returned nothing to the agent")
 
 
@@ -474,7 +488,27 @@ def _trace(
     citations = obj.get("citations", [])
     if not isinstance(citations, list) or not all(isinstance(c, str) and c for c in citations):
         raise f.error("citations", f"expected a list of non-empty strings, got {describe(citations)}")
-    return Trace(sample_id, as_of, mode, parsed, f.extra(_TRACE_FIELDS), answer, tuple(citations))
+    return Trace(sample_id, as_of, mode, parsed, f.extra(_TRACE_FIELDS), answer, tuple(citations), warnings_of(f))
+
+
+def warnings_of(f: Fields) -> tuple[str, ...]:
+    """A record's ``warnings``: a list of non-empty strings (absent: none), each made one line.
+
+    Whitespace runs (a line break, U+2028 too) become one space, so a warning
+    is one line wherever it is printed, and a warning longer than
+    :data:`WARNING_CHARS` is cut, with ``...``.  Lone surrogates are kept, as
+    in every other string (the JSON writer escapes them).
+
+    >>> warnings_of(Fields("t", {"warnings": ["3 calls\u2028 had no result", "x" * 600]}))[0]
+    '3 calls had no result'
+    >>> len(warnings_of(Fields("t", {"warnings": ["x" * 600]}))[0])
+    500
+    """
+    value = f.obj.get("warnings", [])
+    if not isinstance(value, list) or not all(isinstance(w, str) and w.strip() for w in value):
+        raise f.error("warnings", f"expected a list of non-empty strings, got {describe(value)}")
+    lines = (" ".join(w.split()) for w in value)
+    return tuple(w if len(w) <= WARNING_CHARS else w[: WARNING_CHARS - 3] + "..." for w in lines)
 
 
 def load_traces(path: str | os.PathLike[str], corpus: Corpus) -> list[Trace]:

@@ -25,6 +25,7 @@ from typing import Any, Mapping
 from ..core import load_traces, score_traces
 from ..store import load_corpus, shown_corpus
 from ..core.leakage import FAILED_STATUSES, SampleResult
+from ..core.trace import warnings_of
 from ..core.errors import AnachronError, describe
 from ..core.jsonio import read_json
 from ..core.validate import Fields, positive_int
@@ -53,7 +54,7 @@ def _sample(where: str, obj: Any) -> SampleResult:
             raise AnachronError(f"{where}: {exc}") from None
     # Optional: absent from score files written before these fields existed.
     for name in ("not_yet_listed", "already_delisted", "answer_leaks_retrieved", "answer_leaks_parametric",
-                 "open_period_queries"):
+                 "open_period_queries", "unrecorded"):
         try:
             counts[name] = positive_int(obj.get(name, 0), name, minimum=0)
         except AnachronError as exc:
@@ -90,6 +91,7 @@ def _sample(where: str, obj: Any) -> SampleResult:
         as_of=f.date("as_of"),  # type: ignore[arg-type]
         mode=mode,
         evidence=tuple(evidence),
+        warnings=warnings_of(f),
         failed_calls=failed_calls,
         horizons=tuple(horizons),
         answered=answered,
@@ -100,7 +102,7 @@ def _sample(where: str, obj: Any) -> SampleResult:
     stated = obj.get("tclr")
     if not isinstance(stated, (int, float)) or isinstance(stated, bool) or not math.isclose(stated, result.tclr, abs_tol=1e-12):
         raise f.error("tclr", f"is {describe(stated)}, but its counts give {result.tclr!r} "
-                      f"({counts['result_leaks']}/{counts['interactions']})")
+                      f"({counts['result_leaks']}/{result.tclr_base})")
     return result
 
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any, Mapping, Sequence
 
 from ..core.leakage import FAILED_STATUSES, RunSummary, SampleResult
-from ..output.report import seal_line
+from ..output.report import completeness_line, seal_line
 from ._text import esc, num, pct
 
 __all__ = ["bank_card", "comparison_table", "sample_card", "sample_table", "summary_rows", "summary_table"]
@@ -51,15 +51,18 @@ def summary_rows(summary: RunSummary, results: Sequence[SampleResult] | None = N
     def over(count: int | None, what: str) -> str:
         return what if count is None else plural(count, what)
 
+    incomplete = completeness_line(summary)
     rows = [
-        # The seal verdict first: a run with a breach is never shown as a clean time-locked result.
+        # An incomplete log first, then the seal verdict: neither a run with a breach nor one whose
+        # results are missing is ever shown as a clean value.
+        *([("completeness", incomplete, plural(summary.calls, "calls"))] if incomplete is not None else []),
         ("seal audit", seal_line(summary), plural(n, "samples")),
         ("samples", str(n), ""),
         ("mean TCLR", num(summary.mean_tclr), plural(n, "samples")),
     ]
-    if summary.undated:
+    if summary.undated or summary.unrecorded:
         rows.append(("mean TCLR band", f"[{num(summary.mean_tclr)}, {num(summary.mean_tclr_high)}]",
-                     f"{plural(n, 'samples')}; at the top, {plural(summary.undated, 'undated interactions')} "
+                     f"{plural(n, 'samples')}; at the top, {_band_top(summary.undated, summary.unrecorded)} "
                      "counted as leaking"))
     failed_total = sum(summary.failed_calls.values())
     split = ", ".join(f"{s} {summary.failed_calls.get(s, 0)}" for s in FAILED_STATUSES if summary.failed_calls.get(s, 0))
@@ -80,6 +83,8 @@ def summary_rows(summary: RunSummary, results: Sequence[SampleResult] | None = N
         ("blocked attempts", str(summary.blocked_attempts), over(refused, "refused calls")),
         ("failed calls", f"{failed_total}" + (f" ({split})" if split else ""), over(calls, "calls")),
     ]
+    if summary.unrecorded:
+        rows.append(("unrecorded calls", str(summary.unrecorded), plural(summary.calls, "calls")))
     if summary.answered_runs:
         rows += [
             ("answer leaks retrieved", str(summary.answer_leaks_retrieved), "post-T facts stated, in total"),
@@ -91,7 +96,15 @@ def summary_rows(summary: RunSummary, results: Sequence[SampleResult] | None = N
         rows.append(("leak horizon median / max", f"{h.median:g} / {h.max} days", over(items, "post-T items")))
         rows += [(f"within {days} days", str(count), over(items, "post-T items")) for days, count in h.within.items()]
         rows.append(("beyond 366 days", str(h.beyond), over(items, "post-T items")))
+    rows += [("warning", warning, "") for warning in summary.warnings]
     return rows
+
+
+def _band_top(undated: int, unrecorded: int) -> str:
+    """What the top of a TCLR band counts as leaking: ``2 undated interactions and 1 unrecorded call``."""
+    parts = [plural(undated, "undated interactions")] if undated else []
+    parts += [plural(unrecorded, "unrecorded calls")] if unrecorded else []
+    return " and ".join(parts)
 
 
 def plural(count: int, words: str) -> str:
@@ -105,7 +118,7 @@ def summary_table(summary: RunSummary, results: Sequence[SampleResult] | None = 
 
 _SAMPLE_HEAD = (
     ("sample", "text"), ("as of", "text"), ("TCLR", "num"), ("band high", "num"), ("ok calls", "num"),
-    ("result leaks", "num"), ("undated", "num"), ("surv.", "num"), ("restated", "num"), ("query", "num"),
+    ("result leaks", "num"), ("undated", "num"), ("unrecorded", "num"), ("surv.", "num"), ("restated", "num"), ("query", "num"),
     ("open", "num"), ("content", "num"), ("blocked", "num"), ("failed", "num"), ("seal", "num"), ("horizon", "num"),
     ("evidence", "num"),
 )
@@ -135,11 +148,11 @@ def sample_table(results: Sequence[SampleResult], *, sortable: bool = True) -> s
             "<tr>"
             + _cell(r.sample_id, r.sample_id, "text id")
             + _cell(r.as_of.isoformat(), r.as_of.isoformat(), "text")
-            + _cell(f"{r.tclr:.3f} ({r.result_leaks}/{r.interactions})", repr(r.tclr))
+            + _cell(f"{r.tclr:.3f} ({r.result_leaks}/{r.tclr_base})", repr(r.tclr))
             + _cell(f"{high:.3f}", repr(high))
             + "".join(
                 _cell(v, v)
-                for v in (r.interactions, r.result_leaks, r.undated, r.survivorship_leaks, r.restatement_leaks,
+                for v in (r.interactions, r.result_leaks, r.undated, r.unrecorded, r.survivorship_leaks, r.restatement_leaks,
                           r.query_intent_leaks, r.open_period_queries, r.content_leaks, r.blocked_attempts, failed)
             )
             + (_cell("-", -1) if r.seal_breaches is None else _cell(r.seal_breaches, r.seal_breaches))
@@ -159,10 +172,12 @@ def sample_card(result: SampleResult) -> str:
     rows = [
         ("as of", r.as_of.isoformat(), ""),
         ("mode", r.mode or "n/a", ""),
-        ("TCLR", f"{r.tclr:.3f}", f"{r.result_leaks} of {r.interactions} interactions leaked"),
+        ("TCLR", f"{r.tclr:.3f}", f"{r.result_leaks} of {r.tclr_base} interactions leaked"
+                                  + (" (unrecorded calls counted clean)" if r.unrecorded else "")),
     ]
-    if r.undated:
-        rows.append(("TCLR band", f"[{r.tclr:.3f}, {float(r.tclr_high_exact):.3f}]", f"{r.undated} undated interactions"))
+    if r.undated or r.unrecorded:
+        rows.append(("TCLR band", f"[{r.tclr:.3f}, {float(r.tclr_high_exact):.3f}]", f"{r.undated} undated interactions"
+                     + (f" and {plural(r.unrecorded, 'unrecorded calls')}" if r.unrecorded else "")))
     rows += [
         ("survivorship leaks", str(r.survivorship_leaks), f"{r.survivorship_base} entity-bearing interactions"),
         ("restatement leaks", str(r.restatement_leaks), f"{r.interactions} interactions"),
@@ -180,6 +195,9 @@ def sample_card(result: SampleResult) -> str:
             ("answer leaks retrieved", str(r.answer_leaks_retrieved), "post-T facts the answer states that a tool showed"),
             ("answer leaks parametric", str(r.answer_leaks_parametric), "post-T facts no tool showed"),
         ]
+    if r.unrecorded:
+        rows.append(("unrecorded calls", str(r.unrecorded), f"{r.calls} calls"))
+    rows += [("warning", warning, "") for warning in r.warnings]
     return (
         f'<div class="anachron-sample">{_table(rows, f"Sample {r.sample_id}", "summary")}'
         f'<div class="evidence">evidence: {_evidence(r.evidence)}</div></div>'

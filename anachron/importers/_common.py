@@ -42,6 +42,12 @@ CLAUDE_CODE_LOCAL = frozenset({
 CLAUDE_CODE_RETRIEVAL = frozenset({
     "WebSearch", "WebFetch", "web_search", "web_fetch", "ListMcpResourcesTool", "ReadMcpResourceTool",
 })
+# A conversation that answered with no tool call: an agent may answer from memory, but a log that
+# does not record tool calls looks the same, and must not pass for a clean run.
+NO_TOOL_CALL = (
+    "the log holds model turns but no tool call: if the agent used tools, this log did not record them"
+    " (log the tool calls, or their spans, and import again)"
+)
 # A tool name that says it searches or reads the web.
 RETRIEVAL_NAME = re.compile(r"search|fetch|browse|retriev|scrape|crawl|web|url|http|open_page|news", re.IGNORECASE)
 
@@ -262,8 +268,8 @@ class Session:
         query: str | None = None,
         command: str | None = None,
     ) -> dict[str, Any]:
-        """Record a call (status ``error`` until a result arrives); returns its interaction to complete."""
-        entry: dict[str, Any] = {"tool": tool, "status": "error", "error": "no result in the log"}
+        """Record a call (status ``unrecorded`` until a result arrives); returns its interaction to complete."""
+        entry: dict[str, Any] = {"tool": tool, "status": "unrecorded"}
         query = query if query is not None else _first_string(arguments, QUERY_ARGUMENTS)
         if query is not None:
             entry["query"] = query
@@ -357,7 +363,8 @@ class Session:
                 )
             if not is_retrieval(entry, self.log_format, options.retrieval_tools):
                 entry["retrieval"] = False
-                entry["returned"] = []  # what a local tool showed (a file's URLs) is not retrieved
+                if "returned" in entry:  # an unrecorded call has none
+                    entry["returned"] = []  # what a local tool showed (a file's URLs) is not retrieved
         if options.as_of_field is not None and as_of is None:
             raise AnachronError(f"{self.where}: --as-of-field is not read for {self.log_format} logs")
         record: dict[str, Any] = {
@@ -369,8 +376,11 @@ class Session:
         if self.answer is not None:
             record["answer"] = self.answer
             record["citations"] = self.citations
-        if self.unknown:
-            record["warnings"] = self.warnings()
+        warnings = self.warnings()
+        if not self.calls and self.answer is not None:
+            warnings.append(NO_TOOL_CALL)
+        if warnings:
+            record["warnings"] = warnings
         return record
 
 
@@ -386,10 +396,13 @@ def is_retrieval(entry: Mapping[str, Any], log_format: str, listed: frozenset[st
     local too: Claude Code's web access is its named web tools); in other
     formats a call retrieves when its name is search- or fetch-like
     (:data:`RETRIEVAL_NAME`), it carries a query or a URL, or its result
-    showed items.
+    showed items, or when the log holds no result (``unrecorded``: nothing
+    shows it was local).
 
     >>> is_retrieval({"tool": "TaskOutput"}, "claude-code", None), is_retrieval({"tool": "mcp__x__y"}, "claude-code", None)
     (False, True)
+    >>> is_retrieval({"tool": "lookup", "status": "unrecorded"}, "openai-chat", None)
+    True
     """
     tool = entry["tool"]
     if listed is not None:
@@ -399,6 +412,8 @@ def is_retrieval(entry: Mapping[str, Any], log_format: str, listed: frozenset[st
         return isinstance(command, str) and NETWORK_PATTERN.search(command) is not None
     if log_format == "claude-code":
         return tool in CLAUDE_CODE_RETRIEVAL or tool.startswith("mcp__")
+    if entry.get("status") == "unrecorded":
+        return True
     return bool(RETRIEVAL_NAME.search(tool) or "query" in entry or "target" in entry or entry.get("returned"))
 
 

@@ -89,7 +89,9 @@ def _web_search(session: Session, item: Mapping[str, Any], at: str, time: str | 
         url = action.get("url")
         session.ok(entry, [{"url": url}] if isinstance(url, str) and url.strip() else [])
         return
-    sources = action.get("sources") or []
+    sources = action.get("sources")
+    if sources is None:  # logged only when the request asked for them (include=["web_search_call.action.sources"])
+        return  # the call stays unrecorded: what it showed is not in the log
     urls = [s.get("url") for s in expect_list(sources, at, "action.sources") if isinstance(s, dict)]
     session.ok(entry, list({u: {"url": u} for u in urls if isinstance(u, str) and u.strip()}.values()))
 
@@ -259,8 +261,8 @@ def conversation(where: str, body: tuple[list[tuple[str, Any]], str | None], opt
             entry = session.call("code_interpreter", {"code": code}, time=time, command=code)
             if item.get("status") != "completed":
                 session.failed(entry, f"code_interpreter_call status {item.get('status')}")
-            else:
-                logs = [o.get("logs") for o in item.get("outputs") or [] if isinstance(o, dict)]
+            elif item.get("outputs") is not None:  # logged only on request (include=["code_interpreter_call.outputs"])
+                logs = [o.get("logs") for o in expect_list(item["outputs"], at, "outputs") if isinstance(o, dict)]
                 session.result(entry, "\n".join(log for log in logs if isinstance(log, str)))
         elif kind == "message":
             _message(session, item)

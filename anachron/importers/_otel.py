@@ -204,6 +204,5 @@ def read(path: str, options: Options) -> Iterator[Record]:
                 session.failed(entry, failure)
             elif result_key in attributes:
                 session.result(entry, _unwrap(attributes[result_key], "outputs") if wrapped else attributes[result_key])
-            else:
-                session.ok(entry, [])  # the span ran and recorded no result (content capture off)
+            # else the span ran and recorded no result (content capture off): the call stays unrecorded
         yield spans[0][2], session.record(sample_id, options)

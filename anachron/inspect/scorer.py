@@ -105,8 +105,8 @@ def _receipt(where: str, call_id: str, function: str, result: ChatMessageTool, r
 
 def _unseen(where: str, function: str, arguments: Mapping[str, Any], result: ChatMessageTool | None) -> CallEvent:
     """The record of a call the lock never answered."""
-    if result is None:
-        status, error = "error", "no result"
+    if result is None:  # the conversation holds the call and no result, the lock no record: unrecorded
+        status, error = "unrecorded", None
     else:
         status = "refused" if result.error.type in INSPECT_REFUSALS else "error"  # type: ignore[union-attr]
         error = f"{result.error.type}: {result.error.message}"  # type: ignore[union-attr]
@@ -261,6 +261,9 @@ def _explanation(result: SampleResult) -> str:
     if failed or result.blocked_attempts:
         split = ", ".join(f"{status} {n}" for status, n in result.failed_calls.items() if n) or "none"
         head += f"; {failed} failed call(s) ({split}), {result.blocked_attempts} blocked attempt(s)"
+    if result.unrecorded:
+        head += (f"; {result.unrecorded} unrecorded call(s): TCLR is a band"
+                 f" [{result.tclr:.3f}, {float(result.tclr_high_exact):.3f}]")
     return "\n".join([head, *(f"! {line}" for line in result.evidence)])
 
 

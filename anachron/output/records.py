@@ -8,7 +8,9 @@ one :func:`csv_line` per record, for a writer that streams).
 
 - :func:`sample_records`: one row per :class:`~anachron.core.SampleResult`;
   ``failed_calls`` split into one column per failed status, ``evidence``
-  joined with ``\\n`` (and counted in ``evidence_lines``);
+  joined with ``\\n`` (and counted in ``evidence_lines``), ``unrecorded``
+  the calls whose result the log does not hold, ``warnings`` the importer's,
+  joined with ``\\n``;
 - :func:`comparison_records`: one row, the fields of a
   :class:`~anachron.core.ModeComparison`;
 - :func:`bank_records`: one row per item of a bank score card
@@ -33,13 +35,13 @@ __all__ = ["BANK_COLUMNS", "COMPARISON_COLUMNS", "SAMPLE_COLUMNS", "bank_records
            "csv_header", "csv_line", "csv_text", "sample_record", "sample_records"]
 
 SAMPLE_COLUMNS: tuple[str, ...] = (
-    "sample_id", "as_of", "mode", "tclr", "tclr_low", "tclr_high", "interactions", "result_leaks", "undated",
+    "sample_id", "as_of", "mode", "tclr", "tclr_low", "tclr_high", "interactions", "result_leaks", "undated", "unrecorded",
     "survivorship_leaks", "survivorship_base", "survivorship_rate", "restatement_leaks", "query_intent_leaks",
     "content_leaks", "revision_risks", "blocked_attempts", "calls",
     "not_yet_listed", "already_delisted", "answer_leaks_retrieved", "answer_leaks_parametric",
     "open_period_queries", "answered", "seal_breaches",
     *(f"failed_{status}" for status in FAILED_STATUSES),
-    "horizon_days", "evidence_lines", "evidence",
+    "horizon_days", "evidence_lines", "evidence", "warnings",
 )
 
 COMPARISON_COLUMNS: tuple[str, ...] = (
@@ -68,6 +70,7 @@ def sample_record(r: SampleResult) -> dict[str, Any]:
         row[f"failed_{status}"] = r.failed_calls.get(status, 0)
     row["evidence_lines"] = len(r.evidence)
     row["evidence"] = "\n".join(r.evidence)
+    row["warnings"] = "\n".join(r.warnings)  # each one line (anachron.core.trace.warnings_of)
     return row
 
 

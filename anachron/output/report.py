@@ -10,7 +10,7 @@ from typing import Any, Sequence
 
 from ..core.leakage import HORIZON_BANDS, RunSummary, SampleResult, summarise
 
-__all__ = ["score_document", "score_table", "seal_line", "summary_lines", "tclr_object"]
+__all__ = ["completeness_line", "head_lines", "score_document", "score_table", "seal_line", "summary_lines", "tclr_object"]
 
 
 def score_document(results: Sequence[SampleResult]) -> dict[str, Any]:
@@ -39,7 +39,7 @@ def summary_lines(summary: RunSummary, *, every_line: bool = False) -> list[str]
     some run carried a final answer.
     """
     band = []
-    if summary.undated or every_line:
+    if summary.undated or summary.unrecorded or every_line:
         band = [f"mean TCLR band           [{_rate(summary.mean_tclr)}, {_rate(summary.mean_tclr_high)}]"]
     h = summary.horizon
     reach = []
@@ -74,9 +74,11 @@ def summary_lines(summary: RunSummary, *, every_line: bool = False) -> list[str]
         f"revision risks           {summary.revision_risks}",
         *answers,
         f"undated interactions     {summary.undated}",
+        *([f"unrecorded calls         {summary.unrecorded} / {summary.calls}"] if summary.unrecorded else []),
         f"blocked attempts         {summary.blocked_attempts}",
         f"failed calls             {_failed(summary.failed_calls)}",
         *reach,
+        *(f"warning: {warning}" for warning in summary.warnings),
     ]
 
 
@@ -103,6 +105,28 @@ def seal_line(summary: RunSummary) -> str:
     return f"sealed: false ({breaches} in {summary.seal_breached_runs} / {samples}{audited}): NOT a time-locked result"
 
 
+def completeness_line(summary: RunSummary) -> str | None:
+    """``incomplete: ...`` when some call's result is not in the log (it then heads the table, above
+    the seal verdict); ``None`` when every call's result is.
+
+    >>> from ..core.leakage import RunSummary
+    >>> completeness_line(RunSummary(1, 0.1, 0, 1, 0.1, 0, 0, 0, 0, mean_tclr_high=0.4, unrecorded=12, calls=40))
+    'incomplete: 12 of 40 tool calls recorded no result; TCLR is a band [0.100, 0.400]'
+    """
+    if not summary.incomplete:
+        return None
+    return (
+        f"incomplete: {summary.unrecorded} of {summary.calls} tool call{'' if summary.calls == 1 else 's'} recorded no result;"
+        f" TCLR is a band [{_rate(summary.mean_tclr)}, {_rate(summary.mean_tclr_high)}]"
+    )
+
+
+def head_lines(summary: RunSummary) -> list[str]:
+    """The lines above the table: the completeness line when the run is incomplete, then the seal verdict."""
+    incomplete = completeness_line(summary)
+    return ([] if incomplete is None else [incomplete]) + [seal_line(summary)]
+
+
 def table_header(width: int) -> str:
     """The header line of :func:`score_table`, its sample column *width* wide."""
     return f"{'sample':<{width}}  as_of       TCLR    ok  result  undated  surv  restate  query  open  content  blocked  failed  seal"
@@ -124,11 +148,12 @@ def evidence_line(line: str, width: int) -> str:
 
 
 def score_table(results: Sequence[SampleResult]) -> str:
-    """The seal verdict, a per-sample table, each sample's evidence under it, then the run summary."""
+    """The completeness line when the run is incomplete (:func:`completeness_line`), the seal verdict,
+    a per-sample table, each sample's evidence under it, then the run summary and its warnings."""
     summary = summarise(results)
     width = max([len("sample")] + [len(r.sample_id) for r in results])
     header = table_header(width)
-    lines = [seal_line(summary), "", header, "-" * len(header)]
+    lines = head_lines(summary) + ["", header, "-" * len(header)]
     for r in results:
         lines.append(table_row(r, width))
         lines += [evidence_line(line, width) for line in r.evidence]

@@ -11,8 +11,8 @@ format is a :class:`Writer`; :data:`WRITERS` names the built-in ones:
   ``dump_json(score_document(results))`` gives;
 - ``jsonl``: one compact line per sample (``SampleResult.to_dict()``), then
   one line ``{"summary": {...}}``;
-- ``table``: :func:`anachron.output.report.score_table`.  Its first line is the
-  seal verdict, and its sample column is as wide as the longest id, both
+- ``table``: :func:`anachron.output.report.score_table`.  Its first lines are
+  the completeness line (when incomplete) and the seal verdict, and its sample column is as wide as the longest id, both
   known only at the end, so rows wait in a temporary file (not in memory)
   until then;
 - ``csv``: :func:`anachron.output.records.csv_text` of the results' records, a
@@ -33,7 +33,7 @@ from ..core.leakage import RunSummary, SampleResult, score_trace, summarise
 from ..core.trace import iter_traces
 from ..core.jsonio import Record, dump_json, pretty_json
 from .records import SAMPLE_COLUMNS, csv_header, csv_line, sample_record
-from .report import evidence_line, seal_line, summary_lines, table_header, table_row
+from .report import evidence_line, head_lines, summary_lines, table_header, table_row
 
 __all__ = ["FORMATS", "WRITERS", "Writer", "score_stream"]
 
@@ -191,7 +191,7 @@ class TableWriter:
     def finish(self, summary: RunSummary) -> None:
         width, out = self.width, self.out
         header = table_header(width)
-        out.write(f"{seal_line(summary)}\n\n{header}\n{'-' * len(header)}\n")
+        out.write("\n".join(head_lines(summary)) + f"\n\n{header}\n{'-' * len(header)}\n")
         for rows in self.waiting:
             rows.seek(0)
             for line in rows:

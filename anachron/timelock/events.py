@@ -615,6 +615,8 @@ def _interaction(call: CallEvent, corpus: Corpus, corpus_backed: bool) -> dict[s
             )
         returned.append(seen.id)
     entry: dict[str, Any] = {"tool": call.tool, "query": call.query, "status": call.status, "returned": returned}
+    if call.status == "unrecorded":  # nothing is known of what it showed: no 'returned' at all
+        del entry["returned"]
     if call.target is not None:
         entry["target"] = call.target
     return entry
@@ -648,8 +650,9 @@ def calls_trace(
 def events_trace(
     log: EventLog, corpus: Corpus, *, sample_id: str, as_of: _dt.date, mode: str | None = None
 ) -> dict[str, Any]:
-    """:func:`calls_trace` of a served run; *mode* defaults to the mode the server ran in."""
-    return calls_trace(
+    """:func:`calls_trace` of a served run; *mode* defaults to the mode the server ran in.  A torn
+    last line (:attr:`EventLog.torn`) becomes a trace warning: the call it held is not scored."""
+    record = calls_trace(
         log.calls,
         corpus,
         sample_id=sample_id,
@@ -657,3 +660,6 @@ def events_trace(
         mode=mode or log.header.get("mode", "enforced"),
         corpus_backed=log.header.get("backend") == "corpus",
     )
+    if log.torn:  # said in the run's figures, not only on stderr
+        record["warnings"] = [f"{log.torn}; a call it held is not scored (let the server finish its run)"]
+    return record
