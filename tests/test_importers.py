@@ -741,11 +741,12 @@ class CallKindTest(unittest.TestCase):
         # Retrievals: the timelock search (2022), file_search (a 2023 URL in a file), the curl shell, a
         # web search's find_in_page (a 2022 URL).
         self.assertEqual(figures(s), {"interactions": 4, "result_leaks": 1, "undated": 0, "query_intent_leaks": 0,
-                                      "content_leaks": 0, "seal_breaches": 10, "tclr": 1 / 4, "failed": 1})
+                                      "content_leaks": 0, "seal_breaches": 10, "tclr": 1 / 5, "failed": 1})  # 1 unrecorded call
         (record,) = imported("openai-responses", fixture("openai-responses-kinds.json"))
         calls = {c["tool"]: c for c in record["interactions"]}
         self.assertEqual(calls["mcp__browser__navigate"]["error"], "navigation timed out")
-        self.assertEqual(calls["computer"]["error"], "no result in the log")  # a screenshot: nothing read
+        self.assertEqual(calls["computer"]["status"], "unrecorded")  # a screenshot: nothing read
+        self.assertNotIn("returned", calls["computer"])
         self.assertEqual(calls["apply_patch"]["arguments"]["path"], "notes.md")
         self.assertEqual(record["interactions"][7]["command"], "curl -s https://example.com/cygnus.json")
         self.assertEqual(calls["program"]["command"], "print(1 + 1)")
@@ -755,7 +756,7 @@ class CallKindTest(unittest.TestCase):
         a, b = doc["samples"]
         self.assertEqual((a["sample_id"], b["sample_id"]), ("legacy-1", "openai-chat-legacy-2"))
         self.assertEqual(figures(a), {"interactions": 1, "result_leaks": 1, "undated": 0, "query_intent_leaks": 0,
-                                      "content_leaks": 0, "seal_breaches": None, "tclr": 1.0, "failed": 0})
+                                      "content_leaks": 0, "seal_breaches": None, "tclr": 1 / 2, "failed": 0})  # + 1 unrecorded
         record = imported("openai-chat", fixture("openai-chat-legacy.json"))[0]
         self.assertEqual(record["interactions"][1]["arguments"], "curl -s https://example.com/x")  # not JSON: kept
 
@@ -803,14 +804,14 @@ class CallKindTest(unittest.TestCase):
                             {"role": "critic", "content": "n"}],
         }
         expected = {
-            "openai-responses": ([("foo", "error")], [
+            "openai-responses": ([("foo", "unrecorded")], [
                 "read 1 item of unknown type 'foo_call' as a tool call, its result not read (items[1]): update anachron to score them",
                 "skipped 1 item of unknown type 'foo_call_output' (items[2]): update anachron if they hold a tool call",
                 "skipped 2 items of unknown type 'foo_note' (items[3], items[4]): update anachron if they hold a tool call"]),
-            "anthropic": ([("foo", "error")], [
+            "anthropic": ([("foo", "unrecorded")], [
                 "read 1 item of unknown type 'foo_tool_use' as a tool call, its result not read (messages[1] content[0]): update anachron to score them",
                 "skipped 2 items of unknown type 'foo_note' (messages[1] content[1], messages[1] content[2]): update anachron if they hold a tool call"]),
-            "openai-chat": ([("foo", "error")], [
+            "openai-chat": ([("foo", "unrecorded")], [
                 "read 1 item of unknown type 'foo' as a tool call, its result not read (messages[0] tool_calls[0]): update anachron to score them",
                 "skipped 1 item of unknown type 'role critic' (messages[1]): update anachron if they hold a tool call"]),
         }
