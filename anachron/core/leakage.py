@@ -42,7 +42,7 @@ from .corpus import Corpus
 from .dates import known_at
 from .display import render_html
 from .query_intent import DateReference, future_references, query_findings
-from .seal import audit
+from .seal import audit, run_status
 from .trace import STATUSES, Interaction, ReturnedItem, Trace
 
 __all__ = [
@@ -291,6 +291,8 @@ class SampleResult:
     # Calls that breached the declared time lock (anachron.core.seal); None: no tool was declared sealed.
     seal_breaches: int | None = None
     seal_calls: int | None = None  # calls the seal audit judged (local ones too); None: not audited
+    seal_status: str | None = None  # anachron.core.seal.STATUSES; None: not audited
+    seal_assumptions: tuple[str, ...] = ()  # what a "sealed" verdict rests on (an isolated shell)
 
     @property
     def tclr(self) -> float:
@@ -349,6 +351,8 @@ class SampleResult:
             "horizons": list(self.horizons),
             "seal_breaches": self.seal_breaches,
             "seal_calls": self.seal_calls,
+            "seal_status": self.seal_status,
+            "seal_assumptions": list(self.seal_assumptions),
             "evidence": list(self.evidence),
             "not_yet_listed": self.not_yet_listed,
             "already_delisted": self.already_delisted,
@@ -390,6 +394,8 @@ class SampleResult:
             open_period_queries=data.get("open_period_queries", 0),  # absent from copies stored before it existed
             seal_breaches=data.get("seal_breaches"),
             seal_calls=data.get("seal_calls"),
+            seal_status=data.get("seal_status"),
+            seal_assumptions=tuple(data.get("seal_assumptions", ())),
         )
 
 
@@ -461,15 +467,15 @@ class RunSummary:
     seal_breaches: int | None = None  # None: not audited (no tool declared sealed)
     seal_breached_runs: int = 0
     seal_calls: int | None = None  # calls the seal audit judged; None: not counted
+    seal_status: str | None = None  # the run's status (anachron.core.seal.STATUSES); None: not audited
+    seal_assumptions: tuple[str, ...] = ()  # what a "sealed" verdict rests on, over every sample
     answer_leak_runs: int = 0  # answered runs whose answer leaked at least one fact
 
     @property
     def sealed(self) -> bool | None:
-        """True when the seal audit judged at least one call and found no breach; ``None`` when it did not
-        run or judged no call (nothing was audited, so nothing is shown sealed)."""
-        if self.seal_breaches is None or self.seal_calls == 0:
-            return None
-        return self.seal_breaches == 0
+        """True when the run's status is ``sealed`` (every call in the lock's log, given the assumptions),
+        False when a call breached, ``None`` otherwise (not audited, no call, unverified, the lock's own log)."""
+        return {"sealed": True, "breached": False}.get(self.seal_status or "")
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -495,6 +501,8 @@ class RunSummary:
             "seal_breaches": self.seal_breaches,
             "seal_calls": self.seal_calls,
             "seal_breached_runs": self.seal_breached_runs,
+            "seal_status": self.seal_status,
+            "seal_assumptions": list(self.seal_assumptions),
             "not_yet_listed": self.not_yet_listed,
             "already_delisted": self.already_delisted,
             "answered_runs": self.answered_runs,
@@ -520,7 +528,7 @@ def score_trace(trace: Trace, corpus: Corpus, *, sealed_tools: AbstractSet[str] 
     breached; without, it is ``None``.
     """
     judgements = [judge(interaction, trace.as_of, corpus) for interaction in trace.interactions]
-    breaches = audit(trace.interactions, sealed_tools, trace.as_of)
+    seal = audit(trace.interactions, sealed_tools, trace.as_of)
     leaks = answer_leaks(trace, corpus)
     failed = _no_failures()
     evidence: list[str] = []
@@ -529,8 +537,8 @@ def score_trace(trace: Trace, corpus: Corpus, *, sealed_tools: AbstractSet[str] 
     interactions = result_leaks = survivorship = entity_bearing = restatements = query_intent = open_period = 0
     blocked = undated = content = revised = not_yet = delisted = 0
     for number, (interaction, verdict) in enumerate(zip(trace.interactions, judgements), start=1):
-        if breaches is not None:
-            evidence += [f"#{number} {line}" for line in breaches[number - 1]]
+        if seal is not None:
+            evidence += [f"#{number} {line}" for line in seal.breaches[number - 1] + seal.evidence[number - 1]]
         if verdict is _CLEAN[False] or verdict is _CLEAN[True]:  # the commonest: only interaction and entity_bearing
             interactions += 1
             entity_bearing += verdict.entity_bearing
@@ -577,8 +585,10 @@ def score_trace(trace: Trace, corpus: Corpus, *, sealed_tools: AbstractSet[str] 
         answer_leaks_retrieved=sum(leak.source == "retrieved" for leak in leaks),
         answer_leaks_parametric=sum(leak.source == "parametric" for leak in leaks),
         open_period_queries=open_period,
-        seal_breaches=None if breaches is None else sum(1 for found in breaches if found),
-        seal_calls=None if breaches is None else len(breaches),
+        seal_breaches=None if seal is None or seal.status == "lock-only" else sum(1 for found in seal.breaches if found),
+        seal_calls=None if seal is None or seal.status == "lock-only" else len(seal.breaches),
+        seal_status=None if seal is None else seal.status,
+        seal_assumptions=() if seal is None else seal.assumptions,
     )
 
 
@@ -617,12 +627,13 @@ def summarise(results: Iterable[SampleResult]) -> RunSummary:
     ``tool_using_mean_tclr`` over samples with at least one interaction
     (an ``ok`` call; ``None`` when no sample has one), so tool-using runs
     are reported apart from runs that answered without retrieving anything.
-    The run is ``sealed`` when every sample was audited and none breached;
-    when any sample was not audited there is no seal verdict (``None``).
+    The seal status (:func:`~anachron.core.seal.run_status`) is that of the samples taken together.
     Means are exact (see :class:`_ExactMean`), rounded once.
     """
     n = date_leak_runs = answered_runs = seal_breached_runs = seal_calls = answer_leak_runs = 0
     seal_breaches: int | None = 0  # None once a sample was not audited
+    statuses: set[str | None] = set()
+    assumptions: dict[str, None] = {}
     mean_tclr, tool_using, mean_high = _ExactMean(), _ExactMean(), _ExactMean()
     counts = dict.fromkeys(_SUMMED, 0)
     failed = _no_failures()
@@ -640,6 +651,8 @@ def summarise(results: Iterable[SampleResult]) -> RunSummary:
         if r.answer_leaks_retrieved or r.answer_leaks_parametric:
             answer_leak_runs += 1
         seal_calls += r.seal_calls or 0
+        statuses.add(r.seal_status)
+        assumptions.update(dict.fromkeys(r.seal_assumptions))
         if r.seal_breaches is None:
             seal_breaches = None
         elif r.seal_breaches:
@@ -665,6 +678,8 @@ def summarise(results: Iterable[SampleResult]) -> RunSummary:
         seal_breaches=seal_breaches if n else None,
         seal_breached_runs=seal_breached_runs,
         seal_calls=seal_calls if seal_breaches is not None and n else None,
+        seal_status=run_status(statuses, seal_calls) if n else None,
+        seal_assumptions=tuple(assumptions),
         answer_leak_runs=answer_leak_runs,
         **counts,
     )

@@ -172,7 +172,7 @@ def sample_card(result: SampleResult) -> str:
         ("revision risks", str(r.revision_risks), f"{r.interactions} interactions"),
         ("blocked attempts", str(r.blocked_attempts), f"{r.failed_calls.get('refused', 0)} refused calls"),
         ("failed calls", f"{failed}" + (f" ({split})" if split else ""), f"{r.calls} calls"),
-        ("seal breaches", "not audited" if r.seal_breaches is None else str(r.seal_breaches), f"{r.calls} calls"),
+        ("seal breaches", "not audited" if r.seal_breaches is None else f"{r.seal_breaches} ({r.seal_status})", f"{r.calls} calls"),
         ("leak horizon", "n/a" if r.horizon_days is None else f"{r.horizon_days} days", f"{len(r.horizons)} post-T items"),
     ]
     if r.answered:

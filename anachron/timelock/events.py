@@ -33,6 +33,7 @@ from typing import Any, Iterable, Mapping, Sequence
 from ..core import Corpus
 from ..core.dates import format_date, parse_date
 from ..core.attribution import GRANULARITIES
+from ..core.seal import LockCall, LockRun
 from ..core.trace import STATUSES
 from ..core.errors import AnachronError, describe
 from ..core.jsonio import Record, dump_json, read_log_records
@@ -61,6 +62,7 @@ __all__ = [
     "load_events",
     "calls_trace",
     "events_trace",
+    "lock_run",
 ]
 
 FORMAT = "anachron-events/2"
@@ -613,4 +615,21 @@ def events_trace(
         as_of=as_of,
         mode=mode or log.header.get("mode", "enforced"),
         corpus_backed=log.header.get("backend") == "corpus",
+    )
+
+
+def lock_run(log: EventLog) -> LockRun:
+    """The lock's own record of a run, for the seal audit (:mod:`anachron.core.seal`): its run id,
+    cutoff, mode and budget from the start record, and each call's tool and arguments.
+
+    An empty log (a run with no call) vouches for no call; a start record without a mode is read
+    as serve's default, ``enforced`` (the /1 logs wrote it always).
+    """
+    return LockRun(
+        source=log.source,
+        run=log.run,
+        as_of=log.as_of,
+        mode=log.header.get("mode", "enforced") if log.header else None,
+        limits=dict(log.header.get("limits") or {}),
+        calls=tuple(LockCall(call.seq, call.tool, call.arguments) for call in log.calls),
     )
