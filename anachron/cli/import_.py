@@ -77,9 +77,12 @@ def _names(option: str, value: str) -> list[str]:
 
 
 def sealed_tools(args: argparse.Namespace) -> Declaration | None:
-    """The declaration (the union of both tool options; a configuration's locks carry their as-of
+    """The declaration (``lock-only`` for the lock's own log, ``--from mcp-events``; else the union of both tool options; a configuration's locks carry their as-of
     dates; the isolated shells; the lock's logs), or ``None``: no seal verdict.  Each configured server
     that seals nothing gets a note on stderr."""
+    if getattr(args, "log_format", None) == "mcp-events":
+        # The lock's own log shows no other tool the harness had: it gives no seal verdict.
+        return Declaration((), lock_only=True)
     if args.sealed_tools is None and args.sealed_tools_from is None:
         if args.isolated_shell is not None or args.lock_events is not None:
             raise AnachronError("--isolated-shell and --lock-events qualify a seal audit: give --sealed-tools or --sealed-tools-from")
