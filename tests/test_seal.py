@@ -197,6 +197,28 @@ class SealAuditTest(unittest.TestCase):
         r = self.score(call("mcp__timelock__search", query="alpha"), sealed=Declaration(LOCK, locks=()))
         self.assertEqual(r.evidence, ("#1 call to 'mcp__timelock__search' is not in the lock's log",))
 
+    def test_a_receipt_pairs_a_call_with_that_record_only(self):
+        log = self.locks(self.log("run.jsonl", ["alpha", "alpha", "beta"]))
+        for receipts, breaches in [
+            ((1, 2, 3), []), ((None, None, 3), []),
+            ((2, None, None), [2]),  # record 2 taken: the second alpha has no alpha left after it
+            ((1, 3, None), [2]), ((3, None, None), [1]),  # record 3 is beta's
+            ((1, 2, 4), [3]),  # no record 4
+            ((2, 1, 3), [2]),  # record 1 comes before record 2: out of order
+        ]:
+            with self.subTest(receipts=receipts):
+                calls = [call("mcp__timelock__search", query=q, **({} if n is None else {"receipt": n}))
+                         for q, n in zip(("alpha", "alpha", "beta"), receipts)]
+                r = self.score(*calls, sealed=Declaration(LOCK, locks=log))
+                self.assertEqual(r.evidence, tuple(f"#{n} call to 'mcp__timelock__search' is not in the lock's log" for n in breaches))
+
+    def test_a_receipt_is_a_positive_integer(self):
+        for bad in (0, -1, True, 1.0, "1"):
+            with self.subTest(bad=bad), self.assertRaisesRegex(
+                AnachronError, r"interactions\[0\]: field 'receipt': expected a positive integer or null"
+            ):
+                trace(self.c, [call("mcp__timelock__search", receipt=bad)])
+
     def test_the_locks_start_record_gives_its_mode_and_date(self):
         late = self.log("late.jsonl", ["alpha"], as_of=T + dt.timedelta(days=1))
         same = self.log("same.jsonl", ["alpha"], as_of=T)

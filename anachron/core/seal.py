@@ -20,7 +20,9 @@ status (a refused or failed call still shows the tool was within reach):
 - with lock records, every call to a declared tool must be in the lock's log:
   the calls pair in order with the calls of one :class:`LockRun` of the same
   tool (``mcp__SERVER__search`` is the lock's ``search``) and the same query
-  (a search) or target (a fetch, when the trace names one).  A call that
+  (a search) or target (a fetch, when the trace names one); a call whose
+  result carried the lock's receipt (``search #3: ...``, the trace's
+  ``receipt``) pairs only with that record.  A call that
   pairs with none is a breach (``call to 'mcp__timelock__search' is not in
   the lock's log``); so is a paired call whose lock did not run in the
   ``enforced`` mode or ran as of a date after the sample's T: the lock's own
@@ -37,7 +39,7 @@ The sample's status (:data:`STATUSES`): ``breached`` (a call breached),
 the harness could reach: no verdict).  A call breaches at most once.
 
 Edge: one lock log may vouch for the calls of several samples (a pairing is
-made per sample); receipts would tie a call to one record, and are not read.
+made per sample, and a receipt names a record, not a run).
 
 >>> from anachron.core.trace import Interaction
 >>> bash = Interaction("Bash", None, (), command="curl https://x.test")
@@ -70,6 +72,7 @@ __all__ = [
     "SealAudit",
     "audit",
     "call_breaches",
+    "lock_tool",
     "network_evidence",
     "run_status",
 ]
@@ -193,8 +196,12 @@ class SealAudit:
     assumptions: tuple[str, ...] = ()
 
 
-def _lock_tool(name: str) -> str:
-    """The lock's name of a harness's tool: ``mcp__SERVER__search`` -> ``search``."""
+def lock_tool(name: str) -> str:
+    """The lock's name of a harness's tool: the part after the last ``__``.
+
+    >>> lock_tool("mcp__timelock__search"), lock_tool("fetch")
+    ('search', 'fetch')
+    """
     return name.rsplit("__", 1)[-1]
 
 
@@ -205,7 +212,7 @@ def _target_text(target: Any) -> str | None:
 
 def _pairs(call: Interaction, record: LockCall) -> bool:
     """Whether *record* is the lock's record of *call*: same tool, same query (search) or target (fetch)."""
-    if _lock_tool(call.tool) != record.tool:
+    if lock_tool(call.tool) != record.tool:
         return False
     arguments = record.arguments if isinstance(record.arguments, Mapping) else {}
     if record.tool == "search":
@@ -221,8 +228,13 @@ def _paired(calls: Sequence[tuple[int, Interaction]], run: LockRun) -> dict[int,
     found: dict[int, LockCall] = {}
     position = 0
     for number, call in calls:
-        for index in range(position, len(run.calls)):
-            if _pairs(call, run.calls[index]):
+        # A call whose result names its receipt (``search #3: ...``) can only be record 3 (numbered 1, 2, ...).
+        if call.receipt is None:
+            span = range(position, len(run.calls))
+        else:
+            span = range(max(position, call.receipt - 1), min(call.receipt, len(run.calls)))
+        for index in span:
+            if (call.receipt is None or run.calls[index].seq == call.receipt) and _pairs(call, run.calls[index]):
                 found[number] = run.calls[index]
                 position = index + 1
                 break
