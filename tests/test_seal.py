@@ -357,6 +357,22 @@ class SealCliTest(unittest.TestCase):
         status, out, err = run_cli(*argv[:2], "--sealed-tools", "mcp__timelock__search", "--isolated-shell", "Bash", "--format", "csv")
         self.assertIn(",unverified,", out.splitlines()[1])
 
+    def test_the_lock_log_travels_to_every_job(self):
+        log = lock_log(os.path.join(self.tmp, "lock.jsonl"), ["cygnus"], as_of=dt.date(2023, 1, 1), fetches=["https://x.test/a"])
+        path = os.path.join(self.tmp, "many.jsonl")
+        with open(path, "w", encoding="utf-8") as fh:
+            for n in range(6):
+                fh.write(json.dumps({"sample_id": f"s{n}", "as_of": "2023-01-01", "interactions": [
+                    {"tool": "mcp__timelock__search", "query": "cygnus" if n % 3 else "lyra", "returned": []},
+                    {"tool": "mcp__timelock__fetch", "target": "https://x.test/a", "status": "refused"},  # unknown: by order
+                ]}) + "\n")
+        argv = ["score", path, "--sealed-tools", "mcp__timelock__search,mcp__timelock__fetch", "--lock-events", log, "--format", "json"]
+        serial, parallel = run_cli(*argv), run_cli(*argv, "--jobs", "2")
+        self.assertEqual(serial, parallel)
+        document = json.loads(serial[1])
+        self.assertEqual([s["seal_breaches"] for s in document["samples"]], [1, 0, 0, 1, 0, 0])
+        self.assertEqual(document["samples"][0]["evidence"], ["#1 call to 'mcp__timelock__search' is not in the lock's log"])
+
     def test_config_text_never_seals(self):
         # The cases: abbreviations, wrappers, echo, a client-expanded variable, --help.
         for args in [

@@ -165,6 +165,7 @@ class Declaration(frozenset):
     isolated_shells: frozenset[str]
     locks: tuple[LockRun, ...] | None
     lock_only: bool
+    lock_keys: Mapping[tuple[Any, ...], AbstractSet[int]]
 
     def __new__(
         cls,
@@ -183,6 +184,13 @@ class Declaration(frozenset):
             raise AnachronError(f"--isolated-shell: {', '.join(map(repr, unknown))} is not a shell tool ({', '.join(SHELL_TOOLS)})")
         declaration.locks = None if locks is None else tuple(locks)
         declaration.lock_only = lock_only
+        # Which logs hold a record of each key: a sample is paired with those logs only, not all of a large run's.
+        declaration.lock_keys = {}
+        for index, run in enumerate(declaration.locks or ()):
+            for record in run.calls:
+                for key in (_record_key(record), (record.tool,)):  # (tool,): any call of the tool
+                    declaration.lock_keys.setdefault(key, set()).add(index)
+        return declaration
         return declaration
 
 
@@ -203,6 +211,23 @@ def lock_tool(name: str) -> str:
     ('search', 'fetch')
     """
     return name.rsplit("__", 1)[-1]
+
+
+def _record_key(record: LockCall) -> tuple[Any, ...]:
+    arguments = record.arguments if isinstance(record.arguments, Mapping) else {}
+    if record.tool == "search":
+        return record.tool, arguments.get("query")
+    asked = arguments.get("id_or_url")
+    return record.tool, asked.strip() if isinstance(asked, str) else None
+
+
+def _call_key(call: Interaction) -> tuple[Any, ...]:
+    """The key of the records *call* may pair with: ``(tool,)`` for a fetch that names no known item."""
+    tool = lock_tool(call.tool)
+    if tool == "search":
+        return tool, call.query
+    wanted = _target_text(call.target)
+    return (tool,) if wanted is None else (tool, wanted)
 
 
 def _target_text(target: Any) -> str | None:
@@ -291,6 +316,10 @@ def audit(
     if locks is not None:
         declared = [(number, call) for number, call in enumerate(calls) if call.tool in sealed and call.tool not in SHELL_TOOLS]
         best: tuple[LockRun | None, dict[int, LockCall]] = (None, {})
+        keys = getattr(sealed, "lock_keys", None)
+        if keys is not None:  # a log with no record of any of the calls pairs none: it cannot be the best
+            holding = set().union(*(keys.get(_call_key(call), ()) for _, call in declared))
+            locks = [run for index, run in enumerate(locks) if index in holding]
         for run in locks:  # the log that holds the most of the calls; the first of equals
             found_pairs = _paired(declared, run)
             if best[0] is None or len(found_pairs) > len(best[1]):
