@@ -373,6 +373,36 @@ class SealCliTest(unittest.TestCase):
         self.assertEqual([s["seal_breaches"] for s in document["samples"]], [1, 0, 0, 1, 0, 0])
         self.assertEqual(document["samples"][0]["evidence"], ["#1 call to 'mcp__timelock__search' is not in the lock's log"])
 
+    def test_the_html_report_keeps_the_verdict_of_a_score_file(self):
+        status, out, _ = run_cli("score", self.trace, "--sealed-tools", "mcp__timelock__search", "--format", "json")
+        document = json.loads(out)
+        cases = [("as scored", document, "sealed: false (1 seal breach in 1 / 1 sample; 2 calls audited): NOT a time-locked result")]
+        legacy = json.loads(out)  # written before seal_status: a clean count is unverified, never sealed
+        sample = legacy["samples"][0]
+        del sample["seal_status"], sample["seal_assumptions"]
+        sample["seal_breaches"] = 0
+        sample["evidence"] = []
+        cases.append(("legacy", legacy, "sealed: unverified (config only: pass --lock-events EVENTS.jsonl to check the calls "
+                      "against the lock&#x27;s log; 0 seal breaches in 1 sample; 2 calls audited)"))
+        for name, doc, line in cases:
+            with self.subTest(name=name):
+                scores, page = os.path.join(self.tmp, "scores.json"), os.path.join(self.tmp, "r.html")
+                with open(scores, "w", encoding="utf-8") as fh:
+                    json.dump(doc, fh)
+                status, _, err = run_cli("report", scores, "--out", page)
+                self.assertEqual(status, 0, err)
+                with open(page, encoding="utf-8") as fh:
+                    self.assertIn(line, fh.read())
+        for bad, message in [("sealed", "'sealed' does not agree with seal_breaches 1"), ("proven", "expected one of sealed, ")]:
+            with self.subTest(bad=bad):
+                document["samples"][0]["seal_status"] = bad
+                with open(scores, "w", encoding="utf-8") as fh:
+                    json.dump(document, fh)
+                status, out, err = run_cli("report", scores, "--out", page)
+                self.assertEqual((status, out), (2, ""))
+                self.assertEqual(len(err.splitlines()), 1, err)
+                self.assertIn(message, err)
+
     def test_config_text_never_seals(self):
         # The cases: abbreviations, wrappers, echo, a client-expanded variable, --help.
         for args in [

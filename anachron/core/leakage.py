@@ -42,7 +42,7 @@ from .corpus import Corpus
 from .dates import known_at
 from .display import render_html
 from .query_intent import DateReference, future_references, query_findings
-from .seal import audit, run_status
+from .seal import audit, run_status, stored_status
 from .trace import STATUSES, Interaction, ReturnedItem, Trace
 
 __all__ = [
@@ -394,7 +394,7 @@ class SampleResult:
             open_period_queries=data.get("open_period_queries", 0),  # absent from copies stored before it existed
             seal_breaches=data.get("seal_breaches"),
             seal_calls=data.get("seal_calls"),
-            seal_status=data.get("seal_status"),
+            seal_status=stored_status(data.get("seal_status", ...), data.get("seal_breaches")),
             seal_assumptions=tuple(data.get("seal_assumptions", ())),
         )
 

@@ -75,6 +75,7 @@ __all__ = [
     "lock_tool",
     "network_evidence",
     "run_status",
+    "stored_status",
 ]
 
 # The shell and code-running tools of each harness (docs/importers.md, "Shell tools", gives the source of each).
@@ -362,3 +363,20 @@ def run_status(statuses: AbstractSet[str | None], calls: int) -> str | None:
     if not calls:
         return "no verdict"
     return "unverified" if "unverified" in statuses else "sealed"
+
+
+def stored_status(status: Any, breaches: Any, where: str = "seal_status") -> str | None:
+    """The seal status of a stored result: *status* checked, or for a copy written before the field
+    existed (*status* absent, passed as ``...``) the one its *breaches* count supports: a breach is a
+    breach, no breach is ``unverified`` (nothing recorded proves the calls were in the lock's log).
+
+    >>> stored_status(..., 2), stored_status(..., 0), stored_status(..., None), stored_status("sealed", 0)
+    ('breached', 'unverified', None, 'sealed')
+    """
+    if status is ...:
+        return None if breaches is None else "breached" if breaches else "unverified"
+    if status is not None and status not in STATUSES:
+        raise AnachronError(f"{where}: expected one of {', '.join(STATUSES)} or null, got {status!r}")
+    if status == "breached" and not breaches or status not in (None, "lock-only", "breached") and breaches:
+        raise AnachronError(f"{where}: {status!r} does not agree with seal_breaches {breaches!r}")
+    return status
