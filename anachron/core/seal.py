@@ -20,10 +20,11 @@ status (a refused or failed call still shows the tool was within reach):
 - with lock records, every call to a declared tool must be in the lock's log:
   the calls pair in order with the calls of one :class:`LockRun` of the same
   tool (``mcp__SERVER__search`` is the lock's ``search``) and the same query
-  (a search) or target (a fetch, when the trace names one); a call whose
-  result carried the lock's receipt (``search #3: ...``, the trace's
-  ``receipt``) pairs only with that record.  A call that
-  pairs with none is a breach (``call to 'mcp__timelock__search' is not in
+  (a search) or target (a fetch, when the trace names a known item), each
+  record once; a call whose result carried the lock's receipt
+  (``search #3: ...``, the trace's ``receipt``) pairs only with that record.
+  The log holding the most of the sample's calls is the sample's (the first
+  of equals).  A call that pairs with none is a breach (``call to 'mcp__timelock__search' is not in
   the lock's log``); so is a paired call whose lock did not run in the
   ``enforced`` mode or ran as of a date after the sample's T: the lock's own
   start record is the evidence, never a configuration;
