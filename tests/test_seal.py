@@ -295,6 +295,18 @@ class SealAuditTest(unittest.TestCase):
         self.assertEqual(late.seal_breaches, 1)
         self.assertEqual(late.evidence, ("#1 tool 'mcp__timelock__search' is locked as of 2023-03-01, after T 2022-06-01",))
 
+    def test_a_notebook_shows_the_status_beside_the_count(self):
+        import anachron.html  # noqa: F401  (registers the notebook displays)
+
+        for r, shown in [
+            (self.score(call("WebSearch")), "1 (breached)"),
+            (self.score(call("mcp__timelock__search")), "0 (unverified)"),
+            (self.score(call("search"), sealed=Declaration((), lock_only=True)), "lock-only"),
+            (self.score(call("search"), sealed=None), "not audited"),
+        ]:
+            with self.subTest(shown=shown):
+                self.assertIn(f"seal breaches</th><td class=\"num\">{shown}</td>", r._repr_html_())
+
     def test_the_result_round_trips(self):
         from anachron.core.leakage import SampleResult
 
