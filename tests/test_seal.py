@@ -475,6 +475,11 @@ class SealCliTest(unittest.TestCase):
         status, out, err = run_cli("score-events", log, "--as-of", "2023-01-01", "--format", "json")
         summary = json.loads(out)["summary"]
         self.assertEqual((summary["sealed"], summary["seal_status"]), (None, "lock-only"))
+        # The same log imported through `score --from mcp-events`, even with a declaration and itself as the lock's log.
+        status, out, err = run_cli("score", "--from", "mcp-events", log, "--as-of", "2023-01-01",
+                                   "--sealed-tools", "search,fetch", "--lock-events", log)
+        self.assertEqual((status, out.splitlines()[0]), (0, "seal audit: no verdict: this log holds only the lock's calls "
+                                                            "(audit the harness's own log with --lock-events)"))
 
     def test_bad_declarations_are_one_line_errors(self):
         no_lock = self.config({"web": {"command": "npx", "args": ["search"]}})
