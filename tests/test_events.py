@@ -99,10 +99,18 @@ class ScoreEventsTest(LogFiles, unittest.TestCase):
     def test_a_log_scores_exactly_as_its_equivalent_trace(self):
         log = self.write("run.jsonl", RUN_RECORDS)
         trace = self.write("trace.jsonl", [EQUIVALENT_TRACE])
-        for fmt in ("table", "json"):
-            status, out, err = run_cli("score-events", log, "--as-of", "2022-06-01", "--format", fmt)
-            self.assertEqual(status, 0, err)
-            self.assertEqual((0, out, ""), run_cli("score", trace, "--format", fmt))
+        # The same figures; only the seal verdict differs: the lock's own log gives none.
+        status, out, err = run_cli("score-events", log, "--as-of", "2022-06-01")
+        self.assertEqual(status, 0, err)
+        lines = run_cli("score", trace)[1].splitlines()
+        self.assertEqual(out.splitlines(), ["seal audit: no verdict: this log holds only the lock's calls "
+                                            "(audit the harness's own log with --lock-events)"] + lines[1:])
+        served = json.loads(run_cli("score-events", log, "--as-of", "2022-06-01", "--format", "json")[1])
+        scored = json.loads(run_cli("score", trace, "--format", "json")[1])
+        self.assertEqual((served["summary"]["seal_status"], served["samples"][0]["seal_status"]), ("lock-only", "lock-only"))
+        for document in (served, scored):
+            document["summary"]["seal_status"] = document["samples"][0]["seal_status"] = None
+        self.assertEqual(served, scored)
         sample = json.loads(run_cli("score-events", log, "--as-of", "2022-06-01", "--format", "json")[1])["samples"][0]
         self.assertEqual((sample["sample_id"], sample["interactions"], sample["result_leaks"]), ("run", 3, 1))
         self.assertAlmostEqual(sample["tclr"], 1 / 3)

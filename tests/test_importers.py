@@ -57,10 +57,10 @@ class FormatTest(unittest.TestCase):
                                       "content_leaks": 0, "seal_breaches": 2, "tclr": 0.0, "failed": 0})
         self.assertEqual((b["unrecorded"], b["tclr_high"]), (1, 0.5))
         self.assertEqual(b["evidence"], [
-            "#1 tool 'execute_command' is outside the time lock",
-            "#1 shell call reaches the network: curl -s 'https://api.example.com/prices?symbol=ACME&date=2023-03-01'",
+            "#1 shell call 'execute_command' can reach the network: declare --isolated-shell execute_command if it could not",
+            "#1 shell command names the network (evidence only): curl -s 'https://api.example.com/prices?symbol=ACME&date=2023-03-01'",
             "#2 unrecorded web_search: the log holds no result (clean in tclr_low, leaking in tclr_high)",
-            "#3 tool 'python' is outside the time lock",
+            "#3 shell call 'python' can reach the network: declare --isolated-shell python if it could not",
         ])
         self.assertEqual((doc["summary"]["sealed"], doc["summary"]["seal_breaches"]), (False, 2))
         _, record = list(import_logs("openai-chat", [fixture("openai-chat.jsonl")], Options(as_of=dt.date(2023, 1, 1))))[1]
@@ -89,8 +89,8 @@ class FormatTest(unittest.TestCase):
             "#1 result item https://www.cnbc.com/2023/02/09/cygnus-robotics-ipo.html dated 2023-02-09 > 2023-01-01 (dated by url)",
             "#1 undated item https://example.com/about-cygnus (no date found)",
             "#3 tool 'get_filings' is outside the time lock",
-            "#4 tool 'code_interpreter' is outside the time lock",
-            "#4 shell call reaches the network: import requests print(requests.get('https://example.com/cygnus.json').status_...",
+            "#4 shell call 'code_interpreter' can reach the network: declare --isolated-shell code_interpreter if it could not",
+            "#4 shell command names the network (evidence only): import requests print(requests.get('https://example.com/cygnus.json').status_...",
         ])
 
     def test_anthropic(self):
@@ -122,19 +122,22 @@ class FormatTest(unittest.TestCase):
             "#1 tool 'WebSearch' is outside the time lock",
             "#1 result item https://www.bloomberg.com/news/articles/2023-02-09/cygnus-robotics-prices-ipo dated 2023-02-09 > 2023-01-01 (dated by url)",
             "#1 undated item https://example.net/cygnus-profile (no date found)",
-            "#2 tool 'Bash' is outside the time lock",
-            "#2 shell call reaches the network: curl -s https://example.com/cygnus.json",
+            "#2 shell call 'Bash' can reach the network: declare --isolated-shell Bash if it could not",
+            "#2 shell command names the network (evidence only): curl -s https://example.com/cygnus.json",
             "#3 tool 'WebFetch' is outside the time lock",
             "#3 undated item https://example.net/cygnus-profile (no date found)",
         ])
 
-    def test_a_sealed_claude_code_run_reports_sealed(self):
+    def test_a_claude_code_run_through_a_configured_lock_is_unverified(self):
+        # A configuration is a claim: without the lock's own log the run is never shown sealed.
         status, out, err = run_cli("score", "--from", "claude-code", fixture("claude-code-sealed.jsonl"), "--as-of", T,
                                    "--sealed-tools-from", fixture("mcp.json"))
         self.assertEqual((status, err), (0, ""))
-        self.assertEqual(out.splitlines()[0], "sealed: true (0 seal breaches in 1 sample; 2 calls audited)")
+        self.assertEqual(out.splitlines()[0], "sealed: unverified (config only: pass --lock-events EVENTS.jsonl to check "
+                         "the calls against the lock's log; 0 seal breaches in 1 sample; 2 calls audited)")
         doc = scored("claude-code", fixture("claude-code-sealed.jsonl"), extra=("--sealed-tools-from", fixture("mcp.json")))
-        self.assertEqual((doc["summary"]["sealed"], doc["samples"][0]["interactions"], doc["samples"][0]["tclr"]), (True, 2, 0.0))
+        self.assertEqual((doc["summary"]["sealed"], doc["summary"]["seal_status"], doc["samples"][0]["interactions"],
+                          doc["samples"][0]["tclr"]), (None, "unverified", 2, 0.0))
 
     def test_claude_code_local_tools_are_not_interactions(self):
         # The review's case: one leaking WebSearch, then Read (a notes file full of URLs, one dated 2024), Edit,
@@ -766,7 +769,7 @@ class CallKindTest(unittest.TestCase):
         self.assertEqual(figures(s), {"interactions": 1, "result_leaks": 0, "undated": 0, "query_intent_leaks": 0,
                                       "content_leaks": 0, "seal_breaches": 2, "tclr": 0.0, "failed": 1})
         self.assertEqual(s["evidence"], ["#2 tool 'mcp__browser__navigate' is outside the time lock",
-                                         "#3 tool 'code_execution' is outside the time lock"])
+                                         "#3 shell call 'code_execution' can reach the network: declare --isolated-shell code_execution if it could not"])
 
     def test_an_input_message_without_type_is_a_message(self):
         # The Agents SDK's to_input_list() writes {"role", "content"} items, which the Responses API accepts.

@@ -43,7 +43,12 @@ EXIT_BAD_INPUT = 2
 
 
 class ArgumentParser(argparse.ArgumentParser):
-    """argparse, but a usage error is one line on stderr and exit status 2."""
+    """argparse, but a usage error is one line on stderr and exit status 2, and an option is
+    spelled in full (``allow_abbrev=False``: ``--mod`` is not ``--mode``)."""
+
+    def __init__(self, *args, **kwargs) -> None:
+        kwargs.setdefault("allow_abbrev", False)
+        super().__init__(*args, **kwargs)
 
     def error(self, message: str) -> None:  # type: ignore[override]
         self.exit(EXIT_BAD_INPUT, f"{self.prog}: error: {message}\n")

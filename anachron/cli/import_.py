@@ -50,7 +50,8 @@ def add_log_options(parser: argparse.ArgumentParser, *, required: bool) -> None:
 
 
 def add_seal_options(parser: argparse.ArgumentParser) -> None:
-    """``--sealed-tools`` and ``--sealed-tools-from``: the tools declared to go through a time lock."""
+    """The seal declaration: ``--sealed-tools``, ``--sealed-tools-from``, ``--isolated-shell`` and
+    ``--lock-events`` (docs/importers.md, "Seal audit")."""
     parser.add_argument(
         "--sealed-tools", metavar="NAME,...",
         help="audit the seal: the tools that go through a time lock (e.g. mcp__timelock__search,mcp__timelock__fetch); "
@@ -59,6 +60,16 @@ def add_seal_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--sealed-tools-from", metavar="MCPCONFIG.json",
         help="audit the seal: the tools of the `anachron serve` servers of this MCP configuration are sealed",
+    )
+    parser.add_argument(
+        "--isolated-shell", metavar="NAME,...",
+        help="these shell tools had no network (the verdict is then given that assumption); "
+        "without, every shell call is a seal breach",
+    )
+    parser.add_argument(
+        "--lock-events", nargs="+", metavar="EVENTS.jsonl",
+        help="the event logs of the `anachron serve` runs: every call to a sealed tool must be in one; "
+        "without, a run with no breach is `unverified`",
     )
 
 
@@ -70,9 +81,15 @@ def _names(option: str, value: str) -> list[str]:
 
 
 def sealed_tools(args: argparse.Namespace) -> Declaration | None:
-    """The declared sealed tools (the union of both options; a configuration's locks carry their as-of
-    dates), or ``None``: no seal verdict.  Each configured server that seals nothing gets a note on stderr."""
+    """The declaration (``lock-only`` for the lock's own log, ``--from mcp-events``; else the union of both tool options; a configuration's locks carry their as-of
+    dates; the isolated shells; the lock's logs), or ``None``: no seal verdict.  Each configured server
+    that seals nothing gets a note on stderr."""
+    if getattr(args, "log_format", None) == "mcp-events":
+        # The lock's own log shows no other tool the harness had: it gives no seal verdict.
+        return Declaration((), lock_only=True)
     if args.sealed_tools is None and args.sealed_tools_from is None:
+        if args.isolated_shell is not None or args.lock_events is not None:
+            raise AnachronError("--isolated-shell and --lock-events qualify a seal audit: give --sealed-tools or --sealed-tools-from")
         return None
     names: set[str] = set()
     lock_as_of = {}
@@ -86,7 +103,13 @@ def sealed_tools(args: argparse.Namespace) -> Declaration | None:
             print(f"note: {note}", file=sys.stderr)
         names.update(declared)
         lock_as_of.update(declared.lock_as_of)
-    return Declaration(names, lock_as_of)
+    locks = None
+    if args.lock_events is not None:
+        from ..timelock.events import load_events, lock_run
+
+        locks = [lock_run(load_events(path)) for path in args.lock_events]
+    isolated = _names("--isolated-shell", args.isolated_shell) if args.isolated_shell is not None else ()
+    return Declaration(names, lock_as_of, isolated_shells=isolated, locks=locks)
 
 
 def _as_of_map(path: str) -> dict[str, object]:

@@ -14,6 +14,7 @@ from typing import Iterator
 
 from ..store import load_corpus
 from ..core.errors import AnachronError
+from ..core.seal import Declaration
 from ..timelock.events import events_trace, load_events
 from .options import add_corpus_option, add_format_option, add_out_option, frozen_heap, iso_date, write_scores
 
@@ -60,7 +61,8 @@ def run(args: argparse.Namespace) -> int:
 
     with frozen_heap():
         # Staged: bad input found in a later log leaves stdout (or --out) untouched.
-        write_scores(records(), corpus, args.format, args.out)
+        # The lock's own log shows no other tool the harness had: it gives no seal verdict.
+        write_scores(records(), corpus, args.format, args.out, sealed_tools=Declaration((), lock_only=True))
     for note in notes:
         print(note, file=sys.stderr)
     return 0

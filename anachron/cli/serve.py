@@ -20,14 +20,41 @@ from ..core.errors import AnachronError
 from .options import add_corpus_option, count, iso_date
 
 
+class _Once(argparse.Action):
+    """Store an option's value, refusing the option a second time: a launcher that appends
+    ``--as-of 2030-01-01`` to a configured ``--as-of`` must not win silently."""
+
+    def __call__(self, parser, namespace, values, option_string=None):  # type: ignore[override]
+        given = vars(namespace).setdefault("options given", set())
+        if self.dest in given:
+            parser.error(f"{option_string} is given twice: give each option once")
+        given.add(self.dest)
+        setattr(namespace, self.dest, values)
+
+
+class _OnceTrue(_Once):
+    """A flag (``store_true``), refused a second time."""
+
+    def __init__(self, option_strings, dest, default=False, required=False, help=None):  # noqa: A002
+        super().__init__(option_strings, dest, nargs=0, default=default, required=required, help=help)
+
+    def __call__(self, parser, namespace, values, option_string=None):  # type: ignore[override]
+        super().__call__(parser, namespace, True, option_string)
+
+
 def register(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser(
         "serve",
+        allow_abbrev=False,
         help="MCP server with two time-locked tools, search and fetch (needs the mcp extra)",
         description="Serve `search` and `fetch` over MCP as of a fixed date. The date is injected on the server "
         "side and appears in no tool schema; every returned item is re-checked against it; budgets are enforced "
         "and every call is logged (docs/mcp.md).",
     )
+    # Every option of this parser and its groups, by default, refuses a repetition.
+    parser.register("action", None, _Once)
+    parser.register("action", "store", _Once)
+    parser.register("action", "store_true", _OnceTrue)
     parser.add_argument("--as-of", required=True, type=iso_date, metavar="DATE", help="the cutoff T: nothing dated after it is shown")
     source = parser.add_mutually_exclusive_group()
     add_corpus_option(

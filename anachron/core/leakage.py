@@ -46,7 +46,7 @@ from .corpus import Corpus
 from .dates import known_at
 from .display import render_html
 from .query_intent import DateReference, future_references, query_findings
-from .seal import audit
+from .seal import audit, run_status, stored_status
 from .trace import STATUSES, Interaction, ReturnedItem, Trace
 
 __all__ = [
@@ -307,6 +307,8 @@ class SampleResult:
     seal_calls: int | None = None  # calls the seal audit judged (local ones too); None: not audited
     unrecorded: int = 0  # retrieval calls whose result the log does not hold
     warnings: tuple[str, ...] = ()  # the importer's, from the trace record
+    seal_status: str | None = None  # anachron.core.seal.STATUSES; None: not audited
+    seal_assumptions: tuple[str, ...] = ()  # what a "sealed" verdict rests on (an isolated shell)
 
     @property
     def tclr_base(self) -> int:
@@ -372,6 +374,8 @@ class SampleResult:
             "horizons": list(self.horizons),
             "seal_breaches": self.seal_breaches,
             "seal_calls": self.seal_calls,
+            "seal_status": self.seal_status,
+            "seal_assumptions": list(self.seal_assumptions),
             "evidence": list(self.evidence),
             "not_yet_listed": self.not_yet_listed,
             "already_delisted": self.already_delisted,
@@ -416,6 +420,8 @@ class SampleResult:
             seal_calls=data.get("seal_calls"),
             unrecorded=data.get("unrecorded", 0),
             warnings=tuple(data.get("warnings", ())),
+            seal_status=stored_status(data.get("seal_status", ...), data.get("seal_breaches")),
+            seal_assumptions=tuple(data.get("seal_assumptions", ())),
         )
 
 
@@ -487,6 +493,8 @@ class RunSummary:
     seal_breaches: int | None = None  # None: not audited (no tool declared sealed)
     seal_breached_runs: int = 0
     seal_calls: int | None = None  # calls the seal audit judged; None: not counted
+    seal_status: str | None = None  # the run's status (anachron.core.seal.STATUSES); None: not audited
+    seal_assumptions: tuple[str, ...] = ()  # what a "sealed" verdict rests on, over every sample
     answer_leak_runs: int = 0  # answered runs whose answer leaked at least one fact
     unrecorded: int = 0
     calls: int = 0  # retrieval calls (SampleResult.calls), the unrecorded ones' denominator
@@ -500,11 +508,9 @@ class RunSummary:
 
     @property
     def sealed(self) -> bool | None:
-        """True when the seal audit judged at least one call and found no breach; ``None`` when it did not
-        run or judged no call (nothing was audited, so nothing is shown sealed)."""
-        if self.seal_breaches is None or self.seal_calls == 0:
-            return None
-        return self.seal_breaches == 0
+        """True when the run's status is ``sealed`` (every call in the lock's log, given the assumptions),
+        False when a call breached, ``None`` otherwise (not audited, no call, unverified, the lock's own log)."""
+        return {"sealed": True, "breached": False}.get(self.seal_status or "")
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -533,6 +539,8 @@ class RunSummary:
             "seal_breaches": self.seal_breaches,
             "seal_calls": self.seal_calls,
             "seal_breached_runs": self.seal_breached_runs,
+            "seal_status": self.seal_status,
+            "seal_assumptions": list(self.seal_assumptions),
             "not_yet_listed": self.not_yet_listed,
             "already_delisted": self.already_delisted,
             "answered_runs": self.answered_runs,
@@ -559,7 +567,7 @@ def score_trace(trace: Trace, corpus: Corpus, *, sealed_tools: AbstractSet[str] 
     breached; without, it is ``None``.
     """
     judgements = [judge(interaction, trace.as_of, corpus) for interaction in trace.interactions]
-    breaches = audit(trace.interactions, sealed_tools, trace.as_of)
+    seal = audit(trace.interactions, sealed_tools, trace.as_of)
     leaks = answer_leaks(trace, corpus)
     failed = _no_failures()
     evidence: list[str] = []
@@ -568,8 +576,8 @@ def score_trace(trace: Trace, corpus: Corpus, *, sealed_tools: AbstractSet[str] 
     interactions = result_leaks = survivorship = entity_bearing = restatements = query_intent = open_period = 0
     blocked = undated = content = revised = not_yet = delisted = unrecorded = 0
     for number, (interaction, verdict) in enumerate(zip(trace.interactions, judgements), start=1):
-        if breaches is not None:
-            evidence += [f"#{number} {line}" for line in breaches[number - 1]]
+        if seal is not None:
+            evidence += [f"#{number} {line}" for line in seal.breaches[number - 1] + seal.evidence[number - 1]]
         if verdict is _CLEAN[False] or verdict is _CLEAN[True]:  # the commonest: only interaction and entity_bearing
             interactions += 1
             entity_bearing += verdict.entity_bearing
@@ -617,8 +625,10 @@ def score_trace(trace: Trace, corpus: Corpus, *, sealed_tools: AbstractSet[str] 
         answer_leaks_retrieved=sum(leak.source == "retrieved" for leak in leaks),
         answer_leaks_parametric=sum(leak.source == "parametric" for leak in leaks),
         open_period_queries=open_period,
-        seal_breaches=None if breaches is None else sum(1 for found in breaches if found),
-        seal_calls=None if breaches is None else len(breaches),
+        seal_breaches=None if seal is None or seal.status == "lock-only" else sum(1 for found in seal.breaches if found),
+        seal_calls=None if seal is None or seal.status == "lock-only" else len(seal.breaches),
+        seal_status=None if seal is None else seal.status,
+        seal_assumptions=() if seal is None else seal.assumptions,
         unrecorded=unrecorded,
         warnings=trace.warnings,
     )
@@ -659,8 +669,7 @@ def summarise(results: Iterable[SampleResult]) -> RunSummary:
     ``tool_using_mean_tclr`` over samples with at least one interaction
     (an ``ok`` call) or unrecorded call (``None`` when no sample has one), so tool-using runs
     are reported apart from runs that answered without retrieving anything.
-    The run is ``sealed`` when every sample was audited and none breached;
-    when any sample was not audited there is no seal verdict (``None``).
+    The seal status (:func:`~anachron.core.seal.run_status`) is that of the samples taken together.
     Means are exact (see :class:`_ExactMean`), rounded once, each sample's
     TCLR over its :attr:`~SampleResult.tclr_base`.  ``warnings`` holds, first,
     one for the unrecorded calls when there are any, then each sample
@@ -669,6 +678,8 @@ def summarise(results: Iterable[SampleResult]) -> RunSummary:
     """
     n = date_leak_runs = answered_runs = seal_breached_runs = seal_calls = answer_leak_runs = 0
     seal_breaches: int | None = 0  # None once a sample was not audited
+    statuses: set[str | None] = set()
+    assumptions: dict[str, None] = {}
     mean_tclr, tool_using, mean_high = _ExactMean(), _ExactMean(), _ExactMean()
     counts = dict.fromkeys(_SUMMED, 0)
     failed = _no_failures()
@@ -691,6 +702,8 @@ def summarise(results: Iterable[SampleResult]) -> RunSummary:
         if r.answer_leaks_retrieved or r.answer_leaks_parametric:
             answer_leak_runs += 1
         seal_calls += r.seal_calls or 0
+        statuses.add(r.seal_status)
+        assumptions.update(dict.fromkeys(r.seal_assumptions))
         if r.seal_breaches is None:
             seal_breaches = None
         elif r.seal_breaches:
@@ -716,6 +729,8 @@ def summarise(results: Iterable[SampleResult]) -> RunSummary:
         seal_breaches=seal_breaches if n else None,
         seal_breached_runs=seal_breached_runs,
         seal_calls=seal_calls if seal_breaches is not None and n else None,
+        seal_status=run_status(statuses, seal_calls) if n else None,
+        seal_assumptions=tuple(assumptions),
         answer_leak_runs=answer_leak_runs,
         calls=calls,
         warnings=run_warnings(counts["unrecorded"], seen),

@@ -1,29 +1,54 @@
 """The seal audit: did a run that claims to be time-locked reach past its lock?
 
-A run is audited against a **declaration**: the names of the tools that go
-through a time lock (``mcp__timelock__search``, ``search``, ...).  Every
-call of the trace is judged, whatever its status (a refused or failed call
-to a tool still shows the tool was within the agent's reach):
+A run is audited against a :class:`Declaration`: the names of the tools that
+go through a time lock (``mcp__timelock__search``, ``search``, ...), the
+shells declared network-isolated, and, for a verdict that is proof rather
+than a claim, the lock's own records (:class:`LockRun`, read from the event
+logs of ``anachron serve``).  Every call of the trace is judged, whatever its
+status (a refused or failed call still shows the tool was within reach):
 
-- a call to a tool that is not declared is a **seal breach**, evidence
+- a call to a tool that is not declared (sealed, or an isolated shell) is a **breach**:
   ``tool 'WebSearch' is outside the time lock``;
-- a call to a shell tool (:data:`SHELL_TOOLS`) whose ``command`` reaches the
-  network (:data:`NETWORK_PATTERN`: ``curl``, ``wget``, ``http(s)://``,
-  ``requests``, ``urllib``, ``fetch(``) is a breach too, declared or not: a
-  shell is never inside a time lock.  Evidence
-  ``shell call reaches the network: curl https://...``.  A shell call with
-  no recorded command cannot be judged by this rule;
-- a call to a declared tool whose lock is known to serve as of a date after
-  the sample's T (a :class:`Declaration` carries each lock's as-of date) is a
-  breach: that lock shows what T could not know.  Evidence
-  ``tool 'mcp__timelock__search' is locked as of 2030-01-01, after T 2023-01-01``.
+- a call to a shell tool (:data:`SHELL_TOOLS`) is a breach unless the run
+  declared that shell isolated (``isolated_shells``): no reading of a command
+  can tell whether a shell reached the network (``c''url``, base64, a
+  ``python -c`` socket...).  ``shell call 'Bash' can reach the network:
+  declare --isolated-shell Bash if it could not``.  With the declaration the
+  verdict holds *given* it: the sample's ``assumptions`` say
+  ``shell 'Bash' had no network``.  Network words in the command
+  (:func:`network_evidence`) are an evidence line either way, never a verdict;
+- with lock records, every call to a declared tool must be in the lock's log:
+  the calls pair in order with the calls of one :class:`LockRun` of the same
+  tool (``mcp__SERVER__search`` is the lock's ``search``) and the same query
+  (a search) or target (a fetch, when the trace names a known item), each
+  record once; a call whose result carried the lock's receipt
+  (``search #3: ...``, the trace's ``receipt``) pairs only with that record.
+  The log holding the most of the sample's calls is the sample's (the first
+  of equals).  A call that pairs with none is a breach (``call to 'mcp__timelock__search' is not in
+  the lock's log``); so is a paired call whose lock did not run in the
+  ``enforced`` mode or ran as of a date after the sample's T: the lock's own
+  start record is the evidence, never a configuration;
+- without lock records (a configuration only) a declared tool whose
+  configuration names a date after T is a breach (``lock_as_of``), and a run
+  without breaches is **unverified**, never sealed: nothing shows its calls
+  went through the lock.
 
-Local calls (``retrieval: false``: a file read, an edit) are audited like
-any other call: a tool outside the lock was reachable, whatever it did.
+The sample's status (:data:`STATUSES`): ``breached`` (a call breached),
+``no verdict`` (no call to judge), ``unverified`` (no lock records),
+``sealed`` (every call paired with the lock's log, given the assumptions),
+``lock-only`` (the trace is the lock's own log, which cannot show what else
+the harness could reach: no verdict).  A call breaches at most once.
 
-A call breaches at most once (``seal_breaches`` counts calls), even when
-both rules give it a line.  Without a declaration no audit is made:
-:func:`audit` returns ``None``, never "sealed".
+Edge: one lock log may vouch for the calls of several samples (a pairing is
+made per sample, and a receipt names a record, not a run).
+
+>>> from anachron.core.trace import Interaction
+>>> bash = Interaction("Bash", None, (), command="curl https://x.test")
+>>> audit([bash], Declaration({"search"})).breaches
+(("shell call 'Bash' can reach the network: declare --isolated-shell Bash if it could not",),)
+>>> found = audit([bash], Declaration({"search"}, isolated_shells={"Bash"}, locks=()))
+>>> found.status, found.assumptions
+('sealed', ("shell 'Bash' had no network",))
 
 Pure: standard library only, no I/O.
 """
@@ -32,16 +57,48 @@ from __future__ import annotations
 
 import datetime as _dt
 import re
-from typing import AbstractSet, Iterable, Mapping
+from dataclasses import dataclass
+from typing import AbstractSet, Any, Iterable, Mapping, Sequence
 
+from .errors import AnachronError
 from .trace import Interaction
 
-__all__ = ["NETWORK_PATTERN", "SHELL_TOOLS", "Declaration", "audit", "call_breaches"]
+__all__ = [
+    "NETWORK_PATTERN",
+    "SHELL_TOOLS",
+    "STATUSES",
+    "Declaration",
+    "LockCall",
+    "LockRun",
+    "SealAudit",
+    "audit",
+    "call_breaches",
+    "lock_tool",
+    "network_evidence",
+    "run_status",
+    "stored_status",
+]
 
-SHELL_TOOLS = ("Bash", "shell", "execute_command", "code_interpreter")
+# The shell and code-running tools of each harness (docs/importers.md, "Shell tools", gives the source of each).
+SHELL_TOOLS = (
+    "Bash", "BashOutput",  # Claude Code
+    "shell", "local_shell", "exec_command", "shell_command", "write_stdin",  # Codex CLI, OpenAI Responses local_shell
+    "run_shell_command",  # Gemini CLI
+    "execute_bash", "execute_ipython_cell",  # OpenHands
+    "bash", "python", "bash_session",  # SWE-agent (bash); Inspect's bash(), python(), bash_session(); Anthropic's bash tool
+    "execute_command",  # Cline / Roo Code
+    "run_terminal_cmd",  # Cursor
+    "code_interpreter", "code_execution", "bash_code_execution",  # OpenAI and Anthropic hosted code tools
+)
 
-# A command that names a network client or a URL reaches (or tries to reach) the network.
+STATUSES = ("sealed", "unverified", "breached", "no verdict", "lock-only")
+
+# Network words in a command: evidence for a reader, never a verdict (see the module docstring).
 NETWORK_PATTERN = re.compile(r"\b(?:curl|wget|requests|urllib3?)\b|https?://|\bfetch\(", re.ASCII | re.IGNORECASE)
+
+# What a shell does not run: a quoted string's text and a heredoc's body (`git commit -m "mention curl"`).
+_QUOTED = re.compile(r"'[^']*'|\"(?:[^\"\\]|\\.)*\"", re.DOTALL)
+_HEREDOC = re.compile(r"<<-?\s*(['\"]?)(\w+)\1[^\n]*\n.*?(?:\n\s*\2[ \t]*(?=\n|$)|\Z)", re.DOTALL)
 
 QUOTED_COMMAND = 80  # characters of a command an evidence line quotes
 _LEAD = 20  # characters kept before the match when it sits far into its line
@@ -56,42 +113,271 @@ def _quoted(command: str, start: int) -> str:
     return text if len(text) <= QUOTED_COMMAND else text[: QUOTED_COMMAND - 3] + "..."
 
 
+def _blank(match: re.Match[str]) -> str:
+    # Same length, so a match in what is left sits where it sits in the command.
+    return " " * len(match.group(0))
+
+
+def network_evidence(command: str) -> str | None:
+    """The command around the first network word outside quoted text and heredoc bodies, or ``None``.
+
+    Evidence only: ``c''url`` or ``python -c '...socket...'`` reach the network with no word found.
+
+    >>> network_evidence('git commit -m "mention curl"') is None
+    True
+    >>> network_evidence("curl -s https://x.test")
+    'curl -s https://x.test'
+    """
+    running = _QUOTED.sub(_blank, _HEREDOC.sub(_blank, command))
+    match = NETWORK_PATTERN.search(running)
+    return None if match is None else _quoted(command, match.start())
+
+
+@dataclass(frozen=True)
+class LockCall:
+    """One call the lock recorded: its number in the run, the lock's tool name, the arguments it got."""
+
+    seq: int
+    tool: str
+    arguments: Any
+
+
+@dataclass(frozen=True)
+class LockRun:
+    """A lock's log: where it was read, its run id, and from its start record the cutoff, mode and budget."""
+
+    source: str
+    run: str | None
+    as_of: _dt.date | None
+    mode: str | None
+    limits: Mapping[str, Any]
+    calls: tuple[LockCall, ...]
+
+
 class Declaration(frozenset):
-    """The declared sealed tools, with the as-of date of the lock behind each tool where it is known
-    (``lock_as_of``; a tool named without its lock's date is trusted to be locked at each sample's T)."""
+    """The declared sealed tools, and what the verdict rests on.
+
+    ``lock_as_of``: a configuration's as-of date per tool (trusted only without lock records);
+    ``isolated_shells``: shell tools declared to have had no network; ``locks``: the lock's logs
+    (``None``: a configuration only, so no verdict better than ``unverified``); ``lock_only``: the
+    trace is the lock's own log (no verdict).
+    """
 
     lock_as_of: Mapping[str, _dt.date]
+    isolated_shells: frozenset[str]
+    locks: tuple[LockRun, ...] | None
+    lock_only: bool
+    lock_keys: Mapping[tuple[Any, ...], AbstractSet[int]]
 
-    def __new__(cls, tools: Iterable[str], lock_as_of: Mapping[str, _dt.date] | None = None) -> "Declaration":
+    def __new__(
+        cls,
+        tools: Iterable[str],
+        lock_as_of: Mapping[str, _dt.date] | None = None,
+        *,
+        isolated_shells: Iterable[str] = (),
+        locks: Sequence[LockRun] | None = None,
+        lock_only: bool = False,
+    ) -> "Declaration":
         declaration = super().__new__(cls, tools)
         declaration.lock_as_of = dict(lock_as_of or {})
+        declaration.isolated_shells = frozenset(isolated_shells)
+        unknown = sorted(declaration.isolated_shells.difference(SHELL_TOOLS))
+        if unknown:  # only a shell can be declared isolated: any other tool would be let through unjudged
+            raise AnachronError(f"--isolated-shell: {', '.join(map(repr, unknown))} is not a shell tool ({', '.join(SHELL_TOOLS)})")
+        declaration.locks = None if locks is None else tuple(locks)
+        declaration.lock_only = lock_only
+        # Which logs hold a record of each key: a sample is paired with those logs only, not all of a large run's.
+        declaration.lock_keys = {}
+        for index, run in enumerate(declaration.locks or ()):
+            for record in run.calls:
+                for key in (_record_key(record), (record.tool,)):  # (tool,): any call of the tool
+                    declaration.lock_keys.setdefault(key, set()).add(index)
         return declaration
+        return declaration
+
+
+@dataclass(frozen=True)
+class SealAudit:
+    """One sample's audit: per call its breach lines and its evidence lines, the status, the assumptions."""
+
+    breaches: tuple[tuple[str, ...], ...]
+    evidence: tuple[tuple[str, ...], ...]
+    status: str
+    assumptions: tuple[str, ...] = ()
+
+
+def lock_tool(name: str) -> str:
+    """The lock's name of a harness's tool: the part after the last ``__``.
+
+    >>> lock_tool("mcp__timelock__search"), lock_tool("fetch")
+    ('search', 'fetch')
+    """
+    return name.rsplit("__", 1)[-1]
+
+
+def _record_key(record: LockCall) -> tuple[Any, ...]:
+    arguments = record.arguments if isinstance(record.arguments, Mapping) else {}
+    if record.tool == "search":
+        return record.tool, arguments.get("query")
+    asked = arguments.get("id_or_url")
+    return record.tool, asked.strip() if isinstance(asked, str) else None
+
+
+def _call_key(call: Interaction) -> tuple[Any, ...]:
+    """The key of the records *call* may pair with: ``(tool,)`` for a fetch that names no known item."""
+    tool = lock_tool(call.tool)
+    if tool == "search":
+        return tool, call.query
+    wanted = _target_text(call.target)
+    return (tool,) if wanted is None else (tool, wanted)
+
+
+def _target_text(target: Any) -> str | None:
+    ident = getattr(target, "id", target)
+    return ident.strip() if isinstance(ident, str) else None
+
+
+def _pairs(call: Interaction, record: LockCall) -> bool:
+    """Whether *record* is the lock's record of *call*: same tool, same query (search) or target (fetch)."""
+    if lock_tool(call.tool) != record.tool:
+        return False
+    arguments = record.arguments if isinstance(record.arguments, Mapping) else {}
+    if record.tool == "search":
+        return call.query == arguments.get("query")
+    asked = arguments.get("id_or_url")
+    wanted = _target_text(call.target)
+    # A fetch whose trace names no target pairs by tool and order alone.
+    return wanted is None or (isinstance(asked, str) and asked.strip() == wanted)
+
+
+def _paired(calls: Sequence[tuple[int, Interaction]], run: LockRun) -> dict[int, LockCall]:
+    """Call number -> its record: the calls pair in order with the run's records (each record once)."""
+    found: dict[int, LockCall] = {}
+    position = 0
+    for number, call in calls:
+        # A call whose result names its receipt (``search #3: ...``) can only be record 3 (numbered 1, 2, ...).
+        if call.receipt is None:
+            span = range(position, len(run.calls))
+        else:
+            span = range(max(position, call.receipt - 1), min(call.receipt, len(run.calls)))
+        for index in span:
+            if (call.receipt is None or run.calls[index].seq == call.receipt) and _pairs(call, run.calls[index]):
+                found[number] = run.calls[index]
+                position = index + 1
+                break
+    return found
 
 
 def call_breaches(
     interaction: Interaction, sealed: AbstractSet[str], as_of: _dt.date | None = None
 ) -> tuple[str, ...]:
-    """The breach lines of one call made as of *as_of* against the declared *sealed* tools (empty when
-    it is inside the lock)."""
+    """The breach lines of one call made as of *as_of* against *sealed*, judged on its own
+    (the lock's log is not consulted: :func:`audit` pairs the calls with it)."""
     lines = []
-    if interaction.tool not in sealed:
+    isolated = getattr(sealed, "isolated_shells", frozenset())
+    if interaction.tool in SHELL_TOOLS:
+        if interaction.tool not in isolated:
+            lines.append(
+                f"shell call {interaction.tool!r} can reach the network: "
+                f"declare --isolated-shell {interaction.tool} if it could not"
+            )
+    elif interaction.tool not in sealed:
         lines.append(f"tool {interaction.tool!r} is outside the time lock")
-    else:
+    elif getattr(sealed, "locks", None) is None:
         locked = getattr(sealed, "lock_as_of", {}).get(interaction.tool)
         if locked is not None and as_of is not None and locked > as_of:
             lines.append(f"tool {interaction.tool!r} is locked as of {locked.isoformat()}, after T {as_of.isoformat()}")
-    if interaction.tool in SHELL_TOOLS and interaction.command is not None:
-        match = NETWORK_PATTERN.search(interaction.command)
-        if match is not None:
-            lines.append(f"shell call reaches the network: {_quoted(interaction.command, match.start())}")
     return tuple(lines)
+
+
+def _lock_lines(record: LockCall, run: LockRun, as_of: _dt.date | None) -> list[str]:
+    lines = []
+    if run.mode != "enforced":
+        lines.append(f"went through a lock in mode {run.mode!r} ({run.source}), which filters nothing")
+    if run.as_of is not None and as_of is not None and run.as_of > as_of:
+        lines.append(f"went through a lock as of {run.as_of.isoformat()} ({run.source}), after T {as_of.isoformat()}")
+    return lines
 
 
 def audit(
     interactions: Iterable[Interaction], sealed: AbstractSet[str] | None, as_of: _dt.date | None = None
-) -> tuple[tuple[str, ...], ...] | None:
-    """Per call of a sample answered as of *as_of*, in order, its breach lines; ``None`` when no tool is
+) -> SealAudit | None:
+    """The audit of a sample answered as of *as_of* (see the module docstring); ``None`` when no tool is
     declared sealed (no verdict)."""
     if sealed is None:
         return None
-    return tuple(call_breaches(interaction, sealed, as_of) for interaction in interactions)
+    calls = tuple(interactions)
+    if getattr(sealed, "lock_only", False):
+        return SealAudit(((),) * len(calls), ((),) * len(calls), "lock-only")
+    breaches = [list(call_breaches(call, sealed, as_of)) for call in calls]
+    evidence: list[tuple[str, ...]] = []
+    for call in calls:
+        found = network_evidence(call.command) if call.tool in SHELL_TOOLS and call.command is not None else None
+        evidence.append(() if found is None else (f"shell command names the network (evidence only): {found}",))
+    locks = getattr(sealed, "locks", None)
+    if locks is not None:
+        declared = [(number, call) for number, call in enumerate(calls) if call.tool in sealed and call.tool not in SHELL_TOOLS]
+        best: tuple[LockRun | None, dict[int, LockCall]] = (None, {})
+        keys = getattr(sealed, "lock_keys", None)
+        if keys is not None:  # a log with no record of any of the calls pairs none: it cannot be the best
+            holding = set().union(*(keys.get(_call_key(call), ()) for _, call in declared))
+            locks = [run for index, run in enumerate(locks) if index in holding]
+        for run in locks:  # the log that holds the most of the calls; the first of equals
+            found_pairs = _paired(declared, run)
+            if best[0] is None or len(found_pairs) > len(best[1]):
+                best = (run, found_pairs)
+        run, pairs = best
+        for number, call in declared:
+            record = pairs.get(number)
+            if record is None or run is None:
+                breaches[number].append(f"call to {call.tool!r} is not in the lock's log")
+            else:
+                breaches[number] += _lock_lines(record, run, as_of)
+    isolated = getattr(sealed, "isolated_shells", frozenset())
+    assumptions = tuple(
+        dict.fromkeys(f"shell {call.tool!r} had no network" for call in calls if call.tool in SHELL_TOOLS and call.tool in isolated)
+    )
+    if any(breaches):
+        status = "breached"
+    elif not calls:
+        status = "no verdict"
+    elif locks is None:
+        status = "unverified"
+    else:
+        status = "sealed"
+    return SealAudit(tuple(map(tuple, breaches)), tuple(evidence), status, assumptions)
+
+
+def run_status(statuses: AbstractSet[str | None], calls: int) -> str | None:
+    """The run's seal status from its samples' (*calls*: the calls audited over all of them).
+
+    ``None`` (not audited) when any sample was not; else ``lock-only`` when any was; ``breached``
+    when any breached; ``no verdict`` when no call was audited; ``unverified`` when any sample
+    was; ``sealed`` otherwise.
+
+    >>> run_status({"sealed", "unverified"}, 3), run_status({"sealed", "no verdict"}, 2)
+    ('unverified', 'sealed')
+    """
+    for status in (None, "lock-only", "breached"):
+        if status in statuses:
+            return status
+    if not calls:
+        return "no verdict"
+    return "unverified" if "unverified" in statuses else "sealed"
+
+
+def stored_status(status: Any, breaches: Any, where: str = "seal_status") -> str | None:
+    """The seal status of a stored result: *status* checked, or for a copy written before the field
+    existed (*status* absent, passed as ``...``) the one its *breaches* count supports: a breach is a
+    breach, no breach is ``unverified`` (nothing recorded proves the calls were in the lock's log).
+
+    >>> stored_status(..., 2), stored_status(..., 0), stored_status(..., None), stored_status("sealed", 0)
+    ('breached', 'unverified', None, 'sealed')
+    """
+    if status is ...:
+        return None if breaches is None else "breached" if breaches else "unverified"
+    if status is not None and status not in STATUSES:
+        raise AnachronError(f"{where}: expected one of {', '.join(STATUSES)} or null, got {status!r}")
+    if status == "breached" and not breaches or status not in (None, "lock-only", "breached") and breaches:
+        raise AnachronError(f"{where}: {status!r} does not agree with seal_breaches {breaches!r}")
+    return status

@@ -13,7 +13,8 @@ default ``ok``).  Only an ``ok`` call's result reached the agent, so only an
 shows the call, not its result) has no ``returned`` at all, not even ``[]``:
 what it showed is not known.  A call may name a ``target``: the
 item it asked for (a fetch's id), scored when a lock refused it, and a
-``command``: what a shell or code tool ran, read by the seal audit.
+``command``: what a shell or code tool ran, read by the seal audit, and a
+``receipt``: the lock's number of the call, from its result's first line.
 
 Every returned entry is resolved here, against the corpus or from its inline
 fields, so the metrics never meet an item they cannot date: an id that is
@@ -101,6 +102,8 @@ class Interaction:
     command: str | None = None
     # False for a local call (a file read, an edit, a to-do list): audited for the seal, never judged for leakage.
     retrieval: bool = True
+    # The lock's receipt the call's result began with (``search #3: ...``): the number of its record in the lock's log.
+    receipt: int | None = None
 
 
 @dataclass(frozen=True)
@@ -346,7 +349,10 @@ def _interaction(
         raise Fields(f"{label} interactions[{number}]", obj).error(
             "retrieval", "expected true, or false for a local call that returned no items"
         )
-    return Interaction(tool, query, resolved, status, target, now, command, retrieval)
+    receipt = obj.get("receipt")
+    if receipt is not None and (type(receipt) is not int or receipt < 1):
+        raise Fields(f"{label} interactions[{number}]", obj).error("receipt", f"expected a positive integer or null, got {describe(receipt)}")
+    return Interaction(tool, query, resolved, status, target, now, command, retrieval, receipt)
 
 
 def _known_ids(returned: list, cache: dict[str, ReturnedItem]) -> tuple[ReturnedItem, ...] | None:

@@ -26,6 +26,7 @@ from ..core import load_traces, score_traces
 from ..store import load_corpus, shown_corpus
 from ..core.leakage import FAILED_STATUSES, SampleResult
 from ..core.trace import warnings_of
+from ..core.seal import stored_status
 from ..core.errors import AnachronError, describe
 from ..core.jsonio import read_json
 from ..core.validate import Fields, positive_int
@@ -59,12 +60,20 @@ def _sample(where: str, obj: Any) -> SampleResult:
             counts[name] = positive_int(obj.get(name, 0), name, minimum=0)
         except AnachronError as exc:
             raise AnachronError(f"{where}: {exc}") from None
-    seal = obj.get("seal_breaches")  # null: the run was not audited
-    if seal is not None:
-        try:
-            counts["seal_breaches"] = positive_int(seal, "seal_breaches", minimum=0)
-        except AnachronError as exc:
-            raise AnachronError(f"{where}: {exc}") from None
+    for name in ("seal_breaches", "seal_calls"):  # null: the run was not audited
+        if obj.get(name) is not None:
+            try:
+                counts[name] = positive_int(obj[name], name, minimum=0)
+            except AnachronError as exc:
+                raise AnachronError(f"{where}: {exc}") from None
+    try:  # absent from score files written before it existed: what their seal_breaches supports
+        counts["seal_status"] = stored_status(obj.get("seal_status", ...), counts.get("seal_breaches"))
+    except AnachronError as exc:
+        raise AnachronError(f"{where}: {exc}") from None
+    assumptions = obj.get("seal_assumptions", [])
+    if not isinstance(assumptions, list) or not all(isinstance(line, str) for line in assumptions):
+        raise f.error("seal_assumptions", "expected a list of strings")
+    counts["seal_assumptions"] = tuple(assumptions)
     answered = obj.get("answered", False)
     if not isinstance(answered, bool):
         raise f.error("answered", f"expected true or false, got {describe(answered)}")

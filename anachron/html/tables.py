@@ -31,6 +31,13 @@ def _table(rows: Sequence[tuple[str, str, str]], caption: str, klass: str) -> st
     )
 
 
+def _seal_value(r: SampleResult) -> str:
+    """A sample's seal figure: its breaches with its status (``2 (breached)``), or the status alone."""
+    if r.seal_status is None:
+        return "not audited"
+    return r.seal_status if r.seal_breaches is None else f"{r.seal_breaches} ({r.seal_status})"
+
+
 def summary_rows(summary: RunSummary, results: Sequence[SampleResult] | None = None) -> list[tuple[str, str, str]]:
     """``(figure, value, denominator)`` for each figure of a run.
 
@@ -187,7 +194,7 @@ def sample_card(result: SampleResult) -> str:
         ("revision risks", str(r.revision_risks), f"{r.interactions} interactions"),
         ("blocked attempts", str(r.blocked_attempts), f"{r.failed_calls.get('refused', 0)} refused calls"),
         ("failed calls", f"{failed}" + (f" ({split})" if split else ""), f"{r.calls} calls"),
-        ("seal breaches", "not audited" if r.seal_breaches is None else str(r.seal_breaches), f"{r.calls} calls"),
+        ("seal breaches", _seal_value(r), f"{r.calls} calls"),
         ("leak horizon", "n/a" if r.horizon_days is None else f"{r.horizon_days} days", f"{len(r.horizons)} post-T items"),
     ]
     if r.answered:

@@ -81,6 +81,7 @@ def _search_items(tool_result: Any, corpus: Any) -> list[Any] | None:
 
 def _resolve(session: Session, entry: dict[str, Any], block: Mapping[str, Any], structured: Any, corpus: Any) -> None:
     text = text_of(block.get("content"))
+    session.receipt(entry, text)  # an MCP time lock's result begins with its receipt
     if block.get("is_error") is True:
         session.failed(entry, text)
         return

@@ -17,15 +17,16 @@ from typing import Any, Callable, Iterator, Mapping
 
 from ..core import Corpus
 from ..core.dates import format_date, parse_date
-from ..core.seal import NETWORK_PATTERN, SHELL_TOOLS
+from ..core.seal import NETWORK_PATTERN, SHELL_TOOLS, lock_tool
 from ..core.errors import AnachronError, describe
 from ..core.jsonio import Record, parse_json, read_text
-from ._results import fetch_item, loads, result_items, text_items
+from ._results import fetch_item, loads, result_items, text_items, text_of
 
 QUERY_ARGUMENTS = ("query", "q", "search_query")
 URL_ARGUMENTS = ("url", "id_or_url", "link")
 COMMAND_ARGUMENTS = ("command", "commands", "cmd", "code")
 MAX_ERROR = 200  # characters of a failed call's message kept in the trace
+RECEIPT = re.compile(r"(search|fetch) #([1-9][0-9]{0,17}):")  # the first line of a lock's result
 
 # Claude Code's built-in tools that work on the local machine: they read files, edit, plan, spawn,
 # and read a background task's output.  Taken from the tool list of Claude Code 2.1 (its settings
@@ -290,6 +291,14 @@ class Session:
         self.calls.append(entry)
         return entry
 
+    def receipt(self, entry: dict[str, Any], value: Any) -> None:
+        """Keep the lock's receipt a result begins with (``search #3: ...``, anachron.timelock.render)
+        when it names the call's own tool: the seal audit pairs the call with record 3."""
+        text = value if isinstance(value, str) else text_of(value) if isinstance(value, list) else ""
+        match = RECEIPT.match(text)
+        if match is not None and match.group(1) == lock_tool(entry["tool"]):
+            entry["receipt"] = int(match.group(2))
+
     def ok(self, entry: dict[str, Any], returned: list[Any]) -> None:
         entry["status"] = "ok"
         entry.pop("error", None)
@@ -303,6 +312,7 @@ class Session:
 
     def result(self, entry: dict[str, Any], value: Any) -> None:
         """An ok call's result, by the one rule of :mod:`._results`; a fetch gives its one item."""
+        self.receipt(entry, value)
         url = entry.get("target")
         if _is_fetch(entry["tool"]) and isinstance(url, str):
             text = value if isinstance(value, str) else None

@@ -12,6 +12,13 @@ tools are then sealed under the names Claude Code gives MCP tools,
 carries that date: the audit (:mod:`anachron.core.seal`) makes every call to
 them a breach in a sample whose T is before it.  Any other server is not a
 time lock, whatever it serves; a note says why.
+
+A configuration is text, and names tools only: it cannot show what a
+wrapper (``sh -c '...' anachron serve``, ``echo anachron serve``, a script
+named ``anachron``), an abbreviation or a client-expanded ``${VAR}`` really
+ran.  A declaration read from it gives at best an ``unverified`` verdict;
+only the lock's own event log (``--lock-events``) proves a call sealed
+(:mod:`anachron.core.seal`).
 """
 
 from __future__ import annotations

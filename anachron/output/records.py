@@ -39,7 +39,7 @@ SAMPLE_COLUMNS: tuple[str, ...] = (
     "survivorship_leaks", "survivorship_base", "survivorship_rate", "restatement_leaks", "query_intent_leaks",
     "content_leaks", "revision_risks", "blocked_attempts", "calls",
     "not_yet_listed", "already_delisted", "answer_leaks_retrieved", "answer_leaks_parametric",
-    "open_period_queries", "answered", "seal_breaches",
+    "open_period_queries", "answered", "seal_breaches", "seal_status",
     *(f"failed_{status}" for status in FAILED_STATUSES),
     "horizon_days", "evidence_lines", "evidence", "warnings",
 )

@@ -92,17 +92,23 @@ def _failed(counts) -> str:
 
 def seal_line(summary: RunSummary) -> str:
     """The seal verdict, the table's first line, with the calls it judged: never a clean time-locked
-    result with a breach, nor with no call audited."""
-    if summary.seal_breaches is None:
+    result with a breach, with no call audited, or without the lock's own log (``unverified``)."""
+    status = summary.seal_status
+    if status is None:
         return "seal audit: not run (no tools declared sealed: pass --sealed-tools or --sealed-tools-from)"
+    if status == "lock-only":
+        return "seal audit: no verdict: this log holds only the lock's calls (audit the harness's own log with --lock-events)"
     samples = f"{summary.n} sample{'' if summary.n == 1 else 's'}"
     audited = "" if summary.seal_calls is None else f"; {summary.seal_calls} call{'' if summary.seal_calls == 1 else 's'} audited"
-    if summary.seal_calls == 0:
+    if status == "no verdict":
         return f"seal audit: no verdict (0 calls audited in {samples}): nothing shows the run was sealed"
-    if summary.sealed:
-        return f"sealed: true (0 seal breaches in {samples}{audited})"
-    breaches = f"{summary.seal_breaches} seal breach{'' if summary.seal_breaches == 1 else 'es'}"
-    return f"sealed: false ({breaches} in {summary.seal_breached_runs} / {samples}{audited}): NOT a time-locked result"
+    if status == "breached":
+        breaches = f"{summary.seal_breaches} seal breach{'' if summary.seal_breaches == 1 else 'es'}"
+        return f"sealed: false ({breaches} in {summary.seal_breached_runs} / {samples}{audited}): NOT a time-locked result"
+    if status == "unverified":
+        return f"sealed: unverified (config only: pass --lock-events EVENTS.jsonl to check the calls against the lock's log; 0 seal breaches in {samples}{audited})"
+    given = f", given that {' and '.join(summary.seal_assumptions)}" if summary.seal_assumptions else ""
+    return f"sealed: true{given} (0 seal breaches in {samples}{audited}; every call in the lock's log)"
 
 
 def completeness_line(summary: RunSummary) -> str | None:

@@ -34,6 +34,7 @@ from typing import Any, Iterable, Mapping, Sequence
 from ..core import Corpus
 from ..core.dates import format_date, parse_date
 from ..core.attribution import GRANULARITIES
+from ..core.seal import LockCall, LockRun
 from ..core.trace import STATUSES
 from ..core.errors import AnachronError, describe
 from ..core.jsonio import Record, dump_json, read_log_records
@@ -63,6 +64,7 @@ __all__ = [
     "load_events",
     "calls_trace",
     "events_trace",
+    "lock_run",
 ]
 
 FORMAT = "anachron-events/2"
@@ -663,3 +665,20 @@ def events_trace(
     if log.torn:  # said in the run's figures, not only on stderr
         record["warnings"] = [f"{log.torn}; a call it held is not scored (let the server finish its run)"]
     return record
+
+
+def lock_run(log: EventLog) -> LockRun:
+    """The lock's own record of a run, for the seal audit (:mod:`anachron.core.seal`): its run id,
+    cutoff, mode and budget from the start record, and each call's tool and arguments.
+
+    An empty log (a run with no call) vouches for no call; a start record without a mode is read
+    as serve's default, ``enforced`` (the /1 logs wrote it always).
+    """
+    return LockRun(
+        source=log.source,
+        run=log.run,
+        as_of=log.as_of,
+        mode=log.header.get("mode", "enforced") if log.header else None,
+        limits=dict(log.header.get("limits") or {}),
+        calls=tuple(LockCall(call.seq, call.tool, call.arguments) for call in log.calls),
+    )
