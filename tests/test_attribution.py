@@ -837,8 +837,8 @@ class WorkBoundTest(unittest.TestCase):
         regions = []
 
         class Recorder:
-            def __init__(self, name):
-                self.name, self.pattern = name, getattr(html_meta, name)
+            def __init__(self, name, pattern=None):
+                self.name, self.pattern = name, pattern or getattr(html_meta, name)
 
             def search(self, string, pos=0, endpos=None):
                 found = self.pattern.search(string, pos, endpos)
@@ -852,7 +852,10 @@ class WorkBoundTest(unittest.TestCase):
 
         with mock.patch.object(html_meta, "_MARKUP", Recorder("_MARKUP")), \
                 mock.patch.object(html_meta, "_TAG_REST", Recorder("_TAG_REST")), \
-                mock.patch.object(html_meta, "_SCRIPT_END", Recorder("_SCRIPT_END")):
+                mock.patch.object(html_meta, "_BLOCK_TAGS", Recorder("_BLOCK_TAGS")), \
+                mock.patch.object(html_meta, "_END_OF", {
+                    name: Recorder(f"end of {name}", pattern) for name, pattern in getattr(html_meta, "_END_OF").items()
+                }):
             found = html_dates(text, [])
         return found, regions
 
