@@ -47,10 +47,14 @@ JSON_LD_MAX_NODES = 10_000
 # is looked for once, and no block is looked for inside one: the work is
 # linear in the window's length, however malformed the page.
 _RELATED_WORDS = ("related", "recommend", "sidebar", "complementary", "navigation", "contentinfo")
+# A related block is a tag with a class, id, role or aria-label value naming a keyword; the
+# look-ahead's two lazy runs are bounded (a tag's attributes, a value's head), so a tag costs
+# at most MAX_TAG_CHARS * 256 steps, however it is written.
 _MARKUP = re.compile(
     r"<(?:(?P<meta>meta)\b(?=[^<]*_time)|(?P<time>time)\b"
     r"|(?P<script>script|style)\b|(?P<comment>!--)|(?P<block>aside|nav|footer)\b"
-    r"|(?P<related>[a-z][a-z0-9-]{0,31})\b(?=[^<>]*(?:" + "|".join(_RELATED_WORDS) + r")))",
+    r"|(?P<related>[a-z][a-z0-9-]{0,31})(?=\s[^<>]{0,2048}?(?:class|id|role|aria-label)\s*=\s*[\"']?"
+    r"[^\"'<>]{0,256}?(?:" + "|".join(_RELATED_WORDS) + r")))",
     _FLAGS,
 )
 _BLOCK_ATTRIBUTES = ("class", "id", "role", "aria-label")
@@ -130,7 +134,7 @@ def _markup(text: str, size: int) -> Iterator[tuple[str, dict[str, str], str]]:
         position = rest.end()
         if kind in ("block", "related"):
             if rest.group(1).endswith("/") or (kind == "related" and not _is_related(_attributes(rest.group(1)))):
-                continue  # an empty element, or a tag that only mentions a keyword
+                continue  # an empty element holds nothing; a keyword elsewhere in the tag names nothing
             position = _block_end(window, start.group(kind), position, size)
             continue
         attributes = _attributes(rest.group(1))
