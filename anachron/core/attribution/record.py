@@ -202,8 +202,8 @@ def conflict_evidence(item: str, before: SourceDate, after: SourceDate) -> str:
 
     >>> from anachron.core.attribution import attribute
     >>> a = attribute({"published": "2022-05-01", "url": "https://x.com/2023/03/02/y"})
-    >>> conflict_evidence("https://x.com/2023/03/02/y", *a.conflict(_dt.date(2022, 12, 31)))
-    'date conflict: item https://x.com/2023/03/02/y dated 2022-05-01 by field \'published\' ("2022-05-01") but 2023-03-02 by url ("/2023/03/02")'
+    >>> print(conflict_evidence("https://x.com/2023/03/02/y", *a.conflict(_dt.date(2022, 12, 31))))
+    date conflict: item https://x.com/2023/03/02/y dated 2022-05-01 by field 'published' ("2022-05-01") but 2023-03-02 by url ("/2023/03/02")
     """
     line = f"date conflict: item {item[:200]} dated {_by(before)} but {_by(after)}"
     return " ".join(line.split())
