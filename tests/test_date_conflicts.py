@@ -309,6 +309,50 @@ class EventLogTest(unittest.TestCase):
         self.assertEqual(withheld.sources[1].last, dt.date(2022, 12, 31))
 
 
+class EventLogReaderTest(unittest.TestCase):
+    """A ``sources`` list that breaks the format is refused, naming the record and the field."""
+
+    GOOD = {"source": "url", "value": "/2023/03/02", "published": "2023-03-02", "granularity": "day"}
+
+    def read(self, sources):
+        record = {"event": "call", "run": "r", "seq": 1, "time": "2022-12-15T00:00:00Z", "tool": "search",
+                  "arguments": {"query": "x"}, "status": "ok", "error": None, "withheld_count": 0, "withheld": [],
+                  "returned": [{"id": "u", "title": "t", "published": "2022-05-01", "sources": sources}],
+                  "budget": {}}
+        return parse_calls([("events.jsonl:2", record)], run="r")[0].returned[0].sources
+
+    def test_bad_sources(self):
+        from anachron.core.errors import AnachronError
+
+        cases = {
+            "not a list": ({"source": "url"}, "field 'sources': expected a list, got an object"),
+            "not an object": (["url"], "field 'sources[0]': expected an object, got the string 'url'"),
+            "no label": ([{**self.GOOD, "source": ""}], "sources[0]: field 'source': must not be empty"),
+            "no value": ([{k: v for k, v in self.GOOD.items() if k != "value"}], "sources[0]: missing field 'value'"),
+            "bad granularity": ([{**self.GOOD, "granularity": "week"}], "sources[0]: field 'granularity': the string 'week' is not one of day, month, year"),
+            "no date, no reason": ([{**self.GOOD, "published": None}], "field 'contradiction': a source without a date must say why"),
+            "implausible month": ([{**self.GOOD, "published": "1900-01-01", "granularity": "month"}], "field 'published': year 1900"),
+        }
+        for name, (sources, message) in cases.items():
+            with self.subTest(case=name):
+                with self.assertRaises(AnachronError) as caught:
+                    self.read(sources)
+                self.assertIn("events.jsonl:2", str(caught.exception))
+                self.assertIn(message, str(caught.exception))
+
+    def test_good_sources(self):
+        month = {**self.GOOD, "value": "2022-12", "published": "2022-12-01", "granularity": "month"}
+        wrong = {"source": "field 'date'", "value": "Wed, 3 Jan 2023", "published": None, "granularity": None,
+                 "contradiction": "2023-01-03 is a Tuesday"}
+        read = self.read([self.GOOD, month, wrong])
+        self.assertEqual([(s.first, s.last, s.status(T)) for s in read], [
+            (dt.date(2023, 3, 2), dt.date(2023, 3, 2), "leak"),
+            (dt.date(2022, 12, 1), dt.date(2022, 12, 31), "uncertain"),
+            (None, None, "contradictory"),
+        ])
+        self.assertEqual(self.read([]), ())
+
+
 class CostTest(unittest.TestCase):
     """Excluded blocks and skipped scripts keep the HTML scan linear, whatever the page."""
 

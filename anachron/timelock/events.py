@@ -482,7 +482,10 @@ def _sources(f: Fields, entry: Mapping[str, Any]) -> tuple[SourceDate, ...]:
             continue
         if granularity not in GRANULARITIES:
             raise g.error("granularity", f"{describe(granularity)} is not one of {', '.join(GRANULARITIES)}")
-        last = _granule_last(first, granularity)
+        try:
+            last = _granule_last(first, granularity)
+        except AnachronError as exc:
+            raise g.error("published", str(exc)) from None
         out.append(SourceDate(label, value, first, last, granularity))
     return tuple(out)
 

@@ -246,8 +246,8 @@ def attribute(entry: Mapping[str, Any], *, now: _dt.datetime | None = None) -> A
     path (its first plausible date); a leading date in ``snippet``; HTML
     metadata in ``text``; ``last_modified`` (a source only when no other one
     reads).  Every source that reads is in ``sources``, in that order; the
-    first dates the item.  A source that contradicts itself (``Tue, 3 Jan
-    2023``, a Wednesday) is in ``sources`` too, and leaves the item undated
+    first dates the item.  A source that contradicts itself (``Wed, 3 Jan
+    2023``, a Tuesday) is in ``sources`` too, and leaves the item undated
     whatever the others say.  *now* (the call's own timestamp) resolves
     relative ages such as ``3 days ago``; without it they stay unread, with
     a problem.  The modification day comes from :data:`MODIFIED_FIELDS`
