@@ -236,6 +236,14 @@ def _html_metadata(entry: Mapping[str, Any], problems: list[str]) -> dict[str, o
 
 
 _PUBLISHED_FIELDS = DATE_FIELDS[:-1]
+
+
+def _has_any(entry: Mapping[str, Any], names: tuple[str, ...]) -> bool:
+    """Whether *entry* has any of *names* (a loop: cheaper than building the candidates for nothing)."""
+    for name in names:
+        if name in entry:
+            return True
+    return False
 _MODIFIED_ONLY = tuple(name for name in MODIFIED_FIELDS if name != "last_modified")
 
 
@@ -272,19 +280,26 @@ def attribute(entry: Mapping[str, Any], *, now: _dt.datetime | None = None) -> A
             sources.append(found)
     metadata = _html_metadata(entry, problems) if "text" in entry else {}
     _from_html(metadata, now, problems, sources)
+    found = contradicted = None
+    for source in sources:  # one pass: the first usable source, and any contradiction
+        if source.contradiction is not None:
+            contradicted = source
+        elif found is None:
+            found = source
     modified_fields = MODIFIED_FIELDS
-    if not any(s.contradiction is None for s in sources):
+    if found is None:
         _from_fields(entry, ("last_modified",), now, problems, sources)
         modified_fields = _MODIFIED_ONLY
+        if sources and sources[-1].source == _FIELD_LABELS["last_modified"]:  # it read
+            found, contradicted = (None, sources[-1]) if sources[-1].contradiction else (sources[-1], contradicted)
     modified, modified_source = _modification(
         [(_FIELD_LABELS[name], entry[name]) for name in modified_fields if name in entry], now, problems
-    )
+    ) if _has_any(entry, modified_fields) else (None, None)
     if modified is None and metadata:
         modified, modified_source = _modification(
             [(label, metadata[label]) for label in HTML_MODIFIED if label in metadata], now, problems
         )
-    found = next((s for s in sources if s.contradiction is None), None)
-    if found is None or any(s.contradiction is not None for s in sources):
+    if found is None or contradicted is not None:
         return Attribution(None, None, None, None, None, tuple(problems), modified, modified_source, tuple(sources))
     return Attribution(
         found.first, found.last, found.granularity, found.source, found.value, tuple(problems),
