@@ -7,9 +7,10 @@ tag named by ``property``, else ``name``, else ``itemprop``), JSON-LD
 (an article or posting, then a web page, then any other, a site, publisher
 or person last; shallowest first within a rank; ``@graph`` included), the
 first ``<time datetime>`` outside ``<aside>``, ``<nav>``, ``<footer>`` and
-related-content blocks (an element whose class, id, role or aria-label
-names related, recommended, sidebar, complementary, navigation or
-contentinfo content): those date other pages.  What a ``<script>`` (but a
+related-content blocks (a ``div``, ``section``, ``ul``, ``ol``, ``li``,
+``span``, ``figure``, ``header`` or ``details`` whose class, id, role or
+aria-label names related, recommended, sidebar, complementary, navigation
+or contentinfo content): those date other pages, and are skipped whole.  What a ``<script>`` (but a
 JSON-LD one) or a ``<style>`` holds is no markup: a meta tag inside an
 inline script is not the page's.  Only the first :data:`HTML_SCAN_CHARS`
 characters are read; comments are skipped; malformed markup costs linear
@@ -47,13 +48,14 @@ JSON_LD_MAX_NODES = 10_000
 # is looked for once, and no block is looked for inside one: the work is
 # linear in the window's length, however malformed the page.
 _RELATED_WORDS = ("related", "recommend", "sidebar", "complementary", "navigation", "contentinfo")
-# A related block is a tag with a class, id, role or aria-label value naming a keyword; the
+# A related block is a container tag (the names a page lays blocks out with: a look-ahead on
+# every <p> and <a> would cost a third of the scan) with a class, id, role or aria-label value naming a keyword; the
 # look-ahead's two lazy runs are bounded (a tag's attributes, a value's head), so a tag costs
 # at most MAX_TAG_CHARS * 256 steps, however it is written.
 _MARKUP = re.compile(
     r"<(?:(?P<meta>meta)\b(?=[^<]*_time)|(?P<time>time)\b"
     r"|(?P<script>script|style)\b|(?P<comment>!--)|(?P<block>aside|nav|footer)\b"
-    r"|(?P<related>[a-z][a-z0-9-]{0,31})(?=\s[^<>]{0,2048}?(?:class|id|role|aria-label)\s*=\s*[\"']?"
+    r"|(?P<related>div|section|ul|ol|li|span|figure|header|details)(?=\s[^<>]{0,2048}?(?:class|id|role|aria-label)\s*=\s*[\"']?"
     r"[^\"'<>]{0,256}?(?:" + "|".join(_RELATED_WORDS) + r")))",
     _FLAGS,
 )
