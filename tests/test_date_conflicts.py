@@ -212,6 +212,18 @@ class NamedCasesTest(unittest.TestCase):
                 self.assertEqual(html_dates(page, []), {"html <time datetime>": "2023-03-02"})
                 self.assertEqual(lock_decision({"url": PLAIN_URL, "title": "t", "text": page})[0], "after-cutoff")
 
+    def test_a_block_ends_at_its_matching_close_tag_or_at_the_cap(self):
+        from anachron.core.attribution.html_meta import MAX_BLOCK_CLOSES
+
+        self.assertEqual(MAX_BLOCK_CLOSES, 256)
+        inner = '<time datetime="2021-01-01">'
+        nested = '<div class="related">' + "<div>" * 255 + "</div>" * 255 + inner + "</div>" + '<time datetime="2023-03-02">'
+        self.assertEqual(html_dates(nested, []), {"html <time datetime>": "2023-03-02"})  # 256 closes: the block's own end
+        deeper = '<div class="related">' + "<div>" * 300 + "</div>" * 256 + inner + "</div>" * 45 + '<time datetime="2023-03-02">'
+        self.assertEqual(html_dates(deeper, []), {"html <time datetime>": "2021-01-01"})  # cut at the 256th close tag
+        self.assertEqual(html_dates('<DIV CLASS="Related"><Div>' + inner + "</dIV></div >x</DIV><time datetime=2023-03-02>", []),
+                         {"html <time datetime>": "2023-03-02"})
+
     def test_a_keyword_elsewhere_in_a_tag_excludes_nothing(self):
         page = '<a href="/related/x">x</a><time datetime="2021-01-01">x</time><div class="body">related</div>'
         self.assertEqual(html_dates(page, []), {"html <time datetime>": "2021-01-01"})

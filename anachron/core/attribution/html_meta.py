@@ -26,7 +26,8 @@ import re
 from typing import Iterator
 
 __all__ = [
-    "HTML_MODIFIED", "HTML_PUBLISHED", "HTML_SCAN_CHARS", "JSON_LD_MAX_NODES", "MAX_JSON_LD_BLOCKS", "MAX_TAG_CHARS", "html_dates",
+    "HTML_MODIFIED", "HTML_PUBLISHED", "HTML_SCAN_CHARS", "JSON_LD_MAX_NODES", "MAX_BLOCK_CLOSES", "MAX_JSON_LD_BLOCKS",
+    "MAX_TAG_CHARS", "html_dates",
 ]
 
 _FLAGS = re.ASCII | re.IGNORECASE
@@ -41,12 +42,22 @@ JSON_LD_MAX_NODES = 10_000
 # before the next '<' (every meta key read ends in "_time"), a <time> tag, a
 # <script> or <style> (skipped to its end unless JSON-LD), comments (skipped
 # whole: a tag inside one is no tag), an <aside>, <nav> or <footer>, and a
-# tag naming a related-content keyword before its '>'.  A tag's attributes
+# container tag whose class, id, role or aria-label names a related-content keyword.  A tag's attributes
 # end at the first '>' outside quotes, looked for within MAX_TAG_CHARS.  Each
 # pattern is unambiguous, each look-ahead ends at the next '<' or '>', and
 # the scan never re-reads what it has passed; the end of an excluded block
 # is looked for once, and no block is looked for inside one: the work is
 # linear in the window's length, however malformed the page.
+_BLOCK_NAMES = ("aside", "nav", "footer", "div", "section", "ul", "ol", "li", "span", "figure", "header", "details")
+# Per block name, its opening and its closing tag.  A block's end is found close tag by close
+# tag, the opening tags between two of them counted by the regex engine (same-name tags nest);
+# after MAX_BLOCK_CLOSES close tags the block is taken to end there, so a page of ten thousand
+# nested <div>s costs a few regex calls, not a Python step per tag.
+_BLOCK_TAGS = {
+    name: (re.compile(rf"<{name}(?![a-z0-9-])", _FLAGS), re.compile(rf"</{name}(?![a-z0-9-])", _FLAGS))
+    for name in _BLOCK_NAMES
+}
+MAX_BLOCK_CLOSES = 256
 _RELATED_WORDS = ("related", "recommend", "sidebar", "complementary", "navigation", "contentinfo")
 # A related block is a container tag (the names a page lays blocks out with: a look-ahead on
 # every <p> and <a> would cost a third of the scan) with a class, id, role or aria-label value naming a keyword; the
@@ -55,13 +66,12 @@ _RELATED_WORDS = ("related", "recommend", "sidebar", "complementary", "navigatio
 # commonest tags (<p>, <br>, <img>, <i>, <b>...) pass at the cost of one character test.
 _MARKUP = re.compile(
     r"<(?=[mtsnafdulohMTSNAFDULOH!])(?:(?P<meta>meta)\b(?=[^<]*_time)|(?P<time>time)\b"
-    r"|(?P<script>script|style)\b|(?P<comment>!--)|(?P<block>aside|nav|footer)\b"
-    r"|(?P<related>div|section|ul|ol|li|span|figure|header|details)(?=\s[^<>]{0,2048}?(?:class|id|role|aria-label)\s*=\s*[\"']?"
+    r"|(?P<script>script|style)\b|(?P<comment>!--)|(?P<block>" + "|".join(_BLOCK_NAMES[:3]) + r")\b"
+    r"|(?P<related>" + "|".join(_BLOCK_NAMES[3:]) + r")(?=\s[^<>]{0,2048}?(?:class|id|role|aria-label)\s*=\s*[\"']?"
     r"[^\"'<>]{0,256}?(?:" + "|".join(_RELATED_WORDS) + r")))",
     _FLAGS,
 )
 _BLOCK_ATTRIBUTES = ("class", "id", "role", "aria-label")
-_BLOCK_TAGS = re.compile(r"<(/?)([a-z][a-z0-9-]*)", _FLAGS)
 _TAG_REST = re.compile(r"([^>\"']*(?:(?:\"[^\"]*\"|'[^']*')[^>\"']*)*)>")
 _END_OF = {"script": re.compile(r"</script\s*>", _FLAGS), "style": re.compile(r"</style\s*>", _FLAGS)}
 _ATTRIBUTE = re.compile(r"([^\s=/>\"']+)(?:\s*=\s*(?:\"([^\"]*)\"|'([^']*)'|([^\s>\"']+)))?", re.ASCII)
@@ -93,17 +103,19 @@ def _is_related(attributes: dict[str, str]) -> bool:
 
 def _block_end(window: str, name: str, position: int, size: int) -> int:
     """Where the element *name* opened just before *position* ends: after its matching close
-    tag (same-name elements nest), or *size* when it is not closed in the window."""
-    name, depth = name.lower(), 1
-    while True:
-        tag = _BLOCK_TAGS.search(window, position, size)
-        if tag is None:
+    tag (same-name elements nest), or *size* when it is not closed in the window; after
+    :data:`MAX_BLOCK_CLOSES` close tags of its name, at the last of them."""
+    opens, closes = _BLOCK_TAGS[name.lower()]
+    depth = 1
+    for _ in range(MAX_BLOCK_CLOSES):
+        close = closes.search(window, position, size)
+        depth += len(opens.findall(window, position, close.start() if close else size))
+        if close is None:
             return size
-        position = tag.end()
-        if tag.group(2).lower() == name:
-            depth += -1 if tag.group(1) else 1
-            if depth == 0:
-                return position
+        position, depth = close.end(), depth - 1
+        if depth == 0:
+            break
+    return position
 
 
 def _markup(text: str, size: int) -> Iterator[tuple[str, dict[str, str], str]]:
