@@ -10,8 +10,8 @@ what an agent types cannot move the cutoff.  Each call goes through, in order:
 2. the budget -> ``exhausted``;
 3. the backend, with the as-of date passed server side -> ``error`` if it fails;
 4. the re-check (:func:`recheck`) of every hit against the cutoff rule
-   :func:`~anachron.core.dates.known_at`: in the enforced mode nothing dated
-   after T is shown, whatever the backend did; a fetch left with nothing to
+   :func:`~anachron.core.dates.known_at`: in the enforced mode nothing that
+   any of its date sources dates after T is shown, whatever the backend did; a fetch left with nothing to
    show is ``refused``, with the same answer for a post-T id as for an
    unknown one;
 5. the journal: every call is recorded (:mod:`anachron.timelock.events`
