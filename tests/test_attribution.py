@@ -837,13 +837,17 @@ class WorkBoundTest(unittest.TestCase):
         regions = []
 
         class Recorder:
-            def __init__(self, name):
-                self.name, self.pattern = name, getattr(html_meta, name)
+            def __init__(self, name, pattern=None):
+                self.name, self.pattern = name, pattern or getattr(html_meta, name)
 
             def search(self, string, pos=0, endpos=None):
                 found = self.pattern.search(string, pos, endpos)
                 regions.append((self.name, pos, found.end() if found else endpos, endpos))
                 return found
+
+            def findall(self, string, pos=0, endpos=None):
+                regions.append((self.name, pos, endpos, endpos))
+                return self.pattern.findall(string, pos, endpos)
 
             def match(self, string, pos=0, endpos=None):
                 found = self.pattern.match(string, pos, endpos)
@@ -852,20 +856,32 @@ class WorkBoundTest(unittest.TestCase):
 
         with mock.patch.object(html_meta, "_MARKUP", Recorder("_MARKUP")), \
                 mock.patch.object(html_meta, "_TAG_REST", Recorder("_TAG_REST")), \
-                mock.patch.object(html_meta, "_SCRIPT_END", Recorder("_SCRIPT_END")):
+                mock.patch.object(html_meta, "_BLOCK_TAGS", {
+                    name: (Recorder(f"<{name}", opens), Recorder(f"</{name}", closes))
+                    for name, (opens, closes) in getattr(html_meta, "_BLOCK_TAGS").items()
+                }), \
+                mock.patch.object(html_meta, "_END_OF", {
+                    name: Recorder(f"end of {name}", pattern) for name, pattern in getattr(html_meta, "_END_OF").items()
+                }):
             found = html_dates(text, [])
         return found, regions
 
     def assert_linear(self, regions):
+        """The scan never goes back over examined text; only a block's opening tags are counted
+        over the stretch its close tag was looked for in (so a character is examined at most twice)."""
         examined, last_end = 0, 0
         for name, start, end, limit in regions:
             self.assertLessEqual(limit, HTML_SCAN_CHARS)  # nothing past the window
             if name == "_TAG_REST":
                 self.assertLessEqual(limit - start, MAX_TAG_CHARS)  # a tag's end is looked for nearby
+            if name.startswith("<") and not name.startswith("</"):  # counting a block's opening tags
+                self.assertGreaterEqual(start, counted_from)
+                examined += end - start
+                continue
             self.assertGreaterEqual(start, last_end)      # never back over examined text
             examined += end - start
-            last_end = end
-        self.assertLessEqual(examined, HTML_SCAN_CHARS)
+            counted_from, last_end = start, end
+        self.assertLessEqual(examined, 2 * HTML_SCAN_CHARS)
 
     def test_pathological_pages(self):
         pages = {
@@ -874,6 +890,10 @@ class WorkBoundTest(unittest.TestCase):
             "time tags without end": "<time datetime='x " * 60_000,
             "many json-ld starts": '<script type="application/ld+json">' * 30_000,
             "unclosed comment": "<!--" + "<meta _time>" * 100_000,
+            "nested asides": "<aside>" * 100_000,
+            "a related block of nested divs": '<div class="related">' + "<div>" * 100_000 + "</div>" * 100_000,
+            "related blocks one after another": '<div class="related"></div>' * 30_000,
+            "unclosed scripts and styles": "<script><style>" * 50_000,
             "a real page": FETCHED_PAGE * 2_000,
         }
         for name, page in pages.items():

@@ -320,7 +320,10 @@ class HttpUpstreamTest(TempDir, unittest.TestCase):
         self.assertTrue(self.fetch_late.is_error)  # refused, with the answer an unknown id gets
         self.assertIn("No document 'https://a.example/late' is available.", text_of(self.fetch_late))
         self.assertEqual(self.log[2]["status"], "refused")
-        self.assertEqual(self.log[2]["withheld"], [{"id": "https://a.example/late", "published": "2022-06-02", "reason": "after-cutoff"}])
+        self.assertEqual(self.log[2]["withheld"], [{
+            "id": "https://a.example/late", "published": "2022-06-02", "reason": "after-cutoff", "dated_by": "field 'published'",
+            "sources": [{"source": "field 'published'", "value": "2022-06-02", "published": "2022-06-02", "granularity": "day"}],
+        }])
         self.assertEqual(shown(self.fetch_before), [("https://a.example/before", "2021-12-01")])
         self.assertIn("Earlier.", text_of(self.fetch_before))
 

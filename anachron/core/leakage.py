@@ -26,7 +26,12 @@ judged by the rule of its ``status``:
 - every other call that carried a query, whatever its status, is judged for
   **query intent**: the query names a period that begins after T; and for
   an **open period**: it asks for the results of a period that contains T
-  and ends after T (counted apart, never folded into TCLR).
+  and ends after T (counted apart, never folded into TCLR);
+- an ``ok`` call has a **date conflict** when a returned open-web item's
+  sources disagree across T: one dates it on or before T, another after
+  (:meth:`~anachron.core.attribution.Attribution.conflict`).  The item is
+  still judged by its first source; the conflict is counted apart
+  (``date_conflicts``), never folded into TCLR, with one line per item.
 
 Counts are of calls; evidence has one line per finding, in fixed shapes
 that users grep (docs/metrics.md lists them).  Means are computed with
@@ -42,6 +47,7 @@ from fractions import Fraction
 from typing import AbstractSet, Any, Iterable, Mapping, Sequence
 
 from .answers import answer_leaks
+from .attribution import conflict_evidence
 from .corpus import Corpus
 from .dates import known_at
 from .display import render_html
@@ -87,6 +93,7 @@ class Judgement:
     undated: bool = False  # returned an undated or uncertain item, and no leaking one
     content_leak: bool = False
     revision_risk: bool = False
+    date_conflict: bool = False  # a returned item whose date sources disagree across T
     horizons: tuple[int, ...] = ()  # days from T to each post-T item it returned
     evidence: tuple[str, ...] = ()
     # Survivorship, split: an entity not yet listed at T (future information) or already delisted
@@ -207,6 +214,7 @@ def judge(interaction: Interaction, as_of: _dt.date, corpus: Corpus) -> Judgemen
     late: list[str] = []
     restated: list[str] = []
     unsure: list[str] = []
+    conflicts: list[str] = []
     named: list[str] = []
     read: list[str] = []
     horizons: list[int] = []
@@ -221,6 +229,10 @@ def judge(interaction: Interaction, as_of: _dt.date, corpus: Corpus) -> Judgemen
                 restated.append(f"restatement item {item.id} dated {_dated(item)} > {t} silently revises {item.restates}")
         elif status in ("undated", "uncertain"):
             unsure.append(_undated_evidence(item, status, t))
+        if item.dating is not None and item.dating.sources:
+            pair = item.dating.conflict(as_of)
+            if pair is not None:
+                conflicts.append(conflict_evidence(item.id, *pair))
         if item.entities:
             entity_bearing = True
             if not bounded.isdisjoint(item.entities):  # else every entity it names is valid at every day
@@ -238,7 +250,7 @@ def judge(interaction: Interaction, as_of: _dt.date, corpus: Corpus) -> Judgemen
         if item.dating is not None and item.dating.revision_risk(as_of):
             revised = True
             read.append(f"item {item.id} published {_dated(item)} but modified {item.dating.modified} > {t}")
-    evidence += late + restated + unsure + named + read
+    evidence += late + restated + unsure + conflicts + named + read
     if not evidence:  # nothing found (every flag below but entity_bearing comes with a line): a shared judgement
         return _CLEAN[entity_bearing]
     return Judgement(
@@ -252,6 +264,7 @@ def judge(interaction: Interaction, as_of: _dt.date, corpus: Corpus) -> Judgemen
         undated=bool(unsure) and not late,
         content_leak=content,
         revision_risk=revised,
+        date_conflict=bool(conflicts),
         horizons=tuple(horizons),
         evidence=tuple(evidence),
         not_yet_listed=not_yet,
@@ -295,6 +308,7 @@ class SampleResult:
     undated: int = 0
     content_leaks: int = 0
     revision_risks: int = 0
+    date_conflicts: int = 0  # interactions that returned an item whose date sources disagree across T
     horizons: tuple[int, ...] = ()
     not_yet_listed: int = 0  # survivorship leaks split: not_yet_listed + already_delisted = survivorship_leaks
     already_delisted: int = 0
@@ -368,6 +382,7 @@ class SampleResult:
             "open_period_queries": self.open_period_queries,
             "content_leaks": self.content_leaks,
             "revision_risks": self.revision_risks,
+            "date_conflicts": self.date_conflicts,
             "blocked_attempts": self.blocked_attempts,
             "failed_calls": dict(self.failed_calls),
             "horizon_days": self.horizon_days,
@@ -408,6 +423,7 @@ class SampleResult:
             undated=data["undated"],
             content_leaks=data["content_leaks"],
             revision_risks=data["revision_risks"],
+            date_conflicts=data.get("date_conflicts", 0),  # absent from copies stored before it existed
             horizons=tuple(data["horizons"]),
             # Absent from copies stored before these fields existed: read as none.
             not_yet_listed=data.get("not_yet_listed", 0),
@@ -483,6 +499,7 @@ class RunSummary:
     undated: int = 0
     content_leaks: int = 0
     revision_risks: int = 0
+    date_conflicts: int = 0
     horizon: Horizon = field(default_factory=lambda: horizon(()))
     not_yet_listed: int = 0
     already_delisted: int = 0
@@ -532,6 +549,7 @@ class RunSummary:
             "open_period_queries": self.open_period_queries,
             "content_leaks": self.content_leaks,
             "revision_risks": self.revision_risks,
+            "date_conflicts": self.date_conflicts,
             "blocked_attempts": self.blocked_attempts,
             "failed_calls": dict(self.failed_calls),
             "horizon_days": self.horizon.to_dict(),
@@ -574,7 +592,7 @@ def score_trace(trace: Trace, corpus: Corpus, *, sealed_tools: AbstractSet[str] 
     horizons: list[int] = []
     # Each flag of a Judgement summed over the calls, in one pass.
     interactions = result_leaks = survivorship = entity_bearing = restatements = query_intent = open_period = 0
-    blocked = undated = content = revised = not_yet = delisted = unrecorded = 0
+    blocked = undated = content = revised = not_yet = delisted = unrecorded = conflicted = 0
     for number, (interaction, verdict) in enumerate(zip(trace.interactions, judgements), start=1):
         if seal is not None:
             evidence += [f"#{number} {line}" for line in seal.breaches[number - 1] + seal.evidence[number - 1]]
@@ -599,6 +617,7 @@ def score_trace(trace: Trace, corpus: Corpus, *, sealed_tools: AbstractSet[str] 
         undated += verdict.undated
         content += verdict.content_leak
         revised += verdict.revision_risk
+        conflicted += verdict.date_conflict
         not_yet += verdict.not_yet_listed
         delisted += verdict.already_delisted
         unrecorded += verdict.unrecorded
@@ -618,6 +637,7 @@ def score_trace(trace: Trace, corpus: Corpus, *, sealed_tools: AbstractSet[str] 
         undated=undated,
         content_leaks=content,
         revision_risks=revised,
+        date_conflicts=conflicted,
         horizons=tuple(horizons),
         not_yet_listed=not_yet,
         already_delisted=delisted,
@@ -765,6 +785,7 @@ _SUMMED = (
     "undated",
     "content_leaks",
     "revision_risks",
+    "date_conflicts",
     "not_yet_listed",
     "already_delisted",
     "answer_leaks_retrieved",

@@ -47,6 +47,7 @@ METRICS: dict[str, str] = {
     "undated": "count",
     "content_leaks": "count",
     "revision_risks": "count",
+    "date_conflicts": "count",
     "survivorship_base": "count",
     "not_yet_listed": "count",
     "already_delisted": "count",

@@ -33,7 +33,7 @@ from typing import Any, Iterable, Mapping, Sequence
 
 from ..core import Corpus
 from ..core.dates import format_date, parse_date
-from ..core.attribution import GRANULARITIES
+from ..core.attribution import GRANULARITIES, SourceDate, parse_when
 from ..core.seal import LockCall, LockRun
 from ..core.trace import STATUSES
 from ..core.errors import AnachronError, describe
@@ -72,7 +72,7 @@ FORMAT = "anachron-events/2"
 FORMATS = ("anachron-events/1", FORMAT)
 
 # Why an item was withheld from the agent by the lock's re-check.
-WITHHELD_REASONS = ("after-cutoff", "uncertain", "undated", "unparseable-date", "no-id")
+WITHHELD_REASONS = ("after-cutoff", "uncertain", "undated", "unparseable-date", "contradictory-date", "no-id")
 
 
 @dataclass(frozen=True)
@@ -89,6 +89,7 @@ class Seen:
     dated_by: str | None = None  # how an upstream item was dated (attribution's source); None for a corpus item
     modified: _dt.date | None = None  # a modification day the item showed (a revision risk when after T)
     text: str = ""  # what the agent read of it (a search's snippet, the head of a fetched text): the content check
+    sources: tuple[SourceDate, ...] = ()  # every date source an upstream item carried, in attribution's order
 
 
 @dataclass(frozen=True)
@@ -101,6 +102,8 @@ class Withheld:
     id: str | None
     published: str | None
     reason: str
+    dated_by: str | None = None  # the source that decided the withholding (an upstream item)
+    sources: tuple[SourceDate, ...] = ()  # every date source the item carried
 
 
 @dataclass(frozen=True)
@@ -218,8 +221,40 @@ def _seen_dict(seen: Seen) -> dict[str, Any]:
         entry["dated_by"] = seen.dated_by
     if seen.modified is not None:
         entry["modified"] = format_date(seen.modified)
+    if seen.sources:
+        entry["sources"] = sources_list(seen.sources)
     if seen.text:
         entry["text"] = seen.text[:MAX_LOGGED_TEXT]
+    return entry
+
+
+MAX_LOGGED_SOURCES = 16  # date sources of one item kept in the log
+_SOURCE_VALUE_CHARS = 200
+
+
+def sources_list(sources: Sequence[SourceDate]) -> list[dict[str, Any]]:
+    """The log's form of an item's date sources: ``{"source", "value", "published", "granularity"}``
+    each (``published`` the granule's first day, null with a ``contradiction`` for a self-contradicting value)."""
+    out = []
+    for source in sources[:MAX_LOGGED_SOURCES]:
+        entry: dict[str, Any] = {
+            "source": source.source,
+            "value": source.value[:_SOURCE_VALUE_CHARS],
+            "published": format_date(source.first) if source.first is not None else None,
+            "granularity": source.granularity,
+        }
+        if source.contradiction is not None:
+            entry["contradiction"] = source.contradiction[:_SOURCE_VALUE_CHARS]
+        out.append(entry)
+    return out
+
+
+def _withheld_dict(w: Withheld) -> dict[str, Any]:
+    entry: dict[str, Any] = {"id": w.id, "published": w.published, "reason": w.reason}
+    if w.dated_by is not None:
+        entry["dated_by"] = w.dated_by
+    if w.sources:
+        entry["sources"] = sources_list(w.sources)
     return entry
 
 
@@ -313,7 +348,7 @@ def call_record(
         "status": status,
         "error": loggable(error, changes, "error"),
         "returned": [_seen_dict(seen) for seen in returned],
-        "withheld": [{"id": w.id, "published": w.published, "reason": w.reason} for w in withheld],
+        "withheld": [_withheld_dict(w) for w in withheld],
         "withheld_count": len(withheld),
         "budget": dict(budget),
     }
@@ -457,7 +492,45 @@ def _seen(where: str, entry: Any) -> Seen:
     text = entry.get("text", "")
     if not isinstance(text, str):
         raise f.error("text", f"expected a string, got {describe(text)}")
-    return Seen(ident, title, published, undated if published is None else None, granularity, dated_by, modified, text)
+    sources = _sources(f, entry)
+    return Seen(ident, title, published, undated if published is None else None, granularity, dated_by, modified, text, sources)
+
+
+def _sources(f: Fields, entry: Mapping[str, Any]) -> tuple[SourceDate, ...]:
+    """The ``sources`` list of a returned or withheld item, read back (absent: none)."""
+    raw = entry.get("sources", [])
+    if not isinstance(raw, list):
+        raise f.error("sources", f"expected a list, got {describe(raw)}")
+    out = []
+    for index, one in enumerate(raw):
+        where = f"sources[{index}]"
+        if not isinstance(one, dict):
+            raise f.error(where, f"expected an object, got {describe(one)}")
+        g = Fields(f"{f.where}: {where}", one)
+        label, value = g.text("source"), g.text("value", nonempty=False)
+        first = g.date("published", nullable=True)
+        granularity = one.get("granularity")
+        contradiction = one.get("contradiction")
+        if first is None:
+            if not isinstance(contradiction, str) or not contradiction:
+                raise g.error("contradiction", "a source without a date must say why (a non-empty string)")
+            out.append(SourceDate(label, value, None, None, None, contradiction))
+            continue
+        if granularity not in GRANULARITIES:
+            raise g.error("granularity", f"{describe(granularity)} is not one of {', '.join(GRANULARITIES)}")
+        try:
+            last = _granule_last(first, granularity)
+        except AnachronError as exc:
+            raise g.error("published", str(exc)) from None
+        out.append(SourceDate(label, value, first, last, granularity))
+    return tuple(out)
+
+
+def _granule_last(first: _dt.date, granularity: str) -> _dt.date:
+    """The last day of the granule of *granularity* that begins on *first*, by the core's own reading."""
+    if granularity == "day":
+        return first
+    return parse_when(f"{first:%Y-%m}" if granularity == "month" else f"{first.year}")[1]
 
 
 def _withheld(where: str, entry: Any) -> Withheld:
@@ -475,7 +548,10 @@ def _withheld(where: str, entry: Any) -> Withheld:
     published = entry.get("published")
     if published is not None and not isinstance(published, str):
         raise f.error("published", f"expected a string or null, got {describe(published)}")
-    return Withheld(ident, published, reason)
+    dated_by = entry.get("dated_by")
+    if dated_by is not None and not isinstance(dated_by, str):
+        raise f.error("dated_by", f"expected a string or null, got {describe(dated_by)}")
+    return Withheld(ident, published, reason, dated_by, _sources(f, entry))
 
 
 def _status(f: Fields, fmt: str) -> str:

@@ -10,8 +10,8 @@ what an agent types cannot move the cutoff.  Each call goes through, in order:
 2. the budget -> ``exhausted``;
 3. the backend, with the as-of date passed server side -> ``error`` if it fails;
 4. the re-check (:func:`recheck`) of every hit against the cutoff rule
-   :func:`~anachron.core.dates.known_at`: in the enforced mode nothing dated
-   after T is shown, whatever the backend did; a fetch left with nothing to
+   :func:`~anachron.core.dates.known_at`: in the enforced mode nothing that
+   any of its date sources dates after T is shown, whatever the backend did; a fetch left with nothing to
    show is ``refused``, with the same answer for a post-T id as for an
    unknown one;
 5. the journal: every call is recorded (:mod:`anachron.timelock.events`
@@ -122,11 +122,19 @@ def recheck(
     A corpus hit carries its exact day; an upstream hit is dated by
     :func:`~anachron.core.attribution.attribute` (its date fields, URL,
     snippet, HTML metadata; *now*, the call's time, resolves "3 days ago").
-    Withheld, always: no id or URL (``no-id``).  In the enforced mode also:
-    a date not known at *as_of* (``after-cutoff``) and, unless
-    *allow_undated*, a granule that contains *as_of* (``uncertain``), no date
-    (``undated``) or only unreadable ones (``unparseable-date``): the lock
-    never guesses.  The unrestricted mode shows everything that has an id.
+    Withheld, always: no id or URL (``no-id``).  In the enforced mode an
+    item is shown only if **no** source it carries dates it after *as_of*
+    (:meth:`~anachron.core.attribution.Attribution.every_source_status`):
+    withheld are an item any source dates after *as_of* (``after-cutoff``,
+    with that source's day), one with a self-contradicting date, such as a
+    wrong weekday (``contradictory-date``, even with *allow_undated*) and,
+    unless *allow_undated*, one a source dates to a granule containing
+    *as_of* (``uncertain``: fail closed), with no date (``undated``) or
+    only unreadable ones (``unparseable-date``): the lock never guesses,
+    and never picks the convenient date.  A date equal to *as_of* is not
+    after it.  The unrestricted mode shows everything that has an id.
+    Every record names the deciding source (``dated_by``) and every source
+    with its value (``sources``).
     """
     seen: list[Seen] = []
     withheld: list[Withheld] = []
@@ -142,20 +150,27 @@ def recheck(
             dating = Attribution(first, first, "day", None, None)
         else:
             dating = attribute(entry, now=now)
-        status = dating.status(as_of)
+        status, decided = dating.every_source_status(as_of) if enforced else (dating.status(as_of), None)
+        dated_by = decided.source if decided is not None else dating.source
         if enforced and status == "leak":
-            withheld.append(Withheld(hit.id, format_date(dating.first), "after-cutoff"))  # type: ignore[arg-type]
+            day = decided.first if decided is not None else dating.first  # a corpus item has no sources
+            withheld.append(Withheld(hit.id, format_date(day), "after-cutoff", dated_by, dating.sources))  # type: ignore[arg-type]
+            continue
+        if status == "contradictory":  # enforced only: the unrestricted mode judges by the first source
+            withheld.append(Withheld(hit.id, _raw(hit) or evidence_of(dating), "contradictory-date", dated_by, dating.sources))
             continue
         if status in ("undated", "uncertain"):
             reason = "uncertain" if status == "uncertain" else "unparseable-date" if dating.problems else "undated"
             if enforced and not allow_undated:
-                withheld.append(Withheld(hit.id, _raw(hit) or evidence_of(dating), reason))
+                withheld.append(Withheld(hit.id, _raw(hit) or evidence_of(dating), reason, dated_by, dating.sources))
                 continue
         if dating.first is None:
             why = "; ".join(dating.problems[:2]) or "no date"
-            seen.append(Seen(hit.id, hit.title, None, why[:200], dated_by=None))
+            seen.append(Seen(hit.id, hit.title, None, why[:200], dated_by=None, sources=dating.sources))
         else:
-            seen.append(Seen(hit.id, hit.title, dating.first, None, dating.granularity or "day", dating.source, dating.modified))
+            seen.append(
+                Seen(hit.id, hit.title, dating.first, None, dating.granularity or "day", dating.source, dating.modified, sources=dating.sources)
+            )
         shown.append(hit)
     return Rechecked(tuple(seen), tuple(withheld), tuple(shown))
 

@@ -26,7 +26,7 @@ never raises for a JSON-like entry; :func:`parse_when` raises
 """
 
 from .html_meta import HTML_SCAN_CHARS, MAX_TAG_CHARS, html_dates
-from .record import GRANULARITIES, STATUSES, Attribution, evidence_of
+from .record import GRANULARITIES, STATUSES, Attribution, SourceDate, conflict_evidence, evidence_of
 from .sources import DATE_FIELDS, MODIFIED_FIELDS, attribute, url_path
 from .values import PLAUSIBLE_YEARS, parse_when
 
@@ -39,7 +39,9 @@ __all__ = [
     "MODIFIED_FIELDS",
     "PLAUSIBLE_YEARS",
     "STATUSES",
+    "SourceDate",
     "attribute",
+    "conflict_evidence",
     "evidence_of",
     "html_dates",
     "parse_when",

@@ -3,10 +3,19 @@
 Read, each first occurrence: ``<meta>`` ``article:published_time``,
 ``og:published_time``, ``article:modified_time``, ``og:updated_time`` (the
 tag named by ``property``, else ``name``, else ``itemprop``), JSON-LD
-``datePublished`` and ``dateModified`` (shallowest first), the first
-``<time datetime>``.  Only the first :data:`HTML_SCAN_CHARS` characters are
-read; comments are skipped; malformed markup costs linear time.  The values
-are returned raw: the date attribution reads them (docs/dating.md).
+``datePublished`` and ``dateModified`` of the entity of the page's own type
+(an article or posting, then a web page, then any other, a site, publisher
+or person last; shallowest first within a rank; ``@graph`` included), the
+first ``<time datetime>`` outside ``<aside>``, ``<nav>``, ``<footer>`` and
+related-content blocks (a ``div``, ``section``, ``ul``, ``ol``, ``li``,
+``span``, ``figure``, ``header`` or ``details`` whose class, id, role or
+aria-label names related, recommended, sidebar, complementary, navigation
+or contentinfo content): those date other pages, and are skipped whole.  What a ``<script>`` (but a
+JSON-LD one) or a ``<style>`` holds is no markup: a meta tag inside an
+inline script is not the page's.  Only the first :data:`HTML_SCAN_CHARS`
+characters are read; comments are skipped; malformed markup costs linear
+time.  The values are returned raw: the date attribution reads them
+(docs/dating.md).
 """
 
 from __future__ import annotations
@@ -17,7 +26,8 @@ import re
 from typing import Iterator
 
 __all__ = [
-    "HTML_MODIFIED", "HTML_PUBLISHED", "HTML_SCAN_CHARS", "JSON_LD_MAX_NODES", "MAX_JSON_LD_BLOCKS", "MAX_TAG_CHARS", "html_dates",
+    "HTML_MODIFIED", "HTML_PUBLISHED", "HTML_SCAN_CHARS", "JSON_LD_MAX_NODES", "MAX_BLOCK_CLOSES", "MAX_JSON_LD_BLOCKS",
+    "MAX_TAG_CHARS", "html_dates",
 ]
 
 _FLAGS = re.ASCII | re.IGNORECASE
@@ -27,21 +37,43 @@ HTML_SCAN_CHARS = 256 * 1024
 # JSON-LD trees are walked for at most this many nodes.
 JSON_LD_MAX_NODES = 10_000
 
-# HTML is scanned once, left to right, stopping only where a date may be: a
-# <meta> tag followed by "_time" before the next '<' (every meta key read
-# ends in "_time"), a <time> tag, a <script> tag mentioning "+json"
-# (application/ld+json), and comments, skipped whole (a tag inside one is no
-# tag).  A tag's attributes end at the first '>' outside quotes, looked for
-# within MAX_TAG_CHARS.  Each pattern is unambiguous, each look-ahead ends at
-# the next '<', and the scan never re-reads what it has passed: its work is
+# HTML is scanned once, left to right, stopping only where a date may be or
+# where what follows is no page metadata: a <meta> tag followed by "_time"
+# before the next '<' (every meta key read ends in "_time"), a <time> tag, a
+# <script> or <style> (skipped to its end unless JSON-LD), comments (skipped
+# whole: a tag inside one is no tag), an <aside>, <nav> or <footer>, and a
+# container tag whose class, id, role or aria-label names a related-content keyword.  A tag's attributes
+# end at the first '>' outside quotes, looked for within MAX_TAG_CHARS.  Each
+# pattern is unambiguous, each look-ahead ends at the next '<' or '>', and
+# the scan never re-reads what it has passed; the end of an excluded block
+# is looked for once, and no block is looked for inside one: the work is
 # linear in the window's length, however malformed the page.
+_BLOCK_NAMES = ("aside", "nav", "footer", "div", "section", "ul", "ol", "li", "span", "figure", "header", "details")
+# Per block name, its opening and its closing tag.  A block's end is found close tag by close
+# tag, the opening tags between two of them counted by the regex engine (same-name tags nest);
+# after MAX_BLOCK_CLOSES close tags the block is taken to end there, so a page of ten thousand
+# nested <div>s costs a few regex calls, not a Python step per tag.
+_BLOCK_TAGS = {
+    name: (re.compile(rf"<{name}(?![a-z0-9-])", _FLAGS), re.compile(rf"</{name}(?![a-z0-9-])", _FLAGS))
+    for name in _BLOCK_NAMES
+}
+MAX_BLOCK_CLOSES = 256
+_RELATED_WORDS = ("related", "recommend", "sidebar", "complementary", "navigation", "contentinfo")
+# A related block is a container tag (the names a page lays blocks out with: a look-ahead on
+# every <p> and <a> would cost a third of the scan) with a class, id, role or aria-label value naming a keyword; the
+# look-ahead's two lazy runs are bounded (a tag's attributes, a value's head), so a tag costs
+# at most MAX_TAG_CHARS * 256 steps, however it is written.  The first-letter filter lets the
+# commonest tags (<p>, <br>, <img>, <i>, <b>...) pass at the cost of one character test.
 _MARKUP = re.compile(
-    r"<(?=[mtsMTS!])(?:(?P<meta>meta)\b(?=[^<]*_time)|(?P<time>time)\b"
-    r"|(?P<script>script)\b(?=[^<>]*\+json)|(?P<comment>!--))",
+    r"<(?=[mtsnafdulohMTSNAFDULOH!])(?:(?P<meta>meta)\b(?=[^<]*_time)|(?P<time>time)\b"
+    r"|(?P<script>script|style)\b|(?P<comment>!--)|(?P<block>" + "|".join(_BLOCK_NAMES[:3]) + r")\b"
+    r"|(?P<related>" + "|".join(_BLOCK_NAMES[3:]) + r")(?=\s[^<>]{0,2048}?(?:class|id|role|aria-label)\s*=\s*[\"']?"
+    r"[^\"'<>]{0,256}?(?:" + "|".join(_RELATED_WORDS) + r")))",
     _FLAGS,
 )
+_BLOCK_ATTRIBUTES = ("class", "id", "role", "aria-label")
 _TAG_REST = re.compile(r"([^>\"']*(?:(?:\"[^\"]*\"|'[^']*')[^>\"']*)*)>")
-_SCRIPT_END = re.compile(r"</script\s*>", _FLAGS)
+_END_OF = {"script": re.compile(r"</script\s*>", _FLAGS), "style": re.compile(r"</style\s*>", _FLAGS)}
 _ATTRIBUTE = re.compile(r"([^\s=/>\"']+)(?:\s*=\s*(?:\"([^\"]*)\"|'([^']*)'|([^\s>\"']+)))?", re.ASCII)
 MAX_TAG_CHARS = 2048
 MAX_JSON_LD_BLOCKS = 16
@@ -60,15 +92,42 @@ def _attributes(text: str) -> dict[str, str]:
     return found
 
 
+def _is_related(attributes: dict[str, str]) -> bool:
+    """Whether a tag's class, id, role or aria-label names related (not the page's own) content."""
+    for name in _BLOCK_ATTRIBUTES:
+        value = attributes.get(name)
+        if value and any(word in value.lower() for word in _RELATED_WORDS):
+            return True
+    return False
+
+
+def _block_end(window: str, name: str, position: int, size: int) -> int:
+    """Where the element *name* opened just before *position* ends: after its matching close
+    tag (same-name elements nest), or *size* when it is not closed in the window; after
+    :data:`MAX_BLOCK_CLOSES` close tags of its name, at the last of them."""
+    opens, closes = _BLOCK_TAGS[name.lower()]
+    depth = 1
+    for _ in range(MAX_BLOCK_CLOSES):
+        close = closes.search(window, position, size)
+        depth += len(opens.findall(window, position, close.start() if close else size))
+        if close is None:
+            return size
+        position, depth = close.end(), depth - 1
+        if depth == 0:
+            break
+    return position
+
+
 def _markup(text: str, size: int) -> Iterator[tuple[str, dict[str, str], str]]:
     """``(kind, attributes, content)`` of each candidate tag in the first
     *size* characters of *text*, left to right: kind ``meta``, ``time`` or
     ``script`` (a JSON-LD one, with its content; the others have ``""``).
 
-    A tag whose end is not within :data:`MAX_TAG_CHARS` (an unclosed quote)
-    is skipped with every character examined; an unclosed comment or JSON-LD
-    script ends the scan, as it ends the page for a browser.  Nothing at or
-    after *size* is read.
+    An aside, nav, footer or related-content block is skipped whole: what it
+    holds is about other pages.  A tag whose end is not within
+    :data:`MAX_TAG_CHARS` (an unclosed quote) is skipped with every character
+    examined; an unclosed comment, script, style or excluded block ends the
+    scan, as it ends the page for a browser.  Nothing at or after *size* is read.
     """
     window, position = text, 0  # searched up to size, never sliced: no copy of a large text
     while True:
@@ -88,25 +147,51 @@ def _markup(text: str, size: int) -> Iterator[tuple[str, dict[str, str], str]]:
             position = limit
             continue
         position = rest.end()
+        if kind in ("block", "related"):
+            if rest.group(1).endswith("/") or (kind == "related" and not _is_related(_attributes(rest.group(1)))):
+                continue  # an empty element holds nothing; a keyword elsewhere in the tag names nothing
+            position = _block_end(window, start.group(kind), position, size)
+            continue
         attributes = _attributes(rest.group(1))
         if kind != "script":
             yield kind, attributes, ""
             continue
-        if attributes.get("type", "").strip().lower() != "application/ld+json":
-            continue
-        close_script = _SCRIPT_END.search(window, position, size)
-        if close_script is None:
+        name = start.group("script").lower()
+        close = _END_OF[name].search(window, position, size)
+        if close is None:
             return
-        content = window[position:close_script.start()]
-        position = close_script.end()
-        yield kind, attributes, content
+        content, position = window[position:close.start()], close.end()
+        if name == "script" and attributes.get("type", "").strip().lower() == "application/ld+json":
+            yield kind, attributes, content
 
 
-def _json_ld_dates(block: str, found: dict[str, object], problems: list[str]) -> None:
-    """Record the shallowest ``datePublished`` and ``dateModified`` of one JSON-LD block.
+_SITE_TYPES = frozenset({
+    "website", "organization", "newsmediaorganization", "corporation", "person", "brand", "imageobject",
+    "sitenavigationelement", "breadcrumblist", "wpheader", "wpfooter", "wpsidebar", "listitem", "itemlist",
+})
 
-    Breadth-first, document order at equal depth, so the page's own entity
-    wins over an article it lists; at most :data:`JSON_LD_MAX_NODES` nodes.
+
+def _rank(node: dict) -> int:
+    """How surely an entity is the page itself: 0 an article or posting, 1 a web page, 2 any other
+    (untyped too), 3 a site, publisher, person or list, which date something else."""
+    kinds = node.get("@type")
+    names = [kinds] if isinstance(kinds, str) else [k for k in kinds if isinstance(k, str)] if isinstance(kinds, list) else []
+    best = 2 if not names else 3
+    for name in names:
+        name = name.rsplit("/", 1)[-1].rsplit(":", 1)[-1].lower()  # schema:NewsArticle, https://schema.org/Article
+        if name.endswith(("article", "posting", "report", "pressrelease")):
+            return 0
+        best = min(best, 1 if name.endswith("page") else 3 if name in _SITE_TYPES else 2)
+    return best
+
+
+def _json_ld_dates(block: str, found: dict[str, object], ranks: dict[str, int], problems: list[str]) -> None:
+    """Record the ``datePublished`` and ``dateModified`` of the page's own entity in one JSON-LD block.
+
+    The best :func:`_rank` wins (over earlier blocks too); within a rank the
+    shallowest, in document order at equal depth (breadth-first), so the
+    page's own entity wins over an article it lists; at most
+    :data:`JSON_LD_MAX_NODES` nodes.
     """
     try:
         queue = [json.loads(block)]
@@ -119,10 +204,13 @@ def _json_ld_dates(block: str, found: dict[str, object], problems: list[str]) ->
         for node in queue:
             visited += 1
             if isinstance(node, dict):
+                rank = None
                 for key in ("datePublished", "dateModified"):
-                    label = f"html json-ld {key}"
-                    if key in node and label not in found:
-                        found[label] = node[key]
+                    if key in node:
+                        label = f"html json-ld {key}"
+                        rank = _rank(node) if rank is None else rank
+                        if rank < ranks.get(label, 4):
+                            found[label], ranks[label] = node[key], rank
                 following.extend(v for v in node.values() if isinstance(v, (dict, list)))
             elif isinstance(node, list):
                 following.extend(v for v in node if isinstance(v, (dict, list)))
@@ -149,6 +237,7 @@ def html_dates(text: str, problems: list[str]) -> dict[str, object]:
     if text.find("<", 0, size) < 0:  # not HTML
         return found
     blocks = 0
+    ranks: dict[str, int] = {}
     for kind, attributes, content in _markup(text, size):
         if kind == "meta":
             key = (attributes.get("property") or attributes.get("name") or attributes.get("itemprop") or "").strip().lower()
@@ -157,9 +246,9 @@ def html_dates(text: str, problems: list[str]) -> dict[str, object]:
         elif kind == "time":
             if "datetime" in attributes and "html <time datetime>" not in found:
                 found["html <time datetime>"] = attributes["datetime"]
-        elif blocks < MAX_JSON_LD_BLOCKS:
+        elif kind == "script" and blocks < MAX_JSON_LD_BLOCKS:
             blocks += 1
-            _json_ld_dates(content, found, problems)
+            _json_ld_dates(content, found, ranks, problems)
     return found
 
 

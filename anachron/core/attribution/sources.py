@@ -1,9 +1,12 @@
 """Which source dates an item, in order: fields, the URL path, a leading snippet date, HTML metadata, ``last_modified``.
 
-:func:`attribute` reads the first usable source (docs/dating.md, "Sources,
-in order"); a coarse source still wins over a more precise one further down.
-An unusable source adds a problem naming it and its value.  The modification
-day comes from :data:`MODIFIED_FIELDS`, then HTML metadata.
+:func:`attribute` reads every source the item carries and keeps them all in
+``Attribution.sources``; the first usable one dates the item (docs/dating.md,
+"Sources, in order"), a coarse source still winning over a more precise one
+further down.  An unusable source adds a problem naming it and its value.  A
+source that contradicts itself (a wrong weekday) leaves the item undated:
+one of its dates is false, and which cannot be told.  The modification day
+comes from :data:`MODIFIED_FIELDS`, then HTML metadata.
 """
 
 from __future__ import annotations
@@ -15,9 +18,9 @@ from typing import Any
 
 from ..errors import AnachronError, describe
 from .html_meta import HTML_MODIFIED, HTML_PUBLISHED, html_dates
-from .record import Attribution
+from .record import Attribution, SourceDate
 from .values import (
-    AGO, FLAGS, MONTH_WRITTEN, PLAUSIBLE_YEARS, WEEKDAY_WRITTEN, check_now, day_granule, month_granule, read_value, shown,
+    AGO, Contradiction, FLAGS, MONTH_WRITTEN, PLAUSIBLE_YEARS, WEEKDAY_WRITTEN, check_now, day_granule, month_granule, read_value, shown,
 )
 from ..grammar.names import MONTH_STEMS, month_number
 
@@ -48,6 +51,22 @@ def _try(source: str, raw: object, now: _dt.datetime | None, problems: list[str]
         return None
 
 
+def _read(source: str, raw: object, now: _dt.datetime | None, problems: list[str]) -> SourceDate | None:
+    """*raw* as a :class:`SourceDate`; a contradictory one too (granule None); None, with a problem, if unreadable."""
+    if raw is None:
+        problems.append(f"{source}: not a date: null")
+        return None
+    try:
+        first, last, granularity = read_value(raw, now)
+    except Contradiction as exc:
+        problems.append(f"{source}: {exc}")
+        return SourceDate(source, _raw_text(raw), None, None, None, str(exc))
+    except AnachronError as exc:
+        problems.append(f"{source}: {exc}")
+        return None
+    return SourceDate(source, _raw_text(raw), first, last, granularity)
+
+
 def _raw_text(raw: object) -> str:
     """The raw value as evidence shows it: a string as is, a number as JSON writes it."""
     return raw if isinstance(raw, str) else describe(raw)
@@ -68,17 +87,15 @@ def _text_field(entry: Mapping[str, Any], name: str, problems: list[str]) -> str
 _FIELD_LABELS = {name: f"field '{name}'" for name in DATE_FIELDS + MODIFIED_FIELDS}
 
 
-def _from_fields(entry: Mapping[str, Any], names: tuple[str, ...], now, problems: list[str]):
-    """The first field of *names* (in order) whose value reads as a date."""
+def _from_fields(entry: Mapping[str, Any], names: tuple[str, ...], now, problems: list[str], out: list[SourceDate]) -> None:
+    """Add a source for every field of *names* (in order) that the entry carries and that reads."""
     for name in names:
         raw = entry.get(name, _MISSING)
         if raw is _MISSING:
             continue
-        source = _FIELD_LABELS.get(name) or f"field '{name}'"
-        found = _try(source, raw, now, problems)
+        found = _read(_FIELD_LABELS.get(name) or f"field '{name}'", raw, now, problems)
         if found is not None:
-            return found, source, _raw_text(raw)
-    return None
+            out.append(found)
 
 
 # --- source 2: the URL path --------------------------------------------------------
@@ -146,7 +163,7 @@ def _from_url(entry: Mapping[str, Any], problems: list[str]):
         except AnachronError as exc:  # an impossible day such as /2023/02/30
             problems.append(f"url: {exc}")
             continue
-        return found, "url", text
+        return SourceDate("url", text, *found)
     return None
 
 
@@ -182,20 +199,16 @@ def _from_snippet(entry: Mapping[str, Any], now, problems: list[str]):
     match = _SNIPPET_LEAD.match(head)
     if not match:
         return None
-    found = _try("snippet", match["date"], now, problems)
-    return None if found is None else (found, "snippet", match["date"])
+    return _read("snippet", match["date"], now, problems)
 
 
-
-def _from_html(metadata: Mapping[str, object], now, problems: list[str]):
-    """The first published-date metadata, in :data:`HTML_PUBLISHED` order, that reads."""
+def _from_html(metadata: Mapping[str, object], now, problems: list[str], out: list[SourceDate]) -> None:
+    """Add a source for every published-date metadata, in :data:`HTML_PUBLISHED` order, that reads."""
     for label in HTML_PUBLISHED:
         if label in metadata:
-            raw = metadata[label]
-            found = _try(label, raw, now, problems)
+            found = _read(label, metadata[label], now, problems)
             if found is not None:
-                return found, label, _raw_text(raw)
-    return None
+                out.append(found)
 
 
 # --- modification dates -------------------------------------------------------------
@@ -223,55 +236,72 @@ def _html_metadata(entry: Mapping[str, Any], problems: list[str]) -> dict[str, o
 
 
 _PUBLISHED_FIELDS = DATE_FIELDS[:-1]
+
+
+def _has_any(entry: Mapping[str, Any], names: tuple[str, ...]) -> bool:
+    """Whether *entry* has any of *names* (a loop: cheaper than building the candidates for nothing)."""
+    for name in names:
+        if name in entry:
+            return True
+    return False
 _MODIFIED_ONLY = tuple(name for name in MODIFIED_FIELDS if name != "last_modified")
 
 
 def attribute(entry: Mapping[str, Any], *, now: _dt.datetime | None = None) -> Attribution:
-    """Date *entry* (a search or fetch result as a JSON object) by its first usable source.
+    """Date *entry* (a search or fetch result as a JSON object) by its first usable source, keeping every source.
 
     Order: the fields of :data:`DATE_FIELDS` but ``last_modified``; the URL
-    path; a leading date in ``snippet``; HTML metadata in ``text``;
-    ``last_modified``.  *now* (the call's own timestamp) resolves relative
-    ages such as ``3 days ago``; without it they stay unread, with a problem.
-    The modification day comes from :data:`MODIFIED_FIELDS` (``last_modified``
-    only when another source dated the item), then HTML metadata.
+    path (its first plausible date); a leading date in ``snippet``; HTML
+    metadata in ``text``; ``last_modified`` (a source only when no other one
+    reads).  Every source that reads is in ``sources``, in that order; the
+    first dates the item.  A source that contradicts itself (``Wed, 3 Jan
+    2023``, a Tuesday) is in ``sources`` too, and leaves the item undated
+    whatever the others say.  *now* (the call's own timestamp) resolves
+    relative ages such as ``3 days ago``; without it they stay unread, with
+    a problem.  The modification day comes from :data:`MODIFIED_FIELDS`
+    (``last_modified`` only when another source dated the item), then HTML metadata.
 
     Never raises for a JSON-like entry (any mapping, or even a non-mapping,
     which is undated): anything unreadable is a problem.  Only a *now* that
     is not a ``datetime`` raises, an error of the caller.
 
-    >>> a = attribute({"url": "https://example.com/x", "page_age": "February 9, 2023"})
-    >>> a.first, a.granularity, a.source
-    (datetime.date(2023, 2, 9), 'day', "field 'page_age'")
+    >>> a = attribute({"url": "https://example.com/2024/01/05/x", "page_age": "February 9, 2023"})
+    >>> a.first, a.granularity, a.source, [s.source for s in a.sources]
+    (datetime.date(2023, 2, 9), 'day', "field 'page_age'", ["field 'page_age'", 'url'])
     """
     now = check_now(now)
     if type(entry) is not dict and not isinstance(entry, Mapping):
         return Attribution(None, None, None, None, None, (f"entry: expected an object, got {describe(entry)}",))
     problems: list[str] = []
-    metadata = None  # the HTML scan, done at most once and only when needed
-    found = (
-        _from_fields(entry, _PUBLISHED_FIELDS, now, problems)
-        or _from_url(entry, problems)
-        or _from_snippet(entry, now, problems)
-    )
+    sources: list[SourceDate] = []
+    _from_fields(entry, _PUBLISHED_FIELDS, now, problems, sources)
+    for found in (_from_url(entry, problems), _from_snippet(entry, now, problems)):
+        if found is not None:
+            sources.append(found)
+    metadata = _html_metadata(entry, problems) if "text" in entry else {}
+    _from_html(metadata, now, problems, sources)
+    found = contradicted = None
+    for source in sources:  # one pass: the first usable source, and any contradiction
+        if source.contradiction is not None:
+            contradicted = source
+        elif found is None:
+            found = source
     modified_fields = MODIFIED_FIELDS
     if found is None:
-        metadata = _html_metadata(entry, problems)
-        found = _from_html(metadata, now, problems) or _from_fields(entry, ("last_modified",), now, problems)
-        if found is None or found[1] == _FIELD_LABELS["last_modified"]:
-            modified_fields = _MODIFIED_ONLY
+        _from_fields(entry, ("last_modified",), now, problems, sources)
+        modified_fields = _MODIFIED_ONLY
+        if sources and sources[-1].source == _FIELD_LABELS["last_modified"]:  # it read
+            found, contradicted = (None, sources[-1]) if sources[-1].contradiction else (sources[-1], contradicted)
     modified, modified_source = _modification(
         [(_FIELD_LABELS[name], entry[name]) for name in modified_fields if name in entry], now, problems
-    )
-    if modified is None and "text" in entry:
-        if metadata is None:
-            metadata = _html_metadata(entry, problems)
+    ) if _has_any(entry, modified_fields) else (None, None)
+    if modified is None and metadata:
         modified, modified_source = _modification(
             [(label, metadata[label]) for label in HTML_MODIFIED if label in metadata], now, problems
         )
-    if found is None:
-        return Attribution(None, None, None, None, None, tuple(problems), modified, modified_source)
-    (first, last, granularity), source, value = found
-    return Attribution(first, last, granularity, source, value, tuple(problems), modified, modified_source)
-
-
+    if found is None or contradicted is not None:
+        return Attribution(None, None, None, None, None, tuple(problems), modified, modified_source, tuple(sources))
+    return Attribution(
+        found.first, found.last, found.granularity, found.source, found.value, tuple(problems),
+        modified, modified_source, tuple(sources),
+    )

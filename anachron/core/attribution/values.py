@@ -29,7 +29,7 @@ from ..grammar.names import MONTH, MONTH_STEMS, WEEKDAY, WEEKDAY_STEMS, month_nu
 from ..grammar.numeric import NUMERIC_DATE
 
 __all__ = [
-    "AGO", "EPOCH_MS_THRESHOLD", "FLAGS", "MAX_VALUE_CHARS", "MONTH_WRITTEN", "PLAUSIBLE_YEARS", "SHOWN_CHARS",
+    "AGO", "Contradiction", "EPOCH_MS_THRESHOLD", "FLAGS", "MAX_VALUE_CHARS", "MONTH_WRITTEN", "PLAUSIBLE_YEARS", "SHOWN_CHARS",
     "WEEKDAY_WRITTEN", "check_now", "day_granule", "month_granule", "parse_when", "read_value", "shown",
 ]
 
@@ -116,6 +116,10 @@ def shown(text: str) -> str:
     return repr(text)
 
 
+class Contradiction(AnachronError):
+    """A value that contradicts itself (a written weekday that is not the date's own): no date, and a warning sign."""
+
+
 def _unreadable(text: str) -> AnachronError:
     return AnachronError(f"unreadable value {shown(text)}")
 
@@ -167,7 +171,7 @@ def _check_weekday(match: re.Match[str], found: tuple[_dt.date, _dt.date, str], 
     """A written weekday must be the date's own: a mismatch is a contradiction, not a date."""
     name = match.group("wd")
     if name and weekday_number(name) != found[0].weekday():
-        raise AnachronError(f"{shown(text)}: {found[0].isoformat()} is a {found[0].strftime('%A')}")
+        raise Contradiction(f"{shown(text)}: {found[0].isoformat()} is a {found[0].strftime('%A')}")
 
 
 # --- one parser per family of formats ---------------------------------------------
