@@ -87,6 +87,9 @@ def run(parser: argparse.ArgumentParser, argv: Sequence[str] | None) -> int:
     _escape_unprintable()
     args = parser.parse_args(argv)
     try:
+        from .options import refuse_output_input
+
+        refuse_output_input(args, getattr(args, "output_options", ("out",)))
         return int(args.func(args) or 0)
     except AnachronError as exc:
         sys.stdout.flush()

@@ -1,0 +1,102 @@
+"""Inputs that break the CLI (issue 26, section 4), through the ``anachron`` command.
+
+An output that names an input is refused by every command that writes one,
+before anything is read or written: exit 2, one line naming the input, the
+input byte for byte as it was.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import tempfile
+import unittest
+from pathlib import Path
+
+from tests.support import ROOT, run_cli
+
+CORPUS = ROOT / "corpus" / "v0"
+
+
+class OutputIsAnInput(unittest.TestCase):
+    def setUp(self) -> None:
+        self.dir = Path(tempfile.mkdtemp())
+        self.addCleanup(shutil.rmtree, self.dir)
+        self.corpus = self.dir / "corpus"
+        shutil.copytree(CORPUS, self.corpus, ignore=shutil.ignore_patterns("filings"))
+        self.items = self.corpus / "items.jsonl"
+        self.trace = self.dir / "trace.jsonl"
+        self.trace.write_text('{"sample_id": "x"}\n', encoding="utf-8")
+
+    def refused(self, victim: Path, *argv: str, option: str = "--out") -> None:
+        before = victim.read_bytes() if victim.is_file() else None
+        status, out, err = run_cli(*argv)
+        self.assertEqual(status, 2, err)
+        self.assertEqual(out, "")
+        self.assertEqual(err, f"anachron: {option} names an input ({os.path.realpath(victim)}): choose another path\n")
+        if before is not None:
+            self.assertEqual(victim.read_bytes(), before)
+
+    def test_index_onto_the_corpus_items(self) -> None:
+        self.refused(self.items, "index", str(self.corpus), "--out", str(self.items))
+
+    def test_through_a_symlink_and_dot_dot(self) -> None:
+        link = self.dir / "link.jsonl"
+        link.symlink_to(self.items)
+        self.refused(self.items, "index", str(self.corpus), "--out", str(link))
+        self.refused(self.items, "index", str(self.corpus), "--out", str(self.corpus / ".." / "corpus" / "items.jsonl"))
+
+    def test_through_a_hard_link(self) -> None:
+        link = self.dir / "hard.jsonl"
+        os.link(self.items, link)
+        self.refused(self.items, "index", str(self.corpus), "--out", str(link))
+
+    def test_a_new_file_beside_the_corpus_files_is_written(self) -> None:
+        status, _, err = run_cli("index", str(self.corpus), "--out", str(self.corpus / "corpus.db"))
+        self.assertEqual((status, err), (0, ""))
+
+    def test_score_onto_its_traces_and_its_index(self) -> None:
+        self.refused(self.trace, "score", str(self.trace), "--out", str(self.trace))
+        self.refused(self.items, "score", str(self.trace), "--corpus", str(self.corpus), "--out", str(self.items))
+        index = self.dir / "corpus.db"
+        self.assertEqual(run_cli("index", str(self.corpus), "--out", str(index))[0], 0)
+        self.refused(index, "score", str(self.trace), "--corpus", str(index), "--out", str(index))
+
+    def test_score_events_onto_its_events(self) -> None:
+        self.refused(self.trace, "score-events", str(self.trace), "--as-of", "2024-01-01", "--out", str(self.trace))
+
+    def test_import_onto_its_log(self) -> None:
+        self.refused(self.trace, "import", "--from", "openai-chat", str(self.trace), "--as-of", "2024-01-01", "--out", str(self.trace))
+
+    def test_export_onto_its_log(self) -> None:
+        self.refused(self.trace, "export", str(self.trace), "--out", str(self.trace))
+
+    def test_report_onto_its_run(self) -> None:
+        self.refused(self.trace, "report", str(self.trace), "--out", str(self.trace))
+
+    def test_freeze_analyze_onto_its_outcomes_and_study_files(self) -> None:
+        study = self.dir / "study"
+        study.mkdir()
+        contract = study / "FREEZE_CONTRACT.json"
+        contract.write_text("{}", encoding="utf-8")
+        self.refused(self.trace, "freeze", "analyze", str(study), str(self.trace), "--out", str(self.trace))
+        self.refused(contract, "freeze", "analyze", str(study), str(self.trace), "--out", str(contract))
+
+    def test_bank_build_onto_its_facts(self) -> None:
+        facts = self.corpus / "facts.jsonl"
+        self.refused(facts, "bank", "build", "--facts", str(facts), "--out", str(facts))
+
+    def test_a_directory_output_that_is_an_input_directory(self) -> None:
+        facts = self.corpus / "facts.jsonl"
+        self.refused(self.corpus, "bank", "filings", "--facts", str(facts), "--corpus", str(self.corpus), "--out", str(self.corpus))
+        self.refused(self.corpus, "demo", "--corpus", str(self.corpus), "--out", str(self.corpus))
+
+    def test_serve_events_onto_the_corpus(self) -> None:
+        self.refused(
+            self.items, "serve", "--as-of", "2024-01-01", "--corpus", str(self.corpus),
+            "--events", str(self.items), "--overwrite-events", option="--events",
+        )
+
+
+if __name__ == "__main__":
+    unittest.main()
