@@ -1,0 +1,62 @@
+"""Scans of agent-written text are linear (issue 26, section 4): large hostile inputs, exact results.
+
+The inputs are the ones that took minutes before (a clause scanned again
+from the start for every date; runs of blanks re-read by adjacent ``\\s*``
+and by a line-start ``\\s*`` that crossed newlines).  The tests assert what
+is read; the times are in benchmarks/linear_scans.py and docs/performance.md.
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+import unittest
+
+from anachron.bank.reading import event_dates, figures
+
+
+class EventDates(unittest.TestCase):
+    def test_100_kb_of_dates_without_a_listing_word(self) -> None:
+        self.assertEqual(event_dates("2021-02-04 " * 10_000), [])
+
+    def test_100_kb_of_dates_in_one_listing_clause(self) -> None:
+        text = "listed " + "2021-02-04 " * 10_000
+        found = event_dates(text)
+        self.assertEqual(len(found), 10_000)
+        self.assertEqual(found[0], (_dt.date(2021, 2, 4), 7))
+        self.assertEqual(found[-1], (_dt.date(2021, 2, 4), 7 + 11 * 9_999))
+
+    def test_listing_clauses_separated_by_semicolons(self) -> None:
+        found = event_dates("listed 2021-02-04; 2022-03-05 x; " * 5_000)
+        self.assertEqual([day for day, _ in found[:2]], [_dt.date(2021, 2, 4)] * 2)
+        self.assertEqual(len(found), 5_000)
+
+    def test_a_full_stop_right_before_a_date_ends_the_clause(self) -> None:
+        self.assertEqual(event_dates("listed.2021-02-04"), [])
+        self.assertEqual(event_dates("listed 2021-02-04"), [(_dt.date(2021, 2, 4), 7)])
+
+    def test_the_clause_runs_ten_characters_past_the_date(self) -> None:
+        # The listing word after a clause end within ten characters of the date still counts.
+        self.assertEqual(event_dates("Feb 2021; listed"), [(_dt.date(2021, 2, 1), 0)])
+        self.assertEqual(event_dates("Feb 2021 xx; listed"), [])
+
+
+class BlankRuns(unittest.TestCase):
+    def test_tabs_and_newlines(self) -> None:
+        self.assertEqual(figures("\t\n" * 50_000), [])
+        self.assertEqual([(f.start, f.value) for f in figures(" \n" * 50_000 + "1. is 42")], [(100_006, 42)])
+
+    def test_a_list_number_after_blank_lines_is_blanked(self) -> None:
+        self.assertEqual([f.value for f in figures("\n\n  1. revenue 42")], [42])
+
+    def test_a_period_label_before_a_long_run_of_blanks(self) -> None:
+        for label in ("Q4", "H1", "FY", "CY", "fiscal year"):
+            with self.subTest(label=label):
+                self.assertEqual(figures(label + " " * 30_000 + "x"), [])
+                self.assertEqual([f.value for f in figures(label + " " * 30_000 + "77 x")], [])  # the label's year
+
+    def test_a_period_label_with_its_year(self) -> None:
+        self.assertEqual(figures("Q4 FY - 20 and FY ' 19"), [])
+
+
+if __name__ == "__main__":
+    unittest.main()
