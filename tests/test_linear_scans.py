@@ -9,9 +9,14 @@ is read; the times are in benchmarks/linear_scans.py and docs/performance.md.
 from __future__ import annotations
 
 import datetime as _dt
+import json
+import shutil
+import tempfile
 import unittest
+from pathlib import Path
 
 from anachron.bank.reading import event_dates, figures
+from tests.support import run_cli
 
 
 class EventDates(unittest.TestCase):
@@ -56,6 +61,26 @@ class BlankRuns(unittest.TestCase):
 
     def test_a_period_label_with_its_year(self) -> None:
         self.assertEqual(figures("Q4 FY - 20 and FY ' 19"), [])
+
+
+class UrlsOfAPlainTextResult(unittest.TestCase):
+    def test_16000_urls_on_one_line(self) -> None:
+        tmp = Path(tempfile.mkdtemp())
+        self.addCleanup(shutil.rmtree, tmp)
+        line = " ".join(f"https://e.com/{i}" for i in range(16_000))
+        call = {"id": "c1", "type": "function", "function": {"name": "web_search", "arguments": '{"query": "x"}'}}
+        log = {"id": "u", "messages": [
+            {"role": "user", "content": "q"},
+            {"role": "assistant", "content": None, "tool_calls": [call]},
+            {"role": "tool", "tool_call_id": "c1", "content": line},
+        ]}
+        (tmp / "log.jsonl").write_text(json.dumps(log) + "\n", encoding="utf-8")
+        status, _, err = run_cli("import", "--from", "openai-chat", str(tmp / "log.jsonl"), "--as-of", "2023-01-01",
+                                 "--out", str(tmp / "trace.jsonl"))
+        self.assertEqual((status, err), (0, ""))
+        returned = json.loads((tmp / "trace.jsonl").read_text(encoding="utf-8"))["interactions"][0]["returned"]
+        self.assertEqual([item["url"] for item in returned], [f"https://e.com/{i}" for i in range(16_000)])
+        self.assertEqual({item["snippet"] for item in returned}, {line[:2048]})
 
 
 if __name__ == "__main__":
