@@ -83,5 +83,52 @@ class UrlsOfAPlainTextResult(unittest.TestCase):
         self.assertEqual({item["snippet"] for item in returned}, {line[:2048]})
 
 
+def chat_log(query: str) -> str:
+    call = {"id": "c1", "type": "function", "function": {"name": "web_search", "arguments": json.dumps({"query": query})}}
+    log = {"id": "u", "messages": [
+        {"role": "user", "content": "q"},
+        {"role": "assistant", "content": None, "tool_calls": [call]},
+        {"role": "tool", "tool_call_id": "c1", "content": "nothing found"},
+    ]}
+    return json.dumps(log) + "\n"
+
+
+class LongQueries(unittest.TestCase):
+    """A query is read for dates in its first QUERY_SCAN_CHARS characters, and the evidence says so."""
+
+    def score(self, query: str) -> dict:
+        tmp = Path(tempfile.mkdtemp())
+        self.addCleanup(shutil.rmtree, tmp)
+        (tmp / "log.jsonl").write_text(chat_log(query), encoding="utf-8")
+        status, out, err = run_cli("score", "--from", "openai-chat", str(tmp / "log.jsonl"), "--as-of", "2023-01-01",
+                                   "--format", "json")
+        self.assertEqual((status, err), (0, ""))
+        return json.loads(out)["samples"][0]
+
+    def test_a_20_mb_query_is_read_in_its_first_16_kib(self) -> None:
+        from anachron.core.query_intent import QUERY_SCAN_CHARS
+
+        self.assertEqual(QUERY_SCAN_CHARS, 16_384)
+        query = "news of March 2023 " + "word " * 4_000_000 + "results of 2030"
+        sample = self.score(query)
+        self.assertEqual(sample["query_intent_leaks"], 1)
+        self.assertEqual(
+            [line.split("' ", 1)[-1] for line in sample["evidence"]],
+            ["reaches for 2023-03-01 > 2023-01-01", "#1 query cut at 16384 characters for date detection"],
+        )
+        self.assertTrue(sample["evidence"][0].startswith("#1 query 'news of March 2023 word word"))
+
+    def test_a_date_after_the_cut_is_not_read(self) -> None:
+        sample = self.score("word " * 4_000 + "results of 2030")
+        self.assertEqual(sample["query_intent_leaks"], 0)
+        self.assertEqual(sample["evidence"], ["#1 query cut at 16384 characters for date detection"])
+
+    def test_a_query_of_exactly_16_kib_is_read_whole(self) -> None:
+        query = "x" * (16_384 - len(" in 2030")) + " in 2030"
+        sample = self.score(query)
+        self.assertEqual(sample["query_intent_leaks"], 1)
+        self.assertNotIn("cut at", " ".join(sample["evidence"]))
+
+
 if __name__ == "__main__":
     unittest.main()
