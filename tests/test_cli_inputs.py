@@ -98,5 +98,95 @@ class OutputIsAnInput(unittest.TestCase):
         )
 
 
+class OneLineErrors(unittest.TestCase):
+    """Hostile inputs end in one line on stderr naming the file, exit 2: never a traceback."""
+
+    def setUp(self) -> None:
+        self.dir = Path(tempfile.mkdtemp())
+        self.addCleanup(shutil.rmtree, self.dir)
+
+    def fails(self, expected: str, *argv: str) -> None:
+        status, out, err = run_cli(*argv)
+        self.assertEqual((status, out, err), (2, "", f"anachron: {expected}\n"))
+
+    def test_a_5000_digit_integer(self) -> None:
+        for digits in (4_301, 5_000):
+            with self.subTest(digits=digits):
+                log = self.dir / "otel.json"
+                log.write_text('{"resourceSpans": [\n  {"x": ' + "9" * digits + "}]}", encoding="utf-8")
+                self.fails(
+                    f"{log}:2: invalid JSON: an integer of {digits} digits (column 9); at most 4300 are read",
+                    "import", "--from", "otel", str(log), "--as-of", "2023-01-01", "--out", str(self.dir / "t.jsonl"),
+                )
+        lines = self.dir / "t.jsonl"
+        lines.write_text('{"b": ' + "1" * 5_000 + "}\n", encoding="utf-8")
+        self.fails(f"{lines}:1: invalid JSON: an integer of 5000 digits (column 7); at most 4300 are read", "score", str(lines))
+
+    def test_4300_digits_are_read(self) -> None:
+        from anachron.core.jsonio import parse_json
+
+        self.assertEqual(parse_json("[" + "7" * 4_300 + "]", "x"), [int("7" * 4_300)])
+
+    def test_nesting_deeper_than_the_limit(self) -> None:
+        from anachron.core.jsonio import MAX_LOG_DEPTH
+
+        self.assertEqual(MAX_LOG_DEPTH, 200)
+        for depth in (201, 1_000, 20_000):
+            with self.subTest(depth=depth):
+                log = self.dir / "deep.json"
+                log.write_text("[" * depth + "]" * depth, encoding="utf-8")
+                self.fails(f"{log}: invalid JSON: nested deeper than 200 levels",
+                           "import", "--from", "openai-responses", str(log), "--as-of", "2023-01-01",
+                           "--out", str(self.dir / "t.jsonl"))
+
+    def test_nesting_at_the_limit_is_parsed(self) -> None:
+        from anachron.core.jsonio import parse_json
+
+        self.assertEqual(parse_json("[" * 200 + "]" * 200, "x", max_depth=200), parse_json("[" * 200 + "]" * 200, "x"))
+
+    def test_a_deep_inspect_json_log_never_reaches_inspect(self) -> None:
+        from tests.support import require_extra
+
+        require_extra("inspect_ai", "inspect")
+        log = self.dir / "log.json"
+        log.write_text("[" * 20_000 + "]" * 20_000, encoding="utf-8")
+        self.fails(f"{log}: invalid JSON: nested deeper than 200 levels", "export", str(log), "--out", str(self.dir / "x.json"))
+
+    def test_an_index_with_a_dropped_table(self) -> None:
+        import sqlite3
+
+        index = self.dir / "corpus.db"
+        self.assertEqual(run_cli("index", str(CORPUS), "--out", str(index))[0], 0)
+        con = sqlite3.connect(index)
+        con.execute("DROP TABLE items")
+        con.commit()
+        con.close()
+        expected = f"{index}: a damaged index (no table items); rebuild it: anachron index CORPUS_DIR --out {index}"
+        self.fails(expected, "demo", "--corpus", str(index), "--out", str(self.dir / "demo"))
+        self.fails(expected, "score", str(self.dir / "none.jsonl"), "--corpus", str(index))
+        self.assertFalse((self.dir / "demo").exists())
+
+    def test_a_bank_card_with_string_fields(self) -> None:
+        import json
+
+        status, out, err = run_cli("bank", "run", "--system", "respect", "--format", "json")
+        self.assertEqual((status, err), (0, ""))
+        card = json.loads(out)
+        for path in (("accuracy",), ("leak_rate",), ("ambiguous_embargoed",), ("leak_rate_ci",),
+                     ("oracles", "respect", "accuracy"), ("oracles", "ignore", "leak_rate_ci")):
+            with self.subTest(path=path):
+                bad = json.loads(out)
+                holder = bad
+                for key in path[:-1]:
+                    holder = holder[key]
+                holder[path[-1]] = "0.5"
+                shown = ".".join(path)
+                what = "a list of numbers" if path[-1].endswith("_ci") else "a number"
+                (self.dir / "card.json").write_text(json.dumps(bad), encoding="utf-8")
+                self.fails(f"{self.dir / 'card.json'}: field '{shown}': expected {what}, got the string '0.5'",
+                           "report", str(self.dir / "card.json"), "--out", str(self.dir / "r.html"))
+        self.assertTrue(card["accuracy"] is not None)
+
+
 if __name__ == "__main__":
     unittest.main()
