@@ -188,5 +188,71 @@ class OneLineErrors(unittest.TestCase):
         self.assertTrue(card["accuracy"] is not None)
 
 
+class NothingWrittenOnFailure(unittest.TestCase):
+    def setUp(self) -> None:
+        self.dir = Path(tempfile.mkdtemp())
+        self.addCleanup(shutil.rmtree, self.dir)
+
+    def test_serve_that_cannot_start_creates_no_event_log(self) -> None:
+        import socket
+
+        from tests.support import require_extra
+
+        require_extra("mcp", "mcp")
+        taken = socket.socket()
+        self.addCleanup(taken.close)
+        taken.bind(("127.0.0.1", 0))
+        taken.listen(1)
+        port = taken.getsockname()[1]
+        cases = {
+            "port in use": (["--http", f"127.0.0.1:{port}"], f"--http: cannot listen on 127.0.0.1:{port}: "),
+            "unresolvable host": (["--http", "no-such-host.invalid:0"], "--http: cannot listen on no-such-host.invalid:0: "),
+            "-k 0": (["-k", "0"], "-k: expected a positive integer, got 0"),
+        }
+        for name, (options, message) in cases.items():
+            for log in (["--events", str(self.dir / "events.jsonl")], ["--events-dir", str(self.dir / "logs")]):
+                with self.subTest(name, log=log[0]):
+                    status, out, err = run_cli("serve", "--as-of", "2022-06-01", *log, *options)
+                    self.assertEqual((status, out), (2, ""))
+                    self.assertTrue(err.startswith(f"anachron: {message}"), err)
+                    self.assertEqual(err.count("\n"), 1, err)
+                    self.assertFalse((self.dir / "events.jsonl").exists())
+                    self.assertEqual(list((self.dir / "logs").glob("*")) if (self.dir / "logs").exists() else [], [])
+
+    def test_demo_under_a_file_size_limit_leaves_no_directory(self) -> None:
+        import resource
+        import subprocess
+        import sys
+
+        def limit() -> None:
+            resource.setrlimit(resource.RLIMIT_FSIZE, (5_000, 5_000))
+
+        out = self.dir / "new" / "demo"
+        done = subprocess.run(
+            [sys.executable, "-m", "anachron", "demo", "--out", str(out)], preexec_fn=limit, capture_output=True,
+            text=True, env={**os.environ, "PYTHONPATH": str(ROOT)}, cwd=self.dir,
+        )
+        self.assertEqual((done.returncode, done.stdout), (2, ""))
+        self.assertEqual(done.stderr, f"anachron: {out / 'unrestricted.jsonl'}: cannot write: File too large\n")
+        self.assertEqual(list(self.dir.iterdir()), [])
+
+    def test_demo_into_an_existing_directory_keeps_it_on_failure(self) -> None:
+        import resource
+        import subprocess
+        import sys
+
+        def limit() -> None:
+            resource.setrlimit(resource.RLIMIT_FSIZE, (5_000, 5_000))
+
+        (self.dir / "demo").mkdir()
+        (self.dir / "demo" / "keep.txt").write_text("mine", encoding="utf-8")
+        done = subprocess.run(
+            [sys.executable, "-m", "anachron", "demo", "--out", str(self.dir / "demo")], preexec_fn=limit,
+            capture_output=True, text=True, env={**os.environ, "PYTHONPATH": str(ROOT)}, cwd=self.dir,
+        )
+        self.assertEqual(done.returncode, 2)
+        self.assertEqual(sorted(p.name for p in (self.dir / "demo").iterdir()), ["keep.txt"])
+
+
 if __name__ == "__main__":
     unittest.main()

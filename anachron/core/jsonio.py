@@ -526,19 +526,35 @@ def write_files_atomic(files: Mapping[str | os.PathLike[str], str]) -> None:
     a failure between two of them can leave the set partly replaced.
     """
     staged: list[tuple[str, Path]] = []
+    made: list[Path] = []  # directories this call created, outermost first
     current = None
     try:
         for path, text in files.items():
             current = Path(path)
             target = Path(os.path.realpath(current))
-            target.parent.mkdir(parents=True, exist_ok=True)
+            made += _make_parents(target.parent)
             staged.append((_stage(target, text), target))
         for tmp, target in list(staged):
             current = target
             os.replace(tmp, target)
             staged.remove((tmp, target))
+        made.clear()
     except OSError as exc:
         raise AnachronError(f"{current}: cannot write: {exc.strerror or exc}", file=current) from None
     finally:
         for tmp, _ in staged:
             _discard(tmp)
+        for directory in reversed(made):  # a failed set leaves no directory it made (a file-size limit, a full disk)
+            with contextlib.suppress(OSError):
+                directory.rmdir()
+
+
+def _make_parents(directory: Path) -> list[Path]:
+    """Make *directory* and its missing parents; the ones made, outermost first."""
+    missing = []
+    while not directory.exists() and directory != directory.parent:
+        missing.append(directory)
+        directory = directory.parent
+    for each in reversed(missing):
+        each.mkdir(exist_ok=True)
+    return missing[::-1]
