@@ -65,11 +65,15 @@ def build_parser(commands: Sequence[str] = COMMANDS) -> ArgumentParser:
 
 
 def help_of(parser: argparse.ArgumentParser):
-    """A command function printing *parser*'s help: what a command without its subcommand runs."""
+    """A command function printing *parser*'s help: what a command without its subcommand runs.
+
+    The help goes to stdout, and the exit status is 2: a missing subcommand
+    is a usage error, so a script that forgot it fails (issue 26).
+    """
 
     def show(args: argparse.Namespace) -> int:
         parser.print_help()
-        return 0
+        return EXIT_BAD_INPUT
 
     return show
 
