@@ -17,7 +17,6 @@ from __future__ import annotations
 import datetime as _dt
 import re
 import sys
-import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
@@ -28,17 +27,9 @@ from anachron.core.query_intent import QUERY_SCAN_CHARS, scanned_query  # noqa: 
 from anachron.importers import _results  # noqa: E402  (the plain-text URL scan an importer runs)
 from anachron.timelock import CorpusBackend, Hit, TimeLock  # noqa: E402
 from anachron.core import load_corpus  # noqa: E402
+from answer_reader import best  # noqa: E402  (best of three, the same timer)
 
 T = _dt.date(2022, 6, 1)
-
-
-def best(fn, repeat: int = 3) -> float:
-    times = []
-    for _ in range(repeat):
-        started = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - started)
-    return min(times)
 
 
 class _Journal:
