@@ -87,7 +87,7 @@ def snippet(text: str) -> str:
     than :data:`SNIPPET` characters (a megabyte page was split whole, twice a
     call); the result is that of the whole text.
 
-    >>> snippet("a  b\n c")
+    >>> snippet(" a   b  c ")
     'a b c'
     >>> len(snippet(" " * 10_000 + "word " * 100_000)) <= SNIPPET + 4
     True
