@@ -131,11 +131,11 @@ class OneLineErrors(unittest.TestCase):
         from anachron.core.jsonio import MAX_LOG_DEPTH
 
         self.assertEqual(MAX_LOG_DEPTH, 200)
-        for depth in (201, 1_000, 20_000):
+        for depth in (1_000, 20_000):  # the importers: the decoder's own bound (about 1,000 levels)
             with self.subTest(depth=depth):
                 log = self.dir / "deep.json"
                 log.write_text("[" * depth + "]" * depth, encoding="utf-8")
-                self.fails(f"{log}: invalid JSON: nested deeper than 200 levels",
+                self.fails(f"{log}: invalid JSON: nested too deep for the parser",
                            "import", "--from", "openai-responses", str(log), "--as-of", "2023-01-01",
                            "--out", str(self.dir / "t.jsonl"))
 
@@ -149,8 +149,11 @@ class OneLineErrors(unittest.TestCase):
 
         require_extra("inspect_ai", "inspect")
         log = self.dir / "log.json"
-        log.write_text("[" * 20_000 + "]" * 20_000, encoding="utf-8")
-        self.fails(f"{log}: invalid JSON: nested deeper than 200 levels", "export", str(log), "--out", str(self.dir / "x.json"))
+        for depth in (201, 1_000, 20_000):
+            with self.subTest(depth=depth):
+                log.write_text("[" * depth + "]" * depth, encoding="utf-8")
+                self.fails(f"{log}: invalid JSON: nested deeper than 200 levels",
+                           "export", str(log), "--out", str(self.dir / "x.json"))
 
     def test_an_index_with_a_dropped_table(self) -> None:
         import sqlite3

@@ -19,7 +19,7 @@ from ..core import Corpus
 from ..core.dates import format_date
 from ..core.seal import NETWORK_PATTERN, SHELL_TOOLS
 from ..core.errors import AnachronError, describe
-from ..core.jsonio import MAX_LOG_DEPTH, Record, parse_json, read_text
+from ..core.jsonio import Record, parse_json, read_text
 from ._results import fetch_item, loads, result_items, text_items
 
 QUERY_ARGUMENTS = ("query", "q", "search_query")
@@ -92,7 +92,7 @@ def documents(path: str) -> Iterator[tuple[str, Any]]:
     if not text.strip():
         raise AnachronError(f"{path}: the log is empty")
     try:
-        yield str(path), parse_json(text, str(path), multiline=True, max_depth=MAX_LOG_DEPTH)
+        yield str(path), parse_json(text, str(path), multiline=True)
         return
     except AnachronError as whole:
         if not _extra_data(text):
@@ -100,7 +100,7 @@ def documents(path: str) -> Iterator[tuple[str, Any]]:
     for number, line in enumerate(text.split("\n"), start=1):
         line = line.removesuffix("\r")
         if line.strip():
-            yield f"{path}:{number}", parse_json(line, f"{path}:{number}", max_depth=MAX_LOG_DEPTH)
+            yield f"{path}:{number}", parse_json(line, f"{path}:{number}")
 
 
 def read_conversations(
