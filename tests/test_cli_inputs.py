@@ -91,6 +91,11 @@ class OutputIsAnInput(unittest.TestCase):
         self.refused(self.corpus, "bank", "filings", "--facts", str(facts), "--corpus", str(self.corpus), "--out", str(self.corpus))
         self.refused(self.corpus, "demo", "--corpus", str(self.corpus), "--out", str(self.corpus))
 
+    def test_the_bundled_corpus_read_by_default(self) -> None:
+        bundled = CORPUS / "facts.jsonl"
+        self.refused(bundled, "bank", "build", "--out", str(bundled))
+        self.refused(CORPUS / "bank.jsonl", "score", str(self.trace), "--out", str(CORPUS / "bank.jsonl"))
+
     def test_serve_events_onto_the_corpus(self) -> None:
         self.refused(
             self.items, "serve", "--as-of", "2024-01-01", "--corpus", str(self.corpus),

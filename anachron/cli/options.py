@@ -103,8 +103,9 @@ def refuse_output_input(args: argparse.Namespace, outputs: Sequence[str] = ("out
     """Refuse a run whose output (``--out``, or each option dest in *outputs*) names one of its inputs.
 
     The inputs are every other path among the parsed arguments (a string or
-    a list of strings naming something that exists), and the files directly
-    in a directory given as an input (a corpus directory's ``items.jsonl``).
+    a list of strings naming something that exists), the bundled corpus
+    directory (read when no corpus, facts or bank is given), and the files
+    directly in a directory that is an input (a corpus's ``items.jsonl``).
     Paths are compared as files (``os.path.samefile``: through symlinks,
     hard links and ``..``); an output directory (``demo --out DIR``) is
     refused when it is an input directory.  A path that does not exist yet
@@ -118,11 +119,15 @@ def refuse_output_input(args: argparse.Namespace, outputs: Sequence[str] = ("out
     Traceback (most recent call last):
     anachron.core.errors.AnachronError: --out names an input (.../items.jsonl): choose another path
     """
+    from ..core.corpus import default_corpus_dir
+
     named = {dest: getattr(args, dest) for dest in outputs if isinstance(getattr(args, dest, None), str)}
     inputs: list[str] = []
-    for dest, value in vars(args).items():
-        if dest in named:
-            continue
+    # The bundled corpus (and its facts and bank) is what a command reads when given none: never an output.
+    given = [value for dest, value in vars(args).items() if dest not in named]
+    with contextlib.suppress(AnachronError):  # an install without it has nothing to protect
+        given.append(str(default_corpus_dir()))
+    for value in given:
         for text in value if isinstance(value, (list, tuple)) else (value,):
             if isinstance(text, str) and text and os.path.exists(text):
                 inputs.append(text)
