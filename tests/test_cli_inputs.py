@@ -127,6 +127,16 @@ class OneLineErrors(unittest.TestCase):
         lines.write_text('{"b": ' + "1" * 5_000 + "}\n", encoding="utf-8")
         self.fails(f"{lines}:1: invalid JSON: an integer of 5000 digits (column 7); at most 4300 are read", "score", str(lines))
 
+    def test_a_string_of_digits_is_no_integer(self) -> None:
+        from anachron.core.errors import AnachronError
+        from anachron.core.jsonio import parse_json
+
+        digits = "9" * 5_000
+        with self.assertRaises(AnachronError) as caught:
+            parse_json('{"a": "' + digits + '",\n "b": ' + digits + "}", "f", multiline=True)
+        self.assertEqual(str(caught.exception), "f:2: invalid JSON: an integer of 5000 digits (column 7); at most 4300 are read")
+        self.assertEqual(parse_json('["' + digits + '"]', "f"), [digits])
+
     def test_4300_digits_are_read(self) -> None:
         from anachron.core.jsonio import parse_json
 

@@ -138,7 +138,11 @@ def parse_json(
 def _long_integer(text: str, where: str, multiline: bool, file: Any, line: int | None) -> AnachronError | None:
     """The error for an integer longer than Python converts (``sys.get_int_max_str_digits``), naming where it is."""
     limit = getattr(sys, "get_int_max_str_digits", lambda: 0)()
-    found = re.search(rf"[0-9]{{{limit + 1},}}", text) if limit else None
+    if not limit:
+        return None
+    # The first long digit run outside a string (a string of digits is no integer).
+    tokens = re.finditer(rf'"(?:[^"\\]|\\.)*"|(?P<digits>[0-9]{{{limit + 1},}})', text)
+    found = next((token for token in tokens if token["digits"]), None)
     if found is None:
         return None
     number = text.count("\n", 0, found.start()) + 1
