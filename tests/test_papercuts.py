@@ -20,7 +20,7 @@ from tests.support import ROOT, require_extra, run_cli
 class BareCommands(unittest.TestCase):
     def test_bare_anachron_prints_the_help(self):
         status, out, err = run_cli()
-        self.assertEqual((status, err), (0, ""))
+        self.assertEqual((status, err), (2, ""))  # a missing subcommand is a usage error (issue 26)
         self.assertTrue(out.startswith("usage: anachron [-h] [--version] COMMAND ..."), out[:80])
         for command in ("demo", "score", "compare", "export", "bank", "report", "serve"):
             self.assertRegex(out, rf"\n    {command}\s")
@@ -29,14 +29,14 @@ class BareCommands(unittest.TestCase):
         for group, action in (("bank", "run"), ("freeze", "check")):
             with self.subTest(group=group):
                 status, out, err = run_cli(group)
-                self.assertEqual((status, err), (0, ""))
+                self.assertEqual((status, err), (2, ""))
                 self.assertTrue(out.startswith(f"usage: anachron {group} [-h] ACTION ..."), out[:80])
                 self.assertIn(f"\n    {action}", out)
 
     def test_the_console_script_prints_the_help(self):
         done = subprocess.run([sys.executable, "-m", "anachron"], cwd=ROOT, capture_output=True, text=True,
                               env={**os.environ, "PYTHONPATH": str(ROOT)}, timeout=60)
-        self.assertEqual((done.returncode, done.stderr), (0, ""))
+        self.assertEqual((done.returncode, done.stderr), (2, ""))
         self.assertIn("COMMAND", done.stdout)
 
 

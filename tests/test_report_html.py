@@ -21,6 +21,7 @@ from anachron.core import compare_modes, load_corpus, parse_traces, score_traces
 from anachron.store import SearchEngine
 from anachron.core.agents import naive_trace
 from anachron.html import Run, report_html
+from anachron.html.report import content_security_policy
 from anachron.html.svg import horizon_bins
 from anachron.core.jsonio import dump_json
 from anachron.output.report import score_document
@@ -151,6 +152,12 @@ class ReportFiles(unittest.TestCase):
         text = self.report(self.u)
         self.assertEqual(re.findall(r"https?://[^\"' ]+", text), ["http://www.w3.org/2000/svg"] * text.count("<svg"))
         self.assertIn("Content-Security-Policy", text)
+        # Only the page's own script may run: named by its SHA-256, no 'unsafe-inline' for scripts.
+        script = re.search(r"<script>(.*?)</script>", text, re.S).group(1)
+        csp = re.search(r'http-equiv="Content-Security-Policy" content="([^"]+)"', text).group(1)
+        self.assertEqual(csp, content_security_policy(script))
+        self.assertRegex(csp, r"script-src 'sha256-[A-Za-z0-9+/]{43}='; ")
+        self.assertNotIn("script-src 'unsafe-inline'", csp)
 
     def test_hostile_text_cannot_break_the_page(self):
         traces = [{"sample_id": HOSTILE_ID, "as_of": "2022-06-01", "interactions": [
@@ -343,9 +350,29 @@ class ChromiumRender(unittest.TestCase):
         self.assertEqual(done.returncode, 0, done.stderr[-2000:])
         return done.stdout
 
+    def with_script(self, script, *, allowed):
+        """The page with *script* added before ``</body>``; with *allowed*, its hash added to the CSP."""
+        text = self.page.read_text(encoding="utf-8")
+        if allowed:
+            body = script[len("<script>"):-len("</script>")]
+            ours = re.search(r"script-src ('sha256-[^']+')", text).group(1)
+            theirs = content_security_policy(body).split("script-src ")[1].split(";")[0]
+            text = text.replace(f"script-src {ours}", f"script-src {ours} {theirs}")
+        page = self.dir / f"probe-{allowed}.html"
+        page.write_text(text.replace("</body>", script + "</body>"), encoding="utf-8")
+        return page
+
+    def test_a_script_not_named_by_the_csp_does_not_run(self):
+        marker = '<script>document.body.setAttribute("data-injected", "ran");</script>'
+        dom = self.run_chromium("--dump-dom", "--virtual-time-budget=5000", url=self.with_script(marker, allowed=False).as_uri())
+        self.assertIn("<table", dom)
+        self.assertNotIn('data-injected="ran"', dom)
+        dom = self.run_chromium("--dump-dom", "--virtual-time-budget=5000", url=self.with_script(marker, allowed=True).as_uri())
+        self.assertIn('data-injected="ran"', dom)  # the same script, named by its hash, runs: the probe works
+
     def test_the_plots_draw_and_the_table_sorts(self):
-        probe = self.dir / "probe.html"
-        probe.write_text(self.page.read_text(encoding="utf-8").replace("</body>", PROBE + "</body>"), encoding="utf-8")
+        # The probe is allowed by its hash beside the page's own; the sorting it checks is the page's script.
+        probe = self.with_script(PROBE, allowed=True)
         dom = self.run_chromium("--dump-dom", "--virtual-time-budget=5000", url=probe.as_uri())
         match = re.search(r'<pre id="probe">(.*?)</pre>', dom, re.S)
         self.assertIsNotNone(match, dom[-500:])

@@ -29,6 +29,7 @@ Reading a text for figures, in order:
 
 from __future__ import annotations
 
+import bisect
 import re
 from dataclasses import replace
 
@@ -55,6 +56,8 @@ _MONTH = MONTH + r"\.?"
 _QUARTER_WORD = r"(?:first|second|third|fourth|1st|2nd|3rd|4th)[- ](?:quarter|half)"
 
 # Spans that hold digits but are not figures; each is blanked (same length) before figures are read.
+# No two runs of whitespace are adjacent (each ``\s*`` follows a required token) and none spans a
+# line start, so a long run of blanks is read once: linear, not cubic (issue 26).
 _NOT_FIGURES = re.compile(
     "|".join(
         (
@@ -69,8 +72,8 @@ _NOT_FIGURES = re.compile(
             r"\b(?:19|20)[0-9]{2}\s*(?:Q[1-4]|H[12])\b",  # 2020 Q4, 2020Q4
             r"\b[1-4]Q\s*['\u2019]?(?:[0-9]{4}|[0-9]{2})?\b",  # 4Q20, 4Q 2020
             r"\b[12]H\s*['\u2019]?(?:[0-9]{4}|[0-9]{2})?\b",  # 1H21
-            r"\b(?:Q[1-4]|H[12])(?:\s*(?:FY|CY)?\s*[-/']?\s*(?:[0-9]{4}|[0-9]{2})(?![.,]?[0-9]))?\b",  # Q4, Q4 2020, Q4'20, Q4 FY20
-            r"\b(?:FY|CY|fiscal(?:\s+year)?)\s*['\u2019]?\s*(?:[0-9]{4}|[0-9]{2})\b",  # FY2019, FY'19, fiscal 2019
+            r"\b(?:Q[1-4]|H[12])(?:\s*(?:(?:FY|CY)\s*)?(?:[-/']\s*)?(?:[0-9]{4}|[0-9]{2})(?![.,]?[0-9]))?\b",  # Q4, Q4 2020, Q4'20, Q4 FY20
+            r"\b(?:FY|CY|fiscal(?:\s+year)?)\s*(?:['\u2019]\s*)?(?:[0-9]{4}|[0-9]{2})\b",  # FY2019, FY'19, fiscal 2019
             rf"\b{_QUARTER_WORD}\s+(?:of\s+)?(?:fiscal\s+)?(?:[0-9]{{4}})\b",  # fourth quarter of 2020
             r"(?<![\w$])['\u2019][0-9]{2}\b",  # '21
             r"\b[0-9]+(?:st|nd|rd|th)\b",  # 4th
@@ -78,7 +81,7 @@ _NOT_FIGURES = re.compile(
             r"\b[0-9]+(?:\.[0-9]+)?[- ]?(?:days?|weeks?|months?|years?|quarters?|hours?|minutes?|yrs?|mos?)\b",  # 3 months, 52-week
             r"\b(?:10-K|10-Q|8-K|20-F|6-K|S-1|F-1|424B[1-8])\b",  # filing forms
             r"\[[0-9]{1,3}\]",  # footnote marks
-            r"^\s*[0-9]{1,2}[.)](?=\s)",  # list numbers (MULTILINE)
+            r"^[^\S\n]*[0-9]{1,2}[.)](?=\s)",  # list numbers (MULTILINE; not across lines: linear)
             r"\b(?:page|item|section|table|note|no\.|number|#)\s*[0-9]+\b",
         )
     ),
@@ -243,13 +246,21 @@ def event_dates(text: str) -> list[tuple["object", int]]:
     "through", "went/go public" and the like.
     """
     text = normalise(text)
+    # Every clause end is found once (each is one character) and looked up by bisection, and each
+    # clause is searched once however many dates it holds: linear in the text, not in dates x text.
+    marks = [m.start() for m in _CLAUSE_END.finditer(text)]
+    listing: dict[tuple[int, int], bool] = {}
     found = []
     for day, start in dates(text):
-        ends = [m.end() for m in _CLAUSE_END.finditer(text, 0, start)]
-        begin = ends[-1] if ends else 0
-        after = _CLAUSE_END.search(text, start + 10)
-        clause = text[begin: after.start() if after else len(text)]
-        if _LISTING_EVENT.search(clause):
+        before = bisect.bisect_left(marks, start)  # marks[before - 1] is the last end before the date
+        begin = marks[before - 1] + 1 if before else 0
+        if text[start - 1: start] == ".":  # a full stop right before the date ends the clause before it
+            begin = start
+        after = bisect.bisect_left(marks, start + 10)
+        clause = (begin, marks[after] if after < len(marks) else len(text))
+        if clause not in listing:
+            listing[clause] = _LISTING_EVENT.search(text, *clause) is not None
+        if listing[clause]:
             found.append((day, start))
     return found
 

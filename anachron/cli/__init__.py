@@ -70,11 +70,15 @@ def build_parser(commands: Sequence[str] = COMMANDS) -> ArgumentParser:
 
 
 def help_of(parser: argparse.ArgumentParser):
-    """A command function printing *parser*'s help: what a command without its subcommand runs."""
+    """A command function printing *parser*'s help: what a command without its subcommand runs.
+
+    The help goes to stdout, and the exit status is 2: a missing subcommand
+    is a usage error, so a script that forgot it fails (issue 26).
+    """
 
     def show(args: argparse.Namespace) -> int:
         parser.print_help()
-        return 0
+        return EXIT_BAD_INPUT
 
     return show
 
@@ -92,6 +96,9 @@ def run(parser: argparse.ArgumentParser, argv: Sequence[str] | None) -> int:
     _escape_unprintable()
     args = parser.parse_args(argv)
     try:
+        from .options import refuse_output_input
+
+        refuse_output_input(args, getattr(args, "output_options", ("out",)))
         return int(args.func(args) or 0)
     except AnachronError as exc:
         sys.stdout.flush()

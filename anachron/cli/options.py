@@ -6,11 +6,13 @@ import argparse
 import contextlib
 import datetime as _dt
 import gc
+import os
 import re
 import sys
 from typing import AbstractSet, Iterator, Sequence
 
 from ..core.dates import parse_date
+from ..core.errors import AnachronError
 
 __all__ = [
     "add_corpus_option",
@@ -22,6 +24,7 @@ __all__ = [
     "frozen_heap",
     "iso_date",
     "positive_count",
+    "refuse_output_input",
     "write_scores",
 ]
 
@@ -94,6 +97,50 @@ def write_scores(records, corpus, fmt: str, out: str | None, *, sealed_tools: Ab
 
     with staged_output(out) as stream:
         score_stream(records, corpus, WRITERS[fmt](stream), sealed_tools=sealed_tools)
+
+
+def refuse_output_input(args: argparse.Namespace, outputs: Sequence[str] = ("out",)) -> None:
+    """Refuse a run whose output (``--out``, or each option dest in *outputs*) names one of its inputs.
+
+    The inputs are every other path among the parsed arguments (a string or
+    a list of strings naming something that exists), the bundled corpus
+    directory (read when no corpus, facts or bank is given), and the files
+    directly in a directory that is an input (a corpus's ``items.jsonl``).
+    Paths are compared as files (``os.path.samefile``: through symlinks,
+    hard links and ``..``); an output directory (``demo --out DIR``) is
+    refused when it is an input directory.  A path that does not exist yet
+    is no input.  Raises :class:`AnachronError` naming the input.
+
+    >>> import tempfile, pathlib
+    >>> corpus = pathlib.Path(tempfile.mkdtemp()); (corpus / "items.jsonl").write_text("")
+    0
+    >>> refuse_output_input(argparse.Namespace(corpus=str(corpus), out=str(corpus / "index.db")))
+    >>> refuse_output_input(argparse.Namespace(corpus=str(corpus), out=str(corpus / "items.jsonl")))  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    anachron.core.errors.AnachronError: --out names an input (.../items.jsonl): choose another path
+    """
+    from ..core.corpus import default_corpus_dir
+
+    named = {dest: getattr(args, dest) for dest in outputs if isinstance(getattr(args, dest, None), str)}
+    inputs: list[str] = []
+    # The bundled corpus (and its facts and bank) is what a command reads when given none: never an output.
+    given = [value for dest, value in vars(args).items() if dest not in named]
+    with contextlib.suppress(AnachronError):  # an install without it has nothing to protect
+        given.append(str(default_corpus_dir()))
+    for value in given:
+        for text in value if isinstance(value, (list, tuple)) else (value,):
+            if isinstance(text, str) and text and os.path.exists(text):
+                inputs.append(text)
+                if os.path.isdir(text):
+                    with os.scandir(text) as entries:
+                        inputs.extend(entry.path for entry in entries if entry.is_file())
+    for dest, out in named.items():
+        if not os.path.exists(out):
+            continue
+        for path in inputs:
+            if os.path.samefile(out, path):
+                option = "--" + dest.replace("_", "-")
+                raise AnachronError(f"{option} names an input ({os.path.realpath(path)}): choose another path")
 
 
 def iso_date(text: str) -> _dt.date:

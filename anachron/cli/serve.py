@@ -96,7 +96,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     )
     parser.add_argument("--upstream-timeout", type=float, default=30.0, metavar="SECONDS", help="per request (default: 30)")
     parser.add_argument("--http", metavar="[HOST:]PORT", help="serve streamable HTTP at /mcp instead of stdio (host default 127.0.0.1; port 0 picks one)")
-    parser.set_defaults(func=run)
+    parser.set_defaults(func=run, output_options=("events",))  # checked against the inputs (cli.options)
 
 
 def _address(text: str) -> tuple[str, int]:
@@ -123,6 +123,8 @@ def run(args: argparse.Namespace) -> int:
         backend = timelock.CorpusBackend(timelock.open_engine(args.corpus))
         backend.check_presentation(presentation)
     limits = timelock.Limits(args.max_searches, args.max_fetches, args.max_calls)
+    if args.k < 1:  # checked here, not by the lock: the lock is made after the event log
+        raise AnachronError(f"-k: expected a positive integer, got {args.k}")
     if args.events_dir is not None:
         _events_dir(args.events_dir)
 
@@ -132,9 +134,17 @@ def run(args: argparse.Namespace) -> int:
         raise AnachronError(str(exc)) from None
     import anyio
 
-    if args.events_dir is not None:
-        args.events = new_events_file(args.events_dir)
-    events = timelock.EventWriter(args.events, overwrite=args.overwrite_events)
+    # The port is bound (and the host resolved) before the event log is created: a server that
+    # cannot start leaves no file behind.
+    sock = _listen(*address) if address is not None else None
+    try:
+        if args.events_dir is not None:
+            args.events = new_events_file(args.events_dir)
+        events = timelock.EventWriter(args.events, overwrite=args.overwrite_events)
+    except BaseException:
+        if sock is not None:
+            sock.close()
+        raise
     lock = timelock.TimeLock(
         backend,
         as_of,
@@ -153,8 +163,7 @@ def run(args: argparse.Namespace) -> int:
             print(f"{status}, stdio", file=sys.stderr, flush=True)
             anyio.run(lambda: adapter.serve_stdio(server, lock))
         else:
-            host, port = address
-            sock = _listen(host, port)
+            host, _ = address
             bound = sock.getsockname()[1]
             shown = f"[{host}]" if ":" in host else host
             print(f"{status}, http://{shown}:{bound}/mcp", file=sys.stderr, flush=True)
@@ -203,6 +212,7 @@ def _no_event_log(directory: str, exc: OSError) -> AnachronError:
 
 
 def _listen(host: str, port: int) -> socket.socket:
+    sock = None
     try:
         info = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)[0]
         sock = socket.socket(info[0], socket.SOCK_STREAM)
@@ -210,5 +220,7 @@ def _listen(host: str, port: int) -> socket.socket:
         sock.bind(info[4])
         sock.listen(128)  # listening before the address is announced: early clients queue, never fail
     except OSError as exc:
+        if sock is not None:
+            sock.close()
         raise AnachronError(f"--http: cannot listen on {host}:{port}: {exc.strerror or exc}") from None
     return sock

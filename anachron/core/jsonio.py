@@ -31,12 +31,14 @@ from typing import Any, BinaryIO, Callable, Iterator, Mapping, TextIO
 from .errors import AnachronError, describe
 
 __all__ = [
+    "MAX_LOG_DEPTH",
     "Record",
     "dump_json",
     "located_records",
     "parse_json",
     "pretty_json",
     "read_json",
+    "read_json_log",
     "read_jsonl",
     "read_log_records",
     "read_records",
@@ -50,6 +52,9 @@ __all__ = [
 ]
 
 Record = tuple[str, Mapping[str, Any]]  # (where, object); where is "file:line"
+
+# Levels of arrays and objects a log may nest (docs/formats.md): real logs nest a few dozen.
+MAX_LOG_DEPTH = 200
 
 
 def record_location(where: str) -> tuple[str | None, int | None]:
@@ -86,9 +91,25 @@ def _no_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
 
 
 def parse_json(
-    text: str, where: str, *, multiline: bool = False, file: str | os.PathLike[str] | None = None, line: int | None = None
+    text: str,
+    where: str,
+    *,
+    multiline: bool = False,
+    file: str | os.PathLike[str] | None = None,
+    line: int | None = None,
+    max_depth: int | None = None,
 ) -> Any:
     """Parse one JSON document strictly; *where* prefixes the error message.
+
+    With *max_depth*, a document nesting arrays and objects deeper is an
+    error (the decoder itself stops near Python's recursion limit, about
+    1,000 levels).  An integer too long for Python to convert is an error.
+
+    >>> parse_json("[[1]]", "x", max_depth=2)
+    [[1]]
+    >>> parse_json("[[[1]]]", "x", max_depth=2)
+    Traceback (most recent call last):
+    anachron.core.errors.AnachronError: x: invalid JSON: nested deeper than 2 levels
 
     With *multiline*, *where* is a file name and a syntax error adds its line.
     The error's :attr:`~anachron.core.errors.AnachronError.where` holds
@@ -97,13 +118,64 @@ def parse_json(
     if multiline and file is None:
         file = where
     try:
-        return json.loads(text, object_pairs_hook=_no_duplicates, parse_constant=_reject_constant)
+        value = json.loads(text, object_pairs_hook=_no_duplicates, parse_constant=_reject_constant)
     except json.JSONDecodeError as exc:
         at = f"{where}:{exc.lineno}" if multiline else where
         number = exc.lineno if multiline else line
         raise AnachronError(f"{at}: invalid JSON: {exc.msg} (column {exc.colno})", file=file, line=number) from None
-    except (ValueError, RecursionError) as exc:
-        raise AnachronError(f"{where}: invalid JSON: {exc}", file=file, line=line) from None
+    except RecursionError:
+        deeper = f"deeper than {max_depth} levels" if max_depth is not None else "too deep for the parser"
+        raise AnachronError(f"{where}: invalid JSON: nested {deeper}", file=file, line=line) from None
+    except ValueError as exc:
+        raise _long_integer(text, where, multiline, file, line) or AnachronError(
+            f"{where}: invalid JSON: {' '.join(str(exc).split())[:200]}", file=file, line=line
+        ) from None
+    if max_depth is not None and _deeper_than(value, max_depth):
+        raise AnachronError(f"{where}: invalid JSON: nested deeper than {max_depth} levels", file=file, line=line)
+    return value
+
+
+def _long_integer(text: str, where: str, multiline: bool, file: Any, line: int | None) -> AnachronError | None:
+    """The error for an integer longer than Python converts (``sys.get_int_max_str_digits``), naming where it is."""
+    limit = getattr(sys, "get_int_max_str_digits", lambda: 0)()
+    if not limit:
+        return None
+    # The first long digit run outside a string (a string of digits is no integer).
+    tokens = re.finditer(rf'"(?:[^"\\]|\\.)*"|(?P<digits>[0-9]{{{limit + 1},}})', text)
+    found = next((token for token in tokens if token["digits"]), None)
+    if found is None:
+        return None
+    number = text.count("\n", 0, found.start()) + 1
+    column = found.start() - text.rfind("\n", 0, found.start())
+    at = f"{where}:{number}" if multiline else where
+    return AnachronError(
+        f"{at}: invalid JSON: an integer of {found.end() - found.start()} digits (column {column}); at most {limit} are read",
+        file=file, line=number if multiline else line,
+    )
+
+
+def _deeper_than(value: Any, limit: int) -> bool:
+    """Whether *value* nests arrays and objects more than *limit* levels deep (iterative: no recursion)."""
+    stack = [(value, 1)]
+    while stack:
+        node, depth = stack.pop()
+        children = node.values() if isinstance(node, dict) else node if isinstance(node, list) else None
+        if children is None:
+            continue
+        if depth > limit:
+            return True
+        stack.extend((child, depth + 1) for child in children if isinstance(child, (dict, list)))
+    return False
+
+
+def read_json_log(path: str | os.PathLike[str]) -> Any:
+    """A ``.json`` log parsed strictly, nested at most :data:`MAX_LOG_DEPTH` levels, before another reader sees it.
+
+    Other systems' readers (Inspect's) parse a hostile log recursively and
+    without bounds (20,000 nested ``[`` in 20 KB took 1 GB); this one
+    raises a one-line :class:`AnachronError` naming the file instead.
+    """
+    return parse_json(read_text(path), str(path), multiline=True, max_depth=MAX_LOG_DEPTH)
 
 
 def _unreadable(path: str | os.PathLike[str], exc: OSError) -> AnachronError:
@@ -458,19 +530,35 @@ def write_files_atomic(files: Mapping[str | os.PathLike[str], str]) -> None:
     a failure between two of them can leave the set partly replaced.
     """
     staged: list[tuple[str, Path]] = []
+    made: list[Path] = []  # directories this call created, outermost first
     current = None
     try:
         for path, text in files.items():
             current = Path(path)
             target = Path(os.path.realpath(current))
-            target.parent.mkdir(parents=True, exist_ok=True)
+            made += _make_parents(target.parent)
             staged.append((_stage(target, text), target))
         for tmp, target in list(staged):
             current = target
             os.replace(tmp, target)
             staged.remove((tmp, target))
+        made.clear()
     except OSError as exc:
         raise AnachronError(f"{current}: cannot write: {exc.strerror or exc}", file=current) from None
     finally:
         for tmp, _ in staged:
             _discard(tmp)
+        for directory in reversed(made):  # a failed set leaves no directory it made (a file-size limit, a full disk)
+            with contextlib.suppress(OSError):
+                directory.rmdir()
+
+
+def _make_parents(directory: Path) -> list[Path]:
+    """Make *directory* and its missing parents; the ones made, outermost first."""
+    missing = []
+    while not directory.exists() and directory != directory.parent:
+        missing.append(directory)
+        directory = directory.parent
+    for each in reversed(missing):
+        each.mkdir(exist_ok=True)
+    return missing[::-1]

@@ -51,7 +51,7 @@ from .attribution import conflict_evidence
 from .corpus import Corpus
 from .dates import known_at
 from .display import render_html
-from .query_intent import DateReference, future_references, query_findings
+from .query_intent import QUERY_SCAN_CHARS, DateReference, future_references, query_findings
 from .seal import audit, run_status, stored_status
 from .trace import STATUSES, Interaction, ReturnedItem, Trace
 
@@ -108,8 +108,12 @@ QUOTED_MENTION = 40  # characters of a content mention
 
 
 def _quote(text: str, limit: int) -> str:
-    text = " ".join(text.split())  # keep the evidence on one line
-    return text if len(text) <= limit else text[: limit - 3] + "..."
+    # Keep the evidence on one line; only a bounded head is split (a 20 MB query made millions of words).
+    head = 4 * limit
+    whole = " ".join(text[:head].split())
+    if len(text) > head and len(whole) <= limit:
+        whole += " ..."  # the head was mostly blanks: say that more follows
+    return whole if len(whole) <= limit else whole[: limit - 3] + "..."
 
 
 def _query_evidence(interaction: Interaction, as_of: _dt.date, corpus: Corpus) -> tuple[list[str], list[str]]:
@@ -130,6 +134,13 @@ def _query_evidence(interaction: Interaction, as_of: _dt.date, corpus: Corpus) -
         f"query '{query}' asks for results of {ref.begins}..{ref.ends}, still open at {t}" for ref in intent.open_periods
     ]
     return future, open_lines
+
+
+def _query_cut(interaction: Interaction) -> list[str]:
+    """The line saying a long query was read only in part (:func:`~anachron.core.query_intent.scanned_query`)."""
+    if interaction.query is None or len(interaction.query) <= QUERY_SCAN_CHARS:
+        return []
+    return [f"query cut at {QUERY_SCAN_CHARS} characters for date detection"]
 
 
 def _dated(item: ReturnedItem) -> str:
@@ -193,7 +204,7 @@ def judge(interaction: Interaction, as_of: _dt.date, corpus: Corpus) -> Judgemen
         return _LOCAL
     t = as_of.isoformat()
     future_lines, open_lines = _query_evidence(interaction, as_of, corpus)
-    evidence = future_lines + open_lines
+    evidence = future_lines + open_lines + _query_cut(interaction)
     query_leak, open_period = bool(future_lines), bool(open_lines)
 
     if interaction.status != "ok":

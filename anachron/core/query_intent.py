@@ -41,12 +41,18 @@ from .grammar.relative import ANCHORED_FORMS, ANCHORED_KINDS, ANCHORED_WORDS, an
 
 __all__ = [
     "DateReference",
+    "QUERY_SCAN_CHARS",
     "QueryIntent",
     "date_references",
     "future_references",
     "parse_fiscal_year_end",
     "query_findings",
+    "scanned_query",
 ]
+
+# Of a query, the characters the date detectors read (a real query is well under 1 KiB; the
+# lock refuses a search over 1,000 characters): 16 KiB is read in about 20 ms.
+QUERY_SCAN_CHARS = 16 * 1024
 
 # Slashed and hyphenated numeric dates are read both ways: a reference is a finding if either
 # reading begins after T, because a future reference read the wrong way round is a silent miss
@@ -563,15 +569,36 @@ def _open_periods(query: str, refs: list[DateReference], as_of: _dt.date) -> tup
     )
 
 
+def scanned_query(query: str) -> str:
+    """The part of *query* the date detectors read: all of it, or its first :data:`QUERY_SCAN_CHARS` characters.
+
+    A longer query is cut at its last whitespace within the limit (a date
+    cut in half could read as another date), or at the limit when it has
+    none.  Time and memory per query are so bounded (a 20 MB query made
+    millions of references); the scorer says so in the evidence.
+
+    >>> scanned_query("2023 " * 4000).endswith("2023")
+    True
+    >>> len(scanned_query("x" * 20000)) == QUERY_SCAN_CHARS
+    True
+    """
+    if len(query) <= QUERY_SCAN_CHARS:
+        return query
+    head = query[:QUERY_SCAN_CHARS + 1]
+    cut = max(head.rfind(space) for space in (" ", "\n", "\t"))
+    return head[:cut] if cut > 0 else head[:QUERY_SCAN_CHARS]
+
+
 def query_findings(query: str, as_of: _dt.date, *, fiscal_year_end: str | None = None) -> QueryIntent:
     """The findings on *query* asked as of *as_of*: future references and open periods.
 
     *fiscal_year_end* (``"MM-DD"``) is the fiscal calendar of the entity the
     query names, if the corpus gives one.  Written-out and anchored
-    references are both read (docs/metrics.md lists the forms).
+    references are both read (docs/metrics.md lists the forms), in the
+    :func:`scanned_query` part of a long query.
     """
     fiscal = parse_fiscal_year_end(fiscal_year_end) if fiscal_year_end is not None else None
-    text, matches = _matches(query)
+    text, matches = _matches(scanned_query(query))
     anchored = list(_ANCHORED.finditer(text))  # the whole text: an anchored phrase has no digit to find it by
     if anchored:
         matches = _merge(matches, anchored)

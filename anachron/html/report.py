@@ -7,13 +7,16 @@ sortable per-sample table with the evidence lines; for two runs, the
 paired comparison with its CI drawn; and a question-bank score card.
 
 The page carries a Content-Security-Policy that forbids every fetch, so it
-cannot reach the network even if asked to.  Its one script only sorts the
-tables; it holds no data.  The same inputs give the same bytes: nothing
+cannot reach the network even if asked to, and lets only its one script run
+(named by its SHA-256, :func:`content_security_policy`).  That script only
+sorts the tables; it holds no data.  The same inputs give the same bytes: nothing
 depends on the clock, the host or a hash seed.
 """
 
 from __future__ import annotations
 
+import base64
+import hashlib
 from dataclasses import dataclass
 from typing import Any, Mapping, Sequence
 
@@ -23,7 +26,7 @@ from . import svg
 from ._text import esc
 from .tables import bank_card, comparison_table, plural, sample_table, summary_table
 
-__all__ = ["Run", "report_html"]
+__all__ = ["Run", "content_security_policy", "report_html"]
 
 
 @dataclass(frozen=True)
@@ -97,7 +100,18 @@ _SCRIPT = """
 })();
 """
 
-_CSP = "default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; img-src data:"
+def content_security_policy(script: str) -> str:
+    """The page's CSP: no fetch of any kind, and only the one inline *script* runs (by its SHA-256).
+
+    A script injected into the page through a hole in the escaping would
+    not match the hash, so it would not run: the escaping is not the only
+    barrier.  Inline styles stay allowed (the SVG plots use them).
+
+    >>> content_security_policy("")
+    "default-src 'none'; style-src 'unsafe-inline'; script-src 'sha256-47DEQpj8HBSa+/TImW+5JCeuQeRkm5NMpJWZG3hSuFU='; img-src data:"
+    """
+    digest = base64.b64encode(hashlib.sha256(script.encode("utf-8")).digest()).decode("ascii")
+    return f"default-src 'none'; style-src 'unsafe-inline'; script-src 'sha256-{digest}'; img-src data:"
 
 
 def _series(run: Run, index: int) -> str:
@@ -187,7 +201,7 @@ def report_html(
     return (
         "<!DOCTYPE html>\n"
         '<html lang="en"><head><meta charset="utf-8">'
-        f'<meta http-equiv="Content-Security-Policy" content="{_CSP}">'
+        f'<meta http-equiv="Content-Security-Policy" content="{content_security_policy(_SCRIPT)}">'
         '<meta name="viewport" content="width=device-width, initial-scale=1">'
         f"<title>{esc(title)}</title><style>{_CSS}</style></head>\n"
         f"<body>{''.join(body)}<script>{_SCRIPT}</script></body></html>\n"

@@ -139,6 +139,30 @@ _CARD_FIELDS = {
 _ORACLE_TALLY_KEYS = frozenset({"correct", "answerable", "accuracy", "leaked", "embargoed", "leak_rate"})
 
 
+# The figures the report formats, where a card or an oracle tally has them: a number or null each
+# (intervals and bounds: a list of them), so a card with string fields is one line, not a traceback.
+_CARD_NUMBERS = frozenset({
+    "accuracy", "hindsight_accuracy", "leak_rate", "ambiguous", "ambiguous_embargoed", "incorrect",
+    "correct", "answerable", "leaked", "embargoed", "leaked_answerable", "refused", "oracle_ignore_accuracy",
+    "oracle_ignore_leak_rate", "oracle_respect_accuracy", "oracle_respect_leak_rate",
+})
+_CARD_INTERVALS = frozenset({"leak_rate_ci", "leak_rate_bounds", "leak_rate_bounds_ci"})
+
+
+def _number(value: Any) -> bool:
+    return value is None or (isinstance(value, (int, float)) and not isinstance(value, bool))
+
+
+def _check_numbers(fields: Mapping[str, Any], where: str, prefix: str) -> None:
+    for name in sorted(_CARD_NUMBERS.intersection(fields)):
+        if not _number(fields[name]):
+            raise AnachronError(f"{where}: field '{prefix}{name}': expected a number, got {describe(fields[name])}")
+    for name in sorted(_CARD_INTERVALS.intersection(fields)):
+        value = fields[name]
+        if value is not None and not (isinstance(value, list) and all(map(_number, value))):
+            raise AnachronError(f"{where}: field '{prefix}{name}': expected a list of numbers, got {describe(value)}")
+
+
 def check_bank_card(card: Any, where: str) -> Mapping[str, Any]:
     """A bank score card (``BankRun.to_dict()``), checked for the fields the report shows."""
     if not isinstance(card, dict):
@@ -153,6 +177,9 @@ def check_bank_card(card: Any, where: str) -> Mapping[str, Any]:
             isinstance(oracles.get(k), dict) and _ORACLE_TALLY_KEYS <= set(oracles[k]) for k in ("respect", "ignore"))):
         raise AnachronError(f"{where}: field 'oracles': expected {{respect, ignore}}, each a tally with "
                             f"{', '.join(sorted(_ORACLE_TALLY_KEYS))}")
+    _check_numbers(card, where, "")
+    for side in ("respect", "ignore") if oracles is not None else ():
+        _check_numbers(oracles[side], where, f"oracles.{side}.")
     for i, check in enumerate(card["checks"]):
         if not isinstance(check, dict) or not {"name", "rule", "threshold", "value", "passed"} <= set(check):
             raise AnachronError(f"{where}: checks[{i}]: expected {{name, rule, threshold, value, passed}}")

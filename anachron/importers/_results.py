@@ -152,6 +152,7 @@ def text_items(text: str, corpus: Corpus | None = None) -> list[Any]:
     seen: set[str] = set()
     for line in text.split("\n"):
         if "://" in line:
+            snippet = None  # the line's snippet, normalised once for all its URLs (linear in the line)
             for match in _URL.finditer(line):
                 url = match.group().rstrip(_URL_TAIL)  # a sentence's full stop is not part of its URL
                 if url in seen or len(url) <= len("https://"):
@@ -160,7 +161,9 @@ def text_items(text: str, corpus: Corpus | None = None) -> list[Any]:
                 if corpus is not None and url in corpus.items:
                     items.append(url)
                 else:
-                    items.append({"url": url, "snippet": " ".join(line.split())[:MAX_SNIPPET]})
+                    if snippet is None:
+                        snippet = " ".join(line.split())[:MAX_SNIPPET]
+                    items.append({"url": url, "snippet": snippet})
         if corpus is not None:
             for match in _WORD.finditer(line):
                 word = match.group().rstrip(_URL_TAIL)

@@ -36,7 +36,7 @@ from anachron.core import Corpus, SampleResult, parse_traces, score_traces
 from anachron.store import load_corpus
 from anachron.core.errors import AnachronError
 from anachron.inspect.scorer import sample_trace_record
-from anachron.core.jsonio import Record
+from anachron.core.jsonio import Record, read_json_log
 
 __all__ = ["log_paths", "log_records", "read_log_traces", "score_logs"]
 
@@ -57,6 +57,8 @@ def _unreadable(path: str | os.PathLike[str], exc: Exception) -> AnachronError:
 def _read(path: str | os.PathLike[str], *, header_only: bool = False) -> EvalLog:
     if not Path(path).is_file():
         raise AnachronError(f"{path}: no such file")
+    if str(path).endswith(".json"):
+        read_json_log(path)  # strict and depth-bounded first: Inspect's reader has no bound
     try:
         # Attachments resolved: long tool output is stored once, out of line.
         log = read_eval_log(str(path), header_only=header_only, resolve_attachments=True)

@@ -81,8 +81,24 @@ def one_line(text: str) -> str:
 
 
 def snippet(text: str) -> str:
-    """The first :data:`SNIPPET` characters of *text* on one line, cut at a word, ``...`` when cut."""
-    text = one_line(text)
+    """The first :data:`SNIPPET` characters of *text* on one line, cut at a word, ``...`` when cut.
+
+    Only a head of the text is put on one line, doubled until it gives more
+    than :data:`SNIPPET` characters (a megabyte page was split whole, twice a
+    call); the result is that of the whole text.
+
+    >>> snippet(" a   b  c ")
+    'a b c'
+    >>> len(snippet(" " * 10_000 + "word " * 100_000)) <= SNIPPET + 4
+    True
+    """
+    size = 2 * SNIPPET
+    while True:
+        head = one_line(text[:size])
+        if len(head) > SNIPPET or size >= len(text):
+            break
+        size *= 2
+    text = head
     if len(text) <= SNIPPET:
         return text
     return text[:SNIPPET].rsplit(" ", 1)[0] + " ..."

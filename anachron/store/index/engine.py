@@ -61,6 +61,10 @@ def connect(path: Path) -> sqlite3.Connection:
     return sqlite3.connect(uri, uri=True, check_same_thread=False)
 
 
+# The tables every index has (store.index.build); `samples` is empty, not absent, with --no-samples.
+_TABLES = frozenset(("meta", "entities", "items", "item_entities", "samples", "terms", "vocab", "postings"))
+
+
 def _open(path: str | os.PathLike[str], names: Sequence[str]) -> tuple[sqlite3.Connection, dict[str, str]]:
     """A read-only connection to a fresh index, and its meta table; else one clear error."""
     where = Path(path)
@@ -71,8 +75,13 @@ def _open(path: str | os.PathLike[str], names: Sequence[str]) -> tuple[sqlite3.C
     try:
         con = connect(where)
         meta = dict(con.execute("SELECT key, value FROM meta").fetchall())
+        tables = {name for (name,) in con.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
     except sqlite3.Error as exc:
         raise AnachronError(f"{where}: not an Anachron index ({exc})") from None
+    missing = sorted(_TABLES - tables)
+    if missing:  # a table dropped after the build: said now, not as a traceback at the first search
+        con.close()
+        raise AnachronError(f"{where}: a damaged index (no table {', '.join(missing)}); rebuild it: anachron index CORPUS_DIR --out {where}")
     try:
         check_meta(meta, names, where=str(where), what="index", again=f"--out {where}")
     except AnachronError:
