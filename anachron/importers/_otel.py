@@ -32,6 +32,7 @@ from typing import Any, Iterator, Mapping
 from ..core.errors import AnachronError, describe
 from ..core.jsonio import Record
 from ._common import Options, Session, documents, expect_list, expect_object, parse_arguments
+from ._otel_chat import GENAI, OPENINFERENCE, Turn, answer_text, chat_turn, signature
 
 FORMAT = "otel"
 
@@ -156,54 +157,228 @@ def _failed(span: Mapping[str, Any], attributes: Mapping[str, Any]) -> str | Non
     return None
 
 
+def _unrecorded(entry: dict[str, Any]) -> None:
+    """The log shows the call, not its result: neither clean nor leaking (the band widens)."""
+    entry["status"] = "unrecorded"
+    entry.pop("error", None)
+    entry.pop("returned", None)
+
+
+def _group(traces: Mapping[str, list[Any]], turns: Mapping[str, list[tuple[int, int, Turn]]]) -> dict[str, str]:
+    """Each trace's sample: its own, or that of the conversation a chat span of it continues.
+
+    A chat span whose input messages begin with all of an earlier chat span's
+    messages (inputs and outputs) continues its conversation; of several, the
+    longest one, then the last to start.  Such traces are one sample, named
+    by the first trace to start.
+    """
+    parent = {trace_id: trace_id for trace_id in traces}
+
+    def root(trace_id: str) -> str:
+        while parent[trace_id] != trace_id:
+            parent[trace_id] = parent[parent[trace_id]]
+            trace_id = parent[trace_id]
+        return trace_id
+
+    ordered = sorted((start, order, trace_id, turn) for trace_id, entries in turns.items() for start, order, turn in entries)
+    seen: dict[int, str] = {}  # running hash of a whole conversation -> the trace of the last span that had it
+    for _, _, trace_id, turn in ordered:
+        running, prefixes = 0, []
+        for message in turn.inputs:
+            running = hash((running, signature(message)))
+            prefixes.append(running)
+        for prefix in reversed(prefixes[:-1] if len(prefixes) > 1 else []):
+            if prefix in seen:
+                a, b = root(seen[prefix]), root(trace_id)
+                if a != b:
+                    first, second = sorted((a, b), key=lambda t: (traces[t][0][0], t))
+                    parent[second] = first
+                break
+        for message in turn.outputs:
+            running = hash((running, signature(message)))
+        if turn.inputs or turn.outputs:
+            seen[running] = trace_id
+    return {trace_id: root(trace_id) for trace_id in traces}
+
+
 def read(path: str, options: Options) -> Iterator[Record]:
     # A trace's spans may be spread over the whole file: group first, then build each sample.
     traces: dict[str, list[tuple[int, int, str, Mapping[str, Any], dict[str, Any]]]] = {}
+    turns: dict[str, list[tuple[int, int, Turn]]] = {}
     keys: dict[str, str] = {}
     for order, (at, span, resource, attributes) in enumerate(_spans(path)):
         trace_id = span["traceId"]
         start = _nanos(span.get("startTimeUnixNano"), at, "startTimeUnixNano")
         _nanos(span.get("endTimeUnixNano"), at, "endTimeUnixNano")
         traces.setdefault(trace_id, []).append((start, order, at, span, attributes))
+        turn = chat_turn(attributes)
+        if turn is not None:
+            turns.setdefault(trace_id, []).append((start, order, turn))
         if options.sample_id_from is not None and trace_id not in keys:
             value = attributes.get(options.sample_id_from, resource.get(options.sample_id_from))
             if isinstance(value, (str, int)) and not isinstance(value, bool) and value != "":
                 keys[trace_id] = str(value)
     if not traces:
         raise AnachronError(f"{path}: no span in the log (expected OTLP JSON with resourceSpans / scopeSpans / spans)")
+    for spans in traces.values():
+        spans.sort(key=lambda entry: (entry[0], entry[1]))
     samples: dict[str, list[tuple[int, int, str, Mapping[str, Any], dict[str, Any]]]] = {}
-    for trace_id, spans in traces.items():
-        if options.sample_id_from is not None and trace_id not in keys:
+    if options.sample_id_from is None:
+        joined = _group(traces, turns)
+        for trace_id, spans in traces.items():
+            samples.setdefault(joined[trace_id], []).extend(spans)
+    for trace_id, spans in traces.items() if options.sample_id_from is not None else ():
+        if trace_id not in keys:
             raise AnachronError(
                 f"{spans[0][2]}: no span or resource of trace {trace_id} has attribute {options.sample_id_from!r} (--sample-id-from)"
             )
-        samples.setdefault(keys.get(trace_id, trace_id), []).extend(spans)
+        samples.setdefault(keys[trace_id], []).extend(spans)
     for sample_id, spans in samples.items():
         spans.sort(key=lambda entry: (entry[0], entry[1]))
-        session = Session(spans[0][2].split(" ", 1)[0], FORMAT, options.corpus)
-        last_end = -1
-        for start, _, at, span, attributes in spans:
-            end = _nanos(span.get("endTimeUnixNano"), at, "endTimeUnixNano")
-            answer = _answer(attributes)
-            if answer is not None and end >= last_end:
-                last_end = end
-                session.final_answer(answer)
+        yield spans[0][2], _record(spans, sample_id, options)
+
+
+# Per convention: what turns content capture off, and the setting that turns it on (docs/importers.md).
+CAPTURE = {
+    GENAI: ("content capture is off", "set OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT=SPAN_ONLY "
+            "with OTEL_SEMCONV_STABILITY_OPT_IN=gen_ai_latest_experimental"),
+    OPENINFERENCE: ("inputs and outputs are hidden", "unset OPENINFERENCE_HIDE_INPUTS and OPENINFERENCE_HIDE_OUTPUTS"),
+    "traceloop": ("content capture is off", "set TRACELOOP_TRACE_CONTENT=true"),
+}
+TOOL_SPAN_CONVENTION = {CONVENTIONS[0]: GENAI, CONVENTIONS[1]: OPENINFERENCE, CONVENTIONS[2]: "traceloop"}
+UNKNOWN_TOOL = "unknown"  # a call the log only counts (a chat span's finish reason), without its name
+
+
+def _call_key(part: Mapping[str, Any], occurrences: dict[str, int]) -> str:
+    """A chat call's identity across spans: its id; without one, its name, arguments and rank among equals."""
+    if isinstance(part.get("id"), str) and part["id"]:
+        return "id:" + part["id"]
+    text = json.dumps([part.get("name"), part.get("arguments")], sort_keys=True, default=str)
+    occurrences[text] = occurrences.get(text, 0) + 1
+    return f"{text}#{occurrences[text]}"
+
+
+def _record(spans: list[tuple[int, int, str, Mapping[str, Any], dict[str, Any]]], sample_id: str, options: Options) -> Record:
+    """One sample: tool spans, then the chat spans' calls no tool span made (same call id), in time order."""
+    session = Session(spans[0][2].split(" ", 1)[0], FORMAT, options.corpus)
+    last_end = -1
+    tool_ids: set[str] = set()
+    for _, _, _, _, attributes in spans:
+        if _convention(attributes) is not None and isinstance(attributes.get(CALL_ID), str):
+            tool_ids.add(attributes[CALL_ID])
+    # Every chat call and response of the sample, by call identity.
+    chat_calls: dict[str, tuple[int, int, str, dict[str, Any]]] = {}
+    responses: dict[str, Any] = {}
+    missing: dict[str, int] = {}  # per convention: calls the log shows without their result
+    blind: dict[str, int] = {}  # per convention: chat spans that recorded no message
+    unseen: dict[str, int] = {}  # per convention: of those, the ones whose model called tools
+    events: list[tuple[int, int, str, Any]] = []
+    for start, order, at, span, attributes in spans:
+        end = _nanos(span.get("endTimeUnixNano"), at, "endTimeUnixNano")
+        turn = chat_turn(attributes)
+        answer = _answer(attributes) if turn is None else answer_text(turn)
+        if answer is not None and end >= last_end:
+            last_end = end
+            session.final_answer(answer)
+        if turn is None:
+            if _convention(attributes) is not None:
+                events.append((start, order, "tool", (at, span, attributes)))
+            continue
+        if not turn.recorded:
+            blind[turn.convention] = blind.get(turn.convention, 0) + 1
+            if turn.called_tools:
+                events.append((end, order, "blind", turn.convention))
+            continue
+        occurrences: dict[str, int] = {}
+        for side, messages in (("in", turn.inputs), ("out", turn.outputs)):
+            for _, parts in messages:
+                for part in parts:
+                    if part.get("type") == "tool_call" and isinstance(part.get("name"), str) and part["name"]:
+                        key = _call_key(part, occurrences)
+                        if key not in chat_calls:
+                            chat_calls[key] = (end if side == "out" else start, order, turn.convention, dict(part))
+                    elif part.get("type") == "tool_call_response" and isinstance(part.get("id"), str):
+                        responses.setdefault("id:" + part["id"], part.get("response"))
+    for key, (time, order, convention, part) in chat_calls.items():
+        if part.get("id") not in tool_ids or not isinstance(part.get("id"), str):
+            events.append((time, order, "chat", (key, convention, part)))
+    synthetic: list[dict[str, Any]] = []
+    for time, _, kind, payload in sorted(events, key=lambda e: (e[0], e[1])):
+        if kind == "tool":
+            at, span, attributes = payload
             convention = _convention(attributes)
-            if convention is None:
-                continue
-            _, _, name_key, arguments_key, result_key = convention
-            name = attributes.get(name_key) or span.get("name")
-            if not isinstance(name, str) or not name:
-                raise AnachronError(f"{at}: a tool span needs {name_key!r} or a name, got {describe(name)}")
-            call_id = attributes.get(CALL_ID) if isinstance(attributes.get(CALL_ID), str) else None
-            wrapped = convention is CONVENTIONS[2]  # only OpenLLMetry wraps payloads
-            arguments = _unwrap(attributes.get(arguments_key), "inputs") if wrapped else parse_arguments(attributes.get(arguments_key))
-            entry = session.call(name, arguments, call_id=call_id, time=_time(start))
-            failure = _failed(span, attributes)
-            if failure is not None:
-                session.failed(entry, failure)
-            elif result_key in attributes:
-                session.result(entry, _unwrap(attributes[result_key], "outputs") if wrapped else attributes[result_key])
+            entry = _tool_call(session, at, span, attributes, convention, responses)
+            if entry["status"] == "unrecorded":
+                name = TOOL_SPAN_CONVENTION[convention]
+                missing[name] = missing.get(name, 0) + 1
+        elif kind == "chat":
+            key, convention, part = payload
+            arguments = parse_arguments(part.get("arguments"))
+            entry = session.call(part["name"], arguments, call_id=part.get("id") or None, time=_time(time))
+            if key in responses:
+                session.result(entry, _response_text(responses[key]))
             else:
-                session.ok(entry, [])  # the span ran and recorded no result (content capture off)
-        yield spans[0][2], session.record(sample_id, options)
+                _unrecorded(entry)
+                missing["end"] = missing.get("end", 0) + 1
+        else:
+            entry = session.call(UNKNOWN_TOOL, time=_time(time))
+            _unrecorded(entry)
+            synthetic.append(entry)
+            unseen[payload] = unseen.get(payload, 0) + 1
+    record = session.record(sample_id, options)
+    for entry in synthetic:
+        entry.pop("retrieval", None)  # its name is unknown: it may have retrieved (fail closed)
+        entry.pop("returned", None)
+    warnings = _warnings(missing, unseen, blind, bool(session.calls))
+    if warnings:
+        record["warnings"] = warnings
+    return record
+
+
+def _warnings(missing: Mapping[str, int], unseen: Mapping[str, int], blind: Mapping[str, int], any_call: bool) -> list[str]:
+    """One line per cause, naming the setting that makes the log complete."""
+    lines = []
+    for convention, count in unseen.items():
+        cause, fix = CAPTURE[convention]
+        lines.append(f"{count} chat span(s) ended in tool calls the log does not show (each counted as one "
+                     f"unrecorded call of an unknown tool): {cause} ({fix})")
+    for convention, count in missing.items():
+        if convention == "end":
+            lines.append(f"{count} tool call(s) recorded no result: the log ends before the chat span that would show it "
+                         "(a truncated log, or a run that stopped)")
+        else:
+            cause, fix = CAPTURE[convention]
+            lines.append(f"{count} tool call(s) recorded no result: {cause} ({fix})")
+    if not any_call:
+        for convention, count in blind.items():
+            cause, fix = CAPTURE[convention]
+            lines.append(f"{count} chat span(s) recorded no message and the trace no tool call: {cause} ({fix})")
+    return lines
+
+
+def _response_text(value: Any) -> Any:
+    """A ``tool_call_response``'s result: a string as is, other JSON as the value."""
+    return value
+
+
+def _tool_call(session: Session, at: str, span: Mapping[str, Any], attributes: Mapping[str, Any],
+               convention: tuple[str, str, str, str, str], responses: Mapping[str, Any]) -> dict[str, Any]:
+    _, _, name_key, arguments_key, result_key = convention
+    name = attributes.get(name_key) or span.get("name")
+    if not isinstance(name, str) or not name:
+        raise AnachronError(f"{at}: a tool span needs {name_key!r} or a name, got {describe(name)}")
+    call_id = attributes.get(CALL_ID) if isinstance(attributes.get(CALL_ID), str) else None
+    wrapped = convention is CONVENTIONS[2]  # only OpenLLMetry wraps payloads
+    arguments = _unwrap(attributes.get(arguments_key), "inputs") if wrapped else parse_arguments(attributes.get(arguments_key))
+    start = _nanos(span.get("startTimeUnixNano"), at, "startTimeUnixNano")
+    entry = session.call(name, arguments, call_id=call_id, time=_time(start))
+    failure = _failed(span, attributes)
+    if failure is not None:
+        session.failed(entry, failure)
+    elif result_key in attributes:
+        session.result(entry, _unwrap(attributes[result_key], "outputs") if wrapped else attributes[result_key])
+    elif call_id is not None and "id:" + call_id in responses:
+        session.result(entry, responses["id:" + call_id])  # the next chat span's input shows what it returned
+    else:
+        _unrecorded(entry)
+    return entry

@@ -1,0 +1,256 @@
+"""Build the OTel fixtures in tests/data/importers/otel/ with the real instrumentations.
+
+    python tests/fixtures_build/build_otel_fixtures.py [OUT_DIR]
+
+A scripted agent (the ``openai`` SDK's Chat Completions client and a plain
+tool loop) talks to a stub model server on 127.0.0.1 that speaks just enough
+of the Chat Completions API: its first reply calls ``web_search``, its
+second calls ``fetch_page`` and the local ``days_between`` together, its
+third answers.  The search shows an item published after the cutoff, one
+before it and an undated one; the fetch reads a page dated before it.  Each
+run is instrumented by one real package (``opentelemetry-instrumentation-
+openai-v2``, ``openinference-instrumentation-openai``), with content
+capture on or off, and its spans are exported by the SDK's in-memory
+exporter, encoded by ``opentelemetry-exporter-otlp-proto-common`` as an
+``ExportTraceServiceRequest`` and written as OTLP/JSON (protobuf's JSON
+mapping, with trace and span ids as hex as the OTLP/JSON spec requires).
+
+The instrumentations write random ids and wall-clock times: the builder
+gives the tracer provider a counting id generator and rewrites each time
+to a fixed start plus its rank (order kept), so a rebuild writes the same
+bytes with the same package versions.  No enclosing span: each chat call
+is its own trace, as an uninstrumented agent loop exports them.
+"""
+
+from __future__ import annotations
+
+import base64
+import contextlib
+import json
+import os
+import sys
+import threading
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+
+OUT = Path(__file__).resolve().parent.parent / "data" / "importers" / "otel"
+PACKAGES = {
+    "opentelemetry-sdk": "1.45.2",
+    "opentelemetry-exporter-otlp-proto-common": "1.45.2",
+    "opentelemetry-instrumentation-openai-v2": "2.4b0",
+    "openinference-instrumentation-openai": "0.1.66",
+    "openai": "3.57.0",
+}
+START_NS = 1_672_531_200_000_000_000  # 2023-01-01T00:00:00Z: the agent works as of this day
+MODEL = "gpt-4o-mini"
+
+SEARCH = {
+    "query": "cygnus robotics ipo",
+    "results": [
+        {"url": "https://www.reuters.com/markets/cygnus-prices-ipo/", "title": "Cygnus Robotics prices IPO above range",
+         "content": "Cygnus Robotics priced its initial public offering above the marketed range.",
+         "published_date": "Thu, 09 Feb 2023 14:00:00 GMT"},
+        {"url": "https://example.com/cygnus-files", "title": "Cygnus Robotics files confidentially",
+         "content": "The robot maker filed a draft registration statement.",
+         "published_date": "Thu, 15 Dec 2022 09:00:00 GMT"},
+        {"url": "https://blog.example.org/robotics-listings", "title": "Robotics listings to watch",
+         "content": "A roundup of robot makers said to be weighing a listing."},
+    ],
+}
+PAGE = (
+    '<html><head><meta property="article:published_time" content="2022-12-15T09:00:00Z">'
+    "<title>Cygnus files</title></head><body><p>Cygnus Robotics filed a draft registration "
+    "statement on December 15, 2022.</p></body></html>"
+)
+ANSWER = "Likely yes: Cygnus filed a draft registration in December (https://example.com/cygnus-files)."
+TOOLS = [
+    {"type": "function", "function": {"name": name, "description": text, "parameters": {
+        "type": "object", "properties": {key: {"type": "string"} for key in keys}, "required": list(keys)}}}
+    for name, text, keys in (
+        ("web_search", "Search the web.", ("query",)),
+        ("fetch_page", "Read a web page.", ("url",)),
+        ("days_between", "Days between two ISO dates.", ("start", "end")),
+    )
+]
+
+
+def run_tool(name: str, arguments: dict) -> str:
+    if name == "web_search":
+        return json.dumps(SEARCH)
+    if name == "fetch_page":
+        return PAGE
+    return "90"  # days_between 2023-01-01 and 2023-03-31, counted locally
+
+
+# --- the stub model server -------------------------------------------------------
+
+
+def _reply(request: dict) -> dict:
+    """The scripted turn: by the number of tool results the request carries."""
+    answered = sum(1 for m in request["messages"] if m.get("role") == "tool")
+    message: dict = {"role": "assistant", "content": None}
+    if answered == 0:
+        calls = [("call_search", "web_search", {"query": "cygnus robotics ipo"})]
+    elif answered == 1:
+        calls = [("call_fetch", "fetch_page", {"url": "https://example.com/cygnus-files"}),
+                 ("call_days", "days_between", {"start": "2023-01-01", "end": "2023-03-31"})]
+    else:
+        calls = []
+        message["content"] = ANSWER
+    if calls:
+        message["tool_calls"] = [{"id": i, "type": "function", "function": {"name": n, "arguments": json.dumps(a)}}
+                                 for i, n, a in calls]
+    return {
+        "id": f"chatcmpl-{answered + 1}", "object": "chat.completion", "created": 1672531200, "model": MODEL,
+        "choices": [{"index": 0, "message": message, "finish_reason": "tool_calls" if calls else "stop"}],
+        "usage": {"prompt_tokens": 50 + 40 * answered, "completion_tokens": 20, "total_tokens": 70 + 40 * answered},
+    }
+
+
+class _Handler(BaseHTTPRequestHandler):
+    def do_POST(self) -> None:  # noqa: N802 (http.server's name)
+        body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
+        data = json.dumps(_reply(body)).encode()
+        self.send_response(200)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(data)))
+        self.end_headers()
+        self.wfile.write(data)
+
+    def log_message(self, *args) -> None:
+        pass
+
+
+@contextlib.contextmanager
+def stub_server():
+    server = ThreadingHTTPServer(("127.0.0.1", 0), _Handler)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{server.server_address[1]}/v1"
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
+# --- the agent ---------------------------------------------------------------------
+
+
+def agent(base_url: str) -> None:
+    from openai import OpenAI
+
+    client = OpenAI(base_url=base_url, api_key="stub", max_retries=0)
+    messages: list = [{"role": "system", "content": "You forecast as of 2023-01-01."},
+                      {"role": "user", "content": "Will Cygnus Robotics list by March 2023?"}]
+    while True:
+        reply = client.chat.completions.create(model=MODEL, messages=messages, tools=TOOLS)
+        message = reply.choices[0].message
+        messages.append(message.model_dump(exclude_none=True))
+        if not message.tool_calls:
+            return
+        for call in message.tool_calls:
+            output = run_tool(call.function.name, json.loads(call.function.arguments))
+            messages.append({"role": "tool", "tool_call_id": call.id, "content": output})
+
+
+# --- instrumented runs -------------------------------------------------------------
+
+RUNS = {
+    # file stem: (instrumentation, environment)
+    "openai-v2-content": ("openai-v2", {"OTEL_SEMCONV_STABILITY_OPT_IN": "gen_ai_latest_experimental",
+                                        "OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT": "SPAN_ONLY"}),
+    "openai-v2-no-content": ("openai-v2", {"OTEL_SEMCONV_STABILITY_OPT_IN": "gen_ai_latest_experimental"}),
+    "openinference-content": ("openinference", {}),
+    "openinference-hidden": ("openinference", {"OPENINFERENCE_HIDE_INPUTS": "true", "OPENINFERENCE_HIDE_OUTPUTS": "true"}),
+}
+_ENV = ("OTEL_SEMCONV_STABILITY_OPT_IN", "OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT", "OPENINFERENCE_HIDE_INPUTS",
+        "OPENINFERENCE_HIDE_OUTPUTS", "OPENINFERENCE_HIDE_INPUT_MESSAGES", "OPENINFERENCE_HIDE_OUTPUT_MESSAGES")
+
+
+def _ids():
+    from opentelemetry.sdk.trace.id_generator import IdGenerator
+
+    class Counting(IdGenerator):
+        def __init__(self) -> None:
+            self.n = 0
+
+        def generate_span_id(self) -> int:
+            self.n += 1
+            return 0x1000 + self.n
+
+        def generate_trace_id(self) -> int:
+            self.n += 1
+            return 0xA0000000 + self.n
+
+    return Counting()
+
+
+def spans_of(instrumentation: str, env: dict) -> list:
+    """The finished spans of one instrumented run of the agent."""
+    from opentelemetry.sdk.resources import Resource
+    from opentelemetry.sdk.trace import TracerProvider
+    from opentelemetry.sdk.trace.export import SimpleSpanProcessor
+    from opentelemetry.sdk.trace.export.in_memory_span_exporter import InMemorySpanExporter
+
+    saved = {key: os.environ.pop(key, None) for key in _ENV}
+    os.environ.update(env)
+    exporter = InMemorySpanExporter()
+    provider = TracerProvider(resource=Resource.create({"service.name": "forecaster"}), id_generator=_ids())
+    provider.add_span_processor(SimpleSpanProcessor(exporter))
+    if instrumentation == "openai-v2":
+        from opentelemetry.instrumentation.openai_v2 import OpenAIInstrumentor as Instrumentor
+    else:
+        from openinference.instrumentation.openai import OpenAIInstrumentor as Instrumentor
+    instrumentor = Instrumentor()
+    try:
+        instrumentor.instrument(tracer_provider=provider)
+        with stub_server() as url:
+            agent(url)
+    finally:
+        instrumentor.uninstrument()
+        for key, value in saved.items():
+            os.environ.pop(key, None)
+            if value is not None:
+                os.environ[key] = value
+    return list(exporter.get_finished_spans())
+
+
+def otlp_json(spans: list) -> dict:
+    """*spans* as an OTLP/JSON ``ExportTraceServiceRequest``: ids in hex, times rebased (module docstring)."""
+    from google.protobuf.json_format import MessageToDict
+    from opentelemetry.exporter.otlp.proto.common.trace_encoder import encode_spans
+
+    document = MessageToDict(encode_spans(spans))
+    times = sorted({int(span[k]) for rs in document["resourceSpans"] for ss in rs["scopeSpans"]
+                    for span in ss["spans"] for k in ("startTimeUnixNano", "endTimeUnixNano")})
+    rank = {t: START_NS + i * 1_000_000_000 for i, t in enumerate(times)}
+    for rs in document["resourceSpans"]:
+        for ss in rs["scopeSpans"]:
+            for span in ss["spans"]:
+                for key in ("traceId", "spanId", "parentSpanId"):
+                    if key in span:
+                        span[key] = base64.b64decode(span[key]).hex()
+                for key in ("startTimeUnixNano", "endTimeUnixNano"):
+                    span[key] = str(rank[int(span[key])])
+                for pair in span.get("attributes", []):
+                    if pair["key"] == "server.port":  # the stub's free port changes from run to run
+                        pair["value"] = {"intValue": "8000"}
+    return document
+
+
+def build() -> dict[str, str]:
+    return {f"{stem}.json": json.dumps(otlp_json(spans_of(*run)), ensure_ascii=False, sort_keys=True, indent=1) + "\n"
+            for stem, run in RUNS.items()}
+
+
+def main(argv: list[str]) -> int:
+    out = Path(argv[0]) if argv else OUT
+    out.mkdir(parents=True, exist_ok=True)
+    for name, text in build().items():
+        (out / name).write_text(text, encoding="utf-8")
+        print(out / name)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
