@@ -16,9 +16,10 @@ exporter, encoded by ``opentelemetry-exporter-otlp-proto-common`` as an
 mapping, with trace and span ids as hex as the OTLP/JSON spec requires).
 
 The instrumentations write random ids and wall-clock times: the builder
-gives the tracer provider a counting id generator and rewrites each time
-to a fixed start plus its rank (order kept), so a rebuild writes the same
-bytes with the same package versions.  No enclosing span: each chat call
+gives the tracer provider a counting id generator and a fixed
+``service.instance.id``, rewrites each time to a fixed start plus its rank
+(order kept) and the stub's free port to 8000, so a rebuild writes the
+same bytes with the same package versions (:data:`PACKAGES`).  No enclosing span: each chat call
 is its own trace, as an uninstrumented agent loop exports them.
 """
 
@@ -39,6 +40,7 @@ PACKAGES = {
     "opentelemetry-exporter-otlp-proto-common": "1.45.2",
     "opentelemetry-instrumentation-openai-v2": "2.4b0",
     "openinference-instrumentation-openai": "0.1.66",
+    "opentelemetry-util-genai": "1.1b0",  # openai-v2 2.4b0 imports its `instruments` (renamed in 1.2b0)
     "openai": "3.57.0",
 }
 START_NS = 1_672_531_200_000_000_000  # 2023-01-01T00:00:00Z: the agent works as of this day
@@ -195,7 +197,7 @@ def spans_of(instrumentation: str, env: dict) -> list:
     saved = {key: os.environ.pop(key, None) for key in _ENV}
     os.environ.update(env)
     exporter = InMemorySpanExporter()
-    provider = TracerProvider(resource=Resource.create({"service.name": "forecaster"}), id_generator=_ids())
+    provider = TracerProvider(resource=Resource.create({"service.name": "forecaster", "service.instance.id": "stub-run"}), id_generator=_ids())
     provider.add_span_processor(SimpleSpanProcessor(exporter))
     if instrumentation == "openai-v2":
         from opentelemetry.instrumentation.openai_v2 import OpenAIInstrumentor as Instrumentor
