@@ -18,6 +18,8 @@ DATA = ROOT / "tests" / "data" / "importers" / "otel"
 FIGURES = json.loads((DATA / "figures.json").read_text(encoding="utf-8"))
 T = "2023-01-01"
 OPTIONS = Options(as_of=dt.date(2023, 1, 1))
+CAPTURED = ("openai-v2-content.json", "openinference-content.json", "traceloop-content.json")
+UNCAPTURED = ("openai-v2-no-content.json", "openinference-hidden.json", "traceloop-no-content.json")
 GENAI_FIX = ("set OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT=SPAN_ONLY with "
              "OTEL_SEMCONV_STABILITY_OPT_IN=gen_ai_latest_experimental")
 
@@ -45,7 +47,7 @@ def imported(path):
 
 class RealInstrumentationTest(unittest.TestCase):
     def test_content_captured(self):
-        for name in ("openai-v2-content.json", "openinference-content.json"):
+        for name in CAPTURED:
             with self.subTest(name):
                 truth = FIGURES[name]
                 doc = scored(DATA / name)
@@ -64,7 +66,7 @@ class RealInstrumentationTest(unittest.TestCase):
                 self.assertEqual(scored(DATA / name, "--sealed-tools", "web_search,fetch_page,days_between")["samples"][0]["seal_breaches"], 0)
 
     def test_content_captured_calls(self):
-        for name in ("openai-v2-content.json", "openinference-content.json"):
+        for name in CAPTURED:
             with self.subTest(name):
                 (record,) = imported(DATA / name)
                 self.assertEqual(record["sample_id"], "000000000000000000000000a0000001")  # the first trace
@@ -87,7 +89,7 @@ class RealInstrumentationTest(unittest.TestCase):
     def test_content_off_is_unrecorded_and_warned(self):
         # `anachron import` and scoring wait for the core's `unrecorded` status (issue 27, completeness):
         # the records are checked as the importer yields them.
-        for name in ("openai-v2-no-content.json", "openinference-hidden.json"):
+        for name in UNCAPTURED:
             with self.subTest(name):
                 truth = FIGURES[name]
                 got = records(DATA / name)
@@ -102,7 +104,7 @@ class RealInstrumentationTest(unittest.TestCase):
 
     def test_every_content_off_log_warns(self):
         # No importer may turn a log without results into a clean run: every sample warns.
-        for name in ("openai-v2-no-content.json", "openinference-hidden.json"):
+        for name in UNCAPTURED:
             for record in records(DATA / name):
                 self.assertTrue(record.get("warnings"), (name, record["sample_id"]))
 

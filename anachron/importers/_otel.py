@@ -32,7 +32,7 @@ from typing import Any, Iterator, Mapping
 from ..core.errors import AnachronError, describe
 from ..core.jsonio import Record
 from ._common import Options, Session, documents, expect_list, expect_object, parse_arguments
-from ._otel_chat import GENAI, OPENINFERENCE, Turn, answer_text, chat_turn, signature
+from ._otel_chat import GENAI, OPENINFERENCE, TRACELOOP, Turn, answer_text, chat_turn, signature
 
 FORMAT = "otel"
 
@@ -243,9 +243,9 @@ CAPTURE = {
     GENAI: ("content capture is off", "set OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT=SPAN_ONLY "
             "with OTEL_SEMCONV_STABILITY_OPT_IN=gen_ai_latest_experimental"),
     OPENINFERENCE: ("inputs and outputs are hidden", "unset OPENINFERENCE_HIDE_INPUTS and OPENINFERENCE_HIDE_OUTPUTS"),
-    "traceloop": ("content capture is off", "set TRACELOOP_TRACE_CONTENT=true"),
+    TRACELOOP: ("content capture is off", "set TRACELOOP_TRACE_CONTENT=true"),
 }
-TOOL_SPAN_CONVENTION = {CONVENTIONS[0]: GENAI, CONVENTIONS[1]: OPENINFERENCE, CONVENTIONS[2]: "traceloop"}
+TOOL_SPAN_CONVENTION = {CONVENTIONS[0]: GENAI, CONVENTIONS[1]: OPENINFERENCE, CONVENTIONS[2]: TRACELOOP}
 UNKNOWN_TOOL = "unknown"  # a call the log only counts (a chat span's finish reason), without its name
 
 

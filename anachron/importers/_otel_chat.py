@@ -38,6 +38,11 @@ from ._common import parse_arguments
 
 GENAI = "genai"
 OPENINFERENCE = "openinference"
+TRACELOOP = "traceloop"
+# Attributes of Traceloop's own conventions (opentelemetry-semantic-conventions-ai) on its chat spans,
+# which otherwise follow the GenAI semconv: they tell whose setting turns content capture on.
+TRACELOOP_MARKS = ("gen_ai.is_streaming", "gen_ai.openai.api_base", "llm.request.type", "traceloop.workflow.name")
+CALLED_TOOLS = frozenset({"tool_calls", "tool_call", "function_call"})  # finish reasons: openai-v2, Traceloop, legacy
 GENAI_CHAT = frozenset({"chat", "text_completion", "generate_content"})
 _FLAT = re.compile(r"llm\.(input|output)_messages\.(\d+)\.message\.(.+)\Z")
 _FLAT_CALL = re.compile(r"tool_calls\.(\d+)\.tool_call\.(id|function\.name|function\.arguments)\Z")
@@ -118,12 +123,14 @@ def chat_turn(attributes: Mapping[str, Any]) -> Turn | None:
         outputs = _genai_messages(attributes.get("gen_ai.output.messages"))
         reasons = attributes.get("gen_ai.response.finish_reasons")
         reasons = reasons if isinstance(reasons, list) else [reasons]
-        return Turn(GENAI, inputs or [], outputs or [], inputs is not None or outputs is not None, "tool_calls" in reasons)
+        convention = TRACELOOP if any(mark in attributes for mark in TRACELOOP_MARKS) else GENAI
+        return Turn(convention, inputs or [], outputs or [], inputs is not None or outputs is not None,
+                    any(reason in CALLED_TOOLS for reason in reasons if isinstance(reason, str)))
     if attributes.get("openinference.span.kind") == "LLM":
         inputs = _flat_messages(attributes, "input")
         outputs = _flat_messages(attributes, "output")
         return Turn(OPENINFERENCE, inputs or [], outputs or [], inputs is not None or outputs is not None,
-                    attributes.get("llm.finish_reason") == "tool_calls")
+                    attributes.get("llm.finish_reason") in CALLED_TOOLS)
     return None
 
 

@@ -9,7 +9,8 @@ second calls ``fetch_page`` and the local ``days_between`` together, its
 third answers.  The search shows an item published after the cutoff, one
 before it and an undated one; the fetch reads a page dated before it.  Each
 run is instrumented by one real package (``opentelemetry-instrumentation-
-openai-v2``, ``openinference-instrumentation-openai``), with content
+openai-v2``, ``openinference-instrumentation-openai``, Traceloop's
+``opentelemetry-instrumentation-openai``), with content
 capture on or off, and its spans are exported by the SDK's in-memory
 exporter, encoded by ``opentelemetry-exporter-otlp-proto-common`` as an
 ``ExportTraceServiceRequest`` and written as OTLP/JSON (protobuf's JSON
@@ -40,6 +41,7 @@ PACKAGES = {
     "opentelemetry-exporter-otlp-proto-common": "1.45.2",
     "opentelemetry-instrumentation-openai-v2": "2.4b0",
     "openinference-instrumentation-openai": "0.1.66",
+    "opentelemetry-instrumentation-openai": "0.62.4",  # Traceloop's OpenLLMetry
     "opentelemetry-util-genai": "1.1b0",  # openai-v2 2.4b0 imports its `instruments` (renamed in 1.2b0)
     "openai": "3.57.0",
 }
@@ -164,9 +166,12 @@ RUNS = {
     "openai-v2-no-content": ("openai-v2", {"OTEL_SEMCONV_STABILITY_OPT_IN": "gen_ai_latest_experimental"}),
     "openinference-content": ("openinference", {}),
     "openinference-hidden": ("openinference", {"OPENINFERENCE_HIDE_INPUTS": "true", "OPENINFERENCE_HIDE_OUTPUTS": "true"}),
+    "traceloop-content": ("traceloop", {"TRACELOOP_TRACE_CONTENT": "true"}),
+    "traceloop-no-content": ("traceloop", {"TRACELOOP_TRACE_CONTENT": "false"}),
 }
 _ENV = ("OTEL_SEMCONV_STABILITY_OPT_IN", "OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT", "OPENINFERENCE_HIDE_INPUTS",
-        "OPENINFERENCE_HIDE_OUTPUTS", "OPENINFERENCE_HIDE_INPUT_MESSAGES", "OPENINFERENCE_HIDE_OUTPUT_MESSAGES")
+        "OPENINFERENCE_HIDE_OUTPUTS", "OPENINFERENCE_HIDE_INPUT_MESSAGES", "OPENINFERENCE_HIDE_OUTPUT_MESSAGES",
+        "TRACELOOP_TRACE_CONTENT")
 
 
 def _ids():
@@ -201,6 +206,8 @@ def spans_of(instrumentation: str, env: dict) -> list:
     provider.add_span_processor(SimpleSpanProcessor(exporter))
     if instrumentation == "openai-v2":
         from opentelemetry.instrumentation.openai_v2 import OpenAIInstrumentor as Instrumentor
+    elif instrumentation == "traceloop":
+        from opentelemetry.instrumentation.openai import OpenAIInstrumentor as Instrumentor
     else:
         from openinference.instrumentation.openai import OpenAIInstrumentor as Instrumentor
     instrumentor = Instrumentor()
@@ -237,6 +244,8 @@ def otlp_json(spans: list) -> dict:
                 for pair in span.get("attributes", []):
                     if pair["key"] == "server.port":  # the stub's free port changes from run to run
                         pair["value"] = {"intValue": "8000"}
+                    elif pair["key"] == "gen_ai.openai.api_base":
+                        pair["value"] = {"stringValue": "http://127.0.0.1:8000/v1/"}
     return document
 
 
