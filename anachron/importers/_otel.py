@@ -19,8 +19,21 @@ OpenLLMetry (Traceloop)        ``traceloop.span.kind`` =       ``traceloop.entit
 =============================  ==============================  ===========================  ===========================
 
 A span with ``status.code`` 2 (``STATUS_CODE_ERROR``) or an ``error.type``
-attribute is an ``error`` call.  The answer is the text of
-``gen_ai.output.messages`` on the last span to end that has it.
+attribute is an ``error`` call; one without its result attribute (content
+capture off) is ``unrecorded``, unless a chat span shows the result.
+
+Chat spans (:mod:`._otel_chat`) give the calls of instrumentations that
+write no tool span: every ``tool_call`` of their messages is a call, every
+``tool_call_response`` its result, paired by call id; a tool span with the
+same call id is the same call.  Traces whose chat spans continue one
+conversation (one span's inputs begin with all of another's messages) are
+one sample, named by the first trace.  A chat span with no message whose
+finish reason says it called tools is one ``unrecorded`` call of the tool
+``unknown``.  Each record's ``warnings`` name the cause of every unrecorded
+call and the setting of its instrumentation that makes the log complete.
+The answer is the text of the last output message of the last span to end
+that has one (GenAI ``gen_ai.output.messages``, OpenInference
+``llm.output_messages``).
 """
 
 from __future__ import annotations
