@@ -18,8 +18,10 @@ DATA = ROOT / "tests" / "data" / "importers" / "otel"
 FIGURES = json.loads((DATA / "figures.json").read_text(encoding="utf-8"))
 T = "2023-01-01"
 OPTIONS = Options(as_of=dt.date(2023, 1, 1))
-CAPTURED = ("openai-v2-content.json", "openinference-content.json", "traceloop-content.json")
-UNCAPTURED = ("openai-v2-no-content.json", "openinference-hidden.json", "traceloop-no-content.json")
+CAPTURED = ("openai-v2-content.json", "openinference-content.json", "traceloop-content.json", "pydantic-ai-v2-content.json")
+UNCAPTURED = ("openai-v2-no-content.json", "openinference-hidden.json", "traceloop-no-content.json",
+              "pydantic-ai-v2-no-content.json")
+TIMES = {"pydantic-ai-v2-content.json": ("2023-01-01T00:00:03+00:00", "2023-01-01T00:00:07+00:00", "2023-01-01T00:00:08+00:00")}
 GENAI_FIX = ("set OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT=SPAN_ONLY with "
              "OTEL_SEMCONV_STABILITY_OPT_IN=gen_ai_latest_experimental")
 
@@ -74,13 +76,16 @@ class RealInstrumentationTest(unittest.TestCase):
                 self.assertEqual(record["answer"], "Likely yes: Cygnus filed a draft registration in December "
                                                    "(https://example.com/cygnus-files).")
                 self.assertEqual(record["citations"], ["https://example.com/cygnus-files"])
-                calls = [(c["tool"], c["status"], c.get("call_id"), c["time"], c.get("query"), c.get("target"),
+                calls = [(c["tool"], c["status"], c.get("call_id"), c.get("query"), c.get("target"),
                           c.get("retrieval", True), len(c["returned"])) for c in record["interactions"]]
                 self.assertEqual(calls, [
-                    ("web_search", "ok", "call_search", "2023-01-01T00:00:01+00:00", "cygnus robotics ipo", None, True, 3),
-                    ("fetch_page", "ok", "call_fetch", "2023-01-01T00:00:03+00:00", None, "https://example.com/cygnus-files", True, 1),
-                    ("days_between", "ok", "call_days", "2023-01-01T00:00:03+00:00", None, None, False, 0),
+                    ("web_search", "ok", "call_search", "cygnus robotics ipo", None, True, 3),
+                    ("fetch_page", "ok", "call_fetch", None, "https://example.com/cygnus-files", True, 1),
+                    ("days_between", "ok", "call_days", None, None, False, 0),
                 ])
+                # Chat calls are timed by the end of the chat span that made them; pydantic-ai's by its tool spans.
+                times = TIMES.get(name, ("2023-01-01T00:00:01+00:00", "2023-01-01T00:00:03+00:00", "2023-01-01T00:00:03+00:00"))
+                self.assertEqual(tuple(c["time"] for c in record["interactions"]), times)
                 search = record["interactions"][0]["returned"]
                 self.assertEqual([item.get("published_date") for item in search],
                                  ["Thu, 09 Feb 2023 14:00:00 GMT", "Thu, 15 Dec 2022 09:00:00 GMT", None])
@@ -99,8 +104,18 @@ class RealInstrumentationTest(unittest.TestCase):
                 for record in got:
                     self.assertNotIn("answer", record)
                     for call in record["interactions"]:
-                        # An unknown tool may have retrieved: not local, no result, no error.
-                        self.assertEqual(call, {"tool": "unknown", "status": "unrecorded", "time": call["time"]})
+                        self.assertNotIn("returned", call)
+                        self.assertNotIn("error", call)
+                        if name != "pydantic-ai-v2-no-content.json":
+                            # An unknown tool may have retrieved: not local.
+                            self.assertEqual(call, {"tool": "unknown", "status": "unrecorded", "time": call["time"]})
+
+    def test_pydantic_ai_without_content_keeps_names_and_ids(self):
+        (record,) = records(DATA / "pydantic-ai-v2-no-content.json")
+        self.assertEqual([(c["tool"], c["call_id"], c.get("retrieval", True), "arguments" in c) for c in record["interactions"]], [
+            ("web_search", "call_search", True, False), ("fetch_page", "call_fetch", True, False),
+            ("days_between", "call_days", False, False),
+        ])
 
     def test_every_content_off_log_warns(self):
         # No importer may turn a log without results into a clean run: every sample warns.

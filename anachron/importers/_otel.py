@@ -45,7 +45,7 @@ from typing import Any, Iterator, Mapping
 from ..core.errors import AnachronError, describe
 from ..core.jsonio import Record
 from ._common import Options, Session, documents, expect_list, expect_object, parse_arguments
-from ._otel_chat import GENAI, OPENINFERENCE, TRACELOOP, Turn, answer_text, chat_turn, signature
+from ._otel_chat import GENAI, OPENINFERENCE, PYDANTIC_AI, TRACELOOP, Turn, answer_text, chat_turn, signature
 
 FORMAT = "otel"
 
@@ -56,8 +56,11 @@ CONVENTIONS = (
     ("traceloop.span.kind", "tool", "traceloop.entity.name", "traceloop.entity.input", "traceloop.entity.output"),
 )
 CALL_ID = "gen_ai.tool.call.id"
+PYDANTIC_AI_V2 = ("tool_arguments", "tool_response")  # pydantic-ai InstrumentationSettings(version=2..4)
 OUTPUT_MESSAGES = "gen_ai.output.messages"
 MAX_DEPTH = 32
+# A span as read: (start ns, rank in the file, where, the span, its attributes, its scope's name).
+Entry = tuple[int, int, str, Mapping[str, Any], dict[str, Any], str]
 
 
 def _value(any_value: Any, where: str, depth: int = 0) -> Any:
@@ -110,8 +113,8 @@ def _time(nanos: int) -> str | None:
         return None
 
 
-def _spans(path: str) -> Iterator[tuple[str, Mapping[str, Any], Mapping[str, Any], dict[str, Any]]]:
-    """Every span of the log: (where, span, resource attributes, span attributes)."""
+def _spans(path: str) -> Iterator[tuple[str, Mapping[str, Any], Mapping[str, Any], dict[str, Any], str]]:
+    """Every span of the log: (where, span, resource attributes, span attributes, its scope's name)."""
     for where, document in documents(path):
         document = expect_object(document, where, "an OTLP document")
         for r, resource_spans in enumerate(expect_list(document.get("resourceSpans", []), where, "resourceSpans")):
@@ -122,12 +125,14 @@ def _spans(path: str) -> Iterator[tuple[str, Mapping[str, Any], Mapping[str, Any
             for s, scope in enumerate(expect_list(scopes, r_at, "scopeSpans")):
                 s_at = f"{r_at} scopeSpans[{s}]"
                 scope = expect_object(scope, s_at, "a scopeSpans entry")
+                named = scope.get("scope", scope.get("instrumentationLibrary"))
+                scope_name = named.get("name") if isinstance(named, dict) and isinstance(named.get("name"), str) else ""
                 for n, span in enumerate(expect_list(scope.get("spans", []), s_at, "spans")):
                     at = f"{s_at} spans[{n}]"
                     span = expect_object(span, at, "a span")
                     if not isinstance(span.get("traceId"), str) or not span["traceId"]:
                         raise AnachronError(f"{at}: traceId is {describe(span.get('traceId'))}, expected a hex string")
-                    yield at, span, resource, _attributes(span.get("attributes"), at)
+                    yield at, span, resource, _attributes(span.get("attributes"), at), scope_name
 
 
 def _convention(attributes: Mapping[str, Any]) -> tuple[str, str, str, str, str] | None:
@@ -216,15 +221,15 @@ def _group(traces: Mapping[str, list[Any]], turns: Mapping[str, list[tuple[int, 
 
 def read(path: str, options: Options) -> Iterator[Record]:
     # A trace's spans may be spread over the whole file: group first, then build each sample.
-    traces: dict[str, list[tuple[int, int, str, Mapping[str, Any], dict[str, Any]]]] = {}
+    traces: dict[str, list[Entry]] = {}
     turns: dict[str, list[tuple[int, int, Turn]]] = {}
     keys: dict[str, str] = {}
-    for order, (at, span, resource, attributes) in enumerate(_spans(path)):
+    for order, (at, span, resource, attributes, scope) in enumerate(_spans(path)):
         trace_id = span["traceId"]
         start = _nanos(span.get("startTimeUnixNano"), at, "startTimeUnixNano")
         _nanos(span.get("endTimeUnixNano"), at, "endTimeUnixNano")
-        traces.setdefault(trace_id, []).append((start, order, at, span, attributes))
-        turn = chat_turn(attributes)
+        traces.setdefault(trace_id, []).append((start, order, at, span, attributes, scope))
+        turn = chat_turn(attributes, scope)
         if turn is not None:
             turns.setdefault(trace_id, []).append((start, order, turn))
         if options.sample_id_from is not None and trace_id not in keys:
@@ -235,7 +240,7 @@ def read(path: str, options: Options) -> Iterator[Record]:
         raise AnachronError(f"{path}: no span in the log (expected OTLP JSON with resourceSpans / scopeSpans / spans)")
     for spans in traces.values():
         spans.sort(key=lambda entry: (entry[0], entry[1]))
-    samples: dict[str, list[tuple[int, int, str, Mapping[str, Any], dict[str, Any]]]] = {}
+    samples: dict[str, list[Entry]] = {}
     if options.sample_id_from is None:
         joined = _group(traces, turns)
         for trace_id, spans in traces.items():
@@ -257,6 +262,7 @@ CAPTURE = {
             "with OTEL_SEMCONV_STABILITY_OPT_IN=gen_ai_latest_experimental"),
     OPENINFERENCE: ("inputs and outputs are hidden", "unset OPENINFERENCE_HIDE_INPUTS and OPENINFERENCE_HIDE_OUTPUTS"),
     TRACELOOP: ("content capture is off", "set TRACELOOP_TRACE_CONTENT=true"),
+    PYDANTIC_AI: ("content capture is off", "instrument the agent with InstrumentationSettings(include_content=True), the default"),
 }
 TOOL_SPAN_CONVENTION = {CONVENTIONS[0]: GENAI, CONVENTIONS[1]: OPENINFERENCE, CONVENTIONS[2]: TRACELOOP}
 UNKNOWN_TOOL = "unknown"  # a call the log only counts (a chat span's finish reason), without its name
@@ -271,12 +277,12 @@ def _call_key(part: Mapping[str, Any], occurrences: dict[str, int]) -> str:
     return f"{text}#{occurrences[text]}"
 
 
-def _record(spans: list[tuple[int, int, str, Mapping[str, Any], dict[str, Any]]], sample_id: str, options: Options) -> Record:
+def _record(spans: list[Entry], sample_id: str, options: Options) -> Record:
     """One sample: tool spans, then the chat spans' calls no tool span made (same call id), in time order."""
     session = Session(spans[0][2].split(" ", 1)[0], FORMAT, options.corpus)
     last_end = -1
     tool_ids: set[str] = set()
-    for _, _, _, _, attributes in spans:
+    for _, _, _, _, attributes, _ in spans:
         if _convention(attributes) is not None and isinstance(attributes.get(CALL_ID), str):
             tool_ids.add(attributes[CALL_ID])
     # Every chat call and response of the sample, by call identity.
@@ -286,16 +292,16 @@ def _record(spans: list[tuple[int, int, str, Mapping[str, Any], dict[str, Any]]]
     blind: dict[str, int] = {}  # per convention: chat spans that recorded no message
     unseen: dict[str, int] = {}  # per convention: of those, the ones whose model called tools
     events: list[tuple[int, int, str, Any]] = []
-    for start, order, at, span, attributes in spans:
+    for start, order, at, span, attributes, scope in spans:
         end = _nanos(span.get("endTimeUnixNano"), at, "endTimeUnixNano")
-        turn = chat_turn(attributes)
+        turn = chat_turn(attributes, scope)
         answer = _answer(attributes) if turn is None else answer_text(turn)
         if answer is not None and end >= last_end:
             last_end = end
             session.final_answer(answer)
         if turn is None:
             if _convention(attributes) is not None:
-                events.append((start, order, "tool", (at, span, attributes)))
+                events.append((start, order, "tool", (at, span, attributes, scope)))
             continue
         if not turn.recorded:
             blind[turn.convention] = blind.get(turn.convention, 0) + 1
@@ -310,19 +316,19 @@ def _record(spans: list[tuple[int, int, str, Mapping[str, Any], dict[str, Any]]]
                         key = _call_key(part, occurrences)
                         if key not in chat_calls:
                             chat_calls[key] = (end if side == "out" else start, order, turn.convention, dict(part))
-                    elif part.get("type") == "tool_call_response" and isinstance(part.get("id"), str):
-                        responses.setdefault("id:" + part["id"], part.get("response"))
+                    elif part.get("type") == "tool_call_response" and isinstance(part.get("id"), str) and "response" in part:
+                        responses.setdefault("id:" + part["id"], part["response"])  # without it: content off
     for key, (time, order, convention, part) in chat_calls.items():
         if part.get("id") not in tool_ids or not isinstance(part.get("id"), str):
             events.append((time, order, "chat", (key, convention, part)))
     synthetic: list[dict[str, Any]] = []
     for time, _, kind, payload in sorted(events, key=lambda e: (e[0], e[1])):
         if kind == "tool":
-            at, span, attributes = payload
+            at, span, attributes, scope = payload
             convention = _convention(attributes)
             entry = _tool_call(session, at, span, attributes, convention, responses)
             if entry["status"] == "unrecorded":
-                name = TOOL_SPAN_CONVENTION[convention]
+                name = PYDANTIC_AI if scope == PYDANTIC_AI else TOOL_SPAN_CONVENTION[convention]
                 missing[name] = missing.get(name, 0) + 1
         elif kind == "chat":
             key, convention, part = payload
@@ -341,7 +347,9 @@ def _record(spans: list[tuple[int, int, str, Mapping[str, Any], dict[str, Any]]]
     record = session.record(sample_id, options)
     for entry in synthetic:
         entry.pop("retrieval", None)  # its name is unknown: it may have retrieved (fail closed)
-        entry.pop("returned", None)
+    for entry in session.calls:
+        if entry["status"] == "unrecorded":
+            entry.pop("returned", None)  # a local call gets an empty one: an unrecorded call has none
     warnings = _warnings(missing, unseen, blind, bool(session.calls))
     if warnings:
         record["warnings"] = warnings
@@ -377,6 +385,9 @@ def _response_text(value: Any) -> Any:
 def _tool_call(session: Session, at: str, span: Mapping[str, Any], attributes: Mapping[str, Any],
                convention: tuple[str, str, str, str, str], responses: Mapping[str, Any]) -> dict[str, Any]:
     _, _, name_key, arguments_key, result_key = convention
+    if convention is CONVENTIONS[0]:  # pydantic-ai's format versions 2 to 4 name them otherwise
+        arguments_key = arguments_key if arguments_key in attributes else PYDANTIC_AI_V2[0]
+        result_key = result_key if result_key in attributes else PYDANTIC_AI_V2[1]
     name = attributes.get(name_key) or span.get("name")
     if not isinstance(name, str) or not name:
         raise AnachronError(f"{at}: a tool span needs {name_key!r} or a name, got {describe(name)}")

@@ -39,6 +39,7 @@ from ._common import parse_arguments
 GENAI = "genai"
 OPENINFERENCE = "openinference"
 TRACELOOP = "traceloop"
+PYDANTIC_AI = "pydantic-ai"  # its instrumentation scope's name
 # Attributes of Traceloop's own conventions (opentelemetry-semantic-conventions-ai) on its chat spans,
 # which otherwise follow the GenAI semconv: they tell whose setting turns content capture on.
 TRACELOOP_MARKS = ("gen_ai.is_streaming", "gen_ai.openai.api_base", "llm.request.type", "traceloop.workflow.name")
@@ -114,8 +115,8 @@ def _flat_messages(attributes: Mapping[str, Any], side: str) -> list | None:
     return messages
 
 
-def chat_turn(attributes: Mapping[str, Any]) -> Turn | None:
-    """The :class:`Turn` of a chat span, ``None`` for any other span."""
+def chat_turn(attributes: Mapping[str, Any], scope: str = "") -> Turn | None:
+    """The :class:`Turn` of a chat span (*scope*: its instrumentation scope's name), ``None`` for any other span."""
     if attributes.get("gen_ai.operation.name") in GENAI_CHAT or (
         "gen_ai.input.messages" in attributes or "gen_ai.output.messages" in attributes
     ) and attributes.get("openinference.span.kind") is None:
@@ -124,6 +125,7 @@ def chat_turn(attributes: Mapping[str, Any]) -> Turn | None:
         reasons = attributes.get("gen_ai.response.finish_reasons")
         reasons = reasons if isinstance(reasons, list) else [reasons]
         convention = TRACELOOP if any(mark in attributes for mark in TRACELOOP_MARKS) else GENAI
+        convention = PYDANTIC_AI if scope == PYDANTIC_AI else convention
         return Turn(convention, inputs or [], outputs or [], inputs is not None or outputs is not None,
                     any(reason in CALLED_TOOLS for reason in reasons if isinstance(reason, str)))
     if attributes.get("openinference.span.kind") == "LLM":

@@ -11,7 +11,9 @@ before it and an undated one; the fetch reads a page dated before it.  Each
 run is instrumented by one real package (``opentelemetry-instrumentation-
 openai-v2``, ``openinference-instrumentation-openai``, Traceloop's
 ``opentelemetry-instrumentation-openai``), with content
-capture on or off, and its spans are exported by the SDK's in-memory
+capture on or off; and pydantic-ai runs the same agent with its
+``FunctionModel`` and its own instrumentation (format version 2).  The
+spans are exported by the SDK's in-memory
 exporter, encoded by ``opentelemetry-exporter-otlp-proto-common`` as an
 ``ExportTraceServiceRequest`` and written as OTLP/JSON (protobuf's JSON
 mapping, with trace and span ids as hex as the OTLP/JSON spec requires).
@@ -42,6 +44,7 @@ PACKAGES = {
     "opentelemetry-instrumentation-openai-v2": "2.4b0",
     "openinference-instrumentation-openai": "0.1.66",
     "opentelemetry-instrumentation-openai": "0.62.4",  # Traceloop's OpenLLMetry
+    "pydantic-ai-slim": "2.68.0",
     "opentelemetry-util-genai": "1.1b0",  # openai-v2 2.4b0 imports its `instruments` (renamed in 1.2b0)
     "openai": "3.57.0",
 }
@@ -168,6 +171,9 @@ RUNS = {
     "openinference-hidden": ("openinference", {"OPENINFERENCE_HIDE_INPUTS": "true", "OPENINFERENCE_HIDE_OUTPUTS": "true"}),
     "traceloop-content": ("traceloop", {"TRACELOOP_TRACE_CONTENT": "true"}),
     "traceloop-no-content": ("traceloop", {"TRACELOOP_TRACE_CONTENT": "false"}),
+    # pydantic-ai instruments itself: format version 2 (tool_arguments, tool_response), content on and off.
+    "pydantic-ai-v2-content": ("pydantic-ai", {"include_content": True}),
+    "pydantic-ai-v2-no-content": ("pydantic-ai", {"include_content": False}),
 }
 _ENV = ("OTEL_SEMCONV_STABILITY_OPT_IN", "OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT", "OPENINFERENCE_HIDE_INPUTS",
         "OPENINFERENCE_HIDE_OUTPUTS", "OPENINFERENCE_HIDE_INPUT_MESSAGES", "OPENINFERENCE_HIDE_OUTPUT_MESSAGES",
@@ -192,6 +198,46 @@ def _ids():
     return Counting()
 
 
+def pydantic_ai_agent(provider, include_content: bool) -> None:
+    """The same agent as :func:`agent`, run by pydantic-ai with its FunctionModel (no network at all)."""
+    import warnings
+
+    from pydantic_ai import Agent
+    from pydantic_ai.capabilities import Instrumentation
+    from pydantic_ai.messages import ModelResponse, TextPart, ToolCallPart
+    from pydantic_ai.models.function import FunctionModel
+    from pydantic_ai.models.instrumented import InstrumentationSettings
+
+    def model(messages, info):
+        answered = sum(1 for m in messages for p in getattr(m, "parts", []) if p.part_kind == "tool-return")
+        if answered == 0:
+            return ModelResponse(parts=[ToolCallPart("web_search", {"query": "cygnus robotics ipo"}, tool_call_id="call_search")])
+        if answered == 1:
+            return ModelResponse(parts=[
+                ToolCallPart("fetch_page", {"url": "https://example.com/cygnus-files"}, tool_call_id="call_fetch"),
+                ToolCallPart("days_between", {"start": "2023-01-01", "end": "2023-03-31"}, tool_call_id="call_days")])
+        return ModelResponse(parts=[TextPart(ANSWER)])
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # format version 2 is deprecated: logs written with it are still read
+        settings = InstrumentationSettings(tracer_provider=provider, version=2, include_content=include_content)
+    runner = Agent(FunctionModel(model), capabilities=[Instrumentation(settings=settings)])
+
+    @runner.tool_plain
+    def web_search(query: str) -> str:
+        return run_tool("web_search", {"query": query})
+
+    @runner.tool_plain
+    def fetch_page(url: str) -> str:
+        return run_tool("fetch_page", {"url": url})
+
+    @runner.tool_plain
+    def days_between(start: str, end: str) -> str:
+        return run_tool("days_between", {"start": start, "end": end})
+
+    runner.run_sync("Will Cygnus Robotics list by March 2023?")
+
+
 def spans_of(instrumentation: str, env: dict) -> list:
     """The finished spans of one instrumented run of the agent."""
     from opentelemetry.sdk.resources import Resource
@@ -199,11 +245,14 @@ def spans_of(instrumentation: str, env: dict) -> list:
     from opentelemetry.sdk.trace.export import SimpleSpanProcessor
     from opentelemetry.sdk.trace.export.in_memory_span_exporter import InMemorySpanExporter
 
-    saved = {key: os.environ.pop(key, None) for key in _ENV}
-    os.environ.update(env)
     exporter = InMemorySpanExporter()
     provider = TracerProvider(resource=Resource.create({"service.name": "forecaster", "service.instance.id": "stub-run"}), id_generator=_ids())
     provider.add_span_processor(SimpleSpanProcessor(exporter))
+    if instrumentation == "pydantic-ai":
+        pydantic_ai_agent(provider, env["include_content"])
+        return list(exporter.get_finished_spans())
+    saved = {key: os.environ.pop(key, None) for key in _ENV}
+    os.environ.update(env)
     if instrumentation == "openai-v2":
         from opentelemetry.instrumentation.openai_v2 import OpenAIInstrumentor as Instrumentor
     elif instrumentation == "traceloop":
@@ -246,6 +295,8 @@ def otlp_json(spans: list) -> dict:
                         pair["value"] = {"intValue": "8000"}
                     elif pair["key"] == "gen_ai.openai.api_base":
                         pair["value"] = {"stringValue": "http://127.0.0.1:8000/v1/"}
+                    elif pair["key"] in ("gen_ai.agent.call.id", "gen_ai.conversation.id"):  # pydantic-ai's uuid7s
+                        pair["value"] = {"stringValue": pair["key"].split(".")[1] + "-1"}
     return document
 
 
