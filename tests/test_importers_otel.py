@@ -246,6 +246,22 @@ class ChatSpanRuleTest(unittest.TestCase):
         self.assertEqual([(c["tool"], c["query"], c["status"]) for c in record["interactions"]], [("web_search", "q", "ok")])
         self.assertEqual((record["answer"], record["citations"]), ("See https://x.example/late", ["https://x.example/late"]))
 
+    def test_openinference_answers(self):
+        completion = {"choices": [{"message": {"role": "assistant", "content": "Maybe.", "tool_calls": [
+            {"id": "c9", "type": "function", "function": {"name": "web_search", "arguments": '{"query": "q"}'}}]}}]}
+        llm = span("aa", 0, {"openinference.span.kind": "LLM", "output.value": completion})
+        agent = span("aa", 5, {"openinference.span.kind": "AGENT", "output.value": {"output": "Yes, by March."}}, end=9)
+        (record,) = records(log(self.tmp.name, llm))
+        # No llm.output_messages (OPENINFERENCE_HIDE_OUTPUT_MESSAGES): the response in output.value.
+        self.assertEqual((record["answer"], [(c["tool"], c["call_id"], c["status"]) for c in record["interactions"]]),
+                         ("Maybe.", [("web_search", "c9", "unrecorded")]))
+        (record,) = records(log(self.tmp.name, llm, agent))
+        self.assertEqual(record["answer"], "Yes, by March.")  # the last span to end
+        for value, answer in (("Plain text.", "Plain text."), ("__REDACTED__", "Maybe."), ({"other": "x"}, "Maybe."),
+                              ({"final_output": "Final."}, "Final.")):
+            agent = span("aa", 5, {"openinference.span.kind": "AGENT", "output.value": value}, end=9)
+            self.assertEqual(records(log(self.tmp.name, llm, agent))[0]["answer"], answer, value)
+
     def test_chat_spans_without_a_tool_call_are_not_warned_when_their_content_is_recorded(self):
         spans = [chat("aa", 0, [SYSTEM], [{"role": "assistant", "parts": [{"type": "text", "content": "No."}]}])]
         (record,) = records(log(self.tmp.name, *spans))

@@ -33,7 +33,8 @@ finish reason says it called tools is one ``unrecorded`` call of the tool
 call and the setting of its instrumentation that makes the log complete.
 The answer is the text of the last output message of the last span to end
 that has one (GenAI ``gen_ai.output.messages``, OpenInference
-``llm.output_messages``).
+``llm.output_messages``, else the response in ``output.value``), or an
+OpenInference ``AGENT`` span's ``output.value``.
 """
 
 from __future__ import annotations
@@ -45,6 +46,7 @@ from typing import Any, Iterator, Mapping
 from ..core.errors import AnachronError, describe
 from ..core.jsonio import Record
 from ._common import Options, Session, documents, expect_list, expect_object, parse_arguments
+from ._results import loads
 from ._otel_chat import GENAI, OPENINFERENCE, PYDANTIC_AI, TRACELOOP, Turn, answer_text, chat_turn, signature
 
 FORMAT = "otel"
@@ -57,7 +59,7 @@ CONVENTIONS = (
 )
 CALL_ID = "gen_ai.tool.call.id"
 PYDANTIC_AI_V2 = ("tool_arguments", "tool_response")  # pydantic-ai InstrumentationSettings(version=2..4)
-OUTPUT_MESSAGES = "gen_ai.output.messages"
+REDACTED = "__REDACTED__"  # what OpenInference writes for a hidden value
 MAX_DEPTH = 32
 # A span as read: (start ns, rank in the file, where, the span, its attributes, its scope's name).
 Entry = tuple[int, int, str, Mapping[str, Any], dict[str, Any], str]
@@ -153,18 +155,18 @@ def _unwrap(value: Any, key: str) -> Any:
 
 
 def _answer(attributes: Mapping[str, Any]) -> str | None:
-    messages = attributes.get(OUTPUT_MESSAGES)
-    messages = parse_arguments(messages) if isinstance(messages, str) else messages
-    if not isinstance(messages, list):
+    """The answer on a span that is not a chat span: an OpenInference ``AGENT`` span's ``output.value``
+    (its text, or the ``output`` / ``final_output`` string of a JSON object)."""
+    value = attributes.get("output.value")
+    if attributes.get("openinference.span.kind") != "AGENT" or not isinstance(value, str) or value == REDACTED:
         return None
-    texts = [
-        part.get("content")
-        for message in messages
-        if isinstance(message, dict) and isinstance(message.get("parts"), list)
-        for part in message["parts"]
-        if isinstance(part, dict) and part.get("type") == "text"
-    ]
-    return "".join(t for t in texts if isinstance(t, str)) or None
+    parsed = loads(value) if value.lstrip()[:1] in ("{", "[") else None
+    if parsed is None:
+        return value
+    for key in ("output", "final_output"):
+        if isinstance(parsed, dict) and isinstance(parsed.get(key), str):
+            return parsed[key]
+    return None
 
 
 def _failed(span: Mapping[str, Any], attributes: Mapping[str, Any]) -> str | None:

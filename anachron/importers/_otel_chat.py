@@ -14,7 +14,9 @@ chat span is read as a :class:`Turn`:
 - OpenInference: the flattened ``llm.input_messages.N.message.*`` and
   ``llm.output_messages.N.message.*`` (``role``, ``content``,
   ``tool_call_id``, ``tool_calls.M.tool_call.id`` / ``.function.name`` /
-  ``.function.arguments``); finish reason in ``llm.finish_reason``.
+  ``.function.arguments``); without output messages, ``output.value`` when
+  it is a Chat Completions response (its first choice); finish reason in
+  ``llm.finish_reason``.
 
 A chat span whose instrumentation records no message (content capture off,
 hidden inputs) is a turn with ``recorded`` false: what it called is unknown.
@@ -115,6 +117,24 @@ def _flat_messages(attributes: Mapping[str, Any], side: str) -> list | None:
     return messages
 
 
+def _completion_output(value: Any) -> list | None:
+    """OpenInference's ``output.value`` when it is a Chat Completions response: its first choice's message."""
+    parsed = parse_arguments(value) if isinstance(value, str) and value.lstrip()[:1] == "{" else None
+    choices = parsed.get("choices") if isinstance(parsed, dict) else None
+    message = choices[0].get("message") if isinstance(choices, list) and choices and isinstance(choices[0], dict) else None
+    if not isinstance(message, dict):
+        return None
+    parts: list[dict[str, Any]] = []
+    if isinstance(message.get("content"), str):
+        parts.append({"type": "text", "content": message["content"]})
+    for call in message.get("tool_calls") or []:
+        function = call.get("function") if isinstance(call, dict) else None
+        if isinstance(function, dict):
+            parts.append({"type": "tool_call", "id": call.get("id"), "name": function.get("name"),
+                          "arguments": parse_arguments(function.get("arguments"))})
+    return [(message.get("role") if isinstance(message.get("role"), str) else "assistant", parts)]
+
+
 def chat_turn(attributes: Mapping[str, Any], scope: str = "") -> Turn | None:
     """The :class:`Turn` of a chat span (*scope*: its instrumentation scope's name), ``None`` for any other span."""
     if attributes.get("gen_ai.operation.name") in GENAI_CHAT or (
@@ -131,6 +151,7 @@ def chat_turn(attributes: Mapping[str, Any], scope: str = "") -> Turn | None:
     if attributes.get("openinference.span.kind") == "LLM":
         inputs = _flat_messages(attributes, "input")
         outputs = _flat_messages(attributes, "output")
+        outputs = outputs if outputs is not None else _completion_output(attributes.get("output.value"))
         return Turn(OPENINFERENCE, inputs or [], outputs or [], inputs is not None or outputs is not None,
                     attributes.get("llm.finish_reason") in CALLED_TOOLS)
     return None
