@@ -18,10 +18,12 @@ DATA = ROOT / "tests" / "data" / "importers" / "otel"
 FIGURES = json.loads((DATA / "figures.json").read_text(encoding="utf-8"))
 T = "2023-01-01"
 OPTIONS = Options(as_of=dt.date(2023, 1, 1))
-CAPTURED = ("openai-v2-content.json", "openinference-content.json", "traceloop-content.json", "pydantic-ai-v2-content.json")
+CAPTURED = ("openai-v2-content.json", "openai-v2-events.jsonl", "openinference-content.json", "traceloop-content.json",
+            "pydantic-ai-v2-content.json")
 UNCAPTURED = ("openai-v2-no-content.json", "openinference-hidden.json", "traceloop-no-content.json",
               "pydantic-ai-v2-no-content.json")
-TIMES = {"pydantic-ai-v2-content.json": ("2023-01-01T00:00:03+00:00", "2023-01-01T00:00:07+00:00", "2023-01-01T00:00:08+00:00")}
+TIMES = {"pydantic-ai-v2-content.json": ("2023-01-01T00:00:03+00:00", "2023-01-01T00:00:07+00:00", "2023-01-01T00:00:08+00:00"),
+         "openai-v2-events.jsonl": ("2023-01-01T00:00:02+00:00", "2023-01-01T00:00:05+00:00", "2023-01-01T00:00:05+00:00")}
 GENAI_FIX = ("set OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT=SPAN_ONLY with "
              "OTEL_SEMCONV_STABILITY_OPT_IN=gen_ai_latest_experimental")
 
@@ -109,6 +111,19 @@ class RealInstrumentationTest(unittest.TestCase):
                         if name != "pydantic-ai-v2-no-content.json":
                             # An unknown tool may have retrieved: not local.
                             self.assertEqual(call, {"tool": "unknown", "status": "unrecorded", "time": call["time"]})
+
+    def test_event_mode_logs_alone(self):
+        # The logs document without its spans: each event is its chat call, joined by trace and messages.
+        spans, events = (DATA / "openai-v2-events.jsonl").read_text(encoding="utf-8").splitlines()
+        with tempfile.TemporaryDirectory() as tmp:
+            path = Path(tmp) / "logs.json"
+            path.write_text(events, encoding="utf-8")
+            (record,) = records(path)
+            with_spans = records(DATA / "openai-v2-events.jsonl")[0]
+        self.assertEqual([{k: v for k, v in c.items() if k != "time"} for c in record["interactions"]],
+                         [{k: v for k, v in c.items() if k != "time"} for c in with_spans["interactions"]])
+        self.assertEqual(record["answer"], with_spans["answer"])
+        self.assertNotIn("warnings", record)
 
     def test_pydantic_ai_without_content_keeps_names_and_ids(self):
         (record,) = records(DATA / "pydantic-ai-v2-no-content.json")
@@ -283,7 +298,7 @@ class BuilderTest(unittest.TestCase):
                 raise AssertionError(f"the OTel fixture packages are not installed ({exc}): pip install -e '.[test]'")
             self.skipTest(f"the OTel fixture packages are not installed ({exc})")
         built = builder.build()
-        self.assertEqual(sorted(built), sorted(p.name for p in DATA.glob("*.json") if p.name != "figures.json"))
+        self.assertEqual(sorted(built), sorted(p.name for p in DATA.glob("*.json*") if p.name != "figures.json"))
         with tempfile.TemporaryDirectory() as tmp:
             for name, text in built.items():
                 with self.subTest(name):

@@ -115,26 +115,64 @@ def _time(nanos: int) -> str | None:
         return None
 
 
-def _spans(path: str) -> Iterator[tuple[str, Mapping[str, Any], Mapping[str, Any], dict[str, Any], str]]:
-    """Every span of the log: (where, span, resource attributes, span attributes, its scope's name)."""
+def _spans(path: str) -> Iterator[tuple[str, Mapping[str, Any], Mapping[str, Any], dict[str, Any], str, bool]]:
+    """Every span and GenAI log event of the log: (where, span, resource attributes, attributes, its
+    scope's name, whether it is a log record)."""
     for where, document in documents(path):
         document = expect_object(document, where, "an OTLP document")
-        for r, resource_spans in enumerate(expect_list(document.get("resourceSpans", []), where, "resourceSpans")):
-            r_at = f"{where} resourceSpans[{r}]"
-            resource_spans = expect_object(resource_spans, r_at, "a resourceSpans entry")
-            resource = _attributes((resource_spans.get("resource") or {}).get("attributes"), f"{r_at} resource")
-            scopes = resource_spans.get("scopeSpans", resource_spans.get("instrumentationLibrarySpans", []))
-            for s, scope in enumerate(expect_list(scopes, r_at, "scopeSpans")):
-                s_at = f"{r_at} scopeSpans[{s}]"
-                scope = expect_object(scope, s_at, "a scopeSpans entry")
-                named = scope.get("scope", scope.get("instrumentationLibrary"))
-                scope_name = named.get("name") if isinstance(named, dict) and isinstance(named.get("name"), str) else ""
-                for n, span in enumerate(expect_list(scope.get("spans", []), s_at, "spans")):
-                    at = f"{s_at} spans[{n}]"
-                    span = expect_object(span, at, "a span")
-                    if not isinstance(span.get("traceId"), str) or not span["traceId"]:
-                        raise AnachronError(f"{at}: traceId is {describe(span.get('traceId'))}, expected a hex string")
-                    yield at, span, resource, _attributes(span.get("attributes"), at), scope_name
+        for kind, scopes_key, legacy, items_key in (("resourceSpans", "scopeSpans", "instrumentationLibrarySpans", "spans"),
+                                                     ("resourceLogs", "scopeLogs", "instrumentationLibraryLogs", "logRecords")):
+            for r, resource_entry in enumerate(expect_list(document.get(kind, []), where, kind)):
+                r_at = f"{where} {kind}[{r}]"
+                resource_entry = expect_object(resource_entry, r_at, f"a {kind} entry")
+                resource = _attributes((resource_entry.get("resource") or {}).get("attributes"), f"{r_at} resource")
+                scopes = resource_entry.get(scopes_key, resource_entry.get(legacy, []))
+                for s, scope in enumerate(expect_list(scopes, r_at, scopes_key)):
+                    s_at = f"{r_at} {scopes_key}[{s}]"
+                    scope = expect_object(scope, s_at, f"a {scopes_key} entry")
+                    named = scope.get("scope", scope.get("instrumentationLibrary"))
+                    scope_name = named.get("name") if isinstance(named, dict) and isinstance(named.get("name"), str) else ""
+                    for n, item in enumerate(expect_list(scope.get(items_key, []), s_at, items_key)):
+                        at = f"{s_at} {items_key}[{n}]"
+                        item = expect_object(item, at, "a span" if kind == "resourceSpans" else "a log record")
+                        attributes = _attributes(item.get("attributes"), at)
+                        if kind == "resourceLogs":
+                            event = _event_span(at, item, attributes)
+                            if event is not None:
+                                yield at, event, resource, attributes, scope_name, True
+                            continue
+                        if not isinstance(item.get("traceId"), str) or not item["traceId"]:
+                            raise AnachronError(f"{at}: traceId is {describe(item.get('traceId'))}, expected a hex string")
+                        yield at, item, resource, attributes, scope_name, False
+
+
+def _event_span(at: str, record: Mapping[str, Any], attributes: Mapping[str, Any]) -> dict[str, Any] | None:
+    """A GenAI log event (a chat call's details, the semconv's event mode) as a span of no duration; other
+    log records are not read.  A record without trace context is a trace of its own."""
+    if chat_turn(attributes) is None and _convention(attributes) is None:
+        return None
+    time = _nanos(record.get("timeUnixNano"), at, "timeUnixNano") or _nanos(
+        record.get("observedTimeUnixNano"), at, "observedTimeUnixNano")
+    trace_id = record.get("traceId") if isinstance(record.get("traceId"), str) and record.get("traceId") else at
+    return {"traceId": trace_id, "spanId": record.get("spanId"), "name": record.get("eventName") or "event",
+            "startTimeUnixNano": str(time), "endTimeUnixNano": str(time)}
+
+
+def _merged(items: list[tuple[str, Mapping[str, Any], Mapping[str, Any], dict[str, Any], str, bool]]) -> list[tuple[str, Mapping[str, Any], Mapping[str, Any], dict[str, Any], str]]:
+    """The spans, each with the attributes of the log events that name it (same trace and span id) added
+    where the span has none: event mode puts a chat span's messages in an event.  An event naming no span
+    of the log stands alone."""
+    spans = {(span["traceId"], span.get("spanId")): attributes for _, span, _, attributes, _, is_log in items if not is_log}
+    out = []
+    for at, span, resource, attributes, scope, is_log in items:
+        named = isinstance(span.get("spanId"), str) and span["spanId"] != ""
+        target = spans.get((span["traceId"], span["spanId"])) if is_log and named else None
+        if target is None:
+            out.append((at, span, resource, attributes, scope))
+            continue
+        for key, value in attributes.items():
+            target.setdefault(key, value)
+    return out
 
 
 def _convention(attributes: Mapping[str, Any]) -> tuple[str, str, str, str, str] | None:
@@ -226,7 +264,7 @@ def read(path: str, options: Options) -> Iterator[Record]:
     traces: dict[str, list[Entry]] = {}
     turns: dict[str, list[tuple[int, int, Turn]]] = {}
     keys: dict[str, str] = {}
-    for order, (at, span, resource, attributes, scope) in enumerate(_spans(path)):
+    for order, (at, span, resource, attributes, scope) in enumerate(_merged(list(_spans(path)))):
         trace_id = span["traceId"]
         start = _nanos(span.get("startTimeUnixNano"), at, "startTimeUnixNano")
         _nanos(span.get("endTimeUnixNano"), at, "endTimeUnixNano")

@@ -169,6 +169,9 @@ RUNS = {
     "openai-v2-no-content": ("openai-v2", {"OTEL_SEMCONV_STABILITY_OPT_IN": "gen_ai_latest_experimental"}),
     "openinference-content": ("openinference", {}),
     "openinference-hidden": ("openinference", {"OPENINFERENCE_HIDE_INPUTS": "true", "OPENINFERENCE_HIDE_OUTPUTS": "true"}),
+    # Event mode: the messages go to a log event (resourceLogs) that names its chat span.
+    "openai-v2-events": ("openai-v2", {"OTEL_SEMCONV_STABILITY_OPT_IN": "gen_ai_latest_experimental",
+                                       "OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT": "EVENT_ONLY"}),
     "traceloop-content": ("traceloop", {"TRACELOOP_TRACE_CONTENT": "true"}),
     "traceloop-no-content": ("traceloop", {"TRACELOOP_TRACE_CONTENT": "false"}),
     # pydantic-ai instruments itself: format version 2 (tool_arguments, tool_response), content on and off.
@@ -245,12 +248,18 @@ def spans_of(instrumentation: str, env: dict) -> list:
     from opentelemetry.sdk.trace.export import SimpleSpanProcessor
     from opentelemetry.sdk.trace.export.in_memory_span_exporter import InMemorySpanExporter
 
+    from opentelemetry.sdk._logs import LoggerProvider
+    from opentelemetry.sdk._logs.export import InMemoryLogRecordExporter, SimpleLogRecordProcessor
+
+    logs = InMemoryLogRecordExporter()
+    logger_provider = LoggerProvider(resource=Resource.create({"service.name": "forecaster", "service.instance.id": "stub-run"}))
+    logger_provider.add_log_record_processor(SimpleLogRecordProcessor(logs))
     exporter = InMemorySpanExporter()
     provider = TracerProvider(resource=Resource.create({"service.name": "forecaster", "service.instance.id": "stub-run"}), id_generator=_ids())
     provider.add_span_processor(SimpleSpanProcessor(exporter))
     if instrumentation == "pydantic-ai":
         pydantic_ai_agent(provider, env["include_content"])
-        return list(exporter.get_finished_spans())
+        return list(exporter.get_finished_spans()), []
     saved = {key: os.environ.pop(key, None) for key in _ENV}
     os.environ.update(env)
     if instrumentation == "openai-v2":
@@ -261,7 +270,7 @@ def spans_of(instrumentation: str, env: dict) -> list:
         from openinference.instrumentation.openai import OpenAIInstrumentor as Instrumentor
     instrumentor = Instrumentor()
     try:
-        instrumentor.instrument(tracer_provider=provider)
+        instrumentor.instrument(tracer_provider=provider, logger_provider=logger_provider)
         with stub_server() as url:
             agent(url)
     finally:
@@ -270,39 +279,53 @@ def spans_of(instrumentation: str, env: dict) -> list:
             os.environ.pop(key, None)
             if value is not None:
                 os.environ[key] = value
-    return list(exporter.get_finished_spans())
+    return list(exporter.get_finished_spans()), list(logs.get_finished_logs())
 
 
-def otlp_json(spans: list) -> dict:
-    """*spans* as an OTLP/JSON ``ExportTraceServiceRequest``: ids in hex, times rebased (module docstring)."""
+def otlp_json(spans: list, logs: list) -> list[dict]:
+    """*spans* (and *logs*, when there are any) as OTLP/JSON ``ExportTraceServiceRequest`` (and
+    ``ExportLogsServiceRequest``) documents: ids in hex, times and run-dependent values fixed (module docstring)."""
     from google.protobuf.json_format import MessageToDict
+    from opentelemetry.exporter.otlp.proto.common._log_encoder import encode_logs
     from opentelemetry.exporter.otlp.proto.common.trace_encoder import encode_spans
 
-    document = MessageToDict(encode_spans(spans))
-    times = sorted({int(span[k]) for rs in document["resourceSpans"] for ss in rs["scopeSpans"]
-                    for span in ss["spans"] for k in ("startTimeUnixNano", "endTimeUnixNano")})
+    documents = [MessageToDict(encode_spans(spans))] + ([MessageToDict(encode_logs(logs))] if logs else [])
+    items = [item for document in documents for kind, scopes, key in (("resourceSpans", "scopeSpans", "spans"),
+                                                                       ("resourceLogs", "scopeLogs", "logRecords"))
+             for entry in document.get(kind, []) for scope in entry[scopes] for item in scope[key]]
+    time_keys = ("startTimeUnixNano", "endTimeUnixNano", "timeUnixNano", "observedTimeUnixNano")
+    times = sorted({int(item[k]) for item in items for k in time_keys if k in item})
     rank = {t: START_NS + i * 1_000_000_000 for i, t in enumerate(times)}
-    for rs in document["resourceSpans"]:
-        for ss in rs["scopeSpans"]:
-            for span in ss["spans"]:
-                for key in ("traceId", "spanId", "parentSpanId"):
-                    if key in span:
-                        span[key] = base64.b64decode(span[key]).hex()
-                for key in ("startTimeUnixNano", "endTimeUnixNano"):
-                    span[key] = str(rank[int(span[key])])
-                for pair in span.get("attributes", []):
-                    if pair["key"] == "server.port":  # the stub's free port changes from run to run
-                        pair["value"] = {"intValue": "8000"}
-                    elif pair["key"] == "gen_ai.openai.api_base":
-                        pair["value"] = {"stringValue": "http://127.0.0.1:8000/v1/"}
-                    elif pair["key"] in ("gen_ai.agent.call.id", "gen_ai.conversation.id"):  # pydantic-ai's uuid7s
-                        pair["value"] = {"stringValue": pair["key"].split(".")[1] + "-1"}
-    return document
+    for item in items:
+        for key in ("traceId", "spanId", "parentSpanId"):
+            if key in item:
+                item[key] = base64.b64decode(item[key]).hex()
+        for key in time_keys:
+            if key in item:
+                item[key] = str(rank[int(item[key])])
+        for pair in item.get("attributes", []):
+            if pair["key"] == "server.port":  # the stub's free port changes from run to run
+                pair["value"] = {"intValue": "8000"}
+            elif pair["key"] == "gen_ai.openai.api_base":
+                pair["value"] = {"stringValue": "http://127.0.0.1:8000/v1/"}
+            elif pair["key"] in ("gen_ai.agent.call.id", "gen_ai.conversation.id"):  # pydantic-ai's uuid7s
+                pair["value"] = {"stringValue": pair["key"].split(".")[1] + "-1"}
+    return documents
+
+
+def _dump(documents: list[dict]) -> tuple[str, str]:
+    """One document as JSON; a traces and a logs document as JSON Lines, as the collector's file exporter writes."""
+    if len(documents) == 1:
+        return ".json", json.dumps(documents[0], ensure_ascii=False, sort_keys=True, indent=1) + "\n"
+    return ".jsonl", "".join(json.dumps(d, ensure_ascii=False, sort_keys=True) + "\n" for d in documents)
 
 
 def build() -> dict[str, str]:
-    return {f"{stem}.json": json.dumps(otlp_json(spans_of(*run)), ensure_ascii=False, sort_keys=True, indent=1) + "\n"
-            for stem, run in RUNS.items()}
+    out = {}
+    for stem, run in RUNS.items():
+        suffix, text = _dump(otlp_json(*spans_of(*run)))
+        out[stem + suffix] = text
+    return out
 
 
 def main(argv: list[str]) -> int:
