@@ -277,6 +277,34 @@ class ChatSpanRuleTest(unittest.TestCase):
             agent = span("aa", 5, {"openinference.span.kind": "AGENT", "output.value": value}, end=9)
             self.assertEqual(records(log(self.tmp.name, llm, agent))[0]["answer"], answer, value)
 
+    def test_log_records(self):
+        def event(trace, time, attributes):
+            record = {"timeUnixNano": str(time * 10**9), "eventName": "gen_ai.client.inference.operation.details",
+                      "attributes": [{"key": k, "value": {"stringValue": v if isinstance(v, str) else json.dumps(v)}}
+                                     for k, v in attributes.items()]}
+            if trace:
+                record["traceId"] = trace
+            return record
+
+        first = {"gen_ai.operation.name": "chat", "gen_ai.input.messages": [SYSTEM],
+                 "gen_ai.output.messages": [call("c1", "web_search", {"query": "q"})]}
+        second = {"gen_ai.operation.name": "chat", "gen_ai.input.messages": [SYSTEM, call("c1", "web_search", {"query": "q"}),
+                                                                            reply("c1", SEARCH)], "gen_ai.output.messages": []}
+        other = {"log.message": "connected"}  # not a GenAI event: not read
+        path = Path(self.tmp.name) / "logs.json"
+        path.write_text(json.dumps({"resourceLogs": [{"scopeLogs": [{"logRecords": [
+            event(None, 1, first), event("", 2, other), event(None, 3, second)]}]}]}), encoding="utf-8")
+        (record,) = records(path)  # no trace context: joined by their messages
+        self.assertEqual([(c["tool"], c["status"], c["time"]) for c in record["interactions"]],
+                         [("web_search", "ok", "1970-01-01T00:00:01+00:00")])
+        self.assertEqual(record["sample_id"], f"{path} resourceLogs[0] scopeLogs[0] logRecords[0]")
+        path.write_text(json.dumps({"resourceLogs": [{"scopeLogs": [{"logRecords": [event("", 2, other)]}]}]}), encoding="utf-8")
+        with self.assertRaisesRegex(Exception, "no span in the log"):
+            records(path)
+        path.write_text(json.dumps({"resourceLogs": [{"scopeLogs": [{"logRecords": [7]}]}]}), encoding="utf-8")
+        with self.assertRaisesRegex(Exception, r"resourceLogs\[0\] scopeLogs\[0\] logRecords\[0\]: a log record: expected an object, got 7"):
+            records(path)
+
     def test_chat_spans_without_a_tool_call_are_not_warned_when_their_content_is_recorded(self):
         spans = [chat("aa", 0, [SYSTEM], [{"role": "assistant", "parts": [{"type": "text", "content": "No."}]}])]
         (record,) = records(log(self.tmp.name, *spans))

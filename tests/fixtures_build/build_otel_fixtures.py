@@ -265,7 +265,11 @@ def spans_of(instrumentation: str, env: dict) -> list:
     if instrumentation == "openai-v2":
         from opentelemetry.instrumentation.openai_v2 import OpenAIInstrumentor as Instrumentor
     elif instrumentation == "traceloop":
-        from opentelemetry.instrumentation.openai import OpenAIInstrumentor as Instrumentor
+        import warnings
+
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # its pydantic models use a deprecated config style
+            from opentelemetry.instrumentation.openai import OpenAIInstrumentor as Instrumentor
     else:
         from openinference.instrumentation.openai import OpenAIInstrumentor as Instrumentor
     instrumentor = Instrumentor()
