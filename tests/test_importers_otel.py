@@ -19,11 +19,15 @@ FIGURES = json.loads((DATA / "figures.json").read_text(encoding="utf-8"))
 T = "2023-01-01"
 OPTIONS = Options(as_of=dt.date(2023, 1, 1))
 CAPTURED = ("openai-v2-content.json", "openai-v2-events.jsonl", "openinference-content.json", "traceloop-content.json",
-            "pydantic-ai-v2-content.json")
+            "pydantic-ai-v2-content.json", "openinference-langchain.json", "traceloop-langchain.json")
 UNCAPTURED = ("openai-v2-no-content.json", "openinference-hidden.json", "traceloop-no-content.json",
               "pydantic-ai-v2-no-content.json")
 TIMES = {"pydantic-ai-v2-content.json": ("2023-01-01T00:00:03+00:00", "2023-01-01T00:00:07+00:00", "2023-01-01T00:00:08+00:00"),
          "openai-v2-events.jsonl": ("2023-01-01T00:00:02+00:00", "2023-01-01T00:00:05+00:00", "2023-01-01T00:00:05+00:00")}
+# LangChain: each model call and each tool run is a trace of its own; the tool spans (no call id) are
+# the chat calls of the same name and arguments, timed by their own start.
+TIMES["openinference-langchain.json"] = TIMES["traceloop-langchain.json"] = (
+    "2023-01-01T00:00:02+00:00", "2023-01-01T00:00:06+00:00", "2023-01-01T00:00:08+00:00")
 GENAI_FIX = ("set OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT=SPAN_ONLY with "
              "OTEL_SEMCONV_STABILITY_OPT_IN=gen_ai_latest_experimental")
 

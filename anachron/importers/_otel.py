@@ -39,6 +39,7 @@ OpenInference ``AGENT`` span's ``output.value``.
 
 from __future__ import annotations
 
+import ast
 import datetime as _dt
 import json
 from typing import Any, Iterator, Mapping
@@ -58,6 +59,7 @@ CONVENTIONS = (
     ("traceloop.span.kind", "tool", "traceloop.entity.name", "traceloop.entity.input", "traceloop.entity.output"),
 )
 CALL_ID = "gen_ai.tool.call.id"
+MAX_REPR = 64 * 1024  # characters of a Python repr read as a literal (bounds hostile input)
 PYDANTIC_AI_V2 = ("tool_arguments", "tool_response")  # pydantic-ai InstrumentationSettings(version=2..4)
 REDACTED = "__REDACTED__"  # what OpenInference writes for a hidden value
 MAX_DEPTH = 32
@@ -187,9 +189,23 @@ def _unwrap(value: Any, key: str) -> Any:
     parsed = parse_arguments(value) if isinstance(value, str) else value
     if isinstance(parsed, dict) and key in parsed:
         parsed = parsed[key]
-    if isinstance(parsed, dict) and isinstance(parsed.get("kwargs"), dict) and "content" in parsed["kwargs"]:
-        parsed = parsed["kwargs"]["content"]
-    return parsed
+    return _message_content(parsed)
+
+
+def _message_content(value: Any) -> Any:
+    """A LangChain message object's content, else *value*: a serialised message (``{"lc": 1, "kwargs":
+    {"content"}}``, Traceloop), a message dump (``{"type": "tool", "data": {"content"}}``, OpenInference),
+    or either under ``output``, as the two LangChain instrumentations write a tool's result."""
+    parsed = parse_arguments(value) if isinstance(value, str) and value.lstrip()[:1] == "{" else value
+    if isinstance(parsed, dict) and isinstance(parsed.get("output"), dict):  # Traceloop: {"output": message, "kwargs"}
+        inner = _message_content(parsed["output"])
+        return inner if inner is not parsed["output"] else value
+    if isinstance(parsed, dict) and isinstance(parsed.get("kwargs"), dict) and "content" in parsed["kwargs"] and "lc" in parsed:
+        return parsed["kwargs"]["content"]
+    if isinstance(parsed, dict) and isinstance(parsed.get("data"), dict) and "content" in parsed["data"] and isinstance(
+            parsed.get("type"), str):
+        return parsed["data"]["content"]
+    return value
 
 
 def _answer(attributes: Mapping[str, Any]) -> str | None:
@@ -223,12 +239,13 @@ def _unrecorded(entry: dict[str, Any]) -> None:
 
 
 def _group(traces: Mapping[str, list[Any]], turns: Mapping[str, list[tuple[int, int, Turn]]]) -> dict[str, str]:
-    """Each trace's sample: its own, or that of the conversation a chat span of it continues.
+    """Each trace's sample: its own, or that of the conversation a span of it continues.
 
     A chat span whose input messages begin with all of an earlier chat span's
     messages (inputs and outputs) continues its conversation; of several, the
-    longest one, then the last to start.  Such traces are one sample, named
-    by the first trace to start.
+    longest one, then the last to start.  A tool span runs the call a chat
+    span's output made: same call id, else (a span without one) same name and
+    arguments.  Such traces are one sample, named by the first trace to start.
     """
     parent = {trace_id: trace_id for trace_id in traces}
 
@@ -240,6 +257,26 @@ def _group(traces: Mapping[str, list[Any]], turns: Mapping[str, list[tuple[int, 
 
     ordered = sorted((start, order, trace_id, turn) for trace_id, entries in turns.items() for start, order, turn in entries)
     seen: dict[int, str] = {}  # running hash of a whole conversation -> the trace of the last span that had it
+    made: dict[str, str] = {}  # a call of a chat span's output -> its trace
+    for _, _, trace_id, turn in ordered:
+        for _, parts in turn.outputs:
+            for part in parts:
+                if part.get("type") == "tool_call" and isinstance(part.get("name"), str):
+                    arguments = parse_arguments(part.get("arguments"))
+                    for key in _made_keys(part.get("id"), part["name"], arguments) + _made_keys(None, part["name"], arguments):
+                        made.setdefault(key, trace_id)
+    for trace_id, entries in traces.items():
+        for _, _, _, span, attributes, _ in entries:
+            convention = _convention(attributes) if chat_turn(attributes) is None else None
+            if convention is None:
+                continue
+            name = attributes.get(convention[2]) or span.get("name")
+            ident = attributes.get(CALL_ID) if isinstance(attributes.get(CALL_ID), str) else None
+            keys = _made_keys(ident, name, _tool_arguments(attributes, convention))
+            maker = next((made[key] for key in keys if key in made), None)
+            if maker is not None and root(maker) != root(trace_id):
+                first, second = sorted((root(maker), root(trace_id)), key=lambda t: (traces[t][0][0], t))
+                parent[second] = first
     for _, _, trace_id, turn in ordered:
         running, prefixes = 0, []
         for message in turn.inputs:
@@ -257,6 +294,13 @@ def _group(traces: Mapping[str, list[Any]], turns: Mapping[str, list[tuple[int, 
         if turn.inputs or turn.outputs:
             seen[running] = trace_id
     return {trace_id: root(trace_id) for trace_id in traces}
+
+
+def _made_keys(ident: Any, name: Any, arguments: Any) -> list[str]:
+    """What ties a tool span to the chat call it ran: the call id; without one, the name and arguments."""
+    if isinstance(ident, str) and ident:
+        return ["id:" + ident]
+    return [json.dumps([name, arguments], sort_keys=True, default=str)]
 
 
 def read(path: str, options: Options) -> Iterator[Record]:
@@ -358,15 +402,28 @@ def _record(spans: list[Entry], sample_id: str, options: Options) -> Record:
                             chat_calls[key] = (end if side == "out" else start, order, turn.convention, dict(part))
                     elif part.get("type") == "tool_call_response" and isinstance(part.get("id"), str) and "response" in part:
                         responses.setdefault("id:" + part["id"], part["response"])  # without it: content off
+    # A tool span without a call id is the next chat call of its name that no tool span made (LangChain's).
+    queues: dict[str, list[str]] = {}
+    for key, (_, _, _, part) in chat_calls.items():
+        if not (isinstance(part.get("id"), str) and part["id"] in tool_ids):
+            queues.setdefault(part["name"], []).append(key)
+    paired: dict[int, str] = {}
+    for _, order, kind, payload in sorted(events, key=lambda e: (e[0], e[1])):
+        if kind == "tool" and not isinstance(payload[2].get(CALL_ID), str):
+            name = payload[2].get(_convention(payload[2])[2]) or payload[1].get("name")
+            if queues.get(name):
+                paired[order] = queues[name].pop(0)
+    made = set(paired.values())
     for key, (time, order, convention, part) in chat_calls.items():
-        if part.get("id") not in tool_ids or not isinstance(part.get("id"), str):
+        if key not in made and (part.get("id") not in tool_ids or not isinstance(part.get("id"), str)):
             events.append((time, order, "chat", (key, convention, part)))
     synthetic: list[dict[str, Any]] = []
-    for time, _, kind, payload in sorted(events, key=lambda e: (e[0], e[1])):
+    for time, order, kind, payload in sorted(events, key=lambda e: (e[0], e[1])):
         if kind == "tool":
             at, span, attributes, scope = payload
             convention = _convention(attributes)
-            entry = _tool_call(session, at, span, attributes, convention, responses)
+            chat = chat_calls[paired[order]][3] if order in paired else None
+            entry = _tool_call(session, at, span, attributes, convention, responses, chat)
             if entry["status"] == "unrecorded":
                 name = PYDANTIC_AI if scope == PYDANTIC_AI else TOOL_SPAN_CONVENTION[convention]
                 missing[name] = missing.get(name, 0) + 1
@@ -422,25 +479,53 @@ def _response_text(value: Any) -> Any:
     return value
 
 
+def _tool_arguments(attributes: Mapping[str, Any], convention: tuple[str, str, str, str, str]) -> Any:
+    """A tool span's arguments, parsed: JSON; LangChain's callback input (``{"input_str", "inputs"}``, or
+    OpenLLMetry's ``{"inputs"}``) unwrapped; a Python dict repr (OpenInference's LangChain tool input) read
+    as a literal."""
+    key = convention[3]
+    if convention is CONVENTIONS[0] and key not in attributes:  # pydantic-ai's format versions 2 to 4
+        key = PYDANTIC_AI_V2[0]
+    raw = attributes.get(key)
+    arguments = parse_arguments(raw)
+    if isinstance(arguments, dict) and isinstance(arguments.get("inputs"), dict) and (
+            convention is CONVENTIONS[2] or "input_str" in arguments):
+        return arguments["inputs"]
+    if isinstance(arguments, str) and arguments.lstrip()[:1] == "{" and len(arguments) <= MAX_REPR:
+        try:
+            literal = ast.literal_eval(arguments)
+        except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
+            return arguments
+        if isinstance(literal, dict) and all(isinstance(k, str) for k in literal) and loads(json.dumps(literal, default=str)) is not None:
+            return json.loads(json.dumps(literal, default=str))  # JSON values only (a repr may hold other literals)
+    return arguments
+
+
 def _tool_call(session: Session, at: str, span: Mapping[str, Any], attributes: Mapping[str, Any],
-               convention: tuple[str, str, str, str, str], responses: Mapping[str, Any]) -> dict[str, Any]:
-    _, _, name_key, arguments_key, result_key = convention
-    if convention is CONVENTIONS[0]:  # pydantic-ai's format versions 2 to 4 name them otherwise
-        arguments_key = arguments_key if arguments_key in attributes else PYDANTIC_AI_V2[0]
-        result_key = result_key if result_key in attributes else PYDANTIC_AI_V2[1]
+               convention: tuple[str, str, str, str, str], responses: Mapping[str, Any],
+               chat: Mapping[str, Any] | None) -> dict[str, Any]:
+    """A tool span's call; *chat* is the chat call it made, when the span names no call id."""
+    _, _, name_key, _, result_key = convention
+    if convention is CONVENTIONS[0] and result_key not in attributes:  # pydantic-ai's format versions 2 to 4
+        result_key = PYDANTIC_AI_V2[1]
+    wrapped = convention is CONVENTIONS[2]  # only OpenLLMetry wraps results in "outputs"
     name = attributes.get(name_key) or span.get("name")
     if not isinstance(name, str) or not name:
         raise AnachronError(f"{at}: a tool span needs {name_key!r} or a name, got {describe(name)}")
     call_id = attributes.get(CALL_ID) if isinstance(attributes.get(CALL_ID), str) else None
-    wrapped = convention is CONVENTIONS[2]  # only OpenLLMetry wraps payloads
-    arguments = _unwrap(attributes.get(arguments_key), "inputs") if wrapped else parse_arguments(attributes.get(arguments_key))
+    arguments = _tool_arguments(attributes, convention)
+    if chat is not None:
+        call_id = chat.get("id") if isinstance(chat.get("id"), str) and chat["id"] else None
+        if not isinstance(arguments, dict):  # LangChain writes a Python repr, or nothing: the model's JSON
+            arguments = parse_arguments(chat.get("arguments"))
     start = _nanos(span.get("startTimeUnixNano"), at, "startTimeUnixNano")
     entry = session.call(name, arguments, call_id=call_id, time=_time(start))
     failure = _failed(span, attributes)
     if failure is not None:
         session.failed(entry, failure)
     elif result_key in attributes:
-        session.result(entry, _unwrap(attributes[result_key], "outputs") if wrapped else attributes[result_key])
+        result = attributes[result_key]
+        session.result(entry, _unwrap(result, "outputs") if wrapped else _message_content(result))
     elif call_id is not None and "id:" + call_id in responses:
         session.result(entry, responses["id:" + call_id])  # the next chat span's input shows what it returned
     else:

@@ -45,6 +45,9 @@ PACKAGES = {
     "openinference-instrumentation-openai": "0.1.66",
     "opentelemetry-instrumentation-openai": "0.62.4",  # Traceloop's OpenLLMetry
     "pydantic-ai-slim": "2.68.0",
+    "langchain-core": "0.3.76",
+    "openinference-instrumentation-langchain": "0.1.80",
+    "opentelemetry-instrumentation-langchain": "0.62.4",
     "opentelemetry-util-genai": "1.1b0",  # openai-v2 2.4b0 imports its `instruments` (renamed in 1.2b0)
     "openai": "3.57.0",
 }
@@ -174,6 +177,9 @@ RUNS = {
                                        "OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT": "EVENT_ONLY"}),
     "traceloop-content": ("traceloop", {"TRACELOOP_TRACE_CONTENT": "true"}),
     "traceloop-no-content": ("traceloop", {"TRACELOOP_TRACE_CONTENT": "false"}),
+    # LangChain, traced by OpenInference and by Traceloop (content on: their default).
+    "openinference-langchain": ("openinference-langchain", {}),
+    "traceloop-langchain": ("traceloop-langchain", {"TRACELOOP_TRACE_CONTENT": "true"}),
     # pydantic-ai instruments itself: format version 2 (tool_arguments, tool_response), content on and off.
     "pydantic-ai-v2-content": ("pydantic-ai", {"include_content": True}),
     "pydantic-ai-v2-no-content": ("pydantic-ai", {"include_content": False}),
@@ -241,6 +247,49 @@ def pydantic_ai_agent(provider, include_content: bool) -> None:
     runner.run_sync("Will Cygnus Robotics list by March 2023?")
 
 
+def langchain_agent() -> None:
+    """The same agent in LangChain: a scripted chat model (langchain-core's FakeMessagesListChatModel) and
+    ``@tool`` functions invoked with the model's tool calls, as an agent loop does."""
+    import warnings
+
+    from langchain_core.language_models.fake_chat_models import FakeMessagesListChatModel
+    from langchain_core.messages import AIMessage, HumanMessage, SystemMessage
+    from langchain_core.tools import tool
+
+    @tool
+    def web_search(query: str) -> str:
+        """Search the web."""
+        return run_tool("web_search", {"query": query})
+
+    @tool
+    def fetch_page(url: str) -> str:
+        """Read a web page."""
+        return run_tool("fetch_page", {"url": url})
+
+    @tool
+    def days_between(start: str, end: str) -> str:
+        """Days between two ISO dates."""
+        return run_tool("days_between", {"start": start, "end": end})
+
+    tools = {t.name: t for t in (web_search, fetch_page, days_between)}
+    model = FakeMessagesListChatModel(responses=[
+        AIMessage("", id="msg-1", tool_calls=[{"name": "web_search", "args": {"query": "cygnus robotics ipo"}, "id": "call_search"}]),
+        AIMessage("", id="msg-2", tool_calls=[{"name": "fetch_page", "args": {"url": "https://example.com/cygnus-files"}, "id": "call_fetch"},
+                                  {"name": "days_between", "args": {"start": "2023-01-01", "end": "2023-03-31"}, "id": "call_days"}]),
+        AIMessage(ANSWER, id="msg-3"),
+    ])  # fixed message ids: LangChain draws random ones
+    messages = [SystemMessage("You forecast as of 2023-01-01."), HumanMessage("Will Cygnus Robotics list by March 2023?")]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        while True:
+            reply = model.invoke(messages)
+            messages.append(reply)
+            if not reply.tool_calls:
+                return
+            for call in reply.tool_calls:
+                messages.append(tools[call["name"]].invoke(call))
+
+
 def spans_of(instrumentation: str, env: dict) -> list:
     """The finished spans of one instrumented run of the agent."""
     from opentelemetry.sdk.resources import Resource
@@ -262,7 +311,11 @@ def spans_of(instrumentation: str, env: dict) -> list:
         return list(exporter.get_finished_spans()), []
     saved = {key: os.environ.pop(key, None) for key in _ENV}
     os.environ.update(env)
-    if instrumentation == "openai-v2":
+    if instrumentation == "openinference-langchain":
+        from openinference.instrumentation.langchain import LangChainInstrumentor as Instrumentor
+    elif instrumentation == "traceloop-langchain":
+        from opentelemetry.instrumentation.langchain import LangchainInstrumentor as Instrumentor
+    elif instrumentation == "openai-v2":
         from opentelemetry.instrumentation.openai_v2 import OpenAIInstrumentor as Instrumentor
     elif instrumentation == "traceloop":
         import warnings
@@ -275,8 +328,11 @@ def spans_of(instrumentation: str, env: dict) -> list:
     instrumentor = Instrumentor()
     try:
         instrumentor.instrument(tracer_provider=provider, logger_provider=logger_provider)
-        with stub_server() as url:
-            agent(url)
+        if instrumentation.endswith("langchain"):
+            langchain_agent()
+        else:
+            with stub_server() as url:
+                agent(url)
     finally:
         instrumentor.uninstrument()
         for key, value in saved.items():
