@@ -309,6 +309,43 @@ class ChatSpanRuleTest(unittest.TestCase):
         with self.assertRaisesRegex(Exception, r"resourceLogs\[0\] scopeLogs\[0\] logRecords\[0\]: a log record: expected an object, got 7"):
             records(path)
 
+    def test_langchain_tool_spans(self):
+        def tool(trace, start, inputs, output):
+            return span(trace, start, {"openinference.span.kind": "TOOL", "tool.name": "web_search",
+                                       "input.value": inputs, "output.value": output}, name="web_search")
+
+        page = {"type": "tool", "data": {"content": SEARCH, "tool_call_id": "c1"}}
+        calls = [call("c1", "web_search", {"query": "a"}), call("c2", "web_search", {"query": "b"})]
+        spans = [chat("aa", 0, [SYSTEM], [{"role": "assistant", "parts": [p for m in calls for p in m["parts"]]}]),
+                 tool("bb", 2, "{'query': 'a'}", page), tool("cc", 3, "{'query': 'b'}", page)]
+        (record,) = records(log(self.tmp.name, *spans))
+        # Two tool spans of one name, no ids: the first and the second call, in order; one sample.
+        self.assertEqual([(c["call_id"], c["query"], c["time"], c["returned"][0].get("published_date"))
+                          for c in record["interactions"]],
+                         [("c1", "a", "1970-01-01T00:00:02+00:00", "2023-02-09"), ("c2", "b", "1970-01-01T00:00:03+00:00", "2023-02-09")])
+        for inputs, arguments in (
+            ("{'query': 'a', 'n': 3}", {"query": "a", "n": 3}),
+            ("{'query': {1, 2}}", "{'query': {1, 2}}"),  # a set is no JSON value: kept as the text
+            ("{'query': b'x'}", "{'query': b'x'}"),
+            ("{1: 'a'}", "{1: 'a'}"),
+            ("{'q': 1e999}", "{'q': 1e999}"),  # infinity is no JSON number
+            ("{'query': __import__('os')}", "{'query': __import__('os')}"),  # not a literal: never run
+            ("{" * 200 + "}" * 200, "{" * 200 + "}" * 200),
+            ("{'q': '" + "x" * (64 * 1024) + "'}", "{'q': '" + "x" * (64 * 1024) + "'}"),  # too long to read
+        ):
+            with self.subTest(inputs[:30]):
+                (record,) = records(log(self.tmp.name, tool("dd", 0, inputs, "no link")))
+                self.assertEqual(record["interactions"][0]["arguments"], arguments)
+        for output, items in (
+            ({"type": "tool", "data": {"content": SEARCH}}, 1),
+            ({"output": {"lc": 1, "type": "constructor", "kwargs": {"content": SEARCH}}, "kwargs": {}}, 1),
+            ({"output": {"other": "https://x.example/a"}}, 1),  # not a message: read whole
+            ({"data": {"content": "x"}}, 0),  # no type: not a message dump, and no URL
+        ):
+            with self.subTest(output):
+                (record,) = records(log(self.tmp.name, tool("dd", 0, "{'query': 'a'}", output)))
+                self.assertEqual(len(record["interactions"][0]["returned"]), items)
+
     def test_chat_spans_without_a_tool_call_are_not_warned_when_their_content_is_recorded(self):
         spans = [chat("aa", 0, [SYSTEM], [{"role": "assistant", "parts": [{"type": "text", "content": "No."}]}])]
         (record,) = records(log(self.tmp.name, *spans))

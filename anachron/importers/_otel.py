@@ -496,8 +496,14 @@ def _tool_arguments(attributes: Mapping[str, Any], convention: tuple[str, str, s
             literal = ast.literal_eval(arguments)
         except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
             return arguments
-        if isinstance(literal, dict) and all(isinstance(k, str) for k in literal) and loads(json.dumps(literal, default=str)) is not None:
-            return json.loads(json.dumps(literal, default=str))  # JSON values only (a repr may hold other literals)
+        if not isinstance(literal, dict) or not all(isinstance(k, str) for k in literal):
+            return arguments
+        try:
+            text = json.dumps(literal)  # JSON values only: a set, bytes or NaN keeps the text
+        except (TypeError, ValueError, RecursionError):
+            return arguments
+        parsed = loads(text)
+        return arguments if parsed is None else parsed
     return arguments
 
 
