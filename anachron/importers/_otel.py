@@ -432,7 +432,7 @@ def _record(spans: list[Entry], sample_id: str, options: Options) -> Record:
             arguments = parse_arguments(part.get("arguments"))
             entry = session.call(part["name"], arguments, call_id=part.get("id") or None, time=_time(time))
             if key in responses:
-                session.result(entry, _response_text(responses[key]))
+                session.result(entry, _message_content(responses[key]))
             else:
                 _unrecorded(entry)
                 missing["end"] = missing.get("end", 0) + 1
@@ -472,11 +472,6 @@ def _warnings(missing: Mapping[str, int], unseen: Mapping[str, int], blind: Mapp
             cause, fix = CAPTURE[convention]
             lines.append(f"{count} chat span(s) recorded no message and the trace no tool call: {cause} ({fix})")
     return lines
-
-
-def _response_text(value: Any) -> Any:
-    """A ``tool_call_response``'s result: a string as is, other JSON as the value."""
-    return value
 
 
 def _tool_arguments(attributes: Mapping[str, Any], convention: tuple[str, str, str, str, str]) -> Any:
@@ -533,7 +528,7 @@ def _tool_call(session: Session, at: str, span: Mapping[str, Any], attributes: M
         result = attributes[result_key]
         session.result(entry, _unwrap(result, "outputs") if wrapped else _message_content(result))
     elif call_id is not None and "id:" + call_id in responses:
-        session.result(entry, responses["id:" + call_id])  # the next chat span's input shows what it returned
+        session.result(entry, _message_content(responses["id:" + call_id]))  # the next chat span's input shows it
     else:
         _unrecorded(entry)
     return entry

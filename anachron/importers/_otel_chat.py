@@ -137,9 +137,8 @@ def _completion_output(value: Any) -> list | None:
 
 def chat_turn(attributes: Mapping[str, Any], scope: str = "") -> Turn | None:
     """The :class:`Turn` of a chat span (*scope*: its instrumentation scope's name), ``None`` for any other span."""
-    if attributes.get("gen_ai.operation.name") in GENAI_CHAT or (
-        "gen_ai.input.messages" in attributes or "gen_ai.output.messages" in attributes
-    ) and attributes.get("openinference.span.kind") is None:
+    has_messages = "gen_ai.input.messages" in attributes or "gen_ai.output.messages" in attributes
+    if attributes.get("gen_ai.operation.name") in GENAI_CHAT or (has_messages and "openinference.span.kind" not in attributes):
         inputs = _genai_messages(attributes.get("gen_ai.input.messages"))
         outputs = _genai_messages(attributes.get("gen_ai.output.messages"))
         reasons = attributes.get("gen_ai.response.finish_reasons")
