@@ -346,6 +346,23 @@ class ChatSpanRuleTest(unittest.TestCase):
                 (record,) = records(log(self.tmp.name, tool("dd", 0, "{'query': 'a'}", output)))
                 self.assertEqual(len(record["interactions"][0]["returned"]), items)
 
+    def test_unreadable_messages_are_not_a_clean_run(self):
+        for value in ("not json", '{"role": "user"}', "[1, 2]", '[{"role": 3, "parts": []}]'):
+            with self.subTest(value):
+                bad = span("aa", 0, {"gen_ai.operation.name": "chat", "gen_ai.input.messages": value,
+                                     "gen_ai.response.finish_reasons": ["tool_calls"]})
+                bad["attributes"][-1] = {"key": "gen_ai.response.finish_reasons",
+                                         "value": {"arrayValue": {"values": [{"stringValue": "tool_calls"}]}}}
+                (record,) = records(log(self.tmp.name, bad))
+                # No call read, and its finish reason says it made one: unrecorded, and warned about.
+                self.assertEqual([(c["tool"], c["status"]) for c in record["interactions"]], [("unknown", "unrecorded")])
+                self.assertIn(GENAI_FIX, record["warnings"][0])
+        huge = {"openinference.span.kind": "LLM", "llm.output_messages.99999999.message.role": "assistant",
+                "llm.finish_reason": "stop"}
+        (record,) = records(log(self.tmp.name, span("aa", 0, huge)))
+        self.assertEqual(record["warnings"], ["1 chat span(s) recorded no message and the trace no tool call: inputs and "
+                                              "outputs are hidden (unset OPENINFERENCE_HIDE_INPUTS and OPENINFERENCE_HIDE_OUTPUTS)"])
+
     def test_chat_spans_without_a_tool_call_are_not_warned_when_their_content_is_recorded(self):
         spans = [chat("aa", 0, [SYSTEM], [{"role": "assistant", "parts": [{"type": "text", "content": "No."}]}])]
         (record,) = records(log(self.tmp.name, *spans))

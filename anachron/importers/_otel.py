@@ -27,9 +27,9 @@ write no tool span: every ``tool_call`` of their messages is a call, every
 ``tool_call_response`` its result, paired by call id; a tool span with the
 same call id is the same call.  Traces whose chat spans continue one
 conversation (one span's inputs begin with all of another's messages) are
-one sample, named by the first trace.  A chat span with no message whose
-finish reason says it called tools is one ``unrecorded`` call of the tool
-``unknown``.  Each record's ``warnings`` name the cause of every unrecorded
+one sample, named by the first trace.  A chat span whose finish reason
+says it called tools and whose output shows none is one ``unrecorded``
+call of the tool ``unknown``.  Each record's ``warnings`` name the cause of every unrecorded
 call and the setting of its instrumentation that makes the log complete.
 The answer is the text of the last output message of the last span to end
 that has one (GenAI ``gen_ai.output.messages``, OpenInference
@@ -387,10 +387,11 @@ def _record(spans: list[Entry], sample_id: str, options: Options) -> Record:
             if _convention(attributes) is not None:
                 events.append((start, order, "tool", (at, span, attributes, scope)))
             continue
+        shown = any(part.get("type") == "tool_call" for _, parts in turn.outputs for part in parts)
+        if turn.called_tools and not shown:  # its finish reason says it called tools the log does not show
+            events.append((end, order, "blind", turn.convention))
         if not turn.recorded:
             blind[turn.convention] = blind.get(turn.convention, 0) + 1
-            if turn.called_tools:
-                events.append((end, order, "blind", turn.convention))
             continue
         occurrences: dict[str, int] = {}
         for side, messages in (("in", turn.inputs), ("out", turn.outputs)):
