@@ -40,15 +40,16 @@ OpenInference ``AGENT`` span's ``output.value``.
 from __future__ import annotations
 
 import ast
-import datetime as _dt
 import json
 from typing import Any, Iterator, Mapping
 
 from ..core.errors import AnachronError, describe
 from ..core.jsonio import Record
-from ._common import Options, Session, documents, expect_list, expect_object, parse_arguments
-from ._results import loads
+from ._common import Options, Session, parse_arguments
 from ._otel_chat import GENAI, OPENINFERENCE, PYDANTIC_AI, TRACELOOP, Turn, answer_text, chat_turn, signature
+from ._otel_otlp import iso_time, nanos
+from ._otel_otlp import spans as otlp_spans
+from ._results import loads
 
 FORMAT = "otel"
 
@@ -62,119 +63,13 @@ CALL_ID = "gen_ai.tool.call.id"
 MAX_REPR = 64 * 1024  # characters of a Python repr read as a literal (bounds hostile input)
 PYDANTIC_AI_V2 = ("tool_arguments", "tool_response")  # pydantic-ai InstrumentationSettings(version=2..4)
 REDACTED = "__REDACTED__"  # what OpenInference writes for a hidden value
-MAX_DEPTH = 32
 # A span as read: (start ns, rank in the file, where, the span, its attributes, its scope's name).
 Entry = tuple[int, int, str, Mapping[str, Any], dict[str, Any], str]
 
 
-def _value(any_value: Any, where: str, depth: int = 0) -> Any:
-    """An OTLP ``AnyValue`` as a plain JSON value."""
-    if not isinstance(any_value, dict) or depth > MAX_DEPTH:
-        raise AnachronError(f"{where}: expected an OTLP AnyValue object, got {describe(any_value)}")
-    for key in ("stringValue", "boolValue", "doubleValue", "bytesValue"):
-        if key in any_value:
-            return any_value[key]
-    if "intValue" in any_value:
-        raw = any_value["intValue"]  # int64 travels as a decimal string in OTLP JSON
-        return int(raw) if isinstance(raw, str) and raw.lstrip("-").isdigit() and raw.isascii() else raw
-    if "arrayValue" in any_value:
-        values = (any_value["arrayValue"] or {}).get("values") or []
-        return [_value(v, where, depth + 1) for v in expect_list(values, where, "arrayValue.values")]
-    if "kvlistValue" in any_value:
-        values = (any_value["kvlistValue"] or {}).get("values") or []
-        return _attributes(values, where, depth + 1)
-    return None
-
-
-def _attributes(pairs: Any, where: str, depth: int = 0) -> dict[str, Any]:
-    out: dict[str, Any] = {}
-    for index, pair in enumerate(expect_list(pairs or [], where, "attributes")):
-        pair = expect_object(pair, f"{where} attributes[{index}]", "a key/value pair")
-        key = pair.get("key")
-        if not isinstance(key, str):
-            raise AnachronError(f"{where} attributes[{index}]: key is {describe(key)}, expected a string")
-        out[key] = _value(pair.get("value", {}), f"{where} attributes[{index}] ({key})", depth)
-    return out
-
-
-def _nanos(value: Any, at: str, key: str) -> int:
-    """A span's time in nanoseconds since the epoch (OTLP JSON writes it as a decimal string); 0 when absent."""
-    if value is None:
-        return 0
-    if isinstance(value, str) and value.isascii() and value.isdigit():
-        return int(value)
-    if isinstance(value, int) and not isinstance(value, bool) and value >= 0:
-        return value
-    raise AnachronError(f"{at}: {key} is {describe(value)}, expected nanoseconds since the epoch (a decimal string)")
-
-
-def _time(nanos: int) -> str | None:
-    if not nanos:
-        return None
-    try:
-        return _dt.datetime.fromtimestamp(nanos / 1e9, _dt.timezone.utc).isoformat()
-    except (OverflowError, OSError, ValueError):
-        return None
-
-
-def _spans(path: str) -> Iterator[tuple[str, Mapping[str, Any], Mapping[str, Any], dict[str, Any], str, bool]]:
-    """Every span and GenAI log event of the log: (where, span, resource attributes, attributes, its
-    scope's name, whether it is a log record)."""
-    for where, document in documents(path):
-        document = expect_object(document, where, "an OTLP document")
-        for kind, scopes_key, legacy, items_key in (("resourceSpans", "scopeSpans", "instrumentationLibrarySpans", "spans"),
-                                                     ("resourceLogs", "scopeLogs", "instrumentationLibraryLogs", "logRecords")):
-            for r, resource_entry in enumerate(expect_list(document.get(kind, []), where, kind)):
-                r_at = f"{where} {kind}[{r}]"
-                resource_entry = expect_object(resource_entry, r_at, f"a {kind} entry")
-                resource = _attributes((resource_entry.get("resource") or {}).get("attributes"), f"{r_at} resource")
-                scopes = resource_entry.get(scopes_key, resource_entry.get(legacy, []))
-                for s, scope in enumerate(expect_list(scopes, r_at, scopes_key)):
-                    s_at = f"{r_at} {scopes_key}[{s}]"
-                    scope = expect_object(scope, s_at, f"a {scopes_key} entry")
-                    named = scope.get("scope", scope.get("instrumentationLibrary"))
-                    scope_name = named.get("name") if isinstance(named, dict) and isinstance(named.get("name"), str) else ""
-                    for n, item in enumerate(expect_list(scope.get(items_key, []), s_at, items_key)):
-                        at = f"{s_at} {items_key}[{n}]"
-                        item = expect_object(item, at, "a span" if kind == "resourceSpans" else "a log record")
-                        attributes = _attributes(item.get("attributes"), at)
-                        if kind == "resourceLogs":
-                            event = _event_span(at, item, attributes)
-                            if event is not None:
-                                yield at, event, resource, attributes, scope_name, True
-                            continue
-                        if not isinstance(item.get("traceId"), str) or not item["traceId"]:
-                            raise AnachronError(f"{at}: traceId is {describe(item.get('traceId'))}, expected a hex string")
-                        yield at, item, resource, attributes, scope_name, False
-
-
-def _event_span(at: str, record: Mapping[str, Any], attributes: Mapping[str, Any]) -> dict[str, Any] | None:
-    """A GenAI log event (a chat call's details, the semconv's event mode) as a span of no duration; other
-    log records are not read.  A record without trace context is a trace of its own."""
-    if chat_turn(attributes) is None and _convention(attributes) is None:
-        return None
-    time = _nanos(record.get("timeUnixNano"), at, "timeUnixNano") or _nanos(
-        record.get("observedTimeUnixNano"), at, "observedTimeUnixNano")
-    trace_id = record.get("traceId") if isinstance(record.get("traceId"), str) and record.get("traceId") else at
-    return {"traceId": trace_id, "spanId": record.get("spanId"), "name": record.get("eventName") or "event",
-            "startTimeUnixNano": str(time), "endTimeUnixNano": str(time)}
-
-
-def _merged(items: list[tuple[str, Mapping[str, Any], Mapping[str, Any], dict[str, Any], str, bool]]) -> list[tuple[str, Mapping[str, Any], Mapping[str, Any], dict[str, Any], str]]:
-    """The spans, each with the attributes of the log events that name it (same trace and span id) added
-    where the span has none: event mode puts a chat span's messages in an event.  An event naming no span
-    of the log stands alone."""
-    spans = {(span["traceId"], span.get("spanId")): attributes for _, span, _, attributes, _, is_log in items if not is_log}
-    out = []
-    for at, span, resource, attributes, scope, is_log in items:
-        named = isinstance(span.get("spanId"), str) and span["spanId"] != ""
-        target = spans.get((span["traceId"], span["spanId"])) if is_log and named else None
-        if target is None:
-            out.append((at, span, resource, attributes, scope))
-            continue
-        for key, value in attributes.items():
-            target.setdefault(key, value)
-    return out
+def _wanted(attributes: Mapping[str, Any]) -> bool:
+    """A log event read as a span: a chat span's or a tool span's attributes (other log records are not read)."""
+    return chat_turn(attributes) is not None or _convention(attributes) is not None
 
 
 def _convention(attributes: Mapping[str, Any]) -> tuple[str, str, str, str, str] | None:
@@ -308,10 +203,10 @@ def read(path: str, options: Options) -> Iterator[Record]:
     traces: dict[str, list[Entry]] = {}
     turns: dict[str, list[tuple[int, int, Turn]]] = {}
     keys: dict[str, str] = {}
-    for order, (at, span, resource, attributes, scope) in enumerate(_merged(list(_spans(path)))):
+    for order, (at, span, resource, attributes, scope) in enumerate(otlp_spans(path, _wanted)):
         trace_id = span["traceId"]
-        start = _nanos(span.get("startTimeUnixNano"), at, "startTimeUnixNano")
-        _nanos(span.get("endTimeUnixNano"), at, "endTimeUnixNano")
+        start = nanos(span.get("startTimeUnixNano"), at, "startTimeUnixNano")
+        nanos(span.get("endTimeUnixNano"), at, "endTimeUnixNano")
         traces.setdefault(trace_id, []).append((start, order, at, span, attributes, scope))
         turn = chat_turn(attributes, scope)
         if turn is not None:
@@ -377,7 +272,7 @@ def _record(spans: list[Entry], sample_id: str, options: Options) -> Record:
     unseen: dict[str, int] = {}  # per convention: of those, the ones whose model called tools
     events: list[tuple[int, int, str, Any]] = []
     for start, order, at, span, attributes, scope in spans:
-        end = _nanos(span.get("endTimeUnixNano"), at, "endTimeUnixNano")
+        end = nanos(span.get("endTimeUnixNano"), at, "endTimeUnixNano")
         turn = chat_turn(attributes, scope)
         answer = _answer(attributes) if turn is None else answer_text(turn)
         if answer is not None and end >= last_end:
@@ -431,14 +326,14 @@ def _record(spans: list[Entry], sample_id: str, options: Options) -> Record:
         elif kind == "chat":
             key, convention, part = payload
             arguments = parse_arguments(part.get("arguments"))
-            entry = session.call(part["name"], arguments, call_id=part.get("id") or None, time=_time(time))
+            entry = session.call(part["name"], arguments, call_id=part.get("id") or None, time=iso_time(time))
             if key in responses:
                 session.result(entry, _message_content(responses[key]))
             else:
                 _unrecorded(entry)
                 missing["end"] = missing.get("end", 0) + 1
         else:
-            entry = session.call(UNKNOWN_TOOL, time=_time(time))
+            entry = session.call(UNKNOWN_TOOL, time=iso_time(time))
             _unrecorded(entry)
             synthetic.append(entry)
             unseen[payload] = unseen.get(payload, 0) + 1
@@ -520,8 +415,8 @@ def _tool_call(session: Session, at: str, span: Mapping[str, Any], attributes: M
         call_id = chat.get("id") if isinstance(chat.get("id"), str) and chat["id"] else None
         if not isinstance(arguments, dict):  # LangChain writes a Python repr, or nothing: the model's JSON
             arguments = parse_arguments(chat.get("arguments"))
-    start = _nanos(span.get("startTimeUnixNano"), at, "startTimeUnixNano")
-    entry = session.call(name, arguments, call_id=call_id, time=_time(start))
+    start = nanos(span.get("startTimeUnixNano"), at, "startTimeUnixNano")
+    entry = session.call(name, arguments, call_id=call_id, time=iso_time(start))
     failure = _failed(span, attributes)
     if failure is not None:
         session.failed(entry, failure)
