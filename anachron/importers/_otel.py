@@ -19,19 +19,37 @@ OpenLLMetry (Traceloop)        ``traceloop.span.kind`` =       ``traceloop.entit
 =============================  ==============================  ===========================  ===========================
 
 A span with ``status.code`` 2 (``STATUS_CODE_ERROR``) or an ``error.type``
-attribute is an ``error`` call.  The answer is the text of
-``gen_ai.output.messages`` on the last span to end that has it.
+attribute is an ``error`` call; one without its result attribute (content
+capture off) is ``unrecorded``, unless a chat span shows the result.
+
+Chat spans (:mod:`._otel_chat`) give the calls of instrumentations that
+write no tool span: every ``tool_call`` of their messages is a call, every
+``tool_call_response`` its result, paired by call id; a tool span with the
+same call id is the same call.  Traces whose chat spans continue one
+conversation (one span's inputs begin with all of another's messages) are
+one sample, named by the first trace.  A chat span whose finish reason
+says it called tools and whose output shows none is one ``unrecorded``
+call of the tool ``unknown``.  Each record's ``warnings`` name the cause of every unrecorded
+call and the setting of its instrumentation that makes the log complete.
+The answer is the text of the last output message of the last span to end
+that has one (GenAI ``gen_ai.output.messages``, OpenInference
+``llm.output_messages``, else the response in ``output.value``), or an
+OpenInference ``AGENT`` span's ``output.value``.
 """
 
 from __future__ import annotations
 
-import datetime as _dt
+import ast
 import json
 from typing import Any, Iterator, Mapping
 
 from ..core.errors import AnachronError, describe
 from ..core.jsonio import Record
-from ._common import Options, Session, documents, expect_list, expect_object, parse_arguments
+from ._common import Options, Session, parse_arguments
+from ._otel_chat import GENAI, OPENINFERENCE, PYDANTIC_AI, TRACELOOP, Turn, answer_text, chat_turn, signature
+from ._otel_otlp import iso_time, nanos
+from ._otel_otlp import spans as otlp_spans
+from ._results import loads
 
 FORMAT = "otel"
 
@@ -42,78 +60,16 @@ CONVENTIONS = (
     ("traceloop.span.kind", "tool", "traceloop.entity.name", "traceloop.entity.input", "traceloop.entity.output"),
 )
 CALL_ID = "gen_ai.tool.call.id"
-OUTPUT_MESSAGES = "gen_ai.output.messages"
-MAX_DEPTH = 32
+MAX_REPR = 64 * 1024  # characters of a Python repr read as a literal (bounds hostile input)
+PYDANTIC_AI_V2 = ("tool_arguments", "tool_response")  # pydantic-ai InstrumentationSettings(version=2..4)
+REDACTED = "__REDACTED__"  # what OpenInference writes for a hidden value
+# A span as read: (start ns, rank in the file, where, the span, its attributes, its scope's name).
+Entry = tuple[int, int, str, Mapping[str, Any], dict[str, Any], str]
 
 
-def _value(any_value: Any, where: str, depth: int = 0) -> Any:
-    """An OTLP ``AnyValue`` as a plain JSON value."""
-    if not isinstance(any_value, dict) or depth > MAX_DEPTH:
-        raise AnachronError(f"{where}: expected an OTLP AnyValue object, got {describe(any_value)}")
-    for key in ("stringValue", "boolValue", "doubleValue", "bytesValue"):
-        if key in any_value:
-            return any_value[key]
-    if "intValue" in any_value:
-        raw = any_value["intValue"]  # int64 travels as a decimal string in OTLP JSON
-        return int(raw) if isinstance(raw, str) and raw.lstrip("-").isdigit() and raw.isascii() else raw
-    if "arrayValue" in any_value:
-        values = (any_value["arrayValue"] or {}).get("values") or []
-        return [_value(v, where, depth + 1) for v in expect_list(values, where, "arrayValue.values")]
-    if "kvlistValue" in any_value:
-        values = (any_value["kvlistValue"] or {}).get("values") or []
-        return _attributes(values, where, depth + 1)
-    return None
-
-
-def _attributes(pairs: Any, where: str, depth: int = 0) -> dict[str, Any]:
-    out: dict[str, Any] = {}
-    for index, pair in enumerate(expect_list(pairs or [], where, "attributes")):
-        pair = expect_object(pair, f"{where} attributes[{index}]", "a key/value pair")
-        key = pair.get("key")
-        if not isinstance(key, str):
-            raise AnachronError(f"{where} attributes[{index}]: key is {describe(key)}, expected a string")
-        out[key] = _value(pair.get("value", {}), f"{where} attributes[{index}] ({key})", depth)
-    return out
-
-
-def _nanos(value: Any, at: str, key: str) -> int:
-    """A span's time in nanoseconds since the epoch (OTLP JSON writes it as a decimal string); 0 when absent."""
-    if value is None:
-        return 0
-    if isinstance(value, str) and value.isascii() and value.isdigit():
-        return int(value)
-    if isinstance(value, int) and not isinstance(value, bool) and value >= 0:
-        return value
-    raise AnachronError(f"{at}: {key} is {describe(value)}, expected nanoseconds since the epoch (a decimal string)")
-
-
-def _time(nanos: int) -> str | None:
-    if not nanos:
-        return None
-    try:
-        return _dt.datetime.fromtimestamp(nanos / 1e9, _dt.timezone.utc).isoformat()
-    except (OverflowError, OSError, ValueError):
-        return None
-
-
-def _spans(path: str) -> Iterator[tuple[str, Mapping[str, Any], Mapping[str, Any], dict[str, Any]]]:
-    """Every span of the log: (where, span, resource attributes, span attributes)."""
-    for where, document in documents(path):
-        document = expect_object(document, where, "an OTLP document")
-        for r, resource_spans in enumerate(expect_list(document.get("resourceSpans", []), where, "resourceSpans")):
-            r_at = f"{where} resourceSpans[{r}]"
-            resource_spans = expect_object(resource_spans, r_at, "a resourceSpans entry")
-            resource = _attributes((resource_spans.get("resource") or {}).get("attributes"), f"{r_at} resource")
-            scopes = resource_spans.get("scopeSpans", resource_spans.get("instrumentationLibrarySpans", []))
-            for s, scope in enumerate(expect_list(scopes, r_at, "scopeSpans")):
-                s_at = f"{r_at} scopeSpans[{s}]"
-                scope = expect_object(scope, s_at, "a scopeSpans entry")
-                for n, span in enumerate(expect_list(scope.get("spans", []), s_at, "spans")):
-                    at = f"{s_at} spans[{n}]"
-                    span = expect_object(span, at, "a span")
-                    if not isinstance(span.get("traceId"), str) or not span["traceId"]:
-                        raise AnachronError(f"{at}: traceId is {describe(span.get('traceId'))}, expected a hex string")
-                    yield at, span, resource, _attributes(span.get("attributes"), at)
+def _wanted(attributes: Mapping[str, Any]) -> bool:
+    """A log event read as a span: a chat span's or a tool span's attributes (other log records are not read)."""
+    return chat_turn(attributes) is not None or _convention(attributes) is not None
 
 
 def _convention(attributes: Mapping[str, Any]) -> tuple[str, str, str, str, str] | None:
@@ -128,24 +84,38 @@ def _unwrap(value: Any, key: str) -> Any:
     parsed = parse_arguments(value) if isinstance(value, str) else value
     if isinstance(parsed, dict) and key in parsed:
         parsed = parsed[key]
-    if isinstance(parsed, dict) and isinstance(parsed.get("kwargs"), dict) and "content" in parsed["kwargs"]:
-        parsed = parsed["kwargs"]["content"]
-    return parsed
+    return _message_content(parsed)
+
+
+def _message_content(value: Any) -> Any:
+    """A LangChain message object's content, else *value*: a serialised message (``{"lc": 1, "kwargs":
+    {"content"}}``, Traceloop), a message dump (``{"type": "tool", "data": {"content"}}``, OpenInference),
+    or either under ``output``, as the two LangChain instrumentations write a tool's result."""
+    parsed = parse_arguments(value) if isinstance(value, str) and value.lstrip()[:1] == "{" else value
+    if isinstance(parsed, dict) and isinstance(parsed.get("output"), dict):  # Traceloop: {"output": message, "kwargs"}
+        inner = _message_content(parsed["output"])
+        return inner if inner is not parsed["output"] else value
+    if isinstance(parsed, dict) and isinstance(parsed.get("kwargs"), dict) and "content" in parsed["kwargs"] and "lc" in parsed:
+        return parsed["kwargs"]["content"]
+    if isinstance(parsed, dict) and isinstance(parsed.get("data"), dict) and "content" in parsed["data"] and isinstance(
+            parsed.get("type"), str):
+        return parsed["data"]["content"]
+    return value
 
 
 def _answer(attributes: Mapping[str, Any]) -> str | None:
-    messages = attributes.get(OUTPUT_MESSAGES)
-    messages = parse_arguments(messages) if isinstance(messages, str) else messages
-    if not isinstance(messages, list):
+    """The answer on a span that is not a chat span: an OpenInference ``AGENT`` span's ``output.value``
+    (its text, or the ``output`` / ``final_output`` string of a JSON object)."""
+    value = attributes.get("output.value")
+    if attributes.get("openinference.span.kind") != "AGENT" or not isinstance(value, str) or value == REDACTED:
         return None
-    texts = [
-        part.get("content")
-        for message in messages
-        if isinstance(message, dict) and isinstance(message.get("parts"), list)
-        for part in message["parts"]
-        if isinstance(part, dict) and part.get("type") == "text"
-    ]
-    return "".join(t for t in texts if isinstance(t, str)) or None
+    parsed = loads(value) if value.lstrip()[:1] in ("{", "[") else None
+    if parsed is None:
+        return value
+    for key in ("output", "final_output"):
+        if isinstance(parsed, dict) and isinstance(parsed.get(key), str):
+            return parsed[key]
+    return None
 
 
 def _failed(span: Mapping[str, Any], attributes: Mapping[str, Any]) -> str | None:
@@ -156,53 +126,305 @@ def _failed(span: Mapping[str, Any], attributes: Mapping[str, Any]) -> str | Non
     return None
 
 
+def _unrecorded(entry: dict[str, Any]) -> None:
+    """The log shows the call, not its result: neither clean nor leaking (the band widens)."""
+    entry["status"] = "unrecorded"
+    entry.pop("error", None)
+    entry.pop("returned", None)
+
+
+def _group(traces: Mapping[str, list[Any]], turns: Mapping[str, list[tuple[int, int, Turn]]]) -> dict[str, str]:
+    """Each trace's sample: its own, or that of the conversation a span of it continues.
+
+    A chat span whose input messages begin with all of an earlier chat span's
+    messages (inputs and outputs) continues its conversation; of several, the
+    longest one, then the last to start.  A tool span runs the call a chat
+    span's output made: same call id, else (a span without one) same name and
+    arguments.  Such traces are one sample, named by the first trace to start.
+    """
+    parent = {trace_id: trace_id for trace_id in traces}
+
+    def root(trace_id: str) -> str:
+        while parent[trace_id] != trace_id:
+            parent[trace_id] = parent[parent[trace_id]]
+            trace_id = parent[trace_id]
+        return trace_id
+
+    ordered = sorted((start, order, trace_id, turn) for trace_id, entries in turns.items() for start, order, turn in entries)
+    seen: dict[int, str] = {}  # running hash of a whole conversation -> the trace of the last span that had it
+    made: dict[str, str] = {}  # a call of a chat span's output -> its trace
+    for _, _, trace_id, turn in ordered:
+        for _, parts in turn.outputs:
+            for part in parts:
+                if part.get("type") == "tool_call" and isinstance(part.get("name"), str):
+                    arguments = parse_arguments(part.get("arguments"))
+                    for key in _made_keys(part.get("id"), part["name"], arguments) + _made_keys(None, part["name"], arguments):
+                        made.setdefault(key, trace_id)
+    for trace_id, entries in traces.items():
+        for _, _, _, span, attributes, _ in entries:
+            convention = _convention(attributes) if chat_turn(attributes) is None else None
+            if convention is None:
+                continue
+            name = attributes.get(convention[2]) or span.get("name")
+            ident = attributes.get(CALL_ID) if isinstance(attributes.get(CALL_ID), str) else None
+            keys = _made_keys(ident, name, _tool_arguments(attributes, convention))
+            maker = next((made[key] for key in keys if key in made), None)
+            if maker is not None and root(maker) != root(trace_id):
+                first, second = sorted((root(maker), root(trace_id)), key=lambda t: (traces[t][0][0], t))
+                parent[second] = first
+    for _, _, trace_id, turn in ordered:
+        running, prefixes = 0, []
+        for message in turn.inputs:
+            running = hash((running, signature(message)))
+            prefixes.append(running)
+        for prefix in reversed(prefixes[:-1] if len(prefixes) > 1 else []):
+            if prefix in seen:
+                a, b = root(seen[prefix]), root(trace_id)
+                if a != b:
+                    first, second = sorted((a, b), key=lambda t: (traces[t][0][0], t))
+                    parent[second] = first
+                break
+        for message in turn.outputs:
+            running = hash((running, signature(message)))
+        if turn.inputs or turn.outputs:
+            seen[running] = trace_id
+    return {trace_id: root(trace_id) for trace_id in traces}
+
+
+def _made_keys(ident: Any, name: Any, arguments: Any) -> list[str]:
+    """What ties a tool span to the chat call it ran: the call id; without one, the name and arguments."""
+    if isinstance(ident, str) and ident:
+        return ["id:" + ident]
+    return [json.dumps([name, arguments], sort_keys=True, default=str)]
+
+
 def read(path: str, options: Options) -> Iterator[Record]:
     # A trace's spans may be spread over the whole file: group first, then build each sample.
-    traces: dict[str, list[tuple[int, int, str, Mapping[str, Any], dict[str, Any]]]] = {}
+    traces: dict[str, list[Entry]] = {}
+    turns: dict[str, list[tuple[int, int, Turn]]] = {}
     keys: dict[str, str] = {}
-    for order, (at, span, resource, attributes) in enumerate(_spans(path)):
+    for order, (at, span, resource, attributes, scope) in enumerate(otlp_spans(path, _wanted)):
         trace_id = span["traceId"]
-        start = _nanos(span.get("startTimeUnixNano"), at, "startTimeUnixNano")
-        _nanos(span.get("endTimeUnixNano"), at, "endTimeUnixNano")
-        traces.setdefault(trace_id, []).append((start, order, at, span, attributes))
+        start = nanos(span.get("startTimeUnixNano"), at, "startTimeUnixNano")
+        nanos(span.get("endTimeUnixNano"), at, "endTimeUnixNano")
+        traces.setdefault(trace_id, []).append((start, order, at, span, attributes, scope))
+        turn = chat_turn(attributes, scope)
+        if turn is not None:
+            turns.setdefault(trace_id, []).append((start, order, turn))
         if options.sample_id_from is not None and trace_id not in keys:
             value = attributes.get(options.sample_id_from, resource.get(options.sample_id_from))
             if isinstance(value, (str, int)) and not isinstance(value, bool) and value != "":
                 keys[trace_id] = str(value)
     if not traces:
         raise AnachronError(f"{path}: no span in the log (expected OTLP JSON with resourceSpans / scopeSpans / spans)")
-    samples: dict[str, list[tuple[int, int, str, Mapping[str, Any], dict[str, Any]]]] = {}
-    for trace_id, spans in traces.items():
-        if options.sample_id_from is not None and trace_id not in keys:
+    for spans in traces.values():
+        spans.sort(key=lambda entry: (entry[0], entry[1]))
+    samples: dict[str, list[Entry]] = {}
+    if options.sample_id_from is None:
+        joined = _group(traces, turns)
+        for trace_id, spans in traces.items():
+            samples.setdefault(joined[trace_id], []).extend(spans)
+    for trace_id, spans in traces.items() if options.sample_id_from is not None else ():
+        if trace_id not in keys:
             raise AnachronError(
                 f"{spans[0][2]}: no span or resource of trace {trace_id} has attribute {options.sample_id_from!r} (--sample-id-from)"
             )
-        samples.setdefault(keys.get(trace_id, trace_id), []).extend(spans)
+        samples.setdefault(keys[trace_id], []).extend(spans)
     for sample_id, spans in samples.items():
         spans.sort(key=lambda entry: (entry[0], entry[1]))
-        session = Session(spans[0][2].split(" ", 1)[0], FORMAT, options.corpus)
-        last_end = -1
-        for start, _, at, span, attributes in spans:
-            end = _nanos(span.get("endTimeUnixNano"), at, "endTimeUnixNano")
-            answer = _answer(attributes)
-            if answer is not None and end >= last_end:
-                last_end = end
-                session.final_answer(answer)
+        yield spans[0][2], _record(spans, sample_id, options)
+
+
+# Per convention: what turns content capture off, and the setting that turns it on (docs/importers.md).
+CAPTURE = {
+    GENAI: ("content capture is off", "set OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT=SPAN_ONLY "
+            "with OTEL_SEMCONV_STABILITY_OPT_IN=gen_ai_latest_experimental"),
+    OPENINFERENCE: ("inputs and outputs are hidden", "unset OPENINFERENCE_HIDE_INPUTS and OPENINFERENCE_HIDE_OUTPUTS"),
+    TRACELOOP: ("content capture is off", "set TRACELOOP_TRACE_CONTENT=true"),
+    PYDANTIC_AI: ("content capture is off", "instrument the agent with InstrumentationSettings(include_content=True), the default"),
+}
+TOOL_SPAN_CONVENTION = {CONVENTIONS[0]: GENAI, CONVENTIONS[1]: OPENINFERENCE, CONVENTIONS[2]: TRACELOOP}
+UNKNOWN_TOOL = "unknown"  # a call the log only counts (a chat span's finish reason), without its name
+
+
+def _call_key(part: Mapping[str, Any], occurrences: dict[str, int]) -> str:
+    """A chat call's identity across spans: its id; without one, its name, arguments and rank among equals."""
+    if isinstance(part.get("id"), str) and part["id"]:
+        return "id:" + part["id"]
+    text = json.dumps([part.get("name"), part.get("arguments")], sort_keys=True, default=str)
+    occurrences[text] = occurrences.get(text, 0) + 1
+    return f"{text}#{occurrences[text]}"
+
+
+def _record(spans: list[Entry], sample_id: str, options: Options) -> Record:
+    """One sample: tool spans, then the chat spans' calls no tool span made (same call id), in time order."""
+    session = Session(spans[0][2].split(" ", 1)[0], FORMAT, options.corpus)
+    last_end = -1
+    tool_ids: set[str] = set()
+    for _, _, _, _, attributes, _ in spans:
+        if _convention(attributes) is not None and isinstance(attributes.get(CALL_ID), str):
+            tool_ids.add(attributes[CALL_ID])
+    # Every chat call and response of the sample, by call identity.
+    chat_calls: dict[str, tuple[int, int, str, dict[str, Any]]] = {}
+    responses: dict[str, Any] = {}
+    missing: dict[str, int] = {}  # per convention: calls the log shows without their result
+    blind: dict[str, int] = {}  # per convention: chat spans that recorded no message
+    unseen: dict[str, int] = {}  # per convention: of those, the ones whose model called tools
+    events: list[tuple[int, int, str, Any]] = []
+    for start, order, at, span, attributes, scope in spans:
+        end = nanos(span.get("endTimeUnixNano"), at, "endTimeUnixNano")
+        turn = chat_turn(attributes, scope)
+        answer = _answer(attributes) if turn is None else answer_text(turn)
+        if answer is not None and end >= last_end:
+            last_end = end
+            session.final_answer(answer)
+        if turn is None:
+            if _convention(attributes) is not None:
+                events.append((start, order, "tool", (at, span, attributes, scope)))
+            continue
+        shown = any(part.get("type") == "tool_call" for _, parts in turn.outputs for part in parts)
+        if turn.called_tools and not shown:  # its finish reason says it called tools the log does not show
+            events.append((end, order, "blind", turn.convention))
+        if not turn.recorded:
+            blind[turn.convention] = blind.get(turn.convention, 0) + 1
+            continue
+        occurrences: dict[str, int] = {}
+        for side, messages in (("in", turn.inputs), ("out", turn.outputs)):
+            for _, parts in messages:
+                for part in parts:
+                    if part.get("type") == "tool_call" and isinstance(part.get("name"), str) and part["name"]:
+                        key = _call_key(part, occurrences)
+                        if key not in chat_calls:
+                            chat_calls[key] = (end if side == "out" else start, order, turn.convention, dict(part))
+                    elif part.get("type") == "tool_call_response" and isinstance(part.get("id"), str) and "response" in part:
+                        responses.setdefault("id:" + part["id"], part["response"])  # without it: content off
+    # A tool span without a call id is the next chat call of its name that no tool span made (LangChain's).
+    queues: dict[str, list[str]] = {}
+    for key, (_, _, _, part) in chat_calls.items():
+        if not (isinstance(part.get("id"), str) and part["id"] in tool_ids):
+            queues.setdefault(part["name"], []).append(key)
+    paired: dict[int, str] = {}
+    for _, order, kind, payload in sorted(events, key=lambda e: (e[0], e[1])):
+        if kind == "tool" and not isinstance(payload[2].get(CALL_ID), str):
+            name = payload[2].get(_convention(payload[2])[2]) or payload[1].get("name")
+            if queues.get(name):
+                paired[order] = queues[name].pop(0)
+    made = set(paired.values())
+    for key, (time, order, convention, part) in chat_calls.items():
+        if key not in made and (part.get("id") not in tool_ids or not isinstance(part.get("id"), str)):
+            events.append((time, order, "chat", (key, convention, part)))
+    synthetic: list[dict[str, Any]] = []
+    for time, order, kind, payload in sorted(events, key=lambda e: (e[0], e[1])):
+        if kind == "tool":
+            at, span, attributes, scope = payload
             convention = _convention(attributes)
-            if convention is None:
-                continue
-            _, _, name_key, arguments_key, result_key = convention
-            name = attributes.get(name_key) or span.get("name")
-            if not isinstance(name, str) or not name:
-                raise AnachronError(f"{at}: a tool span needs {name_key!r} or a name, got {describe(name)}")
-            call_id = attributes.get(CALL_ID) if isinstance(attributes.get(CALL_ID), str) else None
-            wrapped = convention is CONVENTIONS[2]  # only OpenLLMetry wraps payloads
-            arguments = _unwrap(attributes.get(arguments_key), "inputs") if wrapped else parse_arguments(attributes.get(arguments_key))
-            entry = session.call(name, arguments, call_id=call_id, time=_time(start))
-            failure = _failed(span, attributes)
-            if failure is not None:
-                session.failed(entry, failure)
-            elif result_key in attributes:
-                session.result(entry, _unwrap(attributes[result_key], "outputs") if wrapped else attributes[result_key])
-            # else the span ran and recorded no result (content capture off): the call stays unrecorded
-        yield spans[0][2], session.record(sample_id, options)
+            chat = chat_calls[paired[order]][3] if order in paired else None
+            entry = _tool_call(session, at, span, attributes, convention, responses, chat)
+            if entry["status"] == "unrecorded":
+                name = PYDANTIC_AI if scope == PYDANTIC_AI else TOOL_SPAN_CONVENTION[convention]
+                missing[name] = missing.get(name, 0) + 1
+        elif kind == "chat":
+            key, convention, part = payload
+            arguments = parse_arguments(part.get("arguments"))
+            entry = session.call(part["name"], arguments, call_id=part.get("id") or None, time=iso_time(time))
+            if key in responses:
+                session.result(entry, _message_content(responses[key]))
+            else:
+                _unrecorded(entry)
+                missing["end"] = missing.get("end", 0) + 1
+        else:
+            entry = session.call(UNKNOWN_TOOL, time=iso_time(time))
+            _unrecorded(entry)
+            synthetic.append(entry)
+            unseen[payload] = unseen.get(payload, 0) + 1
+    record = session.record(sample_id, options)
+    for entry in synthetic:
+        entry.pop("retrieval", None)  # its name is unknown: it may have retrieved (fail closed)
+    for entry in session.calls:
+        if entry["status"] == "unrecorded":
+            entry.pop("returned", None)  # a local call gets an empty one: an unrecorded call has none
+    warnings = record.get("warnings", []) + _warnings(missing, unseen, blind, bool(session.calls))
+    if warnings:
+        record["warnings"] = warnings
+    return record
+
+
+def _warnings(missing: Mapping[str, int], unseen: Mapping[str, int], blind: Mapping[str, int], any_call: bool) -> list[str]:
+    """One line per cause, naming the setting that makes the log complete."""
+    lines = []
+    for convention, count in unseen.items():
+        cause, fix = CAPTURE[convention]
+        lines.append(f"{count} chat span(s) ended in tool calls the log does not show (each counted as one "
+                     f"unrecorded call of an unknown tool): {cause} ({fix})")
+    for convention, count in missing.items():
+        if convention == "end":
+            lines.append(f"{count} tool call(s) recorded no result: the log ends before the chat span that would show it "
+                         "(a truncated log, or a run that stopped)")
+        else:
+            cause, fix = CAPTURE[convention]
+            lines.append(f"{count} tool call(s) recorded no result: {cause} ({fix})")
+    if not any_call:
+        for convention, count in blind.items():
+            cause, fix = CAPTURE[convention]
+            lines.append(f"{count} chat span(s) recorded no message and the trace no tool call: {cause} ({fix})")
+    return lines
+
+
+def _tool_arguments(attributes: Mapping[str, Any], convention: tuple[str, str, str, str, str]) -> Any:
+    """A tool span's arguments, parsed: JSON; LangChain's callback input (``{"input_str", "inputs"}``, or
+    OpenLLMetry's ``{"inputs"}``) unwrapped; a Python dict repr (OpenInference's LangChain tool input) read
+    as a literal."""
+    key = convention[3]
+    if convention is CONVENTIONS[0] and key not in attributes:  # pydantic-ai's format versions 2 to 4
+        key = PYDANTIC_AI_V2[0]
+    raw = attributes.get(key)
+    arguments = parse_arguments(raw)
+    if isinstance(arguments, dict) and isinstance(arguments.get("inputs"), dict) and (
+            convention is CONVENTIONS[2] or "input_str" in arguments):
+        return arguments["inputs"]
+    if isinstance(arguments, str) and arguments.lstrip()[:1] == "{" and len(arguments) <= MAX_REPR:
+        try:
+            literal = ast.literal_eval(arguments)
+        except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
+            return arguments
+        if not isinstance(literal, dict) or not all(isinstance(k, str) for k in literal):
+            return arguments
+        try:
+            text = json.dumps(literal)  # JSON values only: a set, bytes or NaN keeps the text
+        except (TypeError, ValueError, RecursionError):
+            return arguments
+        parsed = loads(text)
+        return arguments if parsed is None else parsed
+    return arguments
+
+
+def _tool_call(session: Session, at: str, span: Mapping[str, Any], attributes: Mapping[str, Any],
+               convention: tuple[str, str, str, str, str], responses: Mapping[str, Any],
+               chat: Mapping[str, Any] | None) -> dict[str, Any]:
+    """A tool span's call; *chat* is the chat call it made, when the span names no call id."""
+    _, _, name_key, _, result_key = convention
+    if convention is CONVENTIONS[0] and result_key not in attributes:  # pydantic-ai's format versions 2 to 4
+        result_key = PYDANTIC_AI_V2[1]
+    wrapped = convention is CONVENTIONS[2]  # only OpenLLMetry wraps results in "outputs"
+    name = attributes.get(name_key) or span.get("name")
+    if not isinstance(name, str) or not name:
+        raise AnachronError(f"{at}: a tool span needs {name_key!r} or a name, got {describe(name)}")
+    call_id = attributes.get(CALL_ID) if isinstance(attributes.get(CALL_ID), str) else None
+    arguments = _tool_arguments(attributes, convention)
+    if chat is not None:
+        call_id = chat.get("id") if isinstance(chat.get("id"), str) and chat["id"] else None
+        if not isinstance(arguments, dict):  # LangChain writes a Python repr, or nothing: the model's JSON
+            arguments = parse_arguments(chat.get("arguments"))
+    start = nanos(span.get("startTimeUnixNano"), at, "startTimeUnixNano")
+    entry = session.call(name, arguments, call_id=call_id, time=iso_time(start))
+    failure = _failed(span, attributes)
+    if failure is not None:
+        session.failed(entry, failure)
+    elif result_key in attributes:
+        result = attributes[result_key]
+        session.result(entry, _unwrap(result, "outputs") if wrapped else _message_content(result))
+    elif call_id is not None and "id:" + call_id in responses:
+        session.result(entry, _message_content(responses["id:" + call_id]))  # the next chat span's input shows it
+    else:
+        _unrecorded(entry)
+    return entry

@@ -1,0 +1,133 @@
+"""OTLP/JSON read: spans and log records of ``ExportTraceServiceRequest`` and ``ExportLogsServiceRequest``
+documents, their ``AnyValue`` attributes as plain JSON values, their times.
+
+A document holds ``resourceSpans[].scopeSpans[].spans[]`` (``instrumentationLibrarySpans``
+too) and ``resourceLogs[].scopeLogs[].logRecords[]``; a file is one document or JSON Lines of
+them.  Int64 values travel as decimal strings.  Every malformed part is an error naming it.
+
+>>> _value({"arrayValue": {"values": [{"intValue": "3"}, {"kvlistValue": {"values": [
+...     {"key": "a", "value": {"boolValue": True}}]}}]}}, "span")
+[3, {'a': True}]
+>>> iso_time(1_672_531_200_000_000_000)
+'2023-01-01T00:00:00+00:00'
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+from typing import Any, Callable, Iterator, Mapping
+
+from ..core.errors import AnachronError, describe
+from ._common import documents, expect_list, expect_object
+
+MAX_DEPTH = 32  # nesting of AnyValues read (bounds hostile input)
+Read = tuple[str, Mapping[str, Any], Mapping[str, Any], dict[str, Any], str]
+
+
+def _value(any_value: Any, where: str, depth: int = 0) -> Any:
+    """An OTLP ``AnyValue`` as a plain JSON value."""
+    if not isinstance(any_value, dict) or depth > MAX_DEPTH:
+        raise AnachronError(f"{where}: expected an OTLP AnyValue object, got {describe(any_value)}")
+    for key in ("stringValue", "boolValue", "doubleValue", "bytesValue"):
+        if key in any_value:
+            return any_value[key]
+    if "intValue" in any_value:
+        raw = any_value["intValue"]  # int64 travels as a decimal string in OTLP JSON
+        return int(raw) if isinstance(raw, str) and raw.lstrip("-").isdigit() and raw.isascii() else raw
+    if "arrayValue" in any_value:
+        values = (any_value["arrayValue"] or {}).get("values") or []
+        return [_value(v, where, depth + 1) for v in expect_list(values, where, "arrayValue.values")]
+    if "kvlistValue" in any_value:
+        values = (any_value["kvlistValue"] or {}).get("values") or []
+        return _attributes(values, where, depth + 1)
+    return None
+
+
+def _attributes(pairs: Any, where: str, depth: int = 0) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for index, pair in enumerate(expect_list(pairs or [], where, "attributes")):
+        pair = expect_object(pair, f"{where} attributes[{index}]", "a key/value pair")
+        key = pair.get("key")
+        if not isinstance(key, str):
+            raise AnachronError(f"{where} attributes[{index}]: key is {describe(key)}, expected a string")
+        out[key] = _value(pair.get("value", {}), f"{where} attributes[{index}] ({key})", depth)
+    return out
+
+
+def nanos(value: Any, at: str, key: str) -> int:
+    """A span's time in nanoseconds since the epoch (OTLP JSON writes it as a decimal string); 0 when absent."""
+    if value is None:
+        return 0
+    if isinstance(value, str) and value.isascii() and value.isdigit():
+        return int(value)
+    if isinstance(value, int) and not isinstance(value, bool) and value >= 0:
+        return value
+    raise AnachronError(f"{at}: {key} is {describe(value)}, expected nanoseconds since the epoch (a decimal string)")
+
+
+def iso_time(nanos: int) -> str | None:
+    if not nanos:
+        return None
+    try:
+        return _dt.datetime.fromtimestamp(nanos / 1e9, _dt.timezone.utc).isoformat()
+    except (OverflowError, OSError, ValueError):
+        return None
+
+
+def _items(path: str, wanted: Callable[[Mapping[str, Any]], bool]) -> Iterator[tuple[str, Mapping[str, Any], Mapping[str, Any], dict[str, Any], str, bool]]:
+    """Every span and GenAI log event of the log: (where, span, resource attributes, attributes, its
+    scope's name, whether it is a log record)."""
+    for where, document in documents(path):
+        document = expect_object(document, where, "an OTLP document")
+        for kind, scopes_key, legacy, items_key in (("resourceSpans", "scopeSpans", "instrumentationLibrarySpans", "spans"),
+                                                     ("resourceLogs", "scopeLogs", "instrumentationLibraryLogs", "logRecords")):
+            for r, resource_entry in enumerate(expect_list(document.get(kind, []), where, kind)):
+                r_at = f"{where} {kind}[{r}]"
+                resource_entry = expect_object(resource_entry, r_at, f"a {kind} entry")
+                resource = _attributes((resource_entry.get("resource") or {}).get("attributes"), f"{r_at} resource")
+                scopes = resource_entry.get(scopes_key, resource_entry.get(legacy, []))
+                for s, scope in enumerate(expect_list(scopes, r_at, scopes_key)):
+                    s_at = f"{r_at} {scopes_key}[{s}]"
+                    scope = expect_object(scope, s_at, f"a {scopes_key} entry")
+                    named = scope.get("scope", scope.get("instrumentationLibrary"))
+                    scope_name = named.get("name") if isinstance(named, dict) and isinstance(named.get("name"), str) else ""
+                    for n, item in enumerate(expect_list(scope.get(items_key, []), s_at, items_key)):
+                        at = f"{s_at} {items_key}[{n}]"
+                        item = expect_object(item, at, "a span" if kind == "resourceSpans" else "a log record")
+                        attributes = _attributes(item.get("attributes"), at)
+                        if kind == "resourceLogs":
+                            event = _event_span(at, item) if wanted(attributes) else None
+                            if event is not None:
+                                yield at, event, resource, attributes, scope_name, True
+                            continue
+                        if not isinstance(item.get("traceId"), str) or not item["traceId"]:
+                            raise AnachronError(f"{at}: traceId is {describe(item.get('traceId'))}, expected a hex string")
+                        yield at, item, resource, attributes, scope_name, False
+
+
+def _event_span(at: str, record: Mapping[str, Any]) -> dict[str, Any]:
+    """A log event as a span of no duration; a record without trace context is a trace of its own."""
+    time = nanos(record.get("timeUnixNano"), at, "timeUnixNano") or nanos(
+        record.get("observedTimeUnixNano"), at, "observedTimeUnixNano")
+    trace_id = record.get("traceId") if isinstance(record.get("traceId"), str) and record.get("traceId") else at
+    return {"traceId": trace_id, "spanId": record.get("spanId"), "name": record.get("eventName") or "event",
+            "startTimeUnixNano": str(time), "endTimeUnixNano": str(time)}
+
+
+def spans(path: str, wanted: Callable[[Mapping[str, Any]], bool]) -> list[Read]:
+    """Every span of the log, and every log event whose attributes are *wanted*: (where, span, resource
+    attributes, attributes, its scope's name).  An event that names a span of the log (same trace and
+    span id) adds its attributes to that span's where the span has none (the GenAI event mode puts a
+    chat span's messages in an event); one naming no span stands alone."""
+    items = list(_items(path, wanted))
+    named_spans = {(span["traceId"], span.get("spanId")): attributes for _, span, _, attributes, _, is_log in items if not is_log}
+    out = []
+    for at, span, resource, attributes, scope, is_log in items:
+        named = isinstance(span.get("spanId"), str) and span["spanId"] != ""
+        target = named_spans.get((span["traceId"], span["spanId"])) if is_log and named else None
+        if target is None:
+            out.append((at, span, resource, attributes, scope))
+            continue
+        for key, value in attributes.items():
+            target.setdefault(key, value)
+    return out
