@@ -214,10 +214,10 @@ class CompareCliTest(unittest.TestCase):
         self.assert_bad((u, e, "--confidence", "nan"), "--confidence must be a number strictly between 0 and 1, got nan")
         self.assert_bad((u, e, "--resamples", "0"), "--resamples must be a positive integer, got 0")
         # Every metric is named, in the order of METRICS (the list grows with the score output).
-        self.assertEqual(list(METRICS)[:14], ["tclr", "tclr_low", "tclr_high", "survivorship_rate", "interactions",
+        self.assertEqual(list(METRICS)[:15], ["tclr", "tclr_low", "tclr_high", "survivorship_rate", "interactions",
                                               "result_leaks", "survivorship_leaks", "restatement_leaks",
                                               "query_intent_leaks", "blocked_attempts", "undated", "content_leaks",
-                                              "revision_risks", "survivorship_base"])
+                                              "revision_risks", "date_conflicts", "survivorship_base"])
         self.assertIn("answer_leaks_parametric", METRICS)
         self.assert_bad((u, e, "--metric", "TCLR"), f"unknown metric 'TCLR': choose one of {', '.join(METRICS)}")
         self.assert_bad((u, e, "--resamples", "99"), "--resamples must be at least 100 (fewer give an interval of noise), got 99")
