@@ -15,7 +15,7 @@ import tempfile
 import unittest
 from pathlib import Path
 
-from anachron.core.seal import network_evidence
+from anachron.core.seal import SHELL_TOOLS, network_evidence
 from anachron.importers._common import is_retrieval
 
 from tests.support import run_cli
@@ -79,26 +79,29 @@ class RunningCommandTest(unittest.TestCase):
             with self.subTest(command=command):
                 self.assertIsNone(network_evidence(command))
 
+    def test_every_shell_tool_of_every_harness(self):
+        for tool in SHELL_TOOLS:
+            with self.subTest(tool=tool):
+                self.assertIs(is_retrieval({"tool": tool, "command": 'git commit -m "fix curl example"'}, "codex", None), False)
+                self.assertIs(is_retrieval({"tool": tool, "command": "bash -lc 'curl -s x.test'"}, "gemini-cli", None), True)
+
     def test_evidence_quotes_the_original_command(self):
         self.assertEqual(network_evidence("bash -lc 'curl -s x.test'"), "bash -lc 'curl -s x.test'")
         self.assertEqual(network_evidence("cat <<EOF | sh\nwget x\nEOF"), "wget x EOF")
 
     def test_a_claude_code_commit_is_a_local_call(self):
         # The case end to end: a Bash `git commit` whose message says curl is no interaction.
-        records = [
-            {"type": "assistant", "sessionId": "s1", "uuid": "a1", "timestamp": "2023-01-01T00:00:00Z",
-             "message": {"role": "assistant", "content": [
-                 {"type": "tool_use", "id": "t1", "name": "Bash", "input": {"command": 'git commit -m "fix curl example"'}}]}},
-            {"type": "user", "sessionId": "s1", "uuid": "u1", "timestamp": "2023-01-01T00:00:01Z",
-             "message": {"role": "user", "content": [{"type": "tool_result", "tool_use_id": "t1", "content": "[main 1a2b] fix"}]},
-             "toolUseResult": {"stdout": "[main 1a2b] fix", "stderr": "", "interrupted": False, "isImage": False}},
-            {"type": "assistant", "sessionId": "s1", "uuid": "a2", "timestamp": "2023-01-01T00:00:02Z",
-             "message": {"role": "assistant", "content": [
-                 {"type": "tool_use", "id": "t2", "name": "Bash", "input": {"command": "bash -c 'curl -s https://x.test/'"}}]}},
-            {"type": "user", "sessionId": "s1", "uuid": "u2", "timestamp": "2023-01-01T00:00:03Z",
-             "message": {"role": "user", "content": [{"type": "tool_result", "tool_use_id": "t2", "content": "ok"}]},
-             "toolUseResult": {"stdout": "ok", "stderr": "", "interrupted": False, "isImage": False}},
-        ]
+        def bash(n, command, stdout):  # a Bash tool_use record and the record of its result
+            at = f"2023-01-01T00:00:0{n}Z"
+            return [
+                {"type": "assistant", "sessionId": "s1", "uuid": f"a{n}", "timestamp": at, "message": {
+                    "role": "assistant", "content": [{"type": "tool_use", "id": f"t{n}", "name": "Bash", "input": {"command": command}}]}},
+                {"type": "user", "sessionId": "s1", "uuid": f"u{n}", "timestamp": at, "message": {
+                    "role": "user", "content": [{"type": "tool_result", "tool_use_id": f"t{n}", "content": stdout}]},
+                 "toolUseResult": {"stdout": stdout, "stderr": "", "interrupted": False, "isImage": False}},
+            ]
+
+        records = bash(1, 'git commit -m "fix curl example"', "[main 1a2b] fix") + bash(2, "bash -c 'curl -s https://x.test/'", "ok")
         with tempfile.TemporaryDirectory() as tmp:
             path = Path(tmp, "s.jsonl")
             path.write_text("".join(json.dumps(r) + "\n" for r in records), encoding="utf-8")
