@@ -99,6 +99,19 @@ NETWORK_PATTERN = re.compile(r"\b(?:curl|wget|requests|urllib3?)\b|https?://|\bf
 # What a shell does not run: a quoted string's text and a heredoc's body (`git commit -m "mention curl"`).
 _QUOTED = re.compile(r"'[^']*'|\"(?:[^\"\\]|\\.)*\"", re.DOTALL)
 _HEREDOC = re.compile(r"<<-?\s*(['\"]?)(\w+)\1[^\n]*\n.*?(?:\n\s*\2[ \t]*(?=\n|$)|\Z)", re.DOTALL)
+# ... unless it is a payload that runs: `sh -c '...'` (a shell command: read by the same rule),
+# `eval "..."` or `python -c '...'` (read whole: eval re-parses its quotes, code quotes are code).
+_RUNNER = re.compile(
+    r"(?:^|[\s;&|(`])(?:\S*/)?(?:(?P<shell>(?:ba|da|k|z)?sh(?:\s+-[a-z]+)*?\s+-[a-z]*c[a-z]*)|eval"
+    r"|(?:python[\d.]*|node|perl|ruby|php)(?:\s+-[-\w]+)+)\s+$"
+)
+_REACH = 60  # characters before a quote searched for its runner
+_INTERPRETER = re.compile(r"(?:^|[\s;&|(`])(?:\S*/)?(?:(?:ba|da|k|z)?sh|python[\d.]*|node|perl|ruby|php)(?=[\s;&|)]|$)")
+_ESCAPE = re.compile(r"\\(.)", re.DOTALL)
+_WORD = re.compile(r"""(?:'[^']*'|"(?:[^"\\]|\\.)*"|\\.|[^\s'"\\;&|])+""", re.DOTALL)
+_UNQUOTE = re.compile(r"'([^']*)'|\"((?:[^\"\\]|\\.)*)\"", re.DOTALL)
+_DEPTH = 4  # nested `sh -c` payloads read by the rule; deeper ones are read whole
+
 
 QUOTED_COMMAND = 80  # characters of a command an evidence line quotes
 _LEAD = 20  # characters kept before the match when it sits far into its line
@@ -118,18 +131,58 @@ def _blank(match: re.Match[str]) -> str:
     return " " * len(match.group(0))
 
 
-def network_evidence(command: str) -> str | None:
-    """The command around the first network word outside quoted text and heredoc bodies, or ``None``.
+def _running(command: str, depth: int = 0) -> str:
+    """*command* with what does not run blanked (same length): quoted text and heredoc bodies, except payloads."""
 
-    Evidence only: ``c''url`` or ``python -c '...socket...'`` reach the network with no word found.
+    def heredoc(match: re.Match[str]) -> str:
+        # A body fed to a shell or an interpreter on the marker's line (`bash <<EOF`, `cat <<EOF | sh`) runs.
+        line = command[command.rfind("\n", 0, match.start()) + 1 : match.start()] + match.group(0).split("\n", 1)[0]
+        return match.group(0) if _INTERPRETER.search(line) else _blank(match)
+
+    text = _HEREDOC.sub(heredoc, command)
+    parts, pos = [], 0
+    while (match := _QUOTED.search(text, pos)) is not None:
+        parts.append(text[pos : match.start()])
+        runner = _RUNNER.search(text, max(0, match.start() - _REACH), match.start())
+        if runner is None:
+            parts.append(_blank(match))
+            pos = match.end()
+            continue
+        # The payload is the whole shell word: `'a '"'"'b'` is one argument of three quoted pieces.
+        word = _WORD.match(text, match.start())
+        inner = _UNQUOTE.sub(_unquoted, word.group(0))
+        parts.append(_running(inner, depth + 1) if runner.group("shell") and depth < _DEPTH else inner)
+        pos = word.end()
+    parts.append(text[pos:])
+    return "".join(parts)
+
+
+def _unquoted(piece: re.Match[str]) -> str:
+    # Same length: the quotes become spaces; in double quotes `\"` keeps its quote, not the backslash.
+    if piece.group(1) is not None:
+        return " " + piece.group(1) + " "
+    return " " + _ESCAPE.sub(lambda e: " " + e.group(1), piece.group(2)) + " "
+
+
+def network_evidence(command: str) -> str | None:
+    """The command around the first network word in what the command runs, or ``None``.
+
+    Not read: quoted text (a commit message, an ``echo``'d URL) and heredoc bodies
+    written to a file.  Read, because they run: the payload of ``sh -c``/``bash -lc``
+    (by this same rule, to a depth of 4), of ``eval`` and of ``python -c``/``node -e``/
+    ``perl -e``/``ruby -e``/``php -r`` (whole), and a heredoc body fed to a shell or
+    an interpreter (``bash <<EOF``, ``cat <<EOF | sh``, ``python3 - <<EOF``).
+    Evidence only: ``c''url`` or ``python -c '...socket...'`` reach the network with
+    no word found.
 
     >>> network_evidence('git commit -m "mention curl"') is None
     True
     >>> network_evidence("curl -s https://x.test")
     'curl -s https://x.test'
+    >>> network_evidence("bash -c 'curl -s x.test'")
+    "bash -c 'curl -s x.test'"
     """
-    running = _QUOTED.sub(_blank, _HEREDOC.sub(_blank, command))
-    match = NETWORK_PATTERN.search(running)
+    match = NETWORK_PATTERN.search(_running(command))
     return None if match is None else _quoted(command, match.start())
 
 

@@ -17,7 +17,7 @@ from typing import Any, Callable, Iterator, Mapping
 
 from ..core import Corpus
 from ..core.dates import format_date, parse_date
-from ..core.seal import NETWORK_PATTERN, SHELL_TOOLS, lock_tool
+from ..core.seal import SHELL_TOOLS, lock_tool, network_evidence
 from ..core.errors import AnachronError, describe
 from ..core.jsonio import Record, parse_json, read_text
 from ._results import fetch_item, loads, result_items, text_items, text_of
@@ -399,7 +399,10 @@ def is_retrieval(entry: Mapping[str, Any], log_format: str, listed: frozenset[st
 
     With *listed* (``--retrieval-tools``), exactly the listed tools retrieve.
     Else: a shell call (:data:`~anachron.core.seal.SHELL_TOOLS`) retrieves when
-    its command reaches the network; in a Claude Code session, its web tools
+    the command it runs names the network
+    (:func:`~anachron.core.seal.network_evidence`: not a commit message or an
+    ``echo``'d string, but an ``sh -c``/``eval``/``python -c`` payload, which
+    runs); in a Claude Code session, its web tools
     and MCP resource readers (:data:`CLAUDE_CODE_RETRIEVAL`) and every MCP tool
     (``mcp__SERVER__TOOL``) retrieve, and every other name is a built-in local
     tool (:data:`CLAUDE_CODE_LOCAL` lists the known ones; an unknown one is
@@ -413,13 +416,15 @@ def is_retrieval(entry: Mapping[str, Any], log_format: str, listed: frozenset[st
     (False, True)
     >>> is_retrieval({"tool": "lookup", "status": "unrecorded"}, "openai-chat", None)
     True
+    >>> [is_retrieval({"tool": "Bash", "command": c}, "claude-code", None) for c in ('git commit -m "fix curl"', "bash -c 'curl x'")]
+    [False, True]
     """
     tool = entry["tool"]
     if listed is not None:
         return tool in listed
     if tool in SHELL_TOOLS:
         command = entry.get("command")
-        return isinstance(command, str) and NETWORK_PATTERN.search(command) is not None
+        return isinstance(command, str) and network_evidence(command) is not None
     if log_format == "claude-code":
         return tool in CLAUDE_CODE_RETRIEVAL or tool.startswith("mcp__")
     if entry.get("status") == "unrecorded":

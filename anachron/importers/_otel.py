@@ -31,6 +31,11 @@ one sample, named by the first trace.  A chat span whose finish reason
 says it called tools and whose output shows none is one ``unrecorded``
 call of the tool ``unknown``.  Each record's ``warnings`` name the cause of every unrecorded
 call and the setting of its instrumentation that makes the log complete.
+Attributes of a chat or tool span under ``gen_ai.``, ``llm.``, ``traceloop.``,
+``tool.``, ``input.`` or ``output.`` that are neither read nor known to be
+irrelevant (:func:`unknown_attribute`) are counted per name, and the record
+warns once: ``skipped 3 unknown attributes (gen_ai.foo, llm.bar x2): update
+anachron if they hold tool calls or results``.
 The answer is the text of the last output message of the last span to end
 that has one (GenAI ``gen_ai.output.messages``, OpenInference
 ``llm.output_messages``, else the response in ``output.value``), or an
@@ -41,12 +46,13 @@ from __future__ import annotations
 
 import ast
 import json
+import re
 from typing import Any, Iterator, Mapping
 
 from ..core.errors import AnachronError, describe
 from ..core.jsonio import Record
 from ._common import Options, Session, parse_arguments
-from ._otel_chat import GENAI, OPENINFERENCE, PYDANTIC_AI, TRACELOOP, Turn, answer_text, chat_turn, signature
+from ._otel_chat import CHAT_ATTRIBUTES, GENAI, OPENINFERENCE, PYDANTIC_AI, TRACELOOP, Turn, answer_text, chat_turn, signature
 from ._otel_otlp import iso_time, nanos
 from ._otel_otlp import spans as otlp_spans
 from ._results import loads
@@ -63,6 +69,25 @@ CALL_ID = "gen_ai.tool.call.id"
 MAX_REPR = 64 * 1024  # characters of a Python repr read as a literal (bounds hostile input)
 PYDANTIC_AI_V2 = ("tool_arguments", "tool_response")  # pydantic-ai InstrumentationSettings(version=2..4)
 REDACTED = "__REDACTED__"  # what OpenInference writes for a hidden value
+# Unknown attributes: on the spans read, a name under these prefixes that is neither read nor known
+# to be irrelevant is counted, and the record warns (it may hold calls or results of a newer version).
+WATCHED = ("gen_ai.", "llm.", "traceloop.", "tool.", "input.", "output.")
+READ = CHAT_ATTRIBUTES | {name for convention in CONVENTIONS for name in convention} | {"gen_ai.tool.call.id"}
+# Known and irrelevant to leakage (ids, names, models, token counts, timings, settings, tool schemas),
+# as the instrumentations of tests/data/importers/otel write them; indexes written N.
+IGNORED = frozenset({
+    "gen_ai.agent.call.id", "gen_ai.agent.name", "gen_ai.agent.id", "gen_ai.agent.description", "gen_ai.conversation.id",
+    "gen_ai.provider.name", "gen_ai.system", "gen_ai.response.id", "gen_ai.response.model", "gen_ai.output.type",
+    "gen_ai.system_instructions", "gen_ai.task.status", "gen_ai.tool.definitions", "gen_ai.tool.description",
+    "gen_ai.tool.type", "input.mime_type", "output.mime_type", "llm.invocation_parameters", "llm.model_name",
+    "llm.provider", "llm.system", "llm.tools.N.tool.json_schema", "llm.input_messages.N.message.name",
+    "llm.output_messages.N.message.name", "tool.description", "tool.parameters", "traceloop.entity.path",
+    "traceloop.entity.version",
+})
+IGNORED_FAMILIES = ("gen_ai.usage.", "gen_ai.aggregated_usage.", "gen_ai.request.", "llm.token_count.",
+                    "traceloop.association.properties.")
+SHOWN_UNKNOWN = 5  # names a warning lists; the rest are counted
+_INDEX = re.compile(r"\.\d+(?=\.|\Z)")
 # A span as read: (start ns, rank in the file, where, the span, its attributes, its scope's name).
 Entry = tuple[int, int, str, Mapping[str, Any], dict[str, Any], str]
 
@@ -256,6 +281,37 @@ def _call_key(part: Mapping[str, Any], occurrences: dict[str, int]) -> str:
     return f"{text}#{occurrences[text]}"
 
 
+def unknown_attribute(key: str) -> str | None:
+    """The name counted for an attribute of a span read (indexes written ``N``), or ``None`` when it is not counted.
+
+    Counted: a name under :data:`WATCHED` that is neither read (:data:`READ`) nor
+    known irrelevant (:data:`IGNORED`, :data:`IGNORED_FAMILIES`).
+
+    >>> unknown_attribute("gen_ai.prompt.3.content"), unknown_attribute("gen_ai.usage.input_tokens")
+    ('gen_ai.prompt.N.content', None)
+    >>> unknown_attribute("llm.output_messages.0.message.tool_calls.1.tool_call.id"), unknown_attribute("http.url")
+    (None, None)
+    """
+    if not key.startswith(WATCHED) or key.startswith(IGNORED_FAMILIES):
+        return None
+    name = _INDEX.sub(".N", key)
+    return None if name in READ or name in IGNORED else name
+
+
+def _unknown_warning(counts: Mapping[str, int]) -> str | None:
+    """``skipped 3 unknown attributes (gen_ai.foo, llm.bar x2): ...``: the most frequent names first, capped."""
+    if not counts:
+        return None
+    ranked = sorted(counts.items(), key=lambda item: (-item[1], item[0]))
+    shown = [name[:80] + (f" x{count}" if count > 1 else "") for name, count in ranked[:SHOWN_UNKNOWN]]
+    if len(ranked) > SHOWN_UNKNOWN:
+        more = len(ranked) - SHOWN_UNKNOWN
+        shown.append(f"and {more} more name{'s' if more > 1 else ''}")
+    total = sum(counts.values())
+    return (f"skipped {total} unknown attribute{'s' if total > 1 else ''} ({', '.join(shown)}):"
+            " update anachron if they hold tool calls or results")
+
+
 def _record(spans: list[Entry], sample_id: str, options: Options) -> Record:
     """One sample: tool spans, then the chat spans' calls no tool span made (same call id), in time order."""
     session = Session(spans[0][2].split(" ", 1)[0], FORMAT, options.corpus)
@@ -271,7 +327,12 @@ def _record(spans: list[Entry], sample_id: str, options: Options) -> Record:
     blind: dict[str, int] = {}  # per convention: chat spans that recorded no message
     unseen: dict[str, int] = {}  # per convention: of those, the ones whose model called tools
     events: list[tuple[int, int, str, Any]] = []
+    skipped: dict[str, int] = {}
     for start, order, at, span, attributes, scope in spans:
+        for key in attributes if _wanted(attributes) else ():  # the chat and tool spans: those read
+            name = unknown_attribute(key) if key != options.sample_id_from else None
+            if name is not None:
+                skipped[name] = skipped.get(name, 0) + 1
         end = nanos(span.get("endTimeUnixNano"), at, "endTimeUnixNano")
         turn = chat_turn(attributes, scope)
         answer = _answer(attributes) if turn is None else answer_text(turn)
@@ -343,7 +404,8 @@ def _record(spans: list[Entry], sample_id: str, options: Options) -> Record:
     for entry in session.calls:
         if entry["status"] == "unrecorded":
             entry.pop("returned", None)  # a local call gets an empty one: an unrecorded call has none
-    warnings = record.get("warnings", []) + _warnings(missing, unseen, blind, bool(session.calls))
+    unknown = _unknown_warning(skipped)
+    warnings = record.get("warnings", []) + _warnings(missing, unseen, blind, bool(session.calls)) + ([unknown] if unknown else [])
     if warnings:
         record["warnings"] = warnings
     return record

@@ -50,6 +50,15 @@ GENAI_CHAT = frozenset({"chat", "text_completion", "generate_content"})
 _FLAT = re.compile(r"llm\.(input|output)_messages\.(\d+)\.message\.(.+)\Z")
 _FLAT_CALL = re.compile(r"tool_calls\.(\d+)\.tool_call\.(id|function\.name|function\.arguments)\Z")
 MAX_MESSAGES = 10_000  # flattened indexes beyond this are not a conversation (bounds hostile input)
+# Every chat-span attribute this module reads, indexes written N (what the OTel importer's count of
+# unknown attributes leaves out).
+CHAT_ATTRIBUTES = frozenset({
+    "gen_ai.operation.name", "gen_ai.input.messages", "gen_ai.output.messages", "gen_ai.response.finish_reasons",
+    "openinference.span.kind", "llm.finish_reason", "output.value", *TRACELOOP_MARKS,
+    *(f"llm.{side}_messages.N.message.{field}" for side in ("input", "output") for field in (
+        "role", "content", "tool_call_id", "tool_calls.N.tool_call.id", "tool_calls.N.tool_call.function.name",
+        "tool_calls.N.tool_call.function.arguments")),
+})
 
 Message = tuple  # (role, [part, ...]); a part is a dict of the GenAI form (module docstring)
 
