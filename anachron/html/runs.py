@@ -55,7 +55,7 @@ def _sample(where: str, obj: Any) -> SampleResult:
             raise AnachronError(f"{where}: {exc}") from None
     # Optional: absent from score files written before these fields existed.
     for name in ("not_yet_listed", "already_delisted", "answer_leaks_retrieved", "answer_leaks_parametric",
-                 "open_period_queries", "unrecorded"):
+                 "open_period_queries", "unrecorded", "date_conflicts"):
         try:
             counts[name] = positive_int(obj.get(name, 0), name, minimum=0)
         except AnachronError as exc:
