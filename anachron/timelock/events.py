@@ -787,7 +787,7 @@ def events_trace(
 
 def lock_run(log: EventLog) -> LockRun:
     """The lock's own record of a run, for the seal audit (:mod:`anachron.core.seal`): its run id,
-    cutoff, mode and budget from the start record, and each call's tool and arguments.
+    cutoff, mode and budget from the start record, and each call's tool, arguments and status.
 
     An empty log (a run with no call) vouches for no call; a start record without a mode is read
     as serve's default, ``enforced`` (the /1 logs wrote it always).
@@ -798,5 +798,5 @@ def lock_run(log: EventLog) -> LockRun:
         as_of=log.as_of,
         mode=log.header.get("mode", "enforced") if log.header else None,
         limits=dict(log.header.get("limits") or {}),
-        calls=tuple(LockCall(call.seq, call.tool, call.arguments) for call in log.calls),
+        calls=tuple(LockCall(call.seq, call.tool, call.arguments, call.status) for call in log.calls),
     )
