@@ -19,6 +19,7 @@ from pathlib import Path
 
 from anachron.timelock import EventWriter, Hit, Limits, TimeLock
 from anachron.timelock.events import protocol_error_record, start_record
+from tests import test_date_conflicts as pairings
 from tests.support import run_cli
 
 T = dt.date(2022, 12, 15)
@@ -31,17 +32,8 @@ CONFLICT_LINE = ('#1 date conflict: item https://news.example/2023/03/02/story d
                  'field \'published\' ("2022-05-01") but 2023-03-02 by url ("/2023/03/02")')
 
 
-class Backend:
-    kind, source = "upstream", "stub"
-
-    def __init__(self, entries):
-        self.hits = [Hit(e["url"], e["title"], "", (), e) for e in entries]
-
-    def search(self, query, *, k, as_of, mode):
-        return list(self.hits)
-
-    def fetch(self, ref, *, as_of, mode):
-        return []
+# The stub upstream of the pairing tests: it returns its entries, as sent, to every search.
+Backend = pairings.EventLogTest.Backend
 
 
 class Files(unittest.TestCase):
