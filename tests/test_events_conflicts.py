@@ -76,7 +76,7 @@ class Files(unittest.TestCase):
 
 class ScoreEventsConflictTest(Files):
     def sample(self, *calls):
-        log = self.lock_log("run.jsonl", *calls)
+        log = self.lock_log(f"run{len(list(self.dir.iterdir()))}.jsonl", *calls)
         out, _ = self.score("score-events", log, "--as-of", T.isoformat(), "--format", "json")
         return json.loads(out)
 
@@ -110,6 +110,27 @@ class ScoreEventsConflictTest(Files):
             "they are scored by the date the lock chose, and a conflict among their sources is not counted "
             "(score the harness's own log to see them)"
         ])
+
+    def test_a_source_on_t_is_not_after_t(self):
+        on_t = {**CONFLICT, "url": "https://news.example/2022/12/15/story"}
+        day_after = {**CONFLICT, "url": "https://news.example/2022/12/16/story"}
+        self.assertEqual(self.sample([on_t])["samples"][0]["date_conflicts"], 0)
+        sample = self.sample([day_after])["samples"][0]
+        self.assertEqual(sample["date_conflicts"], 1)
+        self.assertIn('#1 date conflict: item https://news.example/2022/12/16/story dated 2022-05-01 by '
+                      'field \'published\' ("2022-05-01") but 2022-12-16 by url ("/2022/12/16")', sample["evidence"])
+
+    def test_an_enforced_lock_shows_no_conflicting_item(self):
+        log = self.lock_log("run.jsonl", [CONFLICT, AGREED], mode="enforced")
+        out, _ = self.score("score-events", log, "--as-of", T.isoformat(), "--format", "json")
+        sample = json.loads(out)["samples"][0]
+        self.assertEqual((sample["date_conflicts"], sample["result_leaks"], sample["interactions"]), (0, 0, 1))
+
+    def test_a_single_source_the_trace_cannot_restate_is_no_warning(self):
+        only_html = {"url": "https://news.example/story/page", "title": "Page",
+                     "text": '<meta property="article:published_time" content="2022-05-01">'}
+        sample = self.sample([only_html])["samples"][0]
+        self.assertEqual((sample["date_conflicts"], sample["result_leaks"], sample["warnings"]), (0, 0, []))
 
     def test_the_table_shows_the_count(self):
         log = self.lock_log("run.jsonl", [CONFLICT])
