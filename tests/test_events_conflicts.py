@@ -175,6 +175,35 @@ class DisplayTest(Files):
         self.assertEqual(head.index("conflicts"), head.index("content") + 1)
 
 
+    def test_a_score_file_with_a_bad_count_is_refused(self):
+        scores = self.dir / "s.json"
+        self.score("score", self.traces, "--format", "json", "--out", str(scores))
+        document = json.loads(scores.read_text(encoding="utf-8"))
+        for bad, why in [(-1, "date_conflicts must be a non-negative integer, got -1"),
+                         ("1", "date_conflicts must be a non-negative integer, got '1'"),
+                         (True, "date_conflicts must be a non-negative integer, got True"),
+                         (3, "more interactions with a date conflict than interactions")]:
+            with self.subTest(bad=bad):
+                document["samples"][0]["date_conflicts"] = bad
+                scores.write_text(json.dumps(document), encoding="utf-8")
+                status, out, err = run_cli("report", str(scores), "--out", str(self.dir / "r.html"))
+                self.assertEqual((status, out), (2, ""))
+                self.assertEqual(err.splitlines(), [f"anachron: {scores}: samples[0] (sample 'run'): {why}"])
+        # At the boundary (every interaction) it is read; absent (a file from before it) it is 0.
+        for value, shown in [(2, "2"), (None, "0")]:
+            with self.subTest(value=value):
+                if value is None:
+                    del document["samples"][0]["date_conflicts"]
+                else:
+                    document["samples"][0]["date_conflicts"] = value
+                scores.write_text(json.dumps(document), encoding="utf-8")
+                self.score("report", str(scores), "--out", str(self.dir / "r.html"))
+                text = (self.dir / "r.html").read_text(encoding="utf-8")
+                head = re.findall(r'<th data-type="\w+"[^>]*>([^<]*)</th>', text)
+                row = re.search(r'<tr><td class="text id".*?</tr>', text).group()
+                self.assertEqual(dict(zip(head, re.findall(r"<td[^>]*>(.*?)</td>", row)))["conflicts"], shown)
+
+
 class ProtocolErrorsTest(Files):
     def log(self, name, errors):
         start = start_record(

@@ -108,6 +108,8 @@ def _sample(where: str, obj: Any) -> SampleResult:
     )
     if counts["result_leaks"] > counts["interactions"] or counts["undated"] > counts["interactions"]:
         raise AnachronError(f"{where}: more leaking or undated interactions than interactions")
+    if counts["date_conflicts"] > counts["interactions"]:  # each is an interaction that returned a conflicting item
+        raise AnachronError(f"{where}: more interactions with a date conflict than interactions")
     stated = obj.get("tclr")
     if not isinstance(stated, (int, float)) or isinstance(stated, bool) or not math.isclose(stated, result.tclr, abs_tol=1e-12):
         raise f.error("tclr", f"is {describe(stated)}, but its counts give {result.tclr!r} "
