@@ -164,7 +164,8 @@ class LockRun:
         'lock run ab12 (e.jsonl): as of 2022-12-31, mode enforced, budget searches 5, fetches unlimited, calls unlimited'
         """
         when = "no as-of" if self.as_of is None else f"as of {self.as_of.isoformat()}"
-        budget = ", ".join(f"{name} {_cap(self.limits, name) if _cap(self.limits, name) is not None else 'unlimited'}" for name in BUDGETS)
+        caps = {name: _cap(self.limits, name) for name in BUDGETS}
+        budget = ", ".join(f"{name} {'unlimited' if cap is None else cap}" for name, cap in caps.items())
         return f"lock run {self.run or 'without an id'} ({self.source}): {when}, mode {self.mode}, budget {budget}"
 
 
@@ -337,9 +338,9 @@ def _over_budget(declared: Sequence[tuple[int, Interaction]], pairs: Mapping[int
         if cap is None:
             continue
         answered = [n for n, call in declared if n in pairs and call.status == "ok" and tool in (None, pairs[n].tool)]
-        for n in answered[cap:]:
+        for rank, n in enumerate(answered[cap:], start=cap + 1):
             lines.setdefault(n, []).append(
-                f"answered call {answered.index(n) + 1} of {len(answered)}, beyond the lock's budget of {cap} {name} ({run.source})"
+                f"answered call {rank} of {len(answered)}, beyond the lock's budget of {cap} {name} ({run.source})"
             )
     return lines
 
