@@ -27,7 +27,11 @@ status (a refused or failed call still shows the tool was within reach):
   of equals).  A call that pairs with none is a breach (``call to 'mcp__timelock__search' is not in
   the lock's log``); so is a paired call whose lock did not run in the
   ``enforced`` mode or ran as of a date after the sample's T: the lock's own
-  start record is the evidence, never a configuration;
+  start record is the evidence, never a configuration.  Its budget too
+  (``limits``, :data:`BUDGETS`): an answered call beyond a cap (every ``ok``
+  call cost one of its tool's cap and one of ``calls``), or answered where the
+  lock recorded ``exhausted``, is a breach.  The first paired call's evidence
+  names the run (:meth:`LockRun.describe`);
 - without lock records (a configuration only) a declared tool whose
   configuration names a date after T is a breach (``lock_as_of``), and a run
   without breaches is **unverified**, never sealed: nothing shows its calls
