@@ -110,6 +110,8 @@ class ScoreEventsTest(LogFiles, unittest.TestCase):
         self.assertEqual((served["summary"]["seal_status"], served["samples"][0]["seal_status"]), ("lock-only", "lock-only"))
         for document in (served, scored):
             document["summary"]["seal_status"] = document["samples"][0]["seal_status"] = None
+        # ... and the log's own count: the malformed messages the lock refused (none here).
+        self.assertEqual(served["summary"].pop("protocol_errors"), 0)
         self.assertEqual(served, scored)
         sample = json.loads(run_cli("score-events", log, "--as-of", "2022-06-01", "--format", "json")[1])["samples"][0]
         self.assertEqual((sample["sample_id"], sample["interactions"], sample["result_leaks"]), ("run", 3, 1))

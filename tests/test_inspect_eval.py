@@ -184,7 +184,8 @@ class KeylessAgentTest(unittest.TestCase):
                 metrics = log.results.scores[0].metrics
                 self.assertEqual([(key, m.name) for key, m in metrics.items()], [(n, n) for n in (
                     "tclr", "tool_runs", "survivor", "restated", "query", "blocked", "failed", "tclr_high", "content",
-                    "revised", "open", "ans_tool", "ans_param")])
+                    "conflicts", "revised", "open", "ans_tool", "ans_param")])
+                self.assertEqual(metric(log, "date_conflicts"), summary.date_conflicts)
 
     def test_the_demo_figures_the_readme_quotes(self):
         # The same figures `anachron demo` prints, taken from its own output.

@@ -87,16 +87,22 @@ def frozen_heap() -> Iterator[None]:
         gc.unfreeze()
 
 
-def write_scores(records, corpus, fmt: str, out: str | None, *, sealed_tools: AbstractSet[str] | None = None) -> None:
+def write_scores(
+    records, corpus, fmt: str, out: str | None, *, sealed_tools: AbstractSet[str] | None = None, addenda=None
+) -> None:
     """Score *records* one at a time into *fmt*, to *out* or stdout, staged (all or nothing).
 
-    *sealed_tools*: the tools audited for seal breaches (``None``: no audit).
+    *sealed_tools*: the tools audited for seal breaches (``None``: no audit); *addenda*: what the
+    command adds to the summary (:class:`anachron.output.stream.Addenda`).
     """
     from ..core.jsonio import staged_output
     from ..output.stream import WRITERS, score_stream
 
     with staged_output(out) as stream:
-        score_stream(records, corpus, WRITERS[fmt](stream), sealed_tools=sealed_tools)
+        writer = WRITERS[fmt](stream)
+        if addenda is not None:
+            writer.addenda = addenda
+        score_stream(records, corpus, writer, sealed_tools=sealed_tools)
 
 
 def refuse_output_input(args: argparse.Namespace, outputs: Sequence[str] = ("out",)) -> None:

@@ -2,7 +2,11 @@
 
 Each event log written by ``anachron serve`` is one sample run; it is
 converted to the trace format (:func:`anachron.timelock.events_trace`) and
-scored by the core, and the output is exactly that of ``anachron score``.
+scored by the core, and the output is that of ``anachron score`` plus one
+summary field, ``protocol_errors``: the malformed messages the lock refused
+(:attr:`~anachron.timelock.EventLog.protocol_errors`, never calls), summed
+over the logs, with a table line when there are any.  A log holding them is
+no error: the lock answered each with a JSON-RPC error.
 """
 
 from __future__ import annotations
@@ -15,6 +19,7 @@ from typing import Iterator
 from ..store import load_corpus
 from ..core.errors import AnachronError
 from ..core.seal import Declaration
+from ..output.stream import Addenda
 from ..timelock.events import events_trace, load_events
 from .options import add_corpus_option, add_format_option, add_out_option, frozen_heap, iso_date, write_scores
 
@@ -45,6 +50,7 @@ def run(args: argparse.Namespace) -> int:
         raise AnachronError("--sample-id names one run: give one event log, or let each log's file name name it")
     corpus = load_corpus(args.corpus)
     notes: list[str] = []
+    addenda = Addenda({"protocol_errors": 0})
 
     def records() -> Iterator[tuple[str, dict]]:
         # One log in memory at a time: each is converted, scored and written before the next is read.
@@ -52,17 +58,22 @@ def run(args: argparse.Namespace) -> int:
             log = load_events(path)
             sample_id = args.sample_id if args.sample_id is not None else Path(path).name.removesuffix(".jsonl")
             yield path, events_trace(log, corpus, sample_id=sample_id, as_of=as_of)
+            addenda.fields["protocol_errors"] += len(log.protocol_errors)
             if log.as_of is not None and log.as_of != as_of:
                 notes.append(f"note: {path}: the server ran as of {log.as_of}; scored as of {as_of}")
             if log.torn:
                 notes.append(f"warning: {log.torn}; scored the {len(log.calls)} complete call(s) before it")
             if log.undated_shown:
                 notes.append(f"note: {path}: {log.undated_shown} undated item(s) were shown: they make TCLR's band (tclr_high)")
+        refused = addenda.fields["protocol_errors"]
+        if refused:  # known once every log is read, before the writer finishes
+            addenda.lines.append(f"{'protocol errors':<25}{refused} (malformed messages the lock refused)")
 
     with frozen_heap():
         # Staged: bad input found in a later log leaves stdout (or --out) untouched.
         # The lock's own log shows no other tool the harness had: it gives no seal verdict.
-        write_scores(records(), corpus, args.format, args.out, sealed_tools=Declaration((), lock_only=True))
+        write_scores(records(), corpus, args.format, args.out, sealed_tools=Declaration((), lock_only=True),
+                     addenda=addenda)
     for note in notes:
         print(note, file=sys.stderr)
     return 0

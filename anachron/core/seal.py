@@ -27,7 +27,11 @@ status (a refused or failed call still shows the tool was within reach):
   of equals).  A call that pairs with none is a breach (``call to 'mcp__timelock__search' is not in
   the lock's log``); so is a paired call whose lock did not run in the
   ``enforced`` mode or ran as of a date after the sample's T: the lock's own
-  start record is the evidence, never a configuration;
+  start record is the evidence, never a configuration.  Its budget too
+  (``limits``, :data:`BUDGETS`): an answered call beyond a cap (every ``ok``
+  call cost one of its tool's cap and one of ``calls``), or answered where the
+  lock recorded ``exhausted``, is a breach.  The first paired call's evidence
+  names the run (:meth:`LockRun.describe`);
 - without lock records (a configuration only) a declared tool whose
   configuration names a date after T is a breach (``lock_as_of``), and a run
   without breaches is **unverified**, never sealed: nothing shows its calls
@@ -64,6 +68,7 @@ from .errors import AnachronError
 from .trace import Interaction
 
 __all__ = [
+    "BUDGETS",
     "NETWORK_PATTERN",
     "SHELL_TOOLS",
     "STATUSES",
@@ -188,11 +193,13 @@ def network_evidence(command: str) -> str | None:
 
 @dataclass(frozen=True)
 class LockCall:
-    """One call the lock recorded: its number in the run, the lock's tool name, the arguments it got."""
+    """One call the lock recorded: its number in the run, the lock's tool name, the arguments it got,
+    and its status (``exhausted``: refused for budget; ``None``: not recorded)."""
 
     seq: int
     tool: str
     arguments: Any
+    status: str | None = None
 
 
 @dataclass(frozen=True)
@@ -205,6 +212,28 @@ class LockRun:
     mode: str | None
     limits: Mapping[str, Any]
     calls: tuple[LockCall, ...]
+
+    def describe(self) -> str:
+        """The run as a verdict names it: id, log, T, mode and budget (``unlimited`` for a missing or null cap).
+
+        >>> run = LockRun("e.jsonl", "ab12", _dt.date(2022, 12, 31), "enforced", {"searches": 5}, ())
+        >>> run.describe()
+        'lock run ab12 (e.jsonl): as of 2022-12-31, mode enforced, budget searches 5, fetches unlimited, calls unlimited'
+        """
+        when = "no as-of" if self.as_of is None else f"as of {self.as_of.isoformat()}"
+        caps = {name: _cap(self.limits, name) for name in BUDGETS}
+        budget = ", ".join(f"{name} {'unlimited' if cap is None else cap}" for name, cap in caps.items())
+        return f"lock run {self.run or 'without an id'} ({self.source}): {when}, mode {self.mode}, budget {budget}"
+
+
+# The lock's budgets (its start record's ``limits``) and the tool each caps (None: every call).
+BUDGETS = {"searches": "search", "fetches": "fetch", "calls": None}
+
+
+def _cap(limits: Mapping[str, Any], name: str) -> int | None:
+    """A cap of *limits*: a non-negative integer, else unlimited (``None``)."""
+    value = limits.get(name)
+    return value if isinstance(value, int) and not isinstance(value, bool) and value >= 0 else None
 
 
 class Declaration(frozenset):
@@ -343,12 +372,33 @@ def call_breaches(
     return tuple(lines)
 
 
-def _lock_lines(record: LockCall, run: LockRun, as_of: _dt.date | None) -> list[str]:
+def _lock_lines(record: LockCall, run: LockRun, as_of: _dt.date | None, call: Interaction) -> list[str]:
     lines = []
     if run.mode != "enforced":
         lines.append(f"went through a lock in mode {run.mode!r} ({run.source}), which filters nothing")
     if run.as_of is not None and as_of is not None and run.as_of > as_of:
         lines.append(f"went through a lock as of {run.as_of.isoformat()} ({run.source}), after T {as_of.isoformat()}")
+    if record.status == "exhausted" and call.status == "ok":  # the answer came from elsewhere
+        lines.append(f"answered, but the lock refused it for budget (record #{record.seq}, {run.source})")
+    return lines
+
+
+def _over_budget(declared: Sequence[tuple[int, Interaction]], pairs: Mapping[int, LockCall], run: LockRun) -> dict[int, list[str]]:
+    """Call number -> the budget lines of the answered calls beyond a cap of *run*'s start record.
+
+    Every answered (``ok``) call reached the backend, so it cost one of its tool's cap and one of
+    ``calls``: the sample's own answered calls beyond a cap cannot all have come from this lock.
+    """
+    lines: dict[int, list[str]] = {}
+    for name, tool in BUDGETS.items():
+        cap = _cap(run.limits, name)
+        if cap is None:
+            continue
+        answered = [n for n, call in declared if n in pairs and call.status == "ok" and tool in (None, pairs[n].tool)]
+        for rank, n in enumerate(answered[cap:], start=cap + 1):
+            lines.setdefault(n, []).append(
+                f"answered call {rank} of {len(answered)}, beyond the lock's budget of {cap} {name} ({run.source})"
+            )
     return lines
 
 
@@ -380,12 +430,16 @@ def audit(
             if best[0] is None or len(found_pairs) > len(best[1]):
                 best = (run, found_pairs)
         run, pairs = best
+        budget = {} if run is None else _over_budget(declared, pairs, run)
         for number, call in declared:
             record = pairs.get(number)
             if record is None or run is None:
                 breaches[number].append(f"call to {call.tool!r} is not in the lock's log")
             else:
-                breaches[number] += _lock_lines(record, run, as_of)
+                breaches[number] += _lock_lines(record, run, as_of, call) + budget.get(number, [])
+        if run is not None and pairs:  # the lock's record the verdict rests on, under its first paired call
+            first = min(pairs)
+            evidence[first] = (f"paired with {run.describe()}", *evidence[first])
     isolated = getattr(sealed, "isolated_shells", frozenset())
     assumptions = tuple(
         dict.fromkeys(f"shell {call.tool!r} had no network" for call in calls if call.tool in SHELL_TOOLS and call.tool in isolated)

@@ -55,7 +55,7 @@ def _sample(where: str, obj: Any) -> SampleResult:
             raise AnachronError(f"{where}: {exc}") from None
     # Optional: absent from score files written before these fields existed.
     for name in ("not_yet_listed", "already_delisted", "answer_leaks_retrieved", "answer_leaks_parametric",
-                 "open_period_queries", "unrecorded"):
+                 "open_period_queries", "unrecorded", "date_conflicts"):
         try:
             counts[name] = positive_int(obj.get(name, 0), name, minimum=0)
         except AnachronError as exc:
@@ -108,6 +108,8 @@ def _sample(where: str, obj: Any) -> SampleResult:
     )
     if counts["result_leaks"] > counts["interactions"] or counts["undated"] > counts["interactions"]:
         raise AnachronError(f"{where}: more leaking or undated interactions than interactions")
+    if counts["date_conflicts"] > counts["interactions"]:  # each is an interaction that returned a conflicting item
+        raise AnachronError(f"{where}: more interactions with a date conflict than interactions")
     stated = obj.get("tclr")
     if not isinstance(stated, (int, float)) or isinstance(stated, bool) or not math.isclose(stated, result.tclr, abs_tol=1e-12):
         raise f.error("tclr", f"is {describe(stated)}, but its counts give {result.tclr!r} "

@@ -85,6 +85,7 @@ def summary_rows(summary: RunSummary, results: Sequence[SampleResult] | None = N
         ("query-intent leaks", str(summary.query_intent_leaks), over(calls, "calls")),
         ("open-period queries", str(summary.open_period_queries), over(calls, "calls")),
         ("content leaks", str(summary.content_leaks), over(interactions, "interactions")),
+        ("date conflicts", str(summary.date_conflicts), over(interactions, "interactions")),
         ("revision risks", str(summary.revision_risks), over(interactions, "interactions")),
         ("undated interactions", str(summary.undated), over(interactions, "interactions")),
         ("blocked attempts", str(summary.blocked_attempts), over(refused, "refused calls")),
@@ -126,7 +127,7 @@ def summary_table(summary: RunSummary, results: Sequence[SampleResult] | None = 
 _SAMPLE_HEAD = (
     ("sample", "text"), ("as of", "text"), ("TCLR", "num"), ("band high", "num"), ("ok calls", "num"),
     ("result leaks", "num"), ("undated", "num"), ("unrecorded", "num"), ("surv.", "num"), ("restated", "num"), ("query", "num"),
-    ("open", "num"), ("content", "num"), ("blocked", "num"), ("failed", "num"), ("seal", "num"), ("horizon", "num"),
+    ("open", "num"), ("content", "num"), ("conflicts", "num"), ("blocked", "num"), ("failed", "num"), ("seal", "num"), ("horizon", "num"),
     ("evidence", "num"),
 )
 
@@ -160,7 +161,7 @@ def sample_table(results: Sequence[SampleResult], *, sortable: bool = True) -> s
             + "".join(
                 _cell(v, v)
                 for v in (r.interactions, r.result_leaks, r.undated, r.unrecorded, r.survivorship_leaks, r.restatement_leaks,
-                          r.query_intent_leaks, r.open_period_queries, r.content_leaks, r.blocked_attempts, failed)
+                          r.query_intent_leaks, r.open_period_queries, r.content_leaks, r.date_conflicts, r.blocked_attempts, failed)
             )
             + (_cell("-", -1) if r.seal_breaches is None else _cell(r.seal_breaches, r.seal_breaches))
             + _cell("" if horizon is None else f"{horizon} d", -1 if horizon is None else horizon)
@@ -191,6 +192,7 @@ def sample_card(result: SampleResult) -> str:
         ("query-intent leaks", str(r.query_intent_leaks), f"{r.calls} calls"),
         ("open-period queries", str(r.open_period_queries), f"{r.calls} calls"),
         ("content leaks", str(r.content_leaks), f"{r.interactions} interactions"),
+        ("date conflicts", str(r.date_conflicts), f"{r.interactions} interactions"),
         ("revision risks", str(r.revision_risks), f"{r.interactions} interactions"),
         ("blocked attempts", str(r.blocked_attempts), f"{r.failed_calls.get('refused', 0)} refused calls"),
         ("failed calls", f"{failed}" + (f" ({split})" if split else ""), f"{r.calls} calls"),

@@ -54,6 +54,7 @@ __all__ = [
     "answer_leaks_retrieved",
     "blocked_attempts",
     "content_leaks",
+    "date_conflicts",
     "failed_calls",
     "leakage",
     "METRIC_NAMES",
@@ -314,6 +315,7 @@ METRIC_NAMES = {
     "failed_calls": "failed",
     "mean_tclr_high": "tclr_high",
     "content_leaks": "content",
+    "date_conflicts": "conflicts",
     "revision_risks": "revised",
     "open_period_queries": "open",
     "answer_leaks_retrieved": "ans_tool",
@@ -329,6 +331,9 @@ blocked_attempts = _summary_metric("blocked_attempts", "blocked", "Refused calls
 failed_calls = _summary_metric("failed_calls", "failed", "Calls that returned nothing to the agent (refused, exhausted, error).")
 mean_tclr_high = _summary_metric("mean_tclr_high", "tclr_high", "Mean TCLR with undated and uncertain interactions counted as leaking.")
 content_leaks = _summary_metric("content_leaks", "content", "Interactions whose shown text names a period after T.")
+date_conflicts = _summary_metric(
+    "date_conflicts", "conflicts", "Interactions that returned an item whose date sources disagree across T."
+)
 revision_risks = _summary_metric("revision_risks", "revised", "Interactions that showed an item modified after T.")
 open_period_queries = _summary_metric("open_period_queries", "open", "Calls asking for results of a period still open at T.")
 answer_leaks_retrieved = _summary_metric(

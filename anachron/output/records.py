@@ -37,7 +37,7 @@ __all__ = ["BANK_COLUMNS", "COMPARISON_COLUMNS", "SAMPLE_COLUMNS", "bank_records
 SAMPLE_COLUMNS: tuple[str, ...] = (
     "sample_id", "as_of", "mode", "tclr", "tclr_low", "tclr_high", "interactions", "result_leaks", "undated", "unrecorded",
     "survivorship_leaks", "survivorship_base", "survivorship_rate", "restatement_leaks", "query_intent_leaks",
-    "content_leaks", "revision_risks", "blocked_attempts", "calls",
+    "content_leaks", "revision_risks", "date_conflicts", "blocked_attempts", "calls",
     "not_yet_listed", "already_delisted", "answer_leaks_retrieved", "answer_leaks_parametric",
     "open_period_queries", "answered", "seal_breaches", "seal_status",
     *(f"failed_{status}" for status in FAILED_STATUSES),

@@ -71,6 +71,7 @@ def summary_lines(summary: RunSummary, *, every_line: bool = False) -> list[str]
         f"query-intent leaks       {summary.query_intent_leaks}",
         f"open-period queries      {summary.open_period_queries}",
         f"content leaks            {summary.content_leaks}",
+        f"date conflicts           {summary.date_conflicts}",
         f"revision risks           {summary.revision_risks}",
         *answers,
         f"undated interactions     {summary.undated}",

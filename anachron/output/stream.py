@@ -18,6 +18,10 @@ format is a :class:`Writer`; :data:`WRITERS` names the built-in ones:
 - ``csv``: :func:`anachron.output.records.csv_text` of the results' records, a
   header then one line per sample (no summary).
 
+A command may add to the run summary what only it knows (``score-events``:
+the protocol errors of its logs): :class:`Addenda`, fields of the JSON
+summary and lines under the table's summary, read when the writer finishes.
+
 Writers write to a text stream; :func:`anachron.core.jsonio.staged_output` gives one
 that appears whole or not at all.
 """
@@ -26,6 +30,7 @@ from __future__ import annotations
 
 import json
 import tempfile
+from dataclasses import dataclass, field
 from typing import AbstractSet, Callable, Iterable, Iterator, Mapping, Protocol, TextIO
 
 from ..core.corpus import Corpus
@@ -35,7 +40,21 @@ from ..core.jsonio import Record, dump_json, pretty_json
 from .records import SAMPLE_COLUMNS, csv_header, csv_line, sample_record
 from .report import evidence_line, head_lines, summary_lines, table_header, table_row
 
-__all__ = ["FORMATS", "WRITERS", "Writer", "score_stream"]
+__all__ = ["FORMATS", "WRITERS", "Addenda", "Writer", "score_stream"]
+
+
+@dataclass
+class Addenda:
+    """What a command adds to the run summary: *fields* of the JSON summary (``json``, ``jsonl``), after
+    the core's, and *lines* under the table's summary.  Filled while the records are read, so a
+    writer reads them when it finishes; ``csv`` has no summary and shows neither."""
+
+    fields: dict = field(default_factory=dict)
+    lines: list = field(default_factory=list)
+
+
+def _summary_dict(summary: RunSummary, addenda: "Addenda | None") -> dict:
+    return summary.to_dict() if addenda is None else {**summary.to_dict(), **addenda.fields}
 
 
 class Writer(Protocol):
@@ -95,6 +114,8 @@ _COPY = 1 << 20  # characters per read when a writer copies a file of parts
 class JsonWriter:
     """``{"samples": [...], "summary": {...}}``, written as it comes."""
 
+    addenda: Addenda | None = None
+
     def __init__(self, out: TextIO) -> None:
         self.out = out
         self.count = 0
@@ -122,7 +143,7 @@ class JsonWriter:
 
     def finish(self, summary: RunSummary) -> None:
         close = "\n  ]" if self.count else "]"
-        self.out.write(f'{close},\n  "summary": {pretty_json(summary.to_dict(), "  ")}\n}}\n')
+        self.out.write(f'{close},\n  "summary": {pretty_json(_summary_dict(summary, self.addenda), "  ")}\n}}\n')
 
     def close(self) -> None:
         pass
@@ -130,6 +151,8 @@ class JsonWriter:
 
 class _LineWriter:
     """A format of one text part per sample, copied through as it comes (jsonl, csv)."""
+
+    addenda: Addenda | None = None
 
     def __init__(self, out: TextIO) -> None:
         self.out = out
@@ -160,11 +183,13 @@ class JsonLinesWriter(_LineWriter):
         return dump_json(result.to_dict(), indent=None)
 
     def finish(self, summary: RunSummary) -> None:
-        self.out.write(dump_json({"summary": summary.to_dict()}, indent=None))
+        self.out.write(dump_json({"summary": _summary_dict(summary, self.addenda)}, indent=None))
 
 
 class TableWriter:
     """:func:`~anachron.output.report.score_table`; rows wait in temporary files for the column width."""
+
+    addenda: Addenda | None = None
 
     def __init__(self, out: TextIO) -> None:
         self.out = out
@@ -199,7 +224,8 @@ class TableWriter:
                 out.write(row[:length].ljust(width) + row[length:] + "\n")
                 for text in evidence:
                     out.write(evidence_line(text, width) + "\n")
-        out.write("\n" + "\n".join(summary_lines(summary)) + "\n")
+        extra = [] if self.addenda is None else self.addenda.lines
+        out.write("\n" + "\n".join([*summary_lines(summary), *extra]) + "\n")
         self.close()
 
     def close(self) -> None:

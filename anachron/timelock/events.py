@@ -33,7 +33,7 @@ from typing import Any, Iterable, Mapping, Sequence
 
 from ..core import Corpus
 from ..core.dates import format_date, parse_date
-from ..core.attribution import GRANULARITIES, SourceDate, parse_when
+from ..core.attribution import DATE_FIELDS, GRANULARITIES, SourceDate, attribute, parse_when
 from ..core.seal import LockCall, LockRun
 from ..core.trace import STATUSES
 from ..core.errors import AnachronError, describe
@@ -664,7 +664,33 @@ def load_events(path: str | os.PathLike[str]) -> EventLog:
 # Scoring: recorded calls as a trace.
 
 
-def _interaction(call: CallEvent, corpus: Corpus, corpus_backed: bool) -> dict[str, Any]:
+def _with_sources(seen: Seen, shown: Mapping[str, Any]) -> dict[str, Any] | None:
+    """*shown* carrying the date sources the lock read of *seen*, as the trace gives them to attribution:
+    a ``field 'NAME'`` source as field ``NAME``, the URL path and a leading snippet date as they are
+    (the id is the URL; the snippet is ``text``).  ``None`` when attribution does not read back the
+    same sources, in the same order, dating the item the same day: an HTML source (the page is not
+    in the log), a relative age (no clock here), a URL other than the id.
+
+    >>> import datetime as dt
+    >>> seen = Seen("https://x.com/2023/03/02/y", "t", dt.date(2022, 5, 1), sources=(
+    ...     SourceDate("field 'published'", "2022-05-01", dt.date(2022, 5, 1), dt.date(2022, 5, 1), "day"),
+    ...     SourceDate("url", "/2023/03/02", dt.date(2023, 3, 2), dt.date(2023, 3, 2), "day")))
+    >>> _with_sources(seen, {"id": seen.id, "title": "t"})
+    {'id': 'https://x.com/2023/03/02/y', 'title': 't', 'published': '2022-05-01'}
+    """
+    entry = dict(shown)
+    for source in seen.sources:
+        name = source.source[len("field '"):-1] if source.source.startswith("field '") else None
+        if name in DATE_FIELDS and name not in entry:
+            entry[name] = source.value
+        elif name is not None:
+            return None
+    dating = attribute(entry)
+    same = [(s.source, s.value, s.first) for s in dating.sources] == [(s.source, s.value, s.first) for s in seen.sources]
+    return entry if same and dating.first == seen.published else None
+
+
+def _interaction(call: CallEvent, corpus: Corpus, corpus_backed: bool, lost: list[str]) -> dict[str, Any]:
     returned: list[Any] = []
     for seen in call.returned:
         shown: dict[str, Any] = {"id": seen.id, "title": seen.title}
@@ -675,6 +701,14 @@ def _interaction(call: CallEvent, corpus: Corpus, corpus_backed: bool) -> dict[s
         if seen.published is None:
             returned.append(shown)  # undated: it counts in TCLR's band
             continue
+        if seen.sources and not corpus_backed and seen.id not in corpus.items:
+            # An upstream item: every source it carried, so a conflict across T is scored from the log too.
+            entry = _with_sources(seen, shown)
+            if entry is not None:
+                returned.append(entry)
+                continue
+            if len(seen.sources) > 1:  # its sources may disagree: say so, never a silent "no conflict"
+                lost.append(seen.id)
         if seen.granularity != "day":  # a month or year: the core dates the granule as the lock did
             shown["date"] = f"{seen.published:%Y-%m}" if seen.granularity == "month" else f"{seen.published.year}"
             returned.append(shown)
@@ -721,8 +755,16 @@ def calls_trace(
     With *corpus_backed* (the lock served a corpus) every shown item must be
     in *corpus*: scoring with another corpus is an error.
     """
-    interactions = [_interaction(call, corpus, corpus_backed) for call in calls]
-    return {"sample_id": sample_id, "as_of": format_date(as_of), "mode": mode, "interactions": interactions}
+    lost: list[str] = []
+    interactions = [_interaction(call, corpus, corpus_backed, lost) for call in calls]
+    record = {"sample_id": sample_id, "as_of": format_date(as_of), "mode": mode, "interactions": interactions}
+    if lost:
+        record["warnings"] = [
+            f"{len(lost)} shown item(s) carried date sources the trace cannot restate (first: {lost[0][:200]}); "
+            "they are scored by the date the lock chose, and a conflict among their sources is not counted "
+            "(score the harness's own log to see them)"
+        ]
+    return record
 
 
 def events_trace(
@@ -739,13 +781,13 @@ def events_trace(
         corpus_backed=log.header.get("backend") == "corpus",
     )
     if log.torn:  # said in the run's figures, not only on stderr
-        record["warnings"] = [f"{log.torn}; a call it held is not scored (let the server finish its run)"]
+        record["warnings"] = [*record.get("warnings", ()), f"{log.torn}; a call it held is not scored (let the server finish its run)"]
     return record
 
 
 def lock_run(log: EventLog) -> LockRun:
     """The lock's own record of a run, for the seal audit (:mod:`anachron.core.seal`): its run id,
-    cutoff, mode and budget from the start record, and each call's tool and arguments.
+    cutoff, mode and budget from the start record, and each call's tool, arguments and status.
 
     An empty log (a run with no call) vouches for no call; a start record without a mode is read
     as serve's default, ``enforced`` (the /1 logs wrote it always).
@@ -756,5 +798,5 @@ def lock_run(log: EventLog) -> LockRun:
         as_of=log.as_of,
         mode=log.header.get("mode", "enforced") if log.header else None,
         limits=dict(log.header.get("limits") or {}),
-        calls=tuple(LockCall(call.seq, call.tool, call.arguments) for call in log.calls),
+        calls=tuple(LockCall(call.seq, call.tool, call.arguments, call.status) for call in log.calls),
     )
