@@ -1,0 +1,185 @@
+"""Build the Inspect logs of tests/data/importers/inspect/ with Inspect itself, offline.
+
+    python tests/fixtures_build/build_inspect_fixtures.py [OUT_DIR]
+
+A small task that is not one of Anachron's runs on Inspect's ``mockllm``
+model, scripted with ``ModelOutput``s (``usage`` set on each: without it
+mockllm counts tokens with tiktoken, which downloads its encoding).  The
+scenario of the other importer fixtures: as of 2023-01-01, will Cygnus
+Robotics list by March 2023 (it priced its IPO on 2023-02-09).
+
+``foreign.eval`` (no cutoff in the sample's metadata: score it with ``--as-of``):
+
+1. ``web_search`` and ``fetch`` in one turn.  Inspect's own ``web_search`` needs
+   a provider with a key and the network, so the task registers its own
+   ``@tool`` named ``web_search`` that returns what Inspect's Tavily provider
+   returns after parsing (``inspect_ai/tool/_tools/_web_search/_tavily.py``):
+   a ``ContentText`` whose ``citations`` are ``UrlCitation``s (url, title,
+   cited text), no publish date.  Three items: a Reuters story of 2023-02-09
+   (after T), the filing page of 2022-12-15, an undated profile.
+   ``fetch`` returns the filing page's HTML.
+2. ``days_between``, a local tool.
+3. A provider-side web search recorded as ``ContentToolUse`` (``tool_type``
+   ``web_search``; its result in the JSON shape Inspect's Anthropic provider
+   writes, a list of ``web_search_result``s) returning one undated page.
+4. A last ``generate(tool_calls="none")``: the answer, with a ``bash`` call
+   (``curl``) that never runs, so the log holds no result for it.
+
+True figures (``--as-of 2023-01-01``) are asserted by tests/test_importers_inspect.py.
+
+``stated.eval``: one sample whose metadata states ``as_of`` 2023-01-01, answered with no tool.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+import sys
+import tempfile
+from pathlib import Path
+
+OUT = Path(__file__).resolve().parent.parent / "data" / "importers" / "inspect"
+INSPECT_VERSION = "0.3.285"
+
+FILING = "https://www.cygnus-robotics.example/ir/2022/12/15/s1-filing"
+HTML = (
+    "<html><head><title>Cygnus Robotics files S-1</title></head><body>"
+    "<p>Cygnus Robotics filed its registration statement on December 15, 2022.</p></body></html>"
+)
+
+
+def _task():
+    from inspect_ai import Task, task
+    from inspect_ai.dataset import Sample
+    from inspect_ai.solver import generate, use_tools
+    from inspect_ai.tool import ContentText, tool
+    from inspect_ai._util.citation import UrlCitation
+
+    @tool(name="web_search")
+    def web_search():
+        async def execute(query: str):
+            """Search the web.
+
+            Args:
+                query: the search query.
+            """
+            return ContentText(
+                text="No answer found.",
+                citations=[
+                    UrlCitation(url="https://www.reuters.example/markets/2023/02/09/cygnus-robotics-prices-ipo",
+                                title="Cygnus Robotics prices IPO", cited_text="Cygnus priced its IPO at $18."),
+                    UrlCitation(url=FILING, title="Cygnus Robotics files S-1", cited_text="Cygnus filed its S-1."),
+                    UrlCitation(url="https://www.cygnus-robotics.example/about", title="About Cygnus",
+                                cited_text="Cygnus builds warehouse robots."),
+                ],
+            )
+
+        return execute
+
+    @tool
+    def fetch():
+        async def execute(url: str):
+            """Fetch a web page.
+
+            Args:
+                url: the page's URL.
+            """
+            return HTML
+
+        return execute
+
+    @tool
+    def days_between():
+        async def execute(start: str, end: str):
+            """Days between two ISO dates.
+
+            Args:
+                start: the first date.
+                end: the second date.
+            """
+            import datetime
+
+            return str((datetime.date.fromisoformat(end) - datetime.date.fromisoformat(start)).days)
+
+        return execute
+
+    @task
+    def foreign():
+        return Task(
+            dataset=[Sample(id="cygnus-listing", input="As of 2023-01-01: will Cygnus Robotics list by March 2023?")],
+            solver=[use_tools(web_search(), fetch(), days_between()), generate(tool_calls="loop"), generate(tool_calls="none")],
+        )
+
+    @task
+    def stated():
+        return Task(
+            dataset=[Sample(id="stated-1", input="Will Cygnus list?", metadata={"as_of": "2023-01-01"})],
+            solver=[generate()],
+        )
+
+    return foreign(), stated()
+
+
+def _outputs():
+    from inspect_ai.model import ChatMessageAssistant, ContentText, ModelOutput, ModelUsage
+    from inspect_ai._util.content import ContentToolUse
+
+    usage = ModelUsage(input_tokens=10, output_tokens=5, total_tokens=15)
+
+    def calls(*pairs):
+        out = ModelOutput.for_tool_call("mockllm/model", pairs[0][0], pairs[0][1], tool_call_id=pairs[0][2])
+        message = out.choices[0].message
+        from inspect_ai.tool import ToolCall
+
+        message.tool_calls = [ToolCall(id=i, function=f, arguments=a) for f, a, i in pairs]
+        out.usage = usage
+        return out
+
+    provider_search = ContentToolUse(
+        tool_type="web_search", id="srvtoolu_1", name="web_search",
+        arguments=json.dumps({"query": "cygnus robotics listing plans"}),
+        result=json.dumps([{"type": "web_search_result", "url": "https://www.robotics-weekly.example/cygnus-profile",
+                            "title": "Cygnus Robotics profile", "encrypted_content": "x"}]),
+    )
+    third = ModelOutput.from_message(
+        ChatMessageAssistant(content=[provider_search, ContentText(text="The filing is dated 2022-12-15.")], model="model")
+    )
+    third.usage = usage
+    from inspect_ai.tool import ToolCall
+
+    last = ModelOutput.from_message(ChatMessageAssistant(
+        content=f"Likely yes: Cygnus filed its S-1 on 2022-12-15 ({FILING}).", model="model",
+        tool_calls=[ToolCall(id="call_4", function="bash", arguments={"cmd": "curl -s https://www.cygnus-robotics.example/ir/news"})],
+    ))
+    last.usage = usage
+    return [
+        calls(("web_search", {"query": "cygnus robotics ipo"}, "call_1"), ("fetch", {"url": FILING}, "call_2")),
+        calls(("days_between", {"start": "2022-12-15", "end": "2023-03-31"}, "call_3")),
+        third,
+        last,
+    ]
+
+
+def build(out: Path = OUT) -> list[Path]:
+    from inspect_ai import eval as inspect_eval
+    from inspect_ai.model import ModelOutput, ModelUsage, get_model
+
+    foreign, stated = _task()
+    answer = ModelOutput.from_content("mockllm/model", "Probably.")
+    answer.usage = ModelUsage(input_tokens=10, output_tokens=5, total_tokens=15)
+    out.mkdir(parents=True, exist_ok=True)
+    written = []
+    with tempfile.TemporaryDirectory() as tmp:
+        for name, the_task, script in (("foreign", foreign, _outputs()), ("stated", stated, [answer])):
+            model = get_model("mockllm/model", custom_outputs=script)
+            [log] = inspect_eval(the_task, model=model, display="none", log_dir=str(Path(tmp) / name), log_format="eval")
+            assert log.status == "success", log.error
+            target = out / f"{name}.eval"
+            shutil.copyfile(log.location, target)
+            written.append(target)
+    return written
+
+
+if __name__ == "__main__":
+    for path in build(Path(sys.argv[1]) if len(sys.argv) > 1 else OUT):
+        print(path)
