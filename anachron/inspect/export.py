@@ -183,8 +183,13 @@ def _records(
             if foreign is not None and not anachron_sample(sample.metadata):
                 yield foreign(str(path), sample)
                 continue
+            if foreign is None and not anachron_sample(sample.metadata):
+                raise AnachronError(
+                    f"{where}: no anachron metadata (as_of, mode): not a sample of an anachron task;"
+                    " score it with anachron score --from inspect LOG --as-of DATE"
+                )
             if refuse is not None:
-                raise AnachronError(f"{where}: {refuse} is not read for a sample of an anachron task: its cutoff is its task's")
+                raise AnachronError(f"{where}: {refuse} is not read for a sample of an anachron task (its cutoff and its tools are its task's)")
             try:
                 completion = sample.output.completion if sample.output else None
                 record = sample_trace_record(sample.id, sample.metadata, sample.messages, sample.store, data, completion)

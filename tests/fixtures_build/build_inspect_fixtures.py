@@ -8,7 +8,8 @@ mockllm counts tokens with tiktoken, which downloads its encoding).  The
 scenario of the other importer fixtures: as of 2023-01-01, will Cygnus
 Robotics list by March 2023 (it priced its IPO on 2023-02-09).
 
-``foreign.eval`` (no cutoff in the sample's metadata: score it with ``--as-of``):
+``foreign.eval`` (no ``as_of`` in the sample's metadata, but a ``cutoff``: score it with ``--as-of`` or
+``--as-of-field metadata.cutoff``):
 
 1. ``web_search`` and ``fetch`` in one turn.  Inspect's own ``web_search`` needs
    a provider with a key and the network, so the task registers its own
@@ -106,7 +107,8 @@ def _task():
     @task
     def foreign():
         return Task(
-            dataset=[Sample(id="cygnus-listing", input="As of 2023-01-01: will Cygnus Robotics list by March 2023?")],
+            dataset=[Sample(id="cygnus-listing", input="As of 2023-01-01: will Cygnus Robotics list by March 2023?",
+                            metadata={"cutoff": "2023-01-01"})],
             solver=[use_tools(web_search(), fetch(), days_between()), generate(tool_calls="loop"), generate(tool_calls="none")],
         )
 
