@@ -27,13 +27,17 @@ The cutoff: the sample's ``metadata.as_of`` when it states one (then
 ignored), else the ``--as-of-field`` path read on ``{"id", "epoch",
 "metadata"}`` of the sample, else ``--as-of`` / ``--as-of-map``.
 
+>>> import datetime
 >>> from types import SimpleNamespace as O
 >>> call = O(id="c1", function="bash", arguments={"cmd": "ls"})
->>> sample = O(id=1, epoch=1, metadata={}, events=[], output=None, messages=[
-...     O(role="assistant", content="", tool_calls=[call])])
->>> import datetime
->>> sample_record("log.eval", sample, Options(as_of=datetime.date(2023, 1, 1)))["interactions"]
-[{'tool': 'bash', 'status': 'unrecorded', 'command': 'ls', 'call_id': 'c1', 'arguments': {'cmd': 'ls'}, 'retrieval': False}]
+>>> sample = O(id=1, epoch=1, metadata={}, events=[O(event="hologram")], output=None, messages=[
+...     O(role="assistant", content=[O(type="smell")], tool_calls=[call])])
+>>> where, record = sample_record("log.eval", sample, Options(as_of=datetime.date(2023, 1, 1)))
+>>> where, record["interactions"]
+('log.eval: sample 1', [{'tool': 'bash', 'status': 'unrecorded', 'command': 'ls', 'call_id': 'c1', 'arguments': {'cmd': 'ls'}, 'retrieval': False}])
+>>> for line in record["warnings"]: print(line)
+skipped 1 item of unknown type 'smell' (message 1): update anachron if they hold a tool call
+skipped 1 item of unknown type 'hologram event' (event 1): update anachron if they hold a tool call
 """
 
 from __future__ import annotations
@@ -145,7 +149,7 @@ def sample_record(path: str, sample: Any, options: Options) -> Record:
             entry = calls.get(event.id)
             if entry is None:
                 entry = calls[event.id] = _call(session, event.function, event.arguments, event.id)
-            if entry["status"] == "unrecorded" and not event.pending:
+            if entry["status"] == "unrecorded" and not getattr(event, "pending", False):
                 _complete(session, entry, event.result, event.error)
         elif kind not in _QUIET_EVENTS:
             session.unknown_item(f"{kind} event", {}, f"event {number}")
