@@ -68,7 +68,8 @@ def _cutoff(where: str, sample: Any, options: Options) -> _dt.date | None:
     if "as_of" in metadata:
         if options.as_of is not None or options.as_of_map is not None or options.as_of_field is not None:
             raise AnachronError(
-                f"{where}: the sample states its cutoff (metadata as_of): --as-of, --as-of-map and --as-of-field are not read for it"
+                f"{where}: the sample states its cutoff (metadata as_of):"
+                " --as-of, --as-of-map and --as-of-field are not read for it"
             )
         value = metadata["as_of"]
         try:

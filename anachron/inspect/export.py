@@ -189,7 +189,9 @@ def _records(
                     " score it with anachron score --from inspect LOG --as-of DATE"
                 )
             if refuse is not None:
-                raise AnachronError(f"{where}: {refuse} is not read for a sample of an anachron task (its cutoff and its tools are its task's)")
+                raise AnachronError(
+                    f"{where}: {refuse} is not read for a sample of an anachron task (its cutoff and its tools are its task's)"
+                )
             try:
                 completion = sample.output.completion if sample.output else None
                 record = sample_trace_record(sample.id, sample.metadata, sample.messages, sample.store, data, completion)
