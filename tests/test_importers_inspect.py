@@ -88,6 +88,14 @@ class ForeignLogTest(unittest.TestCase):
         self.assertEqual(record["log_format"], "inspect")
         self.assertNotIn("warnings", record)
 
+    def test_a_compacted_log_is_read_from_its_events(self):
+        from inspect_ai.log import read_eval_log
+
+        compacted = DATA / "compacted.eval"
+        [sample] = read_eval_log(str(compacted)).samples
+        self.assertEqual([m.role for m in sample.messages], ["user"])  # every turn is in the events only
+        self.assertEqual(imported(compacted, "--as-of", T), imported(FOREIGN, "--as-of", T))
+
     def test_cutoff_options(self):
         by_field = score(FOREIGN, "--as-of-field", "metadata.cutoff")["samples"][0]
         self.assertEqual((by_field["as_of"], by_field["tclr"]), (T, 0.25))

@@ -9,9 +9,11 @@ Inspect, so it loads without the extra):
 - an assistant message's ``ContentToolUse`` parts (``type`` ``tool_use``: a
   provider's server-side web search, MCP call or code execution) are calls
   with their result in place (a JSON result is read as a list of items);
-- a ``ToolEvent`` (``event`` ``tool``) whose id no message named is a call
-  (its messages were compacted away); one whose call had no result message
-  gives it its result.  A ``pending`` event has none;
+- a ``model`` event's output message that ``messages`` no longer holds (by
+  message id: compacted, or trimmed by a solver) is read as an assistant
+  message; a ``ToolEvent`` (``event`` ``tool``) whose id no message named is
+  a call; one whose call had no result message gives it its result.  A
+  ``pending`` event has none;
 - a result made of ``ContentText`` parts with ``citations`` (what Inspect's
   ``web_search`` returns) shows one item per cited URL (title, cited text as
   snippet).  Inspect keeps no publish date there, so these items are dated by
@@ -114,31 +116,41 @@ def _call(session: Session, name: str, arguments: Any, ident: str | None) -> dic
     return session.call(name, arguments, call_id=ident, command=command)
 
 
+def _assistant(
+    session: Session, message: Any, place: str, calls: dict[str, dict[str, Any]], pending: dict[str, dict[str, Any]]
+) -> None:
+    """The calls of one assistant message (of ``messages``, or a model event's output) not read yet, by id."""
+    for part in message.content if isinstance(message.content, list) else []:
+        kind = getattr(part, "type", None)
+        if kind == "tool_use":
+            if part.id in calls:
+                continue
+            entry = calls[part.id] = session.call(part.name, loads(part.arguments) if part.arguments.strip() else None, call_id=part.id)
+            if part.error is not None:
+                session.failed(entry, part.error)
+            else:  # a provider's result, as the provider's JSON (or text)
+                parsed = loads(part.result)
+                session.result(entry, parsed if parsed is not None else part.result)
+        elif kind not in _QUIET_CONTENT:
+            session.unknown_item(kind, {}, place)
+    for call in message.tool_calls or []:
+        if call.id not in calls:
+            entry = calls[call.id] = _call(session, call.function, call.arguments, call.id)
+            awaiting(pending, call.id, f"{session.where}: {place}")[call.id] = entry
+
+
 def sample_record(path: str, sample: Any, options: Options) -> Record:
     """The ``(where, record)`` of one sample of *path* (an ``EvalSample``), by the module's rules."""
     where = f"{path}: sample {sample.id}"
     session = Session(where, "inspect", options.corpus)
-    pending: dict[str, dict[str, Any]] = {}
-    calls: dict[str, dict[str, Any]] = {}
+    pending: dict[str, dict[str, Any]] = {}  # calls awaiting a result, by id
+    calls: dict[str, dict[str, Any]] = {}  # every call read, by id
+    read: set[str] = set()  # ids of the assistant messages read
     for number, message in enumerate(sample.messages or [], start=1):
-        place = f"message {number}"
         if message.role == "assistant":
-            for part in message.content if isinstance(message.content, list) else []:
-                kind = getattr(part, "type", None)
-                if kind == "tool_use":
-                    entry = session.call(part.name, loads(part.arguments) if part.arguments.strip() else None, call_id=part.id)
-                    calls[part.id] = entry
-                    if part.error is not None:
-                        session.failed(entry, part.error)
-                    else:  # a provider's result, as the provider's JSON (or text)
-                        parsed = loads(part.result)
-                        session.result(entry, parsed if parsed is not None else part.result)
-                elif kind not in _QUIET_CONTENT:
-                    session.unknown_item(kind, {}, place)
-            for call in message.tool_calls or []:
-                entry = _call(session, call.function, call.arguments, call.id)
-                awaiting(pending, call.id, f"{where}: {place}")[call.id] = entry
-                calls[call.id] = entry
+            _assistant(session, message, f"message {number}", calls, pending)
+            if getattr(message, "id", None):
+                read.add(message.id)
         elif message.role == "tool":
             entry = pending.pop(message.tool_call_id or "", None)
             if entry is None:  # a result whose call no message holds: the call is known by its result
@@ -146,10 +158,16 @@ def sample_record(path: str, sample: Any, options: Options) -> Record:
             _complete(session, entry, message.content, message.error)
     for number, event in enumerate(sample.events or [], start=1):
         kind = getattr(event, "event", None)
-        if kind == "tool":
+        if kind == "model" and event.output is not None and event.output.choices:
+            # A turn the messages no longer hold (compacted, or trimmed by a solver): its calls are read here.
+            message = event.output.choices[0].message
+            if getattr(message, "id", None) not in read:
+                _assistant(session, message, f"event {number}", calls, pending)
+        elif kind == "tool":
             entry = calls.get(event.id)
             if entry is None:
                 entry = calls[event.id] = _call(session, event.function, event.arguments, event.id)
+            pending.pop(event.id, None)
             if entry["status"] == "unrecorded" and not getattr(event, "pending", False):
                 _complete(session, entry, event.result, event.error)
         elif kind not in _QUIET_EVENTS:

@@ -28,6 +28,10 @@ Robotics list by March 2023 (it priced its IPO on 2023-02-09).
 
 True figures (``--as-of 2023-01-01``) are asserted by tests/test_importers_inspect.py.
 
+``compacted.eval``: the same run, its ``messages`` then cut to the first (a solver
+``forget``, as a compaction leaves them): every call and result is read from the
+events (``model`` and ``tool``), the same figures.
+
 ``stated.eval``: one sample whose metadata states ``as_of`` 2023-01-01, answered with no tool.
 """
 
@@ -52,7 +56,7 @@ HTML = (
 def _task():
     from inspect_ai import Task, task
     from inspect_ai.dataset import Sample
-    from inspect_ai.solver import generate, use_tools
+    from inspect_ai.solver import generate, solver, use_tools
     from inspect_ai.tool import ContentText, tool
     from inspect_ai._util.citation import UrlCitation
 
@@ -112,6 +116,22 @@ def _task():
             solver=[use_tools(web_search(), fetch(), days_between()), generate(tool_calls="loop"), generate(tool_calls="none")],
         )
 
+    @solver
+    def forget():
+        async def solve(state, generate):
+            state.messages = state.messages[:1]  # what a compaction leaves: the turns live on in the events only
+            return state
+
+        return solve
+
+    @task
+    def compacted():
+        return Task(
+            dataset=[Sample(id="cygnus-listing", input="As of 2023-01-01: will Cygnus Robotics list by March 2023?")],
+            solver=[use_tools(web_search(), fetch(), days_between()), generate(tool_calls="loop"), generate(tool_calls="none"),
+                    forget()],
+        )
+
     @task
     def stated():
         return Task(
@@ -119,7 +139,7 @@ def _task():
             solver=[generate()],
         )
 
-    return foreign(), stated()
+    return foreign(), compacted(), stated()
 
 
 def _outputs():
@@ -166,13 +186,15 @@ def build(out: Path = OUT) -> list[Path]:
     from inspect_ai import eval as inspect_eval
     from inspect_ai.model import ModelOutput, ModelUsage, get_model
 
-    foreign, stated = _task()
+    foreign, compacted, stated = _task()
     answer = ModelOutput.from_content("mockllm/model", "Probably.")
     answer.usage = ModelUsage(input_tokens=10, output_tokens=5, total_tokens=15)
     out.mkdir(parents=True, exist_ok=True)
     written = []
     with tempfile.TemporaryDirectory() as tmp:
-        for name, the_task, script in (("foreign", foreign, _outputs()), ("stated", stated, [answer])):
+        for name, the_task, script in (
+            ("foreign", foreign, _outputs()), ("compacted", compacted, _outputs()), ("stated", stated, [answer])
+        ):
             model = get_model("mockllm/model", custom_outputs=script)
             [log] = inspect_eval(the_task, model=model, display="none", log_dir=str(Path(tmp) / name), log_format="eval")
             assert log.status == "success", log.error
