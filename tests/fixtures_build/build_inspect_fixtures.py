@@ -11,14 +11,16 @@ Robotics list by March 2023 (it priced its IPO on 2023-02-09).
 ``foreign.eval`` (no ``as_of`` in the sample's metadata, but a ``cutoff``: score it with ``--as-of`` or
 ``--as-of-field metadata.cutoff``):
 
-1. ``web_search`` and ``fetch`` in one turn.  Inspect's own ``web_search`` needs
-   a provider with a key and the network, so the task registers its own
-   ``@tool`` named ``web_search`` that returns what Inspect's Tavily provider
-   returns after parsing (``inspect_ai/tool/_tools/_web_search/_tavily.py``):
-   a ``ContentText`` whose ``citations`` are ``UrlCitation``s (url, title,
-   cited text), no publish date.  Three items: a Reuters story of 2023-02-09
-   (after T), the filing page of 2022-12-15, an undated profile.
-   ``fetch`` returns the filing page's HTML.
+1. ``web_search`` and ``fetch`` in one turn.  ``web_search`` is Inspect's own
+   (``web_search("tavily")``); its HTTP client gets an ``httpx.MockTransport``
+   that answers Tavily's search endpoint with a response of Tavily's published
+   shape (``query``, ``answer``, ``images``, ``results[]`` of ``title``, ``url``,
+   ``content``, ``score``, ``published_date``, ``response_time``), and a dummy
+   ``TAVILY_API_KEY``.  Inspect parses it into a ``ContentText`` whose
+   ``citations`` are ``UrlCitation``s and drops ``published_date``.  Three
+   items: a Reuters story of 2023-02-09 (after T), the filing page of
+   2022-12-15, an undated profile.  ``fetch`` (the task's tool) returns the
+   filing page's HTML.
 2. ``days_between``, a local tool.
 3. A provider-side web search recorded as ``ContentToolUse`` (``tool_type``
    ``web_search``; its result in the JSON shape Inspect's Anthropic provider
@@ -37,7 +39,9 @@ events (``model`` and ``tool``), the same figures.
 
 from __future__ import annotations
 
+import contextlib
 import json
+import os
 import shutil
 import sys
 import tempfile
@@ -57,29 +61,7 @@ def _task():
     from inspect_ai import Task, task
     from inspect_ai.dataset import Sample
     from inspect_ai.solver import generate, solver, use_tools
-    from inspect_ai.tool import ContentText, tool
-    from inspect_ai._util.citation import UrlCitation
-
-    @tool(name="web_search")
-    def web_search():
-        async def execute(query: str):
-            """Search the web.
-
-            Args:
-                query: the search query.
-            """
-            return ContentText(
-                text="No answer found.",
-                citations=[
-                    UrlCitation(url="https://www.reuters.example/markets/2023/02/09/cygnus-robotics-prices-ipo",
-                                title="Cygnus Robotics prices IPO", cited_text="Cygnus priced its IPO at $18."),
-                    UrlCitation(url=FILING, title="Cygnus Robotics files S-1", cited_text="Cygnus filed its S-1."),
-                    UrlCitation(url="https://www.cygnus-robotics.example/about", title="About Cygnus",
-                                cited_text="Cygnus builds warehouse robots."),
-                ],
-            )
-
-        return execute
+    from inspect_ai.tool import tool, web_search
 
     @tool
     def fetch():
@@ -113,7 +95,7 @@ def _task():
         return Task(
             dataset=[Sample(id="cygnus-listing", input="As of 2023-01-01: will Cygnus Robotics list by March 2023?",
                             metadata={"cutoff": "2023-01-01"})],
-            solver=[use_tools(web_search(), fetch(), days_between()), generate(tool_calls="loop"), generate(tool_calls="none")],
+            solver=[use_tools(web_search("tavily"), fetch(), days_between()), generate(tool_calls="loop"), generate(tool_calls="none")],
         )
 
     @solver
@@ -128,7 +110,7 @@ def _task():
     def compacted():
         return Task(
             dataset=[Sample(id="cygnus-listing", input="As of 2023-01-01: will Cygnus Robotics list by March 2023?")],
-            solver=[use_tools(web_search(), fetch(), days_between()), generate(tool_calls="loop"), generate(tool_calls="none"),
+            solver=[use_tools(web_search("tavily"), fetch(), days_between()), generate(tool_calls="loop"), generate(tool_calls="none"),
                     forget()],
         )
 
@@ -140,6 +122,51 @@ def _task():
         )
 
     return foreign(), compacted(), stated()
+
+
+# Tavily's search response (its API reference), with the publish dates Inspect does not keep.
+TAVILY_RESPONSE = {
+    "query": "cygnus robotics ipo",
+    "answer": None,
+    "images": [],
+    "results": [
+        {"title": "Cygnus Robotics prices IPO", "url": "https://www.reuters.example/markets/2023/02/09/cygnus-robotics-prices-ipo",
+         "content": "Cygnus priced its IPO at $18.", "score": 0.91, "published_date": "Thu, 09 Feb 2023 14:00:00 GMT"},
+        {"title": "Cygnus Robotics files S-1", "url": FILING, "content": "Cygnus filed its S-1.", "score": 0.88,
+         "published_date": "Thu, 15 Dec 2022 12:00:00 GMT"},
+        {"title": "About Cygnus", "url": "https://www.cygnus-robotics.example/about",
+         "content": "Cygnus builds warehouse robots.", "score": 0.52},
+    ],
+    "response_time": 0.42,
+}
+
+
+@contextlib.contextmanager
+def _tavily_stub():
+    """Every ``httpx.AsyncClient`` made meanwhile answers Tavily's endpoint with :data:`TAVILY_RESPONSE`."""
+    import httpx
+
+    def answer(request):
+        assert request.url.host == "api.tavily.com", request.url
+        return httpx.Response(200, json=TAVILY_RESPONSE)
+
+    made = httpx.AsyncClient.__init__
+
+    def init(self, *args, **kwargs):
+        kwargs.setdefault("transport", httpx.MockTransport(answer))
+        made(self, *args, **kwargs)
+
+    saved = os.environ.get("TAVILY_API_KEY")
+    os.environ["TAVILY_API_KEY"] = "offline-stub"
+    httpx.AsyncClient.__init__ = init
+    try:
+        yield
+    finally:
+        httpx.AsyncClient.__init__ = made
+        if saved is None:
+            del os.environ["TAVILY_API_KEY"]
+        else:
+            os.environ["TAVILY_API_KEY"] = saved
 
 
 def _outputs():
@@ -183,6 +210,12 @@ def _outputs():
 
 
 def build(out: Path = OUT) -> list[Path]:
+    """Run the tasks (Tavily stubbed) and copy their logs into *out*; returns the paths written."""
+    with _tavily_stub():
+        return _build(out)
+
+
+def _build(out: Path) -> list[Path]:
     from inspect_ai import eval as inspect_eval
     from inspect_ai.model import ModelOutput, ModelUsage, get_model
 
