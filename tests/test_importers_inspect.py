@@ -50,29 +50,29 @@ class ForeignLogTest(unittest.TestCase):
         report = score(FOREIGN, "--as-of", T)
         [sample] = report["samples"]
         # web_search (a leak and an undated item), fetch (the filing, pre-T), the provider's search
-        # (one undated page); days_between is local; bash (curl) never ran: unrecorded.
+        # (one undated page); a fetch failed (404); days_between is local; bash (curl) never ran: unrecorded.
         self.assertEqual(
             {k: sample[k] for k in ("sample_id", "as_of", "interactions", "result_leaks", "undated", "unrecorded",
-                                    "content_leaks", "answered", "tclr", "tclr_low", "tclr_high", "horizon_days")},
+                                    "content_leaks", "answered", "tclr", "tclr_low", "tclr_high", "horizon_days", "failed_calls")},
             {"sample_id": "cygnus-listing", "as_of": T, "interactions": 3, "result_leaks": 1, "undated": 1,
              "unrecorded": 1, "content_leaks": 0, "answered": True, "tclr": 0.25, "tclr_low": 0.25, "tclr_high": 0.75,
-             "horizon_days": 39},
+             "horizon_days": 39, "failed_calls": {"error": 1, "exhausted": 0, "refused": 0}},
         )
         self.assertEqual(sample["evidence"], [
             f"#1 result item {REUTERS} dated 2023-02-09 > 2023-01-01 (dated by url)",
             "#1 undated item https://www.cygnus-robotics.example/about (no date found)",
-            "#4 undated item https://www.robotics-weekly.example/cygnus-profile (no date found)",
-            "#5 unrecorded bash: the log holds no result (clean in tclr_low, leaking in tclr_high)",
+            "#5 undated item https://www.robotics-weekly.example/cygnus-profile (no date found)",
+            "#6 unrecorded bash: the log holds no result (clean in tclr_low, leaking in tclr_high)",
         ])
         summary = report["summary"]
-        self.assertEqual((summary["calls"], summary["incomplete"], len(summary["warnings"])), (4, True, 1))
+        self.assertEqual((summary["calls"], summary["incomplete"], len(summary["warnings"])), (5, True, 1))
         self.assertIn("1 tool call recorded no result", summary["warnings"][0])
 
     def test_the_calls_as_imported(self):
         [record] = imported(FOREIGN, "--as-of", T)
         calls = record["interactions"]
         self.assertEqual([(c["tool"], c["status"], c.get("retrieval", True)) for c in calls], [
-            ("web_search", "ok", True), ("fetch", "ok", True), ("days_between", "ok", False),
+            ("web_search", "ok", True), ("fetch", "ok", True), ("fetch", "error", True), ("days_between", "ok", False),
             ("web_search", "ok", True), ("bash", "unrecorded", True),
         ])
         # Inspect's web_search keeps no publish date: each cited URL is an item with its title and cited text only.
@@ -80,10 +80,11 @@ class ForeignLogTest(unittest.TestCase):
                                                    "snippet": "Cygnus priced its IPO at $18."})
         self.assertEqual(calls[0]["query"], "cygnus robotics ipo")
         self.assertEqual(calls[1]["target"], FILING)
-        self.assertEqual(calls[3]["query"], "cygnus robotics listing plans")
-        self.assertEqual(calls[3]["call_id"], "srvtoolu_1")
-        self.assertEqual(calls[4]["command"], "curl -s https://www.cygnus-robotics.example/ir/news")
-        self.assertNotIn("returned", calls[4])
+        self.assertEqual(calls[2]["error"], "HTTP 404 for https://www.cygnus-robotics.example/ir/2023/prospectus")
+        self.assertEqual(calls[4]["query"], "cygnus robotics listing plans")
+        self.assertEqual(calls[4]["call_id"], "srvtoolu_1")
+        self.assertEqual(calls[5]["command"], "curl -s https://www.cygnus-robotics.example/ir/news")
+        self.assertNotIn("returned", calls[5])
         self.assertEqual(record["citations"], [FILING])
         self.assertEqual(record["log_format"], "inspect")
         self.assertNotIn("warnings", record)
@@ -95,6 +96,13 @@ class ForeignLogTest(unittest.TestCase):
         [sample] = read_eval_log(str(compacted)).samples
         self.assertEqual([m.role for m in sample.messages], ["user"])  # every turn is in the events only
         self.assertEqual(imported(compacted, "--as-of", T), imported(FOREIGN, "--as-of", T))
+
+    def test_a_json_log_is_read_as_its_eval_twin(self):
+        from inspect_ai.log import read_eval_log, write_eval_log
+
+        twin = Path(TMP.name, "foreign.json")
+        write_eval_log(read_eval_log(FOREIGN), str(twin), format="json")
+        self.assertEqual(imported(twin, "--as-of", T), imported(FOREIGN, "--as-of", T))
 
     def test_cutoff_options(self):
         by_field = score(FOREIGN, "--as-of-field", "metadata.cutoff")["samples"][0]

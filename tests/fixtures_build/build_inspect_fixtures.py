@@ -20,7 +20,7 @@ Robotics list by March 2023 (it priced its IPO on 2023-02-09).
    ``citations`` are ``UrlCitation``s and drops ``published_date``.  Three
    items: a Reuters story of 2023-02-09 (after T), the filing page of
    2022-12-15, an undated profile.  ``fetch`` (the task's tool) returns the
-   filing page's HTML.
+   filing page's HTML; a second ``fetch`` (a missing page) raises ``ToolError``.
 2. ``days_between``, a local tool.
 3. A provider-side web search recorded as ``ContentToolUse`` (``tool_type``
    ``web_search``; its result in the JSON shape Inspect's Anthropic provider
@@ -51,6 +51,7 @@ OUT = Path(__file__).resolve().parent.parent / "data" / "importers" / "inspect"
 INSPECT_VERSION = "0.3.285"
 
 FILING = "https://www.cygnus-robotics.example/ir/2022/12/15/s1-filing"
+MISSING = "https://www.cygnus-robotics.example/ir/2023/prospectus"
 HTML = (
     "<html><head><title>Cygnus Robotics files S-1</title></head><body>"
     "<p>Cygnus Robotics filed its registration statement on December 15, 2022.</p></body></html>"
@@ -61,7 +62,7 @@ def _task():
     from inspect_ai import Task, task
     from inspect_ai.dataset import Sample
     from inspect_ai.solver import generate, solver, use_tools
-    from inspect_ai.tool import tool, web_search
+    from inspect_ai.tool import ToolError, tool, web_search
 
     @tool
     def fetch():
@@ -71,6 +72,8 @@ def _task():
             Args:
                 url: the page's URL.
             """
+            if url != FILING:
+                raise ToolError(f"HTTP 404 for {url}")  # Inspect records it as the tool message's error
             return HTML
 
         return execute
@@ -202,7 +205,8 @@ def _outputs():
     ))
     last.usage = usage
     return [
-        calls(("web_search", {"query": "cygnus robotics ipo"}, "call_1"), ("fetch", {"url": FILING}, "call_2")),
+        calls(("web_search", {"query": "cygnus robotics ipo"}, "call_1"), ("fetch", {"url": FILING}, "call_2"),
+              ("fetch", {"url": MISSING}, "call_2b")),
         calls(("days_between", {"start": "2022-12-15", "end": "2023-03-31"}, "call_3")),
         third,
         last,
