@@ -24,12 +24,8 @@ TMP = None
 
 def setUpModule():
     global TMP
-    TMP = inspect_module_setup()
-
-
-def tearDownModule():
-    if TMP is not None:
-        TMP.cleanup()
+    TMP = inspect_module_setup()  # skips the module without the extra
+    unittest.addModuleCleanup(TMP.cleanup)
 
 
 def score(*args):
