@@ -932,8 +932,6 @@ class AsOfFieldTest(unittest.TestCase):
                  f"anachron: {fixture('otel.json')}: --as-of-field is not read for otel logs\n"),
                 (["score", "--from", "mcp-events", str(log), "--as-of-field", "x"],
                  "anachron: --as-of-field is not read for mcp-events logs: each names its own cutoff\n"),
-                (["score", "--from", "inspect", str(log), "--as-of", T],
-                 "anachron: --as-of and --as-of-map are not read for inspect logs: each sample's cutoff is its task's\n"),
             ]:
                 with self.subTest(argv=argv):
                     status, out, err = run_cli(*argv)

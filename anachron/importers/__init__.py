@@ -22,6 +22,7 @@ from typing import Iterator, Sequence
 
 from ..core.errors import AnachronError
 from ..core.jsonio import Record
+from . import _inspect as _inspect_log
 from . import _anthropic, _claude_code, _codex, _gemini_cli, _openai_chat, _openai_responses, _langchain, _otel, _pydantic_ai
 from ._common import Options
 from ._mcp_config import seal_declaration, sealed_tools_from
@@ -47,8 +48,17 @@ def _inspect(paths: Sequence[str], options: Options, corpus_dir: str | None) -> 
         from ..inspect.export import log_records
     except ImportError as exc:
         raise AnachronError(f"--from inspect needs the inspect extra: pip install 'anachron[inspect]' ({exc})") from None
-    records, _ = log_records(list(paths), corpus=corpus_dir)
-    yield from records  # one batch of samples at a time; each sample's as_of comes from its task's metadata
+    given = [name for name, value in (("--as-of", options.as_of), ("--as-of-map", options.as_of_map),
+                                       ("--as-of-field", options.as_of_field), ("--retrieval-tools", options.retrieval_tools))
+             if value is not None]
+    # An anachron task's sample is rebuilt by its scorer (cutoff: its task's); any other sample by _inspect.
+    records, _ = log_records(
+        list(paths),
+        corpus=corpus_dir,
+        foreign=lambda path, sample: _inspect_log.sample_record(path, sample, options),
+        refuse=" / ".join(given) or None,
+    )
+    yield from records  # one batch of samples at a time
 
 
 def _mcp_events(paths: Sequence[str], options: Options) -> Iterator[Record]:
@@ -86,21 +96,21 @@ def import_logs(
     and the line, message or span.  *corpus_dir* is the corpus directory an
     ``inspect`` log is scored with (default: its task's).  ``claude-code`` paths
     are read together: the files of one session (its subagents') are one record.
-    An option a format does not read (``--as-of`` for ``inspect``,
-    ``--as-of-field`` for ``inspect`` and ``mcp-events``) is refused, never ignored.
+    An option a format does not read (``--as-of-field`` for ``mcp-events``; ``--as-of``
+    for a sample of an anachron Inspect task) is refused, never ignored.
     """
     if log_format not in FORMATS:
         raise AnachronError(f"unknown log format {log_format!r}: choose one of {', '.join(FORMATS)}")
     if not paths:
         raise AnachronError("no log given")
     names = [str(path) for path in paths]
-    if log_format in ("inspect", "mcp-events") and options.retrieval_tools is not None:
+    if log_format == "mcp-events" and options.retrieval_tools is not None:
         raise AnachronError(f"--retrieval-tools is not read for {log_format} logs: every call of Anachron's own tools retrieves")
-    if log_format in ("inspect", "mcp-events") and options.as_of_field is not None:
+    if log_format == "mcp-events" and options.as_of_field is not None:
         raise AnachronError(f"--as-of-field is not read for {log_format} logs: each names its own cutoff")
     if log_format == "inspect":
-        if options.as_of is not None or options.as_of_map is not None:
-            raise AnachronError("--as-of and --as-of-map are not read for inspect logs: each sample's cutoff is its task's")
+        # --as-of, --as-of-map, --as-of-field and --retrieval-tools apply to samples of other tasks
+        # and are refused, sample by sample, for an anachron task's (anachron.inspect.export).
         if options.sample_id_from is not None:
             raise AnachronError("--sample-id-from is not read for inspect logs: their samples have ids")
         return _inspect(names, options, corpus_dir)

@@ -17,6 +17,13 @@ time (``read_eval_log_sample_summaries`` for the ids and epochs, then
 ``read_eval_log_samples_by_id``), so ``anachron export`` streams; a .json
 log is one document that Inspect reads whole.
 
+Samples of other tasks (no ``as_of`` and ``mode`` in their metadata) are
+refused here, unless a *foreign* reader is given: ``--from inspect`` passes
+the importers' one, which reads any Inspect sample's tool calls
+(docs/importers.md, "inspect").  With *refuse* (an option such samples read
+that an anachron task's sample does not: its cutoff is its task's), an
+anachron task's sample is an error naming it.
+
 Epochs: a sample evaluated in several epochs would repeat its id, which
 ``anachron-compare`` cannot pair, so a log with more than one epoch of a
 sample is an error naming the sample unless *epoch* selects one.
@@ -28,7 +35,7 @@ import os
 from pathlib import Path
 from urllib.parse import urlparse
 from urllib.request import url2pathname
-from typing import Any, Iterator, Sequence
+from typing import Any, Callable, Iterator, Sequence
 
 from inspect_ai.log import EvalLog, EvalSample, read_eval_log, read_eval_log_sample_summaries, read_eval_log_samples_by_id
 
@@ -38,7 +45,9 @@ from anachron.core.errors import AnachronError
 from anachron.inspect.scorer import sample_trace_record
 from anachron.core.jsonio import Record, read_json_log
 
-__all__ = ["log_paths", "log_records", "read_log_traces", "score_logs"]
+__all__ = ["anachron_sample", "log_paths", "log_records", "read_log_traces", "score_logs"]
+
+Foreign = Callable[[str, EvalSample], Record]  # (log path, sample) -> (where, trace record)
 
 BATCH = 32  # samples of an .eval log read at a time (one zip directory shared by the batch)
 
@@ -153,13 +162,36 @@ def _samples(path: str | os.PathLike[str], epoch: int | None) -> Iterator[EvalSa
         yield from batch
 
 
-def _records(paths: Sequence[str | os.PathLike[str]], data: Corpus, epoch: int | None) -> Iterator[Record]:
+def anachron_sample(metadata: Any) -> bool:
+    """Whether a sample's *metadata* is an anachron task's: it names ``as_of`` and ``mode``.
+
+    >>> anachron_sample({"as_of": "2023-01-01", "mode": "enforced"}), anachron_sample({"as_of": "2023-01-01"})
+    (True, False)
+    """
+    return isinstance(metadata, dict) and "as_of" in metadata and "mode" in metadata
+
+
+def _records(
+    paths: Sequence[str | os.PathLike[str]], data: Corpus, epoch: int | None, foreign: Foreign | None, refuse: str | None
+) -> Iterator[Record]:
     for path in paths:
         for sample in _samples(path, epoch):
             where = f"{path}: sample {sample.id}"
             if sample.error is not None:
                 message = " ".join(sample.error.message.split())[:200]
                 raise AnachronError(f"{where}: the sample ended with an error ({message}); rerun it")
+            if foreign is not None and not anachron_sample(sample.metadata):
+                yield foreign(str(path), sample)
+                continue
+            if foreign is None and not anachron_sample(sample.metadata):
+                raise AnachronError(
+                    f"{where}: no anachron metadata (as_of, mode): not a sample of an anachron task;"
+                    " score it with anachron score --from inspect LOG --as-of DATE"
+                )
+            if refuse is not None:
+                raise AnachronError(
+                    f"{where}: {refuse} is not read for a sample of an anachron task (its cutoff and its tools are its task's)"
+                )
             try:
                 completion = sample.output.completion if sample.output else None
                 record = sample_trace_record(sample.id, sample.metadata, sample.messages, sample.store, data, completion)
@@ -173,8 +205,13 @@ def log_records(
     *,
     corpus: str | os.PathLike[str] | None = None,
     epoch: int | None = None,
+    foreign: Foreign | None = None,
+    refuse: str | None = None,
 ) -> tuple[Iterator[Record], Corpus]:
     """The trace records ``(where, record)`` of every sample in *paths*, as a stream, and the corpus.
+
+    *foreign* reads the samples of other tasks; *refuse* names the option an
+    anachron task's sample does not read (the module's rules).
 
     Only the logs' headers are read here (to find the corpus); samples are
     read as the stream reaches them, so an export holds one batch of samples
@@ -194,7 +231,7 @@ def log_records(
                 f"{first[1]}'s {first[0] or '(bundled)'}; pass --corpus"
             )
     data = load_corpus(corpus if corpus is not None else first[0] if first else None)
-    return _records([path for path, _ in headers], data, epoch), data
+    return _records([path for path, _ in headers], data, epoch, foreign, refuse), data
 
 
 def read_log_traces(
