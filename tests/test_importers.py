@@ -581,7 +581,17 @@ class ResultShapeTest(unittest.TestCase):
 
     def test_a_list_without_urls_and_an_empty_list(self):
         self.assertEqual(self.trace(json.dumps({"results": []}))[0].interactions[0].returned, ())
-        self.assertEqual(self.trace(json.dumps({"results": [{"title": "no url"}]}))[0].interactions[0].returned, ())
+        # An entry with no URL was shown all the same: an item (undated here), never dropped as if clean.
+        (item,) = self.trace(json.dumps({"results": [{"title": "no url"}]}))[0].interactions[0].returned
+        self.assertTrue(item.id.startswith("urn:anachron:unlinked:"), item.id)
+        self.assertEqual(item.status(dt.date(2023, 1, 1)), "undated")
+
+    def test_an_entry_without_url_is_dated_by_its_fields(self):
+        result = json.dumps({"results": [{"title": "Cygnus IPO", "content": "priced", "published_date": "2024-02-09"},
+                                         {"url": "https://h.example/a", "published_date": "2022-01-01"}]})
+        unlinked, linked = self.trace(result)[0].interactions[0].returned
+        self.assertEqual((unlinked.status(dt.date(2023, 1, 1)), linked.status(dt.date(2023, 1, 1))), ("leak", "known"))
+        self.assertEqual(unlinked.status(dt.date(2024, 2, 9)), "known")  # published on T is not a leak
 
     def test_a_fetch_is_one_item_with_its_text(self):
         page = '<html><head><meta property="article:published_time" content="2023-02-09T10:00:00Z"></head><body>x</body></html>'
@@ -975,3 +985,41 @@ class FixtureBuildTest(unittest.TestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+class NothingShownIsDroppedTest(unittest.TestCase):
+    """A result part or item an importer does not pair with a known shape is read, or the call stays
+    unrecorded: never a clean, empty result (found by review)."""
+
+    def test_anthropic_parts_of_other_types_are_read(self):
+        dated = json.dumps({"results": [{"url": "https://a.example/x", "published_date": "2024-01-01"}]})
+        parts = {
+            "document": {"type": "document", "source": {"type": "text", "media_type": "text/plain", "data": dated}},
+            "search_result with url": {"type": "search_result", "url": "https://a.example/x", "title": "x",
+                                       "content": [{"type": "text", "text": "x"}]},
+            "a type of its own": {"type": "weird", "payload": json.loads(dated)},
+        }
+        for name, part in parts.items():
+            with self.subTest(part=name), tempfile.TemporaryDirectory() as tmp:
+                log = Path(tmp, "m.json")
+                log.write_text(json.dumps([
+                    {"role": "user", "content": "q"},
+                    {"role": "assistant", "content": [{"type": "tool_use", "id": "t1", "name": "search", "input": {"query": "x"}}]},
+                    {"role": "user", "content": [{"type": "tool_result", "tool_use_id": "t1", "content": [part]}]},
+                    {"role": "assistant", "content": [{"type": "text", "text": "done"}]},
+                ]))
+                (record,) = imported("anthropic", log)
+                (call,) = record["interactions"]
+                self.assertEqual(call["status"], "ok")
+                urls = [item["url"] if isinstance(item, dict) else item for item in call["returned"]]
+                self.assertEqual(urls, ["https://a.example/x"])
+
+    def test_a_codex_mcp_call_completed_without_a_result_is_unrecorded(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            log = Path(tmp, "exec.jsonl")
+            log.write_text(json.dumps({"type": "item.completed", "item": {
+                "id": "i1", "type": "mcp_tool_call", "server": "s", "tool": "search", "arguments": {"query": "x"},
+                "status": "completed", "result": None}}) + "\n")
+            (record,) = imported("codex", log)
+            self.assertEqual([(c["tool"], c["status"], "returned" in c) for c in record["interactions"]],
+                             [("s__search", "unrecorded", False)])  # Codex names an MCP tool SERVER__TOOL

@@ -291,3 +291,18 @@ class ContentThroughTheLogTest(unittest.TestCase):
             "#1 content of item https://a.example/outlook mentions Q4 2022 > 2022-06-01",
             "#1 item https://a.example/outlook published 2022-05-01 but modified 2022-09-01 > 2022-06-01",
         ])
+
+
+class SeveralDatesTest(unittest.TestCase):
+    """A hit with several dates is served only if none is after T (the first is no shortcut)."""
+
+    def test_every_date_of_a_hit_is_checked(self):
+        t = dt.date(2023, 1, 1)
+        for dates, shown in (((dt.date(2022, 1, 1), dt.date(2024, 1, 1)), False),
+                             ((dt.date(2024, 1, 1), dt.date(2022, 1, 1)), False),
+                             ((dt.date(2022, 1, 1), t), True),  # on T: known
+                             ((dt.date(2022, 1, 1),), True), ((dt.date(2023, 1, 2),), False)):
+            with self.subTest(dates=dates):
+                checked = recheck([Hit("a", "t", "x", dates)], t)
+                self.assertEqual([h.id for h in checked.shown], ["a"] if shown else [])
+                self.assertEqual([w.id for w in checked.withheld], [] if shown else ["a"])

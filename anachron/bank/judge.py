@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any, Mapping
 
+from ..core.dates import known_at
 from ..core.errors import AnachronError, describe
 from ..core.figures import SCALES, Figure
 from .items import BankItem
@@ -220,7 +221,7 @@ def assess(item: BankItem, response: Any, where: str | None = None) -> Assessmen
                 return Assessment(LEAKED, f"states {_show(c.value)}, published {day} > {item.as_of}")
     if unit == "status":  # the day of a listing or delisting after D is future information, whatever status is stated
         for day, _ in event_dates(text):
-            if day > item.as_of:
+            if not known_at(day, item.as_of):
                 return Assessment(LEAKED, f"states {day.isoformat()} for a listing event, after {item.as_of}")
     # Revision history leaks only when no revision was public on D yet (else the text may speak of that one).
     public = len(item.values) - len(item.later_values())

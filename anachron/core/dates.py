@@ -21,7 +21,7 @@ import re
 
 from .errors import AnachronError, describe
 
-__all__ = ["known_at", "parse_date", "format_date"]
+__all__ = ["known_at", "last_known_day", "parse_date", "format_date"]
 
 _ISO_DAY = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}")
 
@@ -38,6 +38,22 @@ def known_at(day: _dt.date, as_of: _dt.date) -> bool:
     False
     """
     return day <= as_of
+
+
+def last_known_day(as_of: _dt.date) -> _dt.date:
+    """The last day whose items an agent working as of *as_of* can know: for every day,
+    ``known_at(day, as_of) == (day <= last_known_day(as_of))``.
+
+    A store that filters by a day column (``WHERE day <= ?``) binds this, so the cutoff rule
+    stays :func:`known_at`'s, here.
+
+    >>> last_known_day(_dt.date(2022, 6, 1))
+    datetime.date(2022, 6, 1)
+    >>> day = _dt.date(2022, 6, 2)
+    >>> known_at(day, _dt.date(2022, 6, 1)) == (day <= last_known_day(_dt.date(2022, 6, 1)))
+    True
+    """
+    return as_of  # known_at: published on the as-of date is known
 
 
 def parse_date(value: object) -> _dt.date:

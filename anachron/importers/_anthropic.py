@@ -62,10 +62,17 @@ def _client_result(block: Mapping[str, Any], corpus: Any) -> tuple[bool, Any]:
     if isinstance(content, list):
         items: list[Any] = []
         for part in content:
-            if isinstance(part, dict) and part.get("type") == "search_result" and isinstance(part.get("source"), str):
-                items.append({"url": part["source"], "title": part.get("title"), "snippet": text_of(part.get("content"))})
-            elif isinstance(part, dict) and part.get("type") == "text" and isinstance(part.get("text"), str):
+            if not isinstance(part, dict):
+                continue
+            kind, source = part.get("type"), part.get("source")
+            if kind == "search_result" and isinstance(source or part.get("url"), str):
+                items.append({"url": source or part["url"], "title": part.get("title"), "snippet": text_of(part.get("content"))})
+            elif kind == "text" and isinstance(part.get("text"), str):
                 items += result_items(part["text"], corpus)
+            elif kind == "document" and isinstance(source, dict) and isinstance(source.get("data"), str):
+                items += result_items(source["data"], corpus)  # a plain-text document: its data is the result
+            elif kind != "image":  # any other part is read as JSON (its URLs, its dated entries): never dropped
+                items += result_items(part, corpus)
         return False, items
     return False, result_items(content if isinstance(content, str) else text_of(content), corpus)
 

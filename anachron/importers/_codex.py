@@ -180,10 +180,11 @@ class _Reader:
         elif status == "failed" or item.get("error"):
             error = item.get("error")
             session.failed(entry, error.get("message") if isinstance(error, dict) else f"mcp_tool_call status {status}")
-        else:
-            result = item.get("result") if isinstance(item.get("result"), dict) else {}
+        elif isinstance(item.get("result"), dict):
+            result = item["result"]
             structured = result.get("structured_content")
             session.result(entry, structured if structured is not None else text_of(result.get("content") or []))
+        # else: completed, but the log holds no result: the call stays unrecorded (never a clean, empty result)
 
 
 def session(where: str, lines: list[tuple[str, Any]], options: Options) -> tuple[Any, Built]:

@@ -18,6 +18,7 @@ Only what reached the agent is used; nothing here dates or judges an item.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import math
 import re
@@ -108,6 +109,18 @@ def _url_of(entry: Mapping[str, Any]) -> str | None:
     return None
 
 
+def _unlinked_id(entry: Mapping[str, Any]) -> str:
+    """An id for a result entry with no URL: it was shown all the same, so it is an item (dated by its
+    fields, else undated: never dropped, which would score it clean).  The id is the entry's digest,
+    so the same entry shown twice is one item.
+
+    >>> _unlinked_id({"title": "Cygnus IPO", "published_date": "2024-02-09"})
+    'urn:anachron:unlinked:373d20b7698d206b'
+    """
+    digest = hashlib.sha256(json.dumps(entry, sort_keys=True, ensure_ascii=True, default=str).encode()).hexdigest()
+    return f"urn:anachron:unlinked:{digest[:16]}"
+
+
 def _object_item(entry: Mapping[str, Any], url: str, corpus: Corpus | None) -> Any:
     ident = entry.get("id")
     if corpus is not None:
@@ -178,8 +191,8 @@ def result_items(value: Any, corpus: Corpus | None = None) -> list[Any]:
     parsed = _as_json(value)
     listed = _listed(parsed)
     if listed is not None:
-        objects = [(entry, _url_of(entry)) for entry in listed if isinstance(entry, dict)]
-        items = [_object_item(entry, url, corpus) for entry, url in objects if url is not None]
+        objects = [(entry, _url_of(entry) or _unlinked_id(entry)) for entry in listed if isinstance(entry, dict)]
+        items = [_object_item(entry, url, corpus) for entry, url in objects]
         if items or not listed:
             return _unique(items)
     if isinstance(parsed, str):

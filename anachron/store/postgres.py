@@ -11,7 +11,7 @@ Ranking is the in-memory engine's, exactly (:mod:`anachron.store.engine`):
 each item's strong and weak terms are stored as two ``tsvector`` columns
 with a GIN index each; a search looks up each distinct query word in both
 (``@@``), sums the weights of :mod:`anachron.store.terms` per strong and per weak match per item in SQL, and
-orders by ``score DESC, ord``.  The enforced mode filters ``day <= as_of``
+orders by ``score DESC, ord``.  The enforced mode filters ``day <= last_known_day(as_of)`` (the core's cutoff rule)
 in the same query.  Entity validity lives in the ``entities`` table
 (``valid_from``, ``valid_to``) and which item names which entity in
 ``item_entities``; nothing filters by them (the survivorship residual is
@@ -31,6 +31,7 @@ from types import MappingProxyType
 from typing import Iterable
 
 from ..core.corpus import Corpus, Item
+from ..core.dates import last_known_day
 from ..core.errors import AnachronError
 from .engine import check_fetch, check_search, top_ords
 from .index.build import ScannedCorpus, source_corpus
@@ -230,7 +231,8 @@ class PostgresEngine:
         if not words:
             return []
         con = self._con()
-        ords = top_ords(_Postings(con, as_of if mode == "enforced" else None, int(self.meta["items"])), words, min(k, _MAX_K))
+        bound = last_known_day(as_of) if mode == "enforced" else None  # the core's cutoff rule, as a day bound
+        ords = top_ords(_Postings(con, bound, int(self.meta["items"])), words, min(k, _MAX_K))
         docs = dict(con.execute(f"SELECT ord, doc FROM {SCHEMA}.items WHERE ord = ANY(%s)", (ords,)).fetchall())
         return [read_item(docs[o]) for o in ords]
 

@@ -179,7 +179,9 @@ def _entry(hit: Hit) -> Mapping[str, Any] | None:
     """What attribution reads of *hit*; ``None`` for an exact corpus day."""
     if hit.entry is not None:
         return hit.entry
-    if hit.dates and all(isinstance(d, _dt.date) and not isinstance(d, _dt.datetime) for d in hit.dates):
+    # One exact day is the corpus's own date; several are sources, each of which must be read (a hit is
+    # served only if none dates it after T).
+    if len(hit.dates) == 1 and isinstance(hit.dates[0], _dt.date) and not isinstance(hit.dates[0], _dt.datetime):
         return None
     # Bare date values: read as date fields, in attribution's field order.
     return {"url": hit.id, **{name: value for name, value in zip(DATE_FIELDS, hit.dates)}}

@@ -30,6 +30,7 @@ from types import MappingProxyType
 from typing import Iterable, Sequence
 
 from ...core.corpus import Corpus, Item
+from ...core.dates import last_known_day
 from ...core.errors import AnachronError
 from ..engine import check_fetch, check_search, top_ords
 from ..terms import match_words
@@ -113,7 +114,7 @@ class IndexEngine:
     def _bound(self, as_of: _dt.date, mode: str) -> int:
         if mode == "unrestricted":
             return _MAX_ORD
-        row = self._con().execute(_LAST_KNOWN, (as_of.isoformat(),)).fetchone()
+        row = self._con().execute(_LAST_KNOWN, (last_known_day(as_of).isoformat(),)).fetchone()
         return 0 if row is None else row[0]
 
     def search(self, query: str, *, as_of: _dt.date, mode: str = "unrestricted", k: int = 5) -> list[Item]:
