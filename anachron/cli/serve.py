@@ -136,7 +136,7 @@ def run(args: argparse.Namespace) -> int:
 
     # The port is bound (and the host resolved) before the event log is created: a server that
     # cannot start leaves no file behind.
-    sock = _listen(*address) if address is not None else None
+    sock = listen(*address) if address is not None else None
     try:
         if args.events_dir is not None:
             args.events = new_events_file(args.events_dir)
@@ -211,11 +211,20 @@ def _no_event_log(directory: str, exc: OSError) -> AnachronError:
     return AnachronError(f"--events-dir {directory}: cannot create an event log: {exc.strerror or exc}")
 
 
-def _listen(host: str, port: int) -> socket.socket:
+def listen(host: str, port: int) -> socket.socket:
+    """A TCP socket bound to *host*:*port* and listening; an :class:`AnachronError` if it cannot be.
+
+    Its protocol is ``IPPROTO_TCP`` (never 0), so every connection asyncio accepts on it has
+    ``TCP_NODELAY`` set: a response written in pieces goes out at once instead of waiting for the
+    client's delayed ACK.
+    """
     sock = None
     try:
-        info = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)[0]
-        sock = socket.socket(info[0], socket.SOCK_STREAM)
+        info = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM, proto=socket.IPPROTO_TCP)[0]
+        # The protocol is given, not left 0: asyncio sets TCP_NODELAY on an accepted connection only
+        # when its socket's protocol is IPPROTO_TCP, and without it Nagle's algorithm meets the
+        # client's delayed ACK, 40 ms on every HTTP call (docs/performance.md).
+        sock = socket.socket(info[0], socket.SOCK_STREAM, socket.IPPROTO_TCP)
         sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         sock.bind(info[4])
         sock.listen(128)  # listening before the address is announced: early clients queue, never fail
