@@ -5,11 +5,29 @@ each checks the property the speed rests on.
 """
 
 import asyncio
+import json
+import os
+import shutil
 import socket
+import subprocess
+import sys
+import tempfile
+import threading
 import unittest
+from pathlib import Path
 
-from anachron.cli.serve import listen
+from anachron.cli.serve import BACKGROUND_ABOVE, listen, size
+from anachron.core.dates import parse_date
 from anachron.core.errors import AnachronError
+from anachron.store.cache import INDEX_ABOVE, cache_root, cached_index_path, open_cached_index
+from anachron.timelock import CorpusBackend, EventWriter, PendingBackend, TimeLock, open_engine
+
+from tests.mcp_support import TIMEOUT, read_log, serve_command, stdio_client, text_of
+from tests.support import ROOT, require_extra, run_cli
+
+T = "2022-06-01"
+V0 = ROOT / "corpus" / "v0"
+QUERIES = ("aster logistics", "delta pharma", "cygnus", "regional hubs")
 
 
 class ListeningSocketTest(unittest.TestCase):
@@ -52,6 +70,278 @@ class ListeningSocketTest(unittest.TestCase):
             # SO_REUSEADDR does not let a second socket listen on a port another is listening on.
             with self.assertRaisesRegex(AnachronError, rf"--http: cannot listen on 127\.0\.0\.1:{port}"):
                 listen("127.0.0.1", port).close()
+
+
+def copy_v0(where: Path) -> Path:
+    where.mkdir(parents=True)
+    for name in ("items.jsonl", "entities.jsonl", "samples.jsonl"):
+        shutil.copy(V0 / name, where / name)
+    return where
+
+
+def ids(result):
+    return [r["id"] for r in (result.structured_content or {}).get("results", [])]
+
+
+class SizeOptionTest(unittest.TestCase):
+    def test_sizes_and_never(self):
+        self.assertEqual([size(t) for t in ("0", "1", "512K", "32M", "2G", "never")], [0, 1, 512 << 10, 32 << 20, 2 << 30, None])
+        self.assertEqual(size("32M"), INDEX_ABOVE)  # the command's default is the documented one
+
+    def test_a_bad_size_is_a_usage_error(self):
+        for bad in ("", "32MB", "-1", "1.5M", "32m", "Never", "1" * 16):
+            with self.subTest(bad=bad), tempfile.TemporaryDirectory() as tmp:
+                status, out, err = run_cli("serve", "--as-of", T, "--events", f"{tmp}/e.jsonl", "--index-above", bad)
+                self.assertEqual((status, out), (2, ""))
+                self.assertIn("--index-above", err)
+                self.assertFalse(Path(tmp, "e.jsonl").exists())
+
+
+class CacheLocationTest(unittest.TestCase):
+    def setUp(self):
+        self.saved = os.environ.get("XDG_CACHE_HOME")
+        self.addCleanup(self.restore)
+
+    def restore(self):
+        if self.saved is None:
+            os.environ.pop("XDG_CACHE_HOME", None)
+        else:
+            os.environ["XDG_CACHE_HOME"] = self.saved
+
+    def test_xdg_cache_home_when_absolute_else_home_cache(self):
+        os.environ["XDG_CACHE_HOME"] = "/somewhere/cache"
+        self.assertEqual(cache_root(), Path("/somewhere/cache/anachron/indexes"))
+        for ignored in ("relative/cache", ""):
+            os.environ["XDG_CACHE_HOME"] = ignored
+            self.assertEqual(cache_root(), Path.home() / ".cache" / "anachron" / "indexes")
+        os.environ.pop("XDG_CACHE_HOME")
+        self.assertEqual(cache_root(), Path.home() / ".cache" / "anachron" / "indexes")
+
+    def test_two_directories_of_one_name_have_two_cached_indexes(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            a, b = Path(tmp, "a", "corpus"), Path(tmp, "b", "corpus")
+            root = Path(tmp, "cache")
+            self.assertNotEqual(cached_index_path(a, root), cached_index_path(b, root))
+            self.assertEqual(cached_index_path(a, root), cached_index_path(Path(tmp, "a", ".", "corpus"), root))
+            self.assertEqual(cached_index_path(a, root).parent, root)
+
+
+class CachedIndexTest(unittest.TestCase):
+    """open_cached_index: built once, reused while fresh, rebuilt when the corpus changes; same answers."""
+
+    def setUp(self):
+        self.tmp = Path(tempfile.mkdtemp())
+        self.addCleanup(shutil.rmtree, self.tmp)
+        self.corpus = copy_v0(self.tmp / "corpus")
+        self.root = self.tmp / "cache"
+
+    def open(self):
+        said = []
+        engine = open_cached_index(self.corpus, root=self.root, say=said.append)
+        return engine, said
+
+    def test_built_once_then_reused_then_rebuilt_when_stale(self):
+        engine, said = self.open()
+        self.assertEqual(len(said), 2, said)
+        self.assertIn("building an index", said[0])
+        self.assertEqual(engine.path, cached_index_path(self.corpus, self.root))
+        self.assertEqual(engine.meta["samples"], "none")  # a served index never holds the samples
+        built = engine.path.stat().st_mtime_ns
+        again, said = self.open()
+        self.assertEqual(len(said), 1)
+        self.assertIn("(fresh)", said[0])
+        self.assertEqual(again.path.stat().st_mtime_ns, built)
+        # A changed item (same size, another time) makes the cached index stale: rebuilt, and it shows.
+        items = (self.corpus / "items.jsonl").read_text(encoding="utf-8")
+        (self.corpus / "items.jsonl").write_text(items.replace("Aster Logistics adds two", "Aster Logistics adds six"), encoding="utf-8")
+        rebuilt, said = self.open()
+        self.assertIn("stale", said[0])
+        self.assertIn("building an index", said[0])
+        hits = rebuilt.search("aster logistics adds", as_of=parse_date(T), mode="enforced", k=5)
+        self.assertIn("Aster Logistics adds six regional hubs", [h.title for h in hits])
+
+    def test_a_damaged_or_foreign_cached_file_is_rebuilt(self):
+        path = cached_index_path(self.corpus, self.root)
+        path.parent.mkdir(parents=True)
+        path.write_bytes(b"not a database")
+        engine, said = self.open()
+        self.assertIn("not a SQLite database", said[0])
+        memory = open_engine(str(self.corpus))
+        self.assertEqual(
+            [i.id for i in engine.search("aster logistics", as_of=parse_date(T), mode="enforced", k=5)],
+            [i.id for i in memory.search("aster logistics", as_of=parse_date(T), mode="enforced", k=5)],
+        )
+        # An index of another directory at this name (a copied cache) is not this corpus's.
+        other = copy_v0(self.tmp / "other")
+        open_cached_index(other, root=self.root)
+        shutil.copy(cached_index_path(other, self.root), path)
+        _, said = self.open()
+        self.assertIn(f"built from {other.resolve()}", said[0])
+
+    def test_the_same_answers_as_the_directory_in_memory(self):
+        engine, _ = self.open()
+        memory = open_engine(str(self.corpus))
+        for query in QUERIES:
+            for mode in ("enforced", "unrestricted"):
+                for day in ("2021-01-01", T, "2030-01-01"):
+                    with self.subTest(query=query, mode=mode, day=day):
+                        got = [i.id for i in engine.search(query, as_of=parse_date(day), mode=mode, k=10)]
+                        want = [i.id for i in memory.search(query, as_of=parse_date(day), mode=mode, k=10)]
+                        self.assertEqual(got, want)
+
+    def test_a_bad_corpus_is_an_error_and_leaves_no_cached_file(self):
+        (self.corpus / "items.jsonl").write_text('{"id": "x"}\n', encoding="utf-8")
+        with self.assertRaisesRegex(AnachronError, "items.jsonl"):
+            self.open()
+        self.assertEqual(list(self.root.glob("*")) if self.root.exists() else [], [])
+
+
+class PendingCorpusOverMcpTest(unittest.TestCase):
+    """The real SDK client, in process: initialize and list tools while the corpus is still opening."""
+
+    def setUp(self):
+        require_extra("mcp", "mcp")
+        self.tmp = Path(tempfile.mkdtemp())
+        self.addCleanup(shutil.rmtree, self.tmp)
+        self.release = threading.Event()
+
+    def lock_on(self, opener):
+        backend = PendingBackend(opener, str(V0), phase="loading the test corpus")
+        events = EventWriter(self.tmp / "events.jsonl")
+        self.addCleanup(events.close)
+        return backend, TimeLock(backend, parse_date(T), events)
+
+    def session(self, lock, backend):
+        import anyio
+        from mcp import Client
+
+        from anachron.mcp import build_server
+
+        seen = {}
+
+        async def run():
+            notices = []
+            noticed = anyio.Event()
+
+            async def progress(done, total, message):
+                notices.append(message)
+                noticed.set()
+
+            with anyio.fail_after(TIMEOUT):
+                backend.start()
+                async with Client(build_server(lock)) as client:
+                    seen["tools"] = [t.name for t in (await client.list_tools()).tools]
+                    seen["ready at list"] = backend.ready
+                    async with anyio.create_task_group() as tasks:
+
+                        async def search():
+                            seen["search"] = await client.call_tool("search", {"query": "aster logistics"}, progress_callback=progress)
+
+                        tasks.start_soon(search)
+                        await noticed.wait()  # the call is waiting, and says so
+                        seen["ready at notice"] = backend.ready
+                        self.release.set()
+                    seen["notices"] = notices
+                    seen["after"] = await client.call_tool("search", {"query": "delta pharma"})
+
+        anyio.run(run)
+        return seen
+
+    def test_initialize_and_tools_are_answered_while_the_corpus_opens_and_calls_wait_for_it(self):
+        def opener():
+            self.release.wait(TIMEOUT)
+            return CorpusBackend(open_engine(str(V0)))
+
+        backend, lock = self.lock_on(opener)
+        seen = self.session(lock, backend)
+        self.assertEqual(seen["tools"], ["search", "fetch"])
+        self.assertFalse(seen["ready at list"])
+        self.assertFalse(seen["ready at notice"])
+        self.assertIn("loading the test corpus", seen["notices"][0])
+        self.assertFalse(seen["search"].is_error, text_of(seen["search"]))
+        expected = [i.id for i in open_engine(str(V0)).search("aster logistics", as_of=parse_date(T), mode="enforced", k=5)]
+        self.assertEqual(ids(seen["search"]), expected)
+        self.assertTrue(expected)
+        log = read_log(self.tmp / "events.jsonl")
+        self.assertEqual(log[0]["source"], str(V0))  # the start record names the corpus, as an opened one would
+        self.assertEqual([r["status"] for r in log[1:]], ["ok", "ok"])
+
+    def test_a_corpus_that_fails_to_open_makes_every_call_an_error_naming_why(self):
+        def opener():
+            self.release.wait(TIMEOUT)
+            raise AnachronError("items.jsonl line 3: not JSON")
+
+        backend, lock = self.lock_on(opener)
+        seen = self.session(lock, backend)
+        for name in ("search", "after"):
+            self.assertTrue(seen[name].is_error)
+            self.assertIn("the corpus could not be opened: items.jsonl line 3: not JSON", text_of(seen[name]))
+        self.assertIsInstance(backend.wait(), AnachronError)
+        self.assertEqual([r["status"] for r in read_log(self.tmp / "events.jsonl")[1:]], ["error", "error"])
+
+
+class ServeLargeDirectoryTest(unittest.TestCase):
+    """``anachron serve`` over stdio with --index-above 1 (every directory is large): the real client, a real process."""
+
+    def setUp(self):
+        require_extra("mcp", "mcp")
+        self.tmp = Path(tempfile.mkdtemp())
+        self.addCleanup(shutil.rmtree, self.tmp)
+        self.corpus = copy_v0(self.tmp / "corpus")
+        self.env = {"XDG_CACHE_HOME": str(self.tmp / "cache"), "PYTHONPATH": str(ROOT)}
+        self.runs = 0
+
+    def serve(self, *options):
+        import anyio
+
+        self.runs += 1
+        events = self.tmp / f"events-{self.runs}.jsonl"
+        errlog = self.tmp / f"stderr-{self.runs}.txt"
+        args = ["--as-of", T, "--events", str(events), "--corpus", str(self.corpus), *options]
+
+        async def run():
+            async with stdio_client(args, errlog=errlog, env=self.env) as client:
+                return [await client.call_tool("search", {"query": q}) for q in QUERIES]
+
+        results = anyio.run(run)
+        return results, errlog.read_text(encoding="utf-8"), read_log(events)
+
+    def test_built_once_in_the_user_cache_then_reused_with_the_answers_of_memory(self):
+        cached, stderr, log = self.serve("--index-above", "1")
+        self.assertIn("in the background: initialize is answered now", stderr)
+        self.assertIn(f"building an index of {self.corpus} in {self.tmp / 'cache' / 'anachron' / 'indexes'}", stderr)
+        memory, plain, memory_log = self.serve("--index-above", "never")
+        self.assertNotIn("background", plain)
+        self.assertEqual([ids(r) for r in cached], [ids(r) for r in memory])
+        self.assertTrue(any(ids(r) for r in memory))
+        self.assertEqual([text_of(r).split("\n")[1:] for r in cached], [text_of(r).split("\n")[1:] for r in memory])
+        self.assertEqual(log[0]["source"], memory_log[0]["source"])
+        again, stderr, _ = self.serve("--index-above", "1")
+        self.assertIn("(fresh)", stderr)
+        self.assertNotIn("building an index", stderr)
+        self.assertEqual([ids(r) for r in again], [ids(r) for r in memory])
+        self.assertEqual(len(list((self.tmp / "cache" / "anachron" / "indexes").glob("*"))), 1)
+
+    def test_a_small_directory_is_loaded_before_serving_as_before(self):
+        self.assertGreater(BACKGROUND_ABOVE, (self.corpus / "items.jsonl").stat().st_size)
+        results, stderr, _ = self.serve()
+        self.assertNotIn("background", stderr)
+        self.assertFalse((self.tmp / "cache").exists())
+        self.assertTrue(any(ids(r) for r in results))
+
+    def test_a_bad_large_corpus_stops_the_server_with_status_2_naming_the_file(self):
+        with open(self.corpus / "items.jsonl", "a", encoding="utf-8") as fh:
+            fh.write("{not json\n")
+        process = subprocess.run(
+            serve_command("--as-of", T, "--events", str(self.tmp / "e.jsonl"), "--corpus", str(self.corpus), "--index-above", "1"),
+            cwd=ROOT, env={**os.environ, **self.env}, stdin=subprocess.PIPE, capture_output=True, text=True, timeout=TIMEOUT,
+        )
+        self.assertEqual(process.returncode, 2, process.stderr)
+        self.assertEqual(process.stdout, "")
+        last = process.stderr.strip().splitlines()[-1]
+        self.assertTrue(last.startswith("anachron: "), process.stderr)
+        self.assertIn("items.jsonl", last)
+        self.assertNotIn("Traceback", process.stderr)
 
 
 if __name__ == "__main__":

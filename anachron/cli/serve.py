@@ -14,6 +14,8 @@ import os
 import re
 import socket
 import sys
+import time
+from pathlib import Path
 
 from .. import __version__
 from ..core.errors import AnachronError
@@ -95,8 +97,31 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         help="show items without a usable date (default: withhold them); they are counted in the log",
     )
     parser.add_argument("--upstream-timeout", type=float, default=30.0, metavar="SECONDS", help="per request (default: 30)")
+    parser.add_argument(
+        "--index-above",
+        type=size,
+        default="32M",  # anachron.store.cache.INDEX_ABOVE, not imported here: registering a command loads no store
+        metavar="SIZE",
+        help="serve a corpus directory whose items.jsonl is at least SIZE bytes (K, M, G: binary multiples) from an "
+        "index cached in $XDG_CACHE_HOME/anachron/indexes (default ~/.cache/anachron/indexes), built once and rebuilt "
+        "when the corpus changes; 'never' loads every directory into memory (default: 32M)",
+    )
     parser.add_argument("--http", metavar="[HOST:]PORT", help="serve streamable HTTP at /mcp instead of stdio (host default 127.0.0.1; port 0 picks one)")
     parser.set_defaults(func=run, output_options=("events",))  # checked against the inputs (cli.options)
+
+
+def size(text: str) -> int | None:
+    """``--index-above``: bytes, with an optional K, M or G (binary multiples), or ``never`` (``None``).
+
+    >>> size("32M"), size("1"), size("never")
+    (33554432, 1, None)
+    """
+    if text == "never":
+        return None
+    match = re.fullmatch(r"([0-9]{1,15})([KMG]?)", text.strip())
+    if not match:
+        raise argparse.ArgumentTypeError(f"expected a size in bytes (say 512K, 32M, 2G) or 'never', got {text!r}")
+    return int(match.group(1)) << {"": 0, "K": 10, "M": 20, "G": 30}[match.group(2)]
 
 
 def _address(text: str) -> tuple[str, int]:
@@ -114,14 +139,17 @@ def run(args: argparse.Namespace) -> int:
     # Every option is checked before the SDK is imported, so a bad one is named with or without the
     # mcp extra installed; files (the event log) are created only once the server can start.
     as_of = args.as_of
+    pending = None
     address = _address(args.http) if args.http is not None else None
     presentation = timelock.DatePresentation.parse(args.date_presentation)
     if args.upstream is not None:
         backend = timelock.UpstreamBackend(args.upstream, timeout=args.upstream_timeout)
     else:
         # A directory is loaded (without samples); an index file or a postgresql:// URL is searched in place.
-        backend = timelock.CorpusBackend(timelock.open_engine(args.corpus))
-        backend.check_presentation(presentation)
+        backend = pending = _large_directory(args.corpus, args.index_above, presentation)
+        if backend is None:
+            backend = timelock.CorpusBackend(timelock.open_engine(args.corpus))
+            backend.check_presentation(presentation)
     limits = timelock.Limits(args.max_searches, args.max_fetches, args.max_calls)
     if args.k < 1:  # checked here, not by the lock: the lock is made after the event log
         raise AnachronError(f"-k: expected a positive integer, got {args.k}")
@@ -161,7 +189,8 @@ def run(args: argparse.Namespace) -> int:
     try:
         if address is None:
             print(f"{status}, stdio", file=sys.stderr, flush=True)
-            anyio.run(lambda: adapter.serve_stdio(server, lock))
+            _start(pending)
+            anyio.run(lambda: _serving(pending, lambda: adapter.serve_stdio(server, lock)))
         else:
             host, _ = address
             bound = sock.getsockname()[1]
@@ -169,12 +198,89 @@ def run(args: argparse.Namespace) -> int:
             print(f"{status}, http://{shown}:{bound}/mcp", file=sys.stderr, flush=True)
             if host not in adapter.LOOPBACK:
                 print(f"anachron serve: warning: {host} is not loopback and the server has no authentication", file=sys.stderr)
-            anyio.run(lambda: adapter.serve_http(server, sock, host=host, lock=lock))
+            _start(pending)
+            anyio.run(lambda: _serving(pending, lambda: adapter.serve_http(server, sock, host=host, lock=lock)))
     except KeyboardInterrupt:
         pass
     finally:
         events.close()
     return 0
+
+
+BACKGROUND_ABOVE = 8 << 20  # bytes of items.jsonl: a directory this large is opened while the server answers
+
+
+def _notice(line: str) -> None:
+    print(f"anachron serve: {line}", file=sys.stderr, flush=True)
+
+
+def _large_directory(spec: str | None, index_above: int | None, presentation) -> "PendingBackend | None":
+    """A backend opening a large corpus directory in the background, or ``None`` for anything else.
+
+    A directory whose ``items.jsonl`` is at least *index_above* bytes is
+    served from its cached index (:mod:`anachron.store.cache`: built once,
+    reused while fresh); one of at least :data:`BACKGROUND_ABOVE` bytes (or
+    *index_above*, if smaller) is opened in the background, so ``initialize``
+    is answered at once and calls wait for the corpus.  A smaller directory,
+    an index file or a server is opened before serving, as errors are then
+    one line before any file is made.
+    """
+    from ..store import open_corpus
+    from ..store.cache import items_bytes, open_cached_index
+    from ..store.spec import DIRECTORY
+    from ..timelock import CorpusBackend, PendingBackend
+
+    opened = open_corpus(spec, samples=False)
+    if opened.kind != DIRECTORY:
+        return None
+    size = items_bytes(opened.location)
+    indexed = index_above is not None and size >= index_above
+    if size < min(BACKGROUND_ABOVE, index_above if index_above is not None else BACKGROUND_ABOVE):
+        return None
+    directory = str(Path(opened.location))
+
+    def opener() -> CorpusBackend:
+        started = time.monotonic()
+        if indexed:
+            engine = open_cached_index(directory, say=_notice)
+        else:
+            _notice(f"loading {directory} ({size} bytes of items) into memory")
+            engine = opened.engine
+        backend = CorpusBackend(engine)
+        backend.check_presentation(presentation)
+        _notice(f"corpus open after {time.monotonic() - started:.1f} s")
+        return backend
+
+    phase = "opening the cached index of the corpus (built first if missing or stale)" if indexed else "loading the corpus into memory"
+    return PendingBackend(opener, directory, phase=phase)
+
+
+def _start(pending) -> None:
+    if pending is not None:
+        _notice(f"{pending.phase} in the background: initialize is answered now; tool calls wait for the corpus")
+        pending.start()
+
+
+async def _serving(pending, serve) -> None:
+    """Run *serve*; with a corpus opening in the background, stop with its error if the opening fails."""
+    import anyio
+
+    if pending is None:
+        return await serve()
+    failed: list[BaseException] = []
+    async with anyio.create_task_group() as tasks:
+
+        async def watch() -> None:
+            failure = await anyio.to_thread.run_sync(pending.wait, abandon_on_cancel=True)
+            if failure is not None:
+                failed.append(failure)
+                tasks.cancel_scope.cancel()
+
+        tasks.start_soon(watch)
+        await serve()
+        tasks.cancel_scope.cancel()  # the client left first: nothing more to watch
+    if failed:
+        raise failed[0]
 
 
 def new_events_file(directory: str) -> str:

@@ -13,6 +13,7 @@ from __future__ import annotations
 import math
 import socket
 import sys
+import time
 from typing import Any
 
 import anyio
@@ -25,7 +26,7 @@ from mcp.server.streamable_http_manager import StreamableHTTPASGIApp, Streamable
 from mcp.server.transport_security import TransportSecurityMiddleware, TransportSecuritySettings
 
 from .. import __version__
-from ..timelock import ARGUMENT, MAX_ARGUMENT, TOOLS, TimeLock
+from ..timelock import ARGUMENT, MAX_ARGUMENT, TOOLS, PendingBackend, TimeLock
 from ..timelock.events import now, protocol_error_record
 from ._wire import MAX_MESSAGE, Checked, check_message, error_response
 
@@ -82,6 +83,8 @@ def build_server(lock: TimeLock) -> Server:
         return types.ListToolsResult(tools=tools)
 
     async def call_tool(ctx: Any, params: types.CallToolRequestParams) -> types.CallToolResult:
+        if isinstance(lock.backend, PendingBackend) and not lock.backend.ready:
+            await _wait_for_corpus(ctx, lock.backend)
         # The lock blocks (file writes, upstream HTTP): keep it off the event loop.
         outcome = await anyio.to_thread.run_sync(lock.call, params.name, params.arguments)
         return types.CallToolResult(
@@ -97,6 +100,28 @@ def build_server(lock: TimeLock) -> Server:
         on_list_tools=list_tools,
         on_call_tool=call_tool,
     )
+
+
+PROGRESS_EVERY = 2.0  # seconds between progress notices to a call waiting for the corpus
+
+
+async def _wait_for_corpus(ctx: Any, backend: PendingBackend) -> None:
+    """Hold a call until the corpus is open, telling the caller every :data:`PROGRESS_EVERY` seconds.
+
+    The notices are ``notifications/progress`` against the call's progress
+    token (none is sent when the caller gave none); a client that resets its
+    timeout on progress keeps waiting.  A notice that cannot be sent costs
+    nothing: the call is answered either way.
+    """
+    notices = 0
+    while not backend.ready:
+        notices += 1
+        waited = time.monotonic() - backend.started
+        try:
+            await ctx.session.report_progress(notices, None, f"{backend.phase}: {waited:.0f} s so far; the call is answered once it is open")
+        except Exception:  # a client gone, a transport without a back-channel
+            pass
+        await anyio.to_thread.run_sync(backend.wait, PROGRESS_EVERY, abandon_on_cancel=True)
 
 
 class _Refusals:

@@ -12,7 +12,7 @@ server (:mod:`anachron.mcp`) are thin wrappers over :class:`TimeLock`.
 - :mod:`~anachron.timelock.quarantine`: what the serving path may read and import.
 """
 
-from .backends import Backend, CorpusBackend, Hit, UpstreamBackend, UpstreamError, load_served_corpus, open_engine
+from .backends import Backend, CorpusBackend, Hit, PendingBackend, UpstreamBackend, UpstreamError, load_served_corpus, open_engine
 from .citations import Citation, CitationCheck, load_answer, parse_answer, verify_citations
 from .events import CallEvent, EventLog, EventWriter, calls_trace, events_trace, load_events, parse_calls, parse_events
 from .lock import ARGUMENT, MAX_ARGUMENT, TOOLS, Journal, Limits, Outcome, Rechecked, TimeLock, check_arguments, recheck
@@ -39,6 +39,7 @@ __all__ = [
     "Journal",
     "Limits",
     "Outcome",
+    "PendingBackend",
     "Rechecked",
     "TimeLock",
     "UpstreamBackend",

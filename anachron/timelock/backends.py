@@ -21,7 +21,7 @@ import time
 import urllib.error
 import urllib.request
 from dataclasses import dataclass
-from typing import Any, Mapping, Protocol
+from typing import Any, Callable, Mapping, Protocol
 
 from ..core import Corpus
 from ..core.attribution import DATE_FIELDS, MODIFIED_FIELDS
@@ -37,6 +37,7 @@ __all__ = [
     "Backend",
     "CorpusBackend",
     "Hit",
+    "PendingBackend",
     "UpstreamBackend",
     "UpstreamError",
     "load_served_corpus",
@@ -126,6 +127,77 @@ class CorpusBackend:
     def fetch(self, ref: str, *, as_of: _dt.date, mode: str) -> list[Hit]:
         item = self.engine.fetch(ref, as_of=as_of, mode="unrestricted")
         return [] if item is None else [self._hit(item)]
+
+
+class PendingBackend:
+    """A corpus backend still being opened, in a background thread: a server built on it can answer
+    ``initialize`` (and list its tools) at once, however long a large corpus takes to load or index.
+
+    *opener* returns the :class:`CorpusBackend` (it may take minutes); it
+    runs once, from :meth:`start`.  ``kind`` and ``source`` are known before
+    it returns, so the run's start record is the same as an open backend's.
+    A call waits for the opening to finish, then is answered by the opened
+    backend; if the opening failed, every call is an :class:`UpstreamError`
+    naming why (the call's status is ``error``), and :meth:`wait` returns
+    the exception, for the server to stop on.  :attr:`phase` says what it is
+    doing (for progress notices).
+    """
+
+    kind = "corpus"
+
+    def __init__(self, opener: "Callable[[], CorpusBackend]", source: str, *, phase: str = "opening the corpus") -> None:
+        self.source = source
+        self.phase = phase
+        self.started = time.monotonic()
+        self._opener = opener
+        self._opened: CorpusBackend | None = None
+        self._failure: BaseException | None = None
+        self._done = threading.Event()
+        self._thread: threading.Thread | None = None
+
+    def start(self) -> "PendingBackend":
+        """Begin opening (once), in a daemon thread: a server stopped meanwhile does not wait for it."""
+        if self._thread is None:
+            self._thread = threading.Thread(target=self._open, name="anachron-corpus-open", daemon=True)
+            self._thread.start()
+        return self
+
+    def _open(self) -> None:
+        try:
+            self._opened = self._opener()
+        except BaseException as exc:  # kept for every waiting call and for the server, never lost in the thread
+            self._failure = exc
+        finally:
+            self._done.set()
+
+    @property
+    def ready(self) -> bool:
+        """Whether the opening has finished (opened or failed)."""
+        return self._done.is_set()
+
+    def wait(self, timeout: float | None = None) -> BaseException | None:
+        """Wait for the opening (at most *timeout* seconds); the exception it failed with, or ``None``."""
+        self._done.wait(timeout)
+        return self._failure
+
+    def _backend(self) -> CorpusBackend:
+        self.start()
+        self._done.wait()
+        if self._failure is not None:
+            reason = self._failure if isinstance(self._failure, AnachronError) else type(self._failure).__name__
+            raise UpstreamError(f"the corpus could not be opened: {reason}")
+        assert self._opened is not None
+        return self._opened
+
+    @property
+    def engine(self) -> Engine:
+        return self._backend().engine
+
+    def search(self, query: str, *, k: int, as_of: _dt.date, mode: str) -> list[Hit]:
+        return self._backend().search(query, k=k, as_of=as_of, mode=mode)
+
+    def fetch(self, ref: str, *, as_of: _dt.date, mode: str) -> list[Hit]:
+        return self._backend().fetch(ref, as_of=as_of, mode=mode)
 
 
 class _NoRedirect(urllib.request.HTTPRedirectHandler):
