@@ -11,7 +11,8 @@ import argparse
 import sys
 from typing import Iterator, TextIO
 
-from ..core import Corpus, iter_traces
+from ..core import Corpus
+from ..core.trace import check_traces
 from ..store import load_corpus
 from ..core.dates import parse_date
 from ..core.seal import Declaration
@@ -179,11 +180,12 @@ def _written(records: Iterator[Record], out: TextIO) -> Iterator[Record]:
 def run(args: argparse.Namespace) -> int:
     corpus = load_corpus(args.corpus)
     samples = calls = 0
-    # One record at a time: each is written, then validated as a trace (what is written scores);
-    # the output is staged, so a bad log leaves no file.
+    # One record at a time: each is written, then checked as a trace, once (what is written scores;
+    # check_traces skips only the dating nothing could contradict); the output is staged, so a bad
+    # log leaves no file.
     with staged_output(args.out) as out:
-        for trace in iter_traces(_written(trace_records(args, corpus), out), corpus):
+        for _, interactions in check_traces(_written(trace_records(args, corpus), out), corpus):
             samples += 1
-            calls += len(trace.interactions)
+            calls += interactions
     print(f"wrote {args.out}: {samples} sample{'s' if samples != 1 else ''}, {calls} tool call{'s' if calls != 1 else ''}")
     return 0

@@ -43,7 +43,7 @@ from .query_intent import DateReference, fixed_references
 from .corpus import Corpus
 from .dates import known_at
 
-__all__ = ["STATUSES", "ReturnedItem", "Interaction", "Trace", "iter_traces", "parse_traces", "load_traces"]
+__all__ = ["STATUSES", "ReturnedItem", "Interaction", "Trace", "check_traces", "iter_traces", "parse_traces", "load_traces"]
 
 # ok: the tool ran and its result (even an empty one) reached the agent;
 # refused: the lock refused the call (bad or extra arguments, an unknown id,
@@ -160,7 +160,9 @@ def _shown_text(entry: Mapping[str, Any]) -> str:
     return _visible("\n".join(part for part in parts if isinstance(part, str))[:CONTENT_CHARS])
 
 
-def _inline(f: Fields, corpus: Corpus, now: _dt.datetime | None, cache: dict[str, ReturnedItem]) -> ReturnedItem:
+def _inline(
+    f: Fields, corpus: Corpus, now: _dt.datetime | None, cache: dict[str, ReturnedItem], singles: frozenset[str] = frozenset()
+) -> ReturnedItem:
     entry = f.obj
     ident = entry.get("id") if entry.get("id") is not None else entry.get("url")
     if not isinstance(ident, str) or not ident.strip():
@@ -186,6 +188,8 @@ def _inline(f: Fields, corpus: Corpus, now: _dt.datetime | None, cache: dict[str
         if stray:
             raise f.error("entities", f"item '{ident}' does not name entity '{stray[0]}' in the corpus")
         return _from_corpus(corpus, ident, cache)  # type: ignore[return-value]
+    if ident in singles:  # checked, not resolved: see check_traces
+        return ReturnedItem(ident, None, entities, restates)
     # An open-web item: dated from whatever it carries (fields in any format, URL, snippet, HTML), or undated.
     dating = attribute(entry, now=now)
     return ReturnedItem(ident, dating.first, entities, restates, dating, _shown_text(entry))
@@ -220,7 +224,9 @@ def _from_corpus(corpus: Corpus, ident: str, cache: dict[str, ReturnedItem]) -> 
     return entry
 
 
-def _resolve(where: str, entry: Any, corpus: Corpus, now: _dt.datetime | None, cache: dict[str, ReturnedItem]) -> ReturnedItem:
+def _resolve(
+    where: str, entry: Any, corpus: Corpus, now: _dt.datetime | None, cache: dict[str, ReturnedItem], singles: frozenset[str]
+) -> ReturnedItem:
     if isinstance(entry, str):
         item = _from_corpus(corpus, entry, cache)
         if item is None:
@@ -228,17 +234,17 @@ def _resolve(where: str, entry: Any, corpus: Corpus, now: _dt.datetime | None, c
         return item
     if not isinstance(entry, dict):
         raise AnachronError(f"{where}: a returned entry must be an id or an object, got {describe(entry)}")
-    return _inline(Fields(where, entry), corpus, now, cache)
+    return _inline(Fields(where, entry), corpus, now, cache, singles)
 
 
-def _target(where: str, entry: Any, corpus: Corpus, cache: dict[str, ReturnedItem]) -> ReturnedItem | None:
+def _target(where: str, entry: Any, corpus: Corpus, cache: dict[str, ReturnedItem], singles: frozenset[str]) -> ReturnedItem | None:
     if entry is None:
         return None
     if isinstance(entry, str):
         return _from_corpus(corpus, entry, cache)  # an id outside the corpus is unknown, not an error
     if not isinstance(entry, dict):
         raise AnachronError(f"{where}: a target must be an id, an object or null, got {describe(entry)}")
-    return _inline(Fields(where, entry), corpus, None, cache)
+    return _inline(Fields(where, entry), corpus, None, cache, singles)
 
 
 def _time(f: Fields) -> _dt.datetime | None:
@@ -310,7 +316,8 @@ def _check_one_date(place: _Place, item: ReturnedItem, dates: dict[str, tuple[tu
 
 
 def _interaction(
-    label: str, number: int, obj: Any, corpus: Corpus, cache: dict[str, ReturnedItem], dates: dict
+    label: str, number: int, obj: Any, corpus: Corpus, cache: dict[str, ReturnedItem], dates: dict,
+    singles: frozenset[str] = frozenset(),
 ) -> Interaction:
     """Call *number* of the trace *label*.  The checks are those of :class:`Fields`, done inline
     (this runs once per tool call); the place is spelled out only for an error.  *dates* holds
@@ -335,10 +342,10 @@ def _interaction(
     now = _time(Fields(f"{label} interactions[{number}]", obj)) if obj.get("time") is not None else None
     resolved = _known_ids(returned, cache)
     if resolved is None:
-        resolved = _resolved(label, number, returned, corpus, now, cache, dates)
+        resolved = _resolved(label, number, returned, corpus, now, cache, dates, singles)
     target = obj.get("target")
     if target is not None:
-        target = _target(f"{label} interactions[{number}] target", target, corpus, cache)
+        target = _target(f"{label} interactions[{number}] target", target, corpus, cache, singles)
         if target is not None and target.dating is not None:
             _check_one_date((number, None), target, dates, label)
     command = obj.get("command")
@@ -371,7 +378,7 @@ def _known_ids(returned: list, cache: dict[str, ReturnedItem]) -> tuple[Returned
 
 def _resolved(
     label: str, number: int, returned: list, corpus: Corpus, now: _dt.datetime | None,
-    cache: dict[str, ReturnedItem], dates: dict,
+    cache: dict[str, ReturnedItem], dates: dict, singles: frozenset[str],
 ) -> tuple[ReturnedItem, ...]:
     """The items of *returned*, each checked and resolved; an item listed twice counts once."""
     resolved: list[ReturnedItem] = []
@@ -379,7 +386,7 @@ def _resolved(
     for index, entry in enumerate(returned):
         item = cache.get(entry) if type(entry) is str else None
         if item is None:
-            item = _resolve(f"{label} interactions[{number}] returned[{index}]", entry, corpus, now, cache)
+            item = _resolve(f"{label} interactions[{number}] returned[{index}]", entry, corpus, now, cache, singles)
         if item.dating is not None:  # a corpus item (no dating) has one date: see _check_one_date
             _check_one_date((number, index), item, dates, label)
         if item.id not in seen:  # the same item twice in one result is one surfacing
@@ -449,8 +456,48 @@ def check_new_sample(where: str, sample_id: str, seen: dict[str, str]) -> None:
     seen[sample_id] = where
 
 
+def check_traces(records: Iterable[Record], corpus: Corpus) -> Iterator[tuple[str, int]]:
+    """Validate trace records as :func:`iter_traces` does, one at a time, yielding each one's
+    ``(sample_id, number of interactions)``: for a writer that checks what it wrote (``anachron import``).
+
+    Every check of :func:`iter_traces` is made, in the same order, with the
+    same errors; what is skipped is the dating of an open-web item that
+    appears once in its run (:func:`_singles`), as nothing could disagree
+    with its date and dating never fails
+    (:func:`~anachron.core.attribution.attribute` never raises).  The
+    traces are not returned: their singly seen items are left undated.
+    """
+    seen: dict[str, str] = {}
+    resolved: dict[str, ReturnedItem] = {}
+    for where, obj in records:
+        sample_id = sample_id_of(where, obj)
+        check_new_sample(where, sample_id, seen)
+        trace = trace_record(where, obj, corpus, resolved, singles=_singles(obj))
+        yield sample_id, len(trace.interactions)
+
+
+def _singles(obj: Any) -> frozenset[str]:
+    """The ids (``id``, else ``url``) of the inline entries of a record's ``returned`` lists and targets
+    that appear once in it.  Read as the record is, whatever its shape: a misshapen part counts nothing
+    (the validation says what is wrong with it)."""
+    counts: dict[str, int] = {}
+    calls = obj.get("interactions") if isinstance(obj, dict) else None
+    for call in calls if isinstance(calls, list) else ():
+        if not isinstance(call, dict):
+            continue
+        returned = call.get("returned")
+        entries = [*(returned if isinstance(returned, list) else ()), call.get("target")]
+        for entry in entries:
+            if isinstance(entry, dict):
+                ident = entry.get("id") if entry.get("id") is not None else entry.get("url")
+                if isinstance(ident, str):
+                    counts[ident] = counts.get(ident, 0) + 1
+    return frozenset(ident for ident, n in counts.items() if n == 1)
+
+
 def trace_record(
-    where: str, obj: Mapping[str, Any], corpus: Corpus, resolved: dict[str, ReturnedItem] | None = None
+    where: str, obj: Mapping[str, Any], corpus: Corpus, resolved: dict[str, ReturnedItem] | None = None,
+    *, singles: frozenset[str] = frozenset(),
 ) -> Trace:
     """Validate one trace record (its sample id unchecked for duplicates: see :func:`iter_traces`).
 
@@ -461,7 +508,7 @@ def trace_record(
     """
     sample_id = sample_id_of(where, obj)
     try:
-        return _trace(where, obj, sample_id, corpus, resolved)
+        return _trace(where, obj, sample_id, corpus, resolved, singles)
     except AnachronError as exc:
         file, line = record_location(where)
         exc.locate(file=file, line=line, sample_id=sample_id)
@@ -469,7 +516,8 @@ def trace_record(
 
 
 def _trace(
-    where: str, obj: Mapping[str, Any], sample_id: str, corpus: Corpus, resolved: dict[str, ReturnedItem] | None
+    where: str, obj: Mapping[str, Any], sample_id: str, corpus: Corpus, resolved: dict[str, ReturnedItem] | None,
+    singles: frozenset[str] = frozenset(),
 ) -> Trace:
     label = f"{where} (sample {sample_id})"
     f = Fields(label, obj)
@@ -487,7 +535,7 @@ def _trace(
         raise f.error("mode", f"expected a non-empty string, got {describe(mode)}")
     interactions = f.list("interactions")
     dates: dict[str, tuple[tuple[_dt.date, _dt.date], _Place]] = {}
-    parsed = tuple(_interaction(label, i, entry, corpus, cache, dates) for i, entry in enumerate(interactions))
+    parsed = tuple(_interaction(label, i, entry, corpus, cache, dates, singles) for i, entry in enumerate(interactions))
     answer = obj.get("answer")
     if answer is not None and not isinstance(answer, str):
         raise f.error("answer", f"expected a string or null, got {describe(answer)}")

@@ -26,9 +26,15 @@ from __future__ import annotations
 
 import math
 import random
+import sys
+from array import array
+from operator import itemgetter
 from typing import Sequence
 
-__all__ = ["binomial", "bootstrap_means", "bootstrap_pair_totals", "bootstrap_totals", "percentile", "resampling_method"]
+__all__ = [
+    "binomial", "bootstrap_column_totals", "bootstrap_means", "bootstrap_pair_totals", "bootstrap_totals", "percentile",
+    "resampling_method",
+]
 
 # A resample costs about K binomial draws on one path and n uniform draws on
 # the other; timed per resample, the two break even near n = 7 K to 15 K
@@ -37,13 +43,19 @@ __all__ = ["binomial", "bootstrap_means", "bootstrap_pair_totals", "bootstrap_to
 _BINOMIAL_COST = 12
 
 
-def resampling_method(distinct: int, n: int) -> str:
-    """``"multinomial"`` when K binomial draws are cheaper than n uniform ones.
+BLOCKS_FROM = 1000  # pairs: from here the direct draws are made in blocks (bootstrap_column_totals)
 
-    >>> resampling_method(3, 30), resampling_method(3, 1000)
-    ('direct', 'multinomial')
+
+def resampling_method(distinct: int, n: int) -> str:
+    """``"multinomial"`` when K binomial draws are cheaper than n uniform ones; else ``"direct"``,
+    or ``"blocks"`` (the same draws, made in blocks of random bytes) from :data:`BLOCKS_FROM` pairs.
+
+    >>> resampling_method(3, 30), resampling_method(3, 1000), resampling_method(999, 999), resampling_method(1000, 1000)
+    ('direct', 'multinomial', 'direct', 'blocks')
     """
-    return "multinomial" if distinct * _BINOMIAL_COST <= n else "direct"
+    if distinct * _BINOMIAL_COST <= n:
+        return "multinomial"
+    return "blocks" if n >= BLOCKS_FROM else "direct"
 
 
 def binomial(rng: random.Random, n: int, numerator: int, denominator: int) -> int:
@@ -168,6 +180,9 @@ def bootstrap_totals(
     n = sum(counts)
     if len(values) == 1:  # every resample is the sample
         return [values[0] * n] * n_resamples
+    if method == "blocks":
+        population = [v for v, c in zip(values, counts) for _ in range(c)]
+        return [total for total, in bootstrap_column_totals([population], n_resamples, rng)]
     if method == "direct":
         population = [v for v, c in zip(values, counts) for _ in range(c)]
         choices = rng.choices
@@ -205,6 +220,92 @@ def bootstrap_totals(
             total += left * last_value
         totals.append(total)
     return totals
+
+
+_MASKS = tuple(bytes((b & ((1 << k) - 1)) for b in range(256)) for k in range(9))  # keep the low k bits of a byte
+_INDEX_CODES = {2: "H", 4: next((c for c in "IL" if array(c).itemsize == 4), "")}  # unsigned, 2 and 4 bytes
+
+
+_BLOCK_BITS = 8
+
+
+def _uniform_indices(rng: random.Random, bits: int, m: int) -> "array | bytes":
+    """*m* independent draws, each uniform over ``range(2 ** bits)`` (``bits`` <= 32): random bytes, masked.
+
+    Every value of *bits* random bits is equally likely, so no draw is rejected;
+    the bytes come from ``rng.randbytes`` (``getrandbits``) and are read little-endian.
+    """
+    if bits <= 8:
+        drawn = rng.randbytes(m)
+        return drawn if bits == 8 else drawn.translate(_MASKS[bits])
+    width = 2 if bits <= 16 else 4
+    code = _INDEX_CODES[width]
+    if not code:  # no 4-byte array type: never on CPython's platforms
+        return array("Q", [rng.getrandbits(bits) for _ in range(m)])
+    raw = bytearray(rng.randbytes(width * m))
+    top, high = divmod(bits - 1, 8)  # the last byte holding index bits, and its bits less one
+    raw[top::width] = raw[top::width].translate(_MASKS[high + 1])
+    for byte in range(top + 1, width):
+        raw[byte::width] = bytes(m)
+    out = array(code, raw)
+    if sys.byteorder == "big":
+        out.byteswap()
+    return out
+
+
+def bootstrap_column_totals(columns: Sequence[Sequence[int]], n_resamples: int, rng: random.Random) -> list[tuple[int, ...]]:
+    """Resample the n rows of *columns* (each a sequence of n integers) uniformly with replacement,
+    *n_resamples* times; each resample's exact sum of every column (one draw of indices serves them all).
+
+    The indices are drawn in blocks ("blocks" resampling): n is split into
+    power-of-two blocks (its binary digits, largest first), the n draws of a
+    resample are shared out among the blocks by conditional binomials (block j
+    of size s_j gets Binomial(draws left, s_j / rows left), as
+    :func:`binomial` draws it), and within a block of 2^k rows each draw is k
+    random bits.  So every draw is uniform over the n rows, independent of the
+    others, exactly: the textbook bootstrap, with random bytes and C-level
+    gathers (``operator.itemgetter``) doing the per-draw work.
+
+    >>> bootstrap_column_totals([[5, 5, 5]], 2, random.Random(0))  # one value: every resample sums to 3 of it
+    [(15,), (15,)]
+    >>> round(sum(t for t, in bootstrap_column_totals([[1, 0]], 2000, random.Random(1))) / 2000, 1)  # E = n / 2
+    1.0
+    """
+    n = len(columns[0])
+    blocks = []
+    start = 0
+    # Blocks of 256 rows, then the rest in power-of-two blocks: a block's draws are bytes, whose
+    # values Python keeps as shared small integers (a gather then allocates nothing per draw).
+    sizes = [_BLOCK_BITS] * (n >> _BLOCK_BITS) + [bits for bits in range(_BLOCK_BITS - 1, -1, -1) if n >> bits & 1]
+    for bits in sizes:
+        size = 1 << bits
+        blocks.append((bits, size, [list(column[start:start + size]) for column in columns]))
+        start += size
+    out = []
+    width = len(columns)
+    for _ in range(n_resamples):
+        totals = [0] * width
+        left, rows = n, n  # draws still to share out; rows in the blocks not yet served
+        for number, (bits, size, tables) in enumerate(blocks):
+            m = left if number == len(blocks) - 1 else binomial(rng, left, size, rows)
+            left -= m
+            rows -= size
+            if not m:
+                continue
+            if bits == 0:
+                for c in range(width):
+                    totals[c] += m * tables[c][0]
+                continue
+            indices = _uniform_indices(rng, bits, m)
+            if m == 1:
+                for c in range(width):
+                    totals[c] += tables[c][indices[0]]
+                continue
+            gather = itemgetter(*indices)
+            for c in range(width):
+                totals[c] += sum(gather(tables[c]))
+        out.append(tuple(totals))
+    return out
 
 
 def bootstrap_pair_totals(

@@ -34,7 +34,7 @@ from typing import Any, Mapping
 from ..errors import AnachronError
 from ..validate import positive_int
 from ..scores import check_scores, metric_kind
-from .bootstrap import bootstrap_pair_totals, bootstrap_totals, resampling_method
+from .bootstrap import bootstrap_column_totals, bootstrap_pair_totals, bootstrap_totals, resampling_method
 from .intervals import CI_METHODS, acceleration, interval
 from .signtest import sign_test
 
@@ -258,16 +258,27 @@ def compare_modes(
     method = resampling_method(len(values), n)
     rng = random.Random(seed)
     b = int(n_resamples)
-    totals = bootstrap_totals(values, counts, b, rng, method)
-    means = sorted(total / scale for total in totals)
     sum_d = sum_u - sum_e
+    shared = None
+    if method == "blocks":
+        # One draw of rows serves both intervals: each resample's sums of u and of d.
+        rows = sorted((numerator[x], numerator[x] - numerator[y]) for (x, y), count in pairs.items() for _ in range(count))
+        columns = [[r[0] for r in rows], [r[1] for r in rows]] if sum_u else [[r[1] for r in rows]]
+        shared = bootstrap_column_totals(columns, b, rng)
+        totals = [t[-1] for t in shared]
+    else:
+        totals = bootstrap_totals(values, counts, b, rng, method)
+    means = sorted(total / scale for total in totals)
     below = a = None
     if ci_method == "bca":
         below = Fraction(sum(2 * (t < sum_d) + (t == sum_d) for t in totals), 2 * b)
         centred = [(n * v - sum_d, c) for v, c in zip(values, counts)]  # n (d_i - mean): the jackknife's spread, scaled
         a = acceleration(sum(c * y**3 for y, c in centred), sum(c * y * y for y, c in centred))
     ci_low, ci_high = interval(means, ci_method, float(confidence), below=below, a=a or 0.0)
-    relative_ci = _relative_interval(pairs, numerator, sum_u, sum_d, b, rng, ci_method, float(confidence)) if sum_u else (None, None, 0)
+    if not sum_u:
+        relative_ci: tuple[float | None, float | None, int] = (None, None, 0)
+    else:
+        relative_ci = _relative_interval(pairs, numerator, sum_u, sum_d, b, rng, ci_method, float(confidence), shared)
 
     improved = sum(c for v, c in differences.items() if v > 0)
     worsened = sum(c for v, c in differences.items() if v < 0)
@@ -301,12 +312,14 @@ def compare_modes(
 
 def _relative_interval(
     pairs: Counter, numerator: Mapping[float, int], sum_u: int, sum_d: int, b: int, rng: random.Random, ci_method: str,
-    confidence: float,
+    confidence: float, shared: list[tuple[int, int]] | None = None,
 ) -> tuple[float | None, float | None, int]:
     """The bootstrap CI of mean(d) / mean(u), and how many resamples had mean(u) = 0 (left out).
 
     Resamples the pairs (u_i, d_i) themselves, drawing on after the CI of
     mean(d); each resample's ratio is its exact sums' quotient, rounded once.
+    *shared*, the sums (of u, of d) of the resamples the CI of mean(d) was
+    made from ("blocks" resampling), are used instead of drawing again.
     """
     categories: Counter[tuple[int, int]] = Counter()
     for (x, y), count in pairs.items():
@@ -314,7 +327,11 @@ def _relative_interval(
     keys = sorted(categories)
     counts = [categories[k] for k in keys]
     n = sum(counts)
-    totals = bootstrap_pair_totals(keys, counts, b, rng, resampling_method(len(keys), n))
+    if shared is not None:
+        totals = shared
+    else:
+        method = resampling_method(len(keys), n)
+        totals = bootstrap_pair_totals(keys, counts, b, rng, "direct" if method == "blocks" else method)
     defined = [(tu, td) for tu, td in totals if tu]
     undefined = b - len(defined)
     if not defined:
