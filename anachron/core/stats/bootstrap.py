@@ -227,6 +227,8 @@ _INDEX_CODES = {2: "H", 4: next((c for c in "IL" if array(c).itemsize == 4), "")
 
 
 _BLOCK_BITS = 8
+_LIMB_BITS = 52  # 2**11 draws of a block sum below 2**63
+_LIMB_MASK = (1 << _LIMB_BITS) - 1
 
 
 def _uniform_indices(rng: random.Random, bits: int, m: int) -> "array | bytes":
@@ -272,6 +274,14 @@ def bootstrap_column_totals(columns: Sequence[Sequence[int]], n_resamples: int, 
     1.0
     """
     n = len(columns[0])
+    # Each column as its least value plus non-negative limbs of _LIMB_BITS bits: a block's sum of
+    # limbs stays inside a machine word, where ``sum`` adds without making an integer per draw.
+    lows = [min(column) for column in columns]
+    limbs = []  # (column, shift, values)
+    for c, column in enumerate(columns):
+        shifted = [v - lows[c] for v in column]
+        for k in range(max(1, -(-max(shifted).bit_length() // _LIMB_BITS))):
+            limbs.append((c, k * _LIMB_BITS, [v >> (k * _LIMB_BITS) & _LIMB_MASK for v in shifted]))
     blocks = []
     start = 0
     # Blocks of 256 rows, then the rest in power-of-two blocks: a block's draws are bytes, whose
@@ -279,31 +289,35 @@ def bootstrap_column_totals(columns: Sequence[Sequence[int]], n_resamples: int, 
     sizes = [_BLOCK_BITS] * (n >> _BLOCK_BITS) + [bits for bits in range(_BLOCK_BITS - 1, -1, -1) if n >> bits & 1]
     for bits in sizes:
         size = 1 << bits
-        blocks.append((bits, size, [list(column[start:start + size]) for column in columns]))
+        blocks.append((bits, size, [(c, shift, values[start:start + size]) for c, shift, values in limbs]))
         start += size
     out = []
     width = len(columns)
+    last = len(blocks) - 1
     for _ in range(n_resamples):
-        totals = [0] * width
+        sums = [0] * len(limbs)
         left, rows = n, n  # draws still to share out; rows in the blocks not yet served
         for number, (bits, size, tables) in enumerate(blocks):
-            m = left if number == len(blocks) - 1 else binomial(rng, left, size, rows)
+            m = left if number == last else binomial(rng, left, size, rows)
             left -= m
             rows -= size
             if not m:
                 continue
             if bits == 0:
-                for c in range(width):
-                    totals[c] += m * tables[c][0]
+                for j, (_, _, table) in enumerate(tables):
+                    sums[j] += m * table[0]
                 continue
             indices = _uniform_indices(rng, bits, m)
             if m == 1:
-                for c in range(width):
-                    totals[c] += tables[c][indices[0]]
+                for j, (_, _, table) in enumerate(tables):
+                    sums[j] += table[indices[0]]
                 continue
             gather = itemgetter(*indices)
-            for c in range(width):
-                totals[c] += sum(gather(tables[c]))
+            for j, (_, _, table) in enumerate(tables):
+                sums[j] += sum(gather(table))
+        totals = [n * low for low in lows]
+        for (c, shift, _), total in zip(limbs, sums):
+            totals[c] += total << shift
         out.append(tuple(totals))
     return out
 
