@@ -47,7 +47,7 @@ from fractions import Fraction
 from typing import AbstractSet, Any, Iterable, Mapping, Sequence
 
 from .answers import answer_leaks
-from .attribution import conflict_evidence
+from .attribution import chrome_spans, conflict_evidence, without_chrome
 from .corpus import Corpus
 from .dates import known_at
 from .display import render_html
@@ -175,10 +175,18 @@ def _undated_evidence(item: ReturnedItem, status: str, t: str) -> str:
 
 
 def _future_in_text(item: ReturnedItem, as_of: _dt.date) -> list[DateReference]:
-    """:func:`future_references` of the item's text, from its references when they were worked out once."""
+    """:func:`future_references` of the item's text, from its references when they were worked out once.
+
+    Page chrome (modification stamps, copyright notices: :func:`~anachron.core.attribution.without_chrome`)
+    states nothing about the world: a reference found only there is no content leak.
+    """
     if item.references is None:
-        return future_references(item.text, as_of)
-    return [ref for ref in item.references if not known_at(ref.begins, as_of)]
+        future = future_references(item.text, as_of)
+    else:
+        future = [ref for ref in item.references if not known_at(ref.begins, as_of)]
+    if future and chrome_spans(item.text):  # rare: the text is read again only when it has chrome and a finding
+        future = future_references(without_chrome(item.text), as_of)
+    return future
 
 
 def _invalid_entities(item: ReturnedItem, as_of: _dt.date, corpus: Corpus, t: str, lines: list[str]) -> tuple[bool, bool]:
