@@ -30,6 +30,8 @@ Reading a text for figures, in order:
 from __future__ import annotations
 
 import bisect
+import calendar
+import datetime
 import re
 from dataclasses import replace
 
@@ -222,15 +224,12 @@ def _until(text: str, m: re.Match[str], status: str, as_of) -> str:
     date = _DATES.match(text, until.end())
     if date is None:
         return status
-    import calendar
-    import datetime as _dt
-
     readings = [day for day, start in dates(date.group(0)) if start == 0]
     if not readings:
         return status
     if date["om"]:  # a month: the status held to some day of it, so only a month before as_of tells
         first = readings[0]
-        last = _dt.date(first.year, first.month, calendar.monthrange(first.year, first.month)[1])
+        last = datetime.date(first.year, first.month, calendar.monthrange(first.year, first.month)[1])
         return _status_through(status, m.group(0), last, as_of) if last < as_of else status
     implied = {_status_through(status, m.group(0), day, as_of) for day in readings}
     if len(implied) != 1:
