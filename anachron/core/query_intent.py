@@ -136,7 +136,8 @@ _ADDRESS_WORDS = re.compile(
     r"|listings?|zillow|redfin|realtor|condo|house|home|homes|property|directions)\b",
     re.IGNORECASE,
 )
-_STATE_CODE = re.compile(r"(?:,\s*|\s)[A-Z]{2}\b")  # ", CA" or " FL": upper case only
+_STATE_CODE = re.compile(r"(?:,?\s+[A-Z][a-z]+)*,?\s+[A-Z]{2}\b")  # "Miami Beach FL", ", CA": upper case only
+_AT = re.compile(r"\bat\s+$", re.IGNORECASE)
 
 _SEASON_WORD = re.compile(r"\s*(?:season|school\s+year|academic\s+year|winter|fiscal|financial\s+year|tax\s+year)", re.IGNORECASE)
 # Words near a split year that make it a fiscal or tax year rather than a season (grammar.fiscal.SPLIT_FISCAL_YEAR).
@@ -588,7 +589,8 @@ def _street_address(text: str, match) -> bool:
     street = _FULL_STREET.match(text, match.end())
     if street is None:
         return False
-    return bool(_ADDRESS_WORDS.search(text) or _STATE_CODE.search(text, street.end()))
+    at = _AT.search(text, max(0, match.start() - 4), match.start()) is not None  # "office at 2030 broadway"
+    return at or bool(_ADDRESS_WORDS.search(text) or _STATE_CODE.match(text, street.end()))
 
 
 def _references(
