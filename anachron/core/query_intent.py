@@ -138,6 +138,7 @@ _ADDRESS_WORDS = re.compile(
 )
 _STATE_CODE = re.compile(r"(?:,?\s+[A-Z][a-z]+)*,?\s+[A-Z]{2}\b")  # "Miami Beach FL", ", CA": upper case only
 _AT = re.compile(r"\bat\s+$", re.IGNORECASE)
+_ADDRESS_NEAR = 60  # characters either side of a year and its street searched for _ADDRESS_WORDS
 
 _SEASON_WORD = re.compile(r"\s*(?:season|school\s+year|academic\s+year|winter|fiscal|financial\s+year|tax\s+year)", re.IGNORECASE)
 # Words near a split year that make it a fiscal or tax year rather than a season (grammar.fiscal.SPLIT_FISCAL_YEAR).
@@ -196,7 +197,7 @@ _PATTERN = re.compile(
     rf"|(?P<pair>(?:(?P<pair_fy>{_FY})\s*[-{_APOS}]?\s*)?(?P<pair_a>{_YEAR4})(?P<pair_s>\s*[/\-\u2013]\s*)(?P<pair_b>{_YEAR4}|[0-9]{{2}})"
     rf"(?:\s*(?P<pair_fq>q[1-4]))?)(?![\w%]|[.,/\-][0-9])"
     rf"|(?P<dmy>(?P<dmy_d>{DAY_OF_MONTH})\s+(?:of\s+)?(?P<dmy_m>{MONTH})\.?,?\s+(?P<dmy_y>{_YEAR4}))(?![\w%])"
-    rf"|(?P<fdmy>(?P<fdmy_d>[012]?[0-9]|3[01])(?:\.|er|º|°)?\s*(?:de\s+)?(?P<fdmy_m>{FOREIGN_MONTH})\.?,?\s+(?:de[l]?\s+)?(?P<fdmy_y>{_YEAR4}))(?![\w%])"
+    rf"|(?P<fdmy>(?P<fdmy_d>[012]?[0-9]|3[01])(?:\.|er|º|°)?\s*(?:de\s+)?(?P<fdmy_m>{FOREIGN_MONTH}|{MONTH})\.?,?\s+(?:de[l]?\s+)?(?P<fdmy_y>{_YEAR4}))(?![\w%])"
     rf"|(?P<fmy>(?P<fmy_m>{FOREIGN_MONTH_NO_DAY})\.?\s+(?:de[l]?\s+)?(?P<fmy_y>{_YEAR4}))(?![\w%])"
     rf"|(?P<mq>(?P<mq_m>{MONTH})\.?\s+quarter(?:\s+of)?\s+(?P<mq_y>{_YEAR4}))(?![\w%])"
     rf"|(?P<mr>(?P<mr_a>{MONTH})\.?\s*[\-\u2013/]\s*(?P<mr_b>{MONTH})\.?,?\s+(?P<mr_y>{_YEAR4}))(?![\w%])"
@@ -226,6 +227,10 @@ _CJK = re.compile(
     rf"|\s*{_CJK_Q})?)(?![0-9])"
 )
 _CJK_MARKS = ("年", "년")
+# A quotation mark that closes (after a non-space, before no word character): an apostrophe year
+# ('23) followed by one opened a quotation ('24 hours') instead.
+_CLOSING_QUOTE = re.compile(rf"(?<=\S)[{_APOS}](?!\w)")
+_QUOTE_NEAR = 60  # characters after an apostrophe year searched for the closing quote
 _CJK_DIGITS = {"一": 1, "二": 2, "三": 3, "四": 4}
 
 # The anchored references: a second pass, over queries only (a prefix may stand before them: after tomorrow).
@@ -400,8 +405,10 @@ def _month_range(g, as_of, fiscal):
 
 
 def _foreign_day_month_year(g, as_of, fiscal):
-    """``14. Juli 2023``, ``1er août 2021``, ``31 de enero de 2024``."""
-    day = _dt.date(int(g("fdmy_y")), foreign_month_number(g("fdmy_m")), int(g("fdmy_d")))
+    """``14. Juli 2023``, ``9. August 2008``, ``1er août 2021``, ``31 de enero de 2024`` (a name spelled as in English too)."""
+    name = g("fdmy_m")
+    month = foreign_month_number(name) if re.fullmatch(FOREIGN_MONTH, name, re.IGNORECASE) else month_number(name)
+    day = _dt.date(int(g("fdmy_y")), month, int(g("fdmy_d")))
     return day, day
 
 
@@ -590,7 +597,8 @@ def _street_address(text: str, match) -> bool:
     if street is None:
         return False
     at = _AT.search(text, max(0, match.start() - 4), match.start()) is not None  # "office at 2030 broadway"
-    return at or bool(_ADDRESS_WORDS.search(text) or _STATE_CODE.match(text, street.end()))
+    near = _ADDRESS_WORDS.search(text, max(0, match.start() - _ADDRESS_NEAR), min(len(text), street.end() + _ADDRESS_NEAR))
+    return at or near is not None or _STATE_CODE.match(text, street.end()) is not None
 
 
 def _references(
@@ -616,6 +624,10 @@ def _references(
                 periods = [(match.group(0), *period)]
             elif kind == "year" and (_joined_to_a_word(text, match.start(kind)) or _street_address(text, match)):
                 continue
+            elif kind == "apos" and _CLOSING_QUOTE.search(text, match.end(), match.end() + _QUOTE_NEAR):
+                continue  # 'the 24 hours' opens a quotation: a closing quote follows
+            elif kind == "cmp" and not anchored:
+                continue  # in a page, an eight-digit number is an id as often as a date: queries only
             else:
                 periods = _FORMS[kind](match, as_of, fiscal)
         except ValueError:  # an impossible day such as 2023-02-30 names no period
