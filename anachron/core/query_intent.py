@@ -668,10 +668,10 @@ def _matches(text: str):
         found = [m for start, end in _windows(text) for m in _PATTERN.finditer(text, start, end)]
     if any(mark in text for mark in _CJK_MARKS):
         cjk = list(_CJK.finditer(text))
-        if cjk:
-            spans = [(m.start(), m.end()) for m in cjk]
-            found = [m for m in found if not any(a < m.end() and m.start() < b for a, b in spans)] + cjk
-            found.sort(key=lambda m: m.start())
+        if cjk:  # a match of _PATTERN inside a CJK one is dropped; both lists are sorted and disjoint
+            starts = [m.start() for m in cjk]
+            found = [m for m in found if (i := bisect.bisect_left(starts, m.end()) - 1) < 0 or cjk[i].end() <= m.start()]
+            found = sorted(found + cjk, key=lambda m: m.start())
     return text, found
 
 
