@@ -11,8 +11,11 @@ to its last (``ends``).  Two findings are judged on a query (docs/metrics.md):
 Two kinds of reference are read:
 
 - *written-out* references (``Q3 2023``, ``2023-07-14T00:00:00Z``,
-  ``14.07.2023``, ``FY2023/24``, ``end of 2023``, ``after:2023-01-01``),
-  searched in queries and in the text of returned items alike;
+  ``14.07.2023``, ``2023.07.14``, ``2023-7-14``, ``FY2023/24``, ``end of
+  2023``, ``after:2023-01-01``, ``März 2023``, ``2023年7月``, ``CES '23``),
+  searched in queries and in the text of returned items alike; compact
+  dates (``20230714``) and search windows (``after:A before:B``, read as
+  reaching for B's eve) in queries only;
 - references *anchored at T* (``next quarter``, ``tomorrow``, ``3 months
   later``, ``this year``, a month without a year, read in T's year), searched
   in queries only: in a page, "next year" is relative to the page's own date.
@@ -20,9 +23,16 @@ Two kinds of reference are read:
 Every recognised form, the numeric-date rule and the fiscal calendar are
 listed in docs/metrics.md; names, numeric dates, fiscal calendars and the
 anchored phrases are read by the date grammar (:mod:`anachron.core.grammar`).  The implementation is two precompiled regular
-expressions, one pass each (the second over queries only); numbers that are
-not years (``2020.HK``, ``Office 2019``, ``2050 km``) are rejected inside the
-first, by look-arounds tried only where a year matched.
+expressions, one pass each (the second over queries only), and a third for
+CJK suffixes run only over a text that has one; numbers that are not years
+(``2020.HK``, ``Office 2019``, ``2050 km``) are rejected inside the first, by
+look-arounds tried only where a year matched, and a few in Python where a
+year matched (a house number needs an address around it: ``2020 Main St``,
+``2024 Elm Street, Springfield, IL``; ``2023 Supreme Court`` is a year).
+A fiscal period written as fiscal whose calendar is not given is the span
+:mod:`~anachron.core.grammar.fiscal` gives (from its first day under the
+earliest year end in use to its last under the latest): it begins after T
+only if it does under every calendar.
 """
 
 from __future__ import annotations

@@ -5,7 +5,8 @@ at T"): ``tomorrow`` is T+1; ``this quarter`` the quarter containing T (by
 the fiscal calendar, if one is given); ``next year`` the one after; ``later
 this year`` and ``rest of the year`` T+1 to the period's end; ``next 12
 months`` T+1 to T+12 months; ``in 6 months`` and ``6 months later`` that
-one day; a month without a year (``july``, ``12 july``, ``early march``) is
+one day; ``next friday`` the first Friday after T, ``this friday`` the one
+in T's week (from Monday); ``upcoming quarter`` is ``next quarter``; a month without a year (``july``, ``12 july``, ``early march``) is
 in T's year.  ``may``, ``march`` and ``mar`` are words too, so alone they
 count only with a day, after ``in``, ``by``, ``on``, ``until``, ``since``,
 ``through``, ``of``, ``before``, ``after``, or as ``early``/``mid``/``late``
