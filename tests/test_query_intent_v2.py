@@ -112,7 +112,7 @@ class NotPeriodsTest(unittest.TestCase):
             "RSA-2048 factoring", "AES-256 and SHA-2048", "office 2019 support", "windows server 2022 license",
             "Russell 2000 index", "rtx 2080 benchmark", "vision 2030 plan", "pipeline 2050 km", "2050 miles",
             "gold 2050 usd", "2080 MW farm", "call 555-2025", "+1 (212) 555-2048", "212 555 2025",
-            "2020 main st", "2025 Market Street, Springfield, IL", "office at 2030 broadway", "2099 lake shore dr",
+            "2020 main st", "2025 market street", "office at 2030 broadway", "2099 lake shore dr",
             "2020.HK", "anta 2020.HK share price", "7203.T", "2330.TW", "HKEX:2015", "hkex: 2015 shares",
             "2015 HK Equity", "$2025 target", "2025% gain", "#2024", "version 1.2.23",
         ):
@@ -123,7 +123,7 @@ class NotPeriodsTest(unittest.TestCase):
         for text, year in (
             ("mid-2023", 2023), ("pre-2020 levels", 2020), ("post-2025 plans", 2025), ("eurovision 2023", 2023),
             ("2023 wall street bonuses", 2023), ("2023 road safety report", 2023), ("report 2023.pdf", 2023),
-            ("ends in 2023.", 2023), ("fy-2024", 2024), ("2023 m&a deals", 2023), ("2025 market street", 2025),
+            ("ends in 2023.", 2023), ("fy-2024", 2024), ("2023 m&a deals", 2023),
         ):
             with self.subTest(text=text):
                 self.assertEqual([r.ends.year for r in date_references(text)], [year])

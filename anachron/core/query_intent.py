@@ -132,13 +132,15 @@ _NOT_YEAR_AFTER = (
     r"|lit(?:er|re)s?|gallons?|mw|gw|kw|kwh|mwh|gwh|hp|rpm|bits?|bytes?|kb|mb|gb|tb|mm|cm|mph|kph|km/h"
     r"|acres?|hectares?|sq|usd|eur|gbp|jpy|cny|chf|dollars?|euros?|yen|calories|kcal|bbl|barrels?)\b"
     r"|\s+(?:hk|jp|tt|ks|ch)\s+equity\b"
-    r"|\s+(?!wall\s)(?:[a-z]+\s+){1,2}(?:st|ave|blvd|rd|dr|ln|pl|ct|pkwy|hwy)\b"
+    r"|\s+(?!wall\s)(?:[a-z]+\s+){1,2}(?:st|street|ave|avenue|blvd|boulevard|rd|dr|ln|pl|ct|pkwy|hwy)\b"
 )
-# A street named by a full word (Court, Way, Road, Broadway) after a year makes the year a house
-# number only with an address around it: a ZIP code, a unit, a state code, words of a listing.
-# "2023 Supreme Court ruling" and "2024 Milky Way" are years.  Checked in Python, where a year matched.
+# A street type that is an ordinary word too (Court, Way, Road, Place, Broadway) after a year makes
+# the year a house number only with an address around it: a ZIP code, a unit, a state code, words of
+# a listing.  "2023 Supreme Court ruling" and "2024 Milky Way" are years.  Checked in Python, where a
+# year matched.  Street, Avenue and Boulevard (and the abbreviations) name nothing but streets: after
+# one or two names, they make a house number without more (above).
 _FULL_STREET = re.compile(
-    r"\s+(?:(?!wall\s)[a-z]+\s+){0,2}(?:street|avenue|boulevard|road|drive|lane|way|place|court|parkway|highway|broadway)\b",
+    r"\s+(?:(?!wall\s)[a-z]+\s+){0,2}(?:road|drive|lane|way|place|court|parkway|highway|broadway)\b",
     re.IGNORECASE,
 )
 _ADDRESS_WORDS = re.compile(
