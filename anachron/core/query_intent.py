@@ -566,12 +566,15 @@ def _joined_to_a_word(text: str, start: int) -> bool:
 _LOOKBACK = 16
 
 
+def _operator(match) -> str | None:
+    """The search operator (``after``, ``since``, ``before``, ``until``) before a match, if any (a CJK match has none)."""
+    op = match.group("op") if "op" in match.re.groupindex else None
+    return op.split(":")[0].strip().lower() if op else None
+
+
 def _upper_bound(match, begins: _dt.date, ends: _dt.date) -> _dt.date | None:
     """The last day a ``before:`` (the day before) or ``until:`` (the period's last day) search filter admits; None for another prefix."""
-    op = match.group("op")
-    if not op:
-        return None
-    operator = op.split(":")[0].strip().lower()
+    operator = _operator(match)
     if operator == "before":
         return begins - ONE_DAY
     if operator == "until":
@@ -623,7 +626,7 @@ def _references(
     reaches for the future.  Alone, such a filter only bounds from above and names nothing.
     """
     found = []
-    windowed = anchored and any(m.group("op") and m.group("op")[:1].lower() in "as" for m in matches if "op" in m.re.groupindex)
+    windowed = anchored and any(_operator(m) in ("after", "since") for m in matches)
     for match in matches:
         kind = match.lastgroup
         try:
