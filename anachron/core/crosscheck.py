@@ -17,7 +17,7 @@ a pair ``(Q, leaked_by=P)``:
 Uninformative resolutions are never matched by themselves: ``yes``,
 ``no``, ``true``, ``false``, ``unknown``, ``none``, ``n/a``, an empty
 answer, a bare number under 100 (``3``, ``42``: no currency, scale or
-percent), an answer with no word of three or more characters and no
+percent; ``forty-two`` in words), an answer with no word of three or more characters and no
 figure, and an answer Q's own text already offers (one of its options: seeing it
 elsewhere tells nothing).
 
@@ -41,9 +41,9 @@ from __future__ import annotations
 import datetime as _dt
 import math
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from fractions import Fraction
-from typing import Iterable, Sequence
+from typing import Sequence
 
 from .figures import Figure, read_figures, same_figure
 
@@ -51,6 +51,11 @@ __all__ = ["Question", "Pair", "CrossCheck", "crosscheck", "informative", "words
 
 _WORD = re.compile(r"[^\W_]+", re.UNICODE)
 _EMPTY_ANSWERS = frozenset({"yes", "no", "true", "false", "unknown", "none", "n/a", "na", "null", "tbd"})
+# Numbers under 100 written in words are as bare as their digits.
+_UNITS = ("zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen "
+          "sixteen seventeen eighteen nineteen").split()
+_TENS = "twenty thirty forty fifty sixty seventy eighty ninety".split()
+_NUMBER_WORDS = frozenset(_UNITS + _TENS + [f"{t} {u}" for t in _TENS for u in _UNITS[1:10]])
 # Figure buckets: |log10 v| in steps of 1/20 (a factor of about 1.12).  A figure of two or more
 # significant digits states v only within 5% of itself, so a match lies in its bucket or the next one.
 _BUCKETS = 20
@@ -95,7 +100,6 @@ class CrossCheck:
     checked: int  # questions with an informative resolution
     uninformative: int  # questions with a resolution too bare to match by itself
     unresolved: int
-    skipped: tuple[str, ...] = field(default=())
 
     def to_dict(self) -> dict:
         return {
@@ -135,7 +139,7 @@ def informative(question: Question) -> bool:
     False
     """
     answer = (question.resolution or "").strip()
-    if not answer or answer.casefold() in _EMPTY_ANSWERS:
+    if not answer or answer.casefold() in _EMPTY_ANSWERS or " ".join(words(answer)) in _NUMBER_WORDS:
         return False
     figure = _sole_figure(answer)
     if figure is not None:
@@ -158,14 +162,21 @@ def _contains(haystack: Sequence[str], needle: Sequence[str]) -> bool:
     return False
 
 
-def _states(figures: Iterable[Figure], answer: Figure) -> Figure | None:
+def _states(figures: Sequence[Figure], answer: Figure) -> Figure | None:
+    """The first figure of *figures* with the answer's exact value, else the first that states it
+    (:func:`same_figure`, stated precision: ``$0.38bn`` states 377,000,000), else None."""
     target = answer.value
-    for f in figures:
-        if f.percent != answer.percent or f.mass != answer.mass:
-            continue
-        if f.currency and answer.currency and f.currency != answer.currency and "$" not in (f.currency, answer.currency):
-            continue  # USD 5m is not EUR 5m ("$" is any dollar)
-        if same_figure(f, target) or same_figure(answer, f.value):
+    comparable = [
+        f for f in figures
+        if f.percent == answer.percent and f.mass == answer.mass
+        # USD 5m is not EUR 5m ("$" is any dollar)
+        and not (f.currency and answer.currency and f.currency != answer.currency and "$" not in (f.currency, answer.currency))
+    ]
+    for f in comparable:
+        if f.value == target:
+            return f
+    for f in comparable:
+        if same_figure(f, target):
             return f
     return None
 
