@@ -45,7 +45,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Sequence
 
-from .figures import Figure, read_figures, same_figure
+from .figures import DOLLARS, Figure, read_figures, same_figure
 
 __all__ = ["Question", "Pair", "CrossCheck", "crosscheck", "informative", "words"]
 
@@ -162,6 +162,14 @@ def _contains(haystack: Sequence[str], needle: Sequence[str]) -> bool:
     return False
 
 
+def _same_currency(a: str | None, b: str | None) -> bool:
+    """Whether figures in currencies *a* and *b* may be one figure: either unstated, the same, or a "$"
+    (any dollar) and a dollar code; USD 5m is not EUR 5m."""
+    if a is None or b is None or a == b:
+        return True
+    return (a == "$" and b in DOLLARS) or (b == "$" and a in DOLLARS)
+
+
 def _states(figures: Sequence[Figure], answer: Figure) -> Figure | None:
     """The first figure of *figures* with the answer's exact value, else the first that states it
     (:func:`same_figure`, stated precision: ``$0.38bn`` states 377,000,000), else None."""
@@ -169,8 +177,7 @@ def _states(figures: Sequence[Figure], answer: Figure) -> Figure | None:
     comparable = [
         f for f in figures
         if f.percent == answer.percent and f.mass == answer.mass
-        # USD 5m is not EUR 5m ("$" is any dollar)
-        and not (f.currency and answer.currency and f.currency != answer.currency and "$" not in (f.currency, answer.currency))
+        and _same_currency(f.currency, answer.currency)
     ]
     for f in comparable:
         if f.value == target:
