@@ -56,7 +56,6 @@ METRICS: dict[str, str] = {
     "open_period_queries": "count",
     "unrecorded": "count",  # calls whose result the log does not hold
     "seal_breaches": "count",  # null when the run was not audited (no --sealed-tools)
-    "brier": "rate",  # a forecast's Brier score in [0, 1] (anachron outcomes compares two models by it)
 }
 
 _EXPECTED = {"rate": "a number in [0, 1]", "count": "a non-negative integer"}

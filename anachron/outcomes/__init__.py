@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import datetime as _dt
 import os
+from dataclasses import replace
 from itertools import combinations
 from typing import Any, Mapping, Sequence
 
@@ -165,11 +166,13 @@ def build_report(
         if not common:
             comparisons.append({"a": a, "b": b, "n": 0, "note": "no sample in common"})
             continue
+        # A Brier score is a rate in [0, 1]: compare_modes checks it by the rule of its rate metric (tclr), and
+        # the report is labelled brier (the metrics of `anachron compare` are the score output's fields).
         report = compare_modes(
             {s: per_sample_brier[a][s] for s in common}, {s: per_sample_brier[b][s] for s in common},
-            confidence=confidence, n_resamples=n_resamples, seed=seed, metric="brier",
+            confidence=confidence, n_resamples=n_resamples, seed=seed, metric="tclr",
         )
-        comparisons.append({"a": a, "b": b, **report.to_dict()})
+        comparisons.append({"a": a, "b": b, **replace(report, metric="brier").to_dict()})
     return {
         "format": "anachron-outcomes/1",
         "baseline": label,
