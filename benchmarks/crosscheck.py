@@ -20,7 +20,6 @@ from __future__ import annotations
 import json
 import random
 import sys
-import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -29,6 +28,7 @@ sys.path.insert(0, str(ROOT))
 from anachron.bank.crosscheck import load_questions  # noqa: E402
 from anachron.core.crosscheck import Question, crosscheck, words  # noqa: E402
 from anachron.core.figures import read_figures  # noqa: E402
+from answer_reader import best  # noqa: E402  (best of three, the same timer)
 
 DATA = ROOT / "tests" / "data" / "crosscheck"
 
@@ -59,15 +59,6 @@ def synthetic(n: int, seed: int = 0) -> list[Question]:
     return out
 
 
-def best(f, runs: int = 3) -> float:
-    times = []
-    for _ in range(runs):
-        start = time.perf_counter()
-        f()
-        times.append(time.perf_counter() - start)
-    return min(times)
-
-
 def floor(questions: list[Question]) -> None:
     for q in questions:
         words(q.text)
@@ -95,7 +86,7 @@ def main() -> None:
         print(f"n={n:>6}: crosscheck {t:.3f}s, floor {f:.3f}s, ratio {t / f:.2f}")
         if n == 5_000:
             sample = questions[:500]
-            pairs = best(lambda: all_pairs(sample), runs=1) * (n / 500) ** 2
+            pairs = best(lambda: all_pairs(sample), repeat=1) * (n / 500) ** 2
             print(f"         all pairs (from 500, scaled by n**2): {pairs:.1f}s, {pairs / t:.0f}x the check")
     print(f"ratio at 10k / ratio at 5k: {ratios[1] / ratios[0]:.2f} (1.0: linear)")
 

@@ -24,7 +24,7 @@ from typing import Any, Mapping
 from ..core.crosscheck import CrossCheck, Question
 from ..core.dates import parse_date
 from ..core.errors import AnachronError, describe
-from ..core.jsonio import parse_json, read_text
+from ..core.jsonio import parse_json, read_records, read_text, record_location
 
 __all__ = ["load_questions", "render_crosscheck"]
 
@@ -114,14 +114,7 @@ def load_questions(path: str | os.PathLike[str]) -> list[Question]:
             questions.append(Question(_id(where, entry), _string(where, entry, "question", required=True), body,
                                       resolution=_resolution(where, entry.get("resolution")), as_of=as_of, batch=batch))
     else:
-        for number, line in enumerate(text.split("\n"), start=1):
-            line = line.removesuffix("\r")
-            if not line.strip():
-                continue
-            where = f"{path}:{number}"
-            entry = parse_json(line, where, file=path, line=number)
-            if not isinstance(entry, dict):
-                raise AnachronError(f"{where}: expected a JSON object, got {describe(entry)}", file=path, line=number)
+        for where, entry in read_records(path):
             try:
                 if "values" in entry and "question" in entry:
                     questions.append(_bank_question(where, entry))
@@ -137,7 +130,8 @@ def load_questions(path: str | os.PathLike[str]) -> list[Question]:
                     _day(where, entry.get("as_of")), batch,
                 ))
             except AnachronError as exc:
-                exc.locate(file=path, line=number)
+                file, line = record_location(where)
+                exc.locate(file=file, line=line)
                 raise
     seen: set[str] = set()
     for q in questions:

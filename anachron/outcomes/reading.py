@@ -32,7 +32,7 @@ from typing import Any, Mapping
 
 from ..core.dates import parse_date
 from ..core.errors import AnachronError, describe
-from ..core.jsonio import parse_json, read_text
+from ..core.jsonio import parse_json, read_records, read_text
 from ..core.outcomes import Forecast, answer_probability, check_distribution, check_probability
 
 __all__ = ["Forecasts", "Resolution", "load_forecasts", "load_resolutions", "load_scores"]
@@ -68,16 +68,7 @@ def _document(path: str | os.PathLike[str]) -> tuple[Any, list[tuple[str, dict]]
             obj = None  # several objects: JSON Lines
         if isinstance(obj, dict) and ("forecasts" in obj or "resolutions" in obj or "questions" in obj):
             return obj, []
-    records = []
-    for number, line in enumerate(text.split("\n"), start=1):
-        line = line.removesuffix("\r")
-        if not line.strip():
-            continue
-        where = f"{path}:{number}"
-        obj = parse_json(line, where, file=path, line=number)
-        if not isinstance(obj, dict):
-            raise AnachronError(f"{where}: expected a JSON object, got {describe(obj)}", file=path, line=number)
-        records.append((where, obj))
+    records = read_records(path)
     return None, records
 
 
