@@ -413,6 +413,15 @@ def score_model(
     member = {c: [s.leak == c for s in samples] for c in classes}
     source_member = {src: [s.leak == "clean" or src in s.sources for s in samples] for src in SOURCES}
 
+    # The groups each sample adds to: its class, each answer-leak source it has, and, for the source
+    # split, "clean or that source".  One pass over a resample sums every group at once.
+    groups: list[tuple[str, ...]] = []
+    for s in samples:
+        keys = [f"class:{s.leak}"] if has_split else []
+        if has_split:
+            keys += [f"src:{src}" for src in SOURCES if src in s.sources]
+            keys += [f"merged:{src}" for src in SOURCES if source_member[src][len(groups)]]
+        groups.append(tuple(keys))
     rng = random.Random(seed)
     draws: dict[str, list[float]] = {"brier": [], "log": [], "skill": [], "inflation": []}
     draws.update({f"class:{c}": [] for c in classes})
@@ -422,32 +431,37 @@ def score_model(
     undefined = 0
     indices = range(n)
     for _ in range(n_resamples):
-        chosen = rng.choices(indices, k=n)
-        total = math.fsum(briers[i] for i in chosen)
+        total = log_total = base_total = 0.0
+        sums: dict[str, float] = {}
+        counts: dict[str, int] = {}
+        for i in rng.choices(indices, k=n):
+            b = briers[i]
+            total += b
+            log_total += logs[i]
+            base_total += bases[i]
+            for key in groups[i]:
+                sums[key] = sums.get(key, 0.0) + b
+                counts[key] = counts.get(key, 0) + 1
         draws["brier"].append(total / n)
-        draws["log"].append(math.fsum(logs[i] for i in chosen) / n)
-        skill = _skill(total, math.fsum(bases[i] for i in chosen))
+        draws["log"].append(log_total / n)
+        skill = _skill(total, base_total)
         if skill is not None:
             draws["skill"].append(skill)
         if not has_split:
             continue
-        means = {}
         for c in classes:
-            picked = [briers[i] for i in chosen if member[c][i]]
-            means[c] = _mean(picked)
-            if means[c] is not None:
-                draws[f"class:{c}"].append(means[c])
-        if means["clean"] is None:
+            if counts.get(f"class:{c}"):
+                draws[f"class:{c}"].append(sums[f"class:{c}"] / counts[f"class:{c}"])
+        clean = sums["class:clean"] / counts["class:clean"] if counts.get("class:clean") else None
+        if clean is None:
             undefined += 1
         else:
-            draws["inflation"].append(total / n - means["clean"])
+            draws["inflation"].append(total / n - clean)
         for src in SOURCES:
-            picked = [briers[i] for i in chosen if source_member[src][i]]
-            with_src = [briers[i] for i in chosen if src in samples[i].sources]
-            if with_src:
-                draws[f"src:{src}"].append(math.fsum(with_src) / len(with_src))
-            if means["clean"] is not None and picked:
-                draws[f"srcinf:{src}"].append(math.fsum(picked) / len(picked) - means["clean"])
+            if counts.get(f"src:{src}"):
+                draws[f"src:{src}"].append(sums[f"src:{src}"] / counts[f"src:{src}"])
+                if clean is not None:
+                    draws[f"srcinf:{src}"].append(sums[f"merged:{src}"] / counts[f"merged:{src}"] - clean)
 
     pairs = [pair for s in samples for pair in s.calibration]
     point_skill = _skill(math.fsum(briers), math.fsum(bases))
