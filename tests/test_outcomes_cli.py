@@ -149,6 +149,10 @@ class OutcomesCliTest(unittest.TestCase):
         self.assertEqual(m["n"], 1)
         self.assertAlmostEqual(m["brier"]["value"], 0.2**2)
         self.assertEqual(m["unread_answers"], {"n": 2, "samples": ["s2", "s3"]})
+        silent = self.files.write("u.jsonl", jsonl([{"sample_id": "s1", "as_of": "2024-01-01", "answer": "No idea."}]))
+        code, out, err = self.outcomes(silent, self.res)
+        self.assertEqual((code, out), (2, ""))
+        self.assertIn("model 'u': none of its 1 answers states a probability", err)
 
     def test_forecastbench_shapes(self):
         forecast = self.files.write("fb.json", json.dumps({
@@ -174,6 +178,11 @@ class OutcomesCliTest(unittest.TestCase):
         self.assertAlmostEqual(m["brier"]["value"], (0.2**2 + 0.3**2 + 0.1**2) / 3)
         self.assertEqual(m["missing_resolutions"]["samples"], ["d1@2025-06-02"])
         self.assertEqual(report["unresolved_entries"], 1)
+        # The market question has no resolution date: its T is the set's forecast_due_date.
+        cut = self.files.write("fbcut.json", json.dumps({"Org Model-1": {"training_cutoff": "2024-01-01", "release_date": "2025-03-01"}}))
+        self.assertEqual(self.report(forecast, resolution, "--model-cutoffs", cut)["models"][0]["badge"], "pre-event model")
+        cut = self.files.write("fbcut2.json", json.dumps({"Org Model-1": {"training_cutoff": "2024-01-01", "release_date": "2025-03-02"}}))
+        self.assertEqual(self.report(forecast, resolution, "--model-cutoffs", cut)["models"][0]["badge"], "web-locked only")
         bad = self.files.write("fbbad.json", json.dumps({"model": "x", "forecasts": [{"id": "q", "forecast": 2}]}))
         code, _, err = self.outcomes(bad, resolution)
         self.assertEqual(code, 2)

@@ -28,7 +28,7 @@ from ..core.outcomes import (
     uniform,
 )
 from ..core.stats import compare_modes
-from .reading import Forecasts, Resolution, load_forecasts, load_resolutions, load_scores
+from .reading import Forecasts, load_forecasts, load_resolutions, load_scores
 
 __all__ = ["BADGES", "build_report", "render_table", "load_forecasts", "load_resolutions", "load_scores"]
 
@@ -36,7 +36,7 @@ BADGES = ("pre-event model", "web-locked only")
 _SHOWN = 5
 
 
-def _baseline_forecasts(spec: str, resolutions: Mapping[str, Resolution]) -> tuple[str, Any]:
+def _baseline_forecasts(spec: str) -> tuple[str, Any]:
     """``(label, how)`` of ``--baseline``: "0.5", "base-rate" or a forecast file of one model."""
     if spec == "0.5":
         return "0.5", None
@@ -97,9 +97,8 @@ def build_report(
             if model in by_model:
                 raise AnachronError(f"{path}: model {model!r} is also in another forecast file")
             by_model[model] = dict(table)
-        if loaded.unread:
-            name = next(iter(loaded.by_model), os.path.basename(str(path)))
-            unread.setdefault(name, []).extend(loaded.unread)
+        for model, ids in (loaded.unread or {}).items():
+            unread.setdefault(model, []).extend(ids)
         trace_as_of.update(loaded.as_of or {})
     if not by_model:
         raise AnachronError("no forecast read from " + ", ".join(map(str, forecast_files)))
@@ -107,7 +106,7 @@ def build_report(
     unknown = [k for k in score_tables if k is not None and k not in by_model]
     if unknown:
         raise AnachronError(f"--scores names model {unknown[0]!r}, which has no forecasts (models: {', '.join(sorted(by_model))})")
-    label, given = _baseline_forecasts(baseline, resolutions)
+    label, given = _baseline_forecasts(baseline)
     rate = None
     if baseline == "base-rate":
         rate = base_rate([resolutions[s].outcome for table in by_model.values() for s in table if s in resolutions])

@@ -10,7 +10,8 @@ The file formats (docs/outcomes.md, "Inputs"):
   answer's probability is read by :func:`anachron.core.outcomes.answer_probability`;
 - **resolutions**: a ForecastBench resolution set (``resolutions: [{id,
   resolution_date, resolved_to, resolved, direction}]``; an entry with
-  ``resolved: false`` has no resolution yet) or JSON Lines of
+  ``resolved: false`` has no resolution yet; the set's ``forecast_due_date``
+  is each question's T) or JSON Lines of
   ``{"sample_id", "resolved_to"}`` (0, 1 or the option) with optional
   ``"resolution_date"`` and ``"as_of"``.
 
@@ -53,7 +54,7 @@ class Forecasts:
     """The forecasts of one file: ``{model: {sample id: Forecast}}``, and the answers no probability was read from."""
 
     by_model: Mapping[str, Mapping[str, Forecast]]
-    unread: tuple[str, ...] = ()  # trace samples whose answer states no probability
+    unread: Mapping[str, tuple[str, ...]] | None = None  # model -> trace samples whose answer states no probability
     as_of: Mapping[str, _dt.date] | None = None  # T of each trace sample, when the file gave it
 
 
@@ -138,7 +139,7 @@ def load_forecasts(path: str | os.PathLike[str]) -> Forecasts:
             probability = check_probability(entry.get("forecast"), f"{where} (sample {sample_id})")
             _add(by_model, seen, where, Forecast(sample_id, model, probability=probability))
         return Forecasts(by_model)
-    unread = []
+    unread: dict[str, list[str]] = {}
     as_of: dict[str, _dt.date] = {}
     for where, record in records:
         sample_id = _text(where, record, "sample_id")
@@ -159,15 +160,18 @@ def load_forecasts(path: str | os.PathLike[str]) -> Forecasts:
                 as_of[sample_id] = day
             p = None if answer is None else answer_probability(answer)
             if p is None:
-                unread.append(sample_id)
+                unread.setdefault(model, []).append(sample_id)
                 continue
             forecast = Forecast(sample_id, model, probability=p)
         else:
             raise AnachronError(f"{label}: no probability, probabilities or answer")
         _add(by_model, seen, where, forecast)
-    if not by_model and not unread:
+    for model, ids in unread.items():
+        if model not in by_model:
+            raise AnachronError(f"{path}: model {model!r}: none of its {len(ids)} answers states a probability")
+    if not by_model:
         raise AnachronError(f"{path}: no forecast")
-    return Forecasts(by_model, tuple(unread), as_of)
+    return Forecasts(by_model, {model: tuple(ids) for model, ids in unread.items()}, as_of)
 
 
 def _outcome(where: str, value: Any) -> int | str:
@@ -192,8 +196,10 @@ def load_resolutions(path: str | os.PathLike[str]) -> tuple[dict[str, Resolution
             raise AnachronError(f"{path}: resolutions is {describe(entries)}, expected an array (a ForecastBench resolution set)")
         records = [(f"{path}: resolutions[{i}]", e) for i, e in enumerate(entries)]
         forecastbench = True
+        due = _date(str(path), obj, "forecast_due_date")  # the set's T: a market question has no resolution date
     else:
         forecastbench = False
+        due = None
     for where, entry in records:
         if not isinstance(entry, dict):
             raise AnachronError(f"{where}: expected an object, got {describe(entry)}")
@@ -212,7 +218,7 @@ def load_resolutions(path: str | os.PathLike[str]) -> tuple[dict[str, Resolution
         first[sample_id] = where
         out[sample_id] = Resolution(
             sample_id, _outcome(f"{where} (sample {sample_id})", entry["resolved_to"]),
-            _date(where, entry, "resolution_date"), _date(where, entry, "as_of"),
+            _date(where, entry, "resolution_date"), _date(where, entry, "as_of") or due,
         )
     return out, unresolved
 
