@@ -46,7 +46,7 @@ class RulesTest(unittest.TestCase):
         self.assertEqual(pairs(questions), {("a", "d")})  # case and punctuation aside; not inside a word, not reordered
 
     def test_uninformative_answers_never_match(self):
-        for answer in ("yes", "No", "TRUE", "unknown", "42", "99", "forty-two", "seven", "  ", "ab", "-5"):
+        for answer in ("yes", "No", "TRUE", "unknown", "42", "99", "forty-two", "seven", "  ", "a b", "X", "-5"):
             with self.subTest(answer=answer):
                 questions = [q("a", "Question?", answer), q("b", f"Mentions {answer} here")]
                 self.assertFalse(informative(questions[0]))
@@ -57,6 +57,7 @@ class RulesTest(unittest.TestCase):
         self.assertTrue(informative(q("a", "How many?", "100")))  # a bare number under 100 is too bare; 100 is not
         self.assertTrue(informative(q("a", "How much?", "$42")))  # a currency makes it a figure worth matching
         self.assertTrue(informative(q("a", "What share?", "42%")))
+        self.assertTrue(informative(q("a", "Which country?", "UK")))
         self.assertEqual(pairs([q("a", "How many?", "100"), q("b", "Over 100 seats?")]), {("a", "b")})
 
     def test_an_answer_its_own_question_offers_is_uninformative(self):

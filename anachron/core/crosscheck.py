@@ -17,8 +17,8 @@ a pair ``(Q, leaked_by=P)``:
 Uninformative resolutions are never matched by themselves: ``yes``,
 ``no``, ``true``, ``false``, ``unknown``, ``none``, ``n/a``, an empty
 answer, a bare number under 100 (``3``, ``42``: no currency, scale or
-percent; ``forty-two`` in words), an answer with no word of three or more characters and no
-figure, and an answer Q's own text already offers (one of its options: seeing it
+percent; ``forty-two`` in words), an answer of single characters (``A``,
+``a b``; ``UK`` is matched), and an answer Q's own text already offers (one of its options: seeing it
 elsewhere tells nothing).
 
 The pair's **route** says how P reaches an agent answering Q: ``later``
@@ -133,8 +133,8 @@ def _sole_figure(answer: str) -> Figure | None:
 def informative(question: Question) -> bool:
     """Whether *question*'s resolution may be matched by itself (module docstring).
 
-    >>> [informative(Question("q", "t", resolution=r)) for r in ("Yes", "42", "$42", "Joe Biden", "ab")]
-    [False, False, True, True, False]
+    >>> [informative(Question("q", "t", resolution=r)) for r in ("Yes", "42", "$42", "Joe Biden", "UK", "a b")]
+    [False, False, True, True, True, False]
     >>> informative(Question("q", "Will A or B win?", options=("Ann Lee", "Bo Chen"), resolution="Ann Lee"))
     False
     """
@@ -145,7 +145,7 @@ def informative(question: Question) -> bool:
     if figure is not None:
         if figure.bare and abs(figure.value) < 100:
             return False
-    elif not any(len(w) >= 3 for w in words(answer)):
+    elif not any(len(w) >= 2 for w in words(answer)):
         return False
     own = words(question.text)
     return not _contains(own, words(answer)) if figure is None else not _states(read_figures(question.text), figure)
