@@ -160,10 +160,11 @@ def build_report(
     for entry in models:
         entry["difficulty_adjusted_brier"] = fit.models[entry["model"]]
     comparisons = []
+    badge_of = {entry["model"]: entry["badge"] for entry in models}
     for a, b in combinations(sorted(by_model), 2):
         common = sorted(per_sample_brier[a].keys() & per_sample_brier[b].keys())
         if not common:
-            comparisons.append({"a": a, "b": b, "n": 0, "note": "no sample in common"})
+            comparisons.append({"a": a, "b": b, "badges": [badge_of[a], badge_of[b]], "n": 0, "note": "no sample in common"})
             continue
         # A Brier score is a rate in [0, 1]: compare_modes checks it by the rule of its rate metric (tclr), and
         # the report is labelled brier (the metrics of `anachron compare` are the score output's fields).
@@ -171,7 +172,7 @@ def build_report(
             {s: per_sample_brier[a][s] for s in common}, {s: per_sample_brier[b][s] for s in common},
             confidence=confidence, n_resamples=n_resamples, seed=seed, metric="tclr",
         )
-        comparisons.append({"a": a, "b": b, **replace(report, metric="brier").to_dict()})
+        comparisons.append({"a": a, "b": b, "badges": [badge_of[a], badge_of[b]], **replace(report, metric="brier").to_dict()})
     return {
         "format": "anachron-outcomes/1",
         "baseline": label,
@@ -267,9 +268,10 @@ def render_table(report: Mapping[str, Any]) -> str:
             if not c["n"]:
                 out.append(f"  {c['a']} vs {c['b']}: {c['note']}")
                 continue
+            mixed = "" if c["badges"][0] == c["badges"][1] else f" ({c['badges'][0]} vs {c['badges'][1]}: not one leaderboard)"
             out.append(
                 f"  {c['a']} vs {c['b']} (n={c['n']}): {_signed(c['mean_reduction'])} "
-                f"[{_signed(c['ci_low'])}, {_signed(c['ci_high'])}], sign-test p {c['sign_test_p']:.4f}"
+                f"[{_signed(c['ci_low'])}, {_signed(c['ci_high'])}], sign-test p {c['sign_test_p']:.4f}{mixed}"
             )
     if report["unresolved_entries"]:
         out += ["", f"{report['unresolved_entries']} resolution entr(ies) not resolved yet"]
