@@ -197,6 +197,17 @@ class OutcomesCliTest(unittest.TestCase):
         self.assertEqual((split["clean"]["n"], split["leaked"]["n"], split["unverified"]["n"]), (1, 1, 1))
         self.assertAlmostEqual(split["clean"]["value"], 0.2**2)
         self.assertAlmostEqual(split["inflation"]["value"], m["brier"]["value"] - 0.2**2)
+        sourced = self.files.write("src.json", score_doc({
+            "s1": {"answer_leaks_retrieved": 1}, "s2": {}, "s3": {"answer_leaks_parametric": 2},
+        }))
+        (m,) = self.report(self.pred, self.res, "--scores", sourced)["models"]
+        by_source = m["leak_split"]["by_source"]
+        self.assertEqual((by_source["retrieved"]["brier"]["n"], by_source["parametric"]["brier"]["n"]), (1, 1))
+        self.assertAlmostEqual(by_source["retrieved"]["brier"]["value"], 0.1**2)
+        self.assertAlmostEqual(by_source["parametric"]["inflation"]["value"], (0.2**2 + 0.6**2) / 2 - 0.2**2)
+        code, out, _ = self.outcomes(self.pred, self.res, "--scores", sourced)
+        self.assertIn("retrieved answer leaks 1 (Brier 0.010", out)
+        self.assertIn("parametric answer leaks 1 (Brier 0.360", out)
         # a sample missing from the scores cannot be shown clean
         partial = self.files.write("p.json", score_doc({"s1": {}, "s2": {}}))
         (m,) = self.report(self.pred, self.res, "--scores", partial)["models"]

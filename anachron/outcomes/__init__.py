@@ -251,6 +251,8 @@ def render_table(report: Mapping[str, Any]) -> str:
             split = m["leak_split"]
             parts = [f"unverified {split['unverified']['n']} (Brier {_f(split['unverified']['value'])}, never counted clean)"]
             for source, part in split["by_source"].items():
+                if not part["brier"]["n"]:
+                    continue
                 parts.append(f"{source} answer leaks {part['brier']['n']} (Brier {_f(part['brier']['value'])}, "
                              f"inflation {_ci(part['inflation'], signed=True)})")
             notes.append("  " + "; ".join(parts))
