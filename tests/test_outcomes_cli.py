@@ -129,6 +129,33 @@ class OutcomesCliTest(unittest.TestCase):
         self.assertEqual(code, 2)
         self.assertIn("none of its 4 forecasts has a resolution", err)
 
+    def test_bad_documents(self):
+        w = self.files.write
+        cases = [
+            ((self.pred, w("r.json", json.dumps({"resolutions": {"id": 1}}))), r"r\.json: resolutions is an object, expected an array"),
+            ((w("f.json", json.dumps({"forecasts": 3})), self.res), r"f\.json: forecasts is 3, expected an array"),
+            ((self.pred, self.res, "--scores", w("s.json", "[]")), r"s\.json: expected the output of `anachron score --format json`"),
+            ((self.pred, self.res, "--scores", w("s2.json", json.dumps({"samples": [{"sample_id": "s1"}, {"sample_id": "s1"}]}))),
+             r"s2\.json: samples\[1\]: sample 's1' scored twice"),
+            ((self.pred, self.res, "--baseline", w("two.jsonl", jsonl([{"sample_id": "s1", "probability": 0.5, "model": "x"},
+                                                                   {"sample_id": "s1", "probability": 0.5, "model": "y"}]))),
+             r"two\.jsonl: a baseline file holds one forecaster, found 2"),
+            ((self.pred, self.pred, self.res), r"model 'm-a' is also in another forecast file"),
+            ((self.pred, str(self.files.root / "absent.jsonl")), r"absent\.jsonl"),
+        ]
+        for argv, pattern in cases:
+            with self.subTest(pattern=pattern):
+                code, out, err = self.outcomes(*argv)
+                self.assertEqual((code, out), (2, ""))
+                self.assertEqual(err.count("\n"), 1, err)
+                self.assertRegex(err, pattern)
+
+    def test_html_is_deterministic(self):
+        one, two = str(self.files.root / "1.html"), str(self.files.root / "2.html")
+        self.assertEqual(self.outcomes(self.pred, self.res, "--html", one)[0], 0)
+        self.assertEqual(self.outcomes(self.pred, self.res, "--html", two)[0], 0)
+        self.assertEqual(Path(one).read_bytes(), Path(two).read_bytes())
+
     def test_categorical(self):
         pred = self.files.write("c.jsonl", jsonl([{"sample_id": "c1", "probabilities": {"x": 0.5, "y": 0.3, "z": 0.2}}]))
         res = self.files.write("cr.jsonl", jsonl([{"sample_id": "c1", "resolved_to": "y"}]))
