@@ -106,11 +106,21 @@ class LeakClassTest(unittest.TestCase):
         for name in ("result_leaks", "survivorship_leaks", "restatement_leaks", "query_intent_leaks", "content_leaks",
                      "answer_leaks_retrieved", "answer_leaks_parametric", "seal_breaches"):
             with self.subTest(name=name):
-                self.assertEqual(leak_class({name: 1, "undated": 3}), "leaked")
+                self.assertEqual(leak_class({name: 1, "undated": 3, "seal_status": "breached" if name == "seal_breaches" else None}), "leaked")
         for name in ("undated", "unrecorded", "date_conflicts"):
             with self.subTest(name=name):
                 self.assertEqual(leak_class({name: 1}), "unverified")
-        self.assertEqual(leak_class({"seal_breaches": None}), "clean")  # not audited: no breach found
+        self.assertEqual(leak_class({"seal_breaches": None}), "clean")  # not audited: the trace's judgement
+        self.assertEqual(leak_class({"seal_breaches": 0, "seal_status": "sealed"}), "clean")
+        self.assertEqual(leak_class({"seal_breaches": 0, "seal_status": "no verdict"}), "clean")  # no call to judge
+        self.assertEqual(leak_class({"seal_breaches": 0, "seal_status": "unverified"}), "unverified")
+        self.assertEqual(leak_class({"seal_breaches": 0, "seal_status": "lock-only"}), "unverified")
+        self.assertEqual(leak_class({"seal_breaches": 0}), "unverified")  # written before seal_status: not proven sealed
+        self.assertEqual(leak_class({"seal_breaches": 2, "seal_status": "breached"}), "leaked")
+        with self.assertRaisesRegex(AnachronError, "seal_status"):
+            leak_class({"seal_breaches": 0, "seal_status": "maybe"})
+        with self.assertRaisesRegex(AnachronError, "does not agree"):
+            leak_class({"seal_breaches": 0, "seal_status": "breached"})
 
     def test_bad_counts(self):
         for bad in (-1, 1.5, "1", True):

@@ -29,7 +29,10 @@ samples (:func:`score_model`).
 - ``leaked``: any post-T result, survivorship, restatement, query-intent,
   content or answer leak, or a seal breach;
 - ``unverified`` (cannot tell; never clean): no leak, but an undated or
-  uncertain interaction, an unrecorded call or a date conflict;
+  uncertain interaction, an unrecorded call or a date conflict, or a seal
+  audit that could not show the calls went through the lock (``seal_status``
+  ``unverified`` or ``lock-only``; a record without the field reads as
+  :func:`anachron.core.seal.stored_status` says);
 - ``clean``: neither.
 
 **Leak inflation** is the mean over all samples minus the mean over clean
@@ -52,6 +55,7 @@ from typing import Any, Iterable, Mapping, Sequence
 
 from .errors import AnachronError, describe
 from .figures import read_figures
+from .seal import stored_status
 from .stats.bootstrap import percentile
 from .stats.wilson import wilson_interval
 
@@ -90,6 +94,10 @@ _LEAK_COUNTS = (
     "answer_leaks_retrieved", "answer_leaks_parametric", "seal_breaches",
 )
 _DOUBT_COUNTS = ("undated", "unrecorded", "date_conflicts")
+# Seal statuses that leave the run's other channels open (anachron.core.seal): a seal audit that ran
+# and could not show every call went through the lock.  Not audited (null) and "no verdict" (no call
+# to judge) leave the sample to its trace's judgement.
+_DOUBT_STATUSES = ("unverified", "lock-only")
 SOURCES = ("retrieved", "parametric")
 
 
@@ -229,9 +237,11 @@ def leak_class(sample: Mapping[str, Any], where: str = "scores") -> str:
     >>> leak_class({"result_leaks": 1}), leak_class({"undated": 2}), leak_class({"result_leaks": 0})
     ('leaked', 'unverified', 'clean')
     """
-    if any(_count(sample, name, where) for name in _LEAK_COUNTS):
+    leaked = any(_count(sample, name, where) for name in _LEAK_COUNTS)
+    status = stored_status(sample.get("seal_status", ...), sample.get("seal_breaches"), f"{where}: seal_status")
+    if leaked or status == "breached":
         return "leaked"
-    if any(_count(sample, name, where) for name in _DOUBT_COUNTS):
+    if status in _DOUBT_STATUSES or any(_count(sample, name, where) for name in _DOUBT_COUNTS):
         return "unverified"
     return "clean"
 
