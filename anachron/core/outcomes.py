@@ -426,11 +426,12 @@ def score_model(
     # The groups each sample adds to: its class, each answer-leak source it has, and, for the source
     # split, "clean or that source".  One pass over a resample sums every group at once.
     groups: list[tuple[str, ...]] = []
-    for s in samples:
-        keys = [f"class:{s.leak}"] if has_split else []
+    for i, s in enumerate(samples):
+        keys: list[str] = []
         if has_split:
+            keys.append(f"class:{s.leak}")
             keys += [f"src:{src}" for src in SOURCES if src in s.sources]
-            keys += [f"merged:{src}" for src in SOURCES if source_member[src][len(groups)]]
+            keys += [f"merged:{src}" for src in SOURCES if source_member[src][i]]
         groups.append(tuple(keys))
     rng = random.Random(seed)
     draws: dict[str, list[float]] = {"brier": [], "log": [], "skill": [], "inflation": []}
