@@ -21,8 +21,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser(
         "outcomes",
         help="score forecasts (Brier, log loss, skill, calibration) with the leak split and model badges",
-        description="Score forecasts against resolutions: Brier, log loss (clipped at 1e-6), Brier skill, the "
-        "reliability table with Wilson intervals, difficulty-adjusted Brier, each with a seeded bootstrap CI; with "
+        description="Score forecasts against resolutions: Brier, log loss (clipped at 1e-6) and Brier skill, each "
+        "with a seeded bootstrap CI, the reliability table with Wilson intervals, and the difficulty-adjusted Brier; with "
         "--scores, the score over clean and leaked samples and the leak inflation; with --model-cutoffs, the "
         "pre-event / web-locked badge.  Forecast files: a ForecastBench forecast set, or JSON Lines of "
         "{sample_id, probability | probabilities | answer} (docs/outcomes.md).",
