@@ -2,9 +2,9 @@
 
     python benchmarks/crosscheck.py
 
-1. Precision and recall of the pairs found on tests/data/crosscheck (ten
-   ForecastBench questions, CC BY-SA, and thirty written for the set; labels
-   by hand, tests/data/crosscheck/ATTRIBUTION.md).
+1. Precision and recall of the pairs found on tests/data/crosscheck (eighteen
+   ForecastBench questions, CC BY-SA, and forty-six written for the set;
+   labels by hand, tests/data/crosscheck/ATTRIBUTION.md).
 2. The check on synthetic sets of 5,000 and 10,000 questions (titles of a
    dozen words from a 3,000-word vocabulary, an entity or figure answer each,
    one question in twenty naming another's answer), each against a floor
