@@ -16,6 +16,7 @@ from dataclasses import replace
 from itertools import combinations
 from typing import Any, Mapping, Sequence
 
+from ..core.dates import parse_date
 from ..core.errors import AnachronError
 from ..core.outcomes import (
     LOG_CLIP,
@@ -134,8 +135,11 @@ def build_report(
             samples.append(scored_sample(forecast, resolution.outcome, base, record, f"scores (sample {sample_id})",
                                          split=leak_table is not None))
             as_of = resolution.as_of or trace_as_of.get(sample_id)
-            if as_of is None and record is not None and isinstance(record.get("as_of"), str):
-                as_of = _dt.date.fromisoformat(record["as_of"])
+            if as_of is None and record is not None and record.get("as_of") is not None:
+                try:
+                    as_of = parse_date(record["as_of"])
+                except AnachronError as exc:
+                    raise AnachronError(f"scores (sample {sample_id}): as_of: {exc}", sample_id=sample_id) from None
             days.append(resolution.resolution_date or as_of)
         if not samples:
             raise AnachronError(
