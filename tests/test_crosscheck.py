@@ -156,6 +156,7 @@ class CliTest(unittest.TestCase):
         cases = {
             "no title": ('{"id": "a", "resolution": "x"}\n', r"q\.jsonl:1: no title"),
             "bad date": ('{"id": "a", "title": "t", "as_of": "2024-13-01"}\n', r"q\.jsonl:1: as_of"),
+            "date and more": ('{"id": "a", "title": "t", "as_of": "2024-01-01xyz"}\n', r"q\.jsonl:1: as_of"),
             "bad id": ('{"id": "", "title": "t"}\n', r"q\.jsonl:1: id is"),
             "bad options": ('{"id": "a", "title": "t", "options": "x"}\n', r"q\.jsonl:1: options is"),
             "bad resolution": ('{"id": "a", "title": "t", "resolution": [1]}\n', r"q\.jsonl:1: resolution is"),

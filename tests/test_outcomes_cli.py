@@ -113,6 +113,7 @@ class OutcomesCliTest(unittest.TestCase):
             "a value": ('{"sample_id": "s1", "resolved_to": 2}\n', r"res2\.jsonl:1 \(sample s1\): resolved_to is 2"),
             "twice": ('{"sample_id": "s1", "resolved_to": 1}\n{"sample_id": "s1", "resolved_to": 0}\n', r"res2\.jsonl:2: .*resolved twice"),
             "a date": ('{"sample_id": "s1", "resolved_to": 1, "resolution_date": "2024-02-30"}\n', r"res2\.jsonl:1: resolution_date"),
+            "a time": ('{"sample_id": "s1", "resolved_to": 1, "resolution_date": "2024-02-01T25:00"}\n', r"res2\.jsonl:1: resolution_date"),
         }
         for name, (text, pattern) in cases.items():
             with self.subTest(name):
@@ -189,11 +190,13 @@ class OutcomesCliTest(unittest.TestCase):
                 {"id": "d1", "source": "fred", "forecast": 0.3, "resolution_date": "2025-03-09", "direction": None},
                 {"id": "d1", "source": "fred", "forecast": 0.4, "resolution_date": "2025-06-02", "direction": None},
                 {"id": ["a", "b"], "source": "acled", "forecast": 0.1, "resolution_date": "2025-03-09", "direction": [1, -1]},
+                {"id": "t1", "source": "manifold", "forecast": 0.5, "resolution_date": "2025-03-06", "direction": None},
             ]}))
         resolution = self.files.write("fbr.json", json.dumps({
             "forecast_due_date": "2025-03-02", "question_set": "2025-03-02-llm.json",
             "resolutions": [
                 {"id": "m1", "source": "manifold", "direction": None, "resolution_date": None, "resolved_to": 1.0, "resolved": True},
+                {"id": "t1", "source": "manifold", "direction": None, "resolution_date": "2025-03-05T23:30:00-05:00", "resolved_to": 0.0, "resolved": True},
                 {"id": "d1", "source": "fred", "direction": None, "resolution_date": "2025-03-09", "resolved_to": 0.0, "resolved": True},
                 {"id": "d1", "source": "fred", "direction": None, "resolution_date": "2025-06-02", "resolved_to": None, "resolved": False},
                 {"id": ["a", "b"], "source": "acled", "direction": [1, -1], "resolution_date": "2025-03-09", "resolved_to": 0.0, "resolved": True},
@@ -201,8 +204,8 @@ class OutcomesCliTest(unittest.TestCase):
         report = self.report(forecast, resolution)
         (m,) = report["models"]
         self.assertEqual(m["model"], "Org Model-1")
-        self.assertEqual(m["n"], 3)
-        self.assertAlmostEqual(m["brier"]["value"], (0.2**2 + 0.3**2 + 0.1**2) / 3)
+        self.assertEqual(m["n"], 4)  # t1 resolved at 23:30 on the 5th, UTC-5: its UTC day, the 6th, as forecast
+        self.assertAlmostEqual(m["brier"]["value"], (0.2**2 + 0.3**2 + 0.1**2 + 0.5**2) / 4)
         self.assertEqual(m["missing_resolutions"]["samples"], ["d1@2025-06-02"])
         self.assertEqual(report["unresolved_entries"], 1)
         # The market question has no resolution date: its T is the set's forecast_due_date.

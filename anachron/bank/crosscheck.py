@@ -22,7 +22,7 @@ import os
 from typing import Any, Mapping
 
 from ..core.crosscheck import CrossCheck, Question
-from ..core.dates import parse_date
+from ..outcomes.reading import read_day
 from ..core.errors import AnachronError, describe
 from ..core.jsonio import parse_json, read_records, read_text, record_location
 
@@ -63,7 +63,7 @@ def _day(where: str, value: Any):
     if value is None:
         return None
     try:
-        return parse_date(value[:10] if isinstance(value, str) else value)
+        return read_day(value)
     except AnachronError as exc:
         raise AnachronError(f"{where}: as_of: {exc}") from None
 

@@ -31,12 +31,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Mapping
 
+from ..core.attribution import parse_when
 from ..core.dates import parse_date
 from ..core.errors import AnachronError, describe
 from ..core.jsonio import parse_json, read_records, read_text
 from ..core.outcomes import Forecast, answer_probability, check_distribution, check_probability
 
-__all__ = ["Forecasts", "Resolution", "load_forecasts", "load_resolutions", "load_scores"]
+__all__ = ["Forecasts", "Resolution", "load_forecasts", "load_resolutions", "load_scores", "read_day"]
 
 
 @dataclass(frozen=True)
@@ -80,12 +81,24 @@ def _text(where: str, obj: Mapping[str, Any], name: str) -> str:
     return value
 
 
+def read_day(value: Any) -> _dt.date:
+    """A day as these files write it: ``YYYY-MM-DD`` (:func:`anachron.core.dates.parse_date`), or an ISO
+    datetime such as ForecastBench's ``2026-04-30T00:00:00+00:00``, read as its UTC day by the one date
+    grammar (:func:`anachron.core.attribution.parse_when`)."""
+    if isinstance(value, str) and "T" in value:
+        first, _, granularity = parse_when(value)
+        if granularity != "day":
+            raise AnachronError(f"{value!r} is not a day")
+        return first
+    return parse_date(value)
+
+
 def _date(where: str, obj: Mapping[str, Any], name: str) -> _dt.date | None:
     value = obj.get(name)
     if value is None:
         return None
     try:
-        return parse_date(value[:10] if isinstance(value, str) and len(value) > 10 and value[10] == "T" else value)
+        return read_day(value)
     except AnachronError as exc:
         raise AnachronError(f"{where}: {name}: {exc}") from None
 
