@@ -80,6 +80,11 @@ class OutcomesCliTest(unittest.TestCase):
     def test_base_rate_and_given_baseline(self):
         report = self.report(self.pred, self.res, "--baseline", "base-rate")
         self.assertAlmostEqual(report["base_rate"], 1 / 3)
+        other = self.files.write("only1.jsonl", jsonl([{"sample_id": "s1", "probability": 0.5, "model": "m-b"}]))
+        both = self.report(self.pred, other, self.res, "--baseline", "base-rate")
+        self.assertAlmostEqual(both["base_rate"], 1 / 3)  # s1 once, though two models forecast it
+        (b,) = [m for m in both["models"] if m["model"] == "m-b"]
+        self.assertAlmostEqual(b["brier_skill"]["value"], 1 - 0.25 / (1 - 1 / 3) ** 2)
         base = self.files.write("market.jsonl", jsonl([{"sample_id": s, "probability": 0.5} for s in ("s1", "s2", "s3")]))
         given = self.report(self.pred, self.res, "--baseline", base)
         self.assertEqual(given["models"][0]["brier_skill"]["value"], self.report(self.pred, self.res)["models"][0]["brier_skill"]["value"])

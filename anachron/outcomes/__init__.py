@@ -110,7 +110,8 @@ def build_report(
     label, given = _baseline_forecasts(baseline)
     rate = None
     if baseline == "base-rate":
-        rate = base_rate([resolutions[s].outcome for table in by_model.values() for s in table if s in resolutions])
+        forecast_ids = sorted({s for table in by_model.values() for s in table if s in resolutions})
+        rate = base_rate([resolutions[s].outcome for s in forecast_ids])  # each resolved sample once
 
     models: list[dict[str, Any]] = []
     per_sample_brier: dict[str, dict[str, float]] = {}
