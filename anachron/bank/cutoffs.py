@@ -53,7 +53,10 @@ class ModelCutoff:
         Released on the resolution day counts as after (the conservative
         side); an item with no resolution yet gives ``pre-event model``.
         """
-        resolution = item.resolution()
+        return self.badge_on(item.resolution())
+
+    def badge_on(self, resolution: _dt.date | None) -> str:
+        """:meth:`badge` for an event resolved on *resolution* (``None``: not resolved yet): the one badge rule."""
         if resolution is not None and known_at(resolution, self.release_date):
             return "web-locked only"
         return "pre-event model"

@@ -88,6 +88,27 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     add_format_option(run, extra=("csv",))
     run.set_defaults(func=run_run)
 
+    cross = actions.add_parser(
+        "crosscheck", help="find questions whose answer is written in another question (leaks between questions)",
+        description="Flag each question whose resolution (answer string, entity or figure) appears in another "
+        "question's title, body or options, and print the pairs and a leak-free subset (docs/bank.md, "
+        "\"Leaks between questions\").  QUESTIONS: a bank, JSON Lines of {id, title, body?, options?, resolution, "
+        "as_of?, batch?}, or a ForecastBench question set (default: the bundled v0 bank).")
+    cross.add_argument("questions", metavar="QUESTIONS.jsonl", nargs="?", help="question set (default: the bundled v0 bank)")
+    add_format_option(cross)
+    cross.set_defaults(func=run_crosscheck)
+
+
+def run_crosscheck(args: argparse.Namespace) -> int:
+    from ..bank import default_bank_path
+    from ..bank.crosscheck import load_questions, render_crosscheck
+    from ..core.crosscheck import crosscheck
+
+    questions = load_questions(args.questions if args.questions is not None else default_bank_path())
+    result = crosscheck(questions)
+    sys.stdout.write(dump_json(result.to_dict()) if args.format == "json" else render_crosscheck(result, len(questions)))
+    return 0
+
 
 def run_build(args: argparse.Namespace) -> int:
     from ..bank import build_bank, load_facts, manifest, manifest_path_for

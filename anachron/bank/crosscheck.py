@@ -1,0 +1,161 @@
+"""Reading a question set for ``anachron bank crosscheck`` (the check itself: :mod:`anachron.core.crosscheck`).
+
+Outcome material: question sets hold their answers.  Three shapes (docs/bank.md, "Leaks between questions"):
+
+- **a bank** (``anachron-bank/1`` lines, ``{"id", "question", "answer",
+  "values", ...}``): the title is the question, the resolution the value
+  that settles it (an embargoed item's first later value, else its answer),
+  T its ``as_of``;
+- **plain JSON Lines**: ``{"id", "title", "body"?, "options"?, "resolution",
+  "as_of"?, "batch"?}`` (``resolution`` null or absent: unresolved);
+- **a ForecastBench question set** (one JSON object with ``questions:
+  [{id, question, background, resolution_criteria, ...}]``): the title is
+  ``question``, the body ``background`` and ``resolution_criteria``, T the
+  set's ``forecast_due_date``, the batch the set's name; a question's
+  ``resolution`` is read when present (ForecastBench's binary questions
+  carry none, and yes/no is never matched by itself).
+"""
+
+from __future__ import annotations
+
+import os
+from typing import Any, Mapping
+
+from ..core.crosscheck import CrossCheck, Question
+from ..outcomes.reading import read_day
+from ..core.errors import AnachronError, describe
+from ..core.jsonio import parse_json, read_records, read_text, record_location
+
+__all__ = ["load_questions", "render_crosscheck"]
+
+
+def _string(where: str, obj: Mapping[str, Any], name: str, *, required: bool = False) -> str:
+    value = obj.get(name)
+    if value is None and not required:
+        return ""
+    if not isinstance(value, str) or (required and not value.strip()):
+        raise AnachronError(f"{where}: {name} is {describe(value)}, expected {'a non-empty' if required else 'a'} string")
+    return value
+
+
+def _id(where: str, obj: Mapping[str, Any]) -> str:
+    value = obj.get("id")
+    if isinstance(value, list) and value and all(isinstance(v, str) and v for v in value):
+        return "+".join(value)
+    if isinstance(value, (str, int)) and not isinstance(value, bool) and str(value):
+        return str(value)
+    raise AnachronError(f"{where}: id is {describe(value)}, expected a non-empty string")
+
+
+def _resolution(where: str, value: Any) -> str | None:
+    if value is None:
+        return None
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, (int, float)):
+        return repr(value) if isinstance(value, float) else str(value)
+    if isinstance(value, str):
+        return value
+    raise AnachronError(f"{where}: resolution is {describe(value)}, expected a string, a number or null")
+
+
+def _day(where: str, value: Any):
+    if value is None:
+        return None
+    try:
+        return read_day(value)
+    except AnachronError as exc:
+        raise AnachronError(f"{where}: as_of: {exc}") from None
+
+
+def _options(where: str, value: Any) -> tuple[str, ...]:
+    if value is None:
+        return ()
+    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+        raise AnachronError(f"{where}: options is {describe(value)}, expected an array of strings")
+    return tuple(value)
+
+
+def _bank_question(where: str, obj: Mapping[str, Any]) -> Question:
+    values = obj.get("values")
+    if not isinstance(values, list):
+        raise AnachronError(f"{where}: values is {describe(values)}, expected an array")
+    as_of = _day(where, obj.get("as_of"))
+    later = []
+    for value in values:
+        if not isinstance(value, dict) or not isinstance(value.get("value"), str):
+            raise AnachronError(f"{where}: a value entry is {describe(value)}, expected {{\"value\", \"published\"}}")
+        published = _day(where, value.get("published"))
+        if as_of is not None and published is not None and published > as_of:
+            later.append(value["value"])
+    answer = obj.get("answer")
+    resolution = later[0] if obj.get("embargoed") and later else (answer if isinstance(answer, str) else None)
+    return Question(_id(where, obj), _string(where, obj, "question", required=True), resolution=resolution, as_of=as_of)
+
+
+def load_questions(path: str | os.PathLike[str]) -> list[Question]:
+    """The questions of *path* (any of the three shapes); ids must be unique."""
+    text = read_text(path)
+    questions: list[Question] = []
+    obj = None
+    if text.lstrip().startswith("{"):
+        try:
+            obj = parse_json(text, str(path), multiline=True)
+        except AnachronError:
+            obj = None
+    if isinstance(obj, dict) and isinstance(obj.get("questions"), list):
+        batch = obj.get("question_set") if isinstance(obj.get("question_set"), str) else os.path.basename(str(path))
+        as_of = _day(f"{path}: forecast_due_date", obj.get("forecast_due_date"))
+        for i, entry in enumerate(obj["questions"]):
+            where = f"{path}: questions[{i}]"
+            if not isinstance(entry, dict):
+                raise AnachronError(f"{where}: expected an object, got {describe(entry)}")
+            body = "\n".join(t for t in (_string(where, entry, "background"), _string(where, entry, "resolution_criteria")) if t)
+            questions.append(Question(_id(where, entry), _string(where, entry, "question", required=True), body,
+                                      resolution=_resolution(where, entry.get("resolution")), as_of=as_of, batch=batch))
+    else:
+        for where, entry in read_records(path):
+            try:
+                if "values" in entry and "question" in entry:
+                    questions.append(_bank_question(where, entry))
+                    continue
+                if "title" not in entry:
+                    raise AnachronError(f"{where}: no title (a question is {{\"id\", \"title\", \"resolution\", ...}})")
+                batch = entry.get("batch")
+                if batch is not None and not isinstance(batch, str):
+                    raise AnachronError(f"{where}: batch is {describe(batch)}, expected a string")
+                questions.append(Question(
+                    _id(where, entry), _string(where, entry, "title", required=True), _string(where, entry, "body"),
+                    _options(where, entry.get("options")), _resolution(where, entry.get("resolution")),
+                    _day(where, entry.get("as_of")), batch,
+                ))
+            except AnachronError as exc:
+                file, line = record_location(where)
+                exc.locate(file=file, line=line)
+                raise
+    seen: set[str] = set()
+    for q in questions:
+        if q.id in seen:
+            raise AnachronError(f"{path}: question id {q.id!r} appears twice")
+        seen.add(q.id)
+    if not questions:
+        raise AnachronError(f"{path}: no question")
+    return questions
+
+
+def render_crosscheck(result: CrossCheck, total: int) -> str:
+    """The table: each pair, then the counts and the leak-free subset's size."""
+    leaked = total - len(result.leak_free)
+    lines = [
+        f"Leaks between questions: {leaked} of {total} questions have their resolution written in another question "
+        f"({len(result.pairs)} pairs; {result.checked} answers checked, {result.uninformative} too bare to match by "
+        f"themselves, {result.unresolved} unresolved)",
+    ]
+    if result.pairs:
+        header = ("question", "leaked_by", "route", "match")
+        rows = [(p.question, p.leaked_by, p.route, p.match) for p in result.pairs]
+        widths = [max(len(h), *(len(r[i]) for r in rows)) for i, h in enumerate(header)]
+        lines.append("  " + "  ".join(h.ljust(w) for h, w in zip(header, widths)).rstrip())
+        lines += ["  " + "  ".join(c.ljust(w) for c, w in zip(row, widths)).rstrip() for row in rows]
+    lines.append(f"Leak-free subset: {len(result.leak_free)} questions (--format json lists them)")
+    return "\n".join(lines) + "\n"

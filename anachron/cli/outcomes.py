@@ -1,0 +1,87 @@
+"""``anachron outcomes PREDICTIONS... RESOLUTIONS``: forecast scores with the leak split (docs/outcomes.md).
+
+OUTCOME MATERIAL (reads resolutions): never imported by a serving path.
+Thin over :mod:`anachron.outcomes`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from ..core.errors import AnachronError
+from ..core.jsonio import dump_json, staged_output, write_atomic
+from ..core.stats.paired import check_options
+from .options import add_format_option, add_out_option
+
+_FLAGS = {"confidence": "--confidence", "n_resamples": "--resamples", "seed": "--seed", "ci_method": "--ci-method"}
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    parser = subparsers.add_parser(
+        "outcomes",
+        help="score forecasts (Brier, log loss, skill, calibration) with the leak split and model badges",
+        description="Score forecasts against resolutions: Brier, log loss (clipped at 1e-6) and Brier skill, each "
+        "with a seeded bootstrap CI, the reliability table with Wilson intervals, and the difficulty-adjusted Brier; with "
+        "--scores, the score over clean and leaked samples and the leak inflation; with --model-cutoffs, the "
+        "pre-event / web-locked badge.  Forecast files: a ForecastBench forecast set, or JSON Lines of "
+        "{sample_id, probability | probabilities | answer} (docs/outcomes.md).",
+    )
+    parser.add_argument("predictions", nargs="+", metavar="PREDICTIONS",
+                        help="forecast file(s), one or more models each")
+    parser.add_argument("resolutions", metavar="RESOLUTIONS",
+                        help="resolutions: a ForecastBench resolution set or JSON Lines of {sample_id, resolved_to}")
+    parser.add_argument("--scores", action="append", default=[], metavar="[MODEL=]SCORE.json",
+                        help="leakage scores of the same samples (`anachron score --format json`); MODEL= binds "
+                        "them to one model (repeatable); without it they apply to every model")
+    parser.add_argument("--model-cutoffs", metavar="FILE",
+                        help="model cutoff table (JSON or CSV, as `anachron bank run` reads): the badge")
+    parser.add_argument("--baseline", default="0.5", metavar="0.5|base-rate|FILE",
+                        help="the Brier skill score's reference: 0.5 (uniform), the base rate, or a forecast file "
+                        "(a market or community forecast) (default: 0.5)")
+    add_format_option(parser)
+    parser.add_argument("--html", metavar="OUT.html", help="also write the HTML report (reliability plots, leak split)")
+    add_out_option(parser)
+    parser.add_argument("--confidence", type=float, default=0.95, metavar="C", help="CI level, in (0, 1) (default: 0.95)")
+    parser.add_argument("--resamples", type=int, default=2000, metavar="B", help="bootstrap resamples (default: 2000)")
+    parser.add_argument("--seed", type=int, default=0, metavar="S", help="random seed of the bootstrap (default: 0)")
+    parser.set_defaults(func=run, output_options=("out", "html"))
+
+
+def _scores(values: list[str]) -> dict[str | None, str]:
+    out: dict[str | None, str] = {}
+    for value in values:
+        model, sep, path = value.partition("=")
+        key: str | None = model if sep and model else None
+        path = path if sep and model else value
+        if key in out:
+            raise AnachronError(f"--scores given twice for {'every model' if key is None else repr(key)}")
+        out[key] = path
+    if None in out and len(out) > 1:
+        raise AnachronError("--scores: give either one file for every model or MODEL=FILE for each, not both")
+    return out
+
+
+def run(args: argparse.Namespace) -> int:
+    from ..outcomes import build_report, render_table
+
+    check_options(args.confidence, args.resamples, args.seed, names=_FLAGS)
+    cutoffs = None
+    if args.model_cutoffs is not None:
+        from ..bank.cutoffs import load_model_cutoffs
+
+        cutoffs = load_model_cutoffs(args.model_cutoffs)
+    report = build_report(
+        args.predictions, args.resolutions, scores=_scores(args.scores), cutoffs=cutoffs, baseline=args.baseline,
+        n_resamples=args.resamples, seed=args.seed, confidence=args.confidence,
+    )
+    text = dump_json(report) if args.format == "json" else render_table(report) + "\n"
+    if args.html is not None:
+        from ..html.outcomes import outcomes_html
+
+        write_atomic(args.html, outcomes_html(report))
+    with staged_output(args.out) as stream:
+        stream.write(text)
+    if args.out is None:
+        sys.stdout.flush()
+    return 0
