@@ -32,7 +32,7 @@ COMMANDS = (
     "bank",
     "index",
     "report",
-    "run",
+    "launch",
 )
 
 # `serve` seals an agent in: it registers only its own parser, so no other

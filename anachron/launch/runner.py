@@ -163,6 +163,7 @@ def _cli(spec: RunSpec, harness: Harness, lock: Lock, rundir: Path, prompt: str,
                 if timer is not None:
                     timer.cancel()
                 _stop(process)
+                process.stdout.close()  # type: ignore[union-attr]
                 outcome.exit_status = process.returncode
     finally:
         if partial.exists():
@@ -229,11 +230,7 @@ def _loop(spec: RunSpec, lock: Lock, rundir: Path, prompt: str, outcome: _Outcom
 
     from .loop import Conversation, Endpoint, converse, transcript_text
 
-    base = spec.base_url or os.environ.get("OPENAI_BASE_URL")
-    if not base:
-        raise AnachronError(f"anachron run {spec.harness}: give --base-url URL or set OPENAI_BASE_URL")
-    if spec.model is None:
-        raise AnachronError(f"anachron run {spec.harness}: give --model NAME")
+    base = endpoint_of(spec)
     endpoint = Endpoint(base, os.environ.get("OPENAI_API_KEY") or None)
     events = rundir / EVENTS
     command = lock.command(events)
@@ -265,6 +262,16 @@ def _loop(spec: RunSpec, lock: Lock, rundir: Path, prompt: str, outcome: _Outcom
         outcome.turns = conversation.turns
         outcome.stopped = conversation.stopped if outcome.refusal is None else None
         write_atomic(rundir / TRANSCRIPT, transcript_text(spec.harness, spec.sample_id or rundir.name, conversation))
+
+
+def endpoint_of(spec: RunSpec) -> str:
+    """The loop's base URL (``--base-url``, else ``$OPENAI_BASE_URL``); an error without one or a model."""
+    base = spec.base_url or os.environ.get("OPENAI_BASE_URL")
+    if not base:
+        raise AnachronError(f"anachron run {spec.harness}: give --base-url URL or set OPENAI_BASE_URL")
+    if spec.model is None:
+        raise AnachronError(f"anachron run {spec.harness}: give --model NAME")
+    return base
 
 
 def _audit(spec: RunSpec, harness: Harness | None, rundir: Path, log_format: str) -> dict[str, Any]:
@@ -313,6 +320,8 @@ def launch(spec: RunSpec, warn: Callable[[str], None] | None = None) -> dict[str
         prompt = spec.prompt.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as exc:
         raise AnachronError(f"--prompt {spec.prompt}: cannot read it: {getattr(exc, 'strerror', None) or exc}") from None
+    if spec.harness in LOOPS:
+        endpoint_of(spec)
     fingerprint = corpus_fingerprint(spec.corpus)
     corpus = str(Path(spec.corpus).resolve()) if spec.corpus is not None and "://" not in spec.corpus else spec.corpus
     lock = Lock(spec.lock_as_of or spec.as_of, corpus, spec.budget, spec.k)
@@ -323,16 +332,19 @@ def launch(spec: RunSpec, warn: Callable[[str], None] | None = None) -> dict[str
     harness: Harness | None = None
     started = _now()
     if all(check.passed for check in outcome.checks):
-        if spec.harness in HARNESSES:
-            cls = HARNESSES[spec.harness]
-            executable = spec.executable or cls.executable
-            harness = ClaudeCode(ClaudeCode.probe(executable)) if cls is ClaudeCode else cls()
-            harness.executable = executable
-            outcome.version = version_of(executable)
-            _cli(spec, harness, lock, rundir, prompt, outcome)
-        else:
-            outcome.version = f"anachron {__version__}"
-            _loop(spec, lock, rundir, prompt, outcome)
+        try:
+            if spec.harness in HARNESSES:
+                cls = HARNESSES[spec.harness]
+                executable = spec.executable or cls.executable
+                harness = ClaudeCode(ClaudeCode.probe(executable)) if cls is ClaudeCode else cls()
+                harness.executable = executable
+                outcome.version = version_of(executable)
+                _cli(spec, harness, lock, rundir, prompt, outcome)
+            else:
+                outcome.version = f"anachron {__version__}"
+                _loop(spec, lock, rundir, prompt, outcome)
+        except AnachronError as exc:  # the run failed part way (a harness that would not start, a broken endpoint)
+            outcome.refusal = outcome.refusal or str(exc)
     else:
         outcome.refusal = f"preflight: {next(c for c in outcome.checks if not c.passed).detail}"
     log_format = harness.log_format if harness is not None else {"responses": "openai-responses", "chat": "openai-chat"}.get(spec.harness, spec.harness)

@@ -1,4 +1,5 @@
-"""``anachron run HARNESS --as-of T --prompt FILE --out RUNDIR``: a sealed run (anachron.launch)."""
+"""``anachron run HARNESS --as-of T --prompt FILE --out RUNDIR``: a sealed run (anachron.launch; the module is
+not named ``run``, which would shadow :func:`anachron.cli.run`)."""
 
 from __future__ import annotations
 
