@@ -367,12 +367,30 @@ class SealedRuns(LaunchCase):
         self.assertRefused(result, "the endpoint ran a 'web_search_call' item, outside the lock")
 
     def test_budget_is_the_locks(self):
-        result, _ = self.loop("responses", queries=("a", "b", "c"))
-        self.assertEqual(result[0], 0)
-        status, _, _, out = self.launch("responses", None, "--model", "stub", "--base-url", "http://127.0.0.1:9/v1",
-                                        "--budget", "1")
-        self.assertEqual(status, 2)  # nothing listens on port 9: the loop's first request fails
-        self.assertEqual(self.manifest(out)["lock"]["max_calls"], 1)
+        for kind in ("responses", "chat"):
+            with self.subTest(kind):
+                self.budget(kind)
+
+    def budget(self, kind: str):
+        # The lock refuses the second search; the transcript marks it failed, so the audit finds no breach.
+        stub = _stub_model()
+        server, base = stub.start(stub.Script(["Aster Logistics revenue", "Aster Logistics guidance"], "Probability: 0.6"))
+        self.addCleanup(server.server_close)
+        self.addCleanup(server.shutdown)
+        status, _, stderr, out = self.launch(kind, None, "--model", "stub", "--base-url", base, "--budget", "1")
+        self.assertEqual(status, 0, stderr)
+        events = [json.loads(line) for line in (out / "lock-events.jsonl").read_text(encoding="utf-8").split("\n") if line]
+        self.assertEqual([e.get("status") for e in events[1:]], ["ok", "exhausted"])
+        manifest = self.manifest(out)
+        self.assertEqual(manifest["lock"]["max_calls"], 1)
+        self.assertEqual(manifest["seal"]["status"], "sealed")  # the lock refused the second search itself
+
+    def test_broken_endpoint_is_one_line_and_recorded(self):
+        status, _, stderr, out = self.launch("responses", None, "--model", "stub", "--base-url", "http://127.0.0.1:9/v1")
+        self.assertEqual(status, 2)
+        self.assertIn("http://127.0.0.1:9/v1/responses: cannot reach the endpoint", stderr)
+        self.assertEqual(len(stderr.strip().split("\n")), 1)
+        self.assertIn("cannot reach", self.manifest(out)["refused"])
 
 
 class StreamJsonImport(unittest.TestCase):

@@ -74,6 +74,7 @@ class Conversation:
     tools: list[dict[str, Any]] = field(default_factory=list)
     turns: int = 0
     stopped: str | None = None  # why the loop stopped before a final answer
+    errors: set[str] = field(default_factory=set)  # the call ids the lock answered with an error (MCP isError)
 
 
 def _text(result: Any) -> str:
@@ -123,9 +124,10 @@ class Loop:
         return [{"name": PREFIX + name, "description": by_name[name].description or "",
                  "parameters": _schema(by_name[name])} for name in TOOLS]
 
-    async def call(self, name: str, arguments: dict[str, Any]) -> str:
+    async def call(self, name: str, arguments: dict[str, Any]) -> tuple[str, bool]:
+        """The lock's result text, and whether it is an error (a refusal: budget, bad arguments)."""
         result = await self.client.call_tool(name.removeprefix(PREFIX), arguments)
-        return _text(result)
+        return _text(result), bool(getattr(result, "is_error", getattr(result, "isError", False)))
 
     async def run(self, prompt: str, conversation: Conversation) -> None:
         import anyio
@@ -152,7 +154,9 @@ class Loop:
                 if name not in names:
                     conversation.stopped = f"the model called {name!r}, which is not the lock's"
                     raise AnachronError(f"{where}: {conversation.stopped}: run stopped")
-                output = await self.call(name, _arguments(raw, where))
+                output, error = await self.call(name, _arguments(raw, where))
+                if error:
+                    conversation.errors.add(ident)
                 if self.kind == "responses":
                     conversation.items.append({"type": "function_call_output", "call_id": ident, "output": output})
                 else:
@@ -198,12 +202,26 @@ class Loop:
         return calls
 
 
+def _marked(item: Any, errors: set[str]) -> Any:
+    """*item*, marked failed when the lock answered it with an error: ``status: incomplete`` on a
+    ``function_call_output``, ``is_error: true`` on a ``tool`` message (the importers read both).
+    The mark is the transcript's: the endpoint was sent the item without it."""
+    if not isinstance(item, dict):
+        return item
+    if item.get("type") == "function_call_output" and item.get("call_id") in errors:
+        return {**item, "status": "incomplete"}
+    if item.get("role") == "tool" and item.get("tool_call_id") in errors:
+        return {**item, "is_error": True}
+    return item
+
+
 def transcript_text(kind: str, sample_id: str, conversation: Conversation) -> str:
     """The transcript line: a Response-shaped object (``responses``) or ``{"messages"}`` (``chat``)."""
+    items = [_marked(item, conversation.errors) for item in conversation.items]
     if kind == "responses":
-        document: dict[str, Any] = {"id": sample_id, "input": conversation.items, "output": []}
+        document: dict[str, Any] = {"id": sample_id, "input": items, "output": []}
     else:
-        document = {"id": sample_id, "messages": conversation.items}
+        document = {"id": sample_id, "messages": items}
     return json.dumps(document, ensure_ascii=False, sort_keys=True) + "\n"
 
 
