@@ -131,7 +131,7 @@ class ClaudeCodePreflight(LaunchCase):
                                       "guard: the harness called 'WebSearch', outside the lock")
         self.assertTrue(manifest["preflight"]["passed"])
         # The transcript holds the stream up to the call, for the record.
-        self.assertIn("WebSearch", (manifest and (self.tmp / "run1" / "transcript.jsonl").read_text(encoding="utf-8")))
+        self.assertIn("WebSearch", (self.tmp / "run1" / "transcript.jsonl").read_text(encoding="utf-8"))
 
 
 class ClaudeCodeFlags(LaunchCase):
@@ -223,6 +223,23 @@ class Unlogged(LaunchCase):
         seal = self.manifest(out)["seal"]
         self.assertEqual(seal["status"], "breached")
         self.assertEqual(seal["breaches"], ["call to 'mcp__lock__search' is not in the lock's log"])
+
+
+    def test_score_rundir(self):
+        _, _, _, out = self.launch("claude-code", "claude_unlogged.jsonl", env={"STUB_START_LOCK": "0"})
+        status, stdout, stderr = run_cli("score", str(out), "--format", "json")
+        self.assertEqual(status, 0, stderr)
+        summary = json.loads(stdout)["summary"]
+        self.assertEqual((summary["seal_status"], summary["seal_breaches"]), ("breached", 1))
+        status, _, stderr = run_cli("score", str(out), "--from", "claude-code")
+        self.assertEqual(status, 2)
+        self.assertIn("a run directory names its own --from", stderr)
+
+    def test_score_of_a_refused_run_is_an_error(self):
+        _, _, _, out = self.launch("claude-code", "claude_no_servers.jsonl", "--lock-as-of", "2023-06-01")
+        status, stdout, stderr = run_cli("score", str(out))
+        self.assertEqual((status, stdout), (2, ""))
+        self.assertIn("the run was refused", stderr)
 
 
 class BadInput(LaunchCase):

@@ -51,8 +51,5 @@ def run_inputs(args: argparse.Namespace) -> argparse.Namespace:
     names = manifest.get("sealed_tools") or []
     args.sealed_tools = ",".join(names) if names else None
     events = files.get("lock_events")
-    args.lock_events = [str(rundir / events)] if events else None
-    if args.lock_events is None:
-        # No event log: the lock never ran, so nothing vouches for a call (the audit says so).
-        args.lock_events = None
+    args.lock_events = [str(rundir / events)] if events else None  # None: a configuration only (unverified at best)
     return args

@@ -4,7 +4,8 @@ audit its transcript against the lock's log, and write the run directory.
 The run directory (``--out``) must be new or empty.  It receives:
 
 - ``mcp.json``: the lock's MCP configuration (what ``--sealed-tools-from`` reads);
-- ``lock-events.jsonl``: the lock's own event log (written by the lock process);
+- ``lock-events.jsonl``: the lock's own event log (written by the lock process; when the lock
+  never started, an empty file the launcher writes, and ``run.json`` says ``lock_started: false``);
 - ``transcript.jsonl``: the harness's stdout as it came (or our loop's conversation);
 - ``harness-stderr.txt``; for gemini-cli ``gemini-settings.json``; an empty ``workspace/``,
   the harness's working directory (no project file of yours is read);
@@ -349,6 +350,11 @@ def launch(spec: RunSpec, warn: Callable[[str], None] | None = None) -> dict[str
         outcome.refusal = f"preflight: {next(c for c in outcome.checks if not c.passed).detail}"
     log_format = harness.log_format if harness is not None else {"responses": "openai-responses", "chat": "openai-chat"}.get(spec.harness, spec.harness)
     ran = (rundir / TRANSCRIPT).exists()
+    lock_started = (rundir / EVENTS).exists()
+    if ran and not lock_started:
+        # The lock never ran, so it logged no call: an empty log says so to the audit (and to
+        # `anachron score RUNDIR`), and every call the transcript shows of it is a breach.
+        write_atomic(rundir / EVENTS, "")
     seal = _audit(spec, harness, rundir, log_format) if ran and outcome.refusal is None else None
     manifest = {
         "format": FORMAT,
@@ -366,6 +372,7 @@ def launch(spec: RunSpec, warn: Callable[[str], None] | None = None) -> dict[str
         "started": started,
         "finished": _now(),
         "exit_status": outcome.exit_status,
+        "lock_started": lock_started,
         "turns": outcome.turns,
         "stopped": outcome.stopped,
         "preflight": {"passed": outcome.refusal is None or outcome.refusal.startswith("guard:"),
