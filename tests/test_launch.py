@@ -122,9 +122,17 @@ class ClaudeCodePreflight(LaunchCase):
         self.assertTrue(checks["lock as-of on or before T"])
         self.assertIn("WebSearch", stderr)  # refused for its tools, not its date
 
+    def test_lock_connected_without_its_tools_is_refused(self):
+        script = self.tmp / "no_tools.jsonl"
+        init = json.loads((DATA / "claude_sealed.jsonl").read_text(encoding="utf-8").split("\n")[0])
+        script.write_text(json.dumps({**init, "tools": ["mcp__lock__search"]}) + "\n", encoding="utf-8")
+        self.assertRefused(self.launch("claude-code", None, env={"STUB_SCRIPT": str(script), "STUB_START_LOCK": "0"}),
+                           "missing from tools: mcp__lock__fetch")
+
     def test_missing_executable_is_refused(self):
-        self.assertRefused(self.launch("claude-code", "claude_sealed.jsonl", "--executable", str(self.tmp / "nope")),
+        manifest = self.assertRefused(self.launch("claude-code", "claude_sealed.jsonl", "--executable", str(self.tmp / "nope")),
                            "cannot start")
+        self.assertFalse(manifest["preflight"]["passed"])  # it never ran
 
     def test_guard_stops_a_call_outside_the_lock(self):
         manifest = self.assertRefused(self.launch("claude-code", "claude_guard.jsonl", env={"STUB_START_LOCK": "0"}),

@@ -273,9 +273,6 @@ class GeminiCli(Harness):
     def is_init(self, event):
         return event.get("type") == "init"
 
-    def reported_version(self, event):
-        return None
-
     def preflight(self, event, prepared):
         return [Check("no built-in tools", "--allowed-mcp-server-names" in prepared.argv,
                       "stream-json's init lists no tools: checked the settings (tools.core empty, every built-in "

@@ -25,6 +25,7 @@ import os
 import signal
 import subprocess
 import threading
+import time
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable, Mapping
@@ -93,13 +94,12 @@ def _now() -> str:
 
 def _wait_for(path: Path, seconds: float, done: Callable[[], bool]) -> bool:
     """Whether *path* exists within *seconds* (polled; stops early when *done*)."""
-    end = _dt.datetime.now().timestamp() + seconds
-    while True:
-        if path.exists():
-            return True
-        if done() or _dt.datetime.now().timestamp() >= end:
+    end = time.monotonic() + seconds
+    while not path.exists():
+        if done() or time.monotonic() >= end:
             return path.exists()
-        threading.Event().wait(0.05)
+        time.sleep(0.05)
+    return True
 
 
 def _stop(process: subprocess.Popen) -> None:
@@ -356,6 +356,9 @@ def launch(spec: RunSpec, warn: Callable[[str], None] | None = None) -> dict[str
         # `anachron score RUNDIR`), and every call the transcript shows of it is a breach.
         write_atomic(rundir / EVENTS, "")
     seal = _audit(spec, harness, rundir, log_format) if ran and outcome.refusal is None else None
+    # Passed: every check passed, and the harness's own checks ran (a harness that never started has none).
+    passed = all(check.passed for check in outcome.checks) and len(outcome.checks) > 1 \
+        and not (outcome.refusal or "").startswith("preflight:")
     manifest = {
         "format": FORMAT,
         "anachron": __version__,
@@ -375,9 +378,8 @@ def launch(spec: RunSpec, warn: Callable[[str], None] | None = None) -> dict[str
         "lock_started": lock_started,
         "turns": outcome.turns,
         "stopped": outcome.stopped,
-        "preflight": {"passed": outcome.refusal is None or outcome.refusal.startswith("guard:"),
-                      "checks": [check.to_dict() for check in outcome.checks],
-                      "reason": outcome.refusal if outcome.refusal and outcome.refusal.startswith("preflight:") else None},
+        "preflight": {"passed": passed, "checks": [check.to_dict() for check in outcome.checks],
+                      "reason": None if passed else outcome.refusal},
         "refused": outcome.refusal,
         "date_in_context": DATE_LEAKS[spec.harness],
         "environment": {"TZ": "UTC"},
