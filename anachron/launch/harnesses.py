@@ -22,6 +22,7 @@ init event shows, and what is known to break the seal.
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -130,7 +131,7 @@ class ClaudeCode(Harness):
             done = subprocess.run([executable, "--help"], capture_output=True, text=True, timeout=60, stdin=subprocess.DEVNULL)
         except (OSError, subprocess.SubprocessError):
             return False
-        return "--tools " in (done.stdout or "") or "--tools <" in (done.stdout or "")
+        return re.search(r"(?:^|[\s,])--tools\b", done.stdout or "") is not None
 
     def prepare(self, lock, events, rundir, model, max_turns):
         config = rundir / "mcp.json"

@@ -145,11 +145,11 @@ def _cli(spec: RunSpec, harness: Harness, lock: Lock, rundir: Path, prompt: str,
     outcome.argv = prepared.argv
     partial = rundir / (TRANSCRIPT + ".partial")
     try:
-        with open(rundir / STDERR, "w", encoding="utf-8") as errors, open(partial, "w", encoding="utf-8") as transcript:
+        with open(rundir / STDERR, "w", encoding="utf-8") as errors, open(partial, "wb") as transcript:
             try:
                 process = subprocess.Popen(
                     prepared.argv, cwd=rundir / "workspace", env=prepared.env, stdin=subprocess.PIPE,
-                    stdout=subprocess.PIPE, stderr=errors, text=True, encoding="utf-8", errors="replace",
+                    stdout=subprocess.PIPE, stderr=errors,
                     start_new_session=True,
                 )
             except OSError as exc:
@@ -173,21 +173,22 @@ def _cli(spec: RunSpec, harness: Harness, lock: Lock, rundir: Path, prompt: str,
 
 def _drive(harness: Harness, process: subprocess.Popen, prepared: Prepared, prompt: str, transcript: Any,
            events: Path, spec: RunSpec, outcome: _Outcome) -> None:
-    """Feed the prompt, copy stdout to the transcript, preflight at the init event, guard every call."""
+    """Feed the prompt, copy stdout (bytes) to the transcript, preflight at the init event, guard every call."""
     assert process.stdin is not None and process.stdout is not None
     try:
-        process.stdin.write(prompt)
+        process.stdin.write(prompt.encode("utf-8"))
         process.stdin.close()
     except OSError:
         pass  # a harness that exits at once: its stream (or its absence) says why
     checked = False
     before = 0  # events before the init event
-    for line in process.stdout:
-        transcript.write(line if line.endswith("\n") else line + "\n")
+    # Bytes, split on b"\n" only: the transcript is the stream as it came (a JSON string may hold U+2028).
+    for raw in process.stdout:
+        transcript.write(raw if raw.endswith(b"\n") else raw + b"\n")
         transcript.flush()
         try:
-            event = json.loads(line)
-        except ValueError:
+            event = json.loads(raw.decode("utf-8"))
+        except ValueError:  # a line that is not JSON (UnicodeDecodeError is one): kept, not read
             continue
         if not isinstance(event, dict):
             continue
