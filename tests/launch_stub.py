@@ -9,7 +9,7 @@ to ``$STUB_LOG``), answers ``--version`` and ``--help``, and replays
 of the lock its configuration names (started as the real harness would:
 Claude Code's ``--mcp-config`` file, Codex's ``-c mcp_servers.lock.*``
 overrides, Gemini CLI's system settings file), printed as that harness's
-call and result events.  ``STUB_START_LOCK=0`` leaves the lock unstarted;
+call and result events.  ``{"$sleep": S}`` waits S seconds.  ``STUB_START_LOCK=0`` leaves the lock unstarted;
 ``STUB_HELP_TOOLS=0`` drops ``--tools`` from the help (an older Claude
 Code).  The MCP client is a minimal JSON-RPC one over the lock's stdio.
 """
@@ -20,6 +20,7 @@ import json
 import os
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 SERVER = "lock"
@@ -140,6 +141,8 @@ def main() -> int:
             event = json.loads(line)
             if "$lock" in event:
                 _call(name, lock, event["$lock"])
+            elif "$sleep" in event:
+                time.sleep(float(event["$sleep"]))
             elif "$exit" in event:
                 return int(event["$exit"])
             else:

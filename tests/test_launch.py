@@ -109,6 +109,10 @@ class ClaudeCodePreflight(LaunchCase):
         result = self.launch("claude-code", None, env={"STUB_SCRIPT": str(empty), "STUB_START_LOCK": "0"})
         self.assertRefused(result, "without an init event")
 
+    def test_a_silent_harness_is_stopped_and_refused(self):
+        self.assertRefused(self.launch("claude-code", "silent.jsonl", "--init-timeout", "1", env={"STUB_START_LOCK": "0"}),
+                           "no init event within 1 s")
+
     def test_lock_as_of_after_t_is_refused_before_anything_starts(self):
         manifest = self.assertRefused(self.launch("claude-code", "claude_sealed.jsonl", "--lock-as-of", "2023-01-02"),
                                       "lock --as-of 2023-01-02, T 2023-01-01")

@@ -35,6 +35,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--executable", metavar="PATH", help="the harness's executable (default: claude, codex or gemini on PATH)")
     parser.add_argument("--sample-id", metavar="ID", help="responses/chat: the transcript's sample id (default: the run directory's name)")
     parser.add_argument("--startup-timeout", type=float, default=30.0, metavar="SECONDS", help="how long the lock may take to start (default: 30)")
+    parser.add_argument("--init-timeout", type=float, default=120.0, metavar="SECONDS",
+                        help="how long the harness may take to send its init event (default: 120)")
     parser.add_argument("--timeout", type=float, metavar="SECONDS", help="stop the harness after this long (default: none)")
     parser.set_defaults(func=run, output_options=())
 
@@ -45,7 +47,7 @@ def run(args: argparse.Namespace) -> int:
     spec = RunSpec(
         harness=args.harness, as_of=args.as_of, prompt=Path(args.prompt), out=Path(args.out), corpus=args.corpus,
         lock_as_of=args.lock_as_of, model=args.model, budget=args.budget, k=args.k, base_url=args.base_url,
-        max_turns=args.max_turns, executable=args.executable, startup_timeout=args.startup_timeout,
+        max_turns=args.max_turns, executable=args.executable, startup_timeout=args.startup_timeout, init_timeout=args.init_timeout,
         timeout=args.timeout, sample_id=args.sample_id,
     )
     manifest = launch(spec)

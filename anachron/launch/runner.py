@@ -69,6 +69,7 @@ class RunSpec:
     max_turns: int = 20
     executable: str | None = None
     startup_timeout: float = 30.0
+    init_timeout: float = 120.0
     timeout: float | None = None
     sample_id: str | None = None
 
@@ -180,6 +181,27 @@ def _drive(harness: Harness, process: subprocess.Popen, prepared: Prepared, prom
         process.stdin.close()
     except OSError:
         pass  # a harness that exits at once: its stream (or its absence) says why
+    # A harness that says nothing is stopped: no init within the wait is a refusal, never a hang.
+    seen, silent = threading.Event(), threading.Event()
+
+    def no_init() -> None:
+        if not seen.is_set():
+            silent.set()
+            _stop(process)
+
+    waiting = threading.Timer(spec.init_timeout, no_init)
+    waiting.daemon = True
+    waiting.start()
+    try:
+        _read(harness, process, prepared, transcript, events, spec, outcome, seen, silent)
+    finally:
+        waiting.cancel()
+
+
+def _read(harness: Harness, process: subprocess.Popen, prepared: Prepared, transcript: Any, events: Path,
+          spec: RunSpec, outcome: _Outcome, seen: threading.Event, silent: threading.Event) -> None:
+    """The stream, line by line, until it ends or a check stops it; *seen* is set at the init event."""
+    assert process.stdout is not None
     checked = False
     before = 0  # events before the init event
     # Bytes, split on b"\n" only: the transcript is the stream as it came (a JSON string may hold U+2028).
@@ -202,6 +224,7 @@ def _drive(harness: Harness, process: subprocess.Popen, prepared: Prepared, prom
                     outcome.refusal = f"preflight: {detail}"
                     return
                 continue
+            seen.set()
             outcome.version = harness.reported_version(event) or outcome.version
             outcome.checks.append(Check("init event", True, f"type {event.get('type')!r}"))
             outcome.checks += harness.preflight(event, prepared)
@@ -223,8 +246,10 @@ def _drive(harness: Harness, process: subprocess.Popen, prepared: Prepared, prom
             return
     process.wait()
     if not checked:
-        outcome.refusal = f"preflight: the harness exited (status {process.returncode}) without an init event"
-        outcome.checks.append(Check("init event", False, outcome.refusal))
+        detail = (f"no init event within {spec.init_timeout:g} s" if silent.is_set()
+                  else f"the harness exited (status {process.returncode}) without an init event")
+        outcome.checks.append(Check("init event", False, detail))
+        outcome.refusal = f"preflight: {detail}"
 
 
 def _loop(spec: RunSpec, lock: Lock, rundir: Path, prompt: str, outcome: _Outcome) -> None:
