@@ -442,6 +442,12 @@ class StreamJsonImport(unittest.TestCase):
         self.assertEqual(record["interactions"][0]["query"], "Aster Logistics revenue")
         self.assertEqual(record["answer"], "Probability: 0.6")
         self.assertNotIn("warnings", record)
+        # --output-format json --verbose: the same events as one array.
+        array = path.with_name("claude_code_stdout.json")
+        array.write_text(json.dumps(lines, indent=1), encoding="utf-8")
+        [(_, same)] = list(import_logs("claude-code", [str(array)], Options(as_of=_dt.date(2023, 1, 1))))
+        self.assertEqual(same["interactions"], record["interactions"])
+        self.assertEqual((same["sample_id"], same["answer"]), (record["sample_id"], record["answer"]))
 
 
 if __name__ == "__main__":

@@ -51,6 +51,8 @@ subagent's message) for ``isSidechain`` and ``tool_use_result`` for
 servers: the launcher's preflight reads it, anachron.launch) and
 ``stream_event`` records (partial deltas of messages that follow whole) hold
 no call; the final ``result`` record's ``result`` text is the answer.
+``--output-format json --verbose`` writes the same events as one JSON array:
+a file that is a JSON array is read as those records.
 """
 
 from __future__ import annotations
@@ -67,7 +69,14 @@ FORMAT = "claude-code"
 
 
 def _lines(path: str) -> Iterator[tuple[str, Mapping[str, Any]]]:
-    for number, line in enumerate(read_text(path).split("\n"), start=1):
+    text = read_text(path)
+    if text.lstrip().startswith("["):
+        # `claude -p --output-format json --verbose`: the stream-json events as one JSON array.
+        for index, record in enumerate(expect_list(parse_json(text, path), path, "the document")):
+            where = f"{path} [{index}]"
+            yield where, expect_object(record, where, "a transcript record")
+        return
+    for number, line in enumerate(text.split("\n"), start=1):
         line = line.removesuffix("\r")
         if line.strip():
             where = f"{path}:{number}"
