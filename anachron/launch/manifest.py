@@ -2,7 +2,8 @@
 
 A run directory stands for ``--from FORMAT TRANSCRIPT --as-of T
 --sealed-tools-from mcp.json --sealed-tools NAMES --lock-events
-lock-events.jsonl``, read from its ``run.json``.  An option the manifest
+lock-events.jsonl``, read from its ``run.json``, and ``--corpus`` for the corpus
+the lock served unless another is given.  An option the manifest
 gives (``--from``, ``--as-of``, ``--as-of-map``, ``--as-of-field``, or any seal option) is
 refused beside it rather than mixed with it; a refused run (no transcript)
 is an error.
@@ -45,6 +46,8 @@ def run_inputs(args: argparse.Namespace) -> argparse.Namespace:
         args.as_of = parse_date(manifest.get("as_of"))
     except (TypeError, ValueError):
         raise AnachronError(f"{rundir / MANIFEST}: as_of is not a date") from None
+    if getattr(args, "corpus", None) is None:
+        args.corpus = (manifest.get("corpus") or {}).get("spec")  # the corpus the lock served
     args.logs = [str(rundir / files["transcript"])]
     args.log_format = files.get("transcript_format")
     args.sealed_tools_from = str(rundir / files["mcp_config"])

@@ -303,10 +303,10 @@ def endpoint_of(spec: RunSpec) -> str:
 
 def _audit(spec: RunSpec, harness: Harness | None, rundir: Path, log_format: str) -> dict[str, Any]:
     """The seal audit of the transcript: the generated configuration's tools, with the lock's log."""
-    from ..core import load_corpus
     from ..core.seal import Declaration, audit, run_status
     from ..core.trace import iter_traces
     from ..importers import Options, import_logs, seal_declaration
+    from ..store import load_corpus  # a directory, an index file or a postgresql:// URL, as --corpus names it
     from ..timelock.events import load_events, lock_run
 
     declared, _ = seal_declaration(rundir / CONFIG)
@@ -395,7 +395,7 @@ def launch(spec: RunSpec, warn: Callable[[str], None] | None = None) -> dict[str
         "model": spec.model,
         "sample_id": spec.sample_id,
         "prompt": {"path": str(spec.prompt), "sha256": hashlib.sha256(prompt.encode("utf-8")).hexdigest()},
-        "corpus": fingerprint,
+        "corpus": {"spec": corpus, **fingerprint},  # spec: what --corpus named (None: the bundled corpus)
         "lock": {"server": SERVER, "tools": [f"mcp__{SERVER}__{t}" for t in TOOLS], "as_of": format_date(lock.as_of),
                  "mode": "enforced", "max_calls": lock.max_calls, "k": lock.k},
         "started": started,
