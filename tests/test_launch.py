@@ -192,6 +192,7 @@ class ClaudeCodeFlags(LaunchCase):
         self.assertEqual(manifest["as_of"], T)
         self.assertEqual(manifest["argv"][0], "claude")
         self.assertEqual(len(manifest["corpus"]["sha256"]), 64)
+        self.assertIsNone(manifest["corpus"]["spec"])  # the bundled corpus
         self.assertIn("<env>", manifest["date_in_context"])
 
 
