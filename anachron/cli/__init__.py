@@ -32,6 +32,7 @@ COMMANDS = (
     "bank",
     "index",
     "report",
+    "launch",
     "outcomes",
 )
 

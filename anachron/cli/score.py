@@ -19,7 +19,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     )
     parser.add_argument(
         "logs", nargs="+", metavar="TRACE.jsonl",
-        help="one JSON object per sample run (docs/formats.md); with --from FORMAT, the log(s) to import",
+        help="one JSON object per sample run (docs/formats.md); with --from FORMAT, the log(s) to import; "
+        "or a run directory of `anachron run`",
     )
     add_log_options(parser, required=False)
     add_seal_options(parser)
@@ -31,6 +32,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from ..launch.manifest import run_inputs
+
+    run_inputs(args)  # a run directory (`anachron run --out RUNDIR`) names its transcript, format, T and seal
     corpus = load_corpus(args.corpus)
     sealed = sealed_tools(args)
     records = trace_records(args, corpus)  # checks the options; reads nothing yet
