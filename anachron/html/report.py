@@ -353,8 +353,9 @@ def _bank_figures(card: Mapping[str, Any]) -> list[svg.Figure]:
     if any(r.span for p in panels for r in p.rows):
         key.append(("span", "line", "bounds: undecided responses"))
     caption = (
-        f"Oracle separation on bank {card['bank_version']} ({len(card['items'])} items: {card['answerable']} answerable, "
-        f"{card['embargoed']} embargoed), system {card['system']}. Points: the share of items; whiskers: 95% Wilson CI. "
+        f"Oracle separation on bank {card['bank_version']}, system {card['system']}: n = {len(card['items'])} items, "
+        f"{card['answerable']} answerable (the accuracy's denominator) and {card['embargoed']} embargoed (the leak rate's). "
+        "Points: the share of items; whiskers: 95% Wilson CI. "
         "A valid bank separates its oracles: respect leaks on no embargoed item and answers every answerable one; "
         "ignore leaks on most embargoed items" + (f" (at least {pct(threshold)}, dashed line)." if threshold is not None else ".")
         + f" Oracles answered from: {card['oracle_source']}."
@@ -384,7 +385,8 @@ def _bank_figures(card: Mapping[str, Any]) -> list[svg.Figure]:
             f"Cutoff split for model {model.get('name', '?')} (training cutoff {model.get('training_cutoff', '?')}): the items "
             "whose as-of date precedes the cutoff (overlapping) against the others"
             + ("; below them, the same split by the day each answer became public" if by_answer else "")
-            + ". n per group in its label; points: the share of items; whiskers: 95% Wilson CI."
+            + f". Of the n = {len(card['items'])} items, each group's count is in its label; its leak rate is over its "
+            "embargoed items, its accuracy over its answerable ones. Points: the share of items; whiskers: 95% Wilson CI."
         )
         figures.append(svg.interval_panels("bank-cutoff", "question bank: the cutoff split, leak rate and accuracy",
                                            panels, key, caption))

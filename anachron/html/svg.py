@@ -47,7 +47,7 @@ SVG_CSS = """
 svg.plot{font-family:system-ui,-apple-system,"Segoe UI","DejaVu Sans",sans-serif}
 svg.plot .axis{stroke:#24292f;fill:none;stroke-width:1}svg.plot .grid{stroke:#e1e4e8;fill:none;stroke-width:1}
 svg.plot .tickmark{stroke:#24292f;fill:none}
-svg.plot text{fill:#24292f}svg.plot .tick,svg.plot .legend,svg.plot .count{font-size:12px}
+svg.plot text{fill:#24292f}svg.plot .tick,svg.plot .legend,svg.plot .count,svg.plot .reflabel{font-size:12px}
 svg.plot .label{font-size:13px;font-weight:600}svg.plot .note{font-size:13px;font-style:italic;fill:#444c56}
 svg.plot .caption{font-size:12px;fill:#444c56}
 svg.plot .s0{fill:#a50f15;stroke:#a50f15}svg.plot .s1{fill:#6baed6;stroke:#2b6d99}
@@ -268,7 +268,7 @@ def _swatch(klass: str, shape: str, x: float, y: float) -> str:
     if shape in ("rect", "band", "outline"):
         d = f"M{_f(x)} {_f(y - 6)}H{_f(x + 14)}V{_f(y + 6)}H{_f(x)}Z"
     elif shape == "circle":
-        return f'<circle class="{klass}" cx="{_f(x + 7)}" cy="{_f(y)}" r="4.5"/>'
+        return f'<circle class="{klass} key" cx="{_f(x + 7)}" cy="{_f(y)}" r="4.5"/>'
     elif shape == "square":
         d = f"M{_f(x + 2.5)} {_f(y - 4.5)}H{_f(x + 11.5)}V{_f(y + 4.5)}H{_f(x + 2.5)}Z"
     elif shape == "diamond":
@@ -314,6 +314,18 @@ def _marker(klass: str, shape: str, x: float, y: float, r: float, title: str) ->
     else:
         d = f"M{_f(x - r - 1)} {_f(y)}L{_f(x)} {_f(y - r - 1)}L{_f(x + r + 1)} {_f(y)}L{_f(x)} {_f(y + r + 1)}Z"
     return f'<path class="{klass}" d="{d}"><title>{esc(title)}</title></path>'
+
+
+def _row_title(title: str, top: float, base: float) -> str:
+    """The title of a column of rows, turned along it; cut to its first word, or left out, where the rows are too few
+    to hold it (the row labels then say what they are)."""
+    room = base - top
+    for text in (title, title.split()[0]):
+        if text_width(text, TITLE_FONT) + 4 <= room:
+            middle = (top + base) / 2
+            return (f'<text class="label" x="16" y="{_f(middle)}" text-anchor="middle" '
+                    f'transform="rotate(-90 16 {_f(middle)})">{esc(text)}</text>')
+    return ""
 
 
 def _rate_ticks(lo: float, hi: float, percent: bool) -> list[tuple[float, str]]:
@@ -384,7 +396,7 @@ def interval_panels(name: str, label: str, panels: Sequence[Panel], legend_entri
             x = scale(value)
             anchor = "end" if x > (left + right) / 2 else "start"
             parts.append(f'<path class="ref" d="M{_f(x)} {_f(top - 4)}V{_f(base)}"><title>{esc(text)}</title></path>')
-            parts.append(f'<text class="tick" x="{_f(x + (-4 if anchor == "end" else 4))}" y="{_f(top - 6)}" '
+            parts.append(f'<text class="reflabel" x="{_f(x + (-4 if anchor == "end" else 4))}" y="{_f(top - 6)}" '
                          f'text-anchor="{anchor}">{esc(text)}</text>')
         for i, r in enumerate(panel.rows):
             cy = top + row_h * i + row_h / 2 + 3
@@ -462,9 +474,7 @@ def sample_bars(name: str, label: str, rows: Sequence[tuple[str, float, float]],
                          f"{esc(clip(sample, left - 42))}</text>")
     parts.append(f'<path class="meanline" d="M{_f(scale(m))} {_f(top)}V{_f(base)}"><title>run mean {num(m)}</title></path>')
     parts.append(f'<path class="axis" d="M{_f(left)} {_f(top)}V{_f(base)}"/>')
-    middle = (top + base) / 2
-    parts.append(f'<text class="label" x="16" y="{_f(middle)}" text-anchor="middle" transform="rotate(-90 16 {_f(middle)})">'
-                 f"{esc(y_title)}</text>")
+    parts.append(_row_title(y_title, top, base))
     return Figure(name, label, WIDTH, int(base + AXIS_BELOW), "".join(parts), caption)
 
 
@@ -496,9 +506,7 @@ def dumbbell_plot(name: str, label: str, rows: Sequence[tuple[str, float, float]
         if labelled:
             parts.append(f'<text class="tick" x="{_f(left - 6)}" y="{_f(cy + 4)}" text-anchor="end">{esc(clip(sample, left - 42))}</text>')
     parts.append(f'<path class="axis" d="M{_f(left)} {_f(top)}V{_f(base)}"/>')
-    middle = (top + base) / 2
-    parts.append(f'<text class="label" x="16" y="{_f(middle)}" text-anchor="middle" transform="rotate(-90 16 {_f(middle)})">'
-                 "sample (sorted by difference)</text>")
+    parts.append(_row_title("sample (sorted by difference)", top, base))
     return Figure(name, label, WIDTH, int(base + AXIS_BELOW), "".join(parts), caption)
 
 
@@ -608,7 +616,5 @@ def stacked_bars(name: str, label: str, groups: Sequence[tuple[str, Sequence[int
     if empty is not None:
         parts.append(note((left + right) / 2, (top + base) / 2 + 4, empty))
     parts.append(f'<path class="axis" d="M{_f(left)} {_f(top)}V{_f(base)}"/>')
-    middle = (top + base) / 2
-    parts.append(f'<text class="label" x="16" y="{_f(middle)}" text-anchor="middle" transform="rotate(-90 16 {_f(middle)})">'
-                 f"{esc(y_title)}</text>")
+    parts.append(_row_title(y_title, top, base))
     return Figure(name, label, WIDTH, int(base + AXIS_BELOW), "".join(parts), caption)
