@@ -236,10 +236,10 @@ class ReportFiles(unittest.TestCase):
         self.assertTrue(empty.marks("axis"))
         self.assertEqual(figs["run-2-horizon"].texts("note"), ["no leak in 27 samples"])
 
-        # the paired plot: every sample, sorted by the difference, largest first (ties by id)
+        # the paired plot: every sample, sorted by the difference, largest first (ties by run 1's value, then id)
         paired = figs["comparison-samples"]
         tclr_e = {r.sample_id: r.tclr for r in e}
-        order = sorted(u, key=lambda r: (-(r.tclr - tclr_e[r.sample_id]), r.sample_id))
+        order = sorted(u, key=lambda r: (-(r.tclr - tclr_e[r.sample_id]), r.tclr, r.sample_id))
         self.assertEqual(paired.row_labels(), [r.sample_id for r in order])
         self.assertEqual(len(paired.marks("point s0", tag="circle")), 27)
         self.assertEqual(len(paired.marks("point s1 open")), 27)
@@ -286,6 +286,10 @@ class ReportFiles(unittest.TestCase):
         self.assertEqual(tclr.row_labels(), [])
         self.assertEqual(len(tclr.marks("bar s0")) + len(tclr.marks("bar zero")), 81)
         self.assertIn("Sample ids are omitted (more than 60 samples): see the table.", tclr.caption)
+        self.assertIn("sorted by TCLR, largest first", tclr.caption)
+        tclrs = [round((rect(m)[1] - rect(m)[0]) / (tclr.axis_span()[1] - tclr.axis_span()[0]), 3) for m in tclr.marks("bar s0")]
+        self.assertEqual(tclrs, sorted(tclrs, reverse=True))
+        self.assertEqual(len(tclrs), sum(1 for r in many if r.tclr > 0))
         by_slice = figs["run-1-by-slice"]
         self.assertEqual(by_slice.row_labels(), ["slice unknown (n=81)"])
         self.assertIn("The slices are unknown", by_slice.caption)

@@ -66,7 +66,7 @@ p.verdict.pass{color:#1a7f37;border-color:#1a7f37}p.verdict.fail{color:#cf222e;b
 p.verdict.caveat{color:#7d4e00;background:#fff8c5;border-color:#bf8700}
 ul.inputs{margin:4px 0 0;padding-left:18px;color:#57606a}
 .row{display:flex;flex-wrap:wrap;gap:20px 28px;align-items:flex-start}
-.tables{flex:0 1 500px;min-width:0}.tables.wide{flex:1 1 100%}.figs{flex:1 1 600px;display:flex;flex-wrap:wrap;gap:24px 28px;align-items:flex-start}
+.tables{flex:0 1 500px;min-width:0}.tables>table{width:100%}.tables.wide{flex:1 1 100%}.figs{flex:1 1 600px;display:flex;flex-wrap:wrap;gap:24px 28px;align-items:flex-start}
 .scroll{overflow-x:auto}td.val{max-width:340px;word-break:break-all}
 """
 
@@ -184,7 +184,8 @@ def _run_figures(run: Run, index: int, stats: _Stats) -> list[svg.Figure]:
     caption = (
         f"TCLR of each of the n = {plural(n, 'samples')}, in input order: the sample's leaking interactions over its "
         f"interactions{' and unrecorded calls' if unrecorded else ''} ({leaks} of {base} in all). "
-        f"Dashed line: the run's mean TCLR {num(mean.mean)} over the {plural(n, 'samples')}, shaded: its "
+        f"Dashed line and the diamond above the rows: the run's mean TCLR {num(mean.mean)} over the {plural(n, 'samples')}; "
+        "shaded and the whisker: its "
         f"{stats.level} percentile-bootstrap CI [{num(mean.low)}, {num(mean.high)}] ({stats.how})."
     )
     if mean.degenerate:
@@ -192,6 +193,7 @@ def _run_figures(run: Run, index: int, stats: _Stats) -> list[svg.Figure]:
     if any(high > value for _, value, high in rows):
         caption += " The lighter band above a bar counts its undated interactions (and unrecorded calls) as leaking."
     if n > svg.LABELLED_ROWS:
+        caption = caption.replace(", in input order:", ", sorted by TCLR, largest first:")
         caption += f" Sample ids are omitted (more than {svg.LABELLED_ROWS} samples): see the table."
     if empty is not None:
         caption = f"No sample leaked: 0 of {base} interactions in the n = {plural(n, 'samples')} returned an item dated after T."
@@ -279,14 +281,17 @@ def _comparison_figures(comparison: Any, runs: Sequence[Run], metric: str, stats
         f"with its {c.confidence * 100:.10g}% {method} bootstrap CI [{num(c.ci_low)}, {num(c.ci_high)}] "
         f"({c.n_resamples} resamples, seed {c.seed}); {c.improved} pairs improved, {c.worsened} worsened, {c.tied} tied."
     )
+    flat = [names[i] for i, m in enumerate(means) if m.degenerate]
+    if flat:
+        caption += f" The CI of {' and of '.join(flat)} has no width: every sample has the same {name}."
     figures = [svg.interval_panels("comparison-means", f"paired comparison of {name}: each run's mean and the mean reduction, with CIs",
                                    panels, key, caption)]
     ids = list(values[0])
-    rows = sorted(((i, float(values[0][i]), float(values[1][i])) for i in ids), key=lambda t: (-(t[1] - t[2]), t[0]))
+    rows = sorted(((i, float(values[0][i]), float(values[1][i])) for i in ids), key=lambda t: (-(t[1] - t[2]), t[1], t[0]))
     hi = 1.0 if rate else float(max([1] + [max(a, b) for _, a, b in rows]))
     caption = (
         f"{name} of each of the n = {plural(c.n, 'samples')} in both runs ({names[0]}: filled circle; {names[1]}: open square; "
-        f"a line joins a pair that differs), sorted by the difference run 1 - run 2, largest first. "
+        f"a line joins a pair that differs), sorted by the difference run 1 - run 2, largest first (ties by run 1's value). "
         f"{c.improved} of the {plural(c.n, 'pairs')} improved, {c.worsened} worsened and {c.tied} tied (their marks coincide)."
     )
     if c.n > svg.LABELLED_ROWS:

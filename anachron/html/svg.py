@@ -53,10 +53,10 @@ svg.plot .caption{font-size:12px;fill:#444c56}
 svg.plot .s0{fill:#a50f15;stroke:#a50f15}svg.plot .s1{fill:#6baed6;stroke:#2b6d99}
 svg.plot .s2{fill:#54278f;stroke:#54278f}svg.plot .s3{fill:#fdae6b;stroke:#b35806}
 svg.plot .bar{stroke-width:.5}svg.plot .bar.zero{fill:#8c959f;stroke:#8c959f}
-svg.plot .bar.band{fill:#fdd0a2;stroke:#b35806;stroke-dasharray:2 2;stroke-width:1}
+svg.plot .bar.band{fill:#fdd0a2;stroke:#b35806;stroke-dasharray:2 2;stroke-width:1}svg.plot .bar.band.thin{stroke:none}
 svg.plot .ciband{fill:#24292f;opacity:.12;stroke:none}svg.plot .meanline{stroke:#24292f;stroke-width:1.5;fill:none;stroke-dasharray:6 3}
 svg.plot .ci{stroke:#24292f;stroke-width:2;fill:none}svg.plot .span{stroke:#8c959f;stroke-width:7;fill:none;opacity:.7}
-svg.plot .point{stroke:#24292f;stroke-width:1}svg.plot .point.open{fill:#fff}
+svg.plot .point{stroke:#24292f;stroke-width:1}svg.plot .point.mean{fill:#24292f}svg.plot .point.open{fill:#fff}
 svg.plot .link{stroke:#8c959f;stroke-width:2;fill:none}svg.plot .ref{stroke:#57606a;stroke-dasharray:4 3;fill:none}
 svg.plot .bar.horizon{fill:#6baed6;stroke:#2b6d99}svg.plot .rug{stroke:#08306b;stroke-width:1;fill:none}
 svg.plot .seg.result{fill:#08306b;stroke:#fff}svg.plot .seg.survivorship{fill:#2171b5;stroke:#fff}
@@ -433,10 +433,15 @@ def sample_bars(name: str, label: str, rows: Sequence[tuple[str, float, float]],
 
     A zero value is a short grey mark at 0, so every sample is visible.  With
     *empty* (every value and band zero), the rows are not drawn: the axis
-    and the sentence *empty* are.
+    and the sentence *empty* are.  Beyond :data:`LABELLED_ROWS` samples the
+    ids are not drawn, so the order given means nothing to a reader: the
+    rows are then sorted by value (and band), largest first, and titled so.
     """
     right = WIDTH - RIGHT
     row_h, labelled = _row_height(len(rows))
+    if not labelled:
+        rows = sorted(rows, key=lambda r: (-r[1], -r[2], r[0]))
+        y_title = "samples, sorted by TCLR"
     left = 36 + (_left_margin([r[0] for r in rows], floor=40, cap=190) if labelled and empty is None else 24)
     entries = [(f"bar {series}", "rect", "TCLR")]
     if any(high > value for _, value, high in rows):
@@ -445,6 +450,7 @@ def sample_bars(name: str, label: str, rows: Sequence[tuple[str, float, float]],
         entries.append(("bar zero", "rect", "0 (no leak)"))
     entries.append(("meanline", "line", "run mean"))
     entries.append(("ciband", "rect", f"{confidence * 100:.10g}% CI of the mean"))
+    entries.append(("ci", "whisker", "mean and CI"))
     key, key_h = legend(entries, 24, 8, right - 24) if empty is None else ("", 0.0)
     top = 8 + key_h + 10
     scale = Linear(0.0, 1.0, left, right - 8)
@@ -455,9 +461,16 @@ def sample_bars(name: str, label: str, rows: Sequence[tuple[str, float, float]],
         parts.append(f'<path class="axis" d="M{_f(left)} {_f(top)}V{_f(base)}"/>')
         parts.append(note((left + right) / 2, top + 36, empty))
         return Figure(name, label, WIDTH, int(base + AXIS_BELOW), "".join(parts), caption)
-    base = top + row_h * len(rows) + 4
     m, lo, hi = mean
-    parts.append(x_axis(scale, base, _rate_ticks(0, 1, False), x_title, grid_top=top))
+    # The mean with its CI as a whisker above the rows, where no bar hides it; the shaded CI runs behind the rows.
+    ci_title = f"run mean {num(m)}, {confidence * 100:.10g}% CI [{num(lo)}, {num(hi)}]"
+    whisker_y = top + 6
+    parts.append(f'<path class="ci" d="M{_f(scale(lo))} {_f(whisker_y)}H{_f(scale(hi))}M{_f(scale(lo))} {_f(whisker_y - 5)}'
+                 f'V{_f(whisker_y + 5)}M{_f(scale(hi))} {_f(whisker_y - 5)}V{_f(whisker_y + 5)}"><title>{esc(ci_title)}</title></path>')
+    parts.append(_marker("point mean", "diamond", scale(m), whisker_y, 4, ci_title))
+    top += 16
+    base = top + row_h * len(rows) + 4
+    parts.append(x_axis(scale, base, _rate_ticks(0, 1, False), x_title, grid_top=top - 16))
     parts.append(_rect("ciband", scale(lo), max(scale(hi), scale(lo) + 1), top, base, f"{confidence * 100:.10g}% CI of the mean [{num(lo)}, {num(hi)}]"))
     for i, (sample, value, high) in enumerate(rows):
         y0 = top + row_h * i + row_h * 0.15
@@ -468,7 +481,7 @@ def sample_bars(name: str, label: str, rows: Sequence[tuple[str, float, float]],
         elif high == 0:
             parts.append(_rect("bar zero", scale(0), scale(0) + 2, y0, y1, title))
         if high > value:
-            parts.append(_rect("bar band", scale(value), scale(high), y0, y1, title + " (band)"))
+            parts.append(_rect("bar band" + ("" if labelled else " thin"), scale(value), scale(high), y0, y1, title + " (band)"))
         if labelled:
             parts.append(f'<text class="tick" x="{_f(left - 6)}" y="{_f((y0 + y1) / 2 + 4)}" text-anchor="end">'
                          f"{esc(clip(sample, left - 42))}</text>")
@@ -495,7 +508,7 @@ def dumbbell_plot(name: str, label: str, rows: Sequence[tuple[str, float, float]
     base = top + row_h * len(rows) + 4
     ticks = _rate_ticks(lo, hi, False) if percent is False and hi <= 1 else [(t, f"{t:g}") for t in nice_ticks(lo, hi)]
     parts = [key, x_axis(scale, base, ticks, x_title, grid_top=top)]
-    r = min(4.5, row_h * 0.35)
+    r = min(4.5, max(1.8, row_h * 0.35))
     for i, (sample, a, b) in enumerate(rows):
         cy = top + row_h * i + row_h / 2
         title = f"{sample}: {names[0]} {num(a)}, {names[1]} {num(b)}, difference {num(a - b)}"
@@ -592,7 +605,8 @@ def stacked_bars(name: str, label: str, groups: Sequence[tuple[str, Sequence[int
     base = top + row_h * len(groups) + 4
     most = max([sum(c) for _, c, _ in groups] + [e for _, _, e in groups] + [0])
     ticks = integer_ticks(most)
-    scale = Linear(0, ticks[-1], left, right - 8)
+    # The axis ends short of the right edge, so each stack's total fits after it.
+    scale = Linear(0, ticks[-1], left, right - 8 - (text_width(str(most)) + 8 if empty is None else 0))
     parts = [key, x_axis(scale, base, [(t, str(t)) for t in ticks], x_title, grid_top=top)]
     for i, (group, counts, extra_count) in enumerate(groups):
         y0 = top + row_h * i + 4
@@ -604,13 +618,9 @@ def stacked_bars(name: str, label: str, groups: Sequence[tuple[str, Sequence[int
             x += n
         if extra is not None and extra_count:
             parts.append(_rect(f"bar {extra[0]}", scale(0), scale(extra_count), y1 + 2, y1 + 9, f"{group}: {extra_count} {extra[1]}"))
-        if empty is None:  # the stack's total at its end (inside the plot: the axis ends at or past it)
+        if empty is None:  # the stack's total just after its end
             total = sum(counts)
-            x_text = scale(total) + 5
-            anchor = "start"
-            if x_text + text_width(str(total)) > right:
-                x_text, anchor = scale(total) - 5, "end"
-            parts.append(f'<text class="count" x="{_f(x_text)}" y="{_f((y0 + y1) / 2 + 4)}" text-anchor="{anchor}">{total}</text>')
+            parts.append(f'<text class="count" x="{_f(scale(total) + 5)}" y="{_f((y0 + y1) / 2 + 4)}">{total}</text>')
         parts.append(f'<text class="tick" x="{_f(left - 6)}" y="{_f((y0 + y1) / 2 + 4)}" text-anchor="end">'
                      f"{esc(clip(group, left - 42))}</text>")
     if empty is not None:
