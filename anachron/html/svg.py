@@ -316,11 +316,11 @@ def _marker(klass: str, shape: str, x: float, y: float, r: float, title: str) ->
     return f'<path class="{klass}" d="{d}"><title>{esc(title)}</title></path>'
 
 
-def _row_title(title: str, top: float, base: float) -> str:
-    """The title of a column of rows, turned along it; cut to its first word, or left out, where the rows are too few
-    to hold it (the row labels then say what they are)."""
+def _row_title(title: str, top: float, base: float, short: str | None = None) -> str:
+    """The title of a column of rows, turned along it; its *short* form (by default its first word), or nothing,
+    where the rows are too few to hold it (the row labels then say what they are)."""
     room = base - top
-    for text in (title, title.split()[0]):
+    for text in (title, short or title.split()[0]):
         if text_width(text, TITLE_FONT) + 4 <= room:
             middle = (top + base) / 2
             return (f'<text class="label" x="16" y="{_f(middle)}" text-anchor="middle" '
@@ -419,10 +419,24 @@ LABELLED_ROWS = 60  # up to this many samples a chart names each one; beyond, th
 
 
 def _row_height(n: int) -> tuple[float, bool]:
-    """The height of one sample's row and whether its id is drawn."""
+    """The height of one sample's row and whether its id is drawn: beyond :data:`LABELLED_ROWS`, the rows share
+    a fixed 540 px, so a figure of any n has one size."""
     if n <= LABELLED_ROWS:
         return 17.0, True
-    return max(3.0, min(10.0, 540 / n)), False
+    return 540 / n, False
+
+
+def _groups(rows: Sequence[tuple[str, float, float]], labelled: bool) -> list[tuple[int, int, str, float, float]]:
+    """``(first row, rows, title id, a, b)``: each row alone when *labelled*; else each run of equal values as one
+    mark, so an unlabelled figure draws one mark per distinct value, however many samples share it."""
+    out: list[tuple[int, int, str, float, float]] = []
+    for i, (sample, a, b) in enumerate(rows):
+        if not labelled and out and (out[-1][3], out[-1][4]) == (a, b):
+            first, k, _, _, _ = out[-1]
+            out[-1] = (first, k + 1, f"{k + 1} samples", a, b)
+        else:
+            out.append((i, 1, sample if labelled else "1 sample", a, b))
+    return out
 
 
 def sample_bars(name: str, label: str, rows: Sequence[tuple[str, float, float]], *, series: str, mean: tuple[float, float, float],
@@ -472,9 +486,9 @@ def sample_bars(name: str, label: str, rows: Sequence[tuple[str, float, float]],
     base = top + row_h * len(rows) + 4
     parts.append(x_axis(scale, base, _rate_ticks(0, 1, False), x_title, grid_top=top - 16))
     parts.append(_rect("ciband", scale(lo), max(scale(hi), scale(lo) + 1), top, base, f"{confidence * 100:.10g}% CI of the mean [{num(lo)}, {num(hi)}]"))
-    for i, (sample, value, high) in enumerate(rows):
-        y0 = top + row_h * i + row_h * 0.15
-        y1 = top + row_h * (i + 1) - row_h * 0.15
+    for i, k, sample, value, high in _groups(rows, labelled):
+        y0 = top + row_h * i + (row_h * 0.15 if labelled else 0)
+        y1 = top + row_h * (i + k) - (row_h * 0.15 if labelled else 0)
         title = f"{sample}: TCLR {num(value)}" + (f", band to {num(high)}" if high > value else "")
         if value > 0:
             parts.append(_rect(f"bar {series}", scale(0), scale(value), y0, y1, title))
@@ -487,7 +501,7 @@ def sample_bars(name: str, label: str, rows: Sequence[tuple[str, float, float]],
                          f"{esc(clip(sample, left - 42))}</text>")
     parts.append(f'<path class="meanline" d="M{_f(scale(m))} {_f(top)}V{_f(base)}"><title>run mean {num(m)}</title></path>')
     parts.append(f'<path class="axis" d="M{_f(left)} {_f(top)}V{_f(base)}"/>')
-    parts.append(_row_title(y_title, top, base))
+    parts.append(_row_title(y_title, top, base, "sample"))
     return Figure(name, label, WIDTH, int(base + AXIS_BELOW), "".join(parts), caption)
 
 
@@ -508,9 +522,9 @@ def dumbbell_plot(name: str, label: str, rows: Sequence[tuple[str, float, float]
     base = top + row_h * len(rows) + 4
     ticks = _rate_ticks(lo, hi, False) if percent is False and hi <= 1 else [(t, f"{t:g}") for t in nice_ticks(lo, hi)]
     parts = [key, x_axis(scale, base, ticks, x_title, grid_top=top)]
-    r = min(4.5, max(1.8, row_h * 0.35))
-    for i, (sample, a, b) in enumerate(rows):
-        cy = top + row_h * i + row_h / 2
+    for i, k, sample, a, b in _groups(rows, labelled):
+        cy = top + row_h * (i + k / 2)
+        r = min(4.5, max(1.8, row_h * k * 0.35))
         title = f"{sample}: {names[0]} {num(a)}, {names[1]} {num(b)}, difference {num(a - b)}"
         if a != b:
             parts.append(f'<path class="link" d="M{_f(scale(a))} {_f(cy)}H{_f(scale(b))}"><title>{esc(title)}</title></path>')
@@ -626,5 +640,5 @@ def stacked_bars(name: str, label: str, groups: Sequence[tuple[str, Sequence[int
     if empty is not None:
         parts.append(note((left + right) / 2, (top + base) / 2 + 4, empty))
     parts.append(f'<path class="axis" d="M{_f(left)} {_f(top)}V{_f(base)}"/>')
-    parts.append(_row_title(y_title, top, base))
+    parts.append(_row_title(y_title, top, base, y_title.split()[-1]))
     return Figure(name, label, WIDTH, int(base + AXIS_BELOW), "".join(parts), caption)
