@@ -269,7 +269,7 @@ def _comparison_figures(comparison: Any, runs: Sequence[Run], metric: str, stats
     panels = [
         svg.Panel(f"mean {name} per run ({unit})", tuple(
             svg.IntervalRow(names[i], m.mean, m.low, m.high, series=f"s{i}", shape=("circle", "square")[i])
-            for i, m in enumerate(means)), lo=0.0 if rate else None, hi=None),
+            for i, m in enumerate(means)), lo=0.0),  # a rate or a count: never below 0
         svg.Panel(f"mean reduction, run 1 - run 2 ({'TCLR' if metric == 'tclr' else metric})", (
             svg.IntervalRow("mean reduction", c.mean_reduction, c.ci_low, c.ci_high, series="s2"),)),
     ]
@@ -288,18 +288,18 @@ def _comparison_figures(comparison: Any, runs: Sequence[Run], metric: str, stats
                                    panels, key, caption)]
     ids = list(values[0])
     rows = sorted(((i, float(values[0][i]), float(values[1][i])) for i in ids), key=lambda t: (-(t[1] - t[2]), t[1], t[0]))
-    hi = 1.0 if rate else float(max([1] + [max(a, b) for _, a, b in rows]))
     caption = (
         f"{name} of each of the n = {plural(c.n, 'samples')} in both runs ({names[0]}: filled circle; {names[1]}: open square; "
         f"a line joins a pair that differs), sorted by the difference run 1 - run 2, largest first (ties by run 1's value). "
         f"{c.improved} of the {plural(c.n, 'pairs')} improved, {c.worsened} worsened and {c.tied} tied (their marks coincide)."
     )
     if c.n > svg.LABELLED_ROWS:
-        caption += f" Sample ids are omitted (more than {svg.LABELLED_ROWS} samples): see the tables."
+        caption += (f" Sample ids are omitted (more than {svg.LABELLED_ROWS} samples): see the tables; equal pairs share "
+                    "one mark, larger the more samples it stands for.")
     x_title = "TCLR per sample (leaking interactions / interactions)" if metric == "tclr" else (
         f"{metric} per sample" + ("" if rate else " (count)"))
     figures.append(svg.dumbbell_plot("comparison-samples", f"{name} per sample in both runs, sorted by the difference",
-                                     rows, names=names, lo=0.0, hi=hi, percent=False, x_title=x_title, caption=caption))
+                                     rows, names=names, count=not rate, x_title=x_title, caption=caption))
     return figures
 
 

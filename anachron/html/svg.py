@@ -28,8 +28,8 @@ from typing import Callable, Sequence
 from ._text import esc, num
 
 __all__ = [
-    "CHAR_EM", "FONT", "HORIZON_BINS", "SVG_CSS", "WIDTH", "Figure", "IntervalRow", "Linear", "Log", "Panel",
-    "caption_lines", "clip", "dumbbell_plot", "horizon_bins", "horizon_histogram", "interval_panels", "legend",
+    "CHAR_EM", "FONT", "HORIZON_BINS", "LABELLED_ROWS", "SVG_CSS", "WIDTH", "Figure", "IntervalRow", "Linear", "Log", "Panel",
+    "caption_lines", "clip", "dumbbell_plot", "horizon_bins", "horizon_histogram", "integer_ticks", "interval_panels", "legend",
     "nice_ticks", "note", "sample_bars", "stacked_bars", "text_width", "x_axis", "y_axis",
 ]
 
@@ -506,11 +506,13 @@ def sample_bars(name: str, label: str, rows: Sequence[tuple[str, float, float]],
 
 
 def dumbbell_plot(name: str, label: str, rows: Sequence[tuple[str, float, float]], *, names: tuple[str, str],
-                  lo: float, hi: float, percent: bool, x_title: str, caption: str) -> Figure:
+                  count: bool, x_title: str, caption: str) -> Figure:
     """Paired values per sample ``(id, first, second)``: a filled circle, an open square, a line between.
 
-    Rows are drawn in the order given (the caller sorts them by the
-    difference); a pair with equal values shows the circle inside the square.
+    The axis runs over [0, 1] for a rate, from 0 to an integer tick at or
+    past the largest value for a *count*.  Rows are drawn in the order given
+    (the caller sorts them by the difference); a pair with equal values
+    shows the circle inside the square.
     """
     right = WIDTH - RIGHT
     row_h, labelled = _row_height(len(rows))
@@ -518,9 +520,14 @@ def dumbbell_plot(name: str, label: str, rows: Sequence[tuple[str, float, float]
     entries = [("point s0", "circle", names[0]), ("point s1 open", "square", names[1]), ("link", "line", "change")]
     key, key_h = legend(entries, 24, 8, right - 24)
     top = 8 + key_h + 10
-    scale = Linear(lo, hi, left + 8, right - 8)
+    if count:
+        steps = integer_ticks(math.ceil(max([0.0] + [max(a, b) for _, a, b in rows])))
+        ticks: list[tuple[float, str]] = [(t, str(t)) for t in steps]
+        scale = Linear(0, steps[-1], left + 8, right - 8)
+    else:
+        ticks = _rate_ticks(0, 1, False)
+        scale = Linear(0, 1, left + 8, right - 8)
     base = top + row_h * len(rows) + 4
-    ticks = _rate_ticks(lo, hi, False) if percent is False and hi <= 1 else [(t, f"{t:g}") for t in nice_ticks(lo, hi)]
     parts = [key, x_axis(scale, base, ticks, x_title, grid_top=top)]
     for i, k, sample, a, b in _groups(rows, labelled):
         cy = top + row_h * (i + k / 2)
