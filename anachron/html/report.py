@@ -66,7 +66,7 @@ p.verdict.pass{color:#1a7f37;border-color:#1a7f37}p.verdict.fail{color:#cf222e;b
 p.verdict.caveat{color:#7d4e00;background:#fff8c5;border-color:#bf8700}
 ul.inputs{margin:4px 0 0;padding-left:18px;color:#57606a}
 .row{display:flex;flex-wrap:wrap;gap:20px 28px;align-items:flex-start}
-.tables{flex:0 1 500px;min-width:0}.tables>table{width:100%}.tables.wide{flex:1 1 100%}.figs{flex:1 1 600px;display:flex;flex-wrap:wrap;gap:24px 28px;align-items:flex-start}
+.tables{flex:0 1 520px;min-width:0}.tables>table{width:100%}.tables>table.summary th[scope=row]{white-space:nowrap}.tables.wide{flex:1 1 100%}.figs{flex:1 1 600px;display:flex;flex-wrap:wrap;gap:24px 28px;align-items:flex-start}
 .scroll{overflow-x:auto}td.val{max-width:340px;word-break:break-all}
 """
 

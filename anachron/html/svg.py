@@ -189,7 +189,7 @@ def nice_ticks(low: float, high: float, target: int = 5) -> list[float]:
     >>> nice_ticks(0, 1)
     [0.0, 0.2, 0.4, 0.6, 0.8, 1.0]
     >>> nice_ticks(0, 3)
-    [0.0, 0.5, 1.0, 1.5, 2.0, 2.5, 3.0]
+    [0.0, 1.0, 2.0, 3.0]
     """
     if high <= low:
         return [low]
