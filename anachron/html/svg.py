@@ -255,11 +255,7 @@ def y_axis(scale: Linear, x: float, ticks: Sequence[tuple[float, str]], title: s
         parts.append(f'<path class="tickmark" d="M{_f(x - 5)} {_f(y)}H{_f(x)}"/>')
         parts.append(f'<text class="tick" x="{_f(x - 8)}" y="{_f(y + 4)}" text-anchor="end">{esc(text)}</text>')
     parts.append(f'<path class="axis" d="M{_f(x)} {_f(min(scale.a, scale.b))}V{_f(max(scale.a, scale.b))}"/>')
-    middle = (scale.a + scale.b) / 2
-    parts.append(
-        f'<text class="label" x="{_f(title_x)}" y="{_f(middle)}" text-anchor="middle" '
-        f'transform="rotate(-90 {_f(title_x)} {_f(middle)})">{esc(title)}</text>'
-    )
+    parts.append(_turned(title, title_x, (scale.a + scale.b) / 2))
     return "".join(parts)
 
 
@@ -316,15 +312,19 @@ def _marker(klass: str, shape: str, x: float, y: float, r: float, title: str) ->
     return f'<path class="{klass}" d="{d}"><title>{esc(title)}</title></path>'
 
 
+def _turned(text: str, x: float, middle: float) -> str:
+    """An axis title turned to run up a left axis, centred on *middle*."""
+    return (f'<text class="label" x="{_f(x)}" y="{_f(middle)}" text-anchor="middle" '
+            f'transform="rotate(-90 {_f(x)} {_f(middle)})">{esc(text)}</text>')
+
+
 def _row_title(title: str, top: float, base: float, short: str | None = None) -> str:
     """The title of a column of rows, turned along it; its *short* form (by default its first word), or nothing,
     where the rows are too few to hold it (the row labels then say what they are)."""
     room = base - top
     for text in (title, short or title.split()[0]):
         if text_width(text, TITLE_FONT) + 4 <= room:
-            middle = (top + base) / 2
-            return (f'<text class="label" x="16" y="{_f(middle)}" text-anchor="middle" '
-                    f'transform="rotate(-90 16 {_f(middle)})">{esc(text)}</text>')
+            return _turned(text, 16, (top + base) / 2)
     return ""
 
 
