@@ -467,6 +467,21 @@ class ReportFiles(unittest.TestCase):
         self.assertEqual(cutoff.row_labels()[:2], [f"overlapping (n={n[0]})", f"non-overlapping (n={n[1]})"])
         self.assertIn("training cutoff 2021-01-01", cutoff.caption)
 
+    def test_an_older_bank_card_plots_the_rates_it_has(self):
+        status, card, _ = run_cli("bank", "run", "--system", "ignore", "--format", "json")
+        doc = json.loads(card)
+        del doc["oracles"], doc["oracle_source"], doc["validity"]  # a card written before these fields
+        doc["oracle_respect_leak_rate"] = None
+        path = self.dir / "old.json"
+        path.write_text(dump_json(doc), encoding="utf-8")
+        page = parse(self.report(path))
+        fig = page.figures["bank-oracles"]
+        self.assertIn("holds the oracles' rates only", fig.caption)
+        self.assertIn("n/a", fig.texts("tick"))  # a missing rate is said, not drawn at 0
+        self.assertEqual(len(fig.marks("point s1")), 1)  # respect: its accuracy only
+        i = page.cells.index("system")
+        self.assertEqual(page.cells[i : i + 3], ["system", "oracle respect", "oracle ignore"])
+
     def test_bank_verdict_colours(self):
         status, card, _ = run_cli("bank", "run", "--system", "respect", "--format", "json")
         doc = json.loads(card)

@@ -402,6 +402,9 @@ def interval_panels(name: str, label: str, panels: Sequence[Panel], legend_entri
             cy = top + row_h * i + row_h / 2 + 3
             title = r.title or f"{r.name}: {num(r.point)} [{num(r.low)}, {num(r.high)}]"
             parts.append(f'<text class="tick" x="{_f(left - 8)}" y="{_f(cy + 4)}" text-anchor="end">{esc(clip(r.name, left - 12))}</text>')
+            if r.point is None and r.span is None:  # no figure (a rate over no item): said, not drawn at 0
+                parts.append(f'<text class="tick" x="{_f(left + 10)}" y="{_f(cy + 4)}">n/a</text>')
+                continue
             if r.span is not None:
                 parts.append(f'<path class="span" d="M{_f(scale(r.span[0]))} {_f(cy)}H{_f(scale(r.span[1]))}"><title>{esc(title)}</title></path>')
             x0, x1 = scale(r.low), scale(r.high)
