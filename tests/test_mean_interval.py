@@ -49,6 +49,7 @@ class MeanIntervalTest(unittest.TestCase):
         values = [random.Random(1).random() for _ in range(40)]
         self.assertEqual(mean_interval(values, seed=3), mean_interval(list(values), seed=3))
         self.assertNotEqual(mean_interval(values, seed=3, n_resamples=200), mean_interval(values, seed=4, n_resamples=200))
+        self.assertEqual(mean_interval(values, n_resamples=100).n_resamples, 100)  # the floor is allowed
 
     def test_wider_at_a_higher_level(self):
         values = [0.0, 1.0] * 10
@@ -69,8 +70,9 @@ class MeanIntervalTest(unittest.TestCase):
                 with self.assertRaisesRegex(AnachronError, message):
                     mean_interval(list(values))
         for kwargs, message in (({"confidence": 1.0}, "confidence"), ({"confidence": 0}, "confidence"),
-                                ({"n_resamples": 0}, "resamples"), ({"n_resamples": 2.5}, "resamples"),
-                                ({"n_resamples": True}, "resamples")):
+                                ({"n_resamples": 0}, "n_resamples"), ({"n_resamples": 2.5}, "n_resamples"),
+                                ({"n_resamples": 99}, "at least 100"), ({"n_resamples": True}, "n_resamples"),
+                                ({"seed": 1.5}, "seed")):
             with self.subTest(kwargs=kwargs):
                 with self.assertRaisesRegex(AnachronError, message):
                     mean_interval([0.0, 1.0], **kwargs)

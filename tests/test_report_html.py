@@ -519,6 +519,8 @@ class ReportFiles(unittest.TestCase):
             (failed,): "samples[2] (sample 'finance-003'): failed_calls.refused must be a non-negative integer, got 1.5",
             (self.dir / "missing.json",): "no such file",
             (self.u, other): "sample ids differ",
+            (self.u, "--resamples", "5"): "--resamples must be at least 100",  # one run: its mean is bootstrapped
+            (self.u, "--confidence", "1"): "--confidence must be a number strictly between 0 and 1",
         }
         for paths, message in cases.items():
             with self.subTest(paths=paths):

@@ -41,9 +41,15 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.set_defaults(func=run)
 
 
+_FLAGS = {"confidence": "--confidence", "n_resamples": "--resamples", "seed": "--seed"}
+
+
 def run(args: argparse.Namespace) -> int:
     from ..core import compare_modes
+    from ..core.stats.paired import check_options
     from ..html import Run, load_input, report_html
+
+    check_options(args.confidence, args.resamples, args.seed, names=_FLAGS)  # each run's mean is bootstrapped too
 
     runs: list[Run] = []
     bank = None
@@ -65,14 +71,14 @@ def run(args: argparse.Namespace) -> int:
                                    seed=args.seed, metric=args.metric)
     options = dict(comparison=comparison, bank=bank, metric=args.metric, confidence=args.confidence,
                    n_resamples=args.resamples, seed=args.seed)
-    page = report_html(runs, title=args.title, **options)
     if args.figures is None:
-        write_atomic(args.out, page)
+        write_atomic(args.out, report_html(runs, title=args.title, **options))
     else:
-        from ..html import report_figures
+        from ..html.report import report_page
         from ..output.figures import figure_files, stale_files
 
-        files = figure_files(args.figures, report_figures(runs, **options))
+        page, figures = report_page(runs, title=args.title, **options)
+        files = figure_files(args.figures, figures)
         stale = stale_files(args.figures, list(files))
         write_files_atomic({**files, args.out: page})
         for path in stale:  # a figure of the previous set that this one does not draw

@@ -18,10 +18,11 @@ from __future__ import annotations
 import base64
 import hashlib
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Any, Mapping, Sequence
 
 from .. import __version__
-from ..core.leakage import SampleResult, summarise
+from ..core.leakage import RunSummary, SampleResult, summarise
 from ..core.scores import metric_kind
 from ..core.stats import wilson_interval
 from ..core.stats.mean import MeanInterval, mean_interval
@@ -29,7 +30,7 @@ from . import svg
 from ._text import esc, num, pct
 from .tables import bank_card, comparison_table, plural, sample_table, summary_table
 
-__all__ = ["Run", "content_security_policy", "report_figures", "report_html"]
+__all__ = ["Run", "content_security_policy", "report_figures", "report_html", "report_page"]
 
 
 @dataclass(frozen=True)
@@ -40,6 +41,11 @@ class Run:
     results: tuple[SampleResult, ...]
     source: str = ""  # what the input was: score JSON, traces, Inspect logs
     slices: Mapping[str, str] | None = None  # sample id -> the corpus's slice; None: unknown (not in a corpus)
+
+    @cached_property
+    def summary(self) -> RunSummary:
+        """The core's summary of the results (made once: the tables and the figures both read it)."""
+        return summarise(self.results)
 
 
 _CSS = """
@@ -202,7 +208,7 @@ def _run_figures(run: Run, index: int, stats: _Stats) -> list[svg.Figure]:
         x_title="TCLR (leaking interactions / interactions)", caption=caption, empty=empty, confidence=stats.confidence,
     )]
     days = [d for r in results for d in r.horizons]
-    h = summarise(results).horizon
+    h = run.summary.horizon
     if days:
         leaking = sum(1 for r in results if r.horizons)
         caption = (
@@ -223,7 +229,7 @@ def _run_figures(run: Run, index: int, stats: _Stats) -> list[svg.Figure]:
 
 def _run_section(run: Run, index: int, figures: Sequence[svg.Figure]) -> str:
     results = run.results
-    summary = summarise(results)
+    summary = run.summary
     modes = sorted({r.mode for r in results if r.mode})
     heading = f"Run {index + 1}: {run.label}" + (f" ({', '.join(modes)})" if modes else "")
     return "".join([
@@ -439,6 +445,22 @@ def report_html(
     percentile-bootstrap CI at *confidence*, from *n_resamples* resamples
     drawn with *seed* (the comparison's own, so one seed makes the page).
     """
+    return report_page(runs, comparison=comparison, bank=bank, title=title, metric=metric, confidence=confidence,
+                       n_resamples=n_resamples, seed=seed)[0]
+
+
+def report_page(
+    runs: Sequence[Run],
+    *,
+    comparison: Any = None,
+    bank: Mapping[str, Any] | None = None,
+    title: str = "Anachron report",
+    metric: str = "tclr",
+    confidence: float = 0.95,
+    n_resamples: int = 10_000,
+    seed: int = 0,
+) -> tuple[str, list[svg.Figure]]:
+    """:func:`report_html`'s page and :func:`report_figures`' figures, drawn once (``anachron report --figures``)."""
     paired, per_run, banked = _figures(runs, comparison, bank, metric, _Stats(confidence, n_resamples, seed))
     inputs = [f"<li>{esc(run.label)}: {esc(run.source or 'scores')}, {plural(len(run.results), 'samples')}</li>" for run in runs]
     if bank is not None:
@@ -454,7 +476,7 @@ def report_html(
     if bank is not None:
         body.append('<section class="bank" id="bank"><h2>Question bank</h2><div class="row"><div class="tables wide scroll">'
                     f'{bank_card(bank)}</div><div class="figs">{"".join(f.html() for f in banked)}</div></div></section>')
-    return (
+    page = (
         "<!DOCTYPE html>\n"
         '<html lang="en"><head><meta charset="utf-8">'
         f'<meta http-equiv="Content-Security-Policy" content="{content_security_policy(_SCRIPT)}">'
@@ -462,3 +484,4 @@ def report_html(
         f"<title>{esc(title)}</title><style>{_CSS}{svg.SVG_CSS}</style></head>\n"
         f"<body>{''.join(body)}<script>{_SCRIPT}</script></body></html>\n"
     )
+    return page, paired + [f for figs in per_run for f in figs] + banked

@@ -9,7 +9,10 @@ sum rounded once.  The same values and seed give the same interval.
 
 Edge cases: one sample, or every value equal, gives an interval collapsed
 on the mean (the bootstrap sees no spread; the report says so); no value at
-all is an :class:`~anachron.core.errors.AnachronError`.
+all, a value that is not a finite number, or an option the paired
+comparison refuses (:func:`.paired.check_options`: a level outside (0, 1),
+fewer than 100 or more than 1,000,000 resamples, a seed that is no
+integer) is an :class:`~anachron.core.errors.AnachronError`.
 """
 
 from __future__ import annotations
@@ -23,6 +26,7 @@ from typing import Sequence
 from ..errors import AnachronError
 from .bootstrap import bootstrap_totals, resampling_method
 from .intervals import interval
+from .paired import check_options
 
 __all__ = ["MeanInterval", "mean_interval"]
 
@@ -59,10 +63,7 @@ def mean_interval(
     """
     if not values:
         raise AnachronError("a mean's interval needs at least one value")
-    if not 0 < confidence < 1:
-        raise AnachronError(f"confidence must be in (0, 1), got {confidence!r}")
-    if isinstance(n_resamples, bool) or not isinstance(n_resamples, int) or n_resamples < 1:
-        raise AnachronError(f"resamples must be a positive integer, got {n_resamples!r}")
+    check_options(confidence, n_resamples, seed)  # the paired comparison's options, refused as it refuses them
     for v in values:
         if isinstance(v, bool) or not isinstance(v, (int, float)) or not math.isfinite(v):
             raise AnachronError(f"a mean's interval needs finite numbers, got {v!r}")
