@@ -735,8 +735,9 @@ class ChromiumRender(unittest.TestCase):
         doc = json.loads(card)
         doc["system"] = HOSTILE_ID
         (self.dir / "card.json").write_text(dump_json(doc), encoding="utf-8")
-        hostile = [{"sample_id": HOSTILE_ID * 3, "as_of": "2022-06-01", "interactions": [
-            {"tool": "search", "query": "q3 2023 results", "returned": ["fin-005"]}]}]
+        hostile = [{"sample_id": sample_id, "as_of": "2022-06-01", "interactions": [
+            {"tool": "search", "query": "q3 2023 results", "returned": ["fin-005"]}]}
+            for sample_id in (HOSTILE_ID * 3, "\u5831\u544a\u66f8-" * 12, "short")]  # wide characters take a whole em
         write_jsonl(self.dir / "hostile.jsonl", hostile)
         page = self.dir / "bank.html"
         status, _, err = run_cli("report", str(self.dir / "card.json"), str(self.dir / "hostile.jsonl"), "--out", str(page))

@@ -22,6 +22,7 @@ clipped before a browser measures them.
 from __future__ import annotations
 
 import math
+import unicodedata
 from dataclasses import dataclass, field
 from typing import Callable, Sequence
 
@@ -69,15 +70,38 @@ def _f(x: float) -> str:
     return f"{x + 0.0:.2f}"
 
 
+def _advance(char: str) -> float:
+    """A character's estimated advance in em: a wide (East Asian) one takes a whole em."""
+    return 1.0 if unicodedata.east_asian_width(char) in ("W", "F") else CHAR_EM
+
+
 def text_width(text: str, size: float = FONT) -> float:
-    """A generous estimate of *text*'s width in px at *size* (layout only; a browser measures the truth)."""
-    return len(text) * size * CHAR_EM
+    """A generous estimate of *text*'s width in px at *size* (layout only; a browser measures the truth).
+
+    >>> text_width("ab"), text_width("\u5831\u544a")
+    (15.36, 24.0)
+    """
+    if text.isascii():
+        return len(text) * size * CHAR_EM
+    return sum(map(_advance, text)) * size
 
 
 def clip(text: str, width: float, size: float = FONT) -> str:
-    """*text*, cut with an ellipsis to fit *width* px (the whole text stays in the mark's title)."""
-    room = max(int(width / (size * CHAR_EM)), 2)
-    return text if len(text) <= room else text[: room - 1] + "\u2026"
+    """*text*, cut with an ellipsis to fit *width* px (the whole text stays in the mark's title).
+
+    >>> clip("finance-001", 200), clip("finance-001", 50)
+    ('finance-001', 'finan\u2026')
+    """
+    if text_width(text, size) <= width:
+        return text
+    room = width - size * CHAR_EM  # the ellipsis
+    kept, used = [], 0.0
+    for char in text:
+        used += _advance(char) * size
+        if used > room:
+            break
+        kept.append(char)
+    return "".join(kept[: max(len(kept), 1)]) + "\u2026"
 
 
 # ---------------------------------------------------------------- figures
