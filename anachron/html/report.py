@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import base64
 import hashlib
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any, Mapping, Sequence
 
@@ -227,7 +227,7 @@ def _run_figures(run: Run, index: int, stats: _Stats) -> list[svg.Figure]:
     return figures
 
 
-def _run_section(run: Run, index: int, figures: Sequence[svg.Figure]) -> str:
+def _run_section(run: Run, index: int, figures: Sequence[svg.Figure], stats: _Stats) -> str:
     results = run.results
     summary = run.summary
     modes = sorted({r.mode for r in results if r.mode})
@@ -236,7 +236,7 @@ def _run_section(run: Run, index: int, figures: Sequence[svg.Figure]) -> str:
         f'<section class="run" id="run-{index + 1}"><h2>{esc(heading)}</h2>',
         f'<p class="meta">{esc(run.source)}</p>' if run.source else "",
         '<div class="row"><div class="tables">',
-        summary_table(summary, results),
+        summary_table(summary, results, mean_ci=_mean_ci(run, stats)),
         '</div><div class="figs">',
         "".join(f.html() for f in figures),
         "</div></div><h3>Samples</h3>", '<p class="meta">Click a column to sort.</p>',
@@ -260,8 +260,20 @@ class _Stats:
     def how(self) -> str:
         return f"{self.n_resamples} resamples, seed {self.seed}"
 
+    cache: dict[tuple[float, ...], MeanInterval] = field(default_factory=dict, compare=False)
+
     def mean(self, values: Sequence[float]) -> MeanInterval:
-        return mean_interval(values, confidence=self.confidence, n_resamples=self.n_resamples, seed=self.seed)
+        """The mean of *values* with its CI (once per set of values: the figure and the table show the same)."""
+        key = tuple(values)
+        if key not in self.cache:
+            self.cache[key] = mean_interval(values, confidence=self.confidence, n_resamples=self.n_resamples, seed=self.seed)
+        return self.cache[key]
+
+
+def _mean_ci(run: Run, stats: _Stats) -> tuple[str, str]:
+    """The summary table's row of the mean TCLR's CI: the interval the TCLR figure draws."""
+    m = stats.mean([r.tclr for r in run.results])
+    return f"[{num(m.low)}, {num(m.high)}]", f"{stats.level} percentile bootstrap, {stats.how}"
 
 
 def _comparison_figures(comparison: Any, runs: Sequence[Run], metric: str, stats: _Stats) -> list[svg.Figure]:
@@ -461,7 +473,8 @@ def report_page(
     seed: int = 0,
 ) -> tuple[str, list[svg.Figure]]:
     """:func:`report_html`'s page and :func:`report_figures`' figures, drawn once (``anachron report --figures``)."""
-    paired, per_run, banked = _figures(runs, comparison, bank, metric, _Stats(confidence, n_resamples, seed))
+    stats = _Stats(confidence, n_resamples, seed)
+    paired, per_run, banked = _figures(runs, comparison, bank, metric, stats)
     inputs = [f"<li>{esc(run.label)}: {esc(run.source or 'scores')}, {plural(len(run.results), 'samples')}</li>" for run in runs]
     if bank is not None:
         inputs.append(f"<li>question bank score card: system {esc(bank['system'])}</li>")
@@ -472,7 +485,7 @@ def report_page(
     ]
     if comparison is not None:
         body.append(_comparison_section(comparison, [runs[0].label, runs[1].label], paired))
-    body += [_run_section(run, i, per_run[i]) for i, run in enumerate(runs)]
+    body += [_run_section(run, i, per_run[i], stats) for i, run in enumerate(runs)]
     if bank is not None:
         body.append('<section class="bank" id="bank"><h2>Question bank</h2><div class="row"><div class="tables wide scroll">'
                     f'{bank_card(bank)}</div><div class="figs">{"".join(f.html() for f in banked)}</div></div></section>')

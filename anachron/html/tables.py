@@ -120,8 +120,14 @@ def plural(count: int, words: str) -> str:
     return f"{count} {words[:-1] if count == 1 and words.endswith('s') else words}"
 
 
-def summary_table(summary: RunSummary, results: Sequence[SampleResult] | None = None, caption: str = "Run summary") -> str:
-    return _table(summary_rows(summary, results), caption, "summary")
+def summary_table(summary: RunSummary, results: Sequence[SampleResult] | None = None, caption: str = "Run summary",
+                  *, mean_ci: tuple[str, str] | None = None) -> str:
+    """The run's figures; *mean_ci* ``(value, over)``, when given, is the mean TCLR's CI, shown under the mean."""
+    rows = summary_rows(summary, results)
+    if mean_ci is not None:
+        at = next(i for i, row in enumerate(rows) if row[0] == "mean TCLR") + 1
+        rows.insert(at, ("mean TCLR CI", *mean_ci))
+    return _table(rows, caption, "summary")
 
 
 _SAMPLE_HEAD = (
