@@ -573,6 +573,9 @@ PROBE = """<script>
   });
   var table = document.querySelector("table.sortable");
   if (table) {
+    Array.prototype.forEach.call(table.querySelectorAll("details"), function (d) { d.open = true; });  // the evidence shown
+    var holder = table.parentNode;
+    out.scroll = [holder.scrollWidth, holder.clientWidth];
     var th = table.tHead.rows[0].cells[2];
     th.click(); th.click();
     out.sorted = Array.prototype.map.call(table.tBodies[0].rows, function (r) { return r.cells[0].textContent; });
@@ -725,13 +728,15 @@ class ChromiumRender(unittest.TestCase):
         # clicked twice on "TCLR": descending, the leaking samples first
         leaking = {r.sample_id for r in u if r.tclr == 1.0}
         self.assertEqual(set(out["sorted"][: len(leaking)]), leaking)
-        # the table is as wide as the window (no page-wide cap) and nothing scrolls sideways
-        self.assertEqual(out["window"][1], out["window"][0])
-        self.assertGreater(out["table"][2] - out["table"][0], 1100)
-        wide = self.probe(self.page, window="2400,1100")
-        self.assertGreater(wide["table"][2] - wide["table"][0], 2300)
-        self.assertEqual(wide["window"][1], wide["window"][0])
-        self.check_geometry(wide["figures"])
+        # the table is as wide as the window (no page-wide cap), its evidence (shown) wraps, and nothing scrolls sideways
+        for probed, window in ((out, 1200), (self.probe(self.page, window="2400,1100"), 2400)):
+            with self.subTest(window=window):
+                self.assertEqual(probed["window"][1], probed["window"][0])
+                self.assertEqual(probed["scroll"][0], probed["scroll"][1])  # the table fits its box
+                self.assertGreater(probed["table"][2] - probed["table"][0], window - 100)
+                self.assertLessEqual(probed["table"][2], window)
+                self.assertGreater(probed["evidence"][2] - probed["evidence"][0], 200)
+        self.check_geometry(probed["figures"])
 
     def test_bank_figures_and_a_hostile_page(self):
         status, card, _ = run_cli("bank", "run", "--system", "ignore", "--format", "json")

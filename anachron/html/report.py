@@ -56,11 +56,13 @@ table{border-collapse:collapse;margin:8px 0 12px;font-variant-numeric:tabular-nu
 caption{text-align:left;font-weight:600;padding:4px 0}
 th,td{border:1px solid #d0d7de;padding:3px 8px;vertical-align:top;text-align:left}
 td.num{text-align:right;white-space:nowrap}td.prose{white-space:normal;overflow-wrap:anywhere;min-width:12em}td.den{color:#57606a}
-table.samples{width:100%}
-table.samples th{background:#f6f8fa;cursor:pointer;user-select:none;white-space:nowrap}
+table.samples{width:100%;font-size:13px}table.samples th,table.samples td{padding:3px 5px}
+table.samples th{background:#f6f8fa;cursor:pointer;user-select:none;vertical-align:bottom;white-space:nowrap}
+table.samples th.v span{writing-mode:vertical-rl;transform:rotate(180deg);display:inline-block}
+table.samples th.v{text-align:center;padding:5px 2px}
 table.samples th[aria-sort=ascending]::after{content:" \\25B2"}table.samples th[aria-sort=descending]::after{content:" \\25BC"}
 td.id{font-family:ui-monospace,monospace;word-break:break-all}table.samples td{white-space:nowrap}
-table.samples td.evidence{white-space:normal;width:45%;min-width:18em}
+table.samples td.evidence{white-space:normal;width:40%;min-width:15em}
 code{font-family:ui-monospace,SFMono-Regular,Menlo,monospace;font-size:12px;white-space:pre-wrap;overflow-wrap:anywhere;word-break:break-word}
 details ul{margin:4px 0;padding-left:18px}.none{color:#8c959f}
 svg.plot{display:block;max-width:100%;height:auto}

@@ -138,6 +138,9 @@ _SAMPLE_HEAD = (
 )
 
 
+_FLAT = ("TCLR", "evidence")  # headers written across: their cells are wide anyway
+
+
 def _evidence(lines: Sequence[str]) -> str:
     if not lines:
         return '<span class="none">none</span>'
@@ -152,7 +155,12 @@ def _cell(value: Any, sort: Any, klass: str = "num") -> str:
 def sample_table(results: Sequence[SampleResult], *, sortable: bool = True) -> str:
     """One row per sample, its evidence lines folded in the last cell; headers sort when *sortable*."""
     focus = ' tabindex="0"' if sortable else ""
-    head = "".join(f'<th data-type="{kind}"{focus}>{esc(name)}</th>' for name, kind in _SAMPLE_HEAD)
+    # The count columns' names run upwards, so each column is as narrow as its numbers and the evidence has the room.
+    head = "".join(
+        f'<th data-type="{kind}"{focus} class="v"><span>{esc(name)}</span></th>' if kind == "num" and name not in _FLAT
+        else f'<th data-type="{kind}"{focus}>{esc(name)}</th>'
+        for name, kind in _SAMPLE_HEAD
+    )
     rows = []
     for r in results:
         high = float(r.tclr_high_exact)
