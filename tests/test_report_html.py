@@ -26,6 +26,7 @@ from anachron.store import SearchEngine
 from anachron.core.agents import naive_trace
 from anachron.html import Run, report_html
 from anachron.html.report import content_security_policy
+from anachron.html import svg
 from anachron.html.svg import horizon_bins
 from anachron.core.stats.mean import mean_interval
 from anachron.core.jsonio import dump_json
@@ -541,6 +542,48 @@ class ReportFiles(unittest.TestCase):
         finally:
             os.umask(old)
         self.assertEqual((self.dir / "report.html").stat().st_mode & 0o777, 0o644)
+
+
+class SvgPrimitives(unittest.TestCase):
+    """The reusable parts of anachron.html.svg, through their public names."""
+
+    def test_interval_plot_draws_each_row_on_an_axis_through_zero(self):
+        text = svg.interval_plot([("a", 0.2, 0.1, 0.3), ("b", -0.1, -0.25, 0.05)], label="two", x_title="difference (TCLR)")
+        [fig] = parse(text).figures.values()
+        self.assertEqual(fig.row_labels(), ["a", "b"])
+        self.assertEqual(len(fig.marks("ci")), 2)
+        self.assertEqual(fig.texts("label"), ["difference (TCLR)"])
+        left, right = fig.axis_span()
+        zero = [m for m in fig.marks("ref zero")]
+        self.assertEqual(len(zero), 1)
+        x = float(re.match(r"M([\d.]+)", zero[0][1]["d"]).group(1))
+        pad = (0.3 - -0.25) * 0.06  # the axis spans the intervals, padded 6% each side
+        self.assertAlmostEqual((x - left) / (right - left), (0.25 + pad) / (0.55 + 2 * pad), places=2)
+
+    def test_scales_ticks_and_captions(self):
+        log = svg.Log(1, 1000, 0, 300)
+        self.assertEqual([round(log(v)) for v in (1, 10, 100, 1000)], [0, 100, 200, 300])
+        linear = svg.Linear(0, 1, 100, 0)  # an upward y axis
+        self.assertEqual((linear(0), linear(1), linear(0.25)), (100, 0, 75))
+        self.assertEqual(svg.nice_ticks(0, 0.6), [0.0, 0.2, 0.4, 0.6])
+        self.assertEqual(svg.nice_ticks(-0.3, 0.3), [-0.2, 0.0, 0.2])  # multiples of the step only
+        self.assertEqual(svg.integer_ticks(13), [0, 5, 10, 15])
+        lines = svg.caption_lines("word " * 100, 300)
+        self.assertTrue(all(svg.text_width(line) <= 300 for line in lines))
+        self.assertEqual(" ".join(lines), " ".join(["word"] * 100))
+        self.assertEqual(svg.caption_lines("x" * 100, 100), ["x" * 13] * 7 + ["x" * 9])  # a long word is cut
+
+    def test_a_figure_inline_and_standalone(self):
+        key, height = svg.legend([("bar s0", "rect", "one"), ("point s1", "circle", "two")], 10, 0, 500)
+        self.assertEqual(height, svg.LEGEND_ROW)
+        fig = svg.Figure("f", "a <label>", 600, 100, key, "n = 3 samples & more")
+        self.assertIn('aria-label="a &lt;label&gt;"', fig.svg())
+        self.assertIn("<figcaption>n = 3 samples &amp; more</figcaption>", fig.html())
+        alone = fig.standalone()
+        self.assertTrue(alone.startswith('<?xml version="1.0" encoding="UTF-8"?>\n<svg'))
+        root = ElementTree.fromstring(alone)
+        self.assertGreater(int(root.get("height")), 100)  # the caption drawn below the figure
+        self.assertEqual(fig.standalone(), alone)
 
 
 # ---------------------------------------------------------------- a real browser
