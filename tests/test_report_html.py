@@ -217,9 +217,9 @@ class ReportFiles(unittest.TestCase):
                          [f"run {k + 1} ({mode}): {num(m.mean)} [{num(m.low)}, {num(m.high)}]"
                           for k, (mode, m) in enumerate(zip(("unrestricted", "enforced"), means))])
         tclr = figs["run-1-tclr"]
-        i = cells.index("mean TCLR CI")  # the table shows the interval the figure draws
-        self.assertEqual(cells[i : i + 3], ["mean TCLR CI", f"[{num(means[0].low)}, {num(means[0].high)}]",
-                                            "95% percentile bootstrap, 10000 resamples, seed 0"])
+        i = cells.index("mean TCLR 95% CI")  # the table shows the interval the figure draws
+        self.assertEqual(cells[i : i + 3], ["mean TCLR 95% CI", f"[{num(means[0].low)}, {num(means[0].high)}]",
+                                            "27 samples; bootstrap, 10000 resamples, seed 0"])
         self.assertIn(f"mean TCLR {num(means[0].mean)}", tclr.caption)
         self.assertIn(f"CI [{num(means[0].low)}, {num(means[0].high)}] (10000 resamples, seed 0)", tclr.caption)
 

@@ -272,10 +272,10 @@ class _Stats:
         return self.cache[key]
 
 
-def _mean_ci(run: Run, stats: _Stats) -> tuple[str, str]:
+def _mean_ci(run: Run, stats: _Stats) -> tuple[str, str, str]:
     """The summary table's row of the mean TCLR's CI: the interval the TCLR figure draws."""
     m = stats.mean([r.tclr for r in run.results])
-    return f"[{num(m.low)}, {num(m.high)}]", f"{stats.level} percentile bootstrap, {stats.how}"
+    return stats.level, f"[{num(m.low)}, {num(m.high)}]", f"{plural(m.n, 'samples')}; bootstrap, {stats.how}"
 
 
 def _comparison_figures(comparison: Any, runs: Sequence[Run], metric: str, stats: _Stats) -> list[svg.Figure]:

@@ -121,12 +121,12 @@ def plural(count: int, words: str) -> str:
 
 
 def summary_table(summary: RunSummary, results: Sequence[SampleResult] | None = None, caption: str = "Run summary",
-                  *, mean_ci: tuple[str, str] | None = None) -> str:
-    """The run's figures; *mean_ci* ``(value, over)``, when given, is the mean TCLR's CI, shown under the mean."""
+                  *, mean_ci: tuple[str, str, str] | None = None) -> str:
+    """The run's figures; *mean_ci* ``(level, value, over)``, when given, is the mean TCLR's CI, shown under the mean."""
     rows = summary_rows(summary, results)
     if mean_ci is not None:
         at = next(i for i, row in enumerate(rows) if row[0] == "mean TCLR") + 1
-        rows.insert(at, ("mean TCLR CI", *mean_ci))
+        rows.insert(at, (f"mean TCLR {mean_ci[0]} CI", mean_ci[1], mean_ci[2]))
     return _table(rows, caption, "summary")
 
 
