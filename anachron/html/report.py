@@ -440,27 +440,13 @@ def report_figures(
     return paired + [f for figs in per_run for f in figs] + banked
 
 
-def report_html(
-    runs: Sequence[Run],
-    *,
-    comparison: Any = None,
-    bank: Mapping[str, Any] | None = None,
-    title: str = "Anachron report",
-    metric: str = "tclr",
-    confidence: float = 0.95,
-    n_resamples: int = 10_000,
-    seed: int = 0,
-) -> str:
-    """The page for *runs* (each with its results), a paired *comparison* of the first two, a *bank* card.
+def report_html(runs: Sequence[Run], **options: Any) -> str:
+    """The page for *runs* (each with its results): :func:`report_page`'s page, with its options.
 
-    *comparison* is a :class:`~anachron.core.ModeComparison` of *metric*
-    (the first run unrestricted, the second enforced); *bank* a score card
-    as ``BankRun.to_dict()`` gives it.  Each run's mean is drawn with its
-    percentile-bootstrap CI at *confidence*, from *n_resamples* resamples
-    drawn with *seed* (the comparison's own, so one seed makes the page).
+    >>> report_html([], title="empty").startswith("<!DOCTYPE html>")
+    True
     """
-    return report_page(runs, comparison=comparison, bank=bank, title=title, metric=metric, confidence=confidence,
-                       n_resamples=n_resamples, seed=seed)[0]
+    return report_page(runs, **options)[0]
 
 
 def report_page(
@@ -474,7 +460,15 @@ def report_page(
     n_resamples: int = 10_000,
     seed: int = 0,
 ) -> tuple[str, list[svg.Figure]]:
-    """:func:`report_html`'s page and :func:`report_figures`' figures, drawn once (``anachron report --figures``)."""
+    """The page for *runs* (each with its results), a paired *comparison* of the first two, a *bank* card, and
+    its figures (:func:`report_figures`' list), drawn once (``anachron report --figures`` writes both).
+
+    *comparison* is a :class:`~anachron.core.ModeComparison` of *metric*
+    (the first run unrestricted, the second enforced); *bank* a score card
+    as ``BankRun.to_dict()`` gives it.  Each run's mean is drawn with its
+    percentile-bootstrap CI at *confidence*, from *n_resamples* resamples
+    drawn with *seed* (the comparison's own, so one seed makes the page).
+    """
     stats = _Stats(confidence, n_resamples, seed)
     paired, per_run, banked = _figures(runs, comparison, bank, metric, stats)
     inputs = [f"<li>{esc(run.label)}: {esc(run.source or 'scores')}, {plural(len(run.results), 'samples')}</li>" for run in runs]
