@@ -14,10 +14,13 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "report",
         help="write an HTML report with plots (score JSON, traces, Inspect logs, a bank score card)",
         description="Write one self-contained HTML file (inline SVG plots, no network) for one or more runs: "
-        "the run summary with every denominator, a per-sample TCLR plot, the leak-horizon histogram and a "
-        "sortable per-sample table with the evidence lines. With exactly two runs, the paired comparison "
-        "of the first (unrestricted) and the second (enforced), its CI drawn. A bank score card "
-        "(`anachron bank run --format json`) adds the four checks and the cutoff split.",
+        "the run summary with every denominator; a per-sample TCLR plot with the run's mean and its CI; the "
+        "leak horizon on a log day axis; leak findings by slice and by as-of year; and a sortable per-sample "
+        "table with the evidence lines. With exactly two runs, the paired comparison of the first "
+        "(unrestricted) and the second (enforced): each run's mean, the mean reduction with its CI, and each "
+        "sample's pair sorted by the difference. A bank score card (`anachron bank run --format json`) adds "
+        "the four checks, the oracles' separation and the cutoff split. Every figure has axis titles, a legend "
+        "and a caption stating n and the denominator.",
     )
     parser.add_argument(
         "runs",
