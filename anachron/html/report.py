@@ -1,10 +1,17 @@
 """The HTML report: one self-contained page (inline CSS, SVG and script; no network).
 
-:func:`report_html` lays out, for each run, the summary with every figure
-and its denominator, the per-sample TCLR plot (the band above each column
-where interactions were undated), the leak-horizon histogram and the
-sortable per-sample table with the evidence lines; for two runs, the
-paired comparison with its CI drawn; and a question-bank score card.
+:func:`report_page` lays out, for each run, the summary with every figure
+and its denominator, and four figures (:mod:`anachron.html.svg`): TCLR per
+sample with the run's mean and its percentile-bootstrap CI
+(:func:`anachron.core.stats.mean.mean_interval`), the leak horizon on a
+log day axis, and the leak findings stacked by slice and by as-of year;
+then the sortable per-sample table with the evidence lines.  For two runs,
+the paired comparison: each run's mean with its CI, the mean reduction with
+its paired CI, and each sample's pair sorted by the difference.  A
+question-bank score card adds its tables and two figures: the oracles'
+separation and the cutoff split, with Wilson CIs.  Each figure carries a
+caption stating n and the denominator; :func:`report_figures` gives the
+same figures for standalone files.
 
 The page carries a Content-Security-Policy that forbids every fetch, so it
 cannot reach the network even if asked to, and lets only its one script run
