@@ -6,11 +6,12 @@ scores (Inspect export, MCP event logs), so one format serves them all.
 
 from __future__ import annotations
 
-from typing import Any, Sequence
+from typing import Any, Mapping, Sequence
 
 from ..core.leakage import HORIZON_BANDS, RunSummary, SampleResult, summarise
+from ..core.scores import tclr_document
 
-__all__ = ["completeness_line", "head_lines", "score_document", "score_table", "seal_line", "summary_lines", "tclr_object"]
+__all__ = ["completeness_line", "head_lines", "score_document", "score_table", "seal_line", "summary_lines", "tclr_file", "tclr_object"]
 
 
 def score_document(results: Sequence[SampleResult]) -> dict[str, Any]:
@@ -24,6 +25,12 @@ def score_document(results: Sequence[SampleResult]) -> dict[str, Any]:
 def tclr_object(results: Sequence[SampleResult]) -> dict[str, float]:
     """``{sample_id: tclr}``, the input of ``anachron-compare``."""
     return {result.sample_id: result.tclr for result in results}
+
+
+def tclr_file(results: Sequence[SampleResult], run: Mapping[str, Any]) -> dict[str, Any]:
+    """The per-sample TCLR file of ``demo`` and ``export``: ``{"run": {...}, "tclr": {sample_id: tclr}}``
+    (:func:`anachron.core.scores.tclr_document`; *run* its mode, model, corpus and corpus fingerprint)."""
+    return tclr_document(tclr_object(results), run)
 
 
 def _rate(value: float | None) -> str:

@@ -102,6 +102,27 @@ class OpenedCorpus:
 
         return SearchEngine(self.corpus)
 
+    @cached_property
+    def fingerprint(self) -> str:
+        """What the served content is, whichever store holds it: ``sha256:`` and the digest of the
+        SHA-256 of each served file (``items.jsonl``, ``entities.jsonl``; an absent one as ``none``).
+
+        A directory's files are hashed; an index or a server gives the hashes recorded when it was
+        built from its directory (:mod:`.index.fingerprint`), so a directory and the stores built
+        from it have one fingerprint.  Runs compared side by side are refused when theirs differ
+        (``anachron compare``).
+        """
+        from .index.fingerprint import SERVED, content_digest
+        from .index.fingerprint import fingerprint as file_fingerprint
+
+        if self.kind == DIRECTORY:
+            files = file_fingerprint(self.location, SERVED)
+        else:
+            import json
+
+            files = json.loads(self.engine.meta["files"])  # type: ignore[attr-defined]
+        return content_digest(files, SERVED)
+
     def __repr__(self) -> str:
         return f"OpenedCorpus({self.kind!r}, {self.shown!r})"
 

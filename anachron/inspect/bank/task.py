@@ -54,6 +54,7 @@ from anachron.store import open_corpus
 __all__ = ["anachron_bank", "bank_samples", "bank_scorer", "verified_bank"]
 
 _KEY = "anachron_bank"
+BUNDLED_FILINGS = "bundled:filings"  # the log's name of corpus/v0/filings (anachron.inspect.export)
 
 
 def verified_bank(bank: str | None = None, manifest: str | None = None) -> Bank:
@@ -266,5 +267,8 @@ def anachron_bank(
         solver=anachron_agent(tools, budget=budget),
         scorer=bank_scorer(questions, tools),
         message_limit=MESSAGE_LIMIT,
-        metadata={"anachron_mode": mode, "bank_version": questions.version},
+        # The corpus the tools served, so `anachron export` and `report` score the log against it:
+        # the -T corpus as given, or the bundled filings corpus by name (a path would not travel).
+        metadata={"anachron_mode": mode, "bank_version": questions.version,
+                  "anachron_corpus": corpus if corpus is not None else BUNDLED_FILINGS},
     )
