@@ -12,11 +12,12 @@ the failed checks).
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from ..core.errors import AnachronError
+from ..core.errors import AnachronError, did_you_mean
 from ..core.jsonio import dump_json, read_json, write_files_atomic
 from ..output.records import BANK_COLUMNS
 from .options import add_corpus_option, add_format_option, emit_csv
@@ -157,11 +158,18 @@ def run_run(args: argparse.Namespace) -> int:
     if args.model is not None:
         table = load_model_cutoffs(args.model_cutoffs)
         if args.model not in table:
-            raise AnachronError(f"{args.model_cutoffs}: no model named '{args.model}'")
+            hint = did_you_mean(args.model, sorted(table)).rstrip()
+            raise AnachronError(f"{args.model_cutoffs}: no model named '{args.model}'" + (f"; {hint}" if hint else ""))
         model = table[args.model]
     if args.system in ORACLES:
         responses, system = oracle_responses(bank, args.system), args.system
     else:
+        if not os.path.exists(args.system) and did_you_mean(args.system, ORACLES):
+            # A mistyped oracle name would read as a missing responses file: say which names there are.
+            raise AnachronError(
+                f"--system {args.system}: no such file, and not an oracle: {did_you_mean(args.system, ORACLES)}"
+                f"the oracles are {' and '.join(ORACLES)}; a responses file is a path (RESPONSES.jsonl)"
+            )
         responses, system = load_responses(args.system, bank), args.system
     second = None
     if args.judge_model is not None:

@@ -27,7 +27,7 @@ import numbers
 import os
 from dataclasses import dataclass, replace
 
-__all__ = ["AnachronError", "Where", "describe"]
+__all__ = ["AnachronError", "Where", "describe", "did_you_mean"]
 
 
 @dataclass(frozen=True)
@@ -96,3 +96,20 @@ def describe(value: object) -> str:
         text = repr(float(value)) if isinstance(value, float) else str(value)
         return text if len(text) <= 40 else f"{text[:20]}...({len(text)} digits)"
     return _KINDS.get(type(value), f"a {type(value).__name__}")
+
+
+def did_you_mean(value: object, choices) -> str:
+    """``"did you mean 'x'? "`` naming the *choices* closest to a mistyped *value* (difflib's close
+    matches, best first, at most 2), or ``""`` when none is close: the start of a refusal's hint.
+
+    >>> did_you_mean("respct", ("respect", "ignore"))
+    "did you mean 'respect'? "
+    >>> did_you_mean("zzz", ("respect", "ignore"))
+    ''
+    """
+    import difflib
+
+    if not isinstance(value, str):
+        return ""
+    close = difflib.get_close_matches(value, [str(choice) for choice in choices], n=2)
+    return f"did you mean {' or '.join(map(repr, close))}? " if close else ""

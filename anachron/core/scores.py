@@ -40,7 +40,7 @@ import numbers
 from collections.abc import Mapping
 from typing import Any
 
-from .errors import AnachronError, describe
+from .errors import AnachronError, describe, did_you_mean
 
 __all__ = ["METRICS", "RUN_FIELDS", "check_runs", "check_scores", "parse_scores", "run_info", "run_label", "tclr_document"]
 
@@ -77,7 +77,7 @@ MAX_COUNT = 2**53  # the largest count every mean of counts represents exactly
 def metric_kind(metric: object) -> str:
     """``"rate"`` or ``"count"``; an unknown metric is an error."""
     if not isinstance(metric, str) or metric not in METRICS:
-        raise AnachronError(f"unknown metric {metric!r}: choose one of {', '.join(METRICS)}")
+        raise AnachronError(f"unknown metric {metric!r}: {did_you_mean(metric, METRICS)}choose one of {', '.join(METRICS)}")
     return METRICS[metric]
 
 

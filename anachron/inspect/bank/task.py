@@ -42,7 +42,7 @@ from anachron.bank.agents import ORACLE_AGENTS, oracle_agent, search_query, time
 from anachron.bank.filings import default_filings_dir
 from anachron.bank.run import time_gate_checks
 from anachron.core import MODES
-from anachron.core.errors import AnachronError
+from anachron.core.errors import AnachronError, did_you_mean
 from anachron.core.jsonio import read_json
 from anachron.inspect.params import checked, one_line
 from anachron.inspect.scorer import RETRIEVAL_TOOLS
@@ -257,7 +257,7 @@ def anachron_bank(
     checked("anachron_bank", bank=bank, manifest=manifest, corpus=corpus, mode=mode, k=k, budget=budget)
     with one_line("anachron_bank"):
         if mode not in MODES:
-            raise AnachronError(f"-T mode: expected one of {', '.join(MODES)}, got {mode!r}")
+            raise AnachronError(f"-T mode: {did_you_mean(mode, MODES)}expected one of {', '.join(MODES)}, got {mode!r}")
         questions = verified_bank(bank, manifest)
         engine = open_corpus(corpus if corpus is not None else default_filings_dir(), samples=False).engine
         tools = retrieval_tools(engine, mode=mode, k=k, budget=budget)
