@@ -96,9 +96,11 @@ def run(parser: argparse.ArgumentParser, argv: Sequence[str] | None) -> int:
     _escape_unprintable()
     args = parser.parse_args(argv)
     try:
-        from .options import refuse_output_input
+        from .options import refuse_missing_directory, refuse_output_input
 
-        refuse_output_input(args, getattr(args, "output_options", ("out",)))
+        outputs = getattr(args, "output_options", ("out",))
+        refuse_missing_directory(args, outputs)  # one rule for every command's outputs (cli.options)
+        refuse_output_input(args, outputs)
         return int(args.func(args) or 0)
     except AnachronError as exc:
         sys.stdout.flush()

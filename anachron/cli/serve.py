@@ -96,7 +96,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     )
     parser.add_argument("--upstream-timeout", type=float, default=30.0, metavar="SECONDS", help="per request (default: 30)")
     parser.add_argument("--http", metavar="[HOST:]PORT", help="serve streamable HTTP at /mcp instead of stdio (host default 127.0.0.1; port 0 picks one)")
-    parser.set_defaults(func=run, output_options=("events",))  # checked against the inputs (cli.options)
+    parser.set_defaults(func=run, output_options=("events", "events_dir"))  # checked against the inputs (cli.options)
 
 
 def _address(text: str) -> tuple[str, int]:
