@@ -334,6 +334,9 @@ class SampleResult:
     warnings: tuple[str, ...] = ()  # the importer's, from the trace record
     seal_status: str | None = None  # anachron.core.seal.STATUSES; None: not audited
     seal_assumptions: tuple[str, ...] = ()  # what a "sealed" verdict rests on (an isolated shell)
+    # Whether the trace holds what a seal audit judges beyond retrieval (a shell command, a local call,
+    # a lock receipt): the table's "seal audit: not run" line is shown for such a run only. Not in to_dict().
+    seal_relevant: bool = field(default=False, compare=False)
 
     @property
     def tclr_base(self) -> int:
@@ -523,6 +526,7 @@ class RunSummary:
     seal_calls: int | None = None  # calls the seal audit judged; None: not counted
     seal_status: str | None = None  # the run's status (anachron.core.seal.STATUSES); None: not audited
     seal_assumptions: tuple[str, ...] = ()  # what a "sealed" verdict rests on, over every sample
+    seal_relevant_runs: int = field(default=0, compare=False)  # samples whose SampleResult.seal_relevant; not in to_dict()
     answer_leak_runs: int = 0  # answered runs whose answer leaked at least one fact
     unrecorded: int = 0
     calls: int = 0  # retrieval calls (SampleResult.calls), the unrecorded ones' denominator
@@ -662,6 +666,7 @@ def score_trace(trace: Trace, corpus: Corpus, *, sealed_tools: AbstractSet[str] 
         seal_assumptions=() if seal is None else seal.assumptions,
         unrecorded=unrecorded,
         warnings=trace.warnings,
+        seal_relevant=any(i.command is not None or not i.retrieval or i.receipt is not None for i in trace.interactions),
     )
 
 
@@ -707,7 +712,7 @@ def summarise(results: Iterable[SampleResult]) -> RunSummary:
     warning once, in the order first seen, with ``(N samples)`` after it
     when N > 1 samples carried it (:func:`run_warnings`).
     """
-    n = date_leak_runs = answered_runs = seal_breached_runs = seal_calls = answer_leak_runs = 0
+    n = date_leak_runs = answered_runs = seal_breached_runs = seal_calls = answer_leak_runs = seal_relevant = 0
     seal_breaches: int | None = 0  # None once a sample was not audited
     statuses: set[str | None] = set()
     assumptions: dict[str, None] = {}
@@ -733,6 +738,7 @@ def summarise(results: Iterable[SampleResult]) -> RunSummary:
         if r.answer_leaks_retrieved or r.answer_leaks_parametric:
             answer_leak_runs += 1
         seal_calls += r.seal_calls or 0
+        seal_relevant += r.seal_relevant
         statuses.add(r.seal_status)
         assumptions.update(dict.fromkeys(r.seal_assumptions))
         if r.seal_breaches is None:
@@ -762,6 +768,7 @@ def summarise(results: Iterable[SampleResult]) -> RunSummary:
         seal_calls=seal_calls if seal_breaches is not None and n else None,
         seal_status=run_status(statuses, seal_calls) if n else None,
         seal_assumptions=tuple(assumptions),
+        seal_relevant_runs=seal_relevant,
         answer_leak_runs=answer_leak_runs,
         calls=calls,
         warnings=run_warnings(counts["unrecorded"], seen),

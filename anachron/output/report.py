@@ -136,9 +136,15 @@ def completeness_line(summary: RunSummary) -> str | None:
 
 
 def head_lines(summary: RunSummary) -> list[str]:
-    """The lines above the table: the completeness line when the run is incomplete, then the seal verdict."""
+    """The lines above the table: the completeness line when the run is incomplete, then the seal verdict.
+
+    The verdict is left out where no audit could apply: not run (no tools declared sealed) on
+    samples that hold no shell command, local call or lock receipt (a plain trace of searches
+    and fetches).  The JSON keeps its seal fields (null) either way.
+    """
     incomplete = completeness_line(summary)
-    return ([] if incomplete is None else [incomplete]) + [seal_line(summary)]
+    seal = [seal_line(summary)] if summary.seal_status is not None or summary.seal_relevant_runs else []
+    return ([] if incomplete is None else [incomplete]) + seal
 
 
 def table_header(width: int) -> str:
@@ -167,7 +173,8 @@ def score_table(results: Sequence[SampleResult]) -> str:
     summary = summarise(results)
     width = max([len("sample")] + [len(r.sample_id) for r in results])
     header = table_header(width)
-    lines = head_lines(summary) + ["", header, "-" * len(header)]
+    head = head_lines(summary)
+    lines = head + ([""] if head else []) + [header, "-" * len(header)]
     for r in results:
         lines.append(table_row(r, width))
         lines += [evidence_line(line, width) for line in r.evidence]
