@@ -7,6 +7,7 @@ import dataclasses
 import sys
 
 from ..core.stats import compare_modes
+from ..core.docs import doc_url
 from ..core.stats.paired import check_options
 from ..core.stats.intervals import CI_METHODS
 from ..core.jsonio import dump_json, read_json
@@ -48,7 +49,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
         choices=CI_METHODS,
         default="percentile",
         help="bootstrap interval: percentile, or bca (bias-corrected and accelerated) (default: percentile; "
-        "coverage of both: docs/metrics.md)",
+        f"coverage of both: {doc_url('metrics.md')}, 'Coverage')",
     )
     parser.add_argument(
         "--metric",

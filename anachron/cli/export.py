@@ -8,6 +8,7 @@ from __future__ import annotations
 import argparse
 
 from ..core.errors import AnachronError
+from ..core.docs import doc_url
 from ..core.jsonio import dump_json, staged_output, write_atomic
 from ..core.scores import tclr_document
 from ..output.stream import Addenda, CsvWriter, JsonWriter, score_stream
@@ -27,7 +28,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--out", required=True, metavar="FILE", help="output file (written atomically)")
     parser.add_argument(
         "--format", choices=("tclr", "score", "csv"), default="tclr",
-        help="tclr: {\"run\": ..., \"tclr\": {sample_id: tclr}} (default); score: full records; csv: one row per sample (docs/formats.md)",
+        help="tclr: {\"run\": ..., \"tclr\": {sample_id: tclr}} (default); score: full records; csv: one row per sample "
+        f"({doc_url('formats.md')})",
     )
     add_corpus_option(parser, help="corpus directory, index or postgresql:// URL (default: the one each log's task used)")
     parser.add_argument("--epoch", type=int, metavar="N", help="export epoch N only (needed when a log has several)")

@@ -9,6 +9,8 @@ prints nothing there; its one status line goes to stderr.
 from __future__ import annotations
 
 import argparse
+
+from ..core.docs import doc_url
 import datetime as _dt
 import os
 import re
@@ -49,7 +51,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         help="MCP server with two time-locked tools, search and fetch (needs the mcp extra)",
         description="Serve `search` and `fetch` over MCP as of a fixed date. The date is injected on the server "
         "side and appears in no tool schema; every returned item is re-checked against it; budgets are enforced "
-        "and every call is logged (docs/mcp.md).",
+        f"and every call is logged ({doc_url('mcp.md')}).",
     )
     # Every option of this parser and its groups, by default, refuses a repetition.
     parser.register("action", None, _Once)

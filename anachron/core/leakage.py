@@ -46,6 +46,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import AbstractSet, Any, Iterable, Mapping, Sequence
 
+from .docs import doc_url
 from .answers import answer_leaks
 from .attribution import conflict_evidence
 from .corpus import Corpus
@@ -789,7 +790,7 @@ def run_warnings(unrecorded: int, seen: Mapping[str, int]) -> tuple[str, ...]:
     if unrecorded:
         calls = f"{unrecorded} tool call{'' if unrecorded == 1 else 's'}"
         lines.insert(0, f"{calls} recorded no result (unrecorded): the figures are a band, not a value;"
-                        " import a log that holds the tool results (docs/importers.md)")
+                        f" import a log that holds the tool results ({doc_url('importers.md')})")
     return tuple(lines)
 
 

@@ -31,6 +31,7 @@ from fractions import Fraction
 from dataclasses import asdict, dataclass
 from typing import Any, Mapping
 
+from ..docs import doc_url
 from ..errors import AnachronError
 from ..validate import positive_int
 from ..scores import check_scores, metric_kind
@@ -385,7 +386,7 @@ def _relative_warnings(enforced_all_zero: bool, low: float | None, high: float |
 def _warnings(n: int, untied: int, b: int, undefined_relative: int) -> tuple[str, ...]:
     out = []
     if n < SMALL_N:
-        out.append(f"n = {n} is below {SMALL_N}: the interval's coverage is approximate (docs/metrics.md, 'Coverage')")
+        out.append(f"n = {n} is below {SMALL_N}: the interval's coverage is approximate ({doc_url('metrics.md')}, 'Coverage')")
     if untied == 0:
         out.append("every pair ties: a [0, 0] interval shows no variation in these samples, not certainty")
     if b < FEW_RESAMPLES:
