@@ -338,6 +338,7 @@ class SampleResult:
     # Whether the trace holds what a seal audit judges beyond retrieval (a shell command, a local call,
     # a lock receipt): the table's "seal audit: not run" line is shown for such a run only. Not in to_dict().
     seal_relevant: bool = field(default=False, compare=False)
+    slice: str | None = None  # the corpus sample's slice (Sample.slice); None for a sample the corpus does not hold
 
     @property
     def tclr_base(self) -> int:
@@ -382,6 +383,7 @@ class SampleResult:
             "sample_id": self.sample_id,
             "as_of": self.as_of.isoformat(),
             "mode": self.mode,
+            "slice": self.slice,
             "tclr": self.tclr,
             "tclr_low": self.tclr,
             "tclr_high": (self.result_leaks + self.undated + self.unrecorded) / self.tclr_base if self.tclr_base else 0.0,
@@ -426,6 +428,7 @@ class SampleResult:
             sample_id=data["sample_id"],
             as_of=_dt.date.fromisoformat(data["as_of"]),
             mode=data["mode"],
+            slice=data.get("slice"),  # absent from score files before it was written
             interactions=data["interactions"],
             result_leaks=data["result_leaks"],
             survivorship_leaks=data["survivorship_leaks"],
@@ -668,7 +671,14 @@ def score_trace(trace: Trace, corpus: Corpus, *, sealed_tools: AbstractSet[str] 
         unrecorded=unrecorded,
         warnings=trace.warnings,
         seal_relevant=any(i.command is not None or not i.retrieval or i.receipt is not None for i in trace.interactions),
+        slice=_slice_of(trace, corpus),
     )
+
+
+def _slice_of(trace: Trace, corpus: Corpus) -> str | None:
+    """The slice of the corpus sample the trace ran, else ``None`` (an imported log's own sample)."""
+    sample = corpus.samples.get(trace.sample_id)
+    return sample.slice if sample is not None else None
 
 
 def score_traces(

@@ -36,7 +36,7 @@ __all__ = ["BANK_COLUMNS", "COMPARISON_COLUMNS", "SAMPLE_COLUMNS", "bank_records
            "csv_header", "csv_line", "csv_text", "sample_record", "sample_records"]
 
 SAMPLE_COLUMNS: tuple[str, ...] = (
-    "sample_id", "as_of", "mode", "tclr", "tclr_low", "tclr_high", "interactions", "result_leaks", "undated", "unrecorded",
+    "sample_id", "as_of", "mode", "slice", "tclr", "tclr_low", "tclr_high", "interactions", "result_leaks", "undated", "unrecorded",
     "survivorship_leaks", "survivorship_base", "survivorship_rate", "restatement_leaks", "query_intent_leaks",
     "content_leaks", "revision_risks", "date_conflicts", "blocked_attempts", "calls",
     "not_yet_listed", "already_delisted", "answer_leaks_retrieved", "answer_leaks_parametric",
