@@ -42,12 +42,29 @@ SEALED = ("serve",)
 EXIT_BAD_INPUT = 2
 
 
+class HelpFormatter(argparse.HelpFormatter):
+    """argparse's help layout, but a long word (a docs URL) is never broken across lines."""
+
+    def _split_lines(self, text: str, width: int) -> list[str]:
+        import textwrap
+
+        return textwrap.wrap(" ".join(text.split()), width, break_long_words=False, break_on_hyphens=False)
+
+    def _fill_text(self, text: str, width: int, indent: str) -> str:
+        import textwrap
+
+        return textwrap.fill(" ".join(text.split()), width, initial_indent=indent, subsequent_indent=indent,
+                             break_long_words=False, break_on_hyphens=False)
+
+
 class ArgumentParser(argparse.ArgumentParser):
-    """argparse, but a usage error is one line on stderr and exit status 2, and an option is
-    spelled in full (``allow_abbrev=False``: ``--mod`` is not ``--mode``)."""
+    """argparse, but a usage error is one line on stderr and exit status 2, an option is
+    spelled in full (``allow_abbrev=False``: ``--mod`` is not ``--mode``), and a URL in the
+    help stays whole (:class:`HelpFormatter`)."""
 
     def __init__(self, *args, **kwargs) -> None:
         kwargs.setdefault("allow_abbrev", False)
+        kwargs.setdefault("formatter_class", HelpFormatter)
         super().__init__(*args, **kwargs)
 
     def error(self, message: str) -> None:  # type: ignore[override]

@@ -27,7 +27,7 @@ import numbers
 import os
 from dataclasses import dataclass, replace
 
-__all__ = ["AnachronError", "Where", "describe", "did_you_mean"]
+__all__ = ["AnachronError", "Where", "closest", "describe", "did_you_mean"]
 
 
 @dataclass(frozen=True)
@@ -99,17 +99,27 @@ def describe(value: object) -> str:
 
 
 def did_you_mean(value: object, choices) -> str:
-    """``"did you mean 'x'? "`` naming the *choices* closest to a mistyped *value* (difflib's close
-    matches, best first, at most 2), or ``""`` when none is close: the start of a refusal's hint.
+    """``"did you mean 'x'? "`` naming the choice closest to a mistyped *value* (difflib's best close
+    match among *choices*), or ``""`` when none is close: the start of a refusal's hint.
 
     >>> did_you_mean("respct", ("respect", "ignore"))
     "did you mean 'respect'? "
     >>> did_you_mean("zzz", ("respect", "ignore"))
     ''
     """
+    close = closest(value, choices)
+    return f"did you mean {close!r}? " if close is not None else ""
+
+
+def closest(value: object, choices) -> str | None:
+    """The choice closest to a mistyped *value* (difflib's best close match), or ``None``.
+
+    >>> closest("naiv", ("naive", "oracle")), closest("zzz", ("naive", "oracle"))
+    ('naive', None)
+    """
     import difflib
 
     if not isinstance(value, str):
-        return ""
-    close = difflib.get_close_matches(value, [str(choice) for choice in choices], n=2)
-    return f"did you mean {' or '.join(map(repr, close))}? " if close else ""
+        return None
+    close = difflib.get_close_matches(value, [str(choice) for choice in choices], n=1)
+    return close[0] if close else None

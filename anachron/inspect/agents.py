@@ -39,7 +39,7 @@ from inspect_ai.tool import ToolChoice, ToolInfo
 
 from anachron.core.agents import naive_answer, naive_query
 from anachron.core.dates import known_at, parse_date
-from anachron.core.errors import AnachronError, did_you_mean
+from anachron.core.errors import AnachronError, closest
 from anachron.inspect.params import OneLineError
 
 __all__ = ["AGENTS", "KeylessAgent", "parse_results"]
@@ -102,7 +102,8 @@ class KeylessAgent(ModelAPI):
         if model_name not in AGENTS:
             # One line under `inspect eval` (not a traceback of 200 lines), with the likely name first.
             expected = ", ".join(f"anachron/{name}" for name in AGENTS)
-            hint = did_you_mean(f"anachron/{model_name}", [f"anachron/{name}" for name in AGENTS])
+            close = closest(model_name, AGENTS)  # the bare names: the shared prefix would make every name close
+            hint = f"did you mean 'anachron/{close}'? " if close is not None else ""
             raise OneLineError(f"unknown keyless agent 'anachron/{model_name}': {hint}expected one of {expected}")
 
     async def generate(
