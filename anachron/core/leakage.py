@@ -793,7 +793,7 @@ def run_warnings(unrecorded: int, seen: Mapping[str, int]) -> tuple[str, ...]:
 
     >>> run_warnings(2, {"no tool call in the log": 3, "skipped 1 item": 1})  # doctest: +NORMALIZE_WHITESPACE
     ('2 tool calls recorded no result (unrecorded): the figures are a band, not a value;
-      import a log that holds the tool results (docs/importers.md)',
+      import a log that holds the tool results (https://github.com/anachron/anachron/blob/main/docs/importers.md)',
      'no tool call in the log (3 samples)', 'skipped 1 item')
     """
     lines = [f"{w} ({count} samples)" if count > 1 else w for w, count in seen.items()]
