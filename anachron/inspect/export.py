@@ -150,7 +150,8 @@ def _selected(path: str | os.PathLike[str], keys: list[tuple[Any, int]], epoch: 
     for ident, run in keys:
         epochs.setdefault(str(ident), []).append(run)
     if epoch is None:
-        repeated = next((sid for sid, runs in epochs.items() if len(runs) > 1), None)
+        # The first by id: samples are logged as they finish, so the log's order is no order.
+        repeated = next((sid for sid, runs in sorted(epochs.items()) if len(runs) > 1), None)
         if repeated is not None:
             raise AnachronError(
                 f"{path}: sample {repeated} has {len(epochs[repeated])} epochs; pass --epoch N to export one of them"
