@@ -133,13 +133,13 @@ class OutputsTest(unittest.TestCase):
         results = scored(record(warnings=[SKIPPED]))
         lines = score_table(results).split("\n")
         self.assertEqual(lines[0], "incomplete: 1 of 4 tool calls recorded no result; TCLR is a band [0.250, 0.750]")
-        self.assertTrue(lines[1].startswith("seal audit: not run"), lines[1])
+        self.assertEqual(lines[1], "")  # no seal line: no audit could apply to these calls (issue 24)
         self.assertIn("mean TCLR band           [0.250, 0.750]", lines)
         self.assertIn("unrecorded calls         1 / 4", lines)
         self.assertEqual([line for line in lines if line.startswith("warning: ")],
                          [f"warning: {UNRECORDED_WARNING}", f"warning: {SKIPPED}"])
         complete = score_table(scored({"sample_id": "s", "as_of": T, "interactions": []}))
-        self.assertTrue(complete.startswith("seal audit: not run"))
+        self.assertTrue(complete.startswith("sample "), complete[:80])
         self.assertNotIn("incomplete", complete)
         self.assertNotIn("warning", complete)
 
