@@ -202,7 +202,8 @@ def new_events_file(directory: str) -> str:
 
 
 def _events_dir(directory: str) -> None:
-    """Make *directory* (and its parents) for event logs, if it is not there; an error if it cannot be made."""
+    """Make *directory* for event logs, if it is not there (its parent exists: the CLI refused a missing
+    one, anachron.cli.options.refuse_missing_directory); an error if it cannot be made."""
     try:
         os.makedirs(directory, exist_ok=True)
     except OSError as exc:
