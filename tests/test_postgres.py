@@ -22,7 +22,7 @@ from anachron.core.errors import AnachronError
 from anachron.timelock import CorpusBackend, EventWriter, TimeLock, open_engine
 
 from tests import engine_cases
-from tests.support import extras_required, require_extra, run_cli
+from tests.support import ROOT, extras_required, require_extra, run_cli
 
 V0 = default_corpus_dir()
 # Plans of the shared planner (see tests/engine_cases.py) that reach each of this engine's queries.
@@ -73,6 +73,15 @@ def loaded(source):
     status, stdout, stderr = run_cli("index", str(source), "--to", url)
     assert status == 0, stderr
     return url
+
+
+class FingerprintTest(unittest.TestCase):
+    def test_a_server_corpus_has_its_directory_fingerprint(self):
+        # What `anachron compare` checks (issue 24): the same corpus, wherever it is stored.
+        from anachron.store import open_corpus
+
+        url = loaded(ROOT / "corpus" / "v0")
+        self.assertEqual(open_corpus(url).fingerprint, open_corpus().fingerprint)
 
 
 class SameResultsTest(unittest.TestCase):

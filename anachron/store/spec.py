@@ -90,6 +90,9 @@ class OpenedCorpus:
     def engine(self) -> Engine:
         """The engine serving the corpus: a directory's :attr:`corpus` searched in memory
         (loaded once for both); an index or a server searched in place, reading only what is served."""
+        return self._new_engine()
+
+    def _new_engine(self) -> Engine:
         if self.kind == POSTGRES:
             from .postgres import PostgresEngine
 
@@ -116,12 +119,16 @@ class OpenedCorpus:
         from .index.fingerprint import fingerprint as file_fingerprint
 
         if self.kind == DIRECTORY:
-            files = file_fingerprint(self.location, SERVED)
-        else:
-            import json
+            return content_digest(file_fingerprint(self.location, SERVED), SERVED)
+        import json
 
-            files = json.loads(self.engine.meta["files"])  # type: ignore[attr-defined]
-        return content_digest(files, SERVED)
+        if "engine" in self.__dict__:  # already open: its meta is at hand
+            return content_digest(json.loads(self.engine.meta["files"]), SERVED)  # type: ignore[attr-defined]
+        engine = self._new_engine()  # a connection of its own, closed here (the meta is all it reads)
+        try:
+            return content_digest(json.loads(engine.meta["files"]), SERVED)  # type: ignore[attr-defined]
+        finally:
+            engine.close()  # type: ignore[attr-defined]
 
     def __repr__(self) -> str:
         return f"OpenedCorpus({self.kind!r}, {self.shown!r})"
