@@ -313,8 +313,11 @@ class ScorersTest(unittest.TestCase):
         secret = parts._replace(netloc=f"{parts.username}:secretpw@{parts.hostname}:{parts.port}").geturl()
         shown = secret.replace(":secretpw@", ":***@")
         out = Path(TMP.name) / "secret"
+        out.mkdir(exist_ok=True)  # an output's directory must exist (docs/formats.md)
         status, stdout, stderr = run_cli("demo", "--corpus", secret, "--out", str(out / "demo"))
         self.assertEqual(status, 0, stderr)
+        run = json.loads((out / "demo" / "unrestricted.json").read_text(encoding="utf-8"))["run"]
+        self.assertEqual(run["corpus"], shown)  # the TCLR file's run names the server without its password
         want = run_cli("demo", "--out", str(out / "demo"))[1]
         self.assertEqual(stdout, want.replace("corpus v0 (bundled)", f"corpus {shown}"))
         status, _, stderr = run_cli("report", str(out / "demo" / "unrestricted.jsonl"), "--corpus", secret, "--out", str(out / "r.html"))
