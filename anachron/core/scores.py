@@ -159,11 +159,11 @@ def parse_scores(document: Any, where: str, metric: str = "tclr") -> dict[str, f
         return check_scores(document["tclr"], where, metric)
     samples = document.get("samples")
     if not isinstance(samples, list):
-        if metric == "tclr":
-            return check_scores(document, where, metric)
         try:
             return check_scores(document, where, metric)
         except AnachronError as exc:
+            if metric == "tclr":
+                raise
             # Most often a TCLR file (`demo`, `export`) under another metric: say that, not "1.0 is not a count".
             raise AnachronError(
                 f"{exc}; a plain {{sample_id: number}} file such as a per-sample TCLR file holds one number per "
