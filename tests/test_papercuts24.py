@@ -271,6 +271,9 @@ OUTPUTS = {
     ("bank filings", "--out"): ["bank", "filings", "--out", "{path}"],
     ("serve", "--events"): ["serve", "--as-of", "2022-06-01", "--events", "{path}"],
     ("serve", "--events-dir"): ["serve", "--as-of", "2022-06-01", "--events-dir", "{path}"],
+    ("run", "--out"): ["run", "responses", "--as-of", "2022-06-01", "--prompt", "p.txt", "--out", "{path}"],
+    ("outcomes", "--out"): ["outcomes", "p.jsonl", "r.jsonl", "--out", "{path}"],
+    ("outcomes", "--html"): ["outcomes", "p.jsonl", "r.jsonl", "--html", "{path}"],
 }
 
 

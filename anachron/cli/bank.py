@@ -94,8 +94,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     cross = actions.add_parser(
         "crosscheck", help="find questions whose answer is written in another question (leaks between questions)",
         description="Flag each question whose resolution (answer string, entity or figure) appears in another "
-        "question's title, body or options, and print the pairs and a leak-free subset (docs/bank.md, "
-        "\"Leaks between questions\").  QUESTIONS: a bank, JSON Lines of {id, title, body?, options?, resolution, "
+        "question's title, body or options, and print the pairs and a leak-free subset ("
+        f"{doc_url('bank.md')}, \"Leaks between questions\").  QUESTIONS: a bank, JSON Lines of "
+        "{id, title, body?, options?, resolution, "
         "as_of?, batch?}, or a ForecastBench question set (default: the bundled v0 bank).")
     cross.add_argument("questions", metavar="QUESTIONS.jsonl", nargs="?", help="question set (default: the bundled v0 bank)")
     add_format_option(cross)

@@ -7,6 +7,7 @@ import argparse
 import sys
 from pathlib import Path
 
+from ..core.docs import doc_url
 from .options import add_corpus_option, count, iso_date
 
 
@@ -15,7 +16,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
     parser = subparsers.add_parser(
         "run",
-        help="launch a harness sealed by the time lock, preflight it, audit the seal (docs/run-rules.md)",
+        help=f"launch a harness sealed by the time lock, preflight it, audit the seal ({doc_url('run-rules.md')})",
         description="Start `anachron serve` (enforced, with its own event log) and a harness whose only tools are the "
         "lock's; refuse the run (exit 2, one line) unless its init shows the lock connected and no built-in web, fetch "
         "or shell tool; stop it at any call outside the lock; write the transcript, the lock's events and run.json "
@@ -38,7 +39,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--init-timeout", type=float, default=120.0, metavar="SECONDS",
                         help="how long the harness may take to send its init event (default: 120)")
     parser.add_argument("--timeout", type=float, metavar="SECONDS", help="stop the harness after this long (default: none)")
-    parser.set_defaults(func=run, output_options=())
+    parser.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:

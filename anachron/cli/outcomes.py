@@ -17,6 +17,9 @@ from .options import add_format_option, add_out_option
 _FLAGS = {"confidence": "--confidence", "n_resamples": "--resamples", "seed": "--seed", "ci_method": "--ci-method"}
 
 
+from ..core.docs import doc_url
+
+
 def register(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser(
         "outcomes",
@@ -25,7 +28,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "with a seeded bootstrap CI, the reliability table with Wilson intervals, and the difficulty-adjusted Brier; with "
         "--scores, the score over clean and leaked samples and the leak inflation; with --model-cutoffs, the "
         "pre-event / web-locked badge.  Forecast files: a ForecastBench forecast set, or JSON Lines of "
-        "{sample_id, probability | probabilities | answer} (docs/outcomes.md).",
+        f"{{sample_id, probability | probabilities | answer}} ({doc_url('outcomes.md')}).",
     )
     parser.add_argument("predictions", nargs="+", metavar="PREDICTIONS",
                         help="forecast file(s), one or more models each")
