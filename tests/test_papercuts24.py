@@ -405,6 +405,12 @@ class BankTaskLog(unittest.TestCase):
         self.assertEqual(status, 0, err)
         self.assertTrue(out.is_file())
 
+    def test_report_corpus_overrides_the_recorded_one(self):
+        status, stdout, err = run_cli("report", str(self.logs), "--out", str(Path(scratch(), "x.html")),
+                                      "--corpus", str(ROOT / "corpus" / "v0"))
+        self.assertEqual(status, 2)
+        self.assertIn("is not in the corpus", err)
+
     def test_an_older_bank_log_is_known_by_its_task(self):
         from anachron.inspect.export import log_run
 
@@ -443,6 +449,44 @@ class SealLine(unittest.TestCase):
                 status, out, err = run_cli("score", str(path))
                 self.assertEqual(status, 0, err)
                 self.assertTrue(out.startswith("seal audit: not run"), out[:80])
+
+
+class ReportPage(unittest.TestCase):
+    """The HTML report follows the CLI: the seal row where an audit could apply, slices from the scores."""
+
+    def page(self, *argv) -> str:
+        out = Path(scratch(), "r.html")
+        status, stdout, err = run_cli("report", *argv, "--out", str(out))
+        self.assertEqual(status, 0, err)
+        return out.read_text(encoding="utf-8")
+
+    def test_a_plain_trace_has_no_seal_row(self):
+        self.assertNotIn("seal audit", self.page(str(DEMO / "enforced.jsonl")))
+
+    def test_a_score_file_with_a_verdict_has_the_seal_row(self):
+        scores = Path(scratch(), "s.json")
+        status, _, err = run_cli("score", str(DEMO / "enforced.jsonl"), "--sealed-tools", "search",
+                                 "--format", "json", "--out", str(scores))
+        self.assertEqual(status, 0, err)
+        self.assertIn("sealed: unverified", self.page(str(scores)))
+
+    def test_slices_come_from_the_score_file(self):
+        scores = Path(scratch(), "s.json")
+        status, _, err = run_cli("score", str(DEMO / "unrestricted.jsonl"), "--format", "json", "--out", str(scores))
+        self.assertEqual(status, 0, err)
+        doc = json.loads(scores.read_text())
+        for i, sample in enumerate(doc["samples"]):
+            sample["slice"] = f"s{i % 2}"  # slices the bundled corpus does not have: read from the file
+        page = self.page(write(scores, doc))
+        self.assertNotIn("slice unknown", page)
+        self.assertIn("s1", page)
+
+    def test_a_tclr_file_is_refused_by_name(self):
+        out = Path(scratch(), "r.html")
+        status, stdout, err = run_cli("report", str(DEMO / "enforced.json"), "--out", str(out))
+        self.assertEqual((status, stdout), (2, ""))
+        self.assertIn("a per-sample TCLR file", err)
+        self.assertFalse(out.exists())
 
 
 class RefusedCallsBudget(unittest.TestCase):

@@ -65,6 +65,7 @@ __all__ = [
     "SampleResult",
     "horizon",
     "judge",
+    "sample_slice",
     "score_trace",
     "score_traces",
     "run_warnings",
@@ -684,9 +685,18 @@ def score_trace(trace: Trace, corpus: Corpus, *, sealed_tools: AbstractSet[str] 
 
 
 def _slice_of(trace: Trace, corpus: Corpus) -> str | None:
-    """The slice of the corpus sample the trace ran, else ``None`` (an imported log's own sample)."""
-    sample = corpus.samples.get(trace.sample_id)
-    return sample.slice if sample is not None else None
+    return sample_slice(corpus, trace.sample_id, trace.as_of)
+
+
+def sample_slice(corpus: Corpus, sample_id: str, as_of: _dt.date) -> str | None:
+    """The slice of the corpus sample *sample_id* run as of *as_of*, else ``None``.
+
+    A sample id alone could name another corpus's sample (an imported log's
+    own ``q1``), so the corpus sample counts only when its as-of date is the
+    run's too: otherwise the slice is unknown, never guessed.
+    """
+    sample = corpus.samples.get(sample_id)
+    return sample.slice if sample is not None and sample.as_of == as_of else None
 
 
 def score_traces(

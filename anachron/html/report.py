@@ -29,6 +29,7 @@ from functools import cached_property
 from typing import Any, Mapping, Sequence
 
 from .. import __version__
+from ..core.docs import doc_url
 from ..core.leakage import RunSummary, SampleResult, summarise
 from ..core.scores import metric_kind
 from ..core.stats import wilson_interval
@@ -483,7 +484,7 @@ def report_page(
         inputs.append(f"<li>question bank score card: system {esc(bank['system'])}</li>")
     body = [
         f"<h1>{esc(title)}</h1>",
-        f'<p class="meta">anachron {esc(__version__)}. Definitions: docs/metrics.md. Inputs:</p>',
+        f'<p class="meta">anachron {esc(__version__)}. Definitions: {esc(doc_url("metrics.md"))}. Inputs:</p>',
         f'<ul class="inputs">{"".join(inputs)}</ul>',
     ]
     if comparison is not None:

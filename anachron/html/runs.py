@@ -25,7 +25,7 @@ from typing import Any, Mapping, Sequence
 
 from ..core import load_traces, score_traces
 from ..store import load_corpus, shown_corpus
-from ..core.leakage import FAILED_STATUSES, SampleResult
+from ..core.leakage import FAILED_STATUSES, SampleResult, sample_slice
 from ..core.trace import warnings_of
 from ..core.seal import stored_status
 from ..core.errors import AnachronError, describe
@@ -192,24 +192,28 @@ def check_bank_card(card: Any, where: str) -> Mapping[str, Any]:
     return card
 
 
-def _inspect_logs(path: str) -> list[SampleResult]:
+def _inspect_logs(path: str, corpus: str | os.PathLike[str] | None) -> list[SampleResult]:
     try:
         from ..inspect.export import score_logs
     except ImportError as exc:
         raise AnachronError(f"{path}: reading Inspect logs: {' '.join(str(exc).split())}") from None
-    return score_logs([path])
+    return score_logs([path], corpus=corpus)
 
 
 def slices_of(results: Sequence[SampleResult], data: Any) -> dict[str, str] | None:
-    """``{sample_id: slice}`` from the corpus *data*, or None unless every sample is in it with its own as-of date
-    (a sample id alone could name another corpus's sample: then the slices are unknown, never guessed)."""
-    samples = data.samples
+    """``{sample_id: slice}``, or None unless every sample has one.
+
+    A result carries its slice when it was scored (``SampleResult.slice``); a
+    score file written before that field is looked up in the corpus *data* by
+    the core's rule (:func:`anachron.core.leakage.sample_slice`: the sample
+    with its own as-of date, never another corpus's sample of the same id).
+    """
     found = {}
     for r in results:
-        sample = samples.get(r.sample_id)
-        if sample is None or sample.as_of != r.as_of:
+        name = r.slice if r.slice is not None else sample_slice(data, r.sample_id, r.as_of)
+        if name is None:
             return None
-        found[r.sample_id] = sample.slice
+        found[r.sample_id] = name
     return found
 
 
@@ -226,7 +230,7 @@ def load_input(path: str | os.PathLike[str], *, corpus: str | os.PathLike[str] |
     p = Path(path)
     label = str(path)
     if p.is_dir() or p.suffix == ".eval":
-        return _with_slices(Run(label, tuple(_inspect_logs(label)), "Inspect logs, scored by the core"), corpus)
+        return _with_slices(Run(label, tuple(_inspect_logs(label, corpus)), "Inspect logs, scored by the core"), corpus)
     if p.suffix == ".jsonl":
         data = load_corpus(corpus)
         against = "the bundled v0 corpus" if corpus is None else f"corpus {shown_corpus(corpus)}"  # a URL without its password
@@ -236,7 +240,12 @@ def load_input(path: str | os.PathLike[str], *, corpus: str | os.PathLike[str] |
     if isinstance(document, dict) and "bank_version" in document and "checks" in document:
         return check_bank_card(document, label)
     if isinstance(document, dict) and "eval" in document and "status" in document and "version" in document:
-        return _with_slices(Run(label, tuple(_inspect_logs(label)), "Inspect log, scored by the core"), corpus)
+        return _with_slices(Run(label, tuple(_inspect_logs(label, corpus)), "Inspect log, scored by the core"), corpus)
+    if isinstance(document, dict) and set(document) == {"run", "tclr"} and isinstance(document["tclr"], dict):
+        raise AnachronError(
+            f"{label}: a per-sample TCLR file (what `anachron demo` and `anachron export` write) carries no per-sample "
+            "detail; give the traces (.jsonl), the output of `anachron score --format json`, or the Inspect logs"
+        )
     if isinstance(document, dict) and not isinstance(document.get("samples"), list) and document and all(
         isinstance(v, (int, float)) and not isinstance(v, bool) for v in document.values()
     ):

@@ -63,7 +63,9 @@ def summary_rows(summary: RunSummary, results: Sequence[SampleResult] | None = N
         # An incomplete log first, then the seal verdict: neither a run with a breach nor one whose
         # results are missing is ever shown as a clean value.
         *([("completeness", incomplete, plural(summary.calls, "calls"))] if incomplete is not None else []),
-        ("seal audit", seal_line(summary), plural(n, "samples")),
+        # The verdict only where an audit could apply, as above the CLI's table (output.report.head_lines).
+        *([("seal audit", seal_line(summary), plural(n, "samples"))]
+          if summary.seal_status is not None or summary.seal_relevant_runs else []),
         ("samples", str(n), ""),
         ("mean TCLR", num(summary.mean_tclr), plural(n, "samples")),
     ]
