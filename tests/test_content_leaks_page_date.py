@@ -131,6 +131,17 @@ class YearLessDays(Boundary):
                 self.assertEqual(leaks(text, page, published=page.isoformat()), 0)
         self.assertEqual(date_references("it closed in April the following year", page_date=page), [])
 
+    def test_the_half_year_boundary(self):
+        # 182 days back beats 183 ahead; a day later the coming one is nearer; a tie is P's year
+        for page, text, begins in ((dt.date(2019, 3, 9), "on September 8th", dt.date(2018, 9, 8)),
+                                   (dt.date(2019, 3, 10), "on September 8th", dt.date(2019, 9, 8)),
+                                   (dt.date(2019, 6, 15), "in December", dt.date(2018, 12, 1)),
+                                   (dt.date(2014, 10, 15), "close in April", dt.date(2014, 4, 1)),
+                                   (dt.date(2014, 10, 31), "close in April", dt.date(2015, 4, 1))):
+            with self.subTest(page=page, text=text):
+                self.assertEqual([r.begins for r in date_references(text, page_date=page)], [begins])
+                self.assertEqual(leaks(text, page, published=page.isoformat()), int(begins > page))
+
     def test_impossible_days_name_nothing(self):
         for text in ("due February 30", "due 31 April", "due June 0"):
             self.assertEqual(date_references(text, page_date=dt.date(2019, 1, 5)), [], text)
@@ -204,7 +215,8 @@ class RelativePeriods(Boundary):
         # "next year" on a page of 2019 names 2020, whatever T is: it leaks only while T is before 2020.
         page = dt.date(2019, 5, 15)
         for as_of, expected in ((dt.date(2019, 12, 31), 1), (dt.date(2020, 1, 1), 0), (dt.date(2021, 6, 1), 0)):
-            self.assertEqual(leaks("Sales will grow next year.", as_of, published="2019-05-15"), expected)
+            self.assertEqual(leaks("Sales will grow next year.", as_of, published=page.isoformat()), expected)
+            self.assertEqual(corpus_leaks("Sales will grow next year.", page, as_of), expected)
         # read at T, as a query is, it would have named 2021
         self.assertTrue(query_findings("next year", dt.date(2020, 1, 1)).future)
 
@@ -219,6 +231,9 @@ class RelativePeriods(Boundary):
                                  ("It ships 6 months from now.", _clamped(page.year + (page.month + 5) // 12, (page.month + 5) % 12 + 1, page.day)),
                                  ("The deal closes by the end of the year.", dt.date(page.year, 12, 31)),
                                  ("The deal closes by year-end.", dt.date(page.year, 12, 31)),
+                                 ("The deal closes before the end of the year.", dt.date(page.year, 12, 31)),
+                                 ("The offer runs until the end of the quarter.", month_span(page.year, (page.month - 1) // 3 * 3 + 3)[1]),
+                                 ("Demand stays weak for the rest of this year.", page + ONE),
                                  ("The deal closes by the end of this month.", month_span(page.year, page.month)[1]),
                                  ("Revenue next Friday.", page + dt.timedelta(days=(4 - page.weekday() - 1) % 7 + 1)),
                                  ("It starts the year after next.", dt.date(page.year + 2, 1, 1))):
@@ -231,7 +246,9 @@ class RelativePeriods(Boundary):
         page = dt.date(2019, 5, 15)
         for text in ("He joined in 2005; the next year he left.", "Three months later, he quit.",
                      "Python 3.2 is to be released 18-24 months after 3.1.", "the first rise in three years",
-                     "this year", "yesterday", "today"):
+                     "this year", "yesterday", "today", "12.4 million subscribers at year end",
+                     "it restated its year-end subscriber count", "At the end of the year, debt stood at $4M.",
+                     "sales slumped for the rest of the year", "at the end of the month"):
             with self.subTest(text=text):
                 self.assertEqual(leaks(text, page, published=page.isoformat()), 0)
 

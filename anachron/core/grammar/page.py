@@ -7,15 +7,20 @@ forms at P, then asks, as for every reference, whether the period begins
 after T.  The rules:
 
 - ``tomorrow`` is P+1; ``the day after tomorrow`` P+2; ``later this year``,
-  ``the rest of the month`` P+1 to the period's end; ``next week``, ``next
+  ``the rest of this month`` P+1 to the period's end (``the rest of the
+  year`` is not read: "sales slumped for the rest of the year" tells of a
+  past one as often); ``next week``, ``next
   month``, ``next quarter`` (calendar), ``next year``, ``next decade`` and
   ``the year after next`` the period after P's; ``next friday`` the first
   Friday after P, ``this friday`` the one in P's week; ``the coming months``,
   ``in the next 12 months``, ``next 2 years`` P+1 to P plus that much (one of
   the unit without a count); ``two years from now`` that one day;
   ``this month``, ``this quarter``, ``this year`` the period containing P;
-  ``the end of`` any of these its last day; ``the end of the month``
-  (``quarter``, ``year``) and ``year-end`` are those of P's;
+  ``the end of`` any of these its last day; ``by the end of the month``
+  (``quarter``, ``year``) and ``by year-end`` (or after ``until``,
+  ``through``, ``before``) are those of P's.  Without such a word, ``at
+  year end``, ``the year-end count`` or ``at the end of the month`` name
+  nothing: a page speaks of a past one as often as of the next;
 - a **year-less day or month** (``June 26``, ``8 September``, ``in April``,
   ``mid-March``, ``the December quarter``) is the occurrence **nearest P**:
   in P's year, the year before or the year after, whichever is fewest days
@@ -69,7 +74,7 @@ import re
 
 from .fiscal import quarter_or_half, uncertain_fiscal_part
 from .names import DAY_OF_MONTH, MONTH, MONTH_STEMS, day_of_month, month_number, weekday_number
-from .periods import ONE_DAY, OPEN_END, add_months, month_end, thirds
+from .periods import ONE_DAY, OPEN_END, add_months, month_end, thirds, units_after
 from .relative import NUMBER_WORDS, containing
 
 __all__ = ["PAGE_FORMS", "PAGE_KINDS", "PAGE_WORDS", "PAGE_WRITTEN", "nearest_occurrence", "page_kind", "page_period"]
@@ -90,7 +95,7 @@ PAGE_FORMS = (
     r"|(?P<pg_after_next>(?:the\s+)?year\s+after\s+next)"
     r"|(?P<pg_the>the\s+(?P<pg_the_span>month|quarter|year))"
     r"|(?P<pg_yearend>year[\s\-]end)"
-    r"|(?P<pg_later>(?:later\s+this|(?:the\s+)?(?:rest|remainder|balance)\s+of\s+(?:the|this))\s+(?P<pg_later_span>week|month|quarter|year))"
+    r"|(?P<pg_later>(?:later\s+this|(?:the\s+)?(?:rest|remainder|balance)\s+of\s+this)\s+(?P<pg_later_span>week|month|quarter|year))"
     rf"|(?P<pg_weekday>(?P<pg_weekday_p>next|coming|this)\s+(?P<pg_weekday_d>{_WEEKDAY_FULL}))"
     r"|(?P<pg_next>(?<!the\s)next\s+(?P<pg_next_span>week|month|quarter|year|decade))"
     rf"|(?P<pg_within>(?:(?:in|over|within|during)\s+the\s+(?:next|coming)|(?:the\s+)?(?:coming|upcoming)|(?<!the\s)next)\s+(?P<pg_within_n>{_COUNT}\s+)?(?P<pg_within_unit>day|week|month|quarter|year)s?)"
@@ -98,7 +103,7 @@ PAGE_FORMS = (
     rf"|(?P<pg_oq>(?P<pg_oq_q>{_ORDINAL})\s+(?P<pg_oq_kind>calendar|fiscal)\s+quarter(?:\s+of)?\s+(?P<pg_oq_y>(?:19|20)[0-9]{{2}}))"
     rf"|(?P<pg_ym>(?P<pg_ym_y>(?:19|20)[0-9]{{2}})-(?P<pg_ym_m>january|february|march|april|may|june|july|august|september|october|november|december))"
     rf"|(?P<pg_md>(?P<pg_md_m>{MONTH})\.?\s+(?P<pg_md_d>{DAY_OF_MONTH}))"
-    rf"|(?P<pg_dm>(?P<pg_dm_d>{DAY_OF_MONTH})\s+(?:of\s+)?(?P<pg_dm_m>{MONTH})\b\.?)"
+    rf"|(?P<pg_dm>(?P<pg_dm_d>{DAY_OF_MONTH})\s+(?:of\s+)?(?P<pg_dm_m>{MONTH})\b)"
     rf"|(?P<pg_mq>(?:the\s+)?(?P<pg_mq_m>{MONTH})\s+quarter)"
     rf"|(?P<pg_month>{MONTH})"
     r")(?:,?\s+(?:of\s+)?(?:(?P<pg_which>last|this|next)|the\s+(?P<pg_told>previous|prior|following|next|same))\s+year)?"
@@ -145,15 +150,6 @@ def nearest_occurrence(period, page_date: _dt.date, forward: bool = False) -> tu
     return min(candidates, key=lambda c: max((c[0] - page_date).days, (page_date - c[1]).days, 0))
 
 
-def _after(day: _dt.date, count: int, unit: str) -> _dt.date:
-    unit = unit.lower()
-    if unit == "day":
-        return day + _dt.timedelta(days=count)
-    if unit == "week":
-        return day + _dt.timedelta(weeks=count)
-    return add_months(day, count * {"month": 1, "quarter": 3, "year": 12}[unit])
-
-
 def _count(text: str | None) -> int:
     text = (text or "one").strip().lower()
     return NUMBER_WORDS[text] if text in NUMBER_WORDS else int(text)
@@ -183,9 +179,9 @@ def _relative(g, page_date: _dt.date) -> tuple[_dt.date, _dt.date] | None:
         _, ends = containing(g("pg_next_span"), page_date, None)
         return containing(g("pg_next_span"), ends + ONE_DAY, None)
     if g("pg_within"):
-        return page_date + ONE_DAY, _after(page_date, _count(g("pg_within_n")), g("pg_within_unit"))
+        return page_date + ONE_DAY, units_after(page_date, _count(g("pg_within_n")), g("pg_within_unit"))
     if g("pg_from_now"):
-        day = _after(page_date, _count(g("pg_from_now_n")), g("pg_from_now_unit"))
+        day = units_after(page_date, _count(g("pg_from_now_n")), g("pg_from_now_unit"))
         return day, day
     if g("pg_ym"):
         year, month = int(g("pg_ym_y")), month_number(g("pg_ym_m"))
@@ -227,6 +223,10 @@ def page_period(match: re.Match[str], page_date: _dt.date) -> tuple[_dt.date, _d
     end = g("pg_end") is not None
     if kind == "pg_the" and not end:
         return None  # "the year" alone names no period
+    if end and cue == "before":
+        cue = "by"  # "before the end of May": by then
+    if kind in ("pg_the", "pg_yearend") and cue not in _FORWARD:
+        return None  # "at year end", "the year-end count", "at the end of the month": a past one as often
     if kind == "pg_month" and not ((cue or end) and g("pg_month")[0].isupper()):
         return None  # a month name alone is a word too often (module docstring)
     if kind == "pg_the":
