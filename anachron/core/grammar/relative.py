@@ -15,7 +15,8 @@ above reaches for nothing after T's year's month).
 
 :data:`ANCHORED_FORMS` is a regular-expression source, one named group per
 form; :func:`anchored_period` reads a match of it.  Only a reader of
-queries uses these: in a page, "next year" is relative to the page's own date.
+queries uses these: in a page, "next year" is relative to the page's own date
+(:mod:`.page`).
 
 >>> import re
 >>> m = re.fullmatch(ANCHORED_FORMS, "next quarter", re.IGNORECASE)
