@@ -12,9 +12,11 @@ tests/test_content_leaks_real.py.
 from __future__ import annotations
 
 import datetime as dt
+import re
 import unittest
 
 from anachron.core import build_corpus, date_references, parse_traces, query_findings
+from anachron.core.grammar.page import PAGE_FORMS, PAGE_KEYS, PAGE_KINDS, page_kind
 from anachron.core.leakage import score_trace
 from tests.corpus_fixtures import item
 
@@ -286,6 +288,29 @@ class WrittenInPagesOnly(Boundary):
         for month in (10, 11, 12):
             text = f"Resolution: https://mail.python.org/pipermail/python-dev/2017-{MONTHS[month - 1]}/151038.html"
             self.assert_begins(text, page, dt.date(2017, month, 1))
+
+
+class EveryForm(unittest.TestCase):
+    EXAMPLES = {
+        "pg_after_tomorrow": "the day after tomorrow", "pg_tomorrow": "tomorrow", "pg_this": "this quarter",
+        "pg_the": "by the end of the month", "pg_yearend": "by year-end", "pg_later": "later this year",
+        "pg_weekday": "next Friday", "pg_after_next": "the year after next", "pg_next": "next decade",
+        "pg_within": "in the coming weeks", "pg_from_now": "two years from now",
+        "pg_oq": "second calendar quarter of 2014", "pg_ym": "2017-December", "pg_md": "Sept. 8th",
+        "pg_dm": "8 September", "pg_mq": "the June quarter", "pg_month": "in April",
+    }
+
+    def test_each_form_is_read_and_holds_a_key(self):
+        # the pass is skipped for a text holding no key: every form must hold one
+        self.assertEqual(set(self.EXAMPLES), PAGE_KINDS)
+        pattern = re.compile(PAGE_FORMS, re.IGNORECASE)
+        for kind, text in self.EXAMPLES.items():
+            with self.subTest(kind=kind):
+                match = pattern.fullmatch(text)
+                self.assertIsNotNone(match)
+                self.assertEqual(page_kind(match), kind)
+                self.assertTrue(any(key in text.lower() for key in PAGE_KEYS))
+                self.assertTrue(date_references(f"It said so: {text}.", page_date=dt.date(2014, 4, 2)))
 
 
 class RenderBanner(unittest.TestCase):

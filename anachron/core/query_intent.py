@@ -64,7 +64,7 @@ from .grammar.names import (
     month_number,
 )
 from .grammar.numeric import Order, numeric_dates
-from .grammar.page import PAGE_FORMS, PAGE_WORDS, PAGE_WRITTEN, page_kind, page_period
+from .grammar.page import PAGE_FORMS, PAGE_KEYS, PAGE_WORDS, PAGE_WRITTEN, page_kind, page_period
 from .grammar.periods import ONE_DAY, OPEN_END, add_months, month_end, thirds
 from .grammar.relative import ANCHORED_FORMS, ANCHORED_KINDS, ANCHORED_WORDS, anchored_period
 
@@ -722,7 +722,10 @@ def _page_matches(text: str, written: list) -> tuple[list, list]:
     A page match inside a written-out one is dropped (``in April 2014`` is April 2014); a written-out
     match inside ``the third calendar quarter of 2014`` or ``2017-December`` (the bare year) gives way to it.
     """
-    page = []
+    page: list = []
+    lowered = text.lower()
+    if not any(key in lowered for key in PAGE_KEYS):  # no form can match: skip the pass
+        return written, page
     inside: list[tuple[int, int]] = []
     starts = [m.start() for m in written]  # sorted and disjoint: only the last one starting before an end can overlap
     for match in _PAGE.finditer(text):

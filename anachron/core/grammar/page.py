@@ -77,7 +77,7 @@ from .names import DAY_OF_MONTH, MONTH, MONTH_STEMS, day_of_month, month_number,
 from .periods import ONE_DAY, OPEN_END, add_months, month_end, thirds, units_after
 from .relative import NUMBER_WORDS, containing
 
-__all__ = ["PAGE_FORMS", "PAGE_KINDS", "PAGE_WORDS", "PAGE_WRITTEN", "nearest_occurrence", "page_kind", "page_period"]
+__all__ = ["PAGE_FORMS", "PAGE_KEYS", "PAGE_KINDS", "PAGE_WORDS", "PAGE_WRITTEN", "nearest_occurrence", "page_kind", "page_period"]
 
 _COUNT = r"(?:[0-9]{1,3}|a|an|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|few|several)"
 _UNITS = r"(?:day|week|month|quarter|year)s?"
@@ -123,6 +123,9 @@ PAGE_WORDS = (
     "remainder", "balance", "next", "coming", "upcoming", "over", "within", "first", "second", "third", "fourth",
     *(rf"{word}\s" for word in NUMBER_WORDS),
 )
+# Every form holds one of these (a month's first letters, a unit, "tomorrow"; a weekday ends in "day"):
+# a text holding none, in lower case, has no match, and its pass is skipped.
+PAGE_KEYS = (*MONTH_STEMS, "day", "week", "month", "quarter", "year", "decade", "tomorrow")
 _FORWARD = frozenset(("by", "until", "till", "through", "thru"))
 _NOTHING_AFTER = frozenset(("since", "last", "before"))
 _WHICH = {"last": -1, "this": 0, "next": 1}
