@@ -176,18 +176,34 @@ def _undated_evidence(item: ReturnedItem, status: str, t: str) -> str:
     return f"undated item {item.id} ({_quote(reason, 160)})"
 
 
-def _future_in_text(item: ReturnedItem, as_of: _dt.date) -> list[DateReference]:
-    """:func:`future_references` of the item's text, from its references when they were worked out once.
+def page_day(item: ReturnedItem) -> _dt.date | None:
+    """The day a page's text speaks from: its publication day, when it is dated to the day (else None).
 
-    Page chrome (modification stamps, copyright notices: :func:`~anachron.core.attribution.without_chrome`)
-    states nothing about the world: a reference found only there is no content leak.
+    A page's "next year" or "until September 8th" is read at this day
+    (:mod:`anachron.core.grammar.page`); a page dated only to a month or a
+    year, or not at all, has no such reading: what it names relative to
+    itself cannot be told.
+    """
+    dating = item.dating
+    if dating is None:
+        return item.publish_date
+    return dating.first if dating.granularity == "day" else None
+
+
+def _future_in_text(item: ReturnedItem, as_of: _dt.date) -> list[DateReference]:
+    """:func:`future_references` of the item's text (written out, and anchored at :func:`page_day`), from its
+    references when they were worked out once.
+
+    Page chrome (modification stamps, copyright notices, render banners:
+    :func:`~anachron.core.attribution.without_chrome`) states nothing about the world: a reference found
+    only there is no content leak.
     """
     if item.references is None:
-        future = future_references(item.text, as_of)
+        future = future_references(item.text, as_of, page_date=page_day(item))
     else:
         future = [ref for ref in item.references if not known_at(ref.begins, as_of)]
     if future and chrome_spans(item.text):  # rare: the text is read again only when it has chrome and a finding
-        future = future_references(without_chrome(item.text), as_of)
+        future = future_references(without_chrome(item.text), as_of, page_date=page_day(item))
     return future
 
 

@@ -64,6 +64,7 @@ from .grammar.names import (
     month_number,
 )
 from .grammar.numeric import Order, numeric_dates
+from .grammar.page import PAGE_FORMS, PAGE_KEYS, PAGE_WORDS, PAGE_WRITTEN, page_kind, page_period
 from .grammar.periods import ONE_DAY, OPEN_END, add_months, month_end, thirds
 from .grammar.relative import ANCHORED_FORMS, ANCHORED_KINDS, ANCHORED_WORDS, anchored_period
 
@@ -247,6 +248,9 @@ _CJK_DIGITS = {"一": 1, "二": 2, "三": 3, "四": 4}
 
 # The anchored references: a second pass, over queries only (a prefix may stand before them: after tomorrow).
 _ANCHORED = re.compile(r"(?<![\w$£€¥.,#])" + _STARTS_ANCHORED + r"(?:(?=[abcelmstuwy])" + _PREFIXES + r")?(?:" + ANCHORED_FORMS + r")", re.IGNORECASE)
+
+# References anchored at a page's own date (grammar.page), read in the text of returned items only.
+_PAGE = re.compile(r"(?<![\w$£€¥.,#])" + _starts(r"[0-9]", PAGE_WORDS) + r"(?:" + PAGE_FORMS + r")", re.IGNORECASE)
 
 # Open periods: words asking for results or figures, and words that frame a query as something else.
 _RESULTS = re.compile(
@@ -691,9 +695,11 @@ def _matches(text: str):
 
 
 def date_references(
-    text: str, as_of: _dt.date | None = None, *, fiscal_year_end: str | None = None
+    text: str, as_of: _dt.date | None = None, *, fiscal_year_end: str | None = None, page_date: _dt.date | None = None
 ) -> list[DateReference]:
-    """Every written-out date or period *text* refers to, in order of appearance.
+    """Every written-out date or period *text* refers to, in order of appearance; with *page_date*, then
+    those anchored at the page's own date (:mod:`anachron.core.grammar.page`: ``next year``, ``until
+    September 8th``), which a page's text is read by and a query's never.
 
     *as_of* chooses the century of a two-digit year (within T-79..T+20
     years; without it, 20YY); *fiscal_year_end* (``"MM-DD"``) is the
@@ -704,7 +710,47 @@ def date_references(
     """
     fiscal = parse_fiscal_year_end(fiscal_year_end) if fiscal_year_end is not None else None
     text, matches = _matches(text)
-    return _references(text, as_of, fiscal, matches, anchored=False)
+    if page_date is None:
+        return _references(text, as_of, fiscal, matches, anchored=False)
+    matches, page = _page_matches(text, matches)
+    return _references(text, as_of, fiscal, matches, anchored=False) + _page_references(page, page_date)
+
+
+def _page_matches(text: str, written: list) -> tuple[list, list]:
+    """The written-out matches and the matches of the forms anchored at a page's date (grammar.page), apart.
+
+    A page match inside a written-out one is dropped (``in April 2014`` is April 2014); a written-out
+    match inside ``the third calendar quarter of 2014`` or ``2017-December`` (the bare year) gives way to it.
+    """
+    page: list = []
+    lowered = text.lower()
+    if not any(key in lowered for key in PAGE_KEYS):  # no form can match: skip the pass
+        return written, page
+    inside: list[tuple[int, int]] = []
+    starts = [m.start() for m in written]  # sorted and disjoint: only the last one starting before an end can overlap
+    for match in _PAGE.finditer(text):
+        if page_kind(match) in PAGE_WRITTEN:
+            inside.append(match.span())
+            page.append(match)
+            continue
+        index = bisect.bisect_left(starts, match.end()) - 1
+        if index < 0 or written[index].end() <= match.start():
+            page.append(match)
+    if inside:
+        written = [m for m in written if not any(start <= m.start() and m.end() <= end for start, end in inside)]
+    return written, page
+
+
+def _page_references(matches: list, page_date: _dt.date) -> list[DateReference]:
+    found = []
+    for match in matches:
+        try:
+            period = page_period(match, page_date)
+        except ValueError:  # a day that is no day (February 30)
+            continue
+        if period is not None:
+            found.append(DateReference(match.group(0), *period))
+    return found
 
 
 # Two cutoffs whose windows for a two-digit year (T-79..T+20) share no year: a text whose
@@ -712,28 +758,34 @@ def date_references(
 _CUTOFFS = (_dt.date(1950, 1, 1), _dt.date(2050, 1, 1))
 
 
-def fixed_references(text: str) -> list[DateReference] | None:
+def fixed_references(text: str, *, page_date: _dt.date | None = None) -> list[DateReference] | None:
     """:func:`date_references` of *text* (no fiscal calendar) when they are the same at every T, else ``None``.
 
     Only a two-digit year (Q3 '23) is read by T, in the century nearest it:
     a text with one has no references fixed in advance.  The text is
-    searched once; its matches are read at two cutoffs.
+    searched once; its matches are read at two cutoffs.  The references
+    anchored at *page_date* depend on the page's date only.
     """
     text, matches = _matches(text)
+    page: list = []
+    if page_date is not None:
+        matches, page = _page_matches(text, matches)
     early, late = (_references(text, cutoff, None, matches, anchored=False) for cutoff in _CUTOFFS)
-    return early if early == late else None
+    return early + _page_references(page, page_date) if early == late else None  # type: ignore[arg-type]
 
 
 def future_references(
-    text: str, as_of: _dt.date, *, fiscal_year_end: str | None = None
+    text: str, as_of: _dt.date, *, fiscal_year_end: str | None = None, page_date: _dt.date | None = None
 ) -> list[DateReference]:
-    """The written-out references of *text* whose period begins strictly after *as_of*.
+    """The written-out references of *text* whose period begins strictly after *as_of*; with *page_date*
+    (the day the page was published), those anchored at it too (:func:`date_references`).
 
     A period that begins on or before *as_of* (the month or year containing
     it, the day itself) is not a leak.  References anchored at T are not
     read here: this is the rule for the text of returned items too.
     """
-    return [ref for ref in date_references(text, as_of, fiscal_year_end=fiscal_year_end) if not known_at(ref.begins, as_of)]
+    refs = date_references(text, as_of, fiscal_year_end=fiscal_year_end, page_date=page_date)
+    return [ref for ref in refs if not known_at(ref.begins, as_of)]
 
 
 # -- references anchored at T -------------------------------------------------------------

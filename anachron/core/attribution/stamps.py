@@ -2,16 +2,17 @@
 
 A page shows its history in stamps ("Last modified: 2024-05-28 05:47:01 UTC",
 "Updated September 24th, 2025", "This article was revised and updated at 5 p.m.
-2002-11-18", a PEP's "Post-History: 21-Mar-2001, 29-Jul-2002") and its rendering
+2002-11-18", a PEP's "Post-History: 21-Mar-2001, 29-Jul-2002"), its rendering
 year in a copyright line ("Copyright © 2017 MarketWatch, Inc.", "© 2022 Daily
-News Egypt").  Two rules read them:
+News Egypt") and its rendering day in a banner at its top ("Wednesday, 03 July
+2024" above a 2020 story).  Two rules read them:
 
 - the **revision risk** (:func:`modification_stamp`): the latest day a
   modification stamp names is the day the page shows it was modified, when
   no date field and no HTML metadata says (docs/dating.md, "Revision risk");
-- the **content check** (:func:`without_chrome`): stamps and copyright
-  notices are chrome, not statements of the page, so their dates are no
-  content leak; the text is read with them blanked out.
+- the **content check** (:func:`without_chrome`): stamps, copyright
+  notices and render banners are chrome, not statements of the page, so
+  their dates are no content leak; the text is read with them blanked out.
 
 A stamp is a label (``last modified``, ``last updated``, ``last edited``,
 ``last revised``, ``last reviewed``, ``updated``, ``modified``, ``revised``,
@@ -25,6 +26,14 @@ that says it was published after T is telling the reader something.  The
 days are read by :func:`~anachron.core.attribution.values.read_value`, the
 one reader of date values.
 
+A **render banner** is a line that holds a weekday and a day and nothing
+else ("Wednesday, 03 July 2024", "Wed, Jul 3, 2024"; no clock time, no
+byline, no other word) and starts within the first
+:data:`BANNER_CHARS` characters of the text (its title, its first lines):
+the day a site prints atop every page it serves.  The same line further
+down, or with a time or a byline ("Monday, 03 February 2020 01:45 Written
+by"), is a story's dateline, and stays content.
+
 Each pattern is scanned once, left to right, over at most
 :data:`STAMP_SCAN_CHARS` characters.
 """
@@ -35,12 +44,13 @@ import datetime as _dt
 import re
 
 from ..errors import AnachronError
-from ..grammar.names import MONTH
+from ..grammar.names import MONTH, WEEKDAY
 from .values import FLAGS, read_value
 
-__all__ = ["STAMP_SCAN_CHARS", "chrome_spans", "modification_stamp", "without_chrome"]
+__all__ = ["BANNER_CHARS", "STAMP_SCAN_CHARS", "chrome_spans", "modification_stamp", "without_chrome"]
 
 STAMP_SCAN_CHARS = 256 * 1024
+BANNER_CHARS = 300  # where a render banner may start: a page's top
 
 _DAY = (
     r"[0-9]{4}-[0-9]{2}-[0-9]{2}(?:[t ][0-9]{2}:[0-9]{2}(?::[0-9]{2})?)?"
@@ -58,6 +68,7 @@ _STAMP = re.compile(
 )
 _COPYRIGHT = re.compile(r"(?:\bcopyright[ \t]*(?:\u00a9|\(c\))?|\u00a9|\(c\))[ \t]*(?:[0-9]{4}[ \t]*[-\u2013][ \t]*)?[0-9]{4}\b", FLAGS)
 _EACH_DAY = re.compile(_DAY, FLAGS)
+_BANNER = re.compile(rf"^[ \t]*(?:{WEEKDAY})\.?,?[ \t]+(?:{_DAY})[ \t]*$", FLAGS | re.MULTILINE)
 _TAG = re.compile(r"<[^<>]{0,2048}>")
 
 
@@ -75,6 +86,7 @@ def chrome_spans(text: str) -> list[tuple[int, int]]:
     """
     visible = _visible(text)
     spans = [m.span() for m in _STAMP.finditer(visible)] + [m.span() for m in _COPYRIGHT.finditer(visible)]
+    spans += [m.span() for m in _BANNER.finditer(visible, 0, BANNER_CHARS + 256) if m.start() < BANNER_CHARS]
     return sorted(spans)
 
 

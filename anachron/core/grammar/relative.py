@@ -15,7 +15,8 @@ above reaches for nothing after T's year's month).
 
 :data:`ANCHORED_FORMS` is a regular-expression source, one named group per
 form; :func:`anchored_period` reads a match of it.  Only a reader of
-queries uses these: in a page, "next year" is relative to the page's own date.
+queries uses these: in a page, "next year" is relative to the page's own date
+(:mod:`.page`).
 
 >>> import re
 >>> m = re.fullmatch(ANCHORED_FORMS, "next quarter", re.IGNORECASE)
@@ -32,7 +33,7 @@ import re
 
 from .fiscal import fiscal_year, part_of_year
 from .names import DAY_OF_MONTH, MONTH, MONTH_NOT_A_WORD, MONTH_STEMS, day_of_month, month_number, weekday_number
-from .periods import ONE_DAY, OPEN_END, add_months, month_end, thirds
+from .periods import ONE_DAY, OPEN_END, add_months, month_end, thirds, units_after
 
 __all__ = ["ANCHORED_FORMS", "ANCHORED_KINDS", "ANCHORED_WORDS", "NUMBER_WORDS", "anchored_period", "containing"]
 
@@ -129,15 +130,6 @@ def _weekday(word: str, weekday: int, as_of: _dt.date) -> tuple[_dt.date, _dt.da
     return day, day
 
 
-def _after(as_of: _dt.date, count: int, unit: str) -> _dt.date:
-    unit = unit.lower()
-    if unit == "day":
-        return as_of + _dt.timedelta(days=count)
-    if unit == "week":
-        return as_of + _dt.timedelta(weeks=count)
-    return add_months(as_of, count * {"month": 1, "quarter": 3, "year": 12}[unit])
-
-
 def _count(text: str) -> int:
     text = text.lower()
     return NUMBER_WORDS[text] if text in NUMBER_WORDS else int(text)
@@ -171,12 +163,12 @@ def anchored_period(match: re.Match[str], as_of: _dt.date, fiscal) -> tuple[_dt.
         return _dt.date(as_of.year + 2, 1, 1), _dt.date(as_of.year + 2, 12, 31)
     if g("ahead") or g("within"):
         unit = g("unit") or match.group(0).split()[0]
-        return as_of + ONE_DAY, _after(as_of, 1, unit)
+        return as_of + ONE_DAY, units_after(as_of, 1, unit)
     if g("in"):
-        day = _after(as_of, _count(g("in_n")), g("unit2"))
+        day = units_after(as_of, _count(g("in_n")), g("unit2"))
         return day, day
     if g("later_n"):
-        day = _after(as_of, _count(g("later_n_n")), g("later_n_unit"))
+        day = units_after(as_of, _count(g("later_n_n")), g("later_n_unit"))
         return day, day
     if g("md") or g("dm"):
         day = _dt.date(as_of.year, month_number(g("md_m") or g("dm_m")), day_of_month(g("md_d") or g("dm_d")))
