@@ -563,7 +563,7 @@ class FixedEffects:
     """The two-way fixed-effects fit: ``model`` is each model's difficulty-adjusted Brier."""
 
     models: Mapping[str, float]
-    questions: Mapping[str, float]  # question effects, mean 0 over the observations
+    questions: Mapping[str, float]  # question effects, mean 0 over the questions
     iterations: int
     converged: bool
 
@@ -577,17 +577,19 @@ def difficulty_adjusted(
     The fit alternates: each model's effect is the mean over its questions
     of ``brier - question``, then each question's the mean over its models of
     ``brier - model``, until no effect moves by more than *tolerance*
-    (alternating demeaning converges to the least-squares fit).  The
-    effects are identified by making the question effects average 0 over
-    the observations, so a model's effect stays on the Brier scale: its
-    **difficulty-adjusted Brier** is its mean Brier less the mean difficulty
-    of the questions it answered.  When every model answered every question
-    it is its plain mean Brier.  Models linked by no question are
-    identified together all the same (one normalisation over all).
+    (alternating demeaning converges to the least-squares fit).  A model's
+    **difficulty-adjusted Brier** is the mean over its questions of
+    ``brier - question``, on the scale ForecastBench fixes by rescaling so
+    that "Always 0.5" (a forecast of 0.5 on every question, Brier 0.25)
+    scores 0.25: that is, the question effects average 0 over the
+    *questions* (each question once, however many models answered it).
+    When every model answered every question it is its plain mean Brier.
+    Models linked by no question are identified together all the same (one
+    normalisation over all).
 
     >>> fit = difficulty_adjusted([("q1", "a", 0.25), ("q1", "b", 0.5), ("q2", "b", 0.0)])
     >>> {m: round(v, 6) for m, v in fit.models.items()}  # q1 is hard, q2 easy: b answered both
-    {'a': 0.083333, 'b': 0.333333}
+    {'a': 0.0, 'b': 0.25}
     """
     data: dict[tuple[str, str], float] = {}
     for question, model, value in observations:
@@ -618,7 +620,9 @@ def difficulty_adjusted(
         if moved <= tolerance:
             converged = True
             break
-    shift = math.fsum(q_eff[q] for q, _ in data) / len(data)
+    # ForecastBench adds 0.25 - score("Always 0.5"), and Always 0.5 answers every question: its score is
+    # 0.25 - mean(question effects over the questions), so the shift is that unweighted mean.
+    shift = math.fsum(q_eff.values()) / len(q_eff)
     return FixedEffects(
         models={m: v + shift for m, v in sorted(m_eff.items())},
         questions={q: v - shift for q, v in sorted(q_eff.items())},
