@@ -332,6 +332,48 @@ class OutcomesCliTest(unittest.TestCase):
         code, _, err = run_cli("outcomes", self.pred)
         self.assertEqual(code, 2)
 
+    def test_outputs_written_as_a_set_and_never_over_an_input(self):
+        # A directory in the way of --out leaves --html unwritten too (nothing written on bad input).
+        html, folder = self.files.root / "r.html", self.files.root / "folder"
+        folder.mkdir()
+        code, out, err = self.outcomes(self.pred, self.res, "--html", str(html), "--out", str(folder))
+        self.assertEqual((code, out), (2, ""))
+        self.assertEqual(err.count("\n"), 1, err)
+        self.assertIn("is a directory", err)
+        self.assertFalse(html.exists())
+        self.assertEqual(list(self.files.root.glob(".*.tmp")), [])
+        code, out, err = self.outcomes(self.pred, self.res, "--html", str(folder))
+        self.assertEqual((code, out), (2, ""))
+        # --scores MODEL=FILE names an input all the same: --out over it is refused, the file kept.
+        scores = self.files.write("s.json", score_doc({s: {} for s in ("s1", "s2", "s3")}))
+        before = Path(scores).read_bytes()
+        for option in ("--out", "--html"):
+            with self.subTest(option):
+                code, out, err = self.outcomes(self.pred, self.res, "--scores", f"m-a={scores}", option, scores)
+                self.assertEqual((code, out), (2, ""))
+                self.assertIn("names an input", err)
+                self.assertEqual(Path(scores).read_bytes(), before)
+        same = str(self.files.root / "same.txt")
+        code, out, err = self.outcomes(self.pred, self.res, "--out", same, "--html", same)
+        self.assertEqual((code, out), (2, ""))
+        self.assertIn("name", err)
+        self.assertFalse(os.path.exists(same))
+        # Both written, with normal modes, when all is well.
+        target = self.files.root / "t.txt"
+        code, out, err = self.outcomes(self.pred, self.res, "--out", str(target), "--html", str(html))
+        self.assertEqual((code, out), (0, ""), err)
+        self.assertIn("Forecast outcomes", target.read_text(encoding="utf-8"))
+        self.assertIn("<html", html.read_text(encoding="utf-8"))
+        self.assertEqual(oct(os.stat(target).st_mode & 0o777), oct(0o666 & ~_umask()))
+
+    def test_bad_leakage_record_names_its_file(self):
+        bad = self.files.write("leaky.json", json.dumps({"samples": [{"sample_id": "s1", "result_leaks": "1"}]}))
+        for argv in (("--scores", bad), ("--scores", f"m-a={bad}")):
+            with self.subTest(argv=argv):
+                code, out, err = self.outcomes(self.pred, self.res, *argv)
+                self.assertEqual((code, out), (2, ""))
+                self.assertRegex(err, r"leaky\.json \(sample s1\): result_leaks is")
+
 
 def _umask() -> int:
     mask = os.umask(0)

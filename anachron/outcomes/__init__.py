@@ -119,6 +119,7 @@ def build_report(
     for model in sorted(by_model):
         table = by_model[model]
         leak_table = score_tables.get(model, score_tables.get(None)) if score_tables else None
+        leak_file = (scores or {}).get(model, (scores or {}).get(None, "scores"))
         missing = [s for s in table if s not in resolutions]
         samples = []
         days: list[_dt.date | None] = []
@@ -133,14 +134,14 @@ def build_report(
             else:
                 base = uniform(forecast)
             record = None if leak_table is None else leak_table.get(sample_id)
-            samples.append(scored_sample(forecast, resolution.outcome, base, record, f"scores (sample {sample_id})",
+            samples.append(scored_sample(forecast, resolution.outcome, base, record, f"{leak_file} (sample {sample_id})",
                                          split=leak_table is not None))
             as_of = resolution.as_of or trace_as_of.get(sample_id)
             if as_of is None and record is not None and record.get("as_of") is not None:
                 try:
                     as_of = parse_date(record["as_of"])
                 except AnachronError as exc:
-                    raise AnachronError(f"scores (sample {sample_id}): as_of: {exc}", sample_id=sample_id) from None
+                    raise AnachronError(f"{leak_file} (sample {sample_id}): as_of: {exc}", sample_id=sample_id) from None
             days.append(resolution.resolution_date or as_of)
         if not samples:
             raise AnachronError(
