@@ -46,7 +46,8 @@ class RulesTest(unittest.TestCase):
         self.assertEqual(pairs(questions), {("a", "d")})  # case and punctuation aside; not inside a word, not reordered
 
     def test_uninformative_answers_never_match(self):
-        for answer in ("yes", "No", "TRUE", "unknown", "42", "99", "forty-two", "seven", "  ", "a b", "X", "-5"):
+        for answer in ("yes", "No", "TRUE", "unknown", "42", "99", "forty-two", "seven", "  ", "a b", "X", "-5",
+                       "Yes.", "NO!", '"No"', "None.", "  yes  ", "N/A."):
             with self.subTest(answer=answer):
                 questions = [q("a", "Question?", answer), q("b", f"Mentions {answer} here")]
                 self.assertFalse(informative(questions[0]))
@@ -160,7 +161,8 @@ class CliTest(unittest.TestCase):
             "bad id": ('{"id": "", "title": "t"}\n', r"q\.jsonl:1: id is"),
             "bad options": ('{"id": "a", "title": "t", "options": "x"}\n', r"q\.jsonl:1: options is"),
             "bad resolution": ('{"id": "a", "title": "t", "resolution": [1]}\n', r"q\.jsonl:1: resolution is"),
-            "duplicate": ('{"id": "a", "title": "t"}\n{"id": "a", "title": "u"}\n', r"question id 'a' appears twice"),
+            "duplicate": ('{"id": "a", "title": "t"}\n{"id": "a", "title": "u"}\n', r"q\.jsonl:2: question id 'a' appears twice \(first at .*q\.jsonl:1\)"),
+            "infinite": ('{"id": "a", "title": "t", "resolution": 1e400}\n', r"q\.jsonl:1: resolution is .*finite"),
             "empty": ("\n", r"no question"),
             "not json": ("{nope\n", r"q\.jsonl:1"),
         }
@@ -170,6 +172,32 @@ class CliTest(unittest.TestCase):
                 self.assertEqual((code, out), (2, ""))
                 self.assertEqual(err.count("\n"), 1)
                 self.assertRegex(err, pattern)
+
+
+    def test_bad_question_sets(self):
+        cases = {
+            "questions not an array": (json.dumps({"questions": 5}), r"set\.json: questions is 5, expected an array"),
+            "duplicate": (json.dumps({"questions": [{"id": "a", "question": "x"}, {"id": "a", "question": "y"}]}),
+                          r"set\.json: questions\[1\]: question id 'a' appears twice \(first at .*questions\[0\]\)"),
+        }
+        for name, (text, pattern) in cases.items():
+            with self.subTest(name):
+                code, out, err = run_cli("bank", "crosscheck", self.write("set.json", text))
+                self.assertEqual((code, out), (2, ""))
+                self.assertEqual(err.count("\n"), 1)
+                self.assertRegex(err, pattern)
+
+    def test_a_bank_value_published_on_t_is_no_later_value(self):
+        # An embargoed item's resolution is its first value published after T (core.dates.known_at):
+        # a value published on T itself was known, so the next one settles the question.
+        item = {"id": "b1", "question": "What will Acme report?", "answer": "Acme Corp", "embargoed": True,
+                "as_of": "2024-03-01", "values": [{"value": "$41.5bn", "published": "2024-03-01"},
+                                                  {"value": "$377M", "published": "2024-03-02"}]}
+        (question,) = load_questions(self.write("bank.jsonl", json.dumps(item) + "\n"))
+        self.assertEqual(question.resolution, "$377M")
+        item["values"][1]["published"] = "2024-03-01"
+        (question,) = load_questions(self.write("bank.jsonl", json.dumps(item) + "\n"))
+        self.assertEqual(question.resolution, "Acme Corp")  # no later value: the answer
 
 
 class LabelledSetTest(unittest.TestCase):

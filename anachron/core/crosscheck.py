@@ -15,7 +15,8 @@ a pair ``(Q, leaked_by=P)``:
   states 377,000,000.
 
 Uninformative resolutions are never matched by themselves: ``yes``,
-``no``, ``true``, ``false``, ``unknown``, ``none``, ``n/a``, an empty
+``no``, ``true``, ``false``, ``unknown``, ``none``, ``n/a`` (case and
+punctuation aside: ``Yes.``, ``NO!``), an empty
 answer, a bare number under 100 (``3``, ``42``: no currency, scale or
 percent; ``forty-two`` in words), an answer of single characters (``A``,
 ``a b``; ``UK`` is matched), and an answer Q's own text already offers (one of its options: seeing it
@@ -135,11 +136,15 @@ def informative(question: Question) -> bool:
 
     >>> [informative(Question("q", "t", resolution=r)) for r in ("Yes", "42", "$42", "Joe Biden", "UK", "a b")]
     [False, False, True, True, True, False]
+    >>> [informative(Question("q", "t", resolution=r)) for r in ("Yes.", "NO!", '"None"', "Unknown?")]
+    [False, False, False, False]
     >>> informative(Question("q", "Will A or B win?", options=("Ann Lee", "Bo Chen"), resolution="Ann Lee"))
     False
     """
     answer = (question.resolution or "").strip()
-    if not answer or answer.casefold() in _EMPTY_ANSWERS or " ".join(words(answer)) in _NUMBER_WORDS:
+    # Punctuation and case aside: "Yes.", "NO!" and '"No"' say no more than yes and no.
+    said = " ".join(words(answer))
+    if not answer or answer.casefold() in _EMPTY_ANSWERS or said in _EMPTY_ANSWERS or said in _NUMBER_WORDS:
         return False
     figure = _sole_figure(answer)
     if figure is not None:
