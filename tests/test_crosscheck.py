@@ -221,8 +221,10 @@ class LabelledSetTest(unittest.TestCase):
         finally:
             sys.path.remove(str(ROOT / "benchmarks"))
         hits, found, labelled, precision, recall = bench.precision_recall()
-        self.assertEqual(precision, hits / found)
-        self.assertEqual(recall, hits / labelled)
+        # docs/bank.md states the figures the set gives today (a rule change that moves them moves the docs)
+        docs = " ".join((ROOT / "docs" / "bank.md").read_text(encoding="utf-8").split())
+        self.assertIn(f"{found} pairs are found, {labelled} are labelled leaks, {hits} both: "
+                      f"**precision {precision:.2f}, recall {recall:.2f}**", docs)
         # Each labelled leak the check misses carries a note saying why (the labels file is the record).
         labels = [json.loads(l) for l in (DATA / "labels.jsonl").read_text(encoding="utf-8").split("\n") if l.strip()]
         found_pairs = pairs(load_questions(DATA / "questions.jsonl"))

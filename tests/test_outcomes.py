@@ -164,6 +164,16 @@ class ScoreModelTest(unittest.TestCase):
         self.assertEqual(score.split["unverified"].n, 0)
         self.assertIsNone(score.split["unverified"].value)
 
+    def test_inflation_ci_is_paired(self):
+        # Every sample clean: in each resample the all-sample mean *is* the clean mean, so a paired CI is
+        # [0, 0] exactly, where means drawn from separate resamples would spread around 0.
+        samples = [sample(str(i), (i % 7) / 10, "clean") for i in range(40)]
+        score = score_model("m", samples, baseline="0.5", n_resamples=300, seed=3)
+        self.assertEqual((score.inflation.value, score.inflation.ci_low, score.inflation.ci_high), (0.0, 0.0, 0.0))
+        self.assertLess(score.brier.ci_low, score.brier.ci_high)  # the Brier itself does vary between resamples
+        # The same for a source with no sample: its inflation is undefined, never a spread
+        self.assertIsNone(score.by_source["retrieved"]["inflation"].value)
+
     def test_undefined_resamples_without_a_clean_sample(self):
         samples = [sample("a", 0.25, "clean")] + [sample(f"l{i}", 0.0, "leaked") for i in range(9)]
         score = score_model("m", samples, baseline="0.5", n_resamples=400)
