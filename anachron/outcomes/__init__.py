@@ -16,6 +16,7 @@ from dataclasses import replace
 from itertools import combinations
 from typing import Any, Mapping, Sequence
 
+from ..bank.cutoffs import BADGES
 from ..core.dates import parse_date
 from ..core.errors import AnachronError
 from ..core.outcomes import (
@@ -33,7 +34,6 @@ from .reading import Forecasts, load_forecasts, load_resolutions, load_scores
 
 __all__ = ["BADGES", "build_report", "render_table", "load_forecasts", "load_resolutions", "load_scores"]
 
-BADGES = ("pre-event model", "web-locked only")
 _SHOWN = 5
 
 
