@@ -72,6 +72,7 @@ __all__ = [
     "answer_probability",
     "brier",
     "check_distribution",
+    "check_kind",
     "check_probability",
     "difficulty_adjusted",
     "leak_class",
@@ -157,6 +158,19 @@ def _check_kind(forecast: Forecast, outcome: int | str) -> None:
             f"sample {forecast.sample_id!r}: a binary forecast needs a resolution of 0 or 1, got {outcome!r}",
             sample_id=forecast.sample_id,
         )
+
+
+def check_kind(forecast: Forecast, outcome: int | str) -> None:
+    """An error unless *outcome* can resolve *forecast*: 0 or 1 for a binary one, one of its options for a categorical one.
+
+    >>> check_kind(Forecast("s", "m", probability=0.5), 1)
+    >>> check_kind(Forecast("s", "m", probabilities={"a": 0.5, "b": 0.5}), "c")
+    Traceback (most recent call last):
+    anachron.core.errors.AnachronError: sample 's': resolved to 'c', not one of the options ['a', 'b']
+    """
+    _check_kind(forecast, outcome)
+    if not forecast.binary:
+        _outcome_vector(forecast, outcome)
 
 
 def brier(forecast: Forecast, outcome: int | str) -> float:

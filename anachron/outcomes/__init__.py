@@ -24,6 +24,7 @@ from ..core.outcomes import (
     SUM_TOLERANCE,
     Forecast,
     base_rate,
+    check_kind,
     difficulty_adjusted,
     score_model,
     scored_sample,
@@ -133,6 +134,10 @@ def build_report(
                 base = Forecast(sample_id, "baseline", probability=rate)
             else:
                 base = uniform(forecast)
+            try:  # a forecast of another kind than its resolution: name the resolution's line
+                check_kind(forecast, resolution.outcome)
+            except AnachronError as exc:
+                raise AnachronError(f"{resolution.where}: {exc}", sample_id=sample_id) from None
             record = None if leak_table is None else leak_table.get(sample_id)
             samples.append(scored_sample(forecast, resolution.outcome, base, record, f"{leak_file} (sample {sample_id})",
                                          split=leak_table is not None))

@@ -48,6 +48,7 @@ class Resolution:
     outcome: int | str
     resolution_date: _dt.date | None = None
     as_of: _dt.date | None = None
+    where: str | None = None  # the file and line (or entry) it was read from
 
 
 @dataclass(frozen=True)
@@ -231,7 +232,7 @@ def load_resolutions(path: str | os.PathLike[str]) -> tuple[dict[str, Resolution
         first[sample_id] = where
         out[sample_id] = Resolution(
             sample_id, _outcome(f"{where} (sample {sample_id})", entry["resolved_to"]),
-            _date(where, entry, "resolution_date"), _date(where, entry, "as_of") or due,
+            _date(where, entry, "resolution_date"), _date(where, entry, "as_of") or due, where,
         )
     return out, unresolved
 
