@@ -85,7 +85,13 @@ class ScoresTest(unittest.TestCase):
         self.assertEqual(answer_probability("first 20%, then on reflection 0.4"), 0.4)  # the last one
         self.assertEqual(answer_probability("100%"), 1.0)
         self.assertEqual(answer_probability("0%"), 0.0)
-        for none in ("Revenue will be $5bn.", "It will happen in 2025.", "120%", "maybe", "7 of 9 analysts", "-0.3"):
+        self.assertEqual(answer_probability("Final answer: 65%\n\nSources: [1], [2]"), 0.65)  # citations are no probability
+        self.assertEqual(answer_probability("about 0.65 (scenario 1 of 3)"), 0.65)
+        self.assertEqual(answer_probability("0.7 on a scale of 0 to 1"), 0.7)
+        self.assertEqual(answer_probability("certain: 1.0"), 1.0)
+        self.assertEqual(answer_probability("no chance: 0.0"), 0.0)
+        for none in ("Revenue will be $5bn.", "It will happen in 2025.", "120%", "maybe", "7 of 9 analysts", "-0.3",
+                     "1 in 3 chance", "Answer: 1", "0"):
             with self.subTest(answer=none):
                 self.assertIsNone(answer_probability(none))
 

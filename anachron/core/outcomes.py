@@ -213,22 +213,27 @@ def log_loss(forecast: Forecast, outcome: int | str) -> float:
 
 def answer_probability(text: str) -> float | None:
     """The probability a free-text answer states: its last figure written as a percentage
-    in [0, 100] (``70%``) or as a bare number in [0, 1] (``0.7``); ``None`` when it states none.
+    in [0, 100] (``70%``) or as a decimal in [0, 1] (``0.7``, ``.5``, ``1.0``); ``None`` when it states none.
 
     Figures are read by :mod:`anachron.core.figures` (the one reader), so a
-    year, a currency amount or ``120%`` is no probability.
+    year, a currency amount or ``120%`` is no probability.  A whole number
+    ``0`` or ``1`` is none either: it is a citation (``[1]``), a count or a
+    step (``1 in 3``, ``step 1``) far more often than a certainty, and read
+    as one it would turn a stated 65% into 1.
 
     >>> answer_probability("I estimate 30% at first, but my final answer is 0.65.")
     0.65
     >>> answer_probability("Revenue will be $5bn in 2025."), answer_probability("70 percent")
     (None, 0.7)
+    >>> answer_probability("Final answer: 65%. Sources: [1], [2]"), answer_probability("1 in 3")
+    (0.65, None)
     """
     found = None
     for figure in read_figures(text):
         value = figure.value
         if figure.percent and not (figure.currency or figure.scaled or figure.mass) and 0 <= value <= 100:
             found = float(value / 100)
-        elif figure.bare and not figure.negative and 0 <= value <= 1 and (figure.exp < 0 or value in (0, 1)):
+        elif figure.bare and not figure.negative and 0 <= value <= 1 and figure.exp < 0:
             found = float(value)
     return found
 
