@@ -229,6 +229,34 @@ class OutcomesCliTest(unittest.TestCase):
         self.assertEqual(code, 2)
         self.assertRegex(err, r"fbbad\.json: forecasts\[0\] \(sample q\): probability is 2")
 
+    def test_forecastbench_market_questions_as_published(self):
+        # As ForecastBench publishes them: a market question's forecast has "resolution_date": null, its
+        # resolution entry the market's close date (forecast_sets/2024-07-21, resolution_sets/2026-03-01).
+        forecast = self.files.write("fb.json", json.dumps({
+            "organization": "Org", "model": "M", "forecast_due_date": "2026-03-01", "forecasts": [
+                {"id": "mkt", "source": "manifold", "forecast": 0.8, "resolution_date": None, "direction": None},
+                {"id": "open", "source": "manifold", "forecast": 0.3, "resolution_date": None, "direction": None},
+                {"id": "ds", "source": "fred", "forecast": 0.4, "resolution_date": None, "direction": None},
+                {"id": "ds", "source": "fred", "forecast": 0.1, "resolution_date": "2026-03-08", "direction": None},
+            ]}))
+        resolution = self.files.write("fbr.json", json.dumps({
+            "forecast_due_date": "2026-03-01", "question_set": "2026-03-01-llm.json", "resolutions": [
+                {"id": "mkt", "source": "manifold", "direction": None, "resolution_date": "2026-03-15", "resolved_to": 0.0, "resolved": True},
+                {"id": "open", "source": "manifold", "direction": None, "resolution_date": "2026-10-02", "resolved_to": 0.17, "resolved": False},
+                {"id": "ds", "source": "fred", "direction": None, "resolution_date": "2026-03-08", "resolved_to": 1.0, "resolved": True},
+                {"id": "ds", "source": "fred", "direction": None, "resolution_date": "2026-03-31", "resolved_to": 0.0, "resolved": True},
+            ]}))
+        (m,) = self.report(forecast, resolution)["models"]
+        self.assertEqual(m["n"], 2)  # mkt (by its only entry) and ds@2026-03-08
+        self.assertAlmostEqual(m["brier"]["value"], (0.8**2 + 0.9**2) / 2)
+        # not resolved yet (its entry holds a market price), and a dataset question named without its horizon
+        self.assertEqual(m["missing_resolutions"]["samples"], ["ds", "open"])
+        # the market question's event date is its close: released the day after, web-locked only
+        cut = self.files.write("cut.json", json.dumps({"Org M": {"training_cutoff": "2025-01-01", "release_date": "2026-03-09"}}))
+        (m,) = self.report(forecast, resolution, "--model-cutoffs", cut)["models"]
+        self.assertEqual(m["badge"], "web-locked only")
+        self.assertIn("resolution of 1 sample(s)", m["badge_reason"])
+
     def test_leak_split(self):
         scores = self.files.write("s.json", score_doc({
             "s1": {"result_leaks": 1}, "s2": {"result_leaks": 0}, "s3": {"undated": 1},

@@ -17,7 +17,10 @@ The file formats (docs/outcomes.md, "Inputs"):
 
 A ForecastBench question is keyed ``id`` (a combination question's ids
 joined by ``+``, its directions after a ``/``), then ``@resolution_date``
-when it has one (a dataset question is asked at several horizons).
+when it has one (a dataset question is asked at several horizons).  A
+forecast without a resolution date (ForecastBench's market questions) is
+resolved by its question's entry when the resolution set holds only one
+(the market's, dated at its close).
 
 Every rejection names the file and line (JSON Lines) or the file and entry
 (``forecasts[3]``).
@@ -106,6 +109,13 @@ def _date(where: str, obj: Mapping[str, Any], name: str) -> _dt.date | None:
 
 def forecastbench_key(where: str, entry: Mapping[str, Any]) -> str:
     """The sample id of a ForecastBench question entry (module docstring)."""
+    key = _question_key(where, entry)
+    day = _date(where, entry, "resolution_date")
+    return key if day is None else f"{key}@{day.isoformat()}"
+
+
+def _question_key(where: str, entry: Mapping[str, Any]) -> str:
+    """A ForecastBench entry's question: its id and direction, without the resolution date."""
     ident = entry.get("id")
     if isinstance(ident, list) and ident and all(isinstance(i, str) and i for i in ident):
         key = "+".join(ident)
@@ -118,8 +128,7 @@ def forecastbench_key(where: str, entry: Mapping[str, Any]) -> str:
         key += "/" + ",".join(str(d) for d in direction)
     elif direction not in (None, []):
         key += f"/{direction}"
-    day = _date(where, entry, "resolution_date")
-    return key if day is None else f"{key}@{day.isoformat()}"
+    return key
 
 
 def _add(by_model: dict[str, dict[str, Forecast]], seen: dict[tuple[str, str], str], where: str, forecast: Forecast) -> None:
@@ -203,6 +212,7 @@ def load_resolutions(path: str | os.PathLike[str]) -> tuple[dict[str, Resolution
     obj, records = _document(path)
     out: dict[str, Resolution] = {}
     first: dict[str, str] = {}
+    rows: dict[str, list[str | None]] = {}  # ForecastBench question -> its entries' keys (None: not resolved)
     unresolved = 0
     if obj is not None:
         entries = obj.get("resolutions")
@@ -219,9 +229,12 @@ def load_resolutions(path: str | os.PathLike[str]) -> tuple[dict[str, Resolution
             raise AnachronError(f"{where}: expected an object, got {describe(entry)}")
         if forecastbench:
             sample_id = forecastbench_key(where, entry)
-            if entry.get("resolved") is False:
+            question_rows = rows.setdefault(_question_key(where, entry), [])
+            if entry.get("resolved") is False or entry.get("resolved_to") is None:
+                question_rows.append(None)
                 unresolved += 1
                 continue
+            question_rows.append(sample_id)
         else:
             sample_id = _text(where, entry, "sample_id")
         if "resolved_to" not in entry or entry["resolved_to"] is None:
@@ -234,6 +247,13 @@ def load_resolutions(path: str | os.PathLike[str]) -> tuple[dict[str, Resolution
             sample_id, _outcome(f"{where} (sample {sample_id})", entry["resolved_to"]),
             _date(where, entry, "resolution_date"), _date(where, entry, "as_of") or due, where,
         )
+    # A market question's forecast names no resolution date (ForecastBench writes null there) while
+    # its one entry in the resolution set carries the market's close date: a forecast without a date
+    # is resolved by the question's only entry.  A question with several entries (a dataset
+    # question's horizons) has no such alias: a forecast of it without a date stays unresolved.
+    for question, keys in rows.items():
+        if len(keys) == 1 and keys[0] is not None and question not in out:
+            out[question] = out[keys[0]]
     return out, unresolved
 
 
