@@ -154,6 +154,10 @@ class OutcomesCliTest(unittest.TestCase):
              r"two\.jsonl: a baseline file holds one forecaster, found 2"),
             ((self.pred, self.pred, self.res), r"model 'm-a' is also in another forecast file"),
             ((self.pred, str(self.files.root / "absent.jsonl")), r"absent\.jsonl"),
+            ((self.pred, w("empty.jsonl", "")), r"empty\.jsonl: no resolution entry"),
+            ((self.pred, w("blank.jsonl", "\n\n")), r"blank\.jsonl: no resolution entry"),
+            ((self.pred, w("emptyset.json", json.dumps({"resolutions": []}))), r"emptyset\.json: no resolution entry"),
+            ((w("nothing.jsonl", ""), self.res), r"nothing\.jsonl: no forecast"),
         ]
         for argv, pattern in cases:
             with self.subTest(pattern=pattern):

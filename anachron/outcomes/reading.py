@@ -224,6 +224,8 @@ def load_resolutions(path: str | os.PathLike[str]) -> tuple[dict[str, Resolution
     else:
         forecastbench = False
         due = None
+    if not records:
+        raise AnachronError(f"{path}: no resolution entry")
     for where, entry in records:
         if not isinstance(entry, dict):
             raise AnachronError(f"{where}: expected an object, got {describe(entry)}")
