@@ -113,7 +113,7 @@ class LeakClassTest(unittest.TestCase):
                      "answer_leaks_retrieved", "answer_leaks_parametric", "seal_breaches"):
             with self.subTest(name=name):
                 self.assertEqual(leak_class({name: 1, "undated": 3, "seal_status": "breached" if name == "seal_breaches" else None}), "leaked")
-        for name in ("undated", "unrecorded", "date_conflicts"):
+        for name in ("undated", "unrecorded", "date_conflicts", "revision_risks"):  # a page modified after T: cannot tell
             with self.subTest(name=name):
                 self.assertEqual(leak_class({name: 1}), "unverified")
         self.assertEqual(leak_class({"seal_breaches": None}), "clean")  # not audited: the trace's judgement

@@ -29,7 +29,8 @@ samples (:func:`score_model`).
 - ``leaked``: any post-T result, survivorship, restatement, query-intent,
   content or answer leak, or a seal breach;
 - ``unverified`` (cannot tell; never clean): no leak, but an undated or
-  uncertain interaction, an unrecorded call or a date conflict, or a seal
+  uncertain interaction, an unrecorded call, a date conflict or a revision
+  risk (an item modified after T), or a seal
   audit that could not show the calls went through the lock (``seal_status``
   ``unverified`` or ``lock-only``; a record without the field reads as
   :func:`anachron.core.seal.stored_status` says);
@@ -94,7 +95,9 @@ _LEAK_COUNTS = (
     "result_leaks", "survivorship_leaks", "restatement_leaks", "query_intent_leaks", "content_leaks",
     "answer_leaks_retrieved", "answer_leaks_parametric", "seal_breaches",
 )
-_DOUBT_COUNTS = ("undated", "unrecorded", "date_conflicts")
+# A revision risk (an item showing a modification after T) is doubt: what the agent read may hold
+# edits made after T, and a modification stamp is read only here, not as a content leak.
+_DOUBT_COUNTS = ("undated", "unrecorded", "date_conflicts", "revision_risks")
 # Seal statuses that leave the run's other channels open (anachron.core.seal): a seal audit that ran
 # and could not show every call went through the lock.  Not audited (null) and "no verdict" (no call
 # to judge) leave the sample to its trace's judgement.
