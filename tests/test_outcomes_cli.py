@@ -102,6 +102,11 @@ class OutcomesCliTest(unittest.TestCase):
             "sum": ('{"sample_id": "s1", "probabilities": {"a": 0.5, "b": 0.6}}\n', r"bad\.jsonl:1 \(sample s1\): probabilities sum to 1\.1, not 1 \(tolerance 1e-06\)"),
             "no sample id": ('{"probability": 0.5}\n', r"bad\.jsonl:1: sample_id is"),
             "nothing": ('{"sample_id": "s1"}\n', r"bad\.jsonl:1 \(sample s1\): no probability"),
+            "two kinds": ('{"sample_id": "s1", "probability": 0.5, "probabilities": {"a": 0.5, "b": 0.5}}\n',
+                          r"bad\.jsonl:1 \(sample s1\): both probability and probabilities"),
+            "a probability and an answer": ('{"sample_id": "s1", "probability": 0.5, "answer": "90%"}\n',
+                                            r"bad\.jsonl:1 \(sample s1\): both probability and answer"),
+            "U+2028 in an id": ('{"sample_id": "s\u2028", "probability": 1.5}\n', r"bad\.jsonl:1 \(sample s\u2028\): probability is 1\.5"),
             "twice": ('{"sample_id": "s1", "probability": 0.5}\n{"sample_id": "s1", "probability": 0.4}\n', r"bad\.jsonl:2: .*twice \(first at .*bad\.jsonl:1\)"),
             "not an object": ("[1]\n", r"bad\.jsonl:1: expected a JSON object"),
         }

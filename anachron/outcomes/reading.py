@@ -170,6 +170,9 @@ def load_forecasts(path: str | os.PathLike[str]) -> Forecasts:
         if not isinstance(model, str) or not model:
             raise AnachronError(f"{where}: model is {describe(model)}, expected a non-empty string")
         label = f"{where} (sample {sample_id})"
+        given = [name for name in ("probability", "probabilities", "answer") if name in record]
+        if len(given) > 1:
+            raise AnachronError(f"{label}: both {given[0]} and {given[1]}: give one forecast a line")
         if "probabilities" in record:
             forecast = Forecast(sample_id, model, probabilities=check_distribution(record["probabilities"], label))
         elif "probability" in record:
