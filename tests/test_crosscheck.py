@@ -158,6 +158,8 @@ class CliTest(unittest.TestCase):
             "no title": ('{"id": "a", "resolution": "x"}\n', r"q\.jsonl:1: no title"),
             "bad date": ('{"id": "a", "title": "t", "as_of": "2024-13-01"}\n', r"q\.jsonl:1: as_of"),
             "date and more": ('{"id": "a", "title": "t", "as_of": "2024-01-01xyz"}\n', r"q\.jsonl:1: as_of"),
+            "a bank value's date": ('{"id": "b", "question": "q?", "answer": "x", "as_of": "2024-01-01", '
+                                    '"values": [{"value": "x", "published": "2024-02-30"}]}\n', r"q\.jsonl:1: published: "),
             "bad id": ('{"id": "", "title": "t"}\n', r"q\.jsonl:1: id is"),
             "bad options": ('{"id": "a", "title": "t", "options": "x"}\n', r"q\.jsonl:1: options is"),
             "bad resolution": ('{"id": "a", "title": "t", "resolution": [1]}\n', r"q\.jsonl:1: resolution is"),
@@ -177,6 +179,7 @@ class CliTest(unittest.TestCase):
     def test_bad_question_sets(self):
         cases = {
             "questions not an array": (json.dumps({"questions": 5}), r"set\.json: questions is 5, expected an array"),
+            "a due date": (json.dumps({"forecast_due_date": "2024-13-01", "questions": []}), r"set\.json: forecast_due_date: "),
             "duplicate": (json.dumps({"questions": [{"id": "a", "question": "x"}, {"id": "a", "question": "y"}]}),
                           r"set\.json: questions\[1\]: question id 'a' appears twice \(first at .*questions\[0\]\)"),
         }

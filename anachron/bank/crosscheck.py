@@ -24,7 +24,7 @@ from typing import Any, Mapping
 
 from ..core.crosscheck import CrossCheck, Question
 from ..core.dates import known_at
-from ..outcomes.reading import read_day
+from ..outcomes.reading import day_field
 from ..core.errors import AnachronError, describe
 from ..core.jsonio import parse_json, read_records, read_text, record_location
 
@@ -63,15 +63,6 @@ def _resolution(where: str, value: Any) -> str | None:
     raise AnachronError(f"{where}: resolution is {describe(value)}, expected a string, a number or null")
 
 
-def _day(where: str, value: Any):
-    if value is None:
-        return None
-    try:
-        return read_day(value)
-    except AnachronError as exc:
-        raise AnachronError(f"{where}: as_of: {exc}") from None
-
-
 def _options(where: str, value: Any) -> tuple[str, ...]:
     if value is None:
         return ()
@@ -84,12 +75,12 @@ def _bank_question(where: str, obj: Mapping[str, Any]) -> Question:
     values = obj.get("values")
     if not isinstance(values, list):
         raise AnachronError(f"{where}: values is {describe(values)}, expected an array")
-    as_of = _day(where, obj.get("as_of"))
+    as_of = day_field(where, obj, "as_of")
     later = []
     for value in values:
         if not isinstance(value, dict) or not isinstance(value.get("value"), str):
             raise AnachronError(f"{where}: a value entry is {describe(value)}, expected {{\"value\", \"published\"}}")
-        published = _day(where, value.get("published"))
+        published = day_field(where, value, "published")
         if as_of is not None and published is not None and not known_at(published, as_of):
             later.append(value["value"])
     answer = obj.get("answer")
@@ -112,7 +103,7 @@ def load_questions(path: str | os.PathLike[str]) -> list[Question]:
         raise AnachronError(f"{path}: questions is {describe(obj['questions'])}, expected an array (a ForecastBench question set)")
     if isinstance(obj, dict) and isinstance(obj.get("questions"), list):
         batch = obj.get("question_set") if isinstance(obj.get("question_set"), str) else os.path.basename(str(path))
-        as_of = _day(f"{path}: forecast_due_date", obj.get("forecast_due_date"))
+        as_of = day_field(str(path), obj, "forecast_due_date")
         for i, entry in enumerate(obj["questions"]):
             where = f"{path}: questions[{i}]"
             if not isinstance(entry, dict):
@@ -136,7 +127,7 @@ def load_questions(path: str | os.PathLike[str]) -> list[Question]:
                 questions.append(Question(
                     _id(where, entry), _string(where, entry, "title", required=True), _string(where, entry, "body"),
                     _options(where, entry.get("options")), _resolution(where, entry.get("resolution")),
-                    _day(where, entry.get("as_of")), batch,
+                    day_field(where, entry, "as_of"), batch,
                 ))
             except AnachronError as exc:
                 file, line = record_location(where)

@@ -40,7 +40,7 @@ from ..core.errors import AnachronError, describe
 from ..core.jsonio import parse_json, read_records, read_text
 from ..core.outcomes import Forecast, answer_probability, check_distribution, check_probability
 
-__all__ = ["Forecasts", "Resolution", "load_forecasts", "load_resolutions", "load_scores", "read_day"]
+__all__ = ["Forecasts", "Resolution", "day_field", "load_forecasts", "load_resolutions", "load_scores", "read_day"]
 
 
 @dataclass(frozen=True)
@@ -97,7 +97,8 @@ def read_day(value: Any) -> _dt.date:
     return parse_date(value)
 
 
-def _date(where: str, obj: Mapping[str, Any], name: str) -> _dt.date | None:
+def day_field(where: str, obj: Mapping[str, Any], name: str) -> _dt.date | None:
+    """Field *name* of *obj* read by :func:`read_day` (absent or null: ``None``); an error names *where* and the field."""
     value = obj.get(name)
     if value is None:
         return None
@@ -110,7 +111,7 @@ def _date(where: str, obj: Mapping[str, Any], name: str) -> _dt.date | None:
 def forecastbench_key(where: str, entry: Mapping[str, Any]) -> str:
     """The sample id of a ForecastBench question entry (module docstring)."""
     key = _question_key(where, entry)
-    day = _date(where, entry, "resolution_date")
+    day = day_field(where, entry, "resolution_date")
     return key if day is None else f"{key}@{day.isoformat()}"
 
 
@@ -181,7 +182,7 @@ def load_forecasts(path: str | os.PathLike[str]) -> Forecasts:
             answer = record["answer"]
             if answer is not None and not isinstance(answer, str):
                 raise AnachronError(f"{label}: answer is {describe(answer)}, expected a string or null")
-            day = _date(where, record, "as_of")
+            day = day_field(where, record, "as_of")
             if day is not None:
                 as_of[sample_id] = day
             p = None if answer is None else answer_probability(answer)
@@ -223,7 +224,7 @@ def load_resolutions(path: str | os.PathLike[str]) -> tuple[dict[str, Resolution
             raise AnachronError(f"{path}: resolutions is {describe(entries)}, expected an array (a ForecastBench resolution set)")
         records = [(f"{path}: resolutions[{i}]", e) for i, e in enumerate(entries)]
         forecastbench = True
-        due = _date(str(path), obj, "forecast_due_date")  # the set's T: a market question has no resolution date
+        due = day_field(str(path), obj, "forecast_due_date")  # the set's T: a market question has no resolution date
     else:
         forecastbench = False
         due = None
@@ -250,7 +251,7 @@ def load_resolutions(path: str | os.PathLike[str]) -> tuple[dict[str, Resolution
         first[sample_id] = where
         out[sample_id] = Resolution(
             sample_id, _outcome(f"{where} (sample {sample_id})", entry["resolved_to"]),
-            _date(where, entry, "resolution_date"), _date(where, entry, "as_of") or due, where,
+            day_field(where, entry, "resolution_date"), day_field(where, entry, "as_of") or due, where,
         )
     # A market question's forecast names no resolution date (ForecastBench writes null there) while
     # its one entry in the resolution set carries the market's close date: a forecast without a date
