@@ -13,6 +13,7 @@ from typing import Any, Mapping, Sequence
 
 from .. import __version__
 from ..bank.cutoffs import BADGES
+from ..outcomes import ranked
 from . import svg
 from ._text import esc, num
 from .report import content_security_policy
@@ -130,7 +131,7 @@ def outcomes_html(report: Mapping[str, Any]) -> str:
         f'log loss clipped at {report["log_clip"]:g}. anachron {esc(__version__)}</p>',
     ]
     for badge in BADGES:
-        models = sorted((m for m in report["models"] if m["badge"] == badge), key=lambda m: (m["brier"]["value"], m["model"]))
+        models = ranked(report, badge)
         if models:
             body.append(_board(badge, models, report["leak_split"]))
     script = ""

@@ -33,7 +33,7 @@ from ..core.outcomes import (
 from ..core.stats import compare_modes
 from .reading import Forecasts, load_forecasts, load_resolutions, load_scores
 
-__all__ = ["BADGES", "build_report", "render_table", "load_forecasts", "load_resolutions", "load_scores"]
+__all__ = ["BADGES", "build_report", "ranked", "render_table", "load_forecasts", "load_resolutions", "load_scores"]
 
 _SHOWN = 5
 
@@ -229,6 +229,11 @@ def _grid(header: Sequence[str], rows: Sequence[Sequence[str]], indent: str = " 
     return lines
 
 
+def ranked(report: Mapping[str, Any], badge: str) -> list[Mapping[str, Any]]:
+    """The leaderboard of one badge: its models by Brier, then name (the table and the HTML page rank alike)."""
+    return sorted((m for m in report["models"] if m["badge"] == badge), key=lambda m: (m["brier"]["value"], m["model"]))
+
+
 def render_table(report: Mapping[str, Any]) -> str:
     """The leaderboard, one block per badge (pre-event models first; the two are never ranked together)."""
     level = f"{report['confidence'] * 100:.10g}%"
@@ -237,10 +242,9 @@ def render_table(report: Mapping[str, Any]) -> str:
         f"({report['resamples']} resamples, seed {report['seed']}); skill against {report['baseline']}"
     ]
     for badge in BADGES:
-        rows = [m for m in report["models"] if m["badge"] == badge]
+        rows = ranked(report, badge)
         if not rows:
             continue
-        rows.sort(key=lambda m: (m["brier"]["value"], m["model"]))
         out += ["", f"[{badge}]"]
         header = ["rank", "model", "n", "Brier [CI]", "adj. Brier", "log loss", "skill"]
         if report["leak_split"]:
