@@ -158,8 +158,6 @@ class CliTest(unittest.TestCase):
             "no title": ('{"id": "a", "resolution": "x"}\n', r"q\.jsonl:1: no title"),
             "bad date": ('{"id": "a", "title": "t", "as_of": "2024-13-01"}\n', r"q\.jsonl:1: as_of"),
             "date and more": ('{"id": "a", "title": "t", "as_of": "2024-01-01xyz"}\n', r"q\.jsonl:1: as_of"),
-            "a bank value's date": ('{"id": "b", "question": "q?", "answer": "x", "as_of": "2024-01-01", '
-                                    '"values": [{"value": "x", "published": "2024-02-30"}]}\n', r"q\.jsonl:1: published: "),
             "bad id": ('{"id": "", "title": "t"}\n', r"q\.jsonl:1: id is"),
             "bad options": ('{"id": "a", "title": "t", "options": "x"}\n', r"q\.jsonl:1: options is"),
             "bad resolution": ('{"id": "a", "title": "t", "resolution": [1]}\n', r"q\.jsonl:1: resolution is"),
@@ -191,16 +189,23 @@ class CliTest(unittest.TestCase):
                 self.assertRegex(err, pattern)
 
     def test_a_bank_value_published_on_t_is_no_later_value(self):
-        # An embargoed item's resolution is its first value published after T (core.dates.known_at):
-        # a value published on T itself was known, so the next one settles the question.
-        item = {"id": "b1", "question": "What will Acme report?", "answer": "Acme Corp", "embargoed": True,
-                "as_of": "2024-03-01", "values": [{"value": "$41.5bn", "published": "2024-03-01"},
-                                                  {"value": "$377M", "published": "2024-03-02"}]}
+        # An embargoed item's resolution is its first value published after T (BankItem.later_values,
+        # core.dates.known_at): a value published on T itself was known, so the next one settles it.
+        item = {"id": "b1", "as_of": "2024-03-01", "embargoed": True, "answer": None, "initial": None,
+                "instrument": "ACME", "field": "revenue", "period": "2024-Q1", "unit": "USD",
+                "question": "What will Acme report?",
+                "values": [{"value": "41500000000", "published": "2024-03-01"},
+                           {"value": "377000000", "published": "2024-03-02"}]}
         (question,) = load_questions(self.write("bank.jsonl", json.dumps(item) + "\n"))
-        self.assertEqual(question.resolution, "$377M")
-        item["values"][1]["published"] = "2024-03-01"
+        self.assertEqual((question.resolution, question.as_of), ("377000000", D(2024, 3, 1)))
+        del item["values"][1]
         (question,) = load_questions(self.write("bank.jsonl", json.dumps(item) + "\n"))
-        self.assertEqual(question.resolution, "Acme Corp")  # no later value: the answer
+        self.assertIsNone(question.resolution)  # nothing published after T: unresolved
+        # A bank line is checked by the bank's parser: values out of publication order are refused, with the line.
+        item["values"] = [{"value": "2", "published": "2024-03-05"}, {"value": "1", "published": "2024-03-04"}]
+        code, out, err = run_cli("bank", "crosscheck", self.write("bank.jsonl", "\n" + json.dumps(item) + "\n"))
+        self.assertEqual((code, out), (2, ""))
+        self.assertRegex(err, r"bank\.jsonl:2 \(item 'b1'\): field 'values\[1\]': published 2024-03-04 is not after")
 
 
 class LabelledSetTest(unittest.TestCase):

@@ -23,7 +23,7 @@ import os
 from typing import Any, Mapping
 
 from ..core.crosscheck import CrossCheck, Question
-from ..core.dates import known_at
+from .items import parse_bank
 from ..outcomes.reading import day_field
 from ..core.errors import AnachronError, describe
 from ..core.jsonio import parse_json, read_records, read_text, record_location
@@ -72,20 +72,12 @@ def _options(where: str, value: Any) -> tuple[str, ...]:
 
 
 def _bank_question(where: str, obj: Mapping[str, Any]) -> Question:
-    values = obj.get("values")
-    if not isinstance(values, list):
-        raise AnachronError(f"{where}: values is {describe(values)}, expected an array")
-    as_of = day_field(where, obj, "as_of")
-    later = []
-    for value in values:
-        if not isinstance(value, dict) or not isinstance(value.get("value"), str):
-            raise AnachronError(f"{where}: a value entry is {describe(value)}, expected {{\"value\", \"published\"}}")
-        published = day_field(where, value, "published")
-        if as_of is not None and published is not None and not known_at(published, as_of):
-            later.append(value["value"])
-    answer = obj.get("answer")
-    resolution = later[0] if obj.get("embargoed") and later else (answer if isinstance(answer, str) else None)
-    return Question(_id(where, obj), _string(where, obj, "question", required=True), resolution=resolution, as_of=as_of)
+    """A bank line as a question, read by the bank's own parser (so its rules, ``BankItem.later_values``
+    among them, are not written again here)."""
+    (item,) = parse_bank([(where, obj)]).items.values()
+    later = item.later_values()
+    resolution = later[0][0] if item.embargoed and later else item.answer
+    return Question(item.id, item.question, resolution=resolution, as_of=item.as_of)
 
 
 def load_questions(path: str | os.PathLike[str]) -> list[Question]:
