@@ -155,6 +155,17 @@ class ReliabilityTest(unittest.TestCase):
         self.assertEqual((bins[9].ci_low, bins[9].ci_high), wilson_interval(2, 3))
         self.assertEqual((bins[5].n, bins[5].observed, bins[5].ci_low), (0, None, None))  # empty bin
 
+    def test_wilson_at_the_report_level(self):
+        pairs = [(0.95, 1), (0.92, 1), (0.97, 0), (0.91, 1)]
+        ninety = reliability(pairs, confidence=0.90)[9]
+        self.assertAlmostEqual(ninety.ci_low, wilson_interval(3, 4, 1.6448536269514722)[0], places=12)
+        wide = reliability(pairs)[9]
+        self.assertLess(wide.ci_low, ninety.ci_low)  # 95% is wider than 90%
+        self.assertEqual((wide.ci_low, wide.ci_high), wilson_interval(3, 4))
+        score = score_model("m", [ScoredSample("a", 0.1, 0.1, 0.25, ((0.95, 1),))], baseline="0.5", n_resamples=100,
+                            confidence=0.9)
+        self.assertAlmostEqual(score.reliability[9].ci_low, wilson_interval(1, 1, 1.6448536269514722)[0], places=12)
+
 
 class ScoreModelTest(unittest.TestCase):
     def test_leak_inflation(self):

@@ -51,6 +51,7 @@ from __future__ import annotations
 import math
 import numbers
 import random
+from statistics import NormalDist
 from dataclasses import dataclass, field
 from typing import Any, Iterable, Mapping, Sequence
 
@@ -58,7 +59,7 @@ from .errors import AnachronError, describe
 from .figures import read_figures
 from .seal import stored_status
 from .stats.bootstrap import percentile
-from .stats.wilson import wilson_interval
+from .stats.wilson import Z95, wilson_interval
 
 __all__ = [
     "LOG_CLIP",
@@ -297,18 +298,22 @@ class ReliabilityBin:
                 "observed": self.observed, "ci_low": self.ci_low, "ci_high": self.ci_high}
 
 
-def reliability(pairs: Iterable[tuple[float, int]], bins: int = RELIABILITY_BINS) -> tuple[ReliabilityBin, ...]:
+def reliability(
+    pairs: Iterable[tuple[float, int]], bins: int = RELIABILITY_BINS, confidence: float = 0.95
+) -> tuple[ReliabilityBin, ...]:
     """The reliability table of ``(probability, happened)`` pairs in *bins* equal bins.
 
     A probability on a bin edge goes to the bin above it (0.1 is in
     [0.1, 0.2)); 1.0 is in the last bin.  Each bin's observed frequency
-    carries its 95% Wilson interval; an empty bin has ``n = 0`` and ``None``
+    carries its Wilson interval at *confidence* (95% by default, the level
+    of the report's other intervals); an empty bin has ``n = 0`` and ``None``
     elsewhere.  A categorical forecast contributes one pair per option (its
     probability, and whether that option happened).
 
     >>> [(b.n, b.observed) for b in reliability([(0.05, 0), (0.1, 1), (0.15, 0), (1.0, 1)], bins=2)]
     [(3, 0.3333333333333333), (1, 1.0)]
     """
+    z = Z95 if confidence == 0.95 else NormalDist().inv_cdf(1 - (1 - confidence) / 2)
     counts = [[0, 0, 0.0] for _ in range(bins)]  # n, hits, sum of forecasts
     for p, hit in pairs:
         k = min(int(p * bins), bins - 1)
@@ -317,7 +322,7 @@ def reliability(pairs: Iterable[tuple[float, int]], bins: int = RELIABILITY_BINS
         counts[k][2] += p
     out = []
     for k, (n, hits, total) in enumerate(counts):
-        ci = wilson_interval(hits, n)
+        ci = wilson_interval(hits, n, z)
         out.append(ReliabilityBin(k / bins, (k + 1) / bins, n, total / n if n else None, hits / n if n else None,
                                   ci[0] if ci else None, ci[1] if ci else None))
     return tuple(out)
@@ -522,7 +527,7 @@ def score_model(
         log_loss=_interval(math.fsum(logs) / n, draws["log"], confidence, n),
         skill=_interval(point_skill, draws["skill"], confidence, n),
         baseline=baseline,
-        reliability=reliability(pairs),
+        reliability=reliability(pairs, confidence=confidence),
         split=split,
         inflation=inflation,
         by_source=by_source,
