@@ -164,6 +164,10 @@ class CliTest(unittest.TestCase):
             "duplicate": ('{"id": "a", "title": "t"}\n{"id": "a", "title": "u"}\n', r"q\.jsonl:2: question id 'a' appears twice \(first at .*q\.jsonl:1\)"),
             "infinite": ('{"id": "a", "title": "t", "resolution": 1e400}\n', r"q\.jsonl:1: resolution is .*finite"),
             "empty": ("\n", r"no question"),
+            "U+2028 in a title, then a bad line": ('{"id": "a", "title": "t\u2028u"}\n{"id": "b"}\n', r"q\.jsonl:2: no title"),
+            "NaN": ('{"id": "a", "title": "t", "resolution": NaN}\n', r"q\.jsonl:1: invalid JSON"),
+            "a lone surrogate id twice": ('{"id": "\\ud800", "title": "t"}\n{"id": "\\ud800", "title": "u"}\n',
+                                          r"q\.jsonl:2: question id '\\ud800' appears twice"),
             "not json": ("{nope\n", r"q\.jsonl:1"),
         }
         for name, (text, pattern) in cases.items():

@@ -106,6 +106,7 @@ class OutcomesCliTest(unittest.TestCase):
                           r"bad\.jsonl:1 \(sample s1\): both probability and probabilities"),
             "a probability and an answer": ('{"sample_id": "s1", "probability": 0.5, "answer": "90%"}\n',
                                             r"bad\.jsonl:1 \(sample s1\): both probability and answer"),
+            "a lone surrogate in an id": ('{"sample_id": "s\\ud800", "probability": 2}\n', r"bad\.jsonl:1 \(sample s.{1,6}\): probability is 2"),
             "U+2028 in an id": ('{"sample_id": "s\u2028", "probability": 1.5}\n', r"bad\.jsonl:1 \(sample s\u2028\): probability is 1\.5"),
             "twice": ('{"sample_id": "s1", "probability": 0.5}\n{"sample_id": "s1", "probability": 0.4}\n', r"bad\.jsonl:2: .*twice \(first at .*bad\.jsonl:1\)"),
             "not an object": ("[1]\n", r"bad\.jsonl:1: expected a JSON object"),
