@@ -132,6 +132,14 @@ class CliTest(unittest.TestCase):
         code, out, _ = run_cli("bank", "crosscheck", path)
         self.assertIn("1 of 2 questions", out)
 
+    def test_same_input_same_bytes(self):
+        path = str(DATA / "questions.jsonl")
+        for form in ("json", "table"):
+            with self.subTest(form):
+                one = run_cli("bank", "crosscheck", path, "--format", form)
+                self.assertEqual(one[0], 0, one[2])
+                self.assertEqual(one, run_cli("bank", "crosscheck", path, "--format", form))
+
     def test_the_bundled_bank(self):
         code, out, err = run_cli("bank", "crosscheck", "--format", "json")
         self.assertEqual(code, 0, err)

@@ -74,8 +74,11 @@ class OutcomesCliTest(unittest.TestCase):
         self.assertIn("1 forecast(s) without a resolution, not scored: s4", out)
 
     def test_same_input_same_bytes(self):
-        one = self.outcomes(self.pred, self.res, "--format", "json")
-        self.assertEqual(one, self.outcomes(self.pred, self.res, "--format", "json"))
+        for form in ("json", "table"):
+            with self.subTest(form):
+                one = self.outcomes(self.pred, self.res, "--format", form)
+                self.assertEqual(one[0], 0, one[2])
+                self.assertEqual(one, self.outcomes(self.pred, self.res, "--format", form))
 
     def test_base_rate_and_given_baseline(self):
         report = self.report(self.pred, self.res, "--baseline", "base-rate")
