@@ -47,7 +47,7 @@ class RulesTest(unittest.TestCase):
 
     def test_uninformative_answers_never_match(self):
         for answer in ("yes", "No", "TRUE", "unknown", "42", "99", "forty-two", "seven", "  ", "a b", "X", "-5",
-                       "Yes.", "NO!", '"No"', "None.", "  yes  ", "N/A."):
+                       "Yes.", "NO!", '"No"', "None.", "  yes  ", "N/A.", "Other", "None of the above", "Neither", "both"):
             with self.subTest(answer=answer):
                 questions = [q("a", "Question?", answer), q("b", f"Mentions {answer} here")]
                 self.assertFalse(informative(questions[0]))

@@ -16,7 +16,8 @@ a pair ``(Q, leaked_by=P)``:
 
 Uninformative resolutions are never matched by themselves: ``yes``,
 ``no``, ``true``, ``false``, ``unknown``, ``none``, ``n/a`` (case and
-punctuation aside: ``Yes.``, ``NO!``), an empty
+punctuation aside: ``Yes.``, ``NO!``), a catch-all option (``Other``,
+``None of the above``, ``Neither``, ``Both``), an empty
 answer, a bare number under 100 (``3``, ``42``: no currency, scale or
 percent; ``forty-two`` in words), an answer of single characters (``A``,
 ``a b``; ``UK`` is matched), and an answer Q's own text already offers (one of its options: seeing it
@@ -51,7 +52,11 @@ from .figures import DOLLARS, Figure, read_figures, same_figure
 __all__ = ["Question", "Pair", "CrossCheck", "crosscheck", "informative", "words"]
 
 _WORD = re.compile(r"[^\W_]+", re.UNICODE)
-_EMPTY_ANSWERS = frozenset({"yes", "no", "true", "false", "unknown", "none", "n/a", "na", "null", "tbd"})
+_EMPTY_ANSWERS = frozenset({"yes", "no", "true", "false", "unknown", "none", "n/a", "na", "null", "tbd",
+                            # the catch-all options of multiple-choice questions: the same words in
+                            # another question's options say nothing of this one's answer
+                            "other", "neither", "both", "none of the above", "all of the above", "none of these",
+                            "not applicable", "no one", "nobody", "nothing"})
 # Numbers under 100 written in words are as bare as their digits.
 _UNITS = ("zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen "
           "sixteen seventeen eighteen nineteen").split()
