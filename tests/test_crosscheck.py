@@ -46,7 +46,8 @@ class RulesTest(unittest.TestCase):
         self.assertEqual(pairs(questions), {("a", "d")})  # case and punctuation aside; not inside a word, not reordered
 
     def test_uninformative_answers_never_match(self):
-        for answer in ("yes", "No", "TRUE", "unknown", "42", "99", "forty-two", "seven", "  ", "a b", "X", "-5"):
+        for answer in ("yes", "No", "TRUE", "unknown", "42", "99", "forty-two", "seven", "  ", "a b", "X", "-5",
+                       "Yes.", "NO!", '"No"', "None.", "  yes  ", "N/A.", "Other", "None of the above", "Neither", "both"):
             with self.subTest(answer=answer):
                 questions = [q("a", "Question?", answer), q("b", f"Mentions {answer} here")]
                 self.assertFalse(informative(questions[0]))
@@ -131,6 +132,14 @@ class CliTest(unittest.TestCase):
         code, out, _ = run_cli("bank", "crosscheck", path)
         self.assertIn("1 of 2 questions", out)
 
+    def test_same_input_same_bytes(self):
+        path = str(DATA / "questions.jsonl")
+        for form in ("json", "table"):
+            with self.subTest(form):
+                one = run_cli("bank", "crosscheck", path, "--format", form)
+                self.assertEqual(one[0], 0, one[2])
+                self.assertEqual(one, run_cli("bank", "crosscheck", path, "--format", form))
+
     def test_the_bundled_bank(self):
         code, out, err = run_cli("bank", "crosscheck", "--format", "json")
         self.assertEqual(code, 0, err)
@@ -160,8 +169,13 @@ class CliTest(unittest.TestCase):
             "bad id": ('{"id": "", "title": "t"}\n', r"q\.jsonl:1: id is"),
             "bad options": ('{"id": "a", "title": "t", "options": "x"}\n', r"q\.jsonl:1: options is"),
             "bad resolution": ('{"id": "a", "title": "t", "resolution": [1]}\n', r"q\.jsonl:1: resolution is"),
-            "duplicate": ('{"id": "a", "title": "t"}\n{"id": "a", "title": "u"}\n', r"question id 'a' appears twice"),
+            "duplicate": ('{"id": "a", "title": "t"}\n{"id": "a", "title": "u"}\n', r"q\.jsonl:2: question id 'a' appears twice \(first at .*q\.jsonl:1\)"),
+            "infinite": ('{"id": "a", "title": "t", "resolution": 1e400}\n', r"q\.jsonl:1: resolution is .*finite"),
             "empty": ("\n", r"no question"),
+            "U+2028 in a title, then a bad line": ('{"id": "a", "title": "t\u2028u"}\n{"id": "b"}\n', r"q\.jsonl:2: no title"),
+            "NaN": ('{"id": "a", "title": "t", "resolution": NaN}\n', r"q\.jsonl:1: invalid JSON"),
+            "a lone surrogate id twice": ('{"id": "\\ud800", "title": "t"}\n{"id": "\\ud800", "title": "u"}\n',
+                                          r"q\.jsonl:2: question id '\\ud800' appears twice"),
             "not json": ("{nope\n", r"q\.jsonl:1"),
         }
         for name, (text, pattern) in cases.items():
@@ -170,6 +184,40 @@ class CliTest(unittest.TestCase):
                 self.assertEqual((code, out), (2, ""))
                 self.assertEqual(err.count("\n"), 1)
                 self.assertRegex(err, pattern)
+
+
+    def test_bad_question_sets(self):
+        cases = {
+            "questions not an array": (json.dumps({"questions": 5}), r"set\.json: questions is 5, expected an array"),
+            "a due date": (json.dumps({"forecast_due_date": "2024-13-01", "questions": []}), r"set\.json: forecast_due_date: "),
+            "duplicate": (json.dumps({"questions": [{"id": "a", "question": "x"}, {"id": "a", "question": "y"}]}),
+                          r"set\.json: questions\[1\]: question id 'a' appears twice \(first at .*questions\[0\]\)"),
+        }
+        for name, (text, pattern) in cases.items():
+            with self.subTest(name):
+                code, out, err = run_cli("bank", "crosscheck", self.write("set.json", text))
+                self.assertEqual((code, out), (2, ""))
+                self.assertEqual(err.count("\n"), 1)
+                self.assertRegex(err, pattern)
+
+    def test_a_bank_value_published_on_t_is_no_later_value(self):
+        # An embargoed item's resolution is its first value published after T (BankItem.later_values,
+        # core.dates.known_at): a value published on T itself was known, so the next one settles it.
+        item = {"id": "b1", "as_of": "2024-03-01", "embargoed": True, "answer": None, "initial": None,
+                "instrument": "ACME", "field": "revenue", "period": "2024-Q1", "unit": "USD",
+                "question": "What will Acme report?",
+                "values": [{"value": "41500000000", "published": "2024-03-01"},
+                           {"value": "377000000", "published": "2024-03-02"}]}
+        (question,) = load_questions(self.write("bank.jsonl", json.dumps(item) + "\n"))
+        self.assertEqual((question.resolution, question.as_of), ("377000000", D(2024, 3, 1)))
+        del item["values"][1]
+        (question,) = load_questions(self.write("bank.jsonl", json.dumps(item) + "\n"))
+        self.assertIsNone(question.resolution)  # nothing published after T: unresolved
+        # A bank line is checked by the bank's parser: values out of publication order are refused, with the line.
+        item["values"] = [{"value": "2", "published": "2024-03-05"}, {"value": "1", "published": "2024-03-04"}]
+        code, out, err = run_cli("bank", "crosscheck", self.write("bank.jsonl", "\n" + json.dumps(item) + "\n"))
+        self.assertEqual((code, out), (2, ""))
+        self.assertRegex(err, r"bank\.jsonl:2 \(item 'b1'\): field 'values\[1\]': published 2024-03-04 is not after")
 
 
 class LabelledSetTest(unittest.TestCase):
@@ -193,8 +241,10 @@ class LabelledSetTest(unittest.TestCase):
         finally:
             sys.path.remove(str(ROOT / "benchmarks"))
         hits, found, labelled, precision, recall = bench.precision_recall()
-        self.assertEqual(precision, hits / found)
-        self.assertEqual(recall, hits / labelled)
+        # docs/bank.md states the figures the set gives today (a rule change that moves them moves the docs)
+        docs = " ".join((ROOT / "docs" / "bank.md").read_text(encoding="utf-8").split())
+        self.assertIn(f"{found} pairs are found, {labelled} are labelled leaks, {hits} both: "
+                      f"**precision {precision:.2f}, recall {recall:.2f}**", docs)
         # Each labelled leak the check misses carries a note saying why (the labels file is the record).
         labels = [json.loads(l) for l in (DATA / "labels.jsonl").read_text(encoding="utf-8").split("\n") if l.strip()]
         found_pairs = pairs(load_questions(DATA / "questions.jsonl"))

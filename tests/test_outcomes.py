@@ -85,7 +85,13 @@ class ScoresTest(unittest.TestCase):
         self.assertEqual(answer_probability("first 20%, then on reflection 0.4"), 0.4)  # the last one
         self.assertEqual(answer_probability("100%"), 1.0)
         self.assertEqual(answer_probability("0%"), 0.0)
-        for none in ("Revenue will be $5bn.", "It will happen in 2025.", "120%", "maybe", "7 of 9 analysts", "-0.3"):
+        self.assertEqual(answer_probability("Final answer: 65%\n\nSources: [1], [2]"), 0.65)  # citations are no probability
+        self.assertEqual(answer_probability("about 0.65 (scenario 1 of 3)"), 0.65)
+        self.assertEqual(answer_probability("0.7 on a scale of 0 to 1"), 0.7)
+        self.assertEqual(answer_probability("certain: 1.0"), 1.0)
+        self.assertEqual(answer_probability("no chance: 0.0"), 0.0)
+        for none in ("Revenue will be $5bn.", "It will happen in 2025.", "120%", "maybe", "7 of 9 analysts", "-0.3",
+                     "1 in 3 chance", "Answer: 1", "0"):
             with self.subTest(answer=none):
                 self.assertIsNone(answer_probability(none))
 
@@ -107,7 +113,7 @@ class LeakClassTest(unittest.TestCase):
                      "answer_leaks_retrieved", "answer_leaks_parametric", "seal_breaches"):
             with self.subTest(name=name):
                 self.assertEqual(leak_class({name: 1, "undated": 3, "seal_status": "breached" if name == "seal_breaches" else None}), "leaked")
-        for name in ("undated", "unrecorded", "date_conflicts"):
+        for name in ("undated", "unrecorded", "date_conflicts", "revision_risks"):  # a page modified after T: cannot tell
             with self.subTest(name=name):
                 self.assertEqual(leak_class({name: 1}), "unverified")
         self.assertEqual(leak_class({"seal_breaches": None}), "clean")  # not audited: the trace's judgement
@@ -149,6 +155,17 @@ class ReliabilityTest(unittest.TestCase):
         self.assertEqual((bins[9].ci_low, bins[9].ci_high), wilson_interval(2, 3))
         self.assertEqual((bins[5].n, bins[5].observed, bins[5].ci_low), (0, None, None))  # empty bin
 
+    def test_wilson_at_the_report_level(self):
+        pairs = [(0.95, 1), (0.92, 1), (0.97, 0), (0.91, 1)]
+        ninety = reliability(pairs, confidence=0.90)[9]
+        self.assertAlmostEqual(ninety.ci_low, wilson_interval(3, 4, 1.6448536269514722)[0], places=12)
+        wide = reliability(pairs)[9]
+        self.assertLess(wide.ci_low, ninety.ci_low)  # 95% is wider than 90%
+        self.assertEqual((wide.ci_low, wide.ci_high), wilson_interval(3, 4))
+        score = score_model("m", [ScoredSample("a", 0.1, 0.1, 0.25, ((0.95, 1),))], baseline="0.5", n_resamples=100,
+                            confidence=0.9)
+        self.assertAlmostEqual(score.reliability[9].ci_low, wilson_interval(1, 1, 1.6448536269514722)[0], places=12)
+
 
 class ScoreModelTest(unittest.TestCase):
     def test_leak_inflation(self):
@@ -163,6 +180,16 @@ class ScoreModelTest(unittest.TestCase):
         self.assertEqual(score.skill.value, 1 - 0.125 / 0.25)
         self.assertEqual(score.split["unverified"].n, 0)
         self.assertIsNone(score.split["unverified"].value)
+
+    def test_inflation_ci_is_paired(self):
+        # Every sample clean: in each resample the all-sample mean *is* the clean mean, so a paired CI is
+        # [0, 0] exactly, where means drawn from separate resamples would spread around 0.
+        samples = [sample(str(i), (i % 7) / 10, "clean") for i in range(40)]
+        score = score_model("m", samples, baseline="0.5", n_resamples=300, seed=3)
+        self.assertEqual((score.inflation.value, score.inflation.ci_low, score.inflation.ci_high), (0.0, 0.0, 0.0))
+        self.assertLess(score.brier.ci_low, score.brier.ci_high)  # the Brier itself does vary between resamples
+        # The same for a source with no sample: its inflation is undefined, never a spread
+        self.assertIsNone(score.by_source["retrieved"]["inflation"].value)
 
     def test_undefined_resamples_without_a_clean_sample(self):
         samples = [sample("a", 0.25, "clean")] + [sample(f"l{i}", 0.0, "leaked") for i in range(9)]
@@ -211,15 +238,30 @@ class FixedEffectsTest(unittest.TestCase):
     def test_hand_solved_unbalanced_case(self):
         # a answered q1, q2; b answered q2, q3.  Four observations, four free effects: an exact fit.
         #   a + q1 = 0.1, a + q2 = 0.3, b + q2 = 0.5, b + q3 = 0.2
-        # so b = a + 0.2, q1 = 0.1 - a, q2 = 0.3 - a, q3 = -a.  The question effects average 0 over the
-        # observations: q1 + 2 q2 + q3 = 0.7 - 4a = 0, so a = 0.175 and b = 0.375 (raw means: 0.2 and 0.35).
+        # so b = a + 0.2, q1 = 0.1 - a, q2 = 0.3 - a, q3 = -a.  ForecastBench rescales so that Always 0.5
+        # (0.25 - q on every question) scores 0.25: the question effects average 0 over the three
+        # questions, q1 + q2 + q3 = 0.4 - 3a = 0, so a = 2/15 and b = 1/3 (raw means: 0.2 and 0.35).
         fit = difficulty_adjusted([("q1", "a", 0.1), ("q2", "a", 0.3), ("q2", "b", 0.5), ("q3", "b", 0.2)])
         self.assertTrue(fit.converged)
-        self.assertAlmostEqual(fit.models["a"], 0.175, places=9)
-        self.assertAlmostEqual(fit.models["b"], 0.375, places=9)
-        self.assertAlmostEqual(fit.questions["q1"], -0.075, places=9)
-        self.assertAlmostEqual(fit.questions["q2"], 0.125, places=9)
-        self.assertAlmostEqual(fit.questions["q3"], -0.175, places=9)
+        self.assertAlmostEqual(fit.models["a"], 2 / 15, places=9)
+        self.assertAlmostEqual(fit.models["b"], 1 / 3, places=9)
+        self.assertAlmostEqual(fit.questions["q1"], 0.1 - 2 / 15, places=9)
+        self.assertAlmostEqual(fit.questions["q2"], 0.3 - 2 / 15, places=9)
+        self.assertAlmostEqual(fit.questions["q3"], -2 / 15, places=9)
+
+    def test_always_half_scores_a_quarter(self):
+        # ForecastBench's scale: a forecaster of 0.5 on every question (Brier 0.25 each), scored as
+        # ForecastBench scores a model left out of the fit, mean(brier - question effect), gets 0.25,
+        # however unevenly the other models covered the questions.
+        obs = [("q1", "a", 0.01), ("q2", "a", 0.64), ("q3", "a", 0.09), ("q3", "b", 0.36), ("q4", "b", 0.0),
+               ("q4", "c", 0.81), ("q1", "c", 0.25), ("q5", "c", 0.04)]
+        fit = difficulty_adjusted(obs)
+        always_half = sum(0.25 - effect for effect in fit.questions.values()) / len(fit.questions)
+        self.assertAlmostEqual(always_half, 0.25, places=9)
+        # and each model's figure is its mean of brier - question effect over the questions it answered
+        for model in "abc":
+            rows = [(q, v) for q, m, v in obs if m == model]
+            self.assertAlmostEqual(fit.models[model], sum(v - fit.questions[q] for q, v in rows) / len(rows), places=9)
 
     def test_hand_solved_least_squares_with_residuals(self):
         # A full 2 x 2 panel plus nothing missing is balanced: a's effect is its mean, as is b's.
@@ -233,7 +275,7 @@ class FixedEffectsTest(unittest.TestCase):
     def test_three_models_with_a_cycle(self):
         # a: q1, q2; b: q2, q3; c: q3, q1 -- six observations, 3 + 3 - 1 = 5 effects: least squares.
         # Brier = model + question exactly (a 0.1, b 0.2, c 0.3; q1 0, q2 0.1, q3 0.2) is recovered,
-        # once the question effects are centred over the observations (each question twice: mean 0.1).
+        # once the question effects are centred over the questions (mean 0.1).
         truth_m, truth_q = {"a": 0.1, "b": 0.2, "c": 0.3}, {"q1": 0.0, "q2": 0.1, "q3": 0.2}
         obs = [(q, m, truth_m[m] + truth_q[q]) for m, qs in (("a", "q1 q2"), ("b", "q2 q3"), ("c", "q3 q1")) for q in qs.split()]
         fit = difficulty_adjusted(obs)

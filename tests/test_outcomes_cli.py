@@ -74,8 +74,11 @@ class OutcomesCliTest(unittest.TestCase):
         self.assertIn("1 forecast(s) without a resolution, not scored: s4", out)
 
     def test_same_input_same_bytes(self):
-        one = self.outcomes(self.pred, self.res, "--format", "json")
-        self.assertEqual(one, self.outcomes(self.pred, self.res, "--format", "json"))
+        for form in ("json", "table"):
+            with self.subTest(form):
+                one = self.outcomes(self.pred, self.res, "--format", form)
+                self.assertEqual(one[0], 0, one[2])
+                self.assertEqual(one, self.outcomes(self.pred, self.res, "--format", form))
 
     def test_base_rate_and_given_baseline(self):
         report = self.report(self.pred, self.res, "--baseline", "base-rate")
@@ -102,6 +105,12 @@ class OutcomesCliTest(unittest.TestCase):
             "sum": ('{"sample_id": "s1", "probabilities": {"a": 0.5, "b": 0.6}}\n', r"bad\.jsonl:1 \(sample s1\): probabilities sum to 1\.1, not 1 \(tolerance 1e-06\)"),
             "no sample id": ('{"probability": 0.5}\n', r"bad\.jsonl:1: sample_id is"),
             "nothing": ('{"sample_id": "s1"}\n', r"bad\.jsonl:1 \(sample s1\): no probability"),
+            "two kinds": ('{"sample_id": "s1", "probability": 0.5, "probabilities": {"a": 0.5, "b": 0.5}}\n',
+                          r"bad\.jsonl:1 \(sample s1\): both probability and probabilities"),
+            "a probability and an answer": ('{"sample_id": "s1", "probability": 0.5, "answer": "90%"}\n',
+                                            r"bad\.jsonl:1 \(sample s1\): both probability and answer"),
+            "a lone surrogate in an id": ('{"sample_id": "s\\ud800", "probability": 2}\n', r"bad\.jsonl:1 \(sample s.{1,6}\): probability is 2"),
+            "U+2028 in an id": ('{"sample_id": "s\u2028", "probability": 1.5}\n', r"bad\.jsonl:1 \(sample s\u2028\): probability is 1\.5"),
             "twice": ('{"sample_id": "s1", "probability": 0.5}\n{"sample_id": "s1", "probability": 0.4}\n', r"bad\.jsonl:2: .*twice \(first at .*bad\.jsonl:1\)"),
             "not an object": ("[1]\n", r"bad\.jsonl:1: expected a JSON object"),
         }
@@ -127,9 +136,15 @@ class OutcomesCliTest(unittest.TestCase):
                 self.assertEqual((code, out), (2, ""))
                 self.assertRegex(err, pattern)
         option = self.files.write("res3.jsonl", '{"sample_id": "s1", "resolved_to": "yes"}\n')
-        code, _, err = self.outcomes(self.pred, option)
-        self.assertEqual(code, 2)
-        self.assertIn("a binary forecast needs a resolution of 0 or 1", err)
+        code, out, err = self.outcomes(self.pred, option)
+        self.assertEqual((code, out), (2, ""))
+        self.assertRegex(err, r"res3\.jsonl:1: sample 's1': a binary forecast needs a resolution of 0 or 1")
+        categorical = self.files.write("cat.jsonl", '{"sample_id": "s1", "probabilities": {"a": 0.5, "b": 0.5}}\n')
+        other = self.files.write("res7.jsonl", '\n{"sample_id": "s1", "resolved_to": "c"}\n')
+        code, out, err = self.outcomes(categorical, other)
+        self.assertEqual((code, out), (2, ""))
+        self.assertEqual(err.count("\n"), 1, err)
+        self.assertRegex(err, r"res7\.jsonl:2: sample 's1': resolved to 'c', not one of the options \['a', 'b'\]")
         none = self.files.write("res4.jsonl", '{"sample_id": "zz", "resolved_to": 1}\n')
         code, _, err = self.outcomes(self.pred, none)
         self.assertEqual(code, 2)
@@ -148,6 +163,10 @@ class OutcomesCliTest(unittest.TestCase):
              r"two\.jsonl: a baseline file holds one forecaster, found 2"),
             ((self.pred, self.pred, self.res), r"model 'm-a' is also in another forecast file"),
             ((self.pred, str(self.files.root / "absent.jsonl")), r"absent\.jsonl"),
+            ((self.pred, w("empty.jsonl", "")), r"empty\.jsonl: no resolution entry"),
+            ((self.pred, w("blank.jsonl", "\n\n")), r"blank\.jsonl: no resolution entry"),
+            ((self.pred, w("emptyset.json", json.dumps({"resolutions": []}))), r"emptyset\.json: no resolution entry"),
+            ((w("nothing.jsonl", ""), self.res), r"nothing\.jsonl: no forecast"),
         ]
         for argv, pattern in cases:
             with self.subTest(pattern=pattern):
@@ -222,6 +241,34 @@ class OutcomesCliTest(unittest.TestCase):
         code, _, err = self.outcomes(bad, resolution)
         self.assertEqual(code, 2)
         self.assertRegex(err, r"fbbad\.json: forecasts\[0\] \(sample q\): probability is 2")
+
+    def test_forecastbench_market_questions_as_published(self):
+        # As ForecastBench publishes them: a market question's forecast has "resolution_date": null, its
+        # resolution entry the market's close date (forecast_sets/2024-07-21, resolution_sets/2026-03-01).
+        forecast = self.files.write("fb.json", json.dumps({
+            "organization": "Org", "model": "M", "forecast_due_date": "2026-03-01", "forecasts": [
+                {"id": "mkt", "source": "manifold", "forecast": 0.8, "resolution_date": None, "direction": None},
+                {"id": "open", "source": "manifold", "forecast": 0.3, "resolution_date": None, "direction": None},
+                {"id": "ds", "source": "fred", "forecast": 0.4, "resolution_date": None, "direction": None},
+                {"id": "ds", "source": "fred", "forecast": 0.1, "resolution_date": "2026-03-08", "direction": None},
+            ]}))
+        resolution = self.files.write("fbr.json", json.dumps({
+            "forecast_due_date": "2026-03-01", "question_set": "2026-03-01-llm.json", "resolutions": [
+                {"id": "mkt", "source": "manifold", "direction": None, "resolution_date": "2026-03-15", "resolved_to": 0.0, "resolved": True},
+                {"id": "open", "source": "manifold", "direction": None, "resolution_date": "2026-10-02", "resolved_to": 0.17, "resolved": False},
+                {"id": "ds", "source": "fred", "direction": None, "resolution_date": "2026-03-08", "resolved_to": 1.0, "resolved": True},
+                {"id": "ds", "source": "fred", "direction": None, "resolution_date": "2026-03-31", "resolved_to": 0.0, "resolved": True},
+            ]}))
+        (m,) = self.report(forecast, resolution)["models"]
+        self.assertEqual(m["n"], 2)  # mkt (by its only entry) and ds@2026-03-08
+        self.assertAlmostEqual(m["brier"]["value"], (0.8**2 + 0.9**2) / 2)
+        # not resolved yet (its entry holds a market price), and a dataset question named without its horizon
+        self.assertEqual(m["missing_resolutions"]["samples"], ["ds", "open"])
+        # the market question's event date is its close: released the day after, web-locked only
+        cut = self.files.write("cut.json", json.dumps({"Org M": {"training_cutoff": "2025-01-01", "release_date": "2026-03-09"}}))
+        (m,) = self.report(forecast, resolution, "--model-cutoffs", cut)["models"]
+        self.assertEqual(m["badge"], "web-locked only")
+        self.assertIn("resolution of 1 sample(s)", m["badge_reason"])
 
     def test_leak_split(self):
         scores = self.files.write("s.json", score_doc({
@@ -331,6 +378,48 @@ class OutcomesCliTest(unittest.TestCase):
         self.assertIn("--resamples must be at least", err)
         code, _, err = run_cli("outcomes", self.pred)
         self.assertEqual(code, 2)
+
+    def test_outputs_written_as_a_set_and_never_over_an_input(self):
+        # A directory in the way of --out leaves --html unwritten too (nothing written on bad input).
+        html, folder = self.files.root / "r.html", self.files.root / "folder"
+        folder.mkdir()
+        code, out, err = self.outcomes(self.pred, self.res, "--html", str(html), "--out", str(folder))
+        self.assertEqual((code, out), (2, ""))
+        self.assertEqual(err.count("\n"), 1, err)
+        self.assertIn("is a directory", err)
+        self.assertFalse(html.exists())
+        self.assertEqual(list(self.files.root.glob(".*.tmp")), [])
+        code, out, err = self.outcomes(self.pred, self.res, "--html", str(folder))
+        self.assertEqual((code, out), (2, ""))
+        # --scores MODEL=FILE names an input all the same: --out over it is refused, the file kept.
+        scores = self.files.write("s.json", score_doc({s: {} for s in ("s1", "s2", "s3")}))
+        before = Path(scores).read_bytes()
+        for option in ("--out", "--html"):
+            with self.subTest(option):
+                code, out, err = self.outcomes(self.pred, self.res, "--scores", f"m-a={scores}", option, scores)
+                self.assertEqual((code, out), (2, ""))
+                self.assertIn("names an input", err)
+                self.assertEqual(Path(scores).read_bytes(), before)
+        same = str(self.files.root / "same.txt")
+        code, out, err = self.outcomes(self.pred, self.res, "--out", same, "--html", same)
+        self.assertEqual((code, out), (2, ""))
+        self.assertIn("name", err)
+        self.assertFalse(os.path.exists(same))
+        # Both written, with normal modes, when all is well.
+        target = self.files.root / "t.txt"
+        code, out, err = self.outcomes(self.pred, self.res, "--out", str(target), "--html", str(html))
+        self.assertEqual((code, out), (0, ""), err)
+        self.assertIn("Forecast outcomes", target.read_text(encoding="utf-8"))
+        self.assertIn("<html", html.read_text(encoding="utf-8"))
+        self.assertEqual(oct(os.stat(target).st_mode & 0o777), oct(0o666 & ~_umask()))
+
+    def test_bad_leakage_record_names_its_file(self):
+        bad = self.files.write("leaky.json", json.dumps({"samples": [{"sample_id": "s1", "result_leaks": "1"}]}))
+        for argv in (("--scores", bad), ("--scores", f"m-a={bad}")):
+            with self.subTest(argv=argv):
+                code, out, err = self.outcomes(self.pred, self.res, *argv)
+                self.assertEqual((code, out), (2, ""))
+                self.assertRegex(err, r"leaky\.json \(sample s1\): result_leaks is")
 
 
 def _umask() -> int:

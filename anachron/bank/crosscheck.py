@@ -18,11 +18,13 @@ Outcome material: question sets hold their answers.  Three shapes (docs/bank.md,
 
 from __future__ import annotations
 
+import math
 import os
 from typing import Any, Mapping
 
 from ..core.crosscheck import CrossCheck, Question
-from ..outcomes.reading import read_day
+from .items import parse_bank
+from ..outcomes.reading import day_field
 from ..core.errors import AnachronError, describe
 from ..core.jsonio import parse_json, read_records, read_text, record_location
 
@@ -53,19 +55,12 @@ def _resolution(where: str, value: Any) -> str | None:
     if isinstance(value, bool):
         return "yes" if value else "no"
     if isinstance(value, (int, float)):
+        if isinstance(value, float) and not math.isfinite(value):  # 1e400 parses as infinity
+            raise AnachronError(f"{where}: resolution is {describe(value)}, expected a finite number")
         return repr(value) if isinstance(value, float) else str(value)
     if isinstance(value, str):
         return value
     raise AnachronError(f"{where}: resolution is {describe(value)}, expected a string, a number or null")
-
-
-def _day(where: str, value: Any):
-    if value is None:
-        return None
-    try:
-        return read_day(value)
-    except AnachronError as exc:
-        raise AnachronError(f"{where}: as_of: {exc}") from None
 
 
 def _options(where: str, value: Any) -> tuple[str, ...]:
@@ -77,44 +72,41 @@ def _options(where: str, value: Any) -> tuple[str, ...]:
 
 
 def _bank_question(where: str, obj: Mapping[str, Any]) -> Question:
-    values = obj.get("values")
-    if not isinstance(values, list):
-        raise AnachronError(f"{where}: values is {describe(values)}, expected an array")
-    as_of = _day(where, obj.get("as_of"))
-    later = []
-    for value in values:
-        if not isinstance(value, dict) or not isinstance(value.get("value"), str):
-            raise AnachronError(f"{where}: a value entry is {describe(value)}, expected {{\"value\", \"published\"}}")
-        published = _day(where, value.get("published"))
-        if as_of is not None and published is not None and published > as_of:
-            later.append(value["value"])
-    answer = obj.get("answer")
-    resolution = later[0] if obj.get("embargoed") and later else (answer if isinstance(answer, str) else None)
-    return Question(_id(where, obj), _string(where, obj, "question", required=True), resolution=resolution, as_of=as_of)
+    """A bank line as a question, read by the bank's own parser (so its rules, ``BankItem.later_values``
+    among them, are not written again here)."""
+    (item,) = parse_bank([(where, obj)]).items.values()
+    later = item.later_values()
+    resolution = later[0][0] if item.embargoed and later else item.answer
+    return Question(item.id, item.question, resolution=resolution, as_of=item.as_of)
 
 
 def load_questions(path: str | os.PathLike[str]) -> list[Question]:
     """The questions of *path* (any of the three shapes); ids must be unique."""
     text = read_text(path)
     questions: list[Question] = []
+    wheres: list[str] = []
     obj = None
     if text.lstrip().startswith("{"):
         try:
             obj = parse_json(text, str(path), multiline=True)
         except AnachronError:
             obj = None
+    if isinstance(obj, dict) and "questions" in obj and not isinstance(obj["questions"], list):
+        raise AnachronError(f"{path}: questions is {describe(obj['questions'])}, expected an array (a ForecastBench question set)")
     if isinstance(obj, dict) and isinstance(obj.get("questions"), list):
         batch = obj.get("question_set") if isinstance(obj.get("question_set"), str) else os.path.basename(str(path))
-        as_of = _day(f"{path}: forecast_due_date", obj.get("forecast_due_date"))
+        as_of = day_field(str(path), obj, "forecast_due_date")
         for i, entry in enumerate(obj["questions"]):
             where = f"{path}: questions[{i}]"
             if not isinstance(entry, dict):
                 raise AnachronError(f"{where}: expected an object, got {describe(entry)}")
+            wheres.append(where)
             body = "\n".join(t for t in (_string(where, entry, "background"), _string(where, entry, "resolution_criteria")) if t)
             questions.append(Question(_id(where, entry), _string(where, entry, "question", required=True), body,
                                       resolution=_resolution(where, entry.get("resolution")), as_of=as_of, batch=batch))
     else:
         for where, entry in read_records(path):
+            wheres.append(where)
             try:
                 if "values" in entry and "question" in entry:
                     questions.append(_bank_question(where, entry))
@@ -127,17 +119,21 @@ def load_questions(path: str | os.PathLike[str]) -> list[Question]:
                 questions.append(Question(
                     _id(where, entry), _string(where, entry, "title", required=True), _string(where, entry, "body"),
                     _options(where, entry.get("options")), _resolution(where, entry.get("resolution")),
-                    _day(where, entry.get("as_of")), batch,
+                    day_field(where, entry, "as_of"), batch,
                 ))
             except AnachronError as exc:
                 file, line = record_location(where)
                 exc.locate(file=file, line=line)
                 raise
-    seen: set[str] = set()
-    for q in questions:
+    seen: dict[str, str] = {}
+    for q, where in zip(questions, wheres):
         if q.id in seen:
-            raise AnachronError(f"{path}: question id {q.id!r} appears twice")
-        seen.add(q.id)
+            exc = AnachronError(f"{where}: question id {q.id!r} appears twice (first at {seen[q.id]})")
+            file, line = record_location(where)
+            if line is not None:
+                exc.locate(file=file, line=line)
+            raise exc
+        seen[q.id] = where
     if not questions:
         raise AnachronError(f"{path}: no question")
     return questions

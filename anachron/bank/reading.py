@@ -35,6 +35,7 @@ import datetime
 import re
 from dataclasses import replace
 
+from ..core.dates import known_at
 from ..core.figures import SCALE_WORDS, Figure, read_figures, scale_power
 
 from ..core.grammar.names import MONTH, month_number
@@ -175,13 +176,15 @@ def _status_through(status: str, phrase: str, last: "object", as_of: "object") -
     on it ("not listed until February 9" lists on the 9th, as "not delisted
     until" delists on it).
     """
+    # Both boundaries are core.dates.known_at: the event on *last* is known from *last* on; the end
+    # of a state held through *last* is known from the next day on.
     if _NEGATED.search(phrase) and status in ("not listed", "listed"):
         after = "listed" if status == "not listed" else "delisted"  # "not listed until" / "not delisted until"
-        return after if last <= as_of else status
+        return after if known_at(last, as_of) else status
     after = {"listed": "delisted", "not listed": "listed"}.get(status)
     if after is None:
         return status
-    return status if as_of <= last else after
+    return after if known_at(last + datetime.timedelta(days=1), as_of) else status
 
 
 def statuses(text: str, as_of: "object | None" = None) -> list[tuple[str, int]]:
@@ -230,7 +233,7 @@ def _until(text: str, m: re.Match[str], status: str, as_of) -> str:
     if date["om"]:  # a month: the status held to some day of it, so only a month before as_of tells
         first = readings[0]
         last = datetime.date(first.year, first.month, calendar.monthrange(first.year, first.month)[1])
-        return _status_through(status, m.group(0), last, as_of) if last < as_of else status
+        return _status_through(status, m.group(0), last, as_of) if known_at(last + datetime.timedelta(days=1), as_of) else status
     implied = {_status_through(status, m.group(0), day, as_of) for day in readings}
     if len(implied) != 1:
         return status  # 11/05/2019 read two ways that disagree: no status is implied

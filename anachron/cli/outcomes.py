@@ -7,12 +7,13 @@ Thin over :mod:`anachron.outcomes`.
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 
 from ..core.errors import AnachronError
-from ..core.jsonio import dump_json, staged_output, write_atomic
+from ..core.jsonio import dump_json, staged_output, write_atomic, write_files_atomic
 from ..core.stats.paired import check_options
-from .options import add_format_option, add_out_option
+from .options import add_format_option, add_out_option, refuse_output_input
 
 _FLAGS = {"confidence": "--confidence", "n_resamples": "--resamples", "seed": "--seed", "ci_method": "--ci-method"}
 
@@ -69,22 +70,33 @@ def run(args: argparse.Namespace) -> int:
     from ..outcomes import build_report, render_table
 
     check_options(args.confidence, args.resamples, args.seed, names=_FLAGS)
+    scores = _scores(args.scores)
+    # MODEL=FILE hides the file from the generic check (the value is no path): check the paths themselves.
+    refuse_output_input(argparse.Namespace(**{**vars(args), "scores": sorted(scores.values())}), ("out", "html"))
+    if args.out is not None and args.html is not None and os.path.realpath(args.out) == os.path.realpath(args.html):
+        raise AnachronError(f"--out and --html both name {args.out}: choose two paths")
     cutoffs = None
     if args.model_cutoffs is not None:
         from ..bank.cutoffs import load_model_cutoffs
 
         cutoffs = load_model_cutoffs(args.model_cutoffs)
     report = build_report(
-        args.predictions, args.resolutions, scores=_scores(args.scores), cutoffs=cutoffs, baseline=args.baseline,
+        args.predictions, args.resolutions, scores=scores, cutoffs=cutoffs, baseline=args.baseline,
         n_resamples=args.resamples, seed=args.seed, confidence=args.confidence,
     )
     text = dump_json(report) if args.format == "json" else render_table(report) + "\n"
+    html = None
     if args.html is not None:
         from ..html.outcomes import outcomes_html
 
-        write_atomic(args.html, outcomes_html(report))
-    with staged_output(args.out) as stream:
+        html = outcomes_html(report)
+    if args.out is not None:
+        # One set: a directory in the way of either leaves both untouched.
+        write_files_atomic({args.out: text, **({args.html: html} if html is not None else {})})
+        return 0
+    if html is not None:
+        write_atomic(args.html, html)
+    with staged_output(None) as stream:
         stream.write(text)
-    if args.out is None:
-        sys.stdout.flush()
+    sys.stdout.flush()
     return 0

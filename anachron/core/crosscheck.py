@@ -15,7 +15,9 @@ a pair ``(Q, leaked_by=P)``:
   states 377,000,000.
 
 Uninformative resolutions are never matched by themselves: ``yes``,
-``no``, ``true``, ``false``, ``unknown``, ``none``, ``n/a``, an empty
+``no``, ``true``, ``false``, ``unknown``, ``none``, ``n/a`` (case and
+punctuation aside: ``Yes.``, ``NO!``), a catch-all option (``Other``,
+``None of the above``, ``Neither``, ``Both``), an empty
 answer, a bare number under 100 (``3``, ``42``: no currency, scale or
 percent; ``forty-two`` in words), an answer of single characters (``A``,
 ``a b``; ``UK`` is matched), and an answer Q's own text already offers (one of its options: seeing it
@@ -50,7 +52,11 @@ from .figures import DOLLARS, Figure, read_figures, same_figure
 __all__ = ["Question", "Pair", "CrossCheck", "crosscheck", "informative", "words"]
 
 _WORD = re.compile(r"[^\W_]+", re.UNICODE)
-_EMPTY_ANSWERS = frozenset({"yes", "no", "true", "false", "unknown", "none", "n/a", "na", "null", "tbd"})
+_EMPTY_ANSWERS = frozenset({"yes", "no", "true", "false", "unknown", "none", "n/a", "na", "null", "tbd",
+                            # the catch-all options of multiple-choice questions: the same words in
+                            # another question's options say nothing of this one's answer
+                            "other", "neither", "both", "none of the above", "all of the above", "none of these",
+                            "not applicable", "no one", "nobody", "nothing"})
 # Numbers under 100 written in words are as bare as their digits.
 _UNITS = ("zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen "
           "sixteen seventeen eighteen nineteen").split()
@@ -135,11 +141,15 @@ def informative(question: Question) -> bool:
 
     >>> [informative(Question("q", "t", resolution=r)) for r in ("Yes", "42", "$42", "Joe Biden", "UK", "a b")]
     [False, False, True, True, True, False]
+    >>> [informative(Question("q", "t", resolution=r)) for r in ("Yes.", "NO!", '"None"', "Unknown?")]
+    [False, False, False, False]
     >>> informative(Question("q", "Will A or B win?", options=("Ann Lee", "Bo Chen"), resolution="Ann Lee"))
     False
     """
     answer = (question.resolution or "").strip()
-    if not answer or answer.casefold() in _EMPTY_ANSWERS or " ".join(words(answer)) in _NUMBER_WORDS:
+    # Punctuation and case aside: "Yes.", "NO!" and '"No"' say no more than yes and no.
+    said = " ".join(words(answer))
+    if not answer or answer.casefold() in _EMPTY_ANSWERS or said in _EMPTY_ANSWERS or said in _NUMBER_WORDS:
         return False
     figure = _sole_figure(answer)
     if figure is not None:

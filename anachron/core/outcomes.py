@@ -29,7 +29,8 @@ samples (:func:`score_model`).
 - ``leaked``: any post-T result, survivorship, restatement, query-intent,
   content or answer leak, or a seal breach;
 - ``unverified`` (cannot tell; never clean): no leak, but an undated or
-  uncertain interaction, an unrecorded call or a date conflict, or a seal
+  uncertain interaction, an unrecorded call, a date conflict or a revision
+  risk (an item modified after T), or a seal
   audit that could not show the calls went through the lock (``seal_status``
   ``unverified`` or ``lock-only``; a record without the field reads as
   :func:`anachron.core.seal.stored_status` says);
@@ -50,6 +51,7 @@ from __future__ import annotations
 import math
 import numbers
 import random
+from statistics import NormalDist
 from dataclasses import dataclass, field
 from typing import Any, Iterable, Mapping, Sequence
 
@@ -57,7 +59,7 @@ from .errors import AnachronError, describe
 from .figures import read_figures
 from .seal import stored_status
 from .stats.bootstrap import percentile
-from .stats.wilson import wilson_interval
+from .stats.wilson import Z95, wilson_interval
 
 __all__ = [
     "LOG_CLIP",
@@ -72,6 +74,7 @@ __all__ = [
     "answer_probability",
     "brier",
     "check_distribution",
+    "check_kind",
     "check_probability",
     "difficulty_adjusted",
     "leak_class",
@@ -93,7 +96,9 @@ _LEAK_COUNTS = (
     "result_leaks", "survivorship_leaks", "restatement_leaks", "query_intent_leaks", "content_leaks",
     "answer_leaks_retrieved", "answer_leaks_parametric", "seal_breaches",
 )
-_DOUBT_COUNTS = ("undated", "unrecorded", "date_conflicts")
+# A revision risk (an item showing a modification after T) is doubt: what the agent read may hold
+# edits made after T, and a modification stamp is read only here, not as a content leak.
+_DOUBT_COUNTS = ("undated", "unrecorded", "date_conflicts", "revision_risks")
 # Seal statuses that leave the run's other channels open (anachron.core.seal): a seal audit that ran
 # and could not show every call went through the lock.  Not audited (null) and "no verdict" (no call
 # to judge) leave the sample to its trace's judgement.
@@ -159,6 +164,19 @@ def _check_kind(forecast: Forecast, outcome: int | str) -> None:
         )
 
 
+def check_kind(forecast: Forecast, outcome: int | str) -> None:
+    """An error unless *outcome* can resolve *forecast*: 0 or 1 for a binary one, one of its options for a categorical one.
+
+    >>> check_kind(Forecast("s", "m", probability=0.5), 1)
+    >>> check_kind(Forecast("s", "m", probabilities={"a": 0.5, "b": 0.5}), "c")
+    Traceback (most recent call last):
+    anachron.core.errors.AnachronError: sample 's': resolved to 'c', not one of the options ['a', 'b']
+    """
+    _check_kind(forecast, outcome)
+    if not forecast.binary:
+        _outcome_vector(forecast, outcome)
+
+
 def brier(forecast: Forecast, outcome: int | str) -> float:
     """The Brier score of one forecast (module docstring).
 
@@ -199,22 +217,27 @@ def log_loss(forecast: Forecast, outcome: int | str) -> float:
 
 def answer_probability(text: str) -> float | None:
     """The probability a free-text answer states: its last figure written as a percentage
-    in [0, 100] (``70%``) or as a bare number in [0, 1] (``0.7``); ``None`` when it states none.
+    in [0, 100] (``70%``) or as a decimal in [0, 1] (``0.7``, ``.5``, ``1.0``); ``None`` when it states none.
 
     Figures are read by :mod:`anachron.core.figures` (the one reader), so a
-    year, a currency amount or ``120%`` is no probability.
+    year, a currency amount or ``120%`` is no probability.  A whole number
+    ``0`` or ``1`` is none either: it is a citation (``[1]``), a count or a
+    step (``1 in 3``, ``step 1``) far more often than a certainty, and read
+    as one it would turn a stated 65% into 1.
 
     >>> answer_probability("I estimate 30% at first, but my final answer is 0.65.")
     0.65
     >>> answer_probability("Revenue will be $5bn in 2025."), answer_probability("70 percent")
     (None, 0.7)
+    >>> answer_probability("Final answer: 65%. Sources: [1], [2]"), answer_probability("1 in 3")
+    (0.65, None)
     """
     found = None
     for figure in read_figures(text):
         value = figure.value
         if figure.percent and not (figure.currency or figure.scaled or figure.mass) and 0 <= value <= 100:
             found = float(value / 100)
-        elif figure.bare and not figure.negative and 0 <= value <= 1 and (figure.exp < 0 or value in (0, 1)):
+        elif figure.bare and not figure.negative and 0 <= value <= 1 and figure.exp < 0:
             found = float(value)
     return found
 
@@ -275,18 +298,22 @@ class ReliabilityBin:
                 "observed": self.observed, "ci_low": self.ci_low, "ci_high": self.ci_high}
 
 
-def reliability(pairs: Iterable[tuple[float, int]], bins: int = RELIABILITY_BINS) -> tuple[ReliabilityBin, ...]:
+def reliability(
+    pairs: Iterable[tuple[float, int]], bins: int = RELIABILITY_BINS, confidence: float = 0.95
+) -> tuple[ReliabilityBin, ...]:
     """The reliability table of ``(probability, happened)`` pairs in *bins* equal bins.
 
     A probability on a bin edge goes to the bin above it (0.1 is in
     [0.1, 0.2)); 1.0 is in the last bin.  Each bin's observed frequency
-    carries its 95% Wilson interval; an empty bin has ``n = 0`` and ``None``
+    carries its Wilson interval at *confidence* (95% by default, the level
+    of the report's other intervals); an empty bin has ``n = 0`` and ``None``
     elsewhere.  A categorical forecast contributes one pair per option (its
     probability, and whether that option happened).
 
     >>> [(b.n, b.observed) for b in reliability([(0.05, 0), (0.1, 1), (0.15, 0), (1.0, 1)], bins=2)]
     [(3, 0.3333333333333333), (1, 1.0)]
     """
+    z = Z95 if confidence == 0.95 else NormalDist().inv_cdf(1 - (1 - confidence) / 2)
     counts = [[0, 0, 0.0] for _ in range(bins)]  # n, hits, sum of forecasts
     for p, hit in pairs:
         k = min(int(p * bins), bins - 1)
@@ -295,7 +322,7 @@ def reliability(pairs: Iterable[tuple[float, int]], bins: int = RELIABILITY_BINS
         counts[k][2] += p
     out = []
     for k, (n, hits, total) in enumerate(counts):
-        ci = wilson_interval(hits, n)
+        ci = wilson_interval(hits, n, z)
         out.append(ReliabilityBin(k / bins, (k + 1) / bins, n, total / n if n else None, hits / n if n else None,
                                   ci[0] if ci else None, ci[1] if ci else None))
     return tuple(out)
@@ -500,7 +527,7 @@ def score_model(
         log_loss=_interval(math.fsum(logs) / n, draws["log"], confidence, n),
         skill=_interval(point_skill, draws["skill"], confidence, n),
         baseline=baseline,
-        reliability=reliability(pairs),
+        reliability=reliability(pairs, confidence=confidence),
         split=split,
         inflation=inflation,
         by_source=by_source,
@@ -563,7 +590,7 @@ class FixedEffects:
     """The two-way fixed-effects fit: ``model`` is each model's difficulty-adjusted Brier."""
 
     models: Mapping[str, float]
-    questions: Mapping[str, float]  # question effects, mean 0 over the observations
+    questions: Mapping[str, float]  # question effects, mean 0 over the questions
     iterations: int
     converged: bool
 
@@ -577,17 +604,19 @@ def difficulty_adjusted(
     The fit alternates: each model's effect is the mean over its questions
     of ``brier - question``, then each question's the mean over its models of
     ``brier - model``, until no effect moves by more than *tolerance*
-    (alternating demeaning converges to the least-squares fit).  The
-    effects are identified by making the question effects average 0 over
-    the observations, so a model's effect stays on the Brier scale: its
-    **difficulty-adjusted Brier** is its mean Brier less the mean difficulty
-    of the questions it answered.  When every model answered every question
-    it is its plain mean Brier.  Models linked by no question are
-    identified together all the same (one normalisation over all).
+    (alternating demeaning converges to the least-squares fit).  A model's
+    **difficulty-adjusted Brier** is the mean over its questions of
+    ``brier - question``, on the scale ForecastBench fixes by rescaling so
+    that "Always 0.5" (a forecast of 0.5 on every question, Brier 0.25)
+    scores 0.25: that is, the question effects average 0 over the
+    *questions* (each question once, however many models answered it).
+    When every model answered every question it is its plain mean Brier.
+    Models linked by no question are identified together all the same (one
+    normalisation over all).
 
     >>> fit = difficulty_adjusted([("q1", "a", 0.25), ("q1", "b", 0.5), ("q2", "b", 0.0)])
     >>> {m: round(v, 6) for m, v in fit.models.items()}  # q1 is hard, q2 easy: b answered both
-    {'a': 0.083333, 'b': 0.333333}
+    {'a': 0.0, 'b': 0.25}
     """
     data: dict[tuple[str, str], float] = {}
     for question, model, value in observations:
@@ -618,7 +647,9 @@ def difficulty_adjusted(
         if moved <= tolerance:
             converged = True
             break
-    shift = math.fsum(q_eff[q] for q, _ in data) / len(data)
+    # ForecastBench adds 0.25 - score("Always 0.5"), and Always 0.5 answers every question: its score is
+    # 0.25 - mean(question effects over the questions), so the shift is that unweighted mean.
+    shift = math.fsum(q_eff.values()) / len(q_eff)
     return FixedEffects(
         models={m: v + shift for m, v in sorted(m_eff.items())},
         questions={q: v - shift for q, v in sorted(q_eff.items())},

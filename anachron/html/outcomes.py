@@ -12,13 +12,14 @@ from __future__ import annotations
 from typing import Any, Mapping, Sequence
 
 from .. import __version__
+from ..bank.cutoffs import BADGES
+from ..outcomes import ranked
 from . import svg
 from ._text import esc, num
 from .report import content_security_policy
 
 __all__ = ["outcomes_html", "reliability_plot"]
 
-_BADGES = ("pre-event model", "web-locked only")
 _SIZE = 320
 _PAD = 40
 
@@ -103,7 +104,7 @@ def _board(badge: str, models: list[Mapping[str, Any]], split: bool) -> str:
                     f"{s['unverified']['n']}: {num(s['unverified']['value'])}", _ci(s["inflation"])]
         cells.append("<tr>" + "".join(f'<td class="num">{esc(c)}</td>' if i != 1 else f"<td>{esc(c)}</td>"
                                       for i, c in enumerate(row)) + "</tr>")
-    kind = "web" if badge == _BADGES[1] else "pre"
+    kind = "web" if badge == BADGES[1] else "pre"
     parts = [f'<h2><span class="badge {kind}">{esc(badge)}</span> leaderboard</h2>',
              f"<table><tbody>{''.join(cells)}</tbody></table>"]
     rows = _rows([(m["model"], m["brier"]) for m in models])
@@ -129,8 +130,8 @@ def outcomes_html(report: Mapping[str, Any]) -> str:
         f'{report["resamples"]} resamples, seed {report["seed"]}; skill against {esc(report["baseline"])}; '
         f'log loss clipped at {report["log_clip"]:g}. anachron {esc(__version__)}</p>',
     ]
-    for badge in _BADGES:
-        models = sorted((m for m in report["models"] if m["badge"] == badge), key=lambda m: (m["brier"]["value"], m["model"]))
+    for badge in BADGES:
+        models = ranked(report, badge)
         if models:
             body.append(_board(badge, models, report["leak_split"]))
     script = ""

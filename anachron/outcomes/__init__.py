@@ -16,6 +16,7 @@ from dataclasses import replace
 from itertools import combinations
 from typing import Any, Mapping, Sequence
 
+from ..bank.cutoffs import BADGES
 from ..core.dates import parse_date
 from ..core.errors import AnachronError
 from ..core.outcomes import (
@@ -23,6 +24,7 @@ from ..core.outcomes import (
     SUM_TOLERANCE,
     Forecast,
     base_rate,
+    check_kind,
     difficulty_adjusted,
     score_model,
     scored_sample,
@@ -31,9 +33,8 @@ from ..core.outcomes import (
 from ..core.stats import compare_modes
 from .reading import Forecasts, load_forecasts, load_resolutions, load_scores
 
-__all__ = ["BADGES", "build_report", "render_table", "load_forecasts", "load_resolutions", "load_scores"]
+__all__ = ["BADGES", "build_report", "ranked", "render_table", "load_forecasts", "load_resolutions", "load_scores"]
 
-BADGES = ("pre-event model", "web-locked only")
 _SHOWN = 5
 
 
@@ -119,6 +120,7 @@ def build_report(
     for model in sorted(by_model):
         table = by_model[model]
         leak_table = score_tables.get(model, score_tables.get(None)) if score_tables else None
+        leak_file = (scores or {}).get(model, (scores or {}).get(None, "scores"))
         missing = [s for s in table if s not in resolutions]
         samples = []
         days: list[_dt.date | None] = []
@@ -132,15 +134,19 @@ def build_report(
                 base = Forecast(sample_id, "baseline", probability=rate)
             else:
                 base = uniform(forecast)
+            try:  # a forecast of another kind than its resolution: name the resolution's line
+                check_kind(forecast, resolution.outcome)
+            except AnachronError as exc:
+                raise AnachronError(f"{resolution.where}: {exc}", sample_id=sample_id) from None
             record = None if leak_table is None else leak_table.get(sample_id)
-            samples.append(scored_sample(forecast, resolution.outcome, base, record, f"scores (sample {sample_id})",
+            samples.append(scored_sample(forecast, resolution.outcome, base, record, f"{leak_file} (sample {sample_id})",
                                          split=leak_table is not None))
             as_of = resolution.as_of or trace_as_of.get(sample_id)
             if as_of is None and record is not None and record.get("as_of") is not None:
                 try:
                     as_of = parse_date(record["as_of"])
                 except AnachronError as exc:
-                    raise AnachronError(f"scores (sample {sample_id}): as_of: {exc}", sample_id=sample_id) from None
+                    raise AnachronError(f"{leak_file} (sample {sample_id}): as_of: {exc}", sample_id=sample_id) from None
             days.append(resolution.resolution_date or as_of)
         if not samples:
             raise AnachronError(
@@ -223,6 +229,11 @@ def _grid(header: Sequence[str], rows: Sequence[Sequence[str]], indent: str = " 
     return lines
 
 
+def ranked(report: Mapping[str, Any], badge: str) -> list[Mapping[str, Any]]:
+    """The leaderboard of one badge: its models by Brier, then name (the table and the HTML page rank alike)."""
+    return sorted((m for m in report["models"] if m["badge"] == badge), key=lambda m: (m["brier"]["value"], m["model"]))
+
+
 def render_table(report: Mapping[str, Any]) -> str:
     """The leaderboard, one block per badge (pre-event models first; the two are never ranked together)."""
     level = f"{report['confidence'] * 100:.10g}%"
@@ -231,10 +242,9 @@ def render_table(report: Mapping[str, Any]) -> str:
         f"({report['resamples']} resamples, seed {report['seed']}); skill against {report['baseline']}"
     ]
     for badge in BADGES:
-        rows = [m for m in report["models"] if m["badge"] == badge]
+        rows = ranked(report, badge)
         if not rows:
             continue
-        rows.sort(key=lambda m: (m["brier"]["value"], m["model"]))
         out += ["", f"[{badge}]"]
         header = ["rank", "model", "n", "Brier [CI]", "adj. Brier", "log loss", "skill"]
         if report["leak_split"]:

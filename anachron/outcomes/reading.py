@@ -17,7 +17,10 @@ The file formats (docs/outcomes.md, "Inputs"):
 
 A ForecastBench question is keyed ``id`` (a combination question's ids
 joined by ``+``, its directions after a ``/``), then ``@resolution_date``
-when it has one (a dataset question is asked at several horizons).
+when it has one (a dataset question is asked at several horizons).  A
+forecast without a resolution date (ForecastBench's market questions) is
+resolved by its question's entry when the resolution set holds only one
+(the market's, dated at its close).
 
 Every rejection names the file and line (JSON Lines) or the file and entry
 (``forecasts[3]``).
@@ -37,7 +40,7 @@ from ..core.errors import AnachronError, describe
 from ..core.jsonio import parse_json, read_records, read_text
 from ..core.outcomes import Forecast, answer_probability, check_distribution, check_probability
 
-__all__ = ["Forecasts", "Resolution", "load_forecasts", "load_resolutions", "load_scores", "read_day"]
+__all__ = ["Forecasts", "Resolution", "day_field", "load_forecasts", "load_resolutions", "load_scores", "read_day"]
 
 
 @dataclass(frozen=True)
@@ -48,6 +51,7 @@ class Resolution:
     outcome: int | str
     resolution_date: _dt.date | None = None
     as_of: _dt.date | None = None
+    where: str | None = None  # the file and line (or entry) it was read from
 
 
 @dataclass(frozen=True)
@@ -93,7 +97,8 @@ def read_day(value: Any) -> _dt.date:
     return parse_date(value)
 
 
-def _date(where: str, obj: Mapping[str, Any], name: str) -> _dt.date | None:
+def day_field(where: str, obj: Mapping[str, Any], name: str) -> _dt.date | None:
+    """Field *name* of *obj* read by :func:`read_day` (absent or null: ``None``); an error names *where* and the field."""
     value = obj.get(name)
     if value is None:
         return None
@@ -105,6 +110,13 @@ def _date(where: str, obj: Mapping[str, Any], name: str) -> _dt.date | None:
 
 def forecastbench_key(where: str, entry: Mapping[str, Any]) -> str:
     """The sample id of a ForecastBench question entry (module docstring)."""
+    key = _question_key(where, entry)
+    day = day_field(where, entry, "resolution_date")
+    return key if day is None else f"{key}@{day.isoformat()}"
+
+
+def _question_key(where: str, entry: Mapping[str, Any]) -> str:
+    """A ForecastBench entry's question: its id and direction, without the resolution date."""
     ident = entry.get("id")
     if isinstance(ident, list) and ident and all(isinstance(i, str) and i for i in ident):
         key = "+".join(ident)
@@ -117,8 +129,7 @@ def forecastbench_key(where: str, entry: Mapping[str, Any]) -> str:
         key += "/" + ",".join(str(d) for d in direction)
     elif direction not in (None, []):
         key += f"/{direction}"
-    day = _date(where, entry, "resolution_date")
-    return key if day is None else f"{key}@{day.isoformat()}"
+    return key
 
 
 def _add(by_model: dict[str, dict[str, Forecast]], seen: dict[tuple[str, str], str], where: str, forecast: Forecast) -> None:
@@ -160,6 +171,9 @@ def load_forecasts(path: str | os.PathLike[str]) -> Forecasts:
         if not isinstance(model, str) or not model:
             raise AnachronError(f"{where}: model is {describe(model)}, expected a non-empty string")
         label = f"{where} (sample {sample_id})"
+        given = [name for name in ("probability", "probabilities", "answer") if name in record]
+        if len(given) > 1:
+            raise AnachronError(f"{label}: both {given[0]} and {given[1]}: give one forecast a line")
         if "probabilities" in record:
             forecast = Forecast(sample_id, model, probabilities=check_distribution(record["probabilities"], label))
         elif "probability" in record:
@@ -168,7 +182,7 @@ def load_forecasts(path: str | os.PathLike[str]) -> Forecasts:
             answer = record["answer"]
             if answer is not None and not isinstance(answer, str):
                 raise AnachronError(f"{label}: answer is {describe(answer)}, expected a string or null")
-            day = _date(where, record, "as_of")
+            day = day_field(where, record, "as_of")
             if day is not None:
                 as_of[sample_id] = day
             p = None if answer is None else answer_probability(answer)
@@ -202,6 +216,7 @@ def load_resolutions(path: str | os.PathLike[str]) -> tuple[dict[str, Resolution
     obj, records = _document(path)
     out: dict[str, Resolution] = {}
     first: dict[str, str] = {}
+    rows: dict[str, list[str | None]] = {}  # ForecastBench question -> its entries' keys (None: not resolved)
     unresolved = 0
     if obj is not None:
         entries = obj.get("resolutions")
@@ -209,18 +224,23 @@ def load_resolutions(path: str | os.PathLike[str]) -> tuple[dict[str, Resolution
             raise AnachronError(f"{path}: resolutions is {describe(entries)}, expected an array (a ForecastBench resolution set)")
         records = [(f"{path}: resolutions[{i}]", e) for i, e in enumerate(entries)]
         forecastbench = True
-        due = _date(str(path), obj, "forecast_due_date")  # the set's T: a market question has no resolution date
+        due = day_field(str(path), obj, "forecast_due_date")  # the set's T: a market question has no resolution date
     else:
         forecastbench = False
         due = None
+    if not records:
+        raise AnachronError(f"{path}: no resolution entry")
     for where, entry in records:
         if not isinstance(entry, dict):
             raise AnachronError(f"{where}: expected an object, got {describe(entry)}")
         if forecastbench:
             sample_id = forecastbench_key(where, entry)
-            if entry.get("resolved") is False:
+            question_rows = rows.setdefault(_question_key(where, entry), [])
+            if entry.get("resolved") is False or entry.get("resolved_to") is None:
+                question_rows.append(None)
                 unresolved += 1
                 continue
+            question_rows.append(sample_id)
         else:
             sample_id = _text(where, entry, "sample_id")
         if "resolved_to" not in entry or entry["resolved_to"] is None:
@@ -231,8 +251,15 @@ def load_resolutions(path: str | os.PathLike[str]) -> tuple[dict[str, Resolution
         first[sample_id] = where
         out[sample_id] = Resolution(
             sample_id, _outcome(f"{where} (sample {sample_id})", entry["resolved_to"]),
-            _date(where, entry, "resolution_date"), _date(where, entry, "as_of") or due,
+            day_field(where, entry, "resolution_date"), day_field(where, entry, "as_of") or due, where,
         )
+    # A market question's forecast names no resolution date (ForecastBench writes null there) while
+    # its one entry in the resolution set carries the market's close date: a forecast without a date
+    # is resolved by the question's only entry.  A question with several entries (a dataset
+    # question's horizons) has no such alias: a forecast of it without a date stays unresolved.
+    for question, keys in rows.items():
+        if len(keys) == 1 and keys[0] is not None and question not in out:
+            out[question] = out[keys[0]]
     return out, unresolved
 
 
