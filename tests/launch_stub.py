@@ -11,7 +11,8 @@ Claude Code's ``--mcp-config`` file, Codex's ``-c mcp_servers.lock.*``
 overrides, Gemini CLI's system settings file), printed as that harness's
 call and result events.  ``{"$sleep": S}`` waits S seconds; ``{"$exit": N}`` exits with N; ``{"$raw": TEXT, "times": N}``
 writes TEXT's bytes N times as they are (a line that is not JSON, or too long); ``{"$spawn": S, "pidfile": F}``
-leaves a ``sleep S`` child running (its pid in F) when the stub exits.  ``STUB_START_LOCK=0`` leaves the lock unstarted;
+leaves a ``sleep S`` child running (its pid in F) when the stub exits; ``{"$events": TEXT}`` writes TEXT
+as the lock's event log.  ``STUB_START_LOCK=0`` leaves the lock unstarted;
 ``STUB_HELP_TOOLS=0`` drops ``--tools`` from the help (an older Claude
 Code).  The MCP client is a minimal JSON-RPC one over the lock's stdio.
 """
@@ -131,7 +132,7 @@ def main() -> int:
               if os.environ.get("STUB_HELP_TOOLS") != "0" else f"Usage: {name} [options]\n  --disallowedTools <tools...>")
         return 0
     stdin = sys.stdin.read()
-    keep = ("TZ", "GEMINI_CLI_SYSTEM_SETTINGS_PATH", "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC")
+    keep = ("TZ", "GEMINI_CLI_SYSTEM_SETTINGS_PATH", "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC", "ENABLE_TOOL_SEARCH")
     with open(os.environ["STUB_LOG"], "a", encoding="utf-8") as log:
         log.write(json.dumps({"name": name, "argv": args, "stdin": stdin, "cwd": os.getcwd(),
                               "env": {key: os.environ.get(key) for key in keep}}) + "\n")
@@ -152,6 +153,9 @@ def main() -> int:
                 sys.stdout.flush()
                 sys.stdout.buffer.write(event["$raw"].encode("latin-1") * int(event.get("times", 1)))
                 sys.stdout.buffer.flush()
+            elif "$events" in event:  # the lock's event log written by the stub (a torn or forged log)
+                configured = _config(name, args)
+                Path(configured["args"][configured["args"].index("--events") + 1]).write_text(event["$events"], encoding="utf-8")
             elif "$spawn" in event:  # a child left running in the harness's process group, its pid in the file
                 child = subprocess.Popen(["sleep", str(event["$spawn"])], stdin=subprocess.DEVNULL,
                                          stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
