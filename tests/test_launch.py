@@ -137,6 +137,9 @@ class ClaudeCodePreflight(LaunchCase):
         manifest = self.assertRefused(self.launch("claude-code", "claude_sealed.jsonl", "--executable", str(self.tmp / "nope")),
                            "cannot start")
         self.assertFalse(manifest["preflight"]["passed"])  # it never ran
+        self.assertIsNone(manifest["files"]["transcript"])  # and wrote nothing
+        self.assertEqual(sorted(p.name for p in (self.tmp / "run1").iterdir()),
+                         ["harness-stderr.txt", "mcp.json", "run.json", "workspace"])
 
     def test_guard_stops_a_call_outside_the_lock(self):
         manifest = self.assertRefused(self.launch("claude-code", "claude_guard.jsonl", env={"STUB_START_LOCK": "0"}),
@@ -257,6 +260,20 @@ class Unlogged(LaunchCase):
         status, stdout, stderr = run_cli("score", str(out))
         self.assertEqual((status, stdout), (2, ""))
         self.assertIn("the run was refused", stderr)
+
+    def test_score_of_a_run_stopped_with_a_transcript_is_an_error_too(self):
+        # Stopped by a later init listing WebSearch: its one lock call would pair, yet the run proves no seal.
+        lines = (DATA / "claude_unlogged.jsonl").read_text(encoding="utf-8").split("\n")
+        init = json.loads(lines[0])
+        script = self.tmp / "later.jsonl"
+        script.write_text("\n".join([*lines[:3], json.dumps({**init, "tools": [*init["tools"], "WebSearch"]}), *lines[3:]]),
+                          encoding="utf-8")
+        _, _, _, out = self.launch("claude-code", None, env={"STUB_SCRIPT": str(script), "STUB_START_LOCK": "0"})
+        self.assertTrue((out / "transcript.jsonl").is_file())
+        status, stdout, stderr = run_cli("score", str(out))
+        self.assertEqual((status, stdout), (2, ""))
+        self.assertIn("the run was refused (guard: a later init event (line 4)", stderr)
+        self.assertIn(f"its transcript is {out / 'transcript.jsonl'}", stderr)
 
 
 class BadInput(LaunchCase):

@@ -179,6 +179,8 @@ def _cli(spec: RunSpec, harness: Harness, lock: Lock, rundir: Path, prompt: str,
                     start_new_session=True,
                 )
             except OSError as exc:
+                transcript.close()
+                partial.unlink()  # nothing ran: no transcript
                 raise Refused(f"cannot start {prepared.argv[0]}: {exc.strerror or exc}") from None
             def time_out() -> None:
                 outcome.timed_out.set()
