@@ -558,6 +558,12 @@ class FailClosed(LaunchCase):
                 env = self.script(INIT, {"$raw": raw}, self.RESULT)
                 self.assertRefused(self.launch("claude-code", None, env=env), "is not a JSON object: run stopped")
 
+    def test_a_stream_cut_mid_line_cannot_be_checked(self):
+        env = self.script(INIT, {"$raw": '{"type":"assistant","message":{"content":[{"type":"tool_use","name":"Web'}, {"$exit": 1})
+        manifest = self.assertRefused(self.launch("claude-code", None, env=env),
+                                      "guard: line 2 of the harness's stream is cut off (the stream ended mid-line): run stopped")
+        self.assertEqual(manifest["exit_status"], 1)
+
     def test_a_banner_before_the_init_is_kept_not_refused(self):
         status, _, stderr, out = self.launch("claude-code", None, env=self.script({"$raw": "Loaded cached credentials.\n"}, INIT, self.RESULT))
         self.assertEqual(status, 0, stderr)

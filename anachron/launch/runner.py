@@ -262,7 +262,8 @@ def _read(harness: Harness, process: subprocess.Popen, prepared: Prepared, trans
         if not isinstance(event, dict):
             if checked and raw.strip():
                 # Past the init every line is an event the guard must read: one it cannot read may hide a call.
-                outcome.refusal = f"guard: line {number} of the harness's stream is not a JSON object: run stopped"
+                what = "is not a JSON object" if raw.endswith(b"\n") else "is cut off (the stream ended mid-line)"
+                outcome.refusal = f"guard: line {number} of the harness's stream {what}: run stopped"
                 return
             continue  # before the init: a banner or a warning, kept in the transcript
         why = harness.outside(event)
