@@ -12,7 +12,7 @@ overrides, Gemini CLI's system settings file), printed as that harness's
 call and result events.  ``{"$sleep": S}`` waits S seconds; ``{"$exit": N}`` exits with N; ``{"$raw": TEXT, "times": N}``
 writes TEXT's bytes N times as they are (a line that is not JSON, or too long); ``{"$spawn": S, "pidfile": F}``
 leaves a ``sleep S`` child running (its pid in F) when the stub exits; ``{"$events": TEXT}`` writes TEXT
-as the lock's event log.  ``STUB_START_LOCK=0`` leaves the lock unstarted;
+as the lock's event log; ``{"$kill_lock": true}`` kills the lock.  ``STUB_START_LOCK=0`` leaves the lock unstarted;
 ``STUB_HELP_TOOLS=0`` drops ``--tools`` from the help (an older Claude
 Code).  The MCP client is a minimal JSON-RPC one over the lock's stdio.
 """
@@ -153,6 +153,11 @@ def main() -> int:
                 sys.stdout.flush()
                 sys.stdout.buffer.write(event["$raw"].encode("latin-1") * int(event.get("times", 1)))
                 sys.stdout.buffer.flush()
+            elif "$kill_lock" in event:  # the lock dies mid-run
+                if lock is not None:
+                    lock.process.kill()
+                    lock.process.wait(timeout=60)
+                    lock = None
             elif "$events" in event:  # the lock's event log written by the stub (a torn or forged log)
                 configured = _config(name, args)
                 Path(configured["args"][configured["args"].index("--events") + 1]).write_text(event["$events"], encoding="utf-8")

@@ -420,6 +420,20 @@ class SealedRuns(LaunchCase):
         result, _ = self.loop("responses", hosted=True)
         self.assertRefused(result, "the endpoint ran a 'web_search_call' item, outside the lock")
 
+    def test_a_lock_that_dies_mid_run_is_never_sealed(self):
+        # Claude Code reports the calls after the lock died as errors; the lock's log holds none of them.
+        lines = (DATA / "claude_sealed.jsonl").read_text(encoding="utf-8").split("\n")
+        after = [_assistant({"type": "tool_use", "id": "toolu_02", "name": "mcp__lock__search", "input": {"query": "Aster guidance"}}),
+                 {"type": "user", "parent_tool_use_id": None, "session_id": "stub-session", "message": {"role": "user", "content": [
+                     {"type": "tool_result", "tool_use_id": "toolu_02", "is_error": True, "content": "MCP error -32000: Connection closed"}]}}]
+        script = self.tmp / "dies.jsonl"
+        script.write_text("\n".join([*lines[:2], json.dumps({"$kill_lock": True}), *map(json.dumps, after), *lines[2:]]), encoding="utf-8")
+        status, stdout, stderr, out = self.launch("claude-code", None, env={"STUB_SCRIPT": str(script)})
+        self.assertEqual(status, 0, stderr)
+        seal = self.manifest(out)["seal"]
+        self.assertEqual(seal["status"], "breached")
+        self.assertEqual(seal["breaches"], ["call to 'mcp__lock__search' is not in the lock's log"])
+
     def test_budget_is_the_locks(self):
         for kind in ("responses", "chat"):
             with self.subTest(kind):
