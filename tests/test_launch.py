@@ -567,8 +567,9 @@ class FailClosed(LaunchCase):
         self.assertFalse(manifest["preflight"]["passed"])
 
     def test_a_line_past_the_init_that_is_not_json_stops_the_run(self):
-        for raw in ("\xff\xfe{\"type\":\"assistant\"}\n", "Loaded cached credentials.\n", "[1, 2]\n"):
-            with self.subTest(raw=raw):
+        for raw in ("\xff\xfe{\"type\":\"assistant\"}\n", "Loaded cached credentials.\n", "[1, 2]\n",
+                    '{"type":"assistant","x":' + "[" * 200000 + "]" * 200000 + "}\n"):  # nested past the parser's reach
+            with self.subTest(line=raw[:40]):
                 env = self.script(INIT, {"$raw": raw}, self.RESULT)
                 self.assertRefused(self.launch("claude-code", None, env=env), "is not a JSON object: run stopped")
 

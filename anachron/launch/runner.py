@@ -257,7 +257,7 @@ def _read(harness: Harness, process: subprocess.Popen, prepared: Prepared, trans
             return
         try:
             event = json.loads(raw.decode("utf-8"))
-        except ValueError:  # not JSON (UnicodeDecodeError is a ValueError)
+        except (ValueError, RecursionError):  # not JSON (UnicodeDecodeError is a ValueError), or nested past reading
             event = None
         if not isinstance(event, dict):
             if checked and raw.strip():
