@@ -169,7 +169,8 @@ class ClaudeCodeFlags(LaunchCase):
         self.assertEqual(self.stub_calls()[0]["env"]["TZ"], "UTC")
         # Claude Code 2.x defers MCP tools behind ToolSearch, which the flags remove: tool search is off.
         self.assertEqual(self.stub_calls()[0]["env"]["ENABLE_TOOL_SEARCH"], "false")
-        self.assertEqual(json.loads(argv[argv.index("--settings") + 1]), {"disableAllHooks": True})
+        self.assertEqual(argv[argv.index("--settings") + 1], str(out.resolve() / "claude-settings.json"))
+        self.assertEqual(json.loads((out / "claude-settings.json").read_text(encoding="utf-8")), {"disableAllHooks": True})
         self.assertEqual(Path(self.stub_calls()[0]["cwd"]), out.resolve() / "workspace")
 
     def test_without_the_tools_flag_the_disallowed_list_stands_alone(self):

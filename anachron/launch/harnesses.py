@@ -155,13 +155,16 @@ class ClaudeCode(Harness):
             argv += ["--model", model]
         if max_turns is not None:
             argv += ["--max-turns", str(max_turns)]
+        files = {}
         if self.supports_settings_flag:
             # A hook is a command outside the lock whose output can reach the model (SessionStart's does).
-            argv += ["--settings", json.dumps({"disableAllHooks": True})]
+            settings = rundir / "claude-settings.json"
+            files[settings.name] = dump_json({"disableAllHooks": True})
+            argv += ["--settings", str(settings)]
         # Claude Code 2.x defers MCP tools behind ToolSearch, which --tools "" removes: without this the
         # lock's tools are never reachable (ozongzi/agentix v0.26.1 hit the same).
         env = child_env({"CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC": "1", "ENABLE_TOOL_SEARCH": "false"})
-        return Prepared(argv, env)
+        return Prepared(argv, env, files)
 
     def outside(self, event):
         if event.get("type") == "system" and str(event.get("subtype", "")).startswith("hook_"):

@@ -7,7 +7,8 @@ The run directory (``--out``) must be new or empty.  It receives:
 - ``lock-events.jsonl``: the lock's own event log (written by the lock process; when the lock
   never started, an empty file the launcher writes, and ``run.json`` says ``lock_started: false``);
 - ``transcript.jsonl``: the harness's stdout as it came (or our loop's conversation);
-- ``harness-stderr.txt``; for gemini-cli ``gemini-settings.json``; an empty ``workspace/``,
+- ``harness-stderr.txt``; for gemini-cli ``gemini-settings.json``, for claude-code ``claude-settings.json``
+  (when its ``--help`` lists ``--settings``); an empty ``workspace/``,
   the harness's working directory (no project file of yours is read);
 - ``run.json``, written last and atomically: a directory without it is a run that did not finish.
 
