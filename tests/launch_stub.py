@@ -9,7 +9,10 @@ to ``$STUB_LOG``), answers ``--version`` and ``--help``, and replays
 of the lock its configuration names (started as the real harness would:
 Claude Code's ``--mcp-config`` file, Codex's ``-c mcp_servers.lock.*``
 overrides, Gemini CLI's system settings file), printed as that harness's
-call and result events.  ``{"$sleep": S}`` waits S seconds.  ``STUB_START_LOCK=0`` leaves the lock unstarted;
+call and result events.  ``{"$sleep": S}`` waits S seconds; ``{"$exit": N}`` exits with N; ``{"$raw": TEXT, "times": N}``
+writes TEXT's bytes N times as they are (a line that is not JSON, or too long); ``{"$spawn": S, "pidfile": F}``
+leaves a ``sleep S`` child running (its pid in F) when the stub exits; ``{"$events": TEXT}`` writes TEXT
+as the lock's event log; ``{"$kill_lock": true}`` kills the lock.  ``STUB_START_LOCK=0`` leaves the lock unstarted;
 ``STUB_HELP_TOOLS=0`` drops ``--tools`` from the help (an older Claude
 Code).  The MCP client is a minimal JSON-RPC one over the lock's stdio.
 """
@@ -112,7 +115,8 @@ def _call(name: str, lock: Lock | None, spec: dict) -> None:
         _emit({"type": "item.completed", "item": {**item, "status": "completed", "error": None, "result": {
             "content": result.get("content", []), "structured_content": result.get("structuredContent")}}})
     else:
-        _emit({"type": "tool_use", "timestamp": "2026-01-01T00:00:00.000Z", "tool_name": tool, "tool_id": ident,
+        # Gemini CLI 0.46 on names an MCP tool mcp_SERVER_TOOL (auth0/auth0-evals#46).
+        _emit({"type": "tool_use", "timestamp": "2026-01-01T00:00:00.000Z", "tool_name": f"mcp_{SERVER}_{tool}", "tool_id": ident,
                "parameters": arguments})
         _emit({"type": "tool_result", "timestamp": "2026-01-01T00:00:00.000Z", "tool_id": ident,
                "status": "error" if result.get("isError") else "success", "output": text})
@@ -124,11 +128,11 @@ def main() -> int:
         print(os.environ.get("STUB_VERSION", f"9.9.9 ({name} stub)"))
         return 0
     if args == ["--help"]:
-        print(f"Usage: {name} [options]\n  --tools <tools...>  built-in tools" if os.environ.get("STUB_HELP_TOOLS") != "0"
-              else f"Usage: {name} [options]\n  --disallowedTools <tools...>")
+        print(f"Usage: {name} [options]\n  --tools <tools...>  built-in tools\n  --settings <file-or-json>"
+              if os.environ.get("STUB_HELP_TOOLS") != "0" else f"Usage: {name} [options]\n  --disallowedTools <tools...>")
         return 0
     stdin = sys.stdin.read()
-    keep = ("TZ", "GEMINI_CLI_SYSTEM_SETTINGS_PATH", "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC")
+    keep = ("TZ", "GEMINI_CLI_SYSTEM_SETTINGS_PATH", "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC", "ENABLE_TOOL_SEARCH")
     with open(os.environ["STUB_LOG"], "a", encoding="utf-8") as log:
         log.write(json.dumps({"name": name, "argv": args, "stdin": stdin, "cwd": os.getcwd(),
                               "env": {key: os.environ.get(key) for key in keep}}) + "\n")
@@ -145,6 +149,22 @@ def main() -> int:
                 time.sleep(float(event["$sleep"]))
             elif "$exit" in event:
                 return int(event["$exit"])
+            elif "$raw" in event:  # bytes as given (latin-1 maps each code point below 256 to one byte)
+                sys.stdout.flush()
+                sys.stdout.buffer.write(event["$raw"].encode("latin-1") * int(event.get("times", 1)))
+                sys.stdout.buffer.flush()
+            elif "$kill_lock" in event:  # the lock dies mid-run
+                if lock is not None:
+                    lock.process.kill()
+                    lock.process.wait(timeout=60)
+                    lock = None
+            elif "$events" in event:  # the lock's event log written by the stub (a torn or forged log)
+                configured = _config(name, args)
+                Path(configured["args"][configured["args"].index("--events") + 1]).write_text(event["$events"], encoding="utf-8")
+            elif "$spawn" in event:  # a child left running in the harness's process group, its pid in the file
+                child = subprocess.Popen(["sleep", str(event["$spawn"])], stdin=subprocess.DEVNULL,
+                                         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+                Path(event["pidfile"]).write_text(str(child.pid), encoding="utf-8")
             else:
                 _emit(event)
     finally:

@@ -137,6 +137,9 @@ class ClaudeCodePreflight(LaunchCase):
         manifest = self.assertRefused(self.launch("claude-code", "claude_sealed.jsonl", "--executable", str(self.tmp / "nope")),
                            "cannot start")
         self.assertFalse(manifest["preflight"]["passed"])  # it never ran
+        self.assertIsNone(manifest["files"]["transcript"])  # and wrote nothing
+        self.assertEqual(sorted(p.name for p in (self.tmp / "run1").iterdir()),
+                         ["harness-stderr.txt", "mcp.json", "run.json", "workspace"])
 
     def test_guard_stops_a_call_outside_the_lock(self):
         manifest = self.assertRefused(self.launch("claude-code", "claude_guard.jsonl", env={"STUB_START_LOCK": "0"}),
@@ -164,11 +167,16 @@ class ClaudeCodeFlags(LaunchCase):
         self.assertEqual(argv[argv.index("--allowedTools") + 1], "mcp__lock__search,mcp__lock__fetch")
         self.assertEqual(self.stub_calls()[0]["stdin"], self.prompt.read_text(encoding="utf-8"))
         self.assertEqual(self.stub_calls()[0]["env"]["TZ"], "UTC")
+        # Claude Code 2.x defers MCP tools behind ToolSearch, which the flags remove: tool search is off.
+        self.assertEqual(self.stub_calls()[0]["env"]["ENABLE_TOOL_SEARCH"], "false")
+        self.assertEqual(argv[argv.index("--settings") + 1], str(out.resolve() / "claude-settings.json"))
+        self.assertEqual(json.loads((out / "claude-settings.json").read_text(encoding="utf-8")), {"disableAllHooks": True})
         self.assertEqual(Path(self.stub_calls()[0]["cwd"]), out.resolve() / "workspace")
 
     def test_without_the_tools_flag_the_disallowed_list_stands_alone(self):
         argv, _ = self.flags({"STUB_HELP_TOOLS": "0"})
         self.assertNotIn("--tools", argv)
+        self.assertNotIn("--settings", argv)  # a flag the version does not list is never given
         self.assertIn("WebSearch", argv[argv.index("--disallowedTools") + 1].split(","))
 
     def test_config_entry_has_an_explicit_type_and_seals_the_lock(self):
@@ -253,6 +261,20 @@ class Unlogged(LaunchCase):
         status, stdout, stderr = run_cli("score", str(out))
         self.assertEqual((status, stdout), (2, ""))
         self.assertIn("the run was refused", stderr)
+
+    def test_score_of_a_run_stopped_with_a_transcript_is_an_error_too(self):
+        # Stopped by a later init listing WebSearch: its one lock call would pair, yet the run proves no seal.
+        lines = (DATA / "claude_unlogged.jsonl").read_text(encoding="utf-8").split("\n")
+        init = json.loads(lines[0])
+        script = self.tmp / "later.jsonl"
+        script.write_text("\n".join([*lines[:3], json.dumps({**init, "tools": [*init["tools"], "WebSearch"]}), *lines[3:]]),
+                          encoding="utf-8")
+        _, _, _, out = self.launch("claude-code", None, env={"STUB_SCRIPT": str(script), "STUB_START_LOCK": "0"})
+        self.assertTrue((out / "transcript.jsonl").is_file())
+        status, stdout, stderr = run_cli("score", str(out))
+        self.assertEqual((status, stdout), (2, ""))
+        self.assertIn("the run was refused (guard: a later init event (line 4)", stderr)
+        self.assertIn(f"its transcript is {out / 'transcript.jsonl'}", stderr)
 
 
 class BadInput(LaunchCase):
@@ -357,7 +379,10 @@ class SealedRuns(LaunchCase):
         self.check_sealed(self.launch("codex", "codex_sealed.jsonl"))
 
     def test_gemini_cli(self):
-        self.check_sealed(self.launch("gemini-cli", "gemini_sealed.jsonl"))
+        result = self.launch("gemini-cli", "gemini_sealed.jsonl")
+        self.check_sealed(result)
+        # Gemini CLI 0.46 on names the lock's tool mcp_lock_search: the guard lets it through, the audit pairs it.
+        self.assertIn('"tool_name": "mcp_lock_search"', (result[3] / "transcript.jsonl").read_text(encoding="utf-8"))
 
     def test_codex_guard_stops_the_shell(self):
         self.assertRefused(self.launch("codex", "codex_shell.jsonl"), "guard: the harness called 'shell'")
@@ -395,6 +420,20 @@ class SealedRuns(LaunchCase):
     def test_responses_hosted_tool_is_stopped(self):
         result, _ = self.loop("responses", hosted=True)
         self.assertRefused(result, "the endpoint ran a 'web_search_call' item, outside the lock")
+
+    def test_a_lock_that_dies_mid_run_is_never_sealed(self):
+        # Claude Code reports the calls after the lock died as errors; the lock's log holds none of them.
+        lines = (DATA / "claude_sealed.jsonl").read_text(encoding="utf-8").split("\n")
+        after = [_assistant({"type": "tool_use", "id": "toolu_02", "name": "mcp__lock__search", "input": {"query": "Aster guidance"}}),
+                 {"type": "user", "parent_tool_use_id": None, "session_id": "stub-session", "message": {"role": "user", "content": [
+                     {"type": "tool_result", "tool_use_id": "toolu_02", "is_error": True, "content": "MCP error -32000: Connection closed"}]}}]
+        script = self.tmp / "dies.jsonl"
+        script.write_text("\n".join([*lines[:2], json.dumps({"$kill_lock": True}), *map(json.dumps, after), *lines[2:]]), encoding="utf-8")
+        status, stdout, stderr, out = self.launch("claude-code", None, env={"STUB_SCRIPT": str(script)})
+        self.assertEqual(status, 0, stderr)
+        seal = self.manifest(out)["seal"]
+        self.assertEqual(seal["status"], "breached")
+        self.assertEqual(seal["breaches"], ["call to 'mcp__lock__search' is not in the lock's log"])
 
     def test_budget_is_the_locks(self):
         for kind in ("responses", "chat"):
@@ -449,6 +488,188 @@ class StreamJsonImport(unittest.TestCase):
         [(_, same)] = list(import_logs("claude-code", [str(array)], Options(as_of=_dt.date(2023, 1, 1))))
         self.assertEqual(same["interactions"], record["interactions"])
         self.assertEqual((same["sample_id"], same["answer"]), (record["sample_id"], record["answer"]))
+
+
+INIT = json.loads((DATA / "claude_sealed.jsonl").read_text(encoding="utf-8").split("\n")[0])
+
+
+def _assistant(*content) -> dict:
+    return {"type": "assistant", "parent_tool_use_id": None, "session_id": "stub-session",
+            "message": {"id": "msg_x", "type": "message", "role": "assistant", "content": list(content)}}
+
+
+def _alive(pid: int) -> bool:
+    """Whether process *pid* runs (a zombie waiting for a reaper does not)."""
+    stat = Path(f"/proc/{pid}/stat")
+    if stat.parent.parent.is_dir() and Path("/proc/self").exists():
+        try:
+            return stat.read_text(encoding="utf-8").rsplit(")", 1)[1].split()[0] != "Z"
+        except OSError:
+            return False
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    return True
+
+
+class FailClosed(LaunchCase):
+    """Every way a stream could pass unchecked is a refusal; nothing the harness started outlives the run."""
+
+    # The run's answer: an assistant record and the result record (a stream holding no call).
+    RESULT = _assistant({"type": "text", "text": "Probability: 0.6"})
+
+    def script(self, *events) -> dict:
+        path = self.tmp / f"script{self.runs + 1}.jsonl"
+        path.write_text("".join(json.dumps(event) + "\n" for event in events), encoding="utf-8")
+        return {"STUB_SCRIPT": str(path), "STUB_START_LOCK": "0"}
+
+    def test_a_hook_before_the_init_is_refused(self):
+        hook = {"type": "system", "subtype": "hook_started", "hook_name": "SessionStart:startup", "session_id": "stub-session"}
+        self.assertRefused(self.launch("claude-code", None, env=self.script(hook, INIT, self.RESULT)),
+                           "preflight: a hook ran (SessionStart:startup): a command outside the lock")
+
+    def test_a_later_init_with_web_tools_stops_the_run(self):
+        later = {**INIT, "tools": [*INIT["tools"], "WebSearch"]}
+        manifest = self.assertRefused(self.launch("claude-code", None, env=self.script(INIT, later, self.RESULT)),
+                                      "guard: a later init event (line 2) fails the preflight: tools outside the lock are present: WebSearch (web)")
+        self.assertTrue(manifest["preflight"]["passed"])  # the first init passed; the run was stopped after it
+
+    def test_a_later_init_that_passes_is_allowed(self):
+        status, stdout, stderr, out = self.launch("claude-code", None, env=self.script(INIT, INIT, self.RESULT))
+        self.assertEqual(status, 0, stderr)
+        self.assertEqual(self.manifest(out)["seal"]["status"], "no verdict")  # no call: nothing to vouch for
+
+    def run_with_limit(self, limit: int, *events):
+        from anachron.launch import Refused, RunSpec, launch
+
+        env = dict(self.env, **self.script(*events))
+        self.runs += 1
+        spec = RunSpec("claude-code", _dt.date(2023, 1, 1), self.prompt, self.tmp / f"run{self.runs}", max_line=limit)
+        with mock.patch.dict(os.environ, env):
+            try:
+                return launch(spec), None
+            except Refused as exc:
+                return json.loads((spec.out / "run.json").read_text(encoding="utf-8")), str(exc)
+
+    def test_a_line_at_the_limit_passes_and_one_byte_more_stops_the_run(self):
+        longest = max(len(json.dumps(event).encode("utf-8")) + 1 for event in (INIT, self.RESULT))
+        manifest, refused = self.run_with_limit(longest, INIT, self.RESULT)
+        self.assertIsNone(refused)
+        self.assertEqual(manifest["seal"]["status"], "no verdict")
+        result_line = len(json.dumps(self.RESULT).encode("utf-8")) + 1
+        init_line = len(json.dumps(INIT).encode("utf-8")) + 1
+        padded = {**self.RESULT, "result": "x" * (init_line - result_line + 1)}  # the second line, one byte longer
+        manifest, refused = self.run_with_limit(init_line, INIT, padded)
+        self.assertEqual(refused, f"guard: line 2 of the harness's stream is over {init_line} bytes: it cannot be checked: run stopped")
+        self.assertIsNone(manifest["seal"])
+        manifest, refused = self.run_with_limit(init_line - 1, INIT, self.RESULT)
+        self.assertIn("preflight: line 1 of the harness's stream is over", refused)
+        self.assertFalse(manifest["preflight"]["passed"])
+
+    def test_a_line_past_the_init_that_is_not_json_stops_the_run(self):
+        for raw in ("\xff\xfe{\"type\":\"assistant\"}\n", "Loaded cached credentials.\n", "[1, 2]\n",
+                    '{"type":"assistant","x":' + "[" * 200000 + "]" * 200000 + "}\n"):  # nested past the parser's reach
+            with self.subTest(line=raw[:40]):
+                env = self.script(INIT, {"$raw": raw}, self.RESULT)
+                self.assertRefused(self.launch("claude-code", None, env=env), "is not a JSON object: run stopped")
+
+    def test_a_stream_cut_mid_line_cannot_be_checked(self):
+        env = self.script(INIT, {"$raw": '{"type":"assistant","message":{"content":[{"type":"tool_use","name":"Web'}, {"$exit": 1})
+        manifest = self.assertRefused(self.launch("claude-code", None, env=env),
+                                      "guard: line 2 of the harness's stream is cut off (the stream ended mid-line): run stopped")
+        self.assertEqual(manifest["exit_status"], 1)
+
+    def test_a_banner_before_the_init_is_kept_not_refused(self):
+        status, _, stderr, out = self.launch("claude-code", None, env=self.script({"$raw": "Loaded cached credentials.\n"}, INIT, self.RESULT))
+        self.assertEqual(status, 0, stderr)
+        self.assertTrue((out / "transcript.jsonl").read_bytes().startswith(b"Loaded cached credentials.\n"))
+
+    def test_line_separators_and_lone_surrogates_do_not_hide_a_call(self):
+        web = {"type": "tool_use", "id": "toolu_9", "name": "WebSearch", "input": {"query": "q"}}
+        for text in ("a\u2028b\u2029c\x85d", "\ud800 alone"):
+            with self.subTest(text=ascii(text)):
+                line = json.dumps(_assistant({"type": "text", "text": text}, web), ensure_ascii=False, separators=(",", ":"))
+                # U+2028, U+2029 and U+0085 raw (str.splitlines would split there); a lone surrogate escaped.
+                path = self.tmp / f"sep{self.runs + 1}.jsonl"
+                path.write_bytes(json.dumps(INIT).encode() + b"\n" + line.encode("utf-8", "backslashreplace").replace(b"\\ud800", b"\\ud800") + b"\n")
+                self.assertRefused(self.launch("claude-code", None, env={"STUB_SCRIPT": str(path), "STUB_START_LOCK": "0"}),
+                                   "guard: the harness called 'WebSearch', outside the lock")
+
+    def test_a_timeout_stops_the_harness_and_is_recorded(self):
+        status, _, stderr, out = self.launch("claude-code", None, "--timeout", "1", env=self.script(INIT, {"$sleep": 60}, self.RESULT))
+        self.assertEqual(status, 0, stderr)
+        manifest = self.manifest(out)
+        self.assertEqual(manifest["stopped"], "stopped by --timeout after 1 s")
+        self.assertIn("note: stopped by --timeout after 1 s", stderr)
+        self.assertIsNotNone(manifest["exit_status"])
+
+    def test_a_harness_that_fails_part_way_is_recorded(self):
+        status, _, stderr, out = self.launch("claude-code", None, env=self.script(INIT, {"$exit": 3}))
+        self.assertEqual(status, 0, stderr)
+        manifest = self.manifest(out)
+        self.assertEqual((manifest["exit_status"], manifest["stopped"]), (3, "the harness exited with status 3"))
+
+    def test_nothing_the_harness_started_outlives_the_run(self):
+        web = _assistant({"type": "tool_use", "id": "toolu_9", "name": "WebSearch", "input": {"query": "q"}})
+        cases = {"exit": ((), self.RESULT), "guard": ((), web), "timeout": (("--timeout", "1"), {"$sleep": 60})}
+        for case, (extra, last) in cases.items():
+            with self.subTest(case):
+                pidfile = self.tmp / f"{case}.pid"
+                self.launch("claude-code", None, *extra, env=self.script(INIT, {"$spawn": 300, "pidfile": str(pidfile)}, last))
+                pid = int(pidfile.read_text(encoding="utf-8"))
+                self.assertFalse(_alive(pid), f"the harness's child {pid} outlived the {case} run")
+
+    def test_a_lock_log_that_cannot_be_read_is_cannot_tell(self):
+        script = self.tmp / "torn.jsonl"
+        lines = (DATA / "claude_unlogged.jsonl").read_text(encoding="utf-8").split("\n")
+        script.write_text("\n".join([lines[0], json.dumps({"$events": "not json\n{}\n"}), *lines[1:]]), encoding="utf-8")
+        status, stdout, stderr, out = self.launch("claude-code", None, env={"STUB_SCRIPT": str(script), "STUB_START_LOCK": "0"})
+        self.assertEqual(status, 0, stderr)
+        seal = self.manifest(out)["seal"]
+        self.assertEqual(seal["status"], "cannot tell")
+        self.assertIn("lock-events.jsonl", seal["reason"])
+        self.assertIn("seal cannot tell", stdout)
+
+
+class ClaudeStreamShapes(unittest.TestCase):
+    """--from claude-code on the shapes Claude Code 2.1 writes with -p --output-format stream-json --verbose
+    (tests/data/launch/claude_stream_mcp.jsonl, hand-written: SessionStart hook events, MCP tools deferred behind
+    ToolSearch and its tool_reference result, rate_limit_event, an MCP result as a list of text blocks, an MCP
+    error as a string with is_error, compact_boundary and status records, the result record's total_cost_usd)."""
+
+    PATH = DATA / "claude_stream_mcp.jsonl"
+
+    def test_every_call_is_read(self):
+        from anachron.importers import Options, import_logs
+
+        [(_, record)] = list(import_logs("claude-code", [str(self.PATH)], Options(as_of=_dt.date(2023, 1, 1))))
+        calls = record["interactions"]
+        self.assertEqual([(c["tool"], c["status"]) for c in calls],
+                         [("ToolSearch", "ok"), ("mcp__forecast__search", "ok"), ("mcp__forecast__fetch", "error")])
+        self.assertEqual(calls[0]["retrieval"], False)  # loading a deferred tool's schema reaches nothing
+        self.assertEqual(calls[1]["query"], "Aster Logistics revenue")
+        self.assertEqual([item["url"] for item in calls[1]["returned"]], ["https://news.example/aster-q1"])
+        self.assertEqual(calls[2]["error"], "MCP error -32602: no such document")
+        self.assertEqual(record["sample_id"], "3f1c9a2e-5b7d-4e11-9c0a-6d2b8e4f7a10")
+        self.assertEqual(record["answer"], "Probability: 0.6")
+        self.assertNotIn("warnings", record)  # every record type is known
+
+    def test_score_counts_the_mcp_calls(self):
+        status, stdout, stderr = run_cli("score", "--from", "claude-code", str(self.PATH), "--as-of", T, "--format", "json")
+        self.assertEqual(status, 0, stderr)
+        summary = json.loads(stdout)["summary"]
+        self.assertEqual((summary["calls"], summary["failed_calls"]["error"]), (2, 1))
+
+    def test_a_stream_cut_mid_line_names_the_line(self):
+        # A harness killed mid-write (FutureSim terminates claude at the end of its run) leaves half a line.
+        text = self.PATH.read_text(encoding="utf-8")
+        cut = Path(tempfile.mkdtemp()) / "claude_code_stdout.jsonl"
+        self.addCleanup(shutil.rmtree, cut.parent, True)
+        cut.write_text(text[: text.index('"tool_use_id":"toolu_02"')], encoding="utf-8")
+        status, stdout, stderr = run_cli("score", "--from", "claude-code", str(cut), "--as-of", T)
+        self.assertEqual((status, stdout), (2, ""))
+        self.assertIn(f"{cut}:9", stderr)
 
 
 if __name__ == "__main__":

@@ -49,8 +49,8 @@ keeps as ``claude_code_stdout.jsonl``) is read by the same rules: its
 subagent's message) for ``isSidechain`` and ``tool_use_result`` for
 ``toolUseResult``.  Its ``system`` records (``init`` lists the tools and MCP
 servers: the launcher's preflight reads it, anachron.launch) and
-``stream_event`` records (partial deltas of messages that follow whole) hold
-no call; the final ``result`` record's ``result`` text is the answer.
+``stream_event`` records (partial deltas of messages that follow whole) and
+``rate_limit_event`` records hold no call; the final ``result`` record's ``result`` text is the answer.
 ``--output-format json --verbose`` writes the same events as one JSON array:
 a file that is a JSON array is read as those records.
 """
@@ -119,6 +119,7 @@ def _resolve(session: Session, entry: dict[str, Any], block: Mapping[str, Any], 
 _SKIPPED_RECORDS = frozenset({
     "summary", "system", "file-history-snapshot", "queue-operation", "custom-title", "agent-name", "tag", "attachment",
     "stream_event",  # stream-json's partial deltas (--include-partial-messages): the whole message follows
+    "rate_limit_event",  # stream-json's account rate-limit status (Claude Code 2.1)
 })
 
 

@@ -38,10 +38,13 @@ CLAUDE_BUILTINS = (
     "Read", "Write", "Edit", "MultiEdit", "Glob", "Grep", "LS", "NotebookEdit", "NotebookRead", "TodoWrite",
     "Skill", "SlashCommand", "TaskOutput", "TaskStop", "TaskCreate", "TaskGet", "TaskList", "TaskUpdate",
     "AskUserQuestion", "EnterPlanMode", "ExitPlanMode", "SendMessage", "ListMcpResourcesTool", "ReadMcpResourceTool",
+    # Listed by the system/init of Claude Code 2.1.x (anthropics/claude-code#62608): a deny list must name them.
+    "PowerShell", "Monitor", "RemoteTrigger", "CronCreate", "CronDelete", "CronList", "EnterWorktree", "ExitWorktree",
+    "PushNotification", "ScheduleWakeup", "LSP",
 )
 # Tools Claude Code may keep that never leave its process (a list that omits EndConversation does not remove it).
 CLAUDE_LOCAL = frozenset({"EndConversation", "TodoWrite", "ExitPlanMode", "EnterPlanMode"})
-WEB_TOOLS = frozenset({"WebSearch", "WebFetch", "ToolSearch", "web_search", "google_web_search", "web_fetch"})
+WEB_TOOLS = frozenset({"WebSearch", "WebFetch", "web_search", "google_web_search", "web_fetch"})
 SHELLS = frozenset({"Bash", "BashOutput", "KillShell", "KillBash", "shell", "exec_command", "run_shell_command"})
 # Gemini CLI's built-in tools (packages/core/src/tools/tool-names.ts), all excluded.
 GEMINI_BUILTINS = (
@@ -108,6 +111,10 @@ class Harness:
         """The tools *event* calls, by the names the log gives them."""
         raise NotImplementedError
 
+    def outside(self, event: Mapping[str, Any]) -> str | None:
+        """Why *event* shows the harness acting outside the lock other than by a call (``None``: it does not)."""
+        return None
+
     def is_lock(self, tool: str) -> bool:
         return tool in self.lock_names or tool in {f"mcp__{SERVER}__{name}" for name in TOOLS}
 
@@ -121,17 +128,20 @@ class ClaudeCode(Harness):
     executable = "claude"
     log_format = "claude-code"
 
-    def __init__(self, supports_tools_flag: bool = True) -> None:
+    def __init__(self, supports_tools_flag: bool = True, supports_settings_flag: bool = False) -> None:
         self.supports_tools_flag = supports_tools_flag
+        self.supports_settings_flag = supports_settings_flag
 
     @staticmethod
-    def probe(executable: str) -> bool:
-        """Whether ``claude --help`` lists ``--tools`` (older versions have only ``--disallowedTools``)."""
+    def probe(executable: str) -> tuple[bool, bool]:
+        """Whether ``claude --help`` lists ``--tools`` (older versions have only ``--disallowedTools``)
+        and ``--settings`` (a flag an older version does not know would stop it at start-up)."""
         try:
             done = subprocess.run([executable, "--help"], capture_output=True, text=True, timeout=60, stdin=subprocess.DEVNULL)
         except (OSError, subprocess.SubprocessError):
-            return False
-        return re.search(r"(?:^|[\s,])--tools\b", done.stdout or "") is not None
+            return False, False
+        listed = lambda flag: re.search(rf"(?:^|[\s,]){flag}\b", done.stdout or "") is not None  # noqa: E731
+        return listed("--tools"), listed("--settings")
 
     def prepare(self, lock, events, rundir, model, max_turns):
         config = rundir / "mcp.json"
@@ -145,7 +155,21 @@ class ClaudeCode(Harness):
             argv += ["--model", model]
         if max_turns is not None:
             argv += ["--max-turns", str(max_turns)]
-        return Prepared(argv, child_env({"CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC": "1"}))
+        files = {}
+        if self.supports_settings_flag:
+            # A hook is a command outside the lock whose output can reach the model (SessionStart's does).
+            settings = rundir / "claude-settings.json"
+            files[settings.name] = dump_json({"disableAllHooks": True})
+            argv += ["--settings", str(settings)]
+        # Claude Code 2.x defers MCP tools behind ToolSearch, which --tools "" removes: without this the
+        # lock's tools are never reachable (ozongzi/agentix v0.26.1 hit the same).
+        env = child_env({"CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC": "1", "ENABLE_TOOL_SEARCH": "false"})
+        return Prepared(argv, env, files)
+
+    def outside(self, event):
+        if event.get("type") == "system" and str(event.get("subtype", "")).startswith("hook_"):
+            return f"a hook ran ({event.get('hook_name') or event.get('subtype')}): a command outside the lock"
+        return None
 
     def is_init(self, event):
         return event.get("type") == "system" and event.get("subtype") == "init"
@@ -252,8 +276,9 @@ class GeminiCli(Harness):
     name = "gemini-cli"
     executable = "gemini"
     log_format = "gemini-cli"
-    # Gemini CLI names an MCP tool by its own name (or SERVER__TOOL when two servers clash).
-    lock_names = (*TOOLS, *(f"{SERVER}__{tool}" for tool in TOOLS))
+    # Gemini CLI named an MCP tool by its own name (or SERVER__TOOL when two servers clash); since 0.46 it is
+    # mcp_SERVER_TOOL (auth0/auth0-evals#46 reads it from the bundle's generateValidName).
+    lock_names = (*TOOLS, *(f"{SERVER}__{tool}" for tool in TOOLS), *(f"mcp_{SERVER}_{tool}" for tool in TOOLS))
 
     def prepare(self, lock, events, rundir, model, max_turns):
         entry = server_entry(lock, events)
@@ -290,11 +315,6 @@ NAMES = (*HARNESSES, *LOOPS)
 
 def lock_config_text(lock: Lock, events: Path) -> str:
     return dump_json(mcp_config(lock, events))
-
-
-def sealed_names(harness: Harness | None) -> tuple[str, ...]:
-    """The names the run's log gives the lock's tools (beyond ``mcp__lock__*``), for the audit."""
-    return tuple(harness.lock_names) if harness is not None else ()
 
 
 def guard_breach(harness: Harness, names: Sequence[str]) -> str | None:

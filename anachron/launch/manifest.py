@@ -5,8 +5,8 @@ A run directory stands for ``--from FORMAT TRANSCRIPT --as-of T
 lock-events.jsonl``, read from its ``run.json``, and ``--corpus`` for the corpus
 the lock served unless another is given.  An option the manifest
 gives (``--from``, ``--as-of``, ``--as-of-map``, ``--as-of-field``, or any seal option) is
-refused beside it rather than mixed with it; a refused run (no transcript)
-is an error.
+refused beside it rather than mixed with it; a refused run is an error (even
+with a transcript: a run stopped by the guard or a later check proves no seal).
 """
 
 from __future__ import annotations
@@ -40,8 +40,11 @@ def run_inputs(args: argparse.Namespace) -> argparse.Namespace:
         raise AnachronError(f"{rundir}: a run directory names its own {', '.join(given)}: give them for logs, not for a run")
     manifest = read_manifest(rundir)
     files = manifest.get("files") or {}
-    if not files.get("transcript"):
-        raise AnachronError(f"{rundir}: the run was refused ({manifest.get('refused')}): it has no transcript to score")
+    if manifest.get("refused") is not None or not files.get("transcript"):
+        # A refused run proves nothing sealed, whatever its transcript's calls pair with: never scored as a run
+        # (its transcript, when kept, is for the record: `--from FORMAT` reads it as any log).
+        kept = f"; its transcript is {rundir / files['transcript']}" if files.get("transcript") else ""
+        raise AnachronError(f"{rundir}: the run was refused ({manifest.get('refused')}): not scored as a run{kept}")
     try:
         args.as_of = parse_date(manifest.get("as_of"))
     except (TypeError, ValueError):

@@ -7,7 +7,8 @@ The run directory (``--out``) must be new or empty.  It receives:
 - ``lock-events.jsonl``: the lock's own event log (written by the lock process; when the lock
   never started, an empty file the launcher writes, and ``run.json`` says ``lock_started: false``);
 - ``transcript.jsonl``: the harness's stdout as it came (or our loop's conversation);
-- ``harness-stderr.txt``; for gemini-cli ``gemini-settings.json``; an empty ``workspace/``,
+- ``harness-stderr.txt``; for gemini-cli ``gemini-settings.json``, for claude-code ``claude-settings.json``
+  (when its ``--help`` lists ``--settings``); an empty ``workspace/``,
   the harness's working directory (no project file of yours is read);
 - ``run.json``, written last and atomically: a directory without it is a run that did not finish.
 
@@ -72,6 +73,7 @@ class RunSpec:
     init_timeout: float = 120.0
     timeout: float | None = None
     sample_id: str | None = None
+    max_line: int = 64 * 1024 * 1024  # bytes in one line of the harness's stream; a longer one stops the run
 
 
 class Refused(AnachronError):
@@ -103,22 +105,45 @@ def _wait_for(path: Path, seconds: float, done: Callable[[], bool]) -> bool:
     return True
 
 
-def _stop(process: subprocess.Popen) -> None:
-    """Stop the harness we started and what it started (its own process group)."""
+def _group_alive(pgid: int) -> bool:
+    try:
+        os.killpg(pgid, 0)
+    except ProcessLookupError:
+        return False
+    except OSError:  # EPERM: a member we may not signal is still there
+        return True
+    return True
+
+
+def _stop(process: subprocess.Popen, grace: float = 5.0) -> None:
+    """Stop the harness we started and everything in its process group (the lock it started, a
+    shell's children), whether or not the harness itself has exited: nothing it started outlives
+    the run.  A group whose leader has exited gets *grace* seconds to finish (the lock writing its
+    last event once its stdin closes) before SIGTERM, then SIGKILL."""
+    pgid = process.pid  # start_new_session: the harness leads its own group
     if process.poll() is not None:
-        return
-    try:
-        os.killpg(process.pid, signal.SIGTERM)
-    except OSError:
-        process.terminate()
-    try:
-        process.wait(timeout=10)
-    except subprocess.TimeoutExpired:
+        end = time.monotonic() + grace
+        while _group_alive(pgid) and time.monotonic() < end:
+            time.sleep(0.05)
+    for sig in (signal.SIGTERM, signal.SIGKILL):
+        if process.poll() is None:
+            try:
+                os.killpg(pgid, sig)
+            except OSError:
+                process.send_signal(sig)
+            try:
+                process.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                continue
+        if not _group_alive(pgid):
+            return
         try:
-            os.killpg(process.pid, signal.SIGKILL)
+            os.killpg(pgid, sig)  # the leader is gone; its group is not
         except OSError:
-            process.kill()
-        process.wait(timeout=10)
+            return
+        end = time.monotonic() + 10
+        while _group_alive(pgid) and time.monotonic() < end:
+            time.sleep(0.05)
 
 
 class _Outcome:
@@ -129,6 +154,7 @@ class _Outcome:
         self.exit_status: int | None = None
         self.turns: int | None = None
         self.stopped: str | None = None
+        self.timed_out = threading.Event()
         self.argv: list[str] = []
 
 
@@ -154,8 +180,14 @@ def _cli(spec: RunSpec, harness: Harness, lock: Lock, rundir: Path, prompt: str,
                     start_new_session=True,
                 )
             except OSError as exc:
+                transcript.close()
+                partial.unlink()  # nothing ran: no transcript
                 raise Refused(f"cannot start {prepared.argv[0]}: {exc.strerror or exc}") from None
-            timer = threading.Timer(spec.timeout, _stop, (process,)) if spec.timeout else None
+            def time_out() -> None:
+                outcome.timed_out.set()
+                _stop(process, grace=0)
+
+            timer = threading.Timer(spec.timeout, time_out) if spec.timeout else None
             if timer is not None:
                 timer.daemon = True
                 timer.start()
@@ -167,6 +199,10 @@ def _cli(spec: RunSpec, harness: Harness, lock: Lock, rundir: Path, prompt: str,
                 _stop(process)
                 process.stdout.close()  # type: ignore[union-attr]
                 outcome.exit_status = process.returncode
+                if outcome.refusal is None and outcome.timed_out.is_set():
+                    outcome.stopped = f"stopped by --timeout after {spec.timeout:g} s"
+                elif outcome.refusal is None and process.returncode:
+                    outcome.stopped = f"the harness exited with status {process.returncode}"
     finally:
         if partial.exists():
             os.replace(partial, rundir / TRANSCRIPT)
@@ -204,16 +240,39 @@ def _read(harness: Harness, process: subprocess.Popen, prepared: Prepared, trans
     assert process.stdout is not None
     checked = False
     before = 0  # events before the init event
+    number = 0
     # Bytes, split on b"\n" only: the transcript is the stream as it came (a JSON string may hold U+2028).
-    for raw in process.stdout:
+    while True:
+        raw = process.stdout.readline(spec.max_line + 1)
+        if not raw:
+            break
+        number += 1
         transcript.write(raw if raw.endswith(b"\n") else raw + b"\n")
         transcript.flush()
+        if len(raw) > spec.max_line:
+            # A line this long cannot be checked whole: nothing in it may go unguarded.
+            detail = f"line {number} of the harness's stream is over {spec.max_line} bytes: it cannot be checked"
+            if not checked:
+                outcome.checks.append(Check("init event", False, detail))
+            outcome.refusal = f"{'guard' if checked else 'preflight'}: {detail}: run stopped"
+            return
         try:
             event = json.loads(raw.decode("utf-8"))
-        except ValueError:  # a line that is not JSON (UnicodeDecodeError is one): kept, not read
-            continue
+        except (ValueError, RecursionError):  # not JSON (UnicodeDecodeError is a ValueError), or nested past reading
+            event = None
         if not isinstance(event, dict):
-            continue
+            if checked and raw.strip():
+                # Past the init every line is an event the guard must read: one it cannot read may hide a call.
+                what = "is not a JSON object" if raw.endswith(b"\n") else "is cut off (the stream ended mid-line)"
+                outcome.refusal = f"guard: line {number} of the harness's stream {what}: run stopped"
+                return
+            continue  # before the init: a banner or a warning, kept in the transcript
+        why = harness.outside(event)
+        if why is not None:
+            if not checked:
+                outcome.checks.append(Check("init event", False, why))
+            outcome.refusal = f"{'guard' if checked else 'preflight'}: {why}: run stopped"
+            return
         if not checked:
             if not harness.is_init(event):
                 # A harness may report hooks or status first; a call, or too long a wait, before the init is refused.
@@ -240,6 +299,12 @@ def _read(harness: Harness, process: subprocess.Popen, prepared: Prepared, trans
                 outcome.refusal = f"preflight: {failed.detail}"
                 return
             checked = True
+        elif harness.is_init(event):
+            # Another init (a restarted session): it is checked as the first was, and must pass as well.
+            failed = next((c for c in harness.preflight(event, prepared) if not c.passed), None)
+            if failed is not None:
+                outcome.refusal = f"guard: a later init event (line {number}) fails the preflight: {failed.detail}: run stopped"
+                return
         outside = guard_breach(harness, harness.calls(event))
         if outside is not None:
             outcome.refusal = f"guard: the harness called {outside!r}, outside the lock: run stopped"
@@ -309,26 +374,28 @@ def _audit(spec: RunSpec, harness: Harness | None, rundir: Path, log_format: str
     from ..store import load_corpus  # a directory, an index file or a postgresql:// URL, as --corpus names it
     from ..timelock.events import load_events, lock_run
 
-    declared, _ = seal_declaration(rundir / CONFIG)
-    names = set(declared) | set(sealed_tools(harness))
-    lock_as_of = dict(declared.lock_as_of)
-    for name in names - set(lock_as_of):
-        lock_as_of[name] = next(iter(declared.lock_as_of.values()))
-    events = rundir / EVENTS
-    locks = [lock_run(load_events(events))] if events.exists() else []
-    declaration = Declaration(names, lock_as_of, locks=locks)
-    corpus = load_corpus(spec.corpus)
-    options = Options(as_of=spec.as_of, scoring_corpus=corpus)
+    names = set(sealed_tools(harness))
     statuses, breaches, calls, samples = set(), [], 0, 0
     try:
+        # Any of these failing (a lock log torn mid-file, a corpus that cannot be read) leaves no proof: cannot tell.
+        declared, _ = seal_declaration(rundir / CONFIG)
+        names |= set(declared)
+        lock_as_of = dict(declared.lock_as_of)
+        for name in names - set(lock_as_of):
+            lock_as_of[name] = next(iter(declared.lock_as_of.values()))
+        events = rundir / EVENTS
+        locks = [lock_run(load_events(events))] if events.exists() else []
+        declaration = Declaration(names, lock_as_of, locks=locks)
+        corpus = load_corpus(spec.corpus)
+        options = Options(as_of=spec.as_of, scoring_corpus=corpus)
         for trace in iter_traces(import_logs(log_format, [str(rundir / TRANSCRIPT)], options), corpus):
             samples += 1
             found = audit(trace.interactions, declaration, trace.as_of)
             statuses.add(found.status if found is not None else None)
             calls += len(trace.interactions)
             breaches += [line for lines in (found.breaches if found is not None else ()) for line in lines]
-    except AnachronError as exc:
-        return {"status": "cannot tell", "reason": f"the transcript could not be read: {exc}", "sealed_tools": sorted(names)}
+    except (AnachronError, OSError) as exc:
+        return {"status": "cannot tell", "reason": f"the run could not be audited: {exc}", "sealed_tools": sorted(names)}
     status = run_status(statuses, calls) if samples else "no verdict"
     return {"status": status, "samples": samples, "calls": calls, "breaches": breaches, "sealed_tools": sorted(names)}
 
@@ -363,7 +430,7 @@ def launch(spec: RunSpec, warn: Callable[[str], None] | None = None) -> dict[str
             if spec.harness in HARNESSES:
                 cls = HARNESSES[spec.harness]
                 executable = spec.executable or cls.executable
-                harness = ClaudeCode(ClaudeCode.probe(executable)) if cls is ClaudeCode else cls()
+                harness = ClaudeCode(*ClaudeCode.probe(executable)) if cls is ClaudeCode else cls()
                 harness.executable = executable
                 outcome.version = version_of(executable)
                 _cli(spec, harness, lock, rundir, prompt, outcome)
