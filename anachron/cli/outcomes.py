@@ -22,7 +22,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "outcomes",
         help="score forecasts (Brier, log loss, skill, calibration) with the leak split and model badges",
         description="Score forecasts against resolutions: Brier, log loss (clipped at 1e-6) and Brier skill, each "
-        "with a seeded bootstrap CI, the reliability table with Wilson intervals, and the difficulty-adjusted Brier; with "
+        "with a seeded bootstrap CI, the reliability table with Wilson intervals (drawn with --html and --figures), and the difficulty-adjusted Brier; with "
         "--scores, the score over clean and leaked samples and the leak inflation; with --model-cutoffs, the "
         "pre-event / web-locked badge.  Forecast files: a ForecastBench forecast set, or JSON Lines of "
         "{sample_id, probability | probabilities | answer} (docs/outcomes.md).",
@@ -40,12 +40,15 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                         help="the Brier skill score's reference: 0.5 (uniform), the base rate, or a forecast file "
                         "(a market or community forecast) (default: 0.5)")
     add_format_option(parser)
-    parser.add_argument("--html", metavar="OUT.html", help="also write the HTML report (reliability plots, leak split)")
+    parser.add_argument("--html", metavar="OUT.html", help="also write the HTML report (reliability diagrams, leak split)")
+    parser.add_argument("--figures", metavar="DIR", help="also write each figure of the HTML report as a standalone SVG "
+                        "file (light theme, prints in grey, its caption drawn below) into DIR, with figures.json listing "
+                        "them; the set is written atomically. DIR must be new, empty, or a set this option wrote")
     add_out_option(parser)
     parser.add_argument("--confidence", type=float, default=0.95, metavar="C", help="CI level, in (0, 1) (default: 0.95)")
     parser.add_argument("--resamples", type=int, default=2000, metavar="B", help="bootstrap resamples (default: 2000)")
     parser.add_argument("--seed", type=int, default=0, metavar="S", help="random seed of the bootstrap (default: 0)")
-    parser.set_defaults(func=run, output_options=("out", "html"))
+    parser.set_defaults(func=run, output_options=("out", "html", "figures"))
 
 
 def _scores(values: list[str]) -> dict[str | None, str]:
@@ -76,7 +79,13 @@ def run(args: argparse.Namespace) -> int:
         n_resamples=args.resamples, seed=args.seed, confidence=args.confidence,
     )
     text = dump_json(report) if args.format == "json" else render_table(report) + "\n"
-    if args.html is not None:
+    if args.figures is not None:
+        from ..html.outcomes import outcomes_page
+        from ..output.figures import write_figure_set
+
+        page, figures = outcomes_page(report)
+        write_figure_set(args.figures, figures, {args.html: page} if args.html is not None else None)
+    elif args.html is not None:
         from ..html.outcomes import outcomes_html
 
         write_atomic(args.html, outcomes_html(report))
