@@ -174,12 +174,12 @@ def _how(report: Mapping[str, Any]) -> tuple[str, str]:
 def _badge_figures(report: Mapping[str, Any], badge: str, slug: str, models: Sequence[Mapping[str, Any]]) -> list[svg.Figure]:
     level, how = _how(report)
     total = sum(m["n"] for m in models)
-    kind = f"{_plural(len(models), 'model')} badged {badge}"
+    kind = f"models badged \u201c{badge}\u201d ({len(models)})"
     panel = svg.Panel("Brier score (mean over samples; lower is better)",
                       tuple(_row(f"{m['model']} (n={m['n']})", m["brier"], "s0", "circle") for m in models), lo=0.0)
     caption = (
-        f"Brier score of the {kind}, ranked (n = {_plural(total, 'scored forecast')} in all; each model's n in its "
-        f"label): the mean over its resolved samples, with its {level} percentile-bootstrap CI over the samples ({how}). "
+        f"Brier score of the {kind}, ranked; n = {_plural(total, 'scored forecast')} in all, each model's n in its "
+        f"label. A point is the mean over the model's resolved samples, with its {level} percentile-bootstrap CI over the samples ({how}). "
         "Models with the other badge are drawn in their own figure, never here."
     )
     figures = [svg.interval_panels(f"{slug}-brier", f"Brier by model ({badge})", [panel],
@@ -189,10 +189,10 @@ def _badge_figures(report: Mapping[str, Any], badge: str, slug: str, models: Seq
     rows = []
     for m in models:
         s = m["leak_split"]
-        rows.append(_row(f"{m['model']}: clean, n={s['clean']['n']}", s["clean"], "s1", "square"))
-        rows.append(_row(f"{m['model']}: leaked, n={s['leaked']['n']}", s["leaked"], "s2", "diamond"))
+        rows.append(_row(f"{m['model']}: clean n={s['clean']['n']}", s["clean"], "s1", "square"))
+        rows.append(_row(f"{m['model']}: leaked n={s['leaked']['n']}", s["leaked"], "s2", "diamond"))
         if s["unverified"]["n"]:
-            rows.append(_row(f"{m['model']}: unverified, n={s['unverified']['n']}", s["unverified"], "s3", "square"))
+            rows.append(_row(f"{m['model']}: unverified n={s['unverified']['n']}", s["unverified"], "s3", "square"))
     panels = [
         svg.Panel("Brier score by leak class (lower is better)", tuple(rows), lo=0.0),
         svg.Panel("leak inflation (Brier over all minus over clean)",
@@ -205,7 +205,7 @@ def _badge_figures(report: Mapping[str, Any], badge: str, slug: str, models: Seq
     undefined = sum(m["leak_split"].get("undefined_resamples", 0) for m in models)
     none = [m["model"] for m in models if m["leak_split"]["inflation"] is None or m["leak_split"]["inflation"].get("value") is None]
     caption = (
-        f"Leak split of the {kind} (n = {_plural(total, 'scored forecast')} in all; each row's n in its label). Top: the "
+        f"Leak split of the {kind}; n = {_plural(total, 'scored forecast')} in all, each row's n in its label. Top: the "
         "Brier score over each model's clean and leaked samples (by its leakage scores), with its "
         f"{level} percentile-bootstrap CI. Bottom: the leak inflation, the Brier over all of a model's samples minus "
         f"over its clean ones, with its paired {level} percentile-bootstrap CI (both means recomputed on each resample; "
@@ -301,7 +301,7 @@ def outcomes_page(report: Mapping[str, Any]) -> tuple[str, list[svg.Figure]]:
         figures += board + reliability
     page = (
         "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
-        f'<meta http-equiv="Content-Security-Policy" content="{esc(content_security_policy(""))}">'
+        f'<meta http-equiv="Content-Security-Policy" content="{content_security_policy("")}">'
         '<meta name="viewport" content="width=device-width, initial-scale=1">'
         f"<title>anachron outcomes</title><style>{_CSS}{svg.SVG_CSS}</style></head><body>{''.join(body)}</body></html>\n"
     )
