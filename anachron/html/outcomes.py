@@ -41,7 +41,7 @@ th,td{border:1px solid #d0d7de;padding:3px 8px;text-align:left;vertical-align:to
 td.none{color:#8c959f}
 svg.plot{display:block;max-width:100%;height:auto}
 figure.fig{margin:0;max-width:100%}
-figure.fig figcaption{font-size:13px;color:#444c56;margin:4px 0 0;line-height:1.4;max-width:600px}
+figure.fig figcaption{font-size:13px;color:#444c56;margin:4px 0 0;line-height:1.4}
 .row{display:flex;flex-wrap:wrap;gap:20px 28px;align-items:flex-start}.scroll{overflow-x:auto;max-width:100%}
 .badge{display:inline-block;padding:0 6px;border-radius:8px;font-size:12px;border:1px solid #57606a;background:#fff}
 .badge.web{border-style:dashed}
@@ -299,11 +299,13 @@ def outcomes_page(report: Mapping[str, Any]) -> tuple[str, list[svg.Figure]]:
         reliability = _reliability(models, badge, slug)
         body.append(_section(report, badge, slug, models, board, reliability))
         figures += board + reliability
+    # Each figure as wide as its drawing, so its caption wraps under it and a table fits beside it.
+    widths = "".join(sorted({f"#fig-{f.name}{{width:{f.width}px}}" for f in figures}))
     page = (
         "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
         f'<meta http-equiv="Content-Security-Policy" content="{content_security_policy("")}">'
         '<meta name="viewport" content="width=device-width, initial-scale=1">'
-        f"<title>anachron outcomes</title><style>{_CSS}{svg.SVG_CSS}</style></head><body>{''.join(body)}</body></html>\n"
+        f"<title>anachron outcomes</title><style>{_CSS}{widths}{svg.SVG_CSS}</style></head><body>{''.join(body)}</body></html>\n"
     )
     return page, figures
 
