@@ -16,6 +16,8 @@ from xml.etree import ElementTree
 
 from anachron.core.stats import wilson_interval
 from anachron.html import svg
+from anachron.html.outcomes import reliability_figure
+from anachron.html.report import content_security_policy
 from tests.html_support import BrowserCase, chromium, parse, png_pixels, rect, title_of
 from tests.support import run_cli
 
@@ -89,6 +91,11 @@ class Inputs:
 
 def outcomes(*argv):
     return run_cli("outcomes", *argv)
+
+
+def outcomes_html_figure(bins, samples=10):
+    """The reliability diagram of *bins* as the page writes it inline."""
+    return reliability_figure("f", "m", "web-locked only", bins, samples=samples).html()
 
 
 def axes(fig):
@@ -237,6 +244,31 @@ class OutcomesPage(unittest.TestCase):
         self.assertEqual(list(page.figures), ["web-locked-brier"] + [
             f"web-locked-reliability-{k}-{m['model']}" for k, m in enumerate(ranked, start=1)])
         self.assertEqual(len(page.figures["web-locked-brier"].row_labels()), 2)
+
+    def test_no_clean_sample_no_inflation(self):
+        leaky = self.dir / "leaky.json"
+        leaky.write_text(json.dumps({"samples": [{"sample_id": s, "as_of": "2024-01-01", "result_leaks": 1} for s in IDS],
+                                     "summary": {}}), encoding="utf-8")
+        out = self.dir / "leaky.html"
+        status, _, err = outcomes(*self.inputs.forecasts, str(self.inputs.resolutions), "--scores", str(leaky),
+                                  "--model-cutoffs", str(self.inputs.cutoffs), "--resamples", "200", "--html", str(out))
+        self.assertEqual(status, 0, err)
+        fig = parse(out.read_text(encoding="utf-8")).figures["pre-event-inflation"]
+        self.assertEqual(fig.row_labels(), ["m-pre: clean n=0", "m-pre: leaked n=40", "m-pre (n=40)"])
+        self.assertEqual(fig.texts("tick").count("n/a"), 2)  # said, not drawn at 0
+        self.assertEqual(len(fig.marks("ci")), 1)  # the leaked samples' Brier only
+        self.assertIn("No clean sample, no inflation (n/a): m-pre.", fig.caption)
+
+    def test_large_counts_are_abbreviated_to_fit_their_bin(self):
+        bins = [{"low": k / 10, "high": (k + 1) / 10, "n": n, "mean_forecast": k / 10 + 0.05, "observed": 0.5,
+                 "ci_low": 0.49, "ci_high": 0.51} for k, n in enumerate([1234567, 234567, 34567, 4567, 567, 67, 7, 0, 0, 1])]
+        fig = parse(outcomes_html_figure(bins)).figures["f"]
+        self.assertEqual(fig.texts("count"), ["1.2M", "235k", "35k", "4567", "567", "67", "7", "1"])
+        self.assertEqual(len(fig.marks("bar hist")), 8)
+        self.assertIn(f"n = {sum(b['n'] for b in bins)} forecasts (one per option of each of its 10 categorical samples)",
+                      fig.caption)
+        self.assertIn("2 bins without a forecast draw nothing", fig.caption)
+        self.assertEqual([title_of(bar) for bar in fig.marks("bar hist")][0], "forecasts in [0.0, 0.1): n = 1234567")
 
     def test_categorical_forecasts_count_one_probability_per_option(self):
         pred = self.dir / "cat.jsonl"
@@ -392,14 +424,33 @@ class OutcomesChromium(BrowserCase):
         self.assertGreater(len(set(raw[::97])), 16)  # drawn, not blank
         text = svg_file.read_text(encoding="utf-8").split("\n", 1)[1]
         wrapper = self.dir / "standalone.html"
-        from anachron.html.report import content_security_policy
-
         wrapper.write_text(f'<!DOCTYPE html><html><head><meta http-equiv="Content-Security-Policy" '
                            f'content="{content_security_policy("")}"></head><body style="margin:0">{text}</body></html>',
                            encoding="utf-8")
         [fig] = self.probe(wrapper, window=f"{width},{height}")["figures"]
         self.assertTrue([t for t in fig["texts"] if t["cls"] == "caption"])
         self.check_geometry([{**fig, "name": "standalone"}])
+
+    def test_edge_cases_pass_the_geometry_checks(self):
+        """Huge bin counts (abbreviated to fit), one bin only, every bin full: no text on text, nothing outside."""
+        cases = {
+            "huge": [1234567, 234567, 34567, 4567, 567, 67, 7, 0, 0, 1],
+            "one": [0, 0, 0, 0, 0, 5, 0, 0, 0, 0],
+            "full": [999999] * 10,
+        }
+        figures = []
+        for name, counts in cases.items():
+            bins = [{"low": k / 10, "high": (k + 1) / 10, "n": n, "mean_forecast": k / 10 + 0.05 if n else None,
+                     "observed": (k % 3) / 2 if n else None, "ci_low": max((k % 3) / 2 - 0.2, 0) if n else None,
+                     "ci_high": min((k % 3) / 2 + 0.2, 1) if n else None} for k, n in enumerate(counts)]
+            figures.append(reliability_figure(name, "m", "pre-event model", bins, samples=sum(counts)).html())
+        page = self.dir / "edges.html"
+        page.write_text(f'<!DOCTYPE html><html><head><meta http-equiv="Content-Security-Policy" '
+                        f'content="{content_security_policy("")}"><style>{svg.SVG_CSS}</style></head>'
+                        f'<body>{"".join(figures)}</body></html>', encoding="utf-8")
+        out = self.probe(page)
+        self.assertEqual([f["name"] for f in out["figures"]], list(cases))
+        self.check_geometry(out["figures"])
 
     def test_screenshot(self):
         shot = self.dir / "outcomes.png"

@@ -26,7 +26,7 @@ from . import svg
 from ._text import esc, num
 from .report import content_security_policy
 
-__all__ = ["outcomes_figures", "outcomes_html", "outcomes_page", "reliability_figure", "reliability_table"]
+__all__ = ["count_label", "outcomes_figures", "outcomes_html", "outcomes_page", "reliability_figure", "reliability_table"]
 
 _BADGES = (("pre-event model", "pre-event"), ("web-locked only", "web-locked"))
 _WILSON = "95% Wilson score interval"
@@ -55,6 +55,21 @@ def _slug(text: str) -> str:
 
 def _bin_label(b: Mapping[str, Any], last: bool) -> str:
     return f"[{b['low']:.1f}, {b['high']:.1f}{']' if last else ')'}"
+
+
+def count_label(n: int, room: float) -> str:
+    """*n* as a bar's label in *room* px: its digits, or rounded to thousands (``12k``) or millions (``1.2M``)
+    where the digits do not fit (the bar's title and the table keep the exact count).
+
+    >>> count_label(123456, 200), count_label(123456, 38), count_label(1234567, 38), count_label(12345, 38)
+    ('123456', '123k', '1.2M', '12k')
+    """
+    text = str(n)
+    if svg.text_width(text) <= room:
+        return text
+    if n >= 1_000_000:
+        return f"{n / 1_000_000:.1f}M"
+    return f"{n / 1000:.0f}k" if n >= 10_000 else f"{n / 1000:.1f}k"
 
 
 def _plural(n: int, word: str) -> str:
@@ -123,7 +138,7 @@ def reliability_figure(name: str, model: str, badge: str, bins: Sequence[Mapping
         title = f"forecasts in {_bin_label(b, last)}: n = {b['n']}"
         x0, x1, top_y = x(b["low"]) + 1, x(b["high"]) - 1, yc(b["n"])
         parts.append(f'<path class="bar hist" d="M{x0:.2f} {top_y:.2f}H{x1:.2f}V{floor:.2f}H{x0:.2f}Z"><title>{esc(title)}</title></path>')
-        parts.append(f'<text class="count" x="{(x0 + x1) / 2:.2f}" y="{top_y - 4:.2f}" text-anchor="middle">{b["n"]}</text>')
+        parts.append(f'<text class="count" x="{(x0 + x1) / 2:.2f}" y="{top_y - 4:.2f}" text-anchor="middle">{count_label(b["n"], x1 - x0)}</text>')
     parts.append(svg.x_axis(x, floor, ticks, "mean forecast (probability)"))
     total = sum(b["n"] for b in bins)
     empty = len(bins) - len(shown)
