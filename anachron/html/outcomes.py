@@ -61,15 +61,17 @@ def count_label(n: int, room: float) -> str:
     """*n* as a bar's label in *room* px: its digits, or rounded to thousands (``12k``) or millions (``1.2M``)
     where the digits do not fit (the bar's title and the table keep the exact count).
 
-    >>> count_label(123456, 200), count_label(123456, 38), count_label(1234567, 38), count_label(12345, 38)
-    ('123456', '123k', '1.2M', '12k')
+    >>> count_label(123456, 200), count_label(123456, 38), count_label(1234567, 38), count_label(2000000, 38)
+    ('123456', '123k', '1.2M', '2M')
     """
     text = str(n)
     if svg.text_width(text) <= room:
         return text
     if n >= 1_000_000:
-        return f"{n / 1_000_000:.1f}M"
-    return f"{n / 1000:.0f}k" if n >= 10_000 else f"{n / 1000:.1f}k"
+        text = f"{n / 1_000_000:.1f}M"
+    else:
+        text = f"{n / 1000:.0f}k" if n >= 10_000 else f"{n / 1000:.1f}k"
+    return text.replace(".0", "")
 
 
 def _plural(n: int, word: str) -> str:
@@ -132,11 +134,12 @@ def reliability_figure(name: str, model: str, badge: str, bins: Sequence[Mapping
     most = max(b["n"] for b in bins)
     count_ticks = svg.integer_ticks(most, target=2)
     yc = svg.Linear(0, count_ticks[-1], floor, strip_top + 16)  # room above the tallest bar for its n
-    parts.append(svg.y_axis(yc, left, [(count_ticks[0], "0"), (count_ticks[-1], str(count_ticks[-1]))], "count"))
+    room = left - 8 - 28  # the tick labels end 8 px left of the axis; the turned title takes the 28 px at the edge
+    parts.append(svg.y_axis(yc, left, [(0, "0"), (count_ticks[-1], count_label(count_ticks[-1], room))], "count"))
     for b in shown:
         last = b is bins[-1]
         title = f"forecasts in {_bin_label(b, last)}: n = {b['n']}"
-        x0, x1, top_y = x(b["low"]) + 1, x(b["high"]) - 1, yc(b["n"])
+        x0, x1, top_y = x(b["low"]) + 1, x(b["high"]) - 1, min(yc(b["n"]), floor - 1.5)  # a bin of few still shows
         parts.append(f'<path class="bar hist" d="M{x0:.2f} {top_y:.2f}H{x1:.2f}V{floor:.2f}H{x0:.2f}Z"><title>{esc(title)}</title></path>')
         parts.append(f'<text class="count" x="{(x0 + x1) / 2:.2f}" y="{top_y - 4:.2f}" text-anchor="middle">{count_label(b["n"], x1 - x0)}</text>')
     parts.append(svg.x_axis(x, floor, ticks, "mean forecast (probability)"))
