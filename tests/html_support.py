@@ -18,6 +18,8 @@ import tempfile
 import unittest
 import zlib
 from html.parser import HTMLParser
+from pathlib import Path
+from xml.etree import ElementTree
 
 from anachron.html.report import content_security_policy
 from tests.support import extras_required
@@ -204,10 +206,21 @@ def png_pixels(data):
 
 
 class BrowserCase(unittest.TestCase):
-    """A test case with a headless Chromium: set ``cls.browser = chromium()`` and ``cls.dir`` (a scratch directory)."""
+    """A test case with a headless Chromium (``cls.browser``) and a scratch directory (``cls.dir``), made once per
+    class: a subclass's ``setUpClass`` calls this one's first."""
 
     browser = None
     dir = None
+
+    @classmethod
+    def setUpClass(cls):
+        cls.browser = chromium()
+        cls.tmp = tempfile.TemporaryDirectory()
+        cls.dir = Path(cls.tmp.name)
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.tmp.cleanup()
 
     def run_chromium(self, *args, url):
         profile = tempfile.mkdtemp(dir=self.dir)
@@ -255,3 +268,22 @@ class BrowserCase(unittest.TestCase):
                 for i, a in enumerate(texts):
                     for b in texts[i + 1:]:
                         self.assertFalse(overlap(a["box"], b["box"]), ("text on text", a["text"], a["box"], b["text"], b["box"]))
+
+    def check_standalone(self, svg_file):
+        """A standalone SVG file: rendered alone at its own size (drawn, not blank), then inline in an empty page,
+        measured: its caption drawn below, and every check of :meth:`check_geometry`."""
+        root = ElementTree.fromstring(svg_file.read_text(encoding="utf-8"))
+        width, height = int(root.get("width")), int(root.get("height"))
+        shot = svg_file.with_suffix(".png")
+        self.run_chromium(f"--window-size={width},{height}", f"--screenshot={shot}", url=svg_file.as_uri())
+        w, h, raw = png_pixels(shot.read_bytes())
+        self.assertEqual((w, h), (width, height))
+        self.assertGreater(len(set(raw[:: 97])), 16)  # drawn, not blank
+        text = svg_file.read_text(encoding="utf-8").split("\n", 1)[1]
+        wrapper = svg_file.with_name(f"{svg_file.stem}-standalone.html")
+        wrapper.write_text(f'<!DOCTYPE html><html><head><meta http-equiv="Content-Security-Policy" '
+                           f'content="{content_security_policy("")}"></head><body style="margin:0">{text}</body></html>',
+                           encoding="utf-8")
+        [fig] = self.probe(wrapper, window=f"{width},{height}")["figures"]
+        self.assertTrue([t for t in fig["texts"] if t["cls"] == "caption"])
+        self.check_geometry([{**fig, "name": "standalone"}])

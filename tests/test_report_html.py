@@ -27,7 +27,7 @@ from anachron.html.svg import horizon_bins
 from anachron.core.stats.mean import mean_interval
 from anachron.core.jsonio import dump_json
 from anachron.output.report import score_document
-from tests.html_support import BrowserCase, chromium, parse, png_pixels, rect, title_of
+from tests.html_support import BrowserCase, parse, png_pixels, rect, title_of
 from tests.support import ROOT, run_cli
 
 CORPUS = load_corpus()
@@ -485,9 +485,7 @@ class SvgPrimitives(unittest.TestCase):
 class ChromiumRender(BrowserCase):
     @classmethod
     def setUpClass(cls):
-        cls.browser = chromium()
-        cls.tmp = tempfile.TemporaryDirectory()
-        cls.dir = Path(cls.tmp.name)
+        super().setUpClass()
         for mode in ("unrestricted", "enforced"):
             write_jsonl(cls.dir / f"{mode}.jsonl", demo_traces(mode))
         cls.page = cls.dir / "report.html"
@@ -499,10 +497,6 @@ class ChromiumRender(BrowserCase):
         finally:
             os.chdir(here)
         assert status == 0, err
-
-    @classmethod
-    def tearDownClass(cls):
-        cls.tmp.cleanup()
 
     def with_script(self, script, *, allowed):
         """The page with *script* added before ``</body>``; with *allowed*, its hash added to the CSP."""
@@ -591,24 +585,7 @@ class ChromiumRender(BrowserCase):
         finally:
             os.chdir(here)
         self.assertEqual((status, err), (0, ""), err)
-        svg_file = figures / "comparison-samples.svg"
-        root = ElementTree.fromstring(svg_file.read_text(encoding="utf-8"))
-        width, height = int(root.get("width")), int(root.get("height"))
-        shot = self.dir / "figure.png"
-        self.run_chromium(f"--window-size={width},{height}", f"--screenshot={shot}", url=svg_file.as_uri())
-        w, h, raw = png_pixels(shot.read_bytes())
-        self.assertEqual((w, h), (width, height))
-        self.assertGreater(len(set(raw[:: 97])), 16)  # drawn, not blank
-        # the same file inline in an empty page, measured: the caption drawn below, nothing overlapping
-        text = svg_file.read_text(encoding="utf-8").split("\n", 1)[1]
-        wrapper = self.dir / "standalone.html"
-        wrapper.write_text(f'<!DOCTYPE html><html><head><meta http-equiv="Content-Security-Policy" '
-                           f'content="{content_security_policy("")}"></head><body style="margin:0">{text}</body></html>',
-                           encoding="utf-8")
-        out = self.probe(wrapper, window=f"{width},{height}")
-        [fig] = out["figures"]
-        self.assertTrue([t for t in fig["texts"] if t["cls"] == "caption"])
-        self.check_geometry([{**fig, "name": "standalone"}])
+        self.check_standalone(figures / "comparison-samples.svg")
 
     def test_screenshot(self):
         shot = self.dir / "report.png"
