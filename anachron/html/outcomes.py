@@ -129,7 +129,7 @@ def reliability_figure(name: str, model: str, badge: str, bins: Sequence[Mapping
     for px, py, title in points:
         parts.append(f'<circle class="point s0" cx="{px:.2f}" cy="{py:.2f}" r="4.50"><title>{esc(title)}</title></circle>')
     # The strip: one bar per bin, drawn to the bin's width, its n above it.
-    strip_top = base + 12
+    strip_top = base + 16  # clear of the floor's tick marks, with the tallest bar's n
     floor = strip_top + _STRIP
     most = max(b["n"] for b in bins)
     count_ticks = svg.integer_ticks(most, target=2)
