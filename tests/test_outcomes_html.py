@@ -89,6 +89,16 @@ class Inputs:
         return [(probability(k, model), outcome(k)) for k in range(1, len(IDS) + 1)]
 
 
+def sourced_scores(root):
+    """Leakage scores whose leaks are answer leaks, retrieved for some samples and parametric for others."""
+    path = root / "sourced.json"
+    fields = {s: ({"answer_leaks_retrieved": 1} if k % 5 == 0 else {"answer_leaks_parametric": 1} if k % 7 == 0 else {})
+              for k, s in enumerate(IDS, start=1)}
+    path.write_text(json.dumps({"samples": [{"sample_id": s, "as_of": "2024-01-01", **f} for s, f in fields.items()],
+                                "summary": {}}), encoding="utf-8")
+    return path, fields
+
+
 def outcomes(*argv):
     return run_cli("outcomes", *argv)
 
@@ -244,6 +254,32 @@ class OutcomesPage(unittest.TestCase):
         self.assertEqual(list(page.figures), ["web-locked-brier"] + [
             f"web-locked-reliability-{k}-{m['model']}" for k, m in enumerate(ranked, start=1)])
         self.assertEqual(len(page.figures["web-locked-brier"].row_labels()), 2)
+
+    def test_the_split_by_answer_leak_source(self):
+        sourced, fields = sourced_scores(self.dir)
+        argv = [*self.inputs.forecasts, str(self.inputs.resolutions), "--scores", str(sourced), "--model-cutoffs",
+                str(self.inputs.cutoffs), "--resamples", "200"]
+        status, stdout, err = outcomes(*argv, "--format", "json")
+        self.assertEqual(status, 0, err)
+        entry = next(m for m in json.loads(stdout)["models"] if m["model"] == "m-pre")
+        out = self.dir / "sourced.html"
+        self.assertEqual(outcomes(*argv, "--html", str(out))[0], 0)
+        fig = parse(out.read_text(encoding="utf-8")).figures["pre-event-inflation"]
+        by = entry["leak_split"]["by_source"]
+        retrieved = sum(1 for f in fields.values() if "answer_leaks_retrieved" in f)
+        parametric = sum(1 for f in fields.values() if "answer_leaks_parametric" in f)
+        self.assertEqual((by["retrieved"]["brier"]["n"], by["parametric"]["brier"]["n"]), (retrieved, parametric))
+        leaked = retrieved + parametric
+        self.assertEqual(fig.row_labels(), [
+            f"m-pre: clean n={40 - leaked}", f"m-pre: leaked n={leaked}", f"m-pre: retrieved n={retrieved}",
+            f"m-pre: parametric n={parametric}",
+            "m-pre (n=40)", f"m-pre: retrieved (n={by['retrieved']['inflation']['n']})",
+            f"m-pre: parametric (n={by['parametric']['inflation']['n']})"])
+        iv = by["parametric"]["inflation"]
+        self.assertIn(f"m-pre: parametric (n={iv['n']}): {iv['value']:.3f} [{iv['ci_low']:.3f}, {iv['ci_high']:.3f}]",
+                      [title_of(m) for m in fig.marks("ci")])
+        self.assertEqual(len(fig.marks("point s0 open")), 2)
+        self.assertIn("Open circles:", fig.caption)
 
     def test_no_clean_sample_no_inflation(self):
         leaky = self.dir / "leaky.json"
@@ -406,6 +442,15 @@ class OutcomesChromium(BrowserCase):
                     if "reliability" in fig["name"]:
                         kinds = {m[0] for m in fig["marks"] if not m[0].endswith(" key")}
                         self.assertEqual(kinds, {"ci", "point s0", "link", "bar hist"})
+
+    def test_the_split_by_source_passes_the_geometry_checks(self):
+        scores, _ = sourced_scores(self.dir)
+        page = self.dir / "sourced.html"
+        status, _, err = outcomes(*self.inputs.forecasts, str(self.inputs.resolutions), "--scores", str(scores),
+                                  "--model-cutoffs", str(self.inputs.cutoffs), "--resamples", "200", "--html", str(page))
+        self.assertEqual(status, 0, err)
+        out = self.probe(page)
+        self.check_geometry([f for f in out["figures"] if f["name"].endswith("-inflation")])
 
     def test_a_standalone_reliability_diagram_renders_alone(self):
         [svg_file] = self.figs.glob("pre-event-reliability-*.svg")

@@ -211,15 +211,27 @@ def _badge_figures(report: Mapping[str, Any], badge: str, slug: str, models: Seq
         rows.append(_row(f"{m['model']}: leaked n={s['leaked']['n']}", s["leaked"], "s2", "diamond"))
         if s["unverified"]["n"]:
             rows.append(_row(f"{m['model']}: unverified n={s['unverified']['n']}", s["unverified"], "s3", "square"))
+        for source, parts in _sources(m):
+            rows.append(_row(f"{m['model']}: {source} n={parts['brier']['n']}", parts["brier"], "s2 open", "circle"))
+    inflation = []
+    for m in models:
+        inflation.append(_row(f"{m['model']} (n={m['n']})", m["leak_split"]["inflation"], "s0", "circle"))
+        for source, parts in _sources(m):
+            inflation.append(_row(f"{m['model']}: {source} (n={parts['inflation']['n']})", parts["inflation"], "s0 open", "circle"))
     panels = [
         svg.Panel("Brier score by leak class (lower is better)", tuple(rows), lo=0.0),
-        svg.Panel("leak inflation (Brier over all minus over clean)",
-                  tuple(_row(f"{m['model']} (n={m['n']})", m["leak_split"]["inflation"], "s0", "circle") for m in models)),
+        svg.Panel("leak inflation (Brier over all minus over clean)", tuple(inflation)),
     ]
     key = [("point s1", "square", "clean"), ("point s2", "diamond", "leaked")]
     if any(m["leak_split"]["unverified"]["n"] for m in models):
         key.append(("point s3", "square", "unverified (cannot tell)"))
-    key += [("point s0", "circle", "leak inflation"), ("ci", "whisker", f"{level} CI")]
+    sourced = any(_sources(m) for m in models)
+    if sourced:
+        key.append(("point s2 open", "circle", "answer leaks by source"))
+    key.append(("point s0", "circle", "leak inflation"))
+    if sourced:
+        key.append(("point s0 open", "circle", "inflation by answer-leak source"))
+    key.append(("ci", "whisker", f"{level} CI"))
     undefined = sum(m["leak_split"].get("undefined_resamples", 0) for m in models)
     none = [m["model"] for m in models if m["leak_split"]["inflation"] is None or m["leak_split"]["inflation"].get("value") is None]
     caption = (
@@ -229,12 +241,20 @@ def _badge_figures(report: Mapping[str, Any], badge: str, slug: str, models: Seq
         f"over its clean ones, with its paired {level} percentile-bootstrap CI (both means recomputed on each resample; "
         f"{how}). Below zero: the leaked samples make the model look better than its clean samples earn."
     )
+    if sourced:
+        caption += (" Open circles: the samples whose answer stated a retrieved (a tool showed it) or a parametric "
+                    "(no tool did) post-T fact, and the inflation over the clean samples plus those, minus over clean.")
     if undefined:
         caption += f" {_plural(undefined, 'resample')} without a clean sample are left out of the CIs."
     if none:
         caption += f" No clean sample, no inflation (n/a): {', '.join(none)}."
     figures.append(svg.interval_panels(f"{slug}-inflation", f"leak inflation by model ({badge})", panels, key, caption))
     return figures
+
+
+def _sources(m: Mapping[str, Any]) -> list[tuple[str, Mapping[str, Any]]]:
+    """The answer-leak sources (retrieved, parametric) with a sample, in the report's order."""
+    return [(source, parts) for source, parts in (m["leak_split"].get("by_source") or {}).items() if parts["brier"]["n"]]
 
 
 def _ranked(report: Mapping[str, Any], badge: str) -> list[Mapping[str, Any]]:
