@@ -278,7 +278,7 @@ class OutcomesPage(unittest.TestCase):
         iv = by["parametric"]["inflation"]
         self.assertIn(f"m-pre: parametric (n={iv['n']}): {iv['value']:.3f} [{iv['ci_low']:.3f}, {iv['ci_high']:.3f}]",
                       [title_of(m) for m in fig.marks("ci")])
-        self.assertEqual(len(fig.marks("point s0 open")), 2)
+        self.assertEqual(len(fig.marks("point open")), 4)  # each source's Brier and its inflation
         self.assertIn("Open circles:", fig.caption)
 
     def test_no_clean_sample_no_inflation(self):

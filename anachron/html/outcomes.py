@@ -140,8 +140,10 @@ def reliability_figure(name: str, model: str, badge: str, bins: Sequence[Mapping
         last = b is bins[-1]
         title = f"forecasts in {_bin_label(b, last)}: n = {b['n']}"
         x0, x1, top_y = x(b["low"]) + 1, x(b["high"]) - 1, min(yc(b["n"]), floor - 1.5)  # a bin of few still shows
-        parts.append(f'<path class="bar hist" d="M{x0:.2f} {top_y:.2f}H{x1:.2f}V{floor:.2f}H{x0:.2f}Z"><title>{esc(title)}</title></path>')
-        parts.append(f'<text class="count" x="{(x0 + x1) / 2:.2f}" y="{top_y - 4:.2f}" text-anchor="middle">{count_label(b["n"], x1 - x0)}</text>')
+        parts.append(f'<path class="bar hist" d="M{x0:.2f} {top_y:.2f}H{x1:.2f}V{floor:.2f}H{x0:.2f}Z">'
+                     f"<title>{esc(title)}</title></path>")
+        parts.append(f'<text class="count" x="{(x0 + x1) / 2:.2f}" y="{top_y - 4:.2f}" text-anchor="middle">'
+                     f"{count_label(b['n'], x1 - x0)}</text>")
     parts.append(svg.x_axis(x, floor, ticks, "mean forecast (probability)"))
     total = sum(b["n"] for b in bins)
     empty = len(bins) - len(shown)
@@ -212,12 +214,12 @@ def _badge_figures(report: Mapping[str, Any], badge: str, slug: str, models: Seq
         if s["unverified"]["n"]:
             rows.append(_row(f"{m['model']}: unverified n={s['unverified']['n']}", s["unverified"], "s3", "square"))
         for source, parts in _sources(m):
-            rows.append(_row(f"{m['model']}: {source} n={parts['brier']['n']}", parts["brier"], "s2 open", "circle"))
+            rows.append(_row(f"{m['model']}: {source} n={parts['brier']['n']}", parts["brier"], "open", "circle"))
     inflation = []
     for m in models:
         inflation.append(_row(f"{m['model']} (n={m['n']})", m["leak_split"]["inflation"], "s0", "circle"))
         for source, parts in _sources(m):
-            inflation.append(_row(f"{m['model']}: {source} (n={parts['inflation']['n']})", parts["inflation"], "s0 open", "circle"))
+            inflation.append(_row(f"{m['model']}: {source} (n={parts['inflation']['n']})", parts["inflation"], "open", "circle"))
     panels = [
         svg.Panel("Brier score by leak class (lower is better)", tuple(rows), lo=0.0),
         svg.Panel("leak inflation (Brier over all minus over clean)", tuple(inflation)),
@@ -226,12 +228,9 @@ def _badge_figures(report: Mapping[str, Any], badge: str, slug: str, models: Seq
     if any(m["leak_split"]["unverified"]["n"] for m in models):
         key.append(("point s3", "square", "unverified (cannot tell)"))
     sourced = any(_sources(m) for m in models)
-    if sourced:
-        key.append(("point s2 open", "circle", "answer leaks by source"))
-    key.append(("point s0", "circle", "leak inflation"))
-    if sourced:
-        key.append(("point s0 open", "circle", "inflation by answer-leak source"))
-    key.append(("ci", "whisker", f"{level} CI"))
+    if sourced:  # one open circle in both panels: the panel says which statistic
+        key.append(("point open", "circle", "by answer-leak source"))
+    key += [("point s0", "circle", "leak inflation"), ("ci", "whisker", f"{level} CI")]
     undefined = sum(m["leak_split"].get("undefined_resamples", 0) for m in models)
     none = [m["model"] for m in models if m["leak_split"]["inflation"] is None or m["leak_split"]["inflation"].get("value") is None]
     caption = (
