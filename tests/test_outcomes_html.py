@@ -301,8 +301,8 @@ class OutcomesPage(unittest.TestCase):
         fig = parse(outcomes_html_figure(bins)).figures["f"]
         self.assertEqual(fig.texts("count"), ["1.2M", "235k", "35k", "4567", "567", "67", "7", "1"])
         self.assertEqual(len(fig.marks("bar hist")), 8)
-        self.assertIn(f"n = {sum(b['n'] for b in bins)} forecasts (one per option of each of its 10 categorical samples)",
-                      fig.caption)
+        self.assertIn(f"n = {sum(b['n'] for b in bins)} forecasts over its 10 resolved samples (a categorical forecast "
+                      "gives one per option)", fig.caption)
         self.assertIn("2 bins without a forecast draw nothing", fig.caption)
         self.assertEqual([title_of(bar) for bar in fig.marks("bar hist")][0], "forecasts in [0.0, 0.1): n = 1234567")
 
@@ -315,7 +315,7 @@ class OutcomesPage(unittest.TestCase):
         status, _, err = outcomes(str(pred), str(res), "--resamples", "200", "--html", str(out))
         self.assertEqual(status, 0, err)
         [fig] = [f for n, f in parse(out.read_text(encoding="utf-8")).figures.items() if "reliability" in n]
-        self.assertIn("n = 9 forecasts (one per option of each of its 3 categorical samples)", fig.caption)
+        self.assertIn("n = 9 forecasts over its 3 resolved samples (a categorical forecast gives one per option)", fig.caption)
         self.assertEqual(fig.texts("count"), ["3", "3", "3"])  # 0.2, 0.3 and 0.5: three bins of three
 
     def test_same_inputs_same_bytes_self_contained(self):

@@ -149,7 +149,7 @@ def reliability_figure(name: str, model: str, badge: str, bins: Sequence[Mapping
     empty = len(bins) - len(shown)
     caption = (
         f"Reliability of {model} ({badge}): n = {_plural(total, 'forecast')} "
-        + (f"(one per option of each of its {_plural(samples, 'categorical sample')}) " if total != samples
+        + (f"over its {_plural(samples, 'resolved sample')} (a categorical forecast gives one per option) " if total != samples
            else f"(its {_plural(samples, 'resolved sample')}) ")
         + f"in {len(bins)} equal-width bins of the forecast probability, [0, {1 / len(bins):g}) to [{1 - 1 / len(bins):g}, 1]. "
         "A point is a bin's observed frequency of the outcome at the bin's mean forecast; its whisker the "
