@@ -362,7 +362,7 @@ class OutcomesCliTest(unittest.TestCase):
             self.assertFalse("pre-event" in label and "web-locked" in label, label)
         self.assertIn("Brier by model (pre-event model)", figures)
         self.assertIn("Brier by model (web-locked only)", figures)
-        self.assertIn("reliability of m-a", figures)
+        self.assertIn("reliability of m-a (pre-event model)", figures)
         self.assertEqual(oct(os.stat(html).st_mode & 0o777), oct(0o666 & ~_umask()))
 
     def test_out_and_bad_options(self):

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 
 from ..core.errors import AnachronError
-from ..core.jsonio import write_atomic, write_files_atomic
+from ..core.jsonio import write_atomic
 from .options import add_corpus_option
 
 
@@ -78,17 +78,13 @@ def run(args: argparse.Namespace) -> int:
         write_atomic(args.out, report_html(runs, title=args.title, **options))
     else:
         from ..html.report import report_page
-        from ..output.figures import figure_files, stale_files
+        from ..output.figures import write_figure_set
 
         page, figures = report_page(runs, title=args.title, **options)
-        files = figure_files(args.figures, figures)
-        stale = stale_files(args.figures, list(files))
-        write_files_atomic({**files, args.out: page})
-        for path in stale:  # a figure of the previous set that this one does not draw
-            path.unlink()
+        written = write_figure_set(args.figures, figures, {args.out: page})
     what = [f"{len(runs)} run{'s' if len(runs) != 1 else ''}"] + (["the paired comparison"] if comparison else [])
     what += ["a bank score card"] if bank is not None else []
     print(f"wrote {args.out}: {', '.join(what)}")
     if args.figures is not None:
-        print(f"wrote {args.figures}: {len(files) - 1} figures (standalone SVG) and figures.json")
+        print(f"wrote {args.figures}: {written} figures (standalone SVG) and figures.json")
     return 0

@@ -63,6 +63,7 @@ svg.plot .bar.horizon{fill:#6baed6;stroke:#2b6d99}svg.plot .rug{stroke:#08306b;s
 svg.plot .seg.result{fill:#08306b;stroke:#fff}svg.plot .seg.survivorship{fill:#2171b5;stroke:#fff}
 svg.plot .seg.restatement{fill:#6baed6;stroke:#fff}svg.plot .seg.query{fill:#c6dbef;stroke:#6baed6}
 svg.plot .bar.blocked{fill:#fff;stroke:#24292f;stroke-width:1;stroke-dasharray:3 2}
+svg.plot .bar.hist{fill:#c6dbef;stroke:#2b6d99}
 """
 
 

@@ -2,7 +2,8 @@
 
 :func:`figure_files` names the files; the caller writes them as one set
 (:func:`anachron.core.jsonio.write_files_atomic`), so a reader never finds a
-half-written set.  ``figures.json`` lists each file with its label and its
+half-written set; :func:`write_figure_set` does both, with the command's
+other outputs (its page) in the same set.  ``figures.json`` lists each file with its label and its
 caption (n and the denominator), for a paper's figure list.
 
 *DIR* must be new, an empty directory, or a directory holding a
@@ -17,12 +18,12 @@ from __future__ import annotations
 import json
 import os
 from pathlib import Path
-from typing import Any, Protocol, Sequence
+from typing import Any, Mapping, Protocol, Sequence
 
 from ..core.errors import AnachronError
-from ..core.jsonio import dump_json
+from ..core.jsonio import dump_json, write_files_atomic
 
-__all__ = ["MANIFEST", "figure_files", "stale_files"]
+__all__ = ["MANIFEST", "figure_files", "stale_files", "write_figure_set"]
 
 MANIFEST = "figures.json"
 
@@ -77,3 +78,15 @@ def stale_files(directory: str | os.PathLike[str], written: Sequence[Path]) -> l
     root = Path(directory)
     keep = {Path(p).name for p in written}
     return [root / name for name in (_previous(root) or []) if name not in keep and (root / name).is_file()]
+
+
+def write_figure_set(directory: str | os.PathLike[str], figures: Sequence[_Figure],
+                     others: Mapping[str | os.PathLike[str], str] | None = None) -> int:
+    """Write *figures* into *directory* (:func:`figure_files`) and *others* (``{path: text}``, e.g. the page) as one
+    set, then remove the previous set's figures this one does not draw; the number of figures written."""
+    files = figure_files(directory, figures)
+    stale = stale_files(directory, list(files))
+    write_files_atomic({**files, **(others or {})})
+    for path in stale:  # a figure of the previous set that this one does not draw
+        path.unlink()
+    return len(files) - 1
