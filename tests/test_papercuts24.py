@@ -274,6 +274,8 @@ OUTPUTS = {
     ("run", "--out"): ["run", "responses", "--as-of", "2022-06-01", "--prompt", "p.txt", "--out", "{path}"],
     ("outcomes", "--out"): ["outcomes", "p.jsonl", "r.jsonl", "--out", "{path}"],
     ("outcomes", "--html"): ["outcomes", "p.jsonl", "r.jsonl", "--html", "{path}"],
+    ("outcomes", "--figures"): ["outcomes", "p.jsonl", "r.jsonl", "--figures", "{path}"],
+    ("report", "--figures"): ["report", "s.json", "--out", "r.html", "--figures", "{path}"],
 }
 
 
