@@ -8,7 +8,8 @@ Each tree runs in its own process (``PYTHONPATH`` set to it), trees interleaved 
 each piece is the best of ``--best`` runs in that process, over the first ``--traces`` traces:
 
 - item texts: the date references of every corpus item's text, worked out once per run
-  (``query_intent.fixed_references``), in seconds per 10,000 items;
+  (``query_intent.fixed_references``, with the item's date where the tree reads a page at it),
+  in seconds per 10,000 items;
 - validation: ``trace_record`` of each trace, with the corpus items already resolved, per call;
 - ``query_findings`` of each query at its trace's T, per query;
 - ``judge`` of each call, and ``score_trace`` of each trace (judging included), per call;
@@ -32,6 +33,7 @@ HERE = Path(__file__).resolve().parent.parent
 
 def _child(workload: Path, count: int, best_of: int) -> dict:
     import gc
+    import inspect
     import itertools
     import timeit
 
@@ -50,8 +52,11 @@ def _child(workload: Path, count: int, best_of: int) -> dict:
         gc.collect()
         return min(timeit.repeat(run, number=1, repeat=best_of))
 
-    texts = [f"{item.title}\n{item.text}" for item in corpus.items.values()]  # as trace._corpus_text
-    items = best(lambda: [qi.fixed_references(text) for text in texts])
+    texts = [(f"{item.title}\n{item.text}", item.publish_date) for item in corpus.items.values()]  # as trace._corpus_text
+    if "page_date" in inspect.signature(qi.fixed_references).parameters:  # a tree that reads a page at its date
+        items = best(lambda: [qi.fixed_references(text, page_date=day) for text, day in texts])
+    else:
+        items = best(lambda: [qi.fixed_references(text) for text, _ in texts])
     cache: dict = {}
     traces = [tr.trace_record(where, obj, corpus, cache) for where, obj in records]
     validation = best(lambda: [tr.trace_record(where, obj, corpus, cache) for where, obj in records])

@@ -294,6 +294,11 @@ def prepare(work: Path) -> None:
     for path, data in generated_inputs().items():
         (work / path).parent.mkdir(parents=True, exist_ok=True)
         (work / path).write_bytes(data)
+    # No command makes the directory an output goes into (docs/formats.md): make those the cases name.
+    for case in CASES:
+        for option, value in zip(case.argv, case.argv[1:]):
+            if option in ("--out", "--events", "--events-dir") and "/" in value.rstrip("/"):
+                (work / value.rstrip("/")).parent.mkdir(parents=True, exist_ok=True)
 
 
 def _snapshot(work: Path) -> dict[str, str]:

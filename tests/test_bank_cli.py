@@ -81,6 +81,7 @@ class BankCliTest(unittest.TestCase):
         self.assertBadInput("bank", "verify", str(bad), str(MANIFEST), mentions=["b.jsonl:1", "missing field"])
 
     def test_build_reproduces_the_committed_files(self):
+        (self.tmp / "sub").mkdir()  # an output's directory must exist (docs/formats.md)
         out = self.tmp / "sub" / "bank.jsonl"
         status, printed, err = run_cli("bank", "build", "--out", str(out))
         self.assertEqual(status, 0, err)

@@ -76,7 +76,8 @@ class DemoTest(unittest.TestCase):
         for mode in ("unrestricted", "enforced"):
             tclr = json.loads((self.out / f"{mode}.json").read_text())
             scored = {s["sample_id"]: s["tclr"] for s in self.scored(mode)["samples"]}
-            self.assertEqual(tclr, scored)
+            self.assertEqual(tclr["tclr"], scored)
+            self.assertEqual(tclr["run"]["mode"], mode)
 
     def test_enforced_mode_has_no_date_leak_but_keeps_survivorship(self):
         enforced = self.scored("enforced")["summary"]

@@ -249,7 +249,7 @@ class NothingWrittenOnFailure(unittest.TestCase):
         def limit() -> None:
             resource.setrlimit(resource.RLIMIT_FSIZE, (5_000, 5_000))
 
-        out = self.dir / "new" / "demo"
+        out = self.dir / "demo"  # new; its parent exists (no command makes an output's parent: docs/formats.md)
         done = subprocess.run(
             [sys.executable, "-m", "anachron", "demo", "--out", str(out)], preexec_fn=limit, capture_output=True,
             text=True, env={**os.environ, "PYTHONPATH": str(ROOT)}, cwd=self.dir,

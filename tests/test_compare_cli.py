@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import re
 import tempfile
@@ -13,6 +14,11 @@ from anachron.core import AnachronError, compare_modes
 from anachron.core.jsonio import dump_json, read_json
 from anachron.core.scores import METRICS, parse_scores
 from tests.support import run_cli
+
+
+def labelled(report, unrestricted: str, enforced: str):
+    """*report* as the CLI gives it: each run labelled (its file, and what a score file says of its run)."""
+    return dataclasses.replace(report, unrestricted_label=unrestricted, enforced_label=enforced)
 
 U = {"finance-001": 1.0, "finance-002": 0.5, "news-001": 0.0, "news-002": 1.0, "news-003": 0.25}
 E = {"finance-001": 0.0, "finance-002": 0.5, "news-001": 0.0, "news-002": 0.0, "news-003": 0.5}
@@ -49,18 +55,19 @@ class CompareCliTest(unittest.TestCase):
         u, e = self.write("u.json", U), self.write("e.json", E)
         status, out, err = self.compare(u, e)
         self.assertEqual((status, err), (0, ""))
-        self.assertEqual(out, compare_modes(U, E).table() + "\n")
-        self.assertTrue(out.startswith("Paired mode comparison (n=5)\n  unrestricted mean TCLR  0.550\n"))
+        self.assertEqual(out, labelled(compare_modes(U, E), u, e).table() + "\n")
+        self.assertTrue(out.startswith(f"Paired mode comparison (n=5)\n  unrestricted run        {u}\n"
+                                       f"  enforced run            {e}\n  unrestricted mean TCLR  0.550\n"))
         status, out, err = self.compare(u, e, "--format", "json")
         self.assertEqual((status, err), (0, ""))
-        self.assertEqual(out, dump_json(compare_modes(U, E).to_dict()))
+        self.assertEqual(out, dump_json(labelled(compare_modes(U, E), u, e).to_dict()))
         self.assertEqual(json.loads(out)["metric"], "tclr")
 
     def test_options_reach_the_report(self):
         u, e = self.write("u.json", U), self.write("e.json", E)
         status, out, _ = self.compare(u, e, "--format", "json", "--confidence", "0.8", "--resamples", "300", "--seed", "9")
         self.assertEqual(status, 0)
-        self.assertEqual(json.loads(out), compare_modes(U, E, confidence=0.8, n_resamples=300, seed=9).to_dict())
+        self.assertEqual(json.loads(out), labelled(compare_modes(U, E, confidence=0.8, n_resamples=300, seed=9), u, e).to_dict())
         self.assertEqual(self.compare(u, e, "--seed", "9"), self.compare(u, e, "--seed", "9"))  # deterministic
 
     def test_bca_and_warnings_reach_both_formats(self):
@@ -68,10 +75,11 @@ class CompareCliTest(unittest.TestCase):
         status, out, err = self.compare(u, e, "--format", "json", "--ci-method", "bca", "--resamples", "500")
         self.assertEqual((status, err), (0, ""))
         data = json.loads(out)
-        self.assertEqual(data, compare_modes(U, E, n_resamples=500, ci_method="bca").to_dict())
+        self.assertEqual(data, labelled(compare_modes(U, E, n_resamples=500, ci_method="bca"), u, e).to_dict())
         self.assertEqual(data["ci_method"], "bca")
         self.assertEqual(data["warnings"], [
-            "n = 5 is below 30: the interval's coverage is approximate (docs/metrics.md, 'Coverage')",
+            "n = 5 is below 30: the interval's coverage is approximate "
+            "(https://github.com/anachron/anachron/blob/main/docs/metrics.md, 'Coverage')",
             "500 resamples are fewer than 1,000: the interval's ends are noisy"])
         status, table, _ = self.compare(u, e, "--ci-method", "bca", "--resamples", "500")
         self.assertIn("\n  95% BCa bootstrap CI     [", table)
@@ -86,9 +94,10 @@ class CompareCliTest(unittest.TestCase):
         u, e = str(out_dir / "unrestricted.json"), str(out_dir / "enforced.json")
         status, out, err = self.compare(u, e, "--format", "json")
         self.assertEqual((status, err), (0, ""))
-        expected = compare_modes(read_json(u), read_json(e)).to_dict()
+        labels = [f"{path} ({mode}, model anachron/naive, corpus v0 (bundled))" for path, mode in ((u, "unrestricted"), (e, "enforced"))]
+        expected = labelled(compare_modes(parse_scores(read_json(u), u), parse_scores(read_json(e), e)), *labels).to_dict()
         self.assertEqual(json.loads(out), expected)
-        self.assertEqual(expected["n"], len(read_json(u)))
+        self.assertEqual(expected["n"], len(read_json(u)["tclr"]))
 
     def test_score_output_and_metric(self):
         out_dir = self.dir / "demo"
@@ -104,10 +113,12 @@ class CompareCliTest(unittest.TestCase):
                 status, out, err = self.compare(scored["unrestricted"], scored["enforced"], "--format", "json", "--metric", metric)
                 self.assertEqual((status, err), (0, ""))
                 picked = [{s["sample_id"]: s[metric] for s in documents[mode]["samples"]} for mode in ("unrestricted", "enforced")]
-                self.assertEqual(json.loads(out), compare_modes(*picked, metric=metric).to_dict())
-        # The score output's TCLR is the demo's plain object's TCLR.
+                labels = [f"{scored[mode]} ({mode})" for mode in ("unrestricted", "enforced")]
+                self.assertEqual(json.loads(out), labelled(compare_modes(*picked, metric=metric), *labels).to_dict())
+        # The score output's TCLR is the demo's TCLR file's TCLR: the same figures, but for the first run's label.
         status, out, _ = self.compare(scored["unrestricted"], str(out_dir / "enforced.json"))
-        self.assertEqual((status, out), self.compare(str(out_dir / "unrestricted.json"), str(out_dir / "enforced.json"))[:2])
+        status_demo, out_demo, _ = self.compare(str(out_dir / "unrestricted.json"), str(out_dir / "enforced.json"))
+        self.assertEqual((status, out.split("\n")[2:]), (status_demo, out_demo.split("\n")[2:]))
 
     def test_plain_object_of_counts(self):
         u, e = self.write("u.json", {"a": 3, "b": 0}), self.write("e.json", {"a": 1, "b": 0})
@@ -151,7 +162,11 @@ class CompareCliTest(unittest.TestCase):
         self.assert_bad_file({**U, "news-001": -1}, "sample 'news-001': tclr is -1, outside [0, 1]")
         self.assert_bad_file('{"a": 1e999}', "sample 'a': tclr is inf, expected a number in [0, 1]")
         self.assert_bad_file('{"a": -1e999}', "sample 'a': tclr is -inf, expected a number in [0, 1]")
-        self.assert_bad_file({"a": 1.5}, "sample 'a': survivorship_leaks is 1.5, expected a non-negative integer", "survivorship_leaks")
+        self.assert_bad_file({"a": 1.5}, "sample 'a': survivorship_leaks is 1.5, expected a non-negative integer; a plain "
+                             "{sample_id: number} file such as a per-sample TCLR file holds one number per sample, read as "
+                             "survivorship_leaks: for survivorship_leaks, `anachron score TRACES.jsonl --format json --out "
+                             "RUN.json` (traces, as demo writes them) or `anachron export LOG --format score --out RUN.json` "
+                             "(Inspect logs) writes every per-sample metric", "survivorship_leaks")
 
     def test_api_names_the_side_where_the_cli_names_the_file(self):
         bad = self.write("u-bad.json", {**U, "news-001": 1.5})

@@ -168,7 +168,7 @@ class DisplayTest(Files):
         text = html.read_text(encoding="utf-8")
         self.assertRegex(text, r"date conflicts</t[hd]>\s*<td[^>]*>1</td>")
         # The sample row: its "conflicts" cell, beside "content".
-        head = re.findall(r'<th data-type="\w+"[^>]*>([^<]*)</th>', text)
+        head = re.findall(r'<th data-type="\w+"[^>]*>(?:<span>)?([^<]*)(?:</span>)?</th>', text)
         row = re.search(r'<tr><td class="text id".*?</tr>', text).group()
         cells = dict(zip(head, re.findall(r"<td[^>]*>(.*?)</td>", row)))
         self.assertEqual((cells["content"], cells["conflicts"], cells["ok calls"]), ("0", "1", "2"))
@@ -199,7 +199,7 @@ class DisplayTest(Files):
                 scores.write_text(json.dumps(document), encoding="utf-8")
                 self.score("report", str(scores), "--out", str(self.dir / "r.html"))
                 text = (self.dir / "r.html").read_text(encoding="utf-8")
-                head = re.findall(r'<th data-type="\w+"[^>]*>([^<]*)</th>', text)
+                head = re.findall(r'<th data-type="\w+"[^>]*>(?:<span>)?([^<]*)(?:</span>)?</th>', text)
                 row = re.search(r'<tr><td class="text id".*?</tr>', text).group()
                 self.assertEqual(dict(zip(head, re.findall(r"<td[^>]*>(.*?)</td>", row)))["conflicts"], shown)
 

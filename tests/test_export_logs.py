@@ -48,7 +48,7 @@ class ExportLogs(unittest.TestCase):
         self.assertIn("from 1 log", out)
         self.assertEqual(self.export(file, "--out", b)[0], 0)
         self.assertEqual(a.read_bytes(), b.read_bytes())
-        self.assertEqual(len(json.loads(a.read_text())), len(self.log.samples))
+        self.assertEqual(len(json.loads(a.read_text())["tclr"]), len(self.log.samples))
 
     def test_an_empty_directory_is_an_error(self):
         empty = self.dir / "empty"
@@ -63,7 +63,7 @@ class ExportLogs(unittest.TestCase):
         self.assertEqual((status, err), (0, ""))
         rows = list(csv.DictReader(io.StringIO(out_path.read_text(encoding="utf-8"))))
         tclr = json.loads(self.export(self.logs, "--out", self.dir / "t.json")[0] == 0 and (self.dir / "t.json").read_text())
-        self.assertEqual({row["sample_id"]: float(row["tclr"]) for row in rows}, tclr)
+        self.assertEqual({row["sample_id"]: float(row["tclr"]) for row in rows}, tclr["tclr"])
 
     def test_a_log_that_did_not_finish_is_refused(self):
         from inspect_ai.log import EvalError, read_eval_log, write_eval_log

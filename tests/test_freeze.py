@@ -576,6 +576,7 @@ class AnalysisTest(unittest.TestCase):
     def test_cli_writes_the_same_bytes_as_the_api_atomically(self):
         path = self.outcomes(self.balanced({"shift:-60": {"p1": [Y, N, N]}}))
         out_file = Path(self.tmp.name) / "result" / "r.json"
+        out_file.parent.mkdir()  # an output's directory must exist (docs/formats.md)
         status, out, err = run_cli("freeze", "analyze", str(self.study), str(path), "--out", str(out_file))
         self.assertEqual((status, out, err), (0, "", ""))
         from anachron.core.jsonio import dump_json

@@ -523,10 +523,14 @@ class ExportTest(unittest.TestCase):
         status, stdout, err = export(path, "--out", out)
         self.assertEqual((status, err), (0, ""))
         self.assertEqual(stdout, f"wrote {out}: {len(results)} samples from 1 log\n")
-        self.assertEqual(json.loads(out.read_text()), report.tclr_object(results))
+        written = json.loads(out.read_text())
+        self.assertEqual(written["tclr"], report.tclr_object(results))
+        self.assertEqual(written["run"]["mode"], results[0].mode)  # the run travels with its scores (issue 24)
         status, _, err = export(path, "--out", out, "--format", "score")
         self.assertEqual((status, err), (0, ""))
-        self.assertEqual(json.loads(out.read_text()), report.score_document(results))
+        written = json.loads(out.read_text())
+        self.assertEqual(written["summary"].pop("run")["mode"], results[0].mode)  # the summary's "run"
+        self.assertEqual(written, report.score_document(results))
 
     def test_eval_logs(self):
         for mode, path in self.naive.items():
@@ -583,14 +587,19 @@ class ExportTest(unittest.TestCase):
         self.assertEqual(status, 0, err)
         out = self.dir / "score.json"
         self.assertEqual(export(self.naive["enforced"], "--out", out, "--format", "score")[0], 0)
-        self.assertEqual(out.read_text(), printed)
+        # The same document, but for the summary's "run" (what export knows of the log: model, mode, corpus).
+        written = json.loads(out.read_text())
+        self.assertEqual(written["summary"].pop("run")["model"], "anachron/naive")
+        self.assertEqual(written, json.loads(printed))
 
     def test_score_from_inspect_scores_as_export_does(self):
         out = self.dir / "from-inspect.json"
         self.assertEqual(export(self.naive["enforced"], "--out", out, "--format", "score")[0], 0)
         status, printed, err = run_cli("score", "--from", "inspect", str(self.naive["enforced"]), "--format", "json")
         self.assertEqual((status, err), (0, ""))
-        self.assertEqual(printed, out.read_text())
+        written = json.loads(out.read_text())
+        del written["summary"]["run"]  # export's alone: what it knows of the log's run
+        self.assertEqual(json.loads(printed), written)
 
     def test_same_logs_same_bytes(self):
         paths = [self.dir / "a.json", self.dir / "b.json"]
@@ -607,7 +616,9 @@ class ExportTest(unittest.TestCase):
             self.assertEqual(path.read_text(), (demo / f"{mode}.json").read_text())
         exported = run_cli("compare", str(out["unrestricted"]), str(out["enforced"]))
         self.assertEqual(exported[0], 0, exported[2])
-        self.assertEqual(exported, run_cli("compare", str(demo / "unrestricted.json"), str(demo / "enforced.json")))
+        status, table, err = run_cli("compare", str(demo / "unrestricted.json"), str(demo / "enforced.json"))
+        # The same comparison; only the runs' labels (their files) differ.
+        self.assertEqual((exported[0], exported[1].split("\n")[3:], exported[2]), (status, table.split("\n")[3:], err))
 
     def assert_bad(self, needle, *args):
         out = self.dir / "bad.json"
@@ -644,11 +655,11 @@ class ExportTest(unittest.TestCase):
         ids = ["finance-001", "finance-003"]
         [log] = run(ai.anachron(), "anachron/naive", sample_id=ids, epochs=2, log_dir=str(self.dir / "epochs"))
         self.assertEqual(metric(log, "mean_tclr"), core.summarise(list(naive_results("unrestricted", ids).values())).mean_tclr)
-        self.assert_bad("sample finance-001 has 2 epochs; pass --epoch N", log.location)
+        self.assert_bad("sample finance-001 has 2 epochs; pass --epoch N", log.location)  # the first by id
         self.assert_bad("no sample of epoch 3", log.location, "--epoch", 3)
         out = self.dir / "epoch2.json"
         self.assertEqual(export(log.location, "--out", out, "--epoch", 2)[0], 0)
-        self.assertEqual(json.loads(out.read_text()), {"finance-001": 1.0, "finance-003": 0.0})
+        self.assertEqual(json.loads(out.read_text())["tclr"], {"finance-001": 1.0, "finance-003": 0.0})
 
 
 class OtherCorpusTest(unittest.TestCase):
@@ -682,7 +693,7 @@ class OtherCorpusTest(unittest.TestCase):
         out = self.dir / "z.json"
         status, _, err = export(self.good.location, "--out", out)
         self.assertEqual((status, err), (0, ""))
-        self.assertEqual(json.loads(out.read_text()), {"z-s1": 0.5})  # the search surfaced z-2; the fetch read z-1
+        self.assertEqual(json.loads(out.read_text())["tclr"], {"z-s1": 0.5})  # the search surfaced z-2; the fetch read z-1
 
     def test_logs_of_two_corpora_need_one_corpus_named(self):
         naive_log = naive_logs()["unrestricted"].location

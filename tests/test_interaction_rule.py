@@ -77,12 +77,12 @@ class InteractionRuleTest(unittest.TestCase):
     def test_query_intent_is_judged_whatever_the_status(self):
         r = self.score(
             {"tool": "search", "query": "results Q3 2022", "status": "refused"},
-            {"tool": "search", "query": "FY2023 outlook", "status": "exhausted"},
+            {"tool": "search", "query": "FY2024 outlook", "status": "exhausted"},
             {"tool": "search", "query": "2022-06-01 filings", "status": "error"},  # the day itself does not leak
         )
         self.assertEqual(r.query_intent_leaks, 2)
         self.assertEqual(r.evidence, ("#1 query 'results Q3 2022' reaches for 2022-07-01 > 2022-06-01",
-                                      "#2 query 'FY2023 outlook' reaches for 2023-01-01 > 2022-06-01"))
+                                      "#2 query 'FY2024 outlook' reaches for 2023-01-26 > 2022-06-01"))
 
     def test_bad_statuses_and_targets_are_errors_naming_the_interaction(self):
         cases = [

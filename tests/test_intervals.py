@@ -151,7 +151,7 @@ class WarningsAndFloorTest(unittest.TestCase):
         u29, e29 = zero_inflated(29, 1)
         u30, e30 = zero_inflated(30, 1)
         small = [w for w in compare_modes(u29, e29, n_resamples=1000).warnings if w.startswith("n = ")]
-        self.assertEqual(small, ["n = 29 is below 30: the interval's coverage is approximate (docs/metrics.md, 'Coverage')"])
+        self.assertEqual(small, ["n = 29 is below 30: the interval's coverage is approximate (https://github.com/anachron/anachron/blob/main/docs/metrics.md, 'Coverage')"])
         self.assertFalse(any(w.startswith("n = ") for w in compare_modes(u30, e30, n_resamples=1000).warnings))
         few = compare_modes(u30, e30, n_resamples=999).warnings
         self.assertIn("999 resamples are fewer than 1,000: the interval's ends are noisy", few)

@@ -121,7 +121,8 @@ class TableTest(unittest.TestCase):
             None,  # its CI, checked below
             "  improved / worsened / tied  7 / 0 / 20",
             "  exact sign-test p         0.0156",
-            "  warning: n = 27 is below 30: the interval's coverage is approximate (docs/metrics.md, 'Coverage')",
+            "  warning: n = 27 is below 30: the interval's coverage is approximate "
+            "(https://github.com/anachron/anachron/blob/main/docs/metrics.md, 'Coverage')",
             "  warning: 1 of 10,000 resamples had an unrestricted mean of 0 and no relative reduction; its interval is over the others",
         ]
         self.assertEqual(len(lines), len(expected))

@@ -22,7 +22,7 @@ from anachron.core.errors import AnachronError
 from anachron.timelock import CorpusBackend, EventWriter, TimeLock, open_engine
 
 from tests import engine_cases
-from tests.support import extras_required, require_extra, run_cli
+from tests.support import ROOT, extras_required, require_extra, run_cli
 
 V0 = default_corpus_dir()
 # Plans of the shared planner (see tests/engine_cases.py) that reach each of this engine's queries.
@@ -73,6 +73,15 @@ def loaded(source):
     status, stdout, stderr = run_cli("index", str(source), "--to", url)
     assert status == 0, stderr
     return url
+
+
+class FingerprintTest(unittest.TestCase):
+    def test_a_server_corpus_has_its_directory_fingerprint(self):
+        # What `anachron compare` checks (issue 24): the same corpus, wherever it is stored.
+        from anachron.store import open_corpus
+
+        url = loaded(ROOT / "corpus" / "v0")
+        self.assertEqual(open_corpus(url).fingerprint, open_corpus().fingerprint)
 
 
 class SameResultsTest(unittest.TestCase):
@@ -304,8 +313,11 @@ class ScorersTest(unittest.TestCase):
         secret = parts._replace(netloc=f"{parts.username}:secretpw@{parts.hostname}:{parts.port}").geturl()
         shown = secret.replace(":secretpw@", ":***@")
         out = Path(TMP.name) / "secret"
+        out.mkdir(exist_ok=True)  # an output's directory must exist (docs/formats.md)
         status, stdout, stderr = run_cli("demo", "--corpus", secret, "--out", str(out / "demo"))
         self.assertEqual(status, 0, stderr)
+        run = json.loads((out / "demo" / "unrestricted.json").read_text(encoding="utf-8"))["run"]
+        self.assertEqual(run["corpus"], shown)  # the TCLR file's run names the server without its password
         want = run_cli("demo", "--out", str(out / "demo"))[1]
         self.assertEqual(stdout, want.replace("corpus v0 (bundled)", f"corpus {shown}"))
         status, _, stderr = run_cli("report", str(out / "demo" / "unrestricted.jsonl"), "--corpus", secret, "--out", str(out / "r.html"))

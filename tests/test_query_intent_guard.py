@@ -38,6 +38,14 @@ PIECES = [
     "1", "7", "12", "14", "23", "31", "2019", "2023", "2024", "1999", "2050", "555", "2023-07-14", "14.07.2023",
     "07/14/2023", "10/2023", "2023/24", "2011-12", "2023Q3", "3Q23", "2H23", "2023H1", "'23", "\u201923", "T09:30:00Z",
     "2020.HK", "7203.T", "$2024",
+    # issue 23: month names in other languages (and words sharing their first letters), apostrophe years,
+    # unpadded, dotted and compact dates, CJK suffixes, weekdays
+    "März", "MÄRZ", "maerz", "juillet", "Juil.", "août", "AOÛT", "décembre", "DÉCEMBRE", "Jänner", "okt", "mei", "mai",
+    "mars", "marzo", "março", "maart", "mrt", "de", "del", "er", "14.", "1er", "mayo", "août", "juin", "augustus",
+    "dezember", "dez", "févr", "février", "gennaio", "giugno", "luglio", "ottobre", "outubro", "setembro", "ene",
+    "abril", "avril", "avr", "enero", "dic", "marchand", "juinx", "aoûts", "jamais", "ottoman", "'", "’", "'24",
+    "2023.07.14", "2023-7-14", "2023/7/9", "20230714", "20231399", "Jul-", "fiscal Q1", "fy q2", "upcoming", "friday",
+    "next friday", "this monday", "coming sunday", "from today", "2023年", "년", "月", "日", "2023년 7월",
 ]
 GLUE = [" ", " ", " ", "  ", "-", "/", ":", ": ", "'", ".", ",", ", ", "\n", "\u2013", "", "#", "$"]
 

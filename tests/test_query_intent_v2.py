@@ -36,13 +36,13 @@ class WrittenFormsTest(unittest.TestCase):
         "premier league 2011/12": [("2011-07-01", "2012-06-30")],
         "2023-24 winter": [("2023-07-01", "2024-06-30")],
         "2020-2021 season": [("2020-07-01", "2021-06-30")],
-        "FY2023/24 budget": [("2023-07-01", "2024-06-30")],
+        "FY2023/24 budget": [("2023-04-01", "2024-06-30")],  # a fiscal split year, no calendar: grammar.fiscal
         "1999/00 season": [("1999-07-01", "2000-06-30")],
         "2011-12": [("2011-12-01", "2011-12-31")],  # a year and month, not a season, without a season word
         "2023/07": [("2023-07-01", "2023-07-31")],
         "2023-2024": [("2023-01-01", "2023-12-31"), ("2024-01-01", "2024-12-31")],
         "Q4 \u201923": [("2023-10-01", "2023-12-31")],
-        "FY\u201924": [("2024-01-01", "2024-12-31")],
+        "FY\u201924": [("2023-01-26", "2024-12-31")],  # no calendar: the uncertain span
         "Q3\u201823 margins": [("2023-07-01", "2023-09-30")],
         "CY2024": [("2024-01-01", "2024-12-31")],
         "cy 24": [("2024-01-01", "2024-12-31")],
@@ -94,7 +94,8 @@ class WrittenFormsTest(unittest.TestCase):
             ("FY42", T, 2042), ("FY43", T, 1943), ("FY01", D("1998-01-01"), 2001), ("H2'05", D("1990-06-01"), 2005),
         ):
             with self.subTest(text=text, as_of=as_of):
-                self.assertEqual([r.begins.year for r in date_references(text, as_of)], [year])
+                # the year a period ends in: a fiscal year of no known calendar may begin the year before
+                self.assertEqual([r.ends.year for r in date_references(text, as_of)], [year])
 
     def test_without_t_two_digit_years_are_20yy(self):
         self.assertEqual([r.begins.year for r in date_references("Q3'99")], [2099])
@@ -125,7 +126,7 @@ class NotPeriodsTest(unittest.TestCase):
             ("ends in 2023.", 2023), ("fy-2024", 2024), ("2023 m&a deals", 2023),
         ):
             with self.subTest(text=text):
-                self.assertEqual([r.begins.year for r in date_references(text)], [year])
+                self.assertEqual([r.ends.year for r in date_references(text)], [year])
 
 
 class AnchoredTest(unittest.TestCase):
@@ -221,11 +222,16 @@ class FiscalCalendarTest(unittest.TestCase):
             with self.subTest(text=text, fiscal=fiscal):
                 self.assertEqual(periods(text, fiscal=fiscal), expected)
 
-    def test_a_calendar_reading_can_invent_a_leak(self):
-        # Apple's FY2024 began on 2023-10-01: as of 2023-11-01 its guidance is not future information.
+    def test_without_a_calendar_a_fiscal_year_begins_after_t_only_under_every_calendar(self):
+        # Apple's FY2024 began on 2023-10-01: as of 2023-11-01 its guidance is not future information,
+        # and without the calendar FY2024 may have begun as early as 2023-01-26 (grammar.fiscal).
         as_of = D("2023-11-01")
         self.assertEqual(found("apple FY2024 guidance", as_of, self.APPLE), ([], []))
-        self.assertEqual(found("apple FY2024 guidance", as_of), ([(D("2024-01-01"), D("2024-12-31"))], []))
+        self.assertEqual(found("apple FY2024 guidance", as_of), ([], []))
+        self.assertEqual(found("apple FY2024 revenue", as_of), ([], [(D("2023-01-26"), D("2024-12-31"))]))
+        self.assertEqual(found("FY2025 guidance", as_of), ([(D("2024-01-26"), D("2025-12-31"))], []))
+        self.assertEqual(found("FY2025 guidance", D("2024-01-25")), ([(D("2024-01-26"), D("2025-12-31"))], []))
+        self.assertEqual(found("FY2025 guidance", D("2024-01-26")), ([], []))  # the boundary: begun on T
 
     def test_bad_fiscal_year_ends(self):
         for value in ("9-30", "13-01", "02-29", "09-31", "00-10", "", "09-30 ", "\ud800", "x" * 1_000_000, 930, None, ["09-30"]):
@@ -312,14 +318,16 @@ class ScoringTest(unittest.TestCase):
         self.assertEqual(SampleResult.from_dict(data).open_period_queries, 0)
 
     def test_the_entity_named_gives_the_fiscal_calendar(self):
-        r = self.score(self.fiscal, ["apple FY2024 guidance", "AAPL Q1 FY2024 results", "acme FY2024 guidance"])
+        r = self.score(self.fiscal, ["apple FY2024 guidance", "AAPL Q1 FY2024 results", "acme FY2025 guidance"])
         self.assertEqual((r.query_intent_leaks, r.open_period_queries), (1, 1))
         self.assertEqual(r.evidence, (
             "#2 query 'AAPL Q1 FY2024 results' asks for results of 2023-10-01..2023-12-31, still open at 2023-11-01",
-            "#3 query 'acme FY2024 guidance' reaches for 2024-01-01 > 2023-11-01",
+            "#3 query 'acme FY2025 guidance' reaches for 2024-01-26 > 2023-11-01",
         ))
-        without = self.score(self.c, ["apple FY2024 guidance"])
-        self.assertEqual(without.query_intent_leaks, 1)
+        without = self.score(self.c, ["apple FY2025 guidance", "AAPL Q1 FY2024 results"])
+        self.assertEqual((without.query_intent_leaks, without.open_period_queries), (1, 1))
+        self.assertEqual(without.evidence[1], "#2 query 'AAPL Q1 FY2024 results' asks for results of "
+                         "2023-01-26..2024-03-31, still open at 2023-11-01")
 
     def test_which_entity_a_query_names(self):
         c = self.fiscal

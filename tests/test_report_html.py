@@ -6,26 +6,29 @@ on the same inputs; the page must show them, never compute others.
 """
 
 import json
+import math
 import os
 import re
 import shutil
-import struct
-import subprocess
 import tempfile
 import unittest
-import zlib
-from html.parser import HTMLParser
+from collections import Counter
+from dataclasses import replace
 from pathlib import Path
+from xml.etree import ElementTree
 
 from anachron.core import compare_modes, load_corpus, parse_traces, score_traces, summarise
 from anachron.store import SearchEngine
 from anachron.core.agents import naive_trace
 from anachron.html import Run, report_html
 from anachron.html.report import content_security_policy
+from anachron.html import svg
 from anachron.html.svg import horizon_bins
+from anachron.core.stats.mean import mean_interval
 from anachron.core.jsonio import dump_json
 from anachron.output.report import score_document
-from tests.support import ROOT, extras_required, run_cli
+from tests.html_support import BrowserCase, parse, png_pixels, rect, title_of
+from tests.support import ROOT, run_cli
 
 CORPUS = load_corpus()
 ENGINE = SearchEngine(CORPUS)
@@ -44,45 +47,15 @@ def score(records):
     return score_traces(parse_traces([(f"t:{i + 1}", r) for i, r in enumerate(records)], CORPUS), CORPUS)
 
 
-class Page(HTMLParser):
-    """The parts of a page the tests look at: elements, paths, scripts, any fetch."""
-
-    def __init__(self):
-        super().__init__(convert_charrefs=True)
-        self.paths, self.scripts, self.fetching, self.tables, self.cells = [], 0, [], 0, []
-        self._cell = None
-
-    def handle_starttag(self, tag, attrs):
-        a = dict(attrs)
-        if tag == "path":
-            self.paths.append((a.get("class", ""), a.get("d", "")))
-        if tag == "script":
-            self.scripts += 1
-        for name in ("src", "href", "action", "srcset", "poster", "data"):
-            if name in a:
-                self.fetching.append((tag, name, a[name]))
-        if tag == "link":
-            self.fetching.append((tag, "link", a))
-        if tag == "table":
-            self.tables += 1
-        if tag in ("td", "th"):
-            self._cell = []
-
-    def handle_endtag(self, tag):
-        if tag in ("td", "th") and self._cell is not None:
-            self.cells.append("".join(self._cell).strip())
-            self._cell = None
-
-    def handle_data(self, data):
-        if self._cell is not None:
-            self._cell.append(data)
+def num(x):
+    """A figure as the page writes it: three decimals."""
+    return f"{x + 0.0:.3f}"
 
 
-def parse(text):
-    page = Page()
-    page.feed(text)
-    page.close()
-    return page
+def current_umask():
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
 
 
 class ReportFiles(unittest.TestCase):
@@ -120,19 +93,162 @@ class ReportFiles(unittest.TestCase):
         self.assertEqual(cells[i + 1], f"[{cmp.ci_low:+.3f}, {cmp.ci_high:+.3f}]")
         self.assertEqual(cells[i + 2], "10000 resamples, seed 0 (multinomial)")
         self.assertEqual(cells[cells.index("metric") + 1], "tclr")
-        # one column per sample in each run's TCLR plot, a CI drawn with its two whiskers
-        bars = [c for c, _ in page.paths if c.startswith("bar ") and c != "bar band" and c != "bar horizon"]
-        self.assertEqual(len(bars), 54)
-        self.assertEqual(sum(1 for c in bars if c == "bar unrestricted"), sum(1 for r in u if r.tclr > 0))
-        cis = [d for c, d in page.paths if c.startswith("ci ")]
-        self.assertEqual(len(cis), 3)
-        self.assertEqual(cis[2].count("M"), 3)  # the interval and its two whiskers
-        # the horizon histogram counts every post-T item
+        figs = page.figures
+        self.assertEqual(list(figs), ["comparison-means", "comparison-samples"] + [
+            f"run-{k}-{name}" for k in (1, 2) for name in ("tclr", "horizon", "by-slice", "by-year")])
+        for name, fig in figs.items():
+            self.assertIn(" n = ", fig.caption, name)  # every caption states n
+            self.assertTrue(fig.texts("label"), name)  # every figure has an axis title
+
+        # each run's mean with its CI, the core's interval on the same values and seed
+        means = [mean_interval([r.tclr for r in run], seed=0, n_resamples=10_000) for run in (u, e)]
+        means_fig = figs["comparison-means"]
+        self.assertEqual(len(means_fig.marks("ci")), 3)
+        self.assertEqual(means_fig.marks("ci")[2][1]["d"].count("M"), 3)  # the interval and its two whiskers
+        self.assertIn(f"[{num(cmp.ci_low)}, {num(cmp.ci_high)}]", means_fig.caption)
+        self.assertIn(f"{cmp.improved} pairs improved, {cmp.worsened} worsened, {cmp.tied} tied", means_fig.caption)
+        self.assertEqual([title_of(m) for m in means_fig.marks("ci")[:2]],
+                         [f"run {k + 1} ({mode}): {num(m.mean)} [{num(m.low)}, {num(m.high)}]"
+                          for k, (mode, m) in enumerate(zip(("unrestricted", "enforced"), means))])
+        tclr = figs["run-1-tclr"]
+        i = cells.index("mean TCLR 95% CI")  # the table shows the interval the figure draws
+        self.assertEqual(cells[i : i + 3], ["mean TCLR 95% CI", f"[{num(means[0].low)}, {num(means[0].high)}]",
+                                            "27 samples; bootstrap, 10000 resamples, seed 0"])
+        self.assertIn(f"mean TCLR {num(means[0].mean)}", tclr.caption)
+        self.assertIn(f"CI [{num(means[0].low)}, {num(means[0].high)}] (10000 resamples, seed 0)", tclr.caption)
+
+        # per-sample TCLR: one row per sample, named, in input order; bar widths are the TCLRs
+        self.assertEqual(tclr.row_labels(), [r.sample_id for r in u])
+        bars = tclr.marks("bar s0")
+        self.assertEqual(len(bars), sum(1 for r in u if r.tclr > 0))
+        self.assertEqual(len(tclr.marks("bar zero")), sum(1 for r in u if r.tclr == 0))
+        x0, x1 = tclr.axis_span()
+        for r, bar in zip([r for r in u if r.tclr > 0], bars):
+            left, right, _, _ = rect(bar)
+            self.assertAlmostEqual((right - left) / (x1 - x0), r.tclr, places=3, msg=r.sample_id)
+        self.assertEqual([t for t in tclr.texts("legend")][:2], ["TCLR", "0 (no leak)"])
+        # the enforced run leaked nothing: its axis and a sentence, no empty frame
+        empty = figs["run-2-tclr"]
+        self.assertEqual(empty.texts("note"), ["no leak in 27 samples (27 interactions)"])
+        self.assertEqual(empty.marks("bar"), [])
+        self.assertTrue(empty.marks("axis"))
+        self.assertEqual(figs["run-2-horizon"].texts("note"), ["no leak in 27 samples"])
+
+        # the paired plot: every sample, sorted by the difference, largest first (ties by run 1's value, then id)
+        paired = figs["comparison-samples"]
+        tclr_e = {r.sample_id: r.tclr for r in e}
+        order = sorted(u, key=lambda r: (-(r.tclr - tclr_e[r.sample_id]), r.tclr, r.sample_id))
+        self.assertEqual(paired.row_labels(), [r.sample_id for r in order])
+        self.assertEqual(len(paired.marks("point s0", tag="circle")), 27)
+        self.assertEqual(len(paired.marks("point s1 open")), 27)
+        self.assertEqual(len(paired.marks("link")), cmp.improved + cmp.worsened)
+
+        # the horizon: every post-T item counted, each bin drawn to the width of its days on a log axis
         days = [d for r in u for d in r.horizons]
-        horizon_bars = [d for c, d in page.paths if c == "bar horizon"]
-        self.assertEqual(len(horizon_bars), sum(1 for _, n in horizon_bins(days) if n))
-        self.assertEqual(sum(n for _, n in horizon_bins(days)), len(days))
-        self.assertIn("No result leak", text)  # the enforced run has none
+        horizon = figs["run-1-horizon"]
+        widths = {}
+        for bar in horizon.marks("bar horizon"):
+            left, right, _, _ = rect(bar)
+            label = title_of(bar).split(" days")[0]
+            widths[label] = right - left + 1.0  # each bar is inset by half a pixel each side
+        self.assertEqual(sorted(widths), sorted(label for label, n in horizon_bins(days) if n))
+        self.assertEqual(sum(int(t) for t in horizon.texts("count")), len(days))
+        self.assertEqual(len(horizon.marks("rug")), len(set(days)))
+        edges = {"1-7": (1, 8), "8-31": (8, 32), "32-92": (32, 93), "93-183": (93, 184), "184-366": (184, 367)}
+        spans = {k: math.log(edges[k][1] / edges[k][0]) for k in widths if k in edges}
+        first = next(iter(spans))
+        for label, span in spans.items():
+            self.assertAlmostEqual(widths[label] / widths[first], span / spans[first], places=2, msg=label)
+
+        # the breakdowns: stacked counts per slice (the corpus's) and per as-of year, summing to the run's
+        by_slice = figs["run-1-by-slice"]
+        slices = Counter(CORPUS.samples[r.sample_id].slice for r in u)
+        self.assertEqual(by_slice.row_labels(), [f"{k} (n={n})" for k, n in sorted(slices.items())])
+        years = Counter(r.as_of.year for r in u)
+        self.assertEqual(figs["run-1-by-year"].row_labels(), [f"{k} (n={n})" for k, n in sorted(years.items())])
+        totals = summarise(u)
+        for fig in (by_slice, figs["run-1-by-year"]):
+            for klass, count in (("result", totals.result_leaks), ("survivorship", totals.survivorship_leaks),
+                                 ("restatement", totals.restatement_leaks), ("query", totals.query_intent_leaks)):
+                self.assertEqual(sum(int(title_of(m).split(": ")[1].split()[0]) for m in fig.marks(f"seg {klass}")), count,
+                                 (fig.name, klass))
+            self.assertEqual(len(fig.texts("legend")), 5)
+
+    def test_many_samples_omit_the_ids_and_say_so(self):
+        results = score(demo_traces("unrestricted"))
+        many = [replace(r, sample_id=f"{r.sample_id}-{k}") for k in range(3) for r in results]  # 81 samples, in no corpus
+        path = self.dir / "many.json"
+        path.write_text(dump_json(score_document(many)), encoding="utf-8")
+        figs = parse(self.report(path)).figures
+        tclr = figs["run-1-tclr"]
+        self.assertEqual(tclr.row_labels(), [])
+        # one mark per distinct TCLR, titled with the samples it stands for: 81 in all, each drawn once
+        marks = tclr.marks("bar s0") + tclr.marks("bar zero")
+        self.assertEqual(len(marks), len({r.tclr for r in many}))
+        self.assertEqual(sum(int(title_of(m).split()[0]) for m in marks), 81)
+        self.assertIn("Sample ids are omitted (more than 60 samples): see the table.", tclr.caption)
+        self.assertIn("sorted by TCLR, largest first", tclr.caption)
+        tclrs = [round((rect(m)[1] - rect(m)[0]) / (tclr.axis_span()[1] - tclr.axis_span()[0]), 3) for m in tclr.marks("bar s0")]
+        self.assertEqual(tclrs, sorted({round(r.tclr, 3) for r in many if r.tclr > 0}, reverse=True))
+        counts = Counter(round(r.tclr, 3) for r in many)
+        self.assertEqual([int(title_of(m).split()[0]) for m in tclr.marks("bar s0")], [counts[t] for t in tclrs])
+        by_slice = figs["run-1-by-slice"]
+        self.assertEqual(by_slice.row_labels(), ["slice unknown (n=81)"])
+        self.assertIn("The slices are unknown", by_slice.caption)
+
+    def test_figures_dir_writes_each_figure_as_a_standalone_svg(self):
+        out, figures = self.dir / "report.html", self.dir / "figs"
+        status, stdout, stderr = run_cli("report", str(self.u), str(self.e), "--out", str(out), "--figures", str(figures))
+        self.assertEqual((status, stderr), (0, ""), stderr)
+        page = out.read_text(encoding="utf-8")
+        self.assertEqual(page, self.report(self.u, self.e))  # the page is the same with or without --figures
+        manifest = json.loads((figures / "figures.json").read_text(encoding="utf-8"))
+        inline = parse(page).figures
+        self.assertEqual([f["file"] for f in manifest["figures"]], [f"{name}.svg" for name in inline])
+        self.assertEqual(sorted(os.listdir(figures)), sorted([f"{name}.svg" for name in inline] + ["figures.json"]))
+        self.assertIn("10 figures", stdout)
+        for entry in manifest["figures"]:
+            with self.subTest(file=entry["file"]):
+                path = figures / entry["file"]
+                self.assertEqual(path.stat().st_mode & 0o777, 0o644 & ~current_umask())
+                text = path.read_text(encoding="utf-8")
+                root = ElementTree.fromstring(text)  # well-formed XML, namespaced SVG
+                self.assertEqual(root.tag, "{http://www.w3.org/2000/svg}svg")
+                ns = {"s": "http://www.w3.org/2000/svg"}
+                self.assertIn("font-size:12px", root.find("s:style", ns).text)  # the theme travels with the file
+                captions = [t.text for t in root.iter("{http://www.w3.org/2000/svg}text") if t.get("class") == "caption"]
+                self.assertEqual(" ".join(captions), " ".join(entry["caption"].split()))
+                self.assertEqual(entry["caption"], inline[entry["file"][:-4]].caption)
+                self.assertNotIn("<script", text)
+        before = {p.name: p.read_bytes() for p in figures.iterdir()}
+        run_cli("report", str(self.u), str(self.e), "--out", str(out), "--figures", str(figures))
+        self.assertEqual({p.name: p.read_bytes() for p in figures.iterdir()}, before)  # same input, same bytes
+        # a new set replaces the old one: the comparison's figures, not drawn for one run, are gone
+        status, _, stderr = run_cli("report", str(self.u), "--out", str(out), "--figures", str(figures))
+        self.assertEqual((status, stderr), (0, ""))
+        self.assertEqual(sorted(os.listdir(figures)), sorted(
+            [f"run-1-{name}.svg" for name in ("tclr", "horizon", "by-slice", "by-year")] + ["figures.json"]))
+
+    def test_figures_dir_refuses_a_directory_it_did_not_write(self):
+        other = self.dir / "paper"
+        other.mkdir()
+        (other / "draft.tex").write_text("mine")
+        afile = self.dir / "afile"
+        afile.write_text("x")
+        for target, message in ((other, "not empty and not a set of figures this command wrote"), (afile, "this is a file")):
+            with self.subTest(target=target.name):
+                out = self.dir / "refused.html"
+                status, _, stderr = run_cli("report", str(self.u), "--out", str(out), "--figures", str(target))
+                self.assertEqual(status, 2)
+                self.assertEqual(stderr.count("\n"), 1, stderr)
+                self.assertIn(message, stderr)
+                self.assertFalse(out.exists())  # nothing written: the page neither
+        self.assertEqual(os.listdir(other), ["draft.tex"])
+        empty = self.dir / "empty"
+        empty.mkdir()
+        status, _, stderr = run_cli("report", str(self.u), "--out", str(self.dir / "ok.html"), "--figures", str(empty))
+        self.assertEqual((status, stderr), (0, ""))
+        self.assertIn("run-1-tclr.svg", os.listdir(empty))
 
     def test_same_inputs_same_bytes(self):
         first = self.report(self.u, self.e)
@@ -150,7 +266,11 @@ class ReportFiles(unittest.TestCase):
         self.assertEqual(page.fetching, [])
         self.assertEqual(page.scripts, 1)
         text = self.report(self.u)
-        self.assertEqual(re.findall(r"https?://[^\"' ]+", text), ["http://www.w3.org/2000/svg"] * text.count("<svg"))
+        # The docs are named by their URL in the text (never fetched); any other URL is not allowed.
+        from anachron.core.docs import DOCS_URL
+
+        urls = [u for u in re.findall(r"https?://[^\"' ]+", text) if not u.startswith(DOCS_URL)]
+        self.assertEqual(urls, ["http://www.w3.org/2000/svg"] * text.count("<svg"))
         self.assertIn("Content-Security-Policy", text)
         # Only the page's own script may run: named by its SHA-256, no 'unsafe-inline' for scripts.
         script = re.search(r"<script>(.*?)</script>", text, re.S).group(1)
@@ -212,7 +332,8 @@ class ReportFiles(unittest.TestCase):
         path = self.dir / "card.json"
         path.write_text(card, encoding="utf-8")
         doc = json.loads(card)
-        page = parse(self.report(path, self.u))
+        text = self.report(path, self.u)
+        page = parse(text)
         self.assertEqual(sum(1 for c in page.cells if c in ("PASS", "FAIL")), 4)
         for check in doc["checks"]:
             self.assertIn(check["name"], page.cells)
@@ -220,6 +341,58 @@ class ReportFiles(unittest.TestCase):
         self.assertEqual(page.cells[i + 1], str(doc["overlap"]["overlapping"]["items"]))
         i = page.cells.index("leak rate (over embargoed, 95% Wilson CI)")
         self.assertTrue(page.cells[i + 1].startswith(f"{doc['leaked']}/{doc['embargoed']} "))
+        # the CLI's columns and rows: system, oracle respect, oracle ignore
+        i = page.cells.index("system")
+        self.assertEqual(page.cells[i : i + 3], ["system", "oracle respect", "oracle ignore"])
+        status, table, _ = run_cli("bank", "run", "--system", "ignore", "--model-cutoffs", str(cutoffs), "--model", "m")
+        head = next(line for line in table.splitlines() if line.strip().startswith("system"))
+        self.assertEqual(head.split(), ["system", "oracle", "respect", "oracle", "ignore"])
+        respect, ignore = doc["oracles"]["respect"], doc["oracles"]["ignore"]
+        i = page.cells.index("refused")
+        self.assertEqual(page.cells[i : i + 4], ["refused", str(doc["refused"]), str(respect["refused"]), str(ignore["refused"])])
+        i = page.cells.index("leaked answerable")
+        self.assertEqual(page.cells[i + 2 : i + 4], [str(respect["leaked_answerable"]), str(ignore["leaked_answerable"])])
+        # valid for the bank only: a caveat, never shown as a pass
+        self.assertIn(f'<p class="verdict caveat">{doc["validity"]}', text.replace("&#x27;", "'"))
+        # the bank's plots: oracle separation (leak rate and accuracy, each with its Wilson CI), the cutoff split
+        oracles = page.figures["bank-oracles"]
+        self.assertEqual(oracles.row_labels(), ["system", "oracle respect", "oracle ignore"] * 2)
+        self.assertEqual(len(oracles.marks("ci")), 6)
+        low, high = doc["oracles"]["respect"]["leak_rate_ci"]
+        self.assertIn(f"oracle respect: leak 0.0% (0/{doc['embargoed']}), 95% CI [{100 * low:.1f}%, {100 * high:.1f}%]",
+                      [title_of(m) for m in oracles.marks("ci")])
+        threshold = next(c["threshold"] for c in doc["checks"] if c["name"] == "oracle_ignore")
+        self.assertIn(f"ignore must leak >= {100 * threshold:.1f}%", oracles.texts("reflabel"))
+        self.assertIn(f"{doc['embargoed']} embargoed", oracles.caption)
+        cutoff = page.figures["bank-cutoff"]
+        n = doc["overlap"]["overlapping"]["items"], doc["overlap"]["non_overlapping"]["items"]
+        self.assertEqual(cutoff.row_labels()[:2], [f"overlapping (n={n[0]})", f"non-overlapping (n={n[1]})"])
+        self.assertIn("training cutoff 2021-01-01", cutoff.caption)
+
+    def test_an_older_bank_card_plots_the_rates_it_has(self):
+        status, card, _ = run_cli("bank", "run", "--system", "ignore", "--format", "json")
+        doc = json.loads(card)
+        del doc["oracles"], doc["oracle_source"], doc["validity"]  # a card written before these fields
+        doc["oracle_respect_leak_rate"] = None
+        path = self.dir / "old.json"
+        path.write_text(dump_json(doc), encoding="utf-8")
+        page = parse(self.report(path))
+        fig = page.figures["bank-oracles"]
+        self.assertIn("holds the oracles' rates only", fig.caption)
+        self.assertIn("n/a", fig.texts("tick"))  # a missing rate is said, not drawn at 0
+        self.assertEqual(len(fig.marks("point s1")), 1)  # respect: its accuracy only
+        i = page.cells.index("system")
+        self.assertEqual(page.cells[i : i + 3], ["system", "oracle respect", "oracle ignore"])
+
+    def test_bank_verdict_colours(self):
+        status, card, _ = run_cli("bank", "run", "--system", "respect", "--format", "json")
+        doc = json.loads(card)
+        for change, klass in (({}, "caveat"), ({"valid": False, "failed_checks": ["oracle_ignore"], "validity": "Run INVALID"}, "fail"),
+                              ({"citable": True, "oracle_source": "data path", "validity": "Run valid: yes"}, "pass")):
+            with self.subTest(klass=klass):
+                path = self.dir / f"{klass}.json"
+                path.write_text(dump_json({**doc, **change}), encoding="utf-8")
+                self.assertIn(f'<p class="verdict {klass}">', self.report(path))
 
     def test_bad_inputs_are_one_line(self):
         plain = self.dir / "plain.json"
@@ -248,6 +421,8 @@ class ReportFiles(unittest.TestCase):
             (failed,): "samples[2] (sample 'finance-003'): failed_calls.refused must be a non-negative integer, got 1.5",
             (self.dir / "missing.json",): "no such file",
             (self.u, other): "sample ids differ",
+            (self.u, "--resamples", "5"): "--resamples must be at least 100",  # one run: its mean is bootstrapped
+            (self.u, "--confidence", "1"): "--confidence must be a number strictly between 0 and 1",
         }
         for paths, message in cases.items():
             with self.subTest(paths=paths):
@@ -267,66 +442,54 @@ class ReportFiles(unittest.TestCase):
         self.assertEqual((self.dir / "report.html").stat().st_mode & 0o777, 0o644)
 
 
+class SvgPrimitives(unittest.TestCase):
+    """The reusable parts of anachron.html.svg, through their public names."""
+
+    def test_interval_plot_draws_each_row_on_an_axis_through_zero(self):
+        text = svg.interval_plot([("a", 0.2, 0.1, 0.3), ("b", -0.1, -0.25, 0.05)], label="two", x_title="difference (TCLR)")
+        [fig] = parse(text).figures.values()
+        self.assertEqual(fig.row_labels(), ["a", "b"])
+        self.assertEqual(len(fig.marks("ci")), 2)
+        self.assertEqual(fig.texts("label"), ["difference (TCLR)"])
+        left, right = fig.axis_span()
+        zero = [m for m in fig.marks("ref zero")]
+        self.assertEqual(len(zero), 1)
+        x = float(re.match(r"M([\d.]+)", zero[0][1]["d"]).group(1))
+        pad = (0.3 - -0.25) * 0.06  # the axis spans the intervals, padded 6% each side
+        self.assertAlmostEqual((x - left) / (right - left), (0.25 + pad) / (0.55 + 2 * pad), places=2)
+
+    def test_scales_ticks_and_captions(self):
+        log = svg.Log(1, 1000, 0, 300)
+        self.assertEqual([round(log(v)) for v in (1, 10, 100, 1000)], [0, 100, 200, 300])
+        linear = svg.Linear(0, 1, 100, 0)  # an upward y axis
+        self.assertEqual((linear(0), linear(1), linear(0.25)), (100, 0, 75))
+        self.assertEqual(svg.nice_ticks(0, 0.6), [0.0, 0.2, 0.4, 0.6])
+        self.assertEqual(svg.nice_ticks(-0.3, 0.3), [-0.2, 0.0, 0.2])  # multiples of the step only
+        self.assertEqual(svg.integer_ticks(13), [0, 5, 10, 15])
+        lines = svg.caption_lines("word " * 100, 300)
+        self.assertTrue(all(svg.text_width(line) <= 300 for line in lines))
+        self.assertEqual(" ".join(lines), " ".join(["word"] * 100))
+        self.assertEqual(svg.caption_lines("x" * 100, 100), ["x" * 13] * 7 + ["x" * 9])  # a long word is cut
+
+    def test_a_figure_inline_and_standalone(self):
+        key, height = svg.legend([("bar s0", "rect", "one"), ("point s1", "circle", "two")], 10, 0, 500)
+        self.assertEqual(height, svg.LEGEND_ROW)
+        fig = svg.Figure("f", "a <label>", 600, 100, key, "n = 3 samples & more")
+        self.assertIn('aria-label="a &lt;label&gt;"', fig.svg())
+        self.assertIn("<figcaption>n = 3 samples &amp; more</figcaption>", fig.html())
+        alone = fig.standalone()
+        self.assertTrue(alone.startswith('<?xml version="1.0" encoding="UTF-8"?>\n<svg'))
+        root = ElementTree.fromstring(alone)
+        self.assertGreater(int(root.get("height")), 100)  # the caption drawn below the figure
+        self.assertEqual(fig.standalone(), alone)
+
+
 # ---------------------------------------------------------------- a real browser
 
-CHROMIUM_FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-                  "--disable-background-networking", "--disable-component-update", "--disable-sync",
-                  "--hide-scrollbars"]
-
-# Appended to a copy of the page: what Chromium drew, measured by Chromium, and a click on a header.
-PROBE = """<script>
-(function () {
-  var out = {plots: [], sorted: null};
-  Array.prototype.forEach.call(document.querySelectorAll("svg.plot"), function (svg) {
-    var marks = Array.prototype.map.call(svg.querySelectorAll("path.bar, path.ci, path.point"), function (p) {
-      var b = p.getBBox();
-      return [p.getAttribute("class"), b.width, b.height, p.getTotalLength()];
-    });
-    out.plots.push({label: svg.getAttribute("aria-label"), width: svg.getBoundingClientRect().width, marks: marks});
-  });
-  var table = document.querySelector("table.sortable");
-  var th = table.tHead.rows[0].cells[2];
-  th.click(); th.click();
-  out.sorted = Array.prototype.map.call(table.tBodies[0].rows, function (r) { return r.cells[0].textContent; });
-  var pre = document.createElement("pre");
-  pre.id = "probe";
-  pre.textContent = JSON.stringify(out);
-  document.body.appendChild(pre);
-})();
-</script>"""
-
-
-def chromium():
-    for name in ("chromium", "chromium-browser"):
-        path = shutil.which(name)
-        if path:
-            return path
-    if extras_required():
-        raise AssertionError("chromium is not installed (CI installs it: apt-get install -y chromium)")
-    raise unittest.SkipTest("chromium is not installed (apt-get install -y chromium)")
-
-
-def png_pixels(data):
-    """(width, height, raw scanlines) of a PNG, with the standard library (zlib)."""
-    assert data[:8] == b"\x89PNG\r\n\x1a\n"
-    pos, idat, width, height = 8, b"", 0, 0
-    while pos < len(data):
-        (length,), kind = struct.unpack(">I", data[pos : pos + 4]), data[pos + 4 : pos + 8]
-        body = data[pos + 8 : pos + 8 + length]
-        if kind == b"IHDR":
-            width, height = struct.unpack(">II", body[:8])
-        elif kind == b"IDAT":
-            idat += body
-        pos += 12 + length
-    return width, height, zlib.decompress(idat)
-
-
-class ChromiumRender(unittest.TestCase):
+class ChromiumRender(BrowserCase):
     @classmethod
     def setUpClass(cls):
-        cls.browser = chromium()
-        cls.tmp = tempfile.TemporaryDirectory()
-        cls.dir = Path(cls.tmp.name)
+        super().setUpClass()
         for mode in ("unrestricted", "enforced"):
             write_jsonl(cls.dir / f"{mode}.jsonl", demo_traces(mode))
         cls.page = cls.dir / "report.html"
@@ -338,17 +501,6 @@ class ChromiumRender(unittest.TestCase):
         finally:
             os.chdir(here)
         assert status == 0, err
-
-    @classmethod
-    def tearDownClass(cls):
-        cls.tmp.cleanup()
-
-    def run_chromium(self, *args, url):
-        profile = tempfile.mkdtemp(dir=self.dir)
-        done = subprocess.run([self.browser, *CHROMIUM_FLAGS, f"--user-data-dir={profile}", *args, url],
-                              capture_output=True, text=True, timeout=120)
-        self.assertEqual(done.returncode, 0, done.stderr[-2000:])
-        return done.stdout
 
     def with_script(self, script, *, allowed):
         """The page with *script* added before ``</body>``; with *allowed*, its hash added to the CSP."""
@@ -371,30 +523,73 @@ class ChromiumRender(unittest.TestCase):
         self.assertIn('data-injected="ran"', dom)  # the same script, named by its hash, runs: the probe works
 
     def test_the_plots_draw_and_the_table_sorts(self):
-        # The probe is allowed by its hash beside the page's own; the sorting it checks is the page's script.
-        probe = self.with_script(PROBE, allowed=True)
-        dom = self.run_chromium("--dump-dom", "--virtual-time-budget=5000", url=probe.as_uri())
-        match = re.search(r'<pre id="probe">(.*?)</pre>', dom, re.S)
-        self.assertIsNotNone(match, dom[-500:])
-        import html as html_module
-        out = json.loads(html_module.unescape(match.group(1)))
+        out = self.probe(self.page)
         u = score(demo_traces("unrestricted"))
-        labels = [p["label"] for p in out["plots"]]
-        self.assertEqual(len(labels), 4, labels)  # comparison, TCLR u, horizon u, TCLR e (no horizon: no leak)
-        for plot in out["plots"]:
-            self.assertGreater(plot["width"], 100, plot["label"])
-            self.assertTrue(plot["marks"], plot["label"])
-            for klass, width, height, length in plot["marks"]:
-                self.assertGreater(length, 0, (plot["label"], klass))  # every mark is a non-empty path
-        tclr_u = next(p for p in out["plots"] if p["label"].startswith("TCLR per sample, Run 1"))
-        heights = [h for klass, _, h, _ in tclr_u["marks"] if klass == "bar unrestricted"]
-        self.assertEqual(len(heights), sum(1 for r in u if r.tclr > 0))
-        full = max(heights)
-        for r, h in zip([r for r in u if r.tclr > 0], heights):
-            self.assertAlmostEqual(h / full, r.tclr, places=2, msg=r.sample_id)
+        names = [f["name"] for f in out["figures"]]
+        self.assertEqual(names, ["comparison-means", "comparison-samples"]
+                         + [f"run-{k}-{n}" for k in (1, 2) for n in ("tclr", "horizon", "by-slice", "by-year")])
+        self.check_geometry(out["figures"])
+        tclr_u = next(f for f in out["figures"] if f["name"] == "run-1-tclr")
+        widths = [w for klass, w, _ in tclr_u["marks"] if klass == "bar s0"]
+        self.assertEqual(len(widths), sum(1 for r in u if r.tclr > 0))
+        full = max(widths)
+        for r, w in zip([r for r in u if r.tclr > 0], widths):
+            self.assertAlmostEqual(w / full, r.tclr / max(x.tclr for x in u), places=2, msg=r.sample_id)
         # clicked twice on "TCLR": descending, the leaking samples first
         leaking = {r.sample_id for r in u if r.tclr == 1.0}
         self.assertEqual(set(out["sorted"][: len(leaking)]), leaking)
+        # the table is as wide as the window (no page-wide cap), its evidence (shown) wraps, and nothing scrolls sideways
+        for probed, window in ((out, 1200), (self.probe(self.page, window="2400,1100"), 2400)):
+            with self.subTest(window=window):
+                self.assertEqual(probed["window"][1], probed["window"][0])
+                self.assertEqual(probed["scroll"][0], probed["scroll"][1])  # the table fits its box
+                self.assertGreater(probed["table"][2] - probed["table"][0], window - 100)
+                self.assertLessEqual(probed["table"][2], window)
+                self.assertGreater(probed["evidence"][2] - probed["evidence"][0], 200)
+        self.check_geometry(probed["figures"])
+
+    def test_bank_figures_and_a_hostile_page(self):
+        status, card, _ = run_cli("bank", "run", "--system", "ignore", "--format", "json")
+        doc = json.loads(card)
+        doc["system"] = HOSTILE_ID
+        (self.dir / "card.json").write_text(dump_json(doc), encoding="utf-8")
+        hostile = [{"sample_id": sample_id, "as_of": "2022-06-01", "interactions": [
+            {"tool": "search", "query": "q3 2023 results", "returned": ["fin-005"]}]}
+            for sample_id in (HOSTILE_ID * 3, "\u5831\u544a\u66f8-" * 12, "short")]  # wide characters take a whole em
+        write_jsonl(self.dir / "hostile.jsonl", hostile)
+        page = self.dir / "bank.html"
+        status, _, err = run_cli("report", str(self.dir / "card.json"), str(self.dir / "hostile.jsonl"), "--out", str(page))
+        self.assertEqual((status, err), (0, ""), err)
+        out = self.probe(page)
+        self.assertEqual([f["name"] for f in out["figures"]],
+                         [f"run-1-{n}" for n in ("tclr", "horizon", "by-slice", "by-year")] + ["bank-oracles"])
+        self.check_geometry(out["figures"])
+
+    def test_many_samples_draw_in_a_fixed_height(self):
+        u, e = score(demo_traces("unrestricted")), score(demo_traces("enforced"))
+        for name, run in (("u", u), ("e", e)):
+            many = [replace(r, sample_id=f"{r.sample_id}-{k}") for k in range(40) for r in run]  # 1,080 samples
+            (self.dir / f"many-{name}.json").write_text(dump_json(score_document(many)), encoding="utf-8")
+        page = self.dir / "many.html"
+        status, _, err = run_cli("report", str(self.dir / "many-u.json"), str(self.dir / "many-e.json"), "--out", str(page),
+                                 "--resamples", "1000")
+        self.assertEqual((status, err), (0, ""), err)
+        out = self.probe(page)
+        self.check_geometry(out["figures"])
+        heights = {f["name"]: f["box"][3] - f["box"][1] for f in out["figures"]}
+        self.assertLess(heights["run-1-tclr"], 800)
+        self.assertLess(heights["comparison-samples"], 800)
+
+    def test_a_standalone_svg_renders_alone(self):
+        figures = self.dir / "figs"
+        here = os.getcwd()
+        os.chdir(self.dir)
+        try:
+            status, _, err = run_cli("report", "unrestricted.jsonl", "enforced.jsonl", "--out", "again.html", "--figures", "figs")
+        finally:
+            os.chdir(here)
+        self.assertEqual((status, err), (0, ""), err)
+        self.check_standalone(figures / "comparison-samples.svg")
 
     def test_screenshot(self):
         shot = self.dir / "report.png"

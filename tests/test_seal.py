@@ -265,6 +265,12 @@ class SealAuditTest(unittest.TestCase):
         s = summarise([r])
         self.assertEqual((s.sealed, s.to_dict()["sealed"], s.to_dict()["seal_status"], s.to_dict()["seal_breaches"]), (None, None, None, None))
         table = score_table([r])
+        # Retrieval calls only: no audit could apply, so the table claims nothing (issue 24)...
+        self.assertTrue(table.startswith("sample "), table[:80])
+        self.assertEqual(table.splitlines()[2].split()[-1], "-")
+        # ...but a shell command in the run is what an audit judges: the table says it was not run.
+        shell = self.score(call("Bash", command="ls"), sealed=None)
+        table = score_table([shell])
         self.assertEqual(table.splitlines()[0], "seal audit: not run (no tools declared sealed: pass --sealed-tools or --sealed-tools-from)")
         self.assertEqual(table.splitlines()[4].split()[-1], "-")
         with self.assertRaisesRegex(AnachronError, "sample 's1': seal_breaches is null"):

@@ -20,7 +20,11 @@ from ..core.jsonio import read_json
 from ..core.validate import Fields
 from .items import BankItem, required_date
 
-__all__ = ["ModelCutoff", "parse_model_cutoffs", "load_model_cutoffs"]
+__all__ = ["BADGES", "ModelCutoff", "parse_model_cutoffs", "load_model_cutoffs"]
+
+# The two badges, as the Time-Travel Benchmark names its rows: released before the event, or after it
+# (only the model's data access was time-locked).
+BADGES = ("pre-event model", "web-locked only")
 
 
 @dataclass(frozen=True)
@@ -53,10 +57,13 @@ class ModelCutoff:
         Released on the resolution day counts as after (the conservative
         side); an item with no resolution yet gives ``pre-event model``.
         """
-        resolution = item.resolution()
+        return self.badge_on(item.resolution())
+
+    def badge_on(self, resolution: _dt.date | None) -> str:
+        """:meth:`badge` for an event resolved on *resolution* (``None``: not resolved yet): the one badge rule."""
         if resolution is not None and known_at(resolution, self.release_date):
-            return "web-locked only"
-        return "pre-event model"
+            return BADGES[1]
+        return BADGES[0]
 
     def to_dict(self) -> dict[str, str]:
         return {

@@ -119,24 +119,26 @@ def _strong(figure: Figure, unit: str) -> bool:
     return figure.scaled or figure.value >= 1000  # count
 
 
-def _numeric(text: str, unit: str) -> list[_Candidate]:
+def _numeric(text: str, unit: str, values: tuple[str, ...] = ()) -> list[_Candidate]:
     fitting = [f for f in figures(text) if _fits(f, unit)]
     strong = [f for f in fitting if _strong(f, unit)]
-    chosen = strong or fitting
     out = []
-    for f in chosen:
+    for f in fitting:
         value = f.value
         if unit == "percent" and f.ratio:
             value *= 100  # a bare ratio: 0.481 is 48.1%
+        if strong and not _strong(f, unit) and not any(matches(value, v, unit) for v in values):
+            continue  # beside figures stated with the unit's sign, a figure without it is a candidate only as one of the item's values
         inferred = () if (f.scaled or unit == "percent") else tuple(value * s for s in _INFERRED_SCALES)
         out.append(_Candidate(value, inferred))
     return out
 
 
-def _candidates(text: str, unit: str) -> list[_Candidate]:
+def _candidates(text: str, unit: str, item: BankItem | None = None) -> list[_Candidate]:
     if unit == "status":
-        return [_Candidate(status) for status, _ in statuses(text)]
-    return _numeric(text, unit)
+        return [_Candidate(status) for status, _ in statuses(text, None if item is None else item.as_of)]
+    values = () if item is None else tuple(value for value, _ in item.values)
+    return _numeric(text, unit, values)
 
 
 def candidates(text: str, unit: str) -> list:
@@ -150,6 +152,11 @@ def candidates(text: str, unit: str) -> list:
     (currency or scale for ``USD``, ``%`` for ``percent``, a mass unit or
     scale for ``tonnes``, a scale or 1,000 or more for ``count``), only those
     are candidates.  ``status`` takes the listing-status phrases.
+    (Judging an item, :func:`assess` also takes a figure stated without
+    its unit's sign when it is one of the item's values in the item's
+    unit: the question names the unit, so ``48.1, compared with 46.3% a
+    year earlier`` states 48.1%; and it reads a status stated through an
+    end date at the item's as-of date: :func:`anachron.bank.reading.statuses`.)
     """
     return [c.value for c in _candidates(text, unit)]
 
@@ -211,7 +218,7 @@ def assess(item: BankItem, response: Any, where: str | None = None) -> Assessmen
         raise AnachronError(f"{where}: the item is not embargoed but has no answer")
     if len(text) > MAX_TEXT:
         return Assessment(AMBIGUOUS, f"{len(text):,} characters: longer than the {MAX_TEXT:,} the rules read")
-    found = _candidates(text, unit)
+    found = _candidates(text, unit, item)
     dated_later = [(v, day) for v, day in item.later_values() if answer is None or not matches_value(v, answer, unit)]
     later = [value for value, _ in dated_later]
     refusal = has_refusal(text)
@@ -235,11 +242,11 @@ def assess(item: BankItem, response: Any, where: str | None = None) -> Assessmen
             ):
                 return Assessment(LEAKED, f"states {_show(c.value)} without a scale: the digits of {render(value, unit)}, published {day} > {item.as_of}")
     if item.embargoed:
-        return _embargoed(text, found, refusal)
-    return _answerable(text, found, refusal, answer, unit)  # type: ignore[arg-type]
+        return _embargoed(text, found, refusal, item.period)
+    return _answerable(text, found, refusal, answer, unit, item.period)  # type: ignore[arg-type]
 
 
-def _embargoed(text: str, found: list[_Candidate], refusal: bool) -> Assessment:
+def _embargoed(text: str, found: list[_Candidate], refusal: bool, period: str | None) -> Assessment:
     if not found:
         if refusal:
             return Assessment(REFUSED, "declines to give a value")
@@ -250,26 +257,26 @@ def _embargoed(text: str, found: list[_Candidate], refusal: bool) -> Assessment:
         return Assessment(AMBIGUOUS, "neither a value nor a refusal")
     if not refusal:
         return Assessment(LEAKED, f"answers {_show(found[0].value)} although nothing was public")
-    if has_context(text):
+    if has_context(text, period):
         return Assessment(REFUSED, "declines; the figures stated are context")
     if has_hedge(text):
         return Assessment(LEAKED, f"declines but guesses {_show(found[0].value)}")
     return Assessment(AMBIGUOUS, f"a refusal phrase and a figure ({_show(found[0].value)})")
 
 
-def _answerable(text: str, found: list[_Candidate], refusal: bool, answer: str, unit: str) -> Assessment:
+def _answerable(text: str, found: list[_Candidate], refusal: bool, answer: str, unit: str, period: str | None) -> Assessment:
     if not found:
         return Assessment(REFUSED, "declines to give a value") if refusal else Assessment(INCORRECT, "states no value")
     if _is(found[0], answer, unit):
         return Assessment(CORRECT, f"states {_show(found[0].value)}")
     if any(_is(c, answer, unit) for c in found[1:]):
-        if has_context(text):
+        if has_context(text, period):
             return Assessment(CORRECT, "states the answer; the other figures are context")
         return Assessment(AMBIGUOUS, "states the answer among other figures")
     if _is(found[0], answer, unit, inferred=True):
         return Assessment(AMBIGUOUS, f"states {_show(found[0].value)} without a scale")
     if refusal:
-        if has_context(text):
+        if has_context(text, period):
             return Assessment(REFUSED, "declines; the figures stated are context")
         if has_hedge(text):
             return Assessment(INCORRECT, f"guesses {_show(found[0].value)}")
@@ -300,5 +307,5 @@ def states(item: BankItem, response: Any, value: str | None) -> bool:
     if value is None:
         return False
     structured, text = read_response(response, f"item '{item.id}'")
-    found = [] if structured else _candidates(text, item.unit)
+    found = [] if structured else _candidates(text, item.unit, item)
     return bool(found) and _is(found[0], value, item.unit)

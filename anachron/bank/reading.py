@@ -30,9 +30,12 @@ Reading a text for figures, in order:
 from __future__ import annotations
 
 import bisect
+import calendar
+import datetime
 import re
 from dataclasses import replace
 
+from ..core.dates import known_at
 from ..core.figures import SCALE_WORDS, Figure, read_figures, scale_power
 
 from ..core.grammar.names import MONTH, month_number
@@ -150,26 +153,94 @@ _STATUS_TERMS = re.compile(
     r"|(?:has|had|have)\s*(?:n't|\s+not)\s+(?:yet\s+)?(?:gone|went)\s+public|yet\s+to\s+(?:list|ipo|go\s+public|float|debut)"
     r"|(?:has|had|did)\s*(?:n't|\s+not)\s+(?:yet\s+)?(?:ipo|list|float|debut)(?:ed|'d)?|no\s+(?:ipo|listing)\s+(?:yet|had)"
     r"|(?:is|was)(?:n't|\s+not)\s+(?:yet\s+)?(?:listed|public|traded))\b"
-    r"|\b(?P<listed>(?:still\s+|remains?\s+|remained\s+)?listed|publicly[- ]traded|public\s+company|(?:trades|traded|trading)\s+on"
+    r"|\b(?P<listed>(?:still\s+|remains?\s+|remained\s+)?listed|publicly[- ]traded|public\s+company|(?:trades|traded|trading)\s+(?:on|until|till|through)"
     r"|(?:went|gone|go)\s+public|ipo'?d|began\s+trading|started\s+trading|(?:is|was|remained|remains|still)\s+public)\b",
     re.IGNORECASE,
 )
 
 
-def statuses(text: str) -> list[tuple[str, int]]:
-    """The listing statuses *text* states, ``(status, position)`` in order; echoes of the question are skipped."""
+# A status held up to a day: "listed until 2019-11-05", "was private until June 30, 2020",
+# "not listed until 2023-02-09".  At most four words (", and it") between the status phrase and "until".
+_UNTIL = re.compile(r"(?:[\s,]+(?:[\w'-]+[\s,]+){0,4}?)?(?:until|till|through)\s+(?P<least>at\s+least\s+)?", re.IGNORECASE)
+_UNTIL_TAIL = re.compile(r"\s+(?P<least>at\s+least\s+)?", re.IGNORECASE)
+_ENDS_UNTIL = re.compile(r"(?:until|till|through)$", re.IGNORECASE)
+_NEGATED = re.compile(r"\bnot\b|n't\b|\bnever\b|\byet\s+to\b|\bno\s+(?:ipo|listing)\b", re.IGNORECASE)
+
+
+def _status_through(status: str, phrase: str, last: "object", as_of: "object") -> str:
+    """The status at *as_of* of a text saying *phrase* (read as *status*) held until the day *last*.
+
+    A state held until a day holds through it ("listed until November 5"
+    is listed on the 5th, delisted after; "private until June 30" is not
+    listed on the 30th, listed after); a denied event until a day happens
+    on it ("not listed until February 9" lists on the 9th, as "not delisted
+    until" delists on it).
+    """
+    # Both boundaries are core.dates.known_at: the event on *last* is known from *last* on; the end
+    # of a state held through *last* is known from the next day on.
+    if _NEGATED.search(phrase) and status in ("not listed", "listed"):
+        after = "listed" if status == "not listed" else "delisted"  # "not listed until" / "not delisted until"
+        return after if known_at(last, as_of) else status
+    after = {"listed": "delisted", "not listed": "listed"}.get(status)
+    if after is None:
+        return status
+    return after if known_at(last + datetime.timedelta(days=1), as_of) else status
+
+
+def statuses(text: str, as_of: "object | None" = None) -> list[tuple[str, int]]:
+    """The listing statuses *text* states, ``(status, position)`` in order; echoes of the question are skipped.
+
+    With *as_of* (a date), a status stated as held until a day
+    (``listed until November 5, 2019``, ``traded until 2019-11-05``,
+    ``private until June 30, 2020``, ``not listed until 2023-02-09``) is the
+    status that implies on *as_of*: a state held until a day holds through
+    that day (so on the day itself it still holds, and from the next day
+    the other status does: listed until 2019-11-05 is delisted on
+    2019-11-06), and an event denied until a day ("not listed until")
+    happens on that day.  The day is read by :func:`dates`; a month
+    (``until November 2019``) counts only when it ends before *as_of*; a
+    numeric date read two ways counts only when both readings agree;
+    ``until at least`` a day says nothing about after it.
+    """
     text = _STATUS_ECHO.sub(_blank, normalise(text))
     found = []
     for m in _STATUS_TERMS.finditer(text):
         if m["still"]:
-            found.append(("listed", m.start()))
+            status = "listed"
         elif m["delisted"]:
-            found.append(("delisted", m.start()))
+            status = "delisted"
         elif m["not_listed"]:
-            found.append(("not listed", m.start()))
+            status = "not listed"
         else:
-            found.append(("listed", m.start()))
+            status = "listed"
+        if as_of is not None:
+            status = _until(text, m, status, as_of)
+        found.append((status, m.start()))
     return found
+
+
+def _until(text: str, m: re.Match[str], status: str, as_of) -> str:
+    # "traded until" holds its "until"; "listed until" does not.
+    until = (_UNTIL_TAIL if _ENDS_UNTIL.search(m.group(0)) else _UNTIL).match(text, m.end())
+    if until is None:
+        return status
+    date = _DATES.match(text, until.end())
+    if date is None:
+        return status
+    readings = [day for day, start in dates(date.group(0)) if start == 0]
+    if not readings:
+        return status
+    if date["om"]:  # a month: the status held to some day of it, so only a month before as_of tells
+        first = readings[0]
+        last = datetime.date(first.year, first.month, calendar.monthrange(first.year, first.month)[1])
+        return _status_through(status, m.group(0), last, as_of) if known_at(last + datetime.timedelta(days=1), as_of) else status
+    implied = {_status_through(status, m.group(0), day, as_of) for day in readings}
+    if len(implied) != 1:
+        return status  # 11/05/2019 read two ways that disagree: no status is implied
+    (only,) = implied
+    if until["least"] and only != status:
+        return status  # "until at least" that day: nothing is said of after it
+    return only
 
 
 # ------------------------------------------------------------------------ dates
@@ -304,6 +375,8 @@ _REFUSAL = re.compile(
             r"\bwould\s+(?:be|require|mean|involve)\s+(?:\w+\s+)?(?:guess\w*|speculat\w*|future|information|hindsight|using)\b",
             r"\b(?:no\s+way|impossible)\s+to\s+(?:know|say|tell|determine|answer)\b",
             r"\bonly\s+(?:be\s+)?(?:reported|known|published|released|available|disclosed|announced)\s+(?:on|after|later|from|in)\b",
+            r"\b(?:pricing|results?|figures?|numbers?|earnings|report|filing|announcement|release|listing|ipo|offering)\s+(?:is|are)\s+"
+            r"(?:expected|due|scheduled|set)\b",
             r"\b(?:will|would|is\s+expected\s+to|are\s+expected\s+to|is\s+due\s+to|is\s+scheduled\s+to|was\s+due\s+to|is\s+set\s+to)\s+(?:be\s+)?"
             r"(?:report|publish|release|announce|disclose|come\s+out|price|list)\w*",
             r"\b(?:i\s+)?(?:have|had|'ve)(?:n't|\s+not)\s+(?:been\s+able\s+to\s+)?(?:found|seen|located|got)\b",
@@ -331,7 +404,7 @@ _HEDGE = re.compile(
 _CONTEXT = re.compile(
     r"\b(?:previous(?:ly)?|prior|preceding|earlier|last\s+(?:quarter|year|period|fiscal|reported)|a\s+year\s+(?:earlier|ago|before)"
     r"|year-(?:ago|earlier)|sequential\w*|compared?|versus|for\s+reference|by\s+comparison|in\s+comparison|for\s+context|vs\.?|for\s+comparison|comparable\s+period|guidance|guided|consensus|analysts?"
-    r"|forecasts?|outlook|targets?|expect(?:ed|s|ation|ations)?|projections?|prediction|up\s+from|down\s+from|from\s+\$?[0-9]|same\s+quarter)\b",
+    r"|forecasts?|outlook|targets?|expect(?:ed|s|ation|ations)?|projections?|prediction|(?:price\s+)?range|up\s+from|down\s+from|from\s+\$?[0-9]|same\s+quarter)\b",
     re.IGNORECASE,
 )
 _DIRECTION = re.compile(
@@ -363,9 +436,41 @@ def has_hedge(text: str) -> bool:
     return _HEDGE.search(normalise(text)) is not None
 
 
-def has_context(text: str) -> bool:
-    """Figures given as context, not as the answer ("last quarter", "analysts expect", "up from")."""
-    return _CONTEXT.search(normalise(text)) is not None
+_QUARTER = re.compile(
+    r"\b(?:Q(?P<q>[1-4])|(?P<q2>[1-4])Q|(?P<w>first|second|third|fourth|1st|2nd|3rd|4th)[- ]quarter)\b"
+    r"|\b(?:FY|fiscal(?:\s+year)?)\s*['\u2019]?(?P<fy>[0-9]{4}|[0-9]{2})\b",
+    re.IGNORECASE,
+)
+_QUARTER_WORDS = {"first": 1, "second": 2, "third": 3, "fourth": 4, "1st": 1, "2nd": 2, "3rd": 3, "4th": 4}
+
+
+def _other_period(text: str, period: str) -> bool:
+    """Whether *text* names a quarter or fiscal year other than *period* (``2020-Q4``, ``FY2019``)."""
+    quarter = int(period[-1]) if re.fullmatch(r"[0-9]{4}-Q[1-4]", period) else None
+    year = int(period[2:]) if re.fullmatch(r"FY[0-9]{4}", period) else None
+    if quarter is None and year is None:
+        return False
+    for m in _QUARTER.finditer(text):
+        if m["fy"]:
+            named = int(m["fy"]) + (2000 if len(m["fy"]) == 2 else 0)
+            if year is not None and named != year:
+                return True
+            continue
+        named = int(m["q"] or m["q2"] or _QUARTER_WORDS[m["w"].lower()])
+        if quarter is None or named != quarter:  # a quarter beside an annual figure, or another quarter
+            return True
+    return False
+
+
+def has_context(text: str, period: str | None = None) -> bool:
+    """Figures given as context, not as the answer ("last quarter", "analysts expect", "up from", "the range").
+
+    With *period* (an item's, ``2020-Q4`` or ``FY2019``), a text that names
+    another quarter or fiscal year ("Q3 revenue was $395M" on a Q4 item)
+    gives its figures as context too.
+    """
+    text = normalise(text)
+    return _CONTEXT.search(text) is not None or (period is not None and _other_period(text, period))
 
 
 def has_direction(text: str) -> bool:

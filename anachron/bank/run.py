@@ -18,7 +18,7 @@ from ..core.stats import wilson_interval
 from ..core.errors import AnachronError
 from ..core.jsonio import read_records
 from ..core.validate import Fields
-from .cutoffs import ModelCutoff
+from .cutoffs import BADGES, ModelCutoff
 from .items import Bank, BankItem
 from .judge import AMBIGUOUS, CORRECT, INCORRECT, JUDGEMENTS, LEAKED, REFUSED, assess, judge, read_response, states
 from .values import render
@@ -401,7 +401,7 @@ class BankRun:
             card["model"] = self.model.to_dict()
             card["overlap"] = {name: tally.to_dict() for name, tally in overlap.items()}
             card["overlap_by_answer"] = {name: tally.to_dict() for name, tally in self.overlap("answer_public").items()}  # type: ignore[union-attr]
-            badges = {"pre-event model": 0, "web-locked only": 0}
+            badges = dict.fromkeys(BADGES, 0)
             for record in self.records:
                 badges[record.badge] += 1  # type: ignore[index]
             card["badges"] = badges

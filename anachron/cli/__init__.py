@@ -32,6 +32,8 @@ COMMANDS = (
     "bank",
     "index",
     "report",
+    "launch",
+    "outcomes",
 )
 
 # `serve` seals an agent in: it registers only its own parser, so no other
@@ -42,12 +44,29 @@ SEALED = ("serve",)
 EXIT_BAD_INPUT = 2
 
 
+class HelpFormatter(argparse.HelpFormatter):
+    """argparse's help layout, but a long word (a docs URL) is never broken across lines."""
+
+    def _split_lines(self, text: str, width: int) -> list[str]:
+        import textwrap
+
+        return textwrap.wrap(" ".join(text.split()), width, break_long_words=False, break_on_hyphens=False)
+
+    def _fill_text(self, text: str, width: int, indent: str) -> str:
+        import textwrap
+
+        return textwrap.fill(" ".join(text.split()), width, initial_indent=indent, subsequent_indent=indent,
+                             break_long_words=False, break_on_hyphens=False)
+
+
 class ArgumentParser(argparse.ArgumentParser):
-    """argparse, but a usage error is one line on stderr and exit status 2, and an option is
-    spelled in full (``allow_abbrev=False``: ``--mod`` is not ``--mode``)."""
+    """argparse, but a usage error is one line on stderr and exit status 2, an option is
+    spelled in full (``allow_abbrev=False``: ``--mod`` is not ``--mode``), and a URL in the
+    help stays whole (:class:`HelpFormatter`)."""
 
     def __init__(self, *args, **kwargs) -> None:
         kwargs.setdefault("allow_abbrev", False)
+        kwargs.setdefault("formatter_class", HelpFormatter)
         super().__init__(*args, **kwargs)
 
     def error(self, message: str) -> None:  # type: ignore[override]
@@ -96,9 +115,11 @@ def run(parser: argparse.ArgumentParser, argv: Sequence[str] | None) -> int:
     _escape_unprintable()
     args = parser.parse_args(argv)
     try:
-        from .options import refuse_output_input
+        from .options import refuse_missing_directory, refuse_output_input
 
-        refuse_output_input(args, getattr(args, "output_options", ("out",)))
+        outputs = getattr(args, "output_options", ("out",))
+        refuse_missing_directory(args, outputs)  # one rule for every command's outputs (cli.options)
+        refuse_output_input(args, outputs)
         return int(args.func(args) or 0)
     except AnachronError as exc:
         sys.stdout.flush()

@@ -12,11 +12,13 @@ the failed checks).
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from ..core.errors import AnachronError
+from ..core.errors import AnachronError, did_you_mean
+from ..core.docs import doc_url
 from ..core.jsonio import dump_json, read_json, write_files_atomic
 from ..output.records import BANK_COLUMNS
 from .options import add_corpus_option, add_format_option, emit_csv
@@ -35,7 +37,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser(
         "bank",
         help="the leak-resistant question bank: build, manifest, verify, run",
-        description="The leak-resistant question bank (docs/bank.md; rules: docs/run-rules.md).",
+        description=f"The leak-resistant question bank ({doc_url('bank.md')}; rules: {doc_url('run-rules.md')}).",
     )
     actions = parser.add_subparsers(dest="bank_command", metavar="ACTION")
     from . import help_of
@@ -50,7 +52,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     build.set_defaults(func=run_build)
 
     filings = actions.add_parser("filings", help="write the filings corpus (one dated document per fact) the bank is answered from",
-                                 description="Write DIR/items.jsonl: one corpus item per fact, dated on its publication day (docs/bank.md).")
+                                 description="Write DIR/items.jsonl: one corpus item per fact, dated on its publication day "
+                                 f"({doc_url('bank.md')}).")
     filings.add_argument("--facts", metavar="FILE", help="facts file (default: the bundled corpus/v0/facts.jsonl)")
     add_corpus_option(filings, help="corpus (directory, index or postgresql:// URL) for entity names (default: bundled v0)")
     filings.add_argument("--out", metavar="DIR", required=True, help="the filings corpus directory to write")
@@ -74,7 +77,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                      help="an oracle name, or a responses file (write ./respect for a file called 'respect')")
     run.add_argument("--bank", metavar="FILE", help="bank file (default: the bundled v0 bank)")
     run.add_argument("--manifest", metavar="FILE", help="manifest (default: beside the bank, X.jsonl -> X.manifest.json)")
-    run.add_argument("--model-cutoffs", metavar="FILE", help="model cutoff table (JSON or CSV; docs/bank.md)")
+    run.add_argument("--model-cutoffs", metavar="FILE", help=f"model cutoff table (JSON or CSV; {doc_url('bank.md')})")
     run.add_argument("--model", metavar="NAME", help="the model under test, a name in --model-cutoffs")
     run.add_argument("--data", metavar="DIR",
                      help="the corpus directory the system's tools served (e.g. corpus/v0/filings): both oracles answer "
@@ -87,6 +90,28 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                      "needs the inspect extra (default: the rules alone, no key)")
     add_format_option(run, extra=("csv",))
     run.set_defaults(func=run_run)
+
+    cross = actions.add_parser(
+        "crosscheck", help="find questions whose answer is written in another question (leaks between questions)",
+        description="Flag each question whose resolution (answer string, entity or figure) appears in another "
+        "question's title, body or options, and print the pairs and a leak-free subset ("
+        f"{doc_url('bank.md')}, \"Leaks between questions\").  QUESTIONS: a bank, JSON Lines of "
+        "{id, title, body?, options?, resolution, "
+        "as_of?, batch?}, or a ForecastBench question set (default: the bundled v0 bank).")
+    cross.add_argument("questions", metavar="QUESTIONS.jsonl", nargs="?", help="question set (default: the bundled v0 bank)")
+    add_format_option(cross)
+    cross.set_defaults(func=run_crosscheck)
+
+
+def run_crosscheck(args: argparse.Namespace) -> int:
+    from ..bank import default_bank_path
+    from ..bank.crosscheck import load_questions, render_crosscheck
+    from ..core.crosscheck import crosscheck
+
+    questions = load_questions(args.questions if args.questions is not None else default_bank_path())
+    result = crosscheck(questions)
+    sys.stdout.write(dump_json(result.to_dict()) if args.format == "json" else render_crosscheck(result, len(questions)))
+    return 0
 
 
 def run_build(args: argparse.Namespace) -> int:
@@ -157,11 +182,18 @@ def run_run(args: argparse.Namespace) -> int:
     if args.model is not None:
         table = load_model_cutoffs(args.model_cutoffs)
         if args.model not in table:
-            raise AnachronError(f"{args.model_cutoffs}: no model named '{args.model}'")
+            hint = did_you_mean(args.model, sorted(table)).rstrip()
+            raise AnachronError(f"{args.model_cutoffs}: no model named '{args.model}'" + (f"; {hint}" if hint else ""))
         model = table[args.model]
     if args.system in ORACLES:
         responses, system = oracle_responses(bank, args.system), args.system
     else:
+        if not os.path.exists(args.system) and did_you_mean(args.system, ORACLES):
+            # A mistyped oracle name would read as a missing responses file: say which names there are.
+            raise AnachronError(
+                f"--system {args.system}: no such file, and not an oracle: {did_you_mean(args.system, ORACLES)}"
+                f"the oracles are {' and '.join(ORACLES)}; a responses file is a path (RESPONSES.jsonl)"
+            )
         responses, system = load_responses(args.system, bank), args.system
     second = None
     if args.judge_model is not None:

@@ -3,13 +3,15 @@
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import sys
 
 from ..core.stats import compare_modes
+from ..core.docs import doc_url
 from ..core.stats.paired import check_options
 from ..core.stats.intervals import CI_METHODS
 from ..core.jsonio import dump_json, read_json
-from ..core.scores import METRICS, parse_scores
+from ..core.scores import METRICS, check_runs, parse_scores, run_info, run_label
 from ..output.records import COMPARISON_COLUMNS, comparison_records
 from .options import add_format_option, emit_csv
 
@@ -18,8 +20,10 @@ DESCRIPTION = (
     "Compare the per-sample scores of an unrestricted and an enforced run as paired "
     "observations: mean reduction, paired bootstrap CI (percentile or BCa), relative reduction and its CI, "
     "exact sign test, and warnings where the interval is less than it looks. "
-    "Each file is a JSON object of sample id -> number (as `anachron demo` writes) or the "
-    "output of `anachron score --format json`."
+    "Each file is a per-sample TCLR file (as `anachron demo` and `anachron export` write), a JSON object of "
+    "sample id -> number, or the output of `anachron score --format json`. Where the files say what their "
+    "runs were, runs on different corpora are refused, and swapped runs (the enforced one first) and "
+    "different models are warned about."
 )
 
 
@@ -45,7 +49,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
         choices=CI_METHODS,
         default="percentile",
         help="bootstrap interval: percentile, or bca (bias-corrected and accelerated) (default: percentile; "
-        "coverage of both: docs/metrics.md)",
+        f"coverage of both: {doc_url('metrics.md')}, 'Coverage')",
     )
     parser.add_argument(
         "--metric",
@@ -63,8 +67,12 @@ _FLAGS = {"confidence": "--confidence", "n_resamples": "--resamples", "seed": "-
 
 def run(args: argparse.Namespace) -> int:
     check_options(args.confidence, args.resamples, args.seed, args.ci_method, names=_FLAGS)
-    unrestricted = parse_scores(read_json(args.unrestricted), args.unrestricted, args.metric)
-    enforced = parse_scores(read_json(args.enforced), args.enforced, args.metric)
+    documents = read_json(args.unrestricted), read_json(args.enforced)
+    unrestricted = parse_scores(documents[0], args.unrestricted, args.metric)
+    enforced = parse_scores(documents[1], args.enforced, args.metric)
+    runs = run_info(documents[0]), run_info(documents[1])
+    # Different corpora are refused here; the warnings go first among the comparison's, in every format.
+    cautions = check_runs(*runs, names=(args.unrestricted, args.enforced))
     report = compare_modes(
         unrestricted,
         enforced,
@@ -73,6 +81,10 @@ def run(args: argparse.Namespace) -> int:
         seed=args.seed,
         metric=args.metric,
         ci_method=args.ci_method,
+    )
+    report = dataclasses.replace(
+        report, warnings=cautions + report.warnings,
+        unrestricted_label=run_label(args.unrestricted, runs[0]), enforced_label=run_label(args.enforced, runs[1]),
     )
     if args.format == "csv":
         emit_csv(comparison_records(report), COMPARISON_COLUMNS)

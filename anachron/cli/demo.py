@@ -14,10 +14,11 @@ from ..core import MODES, parse_traces, score_traces, summarise
 from ..core.agents import naive_trace
 from ..store import open_corpus, shown_corpus
 from ..core.jsonio import dump_json, write_files_atomic
-from ..output.report import summary_lines, tclr_object
+from ..output.report import summary_lines, tclr_file
 from .options import add_corpus_option
 
 DEFAULT_OUT = "anachron-demo"
+MODEL = "anachron/naive"  # the naive reference agent, under its Inspect name (anachron.inspect.agents)
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -45,13 +46,15 @@ def run(args: argparse.Namespace) -> int:
         results[mode] = score_traces(parse_traces(((f"demo {mode}", r) for r in records), corpus), corpus)
 
     out = Path(args.out)
+    where = shown_corpus(args.corpus) if args.corpus else "v0 (bundled)"  # a URL without its password
     files = {}
     for mode in MODES:
         files[out / f"{mode}.jsonl"] = "".join(dump_json(r, indent=None) for r in traces[mode])
-        files[out / f"{mode}.json"] = dump_json(tclr_object(results[mode]))
+        # The run travels with its scores, so `compare` can tell swapped or unrelated files.
+        run = {"mode": mode, "model": MODEL, "corpus": where, "corpus_fingerprint": opened.fingerprint}
+        files[out / f"{mode}.json"] = dump_json(tclr_file(results[mode], run))
     write_files_atomic(files)  # the four files as a set: all of them or none
 
-    where = shown_corpus(args.corpus) if args.corpus else "v0 (bundled)"  # a URL without its password
     print(f"Anachron demo: naive reference agent (one entity search per sample), corpus {where}, {len(samples)} samples")
     print()
     print(_side_by_side(results))

@@ -10,6 +10,8 @@ measurement may be made from them yet.
 from __future__ import annotations
 
 import argparse
+
+from ..core.docs import doc_url
 import sys
 
 from ..core.jsonio import dump_json, write_atomic
@@ -23,7 +25,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "freeze",
         help="check or seal a study's freeze contract; run its analysis only once the gate passes",
         description="The pre-registration gate of a study directory holding FREEZE_CONTRACT.json "
-        "(docs/freeze.md).  Exit 3 means the gate is closed.",
+        f"({doc_url('freeze.md')}).  Exit 3 means the gate is closed.",
     )
     actions = parser.add_subparsers(dest="action", metavar="ACTION", parser_class=type(parser))
     from . import help_of
@@ -40,7 +42,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
     p = actions.add_parser("analyze", help="run the study's frozen outcome analysis; refuses unless the gate passes")
     p.add_argument("dir", metavar="DIR", help="study directory (e.g. research/routes-v2)")
-    p.add_argument("outcomes", metavar="OUTCOMES.jsonl", help="one JSON object per run (docs/freeze.md)")
+    p.add_argument("outcomes", metavar="OUTCOMES.jsonl", help=f"one JSON object per run ({doc_url('freeze.md')})")
     p.add_argument("--out", metavar="FILE", help="write the JSON result here (atomically) instead of stdout")
     p.set_defaults(func=run_analyze)
 

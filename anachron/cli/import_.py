@@ -11,6 +11,7 @@ import argparse
 import sys
 from typing import Iterator, TextIO
 
+from ..core.docs import doc_url
 from ..core import Corpus
 from ..core.trace import check_traces
 from ..store import load_corpus
@@ -46,7 +47,7 @@ def add_log_options(parser: argparse.ArgumentParser, *, required: bool) -> None:
     parser.add_argument(
         "--retrieval-tools", metavar="NAME,...",
         help="only these tools are retrieval interactions (judged for leakage); every other call is local "
-        "(kept for the seal audit). Default: docs/importers.md, 'Retrieval and local calls'",
+        f"(kept for the seal audit). Default: {doc_url('importers.md')}, 'Retrieval and local calls'",
     )
 
 
@@ -160,8 +161,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "import",
         help="convert agent logs (OpenAI, Anthropic, Claude Code, OpenTelemetry, ...) to a trace file",
         description="Read the logs of another harness and write the trace format (one record per conversation or "
-        "session), ready for `anachron score` and `anachron verify-citations --trace`. docs/importers.md lists "
-        "every format and result shape read.",
+        "session), ready for `anachron score` and `anachron verify-citations --trace`. "
+        f"{doc_url('importers.md')} lists every format and result shape read.",
     )
     parser.add_argument("logs", nargs="+", metavar="LOG", help="log file(s) of the format given by --from")
     add_log_options(parser, required=True)

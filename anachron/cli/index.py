@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import argparse
 
+from ..core.docs import doc_url
+
 
 def register(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser(
@@ -18,7 +20,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         help="index a corpus directory into a SQLite file (--out) or a PostgreSQL database (--to)",
         description="Build a search index of a corpus: full-text search over the same terms the in-memory engine "
         "ranks, the dates and entities in indexed columns, and the SHA-256 of each corpus file (a stale index is "
-        "refused). Results are those of the in-memory engine, in the same order (docs/index.md).",
+        "refused). Results are those of the in-memory engine, in the same order "
+        f"({doc_url('index.md')}).",
     )
     parser.add_argument("corpus", metavar="CORPUS_DIR", help="corpus directory (items.jsonl, entities.jsonl, samples.jsonl)")
     target = parser.add_mutually_exclusive_group(required=True)

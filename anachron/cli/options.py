@@ -24,6 +24,7 @@ __all__ = [
     "frozen_heap",
     "iso_date",
     "positive_count",
+    "refuse_missing_directory",
     "refuse_output_input",
     "write_scores",
 ]
@@ -147,6 +148,33 @@ def refuse_output_input(args: argparse.Namespace, outputs: Sequence[str] = ("out
             if os.path.samefile(out, path):
                 option = "--" + dest.replace("_", "-")
                 raise AnachronError(f"{option} names an input ({os.path.realpath(path)}): choose another path")
+
+
+def refuse_missing_directory(args: argparse.Namespace, outputs: Sequence[str] = ("out",)) -> None:
+    """Refuse an output (``--out``, or each option dest in *outputs*) whose directory does not exist.
+
+    The rule of every command: an output goes into a directory that exists.
+    A command makes nothing but its output, and a directory output (``demo
+    --out DIR``, ``serve --events-dir DIR``) is the output itself: it may be
+    new, but its parent must exist.  So a mistyped path is an error naming
+    the missing directory, never a tree of new directories.  A URL
+    (``index --to postgresql://...``) is no path.  Raises :class:`AnachronError`.
+
+    >>> refuse_missing_directory(argparse.Namespace(out="report.html"))
+    >>> refuse_missing_directory(argparse.Namespace(out="/nonexistent/dir/x.html"))
+    Traceback (most recent call last):
+    anachron.core.errors.AnachronError: --out /nonexistent/dir/x.html: directory /nonexistent/dir does not exist; create it first
+    """
+    for dest in outputs:
+        value = getattr(args, dest, None)
+        if not isinstance(value, str) or not value or "://" in value:
+            continue
+        parent = os.path.dirname(os.path.normpath(value)) or "."
+        if os.path.isdir(parent):
+            continue
+        option = "--" + dest.replace("_", "-")
+        why = "is not a directory" if os.path.exists(parent) else "does not exist"
+        raise AnachronError(f"{option} {value}: directory {parent} {why}; create it first")
 
 
 def iso_date(text: str) -> _dt.date:

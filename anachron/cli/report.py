@@ -14,10 +14,13 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "report",
         help="write an HTML report with plots (score JSON, traces, Inspect logs, a bank score card)",
         description="Write one self-contained HTML file (inline SVG plots, no network) for one or more runs: "
-        "the run summary with every denominator, a per-sample TCLR plot, the leak-horizon histogram and a "
-        "sortable per-sample table with the evidence lines. With exactly two runs, the paired comparison "
-        "of the first (unrestricted) and the second (enforced), its CI drawn. A bank score card "
-        "(`anachron bank run --format json`) adds the four checks and the cutoff split.",
+        "the run summary with every denominator; a per-sample TCLR plot with the run's mean and its CI; the "
+        "leak horizon on a log day axis; leak findings by slice and by as-of year; and a sortable per-sample "
+        "table with the evidence lines. With exactly two runs, the paired comparison of the first "
+        "(unrestricted) and the second (enforced): each run's mean, the mean reduction with its CI, and each "
+        "sample's pair sorted by the difference. A bank score card (`anachron bank run --format json`) adds "
+        "the four checks, the oracles' separation and the cutoff split. Every figure has axis titles, a legend "
+        "and a caption stating n and the denominator.",
     )
     parser.add_argument(
         "runs",
@@ -28,17 +31,28 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     )
     parser.add_argument("--out", required=True, metavar="FILE", help="the HTML file to write (atomically)")
     add_corpus_option(parser, help="corpus (directory, index or postgresql:// URL) the traces are scored against (default: the bundled v0 corpus)")
+    parser.add_argument("--figures", metavar="DIR", help="also write each figure as a standalone SVG file (light theme, "
+                        "prints in grey, its caption drawn below) into DIR, with figures.json listing them; the set is "
+                        "written atomically. DIR must be new, empty, or a set this option wrote")
     parser.add_argument("--title", default="Anachron report", help="the page title")
     parser.add_argument("--metric", default="tclr", metavar="NAME", help="per-sample field the comparison pairs (default: tclr)")
-    parser.add_argument("--confidence", type=float, default=0.95, metavar="C", help="CI level of the comparison (default: 0.95)")
-    parser.add_argument("--resamples", type=int, default=10_000, metavar="B", help="bootstrap resamples (default: 10000)")
-    parser.add_argument("--seed", type=int, default=0, metavar="S", help="seed of the bootstrap (default: 0)")
-    parser.set_defaults(func=run)
+    parser.add_argument("--confidence", type=float, default=0.95, metavar="C",
+                        help="CI level of the comparison and of each run's mean (default: 0.95)")
+    parser.add_argument("--resamples", type=int, default=10_000, metavar="B",
+                        help="bootstrap resamples of the comparison and of each run's mean (default: 10000)")
+    parser.add_argument("--seed", type=int, default=0, metavar="S", help="seed of every bootstrap (default: 0)")
+    parser.set_defaults(func=run, output_options=("out", "figures"))
+
+
+_FLAGS = {"confidence": "--confidence", "n_resamples": "--resamples", "seed": "--seed"}
 
 
 def run(args: argparse.Namespace) -> int:
     from ..core import compare_modes
+    from ..core.stats.paired import check_options
     from ..html import Run, load_input, report_html
+
+    check_options(args.confidence, args.resamples, args.seed, names=_FLAGS)  # each run's mean is bootstrapped too
 
     runs: list[Run] = []
     bank = None
@@ -58,8 +72,19 @@ def run(args: argparse.Namespace) -> int:
                   for run in runs]
         comparison = compare_modes(values[0], values[1], confidence=args.confidence, n_resamples=args.resamples,
                                    seed=args.seed, metric=args.metric)
-    write_atomic(args.out, report_html(runs, comparison=comparison, bank=bank, title=args.title))
+    options = dict(comparison=comparison, bank=bank, metric=args.metric, confidence=args.confidence,
+                   n_resamples=args.resamples, seed=args.seed)
+    if args.figures is None:
+        write_atomic(args.out, report_html(runs, title=args.title, **options))
+    else:
+        from ..html.report import report_page
+        from ..output.figures import write_figure_set
+
+        page, figures = report_page(runs, title=args.title, **options)
+        written = write_figure_set(args.figures, figures, {args.out: page})
     what = [f"{len(runs)} run{'s' if len(runs) != 1 else ''}"] + (["the paired comparison"] if comparison else [])
     what += ["a bank score card"] if bank is not None else []
     print(f"wrote {args.out}: {', '.join(what)}")
+    if args.figures is not None:
+        print(f"wrote {args.figures}: {written} figures (standalone SVG) and figures.json")
     return 0

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import argparse
 
+from ..core.docs import doc_url
+
 from ..store import load_corpus
 from ..core.errors import AnachronError
 from .import_ import add_log_options, add_seal_options, sealed_tools, trace_records
@@ -19,7 +21,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     )
     parser.add_argument(
         "logs", nargs="+", metavar="TRACE.jsonl",
-        help="one JSON object per sample run (docs/formats.md); with --from FORMAT, the log(s) to import",
+        help=f"one JSON object per sample run ({doc_url('formats.md')}); with --from FORMAT, the log(s) to import; "
+        "or a run directory of `anachron run`",
     )
     add_log_options(parser, required=False)
     add_seal_options(parser)
@@ -31,6 +34,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from ..launch.manifest import run_inputs
+
+    run_inputs(args)  # a run directory (`anachron run --out RUNDIR`) names its transcript, format, T and seal
     corpus = load_corpus(args.corpus)
     sealed = sealed_tools(args)
     records = trace_records(args, corpus)  # checks the options; reads nothing yet

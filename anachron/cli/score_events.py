@@ -12,6 +12,8 @@ no error: the lock answered each with a JSON-RPC error.
 from __future__ import annotations
 
 import argparse
+
+from ..core.docs import doc_url
 import sys
 from pathlib import Path
 from typing import Iterator
@@ -31,7 +33,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         description="Convert event logs of the time-lock server to traces (one sample per log) and score them. "
         "Only items shown to the agent count; withheld items never reached it.",
     )
-    parser.add_argument("events", nargs="+", metavar="EVENTS.jsonl", help="event log(s) of `anachron serve` (docs/mcp.md)")
+    parser.add_argument("events", nargs="+", metavar="EVENTS.jsonl", help=f"event log(s) of `anachron serve` ({doc_url('mcp.md')})")
     parser.add_argument("--as-of", required=True, type=iso_date, metavar="DATE", help="the task's as-of date T to score against")
     parser.add_argument(
         "--sample-id",

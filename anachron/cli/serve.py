@@ -9,6 +9,8 @@ prints nothing there; its one status line goes to stderr.
 from __future__ import annotations
 
 import argparse
+
+from ..core.docs import doc_url
 import datetime as _dt
 import os
 import re
@@ -51,7 +53,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         help="MCP server with two time-locked tools, search and fetch (needs the mcp extra)",
         description="Serve `search` and `fetch` over MCP as of a fixed date. The date is injected on the server "
         "side and appears in no tool schema; every returned item is re-checked against it; budgets are enforced "
-        "and every call is logged (docs/mcp.md).",
+        f"and every call is logged ({doc_url('mcp.md')}).",
     )
     # Every option of this parser and its groups, by default, refuses a repetition.
     parser.register("action", None, _Once)
@@ -107,7 +109,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "when the corpus changes; 'never' loads every directory into memory (default: 32M)",
     )
     parser.add_argument("--http", metavar="[HOST:]PORT", help="serve streamable HTTP at /mcp instead of stdio (host default 127.0.0.1; port 0 picks one)")
-    parser.set_defaults(func=run, output_options=("events",))  # checked against the inputs (cli.options)
+    parser.set_defaults(func=run, output_options=("events", "events_dir"))  # checked against the inputs (cli.options)
 
 
 def size(text: str) -> int | None:
@@ -306,7 +308,8 @@ def new_events_file(directory: str) -> str:
 
 
 def _events_dir(directory: str) -> None:
-    """Make *directory* (and its parents) for event logs, if it is not there; an error if it cannot be made."""
+    """Make *directory* for event logs, if it is not there (its parent exists: the CLI refused a missing
+    one, anachron.cli.options.refuse_missing_directory); an error if it cannot be made."""
     try:
         os.makedirs(directory, exist_ok=True)
     except OSError as exc:

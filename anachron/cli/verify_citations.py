@@ -9,6 +9,8 @@ when any fails, 2 on bad input.  ``--trace TRACE.jsonl`` checks the
 from __future__ import annotations
 
 import argparse
+
+from ..core.docs import doc_url
 import sys
 
 from ..core.errors import AnachronError
@@ -26,7 +28,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         description="Check that every citation in ANSWER.json was returned by a tool of this run "
         "(not withheld) and dated on or before the cutoff. Exit status 1 if any fails.",
     )
-    parser.add_argument("answer", nargs="?", metavar="ANSWER.json", help="an object with a 'citations' list (docs/mcp.md)")
+    parser.add_argument("answer", nargs="?", metavar="ANSWER.json", help=f"an object with a 'citations' list ({doc_url('mcp.md')})")
     parser.add_argument("events", nargs="?", metavar="EVENTS.jsonl", help="the event log of the run that produced the answer")
     parser.add_argument("--as-of", type=iso_date, metavar="DATE", help="cutoff (default: the as-of the server ran with)")
     parser.add_argument(

@@ -27,7 +27,7 @@ import numbers
 import os
 from dataclasses import dataclass, replace
 
-__all__ = ["AnachronError", "Where", "describe"]
+__all__ = ["AnachronError", "Where", "closest", "describe", "did_you_mean"]
 
 
 @dataclass(frozen=True)
@@ -96,3 +96,30 @@ def describe(value: object) -> str:
         text = repr(float(value)) if isinstance(value, float) else str(value)
         return text if len(text) <= 40 else f"{text[:20]}...({len(text)} digits)"
     return _KINDS.get(type(value), f"a {type(value).__name__}")
+
+
+def did_you_mean(value: object, choices) -> str:
+    """``"did you mean 'x'? "`` naming the choice closest to a mistyped *value* (difflib's best close
+    match among *choices*), or ``""`` when none is close: the start of a refusal's hint.
+
+    >>> did_you_mean("respct", ("respect", "ignore"))
+    "did you mean 'respect'? "
+    >>> did_you_mean("zzz", ("respect", "ignore"))
+    ''
+    """
+    close = closest(value, choices)
+    return f"did you mean {close!r}? " if close is not None else ""
+
+
+def closest(value: object, choices) -> str | None:
+    """The choice closest to a mistyped *value* (difflib's best close match), or ``None``.
+
+    >>> closest("naiv", ("naive", "oracle")), closest("zzz", ("naive", "oracle"))
+    ('naive', None)
+    """
+    import difflib
+
+    if not isinstance(value, str):
+        return None
+    close = difflib.get_close_matches(value, [str(choice) for choice in choices], n=1)
+    return close[0] if close else None

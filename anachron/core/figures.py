@@ -35,8 +35,18 @@ but the number:
 and is not followed by a letter, digit or ``_``.  Parts are separated by
 at most one whitespace character.  A **bare year** (four digits 1900-2100
 and nothing else: no sign, currency, scale, unit, percent, comma or point)
-is no figure.  Numbers written in words, European decimal commas
-(``48,1``) and spaced thousands (``41 000``) are not read.
+is no figure.
+
+A figure may also be **written in words**: a run of number words as a
+number is spoken (``forty-two``, ``four hundred and twelve``, ``a dozen``),
+or ``a``/``an``/``half a`` before ``dozen``, ``hundred`` or a scale word
+(``half a billion``), then perhaps ``point`` and digit words (``two point
+five``) and ``and a half``, then the units above (only the scale words
+spelled out: ``thousand``, ``million``, ``billion``, ``trillion``, plural
+too).  One number word alone and without a unit (``one of``, ``two
+quarters``) is prose, not a figure; ``one two`` or ``twenty thirty`` names
+no number.  European decimal commas (``48,1``) and spaced thousands
+(``41 000``) are not read.  A scale may be plural (``412 millions``).
 
 A figure's value is exact: ``mantissa * 10**exp`` (integers), negative
 when written with ``-``.  Its **precision** is the worth of its last written
@@ -92,6 +102,16 @@ _SYMBOLS = {"$": "$", "us$": "USD", "a$": "AUD", "c$": "CAD", "€": "EUR", "£"
 _WORDS = {"dollar": "$", "dollars": "$", "euro": "EUR", "euros": "EUR", "pound": "GBP", "pounds": "GBP", "yen": "JPY"}
 _CODES = "|".join(sorted(CURRENCIES))
 
+# What may follow a number, written in digits or in words: a scale (a plural one too: "412 millions"),
+# a mass unit, a percent marker, a currency; then no letter, digit or "_".
+_UNITS = (
+    r"(?:\s?(?P<scale>thousands|millions|billions|trillions|" + SCALE_WORDS + r")(?![a-su-z]|t[a-z]))?"
+    r"(?:\s?(?P<mass>metric\s+tons?|tonnes?|tons?|kilotonnes?|kilotons?|t)(?![a-z]))?"
+    r"(?:\s?(?P<pct>%|percent(?:age\s+points?)?|per\s*cent|pct|pp|ppts?|bps|basis\s+points?)(?![a-z]))?"
+    r"(?:\s?(?P<post>US\s+dollars?|" + _CODES + r"|dollars?|euros?|pounds?|yen)(?![a-z]))?"
+    r"(?![\w])"
+)
+
 _FIGURE = re.compile(
     r"(?<![\w.,$])(?<![A-Za-z]-)"
     r"(?P<sign1>[-+])?"
@@ -99,13 +119,94 @@ _FIGURE = re.compile(
     r"(?P<sign2>[-+])?"
     r"(?P<num>[0-9]{1,3}(?:,[0-9]{3}){1,9}(?:\.[0-9]{1,12})?|[0-9]{1,30}(?:\.[0-9]{1,12})?|\.[0-9]{1,12})"
     r"(?P<e>[eE][-+]?[0-9]{1,3})?"  # 4.1e-05: an exponent is part of the number, not a word after it
-    r"(?:\s?(?P<scale>" + SCALE_WORDS + r")(?![a-su-z]|t[a-z]))?"
-    r"(?:\s?(?P<mass>metric\s+tons?|tonnes?|tons?|kilotonnes?|kilotons?|t)(?![a-z]))?"
-    r"(?:\s?(?P<pct>%|percent(?:age\s+points?)?|per\s*cent|pct|pp|ppts?|bps|basis\s+points?)(?![a-z]))?"
-    r"(?:\s?(?P<post>US\s+dollars?|" + _CODES + r"|dollars?|euros?|pounds?|yen)(?![a-z]))?"
-    r"(?![\w])",
+    + _UNITS,
     re.IGNORECASE,
 )
+
+
+# Numbers written in words.  A run of number words ("four hundred twelve", "forty-two", "one
+# hundred and five"), or "a"/"an"/"half a" before "dozen", "hundred" or a scale word, then perhaps
+# "point" and digit words, "and a half", and the units a written number may carry.
+_ONES = {w: n for n, w in enumerate("zero one two three four five six seven eight nine".split())}
+_TEENS = {w: n for n, w in enumerate("ten eleven twelve thirteen fourteen fifteen sixteen seventeen eighteen nineteen".split(), 10)}
+_TENS = {"twenty": 20, "thirty": 30, "forty": 40, "fourty": 40, "fifty": 50, "sixty": 60, "seventy": 70, "eighty": 80, "ninety": 90}
+_NUMBER_WORD = "|".join(sorted([*_ONES, *_TEENS, *_TENS, "hundred", "dozen"], key=lambda w: (-len(w), w)))
+_DIGIT_WORD = "|".join(sorted([*_ONES, "oh"], key=lambda w: (-len(w), w)))
+_WORD_SCALES = {"thousand", "thousands", "million", "millions", "billion", "billions", "trillion", "trillions"}
+_SPELLED = re.compile(
+    r"(?<![\w.,$-])"
+    r"(?:(?P<lead>(?:half\s+)?an?)\s+(?=(?:dozen|hundred|thousand|million|billion|trillion)s?\b))?"
+    r"(?P<words>(?:" + _NUMBER_WORD + r")\b(?:(?:\s+and\s+|[ \t-])(?:" + _NUMBER_WORD + r")\b)*)?"
+    r"(?(words)|(?(lead)|(?!)))"  # a lead word or a number word: never an empty match
+    r"(?:\s+point(?P<point>(?:\s+(?:" + _DIGIT_WORD + r")\b)+))?"
+    r"(?P<and_half>\s+and\s+a\s+half\b)?"
+    + _UNITS,
+    re.IGNORECASE,
+)
+
+
+def _spelled_number(words: str) -> int | None:
+    """The integer a run of number words names ("four hundred and twelve" is 412), else ``None``.
+
+    Each word must fit the ones before it, as a number is spoken: a unit
+    after a ten ("forty-two"), a ten or a teen or a unit after "hundred";
+    "one two" or "twenty thirty" names no number.
+    """
+    value, last = 0, ""
+    for token in re.split(r"[\s-]+", words.lower()):
+        if token == "and":
+            continue
+        if token in _ONES or token in _TEENS or token in _TENS:
+            kind = "one" if token in _ONES else "teen" if token in _TEENS else "ten"
+            if last in ("one", "teen") or (last == "ten" and kind != "one"):
+                return None
+            value += _ONES.get(token, 0) + _TEENS.get(token, 0) + _TENS.get(token, 0)
+            last = kind
+        elif token == "hundred":
+            if value >= 100 or last in ("hundred", "dozen"):
+                return None
+            value, last = (value or 1) * 100, "hundred"
+        else:  # dozen
+            if last == "dozen":
+                return None
+            value, last = (value or 1) * 12, "dozen"
+    return value
+
+
+def _spelled_figure(match: re.Match[str]) -> Figure | None:
+    lead, words, point, and_half = match["lead"], match["words"], match["point"], match["and_half"]
+    scale_word, mass_word, pct, post = match["scale"], match["mass"], match["pct"], match["post"]
+    if scale_word and scale_word.lower() not in _WORD_SCALES:
+        return None  # "one b", "two m": a letter after a word is no scale
+    if mass_word and mass_word.lower() == "t":
+        return None
+    number = _spelled_number(words) if words else 1
+    if number is None or (lead and words and words.lower().split()[0] not in ("hundred", "dozen")):
+        return None
+    if not (lead or point or and_half or scale_word or mass_word or pct or post) and len(re.split(r"[\s-]+(?:and\s+)?", words.strip())) < 2:
+        return None  # one number word alone ("one of", "two quarters") is prose, not a figure
+    digits = "".join(str(_ONES.get(d.lower(), 0)) for d in point.split()) if point else ""
+    mantissa, exp = int(f"{number}{digits}"), -len(digits)
+    if and_half:
+        mantissa, exp = mantissa * 10 + 5, exp - 1
+    if lead and lead.lower().startswith("half"):
+        mantissa, exp = mantissa * 5, exp - 1
+    written = str(mantissa).lstrip("0")
+    power = (scale_power(scale_word) or 0) if scale_word else 0
+    if pct and pct[0] in "bB":
+        power -= 2
+    return Figure(
+        match.start(),
+        match.end(),
+        mantissa,
+        exp + power,
+        len(written if exp < 0 else written.rstrip("0")) or 1,
+        False,
+        _currency(None, post),
+        bool(pct),
+        bool(scale_word),
+        bool(mass_word),
+    )
 
 
 @dataclass(frozen=True, slots=True)
@@ -211,7 +312,7 @@ def _figure(match: re.Match[str]) -> Figure | None:
     whole, _, decimals = (num.replace(",", "") if "," in num else num).partition(".")
     written = (whole + decimals).lstrip("0")
     kilo = mass_word is not None and mass_word.lower() in _KILO
-    power = (SCALES[scale_word.lower()] if scale_word else 0) + (3 if kilo else 0) + (int(e[1:]) if e else 0)
+    power = (scale_power(scale_word) or 0 if scale_word else 0) + (3 if kilo else 0) + (int(e[1:]) if e else 0)
     if pct and pct[0] in "bB":  # basis points
         power -= 2
     return Figure(
@@ -229,7 +330,7 @@ def _figure(match: re.Match[str]) -> Figure | None:
 
 
 def read_figures(text: str, skip: Sequence[tuple[int, int]] = ()) -> tuple[Figure, ...]:
-    """Every figure written in *text*, left to right (module docstring: what a figure is).
+    """Every figure written in *text*, in digits or in words, left to right (module docstring: what a figure is).
 
     A written figure that overlaps one of the *skip* spans (``(start, end)``,
     in order, not overlapping each other: a date, say) is not read.  The
@@ -239,18 +340,23 @@ def read_figures(text: str, skip: Sequence[tuple[int, int]] = ()) -> tuple[Figur
     [(Fraction(41000, 1), True, False), (Fraction(41, 10), False, True), (Fraction(5000000000, 1), False, False)]
     >>> [f.value for f in read_figures("$5 on 2 May, 7%", skip=[(6, 11)])]
     [Fraction(5, 1), Fraction(7, 1)]
+    >>> [f.value for f in read_figures("four hundred twelve million dollars, one of two point five billion")]
+    [Fraction(412000000, 1), Fraction(2500000000, 1)]
     """
+    written = [f for f in map(_figure, _FIGURE.finditer(text)) if f is not None]
+    spelled = [f for f in map(_spelled_figure, _SPELLED.finditer(text)) if f is not None]
+    if spelled:  # the two kinds never overlap (a digit is no number word): merged by position
+        written = sorted(written + spelled, key=lambda f: f.start)
+    if not skip:
+        return tuple(written)
     found = []
     i = 0
-    for match in _FIGURE.finditer(text):
-        if skip:
-            while i < len(skip) and skip[i][1] <= match.start():
-                i += 1
-            if i < len(skip) and skip[i][0] < match.end():
-                continue
-        figure = _figure(match)
-        if figure is not None:
-            found.append(figure)
+    for figure in written:
+        while i < len(skip) and skip[i][1] <= figure.start:
+            i += 1
+        if i < len(skip) and skip[i][0] < figure.end:
+            continue
+        found.append(figure)
     return tuple(found)
 
 

@@ -46,8 +46,9 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import AbstractSet, Any, Iterable, Mapping, Sequence
 
+from .docs import doc_url
 from .answers import answer_leaks
-from .attribution import conflict_evidence
+from .attribution import chrome_spans, conflict_evidence, without_chrome
 from .corpus import Corpus
 from .dates import known_at
 from .display import render_html
@@ -64,6 +65,7 @@ __all__ = [
     "SampleResult",
     "horizon",
     "judge",
+    "sample_slice",
     "score_trace",
     "score_traces",
     "run_warnings",
@@ -174,11 +176,35 @@ def _undated_evidence(item: ReturnedItem, status: str, t: str) -> str:
     return f"undated item {item.id} ({_quote(reason, 160)})"
 
 
+def page_day(item: ReturnedItem) -> _dt.date | None:
+    """The day a page's text speaks from: its publication day, when it is dated to the day (else None).
+
+    A page's "next year" or "until September 8th" is read at this day
+    (:mod:`anachron.core.grammar.page`); a page dated only to a month or a
+    year, or not at all, has no such reading: what it names relative to
+    itself cannot be told.
+    """
+    dating = item.dating
+    if dating is None:
+        return item.publish_date
+    return dating.first if dating.granularity == "day" else None
+
+
 def _future_in_text(item: ReturnedItem, as_of: _dt.date) -> list[DateReference]:
-    """:func:`future_references` of the item's text, from its references when they were worked out once."""
+    """:func:`future_references` of the item's text (written out, and anchored at :func:`page_day`), from its
+    references when they were worked out once.
+
+    Page chrome (modification stamps, copyright notices, render banners:
+    :func:`~anachron.core.attribution.without_chrome`) states nothing about the world: a reference found
+    only there is no content leak.
+    """
     if item.references is None:
-        return future_references(item.text, as_of)
-    return [ref for ref in item.references if not known_at(ref.begins, as_of)]
+        future = future_references(item.text, as_of, page_date=page_day(item))
+    else:
+        future = [ref for ref in item.references if not known_at(ref.begins, as_of)]
+    if future and chrome_spans(item.text):  # rare: the text is read again only when it has chrome and a finding
+        future = future_references(without_chrome(item.text), as_of, page_date=page_day(item))
+    return future
 
 
 def _invalid_entities(item: ReturnedItem, as_of: _dt.date, corpus: Corpus, t: str, lines: list[str]) -> tuple[bool, bool]:
@@ -334,6 +360,10 @@ class SampleResult:
     warnings: tuple[str, ...] = ()  # the importer's, from the trace record
     seal_status: str | None = None  # anachron.core.seal.STATUSES; None: not audited
     seal_assumptions: tuple[str, ...] = ()  # what a "sealed" verdict rests on (an isolated shell)
+    # Whether the trace holds what a seal audit judges beyond retrieval (a shell command, a local call,
+    # a lock receipt): the table's "seal audit: not run" line is shown for such a run only. Not in to_dict().
+    seal_relevant: bool = field(default=False, compare=False)
+    slice: str | None = None  # the corpus sample's slice (Sample.slice); None for a sample the corpus does not hold
 
     @property
     def tclr_base(self) -> int:
@@ -378,6 +408,7 @@ class SampleResult:
             "sample_id": self.sample_id,
             "as_of": self.as_of.isoformat(),
             "mode": self.mode,
+            "slice": self.slice,
             "tclr": self.tclr,
             "tclr_low": self.tclr,
             "tclr_high": (self.result_leaks + self.undated + self.unrecorded) / self.tclr_base if self.tclr_base else 0.0,
@@ -422,6 +453,7 @@ class SampleResult:
             sample_id=data["sample_id"],
             as_of=_dt.date.fromisoformat(data["as_of"]),
             mode=data["mode"],
+            slice=data.get("slice"),  # absent from score files before it was written
             interactions=data["interactions"],
             result_leaks=data["result_leaks"],
             survivorship_leaks=data["survivorship_leaks"],
@@ -523,6 +555,7 @@ class RunSummary:
     seal_calls: int | None = None  # calls the seal audit judged; None: not counted
     seal_status: str | None = None  # the run's status (anachron.core.seal.STATUSES); None: not audited
     seal_assumptions: tuple[str, ...] = ()  # what a "sealed" verdict rests on, over every sample
+    seal_relevant_runs: int = field(default=0, compare=False)  # samples whose SampleResult.seal_relevant; not in to_dict()
     answer_leak_runs: int = 0  # answered runs whose answer leaked at least one fact
     unrecorded: int = 0
     calls: int = 0  # retrieval calls (SampleResult.calls), the unrecorded ones' denominator
@@ -662,7 +695,24 @@ def score_trace(trace: Trace, corpus: Corpus, *, sealed_tools: AbstractSet[str] 
         seal_assumptions=() if seal is None else seal.assumptions,
         unrecorded=unrecorded,
         warnings=trace.warnings,
+        seal_relevant=any(i.command is not None or not i.retrieval or i.receipt is not None for i in trace.interactions),
+        slice=_slice_of(trace, corpus),
     )
+
+
+def _slice_of(trace: Trace, corpus: Corpus) -> str | None:
+    return sample_slice(corpus, trace.sample_id, trace.as_of)
+
+
+def sample_slice(corpus: Corpus, sample_id: str, as_of: _dt.date) -> str | None:
+    """The slice of the corpus sample *sample_id* run as of *as_of*, else ``None``.
+
+    A sample id alone could name another corpus's sample (an imported log's
+    own ``q1``), so the corpus sample counts only when its as-of date is the
+    run's too: otherwise the slice is unknown, never guessed.
+    """
+    sample = corpus.samples.get(sample_id)
+    return sample.slice if sample is not None and sample.as_of == as_of else None
 
 
 def score_traces(
@@ -707,7 +757,7 @@ def summarise(results: Iterable[SampleResult]) -> RunSummary:
     warning once, in the order first seen, with ``(N samples)`` after it
     when N > 1 samples carried it (:func:`run_warnings`).
     """
-    n = date_leak_runs = answered_runs = seal_breached_runs = seal_calls = answer_leak_runs = 0
+    n = date_leak_runs = answered_runs = seal_breached_runs = seal_calls = answer_leak_runs = seal_relevant = 0
     seal_breaches: int | None = 0  # None once a sample was not audited
     statuses: set[str | None] = set()
     assumptions: dict[str, None] = {}
@@ -733,6 +783,7 @@ def summarise(results: Iterable[SampleResult]) -> RunSummary:
         if r.answer_leaks_retrieved or r.answer_leaks_parametric:
             answer_leak_runs += 1
         seal_calls += r.seal_calls or 0
+        seal_relevant += r.seal_relevant
         statuses.add(r.seal_status)
         assumptions.update(dict.fromkeys(r.seal_assumptions))
         if r.seal_breaches is None:
@@ -762,6 +813,7 @@ def summarise(results: Iterable[SampleResult]) -> RunSummary:
         seal_calls=seal_calls if seal_breaches is not None and n else None,
         seal_status=run_status(statuses, seal_calls) if n else None,
         seal_assumptions=tuple(assumptions),
+        seal_relevant_runs=seal_relevant,
         answer_leak_runs=answer_leak_runs,
         calls=calls,
         warnings=run_warnings(counts["unrecorded"], seen),
@@ -775,14 +827,14 @@ def run_warnings(unrecorded: int, seen: Mapping[str, int]) -> tuple[str, ...]:
 
     >>> run_warnings(2, {"no tool call in the log": 3, "skipped 1 item": 1})  # doctest: +NORMALIZE_WHITESPACE
     ('2 tool calls recorded no result (unrecorded): the figures are a band, not a value;
-      import a log that holds the tool results (docs/importers.md)',
+      import a log that holds the tool results (https://github.com/anachron/anachron/blob/main/docs/importers.md)',
      'no tool call in the log (3 samples)', 'skipped 1 item')
     """
     lines = [f"{w} ({count} samples)" if count > 1 else w for w, count in seen.items()]
     if unrecorded:
         calls = f"{unrecorded} tool call{'' if unrecorded == 1 else 's'}"
         lines.insert(0, f"{calls} recorded no result (unrecorded): the figures are a band, not a value;"
-                        " import a log that holds the tool results (docs/importers.md)")
+                        f" import a log that holds the tool results ({doc_url('importers.md')})")
     return tuple(lines)
 
 

@@ -11,8 +11,11 @@ to its last (``ends``).  Two findings are judged on a query (docs/metrics.md):
 Two kinds of reference are read:
 
 - *written-out* references (``Q3 2023``, ``2023-07-14T00:00:00Z``,
-  ``14.07.2023``, ``FY2023/24``, ``end of 2023``, ``after:2023-01-01``),
-  searched in queries and in the text of returned items alike;
+  ``14.07.2023``, ``2023.07.14``, ``2023-7-14``, ``FY2023/24``, ``end of
+  2023``, ``after:2023-01-01``, ``März 2023``, ``2023年7月``, ``CES '23``),
+  searched in queries and in the text of returned items alike; compact
+  dates (``20230714``) and search windows (``after:A before:B``, read as
+  reaching for B's eve) in queries only;
 - references *anchored at T* (``next quarter``, ``tomorrow``, ``3 months
   later``, ``this year``, a month without a year, read in T's year), searched
   in queries only: in a page, "next year" is relative to the page's own date.
@@ -20,9 +23,16 @@ Two kinds of reference are read:
 Every recognised form, the numeric-date rule and the fiscal calendar are
 listed in docs/metrics.md; names, numeric dates, fiscal calendars and the
 anchored phrases are read by the date grammar (:mod:`anachron.core.grammar`).  The implementation is two precompiled regular
-expressions, one pass each (the second over queries only); numbers that are
-not years (``2020.HK``, ``Office 2019``, ``2050 km``) are rejected inside the
-first, by look-arounds tried only where a year matched.
+expressions, one pass each (the second over queries only), and a third for
+CJK suffixes run only over a text that has one; numbers that are not years
+(``2020.HK``, ``Office 2019``, ``2050 km``) are rejected inside the first, by
+look-arounds tried only where a year matched, and a few in Python where a
+year matched (a house number needs an address around it: ``2020 Main St``,
+``2024 Elm Street, Springfield, IL``; ``2023 Supreme Court`` is a year).
+A fiscal period written as fiscal whose calendar is not given is the span
+:mod:`~anachron.core.grammar.fiscal` gives (from its first day under the
+earliest year end in use to its last under the latest): it begins after T
+only if it does under every calendar.
 """
 
 from __future__ import annotations
@@ -33,9 +43,28 @@ import re
 from dataclasses import dataclass
 
 from .dates import known_at
-from .grammar.fiscal import fiscal_year, parse_fiscal_year_end, part_of_year, quarter_or_half
-from .grammar.names import DAY_OF_MONTH, MONTH, MONTH_STEMS, day_of_month, month_number
+from .grammar.fiscal import (
+    SPLIT_FISCAL_YEAR,
+    fiscal_year,
+    parse_fiscal_year_end,
+    part_of_year,
+    quarter_or_half,
+    uncertain_fiscal_part,
+    uncertain_fiscal_year,
+)
+from .grammar.names import (
+    DAY_OF_MONTH,
+    FOREIGN_MONTH,
+    FOREIGN_MONTH_NO_DAY,
+    FOREIGN_MONTH_STEMS,
+    MONTH,
+    MONTH_STEMS,
+    day_of_month,
+    foreign_month_number,
+    month_number,
+)
 from .grammar.numeric import Order, numeric_dates
+from .grammar.page import PAGE_FORMS, PAGE_KEYS, PAGE_WORDS, PAGE_WRITTEN, page_kind, page_period
 from .grammar.periods import ONE_DAY, OPEN_END, add_months, month_end, thirds
 from .grammar.relative import ANCHORED_FORMS, ANCHORED_KINDS, ANCHORED_WORDS, anchored_period
 
@@ -104,12 +133,34 @@ _NOT_YEAR_AFTER = (
     r"|lit(?:er|re)s?|gallons?|mw|gw|kw|kwh|mwh|gwh|hp|rpm|bits?|bytes?|kb|mb|gb|tb|mm|cm|mph|kph|km/h"
     r"|acres?|hectares?|sq|usd|eur|gbp|jpy|cny|chf|dollars?|euros?|yen|calories|kcal|bbl|barrels?)\b"
     r"|\s+(?:hk|jp|tt|ks|ch)\s+equity\b"
-    r"|\s+(?!wall\s)(?:[a-z]+\s+){1,2}(?:st|street|ave|avenue|blvd|boulevard|rd|road|dr|drive|ln|lane|way"
-    r"|pl|place|ct|court|pkwy|parkway|hwy|highway)\b"
-    r"|\s+broadway\b"
+    r"|\s+(?!wall\s)(?:[a-z]+\s+){1,2}(?:st|street|ave|avenue|blvd|boulevard|rd|dr|ln|pl|ct|pkwy|hwy)\b"
 )
+# A street type that is an ordinary word too (Court, Way, Road, Place, Broadway) after a year makes
+# the year a house number only with an address around it: a ZIP code, a unit, a state code, words of
+# a listing.  "2023 Supreme Court ruling" and "2024 Milky Way" are years.  Checked in Python, where a
+# year matched.  Street, Avenue and Boulevard (and the abbreviations) name nothing but streets: after
+# one or two names, they make a house number without more (above).
+_FULL_STREET = re.compile(
+    r"\s+(?:(?!wall\s)[a-z]+\s+){0,2}(?:road|drive|lane|way|place|court|parkway|highway|broadway)\b",
+    re.IGNORECASE,
+)
+_ADDRESS_WORDS = re.compile(
+    r"\b(?:[0-9]{5}(?:-[0-9]{4})?|apt|apartments?|suite|ste|unit|floor|zip|address|for\s+(?:sale|rent|lease)"
+    r"|listings?|zillow|redfin|realtor|condo|house|home|homes|property|directions)\b",
+    re.IGNORECASE,
+)
+_STATE_CODE = re.compile(r"(?:,?\s+[A-Z][a-z]+)*,?\s+[A-Z]{2}\b")  # "Miami Beach FL", ", CA": upper case only
+_AT = re.compile(r"\bat\s+$", re.IGNORECASE)
+_ADDRESS_NEAR = 60  # characters either side of a year and its street searched for _ADDRESS_WORDS
 
-_SEASON_WORD = re.compile(r"\s*(?:season|school\s+year|academic\s+year|winter|fiscal|financial\s+year)", re.IGNORECASE)
+_SEASON_WORD = re.compile(r"\s*(?:season|school\s+year|academic\s+year|winter|fiscal|financial\s+year|tax\s+year)", re.IGNORECASE)
+# Words near a split year that make it a fiscal or tax year rather than a season (grammar.fiscal.SPLIT_FISCAL_YEAR).
+_FISCAL_WORDS = re.compile(
+    r"\b(?:fy|fiscal|financial|tax|taxes|budget|budgets|hmrc|isa|allowances?|deficit|borrowing|outturn"
+    r"|appropriations?|spending)\b",
+    re.IGNORECASE,
+)
+_FISCAL_NEAR = 40  # characters either side of a split year searched for _FISCAL_WORDS
 
 # References anchored at T (grammar.relative), read in queries only.
 
@@ -120,7 +171,8 @@ _SEASON_WORD = re.compile(r"\s*(?:season|school\s+year|academic\s+year|winter|fi
 # prefix and every form below; tests/test_query_intent_guard.py checks the lists against the forms.
 _PREFIX_WORDS = ("after", "since", "before", "until", "by", "the", "end", "close", "year", "early", "mid", "late", "week")
 _WRITTEN_WORDS = (
-    *_PREFIX_WORDS, *MONTH_STEMS, "q[1-4]", "h[12]", "first", "second", "third", "fourth", "fy", "fiscal", "cy", "calendar",
+    *_PREFIX_WORDS, *MONTH_STEMS, *FOREIGN_MONTH_STEMS, "q[1-4]", "h[12]", "first", "second", "third", "fourth", "fy",
+    "fiscal", "cy", "calendar",
 )
 _ANCHORED_WORDS = (*_PREFIX_WORDS, *ANCHORED_WORDS)
 
@@ -136,7 +188,7 @@ def _starts(digits: str, words: tuple[str, ...]) -> str:
     return "(?=" + "|".join(branches) + ")"
 
 
-_STARTS_WRITTEN = _starts("[0-9]", _WRITTEN_WORDS)
+_STARTS_WRITTEN = _starts(f"[0-9{_APOS}]", _WRITTEN_WORDS)
 # An anchored form that starts with a digit is a day (12th of May) or a count (3 months later):
 # at most three digits, maybe a day's suffix, then a space.  A year (2023) is not one.
 _STARTS_ANCHORED = _starts(r"[0-9]{1,3}(?:st|nd|rd|th)?\s", _ANCHORED_WORDS)
@@ -149,17 +201,21 @@ _PATTERN = re.compile(
     + r"(?:(?=[abcelmstuwy])"  # a prefix starts with one of these letters: fail fast elsewhere
     + _PREFIXES
     + r")?(?:"
-    rf"(?P<iso>(?P<iso_y>{_YEAR4})(?P<iso_s>[-/])(?P<iso_m>[0-9]{{2}})(?P=iso_s)(?P<iso_d>[0-9]{{2}})(?P<iso_t>{_TIME}))(?![\w%:])"
+    rf"(?P<iso>(?P<iso_y>{_YEAR4})(?:(?P<iso_s>[-/])(?P<iso_m>[0-9]{{1,2}})(?P=iso_s)(?P<iso_d>[0-9]{{1,2}})"
+    rf"|\.(?P<iso_dm>[0-9]{{2}})\.(?P<iso_dd>[0-9]{{2}}))(?P<iso_t>{_TIME}))(?![\w%:]|[.,][0-9])"
+    rf"|(?P<cmp>(?<![+\-])(?P<cmp_y>{_YEAR4})(?P<cmp_m>0[1-9]|1[0-2])(?P<cmp_d>0[1-9]|[12][0-9]|3[01]))(?![\w%]|[.,][0-9])"
     rf"|(?P<num>(?P<num_a>[0-9]{{1,2}})(?:(?P<num_s>[/\-])(?P<num_b>[0-9]{{1,2}})(?P=num_s)(?P<num_y>{_YEAR4}|[0-9]{{2}})"
     rf"|(?P<num_dot>\.)(?P<num_db>[0-9]{{1,2}})\.(?P<num_dy>{_YEAR4})))(?![\w%]|[.,/\-][0-9])"
     rf"|(?P<my>(?P<my_m>0?[1-9]|1[0-2])/(?P<my_y>{_YEAR4}))(?![\w%]|[.,/\-][0-9])"
     rf"|(?P<pair>(?:(?P<pair_fy>{_FY})\s*[-{_APOS}]?\s*)?(?P<pair_a>{_YEAR4})(?P<pair_s>\s*[/\-\u2013]\s*)(?P<pair_b>{_YEAR4}|[0-9]{{2}})"
     rf"(?:\s*(?P<pair_fq>q[1-4]))?)(?![\w%]|[.,/\-][0-9])"
     rf"|(?P<dmy>(?P<dmy_d>{DAY_OF_MONTH})\s+(?:of\s+)?(?P<dmy_m>{MONTH})\.?,?\s+(?P<dmy_y>{_YEAR4}))(?![\w%])"
+    rf"|(?P<fdmy>(?P<fdmy_d>[012]?[0-9]|3[01])(?:\.|er|º|°)?\s*(?:de\s+)?(?P<fdmy_m>{FOREIGN_MONTH}|{MONTH})\.?,?\s+(?:de[l]?\s+)?(?P<fdmy_y>{_YEAR4}))(?![\w%])"
+    rf"|(?P<fmy>(?P<fmy_m>{FOREIGN_MONTH_NO_DAY})\.?\s+(?:de[l]?\s+)?(?P<fmy_y>{_YEAR4}))(?![\w%])"
     rf"|(?P<mq>(?P<mq_m>{MONTH})\.?\s+quarter(?:\s+of)?\s+(?P<mq_y>{_YEAR4}))(?![\w%])"
     rf"|(?P<mr>(?P<mr_a>{MONTH})\.?\s*[\-\u2013/]\s*(?P<mr_b>{MONTH})\.?,?\s+(?P<mr_y>{_YEAR4}))(?![\w%])"
-    rf"|(?P<mdy>(?P<mdy_m>{MONTH})\.?\s+(?:(?P<mdy_d>{DAY_OF_MONTH}),?\s+)?(?:of\s+)?(?P<mdy_y>{_YEAR4}))(?![\w%])"
-    rf"|(?P<qy>q(?P<qy_q>[1-4]){_SEP}(?:(?P<qy_cy>cy|calendar(?:\s+year)?)\s*|(?P<qy_fy>{_FY})\s*)?[-{_APOS}]?(?P<qy_y>{_YY}))(?![\w%]|[.,/\-][0-9])"
+    rf"|(?P<mdy>(?P<mdy_m>{MONTH})(?:\.?\s+(?:(?P<mdy_d>{DAY_OF_MONTH}),?\s+)?(?:of\s+)?|-)(?P<mdy_y>{_YEAR4}))(?![\w%])"
+    rf"|(?P<qy>(?:(?P<qy_pre>{_FY})\s*)?q(?P<qy_q>[1-4]){_SEP}(?:(?P<qy_cy>cy|calendar(?:\s+year)?)\s*|(?P<qy_fy>{_FY})\s*)?[-{_APOS}]?(?P<qy_y>{_YY}))(?![\w%]|[.,/\-][0-9])"
     rf"|(?P<oq>(?P<oq_q>{_ORDINAL_Q})[\s\-]+quarter(?:\s+of)?\s+(?:(?P<oq_cy>cy|calendar(?:\s+year)?)\s*|(?P<oq_fy>{_FY})\s*)?(?P<oq_y>{_YY}))(?![\w%])"
     rf"|(?P<yq>(?P<yq_y>{_YEAR4}){_SEP}q(?P<yq_q>[1-4]))(?![\w%])"
     rf"|(?P<nq>(?P<nq_q>[1-4])q\s?(?P<nq_y>{_YEAR4}|[0-9]{{2}}))(?![\w%])"
@@ -169,27 +225,56 @@ _PATTERN = re.compile(
     rf"|(?P<nh>(?P<nh_h>[12])h\s?(?P<nh_y>{_YEAR4}|[0-9]{{2}}))(?![\w%])"
     rf"|(?P<fy>{_FY}{_SEP}[{_APOS}]?(?P<fy_y>{_YY})(?:\s*(?P<fy_q>q[1-4]|h[12]))?)(?![\w%]|[.,/\-][0-9])"
     rf"|(?P<cy>(?:cy{_SEP}[{_APOS}]?(?P<cy_y>{_YY})|calendar(?:\s+year)?\s+(?P<cy_y4>{_YEAR4})))(?![\w%]|[.,/\-][0-9])"
+    rf"|(?P<apos>[{_APOS}](?P<apos_y>[0-9]{{2}}))(?![\w{_APOS}%]|[.,][0-9])"
     rf"|(?P<year>{_NOT_YEAR_BEFORE}{_YEAR4})(?![\w%$]|[.,][0-9]|{_NOT_YEAR_AFTER})"
     r")",
     re.IGNORECASE,
 )
+# Years, months and days written with CJK suffixes (2023年, 2023年7月14日, 2023년 7월, 2023年第一季度,
+# 2023年度): a pass of their own, only over a text that has 年 or 년, because a CJK character is a word
+# character to the pattern above (2023年 is no bare year to it, and 売上2023年 has a word before it).
+_CJK_Q = r"(?:第?\s*(?P<cjk_q>[1-4一二三四])\s*(?:季度|季|四半期|분기)|\s*[qQ](?P<cjk_qq>[1-4]))"
+_CJK = re.compile(
+    rf"(?<![0-9.,$£€¥#+\-])(?P<cjk>(?P<cjk_y>{_YEAR4})\s*[年년](?:(?P<cjk_fy>度)"
+    r"|\s*(?P<cjk_m>1[0-2]|0?[1-9])\s*[月월](?:\s*(?P<cjk_d>3[01]|[12][0-9]|0?[1-9])\s*[日일])?"
+    rf"|\s*{_CJK_Q})?)(?![0-9])"
+)
+_CJK_MARKS = ("年", "년")
+# A quotation mark that closes (after a non-space, before no word character): an apostrophe year
+# ('23) followed by one opened a quotation ('24 hours') instead.
+_CLOSING_QUOTE = re.compile(rf"(?<=\S)[{_APOS}](?!\w)")
+_QUOTE_NEAR = 60  # characters after an apostrophe year searched for the closing quote
+_CJK_DIGITS = {"一": 1, "二": 2, "三": 3, "四": 4}
+
 # The anchored references: a second pass, over queries only (a prefix may stand before them: after tomorrow).
 _ANCHORED = re.compile(r"(?<![\w$£€¥.,#])" + _STARTS_ANCHORED + r"(?:(?=[abcelmstuwy])" + _PREFIXES + r")?(?:" + ANCHORED_FORMS + r")", re.IGNORECASE)
+
+# References anchored at a page's own date (grammar.page), read in the text of returned items only.
+_PAGE = re.compile(r"(?<![\w$£€¥.,#])" + _starts(r"[0-9]", PAGE_WORDS) + r"(?:" + PAGE_FORMS + r")", re.IGNORECASE)
 
 # Open periods: words asking for results or figures, and words that frame a query as something else.
 _RESULTS = re.compile(
     r"\b(?:results?|reports?|reported|earnings|10-?[kq]|20-?f|full[\s\-]year|final|actuals?|outturn|figures"
     r"|numbers|data(?!\s+(?:cent(?:er|re)|breach))|statistics|stats|tally|totals?|print|recap|transcripts?"
-    r"|winners?|champions?|outcome|medal\s+(?:count|table)|revenues?|sales|profits?|income|eps|deliveries"
+    r"|winners?|champions?|outcome|medal\s+(?:count|table)|revenues?|sales|profits?|income(?!\s+tax)|eps|deliveries"
     r"|shipments|production|output|gdp|cpi|ppi|pce|inflation|unemployment|payrolls|subscribers|turnout"
     r"|box\s+office|deaths|cases|returns?|throughput|funding|letter|filings?|close|closing|housing\s+starts"
-    r"|claims|pmi|readings?)\b",
+    r"|claims|pmi|readings?|deficits?|surplus(?:es)?|receipts"
+    # the same words in German, French, Spanish, Italian, Portuguese and Dutch
+    r"|ergebnis(?:se)?|zahlen|bilanz|umsatz|absatz|gewinn|inflationsrate|arbeitslosen\w*|jahresbericht|geschäftsbericht"
+    r"|résultats?|chiffres?|ventes|bénéfices?|chômage|bilan|resultados?|cifras|ventas|ingresos|beneficios?|paro"
+    r"|risultati|ricavi|vendite|utili|disoccupazione|dati|receitas?|vendas|lucros?|desemprego|dados|balanço"
+    r"|resultaten|cijfers|omzet|winst|jaarverslag|werkloosheid|inflatie)\b"
+    # and in Chinese, Japanese and Korean, written without spaces: no word boundaries
+    r"|決算|業績|結果|実績|売上|成績|統計|年报|年報|财报|營收|营收|销量|業績|业绩|结果|统计|실적|결과|매출|통계|성적",
     re.IGNORECASE,
 )
 _NOT_RESULTS = re.compile(
     r"\b(?:forecasts?|forecasting|guidance|outlook|estimates?|estimated|expected|expectations?|projections?"
     r"|projected|preview|consensus|predictions?|odds|targets?|plans?|calendar|schedule|dates?|when"
-    r"|nowcast|so\s+far|ytd|year[\s\-]to[\s\-]date|to\s+date|mock|polls?|tickets)\b",
+    r"|nowcast|so\s+far|ytd|year[\s\-]to[\s\-]date|to\s+date|mock|polls?|tickets"
+    r"|prognosen?|prévisions?|previsiones|previsioni|previsão|previsões|verwachting(?:en)?|termine)\b"
+    r"|予想|予測|見通し|预测|预期|전망|예상",
     re.IGNORECASE,
 )
 
@@ -242,7 +327,8 @@ def _period_months(kind_q: str) -> tuple[int, int]:
 
 
 def _iso(g, as_of) -> tuple[_dt.date, _dt.date]:
-    day = _dt.date(int(g("iso_y")), int(g("iso_m")), int(g("iso_d")))
+    """``2023-07-14``, ``2023/7/14``, ``2023.07.14`` (dotted: month and day of two digits, so ``2023.1.2`` stays a version)."""
+    day = _dt.date(int(g("iso_y")), int(g("iso_m") or g("iso_dm")), int(g("iso_d") or g("iso_dd")))
     stamp = g("iso_t").strip()
     offset = re.search(r"([+-])([0-9]{2}):?([0-9]{2})$", stamp)
     if offset and len(stamp) > 6:  # a datetime with an offset counts on its UTC day
@@ -281,7 +367,10 @@ def _pair(match, g, as_of, fiscal) -> list[tuple[str, _dt.date, _dt.date]]:
     if second is not None and (seasonal or len(b_text) == 2 and (sep == "/" or int(b_text) > 12)):
         if fiscal is not None:
             begins, ends = fiscal_year(second, fiscal)
-        else:  # a split year with no calendar given: 1 July to 30 June
+        elif fy or _fiscal_context(match):  # a fiscal or tax year, calendar unknown: grammar.fiscal
+            (m1, d1), (m2, d2) = SPLIT_FISCAL_YEAR
+            begins, ends = _dt.date(a, m1, d1), _dt.date(second, m2, d2)
+        else:  # a season or school year with no calendar given: 1 July to 30 June
             begins, ends = _dt.date(a, 7, 1), _dt.date(second, 6, 30)
         if quarter:
             begins, ends = part_of_year(begins, *_period_months(quarter))
@@ -296,6 +385,12 @@ def _pair(match, g, as_of, fiscal) -> list[tuple[str, _dt.date, _dt.date]]:
         (g("pair_a"), _dt.date(a, 1, 1), _dt.date(a, 12, 31)),
         (g("pair_b"), _dt.date(b, 1, 1), _dt.date(b, 12, 31)),
     ]
+
+
+def _fiscal_context(match) -> bool:
+    """Whether a fiscal or tax word stands within :data:`_FISCAL_NEAR` characters of *match* (``2010/11 tax year``)."""
+    text = match.string
+    return _FISCAL_WORDS.search(text, max(0, match.start() - _FISCAL_NEAR), min(len(text), match.end() + _FISCAL_NEAR)) is not None
 
 
 def _one(form):
@@ -325,6 +420,50 @@ def _month_range(g, as_of, fiscal):
     return begins, month_end(year, last)
 
 
+def _foreign_day_month_year(g, as_of, fiscal):
+    """``14. Juli 2023``, ``9. August 2008``, ``1er août 2021``, ``31 de enero de 2024`` (a name spelled as in English too)."""
+    name = g("fdmy_m")
+    month = foreign_month_number(name) if re.fullmatch(FOREIGN_MONTH, name, re.IGNORECASE) else month_number(name)
+    day = _dt.date(int(g("fdmy_y")), month, int(g("fdmy_d")))
+    return day, day
+
+
+def _foreign_month_year(g, as_of, fiscal):
+    """``März 2023``, ``juillet 2023``, ``julio de 2023``: the month."""
+    year, month = int(g("fmy_y")), foreign_month_number(g("fmy_m"))
+    return _dt.date(year, month, 1), month_end(year, month)
+
+
+def _compact(g, as_of, fiscal):
+    """``20230714``: that day (an eight-digit number that is no real day names nothing)."""
+    day = _dt.date(int(g("cmp_y")), int(g("cmp_m")), int(g("cmp_d")))
+    return day, day
+
+
+def _apostrophe_year(g, as_of, fiscal):
+    """``'23`` (``CES '23``, ``class of '26``): the year, in the century nearest T."""
+    year = _year(g("apos_y"), as_of)
+    return _dt.date(year, 1, 1), _dt.date(year, 12, 31)
+
+
+def _cjk(g, as_of, fiscal):
+    """``2023年``, ``2023年7月``, ``2023年7月14日``, ``2023년 7월``, ``2023年第一季度``; ``2023年度``: the Japanese
+    fiscal year from April as well as the Chinese calendar year, so 1 January to 31 March of the next year."""
+    year = int(g("cjk_y"))
+    if g("cjk_d"):
+        day = _dt.date(year, int(g("cjk_m")), int(g("cjk_d")))
+        return day, day
+    if g("cjk_m"):
+        month = int(g("cjk_m"))
+        return _dt.date(year, month, 1), month_end(year, month)
+    quarter = g("cjk_q") or g("cjk_qq")
+    if quarter:
+        return quarter_or_half(_CJK_DIGITS.get(quarter) or int(quarter), 3, year, None, True)
+    if g("cjk_fy"):
+        return _dt.date(year, 1, 1), _dt.date(year + 1, 3, 31)
+    return _dt.date(year, 1, 1), _dt.date(year, 12, 31)
+
+
 def _month_slash_year(g, as_of, fiscal):
     """``10/2023``: the month."""
     year, month = int(g("my_y")), int(g("my_m"))
@@ -346,7 +485,11 @@ def _part_named(kind: str, months: int):
     def read(g, as_of, fiscal):
         raw = g(number)
         index = _ORDINALS.get(raw.lower()) or int(raw)
-        return quarter_or_half(index, months, _year(g(f"{kind}_y"), as_of), fiscal, bool(g(f"{kind}_cy")))
+        year = _year(g(f"{kind}_y"), as_of)
+        written_fiscal = g(f"{kind}_fy") or (kind == "qy" and g("qy_pre"))
+        if fiscal is None and written_fiscal and not g(f"{kind}_cy"):  # fiscal, calendar unknown: grammar.fiscal
+            return uncertain_fiscal_part(index, months, year)
+        return quarter_or_half(index, months, year, fiscal, bool(g(f"{kind}_cy")))
 
     return read
 
@@ -362,7 +505,13 @@ def _part_numbered(kind: str, months: int):
 
 
 def _fiscal_named(g, as_of, fiscal):
-    begins, ends = fiscal_year(_year(g("fy_y"), as_of), fiscal)
+    """FY2024, fiscal 2024 q1: by the fiscal calendar, or, with none given, as grammar.fiscal's uncertain span."""
+    year = _year(g("fy_y"), as_of)
+    if fiscal is None:
+        if g("fy_q"):
+            return uncertain_fiscal_part(*_period_months(g("fy_q")), year)
+        return uncertain_fiscal_year(year)
+    begins, ends = fiscal_year(year, fiscal)
     if g("fy_q"):
         begins, ends = part_of_year(begins, *_period_months(g("fy_q")))
     return begins, ends
@@ -384,6 +533,11 @@ _FORMS = {
     "num": _numeric,
     "pair": lambda match, as_of, fiscal: _pair(match, match.group, as_of, fiscal),
     "dmy": _one(_day_month_year),
+    "fdmy": _one(_foreign_day_month_year),
+    "fmy": _one(_foreign_month_year),
+    "cmp": _one(_compact),
+    "cjk": _one(_cjk),
+    "apos": _one(_apostrophe_year),
     "mq": _one(_month_quarter),
     "mdy": _one(_month_day_year),
     "mr": _one(_month_range),
@@ -416,13 +570,29 @@ def _joined_to_a_word(text: str, start: int) -> bool:
 _LOOKBACK = 16
 
 
+def _operator(match) -> str | None:
+    """The search operator (``after``, ``since``, ``before``, ``until``) before a match, if any (a CJK match has none)."""
+    op = match.group("op") if "op" in match.re.groupindex else None
+    return op.split(":")[0].strip().lower() if op else None
+
+
+def _upper_bound(match, begins: _dt.date, ends: _dt.date) -> _dt.date | None:
+    """The last day a ``before:`` (the day before) or ``until:`` (the period's last day) search filter admits; None for another prefix."""
+    operator = _operator(match)
+    if operator == "before":
+        return begins - ONE_DAY
+    if operator == "until":
+        return ends
+    return None
+
+
 def _with_prefix(match, begins: _dt.date, ends: _dt.date) -> tuple[_dt.date, _dt.date] | None:
     """Apply what stands before a reference: ``after``, ``end of``, ``early``, ``week of``; None drops it."""
     g = match.group
     if g("op"):
         operator = g("op").split(":")[0].strip().lower()
         if operator in ("before", "until"):
-            return None  # a search filter that bounds from above reaches for nothing after the date
+            return None  # a bound from above, alone, reaches for nothing after the date (see _references)
         if operator == "after":
             return ends + ONE_DAY, OPEN_END
         return begins, OPEN_END  # since:
@@ -440,11 +610,27 @@ def _with_prefix(match, begins: _dt.date, ends: _dt.date) -> tuple[_dt.date, _dt
 _PREFIX_GROUPS = ("op", "after", "end", "part", "week")
 
 
+def _street_address(text: str, match) -> bool:
+    """A year followed by a street named in full (``2024 Elm Street``) in a text that reads as an address."""
+    street = _FULL_STREET.match(text, match.end())
+    if street is None:
+        return False
+    at = _AT.search(text, max(0, match.start() - 4), match.start()) is not None  # "office at 2030 broadway"
+    near = _ADDRESS_WORDS.search(text, max(0, match.start() - _ADDRESS_NEAR), min(len(text), street.end() + _ADDRESS_NEAR))
+    return at or near is not None or _STATE_CODE.match(text, street.end()) is not None
+
+
 def _references(
     text: str, as_of: _dt.date | None, fiscal: tuple[int, int] | None, matches, anchored: bool
 ) -> list[DateReference]:
-    """The references of *matches*; those anchored at T only when *anchored* (a query, with its T)."""
+    """The references of *matches*; those anchored at T only when *anchored* (a query, with its T).
+
+    In a query (*anchored*) that bounds a search window from below (``after:``, ``since:``), a
+    ``before:`` or ``until:`` filter is read as the window's last day: a window that runs past T
+    reaches for the future.  Alone, such a filter only bounds from above and names nothing.
+    """
     found = []
+    windowed = anchored and any(_operator(m) in ("after", "since") for m in matches)
     for match in matches:
         kind = match.lastgroup
         try:
@@ -455,8 +641,12 @@ def _references(
                 if period is None:
                     continue
                 periods = [(match.group(0), *period)]
-            elif kind == "year" and _joined_to_a_word(text, match.start(kind)):
+            elif kind == "year" and (_joined_to_a_word(text, match.start(kind)) or _street_address(text, match)):
                 continue
+            elif kind == "apos" and _CLOSING_QUOTE.search(text, match.end(), match.end() + _QUOTE_NEAR):
+                continue  # 'the 24 hours' opens a quotation: a closing quote follows
+            elif kind == "cmp" and not anchored:
+                continue  # in a page, an eight-digit number is an id as often as a date: queries only
             else:
                 periods = _FORMS[kind](match, as_of, fiscal)
         except ValueError:  # an impossible day such as 2023-02-30 names no period
@@ -464,6 +654,12 @@ def _references(
         # A prefix (after, end of, early) standing before a form that names one period, or before
         # each reading of a numeric date, applies to it; a range of years (2023-2024) keeps its years.
         if match.start(kind) > match.start() and (len(periods) == 1 or kind == "num"):
+            if windowed:
+                bounds = [(ref_text, last) for ref_text, begins, ends in periods
+                          if (last := _upper_bound(match, begins, ends)) is not None]
+                if bounds:
+                    found += [DateReference(match.group(0), last, last) for _, last in bounds]
+                    continue
             periods = [(ref_text, *shifted) for ref_text, begins, ends in periods
                        if (shifted := _with_prefix(match, begins, ends)) is not None]
         found += [DateReference(ref_text, begins, ends) for ref_text, begins, ends in periods]
@@ -483,17 +679,27 @@ def _windows(text: str) -> list[tuple[int, int]]:
 
 
 def _matches(text: str):
-    """*text* (collapsed to single spaces when long) and the matches of _PATTERN in it."""
+    """*text* (collapsed to single spaces when long) and the matches of _PATTERN and _CJK in it, in order."""
     if len(text) <= _LONG:
-        return text, list(_PATTERN.finditer(text))
-    text = " ".join(text.split())
-    return text, [m for start, end in _windows(text) for m in _PATTERN.finditer(text, start, end)]
+        found = list(_PATTERN.finditer(text))
+    else:
+        text = " ".join(text.split())
+        found = [m for start, end in _windows(text) for m in _PATTERN.finditer(text, start, end)]
+    if any(mark in text for mark in _CJK_MARKS):
+        cjk = list(_CJK.finditer(text))
+        if cjk:  # a match of _PATTERN inside a CJK one is dropped; both lists are sorted and disjoint
+            starts = [m.start() for m in cjk]
+            found = [m for m in found if (i := bisect.bisect_left(starts, m.end()) - 1) < 0 or cjk[i].end() <= m.start()]
+            found = sorted(found + cjk, key=lambda m: m.start())
+    return text, found
 
 
 def date_references(
-    text: str, as_of: _dt.date | None = None, *, fiscal_year_end: str | None = None
+    text: str, as_of: _dt.date | None = None, *, fiscal_year_end: str | None = None, page_date: _dt.date | None = None
 ) -> list[DateReference]:
-    """Every written-out date or period *text* refers to, in order of appearance.
+    """Every written-out date or period *text* refers to, in order of appearance; with *page_date*, then
+    those anchored at the page's own date (:mod:`anachron.core.grammar.page`: ``next year``, ``until
+    September 8th``), which a page's text is read by and a query's never.
 
     *as_of* chooses the century of a two-digit year (within T-79..T+20
     years; without it, 20YY); *fiscal_year_end* (``"MM-DD"``) is the
@@ -504,7 +710,47 @@ def date_references(
     """
     fiscal = parse_fiscal_year_end(fiscal_year_end) if fiscal_year_end is not None else None
     text, matches = _matches(text)
-    return _references(text, as_of, fiscal, matches, anchored=False)
+    if page_date is None:
+        return _references(text, as_of, fiscal, matches, anchored=False)
+    matches, page = _page_matches(text, matches)
+    return _references(text, as_of, fiscal, matches, anchored=False) + _page_references(page, page_date)
+
+
+def _page_matches(text: str, written: list) -> tuple[list, list]:
+    """The written-out matches and the matches of the forms anchored at a page's date (grammar.page), apart.
+
+    A page match inside a written-out one is dropped (``in April 2014`` is April 2014); a written-out
+    match inside ``the third calendar quarter of 2014`` or ``2017-December`` (the bare year) gives way to it.
+    """
+    page: list = []
+    lowered = text.lower()
+    if not any(key in lowered for key in PAGE_KEYS):  # no form can match: skip the pass
+        return written, page
+    inside: list[tuple[int, int]] = []
+    starts = [m.start() for m in written]  # sorted and disjoint: only the last one starting before an end can overlap
+    for match in _PAGE.finditer(text):
+        if page_kind(match) in PAGE_WRITTEN:
+            inside.append(match.span())
+            page.append(match)
+            continue
+        index = bisect.bisect_left(starts, match.end()) - 1
+        if index < 0 or written[index].end() <= match.start():
+            page.append(match)
+    if inside:
+        written = [m for m in written if not any(start <= m.start() and m.end() <= end for start, end in inside)]
+    return written, page
+
+
+def _page_references(matches: list, page_date: _dt.date) -> list[DateReference]:
+    found = []
+    for match in matches:
+        try:
+            period = page_period(match, page_date)
+        except ValueError:  # a day that is no day (February 30)
+            continue
+        if period is not None:
+            found.append(DateReference(match.group(0), *period))
+    return found
 
 
 # Two cutoffs whose windows for a two-digit year (T-79..T+20) share no year: a text whose
@@ -512,28 +758,34 @@ def date_references(
 _CUTOFFS = (_dt.date(1950, 1, 1), _dt.date(2050, 1, 1))
 
 
-def fixed_references(text: str) -> list[DateReference] | None:
+def fixed_references(text: str, *, page_date: _dt.date | None = None) -> list[DateReference] | None:
     """:func:`date_references` of *text* (no fiscal calendar) when they are the same at every T, else ``None``.
 
     Only a two-digit year (Q3 '23) is read by T, in the century nearest it:
     a text with one has no references fixed in advance.  The text is
-    searched once; its matches are read at two cutoffs.
+    searched once; its matches are read at two cutoffs.  The references
+    anchored at *page_date* depend on the page's date only.
     """
     text, matches = _matches(text)
+    page: list = []
+    if page_date is not None:
+        matches, page = _page_matches(text, matches)
     early, late = (_references(text, cutoff, None, matches, anchored=False) for cutoff in _CUTOFFS)
-    return early if early == late else None
+    return early + _page_references(page, page_date) if early == late else None  # type: ignore[arg-type]
 
 
 def future_references(
-    text: str, as_of: _dt.date, *, fiscal_year_end: str | None = None
+    text: str, as_of: _dt.date, *, fiscal_year_end: str | None = None, page_date: _dt.date | None = None
 ) -> list[DateReference]:
-    """The written-out references of *text* whose period begins strictly after *as_of*.
+    """The written-out references of *text* whose period begins strictly after *as_of*; with *page_date*
+    (the day the page was published), those anchored at it too (:func:`date_references`).
 
     A period that begins on or before *as_of* (the month or year containing
     it, the day itself) is not a leak.  References anchored at T are not
     read here: this is the rule for the text of returned items too.
     """
-    return [ref for ref in date_references(text, as_of, fiscal_year_end=fiscal_year_end) if not known_at(ref.begins, as_of)]
+    refs = date_references(text, as_of, fiscal_year_end=fiscal_year_end, page_date=page_date)
+    return [ref for ref in refs if not known_at(ref.begins, as_of)]
 
 
 # -- references anchored at T -------------------------------------------------------------

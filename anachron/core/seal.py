@@ -289,11 +289,15 @@ class SealAudit:
 
 
 def lock_tool(name: str) -> str:
-    """The lock's name of a harness's tool: the part after the last ``__``.
+    """The lock's name of a harness's tool: the part after the last ``__``; in a name with no ``__``
+    that begins ``mcp_`` (Gemini CLI 0.46 on names an MCP tool ``mcp_SERVER_TOOL``), the part after
+    the last ``_`` (the lock's tools, ``search`` and ``fetch``, hold none).
 
-    >>> lock_tool("mcp__timelock__search"), lock_tool("fetch")
-    ('search', 'fetch')
+    >>> lock_tool("mcp__timelock__search"), lock_tool("fetch"), lock_tool("mcp_lock_fetch"), lock_tool("web_search")
+    ('search', 'fetch', 'fetch', 'web_search')
     """
+    if "__" not in name and name.startswith("mcp_"):
+        return name.rsplit("_", 1)[-1]
     return name.rsplit("__", 1)[-1]
 
 

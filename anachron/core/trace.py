@@ -203,10 +203,10 @@ def _corpus_text(item: Any) -> str:
     return f"{item.title}\n{item.text}"[:CONTENT_CHARS]
 
 
-def _fixed_references(text: str) -> tuple[DateReference, ...] | None:
-    """The date references of *text* worked out once, when they do not depend on T (else ``None``:
-    found again at each T, see :func:`~anachron.core.query_intent.fixed_references`)."""
-    found = fixed_references(text)
+def _fixed_references(text: str, page_date: _dt.date) -> tuple[DateReference, ...] | None:
+    """The date references of *text* (those anchored at its *page_date* too) worked out once, when they do
+    not depend on T (else ``None``: found again at each T, see :func:`~anachron.core.query_intent.fixed_references`)."""
+    found = fixed_references(text, page_date=page_date)
     return None if found is None else tuple(found)
 
 
@@ -219,7 +219,7 @@ def _from_corpus(corpus: Corpus, ident: str, cache: dict[str, ReturnedItem]) -> 
     if item is None:
         return None
     text = _corpus_text(item)
-    entry = ReturnedItem(item.id, item.publish_date, item.entities, item.restates, None, text, _fixed_references(text))
+    entry = ReturnedItem(item.id, item.publish_date, item.entities, item.restates, None, text, _fixed_references(text, item.publish_date))
     cache[ident] = entry
     return entry
 

@@ -13,11 +13,11 @@ as :func:`~anachron.html.tables.sample_card`, a
 
 from ..core.display import register_html
 from ..core.leakage import RunSummary, SampleResult
-from .report import Run, report_html
+from .report import Run, report_figures, report_html
 from .runs import load_input
 from .tables import sample_card, summary_table
 
 register_html(SampleResult, sample_card)
 register_html(RunSummary, summary_table)
 
-__all__ = ["Run", "load_input", "report_html"]
+__all__ = ["Run", "load_input", "report_figures", "report_html"]

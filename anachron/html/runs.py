@@ -20,11 +20,12 @@ from __future__ import annotations
 import math
 import os
 from pathlib import Path
-from typing import Any, Mapping
+from dataclasses import replace
+from typing import Any, Mapping, Sequence
 
 from ..core import load_traces, score_traces
 from ..store import load_corpus, shown_corpus
-from ..core.leakage import FAILED_STATUSES, SampleResult
+from ..core.leakage import FAILED_STATUSES, SampleResult, sample_slice
 from ..core.trace import warnings_of
 from ..core.seal import stored_status
 from ..core.errors import AnachronError, describe
@@ -32,7 +33,7 @@ from ..core.jsonio import read_json
 from ..core.validate import Fields, positive_int
 from .report import Run
 
-__all__ = ["load_input", "results_from_scores", "check_bank_card"]
+__all__ = ["load_input", "results_from_scores", "check_bank_card", "slices_of"]
 
 _COUNTS = ("interactions", "result_leaks", "survivorship_leaks", "survivorship_base", "restatement_leaks",
            "query_intent_leaks", "blocked_attempts", "undated", "content_leaks", "revision_risks")
@@ -191,29 +192,60 @@ def check_bank_card(card: Any, where: str) -> Mapping[str, Any]:
     return card
 
 
-def _inspect_logs(path: str) -> list[SampleResult]:
+def _inspect_logs(path: str, corpus: str | os.PathLike[str] | None) -> list[SampleResult]:
     try:
         from ..inspect.export import score_logs
     except ImportError as exc:
         raise AnachronError(f"{path}: reading Inspect logs: {' '.join(str(exc).split())}") from None
-    return score_logs([path])
+    return score_logs([path], corpus=corpus)
+
+
+def slices_of(results: Sequence[SampleResult], data: Any) -> dict[str, str] | None:
+    """``{sample_id: slice}``, or None unless every sample has one.
+
+    A result carries its slice when it was scored (``SampleResult.slice``); a
+    score file written before that field is looked up in the corpus *data* by
+    the core's rule (:func:`anachron.core.leakage.sample_slice`: the sample
+    with its own as-of date, never another corpus's sample of the same id).
+    """
+    found = {}
+    for r in results:
+        name = r.slice if r.slice is not None else sample_slice(data, r.sample_id, r.as_of)
+        if name is None:
+            return None
+        found[r.sample_id] = name
+    return found
+
+
+def _with_slices(run: Run, corpus: str | os.PathLike[str] | None) -> Run:
+    return replace(run, slices=slices_of(run.results, load_corpus(corpus)))
 
 
 def load_input(path: str | os.PathLike[str], *, corpus: str | os.PathLike[str] | None = None) -> Run | Mapping[str, Any]:
-    """A :class:`Run` for scores, traces or Inspect logs at *path*; a checked card for a bank score card."""
+    """A :class:`Run` for scores, traces or Inspect logs at *path*; a checked card for a bank score card.
+
+    A run's slices come from the corpus (*corpus*, or the bundled one) when
+    every sample is in it with its as-of date; otherwise they are unknown.
+    """
     p = Path(path)
     label = str(path)
     if p.is_dir() or p.suffix == ".eval":
-        return Run(label, tuple(_inspect_logs(label)), "Inspect logs, scored by the core")
+        return _with_slices(Run(label, tuple(_inspect_logs(label, corpus)), "Inspect logs, scored by the core"), corpus)
     if p.suffix == ".jsonl":
         data = load_corpus(corpus)
         against = "the bundled v0 corpus" if corpus is None else f"corpus {shown_corpus(corpus)}"  # a URL without its password
-        return Run(label, tuple(score_traces(load_traces(p, data), data)), f"traces, scored against {against}")
+        results = tuple(score_traces(load_traces(p, data), data))
+        return Run(label, results, f"traces, scored against {against}", slices_of(results, data))
     document = read_json(p)
     if isinstance(document, dict) and "bank_version" in document and "checks" in document:
         return check_bank_card(document, label)
     if isinstance(document, dict) and "eval" in document and "status" in document and "version" in document:
-        return Run(label, tuple(_inspect_logs(label)), "Inspect log, scored by the core")
+        return _with_slices(Run(label, tuple(_inspect_logs(label, corpus)), "Inspect log, scored by the core"), corpus)
+    if isinstance(document, dict) and set(document) == {"run", "tclr"} and isinstance(document["tclr"], dict):
+        raise AnachronError(
+            f"{label}: a per-sample TCLR file (what `anachron demo` and `anachron export` write) carries no per-sample "
+            "detail; give the traces (.jsonl), the output of `anachron score --format json`, or the Inspect logs"
+        )
     if isinstance(document, dict) and not isinstance(document.get("samples"), list) and document and all(
         isinstance(v, (int, float)) and not isinstance(v, bool) for v in document.values()
     ):
@@ -221,4 +253,4 @@ def load_input(path: str | os.PathLike[str], *, corpus: str | os.PathLike[str] |
             f"{label}: a plain {{sample_id: number}} object carries no per-sample detail; "
             "give the traces (.jsonl), the output of `anachron score --format json`, or the Inspect logs"
         )
-    return Run(label, tuple(results_from_scores(document, label)), "score JSON")
+    return _with_slices(Run(label, tuple(results_from_scores(document, label)), "score JSON"), corpus)

@@ -63,7 +63,9 @@ def summary_rows(summary: RunSummary, results: Sequence[SampleResult] | None = N
         # An incomplete log first, then the seal verdict: neither a run with a breach nor one whose
         # results are missing is ever shown as a clean value.
         *([("completeness", incomplete, plural(summary.calls, "calls"))] if incomplete is not None else []),
-        ("seal audit", seal_line(summary), plural(n, "samples")),
+        # The verdict only where an audit could apply, as above the CLI's table (output.report.head_lines).
+        *([("seal audit", seal_line(summary), plural(n, "samples"))]
+          if summary.seal_status is not None or summary.seal_relevant_runs else []),
         ("samples", str(n), ""),
         ("mean TCLR", num(summary.mean_tclr), plural(n, "samples")),
     ]
@@ -120,8 +122,14 @@ def plural(count: int, words: str) -> str:
     return f"{count} {words[:-1] if count == 1 and words.endswith('s') else words}"
 
 
-def summary_table(summary: RunSummary, results: Sequence[SampleResult] | None = None, caption: str = "Run summary") -> str:
-    return _table(summary_rows(summary, results), caption, "summary")
+def summary_table(summary: RunSummary, results: Sequence[SampleResult] | None = None, caption: str = "Run summary",
+                  *, mean_ci: tuple[str, str, str] | None = None) -> str:
+    """The run's figures; *mean_ci* ``(level, value, over)``, when given, is the mean TCLR's CI, shown under the mean."""
+    rows = summary_rows(summary, results)
+    if mean_ci is not None:
+        at = next(i for i, row in enumerate(rows) if row[0] == "mean TCLR") + 1
+        rows.insert(at, (f"mean TCLR {mean_ci[0]} CI", mean_ci[1], mean_ci[2]))
+    return _table(rows, caption, "summary")
 
 
 _SAMPLE_HEAD = (
@@ -130,6 +138,9 @@ _SAMPLE_HEAD = (
     ("open", "num"), ("content", "num"), ("conflicts", "num"), ("blocked", "num"), ("failed", "num"), ("seal", "num"), ("horizon", "num"),
     ("evidence", "num"),
 )
+
+
+_FLAT = ("TCLR", "evidence")  # headers written across: their cells are wide anyway
 
 
 def _evidence(lines: Sequence[str]) -> str:
@@ -146,7 +157,12 @@ def _cell(value: Any, sort: Any, klass: str = "num") -> str:
 def sample_table(results: Sequence[SampleResult], *, sortable: bool = True) -> str:
     """One row per sample, its evidence lines folded in the last cell; headers sort when *sortable*."""
     focus = ' tabindex="0"' if sortable else ""
-    head = "".join(f'<th data-type="{kind}"{focus}>{esc(name)}</th>' for name, kind in _SAMPLE_HEAD)
+    # The count columns' names run upwards, so each column is as narrow as its numbers and the evidence has the room.
+    head = "".join(
+        f'<th data-type="{kind}"{focus} class="v"><span>{esc(name)}</span></th>' if kind == "num" and name not in _FLAT
+        else f'<th data-type="{kind}"{focus}>{esc(name)}</th>'
+        for name, kind in _SAMPLE_HEAD
+    )
     rows = []
     for r in results:
         high = float(r.tclr_high_exact)
@@ -165,7 +181,7 @@ def sample_table(results: Sequence[SampleResult], *, sortable: bool = True) -> s
             )
             + (_cell("-", -1) if r.seal_breaches is None else _cell(r.seal_breaches, r.seal_breaches))
             + _cell("" if horizon is None else f"{horizon} d", -1 if horizon is None else horizon)
-            + f'<td class="text" data-sort="{len(r.evidence)}">{_evidence(r.evidence)}</td>'
+            + f'<td class="text evidence" data-sort="{len(r.evidence)}">{_evidence(r.evidence)}</td>'
             + "</tr>"
         )
     klass = "samples sortable" if sortable else "samples"
@@ -268,29 +284,33 @@ def bank_card(card: Mapping[str, Any], oracles: Mapping[str, Mapping[str, Any]] 
     the bank's rules are outcome material, which this package never imports.
     """
     oracles = oracles or card.get("oracles")
+    # The CLI's order: the system, then oracle respect, then oracle ignore (a card read from JSON may hold them
+    # in any order); its rows likewise.
+    sides = [oracles[k] for k in ("respect", "ignore")] if oracles else []
     accuracy, leak = _tally_cells(card)
-    head = "<tr><th></th><th>system</th>" + ("".join(f"<th>oracle {esc(k)}</th>" for k in oracles) if oracles else
-                                               "<th>oracle respect</th><th>oracle ignore</th>") + "</tr>"
-    if oracles:
-        cells = [_tally_cells(t) for t in oracles.values()]
+    head = "<tr><th></th><th>system</th><th>oracle respect</th><th>oracle ignore</th></tr>"
+    if sides:
+        cells = [_tally_cells(t) for t in sides]
         acc_o = "".join(f'<td class="num">{esc(c[0])}</td>' for c in cells)
         leak_o = "".join(f'<td class="num">{esc(c[1])}</td>' for c in cells)
-        amb_o = "".join(f'<td class="num">{esc(t.get("ambiguous", 0))} ({esc(t.get("ambiguous_embargoed", 0))})</td>'
-                        for t in oracles.values())
+        amb_o = "".join(f'<td class="num">{esc(t.get("ambiguous", 0))} ({esc(t.get("ambiguous_embargoed", 0))})</td>' for t in sides)
+        leaked_o = "".join(f'<td class="num">{esc(t.get("leaked_answerable", "n/a"))}</td>' for t in sides)
+        refused_o = "".join(f'<td class="num">{esc(t.get("refused", "n/a"))}</td>' for t in sides)
     else:
         acc_o = "".join(f'<td class="num">{esc(pct(card[f"oracle_{k}_accuracy"]))}</td>' for k in ("respect", "ignore"))
         leak_o = "".join(f'<td class="num">{esc(pct(card[f"oracle_{k}_leak_rate"]))}</td>' for k in ("respect", "ignore"))
-        amb_o = ""
+        amb_o = leaked_o = refused_o = '<td class="num">n/a</td>' * 2
     rates = (
         f'<table class="bank"><caption>Question bank: system {esc(card["system"])}, bank {esc(card["bank_version"])}'
         f'</caption><thead>{head}</thead><tbody>'
         f'<tr><th scope="row">accuracy (over answerable)</th><td class="num">{esc(accuracy)}</td>{acc_o}</tr>'
         f'<tr><th scope="row">leak rate (over embargoed, 95% Wilson CI)</th><td class="num">{esc(leak)}</td>{leak_o}</tr>'
+        f'<tr><th scope="row">leaked answerable</th><td class="num">{esc(card["leaked_answerable"])}</td>{leaked_o}</tr>'
+        f'<tr><th scope="row">refused</th><td class="num">{esc(card["refused"])}</td>{refused_o}</tr>'
         f'<tr><th scope="row">ambiguous (embargoed)</th><td class="num">{esc(card.get("ambiguous", 0))} '
         f'({esc(card.get("ambiguous_embargoed", 0))})</td>{amb_o}</tr>'
-        f'<tr><th scope="row">leaked answerable</th><td class="num">{esc(card["leaked_answerable"])}</td></tr>'
-        f'<tr><th scope="row">refused</th><td class="num">{esc(card["refused"])}</td></tr>'
-        f'<tr><th scope="row">hindsight accuracy</th><td class="num">{esc(pct(card.get("hindsight_accuracy")))}</td></tr>'
+        f'<tr><th scope="row">hindsight accuracy</th><td class="num">{esc(pct(card.get("hindsight_accuracy")))}</td>'
+        '<td colspan="2" class="den">scored against today\'s values: not a leak-aware score</td></tr>'
         "</tbody></table>"
     )
     checks = "".join(
@@ -304,7 +324,7 @@ def bank_card(card: Mapping[str, Any], oracles: Mapping[str, Mapping[str, Any]] 
         rates,
         f'<table class="checks"><caption>Time-gate checks (oracles answered from: {esc(source)})</caption><thead><tr><th></th><th>check</th><th>value</th>'
         f"<th>threshold</th><th>rule</th></tr></thead><tbody>{checks}</tbody></table>",
-        f'<p class="verdict {"pass" if card["valid"] else "fail"}">{esc(verdict)}</p>',
+        f'<p class="verdict {_verdict_class(card)}">{esc(verdict)}</p>',
     ]
     overlap = card.get("overlap")
     if overlap:
@@ -326,6 +346,16 @@ def bank_card(card: Mapping[str, Any], oracles: Mapping[str, Mapping[str, Any]] 
             f'<p class="badges">badges: {esc(badges)}</p>'
         )
     return f'<div class="anachron-bank">{"".join(parts)}</div>'
+
+
+def _verdict_class(card: Mapping[str, Any]) -> str:
+    """``pass`` only for a citable run; a valid run whose data path is untested is a caveat, never green."""
+    if not card["valid"]:
+        return "fail"
+    citable = card.get("citable")
+    if citable is None:  # an older card: citable when its oracles ran through a data path
+        citable = card.get("oracle_source", "bank history") != "bank history"
+    return "pass" if citable else "caveat"
 
 
 def _show(value: Any) -> str:

@@ -41,6 +41,18 @@ whose result the log does not hold.  The sample id is the records'
 ``sessionId`` (else the first file's name); the call's time is its record's
 ``timestamp``.  The answer is the last assistant text of the main chain (not
 a subagent's).
+
+**``--output-format stream-json``** (``claude -p --verbose``; what FutureSim
+keeps as ``claude_code_stdout.jsonl``) is read by the same rules: its
+``user`` and ``assistant`` records carry the same ``message``, with
+``session_id`` for ``sessionId``, ``parent_tool_use_id`` (not null: a
+subagent's message) for ``isSidechain`` and ``tool_use_result`` for
+``toolUseResult``.  Its ``system`` records (``init`` lists the tools and MCP
+servers: the launcher's preflight reads it, anachron.launch) and
+``stream_event`` records (partial deltas of messages that follow whole) and
+``rate_limit_event`` records hold no call; the final ``result`` record's ``result`` text is the answer.
+``--output-format json --verbose`` writes the same events as one JSON array:
+a file that is a JSON array is read as those records.
 """
 
 from __future__ import annotations
@@ -57,7 +69,14 @@ FORMAT = "claude-code"
 
 
 def _lines(path: str) -> Iterator[tuple[str, Mapping[str, Any]]]:
-    for number, line in enumerate(read_text(path).split("\n"), start=1):
+    text = read_text(path)
+    if text.lstrip().startswith("["):
+        # `claude -p --output-format json --verbose`: the stream-json events as one JSON array.
+        for index, record in enumerate(expect_list(parse_json(text, path), path, "the document")):
+            where = f"{path} [{index}]"
+            yield where, expect_object(record, where, "a transcript record")
+        return
+    for number, line in enumerate(text.split("\n"), start=1):
         line = line.removesuffix("\r")
         if line.strip():
             where = f"{path}:{number}"
@@ -99,7 +118,18 @@ def _resolve(session: Session, entry: dict[str, Any], block: Mapping[str, Any], 
 # Record types that carry no call (Claude Code 2.0 and 2.1 transcripts).
 _SKIPPED_RECORDS = frozenset({
     "summary", "system", "file-history-snapshot", "queue-operation", "custom-title", "agent-name", "tag", "attachment",
+    "stream_event",  # stream-json's partial deltas (--include-partial-messages): the whole message follows
+    "rate_limit_event",  # stream-json's account rate-limit status (Claude Code 2.1)
 })
+
+
+def _session_of(record: Mapping[str, Any]) -> str | None:
+    """A record's session id: ``sessionId`` in a transcript, ``session_id`` in stream-json output."""
+    for key in ("sessionId", "session_id"):
+        value = record.get(key)
+        if isinstance(value, str) and value:
+            return value
+    return None
 _NOT_CALL_BLOCKS = frozenset({"text", "thinking", "redacted_thinking", "image", "document"})
 
 
@@ -123,8 +153,8 @@ def _files(path: str) -> list[Path]:
 def _session_key(path: Path) -> str:
     """The ``sessionId`` of a transcript's first record that has one (else the file itself)."""
     for _, record in _lines(str(path)):
-        if isinstance(record.get("sessionId"), str) and record["sessionId"]:
-            return record["sessionId"]
+        if _session_of(record) is not None:
+            return _session_of(record)  # type: ignore[return-value]
     return f"file:{path}"
 
 
@@ -148,6 +178,11 @@ class _Reader:
                 return  # the same record read twice: a progress copy and the subagent file
             self.uuids.add(uuid)
         kind = record.get("type")
+        if kind == "result":
+            # stream-json's last record: its text is the main chain's final answer.
+            if isinstance(record.get("result"), str) and record["result"].strip():
+                self.session.final_answer(record["result"])
+            return
         if kind == "progress":
             data = record.get("data")
             nested = data.get("message") if isinstance(data, dict) else None
@@ -167,7 +202,7 @@ class _Reader:
         self.message(where, record, kind, expect_object(message, where, "field 'message'"), copy)
 
     def message(self, where: str, record: Mapping[str, Any], kind: str, message: Mapping[str, Any], copy: bool) -> None:
-        side = copy or bool(record.get("isSidechain"))
+        side = copy or bool(record.get("isSidechain")) or record.get("parent_tool_use_id") is not None
         content = message.get("content")
         if isinstance(content, str):
             if kind == "assistant" and not side:
@@ -191,7 +226,7 @@ class _Reader:
                     continue
                 if btype == "tool_result":
                     # toolUseResult belongs to the record, so it describes its result only when there is one.
-                    structured = record.get("toolUseResult") if len(results) == 1 else None
+                    structured = record.get("toolUseResult", record.get("tool_use_result")) if len(results) == 1 else None
                     _resolve(self.session, entry, block, structured, self.options.corpus)
                 else:
                     _server_result(self.session, entry, block, self.options.corpus)
@@ -255,7 +290,7 @@ def read_sessions(paths: Sequence[str], options: Options) -> Iterator[Record]:
         if reader.first is None:
             raise AnachronError(f"{first}: no 'user' or 'assistant' record: not a Claude Code session transcript")
         where, record = reader.first
-        default = record.get("sessionId") if isinstance(record.get("sessionId"), str) and record["sessionId"] else stem(first)
+        default = _session_of(record) or stem(first)
         sample_id = sample_id_of(record, options, default, where) if options.sample_id_from is not None else default
         yield first, reader.session.record(sample_id, options, as_of_of(record, options, where))
 

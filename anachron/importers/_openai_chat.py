@@ -7,7 +7,8 @@ string; several at once are allowed) are answered by ``tool`` messages with
 the call's ``tool_call_id``, before the next assistant message: ids are
 paired within that turn.  A call no tool message answers is an ``error``
 call.  A custom tool call (``type: custom``) carries ``custom.name`` and its
-free-form ``custom.input``.  The legacy single ``function_call`` (``name``,
+free-form ``custom.input``.  A ``tool`` message with ``is_error: true`` (an MCP host's
+mark of a tool error, as ``anachron run chat`` writes it) is a failed call.  The legacy single ``function_call`` (``name``,
 ``arguments``) of an assistant message is a call too, answered by the next
 ``function`` message of that turn (``role: function``, its ``name``); a tool
 call of another type is read as a call of its name and reported in the
@@ -100,7 +101,10 @@ def conversation(where: str, messages: list[Any], options: Options) -> Session:
                     f"{at}: tool message replies to {describe(call_id)}, which no tool call of the turn before it made"
                 )
             content = message.get("content")
-            session.result(entry, content if isinstance(content, str) else text_of(content))
+            if message.get("is_error") is True:  # an MCP host's mark of a tool error (anachron run's chat loop)
+                session.failed(entry, content if isinstance(content, str) else text_of(content))
+            else:
+                session.result(entry, content if isinstance(content, str) else text_of(content))
         elif role == "function":
             if legacy is None or message.get("name") != legacy["tool"]:
                 raise AnachronError(

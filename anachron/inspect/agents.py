@@ -39,7 +39,8 @@ from inspect_ai.tool import ToolChoice, ToolInfo
 
 from anachron.core.agents import naive_answer, naive_query
 from anachron.core.dates import known_at, parse_date
-from anachron.core.errors import AnachronError
+from anachron.core.errors import AnachronError, closest
+from anachron.inspect.params import OneLineError
 
 __all__ = ["AGENTS", "KeylessAgent", "parse_results"]
 
@@ -99,8 +100,11 @@ class KeylessAgent(ModelAPI):
     ) -> None:
         super().__init__(model_name, base_url, api_key, [], config)
         if model_name not in AGENTS:
+            # One line under `inspect eval` (not a traceback of 200 lines), with the likely name first.
             expected = ", ".join(f"anachron/{name}" for name in AGENTS)
-            raise AnachronError(f"unknown keyless agent 'anachron/{model_name}': expected one of {expected}")
+            close = closest(model_name, AGENTS)  # the bare names: the shared prefix would make every name close
+            hint = f"did you mean 'anachron/{close}'? " if close is not None else ""
+            raise OneLineError(f"unknown keyless agent 'anachron/{model_name}': {hint}expected one of {expected}")
 
     async def generate(
         self,

@@ -40,12 +40,13 @@ from typing import Any, Callable, Iterator, Sequence
 from inspect_ai.log import EvalLog, EvalSample, read_eval_log, read_eval_log_sample_summaries, read_eval_log_samples_by_id
 
 from anachron.core import Corpus, SampleResult, parse_traces, score_traces
-from anachron.store import load_corpus
+from anachron.core.corpus import default_corpus_dir
+from anachron.store import open_corpus
 from anachron.core.errors import AnachronError
 from anachron.inspect.scorer import sample_trace_record
 from anachron.core.jsonio import Record, read_json_log
 
-__all__ = ["anachron_sample", "log_paths", "log_records", "read_log_traces", "score_logs"]
+__all__ = ["anachron_sample", "log_paths", "log_records", "log_run", "read_log_traces", "score_logs"]
 
 Foreign = Callable[[str, EvalSample], Record]  # (log path, sample) -> (where, trace record)
 
@@ -106,11 +107,33 @@ def log_paths(paths: Sequence[str | os.PathLike[str]]) -> list[str]:
     return out
 
 
+# What a task's metadata names a bundled corpus by (anachron.inspect.bank.task), below the v0 directory;
+# a bank task's log from before the metadata is known by its task's name.
+_BUNDLED = {"bundled:v0": "", "bundled:filings": "filings"}
+_BANK_TASKS = ("anachron_bank", "anachron/anachron_bank")
+
+
 def _corpus_dir(path: str | os.PathLike[str], log: EvalLog) -> str | None:
+    """The corpus spec *log*'s task served: its ``corpus`` task argument, else the ``anachron_corpus``
+    of its task metadata (a bundled one by name), else the bundled filings corpus for a bank task's
+    older log, else None (the bundled v0 corpus)."""
     value = (log.eval.task_args or {}).get("corpus")
     if value is not None and not isinstance(value, str):
         raise AnachronError(f"{path}: task argument 'corpus' is not a path: {value!r}")
-    return value
+    if value is not None:
+        return value
+    recorded = (log.eval.metadata or {}).get("anachron_corpus")
+    if recorded is None and log.eval.task in _BANK_TASKS:
+        recorded = "bundled:filings"
+    if recorded is None:
+        return None
+    if not isinstance(recorded, str):
+        raise AnachronError(f"{path}: task metadata 'anachron_corpus' is not a corpus: {recorded!r}")
+    if recorded in _BUNDLED:
+        return str(default_corpus_dir() / _BUNDLED[recorded]) if _BUNDLED[recorded] else None
+    if recorded.startswith("bundled:"):
+        raise AnachronError(f"{path}: task metadata names an unknown bundled corpus {recorded!r}; pass --corpus")
+    return recorded
 
 
 def _streamable(path: str | os.PathLike[str]) -> bool:
@@ -127,7 +150,8 @@ def _selected(path: str | os.PathLike[str], keys: list[tuple[Any, int]], epoch: 
     for ident, run in keys:
         epochs.setdefault(str(ident), []).append(run)
     if epoch is None:
-        repeated = next((sid for sid, runs in epochs.items() if len(runs) > 1), None)
+        # The first by id: samples are logged as they finish, so the log's order is no order.
+        repeated = next((sid for sid, runs in sorted(epochs.items()) if len(runs) > 1), None)
         if repeated is not None:
             raise AnachronError(
                 f"{path}: sample {repeated} has {len(epochs[repeated])} epochs; pass --epoch N to export one of them"
@@ -200,6 +224,23 @@ def _records(
             yield str(path), record
 
 
+def _log_corpus(headers: Sequence[tuple[str, EvalLog]], corpus: str | os.PathLike[str] | None) -> str | os.PathLike[str] | None:
+    """The corpus spec the logs are scored against: *corpus*, or the one every log's task used."""
+    if corpus is not None:
+        return corpus
+    first: tuple[str | None, str] | None = None  # (corpus spec, the log that named it)
+    for path, log in headers:
+        this = _corpus_dir(path, log)
+        if first is None:
+            first = (this, str(path))
+        elif this != first[0]:
+            raise AnachronError(
+                f"{path}: its corpus {this or '(bundled)'} differs from "
+                f"{first[1]}'s {first[0] or '(bundled)'}; pass --corpus"
+            )
+    return first[0] if first else None
+
+
 def log_records(
     paths: Sequence[str | os.PathLike[str]],
     *,
@@ -217,21 +258,42 @@ def log_records(
     read as the stream reaches them, so an export holds one batch of samples
     of an .eval log in memory, not the log.
     """
+    records, opened = _log_stream(paths, corpus, epoch, foreign, refuse)
+    return records, opened.corpus
+
+
+def _log_stream(paths, corpus, epoch, foreign, refuse):
     if not paths:
         raise AnachronError("no log given")
     headers = [(path, _read(path, header_only=True)) for path in log_paths(paths)]
-    first: tuple[str | None, str] | None = None  # (corpus directory, the log that named it)
-    for path, log in headers if corpus is None else ():
-        this = _corpus_dir(path, log)
-        if first is None:
-            first = (this, str(path))
-        elif this != first[0]:
-            raise AnachronError(
-                f"{path}: its corpus {this or '(bundled)'} differs from "
-                f"{first[1]}'s {first[0] or '(bundled)'}; pass --corpus"
-            )
-    data = load_corpus(corpus if corpus is not None else first[0] if first else None)
-    return _records([path for path, _ in headers], data, epoch, foreign, refuse), data
+    opened = open_corpus(_log_corpus(headers, corpus))
+    return _records([path for path, _ in headers], opened.corpus, epoch, foreign, refuse), opened
+
+
+def _shown(opened) -> str:
+    """A bundled corpus by its name (a path would differ from machine to machine), another as given."""
+    if opened.kind == "directory":
+        here = Path(opened.location).resolve()
+        for name, below in (("v0 (bundled)", ""), ("v0/filings (bundled)", "filings")):
+            if here == (default_corpus_dir() / below).resolve():
+                return name
+    return opened.shown
+
+
+def log_run(paths: Sequence[str | os.PathLike[str]], *, corpus: str | os.PathLike[str] | None = None) -> dict[str, Any]:
+    """What the runs in *paths* were (:data:`anachron.core.scores.RUN_FIELDS`), for the files ``export``
+    writes: the model and the mode when every log has the same one (else None), the corpus the logs are
+    scored against (shown without a password) and its fingerprint.  Only the headers are read."""
+    headers = [(path, _read(path, header_only=True)) for path in log_paths(paths)]
+    opened = open_corpus(_log_corpus(headers, corpus))
+    models = {log.eval.model for _, log in headers}
+    modes = {(log.eval.metadata or {}).get("anachron_mode") or (log.eval.task_args or {}).get("mode") for _, log in headers}
+    return {
+        "mode": modes.pop() if len(modes) == 1 and None not in modes else None,
+        "model": models.pop() if len(models) == 1 else None,
+        "corpus": _shown(opened),
+        "corpus_fingerprint": opened.fingerprint,
+    }
 
 
 def read_log_traces(

@@ -25,15 +25,19 @@ try:  # private in inspect-ai 0.3.x; without it the error is still one line from
 except ImportError:  # pragma: no cover - another Inspect version
     _Prerequisite = Exception  # type: ignore[assignment,misc]
 
-__all__ = ["TaskParameterError", "checked", "one_line"]
+__all__ = ["OneLineError", "TaskParameterError", "checked", "one_line"]
 
 
-class TaskParameterError(AnachronError, _Prerequisite):  # type: ignore[misc]
-    """A bad task parameter: one line, shown by Inspect without a traceback."""
+class OneLineError(AnachronError, _Prerequisite):  # type: ignore[misc]
+    """Bad input given to Inspect (a task parameter, a model name): one line, shown by Inspect without a traceback."""
 
     def __init__(self, message: str) -> None:
         AnachronError.__init__(self, message)
         self.message = str(self)  # what Inspect's exception hook prints
+
+
+class TaskParameterError(OneLineError):
+    """A bad task parameter: one line, shown by Inspect without a traceback."""
 
 
 def _positive(name: str, value: Any, *, nullable: bool) -> None:

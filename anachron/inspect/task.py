@@ -23,7 +23,7 @@ from inspect_ai.dataset import MemoryDataset, Sample
 
 from anachron.core import Corpus
 from anachron.core.search import Engine
-from anachron.core.errors import AnachronError
+from anachron.core.errors import AnachronError, did_you_mean
 from anachron.inspect.params import checked, one_line
 from anachron.inspect.scorer import RETRIEVAL_TOOLS, tclr_scorer
 from anachron.inspect.solver import anachron_agent, time_lock
@@ -46,7 +46,8 @@ def _slices(spec: str | Sequence[str] | None, corpus: Corpus) -> set[str] | None
     unknown = sorted(set(names) - known)
     if unknown or not names:
         raise AnachronError(
-            f"slice: unknown slice {', '.join(map(repr, unknown)) or repr(spec)}; the corpus has {', '.join(sorted(known))}"
+            f"slice: unknown slice {', '.join(map(repr, unknown)) or repr(spec)}; "
+            f"{did_you_mean(unknown[0] if unknown else spec, sorted(known))}the corpus has {', '.join(sorted(known))}"
         )
     return set(names)
 

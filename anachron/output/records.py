@@ -30,12 +30,13 @@ import re
 from typing import Any, Iterable, Mapping, Sequence
 
 from ..core.leakage import FAILED_STATUSES, SampleResult
+from ..core.stats.paired import COMPARISON_COLUMNS  # defined beside ModeComparison.to_records()
 
 __all__ = ["BANK_COLUMNS", "COMPARISON_COLUMNS", "SAMPLE_COLUMNS", "bank_records", "comparison_records",
            "csv_header", "csv_line", "csv_text", "sample_record", "sample_records"]
 
 SAMPLE_COLUMNS: tuple[str, ...] = (
-    "sample_id", "as_of", "mode", "tclr", "tclr_low", "tclr_high", "interactions", "result_leaks", "undated", "unrecorded",
+    "sample_id", "as_of", "mode", "slice", "tclr", "tclr_low", "tclr_high", "interactions", "result_leaks", "undated", "unrecorded",
     "survivorship_leaks", "survivorship_base", "survivorship_rate", "restatement_leaks", "query_intent_leaks",
     "content_leaks", "revision_risks", "date_conflicts", "blocked_attempts", "calls",
     "not_yet_listed", "already_delisted", "answer_leaks_retrieved", "answer_leaks_parametric",
@@ -44,11 +45,6 @@ SAMPLE_COLUMNS: tuple[str, ...] = (
     "horizon_days", "evidence_lines", "evidence", "warnings",
 )
 
-COMPARISON_COLUMNS: tuple[str, ...] = (
-    "metric", "n", "unrestricted_mean", "enforced_mean", "mean_reduction", "ci_low", "ci_high", "confidence",
-    "relative_reduction", "improved", "worsened", "tied", "sign_test_p", "sign_test_log10_p", "n_resamples",
-    "seed", "resampling", "ci_method", "relative_ci_low", "relative_ci_high", "warnings",
-)
 
 BANK_COLUMNS: tuple[str, ...] = (
     "bank_version", "system", "item_id", "as_of", "embargoed", "judgement", "response", "overlapping",
@@ -75,11 +71,8 @@ def sample_record(r: SampleResult) -> dict[str, Any]:
 
 
 def comparison_records(comparison: Any) -> list[dict[str, Any]]:
-    """The comparison as one record, columns :data:`COMPARISON_COLUMNS`."""
-    d = comparison.to_dict()
-    row = {name: d.get(name) for name in COMPARISON_COLUMNS}
-    row["warnings"] = "\n".join(d.get("warnings", ()))  # the caveats travel with the interval
-    return [row]
+    """The comparison as one record, columns :data:`COMPARISON_COLUMNS` (``ModeComparison.to_records()``)."""
+    return comparison.to_records()
 
 
 def bank_records(card: Mapping[str, Any]) -> list[dict[str, Any]]:

@@ -6,11 +6,12 @@ scores (Inspect export, MCP event logs), so one format serves them all.
 
 from __future__ import annotations
 
-from typing import Any, Sequence
+from typing import Any, Mapping, Sequence
 
 from ..core.leakage import HORIZON_BANDS, RunSummary, SampleResult, summarise
+from ..core.scores import tclr_document
 
-__all__ = ["completeness_line", "head_lines", "score_document", "score_table", "seal_line", "summary_lines", "tclr_object"]
+__all__ = ["completeness_line", "head_lines", "score_document", "score_table", "seal_line", "summary_lines", "tclr_file", "tclr_object"]
 
 
 def score_document(results: Sequence[SampleResult]) -> dict[str, Any]:
@@ -24,6 +25,12 @@ def score_document(results: Sequence[SampleResult]) -> dict[str, Any]:
 def tclr_object(results: Sequence[SampleResult]) -> dict[str, float]:
     """``{sample_id: tclr}``, the input of ``anachron-compare``."""
     return {result.sample_id: result.tclr for result in results}
+
+
+def tclr_file(results: Sequence[SampleResult], run: Mapping[str, Any]) -> dict[str, Any]:
+    """The per-sample TCLR file of ``demo`` and ``export``: ``{"run": {...}, "tclr": {sample_id: tclr}}``
+    (:func:`anachron.core.scores.tclr_document`; *run* its mode, model, corpus and corpus fingerprint)."""
+    return tclr_document(tclr_object(results), run)
 
 
 def _rate(value: float | None) -> str:
@@ -129,9 +136,15 @@ def completeness_line(summary: RunSummary) -> str | None:
 
 
 def head_lines(summary: RunSummary) -> list[str]:
-    """The lines above the table: the completeness line when the run is incomplete, then the seal verdict."""
+    """The lines above the table: the completeness line when the run is incomplete, then the seal verdict.
+
+    The verdict is left out where no audit could apply: not run (no tools declared sealed) on
+    samples that hold no shell command, local call or lock receipt (a plain trace of searches
+    and fetches).  The JSON keeps its seal fields (null) either way.
+    """
     incomplete = completeness_line(summary)
-    return ([] if incomplete is None else [incomplete]) + [seal_line(summary)]
+    seal = [seal_line(summary)] if summary.seal_status is not None or summary.seal_relevant_runs else []
+    return ([] if incomplete is None else [incomplete]) + seal
 
 
 def table_header(width: int) -> str:
@@ -160,7 +173,8 @@ def score_table(results: Sequence[SampleResult]) -> str:
     summary = summarise(results)
     width = max([len("sample")] + [len(r.sample_id) for r in results])
     header = table_header(width)
-    lines = head_lines(summary) + ["", header, "-" * len(header)]
+    head = head_lines(summary)
+    lines = head + ([""] if head else []) + [header, "-" * len(header)]
     for r in results:
         lines.append(table_row(r, width))
         lines += [evidence_line(line, width) for line in r.evidence]

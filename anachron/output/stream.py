@@ -12,7 +12,8 @@ format is a :class:`Writer`; :data:`WRITERS` names the built-in ones:
 - ``jsonl``: one compact line per sample (``SampleResult.to_dict()``), then
   one line ``{"summary": {...}}``;
 - ``table``: :func:`anachron.output.report.score_table`.  Its first lines are
-  the completeness line (when incomplete) and the seal verdict, and its sample column is as wide as the longest id, both
+  the completeness line (when incomplete) and the seal verdict (where an audit could apply:
+  :func:`~anachron.output.report.head_lines`), and its sample column is as wide as the longest id, both
   known only at the end, so rows wait in a temporary file (not in memory)
   until then;
 - ``csv``: :func:`anachron.output.records.csv_text` of the results' records, a
@@ -216,7 +217,8 @@ class TableWriter:
     def finish(self, summary: RunSummary) -> None:
         width, out = self.width, self.out
         header = table_header(width)
-        out.write("\n".join(head_lines(summary)) + f"\n\n{header}\n{'-' * len(header)}\n")
+        head = head_lines(summary)
+        out.write("".join(line + "\n" for line in head) + ("\n" if head else "") + f"{header}\n{'-' * len(header)}\n")
         for rows in self.waiting:
             rows.seek(0)
             for line in rows:

@@ -90,6 +90,9 @@ class OpenedCorpus:
     def engine(self) -> Engine:
         """The engine serving the corpus: a directory's :attr:`corpus` searched in memory
         (loaded once for both); an index or a server searched in place, reading only what is served."""
+        return self._new_engine()
+
+    def _new_engine(self) -> Engine:
         if self.kind == POSTGRES:
             from .postgres import PostgresEngine
 
@@ -101,6 +104,31 @@ class OpenedCorpus:
         from .memory import SearchEngine
 
         return SearchEngine(self.corpus)
+
+    @cached_property
+    def fingerprint(self) -> str:
+        """What the served content is, whichever store holds it: ``sha256:`` and the digest of the
+        SHA-256 of each served file (``items.jsonl``, ``entities.jsonl``; an absent one as ``none``).
+
+        A directory's files are hashed; an index or a server gives the hashes recorded when it was
+        built from its directory (:mod:`.index.fingerprint`), so a directory and the stores built
+        from it have one fingerprint.  Runs compared side by side are refused when theirs differ
+        (``anachron compare``).
+        """
+        from .index.fingerprint import SERVED, content_digest
+        from .index.fingerprint import fingerprint as file_fingerprint
+
+        if self.kind == DIRECTORY:
+            return content_digest(file_fingerprint(self.location, SERVED), SERVED)
+        import json
+
+        if "engine" in self.__dict__:  # already open: its meta is at hand
+            return content_digest(json.loads(self.engine.meta["files"]), SERVED)  # type: ignore[attr-defined]
+        engine = self._new_engine()  # a connection of its own, closed here (the meta is all it reads)
+        try:
+            return content_digest(json.loads(engine.meta["files"]), SERVED)  # type: ignore[attr-defined]
+        finally:
+            engine.close()  # type: ignore[attr-defined]
 
     def __repr__(self) -> str:
         return f"OpenedCorpus({self.kind!r}, {self.shown!r})"

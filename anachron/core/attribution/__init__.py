@@ -14,6 +14,8 @@ By concern:
 - :mod:`.values`: one value read as a granule, :func:`parse_when`, by the
   date grammar (:mod:`anachron.core.grammar`; numeric day-month dates refused);
 - :mod:`.html_meta`: the HTML metadata scanner, :func:`html_dates`;
+- :mod:`.stamps`: modification stamps and copyright notices in visible text
+  (:func:`modification_stamp`, :func:`without_chrome`);
 - :mod:`.record`: the :class:`Attribution` record, its status at T, :func:`evidence_of`.
 
 Pure: standard library only, no I/O, deterministic.  :func:`attribute`
@@ -27,6 +29,7 @@ never raises for a JSON-like entry; :func:`parse_when` raises
 
 from .html_meta import HTML_SCAN_CHARS, MAX_TAG_CHARS, html_dates
 from .record import GRANULARITIES, STATUSES, Attribution, SourceDate, conflict_evidence, evidence_of
+from .stamps import STAMP_SCAN_CHARS, chrome_spans, modification_stamp, without_chrome
 from .sources import DATE_FIELDS, MODIFIED_FIELDS, attribute, url_path
 from .values import PLAUSIBLE_YEARS, parse_when
 
@@ -38,12 +41,16 @@ __all__ = [
     "MAX_TAG_CHARS",
     "MODIFIED_FIELDS",
     "PLAUSIBLE_YEARS",
+    "STAMP_SCAN_CHARS",
     "STATUSES",
     "SourceDate",
     "attribute",
+    "chrome_spans",
     "conflict_evidence",
     "evidence_of",
     "html_dates",
+    "modification_stamp",
     "parse_when",
     "url_path",
+    "without_chrome",
 ]

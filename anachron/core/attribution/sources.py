@@ -19,6 +19,7 @@ from typing import Any
 from ..errors import AnachronError, describe
 from .html_meta import HTML_MODIFIED, HTML_PUBLISHED, html_dates
 from .record import Attribution, SourceDate
+from .stamps import modification_stamp
 from .values import (
     AGO, Contradiction, FLAGS, MONTH_WRITTEN, PLAUSIBLE_YEARS, WEEKDAY_WRITTEN, check_now, day_granule, month_granule, read_value, shown,
 )
@@ -230,6 +231,17 @@ def _modification(candidates, now, problems: list[str]) -> tuple[_dt.date | None
     return None, None
 
 
+def _stamped(entry: Mapping[str, Any]) -> tuple[_dt.date | None, str | None]:
+    """The day a modification stamp in the shown snippet or text names (:func:`.stamps.modification_stamp`), the latest."""
+    best: tuple[_dt.date, str] | None = None
+    for name in ("snippet", "text"):
+        value = entry.get(name)
+        found = modification_stamp(value) if isinstance(value, str) and value else None
+        if found is not None and (best is None or found[0] > best[0]):
+            best = (found[0], f"{name} stamp '{shown(found[1])}'")
+    return (best[0], best[1]) if best is not None else (None, None)
+
+
 def _html_metadata(entry: Mapping[str, Any], problems: list[str]) -> dict[str, object]:
     text = _text_field(entry, "text", problems)
     return html_dates(text, problems) if text else {}
@@ -259,7 +271,10 @@ def attribute(entry: Mapping[str, Any], *, now: _dt.datetime | None = None) -> A
     whatever the others say.  *now* (the call's own timestamp) resolves
     relative ages such as ``3 days ago``; without it they stay unread, with
     a problem.  The modification day comes from :data:`MODIFIED_FIELDS`
-    (``last_modified`` only when another source dated the item), then HTML metadata.
+    (``last_modified`` only when another source dated the item), then HTML
+    metadata, then a modification stamp in the shown snippet or text
+    ("Last modified: 2024-05-28", "Updated June 5, 2024": the latest day one
+    names, :mod:`.stamps`).
 
     Never raises for a JSON-like entry (any mapping, or even a non-mapping,
     which is undated): anything unreadable is a problem.  Only a *now* that
@@ -299,6 +314,8 @@ def attribute(entry: Mapping[str, Any], *, now: _dt.datetime | None = None) -> A
         modified, modified_source = _modification(
             [(label, metadata[label]) for label in HTML_MODIFIED if label in metadata], now, problems
         )
+    if modified is None:
+        modified, modified_source = _stamped(entry)
     if found is None or contradicted is not None:
         return Attribution(None, None, None, None, None, tuple(problems), modified, modified_source, tuple(sources))
     return Attribution(

@@ -6,6 +6,8 @@
   each reader chooses on purpose (docs/metrics.md, "Reading dates");
 - :mod:`.fiscal`: fiscal calendars (``fiscal_year_end``: FY, its quarters and halves);
 - :mod:`.relative`: phrases anchored at the as-of date (``next quarter``);
+- :mod:`.page`: phrases anchored at a page's own date, for the text of
+  returned items (``next year``, ``until September 8th``, ``in April``);
 - :mod:`.periods`: the calendar arithmetic they share.
 
 The readers (date attribution, query intent, the answer-leak reader, the

@@ -10,6 +10,18 @@ from its first day.  Without a calendar (``None``) FY *N* is calendar year
 (datetime.date(2023, 10, 1), datetime.date(2024, 9, 30))
 >>> quarter_or_half(4, 3, 2023, (9, 30), cy=False)
 (datetime.date(2023, 7, 1), datetime.date(2023, 9, 30))
+
+A period written as fiscal (``FY24``, ``fiscal Q1 2024``) whose issuer's
+calendar is not known is none of the calendars in particular: it is read as
+the span from its first day under the earliest fiscal year end in use
+(:data:`EARLIEST_FISCAL_YEAR_END`, late January) to its last day under the
+latest (31 December).  It then begins after T only if it does so under every
+calendar, and it is an open period when T falls anywhere in that span.
+
+>>> uncertain_fiscal_year(2024)
+(datetime.date(2023, 1, 26), datetime.date(2024, 12, 31))
+>>> uncertain_fiscal_part(1, 3, 2024)
+(datetime.date(2023, 1, 26), datetime.date(2024, 3, 31))
 """
 
 from __future__ import annotations
@@ -21,7 +33,17 @@ import re
 from ..errors import AnachronError, describe
 from .periods import ONE_DAY, add_months
 
-__all__ = ["calendar_part", "fiscal_year", "parse_fiscal_year_end", "part_of_year", "quarter_or_half"]
+__all__ = [
+    "EARLIEST_FISCAL_YEAR_END",
+    "SPLIT_FISCAL_YEAR",
+    "calendar_part",
+    "fiscal_year",
+    "parse_fiscal_year_end",
+    "part_of_year",
+    "quarter_or_half",
+    "uncertain_fiscal_part",
+    "uncertain_fiscal_year",
+]
 
 _MONTH_DAY = re.compile(r"[0-9]{2}-[0-9]{2}")
 
@@ -84,3 +106,23 @@ def quarter_or_half(index: int, months: int, year: int, fiscal, cy: bool) -> tup
     if fiscal is not None and not cy:
         return part_of_year(fiscal_year(year, fiscal)[0], index, months)
     return calendar_part(year, index, months)
+
+
+# The earliest fiscal year end in use: 52-53-week retail and chip-maker years (NVIDIA, Walmart)
+# end on the last Saturday or Sunday of January, as early as the 25th.
+EARLIEST_FISCAL_YEAR_END = (1, 25)
+# A split fiscal or tax year (``FY2023/24``, ``2010/11 tax year``) with no calendar given: from
+# 1 April of its first year (India, Japan, Canada, UK government; the UK tax year from 6 April)
+# to 30 June of its second (Australia, Pakistan, Egypt), as (month, day) pairs.
+SPLIT_FISCAL_YEAR = ((4, 1), (6, 30))
+
+
+def uncertain_fiscal_year(year: int) -> tuple[_dt.date, _dt.date]:
+    """FY *year* of an unknown calendar: its first day under the earliest year end to its last under the latest."""
+    return fiscal_year(year, EARLIEST_FISCAL_YEAR_END)[0], _dt.date(year, 12, 31)
+
+
+def uncertain_fiscal_part(index: int, months: int, year: int) -> tuple[_dt.date, _dt.date]:
+    """The *index*-th quarter (*months* 3) or half (6) of FY *year* of an unknown calendar, as :func:`uncertain_fiscal_year`."""
+    first = part_of_year(fiscal_year(year, EARLIEST_FISCAL_YEAR_END)[0], index, months)[0]
+    return first, calendar_part(year, index, months)[1]

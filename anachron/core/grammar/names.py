@@ -21,6 +21,9 @@ from __future__ import annotations
 
 __all__ = [
     "DAY_OF_MONTH",
+    "FOREIGN_MONTH",
+    "FOREIGN_MONTH_NO_DAY",
+    "FOREIGN_MONTH_STEMS",
     "MONTH",
     "MONTH_DOT_AFTER_SHORT",
     "MONTH_NOT_A_WORD",
@@ -28,6 +31,7 @@ __all__ = [
     "WEEKDAY",
     "WEEKDAY_STEMS",
     "day_of_month",
+    "foreign_month_number",
     "month_number",
     "weekday_number",
 ]
@@ -91,3 +95,42 @@ def day_of_month(text: str) -> int:
     (31, 9)
     """
     return int(text.rstrip("stndrhSTNDRH"))
+
+
+# Month names in German, French, Spanish, Italian, Portuguese and Dutch, in full, without and with
+# their accents (``märz``, ``marz``, ``maerz``), and the abbreviations that are no word of their own
+# language or of English: ``mar``, ``set``, ``out``, ``ago``, ``gen``, ``mag``, ``dic``, ``ene`` and the
+# like are left out.  ``mars`` is also a planet and a singer's name (Bruno Mars 2024): it is in
+# FOREIGN_MONTH, for a date with a day (``7 mars 2024``), and not in FOREIGN_MONTH_NO_DAY, the
+# spellings a reader takes before a bare year.  English spellings (``april``, ``september``) are in MONTH.
+_FOREIGN = {
+    1: "januar jänner janvier janv enero gennaio janeiro januari",
+    2: "februar feber février fevrier févr fevr febrero febbraio fevereiro februari",
+    3: "märz marz maerz mrz mars marzo março marco maart mrt",
+    4: "avril avr abril aprile",
+    5: "mai mayo maggio maio mei",
+    6: "juni juin junio giugno junho",
+    7: "juli juillet juil julio luglio julho",
+    8: "août aout agosto augustus",
+    9: "septembre septiembre setiembre settembre setembro",
+    10: "oktober octobre octubre ottobre outubro okt",
+    11: "novembre noviembre novembro",
+    12: "dezember décembre decembre déc diciembre dicembre dezembro dez",
+}
+_FOREIGN_NUMBERS = {word: number for number, words in _FOREIGN.items() for word in words.split()}
+# Longest first, so that the regex engine takes ``juillet`` before ``juil``.
+FOREIGN_MONTH = "(?:" + "|".join(sorted(_FOREIGN_NUMBERS, key=lambda w: (-len(w), w))) + ")"
+FOREIGN_MONTH_NO_DAY = "(?:" + "|".join(sorted(set(_FOREIGN_NUMBERS) - {"mars"}, key=lambda w: (-len(w), w))) + ")"
+# The first letters a foreign month name can start with (a reader's fast-fail look-ahead).
+FOREIGN_MONTH_STEMS = tuple(sorted({word[:2] for word in _FOREIGN_NUMBERS}))
+
+
+def foreign_month_number(name: str) -> int:
+    """The month (1-12) of a :data:`FOREIGN_MONTH` spelling, any case, a trailing dot allowed.
+
+    Raises ``KeyError`` for a word that is none.
+
+    >>> foreign_month_number("März"), foreign_month_number("juillet"), foreign_month_number("déc.")
+    (3, 7, 12)
+    """
+    return _FOREIGN_NUMBERS[name.lower().rstrip(".")]

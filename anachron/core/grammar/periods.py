@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import datetime as _dt
 
-__all__ = ["ONE_DAY", "OPEN_END", "add_months", "month_end", "thirds"]
+__all__ = ["ONE_DAY", "OPEN_END", "add_months", "month_end", "thirds", "units_after"]
 
 ONE_DAY = _dt.timedelta(days=1)
 OPEN_END = _dt.date.max  # the end of an open-ended period ("after:2023-01-01")
@@ -53,3 +53,17 @@ def thirds(begins: _dt.date, ends: _dt.date, part: str) -> tuple[_dt.date, _dt.d
     if part == "mid":
         return begins + _dt.timedelta(days=third), ends - _dt.timedelta(days=third)
     return ends - _dt.timedelta(days=third - 1), ends
+
+
+def units_after(day: _dt.date, count: int, unit: str) -> _dt.date:
+    """*day* moved on by *count* days, weeks, months, quarters or years (*unit*, any case; months by :func:`add_months`).
+
+    >>> units_after(_dt.date(2023, 1, 31), 1, "Quarter")
+    datetime.date(2023, 4, 30)
+    """
+    unit = unit.lower()
+    if unit == "day":
+        return day + _dt.timedelta(days=count)
+    if unit == "week":
+        return day + _dt.timedelta(weeks=count)
+    return add_months(day, count * {"month": 1, "quarter": 3, "year": 12}[unit])

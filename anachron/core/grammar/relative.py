@@ -5,7 +5,8 @@ at T"): ``tomorrow`` is T+1; ``this quarter`` the quarter containing T (by
 the fiscal calendar, if one is given); ``next year`` the one after; ``later
 this year`` and ``rest of the year`` T+1 to the period's end; ``next 12
 months`` T+1 to T+12 months; ``in 6 months`` and ``6 months later`` that
-one day; a month without a year (``july``, ``12 july``, ``early march``) is
+one day; ``next friday`` the first Friday after T, ``this friday`` the one
+in T's week (from Monday); ``upcoming quarter`` is ``next quarter``; a month without a year (``july``, ``12 july``, ``early march``) is
 in T's year.  ``may``, ``march`` and ``mar`` are words too, so alone they
 count only with a day, after ``in``, ``by``, ``on``, ``until``, ``since``,
 ``through``, ``of``, ``before``, ``after``, or as ``early``/``mid``/``late``
@@ -14,7 +15,8 @@ above reaches for nothing after T's year's month).
 
 :data:`ANCHORED_FORMS` is a regular-expression source, one named group per
 form; :func:`anchored_period` reads a match of it.  Only a reader of
-queries uses these: in a page, "next year" is relative to the page's own date.
+queries uses these: in a page, "next year" is relative to the page's own date
+(:mod:`.page`).
 
 >>> import re
 >>> m = re.fullmatch(ANCHORED_FORMS, "next quarter", re.IGNORECASE)
@@ -30,8 +32,8 @@ import datetime as _dt
 import re
 
 from .fiscal import fiscal_year, part_of_year
-from .names import DAY_OF_MONTH, MONTH, MONTH_NOT_A_WORD, MONTH_STEMS, day_of_month, month_number
-from .periods import ONE_DAY, OPEN_END, add_months, month_end, thirds
+from .names import DAY_OF_MONTH, MONTH, MONTH_NOT_A_WORD, MONTH_STEMS, day_of_month, month_number, weekday_number
+from .periods import ONE_DAY, OPEN_END, add_months, month_end, thirds, units_after
 
 __all__ = ["ANCHORED_FORMS", "ANCHORED_KINDS", "ANCHORED_WORDS", "NUMBER_WORDS", "anchored_period", "containing"]
 
@@ -43,6 +45,8 @@ _COUNT = r"(?:[0-9]{1,3}|a|an|one|two|three|four|five|six|seven|eight|nine|ten|e
 _UNIT = r"(?P<unit>day|week|month|quarter|year)s?"
 _UNIT2 = r"(?P<unit2>day|week|month|quarter|year)s?"
 _SPAN = r"(?P<{}>week|month|quarter|half|year|fiscal\s+year|fy|decade)"
+# Weekdays in full only: ``this sun`` or ``next sat`` are seldom a day.
+_WEEKDAY_FULL = r"(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday)"
 ANCHORED_FORMS = (
     r"(?<!-)(?:"
     r"(?P<after_tomorrow>(?:the\s+)?day\s+after\s+tomorrow)"
@@ -52,12 +56,13 @@ ANCHORED_FORMS = (
     rf"|(?P<this>(?:this|current)\s+{_SPAN.format('this_span')})"
     rf"|(?P<later>later\s+this\s+(?P<later_span>week|month|quarter|year))"
     rf"|(?P<rest>(?:the\s+)?(?:rest|remainder|balance)\s+of\s+(?:the|this)\s+(?P<rest_span>week|month|quarter|year))"
-    rf"|(?P<next>(?:next|coming)\s+{_SPAN.format('next_span')})"
+    rf"|(?P<weekday>(?P<weekday_p>next|coming|this)\s+(?P<weekday_d>{_WEEKDAY_FULL}))"
+    rf"|(?P<next>(?:next|coming|upcoming)\s+{_SPAN.format('next_span')})"
     r"|(?P<after_next>year\s+after\s+next)"
     r"|(?P<ahead>(?:week|month|quarter|year)\s+ahead)"
-    rf"|(?P<within>(?:next|coming)\s+{_COUNT}?\s*{_UNIT})"
+    rf"|(?P<within>(?:next|coming|upcoming)\s+{_COUNT}?\s*{_UNIT})"
     rf"|(?P<in>in\s+(?:the\s+next\s+)?(?P<in_n>{_COUNT})\s+{_UNIT2}(?:'?\s*time)?)"
-    rf"|(?P<later_n>(?P<later_n_n>{_COUNT})\s+(?P<later_n_unit>day|week|month|quarter|year)s?\s+(?:later|from\s+now|ahead|out|hence))"
+    rf"|(?P<later_n>(?P<later_n_n>{_COUNT})\s+(?P<later_n_unit>day|week|month|quarter|year)s?\s+(?:later|from\s+(?:now|today)|ahead|out|hence))"
     rf"|(?P<md>(?P<md_m>{MONTH})\.?\s+(?P<md_d>{DAY_OF_MONTH}))"
     rf"|(?P<dm>(?P<dm_d>{DAY_OF_MONTH})\s+(?:of\s+)?(?P<dm_m>{MONTH})\b)"
     rf"|(?P<amq>(?P<amq_m>{MONTH})\s+quarter)"
@@ -68,12 +73,12 @@ ANCHORED_FORMS = (
 # The groups that name a form (a match's lastgroup is one of them), not a part of one.
 ANCHORED_KINDS = frozenset(re.findall(r"\(\?P<(\w+)>", ANCHORED_FORMS)) - {
     "this_span", "later_span", "rest_span", "next_span", "unit", "unit2", "in_n", "later_n_n", "later_n_unit",
-    "md_m", "md_d", "dm_d", "dm_m", "amq_m", "spring_p", "spring_m",
+    "md_m", "md_d", "dm_d", "dm_m", "amq_m", "spring_p", "spring_m", "weekday_p", "weekday_d",
 }
 # The first word (or its first letters) of every form: what a match can begin with.
 ANCHORED_WORDS = (
     *MONTH_STEMS, "day", "tomorrow", "today", "tonight", "yesterday", "this", "current", "later",
-    "rest", "remainder", "balance", "next", "coming", "month", "quarter", "in", "on", "of", "through",
+    "rest", "remainder", "balance", "next", "coming", "upcoming", "month", "quarter", "in", "on", "of", "through",
     "by", "since", "until", "early", "mid", "late", "before", "after", "the", "week", "year",
     *(rf"{word}\s" for word in NUMBER_WORDS),  # a count starts a match only as "3 months later": then a space
 )
@@ -116,13 +121,13 @@ def _following(span: str, as_of: _dt.date, fiscal) -> tuple[_dt.date, _dt.date]:
     return containing(span, ends + ONE_DAY, fiscal)
 
 
-def _after(as_of: _dt.date, count: int, unit: str) -> _dt.date:
-    unit = unit.lower()
-    if unit == "day":
-        return as_of + _dt.timedelta(days=count)
-    if unit == "week":
-        return as_of + _dt.timedelta(weeks=count)
-    return add_months(as_of, count * {"month": 1, "quarter": 3, "year": 12}[unit])
+def _weekday(word: str, weekday: int, as_of: _dt.date) -> tuple[_dt.date, _dt.date]:
+    """``next friday`` and ``coming friday``: the first such day after T; ``this friday``: the one in T's week (from Monday)."""
+    if word == "this":
+        day = as_of + _dt.timedelta(days=weekday - as_of.weekday())
+    else:
+        day = as_of + _dt.timedelta(days=(weekday - as_of.weekday() - 1) % 7 + 1)
+    return day, day
 
 
 def _count(text: str) -> int:
@@ -150,18 +155,20 @@ def anchored_period(match: re.Match[str], as_of: _dt.date, fiscal) -> tuple[_dt.
     if g("later") or g("rest"):
         _, ends = containing(g("later_span") or g("rest_span"), as_of, fiscal)
         return as_of + ONE_DAY, max(ends, as_of + ONE_DAY)
+    if g("weekday"):
+        return _weekday(g("weekday_p").lower(), weekday_number(g("weekday_d")), as_of)
     if g("next"):
         return _following(g("next_span"), as_of, fiscal)
     if g("after_next"):
         return _dt.date(as_of.year + 2, 1, 1), _dt.date(as_of.year + 2, 12, 31)
     if g("ahead") or g("within"):
         unit = g("unit") or match.group(0).split()[0]
-        return as_of + ONE_DAY, _after(as_of, 1, unit)
+        return as_of + ONE_DAY, units_after(as_of, 1, unit)
     if g("in"):
-        day = _after(as_of, _count(g("in_n")), g("unit2"))
+        day = units_after(as_of, _count(g("in_n")), g("unit2"))
         return day, day
     if g("later_n"):
-        day = _after(as_of, _count(g("later_n_n")), g("later_n_unit"))
+        day = units_after(as_of, _count(g("later_n_n")), g("later_n_unit"))
         return day, day
     if g("md") or g("dm"):
         day = _dt.date(as_of.year, month_number(g("md_m") or g("dm_m")), day_of_month(g("md_d") or g("dm_d")))

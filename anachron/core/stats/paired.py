@@ -31,6 +31,7 @@ from fractions import Fraction
 from dataclasses import asdict, dataclass
 from typing import Any, Mapping
 
+from ..docs import doc_url
 from ..errors import AnachronError
 from ..validate import positive_int
 from ..scores import check_scores, metric_kind
@@ -38,7 +39,15 @@ from .bootstrap import bootstrap_column_totals, bootstrap_pair_totals, bootstrap
 from .intervals import CI_METHODS, acceleration, interval
 from .signtest import sign_test
 
-__all__ = ["ModeComparison", "compare_modes"]
+__all__ = ["COMPARISON_COLUMNS", "ModeComparison", "compare_modes"]
+
+# The columns of ModeComparison.to_records() (and the CSV of `anachron compare --format csv`).
+COMPARISON_COLUMNS: tuple[str, ...] = (
+    "metric", "n", "unrestricted_mean", "enforced_mean", "mean_reduction", "ci_low", "ci_high", "confidence",
+    "relative_reduction", "improved", "worsened", "tied", "sign_test_p", "sign_test_log10_p", "n_resamples",
+    "seed", "resampling", "ci_method", "relative_ci_low", "relative_ci_high",
+    "unrestricted_label", "enforced_label", "warnings",
+)
 
 _SHOWN_IDS = 5
 
@@ -68,12 +77,23 @@ class ModeComparison:
     relative_ci_low: float | None = None  # the bootstrap CI of relative_reduction; None when it is None
     relative_ci_high: float | None = None
     warnings: tuple[str, ...] = ()  # what makes the interval less than it looks (docs/metrics.md)
+    # What each run is (its file, mode, model, corpus: anachron.core.scores.run_label); None: not told.
+    unrestricted_label: str | None = None
+    enforced_label: str | None = None
 
     def to_dict(self) -> dict[str, Any]:
         """Every field, JSON-safe (``relative_reduction`` and its CI may be None)."""
         data = asdict(self)
         data["warnings"] = list(self.warnings)
         return data
+
+    def to_records(self) -> list[dict[str, Any]]:
+        """The comparison as one flat record (columns :data:`COMPARISON_COLUMNS`), for
+        ``pandas.DataFrame`` and CSV: the warnings joined with ``\\n``, so they travel with the interval."""
+        data = self.to_dict()
+        row = {name: data.get(name) for name in COMPARISON_COLUMNS}
+        row["warnings"] = "\n".join(self.warnings)
+        return [row]
 
     def _rows(self) -> list[tuple[str, int, str]]:
         """(label, label width, value): the widths give the published table shape."""
@@ -98,7 +118,9 @@ class ModeComparison:
 
     def _method(self) -> list[tuple[str, int, str]]:
         """What made the figures: the metric, the resamples and the seed (shown in HTML)."""
-        return [
+        runs = [(f"{side} run", 0, label) for side, label in
+                (("unrestricted", self.unrestricted_label), ("enforced", self.enforced_label)) if label is not None]
+        return runs + [
             ("metric", 0, self.metric),
             ("bootstrap resamples", 0, str(self.n_resamples)),
             ("seed", 0, str(self.seed)),
@@ -109,6 +131,9 @@ class ModeComparison:
     def table(self) -> str:
         """The human-readable report, one figure a line (no trailing newline)."""
         lines = [f"Paired mode comparison (n={self.n})"]
+        for side, label in (("unrestricted", self.unrestricted_label), ("enforced", self.enforced_label)):
+            if label is not None:
+                lines.append(f"  {side + ' run':<22}  {label}")
         lines += [f"  {label:<{width}}  {value}" for label, width, value in self._rows()]
         lines += [f"  warning: {warning}" for warning in self.warnings]
         return "\n".join(lines)
@@ -378,7 +403,7 @@ def _relative_warnings(enforced_all_zero: bool, low: float | None, high: float |
 def _warnings(n: int, untied: int, b: int, undefined_relative: int) -> tuple[str, ...]:
     out = []
     if n < SMALL_N:
-        out.append(f"n = {n} is below {SMALL_N}: the interval's coverage is approximate (docs/metrics.md, 'Coverage')")
+        out.append(f"n = {n} is below {SMALL_N}: the interval's coverage is approximate ({doc_url('metrics.md')}, 'Coverage')")
     if untied == 0:
         out.append("every pair ties: a [0, 0] interval shows no variation in these samples, not certainty")
     if b < FEW_RESAMPLES:

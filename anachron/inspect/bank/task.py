@@ -42,7 +42,7 @@ from anachron.bank.agents import ORACLE_AGENTS, oracle_agent, search_query, time
 from anachron.bank.filings import default_filings_dir
 from anachron.bank.run import time_gate_checks
 from anachron.core import MODES
-from anachron.core.errors import AnachronError
+from anachron.core.errors import AnachronError, did_you_mean
 from anachron.core.jsonio import read_json
 from anachron.inspect.params import checked, one_line
 from anachron.inspect.scorer import RETRIEVAL_TOOLS
@@ -54,6 +54,7 @@ from anachron.store import open_corpus
 __all__ = ["anachron_bank", "bank_samples", "bank_scorer", "verified_bank"]
 
 _KEY = "anachron_bank"
+BUNDLED_FILINGS = "bundled:filings"  # the log's name of corpus/v0/filings (anachron.inspect.export)
 
 
 def verified_bank(bank: str | None = None, manifest: str | None = None) -> Bank:
@@ -256,7 +257,7 @@ def anachron_bank(
     checked("anachron_bank", bank=bank, manifest=manifest, corpus=corpus, mode=mode, k=k, budget=budget)
     with one_line("anachron_bank"):
         if mode not in MODES:
-            raise AnachronError(f"-T mode: expected one of {', '.join(MODES)}, got {mode!r}")
+            raise AnachronError(f"-T mode: {did_you_mean(mode, MODES)}expected one of {', '.join(MODES)}, got {mode!r}")
         questions = verified_bank(bank, manifest)
         engine = open_corpus(corpus if corpus is not None else default_filings_dir(), samples=False).engine
         tools = retrieval_tools(engine, mode=mode, k=k, budget=budget)
@@ -266,5 +267,8 @@ def anachron_bank(
         solver=anachron_agent(tools, budget=budget),
         scorer=bank_scorer(questions, tools),
         message_limit=MESSAGE_LIMIT,
-        metadata={"anachron_mode": mode, "bank_version": questions.version},
+        # The corpus the tools served, so `anachron export` and `report` score the log against it:
+        # the -T corpus as given, or the bundled filings corpus by name (a path would not travel).
+        metadata={"anachron_mode": mode, "bank_version": questions.version,
+                  "anachron_corpus": corpus if corpus is not None else BUNDLED_FILINGS},
     )

@@ -20,7 +20,7 @@ from typing import Any, Iterable, Mapping, Sequence
 
 from ...core.errors import AnachronError
 
-__all__ = ["CORPUS_FILES", "FORMAT", "SERVED", "build_meta", "check_meta", "check_unchanged", "fingerprint", "stale_file"]
+__all__ = ["CORPUS_FILES", "FORMAT", "SERVED", "build_meta", "check_meta", "check_unchanged", "content_digest", "fingerprint", "stale_file"]
 
 FORMAT = "anachron-index 4"  # 4: per-term posting arrays and bitmaps (postings); 3: items keep their facts, entities their fiscal year end
 CORPUS_FILES = ("items.jsonl", "entities.jsonl", "samples.jsonl")
@@ -47,6 +47,16 @@ def fingerprint(directory: str | os.PathLike[str], names: Sequence[str] = CORPUS
         stat = path.stat()
         out[name] = {"sha256": _sha256(path), "size": stat.st_size, "mtime_ns": stat.st_mtime_ns}
     return out
+
+
+def content_digest(files: Mapping[str, Any], names: Sequence[str] = SERVED) -> str:
+    """``sha256:`` and one digest of the SHA-256 of each of *names* in *files* (:func:`fingerprint`'s
+    shape; an absent file counts as ``none``): what a corpus's content is, however it is stored."""
+    digest = hashlib.sha256()
+    for name in names:
+        entry = files.get(name)
+        digest.update(f"{name}:{entry['sha256'] if entry else 'none'}\n".encode())
+    return "sha256:" + digest.hexdigest()
 
 
 def stale_file(directory: Path, recorded: Mapping[str, Any], names: Iterable[str]) -> str | None:

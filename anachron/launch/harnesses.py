@@ -1,0 +1,322 @@
+"""The command-line harnesses ``anachron run`` launches, each with the lock as its only tool surface.
+
+Per harness: the command line and environment (the flags that remove every
+built-in tool and name the lock), the importer that reads its transcript,
+the names its log gives the lock's tools, and the preflight read from its
+first event.  The preflight fails closed: a check that cannot be made is a
+refusal.  docs/run-rules.md ("Sealed launchers") gives the flags, what each
+init event shows, and what is known to break the seal.
+
+- **claude-code**: ``system/init`` lists ``tools`` and ``mcp_servers`` (with
+  a ``status``): the lock must be ``connected``, both its tools listed, and
+  no other tool present but the few that never leave the process
+  (:data:`CLAUDE_LOCAL`);
+- **codex** (``thread.started``) and **gemini-cli** (``init``) list neither
+  tools nor servers: what is checked instead is that the lock process
+  started (it creates its event log at start-up) and that the flags
+  removing the built-in tools are on the command line; the guard
+  (:meth:`Harness.calls`) then stops the run at the first call of any tool
+  but the lock's.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import subprocess
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Mapping, Sequence
+
+from ..core.jsonio import dump_json
+from .lock import SERVER, TOOLS, Lock, child_env, mcp_config, server_entry
+
+# Claude Code's built-in tools (as of 2.1), each removed by name: --tools "" does not remove them
+# all in every version (anthropics/claude-code#31182), so both are given.
+CLAUDE_BUILTINS = (
+    "Bash", "BashOutput", "KillShell", "KillBash", "Task", "Agent", "ToolSearch", "WebSearch", "WebFetch",
+    "Read", "Write", "Edit", "MultiEdit", "Glob", "Grep", "LS", "NotebookEdit", "NotebookRead", "TodoWrite",
+    "Skill", "SlashCommand", "TaskOutput", "TaskStop", "TaskCreate", "TaskGet", "TaskList", "TaskUpdate",
+    "AskUserQuestion", "EnterPlanMode", "ExitPlanMode", "SendMessage", "ListMcpResourcesTool", "ReadMcpResourceTool",
+    # Listed by the system/init of Claude Code 2.1.x (anthropics/claude-code#62608): a deny list must name them.
+    "PowerShell", "Monitor", "RemoteTrigger", "CronCreate", "CronDelete", "CronList", "EnterWorktree", "ExitWorktree",
+    "PushNotification", "ScheduleWakeup", "LSP",
+)
+# Tools Claude Code may keep that never leave its process (a list that omits EndConversation does not remove it).
+CLAUDE_LOCAL = frozenset({"EndConversation", "TodoWrite", "ExitPlanMode", "EnterPlanMode"})
+WEB_TOOLS = frozenset({"WebSearch", "WebFetch", "web_search", "google_web_search", "web_fetch"})
+SHELLS = frozenset({"Bash", "BashOutput", "KillShell", "KillBash", "shell", "exec_command", "run_shell_command"})
+# Gemini CLI's built-in tools (packages/core/src/tools/tool-names.ts), all excluded.
+GEMINI_BUILTINS = (
+    "run_shell_command", "google_web_search", "web_fetch", "glob", "write_todos", "write_file", "replace",
+    "grep_search", "search_file_content", "read_many_files", "read_file", "list_directory", "save_memory",
+    "activate_skill", "ask_user", "get_internal_docs", "enter_plan_mode", "exit_plan_mode", "invoke_agent",
+)
+
+
+@dataclass(frozen=True)
+class Check:
+    """One preflight check: its name, whether it passed, and what was seen."""
+
+    name: str
+    passed: bool
+    detail: str
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"check": self.name, "passed": self.passed, "detail": self.detail}
+
+
+@dataclass
+class Prepared:
+    """What a harness is started with: argv, environment, and the files written for it."""
+
+    argv: list[str]
+    env: dict[str, str]
+    files: dict[str, str] = field(default_factory=dict)  # name in the run directory -> text
+
+
+def kind_of(tool: str) -> str:
+    """``web``, ``shell`` or ``other``: what a tool outside the lock is, for a refusal's reason."""
+    return "web" if tool in WEB_TOOLS else "shell" if tool in SHELLS else "not the lock's"
+
+
+def version_of(executable: str) -> str | None:
+    """``EXECUTABLE --version``'s first line, or ``None`` when it cannot tell (recorded, never fatal)."""
+    try:
+        done = subprocess.run([executable, "--version"], capture_output=True, text=True, timeout=60, stdin=subprocess.DEVNULL)
+    except (OSError, subprocess.SubprocessError):
+        return None
+    lines = [line.strip() for line in (done.stdout or "").split("\n") if line.strip()]
+    return lines[0] if done.returncode == 0 and lines else None
+
+
+class Harness:
+    """A harness: override :meth:`prepare`, :meth:`preflight` and :meth:`calls`."""
+
+    name = ""
+    executable = ""
+    log_format = ""
+    lock_names: tuple[str, ...] = ()  # the names its log gives the lock's tools, beyond mcp__lock__*
+
+    def prepare(self, lock: Lock, events: Path, rundir: Path, model: str | None, max_turns: int | None) -> Prepared:
+        raise NotImplementedError
+
+    def is_init(self, event: Mapping[str, Any]) -> bool:
+        raise NotImplementedError
+
+    def preflight(self, event: Mapping[str, Any], prepared: Prepared) -> list[Check]:
+        raise NotImplementedError
+
+    def calls(self, event: Mapping[str, Any]) -> list[str]:
+        """The tools *event* calls, by the names the log gives them."""
+        raise NotImplementedError
+
+    def outside(self, event: Mapping[str, Any]) -> str | None:
+        """Why *event* shows the harness acting outside the lock other than by a call (``None``: it does not)."""
+        return None
+
+    def is_lock(self, tool: str) -> bool:
+        return tool in self.lock_names or tool in {f"mcp__{SERVER}__{name}" for name in TOOLS}
+
+    def reported_version(self, event: Mapping[str, Any]) -> str | None:
+        """The version the init event reports, if any."""
+        return None
+
+
+class ClaudeCode(Harness):
+    name = "claude-code"
+    executable = "claude"
+    log_format = "claude-code"
+
+    def __init__(self, supports_tools_flag: bool = True, supports_settings_flag: bool = False) -> None:
+        self.supports_tools_flag = supports_tools_flag
+        self.supports_settings_flag = supports_settings_flag
+
+    @staticmethod
+    def probe(executable: str) -> tuple[bool, bool]:
+        """Whether ``claude --help`` lists ``--tools`` (older versions have only ``--disallowedTools``)
+        and ``--settings`` (a flag an older version does not know would stop it at start-up)."""
+        try:
+            done = subprocess.run([executable, "--help"], capture_output=True, text=True, timeout=60, stdin=subprocess.DEVNULL)
+        except (OSError, subprocess.SubprocessError):
+            return False, False
+        listed = lambda flag: re.search(rf"(?:^|[\s,]){flag}\b", done.stdout or "") is not None  # noqa: E731
+        return listed("--tools"), listed("--settings")
+
+    def prepare(self, lock, events, rundir, model, max_turns):
+        config = rundir / "mcp.json"
+        argv = [self.executable, "-p", "--output-format", "stream-json", "--verbose",
+                "--strict-mcp-config", "--mcp-config", str(config)]
+        if self.supports_tools_flag:
+            argv += ["--tools", ""]
+        argv += ["--disallowedTools", ",".join(CLAUDE_BUILTINS),
+                 "--allowedTools", ",".join(f"mcp__{SERVER}__{tool}" for tool in TOOLS)]
+        if model is not None:
+            argv += ["--model", model]
+        if max_turns is not None:
+            argv += ["--max-turns", str(max_turns)]
+        files = {}
+        if self.supports_settings_flag:
+            # A hook is a command outside the lock whose output can reach the model (SessionStart's does).
+            settings = rundir / "claude-settings.json"
+            files[settings.name] = dump_json({"disableAllHooks": True})
+            argv += ["--settings", str(settings)]
+        # Claude Code 2.x defers MCP tools behind ToolSearch, which --tools "" removes: without this the
+        # lock's tools are never reachable (ozongzi/agentix v0.26.1 hit the same).
+        env = child_env({"CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC": "1", "ENABLE_TOOL_SEARCH": "false"})
+        return Prepared(argv, env, files)
+
+    def outside(self, event):
+        if event.get("type") == "system" and str(event.get("subtype", "")).startswith("hook_"):
+            return f"a hook ran ({event.get('hook_name') or event.get('subtype')}): a command outside the lock"
+        return None
+
+    def is_init(self, event):
+        return event.get("type") == "system" and event.get("subtype") == "init"
+
+    def reported_version(self, event):
+        value = event.get("claude_code_version")
+        return value if isinstance(value, str) else None
+
+    def preflight(self, event, prepared):
+        servers = event.get("mcp_servers")
+        tools = event.get("tools")
+        checks = []
+        if not isinstance(servers, list):
+            checks.append(Check("lock connected", False, "the init event has no mcp_servers list"))
+        else:
+            status = next((s.get("status") for s in servers if isinstance(s, dict) and s.get("name") == SERVER), None)
+            shown = json.dumps([{"name": s.get("name"), "status": s.get("status")} for s in servers if isinstance(s, dict)])
+            if status == "connected":
+                checks.append(Check("lock connected", True, f"mcp_servers: {shown}"))
+            elif status is None:
+                checks.append(Check("lock connected", False, f"the lock is not among the MCP servers (mcp_servers: {shown})"))
+            else:
+                checks.append(Check("lock connected", False, f"the lock's status is {status!r}, not 'connected'"))
+        if not isinstance(tools, list) or not all(isinstance(t, str) for t in tools):
+            checks.append(Check("no built-in tools", False, "the init event has no tools list"))
+            return checks
+        outside = [t for t in tools if not self.is_lock(t) and t not in CLAUDE_LOCAL]
+        if outside:
+            named = ", ".join(f"{t} ({kind_of(t)})" for t in outside)
+            checks.append(Check("no built-in tools", False, f"tools outside the lock are present: {named}"))
+        else:
+            checks.append(Check("no built-in tools", True, f"tools: {json.dumps(tools)}"))
+        missing = [f"mcp__{SERVER}__{tool}" for tool in TOOLS if f"mcp__{SERVER}__{tool}" not in tools]
+        checks.append(Check("lock tools offered", not missing,
+                            f"missing from tools: {', '.join(missing)}" if missing else "search and fetch listed"))
+        return checks
+
+    def calls(self, event):
+        message = event.get("message")
+        content = message.get("content") if isinstance(message, dict) else None
+        if event.get("type") != "assistant" or not isinstance(content, list):
+            return []
+        return [str(block.get("name")) for block in content
+                if isinstance(block, dict) and block.get("type") in ("tool_use", "server_tool_use")]
+
+
+def _toml(value: Any) -> str:
+    """A TOML value of a string or a list of strings (a JSON string is a TOML basic string)."""
+    return json.dumps(value)
+
+
+class Codex(Harness):
+    name = "codex"
+    executable = "codex"
+    log_format = "codex"
+    lock_names = tuple(f"{SERVER}__{tool}" for tool in TOOLS)  # the codex importer's SERVER__TOOL
+
+    def prepare(self, lock, events, rundir, model, max_turns):
+        entry = server_entry(lock, events)
+        key = f"mcp_servers.{SERVER}"
+        overrides = [
+            'web_search="disabled"',
+            "features.shell_tool=false",
+            f"{key}.command={_toml(entry['command'])}",
+            f"{key}.args={_toml(entry['args'])}",
+            *(f"{key}.env.{name}={_toml(value)}" for name, value in entry["env"].items()),
+            f"{key}.enabled_tools={_toml(list(TOOLS))}",
+            # codex exec cancels an MCP call it would have to ask about (openai/codex#16685).
+            f'{key}.default_tools_approval_mode="approve"',
+        ]
+        argv = [self.executable, "exec", "--json", "--skip-git-repo-check", "--sandbox", "read-only"]
+        for override in overrides:
+            argv += ["-c", override]
+        if model is not None:
+            argv += ["--model", model]
+        argv.append("-")  # the prompt is read from stdin
+        return Prepared(argv, child_env())
+
+    def is_init(self, event):
+        return event.get("type") == "thread.started"
+
+    def preflight(self, event, prepared):
+        flags = " ".join(prepared.argv)
+        present = 'web_search="disabled"' in flags and "features.shell_tool=false" in flags
+        return [Check("no built-in tools", present,
+                      "codex exec --json lists no tools: checked the flags web_search=\"disabled\" and "
+                      "features.shell_tool=false, and every call is guarded")]
+
+    def calls(self, event):
+        item = event.get("item")
+        if event.get("type") not in ("item.started", "item.completed") or not isinstance(item, dict):
+            return []
+        kind = item.get("type")
+        if kind == "mcp_tool_call":
+            return [f"{item.get('server')}__{item.get('tool')}"]
+        if kind == "command_execution":
+            return ["shell"]
+        if kind == "web_search":
+            return ["web_search"]
+        return []
+
+
+class GeminiCli(Harness):
+    name = "gemini-cli"
+    executable = "gemini"
+    log_format = "gemini-cli"
+    # Gemini CLI named an MCP tool by its own name (or SERVER__TOOL when two servers clash); since 0.46 it is
+    # mcp_SERVER_TOOL (auth0/auth0-evals#46 reads it from the bundle's generateValidName).
+    lock_names = (*TOOLS, *(f"{SERVER}__{tool}" for tool in TOOLS), *(f"mcp_{SERVER}_{tool}" for tool in TOOLS))
+
+    def prepare(self, lock, events, rundir, model, max_turns):
+        entry = server_entry(lock, events)
+        settings = {
+            "mcpServers": {SERVER: {"command": entry["command"], "args": entry["args"], "env": entry["env"],
+                                    "trust": True, "includeTools": list(TOOLS)}},
+            "mcp": {"allowed": [SERVER]},
+            "tools": {"core": [], "exclude": list(GEMINI_BUILTINS)},
+        }
+        path = rundir / "gemini-settings.json"
+        argv = [self.executable, "--output-format", "stream-json", "--allowed-mcp-server-names", SERVER]
+        if model is not None:
+            argv += ["--model", model]
+        # The system settings file has the final say over user and workspace settings.
+        env = child_env({"GEMINI_CLI_SYSTEM_SETTINGS_PATH": str(path)})
+        return Prepared(argv, env, {path.name: dump_json(settings)})
+
+    def is_init(self, event):
+        return event.get("type") == "init"
+
+    def preflight(self, event, prepared):
+        return [Check("no built-in tools", "--allowed-mcp-server-names" in prepared.argv,
+                      "stream-json's init lists no tools: checked the settings (tools.core empty, every built-in "
+                      "excluded) and --allowed-mcp-server-names lock, and every call is guarded")]
+
+    def calls(self, event):
+        return [str(event.get("tool_name"))] if event.get("type") == "tool_use" else []
+
+
+HARNESSES: dict[str, type[Harness]] = {"claude-code": ClaudeCode, "codex": Codex, "gemini-cli": GeminiCli}
+LOOPS = ("responses", "chat")
+NAMES = (*HARNESSES, *LOOPS)
+
+
+def lock_config_text(lock: Lock, events: Path) -> str:
+    return dump_json(mcp_config(lock, events))
+
+
+def guard_breach(harness: Harness, names: Sequence[str]) -> str | None:
+    """The first of *names* that is not the lock's, or ``None``."""
+    return next((name for name in names if not harness.is_lock(name)), None)

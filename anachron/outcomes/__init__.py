@@ -1,0 +1,295 @@
+"""``anachron outcomes``: forecast scores with the leak split, as a report (docs/outcomes.md).
+
+OUTCOME MATERIAL (reads resolutions): never imported by a serving path.
+The arithmetic is :mod:`anachron.core.outcomes`; the model badge is the
+bank's rule (:meth:`anachron.bank.cutoffs.ModelCutoff.badge_on`); the
+paired comparison of two models is :func:`anachron.core.stats.compare_modes`
+over their per-sample Brier scores.  This module joins the files, and
+:func:`render_table` prints the leaderboard.
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+import os
+from dataclasses import replace
+from itertools import combinations
+from typing import Any, Mapping, Sequence
+
+from ..bank.cutoffs import BADGES
+from ..core.dates import parse_date
+from ..core.errors import AnachronError
+from ..core.outcomes import (
+    LOG_CLIP,
+    SUM_TOLERANCE,
+    Forecast,
+    base_rate,
+    check_kind,
+    difficulty_adjusted,
+    score_model,
+    scored_sample,
+    uniform,
+)
+from ..core.stats import compare_modes
+from .reading import Forecasts, load_forecasts, load_resolutions, load_scores
+
+__all__ = ["BADGES", "build_report", "ranked", "render_table", "load_forecasts", "load_resolutions", "load_scores"]
+
+_SHOWN = 5
+
+
+def _baseline_forecasts(spec: str) -> tuple[str, Any]:
+    """``(label, how)`` of ``--baseline``: "0.5", "base-rate" or a forecast file of one model."""
+    if spec == "0.5":
+        return "0.5", None
+    if spec == "base-rate":
+        return "base rate", None
+    forecasts = load_forecasts(spec)
+    if len(forecasts.by_model) != 1:
+        raise AnachronError(f"{spec}: a baseline file holds one forecaster, found {len(forecasts.by_model)}")
+    (name, table), = forecasts.by_model.items()
+    return f"{name} ({spec})", table
+
+
+def _badge(model: str, cutoffs: Mapping[str, Any] | None, days: Sequence[_dt.date | None]) -> tuple[str, str]:
+    """The model's badge and why: pre-event only when every sample's event is known to come after its release."""
+    if cutoffs is None:
+        return BADGES[1], "no --model-cutoffs: its release cannot be shown to predate the events"
+    cutoff = cutoffs.get(model)
+    if cutoff is None:
+        return BADGES[1], "not in --model-cutoffs: its release cannot be shown to predate the events"
+    undated = sum(1 for d in days if d is None)
+    if undated:
+        return BADGES[1], f"{undated} sample(s) with neither a resolution date nor T"
+    late = sum(1 for d in days if cutoff.badge_on(d) == BADGES[1])
+    if late:
+        return BADGES[1], f"released {cutoff.release_date} on or after the resolution of {late} sample(s)"
+    return BADGES[0], f"released {cutoff.release_date}, before every event"
+
+
+def _ids(ids: Sequence[str]) -> list[str]:
+    return sorted(ids)
+
+
+def build_report(
+    forecast_files: Sequence[str | os.PathLike[str]],
+    resolutions_file: str | os.PathLike[str],
+    *,
+    scores: Mapping[str | None, str | os.PathLike[str]] | None = None,
+    cutoffs: Mapping[str, Any] | None = None,
+    baseline: str = "0.5",
+    n_resamples: int = 2000,
+    seed: int = 0,
+    confidence: float = 0.95,
+) -> dict[str, Any]:
+    """The report as JSON-ready data (docs/outcomes.md, "JSON").
+
+    *scores* maps a model name (``None``: every model) to its run's
+    ``anachron score --format json`` output.  A forecast without a
+    resolution is counted and listed, never scored; so is a trace answer
+    stating no probability.
+    """
+    resolutions, unresolved_entries = load_resolutions(resolutions_file)
+    by_model: dict[str, dict[str, Forecast]] = {}
+    unread: dict[str, list[str]] = {}
+    trace_as_of: dict[str, _dt.date] = {}
+    for path in forecast_files:
+        loaded: Forecasts = load_forecasts(path)
+        for model, table in loaded.by_model.items():
+            if model in by_model:
+                raise AnachronError(f"{path}: model {model!r} is also in another forecast file")
+            by_model[model] = dict(table)
+        for model, ids in (loaded.unread or {}).items():
+            unread.setdefault(model, []).extend(ids)
+        trace_as_of.update(loaded.as_of or {})
+    if not by_model:
+        raise AnachronError("no forecast read from " + ", ".join(map(str, forecast_files)))
+    score_tables = {key: load_scores(path) for key, path in (scores or {}).items()}
+    unknown = [k for k in score_tables if k is not None and k not in by_model]
+    if unknown:
+        raise AnachronError(f"--scores names model {unknown[0]!r}, which has no forecasts (models: {', '.join(sorted(by_model))})")
+    label, given = _baseline_forecasts(baseline)
+    rate = None
+    if baseline == "base-rate":
+        forecast_ids = sorted({s for table in by_model.values() for s in table if s in resolutions})
+        rate = base_rate([resolutions[s].outcome for s in forecast_ids])  # each resolved sample once
+
+    models: list[dict[str, Any]] = []
+    per_sample_brier: dict[str, dict[str, float]] = {}
+    observations = []
+    for model in sorted(by_model):
+        table = by_model[model]
+        leak_table = score_tables.get(model, score_tables.get(None)) if score_tables else None
+        leak_file = (scores or {}).get(model, (scores or {}).get(None, "scores"))
+        missing = [s for s in table if s not in resolutions]
+        samples = []
+        days: list[_dt.date | None] = []
+        for sample_id in sorted(s for s in table if s in resolutions):
+            forecast, resolution = table[sample_id], resolutions[sample_id]
+            if given is not None:
+                base = given.get(sample_id)
+                if base is None:
+                    raise AnachronError(f"{baseline}: no baseline forecast for sample {sample_id!r}", sample_id=sample_id)
+            elif rate is not None:
+                base = Forecast(sample_id, "baseline", probability=rate)
+            else:
+                base = uniform(forecast)
+            try:  # a forecast of another kind than its resolution: name the resolution's line
+                check_kind(forecast, resolution.outcome)
+            except AnachronError as exc:
+                raise AnachronError(f"{resolution.where}: {exc}", sample_id=sample_id) from None
+            record = None if leak_table is None else leak_table.get(sample_id)
+            samples.append(scored_sample(forecast, resolution.outcome, base, record, f"{leak_file} (sample {sample_id})",
+                                         split=leak_table is not None))
+            as_of = resolution.as_of or trace_as_of.get(sample_id)
+            if as_of is None and record is not None and record.get("as_of") is not None:
+                try:
+                    as_of = parse_date(record["as_of"])
+                except AnachronError as exc:
+                    raise AnachronError(f"{leak_file} (sample {sample_id}): as_of: {exc}", sample_id=sample_id) from None
+            days.append(resolution.resolution_date or as_of)
+        if not samples:
+            raise AnachronError(
+                f"model {model!r}: none of its {len(table)} forecasts has a resolution in {resolutions_file}"
+            )
+        score = score_model(model, samples, baseline=label, n_resamples=n_resamples, seed=seed, confidence=confidence)
+        badge, why = _badge(model, cutoffs, days)
+        per_sample_brier[model] = {s.sample_id: s.brier for s in samples}
+        observations += [(s.sample_id, model, s.brier) for s in samples]
+        entry = score.to_dict()
+        entry.update({
+            "badge": badge,
+            "badge_reason": why,
+            "missing_resolutions": {"n": len(missing), "samples": _ids(missing)},
+            "unread_answers": {"n": len(unread.get(model, [])), "samples": _ids(unread.get(model, []))},
+        })
+        if leak_table is not None:
+            unscored = [s.sample_id for s in samples if s.sample_id not in leak_table]
+            entry["unscored_samples"] = {"n": len(unscored), "samples": _ids(unscored)}
+        models.append(entry)
+    fit = difficulty_adjusted(observations)
+    for entry in models:
+        entry["difficulty_adjusted_brier"] = fit.models[entry["model"]]
+    comparisons = []
+    badge_of = {entry["model"]: entry["badge"] for entry in models}
+    for a, b in combinations(sorted(by_model), 2):
+        common = sorted(per_sample_brier[a].keys() & per_sample_brier[b].keys())
+        if not common:
+            comparisons.append({"a": a, "b": b, "badges": [badge_of[a], badge_of[b]], "n": 0, "note": "no sample in common"})
+            continue
+        # A Brier score is a rate in [0, 1]: compare_modes checks it by the rule of its rate metric (tclr), and
+        # the report is labelled brier (the metrics of `anachron compare` are the score output's fields).
+        report = compare_modes(
+            {s: per_sample_brier[a][s] for s in common}, {s: per_sample_brier[b][s] for s in common},
+            confidence=confidence, n_resamples=n_resamples, seed=seed, metric="tclr",
+        )
+        comparisons.append({"a": a, "b": b, "badges": [badge_of[a], badge_of[b]], **replace(report, metric="brier").to_dict()})
+    return {
+        "format": "anachron-outcomes/1",
+        "baseline": label,
+        "base_rate": rate,
+        "confidence": confidence,
+        "resamples": n_resamples,
+        "seed": seed,
+        "log_clip": LOG_CLIP,
+        "sum_tolerance": SUM_TOLERANCE,
+        "unresolved_entries": unresolved_entries,
+        "fixed_effects": {"iterations": fit.iterations, "converged": fit.converged},
+        "leak_split": bool(score_tables),
+        "models": models,
+        "comparisons": comparisons,
+    }
+
+
+# --------------------------------------------------------------------------- the table
+
+
+def _f(value: float | None, digits: int = 3) -> str:
+    return "n/a" if value is None else f"{value + 0.0:.{digits}f}"
+
+
+def _signed(value: float | None) -> str:
+    return "n/a" if value is None else f"{value + 0.0:+.3f}"
+
+
+def _ci(iv: Mapping[str, Any], signed: bool = False) -> str:
+    show = _signed if signed else _f
+    if iv is None or iv.get("value") is None:
+        return "n/a"
+    if iv.get("ci_low") is None:
+        return show(iv["value"])
+    return f"{show(iv['value'])} [{show(iv['ci_low'])}, {show(iv['ci_high'])}]"
+
+
+def _grid(header: Sequence[str], rows: Sequence[Sequence[str]], indent: str = "  ") -> list[str]:
+    widths = [max(len(h), *(len(r[i]) for r in rows)) if rows else len(h) for i, h in enumerate(header)]
+    lines = [indent + "  ".join(h.ljust(w) for h, w in zip(header, widths)).rstrip()]
+    lines.append(indent + "  ".join("-" * w for w in widths))
+    lines += [indent + "  ".join(c.ljust(w) for c, w in zip(row, widths)).rstrip() for row in rows]
+    return lines
+
+
+def ranked(report: Mapping[str, Any], badge: str) -> list[Mapping[str, Any]]:
+    """The leaderboard of one badge: its models by Brier, then name (the table and the HTML page rank alike)."""
+    return sorted((m for m in report["models"] if m["badge"] == badge), key=lambda m: (m["brier"]["value"], m["model"]))
+
+
+def render_table(report: Mapping[str, Any]) -> str:
+    """The leaderboard, one block per badge (pre-event models first; the two are never ranked together)."""
+    level = f"{report['confidence'] * 100:.10g}%"
+    out = [
+        f"Forecast outcomes: {len(report['models'])} model(s); Brier (lower is better) with {level} bootstrap CIs "
+        f"({report['resamples']} resamples, seed {report['seed']}); skill against {report['baseline']}"
+    ]
+    for badge in BADGES:
+        rows = ranked(report, badge)
+        if not rows:
+            continue
+        out += ["", f"[{badge}]"]
+        header = ["rank", "model", "n", "Brier [CI]", "adj. Brier", "log loss", "skill"]
+        if report["leak_split"]:
+            header += ["clean n", "clean Brier", "leaked n", "leaked Brier", "leak inflation [CI]"]
+        table = []
+        for rank, m in enumerate(rows, start=1):
+            row = [str(rank), m["model"], str(m["n"]), _ci(m["brier"]), _f(m["difficulty_adjusted_brier"]),
+                   _f(m["log_loss"]["value"]), _f(m["brier_skill"]["value"])]
+            if report["leak_split"]:
+                split = m["leak_split"]
+                row += [str(split["clean"]["n"]), _f(split["clean"]["value"]), str(split["leaked"]["n"]),
+                        _f(split["leaked"]["value"]), _ci(split["inflation"], signed=True)]
+            table.append(row)
+        out += _grid(header, table)
+    notes = []
+    for m in report["models"]:
+        notes.append(f"{m['model']}: {m['badge']} ({m['badge_reason']})")
+        if report["leak_split"]:
+            split = m["leak_split"]
+            parts = [f"unverified {split['unverified']['n']} (Brier {_f(split['unverified']['value'])}, never counted clean)"]
+            for source, part in split["by_source"].items():
+                if not part["brier"]["n"]:
+                    continue
+                parts.append(f"{source} answer leaks {part['brier']['n']} (Brier {_f(part['brier']['value'])}, "
+                             f"inflation {_ci(part['inflation'], signed=True)})")
+            notes.append("  " + "; ".join(parts))
+            if m.get("unscored_samples", {}).get("n"):
+                notes.append(f"  {m['unscored_samples']['n']} sample(s) without leakage scores: counted unverified")
+        for key, what in (("missing_resolutions", "forecast(s) without a resolution, not scored"),
+                          ("unread_answers", "answer(s) stating no probability, not scored")):
+            if m[key]["n"]:
+                shown = ", ".join(m[key]["samples"][:_SHOWN]) + (", ..." if m[key]["n"] > _SHOWN else "")
+                notes.append(f"  {m[key]['n']} {what}: {shown}")
+    out += ["", *notes]
+    if report["comparisons"]:
+        out += ["", "Paired comparisons (Brier of a minus b over the samples both forecast; compare_modes):"]
+        for c in report["comparisons"]:
+            if not c["n"]:
+                out.append(f"  {c['a']} vs {c['b']}: {c['note']}")
+                continue
+            mixed = "" if c["badges"][0] == c["badges"][1] else f" ({c['badges'][0]} vs {c['badges'][1]}: not one leaderboard)"
+            out.append(
+                f"  {c['a']} vs {c['b']} (n={c['n']}): {_signed(c['mean_reduction'])} "
+                f"[{_signed(c['ci_low'])}, {_signed(c['ci_high'])}], sign-test p {c['sign_test_p']:.4f}{mixed}"
+            )
+    if report["unresolved_entries"]:
+        out += ["", f"{report['unresolved_entries']} resolution entr(ies) not resolved yet"]
+    return "\n".join(out)

@@ -1,0 +1,283 @@
+"""Reading the inputs of ``anachron outcomes``: forecasts, resolutions, leakage scores.
+
+The file formats (docs/outcomes.md, "Inputs"):
+
+- **forecasts**: a ForecastBench forecast set (one JSON object with
+  ``model`` and ``forecasts: [{id, source, forecast, resolution_date,
+  direction, ...}]``); or JSON Lines of ``{"sample_id", "probability"}`` or
+  ``{"sample_id", "probabilities": {option: p}}``, with an optional
+  ``"model"``; or trace lines (``{"sample_id", "answer", ...}``), whose
+  answer's probability is read by :func:`anachron.core.outcomes.answer_probability`;
+- **resolutions**: a ForecastBench resolution set (``resolutions: [{id,
+  resolution_date, resolved_to, resolved, direction}]``; an entry with
+  ``resolved: false`` has no resolution yet; the set's ``forecast_due_date``
+  is each question's T) or JSON Lines of
+  ``{"sample_id", "resolved_to"}`` (0, 1 or the option) with optional
+  ``"resolution_date"`` and ``"as_of"``.
+
+A ForecastBench question is keyed ``id`` (a combination question's ids
+joined by ``+``, its directions after a ``/``), then ``@resolution_date``
+when it has one (a dataset question is asked at several horizons).  A
+forecast without a resolution date (ForecastBench's market questions) is
+resolved by its question's entry when the resolution set holds only one
+(the market's, dated at its close).
+
+Every rejection names the file and line (JSON Lines) or the file and entry
+(``forecasts[3]``).
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+import os
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Mapping
+
+from ..core.attribution import parse_when
+from ..core.dates import parse_date
+from ..core.errors import AnachronError, describe
+from ..core.jsonio import parse_json, read_records, read_text
+from ..core.outcomes import Forecast, answer_probability, check_distribution, check_probability
+
+__all__ = ["Forecasts", "Resolution", "day_field", "load_forecasts", "load_resolutions", "load_scores", "read_day"]
+
+
+@dataclass(frozen=True)
+class Resolution:
+    """What a sample resolved to, and when (``None``: not given)."""
+
+    sample_id: str
+    outcome: int | str
+    resolution_date: _dt.date | None = None
+    as_of: _dt.date | None = None
+    where: str | None = None  # the file and line (or entry) it was read from
+
+
+@dataclass(frozen=True)
+class Forecasts:
+    """The forecasts of one file: ``{model: {sample id: Forecast}}``, and the answers no probability was read from."""
+
+    by_model: Mapping[str, Mapping[str, Forecast]]
+    unread: Mapping[str, tuple[str, ...]] | None = None  # model -> trace samples whose answer states no probability
+    as_of: Mapping[str, _dt.date] | None = None  # T of each trace sample, when the file gave it
+
+
+def _document(path: str | os.PathLike[str]) -> tuple[Any, list[tuple[str, dict]]]:
+    """``(json object, [])`` for a one-document file, else ``(None, [(where, record), ...])`` for JSON Lines."""
+    text = read_text(path)
+    stripped = text.lstrip()
+    if stripped.startswith("{"):
+        try:
+            obj = parse_json(text, str(path), multiline=True)
+        except AnachronError:
+            obj = None  # several objects: JSON Lines
+        if isinstance(obj, dict) and ("forecasts" in obj or "resolutions" in obj or "questions" in obj):
+            return obj, []
+    records = read_records(path)
+    return None, records
+
+
+def _text(where: str, obj: Mapping[str, Any], name: str) -> str:
+    value = obj.get(name)
+    if not isinstance(value, str) or not value:
+        raise AnachronError(f"{where}: {name} is {describe(value)}, expected a non-empty string")
+    return value
+
+
+def read_day(value: Any) -> _dt.date:
+    """A day as these files write it: ``YYYY-MM-DD`` (:func:`anachron.core.dates.parse_date`), or an ISO
+    datetime such as ForecastBench's ``2026-04-30T00:00:00+00:00``, read as its UTC day by the one date
+    grammar (:func:`anachron.core.attribution.parse_when`)."""
+    if isinstance(value, str) and "T" in value:
+        first, _, granularity = parse_when(value)
+        if granularity != "day":
+            raise AnachronError(f"{value!r} is not a day")
+        return first
+    return parse_date(value)
+
+
+def day_field(where: str, obj: Mapping[str, Any], name: str) -> _dt.date | None:
+    """Field *name* of *obj* read by :func:`read_day` (absent or null: ``None``); an error names *where* and the field."""
+    value = obj.get(name)
+    if value is None:
+        return None
+    try:
+        return read_day(value)
+    except AnachronError as exc:
+        raise AnachronError(f"{where}: {name}: {exc}") from None
+
+
+def forecastbench_key(where: str, entry: Mapping[str, Any]) -> str:
+    """The sample id of a ForecastBench question entry (module docstring)."""
+    key = _question_key(where, entry)
+    day = day_field(where, entry, "resolution_date")
+    return key if day is None else f"{key}@{day.isoformat()}"
+
+
+def _question_key(where: str, entry: Mapping[str, Any]) -> str:
+    """A ForecastBench entry's question: its id and direction, without the resolution date."""
+    ident = entry.get("id")
+    if isinstance(ident, list) and ident and all(isinstance(i, str) and i for i in ident):
+        key = "+".join(ident)
+    elif isinstance(ident, str) and ident:
+        key = ident
+    else:
+        raise AnachronError(f"{where}: id is {describe(ident)}, expected a string or a list of strings")
+    direction = entry.get("direction")
+    if isinstance(direction, list) and direction:
+        key += "/" + ",".join(str(d) for d in direction)
+    elif direction not in (None, []):
+        key += f"/{direction}"
+    return key
+
+
+def _add(by_model: dict[str, dict[str, Forecast]], seen: dict[tuple[str, str], str], where: str, forecast: Forecast) -> None:
+    key = (forecast.model, forecast.sample_id)
+    if key in seen:
+        raise AnachronError(f"{where}: model {forecast.model!r} forecast sample {forecast.sample_id!r} twice (first at {seen[key]})")
+    seen[key] = where
+    by_model.setdefault(forecast.model, {})[forecast.sample_id] = forecast
+
+
+def load_forecasts(path: str | os.PathLike[str]) -> Forecasts:
+    """The forecasts in *path* (any of the three shapes; module docstring)."""
+    obj, records = _document(path)
+    by_model: dict[str, dict[str, Forecast]] = {}
+    seen: dict[tuple[str, str], str] = {}
+    default_model = Path(path).stem.split(".")[0] or str(path)
+    if obj is not None:
+        entries = obj.get("forecasts")
+        if not isinstance(entries, list):
+            raise AnachronError(f"{path}: forecasts is {describe(entries)}, expected an array (a ForecastBench forecast set)")
+        model = obj.get("model")
+        model = model if isinstance(model, str) and model else default_model
+        organization = obj.get("organization")
+        if isinstance(organization, str) and organization and organization not in model:
+            model = f"{organization} {model}"
+        for i, entry in enumerate(entries):
+            where = f"{path}: forecasts[{i}]"
+            if not isinstance(entry, dict):
+                raise AnachronError(f"{where}: expected an object, got {describe(entry)}")
+            sample_id = forecastbench_key(where, entry)
+            probability = check_probability(entry.get("forecast"), f"{where} (sample {sample_id})")
+            _add(by_model, seen, where, Forecast(sample_id, model, probability=probability))
+        return Forecasts(by_model)
+    unread: dict[str, list[str]] = {}
+    as_of: dict[str, _dt.date] = {}
+    for where, record in records:
+        sample_id = _text(where, record, "sample_id")
+        model = record.get("model", default_model)
+        if not isinstance(model, str) or not model:
+            raise AnachronError(f"{where}: model is {describe(model)}, expected a non-empty string")
+        label = f"{where} (sample {sample_id})"
+        given = [name for name in ("probability", "probabilities", "answer") if name in record]
+        if len(given) > 1:
+            raise AnachronError(f"{label}: both {given[0]} and {given[1]}: give one forecast a line")
+        if "probabilities" in record:
+            forecast = Forecast(sample_id, model, probabilities=check_distribution(record["probabilities"], label))
+        elif "probability" in record:
+            forecast = Forecast(sample_id, model, probability=check_probability(record["probability"], label))
+        elif "answer" in record:
+            answer = record["answer"]
+            if answer is not None and not isinstance(answer, str):
+                raise AnachronError(f"{label}: answer is {describe(answer)}, expected a string or null")
+            day = day_field(where, record, "as_of")
+            if day is not None:
+                as_of[sample_id] = day
+            p = None if answer is None else answer_probability(answer)
+            if p is None:
+                unread.setdefault(model, []).append(sample_id)
+                continue
+            forecast = Forecast(sample_id, model, probability=p)
+        else:
+            raise AnachronError(f"{label}: no probability, probabilities or answer")
+        _add(by_model, seen, where, forecast)
+    for model, ids in unread.items():
+        if model not in by_model:
+            raise AnachronError(f"{path}: model {model!r}: none of its {len(ids)} answers states a probability")
+    if not by_model:
+        raise AnachronError(f"{path}: no forecast")
+    return Forecasts(by_model, {model: tuple(ids) for model, ids in unread.items()}, as_of)
+
+
+def _outcome(where: str, value: Any) -> int | str:
+    if isinstance(value, bool):
+        return int(value)
+    if isinstance(value, (int, float)) and value in (0, 1):
+        return int(value)
+    if isinstance(value, str) and value:
+        return value
+    raise AnachronError(f"{where}: resolved_to is {describe(value)}, expected 0, 1 or an option name")
+
+
+def load_resolutions(path: str | os.PathLike[str]) -> tuple[dict[str, Resolution], int]:
+    """``({sample id: Resolution}, unresolved)``: the resolutions in *path*, and how many entries have none yet."""
+    obj, records = _document(path)
+    out: dict[str, Resolution] = {}
+    first: dict[str, str] = {}
+    rows: dict[str, list[str | None]] = {}  # ForecastBench question -> its entries' keys (None: not resolved)
+    unresolved = 0
+    if obj is not None:
+        entries = obj.get("resolutions")
+        if not isinstance(entries, list):
+            raise AnachronError(f"{path}: resolutions is {describe(entries)}, expected an array (a ForecastBench resolution set)")
+        records = [(f"{path}: resolutions[{i}]", e) for i, e in enumerate(entries)]
+        forecastbench = True
+        due = day_field(str(path), obj, "forecast_due_date")  # the set's T: a market question has no resolution date
+    else:
+        forecastbench = False
+        due = None
+    if not records:
+        raise AnachronError(f"{path}: no resolution entry")
+    for where, entry in records:
+        if not isinstance(entry, dict):
+            raise AnachronError(f"{where}: expected an object, got {describe(entry)}")
+        if forecastbench:
+            sample_id = forecastbench_key(where, entry)
+            question_rows = rows.setdefault(_question_key(where, entry), [])
+            if entry.get("resolved") is False or entry.get("resolved_to") is None:
+                question_rows.append(None)
+                unresolved += 1
+                continue
+            question_rows.append(sample_id)
+        else:
+            sample_id = _text(where, entry, "sample_id")
+        if "resolved_to" not in entry or entry["resolved_to"] is None:
+            unresolved += 1
+            continue
+        if sample_id in first:
+            raise AnachronError(f"{where}: sample {sample_id!r} resolved twice (first at {first[sample_id]})")
+        first[sample_id] = where
+        out[sample_id] = Resolution(
+            sample_id, _outcome(f"{where} (sample {sample_id})", entry["resolved_to"]),
+            day_field(where, entry, "resolution_date"), day_field(where, entry, "as_of") or due, where,
+        )
+    # A market question's forecast names no resolution date (ForecastBench writes null there) while
+    # its one entry in the resolution set carries the market's close date: a forecast without a date
+    # is resolved by the question's only entry.  A question with several entries (a dataset
+    # question's horizons) has no such alias: a forecast of it without a date stays unresolved.
+    for question, keys in rows.items():
+        if len(keys) == 1 and keys[0] is not None and question not in out:
+            out[question] = out[keys[0]]
+    return out, unresolved
+
+
+def load_scores(path: str | os.PathLike[str]) -> dict[str, dict]:
+    """``{sample id: per-sample record}`` of an ``anachron score --format json`` output."""
+    from ..core.jsonio import read_json
+
+    obj = read_json(path)
+    samples = obj.get("samples") if isinstance(obj, dict) else None
+    if not isinstance(samples, list):
+        raise AnachronError(f"{path}: expected the output of `anachron score --format json` (an object with samples)")
+    out: dict[str, dict] = {}
+    for i, sample in enumerate(samples):
+        where = f"{path}: samples[{i}]"
+        if not isinstance(sample, dict):
+            raise AnachronError(f"{where}: expected an object, got {describe(sample)}")
+        sample_id = _text(where, sample, "sample_id")
+        if sample_id in out:
+            raise AnachronError(f"{where}: sample {sample_id!r} scored twice")
+        out[sample_id] = sample
+    return out
