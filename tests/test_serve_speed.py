@@ -332,16 +332,27 @@ class ServeLargeDirectoryTest(unittest.TestCase):
     def test_a_bad_large_corpus_stops_the_server_with_status_2_naming_the_file(self):
         with open(self.corpus / "items.jsonl", "a", encoding="utf-8") as fh:
             fh.write("{not json\n")
-        process = subprocess.run(
+        # stdin stays open (a client that waits): the server must stop on its own, not at end of input.
+        process = subprocess.Popen(
             serve_command("--as-of", T, "--events", str(self.tmp / "e.jsonl"), "--corpus", str(self.corpus), "--index-above", "1"),
-            cwd=ROOT, env={**os.environ, **self.env}, stdin=subprocess.PIPE, capture_output=True, text=True, timeout=TIMEOUT,
+            cwd=ROOT, env={**os.environ, **self.env}, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
         )
-        self.assertEqual(process.returncode, 2, process.stderr)
-        self.assertEqual(process.stdout, "")
-        last = process.stderr.strip().splitlines()[-1]
-        self.assertTrue(last.startswith("anachron: "), process.stderr)
+        try:
+            status = process.wait(timeout=TIMEOUT)
+        finally:
+            if process.poll() is None:
+                process.kill()
+                process.wait()
+            process.stdin.close()
+        stdout, stderr = process.stdout.read(), process.stderr.read()
+        process.stdout.close()
+        process.stderr.close()
+        self.assertEqual(status, 2, stderr)
+        self.assertEqual(stdout, "")
+        last = stderr.strip().splitlines()[-1]
+        self.assertTrue(last.startswith("anachron: "), stderr)
         self.assertIn("items.jsonl", last)
-        self.assertNotIn("Traceback", process.stderr)
+        self.assertNotIn("Traceback", stderr)
 
 
 if __name__ == "__main__":
