@@ -1,0 +1,77 @@
+"""check_traces (what `anachron import` checks its records with) against iter_traces (the scorer's validation).
+
+The two must accept the same records, count the same calls and refuse the same records with
+the same error; check_traces only skips dating items seen once in a run.
+"""
+
+import unittest
+
+from anachron.core.errors import AnachronError
+from anachron.core.trace import check_traces, iter_traces
+from anachron.store import load_corpus
+
+CORPUS = load_corpus()
+
+
+def record(sample_id, *calls, **extra):
+    return {"sample_id": sample_id, "as_of": "2022-06-01", "interactions": list(calls), **extra}
+
+
+def search(*returned, **extra):
+    return {"tool": "search", "query": "q", "returned": list(returned), **extra}
+
+
+def outcome(fn, records):
+    try:
+        return ("ok", [r for r in fn([(f"t.jsonl:{i + 1}", obj) for i, obj in enumerate(records)], CORPUS)])
+    except AnachronError as exc:
+        return ("error", str(exc))
+
+
+class CheckTracesTest(unittest.TestCase):
+    def same(self, *records):
+        checked = outcome(check_traces, records)
+        validated = outcome(iter_traces, records)
+        if validated[0] == "ok":
+            validated = ("ok", [(t.sample_id, len(t.interactions)) for t in validated[1]])
+        self.assertEqual(checked, validated)
+        return checked
+
+    def test_good_records_count_alike(self):
+        status, counts = self.same(
+            record("a", search({"url": "https://x.example/2022/01/05/a"}, "fin-001"), search(), {"tool": "fetch", "target": "fin-002"}),
+            record("b", search({"url": "https://x.example/b", "published_date": "2022-03-01"},
+                               {"url": "https://x.example/b", "published_date": "2022-03-01"})),
+            record("c"),
+        )
+        self.assertEqual((status, counts), ("ok", [("a", 3), ("b", 1), ("c", 0)]))
+
+    def test_an_item_dated_twice_differently_is_the_same_error(self):
+        status, message = self.same(record(
+            "a",
+            search({"url": "https://x.example/b", "published_date": "2022-03-01"}),
+            {"tool": "fetch", "status": "ok", "target": {"url": "https://x.example/b", "published_date": "2023-03-01"}},
+        ))
+        self.assertEqual(status, "error")
+        self.assertIn("is dated 2022-03-01", message)
+
+    def test_every_other_refusal_is_the_same_error(self):
+        cases = [
+            [record("a"), record("a")],  # a duplicate sample id
+            [record("a", search({"title": "no id or url"}))],
+            [record("a", search({"url": "https://x.example/a", "entities": ["NOPE"]}))],
+            [record("a", search({"id": "fin-001", "publish_date": "1999-01-01"}))],  # a corpus item, dated otherwise
+            [record("a", search("not-in-corpus"))],
+            [record("a", {"tool": "search", "status": "refused", "returned": [{"url": "https://x.example/a"}]})],
+            [record("a", search({"url": "https://x.example/a"}, time="yesterday"))],
+            [record("a", "not an interaction")],
+            [{"sample_id": "a", "interactions": "nope", "as_of": "2022-06-01"}],
+            [{"as_of": "2022-06-01", "interactions": []}],
+        ]
+        for records in cases:
+            with self.subTest(records=records):
+                self.assertEqual(self.same(*records)[0], "error")
+
+
+if __name__ == "__main__":
+    unittest.main()
