@@ -204,9 +204,32 @@ def run(args: argparse.Namespace) -> int:
             anyio.run(lambda: _serving(pending, lambda: adapter.serve_http(server, sock, host=host, lock=lock)))
     except KeyboardInterrupt:
         pass
+    except BaseException as exc:
+        if pending is None or pending.wait(0) is not exc:
+            raise
+        events.close()
+        _stop(exc)
     finally:
         events.close()
     return 0
+
+
+def _stop(exc: BaseException) -> None:
+    """End the process on a corpus that failed to open in the background: its error, then exit 2
+    (1 for a bug, with its traceback).
+
+    ``os._exit``, not a return: the stdio transport's reader is a worker thread blocked on stdin,
+    which the interpreter would wait for at exit while the client keeps stdin open.
+    """
+    sys.stdout.flush()
+    if isinstance(exc, AnachronError):
+        print(f"anachron: {exc}", file=sys.stderr, flush=True)
+        os._exit(2)
+    import traceback
+
+    traceback.print_exception(exc, file=sys.stderr)
+    sys.stderr.flush()
+    os._exit(1)
 
 
 BACKGROUND_ABOVE = 8 << 20  # bytes of items.jsonl: a directory this large is opened while the server answers
