@@ -36,7 +36,7 @@ EXIT_INVALID_RUN = 3
 def register(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser(
         "bank",
-        help="the leak-resistant question bank: build, manifest, verify, run",
+        help="the leak-resistant question bank: build, filings, manifest, verify, run, crosscheck",
         description=f"The leak-resistant question bank ({doc_url('bank.md')}; rules: {doc_url('run-rules.md')}).",
     )
     actions = parser.add_subparsers(dest="bank_command", metavar="ACTION")

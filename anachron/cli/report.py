@@ -86,9 +86,11 @@ def run(args: argparse.Namespace) -> int:
         write_files_atomic({**files, args.out: page})
         for path in stale:  # a figure of the previous set that this one does not draw
             path.unlink()
-    what = [f"{len(runs)} run{'s' if len(runs) != 1 else ''}"] + (["the paired comparison"] if comparison else [])
+    what = [f"{len(runs)} run{'s' if len(runs) != 1 else ''}"] if runs or bank is None else []  # a card alone: no "0 runs"
+    what += ["the paired comparison"] if comparison else []
     what += ["a bank score card"] if bank is not None else []
     print(f"wrote {args.out}: {', '.join(what)}")
     if args.figures is not None:
-        print(f"wrote {args.figures}: {len(files) - 1} figures (standalone SVG) and figures.json")
+        count = len(files) - 1  # figures.json is not a figure
+        print(f"wrote {args.figures}: {count} figure{'s' if count != 1 else ''} (standalone SVG) and figures.json")
     return 0

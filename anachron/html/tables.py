@@ -19,12 +19,17 @@ __all__ = ["bank_card", "comparison_table", "sample_card", "sample_table", "summ
 _SHORT = 24  # characters: a longer value (a verdict, a warning) is prose, and wraps instead of widening the table
 
 
+def _row(label: str, value: str, over: str) -> str:
+    """One figure's row; prose with nothing to be over (a warning) spans the "over" column too,
+    so it wraps in the table's width instead of in one narrow column."""
+    if len(str(value)) > _SHORT and not over:
+        return f'<tr><th scope="row">{esc(label)}</th><td class="prose" colspan="2">{esc(value)}</td></tr>'
+    return (f'<tr><th scope="row">{esc(label)}</th><td class="{"num" if len(str(value)) <= _SHORT else "prose"}">'
+            f'{esc(value)}</td><td class="den">{esc(over)}</td></tr>')
+
+
 def _table(rows: Sequence[tuple[str, str, str]], caption: str, klass: str) -> str:
-    body = "".join(
-        f'<tr><th scope="row">{esc(a)}</th><td class="{"num" if len(str(b)) <= _SHORT else "prose"}">{esc(b)}</td>'
-        f'<td class="den">{esc(c)}</td></tr>'
-        for a, b, c in rows
-    )
+    body = "".join(_row(a, b, c) for a, b, c in rows)
     return (
         f'<table class="{klass}"><caption>{esc(caption)}</caption>'
         f"<thead><tr><th>figure</th><th>value</th><th>over</th></tr></thead><tbody>{body}</tbody></table>"

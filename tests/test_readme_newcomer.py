@@ -1,0 +1,115 @@
+"""A newcomer's walk through README.md and docs/: what the commands print where the docs do not
+show it byte for byte (the command list of ``anachron --help``, what ``report`` says it wrote)
+and the comparison table's warnings in the HTML page."""
+
+import re
+import tempfile
+import unittest
+from html.parser import HTMLParser
+from pathlib import Path
+
+from anachron.cli import build_parser
+from anachron.core import compare_modes
+from anachron.html.tables import comparison_table
+from tests.support import run_cli
+
+
+def command_helps() -> dict[str, str]:
+    """Each subcommand's one-line help, as ``anachron --help`` lists it."""
+    parser = build_parser()
+    [sub] = [a for a in parser._actions if a.__class__.__name__ == "_SubParsersAction"]
+    return {choice.dest: choice.help for choice in sub._choices_actions}
+
+
+class CommandList(unittest.TestCase):
+    def test_every_command_has_a_short_help_without_a_url(self):
+        helps = command_helps()
+        self.assertIn("run", helps)
+        for name, text in helps.items():
+            with self.subTest(name):
+                self.assertTrue(text, name)
+                self.assertNotIn("http", text)  # the URL goes in the command's own --help
+                self.assertLessEqual(len(text), 100, text)
+
+    def test_the_bank_line_names_every_action(self):
+        status, out, _ = run_cli("bank", "--help")
+        self.assertEqual(status, 0)
+        actions = re.findall(r"^    (\w+)", out, flags=re.M)
+        self.assertTrue(actions)
+        line = command_helps()["bank"]
+        for action in actions:
+            self.assertIn(action, line)
+
+    def test_run_help_still_names_its_rules(self):
+        status, out, _ = run_cli("run", "--help")
+        self.assertEqual(status, 0)
+        self.assertIn("docs/run-rules.md", out.replace("\n", ""))
+
+
+class ReportSays(unittest.TestCase):
+    def test_a_bank_card_alone_is_not_zero_runs(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            status, card, err = run_cli("bank", "run", "--system", "respect", "--format", "json")
+            self.assertEqual(status, 0, err)
+            Path(tmp, "card.json").write_text(card, encoding="utf-8")
+            html, figures = str(Path(tmp, "card.html")), str(Path(tmp, "figs"))
+            status, out, err = run_cli("report", str(Path(tmp, "card.json")), "--out", html, "--figures", figures)
+            self.assertEqual(status, 0, err)
+            count = len(list(Path(figures).glob("*.svg")))
+            self.assertEqual(count, 1)  # the oracles' separation: no model, no cutoff split
+            self.assertEqual(out.splitlines(), [f"wrote {html}: a bank score card",
+                                                f"wrote {figures}: 1 figure (standalone SVG) and figures.json"])
+
+    def test_runs_are_counted(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            demo = Path(tmp, "demo")
+            self.assertEqual(run_cli("demo", "--out", str(demo))[0], 0)
+            html = str(Path(tmp, "r.html"))
+            status, out, err = run_cli("report", str(demo / "enforced.jsonl"), "--out", html, "--figures", str(Path(tmp, "f")))
+            self.assertEqual(status, 0, err)
+            lines = out.splitlines()
+            self.assertEqual(lines[0], f"wrote {html}: 1 run")
+            self.assertRegex(lines[1], r": \d+ figures \(standalone SVG\) and figures\.json$")
+
+
+class _Rows(HTMLParser):
+    def __init__(self):
+        super().__init__()
+        self.rows, self._row = [], None
+
+    def handle_starttag(self, tag, attrs):
+        if tag == "tr":
+            self._row = []
+        elif tag in ("td", "th") and self._row is not None:
+            self._row.append([tag, dict(attrs), ""])
+
+    def handle_data(self, data):
+        if self._row:
+            self._row[-1][2] += data
+
+    def handle_endtag(self, tag):
+        if tag == "tr" and self._row is not None:
+            self.rows.append(self._row)
+            self._row = None
+
+
+class ComparisonTable(unittest.TestCase):
+    def test_a_warning_spans_the_value_and_over_columns(self):
+        c = compare_modes({"a": 1.0, "b": 0.0}, {"a": 0.0, "b": 0.0}, n_resamples=200)
+        self.assertTrue(c.warnings)
+        parser = _Rows()
+        parser.feed(comparison_table(c))
+        warnings = [row for row in parser.rows if row[0][2] == "warning"]
+        self.assertEqual([row[1][2] for row in warnings], list(c.warnings))
+        for row in warnings:
+            self.assertEqual(len(row), 2)
+            self.assertEqual(row[1][1].get("colspan"), "2")
+        # a figure keeps its "over" cell, short or long
+        figures = [row for row in parser.rows if row[0][0] == "th" and row[0][1].get("scope") == "row" and row[0][2] != "warning"]
+        self.assertTrue(figures)
+        for row in figures:
+            self.assertEqual(len(row), 3, row)
+
+
+if __name__ == "__main__":
+    unittest.main()
