@@ -111,5 +111,42 @@ class ComparisonTable(unittest.TestCase):
             self.assertEqual(len(row), 3, row)
 
 
+class OutcomesFigures(unittest.TestCase):
+    """`anachron outcomes --html`: each figure has its axis titles, a legend and a caption with its n."""
+
+    def test_every_figure_has_axis_titles_a_legend_and_its_n(self):
+        import json
+
+        from anachron.html import svg
+
+        with tempfile.TemporaryDirectory() as tmp:
+            ids = [f"s{i}" for i in range(12)]
+            pred = Path(tmp, "p.jsonl")
+            pred.write_text("".join(json.dumps({"sample_id": s, "probability": (i % 10) / 10 + 0.05, "model": "m-a"}) + "\n"
+                                    for i, s in enumerate(ids)), encoding="utf-8")
+            res = Path(tmp, "r.jsonl")
+            res.write_text("".join(json.dumps({"sample_id": s, "resolved_to": i % 2}) + "\n" for i, s in enumerate(ids)),
+                           encoding="utf-8")
+            html = Path(tmp, "o.html")
+            status, _, err = run_cli("outcomes", str(pred), str(res), "--html", str(html), "--resamples", "200")
+            self.assertEqual(status, 0, err)
+            page = html.read_text(encoding="utf-8")
+        self.assertIn(svg.SVG_CSS, page)  # the report's theme: ticks and legends at 12 px
+        figures = re.findall(r'<figure class="fig" id="fig-([^"]+)">(.*?)<figcaption>(.*?)</figcaption></figure>', page, re.S)
+        names = [name for name, _, _ in figures]
+        # no --model-cutoffs: the model's release is unknown, so it is not ranked as pre-event
+        self.assertEqual(names, ["brier-web", "reliability-web-1"])
+        for name, body, caption in figures:
+            with self.subTest(name):
+                titles = re.findall(r'<text class="label"[^>]*>([^<]+)</text>', body)
+                self.assertGreaterEqual(len(titles), 2 if name.startswith("reliability") else 1, titles)
+                self.assertGreaterEqual(body.count('class="legend-entry"'), 2)
+                self.assertNotIn(">value<", body)  # an axis says what it measures
+        brier = dict((n, c) for n, _, c in figures)
+        self.assertIn("(n=12)", page)  # the Brier rows name their n
+        self.assertIn("12 forecast probabilities", brier["reliability-web-1"])
+        self.assertIn("95% Wilson", brier["reliability-web-1"])
+
+
 if __name__ == "__main__":
     unittest.main()

@@ -19,18 +19,19 @@ from .report import content_security_policy
 __all__ = ["outcomes_html", "reliability_plot"]
 
 _BADGES = ("pre-event model", "web-locked only")
-_SIZE = 320
-_PAD = 40
+_PLOT = 300  # px: the reliability diagram's square plot area
+_LEFT = 64  # px: the y tick labels and the turned axis title
 
 _CSS = """
-body{font:14px/1.45 system-ui,sans-serif;margin:24px auto;max-width:1100px;padding:0 16px;color:#1b1f24}
+body{font:14px/1.45 system-ui,sans-serif;margin:24px auto;max-width:1300px;padding:0 16px;color:#1b1f24}
 h1{font-size:22px}h2{font-size:18px;border-bottom:1px solid #d0d7de;padding-bottom:4px;margin-top:28px}
+h3{font-size:15px;margin:18px 0 6px}
 table{border-collapse:collapse;margin:8px 0 12px;font-variant-numeric:tabular-nums}
 th,td{border:1px solid #d0d7de;padding:3px 8px;text-align:left}td.num{text-align:right;white-space:nowrap}
-svg.plot{display:block;max-width:100%;height:auto;margin:4px 0 10px}
-svg .axis{stroke:#57606a;fill:none}svg .grid{stroke:#eaeef2;fill:none}svg .diagonal{stroke:#8c959f;stroke-dasharray:4 3;fill:none}
-svg .tick,svg .label{font:11px system-ui,sans-serif;fill:#57606a}
-svg .ci{stroke:#1b1f24;stroke-width:2;fill:none}svg .point{fill:#0969da}
+svg.plot{display:block;max-width:100%;height:auto}svg.plot .diagonal{stroke:#8c959f;stroke-dasharray:4 3;fill:none}
+figure.fig{margin:4px 0 14px;width:600px;max-width:100%}
+figure.fig figcaption{font-size:13px;color:#444c56;margin:4px 0 0;line-height:1.4}
+.figs{display:flex;flex-wrap:wrap;gap:8px 28px;align-items:flex-start}
 .badge{display:inline-block;padding:0 6px;border-radius:8px;font-size:12px;background:#ddf4ff}
 .badge.web{background:#fff8c5}p.meta{color:#57606a}
 """
@@ -40,40 +41,41 @@ def _f(x: float) -> str:
     return f"{x + 0.0:.2f}"
 
 
-def reliability_plot(bins: Sequence[Mapping[str, Any]], *, label: str) -> str:
-    """Observed frequency against mean forecast per bin, with each bin's Wilson interval; the diagonal is perfect calibration."""
-    inner = _SIZE - 2 * _PAD
-
-    def x(v: float) -> float:
-        return _PAD + v * inner
-
-    def y(v: float) -> float:
-        return _SIZE - _PAD - v * inner
-
-    parts = [
-        f'<svg xmlns="http://www.w3.org/2000/svg" class="plot" width="{_SIZE}" height="{_SIZE}" '
-        f'viewBox="0 0 {_SIZE} {_SIZE}" role="img" aria-label="{esc(label)}">'
-    ]
-    for t in (0, 0.25, 0.5, 0.75, 1):
-        parts.append(f'<path class="grid" d="M{_f(x(0))} {_f(y(t))}H{_f(x(1))}M{_f(x(t))} {_f(y(0))}V{_f(y(1))}"/>')
-        parts.append(f'<text class="tick" x="{_f(x(0) - 6)}" y="{_f(y(t) + 4)}" text-anchor="end">{t:g}</text>')
-        parts.append(f'<text class="tick" x="{_f(x(t))}" y="{_f(y(0) + 14)}" text-anchor="middle">{t:g}</text>')
-    parts.append(f'<path class="axis" d="M{_f(x(0))} {_f(y(1))}V{_f(y(0))}H{_f(x(1))}"/>')
-    parts.append(f'<path class="diagonal" d="M{_f(x(0))} {_f(y(0))}L{_f(x(1))} {_f(y(1))}"/>')
-    for b in bins:
-        if not b["n"]:
-            continue
+def _reliability_figure(name: str, model: str, bins: Sequence[Mapping[str, Any]], reason: str) -> svg.Figure:
+    """Observed frequency against mean forecast per bin, with each bin's 95% Wilson interval; the dashed
+    diagonal is perfect calibration.  An empty bin is not drawn (it has no frequency); the caption counts it."""
+    key, key_h = svg.legend([("point s0", "diamond", "observed frequency of a bin"), ("ci", "whisker", "95% Wilson CI"),
+                             ("diagonal", "line", "perfect calibration")], 16, 8, svg.WIDTH - 32)
+    top = 8 + key_h + 12
+    x = svg.Linear(0.0, 1.0, _LEFT, _LEFT + _PLOT)
+    y = svg.Linear(0.0, 1.0, top + _PLOT, top)
+    ticks = [(t, f"{t:g}") for t in (0, 0.25, 0.5, 0.75, 1)]
+    parts = [key,
+             svg.y_axis(y, _LEFT, ticks, "observed frequency (share that happened)", grid_right=_LEFT + _PLOT),
+             svg.x_axis(x, top + _PLOT, ticks, "mean forecast of the bin (probability)", grid_top=top),
+             f'<path class="diagonal" d="M{_f(x(0))} {_f(y(0))}L{_f(x(1))} {_f(y(1))}"/>']
+    drawn = [b for b in bins if b["n"]]
+    for b in drawn:
         title = (f"forecasts in [{b['low']:g}, {b['high']:g}): n={b['n']}, mean {num(b['mean_forecast'])}, "
                  f"observed {num(b['observed'])} [{num(b['ci_low'])}, {num(b['ci_high'])}]")
-        px = x(b["mean_forecast"])
-        parts.append(f'<path class="ci" d="M{_f(px)} {_f(y(b["ci_low"]))}V{_f(y(b["ci_high"]))}"><title>{esc(title)}</title></path>')
-        py = y(b["observed"])
-        parts.append(f'<path class="point" d="M{_f(px - 4)} {_f(py)}L{_f(px)} {_f(py - 4)}L{_f(px + 4)} {_f(py)}L{_f(px)} {_f(py + 4)}Z">'
-                     f'<title>{esc(title)}</title></path>')
-    parts.append(f'<text class="label" x="{_f(x(0.5))}" y="{_f(_SIZE - 6)}" text-anchor="middle">mean forecast</text>')
-    parts.append(f'<text class="label" x="12" y="{_f(y(0.5))}" text-anchor="middle" transform="rotate(-90 12 {_f(y(0.5))})">observed</text>')
-    parts.append("</svg>")
-    return "".join(parts)
+        px, py = x(b["mean_forecast"]), y(b["observed"])
+        whisker = f"M{_f(px)} {_f(y(b['ci_low']))}V{_f(y(b['ci_high']))}M{_f(px - 4)} {_f(y(b['ci_low']))}H{_f(px + 4)}" \
+                  f"M{_f(px - 4)} {_f(y(b['ci_high']))}H{_f(px + 4)}"
+        parts.append(f'<path class="ci" d="{whisker}"><title>{esc(title)}</title></path>')
+        parts.append(f'<path class="point s0" d="M{_f(px - 5)} {_f(py)}L{_f(px)} {_f(py - 5)}L{_f(px + 5)} {_f(py)}'
+                     f'L{_f(px)} {_f(py + 5)}Z"><title>{esc(title)}</title></path>')
+    total = sum(b["n"] for b in bins)
+    caption = (f"Reliability of {model}: {total} forecast probabilit{'y' if total == 1 else 'ies'} (a categorical "
+               f"forecast gives one per option) in {len(bins)} equal bins of the forecast, {len(drawn)} of them "
+               "non-empty. A point is a bin's share that happened (over its n) at the bin's mean forecast; the whisker "
+               "its 95% Wilson interval; on the dashed diagonal the forecasts are calibrated." + (f" Badge: {reason}." if reason else ""))
+    height = int(top + _PLOT + svg.AXIS_BELOW)
+    return svg.Figure(name, f"reliability of {model}", svg.WIDTH, height, "".join(parts), caption)
+
+
+def reliability_plot(bins: Sequence[Mapping[str, Any]], *, label: str) -> str:
+    """The reliability diagram of *bins* as an inline ``<svg>`` (see :func:`_reliability_figure`), *label* its model."""
+    return _reliability_figure("reliability", label, bins, "").svg()
 
 
 def _ci(iv: Mapping[str, Any] | None) -> str:
@@ -84,12 +86,11 @@ def _ci(iv: Mapping[str, Any] | None) -> str:
     return f"{num(iv['value'])} [{num(iv['ci_low'])}, {num(iv['ci_high'])}]"
 
 
-def _rows(iv_rows: list[tuple[str, Mapping[str, Any] | None]]) -> list[tuple[str, float, float, float]]:
-    return [(name, iv["value"], iv["ci_low"], iv["ci_high"]) for name, iv in iv_rows
-            if iv and iv.get("value") is not None and iv.get("ci_low") is not None]
+def _has_ci(iv: Mapping[str, Any] | None) -> bool:
+    return bool(iv) and iv.get("value") is not None and iv.get("ci_low") is not None
 
 
-def _board(badge: str, models: list[Mapping[str, Any]], split: bool) -> str:
+def _board(badge: str, models: list[Mapping[str, Any]], split: bool, stats: Mapping[str, Any]) -> str:
     head = ["rank", "model", "n", "Brier [CI]", "adj. Brier", "log loss", "skill"]
     if split:
         head += ["clean", "leaked", "unverified", "leak inflation [CI]"]
@@ -106,18 +107,33 @@ def _board(badge: str, models: list[Mapping[str, Any]], split: bool) -> str:
     kind = "web" if badge == _BADGES[1] else "pre"
     parts = [f'<h2><span class="badge {kind}">{esc(badge)}</span> leaderboard</h2>',
              f"<table><tbody>{''.join(cells)}</tbody></table>"]
-    rows = _rows([(m["model"], m["brier"]) for m in models])
+    figures = []
+    level = f"{stats['confidence'] * 100:.10g}%"
+    boot = f"{stats['resamples']} resamples, seed {stats['seed']}"
+    rows = [svg.IntervalRow(f"{m['model']} (n={m['n']})", m["brier"]["value"], m["brier"]["ci_low"], m["brier"]["ci_high"])
+            for m in models if _has_ci(m["brier"])]
     if rows:
-        parts.append(svg.interval_plot(rows, label=f"Brier by model ({badge})", series="brier"))
+        figures.append(svg.interval_panels(
+            f"brier-{kind}", f"Brier by model ({badge})", [svg.Panel("Brier score (0 best, 1 worst)", tuple(rows), lo=0.0)],
+            [("point s0", "diamond", "Brier over the model's n samples"), ("ci", "whisker", f"{level} bootstrap CI")],
+            f"Brier score of each model ({badge}) over the samples it forecast that resolved (n in its label), with its "
+            f"{level} percentile-bootstrap CI ({boot}); lower is better."))
     if split:
-        rows = _rows([(m["model"], m["leak_split"]["inflation"]) for m in models])
+        rows = [svg.IntervalRow(f"{m['model']} (clean {m['leak_split']['clean']['n']}/{m['n']})",
+                                m["leak_split"]["inflation"]["value"], m["leak_split"]["inflation"]["ci_low"],
+                                m["leak_split"]["inflation"]["ci_high"])
+                for m in models if _has_ci(m["leak_split"]["inflation"])]
         if rows:
-            parts.append(f"<h3>Leak inflation: Brier over all minus over clean ({esc(badge)})</h3>")
-            parts.append(svg.interval_plot(rows, label=f"leak inflation by model ({badge})", series="inflation"))
-    for m in models:
-        parts.append(f"<h3>{esc(m['model'])}: reliability</h3>")
-        parts.append(reliability_plot(m["reliability"], label=f"reliability of {m['model']}"))
-        parts.append(f'<p class="meta">{esc(m["badge_reason"])}</p>')
+            figures.append(svg.interval_panels(
+                f"inflation-{kind}", f"leak inflation by model ({badge})",
+                [svg.Panel("leak inflation (Brier: all minus clean)", tuple(rows))],
+                [("point s0", "diamond", "leak inflation"), ("ci", "whisker", f"{level} paired bootstrap CI")],
+                f"Leak inflation of each model ({badge}): its Brier over all its n samples minus its Brier over the clean "
+                f"ones (the counts in its label), with the {level} paired bootstrap CI ({boot}). Below 0, leakage bought "
+                "a better score."))
+    for i, m in enumerate(models, start=1):
+        figures.append(_reliability_figure(f"reliability-{kind}-{i}", m["model"], m["reliability"], m["badge_reason"]))
+    parts.append(f'<div class="figs">{"".join(f.html() for f in figures)}</div>')
     return "".join(parts)
 
 
@@ -132,10 +148,10 @@ def outcomes_html(report: Mapping[str, Any]) -> str:
     for badge in _BADGES:
         models = sorted((m for m in report["models"] if m["badge"] == badge), key=lambda m: (m["brier"]["value"], m["model"]))
         if models:
-            body.append(_board(badge, models, report["leak_split"]))
+            body.append(_board(badge, models, report["leak_split"], report))
     script = ""
     return (
         "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
         f'<meta http-equiv="Content-Security-Policy" content="{esc(content_security_policy(script))}">'
-        f"<title>anachron outcomes</title><style>{_CSS}</style></head><body>{''.join(body)}</body></html>\n"
+        f"<title>anachron outcomes</title><style>{_CSS}{svg.SVG_CSS}</style></head><body>{''.join(body)}</body></html>\n"
     )
