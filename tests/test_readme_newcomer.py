@@ -72,6 +72,31 @@ class ReportSays(unittest.TestCase):
             self.assertRegex(lines[1], r": \d+ figures \(standalone SVG\) and figures\.json$")
 
 
+class DirectoryOutputs(unittest.TestCase):
+    """docs/formats.md: a directory output may be new, but its parent must exist; a file there is refused."""
+
+    def test_report_figures_makes_no_missing_parent(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            demo = Path(tmp, "demo")
+            self.assertEqual(run_cli("demo", "--out", str(demo))[0], 0)
+            missing = Path(tmp, "nonexistent", "dir")
+            status, out, err = run_cli("report", str(demo / "enforced.jsonl"), "--out", str(Path(tmp, "r.html")),
+                                       "--figures", str(missing / "figs"))
+            self.assertEqual((status, out), (2, ""))
+            self.assertEqual(err, f"anachron: --figures {missing / 'figs'}: directory {missing} does not exist; create it first\n")
+            self.assertFalse(missing.parent.exists())
+            self.assertFalse(Path(tmp, "r.html").exists())
+
+    def test_bank_filings_into_a_file_is_one_line(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            blocker = Path(tmp, "file")
+            blocker.write_text("x", encoding="utf-8")
+            status, out, err = run_cli("bank", "filings", "--out", str(blocker))
+            self.assertEqual((status, out), (2, ""))
+            self.assertEqual(err, f"anachron: --out {blocker}: not a directory (bank filings writes DIR/items.jsonl)\n")
+            self.assertEqual(blocker.read_text(encoding="utf-8"), "x")
+
+
 class _Rows(HTMLParser):
     def __init__(self):
         super().__init__()

@@ -133,6 +133,8 @@ def run_filings(args: argparse.Namespace) -> int:
     from ..bank.filings import write_filings
     from ..store import load_corpus
 
+    if os.path.exists(args.out) and not os.path.isdir(args.out):  # a directory output (docs/formats.md)
+        raise AnachronError(f"--out {args.out}: not a directory (bank filings writes DIR/items.jsonl)")
     path = write_filings(load_facts(args.facts), load_corpus(args.corpus), args.out)
     print(f"wrote {path}")
     return 0
