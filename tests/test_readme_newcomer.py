@@ -97,6 +97,23 @@ class DirectoryOutputs(unittest.TestCase):
             self.assertEqual(blocker.read_text(encoding="utf-8"), "x")
 
 
+class ImportersRecipe(unittest.TestCase):
+    def test_the_python_block_of_docs_importers_runs(self):
+        import contextlib
+        import io
+
+        from tests.support import ROOT
+
+        text = (ROOT / "docs" / "importers.md").read_text(encoding="utf-8")
+        block = text.split("In Python (tested", 1)[1].split("```python\n", 1)[1].split("```", 1)[0]
+        fixture = ROOT / "tests" / "data" / "importers" / "claude-code.jsonl"
+        self.assertIn('"session.jsonl"', block)
+        out = io.StringIO()
+        with contextlib.redirect_stdout(out):
+            exec(compile(block.replace('"session.jsonl"', repr(str(fixture))), "docs/importers.md", "exec"), {})
+        self.assertRegex(out.getvalue(), r"^Results\(n=1, mean_tclr=0\.\d+\)\n$")
+
+
 class _Rows(HTMLParser):
     def __init__(self):
         super().__init__()
