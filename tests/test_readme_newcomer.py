@@ -114,6 +114,24 @@ class ImportersRecipe(unittest.TestCase):
         self.assertRegex(out.getvalue(), r"^Results\(n=1, mean_tclr=0\.\d+\)\n$")
 
 
+class AsOfMap(unittest.TestCase):
+    def test_an_empty_map_is_called_empty(self):
+        from tests.support import ROOT
+
+        log = str(ROOT / "tests" / "data" / "importers" / "claude-code.jsonl")
+        with tempfile.TemporaryDirectory() as tmp:
+            rule = "expected a JSON object mapping sample id -> YYYY-MM-DD"
+            for text, said in (("{}", f"an empty object: {rule}"), ("[]", rule)):
+                cutoffs = Path(tmp, "cutoffs.json")
+                cutoffs.write_text(text, encoding="utf-8")
+                for argv in (["import", "--from", "claude-code", log, "--as-of-map", str(cutoffs), "--out", str(Path(tmp, "t.jsonl"))],
+                             ["score", "--from", "claude-code", log, "--as-of-map", str(cutoffs)]):
+                    with self.subTest(text=text, command=argv[0]):
+                        status, out, err = run_cli(*argv)
+                        self.assertEqual((status, out), (2, ""))
+                        self.assertEqual(err, f"anachron: {cutoffs}: {said}\n")
+
+
 class _Rows(HTMLParser):
     def __init__(self):
         super().__init__()
