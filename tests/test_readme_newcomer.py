@@ -132,6 +132,19 @@ class AsOfMap(unittest.TestCase):
                         self.assertEqual(err, f"anachron: {cutoffs}: {said}\n")
 
 
+class ReportMetric(unittest.TestCase):
+    def test_a_mistyped_metric_is_refused_with_one_run(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            demo = Path(tmp, "demo")
+            self.assertEqual(run_cli("demo", "--out", str(demo))[0], 0)
+            html = Path(tmp, "r.html")
+            status, out, err = run_cli("report", str(demo / "enforced.jsonl"), "--out", str(html), "--metric", "survivorship_leak")
+            self.assertEqual((status, out), (2, ""))
+            self.assertEqual(len(err.splitlines()), 1, err)
+            self.assertIn("unknown metric 'survivorship_leak': did you mean 'survivorship_leaks'?", err)
+            self.assertFalse(html.exists())
+
+
 class _Rows(HTMLParser):
     def __init__(self):
         super().__init__()

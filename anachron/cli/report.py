@@ -49,10 +49,12 @@ _FLAGS = {"confidence": "--confidence", "n_resamples": "--resamples", "seed": "-
 
 def run(args: argparse.Namespace) -> int:
     from ..core import compare_modes
+    from ..core.scores import metric_kind
     from ..core.stats.paired import check_options
     from ..html import Run, load_input, report_html
 
     check_options(args.confidence, args.resamples, args.seed, names=_FLAGS)  # each run's mean is bootstrapped too
+    metric_kind(args.metric)  # a mistyped --metric is refused with one run too, not only when two are paired
 
     runs: list[Run] = []
     bank = None
