@@ -145,6 +145,38 @@ class ReportMetric(unittest.TestCase):
             self.assertFalse(html.exists())
 
 
+class HorizonCaption(unittest.TestCase):
+    """The horizon's caption says where its open last bin ends, as the axis draws it."""
+
+    def caption(self, records):
+        from anachron.core import load_corpus, parse_traces, score_traces
+        from anachron.html import Run
+        from anachron.html.report import report_page
+
+        corpus = load_corpus()
+        results = score_traces(parse_traces([(f"t:{i}", r) for i, r in enumerate(records, 1)], corpus), corpus)
+        _, figures = report_page([Run("t.jsonl", tuple(results))], n_resamples=200)
+        [figure] = [f for f in figures if f.name.endswith("-horizon")]
+        return figure
+
+    def record(self, day):
+        return {"sample_id": "s", "as_of": "2020-01-01", "mode": "unrestricted",
+                "interactions": [{"tool": "search", "query": "q", "returned": [{"id": "x", "publish_date": day}]}]}
+
+    def test_two_years_at_least(self):
+        figure = self.caption([self.record("2021-12-22")])  # 721 days past T
+        self.assertIn("the open last one through day 730: the largest day seen, 721, or two years if later", figure.caption)
+        self.assertIn('>731</text>', figure.body)  # the axis ends after day 730
+
+    def test_beyond_two_years_the_largest_day(self):
+        figure = self.caption([self.record("2022-06-19")])  # 900 days past T
+        self.assertIn("through day 900: the largest day seen, 900,", figure.caption)
+        # the open bin is drawn to the axis's end (half a pixel in), the end of day 900
+        axis_end = max(float(x) for x in re.findall(r'<path class="axis" d="M[\d.]+ [\d.]+H([\d.]+)"', figure.body))
+        bar_end = float(re.findall(r'<path class="bar horizon" d="M[\d.]+ [\d.]+H([\d.]+)V', figure.body)[-1])
+        self.assertAlmostEqual(bar_end, axis_end - 0.5, places=2)
+
+
 class _Rows(HTMLParser):
     def __init__(self):
         super().__init__()
