@@ -177,6 +177,38 @@ class HorizonCaption(unittest.TestCase):
         self.assertAlmostEqual(bar_end, axis_end - 0.5, places=2)
 
 
+class NoInstall(unittest.TestCase):
+    """README, "Try it": `python -m anachron demo` with no install; its next step must run the same way."""
+
+    def test_demo_names_a_compare_command_that_runs_without_an_install(self):
+        import os
+        import subprocess
+        import sys
+
+        from tests.support import ROOT
+
+        with tempfile.TemporaryDirectory() as tmp:
+            env = dict(os.environ, PYTHONPATH=str(ROOT))
+            run = subprocess.run([sys.executable, "-m", "anachron", "demo", "--out", "d"], cwd=tmp, env=env,
+                                 capture_output=True, text=True, timeout=120)
+            self.assertEqual(run.returncode, 0, run.stderr)
+            last = run.stdout.splitlines()[-1]
+            self.assertEqual(last, f"Compare the modes: python -m anachron compare {Path('d', 'unrestricted.json')} "
+                                   f"{Path('d', 'enforced.json')}")
+            argv = last.split(": ", 1)[1].split()
+            self.assertEqual(argv[:3], ["python", "-m", "anachron"])
+            again = subprocess.run([sys.executable, *argv[1:], "--resamples", "200"], cwd=tmp, env=env,
+                                   capture_output=True, text=True, timeout=120)
+            self.assertEqual(again.returncode, 0, again.stderr)
+            self.assertTrue(again.stdout.startswith("Paired mode comparison (n=27)"), again.stdout)
+
+    def test_installed_the_console_script_is_named(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            status, out, err = run_cli("demo", "--out", str(Path(tmp, "d")))
+            self.assertEqual(status, 0, err)
+            self.assertTrue(out.splitlines()[-1].startswith("Compare the modes: anachron-compare "), out)
+
+
 class _Rows(HTMLParser):
     def __init__(self):
         super().__init__()
