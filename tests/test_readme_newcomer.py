@@ -259,28 +259,34 @@ class OutcomesFigures(unittest.TestCase):
         with tempfile.TemporaryDirectory() as tmp:
             ids = [f"s{i}" for i in range(12)]
             pred = Path(tmp, "p.jsonl")
-            pred.write_text("".join(json.dumps({"sample_id": s, "probability": (i % 10) / 10 + 0.05, "model": "m-a"}) + "\n"
+            pred.write_text("".join(json.dumps({"sample_id": s, "probability": (i % 10) / 10 + 0.05, "model": "model-x unrestricted"}) + "\n"
                                     for i, s in enumerate(ids)), encoding="utf-8")
             res = Path(tmp, "r.jsonl")
             res.write_text("".join(json.dumps({"sample_id": s, "resolved_to": i % 2}) + "\n" for i, s in enumerate(ids)),
                            encoding="utf-8")
+            scores = Path(tmp, "s.json")  # every third sample leaked: the leak split and its figure
+            scores.write_text(json.dumps({"samples": [{"sample_id": s, "as_of": "2024-01-01", "result_leaks": int(i % 3 == 0)}
+                                                      for i, s in enumerate(ids)], "summary": {}}), encoding="utf-8")
             html = Path(tmp, "o.html")
-            status, _, err = run_cli("outcomes", str(pred), str(res), "--html", str(html), "--resamples", "200")
+            status, _, err = run_cli("outcomes", str(pred), str(res), "--scores", str(scores), "--html", str(html),
+                                     "--resamples", "200")
             self.assertEqual(status, 0, err)
             page = html.read_text(encoding="utf-8")
         self.assertIn(svg.SVG_CSS, page)  # the report's theme: ticks and legends at 12 px
         figures = re.findall(r'<figure class="fig" id="fig-([^"]+)">(.*?)<figcaption>(.*?)</figcaption></figure>', page, re.S)
         names = [name for name, _, _ in figures]
         # no --model-cutoffs: the model's release is unknown, so it is not ranked as pre-event
-        self.assertEqual(names, ["brier-web", "reliability-web-1"])
+        self.assertEqual(names, ["brier-web", "inflation-web", "reliability-web-1"])
         for name, body, caption in figures:
             with self.subTest(name):
                 titles = re.findall(r'<text class="label"[^>]*>([^<]+)</text>', body)
                 self.assertGreaterEqual(len(titles), 2 if name.startswith("reliability") else 1, titles)
                 self.assertGreaterEqual(body.count('class="legend-entry"'), 2)
                 self.assertNotIn(">value<", body)  # an axis says what it measures
+                self.assertNotIn("\u2026", body)  # no label cut to fit
         brier = dict((n, c) for n, _, c in figures)
-        self.assertIn("(n=12)", page)  # the Brier rows name their n
+        self.assertIn("(n=12)", page)  # the rows name their n
+        self.assertIn("model-x unrestricted: 8 of 12 clean", brier["inflation-web"])
         self.assertIn("12 forecast probabilities", brier["reliability-web-1"])
         self.assertIn("95% Wilson", brier["reliability-web-1"])
 

@@ -119,18 +119,19 @@ def _board(badge: str, models: list[Mapping[str, Any]], split: bool, stats: Mapp
             f"Brier score of each model ({badge}) over the samples it forecast that resolved (n in its label), with its "
             f"{level} percentile-bootstrap CI ({boot}); lower is better."))
     if split:
-        rows = [svg.IntervalRow(f"{m['model']} (clean {m['leak_split']['clean']['n']}/{m['n']})",
+        rows = [svg.IntervalRow(f"{m['model']} (n={m['n']})",
                                 m["leak_split"]["inflation"]["value"], m["leak_split"]["inflation"]["ci_low"],
                                 m["leak_split"]["inflation"]["ci_high"])
                 for m in models if _has_ci(m["leak_split"]["inflation"])]
+        clean = "; ".join(f"{m['model']}: {m['leak_split']['clean']['n']} of {m['n']} clean" for m in models
+                          if _has_ci(m["leak_split"]["inflation"]))
         if rows:
             figures.append(svg.interval_panels(
                 f"inflation-{kind}", f"leak inflation by model ({badge})",
                 [svg.Panel("leak inflation (Brier: all minus clean)", tuple(rows))],
                 [("point s0", "diamond", "leak inflation"), ("ci", "whisker", f"{level} paired bootstrap CI")],
                 f"Leak inflation of each model ({badge}): its Brier over all its n samples minus its Brier over the clean "
-                f"ones (the counts in its label), with the {level} paired bootstrap CI ({boot}). Below 0, leakage bought "
-                "a better score."))
+                f"ones ({clean}), with the {level} paired bootstrap CI ({boot}). Below 0, leakage bought a better score."))
     for i, m in enumerate(models, start=1):
         figures.append(_reliability_figure(f"reliability-{kind}-{i}", m["model"], m["reliability"], m["badge_reason"]))
     parts.append(f'<div class="figs">{"".join(f.html() for f in figures)}</div>')
