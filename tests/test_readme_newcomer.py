@@ -209,6 +209,24 @@ class NoInstall(unittest.TestCase):
             self.assertTrue(out.splitlines()[-1].startswith("Compare the modes: anachron-compare "), out)
 
 
+class PlainMessage(unittest.TestCase):
+    """An SDK's terminal markup never reaches our one line (anachron.bank.model_judge.plain_message)."""
+
+    def test_style_tags_go_and_brackets_stay(self):
+        from anachron.bank.model_judge import plain_message
+
+        cases = {
+            "ERROR: Unable to initialise\n  No [bold][blue]OPENAI_API_KEY[/blue][/bold] defined": "Unable to initialise No OPENAI_API_KEY defined",
+            "leak rate [0.0%, 8.8%] of [bold red]40[/bold red]": "leak rate [0.0%, 8.8%] of 40",
+            "a list [a, b] and [link]": "a list [a, b] and [link]",
+            "": "",
+        }
+        for text, plain in cases.items():
+            with self.subTest(text=text):
+                self.assertEqual(plain_message(ValueError(text)), plain)
+        self.assertEqual(len(plain_message(ValueError("x" * 1000))), 300)
+
+
 class _Rows(HTMLParser):
     def __init__(self):
         super().__init__()
