@@ -227,6 +227,30 @@ class PlainMessage(unittest.TestCase):
         self.assertEqual(len(plain_message(ValueError("x" * 1000))), 300)
 
 
+class SealColumn(unittest.TestCase):
+    """The sample table has a seal column only where an audit ran (as the summary has its seal row)."""
+
+    def test_only_where_audited(self):
+        from anachron.core import load_corpus, parse_traces, score_traces
+        from anachron.html.tables import sample_table
+
+        corpus = load_corpus()
+        trace = {"sample_id": "s", "as_of": "2023-06-01", "interactions": [
+            {"tool": "search", "query": "q", "returned": []}, {"tool": "WebSearch", "query": "q", "returned": []}]}
+        parsed = parse_traces([("t:1", trace)], corpus)
+        for sealed, shown in ((None, False), ({"search"}, True)):
+            with self.subTest(sealed=sealed):
+                [result] = score_traces(parsed, corpus, sealed_tools=sealed)
+                parser = _Rows()
+                parser.feed(sample_table([result]))
+                head, row = parser.rows
+                names = [cell[2] for cell in head]
+                self.assertEqual("seal" in names, shown)
+                self.assertEqual(len(head), len(row))  # every row has the header's cells
+                if shown:
+                    self.assertEqual(row[names.index("seal")][2], "1")  # WebSearch is outside the lock
+
+
 class _Rows(HTMLParser):
     def __init__(self):
         super().__init__()
