@@ -141,6 +141,11 @@ def main(argv=None) -> int:
     parser.add_argument("--scipy-budget", type=int, default=10**11, help="resampled values scipy may draw")
     parser.add_argument("--no-scipy", action="store_true")
     args = parser.parse_args(argv)
+    if not args.no_scipy:
+        try:  # the peer: say so before the first timing, not in a traceback minutes later
+            import scipy.stats  # noqa: F401
+        except ImportError as exc:
+            parser.exit(2, f"compare_modes.py: the scipy peer needs scipy ({exc}): pip install scipy, or pass --no-scipy\n")
     b = args.resamples
     print(f"machine: {machine()}")
     print(f"B = {b:,} resamples, 95% percentile CI, seed 0")

@@ -15,6 +15,7 @@ from ..core.agents import naive_trace
 from ..store import open_corpus, shown_corpus
 from ..core.jsonio import dump_json, write_files_atomic
 from ..output.report import summary_lines, tclr_file
+from . import options
 from .options import add_corpus_option
 
 DEFAULT_OUT = "anachron-demo"
@@ -76,7 +77,8 @@ def run(args: argparse.Namespace) -> int:
                     print(f"    ! {line}")
     print()
     print("Wrote " + ", ".join(str(path) for path in files))
-    print(f"Compare the modes: anachron-compare {out / 'unrestricted.json'} {out / 'enforced.json'}")
+    compare = "anachron-compare" if options.PROGRAM == "anachron" else f"{options.PROGRAM} compare"
+    print(f"Compare the modes: {compare} {out / 'unrestricted.json'} {out / 'enforced.json'}")
     return 0
 
 

@@ -14,7 +14,12 @@ from typing import AbstractSet, Iterator, Sequence
 from ..core.dates import parse_date
 from ..core.errors import AnachronError
 
+# The command the user started: `python -m anachron` sets it (anachron/__main__.py), so a hint
+# such as demo's next step names a command that runs without an install.
+PROGRAM = "anachron"
+
 __all__ = [
+    "PROGRAM",
     "add_corpus_option",
     "add_format_option",
     "add_jobs_option",
