@@ -63,8 +63,9 @@ def as_of_days(corpus):
 PLANS = ((1000, 4), (0, 4), (5, 3), (60, 1), (10**9, 3), (0, 0))
 
 
-def assert_same_results(test, reference, engine, corpus, *, ks=(1, 5), plans=PLANS):
-    """*engine* returns what *reference* returns (items and order) for every case and plan; returns how many were compared."""
+def assert_same_results(test, reference, engine, corpus, *, ks=(1, 5), plans=PLANS, rankings=("bm25", "count")):
+    """*engine* returns what *reference* returns (items, order and scores) for every case, ranking and
+    plan (the plans are the count ranking's); returns how many were compared."""
     from unittest import mock
 
     from anachron.store import engine as planner
@@ -75,14 +76,16 @@ def assert_same_results(test, reference, engine, corpus, *, ks=(1, 5), plans=PLA
         day = days[number % len(days)]
         for mode in MODES:
             for k in ks + ((len(corpus.items) + 5,) if number % 10 == 0 else ()):
-                want = reference.search(query, as_of=day, mode=mode, k=k)
-                for number_, (rare, common) in enumerate(plans):
-                    share = planner.RARE_SHARE if number_ == 0 else 0.0  # the first plan is the default
-                    with mock.patch.multiple(planner, RARE_POSTINGS=rare, MAX_COMMON=common, RARE_SHARE=share):
-                        got = engine.search(query, as_of=day, mode=mode, k=k)
-                    test.assertEqual([i.id for i in got], [i.id for i in want], f"{query[:60]!r} {day} {mode} k={k} plan={rare},{common}")
-                    test.assertEqual(got, want)
-                    compared += 1
+                for ranking in rankings:
+                    want = reference.scored(query, as_of=day, mode=mode, k=k, ranking=ranking)
+                    for number_, (rare, common) in enumerate(plans if ranking == "count" else plans[:1]):
+                        share = planner.RARE_SHARE if number_ == 0 else 0.0  # the first plan is the default
+                        with mock.patch.multiple(planner, RARE_POSTINGS=rare, MAX_COMMON=common, RARE_SHARE=share):
+                            got = engine.scored(query, as_of=day, mode=mode, k=k, ranking=ranking)
+                        where = f"{query[:60]!r} {day} {mode} k={k} {ranking} plan={rare},{common}"
+                        test.assertEqual([(i.id, s) for i, s in got], [(i.id, s) for i, s in want], where)
+                        test.assertEqual([i for i, _ in got], [i for i, _ in want])
+                        compared += 1
     return compared
 
 

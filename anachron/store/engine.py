@@ -44,6 +44,7 @@ __all__ = [
     "check_fetch",
     "check_search",
     "count_column",
+    "count_of",
     "extremes",
     "rank_order",
     "tie_key",
@@ -95,6 +96,22 @@ def count_column(scores: Counter[int], postings: Sequence[int], weight: int, bel
         postings = postings[: bisect.bisect_left(postings, below)]
     for _ in range(weight):
         scores.update(postings)
+
+
+def count_of(lists: Iterable[tuple[Sequence[int], Sequence[int]]], number: int) -> int:
+    """The count score of item *number*: :data:`STRONG_WEIGHT` per word whose ascending strong
+    numbers (*lists*: per word, strong and weak) hold it, :data:`WEAK_WEIGHT` per weak one.
+
+    >>> count_of([([1, 4], [2]), ([], [4])], 4)
+    3
+    """
+    score = 0
+    for strong, weak in lists:
+        for postings, weight in ((strong, STRONG_WEIGHT), (weak, WEAK_WEIGHT)):
+            at = bisect.bisect_left(postings, number)
+            if at < len(postings) and postings[at] == number:
+                score += weight
+    return score
 
 
 def extremes(engine: object) -> list[Item]:

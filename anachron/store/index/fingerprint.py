@@ -22,7 +22,7 @@ from ...core.errors import AnachronError
 
 __all__ = ["CORPUS_FILES", "FORMAT", "SERVED", "build_meta", "check_meta", "check_unchanged", "fingerprint", "stale_file"]
 
-FORMAT = "anachron-index 4"  # 4: per-term posting arrays and bitmaps (postings); 3: items keep their facts, entities their fiscal year end
+FORMAT = "anachron-index 5"  # 5: field lengths and days for BM25 (ranking); 4: per-term posting arrays and bitmaps (postings); 3: items keep their facts, entities their fiscal year end
 CORPUS_FILES = ("items.jsonl", "entities.jsonl", "samples.jsonl")
 SERVED = ("items.jsonl", "entities.jsonl")  # what serving reads: never the samples
 

@@ -26,9 +26,10 @@ from typing import Any, Sequence
 
 from .. import bitmaps
 from ..engine import count_column
+from ..ranking import RankData
 from ..terms import STRONG_WEIGHT, WEAK_WEIGHT
 
-__all__ = ["DENSE", "U32", "IndexPostings", "PostingCache", "bitmap", "pack", "unpack"]
+__all__ = ["DENSE", "RANK_ARRAYS", "U32", "IndexPostings", "PostingCache", "bitmap", "pack", "rank_data", "unpack"]
 
 U32 = next(code for code in "IL" if array.array(code).itemsize == 4)  # the typecode of a stored posting
 
@@ -93,6 +94,14 @@ def unpack(blob: bytes) -> array.array:
     return ords
 
 
+RANK_ARRAYS = ("strong_len", "weak_len", "day")  # the `ranking` table's rows: per ord, a packed U32 array
+
+
+def rank_data(blobs: dict[str, bytes]) -> RankData:
+    """The :class:`~anachron.store.ranking.RankData` of the ``ranking`` rows *blobs* (name -> packed array)."""
+    return RankData(*(unpack(blobs[name]) for name in RANK_ARRAYS))
+
+
 def _phrase(word: str) -> str:
     return f'"{word}"'  # words are [a-z0-9]+: a quoted FTS5 string needs no escaping
 
@@ -130,6 +139,10 @@ class IndexPostings:
                 found[term] = (unpack(strong), unpack(weak))
                 self._cache.put(("ords", term), found[term])
         return [found[w] or _NONE for w in words]
+
+    def lists(self, words: Sequence[str]) -> list[tuple[array.array, array.array]]:
+        """Each word's (strong, weak) ords, ascending, of every item (what :func:`~anachron.store.ranking.top_bm25` cuts)."""
+        return self._arrays(words)
 
     def partials(self, words):
         score: collections.Counter[int] = collections.Counter()

@@ -1,0 +1,235 @@
+"""The ranking every engine serves by default: BM25F over an item's two fields, from the items visible at T.
+
+One rule, here, for the in-memory engine, the SQLite index and PostgreSQL
+(each hands :func:`top_bm25` its posting lists; none scores on its own):
+
+- **Fields.**  An item's *strong* terms (its title and the id and name of
+  every entity it names) and its *weak* terms (its text, minus the strong
+  ones) are two fields (:func:`~anachron.store.terms.item_terms`), weighted
+  :data:`FIELD_WEIGHTS` (2 and 1).  Terms are sets, so a term's frequency
+  in a field is 0 or 1, and a field's length is its number of distinct
+  terms.  A word is in at most one field of an item.
+- **Formula (BM25F, binary term frequency).**  For a query word *w* and an
+  item holding it in field *f* of length *L*::
+
+      t = W_f / (1 - b + b * L / avgL_f)
+      contribution = idf(w) * t * (k1 + 1) / (k1 + t)
+      idf(w) = ln(1 + (N - df(w) + 0.5) / (df(w) + 0.5))
+
+  with :data:`K1` = 1.2 and :data:`B` = 0.75.  An item's score is the sum
+  of its contributions over the query's distinct words; items holding no
+  query word are not returned.
+- **Statistics at T.**  ``N``, ``df(w)`` and ``avgL_f`` are counted over
+  the items the mode lets be seen: in enforced mode, the items known at the
+  as-of date only, so neither the ranking nor a score can depend on an item
+  published later (adding such items changes no enforced result: ids, order
+  or scores).  Unrestricted mode counts every item.
+- **Float rule.**  Each contribution is computed in double precision in the
+  order written above and rounded to an integer number of millionths
+  (:data:`SCALE`) before summing, so a score is an exact integer sum, the
+  same in any order of addition and in every store.  Scores are shown as
+  that integer divided by :data:`SCALE`.
+- **Ties** (equal scores) break by recency before T: the newest publish
+  date first, then the smaller id (:func:`order_key`), a total order.
+
+Top *k* is found exactly, term at a time, rarest word first, with MaxScore
+pruning: once no item outside the current candidates can reach the *k*-th
+score (the remaining words' best contributions add up to less), the other
+words are only looked up for the candidates that can still reach it.
+
+>>> contribution(idf(10, 1), FIELD_WEIGHTS[0], 4, 4.0)
+2739591
+"""
+
+from __future__ import annotations
+
+import bisect
+import heapq
+import itertools
+import math
+from typing import Iterable, Sequence
+
+__all__ = [
+    "B",
+    "DEFAULT_RANKING",
+    "FIELD_WEIGHTS",
+    "K1",
+    "RANKINGS",
+    "SCALE",
+    "RankData",
+    "check_ranking",
+    "contribution",
+    "idf",
+    "order_key",
+    "shown_score",
+    "top_bm25",
+]
+
+K1 = 1.2  # term-frequency saturation
+B = 0.75  # length normalisation
+FIELD_WEIGHTS = (2.0, 1.0)  # strong terms (title, entity names), weak terms (text)
+SCALE = 1_000_000  # a contribution is an integer number of millionths
+RANKINGS = ("bm25", "count")  # count: the earlier ranking (2 per strong word, 1 per weak word), kept to reproduce runs
+DEFAULT_RANKING = "bm25"
+
+
+def check_ranking(ranking: object) -> str:
+    """*ranking* if it is one of :data:`RANKINGS`, else an :class:`~anachron.core.errors.AnachronError`.
+
+    >>> check_ranking("tfidf")
+    Traceback (most recent call last):
+    ...
+    anachron.core.errors.AnachronError: unknown ranking 'tfidf': expected one of bm25, count
+    """
+    from ..core.errors import AnachronError
+
+    if ranking not in RANKINGS:
+        raise AnachronError(f"unknown ranking {ranking!r}: expected one of {', '.join(RANKINGS)}")
+    return ranking  # type: ignore[return-value]
+
+
+def idf(n: int, df: int) -> float:
+    """BM25's inverse document frequency of a word held by *df* of *n* visible items (always > 0)."""
+    return math.log(1.0 + (n - df + 0.5) / (df + 0.5))
+
+
+def contribution(word_idf: float, weight: float, length: int, average: float) -> int:
+    """A word's contribution, in millionths, to an item holding it in a field of *length* terms
+    (the field's weight *weight*, its average length *average* over the visible items)."""
+    t = weight / (1.0 - B + B * length / average)
+    return round(SCALE * word_idf * t * (K1 + 1.0) / (K1 + t))
+
+
+def shown_score(score: int) -> float:
+    """A score as shown (JSON, tables): millionths as a float.
+
+    >>> shown_score(4391307)
+    4.391307
+    """
+    return score / SCALE
+
+
+def order_key(score: int, day: int, position: int) -> tuple[int, int, int]:
+    """The rank of an item: higher score first, then the later day (an ordinal), then the smaller
+    position (positions number items by publish date, then id: within a day, id order)."""
+    return (-score, -day, position)
+
+
+class RankData:
+    """What ranking needs of every item, by position (items numbered by publish date, then id).
+
+    *strong* and *weak* are the items' field lengths, *days* their publish
+    dates as ordinals (``date.toordinal()``).  Prefix sums of the lengths
+    make the average field length of any range of positions two lookups.
+    A store may number from 1: its position 0 is then a placeholder of
+    length 0 that is never visible.
+    """
+
+    __slots__ = ("lengths", "days", "totals")
+
+    def __init__(self, strong: Sequence[int], weak: Sequence[int], days: Sequence[int]) -> None:
+        self.lengths = (strong, weak)
+        self.days = days
+        self.totals = tuple([0, *itertools.accumulate(lengths)] for lengths in self.lengths)
+
+    def averages(self, low: int, high: int) -> tuple[float, float]:
+        """Each field's average length over positions ``low <= p < high`` (0 for an empty field)."""
+        n = high - low
+        return tuple((total[high] - total[low]) / n for total in self.totals)  # type: ignore[return-value]
+
+
+class _Table(dict):
+    """A word's contribution per field length, computed the first time a length is met."""
+
+    __slots__ = ("word_idf", "weight", "average")
+
+    def __init__(self, word_idf: float, weight: float, average: float) -> None:
+        super().__init__()
+        self.word_idf, self.weight, self.average = word_idf, weight, average
+
+    def __missing__(self, length: int) -> int:
+        value = self[length] = contribution(self.word_idf, self.weight, length, self.average)
+        return value
+
+
+def _cut(ords: Sequence[int], low: int, high: int) -> Sequence[int]:
+    """The part of the ascending *ords* within ``low <= o < high``."""
+    if not ords or (ords[0] >= low and ords[-1] < high):
+        return ords
+    return ords[bisect.bisect_left(ords, low): bisect.bisect_left(ords, high)]
+
+
+def _kth(scores: Iterable[int], k: int) -> int:
+    return heapq.nlargest(k, scores)[-1]
+
+
+def top_bm25(
+    lists: Iterable[tuple[Sequence[int], Sequence[int]]], data: RankData, low: int, high: int, k: int
+) -> list[tuple[int, int]]:
+    """The best *k* ``(position, score)`` for a query, in rank order (:func:`order_key`).
+
+    *lists* holds, per distinct query word, the ascending positions of the
+    items holding it as a strong term and as a weak term (all items: this
+    cuts them); the visible items are positions ``low <= p < high``, and the
+    statistics are theirs (see the module doc).
+    """
+    n = high - low
+    if n <= 0:
+        return []
+    averages = data.averages(low, high)
+    lengths = data.lengths
+    words = []
+    for strong, weak in lists:
+        fields = (_cut(strong, low, high), _cut(weak, low, high))
+        df = len(fields[0]) + len(fields[1])
+        if not df:
+            continue
+        word_idf = idf(n, df)
+        tables = tuple(_Table(word_idf, FIELD_WEIGHTS[f], averages[f]) for f in (0, 1))
+        best = max(tables[f][1] for f in (0, 1) if fields[f])  # a field holding the word has at least 1 term
+        words.append((df, fields, tables, best))
+    if not words:
+        return []
+    words.sort(key=lambda word: word[0])  # rarest first (ties keep the query's word order: sorted)
+    scores: dict[int, int] = {}
+    rest = sum(word[3] for word in words)
+    for n_word, (_, fields, tables, best) in enumerate(words):
+        if len(scores) >= k and rest < (threshold := _kth(scores.values(), k)):
+            # No item outside `scores` can reach the k-th score: the other words are only looked up.
+            scores = {o: s for o, s in scores.items() if s + rest >= threshold}
+            for _, fields, tables, best in words[n_word:]:
+                _look_up(scores, fields, tables, lengths)
+            break
+        for f in (0, 1):
+            ords = fields[f]
+            if not ords:
+                continue
+            added = dict(zip(ords, map(tables[f].__getitem__, map(lengths[f].__getitem__, ords))))
+            if scores:
+                for o in added.keys() & scores.keys():
+                    added[o] += scores[o]
+                scores.update(added)
+            else:
+                scores = added
+        rest -= best
+    if len(scores) > k:
+        threshold = _kth(scores.values(), k)
+        chosen = list(itertools.compress(scores.keys(), map(threshold.__le__, scores.values())))
+    else:
+        chosen = list(scores)
+    days = data.days
+    chosen.sort(key=lambda o: order_key(scores[o], days[o], o))
+    return [(o, scores[o]) for o in chosen[:k]]
+
+
+def _look_up(scores: dict[int, int], fields, tables, lengths) -> None:
+    """Add a word's contributions to the candidates in *scores* that hold it (binary search)."""
+    for f in (0, 1):
+        ords, table, length = fields[f], tables[f], lengths[f]
+        if not ords:
+            continue
+        last = len(ords)
+        for o in scores:
+            at = bisect.bisect_left(ords, o)
+            if at < last and ords[at] == o:
+                scores[o] += table[length[o]]
