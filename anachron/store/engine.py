@@ -40,6 +40,7 @@ from .terms import STRONG_WEIGHT, WEAK_WEIGHT
 
 __all__ = [
     "BitmapPostings",
+    "RankedEngine",
     "Postings",
     "check_fetch",
     "check_search",
@@ -112,6 +113,30 @@ def count_of(lists: Iterable[tuple[Sequence[int], Sequence[int]]], number: int) 
             if at < len(postings) and postings[at] == number:
                 score += weight
     return score
+
+
+class RankedEngine:
+    """An engine of :mod:`anachron.store` searching with a fixed *ranking* (``--ranking`` of a command
+    whose callers, such as the reference agents, search through the plain :class:`~anachron.core.search.Engine`)."""
+
+    def __init__(self, engine, ranking: str) -> None:
+        from .ranking import check_ranking
+
+        self.engine, self.ranking = engine, check_ranking(ranking)
+        self.corpus = getattr(engine, "corpus", None)
+        self.source = getattr(engine, "source", None)
+
+    def search(self, query: str, *, as_of, mode: str = "unrestricted", k: int = 5) -> list[Item]:
+        return self.engine.search(query, as_of=as_of, mode=mode, k=k, ranking=self.ranking)
+
+    def scored(self, query: str, *, as_of, mode: str = "unrestricted", k: int = 5, ranking: str | None = None):
+        return self.engine.scored(query, as_of=as_of, mode=mode, k=k, ranking=ranking or self.ranking)
+
+    def fetch(self, item_id: str, *, as_of, mode: str = "unrestricted") -> Item | None:
+        return self.engine.fetch(item_id, as_of=as_of, mode=mode)
+
+    def extremes(self) -> list[Item]:
+        return extremes(self.engine)
 
 
 def extremes(engine: object) -> list[Item]:
