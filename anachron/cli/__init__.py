@@ -32,6 +32,7 @@ COMMANDS = (
     "bank",
     "index",
     "report",
+    "search",
 )
 
 # `serve` seals an agent in: it registers only its own parser, so no other
