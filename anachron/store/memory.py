@@ -30,7 +30,7 @@ from ..core.dates import known_at
 from ..core.errors import AnachronError, describe
 from ..core.search import check_day, check_mode, visible_in
 from .engine import check_search, count_column, count_of, rank_order, top_counted
-from .ranking import DEFAULT_RANKING, RankData, check_ranking, shown_score, top_bm25
+from .ranking import DEFAULT_RANKING, RankData, check_ranking, group_by_length, shown_score, top_bm25
 from .terms import STRONG_WEIGHT, WEAK_WEIGHT, item_terms, match_words, tokenize
 
 __all__ = ["SearchEngine"]
@@ -83,6 +83,12 @@ class SearchEngine:
         self._strong = strong_postings
         self._weak = weak_postings
         self._rank = RankData(strong_lengths, weak_lengths, [day.toordinal() for day in self._dates])
+        # Length groups of the words held by many items (store.ranking.top_bm25 groups the others when needed).
+        self._groups = {
+            word: (group_by_length(strong, strong_lengths), group_by_length(weak, weak_lengths))
+            for word in set(strong_postings) | set(weak_postings)
+            if len(strong := strong_postings.get(word, ())) + len(weak := weak_postings.get(word, ())) > _GROUPED_WORD
+        }
         self._bitmaps: dict[tuple[str, int], int] | None = None  # made at the first count search
 
     @property
@@ -116,7 +122,7 @@ class SearchEngine:
         cut = self._known_prefix(as_of) if mode == "enforced" else size
         if ranking == "count":
             return [(self._order[n], s) for n, s in self._counted(query, cut, k)]
-        lists = [(self._strong.get(word, ()), self._weak.get(word, ())) for word in match_words(query)]
+        lists = [(self._strong.get(word, ()), self._weak.get(word, ()), self._groups.get(word)) for word in match_words(query)]
         return [(self._order[n], shown_score(s)) for n, s in top_bm25(lists, self._rank, 0, cut, k)]
 
     def _counted(self, query: str, cut: int, k: int) -> list[tuple[int, int]]:
@@ -167,6 +173,7 @@ class SearchEngine:
         return item
 
 
+_GROUPED_WORD = 500  # postings of a word whose length groups are made once, at the start
 _RARE_POSTINGS = 2_000  # postings a query's words may have for their items to be counted one by one
 _DENSE = 256  # a column holding more than one item in this many is kept as a bitmap too
 

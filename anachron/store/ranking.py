@@ -58,7 +58,9 @@ __all__ = [
     "SCALE",
     "RankData",
     "check_ranking",
+    "GROUPED_POSTINGS",
     "contribution",
+    "group_by_length",
     "idf",
     "order_key",
     "shown_score",
@@ -163,41 +165,85 @@ def _kth(scores: Iterable[int], k: int) -> int:
     return heapq.nlargest(k, scores)[-1]
 
 
+GROUPED_POSTINGS = 4_000  # visible items its rarest word must hold for a query to be answered by length groups
+
+
+def group_by_length(ords: Sequence[int], lengths: Sequence[int]) -> list[tuple[int, Sequence[int]]]:
+    """*ords* (ascending) grouped by field length: ``[(length, ords of that length, ascending)]``,
+    shortest first.  In a group a word contributes the same to every item (for any statistics),
+    and a shorter field's contribution is the larger.
+
+    >>> group_by_length([0, 1, 2, 5], [3, 1, 3, 0, 0, 1])
+    [(1, [1, 5]), (3, [0, 2])]
+    """
+    groups: dict[int, list[int]] = {}
+    for o in ords:
+        groups.setdefault(lengths[o], []).append(o)
+    return sorted(groups.items())
+
+
 def top_bm25(
-    lists: Iterable[tuple[Sequence[int], Sequence[int]]], data: RankData, low: int, high: int, k: int
+    lists: Iterable[tuple], data: RankData, low: int, high: int, k: int
 ) -> list[tuple[int, int]]:
     """The best *k* ``(position, score)`` for a query, in rank order (:func:`order_key`).
 
     *lists* holds, per distinct query word, the ascending positions of the
     items holding it as a strong term and as a weak term (all items: this
-    cuts them); the visible items are positions ``low <= p < high``, and the
-    statistics are theirs (see the module doc).
+    cuts them), and optionally, third, those two lists grouped by length
+    (:func:`group_by_length`; made here when absent and needed); the visible
+    items are positions ``low <= p < high``, and the statistics are theirs
+    (see the module doc).
+
+    Two exact ways, the same result: a query whose rarest word is held by
+    *k* to :data:`GROUPED_POSTINGS` visible items is added up term at a time
+    with MaxScore pruning (:func:`_term_at_a_time`: the rare word's items
+    set a bar the common words seldom reach); any other (common words only,
+    or a word too rare to fill the top *k*) is answered by length groups,
+    best first (:func:`_by_groups`).
     """
     n = high - low
     if n <= 0:
         return []
     averages = data.averages(low, high)
-    lengths = data.lengths
     words = []
-    for strong, weak in lists:
+    for entry in lists:
+        strong, weak = entry[0], entry[1]
         fields = (_cut(strong, low, high), _cut(weak, low, high))
         df = len(fields[0]) + len(fields[1])
         if not df:
             continue
         word_idf = idf(n, df)
         tables = tuple(_Table(word_idf, FIELD_WEIGHTS[f], averages[f]) for f in (0, 1))
-        best = max(tables[f][1] for f in (0, 1) if fields[f])  # a field holding the word has at least 1 term
-        words.append((df, fields, tables, best))
+        words.append([df, fields, tables, entry[2] if len(entry) > 2 else None, (strong, weak)])
     if not words:
         return []
     words.sort(key=lambda word: word[0])  # rarest first (ties keep the query's word order: sorted)
+    if k <= words[0][0] <= GROUPED_POSTINGS:
+        scores = _term_at_a_time(words, data.lengths, k)
+    else:
+        scores = _by_groups(words, data.lengths, low, high, k)
+    if len(scores) > k:
+        threshold = _kth(scores.values(), k)
+        chosen = list(itertools.compress(scores.keys(), map(threshold.__le__, scores.values())))
+    else:
+        chosen = list(scores)
+    days = data.days
+    chosen.sort(key=lambda o: order_key(scores[o], days[o], o))
+    return [(o, scores[o]) for o in chosen[:k]]
+
+
+def _term_at_a_time(words, lengths, k: int) -> dict[int, int]:
+    """Exact scores of every item that can be in the top *k* (and maybe others): term at a time,
+    rarest word first; once no item outside the candidates can reach the *k*-th score (the other
+    words' best contributions add up to less), the other words are only looked up."""
+    for word in words:
+        word.append(max(word[2][f][1] for f in (0, 1) if word[1][f]))  # a field holding the word has >= 1 term
     scores: dict[int, int] = {}
-    rest = sum(word[3] for word in words)
-    for n_word, (_, fields, tables, best) in enumerate(words):
+    rest = sum(word[-1] for word in words)
+    for n_word, (_, fields, tables, _, _, best) in enumerate(words):
         if len(scores) >= k and rest < (threshold := _kth(scores.values(), k)):
-            # No item outside `scores` can reach the k-th score: the other words are only looked up.
             scores = {o: s for o, s in scores.items() if s + rest >= threshold}
-            for _, fields, tables, best in words[n_word:]:
+            for _, fields, tables, _, _, _ in words[n_word:]:
                 _look_up(scores, fields, tables, lengths)
             break
         for f in (0, 1):
@@ -212,14 +258,70 @@ def top_bm25(
             else:
                 scores = added
         rest -= best
-    if len(scores) > k:
-        threshold = _kth(scores.values(), k)
-        chosen = list(itertools.compress(scores.keys(), map(threshold.__le__, scores.values())))
-    else:
-        chosen = list(scores)
-    days = data.days
-    chosen.sort(key=lambda o: order_key(scores[o], days[o], o))
-    return [(o, scores[o]) for o in chosen[:k]]
+    return scores
+
+
+def _by_groups(words, lengths, low: int, high: int, k: int) -> dict[int, int]:
+    """Exact scores of every item that can be in the top *k*, from the words' length groups.
+
+    Every (word, field, length) group has one contribution.  Each word's groups are taken best
+    first; its *frontier* is the contribution of its next group (0 when none is left).  An item
+    not yet met holds each word, if at all, in a group not yet taken, so it scores at most the sum
+    of the frontiers.  The group taken next is the one of the word with the highest frontier, and
+    every item met in it is scored in full (a binary search per word and field).  Once the *k*-th
+    best score is above the frontiers' sum, no item not yet met can reach it: the search stops.
+    (Fagin's threshold algorithm, with a group for a sorted access.)
+    """
+    groups = []  # per word: [(contribution, visible ords)], best first
+    for _, fields, tables, grouped, full in words:
+        if grouped is None:
+            grouped = tuple(group_by_length(full[f], lengths[f]) if fields[f] else () for f in (0, 1))
+        mine = []
+        for f in (0, 1):
+            table = tables[f]
+            for length, ords in grouped[f]:
+                ords = _cut(ords, low, high)
+                if ords:
+                    mine.append((table[length], ords))
+        mine.sort(key=lambda g: -g[0])
+        groups.append(mine)
+    frontier = [mine[0][0] for mine in groups]
+    taken = [0] * len(groups)
+    # Per word: (strong ords, weak ords) visible, with their tables, for the full scoring of an item.
+    scorers = [(fields[0], fields[1], tables[0], tables[1]) for _, fields, tables, _, _ in words]
+    strong_lengths, weak_lengths = lengths
+    scores: dict[int, int] = {}
+    heap: list[int] = []  # the k best scores so far (a min-heap)
+    left = bisect.bisect_left
+    while True:
+        ceiling = sum(frontier)
+        if not ceiling or len(heap) >= k and ceiling < heap[0]:
+            break
+        w = max(range(len(frontier)), key=frontier.__getitem__)
+        contribution, ords = groups[w][taken[w]]
+        taken[w] += 1
+        frontier[w] = groups[w][taken[w]][0] if taken[w] < len(groups[w]) else 0
+        bound = ceiling  # an item of this group scores at most its contribution plus the others' frontiers
+        for o in ords:
+            if o in scores:
+                continue
+            score = 0
+            for strong, weak, strong_table, weak_table in scorers:
+                at = left(strong, o)
+                if at < len(strong) and strong[at] == o:
+                    score += strong_table[strong_lengths[o]]
+                    continue
+                at = left(weak, o)
+                if at < len(weak) and weak[at] == o:
+                    score += weak_table[weak_lengths[o]]
+            scores[o] = score
+            if len(heap) < k:
+                heapq.heappush(heap, score)
+            elif score > heap[0]:
+                heapq.heapreplace(heap, score)
+                if bound < heap[0]:  # the rest of this group is bounded lower: never reaches the top k
+                    break
+    return scores
 
 
 def _look_up(scores: dict[int, int], fields, tables, lengths) -> None:
