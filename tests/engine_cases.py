@@ -69,6 +69,7 @@ def assert_same_results(test, reference, engine, corpus, *, ks=(1, 5), plans=PLA
     from unittest import mock
 
     from anachron.store import engine as planner
+    from anachron.store import ranking as ranking_module
 
     compared = 0
     days = as_of_days(corpus)
@@ -78,9 +79,12 @@ def assert_same_results(test, reference, engine, corpus, *, ks=(1, 5), plans=PLA
             for k in ks + ((len(corpus.items) + 5,) if number % 10 == 0 else ()):
                 for ranking in rankings:
                     want = reference.scored(query, as_of=day, mode=mode, k=k, ranking=ranking)
-                    for number_, (rare, common) in enumerate(plans if ranking == "count" else plans[:1]):
+                    # count: the planner's plans; bm25: its two exact ways (store.ranking.top_bm25), as chosen and by groups always.
+                    for number_, (rare, common) in enumerate(plans if ranking == "count" else plans[:1] * 2):
                         share = planner.RARE_SHARE if number_ == 0 else 0.0  # the first plan is the default
-                        with mock.patch.multiple(planner, RARE_POSTINGS=rare, MAX_COMMON=common, RARE_SHARE=share):
+                        grouped = ranking_module.GROUPED_POSTINGS if number_ == 0 or ranking == "count" else 0
+                        with mock.patch.multiple(planner, RARE_POSTINGS=rare, MAX_COMMON=common, RARE_SHARE=share), \
+                                mock.patch.object(ranking_module, "GROUPED_POSTINGS", grouped):
                             got = engine.scored(query, as_of=day, mode=mode, k=k, ranking=ranking)
                         where = f"{query[:60]!r} {day} {mode} k={k} {ranking} plan={rare},{common}"
                         test.assertEqual([(i.id, s) for i, s in got], [(i.id, s) for i, s in want], where)

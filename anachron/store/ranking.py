@@ -190,7 +190,8 @@ def top_bm25(
     *lists* holds, per distinct query word, the ascending positions of the
     items holding it as a strong term and as a weak term (all items: this
     cuts them), and optionally, third, those two lists grouped by length
-    (:func:`group_by_length`; made here when absent and needed); the visible
+    (:func:`group_by_length`; either may be ``None``, grouped here when
+    needed); the visible
     items are positions ``low <= p < high``, and the statistics are theirs
     (see the module doc).
 
@@ -274,8 +275,8 @@ def _by_groups(words, lengths, low: int, high: int, k: int) -> dict[int, int]:
     """
     groups = []  # per word: [(contribution, visible ords)], best first
     for _, fields, tables, grouped, full in words:
-        if grouped is None:
-            grouped = tuple(group_by_length(full[f], lengths[f]) if fields[f] else () for f in (0, 1))
+        grouped = grouped or (None, None)
+        grouped = tuple(g if g is not None else group_by_length(fields[f], lengths[f]) for f, g in enumerate(grouped))
         mine = []
         for f in (0, 1):
             table = tables[f]

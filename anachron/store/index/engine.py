@@ -148,7 +148,7 @@ class IndexEngine:
         postings = IndexPostings(con, bound, items, self._cache)
         if ranking == "count":
             ords = top_ords(postings, words, min(k, _MAX_ORD))
-            lists = postings.lists(words) if ords else []
+            lists = [entry[:2] for entry in postings.lists(words)] if ords else []
             ranked = [(o, count_of(lists, o)) for o in ords]  # a bitmap search keeps no scores
         else:
             ranked = [(o, shown_score(s)) for o, s in top_bm25(postings.lists(words), self._rank_data(), 1, min(bound, items) + 1, min(k, _MAX_ORD))]
