@@ -47,6 +47,7 @@ import bisect
 import heapq
 import itertools
 import math
+import operator
 from typing import Iterable, Sequence
 
 __all__ = [
@@ -235,18 +236,15 @@ def top_bm25(
 
 def _term_at_a_time(words, lengths, k: int) -> dict[int, int]:
     """Exact scores of every item that can be in the top *k* (and maybe others): term at a time,
-    rarest word first; once no item outside the candidates can reach the *k*-th score (the other
-    words' best contributions add up to less), the other words are only looked up."""
+    rarest word first, until no item outside the candidates can reach the *k*-th score (the other
+    words' best contributions add up to less); then :func:`_finish`."""
     for word in words:
         word.append(max(word[2][f][1] for f in (0, 1) if word[1][f]))  # a field holding the word has >= 1 term
     scores: dict[int, int] = {}
     rest = sum(word[-1] for word in words)
     for n_word, (_, fields, tables, _, _, best) in enumerate(words):
-        if len(scores) >= k and rest < (threshold := _kth(scores.values(), k)):
-            scores = {o: s for o, s in scores.items() if s + rest >= threshold}
-            for _, fields, tables, _, _, _ in words[n_word:]:
-                _look_up(scores, fields, tables, lengths)
-            break
+        if len(scores) >= k and rest < _kth(scores.values(), k):
+            return _finish(scores, words[n_word:], rest, lengths, k)
         for f in (0, 1):
             ords = fields[f]
             if not ords:
@@ -325,14 +323,33 @@ def _by_groups(words, lengths, low: int, high: int, k: int) -> dict[int, int]:
     return scores
 
 
-def _look_up(scores: dict[int, int], fields, tables, lengths) -> None:
-    """Add a word's contributions to the candidates in *scores* that hold it (binary search)."""
-    for f in (0, 1):
-        ords, table, length = fields[f], tables[f], lengths[f]
-        if not ords:
-            continue
-        last = len(ords)
-        for o in scores:
-            at = bisect.bisect_left(ords, o)
-            if at < last and ords[at] == o:
-                scores[o] += table[length[o]]
+def _finish(partial: dict[int, int], words, rest: int, lengths, k: int) -> dict[int, int]:
+    """The exact scores of the candidates of *partial* that can reach the top *k*, the other *words*
+    (whose best contributions add up to *rest*) looked up (binary search): candidates in
+    descending partial score, until the *k*-th exact score is above the next one's partial plus
+    *rest*, which bounds it and every later one."""
+    scorers = [(fields[0], fields[1], tables[0], tables[1]) for _, fields, tables, *_ in words]
+    strong_lengths, weak_lengths = lengths
+    left = bisect.bisect_left
+    scores: dict[int, int] = {}
+    heap: list[int] = []
+    for o, score in sorted(partial.items(), key=_second, reverse=True):
+        if len(heap) >= k and score + rest < heap[0]:
+            break
+        for strong, weak, strong_table, weak_table in scorers:
+            at = left(strong, o)
+            if at < len(strong) and strong[at] == o:
+                score += strong_table[strong_lengths[o]]
+                continue
+            at = left(weak, o)
+            if at < len(weak) and weak[at] == o:
+                score += weak_table[weak_lengths[o]]
+        scores[o] = score
+        if len(heap) < k:
+            heapq.heappush(heap, score)
+        elif score > heap[0]:
+            heapq.heapreplace(heap, score)
+    return scores
+
+
+_second = operator.itemgetter(1)
