@@ -87,7 +87,7 @@ def check_meta(meta: Mapping[str, str], names: Sequence[str], *, where: str, wha
     >>> check_meta({"format": "anachron-index 3"}, SERVED, where="c.db", what="index", again="--out c.db")
     Traceback (most recent call last):
     ...
-    anachron.core.errors.AnachronError: c.db: not an Anachron index of format 'anachron-index 4' (found 'anachron-index 3')
+    anachron.core.errors.AnachronError: c.db: not an Anachron index of format 'anachron-index 5' (found 'anachron-index 3')
     """
     if meta.get("format") != FORMAT:
         raise AnachronError(f"{where}: not an Anachron {what} of format {FORMAT!r} (found {meta.get('format')!r})")
