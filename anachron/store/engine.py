@@ -8,11 +8,15 @@ return the same items in the same order for every query, as of date and
 mode (tests/test_index.py compares them):
 
 - the as-of date is an argument, never part of the query;
-- ranking is :mod:`anachron.store.terms`'s: :data:`~anachron.store.terms.STRONG_WEIGHT`
+- ranking is :mod:`anachron.store.ranking`'s BM25 by default (statistics of
+  the visible items, ties newest first, then id; every engine runs
+  :func:`~anachron.store.ranking.top_bm25` on its own postings), or with
+  ``ranking="count"`` the earlier one: :data:`~anachron.store.terms.STRONG_WEIGHT`
   per distinct query word among an item's strong terms,
   :data:`~anachron.store.terms.WEAK_WEIGHT` per word among its weak terms
-  (:func:`~anachron.store.terms.item_terms`), items scoring 0 left out;
-- ties break on publish date, then id (a total order: ids are unique);
+  (:func:`~anachron.store.terms.item_terms`), items scoring 0 left out, ties
+  on publish date, then id (a total order: ids are unique); the planner
+  below is the count ranking's;
 - ``enforced`` drops items published after the as-of date before ranking
   (:func:`~anachron.core.dates.known_at`) and nothing else: survivorship
   is not filtered.

@@ -3,12 +3,15 @@
 The as-of date is an argument of :meth:`SearchEngine.search`, never part of
 the query, so an agent cannot move the cutoff by what it types.
 
-Ranking is :mod:`anachron.store.terms`'s: each distinct query word scores
-:data:`~anachron.store.terms.STRONG_WEIGHT` when it appears in an item's
-title or in the name or id of an entity the item names,
-:data:`~anachron.store.terms.WEAK_WEIGHT` when it appears only in the text.
-Items that match no word are not returned.  Ties break on publish date,
-then id, so the order never depends on dict or file order.
+Ranking is :mod:`anachron.store.ranking`'s BM25 (the default) over the
+fields of :func:`~anachron.store.terms.item_terms`, with the statistics of
+the visible items only; ties go to the newest item, then the smaller id.
+``ranking="count"`` keeps the earlier ranking:
+:data:`~anachron.store.terms.STRONG_WEIGHT` per query word in an item's
+title or the name or id of an entity it names,
+:data:`~anachron.store.terms.WEAK_WEIGHT` per word only in its text, ties
+by publish date (the oldest first), then id.  Items that match no word are
+not returned.
 
 Modes (:mod:`anachron.core.search`):
 
@@ -39,7 +42,11 @@ __all__ = ["SearchEngine"]
 class SearchEngine:
     """Keyword search over the items of a :class:`Corpus`, through an inverted index.
 
-    Items are numbered in tie order (publish date, then id), and each word
+    BM25 (:func:`~anachron.store.ranking.top_bm25`) reads the words' posting
+    lists, the items' field lengths and days, and the length groups of the
+    words held by more than :data:`_GROUPED_WORD` items, made here once.
+
+    The count ranking (``ranking="count"``): items are numbered in tie order (publish date, then id), and each word
     maps to the ascending numbers of the items it is strong in and of those
     it is weak in.  A query whose words hold few items (at most
     :data:`_RARE_POSTINGS` postings in all) adds up the weights along their
@@ -49,11 +56,12 @@ class SearchEngine:
     (score descending, number).  Enforced mode keeps only the items
     :func:`known_at` the as-of date: in date order they are a prefix, found
     by bisection, so the filter is a cut of each posting list (a mask of the
-    bitmaps).  Results are exactly those of the linear scan this replaced
+    bitmaps).  Results (both rankings) are exactly those of a linear scan
     (tests/reference_engines.py keeps it, as the reference the tests compare with).
 
-    Two items scoring 3 each (a strong word and a weak one): the earlier first;
-    the later one, published after the as-of date, dropped when enforced.
+    Two items holding one query word in the title and one in the text: *b*'s
+    title is the shorter (BM25 ranks it first); *a*, published after the
+    as-of date, is dropped when enforced.
 
     >>> from anachron.core import build_corpus
     >>> corpus = build_corpus([

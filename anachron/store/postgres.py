@@ -7,8 +7,12 @@ loads a corpus directory into the ``anachron`` schema in one transaction;
 tasks) searches it in place; :func:`load_postgres_corpus` reads it back as a
 :class:`~anachron.core.Corpus` for the scorers.  Schema: docs/index.md.
 
-Ranking is the in-memory engine's, exactly (:mod:`anachron.store.engine`):
-each item's strong and weak terms are stored as two ``tsvector`` columns
+Ranking is the in-memory engine's, exactly (:mod:`anachron.store.engine`).
+BM25 (the default) reads each query word's posting arrays from the
+``postings`` table and the per-ord lengths and days from ``ranking`` (the
+SQLite index's forms), bounds the visible ords by ``day <=
+last_known_day(as_of)``, and runs :func:`anachron.store.ranking.top_bm25`.
+For the count ranking each item's strong and weak terms are stored as two ``tsvector`` columns
 with a GIN index each; a search looks up each distinct query word in both
 (``@@``), sums the weights of :mod:`anachron.store.terms` per strong and per weak match per item in SQL, and
 orders by ``score DESC, ord``.  The enforced mode filters ``day <= last_known_day(as_of)`` (the core's cutoff rule)

@@ -8,11 +8,14 @@ index of another format or a stale one (:func:`.fingerprint.check_meta`).
 Exactness: the index stores each item's strong and weak terms
 (:func:`~anachron.store.terms.item_terms`), already tokenized, in two
 contentless FTS5 tables keyed by ``ord``, the item's rank in ``(publish
-date, id)`` order.  A search finds, per distinct query word, the items
-holding it as a strong or weak term, sums their weights
-(:mod:`anachron.store.terms`) per item and orders by ``score DESC, ord``
-(:func:`anachron.store.engine.top_ords` over :class:`.postings.IndexPostings`):
-the in-memory engine's score and tie order exactly.  The enforced mode
+date, id)`` order.  A BM25 search (the default) reads, per distinct query
+word, its stored posting arrays (and length groups), and the per-ord field
+lengths and days (the ``ranking`` table, once), and runs
+:func:`anachron.store.ranking.top_bm25` as the in-memory engine does.  A
+count search (``ranking="count"``) sums the weights of
+:mod:`anachron.store.terms` per item and orders by ``score DESC, ord``
+(:func:`anachron.store.engine.top_ords` over :class:`.postings.IndexPostings`).
+Either way: the in-memory engine's scores and order exactly.  The enforced mode
 bounds ``ord`` by that of the last item published on or before the as-of
 date, read from the ``items.day`` index, so the date filter runs inside the
 full-text scan.
