@@ -78,7 +78,7 @@ class FormulaTest(unittest.TestCase):
         self.assertEqual(engine.scored("unheard", as_of=T), [])
 
 
-def _split(source: Path, out: Path, day: dt.date) -> Path:
+def split_at(source: Path, out: Path, day: dt.date) -> Path:
     """A copy of the corpus directory *source* keeping only the items published on or before *day*."""
     out.mkdir()
     shutil.copy(source / "entities.jsonl", out / "entities.jsonl")
@@ -99,7 +99,7 @@ class TimeLockPropertyTest(unittest.TestCase):
         cls.full = load_corpus(cls.full_dir)
         days = sorted({i.publish_date for i in cls.full.items.values()})
         cls.T = days[len(days) // 2]
-        cls.past_dir = _split(cls.full_dir, root / "past", cls.T)
+        cls.past_dir = split_at(cls.full_dir, root / "past", cls.T)
         cls.past = load_corpus(cls.past_dir)
         cls.later = sum(1 for i in cls.full.items.values() if i.publish_date > cls.T)
         cls.indexes = [IndexEngine(build_index(d, root / f"{d.name}.db", samples=False).path) for d in (cls.past_dir, cls.full_dir)]

@@ -43,7 +43,7 @@ from .engine import check_fetch, check_search, count_of, top_ords
 from .index.build import ScannedCorpus, source_corpus
 from .index.codec import entity_doc, item_doc, key, read_entity, read_item, read_sample, read_visible, sample_doc
 from .index.fingerprint import CORPUS_FILES, SERVED, build_meta, check_meta, check_unchanged
-from .index.postings import RANK_ARRAYS, U32, PostingCache, pack, rank_data, unpack
+from .index.postings import RANK_ARRAYS, U32, PostingCache, pack, pack_groups, rank_data, unpack, unpack_groups
 from .ranking import DEFAULT_RANKING, RankData, check_ranking, shown_score, top_bm25
 from .index.stored import Connections, StoredItems
 from .terms import STRONG_WEIGHT, WEAK_WEIGHT, item_terms, match_words
@@ -66,7 +66,7 @@ CREATE TABLE {SCHEMA}.items (
 CREATE TABLE {SCHEMA}.item_entities (entity text NOT NULL, ord bigint NOT NULL, PRIMARY KEY (entity, ord));
 CREATE TABLE {SCHEMA}.samples (pos integer PRIMARY KEY, id text NOT NULL UNIQUE, as_of date NOT NULL, doc text NOT NULL);
 CREATE TABLE {SCHEMA}.vocab (term text PRIMARY KEY, strong integer NOT NULL, weak integer NOT NULL);
-CREATE TABLE {SCHEMA}.postings (term text PRIMARY KEY, strong bytea NOT NULL, weak bytea NOT NULL);
+CREATE TABLE {SCHEMA}.postings (term text PRIMARY KEY, strong bytea NOT NULL, weak bytea NOT NULL, strong_groups bytea, weak_groups bytea);
 CREATE TABLE {SCHEMA}.ranking (name text PRIMARY KEY, data bytea NOT NULL);
 """
 _INDEXES = f"""
@@ -204,9 +204,11 @@ def _write(con, corpus: ScannedCorpus, root: Path, files) -> None:
     with cur.copy(f"COPY {SCHEMA}.samples (pos, id, as_of, doc) FROM STDIN") as copy:
         for n, s in enumerate(corpus.samples.values()):
             copy.write_row((n, key(s.id), s.as_of, sample_doc(s)))
-    with cur.copy(f"COPY {SCHEMA}.postings (term, strong, weak) FROM STDIN") as copy:
+    items = len(corpus.links)
+    with cur.copy(f"COPY {SCHEMA}.postings (term, strong, weak, strong_groups, weak_groups) FROM STDIN") as copy:
         for term in sorted(lists):
-            copy.write_row((term, pack(lists[term][0]), pack(lists[term][1])))
+            strong, weak = lists[term]
+            copy.write_row((term, pack(strong), pack(weak), pack_groups(strong, ranks["strong_len"], items), pack_groups(weak, ranks["weak_len"], items)))
     with cur.copy(f"COPY {SCHEMA}.ranking (name, data) FROM STDIN") as copy:
         for name in RANK_ARRAYS:
             copy.write_row((name, pack(ranks[name])))
@@ -269,7 +271,7 @@ class PostgresEngine:
         day = last_known_day(as_of) if mode == "enforced" else None  # the core's cutoff rule, as a day bound
         if ranking == "count":
             ords = top_ords(_Postings(con, day, int(self.meta["items"])), words, min(k, _MAX_K))
-            lists = list(self._lists(con, words).values()) if ords else []
+            lists = [entry[:2] for entry in self._lists(con, words).values()] if ords else []
             ranked = [(o, count_of(lists, o)) for o in ords]
         else:
             items = int(self.meta["items"])
@@ -283,13 +285,16 @@ class PostgresEngine:
         docs = dict(con.execute(f"SELECT ord, doc FROM {SCHEMA}.items WHERE ord = ANY(%s)", (ords,)).fetchall())
         return [(read_item(docs[o]), s) for o, s in ranked]
 
-    def _lists(self, con, words) -> dict[str, tuple[array.array, array.array]]:
-        """Each word's (strong, weak) ords, ascending, from the ``postings`` table (kept in the cache)."""
+    def _lists(self, con, words) -> dict[str, tuple]:
+        """Each word's (strong, weak) ords, ascending, and their stored length groups (``None`` where not
+        stored), from the ``postings`` table (kept in the cache)."""
         found = {w: self._cache.get(("ords", w)) for w in words}
         missing = [w for w, kept in found.items() if kept is None]
         if missing:
-            for term, strong, weak in con.execute(f"SELECT term, strong, weak FROM {SCHEMA}.postings WHERE term = ANY(%s)", (missing,)):
-                found[term] = (unpack(bytes(strong)), unpack(bytes(weak)))
+            rows = con.execute(f"SELECT term, strong, weak, strong_groups, weak_groups FROM {SCHEMA}.postings WHERE term = ANY(%s)", (missing,))
+            for term, strong, weak, strong_groups, weak_groups in rows:
+                found[term] = (unpack(bytes(strong)), unpack(bytes(weak)),
+                               tuple(unpack_groups(None if g is None else bytes(g)) for g in (strong_groups, weak_groups)))
                 self._cache.put(("ords", term), found[term])
         return {w: found[w] or _NONE for w in words}
 
@@ -322,7 +327,7 @@ class PostgresEngine:
         self._connections.close()
 
 
-_NONE = (array.array(U32), array.array(U32))  # a word no item holds
+_NONE = (array.array(U32), array.array(U32), None)  # a word no item holds
 
 
 class _Postings:
