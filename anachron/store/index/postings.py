@@ -180,9 +180,9 @@ class IndexPostings:
         if missing:
             for term, strong, weak in self.con.execute(_GROUPS, (json.dumps(missing),)):
                 if strong is None and weak is None:
-                    found[term] = _NO_GROUPS
-                    continue
-                found[term] = tuple(unpack_groups(b) if b is not None else None for b in (strong, weak))
+                    found[term] = _NO_GROUPS  # kept too: the row is not read again
+                else:
+                    found[term] = tuple(unpack_groups(b) if b is not None else None for b in (strong, weak))
                 self._cache.put(("groups", term), found[term])
         # A short column is not stored grouped: top_bm25 groups it itself (None).
         return [(strong, weak, found.get(w) or None) for w, (strong, weak) in zip(words, arrays)]
