@@ -19,7 +19,7 @@ from tests.corpus_fixtures import corpus, item
 T = dt.date(2022, 6, 1)
 
 
-def _bm25(idf, weight, length, average, k1=1.2, b=0.75):
+def _bm25(idf, weight, length, average, k1=0.5, b=0.75):
     """The documented formula, written out again (docs/index.md), in millionths."""
     t = weight / (1 - b + b * length / average)
     return round(1_000_000 * idf * t * (k1 + 1) / (k1 + t))

@@ -16,7 +16,7 @@ One rule, here, for the in-memory engine, the SQLite index and PostgreSQL
       contribution = idf(w) * t * (k1 + 1) / (k1 + t)
       idf(w) = ln(1 + (N - df(w) + 0.5) / (df(w) + 0.5))
 
-  with :data:`K1` = 1.2 and :data:`B` = 0.75.  An item's score is the sum
+  with :data:`K1` = 0.5 and :data:`B` = 0.75.  An item's score is the sum
   of its contributions over the query's distinct words; items holding no
   query word are not returned.
 - **Statistics at T.**  ``N``, ``df(w)`` and ``avgL_f`` are counted over
@@ -38,7 +38,7 @@ score (the remaining words' best contributions add up to less), the other
 words are only looked up for the candidates that can still reach it.
 
 >>> contribution(idf(10, 1), FIELD_WEIGHTS[0], 4, 4.0)
-2739591
+2390916
 """
 
 from __future__ import annotations
@@ -68,7 +68,7 @@ __all__ = [
     "top_bm25",
 ]
 
-K1 = 1.2  # term-frequency saturation
+K1 = 0.5  # saturation of the pseudo-frequency (field weight over length norm); tf itself is 0 or 1
 B = 0.75  # length normalisation
 FIELD_WEIGHTS = (2.0, 1.0)  # strong terms (title, entity names), weak terms (text)
 SCALE = 1_000_000  # a contribution is an integer number of millionths
@@ -106,8 +106,8 @@ def contribution(word_idf: float, weight: float, length: int, average: float) ->
 def shown_score(score: int) -> float:
     """A score as shown (JSON, tables): millionths as a float.
 
-    >>> shown_score(4391307)
-    4.391307
+    >>> shown_score(2390916)
+    2.390916
     """
     return score / SCALE
 
