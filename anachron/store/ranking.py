@@ -301,11 +301,16 @@ def _by_groups(words, lengths, low: int, high: int, k: int) -> dict[int, int]:
         taken[w] += 1
         frontier[w] = groups[w][taken[w]][0] if taken[w] < len(groups[w]) else 0
         bound = ceiling  # an item of this group scores at most its contribution plus the others' frontiers
+        # An item met here for the first time is in no group taken before: it holds this word with this
+        # contribution, and no word whose groups are all taken.  Only the others are looked up.  (An
+        # item left in a group cut short below is bounded under the k-th score: if it is met again and
+        # scored lower than it is, it still stays out of the top k.)
+        others = [scorers[v] for v in range(len(scorers)) if v != w and taken[v] < len(groups[v])]
         for o in ords:
             if o in scores:
                 continue
-            score = 0
-            for strong, weak, strong_table, weak_table in scorers:
+            score = contribution
+            for strong, weak, strong_table, weak_table in others:
                 at = left(strong, o)
                 if at < len(strong) and strong[at] == o:
                     score += strong_table[strong_lengths[o]]
