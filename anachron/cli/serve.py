@@ -19,7 +19,7 @@ import sys
 
 from .. import __version__
 from ..core.errors import AnachronError
-from .options import add_corpus_option, count, iso_date
+from .options import add_corpus_option, add_ranking_option, count, iso_date
 
 
 class _Once(argparse.Action):
@@ -96,6 +96,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         action="store_true",
         help="show items without a usable date (default: withhold them); they are counted in the log",
     )
+    add_ranking_option(parser)
     parser.add_argument("--upstream-timeout", type=float, default=30.0, metavar="SECONDS", help="per request (default: 30)")
     parser.add_argument("--http", metavar="[HOST:]PORT", help="serve streamable HTTP at /mcp instead of stdio (host default 127.0.0.1; port 0 picks one)")
     parser.set_defaults(func=run, output_options=("events", "events_dir"))  # checked against the inputs (cli.options)
@@ -119,10 +120,12 @@ def run(args: argparse.Namespace) -> int:
     address = _address(args.http) if args.http is not None else None
     presentation = timelock.DatePresentation.parse(args.date_presentation)
     if args.upstream is not None:
+        if args.ranking is not None:
+            raise AnachronError("--ranking: an upstream service ranks its own results; --ranking is for a local --corpus")
         backend = timelock.UpstreamBackend(args.upstream, timeout=args.upstream_timeout)
     else:
         # A directory is loaded (without samples); an index file or a postgresql:// URL is searched in place.
-        backend = timelock.CorpusBackend(timelock.open_engine(args.corpus))
+        backend = timelock.CorpusBackend(timelock.open_engine(args.corpus), ranking=args.ranking or "bm25")
         backend.check_presentation(presentation)
     limits = timelock.Limits(args.max_searches, args.max_fetches, args.max_calls)
     if args.k < 1:  # checked here, not by the lock: the lock is made after the event log
