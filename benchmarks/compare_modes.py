@@ -158,6 +158,11 @@ def main(argv=None) -> int:
     parser.add_argument("--continuous", action="store_true", help="continuous scores (every difference distinct); scipy computes both statistics")
     parser.add_argument("--repeat", type=int, default=1, help="rounds, each timing every peer once; the best is kept")
     args = parser.parse_args(argv)
+    if not args.no_scipy:
+        try:  # the peer: say so before the first timing, not in a traceback minutes later
+            import scipy.stats  # noqa: F401
+        except ImportError as exc:
+            parser.exit(2, f"compare_modes.py: the scipy peer needs scipy ({exc}): pip install scipy, or pass --no-scipy\n")
     b = args.resamples
     print(f"machine: {machine()}")
     print(f"B = {b:,} resamples, 95% percentile CI, seed 0, {'continuous scores' if args.continuous else 'leak-like scores'}, best of {args.repeat}")

@@ -17,14 +17,18 @@ Best of three rounds each; the ratio is report time over JSON time.
 from __future__ import annotations
 
 import argparse
+import sys
 import time
+from pathlib import Path
 
-from anachron.core import load_corpus, parse_traces, score_traces
-from anachron.store import SearchEngine
-from anachron.core.agents import naive_trace
-from anachron.html import Run, report_html
-from anachron.core.jsonio import dump_json
-from anachron.output.report import score_document
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # run from a clone, as the other benchmarks
+
+from anachron.core import load_corpus, parse_traces, score_traces  # noqa: E402
+from anachron.store import SearchEngine  # noqa: E402
+from anachron.core.agents import naive_trace  # noqa: E402
+from anachron.html import Run, report_html  # noqa: E402
+from anachron.core.jsonio import dump_json  # noqa: E402
+from anachron.output.report import score_document  # noqa: E402
 
 
 def results(n: int):

@@ -3,6 +3,16 @@
     python benchmarks/search_scale.py                      # 10k and 100k items (~3 min)
     python benchmarks/search_scale.py --items 10000 --queries 300
     python benchmarks/search_scale.py --baseline /tmp/old   # also an older tree's SearchEngine (git archive)
+    python benchmarks/search_scale.py --peers --items 100000   # BM25 against tantivy and FTS5 bm25() (bench extra)
+
+``--peers`` (pip install '.[bench]') measures on benchmarks/corpus_gen.py's corpus (2000-2025) instead:
+the in-memory engine and the SQLite index (``--no-index`` leaves it out) in BM25 and in the count
+ranking, tantivy (title + entity names boosted 2, text) and SQLite FTS5 ``bm25(2, 1)`` over the same
+fields, every one with the same date filter (published on or before T), on the same queries.  Latency:
+corpus_gen's agent-shaped queries, enforced, k = 10.  Quality: known-item queries (3 distinct words of
+an item visible at T, T drawn at random), hit@10 and MRR@10 of the target, and the median age (years
+before T) of what is returned.  BM25 results are checked against the scan (tests/reference_engines.py)
+on the first ``--scan-queries`` queries.
 
 The corpus is benchmarks/workload.py's (seeded: Zipf-like words, titles of 4-9 words, texts of
 20-60, entities named by 60% of items).  Queries are seeded too, shaped like an agent's: 1-4
@@ -19,6 +29,7 @@ library only.
 from __future__ import annotations
 
 import argparse
+import bisect
 import datetime as dt
 import json
 import os
@@ -143,6 +154,182 @@ def run(items: int, queries: int, scan_queries: int, seed: int, baseline: str | 
             print(f"  {'':<12}       CPU  {_percentiles(old_cpu)}")
 
 
+# -- --peers: BM25 against tantivy and SQLite FTS5, quality and latency ---------------------------------
+
+
+def _known_items(corpus, n: int, seed: int) -> list[tuple[str, dt.date, str]]:
+    """*n* known-item queries: ``(query, T, target id)``, the target published on or before T, the
+    query 3 distinct words of its title and text (all of them if it has fewer)."""
+    from anachron.store.terms import tokenize
+
+    rng = random.Random(seed)
+    ordered = sorted(corpus.items.values(), key=lambda i: (i.publish_date, i.id))
+    days = [i.publish_date for i in ordered]
+    out = []
+    while len(out) < n:
+        day = days[rng.randrange(len(days) // 10, len(days))]  # not the first tenth: a corpus to search
+        target = ordered[rng.randrange(bisect.bisect_right(days, day))]
+        words = sorted(set(tokenize(f"{target.title} {target.text}")))
+        if not words:
+            continue
+        out.append((" ".join(rng.sample(words, min(3, len(words)))), day, target.id))
+    return out
+
+
+class _Tantivy:
+    """tantivy over two fields (title + entity names boosted 2, text: BM25 per field, as tantivy
+    scores a multi-field query), or over one field holding both (*one_field*)."""
+
+    def __init__(self, corpus, one_field: bool = False) -> None:
+        import tantivy
+
+        self.tantivy, self.one_field = tantivy, one_field
+        self.name = "tantivy (one field)" if one_field else "tantivy"
+        builder = tantivy.SchemaBuilder()
+        builder.add_text_field("title")
+        builder.add_text_field("body")
+        builder.add_integer_field("day", fast=True, indexed=True)
+        builder.add_text_field("id", stored=True, tokenizer_name="raw")
+        self.schema = builder.build()
+        self.index = tantivy.Index(self.schema)
+        writer = self.index.writer(heap_size=512 << 20, num_threads=1)
+        for item in corpus.items.values():
+            names = " ".join(corpus.entities[e].name + " " + e for e in item.entities)
+            title = f"{item.title} {names}"
+            if one_field:
+                writer.add_document(tantivy.Document(title=f"{title} {item.text}", body="", day=item.publish_date.toordinal(), id=item.id))
+            else:
+                writer.add_document(tantivy.Document(title=title, body=item.text, day=item.publish_date.toordinal(), id=item.id))
+        writer.commit()
+        writer.wait_merging_threads()
+        self.index.reload()
+        self.searcher = self.index.searcher()
+
+    def search(self, query: str, day: dt.date, k: int) -> list[str]:
+        from anachron.store.terms import tokenize
+
+        words = tokenize(query)
+        if not words:
+            return []
+        t = self.tantivy
+        if self.one_field:
+            text = self.index.parse_query(" ".join(words), ["title"])
+        else:
+            text = self.index.parse_query(" ".join(words), ["title", "body"], field_boosts={"title": 2.0})
+        dated = t.Query.range_query(self.schema, "day", t.FieldType.Integer, None, day.toordinal())
+        both = t.Query.boolean_query([(t.Occur.Must, text), (t.Occur.Must, dated)])
+        hits = self.searcher.search(both, k).hits
+        return [self.searcher.doc(address)["id"][0] for _, address in hits]
+
+
+class _Fts5:
+    name = "FTS5 bm25"
+
+    def __init__(self, corpus, path: Path) -> None:
+        import sqlite3
+
+        self.con = sqlite3.connect(path)
+        self.con.execute("CREATE VIRTUAL TABLE docs USING fts5(title, body, day UNINDEXED, id UNINDEXED)")
+        self.con.executemany("INSERT INTO docs VALUES (?, ?, ?, ?)", (
+            (f"{i.title} {' '.join(corpus.entities[e].name + ' ' + e for e in i.entities)}", i.text, i.publish_date.toordinal(), i.id)
+            for i in corpus.items.values()))
+        self.con.commit()
+
+    def search(self, query: str, day: dt.date, k: int) -> list[str]:
+        from anachron.store.terms import tokenize
+
+        words = sorted(set(tokenize(query)))
+        if not words:
+            return []
+        match = " OR ".join(f'"{w}"' for w in words)
+        rows = self.con.execute("SELECT id FROM docs WHERE docs MATCH ? AND day <= ? ORDER BY bm25(docs, 2.0, 1.0) LIMIT ?",
+                                (match, day.toordinal(), k))
+        return [r[0] for r in rows]
+
+
+class _Ours:
+    def __init__(self, name: str, engine, ranking: str) -> None:
+        self.name, self.engine, self.ranking = name, engine, ranking
+
+    def search(self, query: str, day: dt.date, k: int) -> list[str]:
+        return [i.id for i in self.engine.search(query, as_of=day, mode="enforced", k=k, ranking=self.ranking)]
+
+
+def _quality(system, known, dates) -> str:
+    hits, reciprocal, ages = 0, 0.0, []
+    for query, day, target in known:
+        got = system.search(query, day, 10)
+        if target in got:
+            hits += 1
+            reciprocal += 1 / (got.index(target) + 1)
+        ages.extend((day - dates[i]).days / 365.25 for i in got)
+    return f"hit@10 {hits / len(known):.3f}  MRR@10 {reciprocal / len(known):.3f}  median age {statistics.median(ages) if ages else 0:.1f} y"
+
+
+def _latency(system, queries) -> tuple[str, float]:
+    """Wall and CPU percentiles (the CPU time of this thread: on a shared machine the wall time carries
+    other jobs); the CPU p95 is what the ratios compare."""
+    times, cpu = [], []
+    for query, day in queries:
+        start, used = time.perf_counter(), time.thread_time()
+        system.search(query, day, 10)
+        cpu.append(time.thread_time() - used)
+        times.append(time.perf_counter() - start)
+    return f"wall {_percentiles(times)}\n  {'':<22} CPU  {_percentiles(cpu)}", sorted(cpu)[min(len(cpu) - 1, int(0.95 * len(cpu)))]
+
+
+def compare(items: int, queries: int, known: int, scan_queries: int, index: bool) -> None:
+    import corpus_gen
+
+    from anachron.store.index import IndexEngine, build_index
+
+    with tempfile.TemporaryDirectory() as tmp:
+        start = time.perf_counter()
+        root = corpus_gen.generate(Path(tmp) / "corpus", items)
+        corpus = load_corpus(root)
+        print(f"\n{items:,} items (benchmarks/corpus_gen.py, seed 16), generated and loaded in {time.perf_counter() - start:.0f} s")
+        systems = []
+        start = time.perf_counter()
+        engine = SearchEngine(corpus)
+        print(f"  in-memory engine built in {time.perf_counter() - start:.1f} s")
+        systems += [_Ours("anachron memory bm25", engine, "bm25"), _Ours("anachron memory count", engine, "count")]
+        if index:
+            start = time.perf_counter()
+            built = build_index(root, Path(tmp) / "corpus.db", samples=False)
+            print(f"  SQLite index built in {time.perf_counter() - start:.0f} s ({built.bytes / 2**20:.0f} MiB)")
+            systems.append(_Ours("anachron index bm25", IndexEngine(built.path), "bm25"))
+        start = time.perf_counter()
+        peers = []
+        try:
+            peers += [_Tantivy(corpus), _Tantivy(corpus, one_field=True)]
+        except ImportError:
+            print("  tantivy: not installed (pip install '.[bench]')")
+        peers.append(_Fts5(corpus, Path(tmp) / "fts5.db"))
+        print(f"  peers built in {time.perf_counter() - start:.0f} s")
+        systems += peers
+        dates = {i.id: i.publish_date for i in corpus.items.values()}
+        days = corpus_gen.as_of_dates(queries)
+        latency = list(zip(corpus_gen.queries(queries, entities=len(corpus.entities)), days))
+        scan = ScanSearch(corpus)
+        for query, day in latency[:scan_queries]:
+            want = [i.id for i in scan.search(query, as_of=day, mode="enforced", k=10)]
+            for system in systems:
+                if system.name.endswith("bm25") and system.name.startswith("anachron") and system.search(query, day, 10) != want:
+                    raise SystemExit(f"{system.name}: {query!r} {day}: {system.search(query, day, 10)} != scan {want}")
+        print(f"  BM25 results = the scan's on {min(scan_queries, len(latency))} queries (memory and index)")
+        cases = _known_items(corpus, known, seed=3)
+        print(f"  enforced, k = 10; latency over {len(latency)} agent-shaped queries, quality over {len(cases)} known-item queries")
+        floor = {}
+        for system in systems:
+            shown, p95 = _latency(system, latency)
+            floor[system.name] = p95
+            print(f"  {system.name:<22} {_quality(system, cases, dates)}\n  {'':<22} {shown}")
+        for name in ("anachron memory bm25", "anachron index bm25"):
+            if name in floor:
+                print(f"  {name}: CPU p95 / tantivy's {floor[name] / floor.get('tantivy', float('nan')):.2f}x, "
+                      f"/ FTS5's {floor[name] / floor['FTS5 bm25']:.2f}x")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--items", type=int, action="append", help="corpus size (repeatable; default 10000 and 100000)")
@@ -150,9 +337,16 @@ def main() -> None:
     parser.add_argument("--scan-queries", type=int, default=200)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--baseline", metavar="TREE", help="also time an older tree's SearchEngine (e.g. `git archive` of a commit)")
+    parser.add_argument("--peers", action="store_true", help="BM25 against tantivy and FTS5 bm25(): latency and known-item quality")
+    parser.add_argument("--known", type=int, default=1000, help="known-item queries (--peers)")
+    parser.add_argument("--no-index", action="store_true", help="leave the SQLite index out (--peers)")
     args = parser.parse_args()
     print(f"machine: {platform.machine()}, {os.cpu_count()} CPUs, Python {platform.python_version()}, "
           f"load average {os.getloadavg()[0]:.2f}")
+    if args.peers:
+        for items in args.items or [100_000]:
+            compare(items, args.queries, args.known, min(args.scan_queries, args.queries), not args.no_index)
+        return
     for items in args.items or [10_000, 100_000]:
         run(items, args.queries, min(args.scan_queries, args.queries), args.seed, args.baseline)
 

@@ -63,11 +63,13 @@ def as_of_days(corpus):
 PLANS = ((1000, 4), (0, 4), (5, 3), (60, 1), (10**9, 3), (0, 0))
 
 
-def assert_same_results(test, reference, engine, corpus, *, ks=(1, 5), plans=PLANS):
-    """*engine* returns what *reference* returns (items and order) for every case and plan; returns how many were compared."""
+def assert_same_results(test, reference, engine, corpus, *, ks=(1, 5), plans=PLANS, rankings=("bm25", "count")):
+    """*engine* returns what *reference* returns (items, order and scores) for every case, ranking and
+    plan (the plans are the count ranking's); returns how many were compared."""
     from unittest import mock
 
     from anachron.store import engine as planner
+    from anachron.store import ranking as ranking_module
 
     compared = 0
     days = as_of_days(corpus)
@@ -75,14 +77,19 @@ def assert_same_results(test, reference, engine, corpus, *, ks=(1, 5), plans=PLA
         day = days[number % len(days)]
         for mode in MODES:
             for k in ks + ((len(corpus.items) + 5,) if number % 10 == 0 else ()):
-                want = reference.search(query, as_of=day, mode=mode, k=k)
-                for number_, (rare, common) in enumerate(plans):
-                    share = planner.RARE_SHARE if number_ == 0 else 0.0  # the first plan is the default
-                    with mock.patch.multiple(planner, RARE_POSTINGS=rare, MAX_COMMON=common, RARE_SHARE=share):
-                        got = engine.search(query, as_of=day, mode=mode, k=k)
-                    test.assertEqual([i.id for i in got], [i.id for i in want], f"{query[:60]!r} {day} {mode} k={k} plan={rare},{common}")
-                    test.assertEqual(got, want)
-                    compared += 1
+                for ranking in rankings:
+                    want = reference.scored(query, as_of=day, mode=mode, k=k, ranking=ranking)
+                    # count: the planner's plans; bm25: its two exact ways (store.ranking.top_bm25), as chosen and by groups always.
+                    for number_, (rare, common) in enumerate(plans if ranking == "count" else plans[:1] * 2):
+                        share = planner.RARE_SHARE if number_ == 0 else 0.0  # the first plan is the default
+                        grouped = ranking_module.GROUPED_POSTINGS if number_ == 0 or ranking == "count" else 0
+                        with mock.patch.multiple(planner, RARE_POSTINGS=rare, MAX_COMMON=common, RARE_SHARE=share), \
+                                mock.patch.object(ranking_module, "GROUPED_POSTINGS", grouped):
+                            got = engine.scored(query, as_of=day, mode=mode, k=k, ranking=ranking)
+                        where = f"{query[:60]!r} {day} {mode} k={k} {ranking} plan={rare},{common}"
+                        test.assertEqual([(i.id, s) for i, s in got], [(i.id, s) for i, s in want], where)
+                        test.assertEqual([i for i, _ in got], [i for i, _ in want])
+                        compared += 1
     return compared
 
 

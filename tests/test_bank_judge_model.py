@@ -85,6 +85,26 @@ class JudgeModelTest(unittest.TestCase):
         self.assertEqual((status, out), (2, ""))
         self.assertEqual(len(err.strip().splitlines()), 1, err)
 
+    def test_a_missing_key_is_said_in_plain_words(self):
+        import os
+        from unittest import mock
+
+        from anachron.bank.model_judge import model_judge
+
+        keys = [k for k in os.environ if k.startswith(("OPENAI", "AZUREAI_OPENAI", "AZURE_OPENAI"))]
+        with mock.patch.dict(os.environ):
+            for key in keys:
+                del os.environ[key]
+            with self.assertRaises(AnachronError) as raised:
+                model_judge("openai/gpt-4o-mini")
+        message = str(raised.exception)
+        self.assertTrue(message.startswith("--judge-model openai/gpt-4o-mini: "), message)
+        self.assertIn("OPENAI_API_KEY", message)
+        self.assertNotIn("[bold]", message)  # Inspect's terminal markup is not shown
+        self.assertNotIn("[/blue]", message)
+        self.assertNotIn("ERROR:", message)
+        self.assertEqual(len(message.splitlines()), 1)
+
 
 if __name__ == "__main__":
     unittest.main()

@@ -13,9 +13,9 @@ from tests.support import ROOT, run_cli
 WORKED = {
     # sample id: mode -> (tclr, survivorship, restatement, evidence)
     "finance-001": {
-        "unrestricted": (1.0, 1, 0, [
-            "#1 result item fin-005 dated 2023-02-09 > 2022-06-01",
+        "unrestricted": (1.0, 1, 0, [  # BM25: fin-006 ranks first (`--ranking count` keeps fin-005 first)
             "#1 result item fin-006 dated 2024-05-22 > 2022-06-01",
+            "#1 result item fin-005 dated 2023-02-09 > 2022-06-01",
             "#1 entity 'CYGN' (item fin-005) not yet valid at 2022-06-01 (valid_from 2023-02-09)",
         ]),
         "enforced": (0.0, 0, 0, []),

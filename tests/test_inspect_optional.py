@@ -48,6 +48,17 @@ class ImportGuardTest(unittest.TestCase):
             self.assertIn("pip install 'anachron[inspect]'", run.stderr)
             self.assertFalse(out.exists())
 
+    def test_score_from_inspect_without_inspect_names_the_install_once(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            log = Path(tmp, "run.eval")
+            log.write_text("not read")
+            run = _subprocess(self.BLOCK + f"from anachron.cli import main\nsys.exit(main(['score', '--from', 'inspect', {str(log)!r}]))")
+            self.assertEqual(run.returncode, 2, run.stderr)
+            self.assertEqual(run.stdout, "")
+            self.assertEqual(len(run.stderr.splitlines()), 1, run.stderr)
+            self.assertTrue(run.stderr.startswith("anachron: --from inspect: "), run.stderr)
+            self.assertEqual(run.stderr.count("pip install 'anachron[inspect]'"), 1, run.stderr)
+
 
 if __name__ == "__main__":
     unittest.main()

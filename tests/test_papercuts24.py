@@ -265,6 +265,7 @@ OUTPUTS = {
     ("import", "--out"): ["import", "l.jsonl", "--from", "openai-chat", "--as-of", "2022-06-01", "--out", "{path}"],
     ("export", "--out"): ["export", "l.eval", "--out", "{path}"],
     ("report", "--out"): ["report", "s.json", "--out", "{path}"],
+    ("report", "--figures"): ["report", "s.json", "--out", "r.html", "--figures", "{path}"],
     ("index", "--out"): ["index", "corpus", "--out", "{path}"],
     ("freeze analyze", "--out"): ["freeze", "analyze", "dir", "o.jsonl", "--out", "{path}"],
     ("bank build", "--out"): ["bank", "build", "--out", "{path}"],

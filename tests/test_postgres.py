@@ -179,6 +179,28 @@ class SameResultsTest(unittest.TestCase):
         self.assertTrue(found_delisted)
 
 
+class TimeLockPropertyTest(unittest.TestCase):
+    def test_enforced_results_ignore_later_items(self):
+        # BM25's statistics are those of the items visible at T: post-T items change no enforced result.
+        from anachron.store.postgres import PostgresEngine
+        from tests.test_ranking import split_at
+
+        full_dir = engine_cases.generated_corpus(Path(TMP.name) / "lock-full", items=1000)
+        full = load_corpus(full_dir)
+        days = sorted({i.publish_date for i in full.items.values()})
+        day = days[len(days) // 2]
+        past_dir = split_at(full_dir, Path(TMP.name) / "lock-past", day)
+        past, everything = PostgresEngine(loaded(past_dir)), PostgresEngine(loaded(full_dir))
+        self.addCleanup(past.close)
+        self.addCleanup(everything.close)
+        compared = 0
+        for query in engine_cases.queries(full, n=40)[:-4]:
+            want = [(i.id, s) for i, s in past.scored(query, as_of=day, mode="enforced", k=10)]
+            self.assertEqual([(i.id, s) for i, s in everything.scored(query, as_of=day, mode="enforced", k=10)], want, query[:40])
+            compared += bool(want)
+        self.assertGreater(compared, 30)
+
+
 class SessionsTest(unittest.TestCase):
     """Eight agents at once against one server: their own locks, one engine or one each."""
 

@@ -1,6 +1,7 @@
 """SearchEngine's inverted index returns exactly what the linear scan it replaced returned."""
 
 import datetime as dt
+import itertools
 import random
 import unittest
 from unittest import mock
@@ -8,6 +9,7 @@ from unittest import mock
 from anachron.core import MODES, AnachronError, load_corpus
 from anachron.store import SearchEngine
 from anachron.store import memory as retrieval
+from anachron.store import ranking as ranking_module
 from anachron.store.terms import tokenize
 
 from tests.corpus_fixtures import corpus, entity, item
@@ -40,10 +42,14 @@ class SameResultsAsTheScanTest(unittest.TestCase):
         for query in queries:
             for day in days:
                 for mode in MODES:
-                    for k in ks:
-                        got = [i.id for i in engine.search(query, as_of=day, mode=mode, k=k)]
-                        want = [i.id for i in scan.search(query, as_of=day, mode=mode, k=k)]
-                        self.assertEqual(got, want, f"{query!r} {day} {mode} k={k}")
+                    for k, ranking in itertools.product(ks, ("bm25", "count")):
+                        want = [(i.id, s) for i, s in scan.scored(query, as_of=day, mode=mode, k=k, ranking=ranking)]
+                        # BM25's two exact ways (store.ranking.top_bm25): length groups always, then term at a time
+                        # whenever the rarest word fills the top k.
+                        for grouped in ((0, 10**9) if ranking == "bm25" else (0,)):
+                            with mock.patch.object(ranking_module, "GROUPED_POSTINGS", grouped):
+                                got = [(i.id, s) for i, s in engine.scored(query, as_of=day, mode=mode, k=k, ranking=ranking)]
+                            self.assertEqual(got, want, f"{query!r} {day} {mode} k={k} {ranking} grouped={grouped}")
                         checked += bool(want)
         self.assertGreater(checked, 0)
 
@@ -104,7 +110,9 @@ class BoundaryTest(unittest.TestCase):
         ids = [i.id for i in self.engine.search("zephyr", as_of=dt.date(2022, 6, 1), mode="enforced")]
         self.assertEqual(ids, ["a", "b"])  # equal score and date: by id
         ids = [i.id for i in self.engine.search("zephyr", as_of=dt.date(2022, 6, 1), mode="unrestricted")]
-        self.assertEqual(ids, ["a", "b", "late"])
+        self.assertEqual(ids, ["late", "a", "b"])  # equal scores (terms are sets): the newest first, then by id
+        ids = [i.id for i in self.engine.search("zephyr", as_of=dt.date(2022, 6, 1), mode="unrestricted", ranking="count")]
+        self.assertEqual(ids, ["a", "b", "late"])  # the count ranking's ties: the oldest first, as before
         self.assertEqual(self.engine.search("zephyr", as_of=dt.date(2022, 5, 31), mode="enforced"), [])
 
     def test_cutoff_is_an_argument_not_part_of_the_query(self):

@@ -206,7 +206,7 @@ class PendingCorpusOverMcpTest(unittest.TestCase):
         self.release = threading.Event()
 
     def lock_on(self, opener):
-        backend = PendingBackend(opener, str(V0), phase="loading the test corpus")
+        backend = PendingBackend(opener, str(V0), phase="loading the test corpus", ranking="bm25")
         events = EventWriter(self.tmp / "events.jsonl")
         self.addCleanup(events.close)
         return backend, TimeLock(backend, parse_date(T), events)
@@ -264,6 +264,7 @@ class PendingCorpusOverMcpTest(unittest.TestCase):
         self.assertTrue(expected)
         log = read_log(self.tmp / "events.jsonl")
         self.assertEqual(log[0]["source"], str(V0))  # the start record names the corpus, as an opened one would
+        self.assertEqual(log[0]["ranking"], "bm25")  # ... and the ranking, known before the corpus is open
         self.assertEqual([r["status"] for r in log[1:]], ["ok", "ok"])
 
     def test_a_corpus_that_fails_to_open_makes_every_call_an_error_naming_why(self):

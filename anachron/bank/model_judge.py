@@ -21,10 +21,25 @@ from .items import BankItem
 from .judge import CORRECT, INCORRECT, LEAKED, REFUSED
 from .values import render
 
-__all__ = ["PROMPT", "model_judge"]
+__all__ = ["PROMPT", "model_judge", "plain_message"]
 
 VERDICTS = (CORRECT, INCORRECT, REFUSED, LEAKED)
 _VERDICT = re.compile(r"\b(correct|incorrect|refused|leaked)\b", re.IGNORECASE)
+# Inspect words its errors for a terminal, in rich's console markup ("[bold][blue]OPENAI_API_KEY[/blue][/bold]").
+_MARKUP = re.compile(r"\[/?(?:bold|italic|dim|underline|reverse|strike|red|green|blue|yellow|magenta|cyan|white|black)"
+                     r"(?: (?:bold|italic|dim|underline|red|green|blue|yellow|magenta|cyan|white|black))*\]")
+
+
+def plain_message(exc: BaseException, limit: int = 300) -> str:
+    """*exc*'s message as one plain line: whitespace folded, rich's style tags and a leading ``ERROR:`` dropped,
+    cut at *limit* characters.  Brackets that are no style (``[0.0, 8.8]``) stay.
+
+    >>> plain_message(ValueError("ERROR: No [bold][blue]OPENAI_API_KEY[/blue][/bold] defined\\n in [0, 1]"))
+    'No OPENAI_API_KEY defined in [0, 1]'
+    """
+    text = _MARKUP.sub("", " ".join(str(exc).split()))
+    return text.removeprefix("ERROR: ").strip()[:limit]
+
 
 PROMPT = """\
 You grade one answer to a dated question. The system answering had to act as if today were {as_of}.
@@ -66,7 +81,7 @@ def model_judge(model: Any) -> tuple[str, Callable[[Sequence[tuple[BankItem, str
     try:
         resolved = model if isinstance(model, Model) else get_model(model)
     except Exception as exc:  # an unknown provider, a missing key: one line, not a traceback
-        raise AnachronError(f"--judge-model {model}: {' '.join(str(exc).split())[:300]}") from None
+        raise AnachronError(f"--judge-model {model}: {plain_message(exc)}") from None
     config = GenerateConfig(temperature=0.0)
 
     async def ask_all(pairs: Sequence[tuple[BankItem, str]]) -> list[str | None]:

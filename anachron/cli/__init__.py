@@ -32,6 +32,7 @@ COMMANDS = (
     "bank",
     "index",
     "report",
+    "search",
     "launch",
     "outcomes",
 )

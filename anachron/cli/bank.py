@@ -36,7 +36,7 @@ EXIT_INVALID_RUN = 3
 def register(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser(
         "bank",
-        help="the leak-resistant question bank: build, manifest, verify, run",
+        help="the leak-resistant question bank: build, filings, manifest, verify, run, crosscheck",
         description=f"The leak-resistant question bank ({doc_url('bank.md')}; rules: {doc_url('run-rules.md')}).",
     )
     actions = parser.add_subparsers(dest="bank_command", metavar="ACTION")
@@ -133,6 +133,8 @@ def run_filings(args: argparse.Namespace) -> int:
     from ..bank.filings import write_filings
     from ..store import load_corpus
 
+    if os.path.exists(args.out) and not os.path.isdir(args.out):  # a directory output (docs/formats.md)
+        raise AnachronError(f"--out {args.out}: not a directory (bank filings writes DIR/items.jsonl)")
     path = write_filings(load_facts(args.facts), load_corpus(args.corpus), args.out)
     print(f"wrote {path}")
     return 0

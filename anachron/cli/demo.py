@@ -15,7 +15,9 @@ from ..core.agents import naive_trace
 from ..store import open_corpus, shown_corpus
 from ..core.jsonio import dump_json, write_files_atomic
 from ..output.report import summary_lines, tclr_file
-from .options import add_corpus_option
+from ..store.engine import RankedEngine
+from . import options
+from .options import add_corpus_option, add_ranking_option
 
 DEFAULT_OUT = "anachron-demo"
 MODEL = "anachron/naive"  # the naive reference agent, under its Inspect name (anachron.inspect.agents)
@@ -31,12 +33,13 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--out", metavar="DIR", default=DEFAULT_OUT, help=f"output directory (default: ./{DEFAULT_OUT})")
     add_corpus_option(parser)
     parser.add_argument("-k", type=int, default=5, metavar="K", help="search results per query (default: 5)")
+    add_ranking_option(parser)
     parser.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:
     opened = open_corpus(args.corpus)
-    corpus, engine = opened.corpus, opened.engine
+    corpus, engine = opened.corpus, RankedEngine(opened.engine, args.ranking or "bm25")
     samples = list(corpus.samples.values())
     traces, results = {}, {}
     for mode in MODES:
@@ -76,7 +79,8 @@ def run(args: argparse.Namespace) -> int:
                     print(f"    ! {line}")
     print()
     print("Wrote " + ", ".join(str(path) for path in files))
-    print(f"Compare the modes: anachron-compare {out / 'unrestricted.json'} {out / 'enforced.json'}")
+    compare = "anachron-compare" if options.PROGRAM == "anachron" else f"{options.PROGRAM} compare"
+    print(f"Compare the modes: {compare} {out / 'unrestricted.json'} {out / 'enforced.json'}")
     return 0
 
 

@@ -18,7 +18,7 @@ from .options import add_corpus_option, frozen_heap
 def register(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser(
         "export",
-        help="score Inspect logs of the anachron tasks and write per-sample TCLR (needs anachron[inspect])",
+        help="score Inspect logs of the anachron tasks and write per-sample TCLR (needs the inspect extra)",
         description="Rebuild each sample's tool interactions from Inspect .eval or .json logs, score them "
         "with the core, and write the per-sample TCLR file (the anachron-compare input: the run's model, mode "
         "and corpus, then {sample_id: tclr}) or, with --format score, the full records of `anachron score "

@@ -117,7 +117,8 @@ def sealed_tools(args: argparse.Namespace) -> Declaration | None:
 def _as_of_map(path: str) -> dict[str, object]:
     document = read_json(path)
     if not isinstance(document, dict) or not document:
-        raise AnachronError(f"{path}: expected a JSON object mapping sample id -> YYYY-MM-DD")
+        empty = "an empty object: " if isinstance(document, dict) else ""  # an object, but naming no sample
+        raise AnachronError(f"{path}: {empty}expected a JSON object mapping sample id -> YYYY-MM-DD")
     days = {}
     for sample_id, value in document.items():
         try:

@@ -16,11 +16,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
     parser = subparsers.add_parser(
         "run",
-        help=f"launch a harness sealed by the time lock, preflight it, audit the seal ({doc_url('run-rules.md')})",
+        help="launch a harness sealed by the time lock, preflight it, audit the seal",
         description="Start `anachron serve` (enforced, with its own event log) and a harness whose only tools are the "
         "lock's; refuse the run (exit 2, one line) unless its init shows the lock connected and no built-in web, fetch "
         "or shell tool; stop it at any call outside the lock; write the transcript, the lock's events and run.json "
-        "(with the seal audit's verdict) to RUNDIR. `anachron score RUNDIR` scores it.",
+        "(with the seal audit's verdict) to RUNDIR. `anachron score RUNDIR` scores it. The flags per harness and what "
+        f"breaks each seal: {doc_url('run-rules.md')}.",
     )
     parser.add_argument("harness", choices=NAMES, metavar="HARNESS", help=f"one of {', '.join(NAMES)}")
     parser.add_argument("--as-of", required=True, type=iso_date, metavar="DATE", help="the cutoff T of the run")

@@ -14,11 +14,17 @@ from typing import AbstractSet, Iterator, Sequence
 from ..core.dates import parse_date
 from ..core.errors import AnachronError
 
+# The command the user started: `python -m anachron` sets it (anachron/__main__.py), so a hint
+# such as demo's next step names a command that runs without an install.
+PROGRAM = "anachron"
+
 __all__ = [
+    "PROGRAM",
     "add_corpus_option",
     "add_format_option",
     "add_jobs_option",
     "add_out_option",
+    "add_ranking_option",
     "count",
     "emit_csv",
     "frozen_heap",
@@ -45,6 +51,17 @@ def add_format_option(parser: argparse.ArgumentParser, *, extra: Sequence[str] =
     if "jsonl" in extra:
         help += "; jsonl: one result per line, then the summary"
     parser.add_argument("--format", choices=("table", "json", *extra), default="table", help=help + ")")
+
+
+def add_ranking_option(parser: argparse.ArgumentParser) -> None:
+    """``--ranking bm25|count`` of a local corpus (:mod:`anachron.store.ranking`; default ``None``: BM25)."""
+    from ..store.ranking import RANKINGS
+
+    parser.add_argument(
+        "--ranking", choices=RANKINGS, metavar="|".join(RANKINGS),
+        help="ranking of a local corpus: bm25 (default; BM25F with statistics of the items visible at the cutoff) "
+        "or count (the earlier ranking, to reproduce earlier runs)",
+    )
 
 
 def add_out_option(parser: argparse.ArgumentParser) -> None:

@@ -41,7 +41,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--resamples", type=int, default=10_000, metavar="B",
                         help="bootstrap resamples of the comparison and of each run's mean (default: 10000)")
     parser.add_argument("--seed", type=int, default=0, metavar="S", help="seed of every bootstrap (default: 0)")
-    parser.set_defaults(func=run, output_options=("out", "figures"))
+    parser.set_defaults(func=run, output_options=("out", "figures"))  # --figures DIR: its parent must exist
 
 
 _FLAGS = {"confidence": "--confidence", "n_resamples": "--resamples", "seed": "--seed"}
@@ -49,10 +49,12 @@ _FLAGS = {"confidence": "--confidence", "n_resamples": "--resamples", "seed": "-
 
 def run(args: argparse.Namespace) -> int:
     from ..core import compare_modes
+    from ..core.scores import metric_kind
     from ..core.stats.paired import check_options
     from ..html import Run, load_input, report_html
 
     check_options(args.confidence, args.resamples, args.seed, names=_FLAGS)  # each run's mean is bootstrapped too
+    metric_kind(args.metric)  # a mistyped --metric is refused with one run too, not only when two are paired
 
     runs: list[Run] = []
     bank = None
@@ -82,9 +84,10 @@ def run(args: argparse.Namespace) -> int:
 
         page, figures = report_page(runs, title=args.title, **options)
         written = write_figure_set(args.figures, figures, {args.out: page})
-    what = [f"{len(runs)} run{'s' if len(runs) != 1 else ''}"] + (["the paired comparison"] if comparison else [])
+    what = [f"{len(runs)} run{'s' if len(runs) != 1 else ''}"] if runs or bank is None else []  # a card alone: no "0 runs"
+    what += ["the paired comparison"] if comparison else []
     what += ["a bank score card"] if bank is not None else []
     print(f"wrote {args.out}: {', '.join(what)}")
     if args.figures is not None:
-        print(f"wrote {args.figures}: {written} figures (standalone SVG) and figures.json")
+        print(f"wrote {args.figures}: {written} figure{'s' if written != 1 else ''} (standalone SVG) and figures.json")
     return 0

@@ -21,7 +21,7 @@ from pathlib import Path
 
 from .. import __version__
 from ..core.errors import AnachronError
-from .options import add_corpus_option, count, iso_date
+from .options import add_corpus_option, add_ranking_option, count, iso_date
 
 
 class _Once(argparse.Action):
@@ -98,6 +98,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         action="store_true",
         help="show items without a usable date (default: withhold them); they are counted in the log",
     )
+    add_ranking_option(parser)
     parser.add_argument("--upstream-timeout", type=float, default=30.0, metavar="SECONDS", help="per request (default: 30)")
     parser.add_argument(
         "--index-above",
@@ -145,12 +146,15 @@ def run(args: argparse.Namespace) -> int:
     address = _address(args.http) if args.http is not None else None
     presentation = timelock.DatePresentation.parse(args.date_presentation)
     if args.upstream is not None:
+        if args.ranking is not None:
+            raise AnachronError("--ranking: an upstream service ranks its own results; --ranking is for a local --corpus")
         backend = timelock.UpstreamBackend(args.upstream, timeout=args.upstream_timeout)
     else:
         # A directory is loaded (without samples); an index file or a postgresql:// URL is searched in place.
-        backend = pending = _large_directory(args.corpus, args.index_above, presentation)
+        ranking = args.ranking or "bm25"
+        backend = pending = _large_directory(args.corpus, args.index_above, presentation, ranking)
         if backend is None:
-            backend = timelock.CorpusBackend(timelock.open_engine(args.corpus))
+            backend = timelock.CorpusBackend(timelock.open_engine(args.corpus), ranking=ranking)
             backend.check_presentation(presentation)
     limits = timelock.Limits(args.max_searches, args.max_fetches, args.max_calls)
     if args.k < 1:  # checked here, not by the lock: the lock is made after the event log
@@ -239,7 +243,7 @@ def _notice(line: str) -> None:
     print(f"anachron serve: {line}", file=sys.stderr, flush=True)
 
 
-def _large_directory(spec: str | None, index_above: int | None, presentation) -> "PendingBackend | None":
+def _large_directory(spec: str | None, index_above: int | None, presentation, ranking: str) -> "PendingBackend | None":
     """A backend opening a large corpus directory in the background, or ``None`` for anything else.
 
     A directory whose ``items.jsonl`` is at least *index_above* bytes is
@@ -271,13 +275,13 @@ def _large_directory(spec: str | None, index_above: int | None, presentation) ->
         else:
             _notice(f"loading {directory} ({size} bytes of items) into memory")
             engine = opened.engine
-        backend = CorpusBackend(engine)
+        backend = CorpusBackend(engine, ranking=ranking)
         backend.check_presentation(presentation)
         _notice(f"corpus open after {time.monotonic() - started:.1f} s")
         return backend
 
     phase = "opening the cached index of the corpus (built first if missing or stale)" if indexed else "loading the corpus into memory"
-    return PendingBackend(opener, directory, phase=phase)
+    return PendingBackend(opener, directory, phase=phase, ranking=ranking)
 
 
 def _start(pending) -> None:

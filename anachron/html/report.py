@@ -224,7 +224,8 @@ def _run_figures(run: Run, index: int, stats: _Stats) -> list[svg.Figure]:
         caption = (
             f"Days past T of the {plural(len(days), 'post-T items')} that reached the agent, in {leaking} of the "
             f"n = {plural(n, 'samples')}, on a log day axis. Bins 1-7, 8-31, 32-92, 93-183, 184-366 and over 366 days, "
-            f"each drawn to the width of its days (the last to the largest day seen, {max(days)}); a bar's height is "
+            f"each drawn to the width of its days (the open last one through day {svg.horizon_end(days)}: the largest day "
+            f"seen, {max(days)}, or two years if later); a bar's height is "
             f"its count of items. Median {h.median:g} days, max {h.max} days."
         )
         figures.append(svg.horizon_histogram(f"run-{index + 1}-horizon", f"leak horizon, {name}", days, caption=caption))

@@ -30,7 +30,7 @@ from ._text import esc, num
 
 __all__ = [
     "CHAR_EM", "FONT", "HORIZON_BINS", "LABELLED_ROWS", "SVG_CSS", "WIDTH", "Figure", "IntervalRow", "Linear", "Log", "Panel",
-    "caption_lines", "clip", "dumbbell_plot", "horizon_bins", "horizon_histogram", "integer_ticks", "interval_panels", "interval_plot", "legend",
+    "caption_lines", "clip", "dumbbell_plot", "horizon_bins", "horizon_end", "horizon_histogram", "integer_ticks", "interval_panels", "interval_plot", "legend",
     "nice_ticks", "note", "sample_bars", "stacked_bars", "text_width", "x_axis", "y_axis",
 ]
 
@@ -600,6 +600,15 @@ def horizon_bins(days: Sequence[int]) -> list[tuple[str, int]]:
     return out
 
 
+def horizon_end(days: Sequence[int]) -> int:
+    """The last day the open bin (> 366) is drawn through: the largest of *days*, at least 730 (two years).
+
+    >>> horizon_end([5, 721]), horizon_end([900])
+    (730, 900)
+    """
+    return max([730, *days])
+
+
 def horizon_histogram(name: str, label: str, days: Sequence[int], *, caption: str, empty: str | None = None) -> Figure:
     """Post-T items by days past T on a log day axis, each bin drawn to the width of its days.
 
@@ -610,7 +619,7 @@ def horizon_histogram(name: str, label: str, days: Sequence[int], *, caption: st
     """
     right = WIDTH - RIGHT
     left = 64
-    last = max([731] + [d + 1 for d in days])
+    last = horizon_end(days) + 1  # day d covers [d, d + 1)
     scale = Log(1, last, left, right - 8)
     entries = [("bar horizon", "rect", "post-T items per bin (width: its days)"), ("rug", "line", "one item's day")]
     key, key_h = legend(entries, left, 8, right - left) if empty is None else ("", 0.0)

@@ -19,12 +19,17 @@ __all__ = ["bank_card", "comparison_table", "sample_card", "sample_table", "summ
 _SHORT = 24  # characters: a longer value (a verdict, a warning) is prose, and wraps instead of widening the table
 
 
+def _row(label: str, value: str, over: str) -> str:
+    """One figure's row; prose with nothing to be over (a warning) spans the "over" column too,
+    so it wraps in the table's width instead of in one narrow column."""
+    if len(str(value)) > _SHORT and not over:
+        return f'<tr><th scope="row">{esc(label)}</th><td class="prose" colspan="2">{esc(value)}</td></tr>'
+    return (f'<tr><th scope="row">{esc(label)}</th><td class="{"num" if len(str(value)) <= _SHORT else "prose"}">'
+            f'{esc(value)}</td><td class="den">{esc(over)}</td></tr>')
+
+
 def _table(rows: Sequence[tuple[str, str, str]], caption: str, klass: str) -> str:
-    body = "".join(
-        f'<tr><th scope="row">{esc(a)}</th><td class="{"num" if len(str(b)) <= _SHORT else "prose"}">{esc(b)}</td>'
-        f'<td class="den">{esc(c)}</td></tr>'
-        for a, b, c in rows
-    )
+    body = "".join(_row(a, b, c) for a, b, c in rows)
     return (
         f'<table class="{klass}"><caption>{esc(caption)}</caption>'
         f"<thead><tr><th>figure</th><th>value</th><th>over</th></tr></thead><tbody>{body}</tbody></table>"
@@ -157,11 +162,13 @@ def _cell(value: Any, sort: Any, klass: str = "num") -> str:
 def sample_table(results: Sequence[SampleResult], *, sortable: bool = True) -> str:
     """One row per sample, its evidence lines folded in the last cell; headers sort when *sortable*."""
     focus = ' tabindex="0"' if sortable else ""
+    # The seal column only where an audit ran: on a plain trace it would be a column of "-" (as the seal line is left out).
+    audited = any(r.seal_breaches is not None for r in results)
     # The count columns' names run upwards, so each column is as narrow as its numbers and the evidence has the room.
     head = "".join(
         f'<th data-type="{kind}"{focus} class="v"><span>{esc(name)}</span></th>' if kind == "num" and name not in _FLAT
         else f'<th data-type="{kind}"{focus}>{esc(name)}</th>'
-        for name, kind in _SAMPLE_HEAD
+        for name, kind in _SAMPLE_HEAD if audited or name != "seal"
     )
     rows = []
     for r in results:
@@ -179,7 +186,7 @@ def sample_table(results: Sequence[SampleResult], *, sortable: bool = True) -> s
                 for v in (r.interactions, r.result_leaks, r.undated, r.unrecorded, r.survivorship_leaks, r.restatement_leaks,
                           r.query_intent_leaks, r.open_period_queries, r.content_leaks, r.date_conflicts, r.blocked_attempts, failed)
             )
-            + (_cell("-", -1) if r.seal_breaches is None else _cell(r.seal_breaches, r.seal_breaches))
+            + ("" if not audited else _cell("-", -1) if r.seal_breaches is None else _cell(r.seal_breaches, r.seal_breaches))
             + _cell("" if horizon is None else f"{horizon} d", -1 if horizon is None else horizon)
             + f'<td class="text evidence" data-sort="{len(r.evidence)}">{_evidence(r.evidence)}</td>'
             + "</tr>"

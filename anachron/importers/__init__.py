@@ -47,7 +47,9 @@ def _inspect(paths: Sequence[str], options: Options, corpus_dir: str | None) -> 
     try:
         from ..inspect.export import log_records
     except ImportError as exc:
-        raise AnachronError(f"--from inspect needs the inspect extra: pip install 'anachron[inspect]' ({exc})") from None
+        # anachron.inspect's own message names the extra and its install; say it once
+        hint = "" if "pip install" in str(exc) else "; install it with: pip install 'anachron[inspect]'"
+        raise AnachronError(f"--from inspect: {exc}{hint}") from None
     given = [name for name, value in (("--as-of", options.as_of), ("--as-of-map", options.as_of_map),
                                        ("--as-of-field", options.as_of_field), ("--retrieval-tools", options.retrieval_tools))
              if value is not None]

@@ -8,11 +8,15 @@ return the same items in the same order for every query, as of date and
 mode (tests/test_index.py compares them):
 
 - the as-of date is an argument, never part of the query;
-- ranking is :mod:`anachron.store.terms`'s: :data:`~anachron.store.terms.STRONG_WEIGHT`
+- ranking is :mod:`anachron.store.ranking`'s BM25 by default (statistics of
+  the visible items, ties newest first, then id; every engine runs
+  :func:`~anachron.store.ranking.top_bm25` on its own postings), or with
+  ``ranking="count"`` the earlier one: :data:`~anachron.store.terms.STRONG_WEIGHT`
   per distinct query word among an item's strong terms,
   :data:`~anachron.store.terms.WEAK_WEIGHT` per word among its weak terms
-  (:func:`~anachron.store.terms.item_terms`), items scoring 0 left out;
-- ties break on publish date, then id (a total order: ids are unique);
+  (:func:`~anachron.store.terms.item_terms`), items scoring 0 left out, ties
+  on publish date, then id (a total order: ids are unique); the planner
+  below is the count ranking's;
 - ``enforced`` drops items published after the as-of date before ranking
   (:func:`~anachron.core.dates.known_at`) and nothing else: survivorship
   is not filtered.
@@ -40,10 +44,12 @@ from .terms import STRONG_WEIGHT, WEAK_WEIGHT
 
 __all__ = [
     "BitmapPostings",
+    "RankedEngine",
     "Postings",
     "check_fetch",
     "check_search",
     "count_column",
+    "count_of",
     "extremes",
     "rank_order",
     "tie_key",
@@ -95,6 +101,46 @@ def count_column(scores: Counter[int], postings: Sequence[int], weight: int, bel
         postings = postings[: bisect.bisect_left(postings, below)]
     for _ in range(weight):
         scores.update(postings)
+
+
+def count_of(lists: Iterable[tuple[Sequence[int], Sequence[int]]], number: int) -> int:
+    """The count score of item *number*: :data:`STRONG_WEIGHT` per word whose ascending strong
+    numbers (*lists*: per word, strong and weak) hold it, :data:`WEAK_WEIGHT` per weak one.
+
+    >>> count_of([([1, 4], [2]), ([], [4])], 4)
+    3
+    """
+    score = 0
+    for strong, weak in lists:
+        for postings, weight in ((strong, STRONG_WEIGHT), (weak, WEAK_WEIGHT)):
+            at = bisect.bisect_left(postings, number)
+            if at < len(postings) and postings[at] == number:
+                score += weight
+    return score
+
+
+class RankedEngine:
+    """An engine of :mod:`anachron.store` searching with a fixed *ranking* (``--ranking`` of a command
+    whose callers, such as the reference agents, search through the plain :class:`~anachron.core.search.Engine`)."""
+
+    def __init__(self, engine, ranking: str) -> None:
+        from .ranking import check_ranking
+
+        self.engine, self.ranking = engine, check_ranking(ranking)
+        self.corpus = getattr(engine, "corpus", None)
+        self.source = getattr(engine, "source", None)
+
+    def search(self, query: str, *, as_of, mode: str = "unrestricted", k: int = 5) -> list[Item]:
+        return self.engine.search(query, as_of=as_of, mode=mode, k=k, ranking=self.ranking)
+
+    def scored(self, query: str, *, as_of, mode: str = "unrestricted", k: int = 5, ranking: str | None = None):
+        return self.engine.scored(query, as_of=as_of, mode=mode, k=k, ranking=ranking or self.ranking)
+
+    def fetch(self, item_id: str, *, as_of, mode: str = "unrestricted") -> Item | None:
+        return self.engine.fetch(item_id, as_of=as_of, mode=mode)
+
+    def extremes(self) -> list[Item]:
+        return extremes(self.engine)
 
 
 def extremes(engine: object) -> list[Item]:

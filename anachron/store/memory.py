@@ -3,12 +3,15 @@
 The as-of date is an argument of :meth:`SearchEngine.search`, never part of
 the query, so an agent cannot move the cutoff by what it types.
 
-Ranking is :mod:`anachron.store.terms`'s: each distinct query word scores
-:data:`~anachron.store.terms.STRONG_WEIGHT` when it appears in an item's
-title or in the name or id of an entity the item names,
-:data:`~anachron.store.terms.WEAK_WEIGHT` when it appears only in the text.
-Items that match no word are not returned.  Ties break on publish date,
-then id, so the order never depends on dict or file order.
+Ranking is :mod:`anachron.store.ranking`'s BM25 (the default) over the
+fields of :func:`~anachron.store.terms.item_terms`, with the statistics of
+the visible items only; ties go to the newest item, then the smaller id.
+``ranking="count"`` keeps the earlier ranking:
+:data:`~anachron.store.terms.STRONG_WEIGHT` per query word in an item's
+title or the name or id of an entity it names,
+:data:`~anachron.store.terms.WEAK_WEIGHT` per word only in its text, ties
+by publish date (the oldest first), then id.  Items that match no word are
+not returned.
 
 Modes (:mod:`anachron.core.search`):
 
@@ -29,8 +32,9 @@ from ..core.corpus import Corpus, Item
 from ..core.dates import known_at
 from ..core.errors import AnachronError, describe
 from ..core.search import check_day, check_mode, visible_in
-from .engine import check_search, count_column, rank_order, top_counted
-from .terms import STRONG_WEIGHT, WEAK_WEIGHT, item_terms, tokenize
+from .engine import check_search, count_column, count_of, rank_order, top_counted
+from .ranking import DEFAULT_RANKING, RankData, check_ranking, group_by_length, shown_score, top_bm25
+from .terms import STRONG_WEIGHT, WEAK_WEIGHT, item_terms, match_words, tokenize
 
 __all__ = ["SearchEngine"]
 
@@ -38,7 +42,11 @@ __all__ = ["SearchEngine"]
 class SearchEngine:
     """Keyword search over the items of a :class:`Corpus`, through an inverted index.
 
-    Items are numbered in tie order (publish date, then id), and each word
+    BM25 (:func:`~anachron.store.ranking.top_bm25`) reads the words' posting
+    lists, the items' field lengths and days, and the length groups of the
+    words held by more than :data:`_GROUPED_WORD` items, made here once.
+
+    The count ranking (``ranking="count"``): items are numbered in tie order (publish date, then id), and each word
     maps to the ascending numbers of the items it is strong in and of those
     it is weak in.  A query whose words hold few items (at most
     :data:`_RARE_POSTINGS` postings in all) adds up the weights along their
@@ -48,11 +56,12 @@ class SearchEngine:
     (score descending, number).  Enforced mode keeps only the items
     :func:`known_at` the as-of date: in date order they are a prefix, found
     by bisection, so the filter is a cut of each posting list (a mask of the
-    bitmaps).  Results are exactly those of the linear scan this replaced
+    bitmaps).  Results (both rankings) are exactly those of a linear scan
     (tests/reference_engines.py keeps it, as the reference the tests compare with).
 
-    Two items scoring 3 each (a strong word and a weak one): the earlier first;
-    the later one, published after the as-of date, dropped when enforced.
+    Two items holding one query word in the title and one in the text: *b*'s
+    title is the shorter (BM25 ranks it first); *a*, published after the
+    as-of date, is dropped when enforced.
 
     >>> from anachron.core import build_corpus
     >>> corpus = build_corpus([
@@ -70,35 +79,65 @@ class SearchEngine:
         self._dates = [item.publish_date for item in self._order]
         strong_postings: dict[str, list[int]] = {}
         weak_postings: dict[str, list[int]] = {}
+        strong_lengths, weak_lengths = [], []
         for number, item in enumerate(self._order):
             strong, weak = item_terms(item, corpus.entities)
+            strong_lengths.append(len(strong))
+            weak_lengths.append(len(weak))
             for word in strong:
                 strong_postings.setdefault(word, []).append(number)
             for word in weak:
                 weak_postings.setdefault(word, []).append(number)
         self._strong = strong_postings
         self._weak = weak_postings
-        size = len(self._order)
-        self._bits = {  # (word, weight) -> bitmap, for the columns where it is the smaller form
-            (word, weight): bits
-            for postings, weight in ((strong_postings, STRONG_WEIGHT), (weak_postings, WEAK_WEIGHT))
-            for word, numbers in postings.items()
-            if (bits := _bitmap(numbers, size)) is not None
+        self._rank = RankData(strong_lengths, weak_lengths, [day.toordinal() for day in self._dates])
+        # Length groups of the words held by many items (store.ranking.top_bm25 groups the others when needed).
+        self._groups = {
+            word: (group_by_length(strong, strong_lengths), group_by_length(weak, weak_lengths))
+            for word in set(strong_postings) | set(weak_postings)
+            if len(strong := strong_postings.get(word, ())) + len(weak := weak_postings.get(word, ())) > _GROUPED_WORD
         }
+        self._bitmaps: dict[tuple[str, int], int] | None = None  # made at the first count search
+
+    @property
+    def _bits(self) -> dict[tuple[str, int], int]:
+        """(word, weight) -> bitmap, for the columns where it is the smaller form (the count ranking's)."""
+        if self._bitmaps is None:
+            size = len(self._order)
+            self._bitmaps = {
+                (word, weight): bits
+                for postings, weight in ((self._strong, STRONG_WEIGHT), (self._weak, WEAK_WEIGHT))
+                for word, numbers in postings.items()
+                if (bits := _bitmap(numbers, size)) is not None
+            }
+        return self._bitmaps
 
     def visible(self, item: Item, as_of: _dt.date, mode: str) -> bool:
         """Whether *mode* lets *item* be seen by an agent working as of *as_of*."""
         check_mode(mode)
         return visible_in(mode, item.publish_date, as_of)
 
-    def search(self, query: str, *, as_of: _dt.date, mode: str = "unrestricted", k: int = 5) -> list[Item]:
-        """The top *k* items for *query*, best first, as seen on *as_of* in *mode*."""
+    def search(self, query: str, *, as_of: _dt.date, mode: str = "unrestricted", k: int = 5, ranking: str = DEFAULT_RANKING) -> list[Item]:
+        """The top *k* items for *query*, best first, as seen on *as_of* in *mode*, ranked by *ranking*
+        (:data:`~anachron.store.ranking.RANKINGS`)."""
+        return [item for item, _ in self.scored(query, as_of=as_of, mode=mode, k=k, ranking=ranking)]
+
+    def scored(self, query: str, *, as_of: _dt.date, mode: str = "unrestricted", k: int = 5, ranking: str = DEFAULT_RANKING) -> list[tuple[Item, float]]:
+        """:meth:`search`'s items with their scores (BM25: :func:`~anachron.store.ranking.shown_score`; count: the count)."""
         check_search(query, as_of, mode, k)
+        check_ranking(ranking)
+        size = len(self._order)
+        cut = self._known_prefix(as_of) if mode == "enforced" else size
+        if ranking == "count":
+            return [(self._order[n], s) for n, s in self._counted(query, cut, k)]
+        lists = [(self._strong.get(word, ()), self._weak.get(word, ()), self._groups.get(word)) for word in match_words(query)]
+        return [(self._order[n], shown_score(s)) for n, s in top_bm25(lists, self._rank, 0, cut, k)]
+
+    def _counted(self, query: str, cut: int, k: int) -> list[tuple[int, int]]:
+        """``(number, count score)`` of the top *k* by the count ranking among the first *cut* items."""
         words = set(tokenize(query))
         if not words:
             return []
-        size = len(self._order)
-        cut = self._known_prefix(as_of) if mode == "enforced" else size
         lists = [(word, self._strong.get(word, ()), self._weak.get(word, ())) for word in sorted(words)]
         if sum(len(strong) + len(weak) for _, strong, weak in lists) > _RARE_POSTINGS:
             # Columns kept as bitmaps are added as they are; the shorter ones are counted and
@@ -112,12 +151,13 @@ class SearchEngine:
                     else:
                         count_column(counted, postings, weight, cut)
             columns += bitmaps.from_scores(counted)
-            return [self._order[number] for number in bitmaps.top(columns, (1 << cut) - 1, k)]
+            found = [(strong, weak) for _, strong, weak in lists]
+            return [(number, count_of(found, number)) for number in bitmaps.top(columns, (1 << cut) - 1, k)]
         scores: Counter[int] = Counter()
         for _, strong, weak in lists:
             count_column(scores, strong, STRONG_WEIGHT, cut)
             count_column(scores, weak, WEAK_WEIGHT, cut)
-        return [self._order[number] for number in top_counted(scores, k)]
+        return [(number, scores[number]) for number in top_counted(scores, k)]
 
     def _known_prefix(self, as_of: _dt.date) -> int:
         """How many items, in date order, are known at *as_of* (bisection on :func:`known_at`)."""
@@ -141,6 +181,7 @@ class SearchEngine:
         return item
 
 
+_GROUPED_WORD = 500  # postings of a word whose length groups are made once, at the start
 _RARE_POSTINGS = 2_000  # postings a query's words may have for their items to be counted one by one
 _DENSE = 256  # a column holding more than one item in this many is kept as a bitmap too
 

@@ -7,8 +7,12 @@ loads a corpus directory into the ``anachron`` schema in one transaction;
 tasks) searches it in place; :func:`load_postgres_corpus` reads it back as a
 :class:`~anachron.core.Corpus` for the scorers.  Schema: docs/index.md.
 
-Ranking is the in-memory engine's, exactly (:mod:`anachron.store.engine`):
-each item's strong and weak terms are stored as two ``tsvector`` columns
+Ranking is the in-memory engine's, exactly (:mod:`anachron.store.engine`).
+BM25 (the default) reads each query word's posting arrays from the
+``postings`` table and the per-ord lengths and days from ``ranking`` (the
+SQLite index's forms), bounds the visible ords by ``day <=
+last_known_day(as_of)``, and runs :func:`anachron.store.ranking.top_bm25`.
+For the count ranking each item's strong and weak terms are stored as two ``tsvector`` columns
 with a GIN index each; a search looks up each distinct query word in both
 (``@@``), sums the weights of :mod:`anachron.store.terms` per strong and per weak match per item in SQL, and
 orders by ``score DESC, ord``.  The enforced mode filters ``day <= last_known_day(as_of)`` (the core's cutoff rule)
@@ -21,10 +25,12 @@ measured, not hidden).
 from __future__ import annotations
 
 import array
+import collections
 import datetime as _dt
 import hashlib
 import os
 import re
+import threading
 from dataclasses import dataclass
 from pathlib import Path
 from types import MappingProxyType
@@ -33,10 +39,12 @@ from typing import Iterable
 from ..core.corpus import Corpus, Item
 from ..core.dates import last_known_day
 from ..core.errors import AnachronError
-from .engine import check_fetch, check_search, top_ords
+from .engine import check_fetch, check_search, count_of, top_ords
 from .index.build import ScannedCorpus, source_corpus
 from .index.codec import entity_doc, item_doc, key, read_entity, read_item, read_sample, read_visible, sample_doc
 from .index.fingerprint import CORPUS_FILES, SERVED, build_meta, check_meta, check_unchanged
+from .index.postings import RANK_ARRAYS, U32, PostingCache, pack, pack_groups, rank_data, unpack, unpack_groups
+from .ranking import DEFAULT_RANKING, RankData, check_ranking, shown_score, top_bm25
 from .index.stored import Connections, StoredItems
 from .terms import STRONG_WEIGHT, WEAK_WEIGHT, item_terms, match_words
 
@@ -58,6 +66,8 @@ CREATE TABLE {SCHEMA}.items (
 CREATE TABLE {SCHEMA}.item_entities (entity text NOT NULL, ord bigint NOT NULL, PRIMARY KEY (entity, ord));
 CREATE TABLE {SCHEMA}.samples (pos integer PRIMARY KEY, id text NOT NULL UNIQUE, as_of date NOT NULL, doc text NOT NULL);
 CREATE TABLE {SCHEMA}.vocab (term text PRIMARY KEY, strong integer NOT NULL, weak integer NOT NULL);
+CREATE TABLE {SCHEMA}.postings (term text PRIMARY KEY, strong bytea NOT NULL, weak bytea NOT NULL, strong_groups bytea, weak_groups bytea);
+CREATE TABLE {SCHEMA}.ranking (name text PRIMARY KEY, data bytea NOT NULL);
 """
 _INDEXES = f"""
 CREATE INDEX items_day ON {SCHEMA}.items (day, ord);
@@ -171,10 +181,19 @@ def _write(con, corpus: ScannedCorpus, root: Path, files) -> None:
             copy.write_row((n, key(e.id), e.valid_from, e.valid_to, entity_doc(e)))
     number = {ident: n for n, ident in enumerate(corpus.entities)}
     named, named_by = array.array("q"), array.array("q")  # (entity number, ord) of each naming, compactly
+    # The index's posting arrays and per-ord ranking arrays (store.index.postings), for BM25.
+    lists: dict[str, tuple[array.array, array.array]] = collections.defaultdict(lambda: (array.array(U32), array.array(U32)))
+    ranks = {name: array.array(U32, [0]) for name in RANK_ARRAYS}
     with cur.copy(f"COPY {SCHEMA}.items (ord, pos, id, day, strong, weak, doc) FROM STDIN") as copy:
         for n, (pos, item) in enumerate(corpus.ordered(), 1):
             strong, weak = item_terms(item, corpus.entities)
             copy.write_row((n, pos, key(item.id), item.publish_date, _tsvector(strong), _tsvector(weak), item_doc(item)))
+            for column, terms in enumerate((strong, weak)):
+                for term in terms:
+                    lists[term_key(term)][column].append(n)
+            ranks["strong_len"].append(len(strong))
+            ranks["weak_len"].append(len(weak))
+            ranks["day"].append(item.publish_date.toordinal())
             for entity in dict.fromkeys(item.entities):
                 named.append(number[entity])
                 named_by.append(n)
@@ -185,6 +204,14 @@ def _write(con, corpus: ScannedCorpus, root: Path, files) -> None:
     with cur.copy(f"COPY {SCHEMA}.samples (pos, id, as_of, doc) FROM STDIN") as copy:
         for n, s in enumerate(corpus.samples.values()):
             copy.write_row((n, key(s.id), s.as_of, sample_doc(s)))
+    items = len(corpus.links)
+    with cur.copy(f"COPY {SCHEMA}.postings (term, strong, weak, strong_groups, weak_groups) FROM STDIN") as copy:
+        for term in sorted(lists):
+            strong, weak = lists[term]
+            copy.write_row((term, pack(strong), pack(weak), pack_groups(strong, ranks["strong_len"], items), pack_groups(weak, ranks["weak_len"], items)))
+    with cur.copy(f"COPY {SCHEMA}.ranking (name, data) FROM STDIN") as copy:
+        for name in RANK_ARRAYS:
+            copy.write_row((name, pack(ranks[name])))
     cur.execute(_INDEXES)
     meta = build_meta(root, files, len(corpus.links), len(corpus.entities), len(corpus.samples))
     cur.executemany(f"INSERT INTO {SCHEMA}.meta VALUES (%s, %s)", sorted(meta.items()))
@@ -220,21 +247,66 @@ class PostgresEngine:
         self.source = redact(url)
         con, self.meta = _open(url, SERVED)
         self._connections = Connections(lambda: _connect(url), con)
+        self._cache = PostingCache(self.CACHE_BYTES)
+        self._rank: RankData | None = None  # read at the first BM25 search
+        self._rank_guard = threading.Lock()
 
     def _con(self):
         return self._connections.get(usable=lambda con: not (con.closed or con.broken))
 
-    def search(self, query: str, *, as_of: _dt.date, mode: str = "unrestricted", k: int = 5) -> list[Item]:
+    CACHE_BYTES = 64 << 20  # posting arrays kept between searches (as an index's)
+
+    def search(self, query: str, *, as_of: _dt.date, mode: str = "unrestricted", k: int = 5, ranking: str = DEFAULT_RANKING) -> list[Item]:
         """The top *k* items for *query*, best first, as seen on *as_of* in *mode* (see the module doc)."""
+        return [item for item, _ in self.scored(query, as_of=as_of, mode=mode, k=k, ranking=ranking)]
+
+    def scored(self, query: str, *, as_of: _dt.date, mode: str = "unrestricted", k: int = 5, ranking: str = DEFAULT_RANKING) -> list[tuple[Item, float]]:
+        """:meth:`search`'s items with their scores (as the in-memory engine's ``scored``)."""
         check_search(query, as_of, mode, k)
+        check_ranking(ranking)
         words = sorted({term_key(word) for word in match_words(query)})
         if not words:
             return []
         con = self._con()
-        bound = last_known_day(as_of) if mode == "enforced" else None  # the core's cutoff rule, as a day bound
-        ords = top_ords(_Postings(con, bound, int(self.meta["items"])), words, min(k, _MAX_K))
+        day = last_known_day(as_of) if mode == "enforced" else None  # the core's cutoff rule, as a day bound
+        if ranking == "count":
+            ords = top_ords(_Postings(con, day, int(self.meta["items"])), words, min(k, _MAX_K))
+            lists = [entry[:2] for entry in self._lists(con, words).values()] if ords else []
+            ranked = [(o, count_of(lists, o)) for o in ords]
+        else:
+            items = int(self.meta["items"])
+            bound = items
+            if day is not None:
+                row = con.execute(f"SELECT ord FROM {SCHEMA}.items WHERE day <= %s ORDER BY day DESC, ord DESC LIMIT 1", (day,)).fetchone()
+                bound = 0 if row is None else row[0]
+            found = self._lists(con, words)
+            ranked = [(o, shown_score(s)) for o, s in top_bm25([found[w] for w in words], self._rank_data(con), 1, bound + 1, min(k, _MAX_K))]
+        ords = [o for o, _ in ranked]
         docs = dict(con.execute(f"SELECT ord, doc FROM {SCHEMA}.items WHERE ord = ANY(%s)", (ords,)).fetchall())
-        return [read_item(docs[o]) for o in ords]
+        return [(read_item(docs[o]), s) for o, s in ranked]
+
+    def _lists(self, con, words) -> dict[str, tuple]:
+        """Each word's (strong, weak) ords, ascending, and their stored length groups (``None`` where not
+        stored), from the ``postings`` table (kept in the cache)."""
+        found = {w: self._cache.get(("ords", w)) for w in words}
+        missing = [w for w, kept in found.items() if kept is None]
+        if missing:
+            rows = con.execute(f"SELECT term, strong, weak, strong_groups, weak_groups FROM {SCHEMA}.postings WHERE term = ANY(%s)", (missing,))
+            for term, strong, weak, strong_groups, weak_groups in rows:
+                found[term] = (unpack(bytes(strong)), unpack(bytes(weak)),
+                               tuple(unpack_groups(None if g is None else bytes(g)) for g in (strong_groups, weak_groups)))
+                self._cache.put(("ords", term), found[term])
+        return {w: found[w] or _NONE for w in words}
+
+    def _rank_data(self, con) -> RankData:
+        with self._rank_guard:
+            if self._rank is None:
+                rows = con.execute(f"SELECT name, data FROM {SCHEMA}.ranking").fetchall()
+                try:
+                    self._rank = rank_data({name: bytes(data) for name, data in rows})
+                except KeyError as exc:
+                    raise AnachronError(f"{self.source}: a damaged corpus (no ranking array {exc})") from None
+            return self._rank
 
     def fetch(self, item_id: str, *, as_of: _dt.date, mode: str = "unrestricted") -> Item | None:
         """The item *item_id*, or ``None`` when it is unknown or not visible in *mode*."""
@@ -253,6 +325,9 @@ class PostgresEngine:
     def close(self) -> None:
         """Close every thread's connection (a thread that searches again reconnects)."""
         self._connections.close()
+
+
+_NONE = (array.array(U32), array.array(U32), None)  # a word no item holds
 
 
 class _Postings:

@@ -1,11 +1,11 @@
-"""What every engine matches and ranks by: an item's terms and their weights.
+"""What every engine matches and ranks by: an item's terms (BM25's two fields, :mod:`.ranking`) and the count ranking's weights.
 
 Each distinct query word (lower-cased, stop words dropped: :func:`tokenize`)
 scores :data:`STRONG_WEIGHT` when it is one of an item's strong terms (its
 title, the id and name of an entity it names) and :data:`WEAK_WEIGHT` when it
 is one of its weak terms (its text, minus the strong ones): :func:`item_terms`.
-An item's score is the sum over the query's words; one scoring 0 is not
-returned.  The in-memory engine, the SQLite index and PostgreSQL all index
+Under the count ranking (``ranking="count"``; BM25 is the default) an item's
+score is the sum over the query's words; one scoring 0 is not returned.  The in-memory engine, the SQLite index and PostgreSQL all index
 these two sets and score with these two weights (:mod:`anachron.store.engine`).
 """
 

@@ -31,6 +31,7 @@ from ..core.jsonio import parse_json
 from ..core.search import Engine
 from ..store import SearchEngine, load_corpus, open_corpus
 from ..store.engine import extremes
+from ..store.ranking import DEFAULT_RANKING, check_ranking
 from .render import DatePresentation
 
 __all__ = [
@@ -63,6 +64,7 @@ class Hit:
     text: str
     dates: tuple[Any, ...] = ()
     entry: Mapping[str, Any] | None = None
+    score: float | None = None  # a local corpus's ranking score (anachron.store.ranking), for `anachron search`
 
 
 class UpstreamError(AnachronError):
@@ -105,10 +107,14 @@ class CorpusBackend:
 
     kind = "corpus"
 
-    def __init__(self, corpus: "Corpus | Engine") -> None:
+    def __init__(self, corpus: "Corpus | Engine", *, ranking: str = DEFAULT_RANKING) -> None:
         self.engine = SearchEngine(corpus) if isinstance(corpus, Corpus) else corpus
         if not isinstance(self.engine, Engine):
             raise AnachronError(f"a corpus backend needs a corpus or a search engine, got {type(corpus).__name__}")
+        # Which ranking serves every search (anachron.store.ranking); an engine without `scored`
+        # (not one of anachron.store's) ranks as it does, and no ranking is recorded.
+        self._scored = getattr(self.engine, "scored", None)
+        self.ranking = check_ranking(ranking) if callable(self._scored) else None
         self.corpus = getattr(self.engine, "corpus", None)  # in memory only
         source = getattr(self.engine, "source", None) or (self.corpus.source if self.corpus is not None else None)
         self.source = source or "corpus"
@@ -118,11 +124,13 @@ class CorpusBackend:
         presentation.check(extremes(self.engine))
 
     @staticmethod
-    def _hit(item) -> Hit:
-        return Hit(item.id, item.title, item.text, (item.publish_date,))  # the exact day: no attribution
+    def _hit(item, score: float | None = None) -> Hit:
+        return Hit(item.id, item.title, item.text, (item.publish_date,), score=score)  # the exact day: no attribution
 
     def search(self, query: str, *, k: int, as_of: _dt.date, mode: str) -> list[Hit]:
-        return [self._hit(item) for item in self.engine.search(query, as_of=as_of, mode=mode, k=k)]
+        if self.ranking is None:
+            return [self._hit(item) for item in self.engine.search(query, as_of=as_of, mode=mode, k=k)]
+        return [self._hit(item, score) for item, score in self._scored(query, as_of=as_of, mode=mode, k=k, ranking=self.ranking)]
 
     def fetch(self, ref: str, *, as_of: _dt.date, mode: str) -> list[Hit]:
         item = self.engine.fetch(ref, as_of=as_of, mode="unrestricted")
@@ -145,9 +153,14 @@ class PendingBackend:
 
     kind = "corpus"
 
-    def __init__(self, opener: "Callable[[], CorpusBackend]", source: str, *, phase: str = "opening the corpus") -> None:
+    def __init__(
+        self, opener: "Callable[[], CorpusBackend]", source: str, *, phase: str = "opening the corpus", ranking: str | None = None
+    ) -> None:
         self.source = source
         self.phase = phase
+        # The ranking the opened backend will serve with (anachron.store.ranking), known now: the
+        # run's start record names it before the corpus is open.
+        self.ranking = check_ranking(ranking) if ranking is not None else None
         self.started = time.monotonic()
         self._opener = opener
         self._opened: CorpusBackend | None = None

@@ -188,9 +188,10 @@ def start_record(
     limits: Mapping[str, int | None],
     date_presentation: str,
     server: str,
+    ranking: str | None = None,
 ) -> dict[str, Any]:
-    """The first record of a log."""
-    return {
+    """The first record of a log (*ranking*: the local corpus's ranking, :mod:`anachron.store.ranking`; none upstream)."""
+    record = {
         "event": "start",
         "format": FORMAT,
         "run": run,
@@ -205,6 +206,9 @@ def start_record(
         "date_presentation": date_presentation,
         "server": server,
     }
+    if ranking is not None:
+        record["ranking"] = ranking
+    return record
 
 
 def _seen_dict(seen: Seen) -> dict[str, Any]:
@@ -326,8 +330,10 @@ def call_record(
     withheld: Sequence[Withheld],
     budget: Mapping[str, Any],
     call_id: str | None = None,
+    ranking: str | None = None,
 ) -> dict[str, Any]:
-    """One tool call: what was asked, what was shown, what was withheld and why."""
+    """One tool call: what was asked, what was shown, what was withheld and why (*ranking*: which
+    ranking served a search of a local corpus)."""
     if status not in STATUSES:
         raise AnachronError(f"unknown status {status!r}: expected one of {', '.join(STATUSES)}")
     changes: list[dict[str, Any]] = []
@@ -354,6 +360,8 @@ def call_record(
     }
     if call_id is not None:
         record["call_id"] = loggable(call_id, changes, "call_id")
+    if ranking is not None:
+        record["ranking"] = ranking
     if changes:
         record["arguments_changed"] = changes  # what the log could not keep as sent
     return record

@@ -269,6 +269,7 @@ class TimeLock:
         self.k = positive_int(k, "-k")
         self.presentation = DatePresentation.parse(presentation)
         self.allow_undated = bool(allow_undated)
+        self.ranking = getattr(backend, "ranking", None)  # a local corpus's (anachron.store.ranking), recorded
         self.used = {"searches": 0, "fetches": 0, "calls": 0}
         self._seq = 0
         if resume:
@@ -288,6 +289,7 @@ class TimeLock:
             limits=limits.as_dict(),
             date_presentation=str(self.presentation),
             server=server,
+            ranking=self.ranking,
         )
 
     # -- budget ---------------------------------------------------------------
@@ -384,6 +386,7 @@ class TimeLock:
             withheld=call.checked.withheld,
             budget=budget,
             call_id=call.call_id,
+            ranking=self.ranking if call.tool == "search" and call.status == "ok" else None,
         )
         try:
             self.journal.write(self.header, record)

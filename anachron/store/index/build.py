@@ -27,7 +27,7 @@ from ..engine import tie_key
 from ..terms import item_terms
 from .codec import entity_doc, item_doc, key, sample_doc, stored_day
 from .fingerprint import CORPUS_FILES, SERVED, build_meta, check_unchanged, fingerprint
-from .postings import U32, bitmap, pack
+from .postings import RANK_ARRAYS, U32, bitmap, pack, pack_groups
 
 __all__ = ["IndexSummary", "ScannedCorpus", "build_index", "source_corpus"]
 
@@ -40,7 +40,9 @@ CREATE TABLE item_entities(entity TEXT NOT NULL, ord INTEGER NOT NULL, PRIMARY K
 CREATE TABLE samples(pos INTEGER PRIMARY KEY, id TEXT NOT NULL UNIQUE, as_of TEXT NOT NULL, doc TEXT NOT NULL);
 CREATE VIRTUAL TABLE terms USING fts5(strong, weak, content='', detail=column, tokenize='ascii');
 CREATE TABLE vocab(term TEXT PRIMARY KEY, strong INTEGER NOT NULL, weak INTEGER NOT NULL) WITHOUT ROWID;
-CREATE TABLE postings(term TEXT PRIMARY KEY, strong BLOB NOT NULL, weak BLOB NOT NULL, strong_bits BLOB, weak_bits BLOB);
+CREATE TABLE postings(term TEXT PRIMARY KEY, strong BLOB NOT NULL, weak BLOB NOT NULL, strong_bits BLOB, weak_bits BLOB,
+    strong_groups BLOB, weak_groups BLOB);
+CREATE TABLE ranking(name TEXT PRIMARY KEY, data BLOB NOT NULL);
 """
 _CHUNK = 10_000  # items per batch of inserts
 
@@ -184,6 +186,8 @@ def _write(con: sqlite3.Connection, corpus: ScannedCorpus, root: Path, files: Ma
     ordered = corpus.ordered()
     size = len(corpus.links)
     lists: dict[str, tuple[array.array, array.array]] = collections.defaultdict(lambda: (array.array(U32), array.array(U32)))
+    # What BM25 needs per ord (store.ranking.RankData): field lengths and days; ord 0 is a placeholder.
+    ranks = {name: array.array(U32, [0]) for name in RANK_ARRAYS}
     with con:
         con.executemany(
             "INSERT INTO entities VALUES (?, ?, ?, ?, ?)",
@@ -198,6 +202,9 @@ def _write(con: sqlite3.Connection, corpus: ScannedCorpus, root: Path, files: Ma
             rows = []
             for n, pos, item in chunk:
                 strong, weak = item_terms(item, corpus.entities)
+                ranks["strong_len"].append(len(strong))
+                ranks["weak_len"].append(len(weak))
+                ranks["day"].append(item.publish_date.toordinal())
                 for term in strong:
                     lists[term][0].append(n)  # n grows: every array is in ord order
                 for term in weak:
@@ -218,10 +225,15 @@ def _write(con: sqlite3.Connection, corpus: ScannedCorpus, root: Path, files: Ma
             "SUM(CASE WHEN col = 'weak' THEN doc ELSE 0 END) FROM temp.counts GROUP BY term"
         )
         con.execute("DROP TABLE temp.counts")
+        strong_len, weak_len = ranks["strong_len"], ranks["weak_len"]
         con.executemany(
-            "INSERT INTO postings VALUES (?, ?, ?, ?, ?)",
-            ((t, pack(s), pack(w), bitmap(s, size), bitmap(w, size)) for t in sorted(lists) for s, w in [lists[t]]),
+            "INSERT INTO postings VALUES (?, ?, ?, ?, ?, ?, ?)",
+            (
+                (t, pack(s), pack(w), bitmap(s, size), bitmap(w, size), pack_groups(s, strong_len, size), pack_groups(w, weak_len, size))
+                for t in sorted(lists) for s, w in [lists[t]]
+            ),
         )
+        con.executemany("INSERT INTO ranking VALUES (?, ?)", ((name, pack(ranks[name])) for name in RANK_ARRAYS))
         meta = build_meta(root, files, size, len(corpus.entities), len(corpus.samples))
         con.executemany("INSERT INTO meta VALUES (?, ?)", sorted(meta.items()))
     con.execute("ANALYZE")

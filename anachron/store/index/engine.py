@@ -8,11 +8,14 @@ index of another format or a stale one (:func:`.fingerprint.check_meta`).
 Exactness: the index stores each item's strong and weak terms
 (:func:`~anachron.store.terms.item_terms`), already tokenized, in two
 contentless FTS5 tables keyed by ``ord``, the item's rank in ``(publish
-date, id)`` order.  A search finds, per distinct query word, the items
-holding it as a strong or weak term, sums their weights
-(:mod:`anachron.store.terms`) per item and orders by ``score DESC, ord``
-(:func:`anachron.store.engine.top_ords` over :class:`.postings.IndexPostings`):
-the in-memory engine's score and tie order exactly.  The enforced mode
+date, id)`` order.  A BM25 search (the default) reads, per distinct query
+word, its stored posting arrays (and length groups), and the per-ord field
+lengths and days (the ``ranking`` table, once), and runs
+:func:`anachron.store.ranking.top_bm25` as the in-memory engine does.  A
+count search (``ranking="count"``) sums the weights of
+:mod:`anachron.store.terms` per item and orders by ``score DESC, ord``
+(:func:`anachron.store.engine.top_ords` over :class:`.postings.IndexPostings`).
+Either way: the in-memory engine's scores and order exactly.  The enforced mode
 bounds ``ord`` by that of the last item published on or before the as-of
 date, read from the ``items.day`` index, so the date filter runs inside the
 full-text scan.
@@ -24,6 +27,7 @@ import datetime as _dt
 import json
 import os
 import sqlite3
+import threading
 import urllib.request
 from pathlib import Path
 from types import MappingProxyType
@@ -32,11 +36,12 @@ from typing import Iterable, Sequence
 from ...core.corpus import Corpus, Item
 from ...core.dates import last_known_day
 from ...core.errors import AnachronError
-from ..engine import check_fetch, check_search, top_ords
+from ..engine import check_fetch, check_search, count_of, top_ords
+from ..ranking import DEFAULT_RANKING, RankData, check_ranking, shown_score, top_bm25
 from ..terms import match_words
 from .codec import key, read_entity, read_item, read_sample, read_visible
 from .fingerprint import CORPUS_FILES, SERVED, check_meta
-from .postings import IndexPostings, PostingCache
+from .postings import IndexPostings, PostingCache, rank_data
 from .stored import Connections, StoredItems
 
 __all__ = ["IndexEngine", "IndexItems", "connect", "is_index", "load_index"]
@@ -63,7 +68,7 @@ def connect(path: Path) -> sqlite3.Connection:
 
 
 # The tables every index has (store.index.build); `samples` is empty, not absent, with --no-samples.
-_TABLES = frozenset(("meta", "entities", "items", "item_entities", "samples", "terms", "vocab", "postings"))
+_TABLES = frozenset(("meta", "entities", "items", "item_entities", "samples", "terms", "vocab", "postings", "ranking"))
 
 
 def _open(path: str | os.PathLike[str], names: Sequence[str]) -> tuple[sqlite3.Connection, dict[str, str]]:
@@ -107,6 +112,18 @@ class IndexEngine:
         con, self.meta = _open(self.path, SERVED)
         self._connections = Connections(lambda: connect(self.path), con)
         self._cache = PostingCache(self.CACHE_BYTES)
+        self._rank: RankData | None = None  # read at the first BM25 search
+        self._rank_guard = threading.Lock()
+
+    def _rank_data(self) -> RankData:
+        with self._rank_guard:
+            if self._rank is None:
+                try:
+                    rows = dict(self._con().execute("SELECT name, data FROM ranking").fetchall())
+                    self._rank = rank_data(rows)
+                except (sqlite3.Error, KeyError) as exc:
+                    raise AnachronError(f"{self.path}: a damaged index ({type(exc).__name__}: {exc})") from None
+            return self._rank
 
     def _con(self) -> sqlite3.Connection:
         return self._connections.get()
@@ -117,17 +134,29 @@ class IndexEngine:
         row = self._con().execute(_LAST_KNOWN, (last_known_day(as_of).isoformat(),)).fetchone()
         return 0 if row is None else row[0]
 
-    def search(self, query: str, *, as_of: _dt.date, mode: str = "unrestricted", k: int = 5) -> list[Item]:
+    def search(self, query: str, *, as_of: _dt.date, mode: str = "unrestricted", k: int = 5, ranking: str = DEFAULT_RANKING) -> list[Item]:
         """The top *k* items for *query*, best first, as seen on *as_of* in *mode* (see the module doc)."""
+        return [item for item, _ in self.scored(query, as_of=as_of, mode=mode, k=k, ranking=ranking)]
+
+    def scored(self, query: str, *, as_of: _dt.date, mode: str = "unrestricted", k: int = 5, ranking: str = DEFAULT_RANKING) -> list[tuple[Item, float]]:
+        """:meth:`search`'s items with their scores (as the in-memory engine's ``scored``)."""
         check_search(query, as_of, mode, k)
+        check_ranking(ranking)
         words = match_words(query)
         bound = self._bound(as_of, mode)
         if not words or bound == 0:
             return []
         con = self._con()
-        ords = top_ords(IndexPostings(con, bound, int(self.meta["items"]), self._cache), words, min(k, _MAX_ORD))
-        docs = dict(con.execute(_DOCS, (json.dumps(ords),)).fetchall())
-        return [read_item(docs[o]) for o in ords]
+        items = int(self.meta["items"])
+        postings = IndexPostings(con, bound, items, self._cache)
+        if ranking == "count":
+            ords = top_ords(postings, words, min(k, _MAX_ORD))
+            lists = [entry[:2] for entry in postings.lists(words)] if ords else []
+            ranked = [(o, count_of(lists, o)) for o in ords]  # a bitmap search keeps no scores
+        else:
+            ranked = [(o, shown_score(s)) for o, s in top_bm25(postings.lists(words), self._rank_data(), 1, min(bound, items) + 1, min(k, _MAX_ORD))]
+        docs = dict(con.execute(_DOCS, (json.dumps([o for o, _ in ranked]),)).fetchall())
+        return [(read_item(docs[o]), s) for o, s in ranked]
 
     def fetch(self, item_id: str, *, as_of: _dt.date, mode: str = "unrestricted") -> Item | None:
         """The item *item_id*, or ``None`` when it is unknown or not visible in *mode*."""

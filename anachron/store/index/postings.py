@@ -26,9 +26,10 @@ from typing import Any, Sequence
 
 from .. import bitmaps
 from ..engine import count_column
+from ..ranking import RankData, group_by_length
 from ..terms import STRONG_WEIGHT, WEAK_WEIGHT
 
-__all__ = ["DENSE", "U32", "IndexPostings", "PostingCache", "bitmap", "pack", "unpack"]
+__all__ = ["DENSE", "RANK_ARRAYS", "U32", "IndexPostings", "PostingCache", "bitmap", "pack", "pack_groups", "rank_data", "unpack", "unpack_groups"]
 
 U32 = next(code for code in "IL" if array.array(code).itemsize == 4)  # the typecode of a stored posting
 
@@ -53,6 +54,7 @@ SELECT rowid, SUM(w) FROM (
 """
 _SCAN = "SELECT rowid FROM terms WHERE terms MATCH ?1 AND rowid > ?2 AND rowid <= ?3 ORDER BY rowid LIMIT ?4"
 _ARRAYS = "SELECT p.term, p.strong, p.weak FROM json_each(?1) AS q JOIN postings AS p ON p.term = q.value"
+_GROUPS = "SELECT p.term, p.strong_groups, p.weak_groups FROM json_each(?1) AS q JOIN postings AS p ON p.term = q.value"
 # A column's stored bitmap, or its array when it has none (the array of a bitmap column is not read).
 _BITS = (
     "SELECT p.term, p.strong_bits, p.weak_bits, CASE WHEN p.strong_bits IS NULL THEN p.strong END, "
@@ -93,6 +95,44 @@ def unpack(blob: bytes) -> array.array:
     return ords
 
 
+RANK_ARRAYS = ("strong_len", "weak_len", "day")  # the `ranking` table's rows: per ord, a packed U32 array
+
+
+def pack_groups(ords: array.array, lengths: Sequence[int], items: int) -> bytes | None:
+    """A dense column's ords grouped by field length (:func:`~anachron.store.ranking.group_by_length`),
+    stored as one U32 array: the number of groups, then ``(length, count)`` per group, then the
+    ords group after group; ``None`` for a column held by at most one item in :data:`DENSE`
+    (a search groups such a short column itself)."""
+    if len(ords) * DENSE <= items:
+        return None
+    groups = group_by_length(ords, lengths)
+    out = array.array(U32, [len(groups)])
+    for length, members in groups:
+        out.extend((length, len(members)))
+    for _, members in groups:
+        out.extend(members)
+    return pack(out)
+
+
+def unpack_groups(blob: bytes | None) -> list[tuple[int, array.array]] | None:
+    """The groups of :func:`pack_groups`, or ``None``."""
+    if blob is None:
+        return None
+    values = unpack(blob)
+    n = values[0]
+    out, at = [], 1 + 2 * n
+    for g in range(n):
+        length, count = values[1 + 2 * g], values[2 + 2 * g]
+        out.append((length, values[at: at + count]))
+        at += count
+    return out
+
+
+def rank_data(blobs: dict[str, bytes]) -> RankData:
+    """The :class:`~anachron.store.ranking.RankData` of the ``ranking`` rows *blobs* (name -> packed array)."""
+    return RankData(*(unpack(blobs[name]) for name in RANK_ARRAYS))
+
+
 def _phrase(word: str) -> str:
     return f'"{word}"'  # words are [a-z0-9]+: a quoted FTS5 string needs no escaping
 
@@ -130,6 +170,22 @@ class IndexPostings:
                 found[term] = (unpack(strong), unpack(weak))
                 self._cache.put(("ords", term), found[term])
         return [found[w] or _NONE for w in words]
+
+    def lists(self, words: Sequence[str]) -> list[tuple]:
+        """Each word's (strong, weak) ords, ascending, of every item, and their stored length groups
+        (``None`` for a word with none): what :func:`~anachron.store.ranking.top_bm25` takes."""
+        arrays = self._arrays(words)
+        found = {w: self._cache.get(("groups", w)) for w in words}
+        missing = [w for w, kept in found.items() if kept is None]
+        if missing:
+            for term, strong, weak in self.con.execute(_GROUPS, (json.dumps(missing),)):
+                if strong is None and weak is None:
+                    found[term] = _NO_GROUPS  # kept too: the row is not read again
+                else:
+                    found[term] = tuple(unpack_groups(b) if b is not None else None for b in (strong, weak))
+                self._cache.put(("groups", term), found[term])
+        # A short column is not stored grouped: top_bm25 groups it itself (None).
+        return [(strong, weak, found.get(w) or None) for w, (strong, weak) in zip(words, arrays)]
 
     def partials(self, words):
         score: collections.Counter[int] = collections.Counter()
@@ -184,6 +240,7 @@ class IndexPostings:
 
 
 _NONE = (array.array(U32), array.array(U32))  # a word no item holds
+_NO_GROUPS = ()  # a word none of whose columns is stored grouped
 
 
 class PostingCache:
@@ -228,7 +285,7 @@ _ENTRY = 320
 
 def _size(value: object) -> int:
     """Bytes held by a cached value (a tuple of arrays, or of ints)."""
-    if isinstance(value, tuple):
+    if isinstance(value, (tuple, list)):
         return sum(_size(part) for part in value if part is not None)
     if isinstance(value, array.array):
         return len(value) * value.itemsize

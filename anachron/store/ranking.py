@@ -1,0 +1,360 @@
+"""The ranking every engine serves by default: BM25F over an item's two fields, from the items visible at T.
+
+One rule, here, for the in-memory engine, the SQLite index and PostgreSQL
+(each hands :func:`top_bm25` its posting lists; none scores on its own):
+
+- **Fields.**  An item's *strong* terms (its title and the id and name of
+  every entity it names) and its *weak* terms (its text, minus the strong
+  ones) are two fields (:func:`~anachron.store.terms.item_terms`), weighted
+  :data:`FIELD_WEIGHTS` (2 and 1).  Terms are sets, so a term's frequency
+  in a field is 0 or 1, and a field's length is its number of distinct
+  terms.  A word is in at most one field of an item.
+- **Formula (BM25F, binary term frequency).**  For a query word *w* and an
+  item holding it in field *f* of length *L*::
+
+      t = W_f / (1 - b + b * L / avgL_f)
+      contribution = idf(w) * t * (k1 + 1) / (k1 + t)
+      idf(w) = ln(1 + (N - df(w) + 0.5) / (df(w) + 0.5))
+
+  with :data:`K1` = 0.5 and :data:`B` = 0.75.  An item's score is the sum
+  of its contributions over the query's distinct words; items holding no
+  query word are not returned.
+- **Statistics at T.**  ``N``, ``df(w)`` and ``avgL_f`` are counted over
+  the items the mode lets be seen: in enforced mode, the items known at the
+  as-of date only, so neither the ranking nor a score can depend on an item
+  published later (adding such items changes no enforced result: ids, order
+  or scores).  Unrestricted mode counts every item.
+- **Float rule.**  Each contribution is computed in double precision in the
+  order written above and rounded to an integer number of millionths
+  (:data:`SCALE`) before summing, so a score is an exact integer sum, the
+  same in any order of addition and in every store.  Scores are shown as
+  that integer divided by :data:`SCALE`.
+- **Ties** (equal scores) break by recency before T: the newest publish
+  date first, then the smaller id (:func:`order_key`), a total order.
+
+Top *k* is found exactly, term at a time, rarest word first, with MaxScore
+pruning: once no item outside the current candidates can reach the *k*-th
+score (the remaining words' best contributions add up to less), the other
+words are only looked up for the candidates that can still reach it.
+
+>>> contribution(idf(10, 1), FIELD_WEIGHTS[0], 4, 4.0)
+2390916
+"""
+
+from __future__ import annotations
+
+import bisect
+import heapq
+import itertools
+import math
+import operator
+from typing import Iterable, Sequence
+
+__all__ = [
+    "B",
+    "DEFAULT_RANKING",
+    "FIELD_WEIGHTS",
+    "K1",
+    "RANKINGS",
+    "SCALE",
+    "RankData",
+    "check_ranking",
+    "GROUPED_POSTINGS",
+    "contribution",
+    "group_by_length",
+    "idf",
+    "order_key",
+    "shown_score",
+    "top_bm25",
+]
+
+K1 = 0.5  # saturation of the pseudo-frequency (field weight over length norm); tf itself is 0 or 1
+B = 0.75  # length normalisation
+FIELD_WEIGHTS = (2.0, 1.0)  # strong terms (title, entity names), weak terms (text)
+SCALE = 1_000_000  # a contribution is an integer number of millionths
+RANKINGS = ("bm25", "count")  # count: the earlier ranking (2 per strong word, 1 per weak word), kept to reproduce runs
+DEFAULT_RANKING = "bm25"
+
+
+def check_ranking(ranking: object) -> str:
+    """*ranking* if it is one of :data:`RANKINGS`, else an :class:`~anachron.core.errors.AnachronError`.
+
+    >>> check_ranking("tfidf")
+    Traceback (most recent call last):
+    ...
+    anachron.core.errors.AnachronError: unknown ranking 'tfidf': expected one of bm25, count
+    """
+    from ..core.errors import AnachronError
+
+    if ranking not in RANKINGS:
+        raise AnachronError(f"unknown ranking {ranking!r}: expected one of {', '.join(RANKINGS)}")
+    return ranking  # type: ignore[return-value]
+
+
+def idf(n: int, df: int) -> float:
+    """BM25's inverse document frequency of a word held by *df* of *n* visible items (always > 0)."""
+    return math.log(1.0 + (n - df + 0.5) / (df + 0.5))
+
+
+def contribution(word_idf: float, weight: float, length: int, average: float) -> int:
+    """A word's contribution, in millionths, to an item holding it in a field of *length* terms
+    (the field's weight *weight*, its average length *average* over the visible items)."""
+    t = weight / (1.0 - B + B * length / average)
+    return round(SCALE * word_idf * t * (K1 + 1.0) / (K1 + t))
+
+
+def shown_score(score: int) -> float:
+    """A score as shown (JSON, tables): millionths as a float.
+
+    >>> shown_score(2390916)
+    2.390916
+    """
+    return score / SCALE
+
+
+def order_key(score: int, day: int, position: int) -> tuple[int, int, int]:
+    """The rank of an item: higher score first, then the later day (an ordinal), then the smaller
+    position (positions number items by publish date, then id: within a day, id order)."""
+    return (-score, -day, position)
+
+
+class RankData:
+    """What ranking needs of every item, by position (items numbered by publish date, then id).
+
+    *strong* and *weak* are the items' field lengths, *days* their publish
+    dates as ordinals (``date.toordinal()``).  Prefix sums of the lengths
+    make the average field length of any range of positions two lookups.
+    A store may number from 1: its position 0 is then a placeholder of
+    length 0 that is never visible.
+    """
+
+    __slots__ = ("lengths", "days", "totals")
+
+    def __init__(self, strong: Sequence[int], weak: Sequence[int], days: Sequence[int]) -> None:
+        self.lengths = (strong, weak)
+        self.days = days
+        self.totals = tuple([0, *itertools.accumulate(lengths)] for lengths in self.lengths)
+
+    def averages(self, low: int, high: int) -> tuple[float, float]:
+        """Each field's average length over positions ``low <= p < high`` (0 for an empty field)."""
+        n = high - low
+        return tuple((total[high] - total[low]) / n for total in self.totals)  # type: ignore[return-value]
+
+
+class _Table(dict):
+    """A word's contribution per field length, computed the first time a length is met."""
+
+    __slots__ = ("word_idf", "weight", "average")
+
+    def __init__(self, word_idf: float, weight: float, average: float) -> None:
+        super().__init__()
+        self.word_idf, self.weight, self.average = word_idf, weight, average
+
+    def __missing__(self, length: int) -> int:
+        value = self[length] = contribution(self.word_idf, self.weight, length, self.average)
+        return value
+
+
+def _cut(ords: Sequence[int], low: int, high: int) -> Sequence[int]:
+    """The part of the ascending *ords* within ``low <= o < high``."""
+    if not ords or (ords[0] >= low and ords[-1] < high):
+        return ords
+    return ords[bisect.bisect_left(ords, low): bisect.bisect_left(ords, high)]
+
+
+def _kth(scores: Iterable[int], k: int) -> int:
+    return heapq.nlargest(k, scores)[-1]
+
+
+GROUPED_POSTINGS = 4_000  # visible items its rarest word must hold for a query to be answered by length groups
+
+
+def group_by_length(ords: Sequence[int], lengths: Sequence[int]) -> list[tuple[int, Sequence[int]]]:
+    """*ords* (ascending) grouped by field length: ``[(length, ords of that length, ascending)]``,
+    shortest first.  In a group a word contributes the same to every item (for any statistics),
+    and a shorter field's contribution is the larger.
+
+    >>> group_by_length([0, 1, 2, 5], [3, 1, 3, 0, 0, 1])
+    [(1, [1, 5]), (3, [0, 2])]
+    """
+    groups: dict[int, list[int]] = {}
+    for o in ords:
+        groups.setdefault(lengths[o], []).append(o)
+    return sorted(groups.items())
+
+
+def top_bm25(
+    lists: Iterable[tuple], data: RankData, low: int, high: int, k: int
+) -> list[tuple[int, int]]:
+    """The best *k* ``(position, score)`` for a query, in rank order (:func:`order_key`).
+
+    *lists* holds, per distinct query word, the ascending positions of the
+    items holding it as a strong term and as a weak term (all items: this
+    cuts them), and optionally, third, those two lists grouped by length
+    (:func:`group_by_length`; either may be ``None``, grouped here when
+    needed); the visible
+    items are positions ``low <= p < high``, and the statistics are theirs
+    (see the module doc).
+
+    Two exact ways, the same result: a query whose rarest word is held by
+    *k* to :data:`GROUPED_POSTINGS` visible items is added up term at a time
+    with MaxScore pruning (:func:`_term_at_a_time`: the rare word's items
+    set a bar the common words seldom reach); any other (common words only,
+    or a word too rare to fill the top *k*) is answered by length groups,
+    best first (:func:`_by_groups`).
+    """
+    n = high - low
+    if n <= 0:
+        return []
+    averages = data.averages(low, high)
+    words = []
+    for entry in lists:
+        strong, weak = entry[0], entry[1]
+        fields = (_cut(strong, low, high), _cut(weak, low, high))
+        df = len(fields[0]) + len(fields[1])
+        if not df:
+            continue
+        word_idf = idf(n, df)
+        tables = tuple(_Table(word_idf, FIELD_WEIGHTS[f], averages[f]) for f in (0, 1))
+        words.append([df, fields, tables, entry[2] if len(entry) > 2 else None, (strong, weak)])
+    if not words:
+        return []
+    words.sort(key=lambda word: word[0])  # rarest first (ties keep the query's word order: sorted)
+    if k <= words[0][0] <= GROUPED_POSTINGS:
+        scores = _term_at_a_time(words, data.lengths, k)
+    else:
+        scores = _by_groups(words, data.lengths, low, high, k)
+    if len(scores) > k:
+        threshold = _kth(scores.values(), k)
+        chosen = list(itertools.compress(scores.keys(), map(threshold.__le__, scores.values())))
+    else:
+        chosen = list(scores)
+    days = data.days
+    chosen.sort(key=lambda o: order_key(scores[o], days[o], o))
+    return [(o, scores[o]) for o in chosen[:k]]
+
+
+def _term_at_a_time(words, lengths, k: int) -> dict[int, int]:
+    """Exact scores of every item that can be in the top *k* (and maybe others): term at a time,
+    rarest word first, until no item outside the candidates can reach the *k*-th score (the other
+    words' best contributions add up to less); then :func:`_finish`."""
+    for word in words:
+        word.append(max(word[2][f][1] for f in (0, 1) if word[1][f]))  # a field holding the word has >= 1 term
+    scores: dict[int, int] = {}
+    rest = sum(word[-1] for word in words)
+    for n_word, (_, fields, tables, _, _, best) in enumerate(words):
+        if len(scores) >= k and rest < _kth(scores.values(), k):
+            return _finish(scores, words[n_word:], rest, lengths, k)
+        for f in (0, 1):
+            ords = fields[f]
+            if not ords:
+                continue
+            added = dict(zip(ords, map(tables[f].__getitem__, map(lengths[f].__getitem__, ords))))
+            if scores:
+                for o in added.keys() & scores.keys():
+                    added[o] += scores[o]
+                scores.update(added)
+            else:
+                scores = added
+        rest -= best
+    return scores
+
+
+def _by_groups(words, lengths, low: int, high: int, k: int) -> dict[int, int]:
+    """Exact scores of every item that can be in the top *k*, from the words' length groups.
+
+    Every (word, field, length) group has one contribution.  Each word's groups are taken best
+    first; its *frontier* is the contribution of its next group (0 when none is left).  An item
+    not yet met holds each word, if at all, in a group not yet taken, so it scores at most the sum
+    of the frontiers.  The group taken next is the one of the word with the highest frontier, and
+    every item met in it is scored in full (a binary search per word and field).  Once the *k*-th
+    best score is above the frontiers' sum, no item not yet met can reach it: the search stops.
+    (Fagin's threshold algorithm, with a group for a sorted access.)
+    """
+    groups = []  # per word: [(contribution, visible ords)], best first
+    for _, fields, tables, grouped, full in words:
+        grouped = grouped or (None, None)
+        grouped = tuple(g if g is not None else group_by_length(fields[f], lengths[f]) for f, g in enumerate(grouped))
+        mine = []
+        for f in (0, 1):
+            table = tables[f]
+            for length, ords in grouped[f]:
+                ords = _cut(ords, low, high)
+                if ords:
+                    mine.append((table[length], ords))
+        mine.sort(key=lambda g: -g[0])
+        groups.append(mine)
+    frontier = [mine[0][0] for mine in groups]
+    taken = [0] * len(groups)
+    # Per word: (strong ords, weak ords) visible, with their tables, for the full scoring of an item.
+    scorers = [(fields[0], fields[1], tables[0], tables[1]) for _, fields, tables, _, _ in words]
+    strong_lengths, weak_lengths = lengths
+    scores: dict[int, int] = {}
+    heap: list[int] = []  # the k best scores so far (a min-heap)
+    left = bisect.bisect_left
+    while True:
+        ceiling = sum(frontier)
+        if not ceiling or len(heap) >= k and ceiling < heap[0]:
+            break
+        w = max(range(len(frontier)), key=frontier.__getitem__)
+        contribution, ords = groups[w][taken[w]]
+        taken[w] += 1
+        frontier[w] = groups[w][taken[w]][0] if taken[w] < len(groups[w]) else 0
+        bound = ceiling  # an item of this group scores at most its contribution plus the others' frontiers
+        # An item met here for the first time is in no group taken before: it holds this word with this
+        # contribution, and no word whose groups are all taken.  Only the others are looked up.  (An
+        # item left in a group cut short below is bounded under the k-th score: if it is met again and
+        # scored lower than it is, it still stays out of the top k.)
+        others = [scorers[v] for v in range(len(scorers)) if v != w and taken[v] < len(groups[v])]
+        for o in ords:
+            if o in scores:
+                continue
+            score = contribution
+            for strong, weak, strong_table, weak_table in others:
+                at = left(strong, o)
+                if at < len(strong) and strong[at] == o:
+                    score += strong_table[strong_lengths[o]]
+                    continue
+                at = left(weak, o)
+                if at < len(weak) and weak[at] == o:
+                    score += weak_table[weak_lengths[o]]
+            scores[o] = score
+            if len(heap) < k:
+                heapq.heappush(heap, score)
+            elif score > heap[0]:
+                heapq.heapreplace(heap, score)
+                if bound < heap[0]:  # the rest of this group is bounded lower: never reaches the top k
+                    break
+    return scores
+
+
+def _finish(partial: dict[int, int], words, rest: int, lengths, k: int) -> dict[int, int]:
+    """The exact scores of the candidates of *partial* that can reach the top *k*, the other *words*
+    (whose best contributions add up to *rest*) looked up (binary search): candidates in
+    descending partial score, until the *k*-th exact score is above the next one's partial plus
+    *rest*, which bounds it and every later one."""
+    scorers = [(fields[0], fields[1], tables[0], tables[1]) for _, fields, tables, *_ in words]
+    strong_lengths, weak_lengths = lengths
+    left = bisect.bisect_left
+    scores: dict[int, int] = {}
+    heap: list[int] = []
+    for o, score in sorted(partial.items(), key=_second, reverse=True):
+        if len(heap) >= k and score + rest < heap[0]:
+            break
+        for strong, weak, strong_table, weak_table in scorers:
+            at = left(strong, o)
+            if at < len(strong) and strong[at] == o:
+                score += strong_table[strong_lengths[o]]
+                continue
+            at = left(weak, o)
+            if at < len(weak) and weak[at] == o:
+                score += weak_table[weak_lengths[o]]
+        scores[o] = score
+        if len(heap) < k:
+            heapq.heappush(heap, score)
+        elif score > heap[0]:
+            heapq.heapreplace(heap, score)
+    return scores
+
+
+_second = operator.itemgetter(1)

@@ -1,0 +1,150 @@
+"""BM25 ranking (anachron.store.ranking) through the engines: the formula, ties by recency, and the
+time-lock property (statistics of the items visible at T only: later items change no enforced result)."""
+
+import datetime as dt
+import json
+import math
+import shutil
+import tempfile
+import unittest
+from pathlib import Path
+
+from anachron.core import AnachronError, load_corpus
+from anachron.store import SearchEngine
+from anachron.store.index import IndexEngine, build_index
+
+from tests import engine_cases
+from tests.corpus_fixtures import corpus, item
+
+T = dt.date(2022, 6, 1)
+
+
+def _bm25(idf, weight, length, average, k1=0.5, b=0.75):
+    """The documented formula, written out again (docs/index.md), in millionths."""
+    t = weight / (1 - b + b * length / average)
+    return round(1_000_000 * idf * t * (k1 + 1) / (k1 + t))
+
+
+class FormulaTest(unittest.TestCase):
+    def test_scores_follow_the_documented_formula(self):
+        c = corpus(items=[
+            item("a", "2022-01-01", title="Zephyr rises", text="quiet day"),
+            item("b", "2022-02-01", title="Markets", text="zephyr mentioned in passing today"),
+            item("c", "2022-03-01", title="Other news", text="nothing here"),
+        ])
+        got = SearchEngine(c).scored("zephyr", as_of=T, mode="enforced", k=5)
+        n, df = 3, 2
+        idf = math.log(1 + (n - df + 0.5) / (df + 0.5))
+        strong_avg, weak_avg = (2 + 1 + 2) / 3, (2 + 4 + 2) / 3  # distinct terms, stop words out
+        want = [("a", _bm25(idf, 2.0, 2, strong_avg) / 1e6), ("b", _bm25(idf, 1.0, 4, weak_avg) / 1e6)]
+        self.assertEqual([(i.id, s) for i, s in got], want)
+
+    def test_a_rarer_word_outranks_a_common_one(self):
+        items = [item(f"x{n}", "2022-01-01", title="common words", text="filler") for n in range(8)]
+        items.append(item("rare", "2021-01-01", title="rare", text="filler"))
+        items.append(item("both", "2021-01-01", title="common", text="rare"))
+        engine = SearchEngine(corpus(items=items))
+        got = [i.id for i in engine.search("common rare", as_of=T, mode="enforced", k=3)]
+        self.assertEqual(set(got[:2]), {"both", "rare"})  # a title hit on "rare" beats one on "common", the newer items'
+        counted = [i.id for i in engine.search("common rare", as_of=T, mode="enforced", k=3, ranking="count")]
+        self.assertEqual(counted, ["both", "rare", "x0"])  # counts: 3, 2, then 2 for the oldest common one
+
+    def test_ties_break_by_recency_then_id(self):
+        c = corpus(items=[
+            item("b", "2022-05-01", title="Zephyr"),
+            item("a", "2022-05-01", title="Zephyr"),
+            item("old", "2021-01-01", title="Zephyr"),
+            item("new", "2022-06-01", title="Zephyr"),  # on T: visible, and the newest
+            item("late", "2022-06-02", title="Zephyr"),  # after T
+        ])
+        engine = SearchEngine(c)
+        got = engine.scored("zephyr", as_of=T, mode="enforced", k=10)
+        self.assertEqual([i.id for i, _ in got], ["new", "a", "b", "old"])
+        self.assertEqual(len({s for _, s in got}), 1)  # one score: the order is the tie rule's
+        self.assertEqual([i.id for i in engine.search("zephyr", as_of=T, mode="unrestricted", k=10)], ["late", "new", "a", "b", "old"])
+        self.assertEqual([i.id for i in engine.search("zephyr", as_of=T, mode="enforced", k=2)], ["new", "a"])
+
+    def test_count_ranking_is_kept(self):
+        c = corpus(items=[item("a", "2022-01-01", title="Zephyr", text="wind"), item("b", "2022-02-01", title="Wind", text="zephyr")])
+        engine = SearchEngine(c)
+        self.assertEqual([(i.id, s) for i, s in engine.scored("zephyr wind", as_of=T, ranking="count")], [("a", 3), ("b", 3)])
+        with self.assertRaisesRegex(AnachronError, "unknown ranking 'tfidf'"):
+            engine.search("zephyr", as_of=T, ranking="tfidf")
+
+    def test_no_visible_item_and_no_word(self):
+        engine = SearchEngine(corpus(items=[item("a", "2022-01-01", title="Zephyr")]))
+        self.assertEqual(engine.scored("zephyr", as_of=dt.date(2021, 12, 31), mode="enforced"), [])
+        self.assertEqual(engine.scored("the of", as_of=T), [])
+        self.assertEqual(engine.scored("unheard", as_of=T), [])
+
+
+def split_at(source: Path, out: Path, day: dt.date) -> Path:
+    """A copy of the corpus directory *source* keeping only the items published on or before *day*."""
+    out.mkdir()
+    shutil.copy(source / "entities.jsonl", out / "entities.jsonl")
+    kept = [line for line in (source / "items.jsonl").read_text(encoding="utf-8").split("\n")
+            if line and dt.date.fromisoformat(json.loads(line)["publish_date"]) <= day]
+    (out / "items.jsonl").write_text("".join(line + "\n" for line in kept), encoding="utf-8")
+    return out
+
+
+class TimeLockPropertyTest(unittest.TestCase):
+    """Adding items published after T changes no enforced result: ids, order and scores."""
+
+    @classmethod
+    def setUpClass(cls):
+        cls.tmp = tempfile.TemporaryDirectory()
+        root = Path(cls.tmp.name)
+        cls.full_dir = engine_cases.generated_corpus(root / "full", items=1500)
+        cls.full = load_corpus(cls.full_dir)
+        days = sorted({i.publish_date for i in cls.full.items.values()})
+        cls.T = days[len(days) // 2]
+        cls.past_dir = split_at(cls.full_dir, root / "past", cls.T)
+        cls.past = load_corpus(cls.past_dir)
+        cls.later = sum(1 for i in cls.full.items.values() if i.publish_date > cls.T)
+        cls.indexes = [IndexEngine(build_index(d, root / f"{d.name}.db", samples=False).path) for d in (cls.past_dir, cls.full_dir)]
+
+    @classmethod
+    def tearDownClass(cls):
+        for engine in cls.indexes:
+            engine.close()
+        cls.tmp.cleanup()
+
+    def queries(self):
+        return engine_cases.queries(self.full, n=60)[:-4]
+
+    def test_enforced_results_ignore_later_items(self):
+        self.assertGreater(self.later, 500)
+        pairs = [(SearchEngine(self.past), SearchEngine(self.full)), tuple(self.indexes)]
+        compared = 0
+        for past, full in pairs:
+            for query in self.queries():
+                for day in (self.T, self.T - dt.timedelta(days=30)):
+                    want = [(i.id, s) for i, s in past.scored(query, as_of=day, mode="enforced", k=10)]
+                    got = [(i.id, s) for i, s in full.scored(query, as_of=day, mode="enforced", k=10)]
+                    self.assertEqual(got, want, (type(full).__name__, query[:40], day))
+                    compared += bool(want)
+        self.assertGreater(compared, 100)
+
+    def test_unrestricted_statistics_do_see_later_items(self):
+        # Not vacuous: over all items the same queries score differently (N, df, lengths change).
+        past, full = SearchEngine(self.past), SearchEngine(self.full)
+        changed = sum(
+            past.scored(q, as_of=self.T, mode="unrestricted", k=10) != full.scored(q, as_of=self.T, mode="unrestricted", k=10)
+            for q in self.queries()
+        )
+        self.assertGreater(changed, len(self.queries()) // 2)
+
+    def test_an_item_published_on_t_counts_one_the_day_after_does_not(self):
+        base = [item("a", "2022-05-01", title="Zephyr winds"), item("b", "2022-05-02", title="Other")]
+        on_t = SearchEngine(corpus(items=base + [item("c", "2022-06-01", title="Zephyr")]))
+        after = SearchEngine(corpus(items=base + [item("c", "2022-06-02", title="Zephyr")]))
+        alone = SearchEngine(corpus(items=base))
+        self.assertEqual(after.scored("zephyr", as_of=T, mode="enforced"), alone.scored("zephyr", as_of=T, mode="enforced"))
+        a_on_t = dict((i.id, s) for i, s in on_t.scored("zephyr", as_of=T, mode="enforced"))
+        self.assertEqual(set(a_on_t), {"a", "c"})
+        self.assertNotEqual(a_on_t["a"], dict((i.id, s) for i, s in alone.scored("zephyr", as_of=T, mode="enforced"))["a"])
+
+
+if __name__ == "__main__":
+    unittest.main()
