@@ -201,8 +201,8 @@ class KeylessAgentTest(unittest.TestCase):
         self.assertTrue(system.text.startswith("The as-of date is 2022-06-01."))
         self.assertIn("at most 10 search and fetch calls", system.text)
         self.assertEqual(call.tool_calls[0].arguments, {"query": "cygnus robotics"})
-        self.assertTrue(result.text.startswith('search #1: 2 results for "cygnus robotics"\n- id: fin-005\n  date: 2023-02-09\n'))
-        self.assertEqual(sample.output.completion, "From the archive: Cygnus Robotics prices IPO; Cygnus Robotics opens second plant.")
+        self.assertTrue(result.text.startswith('search #1: 2 results for "cygnus robotics"\n- id: fin-006\n  date: 2024-05-22\n'))
+        self.assertEqual(sample.output.completion, "From the archive: Cygnus Robotics opens second plant; Cygnus Robotics prices IPO.")
 
     def test_oracle_in_every_date_presentation(self):
         logs = oracle_logs()
@@ -355,7 +355,7 @@ class ScriptedToolCallTest(unittest.TestCase):
         self.assertEqual((first["seq"], first["tool"], first["arguments"], first["status"], first["call_id"]),
                          (1, "search", {"query": "delta pharma", "date": "2021-12-31"}, "refused", "d1"))
         self.assertEqual((second["seq"], second["tool"], second["arguments"], second["status"], [r["id"] for r in second["returned"]]),
-                         (2, "search", {"query": "delta pharma"}, "ok", ["fin-007", "fin-008"]))
+                         (2, "search", {"query": "delta pharma"}, "ok", ["fin-008", "fin-007"]))
 
     def test_enforced_mode_returns_no_post_t_item(self):
         for sid in ("finance-001", "finance-013"):
@@ -390,8 +390,8 @@ class ScriptedToolCallTest(unittest.TestCase):
             # (each line starts with its call's number: c1 #1, c2 #2, c3 #3, c4 #4, c1 again #5)
             ("unrestricted", "finance-001"): (2 / 3, [
                 f"#1 {query}",
-                "#2 result item fin-005 dated 2023-02-09 > 2022-06-01",
                 "#2 result item fin-006 dated 2024-05-22 > 2022-06-01",
+                "#2 result item fin-005 dated 2023-02-09 > 2022-06-01",
                 f"#2 {cygn}",
                 "#3 result item fin-006 dated 2024-05-22 > 2022-06-01",
             ]),
@@ -416,10 +416,10 @@ class ScriptedToolCallTest(unittest.TestCase):
         got = [(i["call_id"], i["tool"], i["query"], i["returned"], i.get("error", "").split(":")[0]) for i in trace["interactions"]]
         self.assertEqual(got, [
             ("c1", "search", "cygnus robotics 2023", [], "parsing"),
-            ("c2", "search", "cygnus robotics", ["fin-005", "fin-006"], ""),
+            ("c2", "search", "cygnus robotics", ["fin-006", "fin-005"], ""),
             ("c3", "fetch", None, ["fin-006"], ""),
             ("c4", "fetch", None, [], "No document 'fin-404' is available."),
-            ("c1", "search", "aster logistics", ["fin-001", "fin-002"], ""),
+            ("c1", "search", "aster logistics", ["fin-002", "fin-001"], ""),
         ])
         self.assertEqual(trace["interactions"][0]["arguments"], {"query": "cygnus robotics 2023", "as_of": "2030-01-01"})
         self.assertEqual([i["status"] for i in trace["interactions"]], ["refused", "ok", "ok", "refused", "ok"])
@@ -487,7 +487,7 @@ class LimitTest(unittest.TestCase):
         self.assertEqual(sample.limit.type, "message")
         interactions = score_of(sample).metadata["trace"]["interactions"]
         self.assertEqual([(i["call_id"], i["returned"], i.get("error")) for i in interactions],
-                         [("s", ["fin-005", "fin-006"], None), ("s", ["fin-005", "fin-006"], None)])
+                         [("s", ["fin-006", "fin-005"], None), ("s", ["fin-006", "fin-005"], None)])
         self.assertEqual(score_of(sample).value, 1.0)
 
     def test_the_budget_is_enforced(self):
@@ -688,7 +688,7 @@ class OtherCorpusTest(unittest.TestCase):
 
     def test_the_log_names_its_corpus(self):
         sample = self.good.samples[0]
-        self.assertEqual(sample.messages[3].text.splitlines()[:3], ['search #1: 2 results for "zephyr widgets"', "- id: z-1", "  date: 2020-01-10"])
+        self.assertEqual(sample.messages[3].text.splitlines()[:3], ['search #1: 2 results for "zephyr widgets"', "- id: z-2", "  date: 2020-09-01"])
         self.assertEqual(sample.messages[5].text.splitlines()[0], "fetch #2: z-1")
         out = self.dir / "z.json"
         status, _, err = export(self.good.location, "--out", out)
@@ -705,7 +705,7 @@ class OtherCorpusTest(unittest.TestCase):
         # --corpus names the one corpus to score with: here the naive log's items are not in it.
         status, _, err = export(self.good.location, naive_log, "--out", out, "--corpus", self.corpus)
         self.assertEqual((status, len(err.splitlines())), (2, 1))
-        self.assertIn(f"{naive_log} (sample finance-001) interactions[0] returned[0]: returned id 'fin-005' is not in the corpus", err)
+        self.assertIn(f"{naive_log} (sample finance-001) interactions[0] returned[0]: returned id 'fin-006' is not in the corpus", err)
 
     def test_a_sample_that_failed_is_refused(self):
         by = by_id(self.failed)
