@@ -14,6 +14,7 @@ import sys
 import tempfile
 import threading
 import unittest
+import unittest.mock
 from pathlib import Path
 
 from anachron.cli.serve import BACKGROUND_ABOVE, listen, size
@@ -188,6 +189,37 @@ class CachedIndexTest(unittest.TestCase):
                         got = [i.id for i in engine.search(query, as_of=parse_date(day), mode=mode, k=10)]
                         want = [i.id for i in memory.search(query, as_of=parse_date(day), mode=mode, k=10)]
                         self.assertEqual(got, want)
+
+    def test_a_same_size_edit_keeping_the_time_of_a_file_written_just_before_the_build_is_seen(self):
+        # Racy freshness: an edit of the same size within the build's clock tick keeps size and time.
+        engine, _ = self.open()
+        engine.close()
+        items = self.corpus / "items.jsonl"
+        before = items.stat()
+        text = items.read_text(encoding="utf-8")
+        items.write_text(text.replace("Aster Logistics adds two", "Aster Logistics adds six"), encoding="utf-8")
+        os.utime(items, ns=(before.st_atime_ns, before.st_mtime_ns))
+        self.assertEqual((items.stat().st_size, items.stat().st_mtime_ns), (before.st_size, before.st_mtime_ns))
+        rebuilt, said = self.open()
+        self.assertIn("same clock tick", said[0])
+        hits = rebuilt.search("aster logistics adds", as_of=parse_date(T), mode="enforced", k=5)
+        self.assertIn("Aster Logistics adds six regional hubs", [h.title for h in hits])
+        # Files older than the index by more than a tick are trusted on size and time (not read again).
+        for name in ("items.jsonl", "entities.jsonl"):
+            os.utime(self.corpus / name, ns=(0, (self.corpus / name).stat().st_mtime_ns - 3600 * 10**9))
+        rebuilt.close()
+        cached_index_path(self.corpus, self.root).unlink()
+        self.open()[0].close()
+        with unittest.mock.patch("anachron.store.cache.fingerprint", side_effect=AssertionError("hashed")):
+            _, said = self.open()
+        self.assertIn("(fresh)", said[0])
+
+    def test_a_cache_that_cannot_be_used_is_one_error_naming_it(self):
+        with unittest.mock.patch("pathlib.Path.is_file", side_effect=PermissionError(13, "Permission denied")):
+            with self.assertRaisesRegex(AnachronError, r"cannot use the index cache: Permission denied; .*--index-above never") as caught:
+                self.open()
+        self.assertNotIn("\n", str(caught.exception))
+        self.assertIn(str(cached_index_path(self.corpus, self.root)), str(caught.exception))
 
     def test_a_bad_corpus_is_an_error_and_leaves_no_cached_file(self):
         (self.corpus / "items.jsonl").write_text('{"id": "x"}\n', encoding="utf-8")
