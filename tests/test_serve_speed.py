@@ -299,6 +299,42 @@ class PendingCorpusOverMcpTest(unittest.TestCase):
         self.assertEqual(log[0]["ranking"], "bm25")  # ... and the ranking, known before the corpus is open
         self.assertEqual([r["status"] for r in log[1:]], ["ok", "ok"])
 
+    def test_a_call_cancelled_while_the_corpus_opens_is_still_logged(self):
+        import anyio
+        from mcp import Client
+
+        from anachron.mcp import build_server
+
+        def opener():
+            self.release.wait(TIMEOUT)
+            return CorpusBackend(open_engine(str(V0)))
+
+        backend, lock = self.lock_on(opener)
+
+        async def run():
+            noticed = anyio.Event()
+
+            async def progress(done, total, message):
+                noticed.set()
+
+            with anyio.fail_after(TIMEOUT):
+                backend.start()
+                async with Client(build_server(lock)) as client:
+                    async with anyio.create_task_group() as tasks:
+
+                        async def search():
+                            await client.call_tool("search", {"query": "aster logistics"}, progress_callback=progress)
+
+                        tasks.start_soon(search)
+                        await noticed.wait()
+                        tasks.cancel_scope.cancel()  # the client gives up on the waiting call
+
+        anyio.run(run)
+        self.release.set()
+        log = read_log(self.tmp / "events.jsonl")
+        self.assertEqual([r["status"] for r in log[1:]], ["refused"], log)
+        self.assertIn("cancelled while the corpus was still opening", json.dumps(log[1]))
+
     def test_a_corpus_that_fails_to_open_makes_every_call_an_error_naming_why(self):
         def opener():
             self.release.wait(TIMEOUT)
