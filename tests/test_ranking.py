@@ -4,6 +4,7 @@ time-lock property (statistics of the items visible at T only: later items chang
 import datetime as dt
 import json
 import math
+import random
 import shutil
 import tempfile
 import unittest
@@ -144,6 +145,57 @@ class TimeLockPropertyTest(unittest.TestCase):
         a_on_t = dict((i.id, s) for i, s in on_t.scored("zephyr", as_of=T, mode="enforced"))
         self.assertEqual(set(a_on_t), {"a", "c"})
         self.assertNotEqual(a_on_t["a"], dict((i.id, s) for i, s in alone.scored("zephyr", as_of=T, mode="enforced"))["a"])
+
+
+class RandomizedAgainstTheScanTest(unittest.TestCase):
+    """Seeded: each store's top k, by both exact ways of top_bm25 (length groups, and term at a time with
+    MaxScore), is the naive scan's over the items visible at T (statistics of those items only), for many
+    queries and days T: publish days themselves (an item on T is visible), the days after, and beyond the
+    corpus at both ends.  Common words are drawn often, so the groups stored for dense words (built over
+    all items, cut at T) are the ones searched."""
+
+    @classmethod
+    def setUpClass(cls):
+        cls.tmp = tempfile.TemporaryDirectory()
+        root = Path(cls.tmp.name)
+        directory = engine_cases.generated_corpus(root / "gen", items=1200)
+        cls.corpus = load_corpus(directory)
+        cls.index = IndexEngine(build_index(directory, root / "gen.db", samples=False).path)
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.index.close()
+        cls.tmp.cleanup()
+
+    def test_every_store_equals_the_scan_over_the_visible_items(self):
+        from collections import Counter
+        from unittest import mock
+
+        from anachron.store import ranking as ranking_module
+        from anachron.store.terms import tokenize
+        from tests.reference_engines import ScanSearch
+
+        rng = random.Random(2207)
+        counts = Counter(w for i in self.corpus.items.values() for w in set(tokenize(f"{i.title} {i.text}")))
+        common = [w for w, _ in counts.most_common(15)]
+        words = sorted(counts)
+        queries = [" ".join(rng.sample(common, rng.randint(1, 3)) + rng.sample(words, rng.randint(0, 2))) for _ in range(30)]
+        queries += [" ".join(rng.sample(words, rng.randint(1, 4))) for _ in range(10)]
+        days = sorted({i.publish_date for i in self.corpus.items.values()})
+        scan, memory = ScanSearch(self.corpus), SearchEngine(self.corpus)
+        compared = 0
+        for query in queries:
+            picked = rng.sample(days, 2)
+            for day in (picked[0], picked[1] + dt.timedelta(days=1), days[0] - dt.timedelta(days=1), days[-1]):
+                for k in (1, 10):
+                    want = [(i.id, s) for i, s in scan.scored(query, as_of=day, mode="enforced", k=k)]
+                    for grouped in (0, 10**9):
+                        with mock.patch.object(ranking_module, "GROUPED_POSTINGS", grouped):
+                            for engine in (memory, self.index):
+                                got = [(i.id, s) for i, s in engine.scored(query, as_of=day, mode="enforced", k=k)]
+                                self.assertEqual(got, want, (type(engine).__name__, query, day, k, grouped))
+                    compared += len(want) == k
+        self.assertGreater(compared, 150)  # most comparisons fill the top k
 
 
 if __name__ == "__main__":
