@@ -214,6 +214,18 @@ class CachedIndexTest(unittest.TestCase):
             _, said = self.open()
         self.assertIn("(fresh)", said[0])
 
+    @unittest.skipUnless(hasattr(os, "getuid"), "POSIX owners")
+    def test_a_cached_index_of_another_user_is_not_trusted(self):
+        self.open()[0].close()
+        path = cached_index_path(self.corpus, self.root)
+        with unittest.mock.patch("os.getuid", return_value=path.stat().st_uid + 1):
+            engine, said = self.open()
+        self.assertIn("owned by another user", said[0])
+        self.assertIn("building an index", said[0])
+        engine.close()
+        _, said = self.open()
+        self.assertIn("(fresh)", said[0])
+
     def test_a_cache_that_cannot_be_used_is_one_error_naming_it(self):
         with unittest.mock.patch("pathlib.Path.is_file", side_effect=PermissionError(13, "Permission denied")):
             with self.assertRaisesRegex(AnachronError, r"cannot use the index cache: Permission denied; .*--index-above never") as caught:

@@ -20,7 +20,8 @@ That check trusts a file whose size and modification time are the ones
 recorded; a file whose recorded time is within :data:`RACY_NS` of the cached
 index's own (an edit of the same size in the same clock tick as the build
 would keep both) is hashed at every open instead, as git does for its
-"racily clean" entries.  A cache that cannot be read or written is an
+"racily clean" entries.  A cached index owned by another user is not
+trusted (rebuilt).  A cache that cannot be read or written is an
 :class:`~anachron.core.errors.AnachronError` naming it (one line), never a
 traceback.
 """
@@ -104,7 +105,15 @@ def _racy(directory: str | os.PathLike[str], engine: IndexEngine) -> str | None:
 def _open_cached_index(directory: str | os.PathLike[str], path: Path, say: Callable[[str], None]) -> IndexEngine:
     source = str(Path(directory).resolve())
     why = "none yet"
-    if path.is_file():
+    try:
+        owner = path.stat().st_uid if path.is_file() else None
+    except FileNotFoundError:  # removed meanwhile (another server replacing it): built here
+        owner = None
+    if owner is not None and hasattr(os, "getuid") and owner != os.getuid():
+        # A cache directory others can write to (a shared XDG_CACHE_HOME) could hold a forged index
+        # whose recorded fingerprint matches the corpus: only an index of our own is trusted.
+        why = f"{path}: owned by another user (uid {owner})"
+    elif owner is not None:
         try:
             engine = IndexEngine(path)
         except AnachronError as exc:
