@@ -435,6 +435,31 @@ class ServeLargeDirectoryTest(unittest.TestCase):
         self.assertIn("items.jsonl", last)
         self.assertNotIn("Traceback", stderr)
 
+    def test_a_large_corpus_the_machine_cannot_hold_stops_the_server_with_one_line(self):
+        script = (
+            "import sys\nfrom unittest import mock\nimport anachron.store.cache as cache\nfrom anachron.cli import main\n"
+            "with mock.patch.object(cache, 'open_cached_index', side_effect=MemoryError()):\n"
+            "    sys.exit(main(sys.argv[1:]))\n"
+        )
+        args = ["serve", "--as-of", T, "--events", str(self.tmp / "e.jsonl"), "--corpus", str(self.corpus), "--index-above", "1"]
+        # stdin stays open (a client that waits): the server must stop on its own.
+        process = subprocess.Popen([sys.executable, "-c", script, *args], cwd=ROOT, env={**os.environ, **self.env},
+                                   stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        try:
+            status = process.wait(timeout=TIMEOUT)
+        finally:
+            if process.poll() is None:
+                process.kill()
+                process.wait()
+            process.stdin.close()
+        stderr = process.stderr.read()
+        process.stdout.close()
+        process.stderr.close()
+        self.assertEqual(status, 2, stderr)
+        last = stderr.strip().split("\n")[-1]
+        self.assertEqual(last, "anachron: the corpus could not be opened: out of memory; serve an index of it (anachron index)")
+        self.assertNotIn("Traceback", stderr)
+
 
 if __name__ == "__main__":
     unittest.main()
