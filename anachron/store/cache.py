@@ -16,11 +16,8 @@ in the user's cache directory, :func:`cache_root`:
 The index's own freshness check decides reuse (:mod:`.index.fingerprint`):
 opening a cached index whose source files changed, of another format, built
 from another directory or damaged is refused, and the index is built again.
-That check trusts a file whose size and modification time are the ones
-recorded; a file whose recorded time is within :data:`RACY_NS` of the cached
-index's own (an edit of the same size in the same clock tick as the build
-would keep both) is hashed at every open instead, as git does for its
-"racily clean" entries.  A cached index owned by another user is not
+(A file recorded in the clock tick of the build is hashed at every open:
+:data:`~anachron.store.index.fingerprint.RACY_NS`.)  A cached index owned by another user is not
 trusted (rebuilt).  A cache that cannot be read or written is an
 :class:`~anachron.core.errors.AnachronError` naming it (one line), never a
 traceback.
@@ -29,19 +26,16 @@ traceback.
 from __future__ import annotations
 
 import hashlib
-import json
 import os
 from pathlib import Path
 from typing import Callable
 
 from ..core.errors import AnachronError
 from .index import IndexEngine, build_index
-from .index.fingerprint import SERVED, fingerprint
 
 __all__ = ["INDEX_ABOVE", "cache_root", "cached_index_path", "items_bytes", "open_cached_index"]
 
 INDEX_ABOVE = 32 << 20  # bytes of items.jsonl: about 100k items, some 6 s to load whole
-RACY_NS = 3_000_000_000  # file times this close to the index's are not trusted: coarse clocks (FAT: 2 s) and ticks
 
 
 def cache_root() -> Path:
@@ -88,20 +82,6 @@ def open_cached_index(
         ) from None
 
 
-def _racy(directory: str | os.PathLike[str], engine: IndexEngine) -> str | None:
-    """A served file trusted on its size and time whose recorded time is within :data:`RACY_NS` of the
-    index file's own, and whose content is not the recorded one (hashed), or ``None``."""
-    built = engine.path.stat().st_mtime_ns
-    recorded = json.loads(engine.meta["files"])
-    for name in SERVED:
-        was = recorded.get(name)
-        if was is not None and built - was["mtime_ns"] < RACY_NS:
-            now = fingerprint(directory, (name,))[name]
-            if now is None or now["sha256"] != was["sha256"]:
-                return name
-    return None
-
-
 def _open_cached_index(directory: str | os.PathLike[str], path: Path, say: Callable[[str], None]) -> IndexEngine:
     source = str(Path(directory).resolve())
     why = "none yet"
@@ -121,8 +101,6 @@ def _open_cached_index(directory: str | os.PathLike[str], path: Path, say: Calla
         else:
             if engine.meta.get("source") != source:
                 why = f"{path}: built from {engine.meta.get('source')}, not from {source}"
-            elif (changed := _racy(directory, engine)) is not None:
-                why = f"{path}: stale: {Path(source) / changed} changed since it was indexed (in the same clock tick)"
             else:
                 say(f"serving the cached index {path} of {directory} (fresh)")
                 return engine
