@@ -168,35 +168,42 @@ class RandomizedAgainstTheScanTest(unittest.TestCase):
         cls.tmp.cleanup()
 
     def test_every_store_equals_the_scan_over_the_visible_items(self):
-        from collections import Counter
-        from unittest import mock
+        self.assertGreater(assert_like_the_scan(self, self.corpus, [SearchEngine(self.corpus), self.index]), 150)
 
-        from anachron.store import ranking as ranking_module
-        from anachron.store.terms import tokenize
-        from tests.reference_engines import ScanSearch
 
-        rng = random.Random(2207)
-        counts = Counter(w for i in self.corpus.items.values() for w in set(tokenize(f"{i.title} {i.text}")))
-        common = [w for w, _ in counts.most_common(15)]
-        words = sorted(counts)
-        queries = [" ".join(rng.sample(common, rng.randint(1, 3)) + rng.sample(words, rng.randint(0, 2))) for _ in range(30)]
-        queries += [" ".join(rng.sample(words, rng.randint(1, 4))) for _ in range(10)]
-        days = sorted({i.publish_date for i in self.corpus.items.values()})
-        scan, memory = ScanSearch(self.corpus), SearchEngine(self.corpus)
-        compared = 0
-        for query in queries:
-            picked = rng.sample(days, 2)
-            for day in (picked[0], picked[1] + dt.timedelta(days=1), days[0] - dt.timedelta(days=1), days[-1]):
-                for k in (1, 10):
-                    want = [(i.id, s) for i, s in scan.scored(query, as_of=day, mode="enforced", k=k)]
-                    for grouped in (0, 10**9):
-                        with mock.patch.object(ranking_module, "GROUPED_POSTINGS", grouped):
-                            for engine in (memory, self.index):
-                                got = [(i.id, s) for i, s in engine.scored(query, as_of=day, mode="enforced", k=k)]
-                                self.assertEqual(got, want, (type(engine).__name__, query, day, k, grouped))
-                    compared += len(want) == k
-        self.assertGreater(compared, 150)  # most comparisons fill the top k
+def assert_like_the_scan(test, corpus, engines, seed=2207):
+    """Seeded: each of *engines*, by both exact ways of top_bm25 (length groups, and term at a time with
+    MaxScore), returns the naive scan's enforced top k (tests/reference_engines.py) for many queries and
+    days T: publish days themselves (an item on T is visible), the days after, and both ends.  The number
+    of comparisons that filled the top k."""
+    from collections import Counter
+    from unittest import mock
 
+    from anachron.store import ranking as ranking_module
+    from anachron.store.terms import tokenize
+    from tests.reference_engines import ScanSearch
+
+    rng = random.Random(seed)
+    counts = Counter(w for i in corpus.items.values() for w in set(tokenize(f"{i.title} {i.text}")))
+    common = [w for w, _ in counts.most_common(15)]
+    words = sorted(counts)
+    queries = [" ".join(rng.sample(common, rng.randint(1, 3)) + rng.sample(words, rng.randint(0, 2))) for _ in range(30)]
+    queries += [" ".join(rng.sample(words, rng.randint(1, 4))) for _ in range(10)]
+    days = sorted({i.publish_date for i in corpus.items.values()})
+    scan = ScanSearch(corpus)
+    compared = 0
+    for query in queries:
+        picked = rng.sample(days, 2)
+        for day in (picked[0], picked[1] + dt.timedelta(days=1), days[0] - dt.timedelta(days=1), days[-1]):
+            for k in (1, 10):
+                want = [(i.id, s) for i, s in scan.scored(query, as_of=day, mode="enforced", k=k)]
+                for grouped in (0, 10**9):
+                    with mock.patch.object(ranking_module, "GROUPED_POSTINGS", grouped):
+                        for engine in engines:
+                            got = [(i.id, s) for i, s in engine.scored(query, as_of=day, mode="enforced", k=k)]
+                            test.assertEqual(got, want, (type(engine).__name__, query, day, k, grouped))
+                compared += len(want) == k
+    return compared
 
 if __name__ == "__main__":
     unittest.main()
