@@ -91,9 +91,12 @@ def build_server(lock: TimeLock) -> Server:
                 # A call the client gave up on (or the server stopped) before the corpus opened is
                 # still a call of the run: logged, as a refusal saying why, never lost.
                 with anyio.CancelScope(shield=True):
-                    await anyio.to_thread.run_sync(
-                        functools.partial(lock.call, params.name, params.arguments, refused=CANCELLED_WAITING)
-                    )
+                    try:
+                        await anyio.to_thread.run_sync(
+                            functools.partial(lock.call, params.name, params.arguments, refused=CANCELLED_WAITING)
+                        )
+                    except Exception:  # a log that cannot be written costs the record, not the cancellation
+                        pass
                 raise
         # The lock blocks (file writes, upstream HTTP): keep it off the event loop.
         outcome = await anyio.to_thread.run_sync(lock.call, params.name, params.arguments)
