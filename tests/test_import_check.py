@@ -55,6 +55,32 @@ class CheckTracesTest(unittest.TestCase):
         self.assertEqual(status, "error")
         self.assertIn("is dated 2022-03-01", message)
 
+    def test_hostile_dates_of_items_seen_once_or_twice_are_judged_alike(self):
+        # Seeded: inline entries with bad, odd and conflicting date fields (the dating check_traces skips
+        # for an item seen once must never have been able to refuse it), alone or with a second sighting.
+        import random
+
+        from anachron.core.attribution.sources import DATE_FIELDS
+
+        rng = random.Random(22)
+        values = ["2022-13-01", "2022-02-30", "Monday, 2 June 2022", "1e400", "-5", 1e308, float("nan"), -1, 10**30, None, [], {},
+                  True, "2022-06-01T25:00:00Z", "2022-06-01T10:00:00+25:00", "3 days ago", "", "\ud800", "2022", "2022-06",
+                  "Q3 2022", "2022-06-01", "June 31 2022", 1654041600, 1654041600000, "0000-01-01", "9999-12-31", "2021-06-01"]
+        keys = [*DATE_FIELDS, "snippet", "text", "title", "html"]
+        statuses = set()
+        for _ in range(600):
+            entries = []
+            for j in range(rng.randint(1, 3)):
+                entry = {"url": rng.choice(["https://x.example/a", f"https://x.example/2022/05/0{j + 1}/b", "https://x.example/c"])}
+                for _ in range(rng.randint(0, 3)):
+                    entry[rng.choice(keys)] = rng.choice(values)
+                entries.append(entry)
+            call = search(*entries)
+            if rng.random() < 0.3:
+                call["time"] = rng.choice(["2022-06-01T00:00:00Z", "bad", None, 5])
+            statuses.add(self.same(record("s", call))[0])
+        self.assertEqual(statuses, {"ok", "error"})
+
     def test_every_other_refusal_is_the_same_error(self):
         cases = [
             [record("a"), record("a")],  # a duplicate sample id

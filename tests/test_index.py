@@ -375,6 +375,30 @@ class FreshnessTest(_Dir):
         with self.assertRaisesRegex(AnachronError, "stale index"):
             IndexEngine(index)
 
+    def test_a_same_size_edit_in_the_clock_tick_of_the_build_is_seen(self):
+        # Size and time kept (an edit within the build's tick, or a time restored): the recorded time is
+        # within RACY_NS of the index file's, so the file is hashed; long before it, size and time are trusted.
+        root = self.copy_v0()
+        for name in ("items.jsonl", "entities.jsonl", "samples.jsonl"):
+            os.utime(root / name)  # written just now (copytree kept the repository's times)
+        index = build_index(root, self.dir / "c.db").path
+        items = root / "items.jsonl"
+        before = items.stat()
+        text = items.read_text(encoding="utf-8")
+        items.write_text(text.replace("fin-001", "fin-00X", 1), encoding="utf-8")
+        os.utime(items, ns=(before.st_atime_ns, before.st_mtime_ns))
+        for opener in (IndexEngine, load_corpus):
+            with self.assertRaisesRegex(AnachronError, r"stale index: .*items\.jsonl changed since it was indexed"):
+                opener(index)
+        items.write_text(text, encoding="utf-8")
+        old = before.st_mtime_ns - 3600 * 10**9
+        for name in ("items.jsonl", "entities.jsonl", "samples.jsonl"):
+            os.utime(root / name, ns=(old, old))
+        index = build_index(root, self.dir / "old.db").path
+        items.write_text(text.replace("fin-001", "fin-00X", 1), encoding="utf-8")
+        os.utime(items, ns=(old, old))
+        IndexEngine(index).close()  # trusted on size and time (the documented rule: not read again)
+
     def test_an_added_or_removed_file_makes_it_stale(self):
         root = self.copy_v0()
         index = build_index(root, self.dir / "c.db").path

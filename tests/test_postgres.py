@@ -200,6 +200,15 @@ class TimeLockPropertyTest(unittest.TestCase):
             compared += bool(want)
         self.assertGreater(compared, 30)
 
+    def test_the_same_top_k_as_the_scan_over_the_visible_items(self):
+        # Seeded, many queries and days T, both exact ways of the ranking (tests/test_ranking.py).
+        from anachron.store.postgres import PostgresEngine
+        from tests.test_ranking import assert_like_the_scan
+
+        directory = engine_cases.generated_corpus(Path(TMP.name) / "scan", items=1200)
+        engine = PostgresEngine(loaded(directory))
+        self.addCleanup(engine.close)
+        self.assertGreater(assert_like_the_scan(self, load_corpus(directory), [engine]), 150)
 
 class SessionsTest(unittest.TestCase):
     """Eight agents at once against one server: their own locks, one engine or one each."""

@@ -4,6 +4,7 @@ time-lock property (statistics of the items visible at T only: later items chang
 import datetime as dt
 import json
 import math
+import random
 import shutil
 import tempfile
 import unittest
@@ -145,6 +146,64 @@ class TimeLockPropertyTest(unittest.TestCase):
         self.assertEqual(set(a_on_t), {"a", "c"})
         self.assertNotEqual(a_on_t["a"], dict((i.id, s) for i, s in alone.scored("zephyr", as_of=T, mode="enforced"))["a"])
 
+
+class RandomizedAgainstTheScanTest(unittest.TestCase):
+    """Seeded: each store's top k, by both exact ways of top_bm25 (length groups, and term at a time with
+    MaxScore), is the naive scan's over the items visible at T (statistics of those items only), for many
+    queries and days T: publish days themselves (an item on T is visible), the days after, and beyond the
+    corpus at both ends.  Common words are drawn often, so the groups stored for dense words (built over
+    all items, cut at T) are the ones searched."""
+
+    @classmethod
+    def setUpClass(cls):
+        cls.tmp = tempfile.TemporaryDirectory()
+        root = Path(cls.tmp.name)
+        directory = engine_cases.generated_corpus(root / "gen", items=1200)
+        cls.corpus = load_corpus(directory)
+        cls.index = IndexEngine(build_index(directory, root / "gen.db", samples=False).path)
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.index.close()
+        cls.tmp.cleanup()
+
+    def test_every_store_equals_the_scan_over_the_visible_items(self):
+        self.assertGreater(assert_like_the_scan(self, self.corpus, [SearchEngine(self.corpus), self.index]), 150)
+
+
+def assert_like_the_scan(test, corpus, engines, seed=2207):
+    """Seeded: each of *engines*, by both exact ways of top_bm25 (length groups, and term at a time with
+    MaxScore), returns the naive scan's enforced top k (tests/reference_engines.py) for many queries and
+    days T: publish days themselves (an item on T is visible), the days after, and both ends.  The number
+    of comparisons that filled the top k."""
+    from collections import Counter
+    from unittest import mock
+
+    from anachron.store import ranking as ranking_module
+    from anachron.store.terms import tokenize
+    from tests.reference_engines import ScanSearch
+
+    rng = random.Random(seed)
+    counts = Counter(w for i in corpus.items.values() for w in set(tokenize(f"{i.title} {i.text}")))
+    common = [w for w, _ in counts.most_common(15)]
+    words = sorted(counts)
+    queries = [" ".join(rng.sample(common, rng.randint(1, 3)) + rng.sample(words, rng.randint(0, 2))) for _ in range(30)]
+    queries += [" ".join(rng.sample(words, rng.randint(1, 4))) for _ in range(10)]
+    days = sorted({i.publish_date for i in corpus.items.values()})
+    scan = ScanSearch(corpus)
+    compared = 0
+    for query in queries:
+        picked = rng.sample(days, 2)
+        for day in (picked[0], picked[1] + dt.timedelta(days=1), days[0] - dt.timedelta(days=1), days[-1]):
+            for k in (1, 10):
+                want = [(i.id, s) for i, s in scan.scored(query, as_of=day, mode="enforced", k=k)]
+                for grouped in (0, 10**9):
+                    with mock.patch.object(ranking_module, "GROUPED_POSTINGS", grouped):
+                        for engine in engines:
+                            got = [(i.id, s) for i, s in engine.scored(query, as_of=day, mode="enforced", k=k)]
+                            test.assertEqual(got, want, (type(engine).__name__, query, day, k, grouped))
+                compared += len(want) == k
+    return compared
 
 if __name__ == "__main__":
     unittest.main()

@@ -14,6 +14,7 @@ import sys
 import tempfile
 import threading
 import unittest
+import unittest.mock
 from pathlib import Path
 
 from anachron.cli.serve import BACKGROUND_ABOVE, listen, size
@@ -189,6 +190,42 @@ class CachedIndexTest(unittest.TestCase):
                         want = [i.id for i in memory.search(query, as_of=parse_date(day), mode=mode, k=10)]
                         self.assertEqual(got, want)
 
+    def test_a_same_size_edit_keeping_the_time_of_a_file_written_just_before_the_build_is_seen(self):
+        # Racy freshness: an edit of the same size within the build's clock tick keeps size and time.
+        engine, _ = self.open()
+        engine.close()
+        items = self.corpus / "items.jsonl"
+        before = items.stat()
+        text = items.read_text(encoding="utf-8")
+        items.write_text(text.replace("Aster Logistics adds two", "Aster Logistics adds six"), encoding="utf-8")
+        os.utime(items, ns=(before.st_atime_ns, before.st_mtime_ns))
+        self.assertEqual((items.stat().st_size, items.stat().st_mtime_ns), (before.st_size, before.st_mtime_ns))
+        rebuilt, said = self.open()
+        self.assertIn("stale", said[0])
+        self.assertIn("building an index", said[0])
+        hits = rebuilt.search("aster logistics adds", as_of=parse_date(T), mode="enforced", k=5)
+        self.assertIn("Aster Logistics adds six regional hubs", [h.title for h in hits])
+        rebuilt.close()
+
+    @unittest.skipUnless(hasattr(os, "getuid"), "POSIX owners")
+    def test_a_cached_index_of_another_user_is_not_trusted(self):
+        self.open()[0].close()
+        path = cached_index_path(self.corpus, self.root)
+        with unittest.mock.patch("os.getuid", return_value=path.stat().st_uid + 1):
+            engine, said = self.open()
+        self.assertIn("owned by another user", said[0])
+        self.assertIn("building an index", said[0])
+        engine.close()
+        _, said = self.open()
+        self.assertIn("(fresh)", said[0])
+
+    def test_a_cache_that_cannot_be_used_is_one_error_naming_it(self):
+        with unittest.mock.patch("pathlib.Path.is_file", side_effect=PermissionError(13, "Permission denied")):
+            with self.assertRaisesRegex(AnachronError, r"cannot use the index cache: Permission denied; .*--index-above never") as caught:
+                self.open()
+        self.assertNotIn("\n", str(caught.exception))
+        self.assertIn(str(cached_index_path(self.corpus, self.root)), str(caught.exception))
+
     def test_a_bad_corpus_is_an_error_and_leaves_no_cached_file(self):
         (self.corpus / "items.jsonl").write_text('{"id": "x"}\n', encoding="utf-8")
         with self.assertRaisesRegex(AnachronError, "items.jsonl"):
@@ -266,6 +303,42 @@ class PendingCorpusOverMcpTest(unittest.TestCase):
         self.assertEqual(log[0]["source"], str(V0))  # the start record names the corpus, as an opened one would
         self.assertEqual(log[0]["ranking"], "bm25")  # ... and the ranking, known before the corpus is open
         self.assertEqual([r["status"] for r in log[1:]], ["ok", "ok"])
+
+    def test_a_call_cancelled_while_the_corpus_opens_is_still_logged(self):
+        import anyio
+        from mcp import Client
+
+        from anachron.mcp import build_server
+
+        def opener():
+            self.release.wait(TIMEOUT)
+            return CorpusBackend(open_engine(str(V0)))
+
+        backend, lock = self.lock_on(opener)
+
+        async def run():
+            noticed = anyio.Event()
+
+            async def progress(done, total, message):
+                noticed.set()
+
+            with anyio.fail_after(TIMEOUT):
+                backend.start()
+                async with Client(build_server(lock)) as client:
+                    async with anyio.create_task_group() as tasks:
+
+                        async def search():
+                            await client.call_tool("search", {"query": "aster logistics"}, progress_callback=progress)
+
+                        tasks.start_soon(search)
+                        await noticed.wait()
+                        tasks.cancel_scope.cancel()  # the client gives up on the waiting call
+
+        anyio.run(run)
+        self.release.set()
+        log = read_log(self.tmp / "events.jsonl")
+        self.assertEqual([r["status"] for r in log[1:]], ["refused"], log)
+        self.assertIn("cancelled while the corpus was still opening", json.dumps(log[1]))
 
     def test_a_corpus_that_fails_to_open_makes_every_call_an_error_naming_why(self):
         def opener():
@@ -353,6 +426,31 @@ class ServeLargeDirectoryTest(unittest.TestCase):
         last = stderr.strip().splitlines()[-1]
         self.assertTrue(last.startswith("anachron: "), stderr)
         self.assertIn("items.jsonl", last)
+        self.assertNotIn("Traceback", stderr)
+
+    def test_a_large_corpus_the_machine_cannot_hold_stops_the_server_with_one_line(self):
+        script = (
+            "import sys\nfrom unittest import mock\nimport anachron.store.cache as cache\nfrom anachron.cli import main\n"
+            "with mock.patch.object(cache, 'open_cached_index', side_effect=MemoryError()):\n"
+            "    sys.exit(main(sys.argv[1:]))\n"
+        )
+        args = ["serve", "--as-of", T, "--events", str(self.tmp / "e.jsonl"), "--corpus", str(self.corpus), "--index-above", "1"]
+        # stdin stays open (a client that waits): the server must stop on its own.
+        process = subprocess.Popen([sys.executable, "-c", script, *args], cwd=ROOT, env={**os.environ, **self.env},
+                                   stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        try:
+            status = process.wait(timeout=TIMEOUT)
+        finally:
+            if process.poll() is None:
+                process.kill()
+                process.wait()
+            process.stdin.close()
+        stderr = process.stderr.read()
+        process.stdout.close()
+        process.stderr.close()
+        self.assertEqual(status, 2, stderr)
+        last = stderr.strip().split("\n")[-1]
+        self.assertEqual(last, "anachron: the corpus could not be opened: out of memory; serve an index of it (anachron index)")
         self.assertNotIn("Traceback", stderr)
 
 

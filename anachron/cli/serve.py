@@ -220,7 +220,7 @@ def run(args: argparse.Namespace) -> int:
 
 def _stop(exc: BaseException) -> None:
     """End the process on a corpus that failed to open in the background: its error, then exit 2
-    (1 for a bug, with its traceback).
+    (also for memory or an OS error, in one line; 1 for a bug, with its traceback).
 
     ``os._exit``, not a return: the stdio transport's reader is a worker thread blocked on stdin,
     which the interpreter would wait for at exit while the client keeps stdin open.
@@ -228,6 +228,13 @@ def _stop(exc: BaseException) -> None:
     sys.stdout.flush()
     if isinstance(exc, AnachronError):
         print(f"anachron: {exc}", file=sys.stderr, flush=True)
+        os._exit(2)
+    if isinstance(exc, (MemoryError, OSError)):
+        # Not a bug: the machine could not hold or read the corpus.  One line, as for bad input.
+        reason = "out of memory; serve an index of it (anachron index)" if isinstance(exc, MemoryError) else (
+            f"{exc.filename + ': ' if exc.filename else ''}{exc.strerror or exc}"
+        )
+        print(f"anachron: the corpus could not be opened: {reason}", file=sys.stderr, flush=True)
         os._exit(2)
     import traceback
 

@@ -10,6 +10,7 @@ whatever the client validated.  Tool failures are returned as
 
 from __future__ import annotations
 
+import functools
 import math
 import socket
 import sys
@@ -84,7 +85,19 @@ def build_server(lock: TimeLock) -> Server:
 
     async def call_tool(ctx: Any, params: types.CallToolRequestParams) -> types.CallToolResult:
         if isinstance(lock.backend, PendingBackend) and not lock.backend.ready:
-            await _wait_for_corpus(ctx, lock.backend)
+            try:
+                await _wait_for_corpus(ctx, lock.backend)
+            except anyio.get_cancelled_exc_class():
+                # A call the client gave up on (or the server stopped) before the corpus opened is
+                # still a call of the run: logged, as a refusal saying why, never lost.
+                with anyio.CancelScope(shield=True):
+                    try:
+                        await anyio.to_thread.run_sync(
+                            functools.partial(lock.call, params.name, params.arguments, refused=CANCELLED_WAITING)
+                        )
+                    except Exception:  # a log that cannot be written costs the record, not the cancellation
+                        pass
+                raise
         # The lock blocks (file writes, upstream HTTP): keep it off the event loop.
         outcome = await anyio.to_thread.run_sync(lock.call, params.name, params.arguments)
         return types.CallToolResult(
@@ -102,6 +115,7 @@ def build_server(lock: TimeLock) -> Server:
     )
 
 
+CANCELLED_WAITING = "cancelled while the corpus was still opening: nothing was searched"
 PROGRESS_EVERY = 2.0  # seconds between progress notices to a call waiting for the corpus
 
 

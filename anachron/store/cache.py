@@ -16,6 +16,11 @@ in the user's cache directory, :func:`cache_root`:
 The index's own freshness check decides reuse (:mod:`.index.fingerprint`):
 opening a cached index whose source files changed, of another format, built
 from another directory or damaged is refused, and the index is built again.
+(A file recorded in the clock tick of the build is hashed at every open:
+:data:`~anachron.store.index.fingerprint.RACY_NS`.)  A cached index owned by another user is not
+trusted (rebuilt).  A cache that cannot be read or written is an
+:class:`~anachron.core.errors.AnachronError` naming it (one line), never a
+traceback.
 """
 
 from __future__ import annotations
@@ -69,18 +74,37 @@ def open_cached_index(
     :class:`~anachron.core.errors.AnachronError`, as ``anachron index`` would say it.
     """
     path = cached_index_path(directory, root)
+    try:
+        return _open_cached_index(directory, path, say)
+    except OSError as exc:  # an unreadable or unwritable cache (build_index names its own failures)
+        raise AnachronError(
+            f"{path}: cannot use the index cache: {exc.strerror or exc}; set XDG_CACHE_HOME or pass --index-above never"
+        ) from None
+
+
+def _open_cached_index(directory: str | os.PathLike[str], path: Path, say: Callable[[str], None]) -> IndexEngine:
     source = str(Path(directory).resolve())
     why = "none yet"
-    if path.is_file():
+    try:
+        owner = path.stat().st_uid if path.is_file() else None
+    except FileNotFoundError:  # removed meanwhile (another server replacing it): built here
+        owner = None
+    if owner is not None and hasattr(os, "getuid") and owner != os.getuid():
+        # A cache directory others can write to (a shared XDG_CACHE_HOME) could hold a forged index
+        # whose recorded fingerprint matches the corpus: only an index of our own is trusted.
+        why = f"{path}: owned by another user (uid {owner})"
+    elif owner is not None:
         try:
             engine = IndexEngine(path)
         except AnachronError as exc:
             why = str(exc)
         else:
-            if engine.meta.get("source") == source:
+            if engine.meta.get("source") != source:
+                why = f"{path}: built from {engine.meta.get('source')}, not from {source}"
+            else:
                 say(f"serving the cached index {path} of {directory} (fresh)")
                 return engine
-            why = f"{path}: built from {engine.meta.get('source')}, not from {source}"
+            engine.close()
     say(f"building an index of {directory} in {path}, once ({why})")
     build_index(directory, path, samples=False)  # atomic: a build cut short leaves the old file or none
     engine = IndexEngine(path)

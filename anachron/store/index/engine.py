@@ -89,7 +89,8 @@ def _open(path: str | os.PathLike[str], names: Sequence[str]) -> tuple[sqlite3.C
         con.close()
         raise AnachronError(f"{where}: a damaged index (no table {', '.join(missing)}); rebuild it: anachron index CORPUS_DIR --out {where}")
     try:
-        check_meta(meta, names, where=str(where), what="index", again=f"--out {where}")
+        # The file's time dates the build: a corpus file recorded in the same tick is hashed (fingerprint).
+        check_meta(meta, names, where=str(where), what="index", again=f"--out {where}", built_ns=where.stat().st_mtime_ns)
     except AnachronError:
         con.close()
         raise

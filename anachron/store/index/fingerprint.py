@@ -6,7 +6,11 @@ size and modification time of each corpus file.  Opening it while the
 source directory exists compares them (:func:`check_meta`): a file whose
 size or time changed is hashed, and one whose content changed (or that
 appeared or vanished) makes the store stale, an
-:class:`~anachron.core.errors.AnachronError`.  A directory that no longer
+:class:`~anachron.core.errors.AnachronError`.  A file whose recorded time is
+within :data:`RACY_NS` of the store's own build (an index file's
+modification time) is hashed whatever its size and time: an edit of the
+same size made in the clock tick of the build keeps both (git's "racily
+clean" entries).  A directory that no longer
 exists (a store copied to another machine) is not checked.
 """
 
@@ -20,11 +24,12 @@ from typing import Any, Iterable, Mapping, Sequence
 
 from ...core.errors import AnachronError
 
-__all__ = ["CORPUS_FILES", "FORMAT", "SERVED", "build_meta", "check_meta", "check_unchanged", "content_digest", "fingerprint", "stale_file"]
+__all__ = ["CORPUS_FILES", "FORMAT", "RACY_NS", "SERVED", "build_meta", "check_meta", "check_unchanged", "content_digest", "fingerprint", "stale_file"]
 
 FORMAT = "anachron-index 5"  # 5: field lengths and days for BM25 (ranking); 4: per-term posting arrays and bitmaps (postings); 3: items keep their facts, entities their fiscal year end
 CORPUS_FILES = ("items.jsonl", "entities.jsonl", "samples.jsonl")
 SERVED = ("items.jsonl", "entities.jsonl")  # what serving reads: never the samples
+RACY_NS = 3_000_000_000  # a file time this close to the build's is not trusted: coarse clocks (FAT: 2 s) and ticks
 
 
 def _sha256(path: Path) -> str:
@@ -59,11 +64,13 @@ def content_digest(files: Mapping[str, Any], names: Sequence[str] = SERVED) -> s
     return "sha256:" + digest.hexdigest()
 
 
-def stale_file(directory: Path, recorded: Mapping[str, Any], names: Iterable[str]) -> str | None:
+def stale_file(directory: Path, recorded: Mapping[str, Any], names: Iterable[str], built_ns: int | None = None) -> str | None:
     """The first of *names* whose content differs from *recorded*, or ``None``.
 
     A file whose size and modification time match the record is taken as
-    unchanged (so opening is not a full read); any other is hashed.
+    unchanged (so opening is not a full read), unless its recorded time is
+    within :data:`RACY_NS` of *built_ns* (when the build is dated); any other
+    is hashed.
     """
     for name in names:
         if name not in recorded:
@@ -76,7 +83,8 @@ def stale_file(directory: Path, recorded: Mapping[str, Any], names: Iterable[str
         if was is None:
             return name
         stat = path.stat()
-        if stat.st_size == was["size"] and stat.st_mtime_ns == was["mtime_ns"]:
+        racy = built_ns is not None and built_ns - was["mtime_ns"] < RACY_NS
+        if stat.st_size == was["size"] and stat.st_mtime_ns == was["mtime_ns"] and not racy:
             continue
         if stat.st_size != was["size"] or _sha256(path) != was["sha256"]:
             return name
@@ -89,10 +97,13 @@ def check_unchanged(root: Path, files: Mapping[str, Any]) -> None:
         raise AnachronError(f"{root}: changed while it was indexed; index again")
 
 
-def check_meta(meta: Mapping[str, str], names: Sequence[str], *, where: str, what: str, again: str) -> None:
+def check_meta(
+    meta: Mapping[str, str], names: Sequence[str], *, where: str, what: str, again: str, built_ns: int | None = None
+) -> None:
     """Refuse a corpus store of another format, or one whose source files changed (see the module doc).
 
-    *what* names the store (``index``, ``corpus``) and *again* how to rebuild it.
+    *what* names the store (``index``, ``corpus``) and *again* how to rebuild it; *built_ns*, when
+    known, is when it was built (:func:`stale_file`).
 
     >>> check_meta({"format": "anachron-index 3"}, SERVED, where="c.db", what="index", again="--out c.db")
     Traceback (most recent call last):
@@ -103,7 +114,7 @@ def check_meta(meta: Mapping[str, str], names: Sequence[str], *, where: str, wha
         raise AnachronError(f"{where}: not an Anachron {what} of format {FORMAT!r} (found {meta.get('format')!r})")
     source = Path(meta["source"])
     if source.is_dir():
-        changed = stale_file(source, json.loads(meta["files"]), names)
+        changed = stale_file(source, json.loads(meta["files"]), names, built_ns)
         if changed is not None:
             raise AnachronError(
                 f"{where}: stale {what}: {source / changed} changed since it was indexed; "
