@@ -47,6 +47,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Sequence
 
+from .dates import known_at
 from .figures import DOLLARS, Figure, read_figures, same_figure
 
 __all__ = ["Question", "Pair", "CrossCheck", "crosscheck", "informative", "words"]
@@ -209,7 +210,7 @@ def _route(q: Question, p: Question) -> str:
         return "sibling"
     if q.as_of is None or p.as_of is None:
         return "undated"
-    if p.as_of > q.as_of:
+    if not known_at(p.as_of, q.as_of):  # the one cutoff rule: dated after q's T
         return "later"
     if p.as_of == q.as_of:
         return "sibling"

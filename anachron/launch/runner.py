@@ -32,7 +32,7 @@ from pathlib import Path
 from typing import Any, Callable, Mapping
 
 from .. import __version__
-from ..core.dates import format_date
+from ..core.dates import format_date, known_at
 from ..core.errors import AnachronError
 from ..core.jsonio import dump_json, write_atomic
 from .harnesses import HARNESSES, LOOPS, Check, ClaudeCode, Harness, Prepared, guard_breach, lock_config_text, version_of
@@ -159,7 +159,7 @@ class _Outcome:
 
 
 def _static_checks(spec: RunSpec, lock: Lock) -> list[Check]:
-    ok = lock.as_of <= spec.as_of
+    ok = known_at(lock.as_of, spec.as_of)  # the lock's cutoff must be known at T: on or before it
     return [Check("lock as-of on or before T", ok,
                   f"lock --as-of {format_date(lock.as_of)}, T {format_date(spec.as_of)}")]
 
