@@ -116,6 +116,11 @@ class LeakClassTest(unittest.TestCase):
         for name in ("undated", "unrecorded", "date_conflicts", "revision_risks"):  # a page modified after T: cannot tell
             with self.subTest(name=name):
                 self.assertEqual(leak_class({name: 1}), "unverified")
+        # An importer's warning on the log (an item of an unknown type skipped): cannot tell, never clean.
+        self.assertEqual(leak_class({"warnings": ["skipped 1 item of unknown type 'foo_note' (items[3])"]}), "unverified")
+        self.assertEqual(leak_class({"warnings": [], "result_leaks": 0}), "clean")
+        with self.assertRaisesRegex(AnachronError, "warnings is"):
+            leak_class({"warnings": "skipped"})
         self.assertEqual(leak_class({"seal_breaches": None}), "clean")  # not audited: the trace's judgement
         self.assertEqual(leak_class({"seal_breaches": 0, "seal_status": "sealed"}), "clean")
         self.assertEqual(leak_class({"seal_breaches": 0, "seal_status": "no verdict"}), "clean")  # no call to judge

@@ -30,7 +30,8 @@ samples (:func:`score_model`).
   content or answer leak, or a seal breach;
 - ``unverified`` (cannot tell; never clean): no leak, but an undated or
   uncertain interaction, an unrecorded call, a date conflict or a revision
-  risk (an item modified after T), or a seal
+  risk (an item modified after T), an importer's warning on the log
+  (``warnings``: items of an unknown type skipped, no tool call recorded), or a seal
   audit that could not show the calls went through the lock (``seal_status``
   ``unverified`` or ``lock-only``; a record without the field reads as
   :func:`anachron.core.seal.stored_status` says);
@@ -264,9 +265,18 @@ def leak_class(sample: Mapping[str, Any], where: str = "scores") -> str:
     status = stored_status(sample.get("seal_status", ...), sample.get("seal_breaches"), f"{where}: seal_status")
     if leaked or status == "breached":
         return "leaked"
-    if status in _DOUBT_STATUSES or any(_count(sample, name, where) for name in _DOUBT_COUNTS):
+    if status in _DOUBT_STATUSES or any(_count(sample, name, where) for name in _DOUBT_COUNTS) or _warned(sample, where):
         return "unverified"
     return "clean"
+
+
+def _warned(sample: Mapping[str, Any], where: str) -> bool:
+    # The importer's warnings on the sample's log (items of an unknown type skipped, model turns
+    # with no tool call): the log may not hold every call, so a clean count proves nothing.
+    warnings = sample.get("warnings", [])
+    if not isinstance(warnings, list) or not all(isinstance(w, str) for w in warnings):
+        raise AnachronError(f"{where}: warnings is {describe(warnings)}, expected a list of strings")
+    return bool(warnings)
 
 
 def leak_sources(sample: Mapping[str, Any], where: str = "scores") -> tuple[str, ...]:
