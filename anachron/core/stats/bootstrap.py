@@ -28,7 +28,10 @@ import math
 import random
 import sys
 from array import array
-from operator import itemgetter
+from bisect import bisect_left
+from collections.abc import Sequence as SequenceABC
+from itertools import repeat
+from operator import add, and_
 from typing import Sequence
 
 __all__ = [
@@ -222,104 +225,296 @@ def bootstrap_totals(
     return totals
 
 
-_MASKS = tuple(bytes((b & ((1 << k) - 1)) for b in range(256)) for k in range(9))  # keep the low k bits of a byte
-_INDEX_CODES = {2: "H", 4: next((c for c in "IL" if array(c).itemsize == 4), "")}  # unsigned, 2 and 4 bytes
-
+try:
+    from zlib import adler32 as _adler32
+except ImportError:  # zlib is optional in a CPython build: the same low half, (1 + byte sum) mod 65521, in Python
+    def _adler32(data: bytes) -> int:
+        return (1 + sum(data)) % 65521
 
 _BLOCK_BITS = 8
-_LIMB_BITS = 52  # 2**11 draws of a block sum below 2**63
-_LIMB_MASK = (1 << _LIMB_BITS) - 1
+_LIMB_BITS = 7  # a gathered limb is a byte of at most 127
+# Draws summed per adler32 call: 1 + 515 * 127 < 65521, so the low half of adler32 is 1 + the exact sum.
+_ADLER_DRAWS = (65520 - 1) // ((1 << _LIMB_BITS) - 1)
+_SPREAD_SHARE = 5  # the first pass resolves a mean to 2**-5 of its bootstrap standard error, or finer
+_CHECKPOINT_BUDGET = 2500  # generator states kept to replay resamples (about 5 KB each)
+_SETUP_BUDGET = 100_000  # binomial set-ups cached per call (one per block and number of draws left)
 
 
-def _uniform_indices(rng: random.Random, bits: int, m: int) -> "array | bytes":
-    """*m* independent draws, each uniform over ``range(2 ** bits)`` (``bits`` <= 32): random bytes, masked.
+def _cut(shifted: Sequence[int], n: int, bits: int | None) -> int:
+    """The low bits of *shifted* left out of the first pass: all but *bits*, or, when *bits* is
+    None, as many as keep the first pass's bounds on a resample mean within about 2**-5 of the
+    bootstrap standard error sigma / sqrt(n).  Only the speed depends on it, never a total."""
+    width = max(shifted).bit_length()
+    if bits is not None:
+        return max(0, width - bits)
+    drop = max(0, width - 60)
+    xs = [float(v >> drop) for v in shifted]
+    mean = math.fsum(xs) / n
+    variance = math.fsum((x - mean) ** 2 for x in xs) / n
+    if variance <= 0:
+        return 0
+    return max(0, min(width, math.floor(0.5 * math.log2(variance / n)) - _SPREAD_SHARE + drop))
 
-    Every value of *bits* random bits is equally likely, so no draw is rejected;
-    the bytes come from ``rng.randbytes`` (``getrandbits``) and are read little-endian.
+
+def _limb_tables(values: Sequence[int], start: int, size: int, shifts: Sequence[int]) -> list[bytes]:
+    """One ``bytes.translate`` table a limb: entry i is that limb of row ``start + i % size``."""
+    rows = values[start:start + size]
+    return [bytes(v >> shift & 127 for v in rows) * (256 // size) for shift in shifts]
+
+
+class BlockResamples:
+    """The totals of *n_resamples* "blocks" resamples of *columns*: bounded after one pass, exact on demand.
+
+    Made by :func:`bootstrap_column_bounds`.  Column c's values are shifted
+    to ``v - min`` and split at a bit ``cut_c``: the first pass sums the high
+    parts exactly (7-bit limbs gathered by ``bytes.translate`` from one table
+    per block of rows and summed by ``zlib.adler32``, whose low half is
+    ``1 + sum mod 65521``, exact below 516 draws a call), giving every
+    resample's total within ``[lo, lo + n (r_max - r_min)]`` (r: the low
+    parts).  :meth:`exact` replays a resample's draws from a saved generator
+    state to add its low parts: the same draws, so the same totals as one
+    exact pass.
     """
-    if bits <= 8:
-        drawn = rng.randbytes(m)
-        return drawn if bits == 8 else drawn.translate(_MASKS[bits])
-    width = 2 if bits <= 16 else 4
-    code = _INDEX_CODES[width]
-    if not code:  # no 4-byte array type: never on CPython's platforms
-        return array("Q", [rng.getrandbits(bits) for _ in range(m)])
-    raw = bytearray(rng.randbytes(width * m))
-    top, high = divmod(bits - 1, 8)  # the last byte holding index bits, and its bits less one
-    raw[top::width] = raw[top::width].translate(_MASKS[high + 1])
-    for byte in range(top + 1, width):
-        raw[byte::width] = bytes(m)
-    out = array(code, raw)
-    if sys.byteorder == "big":
-        out.byteswap()
-    return out
+
+    def __init__(self, columns: Sequence[Sequence[int]], n_resamples: int, rng: random.Random, bits: int | None) -> None:
+        n = len(columns[0])
+        self.n = n
+        self.n_resamples = n_resamples
+        lows = [min(column) for column in columns]
+        shifted = [[v - low for v in column] for low, column in zip(lows, columns)]
+        cuts = [_cut(values, n, bits) for values in shifted]
+        highs = [[v >> cut for v in values] for cut, values in zip(cuts, shifted)]
+        rests = [[v & ((1 << cut) - 1) for v in values] for cut, values in zip(cuts, shifted)]
+        self._base = [n * low for low in lows]
+        self._floor = [n * low + n * min(rest) for low, rest in zip(lows, rests)]  # the low parts at their least
+        self._spread = [n * (max(rest) - min(rest)) for rest in rests]
+        self._cuts = cuts
+        self._rests = rests
+        # The shifts of each column's limbs of its high parts.
+        self._high_limbs = [[k * _LIMB_BITS for k in range(-(-max(h).bit_length() // _LIMB_BITS))] for h in highs]
+        self._sizes = [_BLOCK_BITS] * (n >> _BLOCK_BITS) + [b for b in range(_BLOCK_BITS - 1, -1, -1) if n >> b & 1]
+        blocks = []
+        start = 0
+        rows = n
+        last = len(self._sizes) - 1
+        for number, block_bits in enumerate(self._sizes):
+            size = 1 << block_bits
+            tables = [t for h, shifts in zip(highs, self._high_limbs) for t in _limb_tables(h, start, size, shifts)]
+            complement = 2 * size > rows
+            small = rows - size if complement else size
+            blocks.append([block_bits, number == last, complement, small / rows, (rows - small) / rows, {}, start, size, tables])
+            start += size
+            rows -= size
+        self._blocks = blocks
+        self._setups = 0
+        replay = any(self._spread)
+        stride = max(4, -(-n_resamples // _CHECKPOINT_BUDGET))
+        self._stride = stride
+        self._states: list[tuple] = []
+        sums = []
+        for i in range(n_resamples):
+            if replay and i % stride == 0:
+                version, state, gauss = rng.getstate()
+                self._states.append((version, array("Q", state), gauss))
+            sums.append(self._combine(self._resample(rng, 8), self._high_limbs, self._cuts))
+        self._high_sums = sums  # per resample, per column: the exact sum of the high parts
+        self._exact: dict[int, tuple[int, ...]] = {}
+        self._rest_limbs: list[list[int]] | None = None
+
+    @staticmethod
+    def _combine(limb_sums: list[int], limbs: list[list[int]], cuts: Sequence[int]) -> tuple[int, ...]:
+        out = []
+        j = 0
+        for shifts, cut in zip(limbs, cuts):
+            total = 0
+            for shift in shifts:
+                total += limb_sums[j] << shift
+                j += 1
+            out.append(total << cut)
+        return tuple(out)
+
+    def _resample(self, rng: random.Random, pick: int) -> list[int]:
+        """Draw one resample; the sums over its draws of each limb in table slot *pick* (8: the
+        first pass's, 9: the low parts', None: draw only)."""
+        randbytes = rng.randbytes
+        left = self.n
+        acc = None
+        calls = 0
+        for block in self._blocks:
+            if not left:
+                break
+            block_bits, last, complement, p, q, cache, _, _, = block[:8]
+            if last:
+                m = left
+            else:
+                setup = cache.get(left)
+                if setup is None:
+                    setup = _setup(left, p, q)
+                    if self._setups < _SETUP_BUDGET:
+                        cache[left] = setup
+                        self._setups += 1
+                drawn = _draw(rng, left, setup)
+                m = left - drawn if complement else drawn
+            left -= m
+            if not m:
+                continue
+            tables = block[pick] if pick is not None else ()
+            if block_bits == 0:  # one row: no index to draw
+                if acc is None:
+                    acc = [m * t[0] for t in tables]
+                else:
+                    acc = [a + m * t[0] for a, t in zip(acc, tables)]
+                continue
+            drawn_rows = randbytes(m)  # the k-bit indices are each byte's low k bits: the tables repeat
+            for at in range(0, m, _ADLER_DRAWS):
+                piece = drawn_rows[at:at + _ADLER_DRAWS] if m > _ADLER_DRAWS else drawn_rows
+                sums = map(and_, map(_adler32, map(piece.translate, tables)), repeat(0xFFFF))
+                acc = list(sums) if acc is None else list(map(add, acc, sums))
+                calls += 1
+        if acc is None:
+            return [0] * len(block[pick]) if pick is not None else []
+        return [a - calls for a in acc]  # each adler32 call counted 1 more
+
+    def bounds(self, column: int) -> tuple[list[int], list[int]]:
+        """Every resample's least and greatest possible total of *column*, as exact integers."""
+        floor, spread = self._floor[column], self._spread[column]
+        los = [s[column] + floor for s in self._high_sums]
+        return los, [lo + spread for lo in los] if spread else los
+
+    def exact(self, indices: "Sequence[int] | set[int]") -> dict[int, tuple[int, ...]]:
+        """The exact totals (one per column) of the resamples numbered *indices*."""
+        todo = sorted({i for i in indices if i not in self._exact})
+        if todo and not any(self._spread):
+            for i in todo:
+                self._exact[i] = tuple(s + f for s, f in zip(self._high_sums[i], self._floor))
+            todo = []
+        if todo:
+            self._prepare_rests()
+            rng = random.Random()
+            wanted = set(todo)
+            position = None
+            for i in todo:
+                checkpoint = i // self._stride
+                if position is None or position > i or position // self._stride != checkpoint:
+                    version, state, gauss = self._states[checkpoint]
+                    rng.setstate((version, tuple(state), gauss))
+                    position = checkpoint * self._stride
+                while position <= i:
+                    limb_sums = self._resample(rng, 9 if position in wanted else None)
+                    if position in wanted:
+                        rests = self._combine(limb_sums, self._rest_limbs, [0] * len(self._cuts))
+                        self._exact[position] = tuple(
+                            base + high + rest for base, high, rest in zip(self._base, self._high_sums[position], rests))
+                    position += 1
+        return {i: self._exact[i] for i in indices}
+
+    def _prepare_rests(self) -> None:
+        if self._rest_limbs is not None:
+            return
+        # The low parts as they are (not less their least): a replay sums them over the n draws.
+        self._rest_limbs = [[k * _LIMB_BITS for k in range(-(-cut // _LIMB_BITS))] for cut in self._cuts]
+        for block in self._blocks:
+            start, size = block[6], block[7]
+            block.append([t for rest, shifts in zip(self._rests, self._rest_limbs) for t in _limb_tables(rest, start, size, shifts)])
+
+
+def bootstrap_column_bounds(
+    columns: Sequence[Sequence[int]], n_resamples: int, rng: random.Random, *, first_pass_bits: int | None = None,
+) -> BlockResamples:
+    """Resample the n rows of *columns* (each a sequence of n integers) uniformly with replacement,
+    *n_resamples* times ("blocks" resampling); every resample's column totals, bounded, exact on demand.
+
+    The indices are drawn in blocks: n is split into power-of-two blocks (256
+    rows each, then its binary digits below 256, largest first), the n draws
+    of a resample are shared out among the blocks by conditional binomials
+    (block j of size s_j gets Binomial(draws left, s_j / rows left), as
+    :func:`binomial` draws it), and within a block of 2^k rows each draw is
+    the low k bits of one byte of ``rng.randbytes(m)`` (m: the block's
+    draws; a block of one row draws no byte).  So every draw is uniform over
+    the n rows, independent of the others, exactly: the textbook bootstrap.
+
+    The first pass sums each column's high bits only (*first_pass_bits* of
+    them; None: chosen from the column's spread, see :class:`BlockResamples`),
+    so a resample's total is known to lie in ``bounds(c)``; ``exact(indices)``
+    replays those resamples to give their exact totals.  The generator is left
+    where one pass over all the draws leaves it.
+
+    >>> r = bootstrap_column_bounds([[0, 1000]], 3, random.Random(0), first_pass_bits=1)
+    >>> [lo <= t <= hi for lo, hi, (t,) in zip(*r.bounds(0), r.exact(range(3)).values())]
+    [True, True, True]
+    """
+    return BlockResamples(columns, n_resamples, rng, first_pass_bits)
 
 
 def bootstrap_column_totals(columns: Sequence[Sequence[int]], n_resamples: int, rng: random.Random) -> list[tuple[int, ...]]:
-    """Resample the n rows of *columns* (each a sequence of n integers) uniformly with replacement,
-    *n_resamples* times; each resample's exact sum of every column (one draw of indices serves them all).
-
-    The indices are drawn in blocks ("blocks" resampling): n is split into
-    power-of-two blocks (its binary digits, largest first), the n draws of a
-    resample are shared out among the blocks by conditional binomials (block j
-    of size s_j gets Binomial(draws left, s_j / rows left), as
-    :func:`binomial` draws it), and within a block of 2^k rows each draw is k
-    random bits.  So every draw is uniform over the n rows, independent of the
-    others, exactly: the textbook bootstrap, with random bytes and C-level
-    gathers (``operator.itemgetter``) doing the per-draw work.
+    """Each of *n_resamples* "blocks" resamples' exact sum of every column (:func:`bootstrap_column_bounds`,
+    all bits in one pass; one draw of indices serves every column).
 
     >>> bootstrap_column_totals([[5, 5, 5]], 2, random.Random(0))  # one value: every resample sums to 3 of it
     [(15,), (15,)]
     >>> round(sum(t for t, in bootstrap_column_totals([[1, 0]], 2000, random.Random(1))) / 2000, 1)  # E = n / 2
     1.0
     """
-    n = len(columns[0])
-    # Each column as its least value plus non-negative limbs of _LIMB_BITS bits: a block's sum of
-    # limbs stays inside a machine word, where ``sum`` adds without making an integer per draw.
-    lows = [min(column) for column in columns]
-    limbs = []  # (column, shift, values)
-    for c, column in enumerate(columns):
-        shifted = [v - lows[c] for v in column]
-        for k in range(max(1, -(-max(shifted).bit_length() // _LIMB_BITS))):
-            limbs.append((c, k * _LIMB_BITS, [v >> (k * _LIMB_BITS) & _LIMB_MASK for v in shifted]))
-    blocks = []
-    start = 0
-    # Blocks of 256 rows, then the rest in power-of-two blocks: a block's draws are bytes, whose
-    # values Python keeps as shared small integers (a gather then allocates nothing per draw).
-    sizes = [_BLOCK_BITS] * (n >> _BLOCK_BITS) + [bits for bits in range(_BLOCK_BITS - 1, -1, -1) if n >> bits & 1]
-    for bits in sizes:
-        size = 1 << bits
-        blocks.append((bits, size, [(c, shift, values[start:start + size]) for c, shift, values in limbs]))
-        start += size
-    out = []
-    width = len(columns)
-    last = len(blocks) - 1
-    for _ in range(n_resamples):
-        sums = [0] * len(limbs)
-        left, rows = n, n  # draws still to share out; rows in the blocks not yet served
-        for number, (bits, size, tables) in enumerate(blocks):
-            m = left if number == last else binomial(rng, left, size, rows)
-            left -= m
-            rows -= size
-            if not m:
-                continue
-            if bits == 0:
-                for j, (_, _, table) in enumerate(tables):
-                    sums[j] += m * table[0]
-                continue
-            indices = _uniform_indices(rng, bits, m)
-            if m == 1:
-                for j, (_, _, table) in enumerate(tables):
-                    sums[j] += table[indices[0]]
-                continue
-            gather = itemgetter(*indices)
-            for j, (_, _, table) in enumerate(tables):
-                sums[j] += sum(gather(table))
-        totals = [n * low for low in lows]
-        for (c, shift, _), total in zip(limbs, sums):
-            totals[c] += total << shift
-        out.append(tuple(totals))
-    return out
+    resamples = BlockResamples(columns, n_resamples, rng, sys.maxsize)
+    return list(resamples.exact(range(n_resamples)).values())
+
+
+class OrderStatistics(SequenceABC):
+    """The sorted statistics of resamples known within bounds, each read exactly.
+
+    Item i lies in ``[lows[i], highs[i]]``; ``exact(indices)`` gives the exact
+    keys of the items numbered *indices* (a dict), ``value(key)`` the float
+    reported.  ``self[r]`` is ``value`` of the r-th smallest exact key: with
+    L and H the r-th smallest low and high bound, that key lies in [L, H];
+    the items whose bounds miss [L, H] lie wholly below or above it, so only
+    the items meeting it are computed exactly, and the r-th value is the
+    (r - number below)-th of theirs.  Reading rank r computes r + 1 too (a
+    percentile reads both).
+    """
+
+    def __init__(self, lows: Sequence, highs: Sequence, exact, value) -> None:
+        self._lows, self._highs = lows, highs
+        self._sorted_lows, self._sorted_highs = sorted(lows), sorted(highs)
+        self._exact, self._value = exact, value
+        self._done: dict[int, float] = {}
+
+    def __len__(self) -> int:
+        return len(self._lows)
+
+    def __getitem__(self, rank):  # type: ignore[override]
+        if isinstance(rank, slice):
+            return [self[r] for r in range(*rank.indices(len(self)))]
+        if rank < 0:
+            rank += len(self)
+        if not 0 <= rank < len(self):
+            raise IndexError(rank)
+        if rank not in self._done:
+            ranks = [r for r in (rank, rank + 1) if r < len(self) and r not in self._done]
+            low, high = self._sorted_lows[ranks[0]], self._sorted_highs[ranks[-1]]
+            meeting = [i for i, (lo, hi) in enumerate(zip(self._lows, self._highs)) if lo <= high and hi >= low]
+            keys = self._exact(meeting)
+            for r in ranks:
+                low, high = self._sorted_lows[r], self._sorted_highs[r]
+                below = bisect_left(self._sorted_highs, low)  # highs < L: wholly below the r-th
+                inside = sorted(keys[i] for i in meeting if self._lows[i] <= high and self._highs[i] >= low)
+                self._done[r] = self._value(inside[r - below])
+        return self._done[rank]
+
+
+def count_below(lows: Sequence, highs: Sequence, target, exact) -> int:
+    """Twice the number of items below *target* plus the number equal to it (BCa's p0, doubled):
+    items bounded in ``[lows[i], highs[i]]``, the exact keys of those whose bounds hold *target*
+    from ``exact(indices)`` (a dict)."""
+    doubled = 0
+    unsure = []
+    for i, (lo, hi) in enumerate(zip(lows, highs)):
+        if hi < target:
+            doubled += 2
+        elif lo <= target:
+            unsure.append(i)
+    for key in exact(unsure).values():
+        doubled += 2 * (key < target) + (key == target)
+    return doubled
 
 
 def bootstrap_pair_totals(

@@ -29,13 +29,16 @@ import random
 from collections import Counter
 from fractions import Fraction
 from dataclasses import asdict, dataclass
-from typing import Any, Mapping
+from typing import Any, Mapping, Sequence
 
 from ..docs import doc_url
 from ..errors import AnachronError
 from ..validate import positive_int
 from ..scores import check_scores, metric_kind
-from .bootstrap import bootstrap_column_totals, bootstrap_pair_totals, bootstrap_totals, resampling_method
+from .bootstrap import (
+    BlockResamples, OrderStatistics, bootstrap_column_bounds, bootstrap_pair_totals, bootstrap_totals, count_below,
+    resampling_method,
+)
 from .intervals import CI_METHODS, acceleration, interval
 from .signtest import sign_test
 
@@ -285,18 +288,29 @@ def compare_modes(
     b = int(n_resamples)
     sum_d = sum_u - sum_e
     shared = None
+    below = a = None
     if method == "blocks":
-        # One draw of rows serves both intervals: each resample's sums of u and of d.
+        # One draw of rows serves both intervals: each resample's sums of u and of d, bounded by a
+        # first pass over their high bits; only the resamples an order statistic or BCa's count
+        # can depend on are replayed exactly (bootstrap_column_bounds).
         rows = sorted((numerator[x], numerator[x] - numerator[y]) for (x, y), count in pairs.items() for _ in range(count))
         columns = [[r[0] for r in rows], [r[1] for r in rows]] if sum_u else [[r[1] for r in rows]]
-        shared = bootstrap_column_totals(columns, b, rng)
-        totals = [t[-1] for t in shared]
+        shared = bootstrap_column_bounds(columns, b, rng)
+        last = len(columns) - 1
+        d_lows, d_highs = shared.bounds(last)
+
+        def exact_d(indices):
+            return {i: t[last] for i, t in shared.exact(indices).items()}
+
+        means: Sequence[float] = OrderStatistics(d_lows, d_highs, exact_d, lambda total: total / scale)
+        if ci_method == "bca":
+            below = Fraction(count_below(d_lows, d_highs, sum_d, exact_d), 2 * b)
     else:
         totals = bootstrap_totals(values, counts, b, rng, method)
-    means = sorted(total / scale for total in totals)
-    below = a = None
+        means = sorted(total / scale for total in totals)
+        if ci_method == "bca":
+            below = Fraction(sum(2 * (t < sum_d) + (t == sum_d) for t in totals), 2 * b)
     if ci_method == "bca":
-        below = Fraction(sum(2 * (t < sum_d) + (t == sum_d) for t in totals), 2 * b)
         centred = [(n * v - sum_d, c) for v, c in zip(values, counts)]  # n (d_i - mean): the jackknife's spread, scaled
         a = acceleration(sum(c * y**3 for y, c in centred), sum(c * y * y for y, c in centred))
     ci_low, ci_high = interval(means, ci_method, float(confidence), below=below, a=a or 0.0)
@@ -337,7 +351,7 @@ def compare_modes(
 
 def _relative_interval(
     pairs: Counter, numerator: Mapping[float, int], sum_u: int, sum_d: int, b: int, rng: random.Random, ci_method: str,
-    confidence: float, shared: list[tuple[int, int]] | None = None,
+    confidence: float, shared: BlockResamples | None = None,
 ) -> tuple[float | None, float | None, int]:
     """The bootstrap CI of mean(d) / mean(u), and how many resamples had mean(u) = 0 (left out).
 
@@ -352,23 +366,80 @@ def _relative_interval(
     keys = sorted(categories)
     counts = [categories[k] for k in keys]
     n = sum(counts)
+    below = a = None
     if shared is not None:
-        totals = shared
+        ratios, doubled_below = _shared_ratios(shared, sum_u, sum_d, ci_method == "bca")
+        undefined = b - len(ratios)
+        if not ratios:
+            return None, None, undefined
+        if ci_method == "bca":
+            below = Fraction(doubled_below, 2 * len(ratios))
     else:
         method = resampling_method(len(keys), n)
         totals = bootstrap_pair_totals(keys, counts, b, rng, "direct" if method == "blocks" else method)
-    defined = [(tu, td) for tu, td in totals if tu]
-    undefined = b - len(defined)
-    if not defined:
-        return None, None, undefined
-    ratios = sorted(td / tu for tu, td in defined)
-    below = a = None
+        defined = [(tu, td) for tu, td in totals if tu]
+        undefined = b - len(defined)
+        if not defined:
+            return None, None, undefined
+        ratios = sorted(td / tu for tu, td in defined)
+        if ci_method == "bca":
+            # td / tu < sum_d / sum_u, with tu, sum_u > 0: compared as integers.
+            below = Fraction(sum(2 * (td * sum_u < sum_d * tu) + (td * sum_u == sum_d * tu) for tu, td in defined), 2 * len(defined))
     if ci_method == "bca":
-        # td / tu < sum_d / sum_u, with tu, sum_u > 0: compared as integers.
-        below = Fraction(sum(2 * (td * sum_u < sum_d * tu) + (td * sum_u == sum_d * tu) for tu, td in defined), 2 * len(defined))
         a = _ratio_acceleration(keys, counts, sum_u, sum_d)
     low, high = interval(ratios, ci_method, confidence, below=below, a=a or 0.0)
     return low, high, undefined
+
+
+def _ratio_bounds(u_low: int, u_high: int, d_low: int, d_high: int) -> tuple[float, float]:
+    """Floats below and above every td / tu with td in [d_low, d_high] and tu in [u_low, u_high], u_low > 0.
+
+    The quotient is monotone in each of td and tu, so its extremes are at the
+    corners; each corner is rounded once and then moved one float outwards."""
+    corners = []
+    for td in (d_low, d_high):
+        for tu in (u_low, u_high):
+            try:
+                corners.append(td / tu)
+            except OverflowError:  # beyond every float: unbounded on that side
+                corners.append(math.copysign(math.inf, td))
+    return math.nextafter(min(corners), -math.inf), math.nextafter(max(corners), math.inf)
+
+
+def _shared_ratios(shared: BlockResamples, sum_u: int, sum_d: int, bca: bool) -> tuple[Sequence[float], int]:
+    """The sorted ratios td / tu of the "blocks" resamples with tu > 0 (exact where read), and
+    twice the number below sum_d / sum_u plus the number equal to it (when *bca*)."""
+    u_lows, u_highs = shared.bounds(0)
+    d_lows, d_highs = shared.bounds(1)
+    # tu >= 0 (u is never negative): a resample whose bound on tu reaches 0 but not only 0 is resolved exactly.
+    unsure = [i for i, (lo, hi) in enumerate(zip(u_lows, u_highs)) if lo == 0 < hi]
+    known = shared.exact(unsure)
+    numbers, lows, highs = [], [], []
+    for i, (ul, uh, dl, dh) in enumerate(zip(u_lows, u_highs, d_lows, d_highs)):
+        if uh == 0:
+            continue  # tu = 0: no ratio
+        if i in known:
+            tu, td = known[i]
+            if not tu:
+                continue
+            lows.append(Fraction(td, tu))
+            highs.append(lows[-1])
+        elif ul == uh and dl == dh:  # exact already
+            lows.append(Fraction(dl, ul) if dl % ul else dl // ul)
+            highs.append(lows[-1])
+        else:
+            low, high = _ratio_bounds(ul, uh, dl, dh)
+            lows.append(low)
+            highs.append(high)
+        numbers.append(i)
+
+    def exact(indices):
+        totals = shared.exact([numbers[j] for j in indices])
+        return {j: Fraction(totals[numbers[j]][1], totals[numbers[j]][0]) for j in indices}
+
+    ratios = OrderStatistics(lows, highs, exact, float)
+    doubled = count_below(lows, highs, Fraction(sum_d, sum_u), exact) if bca else 0
+    return ratios, doubled
 
 
 def _ratio_acceleration(keys: list[tuple[int, int]], counts: list[int], sum_u: int, sum_d: int) -> float:
