@@ -32,7 +32,7 @@ from bisect import bisect_left
 from collections.abc import Sequence as SequenceABC
 from itertools import repeat
 from operator import add, and_
-from typing import Sequence
+from typing import Iterable, Sequence
 
 __all__ = [
     "binomial", "bootstrap_column_totals", "bootstrap_means", "bootstrap_pair_totals", "bootstrap_totals", "percentile",
@@ -232,18 +232,19 @@ except ImportError:  # zlib is optional in a CPython build: the same low half, (
         return (1 + sum(data)) % 65521
 
 _BLOCK_BITS = 8
-_LIMB_BITS = 7  # a gathered limb is a byte of at most 127
-# Draws summed per adler32 call: 1 + 515 * 127 < 65521, so the low half of adler32 is 1 + the exact sum.
-_ADLER_DRAWS = (65520 - 1) // ((1 << _LIMB_BITS) - 1)
-_SPREAD_SHARE = 5  # the first pass resolves a mean to 2**-5 of its bootstrap standard error, or finer
-_CHECKPOINT_BUDGET = 2500  # generator states kept to replay resamples (about 5 KB each)
-_SETUP_BUDGET = 100_000  # binomial set-ups cached per call (one per block and number of draws left)
+# adler32's low half is (1 + the sum of the bytes) mod 65521: exact while the sum stays below
+# 65520, so a call sums at most 515 limbs of 7 bits (the first pass) or 256 of 8 (the replays).
+_FIRST_BITS, _FIRST_DRAWS = 7, 515
+_REST_BITS, _REST_DRAWS = 8, 256
+_SPREAD_SHARE = 5  # the first pass bounds a resample mean within about 2**-5 of its standard error
+_CHECKPOINT_BUDGET = 2500  # generator states kept to replay resamples from (5 KB each)
+_SETUP_BUDGET = 100_000  # binomial set-ups cached (one per block and number of draws left)
 
 
 def _cut(shifted: Sequence[int], n: int, bits: int | None) -> int:
-    """The low bits of *shifted* left out of the first pass: all but *bits*, or, when *bits* is
-    None, as many as keep the first pass's bounds on a resample mean within about 2**-5 of the
-    bootstrap standard error sigma / sqrt(n).  Only the speed depends on it, never a total."""
+    """How many low bits of *shifted* (non-negative) the first pass leaves out: all but the top
+    *bits*, or, when *bits* is None, as many as keep its bound on a resample mean within about
+    2**-5 of the bootstrap standard error sigma / sqrt(n).  It sets the speed, never a total."""
     width = max(shifted).bit_length()
     if bits is not None:
         return max(0, width - bits)
@@ -256,97 +257,101 @@ def _cut(shifted: Sequence[int], n: int, bits: int | None) -> int:
     return max(0, min(width, math.floor(0.5 * math.log2(variance / n)) - _SPREAD_SHARE + drop))
 
 
-def _limb_tables(values: Sequence[int], start: int, size: int, shifts: Sequence[int]) -> list[bytes]:
-    """One ``bytes.translate`` table a limb: entry i is that limb of row ``start + i % size``."""
+def _tables(values: Sequence[int], start: int, size: int, bits: int, limbs: int) -> list[bytes]:
+    """One ``bytes.translate`` table a limb of *bits* bits: byte i is that limb of row ``start + i % size``
+    (a block of 2^k < 256 rows draws bytes whose low k bits are the row)."""
     rows = values[start:start + size]
-    return [bytes(v >> shift & 127 for v in rows) * (256 // size) for shift in shifts]
+    if bits == 8:  # each row's limbs are its little-endian bytes: made in C, read with a stride
+        raw = b"".join([v.to_bytes(limbs, "little") for v in rows])
+        return [raw[k::limbs] * (256 // size) for k in range(limbs)]
+    mask = (1 << bits) - 1
+    return [bytes([v >> (k * bits) & mask for v in rows]) * (256 // size) for k in range(limbs)]
 
 
 class BlockResamples:
-    """The totals of *n_resamples* "blocks" resamples of *columns*: bounded after one pass, exact on demand.
+    """The column totals of "blocks" resamples (:func:`bootstrap_column_bounds`): bounded after one
+    pass, exact on demand.
 
-    Made by :func:`bootstrap_column_bounds`.  Column c's values are shifted
-    to ``v - min`` and split at a bit ``cut_c``: the first pass sums the high
-    parts exactly (7-bit limbs gathered by ``bytes.translate`` from one table
-    per block of rows and summed by ``zlib.adler32``, whose low half is
-    ``1 + sum mod 65521``, exact below 516 draws a call), giving every
-    resample's total within ``[lo, lo + n (r_max - r_min)]`` (r: the low
-    parts).  :meth:`exact` replays a resample's draws from a saved generator
-    state to add its low parts: the same draws, so the same totals as one
-    exact pass.
+    Column c's values, less their least, are split at a bit cut_c into a high
+    part h and a low part r.  The first pass draws every resample and sums the
+    high parts of its draws exactly: each is cut into 7-bit limbs, and per
+    block of rows and limb a 256-byte table maps a drawn byte to its row's
+    limb, so ``drawn.translate(table)`` gathers the draws' limbs and
+    ``zlib.adler32`` sums them (its low half, less 1, below 516 draws a call).
+    A resample's total then lies within ``n * (max r - min r)`` of its least
+    possible value: :meth:`bounds`.  :meth:`exact` replays a resample's draws
+    from the generator state saved before it (every few resamples) and sums
+    its low parts too: the same draws, hence the totals of one exact pass.
     """
 
     def __init__(self, columns: Sequence[Sequence[int]], n_resamples: int, rng: random.Random, bits: int | None) -> None:
         n = len(columns[0])
         self.n = n
-        self.n_resamples = n_resamples
         lows = [min(column) for column in columns]
         shifted = [[v - low for v in column] for low, column in zip(lows, columns)]
-        cuts = [_cut(values, n, bits) for values in shifted]
+        self._cuts = cuts = [_cut(values, n, bits) for values in shifted]
         highs = [[v >> cut for v in values] for cut, values in zip(cuts, shifted)]
-        rests = [[v & ((1 << cut) - 1) for v in values] for cut, values in zip(cuts, shifted)]
+        self._rests = rests = [[v & ((1 << cut) - 1) for v in values] for cut, values in zip(cuts, shifted)]
         self._base = [n * low for low in lows]
-        self._floor = [n * low + n * min(rest) for low, rest in zip(lows, rests)]  # the low parts at their least
+        self._floor = [n * low + n * min(rest) for low, rest in zip(lows, rests)]  # every low part at its least
         self._spread = [n * (max(rest) - min(rest)) for rest in rests]
-        self._cuts = cuts
-        self._rests = rests
-        # The shifts of each column's limbs of its high parts.
-        self._high_limbs = [[k * _LIMB_BITS for k in range(-(-max(h).bit_length() // _LIMB_BITS))] for h in highs]
-        self._sizes = [_BLOCK_BITS] * (n >> _BLOCK_BITS) + [b for b in range(_BLOCK_BITS - 1, -1, -1) if n >> b & 1]
-        blocks = []
-        start = 0
-        rows = n
-        last = len(self._sizes) - 1
-        for number, block_bits in enumerate(self._sizes):
+        self._high_limbs = [-(-max(h).bit_length() // _FIRST_BITS) for h in highs]
+        sizes = [_BLOCK_BITS] * (n >> _BLOCK_BITS) + [b for b in range(_BLOCK_BITS - 1, -1, -1) if n >> b & 1]
+        self._blocks = []  # (bits, first row, rows, is last, draws the complement, p, q, set-up cache)
+        start, rows = 0, n
+        for number, block_bits in enumerate(sizes):
             size = 1 << block_bits
-            tables = [t for h, shifts in zip(highs, self._high_limbs) for t in _limb_tables(h, start, size, shifts)]
             complement = 2 * size > rows
             small = rows - size if complement else size
-            blocks.append([block_bits, number == last, complement, small / rows, (rows - small) / rows, {}, start, size, tables])
+            self._blocks.append((block_bits, start, size, number == len(sizes) - 1, complement, small / rows, (rows - small) / rows, {}))
             start += size
             rows -= size
-        self._blocks = blocks
+        first = self._pass(highs, _FIRST_BITS, self._high_limbs)
+        self._draw_only = [block[:1] + block[3:] + ((),) for block in self._blocks]
+        self._rest_pass: list | None = None
         self._setups = 0
         replay = any(self._spread)
-        stride = max(4, -(-n_resamples // _CHECKPOINT_BUDGET))
-        self._stride = stride
+        self._stride = max(4, -(-n_resamples // _CHECKPOINT_BUDGET))
         self._states: list[tuple] = []
+        limbs = sum(self._high_limbs)
         sums = []
         for i in range(n_resamples):
-            if replay and i % stride == 0:
+            if replay and i % self._stride == 0:
                 version, state, gauss = rng.getstate()
                 self._states.append((version, array("Q", state), gauss))
-            sums.append(self._combine(self._resample(rng, 8), self._high_limbs, self._cuts))
-        self._high_sums = sums  # per resample, per column: the exact sum of the high parts
+            sums.append(self._combine(self._resample(rng, first, _FIRST_DRAWS, limbs), _FIRST_BITS, self._high_limbs, cuts))
+        self._high_sums = sums  # per resample and column: the exact sum of the drawn high parts, shifted back
         self._exact: dict[int, tuple[int, ...]] = {}
-        self._rest_limbs: list[list[int]] | None = None
+
+    def _pass(self, parts: list[list[int]], bits: int, limbs: list[int]) -> list[tuple]:
+        """The blocks as :meth:`_resample` reads them, with the tables of *parts* (*limbs* limbs of *bits* a column)."""
+        return [block[:1] + block[3:] + ([t for values, count in zip(parts, limbs) for t in _tables(values, start, size, bits, count)],)
+                for block in self._blocks for start, size in [block[1:3]]]
 
     @staticmethod
-    def _combine(limb_sums: list[int], limbs: list[list[int]], cuts: Sequence[int]) -> tuple[int, ...]:
+    def _combine(limb_sums: list[int], bits: int, limbs: list[int], cuts: Sequence[int]) -> tuple[int, ...]:
         out = []
         j = 0
-        for shifts, cut in zip(limbs, cuts):
+        for count, cut in zip(limbs, cuts):
             total = 0
-            for shift in shifts:
-                total += limb_sums[j] << shift
+            for k in range(count):
+                total += limb_sums[j] << (k * bits)
                 j += 1
             out.append(total << cut)
         return tuple(out)
 
-    def _resample(self, rng: random.Random, pick: int) -> list[int]:
-        """Draw one resample; the sums over its draws of each limb in table slot *pick* (8: the
-        first pass's, 9: the low parts', None: draw only)."""
+    def _resample(self, rng: random.Random, blocks: list[tuple], chunk: int, limbs: int) -> list[int]:
+        """Draw one resample; the sum over its draws of each of the *limbs* limbs tabled in *blocks*."""
         randbytes = rng.randbytes
         left = self.n
-        acc = None
-        calls = 0
-        for block in self._blocks:
-            if not left:
-                break
-            block_bits, last, complement, p, q, cache, _, _, = block[:8]
+        parts: list[int] = []
+        extend = parts.extend
+        calls = one_row = 0
+        singles: Sequence[bytes] = ()
+        for block_bits, last, complement, p, q, cache, tables in blocks:
             if last:
                 m = left
-            else:
+            else:  # binomial(rng, left, size, rows), its set-up cached
                 setup = cache.get(left)
                 if setup is None:
                     setup = _setup(left, p, q)
@@ -355,67 +360,56 @@ class BlockResamples:
                         self._setups += 1
                 drawn = _draw(rng, left, setup)
                 m = left - drawn if complement else drawn
-            left -= m
             if not m:
                 continue
-            tables = block[pick] if pick is not None else ()
-            if block_bits == 0:  # one row: no index to draw
-                if acc is None:
-                    acc = [m * t[0] for t in tables]
-                else:
-                    acc = [a + m * t[0] for a, t in zip(acc, tables)]
-                continue
-            drawn_rows = randbytes(m)  # the k-bit indices are each byte's low k bits: the tables repeat
-            for at in range(0, m, _ADLER_DRAWS):
-                piece = drawn_rows[at:at + _ADLER_DRAWS] if m > _ADLER_DRAWS else drawn_rows
-                sums = map(and_, map(_adler32, map(piece.translate, tables)), repeat(0xFFFF))
-                acc = list(sums) if acc is None else list(map(add, acc, sums))
+            left -= m
+            if not block_bits:  # one row: no index to draw
+                one_row, singles = m, tables
+            elif m <= chunk:
+                extend(map(_adler32, map(randbytes(m).translate, tables)))
                 calls += 1
-        if acc is None:
-            return [0] * len(block[pick]) if pick is not None else []
-        return [a - calls for a in acc]  # each adler32 call counted 1 more
+            else:
+                drawn_rows = randbytes(m)
+                for at in range(0, m, chunk):
+                    extend(map(_adler32, map(drawn_rows[at:at + chunk].translate, tables)))
+                    calls += 1
+            if not left:
+                break
+        # Each call added 1 to every limb's low half.
+        return [sum(map(and_, parts[j::limbs], repeat(0xFFFF))) - calls + (one_row * singles[j][0] if singles else 0)
+                for j in range(limbs)]
 
     def bounds(self, column: int) -> tuple[list[int], list[int]]:
         """Every resample's least and greatest possible total of *column*, as exact integers."""
         floor, spread = self._floor[column], self._spread[column]
-        los = [s[column] + floor for s in self._high_sums]
-        return los, [lo + spread for lo in los] if spread else los
+        lows = [s[column] + floor for s in self._high_sums]
+        return lows, ([low + spread for low in lows] if spread else lows)
 
-    def exact(self, indices: "Sequence[int] | set[int]") -> dict[int, tuple[int, ...]]:
+    def exact(self, indices: Iterable[int]) -> dict[int, tuple[int, ...]]:
         """The exact totals (one per column) of the resamples numbered *indices*."""
+        indices = list(indices)
         todo = sorted({i for i in indices if i not in self._exact})
-        if todo and not any(self._spread):
+        if todo and not any(self._spread):  # the first pass was exact
             for i in todo:
                 self._exact[i] = tuple(s + f for s, f in zip(self._high_sums[i], self._floor))
-            todo = []
-        if todo:
-            self._prepare_rests()
-            rng = random.Random()
-            wanted = set(todo)
-            position = None
+        elif todo:
+            rest_bytes = [-(-cut // _REST_BITS) for cut in self._cuts]
+            if self._rest_pass is None:
+                self._rest_pass = self._pass(self._rests, _REST_BITS, rest_bytes)
+            limbs = sum(rest_bytes)
+            replay = random.Random()
+            position = -1
             for i in todo:
-                checkpoint = i // self._stride
-                if position is None or position > i or position // self._stride != checkpoint:
-                    version, state, gauss = self._states[checkpoint]
-                    rng.setstate((version, tuple(state), gauss))
-                    position = checkpoint * self._stride
-                while position <= i:
-                    limb_sums = self._resample(rng, 9 if position in wanted else None)
-                    if position in wanted:
-                        rests = self._combine(limb_sums, self._rest_limbs, [0] * len(self._cuts))
-                        self._exact[position] = tuple(
-                            base + high + rest for base, high, rest in zip(self._base, self._high_sums[position], rests))
-                    position += 1
+                if position // self._stride != i // self._stride:
+                    version, state, gauss = self._states[i // self._stride]
+                    replay.setstate((version, tuple(state), gauss))
+                    position = i // self._stride * self._stride
+                for _ in range(position, i):  # the resamples between: their draws only
+                    self._resample(replay, self._draw_only, _REST_DRAWS, 0)
+                rests = self._combine(self._resample(replay, self._rest_pass, _REST_DRAWS, limbs), _REST_BITS, rest_bytes, [0] * len(rest_bytes))
+                self._exact[i] = tuple(base + high + rest for base, high, rest in zip(self._base, self._high_sums[i], rests))
+                position = i + 1
         return {i: self._exact[i] for i in indices}
-
-    def _prepare_rests(self) -> None:
-        if self._rest_limbs is not None:
-            return
-        # The low parts as they are (not less their least): a replay sums them over the n draws.
-        self._rest_limbs = [[k * _LIMB_BITS for k in range(-(-cut // _LIMB_BITS))] for cut in self._cuts]
-        for block in self._blocks:
-            start, size = block[6], block[7]
-            block.append([t for rest, shifts in zip(self._rests, self._rest_limbs) for t in _limb_tables(rest, start, size, shifts)])
 
 
 def bootstrap_column_bounds(
@@ -455,7 +449,7 @@ def bootstrap_column_totals(columns: Sequence[Sequence[int]], n_resamples: int, 
     >>> round(sum(t for t, in bootstrap_column_totals([[1, 0]], 2000, random.Random(1))) / 2000, 1)  # E = n / 2
     1.0
     """
-    resamples = BlockResamples(columns, n_resamples, rng, sys.maxsize)
+    resamples = BlockResamples(columns, n_resamples, rng, sys.maxsize)  # every bit in the first pass: exact
     return list(resamples.exact(range(n_resamples)).values())
 
 
