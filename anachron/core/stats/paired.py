@@ -442,16 +442,50 @@ def _shared_ratios(shared: BlockResamples, sum_u: int, sum_d: int, bca: bool) ->
     return ratios, doubled
 
 
+# Distinct pairs (u, d) up to which the ratio's jackknife is summed in exact fractions (whose
+# common denominator grows with every distinct leave-one-out sum(u)); beyond, the rounded rule.
+EXACT_JACKKNIFE = 64
+_JACKKNIFE_BITS = 96  # significant bits kept of the largest leave-one-out deviation
+
+
 def _ratio_acceleration(keys: list[tuple[int, int]], counts: list[int], sum_u: int, sum_d: int) -> float:
-    """The jackknife acceleration of sum(d) / sum(u); 0 when a leave-one-out has sum(u) = 0."""
+    """The jackknife acceleration of sum(d) / sum(u); 0 when a leave-one-out has sum(u) = 0.
+
+    theta_(i) = (sum d - d_i) / (sum u - u_i).  Up to :data:`EXACT_JACKKNIFE`
+    distinct pairs the centred sums are exact fractions.  Beyond, each
+    deviation theta_(i) - theta = (sum d * u_i - sum u * d_i) / (sum u (sum u - u_i))
+    is rounded (half up) to a multiple of 2^-P, P chosen so that the largest
+    keeps 96 significant bits, and the centred sums of those integers are exact:
+    a linear cost, and an acceleration within about 2^-90 relative of the exact one.
+    """
     n = sum(counts)
     if n < 2 or any(sum_u - u <= 0 for u, _ in keys):
         return 0.0
-    leave_one_out = [(Fraction(sum_d - d, sum_u - u), c) for (u, d), c in zip(keys, counts)]
-    mean = sum((theta * c for theta, c in leave_one_out), Fraction(0)) / n
-    cubes = sum(((mean - theta) ** 3 * c for theta, c in leave_one_out), Fraction(0))
-    squares = sum(((mean - theta) ** 2 * c for theta, c in leave_one_out), Fraction(0))
-    return acceleration(cubes, squares)
+    if len(keys) <= EXACT_JACKKNIFE:
+        leave_one_out = [(Fraction(sum_d - d, sum_u - u), c) for (u, d), c in zip(keys, counts)]
+        mean = sum((theta * c for theta, c in leave_one_out), Fraction(0)) / n
+        cubes = sum(((mean - theta) ** 3 * c for theta, c in leave_one_out), Fraction(0))
+        squares = sum(((mean - theta) ** 2 * c for theta, c in leave_one_out), Fraction(0))
+        return acceleration(cubes, squares)
+    deviations = [(sum_d * u - sum_u * d, sum_u * (sum_u - u)) for u, d in keys]
+    sizes = [num.bit_length() - den.bit_length() for num, den in deviations if num]
+    if not sizes:
+        return 0.0  # every leave-one-out ratio equals the whole sample's: no spread
+    shift = _JACKKNIFE_BITS - max(sizes)
+    s1 = s2 = s3 = 0
+    for (num, den), c in zip(deviations, counts):
+        if shift >= 0:
+            num <<= shift
+        else:
+            den <<= -shift
+        x = (2 * num + den) // (2 * den)
+        s1 += c * x
+        s2 += c * x * x
+        s3 += c * x * x * x
+    # n sum (x - mean)^2 and n^2 sum (x - mean)^3, in integers
+    squares_n = n * s2 - s1 * s1
+    cubes_n2 = n * n * s3 - 3 * n * s1 * s2 + 2 * s1**3
+    return acceleration(Fraction(-cubes_n2, n * n), Fraction(squares_n, n))
 
 
 def _relative_warnings(enforced_all_zero: bool, low: float | None, high: float | None) -> tuple[str, ...]:
