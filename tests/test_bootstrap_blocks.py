@@ -13,11 +13,12 @@ from fractions import Fraction
 from unittest import mock
 
 from anachron.core import compare_modes
-from anachron.core.stats import bootstrap as _bootstrap
+from anachron.core.stats import bootstrap as _bootstrap, paired as _paired
 from anachron.core.stats.bootstrap import (
     BLOCKS_FROM, OrderStatistics, binomial, bootstrap_column_bounds, bootstrap_column_totals, count_below, resampling_method,
 )
 from anachron.core.stats.intervals import interval
+from anachron.core.stats.paired import EXACT_JACKKNIFE
 from tests.support import require_extra
 from tests.test_paired import order_statistic_band, plain_bootstrap, type7
 
@@ -321,9 +322,36 @@ class TwoPassesThroughCompareModesTest(unittest.TestCase):
                         if relative is None:
                             self.assertIsNone(report.relative_ci_low)
                         else:
-                            self.assertEqual((report.relative_ci_low, report.relative_ci_high), relative[:2])
+                            if ci_method == "bca" and len(u) > EXACT_JACKKNIFE:  # the jackknife's rounded rule
+                                for ours, exact in zip((report.relative_ci_low, report.relative_ci_high), relative):
+                                    self.assertLessEqual(abs(ours - exact), 1e-12 * abs(exact))
+                            else:
+                                self.assertEqual((report.relative_ci_low, report.relative_ci_high), relative[:2])
                             undefined = [w for w in report.warnings if "had an unrestricted mean of 0" in w]
                             self.assertEqual(bool(undefined), relative[2] > 0)
+
+
+class RatioJackknifeTest(unittest.TestCase):
+    def test_many_distinct_pairs_give_the_exact_fractions_interval_within_1e_12(self):
+        # More than EXACT_JACKKNIFE distinct pairs: the rounded rule, against the same report with the
+        # exact-fraction jackknife (the threshold raised): the same resamples, the acceleration within 1e-12.
+        for n, seed in ((EXACT_JACKKNIFE + 1, 0), (200, 1)):
+            u, e = continuous(n, seed)
+            report = compare_modes(u, e, n_resamples=500, seed=seed, ci_method="bca")
+            with mock.patch.object(_paired, "EXACT_JACKKNIFE", 10**9):
+                exact = compare_modes(u, e, n_resamples=500, seed=seed, ci_method="bca")
+            with self.subTest(n=n):
+                self.assertEqual((report.ci_low, report.ci_high), (exact.ci_low, exact.ci_high))  # mean(d): not a ratio
+                for ours, theirs in ((report.relative_ci_low, exact.relative_ci_low), (report.relative_ci_high, exact.relative_ci_high)):
+                    self.assertLessEqual(abs(ours - theirs), 1e-12 * abs(theirs))
+                plain = compare_modes(u, e, n_resamples=500, seed=seed)
+                self.assertNotEqual(report.relative_ci_low, plain.relative_ci_low)  # the acceleration moved the ends
+
+    def test_bca_on_continuous_scores_is_no_longer_superlinear_in_its_jackknife(self):
+        # n = 3000 distinct pairs: before, the exact fractions' common denominator grew with each one.
+        u, e = continuous(3000, 5)
+        report = compare_modes(u, e, n_resamples=100, seed=0, ci_method="bca")
+        self.assertIsNotNone(report.relative_ci_low)
 
 
 if __name__ == "__main__":
