@@ -17,8 +17,21 @@ Two ways to draw a resample, the same estimator:
   so a resample costs K binomial draws, however large n is.
 - **direct**: draw n observations uniformly with replacement and average
   them: n draws a resample.
+- **blocks** (from :data:`BLOCKS_FROM` observations): the same n uniform
+  draws, shared out among blocks of 256 rows by conditional binomials and
+  drawn within a block as random bytes (:func:`bootstrap_column_bounds`).
+  The draws' sums are made in C: each column, less its least value, is cut
+  into limbs of 7 (or 8) bits; per block and limb a 256-byte table maps a
+  drawn byte to its row's limb, ``bytes.translate`` gathers the draws' limbs
+  and the low half of ``zlib.adler32``, (1 + sum) mod 65521, sums them,
+  exactly while a call sums at most 515 limbs of 7 bits (256 of 8).  A first
+  pass sums only the high bits of each column, which bounds every resample's
+  totals; :class:`OrderStatistics` and :func:`count_below` then replay,
+  from a saved generator state, only the resamples whose bounds leave their
+  place in the order (or their side of the estimate) open, and sum them
+  exactly.  So every figure is that of one exact pass over the same draws.
 
-Both give resample means with exactly the same distribution; only the random
+All give resample means with exactly the same distribution; only the random
 stream differs.  :func:`resampling_method` picks the cheaper one.
 """
 
@@ -35,8 +48,8 @@ from operator import add, and_
 from typing import Iterable, Sequence
 
 __all__ = [
-    "binomial", "bootstrap_column_totals", "bootstrap_means", "bootstrap_pair_totals", "bootstrap_totals", "percentile",
-    "resampling_method",
+    "BlockResamples", "OrderStatistics", "binomial", "bootstrap_column_bounds", "bootstrap_column_totals", "bootstrap_means",
+    "bootstrap_pair_totals", "bootstrap_totals", "count_below", "percentile", "resampling_method",
 ]
 
 # A resample costs about K binomial draws on one path and n uniform draws on
@@ -463,7 +476,13 @@ class OrderStatistics(SequenceABC):
     the items whose bounds miss [L, H] lie wholly below or above it, so only
     the items meeting it are computed exactly, and the r-th value is the
     (r - number below)-th of theirs.  Reading rank r computes r + 1 too (a
-    percentile reads both).
+    percentile reads both).  *value* must not decrease as the key grows (a
+    division by a positive constant or a fraction's float, each rounded once,
+    does not), so the r-th value is the r-th of the sorted values.
+
+    >>> stats = OrderStatistics([0, 5, 2], [9, 5, 3], lambda indices: {i: [7, 5, 3][i] for i in indices}, float)
+    >>> [stats[r] for r in range(3)], len(stats)
+    ([3.0, 5.0, 7.0], 3)
     """
 
     def __init__(self, lows: Sequence, highs: Sequence, exact, value) -> None:
