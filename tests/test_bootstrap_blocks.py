@@ -213,6 +213,20 @@ class TwoPassesTest(unittest.TestCase):
                 self.assertEqual(resamples.exact(picked), {i: reference[i] for i in picked})
                 self.assertEqual(list(resamples.exact(range(b)).values()), reference)
 
+    def test_without_zlib_the_sums_are_the_same(self):
+        rng = random.Random(12)
+        n = 1100
+        columns = [[rng.getrandbits(80) for _ in range(n)], [rng.getrandbits(40) for _ in range(n)]]
+        reference = reference_totals(columns, 30, random.Random(2))
+        with mock.patch.object(_bootstrap, "_adler32", _bootstrap._python_adler32):
+            self.assertEqual(bootstrap_column_totals(columns, 30, random.Random(2)), reference)
+            resamples = bootstrap_column_bounds(columns, 30, random.Random(2), first_pass_bits=5)
+            self.assertEqual(list(resamples.exact(range(30)).values()), reference)
+        # A block's draws summed a few at a time (its adler32 calls are capped at 515 and 256 draws).
+        with mock.patch.object(_bootstrap, "_FIRST_DRAWS", 3), mock.patch.object(_bootstrap, "_REST_DRAWS", 2):
+            resamples = bootstrap_column_bounds(columns, 30, random.Random(2), first_pass_bits=9)
+            self.assertEqual(list(resamples.exact(range(30)).values()), reference)
+
     def test_order_statistics_read_the_exact_sorted_values(self):
         rng = random.Random(8)
         for trial in range(40):

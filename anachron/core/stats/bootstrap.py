@@ -238,11 +238,15 @@ def bootstrap_totals(
     return totals
 
 
+def _python_adler32(data: bytes) -> int:
+    """The low half of adler32, (1 + the sum of the bytes) mod 65521: all the blocks read of it."""
+    return (1 + sum(data)) % 65521
+
+
 try:
     from zlib import adler32 as _adler32
-except ImportError:  # zlib is optional in a CPython build: the same low half, (1 + byte sum) mod 65521, in Python
-    def _adler32(data: bytes) -> int:
-        return (1 + sum(data)) % 65521
+except ImportError:  # zlib is optional in a CPython build: the same sums, slower
+    _adler32 = _python_adler32
 
 _BLOCK_BITS = 8
 # adler32's low half is (1 + the sum of the bytes) mod 65521: exact while the sum stays below
@@ -294,7 +298,8 @@ class BlockResamples:
     A resample's total then lies within ``n * (max r - min r)`` of its least
     possible value: :meth:`bounds`.  :meth:`exact` replays a resample's draws
     from the generator state saved before it (every few resamples) and sums
-    its low parts too: the same draws, hence the totals of one exact pass.
+    its low parts too (8-bit limbs, cut by ``int.to_bytes``; 256 draws a
+    call): the same draws, hence the totals of one exact pass.
     """
 
     def __init__(self, columns: Sequence[Sequence[int]], n_resamples: int, rng: random.Random, bits: int | None) -> None:

@@ -75,7 +75,7 @@ class ModeComparison:
     n_resamples: int
     seed: int
     metric: str
-    resampling: str  # "multinomial" or "direct": the same estimator, two ways to draw it
+    resampling: str  # "multinomial", "direct" or "blocks": the same estimator, three ways to draw it
     ci_method: str = "percentile"  # or "bca" (stats.intervals)
     relative_ci_low: float | None = None  # the bootstrap CI of relative_reduction; None when it is None
     relative_ci_high: float | None = None
