@@ -2,6 +2,7 @@
 
     python benchmarks/compare_modes.py                   # n = 27, 1,000, 100,000, 1,000,000; B = 10,000
     python benchmarks/compare_modes.py --sizes 27 1000   # a quick run
+    python benchmarks/compare_modes.py --continuous --sizes 1000 10000 --clock cpu   # CPU time: a shared machine
 
 All three compute the same paired percentile-bootstrap CI of the mean
 difference, on the same data, in the same run:
