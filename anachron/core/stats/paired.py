@@ -402,7 +402,7 @@ def _ratio_bounds(u_low: int, u_high: int, d_low: int, d_high: int) -> tuple[flo
             try:
                 corners.append(td / tu)
             except OverflowError:  # beyond every float: unbounded on that side
-                corners.append(math.copysign(math.inf, td))
+                corners.append(math.inf if td > 0 else -math.inf)
     return math.nextafter(min(corners), -math.inf), math.nextafter(max(corners), math.inf)
 
 
