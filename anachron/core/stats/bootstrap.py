@@ -44,7 +44,7 @@ from array import array
 from bisect import bisect_left
 from collections.abc import Sequence as SequenceABC
 from itertools import repeat
-from operator import add, and_
+from operator import and_
 from typing import Iterable, Sequence
 
 __all__ = [
