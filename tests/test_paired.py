@@ -172,6 +172,23 @@ class TableTest(unittest.TestCase):
         self.assertEqual((report.improved, report.worsened, report.tied), (0, 1, 1))
         self.assertIn("  mean reduction           -0.250\n", report.table())
 
+    def test_a_ratio_beyond_every_float_is_not_reported_and_says_why(self):
+        # mean(u) = 5e-324 / n beside differences near -1: mean(d) / mean(u) is about -1e323 * n.
+        for n in (10, 1000):  # below and from BLOCKS_FROM: both resampling paths
+            u = {f"s{i}": 0.0 for i in range(n)} | {"s0": 5e-324}
+            report = compare_modes(u, {s: 1.0 for s in u}, n_resamples=200)
+            self.assertIsNone(report.relative_reduction)
+            self.assertIsNone(report.relative_ci_low)
+            self.assertIn("n/a (beyond a float; see warnings)", report.table())
+            self.assertTrue(any("may exceed the largest float" in w for w in report.warnings))
+            self.assertEqual(report.mean_reduction, sum(u.values()) / n - 1.0)
+        # The point estimate fits, a resample's ratio might not: only the interval is left out.
+        u = {f"s{i}": 1.0 for i in range(10)} | {"s0": 5e-324}
+        report = compare_modes(u, {s: 1.0 if s != "s1" else 0.0 for s in u} | {"s0": 1.0}, n_resamples=200)
+        self.assertEqual(report.relative_reduction, 5e-324 / 9)  # sum d = 5e-324 over sum u = 9 + 5e-324
+        self.assertIsNone(report.relative_ci_low)
+        self.assertTrue(any("interval is not reported" in w for w in report.warnings))
+
     def test_html(self):
         report = compare_modes(self.U, self.E, n_resamples=100, seed=7)
         html = report._repr_html_()

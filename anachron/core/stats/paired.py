@@ -26,6 +26,7 @@ import html
 import math
 import numbers
 import random
+import sys
 from collections import Counter
 from fractions import Fraction
 from dataclasses import asdict, dataclass
@@ -66,7 +67,7 @@ class ModeComparison:
     ci_low: float
     ci_high: float
     confidence: float
-    relative_reduction: float | None  # mean_reduction / unrestricted_mean; None when that is 0
+    relative_reduction: float | None  # mean_reduction / unrestricted_mean; None when that is 0, or beyond a float
     improved: int  # pairs with unrestricted > enforced
     worsened: int
     tied: int
@@ -102,7 +103,11 @@ class ModeComparison:
         """(label, label width, value): the widths give the published table shape."""
         name = "TCLR" if self.metric == "tclr" else self.metric
         mean_width = max(22, len(f"unrestricted mean {name}"))  # longer metric names stay aligned
-        relative = "n/a (unrestricted mean is 0)" if self.relative_reduction is None else f"{self.relative_reduction * 100:.1f}%"
+        if self.relative_reduction is not None:
+            relative = f"{self.relative_reduction * 100:.1f}%"
+        else:
+            beyond = any(w.startswith(BEYOND_A_FLOAT) for w in self.warnings)
+            relative = "n/a (beyond a float; see warnings)" if beyond else "n/a (unrestricted mean is 0)"
         if self.relative_ci_low is None or self.relative_ci_high is None:
             relative_ci = "n/a"
         else:
@@ -314,16 +319,27 @@ def compare_modes(
         centred = [(n * v - sum_d, c) for v, c in zip(values, counts)]  # n (d_i - mean): the jackknife's spread, scaled
         a = acceleration(sum(c * y**3 for y, c in centred), sum(c * y * y for y, c in centred))
     ci_low, ci_high = interval(means, ci_method, float(confidence), below=below, a=a or 0.0)
-    if not sum_u:
-        relative_ci: tuple[float | None, float | None, int] = (None, None, 0)
-    else:
-        relative_ci = _relative_interval(pairs, numerator, sum_u, sum_d, b, rng, ci_method, float(confidence), shared)
+    relative_ci: tuple[float | None, float | None, int] = (None, None, 0)
+    relative = None
+    too_large: tuple[str, ...] = ()
+    if sum_u:
+        # Every ratio a resample can give is at most n max|d_i| / (least positive u_i) in size.
+        least_u = min(numerator[x] for x, _ in pairs if numerator[x] > 0)
+        widest = n * max(abs(numerator[x] - numerator[y]) for x, y in pairs)
+        if _fits_a_float(abs(sum_d), sum_u):
+            relative = sum_d / sum_u
+        if _fits_a_float(widest, least_u):
+            relative_ci = _relative_interval(pairs, numerator, sum_u, sum_d, b, rng, ci_method, float(confidence), shared)
+        else:
+            too_large = ((BEYOND_A_FLOAT if relative is None else "the relative reduction's interval is not reported")
+                         + ": the unrestricted scores come so close to 0 beside these differences that a ratio "
+                         "mean(u - e) / mean(u) may exceed the largest float",)
 
     improved = sum(c for v, c in differences.items() if v > 0)
     worsened = sum(c for v, c in differences.items() if v < 0)
     p, log10_p = sign_test(improved, improved + worsened)
     warnings = _warnings(n, improved + worsened, b, relative_ci[2]) + _relative_warnings(
-        sum_u > 0 and sum_e == 0, relative_ci[0], relative_ci[1])
+        sum_u > 0 and sum_e == 0, relative_ci[0], relative_ci[1]) + too_large
     return ModeComparison(
         n=n,
         unrestricted_mean=sum_u / scale,
@@ -332,7 +348,7 @@ def compare_modes(
         ci_low=ci_low,
         ci_high=ci_high,
         confidence=float(confidence),
-        relative_reduction=(sum_u - sum_e) / sum_u if sum_u else None,
+        relative_reduction=relative,
         improved=improved,
         worsened=worsened,
         tied=n - improved - worsened,
@@ -347,6 +363,16 @@ def compare_modes(
         relative_ci_high=relative_ci[1],
         warnings=warnings,
     )
+
+
+def _fits_a_float(numerator: int, denominator: int) -> bool:
+    """Whether ``numerator / denominator`` (non-negative ints, denominator > 0), and anything smaller,
+    is below half the largest float: it then rounds to a finite float (with room for rounding)."""
+    return 2 * numerator <= _FLOAT_MAX * denominator
+
+
+_FLOAT_MAX = int(sys.float_info.max)
+BEYOND_A_FLOAT = "the relative reduction is not reported"  # how the warning begins when its estimate is left out
 
 
 def _relative_interval(
