@@ -53,7 +53,7 @@ def checked(task: str, **params: Any) -> None:
 
     Known names: ``corpus``, ``bank``, ``manifest`` (a path or null), ``slice``
     (a string or a list of strings), ``k`` (a positive integer), ``budget`` (a
-    positive integer or null), ``date_presentation`` and ``mode`` (strings).
+    positive integer or null), ``date_presentation``, ``mode`` and ``ranking`` (strings).
     """
     for name, value in params.items():
         where = f"{task}: "
@@ -70,7 +70,7 @@ def checked(task: str, **params: Any) -> None:
                 _positive(name, value, nullable=False)
             elif name == "budget":
                 _positive(name, value, nullable=True)
-            elif name in ("date_presentation", "mode"):
+            elif name in ("date_presentation", "mode", "ranking"):
                 if not isinstance(value, str):
                     raise TaskParameterError(f"-T {name}: expected a string, got {describe(value)}")
             else:

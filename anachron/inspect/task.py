@@ -29,6 +29,7 @@ from anachron.inspect.scorer import RETRIEVAL_TOOLS, tclr_scorer
 from anachron.inspect.solver import anachron_agent, time_lock
 from anachron.inspect.tools import retrieval_tools
 from anachron.store import open_corpus
+from anachron.store.ranking import DEFAULT_RANKING, check_ranking
 from anachron.timelock import DatePresentation
 
 __all__ = ["anachron", "anachron_enforced", "anachron_task", "corpus_samples"]
@@ -90,6 +91,7 @@ def anachron(
     k: int = 5,
     budget: int | None = DEFAULT_BUDGET,
     date_presentation: str = "visible",
+    ranking: str = DEFAULT_RANKING,
 ) -> Task:
     """The task over the corpus samples for *mode*, with the -T parameters:
 
@@ -101,18 +103,22 @@ def anachron(
     - *slice*: only samples of this slice (a comma-separated string or a list for several);
     - *k*: search results per query;
     - *budget*: search and fetch calls allowed per sample (``-T budget=null``: no limit);
-    - *date_presentation*: ``visible``, ``hidden``, ``shift:+N`` or ``shift:-N`` (days).
+    - *date_presentation*: ``visible``, ``hidden``, ``shift:+N`` or ``shift:-N`` (days);
+    - *ranking*: ``bm25`` (the default) or ``count`` (the earlier ranking, to reproduce runs made
+      before BM25), as ``anachron serve --ranking``; recorded with each search.
 
     Every parameter is checked before anything is built: a bad one is a
     one-line :class:`~anachron.inspect.params.TaskParameterError` naming the
     task (``anachron_enforced`` for the enforced mode, as that task's name).
     """
     task_name = "anachron_enforced" if mode == "enforced" else "anachron"
-    checked(task_name, mode=mode, corpus=corpus, slice=slice, k=k, budget=budget, date_presentation=date_presentation)
+    checked(task_name, mode=mode, corpus=corpus, slice=slice, k=k, budget=budget, date_presentation=date_presentation,
+            ranking=ranking)
     with one_line(task_name):
+        check_ranking(ranking)
         data, engine = _corpus_and_engine(corpus)
         presentation = DatePresentation.parse(date_presentation)
-        tools = retrieval_tools(engine, mode=mode, k=k, date_presentation=presentation, budget=budget)
+        tools = retrieval_tools(engine, mode=mode, k=k, date_presentation=presentation, budget=budget, ranking=ranking)
         samples = corpus_samples(data, mode, _slices(slice, data))
         if not samples:
             raise AnachronError(f"{data.source}: the corpus has no samples to evaluate")
@@ -122,7 +128,7 @@ def anachron(
         solver=anachron_agent(tools, budget=budget),
         scorer=tclr_scorer(data),
         message_limit=MESSAGE_LIMIT,
-        metadata={"anachron_mode": mode, "date_presentation": str(presentation)},
+        metadata={"anachron_mode": mode, "date_presentation": str(presentation), "anachron_ranking": ranking},
     )
 
 
@@ -133,9 +139,10 @@ def anachron_enforced(
     k: int = 5,
     budget: int | None = DEFAULT_BUDGET,
     date_presentation: str = "visible",
+    ranking: str = DEFAULT_RANKING,
 ) -> Task:
     """:func:`anachron` with ``mode="enforced"``, under its own task name (``inspect eval anachron/anachron_enforced``)."""
-    return anachron("enforced", corpus, slice, k, budget, date_presentation)
+    return anachron("enforced", corpus, slice, k, budget, date_presentation, ranking)
 
 
 anachron_task = anachron  # the builder's name before the task took a mode: anachron_task("enforced", ...)

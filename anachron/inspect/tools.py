@@ -33,6 +33,7 @@ from inspect_ai.util import Store, store
 from anachron.core import Corpus
 from anachron.core.search import Engine
 from anachron.store import SearchEngine
+from anachron.store.ranking import DEFAULT_RANKING
 from anachron.core.dates import parse_date
 from anachron.core.errors import AnachronError
 from anachron.timelock import Backend, CorpusBackend, DatePresentation, Limits, TimeLock
@@ -78,11 +79,13 @@ class StoreJournal:
         self.store.set(CALLS, [*self.calls(), dict(record)])
 
 
-def _backend(source: "Corpus | Engine | Backend") -> Backend:
+def _backend(source: "Corpus | Engine | Backend", ranking: str | None) -> Backend:
     if isinstance(source, Corpus) or (isinstance(source, Engine) and not hasattr(source, "kind")):
-        return CorpusBackend(source)
+        return CorpusBackend(source, ranking=DEFAULT_RANKING if ranking is None else ranking)
     if not all(hasattr(source, name) for name in ("kind", "source", "search", "fetch")):
         raise AnachronError(f"retrieval tools need a corpus, a SearchEngine or a time-lock backend, got {source!r}")
+    if ranking is not None:  # an upstream ranks as it does: a ranking asked for would not be the one served
+        raise AnachronError(f"ranking {ranking!r}: only a local corpus is ranked by Anachron, not a {source.kind} backend")
     return source  # type: ignore[return-value]
 
 
@@ -181,6 +184,7 @@ def retrieval_tools(
     limits: Limits | None = None,
     allow_undated: bool = False,
     as_of: Callable[[], _dt.date] = store_as_of,
+    ranking: str | None = None,
 ) -> list[ToolDef]:
     """``[search, fetch]`` over one time lock, sharing one budget per sample.
 
@@ -189,9 +193,12 @@ def retrieval_tools(
     fetches together; *limits* sets each cap (give one or the other).  *as_of*
     is called at each tool call and returns the cutoff: by default the date
     that :func:`~anachron.inspect.solver.time_lock` put in the sample store.
+    *ranking* (:data:`~anachron.store.ranking.RANKINGS`; default BM25) ranks a
+    local corpus's searches, as ``serve --ranking`` does, and is recorded with
+    each call; an upstream backend refuses one.
     """
     lock = _Lock(
-        _backend(source),
+        _backend(source, ranking),
         mode=mode,
         k=k,
         presentation=date_presentation,

@@ -45,6 +45,7 @@ from anachron.core import MODES
 from anachron.core.errors import AnachronError, did_you_mean
 from anachron.core.jsonio import read_json
 from anachron.inspect.params import checked, one_line
+from anachron.store.ranking import DEFAULT_RANKING, check_ranking
 from anachron.inspect.scorer import RETRIEVAL_TOOLS
 from anachron.inspect.solver import anachron_agent, time_lock
 from anachron.inspect.task import DEFAULT_BUDGET, MESSAGE_LIMIT
@@ -243,6 +244,7 @@ def anachron_bank(
     mode: str = "enforced",
     k: int = 5,
     budget: int | None = DEFAULT_BUDGET,
+    ranking: str = DEFAULT_RANKING,
 ) -> Task:
     """The question bank, each item asked as of its date with time-locked retrieval.
 
@@ -253,14 +255,16 @@ def anachron_bank(
       mode: Retrieval mode: enforced (date filter on) or unrestricted.
       k: Search results per query.
       budget: Search and fetch calls allowed per sample (``-T budget=null``: no limit).
+      ranking: bm25 (the default) or count (the earlier ranking), as ``anachron serve --ranking``.
     """
-    checked("anachron_bank", bank=bank, manifest=manifest, corpus=corpus, mode=mode, k=k, budget=budget)
+    checked("anachron_bank", bank=bank, manifest=manifest, corpus=corpus, mode=mode, k=k, budget=budget, ranking=ranking)
     with one_line("anachron_bank"):
         if mode not in MODES:
             raise AnachronError(f"-T mode: {did_you_mean(mode, MODES)}expected one of {', '.join(MODES)}, got {mode!r}")
+        check_ranking(ranking)
         questions = verified_bank(bank, manifest)
         engine = open_corpus(corpus if corpus is not None else default_filings_dir(), samples=False).engine
-        tools = retrieval_tools(engine, mode=mode, k=k, budget=budget)
+        tools = retrieval_tools(engine, mode=mode, k=k, budget=budget, ranking=ranking)
     return Task(
         dataset=MemoryDataset(bank_samples(questions, mode), name="anachron-bank"),
         setup=time_lock(),
@@ -269,6 +273,6 @@ def anachron_bank(
         message_limit=MESSAGE_LIMIT,
         # The corpus the tools served, so `anachron export` and `report` score the log against it:
         # the -T corpus as given, or the bundled filings corpus by name (a path would not travel).
-        metadata={"anachron_mode": mode, "bank_version": questions.version,
+        metadata={"anachron_mode": mode, "bank_version": questions.version, "anachron_ranking": ranking,
                   "anachron_corpus": corpus if corpus is not None else BUNDLED_FILINGS},
     )
