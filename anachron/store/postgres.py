@@ -39,6 +39,7 @@ from typing import Iterable
 from ..core.corpus import Corpus, Item
 from ..core.dates import last_known_day
 from ..core.errors import AnachronError
+from . import bitmaps
 from .engine import check_fetch, check_search, count_of, top_ords
 from .index.build import ScannedCorpus, source_corpus
 from .index.codec import entity_doc, item_doc, key, read_entity, read_item, read_sample, read_visible, sample_doc
@@ -293,8 +294,10 @@ class PostgresEngine:
         if missing:
             rows = con.execute(f"SELECT term, strong, weak, strong_groups, weak_groups FROM {SCHEMA}.postings WHERE term = ANY(%s)", (missing,))
             for term, strong, weak, strong_groups, weak_groups in rows:
-                found[term] = (unpack(bytes(strong)), unpack(bytes(weak)),
-                               tuple(unpack_groups(None if g is None else bytes(g)) for g in (strong_groups, weak_groups)))
+                strong, weak = unpack(bytes(strong)), unpack(bytes(weak))
+                found[term] = (strong, weak,
+                               tuple(unpack_groups(None if g is None else bytes(g)) for g in (strong_groups, weak_groups)),
+                               (bitmaps.from_ords(strong), bitmaps.from_ords(weak)))  # for BM25's bitmap way
                 self._cache.put(("ords", term), found[term])
         return {w: found[w] or _NONE for w in words}
 
