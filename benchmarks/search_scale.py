@@ -24,7 +24,7 @@ GB and minutes to build at 1M), ``--peer-dir PEERS`` (tantivy's two indexes and 
 built into PEERS once, stamped with the corpus files' sizes and mtimes, and opened there on later
 runs; PEERS holding another corpus's is refused), ``--postgres URL`` (PostgreSQL as one more
 system, ``PostgresEngine`` in BM25: the corpus is loaded into URL first with ``load_to_postgres``,
-as ``anachron index DIR --to URL`` does, unless ``--postgres-loaded``), ``--no-fts5`` or
+as ``anachron index DIR --to URL`` does, unless ``--postgres-loaded``), ``--no-tantivy``, ``--no-fts5`` or
 ``--fts5-queries N`` (FTS5 costs about a second a query at 1M: timed on the first N latency and
 known-item queries only, which its line says).  The SQLite index is timed in both rankings.  Ratios
 printed: the anachron engines' CPU p95 over each peer's; PostgreSQL's wall p95 over the SQLite
@@ -331,7 +331,7 @@ def _peer_dir(path: Path, root: Path) -> Path:
 
 def compare(items: int, queries: int, known: int, scan_queries: int, index: bool, *, corpus_dir: str | None = None,
             index_file: str | None = None, memory: bool = True, postgres: str | None = None, postgres_loaded: bool = False,
-            fts5: bool = True, fts5_queries: int | None = None, peer_dir: str | None = None) -> None:
+            fts5: bool = True, fts5_queries: int | None = None, peer_dir: str | None = None, tantivy: bool = True) -> None:
     import corpus_gen
 
     from anachron.store.index import IndexEngine, build_index
@@ -374,11 +374,14 @@ def compare(items: int, queries: int, known: int, scan_queries: int, index: bool
             systems.append(_Ours("anachron postgres bm25", PostgresEngine(postgres), "bm25"))
         start = time.perf_counter()
         peers = []
-        try:
-            peers += [_Tantivy(corpus, path=None if peer_dir is None else peers_at / "tantivy-two"),
-                      _Tantivy(corpus, one_field=True, path=None if peer_dir is None else peers_at / "tantivy-one")]
-        except ImportError:
-            print("  tantivy: not installed (pip install '.[bench]')")
+        if not tantivy:
+            print("  tantivy: left out (--no-tantivy)")
+        else:
+            try:
+                peers += [_Tantivy(corpus, path=None if peer_dir is None else peers_at / "tantivy-two"),
+                          _Tantivy(corpus, one_field=True, path=None if peer_dir is None else peers_at / "tantivy-one")]
+            except ImportError:
+                print("  tantivy: not installed (pip install '.[bench]')")
         if fts5:
             peers.append(_Fts5(corpus, peers_at / "fts5.db"))
         print(f"  peers built{'' if peer_dir is None else ' or opened in ' + peer_dir} in {time.perf_counter() - start:.0f} s")
@@ -406,10 +409,10 @@ def compare(items: int, queries: int, known: int, scan_queries: int, index: bool
             capped = f"   (FTS5: the first {len(some)} latency and {len(few)} known-item queries only)" if len(some) < len(latency) else ""
             print(f"  {system.name:<22} {_quality(system, few, dates)}{capped}\n  {'':<22} {shown}")
         for name in ("anachron memory bm25", "anachron index bm25"):
-            if name in floor:
-                fts = f"/ FTS5's {floor[name] / floor['FTS5 bm25']:.2f}x" if "FTS5 bm25" in floor else "(no FTS5)"
-                print(f"  {name}: CPU p95 / tantivy's {floor[name] / floor.get('tantivy', float('nan')):.2f}x, "
-                      f"/ one-field tantivy's {floor[name] / floor.get('tantivy (one field)', float('nan')):.2f}x, {fts}")
+            ratios = [f"/ {label} {floor[name] / floor[peer]:.2f}x" for peer, label in
+                      (("tantivy", "tantivy's"), ("tantivy (one field)", "one-field tantivy's"), ("FTS5 bm25", "FTS5's")) if peer in floor]
+            if name in floor and ratios:
+                print(f"  {name}: CPU p95 {', '.join(ratios)}")
         if "anachron postgres bm25" in wall and "anachron index bm25" in wall:
             print(f"  anachron postgres bm25: wall p95 / the SQLite index's {wall['anachron postgres bm25'] / wall['anachron index bm25']:.2f}x "
                   f"(CPU p95 of this process / the index's {floor['anachron postgres bm25'] / floor['anachron index bm25']:.2f}x)")
@@ -431,6 +434,7 @@ def main() -> None:
     parser.add_argument("--postgres", metavar="URL", help="also PostgreSQL (PostgresEngine), the corpus loaded into URL first (--peers)")
     parser.add_argument("--postgres-loaded", action="store_true", help="URL already holds --corpus: do not reload it")
     parser.add_argument("--no-fts5", action="store_true", help="leave SQLite FTS5 out (--peers)")
+    parser.add_argument("--no-tantivy", action="store_true", help="leave tantivy out (--peers)")
     parser.add_argument("--fts5-queries", type=int, metavar="N", help="time FTS5 on the first N latency and known-item queries only (--peers)")
     parser.add_argument("--peer-dir", metavar="DIR", help="build tantivy's and FTS5's indexes in DIR and reuse them there on later runs (--peers)")
     args = parser.parse_args()
@@ -444,7 +448,8 @@ def main() -> None:
         if args.postgres_loaded and not args.postgres:
             parser.error("--postgres-loaded needs --postgres")
         options = dict(corpus_dir=args.corpus, index_file=args.index, memory=not args.no_memory, postgres=args.postgres,
-                       postgres_loaded=args.postgres_loaded, fts5=not args.no_fts5, fts5_queries=args.fts5_queries, peer_dir=args.peer_dir)
+                       postgres_loaded=args.postgres_loaded, fts5=not args.no_fts5, fts5_queries=args.fts5_queries, peer_dir=args.peer_dir,
+                       tantivy=not args.no_tantivy)
         for items in [None] if args.corpus else args.items or [100_000]:
             compare(items, args.queries, args.known, min(args.scan_queries, args.queries), not args.no_index, **options)
             print(f"  load average after: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
