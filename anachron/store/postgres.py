@@ -44,7 +44,7 @@ from .engine import check_fetch, check_search, count_of, top_ords
 from .index.build import ScannedCorpus, source_corpus
 from .index.codec import entity_doc, item_doc, key, read_entity, read_item, read_sample, read_visible, sample_doc
 from .index.fingerprint import CORPUS_FILES, SERVED, build_meta, check_meta, check_unchanged
-from .index.postings import RANK_ARRAYS, U32, PostingCache, pack, pack_groups, rank_data, unpack, unpack_groups
+from .index.postings import RANK_ARRAYS, U32, PostingCache, bitmap, pack, pack_groups, rank_data, unpack, unpack_groups
 from .ranking import DEFAULT_RANKING, RankData, check_ranking, shown_score, top_bm25
 from .index.stored import Connections, StoredItems
 from .terms import STRONG_WEIGHT, WEAK_WEIGHT, item_terms, match_words
@@ -67,7 +67,8 @@ CREATE TABLE {SCHEMA}.items (
 CREATE TABLE {SCHEMA}.item_entities (entity text NOT NULL, ord bigint NOT NULL, PRIMARY KEY (entity, ord));
 CREATE TABLE {SCHEMA}.samples (pos integer PRIMARY KEY, id text NOT NULL UNIQUE, as_of date NOT NULL, doc text NOT NULL);
 CREATE TABLE {SCHEMA}.vocab (term text PRIMARY KEY, strong integer NOT NULL, weak integer NOT NULL);
-CREATE TABLE {SCHEMA}.postings (term text PRIMARY KEY, strong bytea NOT NULL, weak bytea NOT NULL, strong_groups bytea, weak_groups bytea);
+CREATE TABLE {SCHEMA}.postings (term text PRIMARY KEY, strong bytea NOT NULL, weak bytea NOT NULL, strong_groups bytea, weak_groups bytea,
+                               strong_bits bytea, weak_bits bytea);
 CREATE TABLE {SCHEMA}.ranking (name text PRIMARY KEY, data bytea NOT NULL);
 """
 _INDEXES = f"""
@@ -206,10 +207,11 @@ def _write(con, corpus: ScannedCorpus, root: Path, files) -> None:
         for n, s in enumerate(corpus.samples.values()):
             copy.write_row((n, key(s.id), s.as_of, sample_doc(s)))
     items = len(corpus.links)
-    with cur.copy(f"COPY {SCHEMA}.postings (term, strong, weak, strong_groups, weak_groups) FROM STDIN") as copy:
+    with cur.copy(f"COPY {SCHEMA}.postings (term, strong, weak, strong_groups, weak_groups, strong_bits, weak_bits) FROM STDIN") as copy:
         for term in sorted(lists):
             strong, weak = lists[term]
-            copy.write_row((term, pack(strong), pack(weak), pack_groups(strong, ranks["strong_len"], items), pack_groups(weak, ranks["weak_len"], items)))
+            copy.write_row((term, pack(strong), pack(weak), pack_groups(strong, ranks["strong_len"], items), pack_groups(weak, ranks["weak_len"], items),
+                            bitmap(strong, items), bitmap(weak, items)))
     with cur.copy(f"COPY {SCHEMA}.ranking (name, data) FROM STDIN") as copy:
         for name in RANK_ARRAYS:
             copy.write_row((name, pack(ranks[name])))
@@ -292,12 +294,15 @@ class PostgresEngine:
         found = {w: self._cache.get(("ords", w)) for w in words}
         missing = [w for w, kept in found.items() if kept is None]
         if missing:
-            rows = con.execute(f"SELECT term, strong, weak, strong_groups, weak_groups FROM {SCHEMA}.postings WHERE term = ANY(%s)", (missing,))
-            for term, strong, weak, strong_groups, weak_groups in rows:
+            rows = con.execute(f"SELECT term, strong, weak, strong_groups, weak_groups, strong_bits, weak_bits FROM {SCHEMA}.postings "
+                               "WHERE term = ANY(%s)", (missing,))
+            for term, strong, weak, strong_groups, weak_groups, strong_bits, weak_bits in rows:
+                # A dense column's bitmap is stored (as in the SQLite index); a short one's is made here.
                 strong, weak = unpack(bytes(strong)), unpack(bytes(weak))
                 found[term] = (strong, weak,
                                tuple(unpack_groups(None if g is None else bytes(g)) for g in (strong_groups, weak_groups)),
-                               (bitmaps.from_ords(strong), bitmaps.from_ords(weak)))  # for BM25's bitmap way
+                               tuple(int.from_bytes(bits, "little") if bits is not None else bitmaps.from_ords(ords)
+                                     for bits, ords in ((strong_bits, strong), (weak_bits, weak))))
                 self._cache.put(("ords", term), found[term])
         return {w: found[w] or _NONE for w in words}
 

@@ -32,10 +32,10 @@ One rule, here, for the in-memory engine, the SQLite index and PostgreSQL
 - **Ties** (equal scores) break by recency before T: the newest publish
   date first, then the smaller id (:func:`order_key`), a total order.
 
-Top *k* is found exactly, term at a time, rarest word first, with MaxScore
-pruning: once no item outside the current candidates can reach the *k*-th
-score (the remaining words' best contributions add up to less), the other
-words are only looked up for the candidates that can still reach it.
+Top *k* is found exactly, one of three ways (:func:`top_bm25`): over
+bitmaps, by branch and bound on the items' word patterns and field lengths
+(a query whose words hold many items); or term at a time with MaxScore
+pruning, or by length groups (a few postings).
 
 >>> contribution(idf(10, 1), FIELD_WEIGHTS[0], 4, 4.0)
 2390916
@@ -63,6 +63,7 @@ __all__ = [
     "check_ranking",
     "BITMAP_K",
     "BITMAP_POSTINGS",
+    "FEW_ITEMS",
     "GROUPED_POSTINGS",
     "contribution",
     "group_by_length",
@@ -140,10 +141,11 @@ class RankData:
         self.totals = tuple([0, *itertools.accumulate(lengths)] for lengths in self.lengths)
         self._by_length: tuple | None = None
 
-    def by_length(self) -> tuple[tuple[list[int], dict[int, int]], tuple[list[int], dict[int, int]]]:
-        """Per field, its lengths in use (ascending, 0 left out) and ``{length: bitmap of the positions
-        whose field has that length}`` (:mod:`.bitmaps`), made at the first call (one pass over the
-        positions; kept: ranking never changes them)."""
+    def by_length(self) -> tuple[tuple[list[int], dict[int, int], dict[int, int]], ...]:
+        """Per field, its lengths in use (ascending, 0 left out), ``{length: bitmap of the positions
+        whose field has that length}`` and ``{length: bitmap of those whose field is at least that
+        long}`` (:mod:`.bitmaps`), made at the first call (one pass over the positions; kept: ranking
+        never changes them)."""
         if self._by_length is None:
             made = []
             for lengths in self.lengths:
@@ -155,7 +157,13 @@ class RankData:
                         if row is None:
                             row = rows[length] = bytearray(size)
                         row[o >> 3] |= 1 << (o & 7)
-                made.append((sorted(rows), {length: int.from_bytes(row, "little") for length, row in rows.items()}))
+                lengths_in_use = sorted(rows)
+                equal = {length: int.from_bytes(row, "little") for length, row in rows.items()}
+                at_least, above = {}, 0
+                for length in reversed(lengths_in_use):
+                    above |= equal[length]
+                    at_least[length] = above
+                made.append((lengths_in_use, equal, at_least))
             self._by_length = tuple(made)
         return self._by_length  # type: ignore[return-value]
 
@@ -228,18 +236,21 @@ def top_bm25(
 
     *lists* holds, per distinct query word, the ascending positions of the
     items holding it as a strong term and as a weak term (all items: this
-    cuts them), and optionally, third, those two lists grouped by length
+    cuts them), optionally, third, those two lists grouped by length
     (:func:`group_by_length`; either may be ``None``, grouped here when
-    needed); the visible
-    items are positions ``low <= p < high``, and the statistics are theirs
-    (see the module doc).
+    needed), and optionally, fourth, the two lists as bitmaps
+    (:mod:`.bitmaps`, of all items; either may be ``None``, made here from
+    the visible positions when needed); the visible items are positions
+    ``low <= p < high``, and the statistics are theirs (see the module doc).
 
-    Two exact ways, the same result: a query whose rarest word is held by
-    *k* to :data:`GROUPED_POSTINGS` visible items is added up term at a time
-    with MaxScore pruning (:func:`_term_at_a_time`: the rare word's items
-    set a bar the common words seldom reach); any other (common words only,
-    or a word too rare to fill the top *k*) is answered by length groups,
-    best first (:func:`_by_groups`).
+    Three exact ways, the same result: a query whose words hold more than
+    :data:`BITMAP_POSTINGS` visible postings in all, asking for at most
+    :data:`BITMAP_K` items, is answered over bitmaps (:func:`_by_bitmaps`);
+    any other whose rarest word is held by *k* to :data:`GROUPED_POSTINGS`
+    visible items is added up term at a time with MaxScore pruning
+    (:func:`_term_at_a_time`: the rare word's items set a bar the common
+    words seldom reach); the rest (a word too rare to fill the top *k*, or
+    a large *k*) by length groups, best first (:func:`_by_groups`).
     """
     n = high - low
     if n <= 0:
@@ -425,15 +436,14 @@ def _by_bitmaps(words, data: RankData, low: int, high: int, k: int) -> list[tupl
     *k*; ties at the *k*-th score are all met first (the next bound is below
     it), and the newest of them are taken (:func:`_newest`).
     """
-    (strong_lengths, strong_bits), (weak_lengths, weak_bits) = data.by_length()
-    if not strong_lengths:
-        strong_lengths = [1]  # no item has a strong term: no word is strong anywhere, the length never read
-    if not weak_lengths:
-        weak_lengths = [1]
+    (strong_lengths, strong_eq, strong_ge), (weak_lengths, weak_eq, weak_ge) = data.by_length()
+    strong_lengths = strong_lengths or [1]  # no item has a strong term: no word is strong anywhere, never read
+    weak_lengths = weak_lengths or [1]
     strong_lengths_of, weak_lengths_of = data.lengths
     visible = ((1 << high) - 1) ^ ((1 << low) - 1)
     m = len(words)
     columns = []  # per word: (strong bitmap, weak bitmap, strong table, weak table), visible items only
+    held_by = []  # per word: how many visible items hold it strong, weak
     for word in words:
         fields, tables, given = word[1], word[2], word[5]
         made = []
@@ -447,6 +457,8 @@ def _by_bitmaps(words, data: RankData, low: int, high: int, k: int) -> list[tupl
             else:
                 made.append(bitmaps.from_ords(_sliced(ords, start, stop)))
         columns.append((made[0], made[1], tables[0], tables[1]))
+        held_by.append(tuple(stop - start for _, start, stop in fields))
+    neither_of: dict[int, int] = {}  # per word, made when first needed: the visible items holding it in neither field
 
     def bound(i: int, strong: tuple, weak: tuple, a: int, b: int) -> int:
         s_len, w_len = strong_lengths[a], weak_lengths[b]
@@ -456,26 +468,38 @@ def _by_bitmaps(words, data: RankData, low: int, high: int, k: int) -> list[tupl
             total += max(s_table[s_len] if s_bits else 0, w_table[w_len] if w_bits else 0)
         return total
 
-    # A cell: (-bound, number, bits, i, strong words, weak words, a, b, pinned strong, pinned weak).
+    # A cell is pushed with its parent's bits and a mask, and made (parent & mask) only if taken:
+    # (-bound, number, parent bits, mask, i, strong words, weak words, a, b, pinned strong, pinned weak).
     count = itertools.count()
-    cells = [(-bound(0, (), (), 0, 0), next(count), visible, 0, (), (), 0, 0, False, False)]
-    found: list[tuple[int, int]] = []  # (score, bitmap) of exact cells
+    cells = [(-bound(0, (), (), 0, 0), next(count), visible, None, 0, (), (), 0, 0, False, False)]
+    found: list[tuple[int, object]] = []  # (score, bitmap or positions) of exact cells
     best: list[list[int]] = []  # min-heap of [score, items] over exact cells, holding just enough for k items
     held = 0
     while cells:
         top = -cells[0][0]
         if not top or held >= k and top < best[0][0]:
             break
-        _, _, bits, i, strong, weak, a, b, s_pin, w_pin = heapq.heappop(cells)
+        _, _, bits, mask, i, strong, weak, a, b, s_pin, w_pin = heapq.heappop(cells)
+        if mask is not None:
+            bits &= mask
+            if not bits:
+                continue
         children = []
         if i < m:
-            s_bits, w_bits = columns[i][0] & bits, columns[i][1] & bits
-            neither = bits ^ s_bits ^ w_bits  # a word is strong or weak in an item, never both
-            children = [(s_bits, i + 1, strong + (i,), weak, a, b, s_pin, w_pin),
-                        (w_bits, i + 1, strong, weak + (i,), a, b, s_pin, w_pin),
+            neither = neither_of.get(i)
+            if neither is None:
+                neither = neither_of[i] = visible ^ columns[i][0] ^ columns[i][1]  # never both in one item
+            children = [(columns[i][0], i + 1, strong + (i,), weak, a, b, s_pin, w_pin),
+                        (columns[i][1], i + 1, strong, weak + (i,), a, b, s_pin, w_pin),
                         (neither, i + 1, strong, weak, a, b, s_pin, w_pin)]
-        elif not (s_pin or w_pin or a or b) and (strong or weak) and (n_items := bits.bit_count()) <= _FEW:
-            # A whole pattern held by few items: each scored from its lengths, not split further.
+        elif not (strong or weak):
+            continue  # holds no query word
+        elif not (s_pin or w_pin or a or b) and (
+                min([held_by[w][0] for w in strong] + [held_by[w][1] for w in weak]) <= FEW_ITEMS
+                or len(strong) + len(weak) > 1 and bits.bit_count() <= FEW_ITEMS):
+            # A whole pattern held by few items (its rarest field says so, or a count): each item scored
+            # from its lengths, not split further.  (A count costs a pass over the bitmap: only where
+            # words meet, which is where few items are.)
             by_score: dict[int, list[int]] = {}
             tables = [columns[w][2] for w in strong], [columns[w][3] for w in weak]
             for o in _positions(bits):
@@ -490,16 +514,14 @@ def _by_bitmaps(words, data: RankData, low: int, high: int, k: int) -> list[tupl
                 held -= heapq.heappop(best)[1]
             continue
         elif strong and not s_pin:
-            same = bits & strong_bits[strong_lengths[a]]
-            children = [(same, i, strong, weak, a, b, True, w_pin)]
+            children = [(strong_eq[strong_lengths[a]], i, strong, weak, a, b, True, w_pin)]
             if a + 1 < len(strong_lengths):
-                children.append((bits ^ same, i, strong, weak, a + 1, b, False, w_pin))
+                children.append((strong_ge[strong_lengths[a + 1]], i, strong, weak, a + 1, b, False, w_pin))
         elif weak and not w_pin:
-            same = bits & weak_bits[weak_lengths[b]]
-            children = [(same, i, strong, weak, a, b, s_pin, True)]
+            children = [(weak_eq[weak_lengths[b]], i, strong, weak, a, b, s_pin, True)]
             if b + 1 < len(weak_lengths):
-                children.append((bits ^ same, i, strong, weak, a, b + 1, s_pin, False))
-        elif strong or weak:  # exact: every item of the cell scores *top*
+                children.append((weak_ge[weak_lengths[b + 1]], i, strong, weak, a, b + 1, s_pin, False))
+        else:  # exact: every item of the cell scores *top*
             n_items = bits.bit_count()
             found.append((top, bits))
             heapq.heappush(best, [top, n_items])
@@ -507,9 +529,12 @@ def _by_bitmaps(words, data: RankData, low: int, high: int, k: int) -> list[tupl
             while held - best[0][1] >= k:
                 held -= heapq.heappop(best)[1]
             continue
+        floor = best[0][0] if held >= k else 0
         for child in children:
             if child[0]:
-                heapq.heappush(cells, (-bound(*child[1:6]), next(count), *child))
+                child_bound = bound(*child[1:6])
+                if child_bound >= floor:  # a cell bounded below the k-th score is never taken
+                    heapq.heappush(cells, (-child_bound, next(count), bits, *child))
     if not found:
         return []
     kth = best[0][0] if held >= k else 0
@@ -522,7 +547,7 @@ def _by_bitmaps(words, data: RankData, low: int, high: int, k: int) -> list[tupl
     return chosen[:k]
 
 
-_FEW = 64  # items of a whole pattern scored one by one rather than split by length
+FEW_ITEMS = 64  # items of a whole pattern (bitmap way) scored one by one rather than split by length
 
 
 def _positions(bits: int) -> list[int]:
