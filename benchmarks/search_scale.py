@@ -409,6 +409,8 @@ def compare(items: int, queries: int, known: int, scan_queries: int, index: bool
             capped = f"   (FTS5: the first {len(some)} latency and {len(few)} known-item queries only)" if len(some) < len(latency) else ""
             print(f"  {system.name:<22} {_quality(system, few, dates)}{capped}\n  {'':<22} {shown}")
         for name in ("anachron memory bm25", "anachron index bm25"):
+            if name not in floor:
+                continue
             ratios = [f"/ {label} {floor[name] / floor[peer]:.2f}x" for peer, label in
                       (("tantivy", "tantivy's"), ("tantivy (one field)", "one-field tantivy's"), ("FTS5 bm25", "FTS5's")) if peer in floor]
             if name in floor and ratios:

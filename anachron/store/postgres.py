@@ -25,6 +25,7 @@ measured, not hidden).
 from __future__ import annotations
 
 import array
+import bisect
 import collections
 import datetime as _dt
 import hashlib
@@ -278,12 +279,12 @@ class PostgresEngine:
             ranked = [(o, count_of(lists, o)) for o in ords]
         else:
             items = int(self.meta["items"])
-            bound = items
-            if day is not None:
-                row = con.execute(f"SELECT ord FROM {SCHEMA}.items WHERE day <= %s ORDER BY day DESC, ord DESC LIMIT 1", (day,)).fetchone()
-                bound = 0 if row is None else row[0]
+            rank = self._rank_data(con)
+            # The last ord published on or before the day: ords follow (day, id), so the ranking's own
+            # day array answers it, with no query (ord 0 is a placeholder of day 0, never visible).
+            bound = items if day is None else bisect.bisect_right(rank.days, day.toordinal(), 1) - 1
             found = self._lists(con, words)
-            ranked = [(o, shown_score(s)) for o, s in top_bm25([found[w] for w in words], self._rank_data(con), 1, bound + 1, min(k, _MAX_K))]
+            ranked = [(o, shown_score(s)) for o, s in top_bm25([found[w] for w in words], rank, 1, bound + 1, min(k, _MAX_K))]
         ords = [o for o, _ in ranked]
         docs = dict(con.execute(f"SELECT ord, doc FROM {SCHEMA}.items WHERE ord = ANY(%s)", (ords,)).fetchall())
         return [(read_item(docs[o]), s) for o, s in ranked]
