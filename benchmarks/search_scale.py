@@ -4,6 +4,8 @@
     python benchmarks/search_scale.py --items 10000 --queries 300
     python benchmarks/search_scale.py --baseline /tmp/old   # also an older tree's SearchEngine (git archive)
     python benchmarks/search_scale.py --peers --items 100000   # BM25 against tantivy and FTS5 bm25() (bench extra)
+    python benchmarks/search_scale.py --peers --corpus DIR --index FILE --no-memory \
+        --postgres URL --peer-dir PEERS --fts5-queries 50         # at 1M items, in minutes (see below)
 
 ``--peers`` (pip install '.[bench]') measures on benchmarks/corpus_gen.py's corpus (2000-2025) instead:
 the in-memory engine and the SQLite index (``--no-index`` leaves it out) in BM25 and in the count
@@ -12,7 +14,22 @@ fields, every one with the same date filter (published on or before T), on the s
 corpus_gen's agent-shaped queries, enforced, k = 10.  Quality: known-item queries (3 distinct words of
 an item visible at T, T drawn at random), hit@10 and MRR@10 of the target, and the median age (years
 before T) of what is returned.  BM25 results are checked against the scan (tests/reference_engines.py)
-on the first ``--scan-queries`` queries.
+on the first ``--scan-queries`` queries (0: the scan is not built).
+
+At 1M items, ``--peers`` options reuse what an earlier run or command built, so a run takes minutes:
+``--corpus DIR`` (a directory made by ``benchmarks/corpus_gen.py DIR --items N --seed 16``; instead
+of ``--items``, which generates one in a temporary directory), ``--index FILE`` (its SQLite index,
+``anachron index DIR --out FILE``; refused if stale), ``--no-memory`` (no in-memory engine: about 5
+GB and minutes to build at 1M), ``--peer-dir PEERS`` (tantivy's two indexes and the FTS5 table are
+built into PEERS once, stamped with the corpus files' sizes and mtimes, and opened there on later
+runs; PEERS holding another corpus's is refused), ``--postgres URL`` (PostgreSQL as one more
+system, ``PostgresEngine`` in BM25: the corpus is loaded into URL first with ``load_to_postgres``,
+as ``anachron index DIR --to URL`` does, unless ``--postgres-loaded``), ``--no-tantivy``, ``--no-fts5`` or
+``--fts5-queries N`` (FTS5 costs about a second a query at 1M: timed on the first N latency and
+known-item queries only, which its line says).  The SQLite index is timed in both rankings.  Ratios
+printed: the anachron engines' CPU p95 over each peer's; PostgreSQL's wall p95 over the SQLite
+index's (its work is in the server process, outside this thread's CPU time).  The load average is
+printed before and after each run.
 
 The corpus is benchmarks/workload.py's (seeded: Zipf-like words, titles of 4-9 words, texts of
 20-60, entities named by 60% of items).  Queries are seeded too, shaped like an agent's: 1-4
@@ -180,7 +197,8 @@ class _Tantivy:
     """tantivy over two fields (title + entity names boosted 2, text: BM25 per field, as tantivy
     scores a multi-field query), or over one field holding both (*one_field*)."""
 
-    def __init__(self, corpus, one_field: bool = False) -> None:
+    def __init__(self, corpus, one_field: bool = False, path: Path | None = None) -> None:
+        """Built in memory, or in the directory *path*; one that :func:`_peer_dir` found built there is opened."""
         import tantivy
 
         self.tantivy, self.one_field = tantivy, one_field
@@ -191,7 +209,13 @@ class _Tantivy:
         builder.add_integer_field("day", fast=True, indexed=True)
         builder.add_text_field("id", stored=True, tokenizer_name="raw")
         self.schema = builder.build()
-        self.index = tantivy.Index(self.schema)
+        if path is not None and (path / _BUILT).exists():
+            self.index = tantivy.Index(self.schema, path=str(path), reuse=True)
+            self.searcher = self.index.searcher()
+            return
+        if path is not None:
+            path.mkdir(parents=True, exist_ok=True)
+        self.index = tantivy.Index(self.schema) if path is None else tantivy.Index(self.schema, path=str(path), reuse=False)
         writer = self.index.writer(heap_size=512 << 20, num_threads=1)
         for item in corpus.items.values():
             names = " ".join(corpus.entities[e].name + " " + e for e in item.entities)
@@ -204,6 +228,8 @@ class _Tantivy:
         writer.wait_merging_threads()
         self.index.reload()
         self.searcher = self.index.searcher()
+        if path is not None:
+            (path / _BUILT).touch()
 
     def search(self, query: str, day: dt.date, k: int) -> list[str]:
         from anachron.store.terms import tokenize
@@ -228,12 +254,18 @@ class _Fts5:
     def __init__(self, corpus, path: Path) -> None:
         import sqlite3
 
+        done = path.with_name(path.name + _BUILT)
+        if done.exists():  # built by an earlier run into the same --peer-dir
+            self.con = sqlite3.connect(path)
+            return
+        path.unlink(missing_ok=True)
         self.con = sqlite3.connect(path)
         self.con.execute("CREATE VIRTUAL TABLE docs USING fts5(title, body, day UNINDEXED, id UNINDEXED)")
         self.con.executemany("INSERT INTO docs VALUES (?, ?, ?, ?)", (
             (f"{i.title} {' '.join(corpus.entities[e].name + ' ' + e for e in i.entities)}", i.text, i.publish_date.toordinal(), i.id)
             for i in corpus.items.values()))
         self.con.commit()
+        done.touch()
 
     def search(self, query: str, day: dt.date, k: int) -> list[str]:
         from anachron.store.terms import tokenize
@@ -266,68 +298,126 @@ def _quality(system, known, dates) -> str:
     return f"hit@10 {hits / len(known):.3f}  MRR@10 {reciprocal / len(known):.3f}  median age {statistics.median(ages) if ages else 0:.1f} y"
 
 
-def _latency(system, queries) -> tuple[str, float]:
+def _latency(system, queries) -> tuple[str, float, float]:
     """Wall and CPU percentiles (the CPU time of this thread: on a shared machine the wall time carries
-    other jobs); the CPU p95 is what the ratios compare."""
+    other jobs), then the CPU p95 and the wall p95.  The CPU p95 is what the ratios compare, except for
+    PostgreSQL, whose work is mostly in the server's process: its wall p95 is compared."""
     times, cpu = [], []
     for query, day in queries:
         start, used = time.perf_counter(), time.thread_time()
         system.search(query, day, 10)
         cpu.append(time.thread_time() - used)
         times.append(time.perf_counter() - start)
-    return f"wall {_percentiles(times)}\n  {'':<22} CPU  {_percentiles(cpu)}", sorted(cpu)[min(len(cpu) - 1, int(0.95 * len(cpu)))]
+    def p95(values):
+        return sorted(values)[min(len(values) - 1, int(0.95 * len(values)))]
+    return f"wall {_percentiles(times)}\n  {'':<22} CPU  {_percentiles(cpu)}", p95(cpu), p95(times)
 
 
-def compare(items: int, queries: int, known: int, scan_queries: int, index: bool) -> None:
+_BUILT = ".built"  # marks a peer index complete in --peer-dir (a run stopped while building leaves none)
+
+
+def _peer_dir(path: Path, root: Path) -> Path:
+    """*path*, made, for peers of the corpus in *root*: the size and mtime of its files are kept in
+    ``corpus.json``; a directory holding peers of another corpus is refused (remove it)."""
+    stamp = {name: [(root / name).stat().st_size, (root / name).stat().st_mtime_ns] for name in ("items.jsonl", "entities.jsonl")}
+    stamp["corpus"] = str(root.resolve())
+    path.mkdir(parents=True, exist_ok=True)
+    kept = path / "corpus.json"
+    if kept.exists() and json.loads(kept.read_text()) != stamp:
+        raise SystemExit(f"{path}: holds peer indexes of another corpus (or an older one); remove it")
+    kept.write_text(json.dumps(stamp))
+    return path
+
+
+def compare(items: int, queries: int, known: int, scan_queries: int, index: bool, *, corpus_dir: str | None = None,
+            index_file: str | None = None, memory: bool = True, postgres: str | None = None, postgres_loaded: bool = False,
+            fts5: bool = True, fts5_queries: int | None = None, peer_dir: str | None = None, tantivy: bool = True) -> None:
     import corpus_gen
 
     from anachron.store.index import IndexEngine, build_index
 
     with tempfile.TemporaryDirectory() as tmp:
         start = time.perf_counter()
-        root = corpus_gen.generate(Path(tmp) / "corpus", items)
-        corpus = load_corpus(root)
-        print(f"\n{items:,} items (benchmarks/corpus_gen.py, seed 16), generated and loaded in {time.perf_counter() - start:.0f} s")
+        if corpus_dir is None:
+            root = corpus_gen.generate(Path(tmp) / "corpus", items)
+            corpus = load_corpus(root)
+            print(f"\n{items:,} items (benchmarks/corpus_gen.py, seed 16), generated and loaded in {time.perf_counter() - start:.0f} s")
+        else:
+            root = Path(corpus_dir)
+            corpus = load_corpus(root)
+            items = len(corpus.items)
+            print(f"\n{items:,} items from {root}, loaded in {time.perf_counter() - start:.0f} s")
+        peers_at = Path(tmp) if peer_dir is None else _peer_dir(Path(peer_dir), root)
         systems = []
-        start = time.perf_counter()
-        engine = SearchEngine(corpus)
-        print(f"  in-memory engine built in {time.perf_counter() - start:.1f} s")
-        systems += [_Ours("anachron memory bm25", engine, "bm25"), _Ours("anachron memory count", engine, "count")]
+        if memory:
+            start = time.perf_counter()
+            engine = SearchEngine(corpus)
+            print(f"  in-memory engine built in {time.perf_counter() - start:.1f} s")
+            systems += [_Ours("anachron memory bm25", engine, "bm25"), _Ours("anachron memory count", engine, "count")]
         if index:
             start = time.perf_counter()
-            built = build_index(root, Path(tmp) / "corpus.db", samples=False)
-            print(f"  SQLite index built in {time.perf_counter() - start:.0f} s ({built.bytes / 2**20:.0f} MiB)")
-            systems.append(_Ours("anachron index bm25", IndexEngine(built.path), "bm25"))
+            if index_file is None:
+                built = build_index(root, Path(tmp) / "corpus.db", samples=False)
+                print(f"  SQLite index built in {time.perf_counter() - start:.0f} s ({built.bytes / 2**20:.0f} MiB)")
+                stored = IndexEngine(built.path)
+            else:
+                stored = IndexEngine(index_file)  # refused if it is not of this corpus's files
+                print(f"  SQLite index {index_file} opened ({Path(index_file).stat().st_size / 2**20:.0f} MiB)")
+            systems += [_Ours("anachron index bm25", stored, "bm25"), _Ours("anachron index count", stored, "count")]
+        if postgres:
+            from anachron.store.postgres import PostgresEngine, load_to_postgres, redact
+
+            if not postgres_loaded:
+                start = time.perf_counter()
+                load_to_postgres(root, postgres, samples=False)
+                print(f"  loaded into PostgreSQL ({redact(postgres)}) in {time.perf_counter() - start:.0f} s")
+            systems.append(_Ours("anachron postgres bm25", PostgresEngine(postgres), "bm25"))
         start = time.perf_counter()
         peers = []
-        try:
-            peers += [_Tantivy(corpus), _Tantivy(corpus, one_field=True)]
-        except ImportError:
-            print("  tantivy: not installed (pip install '.[bench]')")
-        peers.append(_Fts5(corpus, Path(tmp) / "fts5.db"))
-        print(f"  peers built in {time.perf_counter() - start:.0f} s")
+        if not tantivy:
+            print("  tantivy: left out (--no-tantivy)")
+        else:
+            try:
+                peers += [_Tantivy(corpus, path=None if peer_dir is None else peers_at / "tantivy-two"),
+                          _Tantivy(corpus, one_field=True, path=None if peer_dir is None else peers_at / "tantivy-one")]
+            except ImportError:
+                print("  tantivy: not installed (pip install '.[bench]')")
+        if fts5:
+            peers.append(_Fts5(corpus, peers_at / "fts5.db"))
+        print(f"  peers built{'' if peer_dir is None else ' or opened in ' + peer_dir} in {time.perf_counter() - start:.0f} s")
         systems += peers
         dates = {i.id: i.publish_date for i in corpus.items.values()}
         days = corpus_gen.as_of_dates(queries)
         latency = list(zip(corpus_gen.queries(queries, entities=len(corpus.entities)), days))
-        scan = ScanSearch(corpus)
-        for query, day in latency[:scan_queries]:
-            want = [i.id for i in scan.search(query, as_of=day, mode="enforced", k=10)]
-            for system in systems:
-                if system.name.endswith("bm25") and system.name.startswith("anachron") and system.search(query, day, 10) != want:
-                    raise SystemExit(f"{system.name}: {query!r} {day}: {system.search(query, day, 10)} != scan {want}")
-        print(f"  BM25 results = the scan's on {min(scan_queries, len(latency))} queries (memory and index)")
+        if scan_queries:
+            scan = ScanSearch(corpus)
+            for query, day in latency[:scan_queries]:
+                want = [i.id for i in scan.search(query, as_of=day, mode="enforced", k=10)]
+                for system in systems:
+                    if system.name.endswith("bm25") and system.name.startswith("anachron") and system.search(query, day, 10) != want:
+                        raise SystemExit(f"{system.name}: {query!r} {day}: {system.search(query, day, 10)} != scan {want}")
+            del scan
+            print(f"  BM25 results = the scan's on {min(scan_queries, len(latency))} queries (every anachron engine)")
         cases = _known_items(corpus, known, seed=3)
         print(f"  enforced, k = 10; latency over {len(latency)} agent-shaped queries, quality over {len(cases)} known-item queries")
-        floor = {}
+        floor, wall = {}, {}
         for system in systems:
-            shown, p95 = _latency(system, latency)
-            floor[system.name] = p95
-            print(f"  {system.name:<22} {_quality(system, cases, dates)}\n  {'':<22} {shown}")
+            some, few = latency, cases
+            if system.name == "FTS5 bm25" and fts5_queries is not None:
+                some, few = latency[:fts5_queries], cases[:fts5_queries]
+            shown, floor[system.name], wall[system.name] = _latency(system, some)
+            capped = f"   (FTS5: the first {len(some)} latency and {len(few)} known-item queries only)" if len(some) < len(latency) else ""
+            print(f"  {system.name:<22} {_quality(system, few, dates)}{capped}\n  {'':<22} {shown}")
         for name in ("anachron memory bm25", "anachron index bm25"):
-            if name in floor:
-                print(f"  {name}: CPU p95 / tantivy's {floor[name] / floor.get('tantivy', float('nan')):.2f}x, "
-                      f"/ FTS5's {floor[name] / floor['FTS5 bm25']:.2f}x")
+            if name not in floor:
+                continue
+            ratios = [f"/ {label} {floor[name] / floor[peer]:.2f}x" for peer, label in
+                      (("tantivy", "tantivy's"), ("tantivy (one field)", "one-field tantivy's"), ("FTS5 bm25", "FTS5's")) if peer in floor]
+            if name in floor and ratios:
+                print(f"  {name}: CPU p95 {', '.join(ratios)}")
+        if "anachron postgres bm25" in wall and "anachron index bm25" in wall:
+            print(f"  anachron postgres bm25: wall p95 / the SQLite index's {wall['anachron postgres bm25'] / wall['anachron index bm25']:.2f}x "
+                  f"(CPU p95 of this process / the index's {floor['anachron postgres bm25'] / floor['anachron index bm25']:.2f}x)")
 
 
 def main() -> None:
@@ -340,12 +430,31 @@ def main() -> None:
     parser.add_argument("--peers", action="store_true", help="BM25 against tantivy and FTS5 bm25(): latency and known-item quality")
     parser.add_argument("--known", type=int, default=1000, help="known-item queries (--peers)")
     parser.add_argument("--no-index", action="store_true", help="leave the SQLite index out (--peers)")
+    parser.add_argument("--corpus", metavar="DIR", help="a corpus directory made before (benchmarks/corpus_gen.py) instead of --items (--peers)")
+    parser.add_argument("--index", metavar="FILE", help="a SQLite index of --corpus made before (anachron index DIR --out FILE) (--peers)")
+    parser.add_argument("--no-memory", action="store_true", help="leave the in-memory engine out (--peers)")
+    parser.add_argument("--postgres", metavar="URL", help="also PostgreSQL (PostgresEngine), the corpus loaded into URL first (--peers)")
+    parser.add_argument("--postgres-loaded", action="store_true", help="URL already holds --corpus: do not reload it")
+    parser.add_argument("--no-fts5", action="store_true", help="leave SQLite FTS5 out (--peers)")
+    parser.add_argument("--no-tantivy", action="store_true", help="leave tantivy out (--peers)")
+    parser.add_argument("--fts5-queries", type=int, metavar="N", help="time FTS5 on the first N latency and known-item queries only (--peers)")
+    parser.add_argument("--peer-dir", metavar="DIR", help="build tantivy's and FTS5's indexes in DIR and reuse them there on later runs (--peers)")
     args = parser.parse_args()
     print(f"machine: {platform.machine()}, {os.cpu_count()} CPUs, Python {platform.python_version()}, "
-          f"load average {os.getloadavg()[0]:.2f}")
+          f"load average {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
     if args.peers:
-        for items in args.items or [100_000]:
-            compare(items, args.queries, args.known, min(args.scan_queries, args.queries), not args.no_index)
+        if args.corpus and args.items:
+            parser.error("--corpus and --items: one or the other")
+        if args.index and (not args.corpus or args.no_index):
+            parser.error("--index needs --corpus (the directory it was built from) and the index")
+        if args.postgres_loaded and not args.postgres:
+            parser.error("--postgres-loaded needs --postgres")
+        options = dict(corpus_dir=args.corpus, index_file=args.index, memory=not args.no_memory, postgres=args.postgres,
+                       postgres_loaded=args.postgres_loaded, fts5=not args.no_fts5, fts5_queries=args.fts5_queries, peer_dir=args.peer_dir,
+                       tantivy=not args.no_tantivy)
+        for items in [None] if args.corpus else args.items or [100_000]:
+            compare(items, args.queries, args.known, min(args.scan_queries, args.queries), not args.no_index, **options)
+            print(f"  load average after: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
         return
     for items in args.items or [10_000, 100_000]:
         run(items, args.queries, min(args.scan_queries, args.queries), args.seed, args.baseline)

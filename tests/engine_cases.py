@@ -58,6 +58,26 @@ def as_of_days(corpus):
     return [days[0] - dt.timedelta(days=1), days[0], days[len(days) // 2], days[-1], days[-1] + dt.timedelta(days=1)]
 
 
+# The three exact ways of anachron.store.ranking.top_bm25, each forced: over bitmaps, by length groups,
+# term at a time (MaxScore; a query whose rarest word cannot fill the top k still goes by groups).
+BM25_WAYS = {
+    "bitmaps": {"BITMAP_POSTINGS": -1, "BITMAP_K": 10**18},
+    "bitmaps, split to the end": {"BITMAP_POSTINGS": -1, "BITMAP_K": 10**18, "FEW_ITEMS": -1},
+    "groups": {"BITMAP_POSTINGS": 10**18, "GROUPED_POSTINGS": 0},
+    "term at a time": {"BITMAP_POSTINGS": 10**18, "GROUPED_POSTINGS": 10**18},
+}
+
+
+def bm25_way(name):
+    """A context forcing :data:`BM25_WAYS` *name* (``None``: the way top_bm25 chooses)."""
+    import contextlib
+    from unittest import mock
+
+    from anachron.store import ranking as ranking_module
+
+    return mock.patch.multiple(ranking_module, **BM25_WAYS[name]) if name else contextlib.nullcontext()
+
+
 # (RARE_POSTINGS, MAX_COMMON) of anachron.store.engine.top_ords: every path of the planner.
 # The first is the default (RARE_SHARE kept); the others set RARE_SHARE to 0.
 PLANS = ((1000, 4), (0, 4), (5, 3), (60, 1), (10**9, 3), (0, 0))
@@ -69,7 +89,6 @@ def assert_same_results(test, reference, engine, corpus, *, ks=(1, 5), plans=PLA
     from unittest import mock
 
     from anachron.store import engine as planner
-    from anachron.store import ranking as ranking_module
 
     compared = 0
     days = as_of_days(corpus)
@@ -79,14 +98,13 @@ def assert_same_results(test, reference, engine, corpus, *, ks=(1, 5), plans=PLA
             for k in ks + ((len(corpus.items) + 5,) if number % 10 == 0 else ()):
                 for ranking in rankings:
                     want = reference.scored(query, as_of=day, mode=mode, k=k, ranking=ranking)
-                    # count: the planner's plans; bm25: its two exact ways (store.ranking.top_bm25), as chosen and by groups always.
-                    for number_, (rare, common) in enumerate(plans if ranking == "count" else plans[:1] * 2):
+                    # count: the planner's plans; bm25: as chosen, then each exact way of store.ranking.top_bm25 forced.
+                    ways = (None,) * len(plans) if ranking == "count" else (None, *BM25_WAYS)
+                    for number_, ((rare, common), way) in enumerate(zip(plans if ranking == "count" else plans[:1] * len(ways), ways)):
                         share = planner.RARE_SHARE if number_ == 0 else 0.0  # the first plan is the default
-                        grouped = ranking_module.GROUPED_POSTINGS if number_ == 0 or ranking == "count" else 0
-                        with mock.patch.multiple(planner, RARE_POSTINGS=rare, MAX_COMMON=common, RARE_SHARE=share), \
-                                mock.patch.object(ranking_module, "GROUPED_POSTINGS", grouped):
+                        with mock.patch.multiple(planner, RARE_POSTINGS=rare, MAX_COMMON=common, RARE_SHARE=share), bm25_way(way):
                             got = engine.scored(query, as_of=day, mode=mode, k=k, ranking=ranking)
-                        where = f"{query[:60]!r} {day} {mode} k={k} {ranking} plan={rare},{common}"
+                        where = f"{query[:60]!r} {day} {mode} k={k} {ranking} plan={rare},{common} way={way}"
                         test.assertEqual([(i.id, s) for i, s in got], [(i.id, s) for i, s in want], where)
                         test.assertEqual([i for i, _ in got], [i for i, _ in want])
                         compared += 1

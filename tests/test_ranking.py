@@ -121,10 +121,12 @@ class TimeLockPropertyTest(unittest.TestCase):
         for past, full in pairs:
             for query in self.queries():
                 for day in (self.T, self.T - dt.timedelta(days=30)):
-                    want = [(i.id, s) for i, s in past.scored(query, as_of=day, mode="enforced", k=10)]
-                    got = [(i.id, s) for i, s in full.scored(query, as_of=day, mode="enforced", k=10)]
-                    self.assertEqual(got, want, (type(full).__name__, query[:40], day))
-                    compared += bool(want)
+                    for way in (None, *engine_cases.BM25_WAYS):  # as chosen, then each exact way forced
+                        with engine_cases.bm25_way(way):
+                            want = [(i.id, s) for i, s in past.scored(query, as_of=day, mode="enforced", k=10)]
+                            got = [(i.id, s) for i, s in full.scored(query, as_of=day, mode="enforced", k=10)]
+                        self.assertEqual(got, want, (type(full).__name__, query[:40], day, way))
+                        compared += bool(want)
         self.assertGreater(compared, 100)
 
     def test_unrestricted_statistics_do_see_later_items(self):
@@ -147,9 +149,69 @@ class TimeLockPropertyTest(unittest.TestCase):
         self.assertNotEqual(a_on_t["a"], dict((i.id, s) for i, s in alone.scored("zephyr", as_of=T, mode="enforced"))["a"])
 
 
+class BitmapWayTest(unittest.TestCase):
+    """The bitmap way (store.ranking's branch and bound) where it is easiest to get wrong: many items
+    tied on one score across several days and cells (the newest win, then the smaller id), a k above
+    the matching items, a field no item has, an item published on T; each against the scan."""
+
+    def setUp(self):
+        from tests.reference_engines import ScanSearch
+
+        self.scan_of = ScanSearch
+
+    def check(self, data, queries, days, ks=(1, 3, 5, 12, 100)):
+        engine, scan = SearchEngine(data), self.scan_of(data)
+        filled = 0
+        for query in queries:
+            for day in days:
+                for k in ks:
+                    want = [(i.id, s) for i, s in scan.scored(query, as_of=day, mode="enforced", k=k)]
+                    for way in ("bitmaps", "bitmaps, split to the end"):
+                        with engine_cases.bm25_way(way):
+                            got = [(i.id, s) for i, s in engine.scored(query, as_of=day, mode="enforced", k=k)]
+                        self.assertEqual(got, want, (query, day, k, way))
+                    filled += len(want) == k
+        return filled
+
+    def test_ties_across_days_and_cells(self):
+        # 48 items over 4 days: the same words, so equal lengths tie exactly; ids not in date order.
+        items = []
+        for n in range(48):
+            day = dt.date(2022, 5, 1 + n % 4)
+            text = "alpha beta" if n % 3 else "alpha gamma beta"  # two weak lengths, so two tie levels
+            items.append(item(f"t-{(n * 7) % 48:02d}", day.isoformat(), title="Zephyr winds" if n % 5 else "Zephyr", text=text))
+        data = corpus(items=items)
+        days = [dt.date(2022, 5, d) for d in (1, 2, 3, 4, 9)]
+        filled = self.check(data, ["zephyr", "alpha", "zephyr alpha", "winds beta gamma", "zephyr nothing"], days)
+        self.assertGreater(filled, 40)
+
+    def test_ties_between_two_patterns(self):
+        # "red" and "blue" are held by as many items, so (red in the title, blue in the text) and the
+        # reverse score exactly the same: two cells of one score, met at different times.
+        items = []
+        for n in range(40):
+            title, text = ("Red", "blue x") if n % 2 else ("Blue", "red x")
+            items.append(item(f"p-{n:02d}", f"2022-05-{1 + n // 4:02d}", title=title, text=text + (" y" * (n % 3))))
+        data = corpus(items=items)
+        days = [dt.date(2022, 5, d) for d in (3, 6, 10, 20)]
+        self.assertGreater(self.check(data, ["red blue", "blue red x", "red", "x y"], days, ks=(1, 2, 3, 4, 5, 7, 9, 30)), 30)
+
+    def test_no_strong_term_anywhere_and_nothing_visible(self):
+        # Titles with no term and no entity: no item has a strong term at all.
+        data = corpus(items=[item(f"w-{n}", f"2022-05-{1 + n % 9:02d}", title="-", text=" ".join(["omega"] * (1 + n % 3)) + f" n{n}")
+                             for n in range(30)])
+        days = [dt.date(2022, 4, 30), dt.date(2022, 5, 1), dt.date(2022, 5, 5), dt.date(2022, 6, 1)]
+        self.check(data, ["omega", "omega n3", "n4 n5"], days)
+        engine = SearchEngine(data)
+        with engine_cases.bm25_way("bitmaps"):
+            self.assertEqual(engine.scored("omega", as_of=dt.date(2022, 4, 30), mode="enforced"), [])  # before every item
+            on_t = [i.id for i, _ in engine.scored("n0", as_of=dt.date(2022, 5, 1), mode="enforced")]
+        self.assertEqual(on_t, ["w-0"])  # published on T: visible
+
+
 class RandomizedAgainstTheScanTest(unittest.TestCase):
-    """Seeded: each store's top k, by both exact ways of top_bm25 (length groups, and term at a time with
-    MaxScore), is the naive scan's over the items visible at T (statistics of those items only), for many
+    """Seeded: each store's top k, by each exact way of top_bm25 (over bitmaps, by length groups, and term
+    at a time with MaxScore), is the naive scan's over the items visible at T (statistics of those items only), for many
     queries and days T: publish days themselves (an item on T is visible), the days after, and beyond the
     corpus at both ends.  Common words are drawn often, so the groups stored for dense words (built over
     all items, cut at T) are the ones searched."""
@@ -172,14 +234,11 @@ class RandomizedAgainstTheScanTest(unittest.TestCase):
 
 
 def assert_like_the_scan(test, corpus, engines, seed=2207):
-    """Seeded: each of *engines*, by both exact ways of top_bm25 (length groups, and term at a time with
-    MaxScore), returns the naive scan's enforced top k (tests/reference_engines.py) for many queries and
+    """Seeded: each of *engines*, by each exact way of top_bm25 forced (over bitmaps, by length groups, and
+    term at a time with MaxScore), returns the naive scan's enforced top k (tests/reference_engines.py) for many queries and
     days T: publish days themselves (an item on T is visible), the days after, and both ends.  The number
     of comparisons that filled the top k."""
     from collections import Counter
-    from unittest import mock
-
-    from anachron.store import ranking as ranking_module
     from anachron.store.terms import tokenize
     from tests.reference_engines import ScanSearch
 
@@ -197,11 +256,11 @@ def assert_like_the_scan(test, corpus, engines, seed=2207):
         for day in (picked[0], picked[1] + dt.timedelta(days=1), days[0] - dt.timedelta(days=1), days[-1]):
             for k in (1, 10):
                 want = [(i.id, s) for i, s in scan.scored(query, as_of=day, mode="enforced", k=k)]
-                for grouped in (0, 10**9):
-                    with mock.patch.object(ranking_module, "GROUPED_POSTINGS", grouped):
+                for way in engine_cases.BM25_WAYS:
+                    with engine_cases.bm25_way(way):
                         for engine in engines:
                             got = [(i.id, s) for i, s in engine.scored(query, as_of=day, mode="enforced", k=k)]
-                            test.assertEqual(got, want, (type(engine).__name__, query, day, k, grouped))
+                            test.assertEqual(got, want, (type(engine).__name__, query, day, k, way))
                 compared += len(want) == k
     return compared
 

@@ -8,8 +8,8 @@ from unittest import mock
 
 from anachron.core import MODES, AnachronError, load_corpus
 from anachron.store import SearchEngine
+from tests import engine_cases
 from anachron.store import memory as retrieval
-from anachron.store import ranking as ranking_module
 from anachron.store.terms import tokenize
 
 from tests.corpus_fixtures import corpus, entity, item
@@ -44,12 +44,11 @@ class SameResultsAsTheScanTest(unittest.TestCase):
                 for mode in MODES:
                     for k, ranking in itertools.product(ks, ("bm25", "count")):
                         want = [(i.id, s) for i, s in scan.scored(query, as_of=day, mode=mode, k=k, ranking=ranking)]
-                        # BM25's two exact ways (store.ranking.top_bm25): length groups always, then term at a time
-                        # whenever the rarest word fills the top k.
-                        for grouped in ((0, 10**9) if ranking == "bm25" else (0,)):
-                            with mock.patch.object(ranking_module, "GROUPED_POSTINGS", grouped):
+                        # BM25's exact ways (store.ranking.top_bm25), each forced.
+                        for way in (engine_cases.BM25_WAYS if ranking == "bm25" else (None,)):
+                            with engine_cases.bm25_way(way):
                                 got = [(i.id, s) for i, s in engine.scored(query, as_of=day, mode=mode, k=k, ranking=ranking)]
-                            self.assertEqual(got, want, f"{query!r} {day} {mode} k={k} {ranking} grouped={grouped}")
+                            self.assertEqual(got, want, f"{query!r} {day} {mode} k={k} {ranking} way={way}")
                         checked += bool(want)
         self.assertGreater(checked, 0)
 

@@ -130,7 +130,9 @@ class SearchEngine:
         cut = self._known_prefix(as_of) if mode == "enforced" else size
         if ranking == "count":
             return [(self._order[n], s) for n, s in self._counted(query, cut, k)]
-        lists = [(self._strong.get(word, ()), self._weak.get(word, ()), self._groups.get(word)) for word in match_words(query)]
+        bits = self._bits
+        lists = [(self._strong.get(word, ()), self._weak.get(word, ()), self._groups.get(word),
+                  (bits.get((word, STRONG_WEIGHT)), bits.get((word, WEAK_WEIGHT)))) for word in match_words(query)]
         return [(self._order[n], shown_score(s)) for n, s in top_bm25(lists, self._rank, 0, cut, k)]
 
     def _counted(self, query: str, cut: int, k: int) -> list[tuple[int, int]]:

@@ -25,6 +25,7 @@ measured, not hidden).
 from __future__ import annotations
 
 import array
+import bisect
 import collections
 import datetime as _dt
 import hashlib
@@ -39,11 +40,12 @@ from typing import Iterable
 from ..core.corpus import Corpus, Item
 from ..core.dates import last_known_day
 from ..core.errors import AnachronError
+from . import bitmaps
 from .engine import check_fetch, check_search, count_of, top_ords
 from .index.build import ScannedCorpus, source_corpus
 from .index.codec import entity_doc, item_doc, key, read_entity, read_item, read_sample, read_visible, sample_doc
 from .index.fingerprint import CORPUS_FILES, SERVED, build_meta, check_meta, check_unchanged
-from .index.postings import RANK_ARRAYS, U32, PostingCache, pack, pack_groups, rank_data, unpack, unpack_groups
+from .index.postings import RANK_ARRAYS, U32, PostingCache, bitmap, pack, pack_groups, rank_data, unpack, unpack_groups
 from .ranking import DEFAULT_RANKING, RankData, check_ranking, shown_score, top_bm25
 from .index.stored import Connections, StoredItems
 from .terms import STRONG_WEIGHT, WEAK_WEIGHT, item_terms, match_words
@@ -66,7 +68,8 @@ CREATE TABLE {SCHEMA}.items (
 CREATE TABLE {SCHEMA}.item_entities (entity text NOT NULL, ord bigint NOT NULL, PRIMARY KEY (entity, ord));
 CREATE TABLE {SCHEMA}.samples (pos integer PRIMARY KEY, id text NOT NULL UNIQUE, as_of date NOT NULL, doc text NOT NULL);
 CREATE TABLE {SCHEMA}.vocab (term text PRIMARY KEY, strong integer NOT NULL, weak integer NOT NULL);
-CREATE TABLE {SCHEMA}.postings (term text PRIMARY KEY, strong bytea NOT NULL, weak bytea NOT NULL, strong_groups bytea, weak_groups bytea);
+CREATE TABLE {SCHEMA}.postings (term text PRIMARY KEY, strong bytea NOT NULL, weak bytea NOT NULL, strong_groups bytea, weak_groups bytea,
+                               strong_bits bytea, weak_bits bytea);
 CREATE TABLE {SCHEMA}.ranking (name text PRIMARY KEY, data bytea NOT NULL);
 """
 _INDEXES = f"""
@@ -205,10 +208,11 @@ def _write(con, corpus: ScannedCorpus, root: Path, files) -> None:
         for n, s in enumerate(corpus.samples.values()):
             copy.write_row((n, key(s.id), s.as_of, sample_doc(s)))
     items = len(corpus.links)
-    with cur.copy(f"COPY {SCHEMA}.postings (term, strong, weak, strong_groups, weak_groups) FROM STDIN") as copy:
+    with cur.copy(f"COPY {SCHEMA}.postings (term, strong, weak, strong_groups, weak_groups, strong_bits, weak_bits) FROM STDIN") as copy:
         for term in sorted(lists):
             strong, weak = lists[term]
-            copy.write_row((term, pack(strong), pack(weak), pack_groups(strong, ranks["strong_len"], items), pack_groups(weak, ranks["weak_len"], items)))
+            copy.write_row((term, pack(strong), pack(weak), pack_groups(strong, ranks["strong_len"], items), pack_groups(weak, ranks["weak_len"], items),
+                            bitmap(strong, items), bitmap(weak, items)))
     with cur.copy(f"COPY {SCHEMA}.ranking (name, data) FROM STDIN") as copy:
         for name in RANK_ARRAYS:
             copy.write_row((name, pack(ranks[name])))
@@ -275,12 +279,12 @@ class PostgresEngine:
             ranked = [(o, count_of(lists, o)) for o in ords]
         else:
             items = int(self.meta["items"])
-            bound = items
-            if day is not None:
-                row = con.execute(f"SELECT ord FROM {SCHEMA}.items WHERE day <= %s ORDER BY day DESC, ord DESC LIMIT 1", (day,)).fetchone()
-                bound = 0 if row is None else row[0]
+            rank = self._rank_data(con)
+            # The last ord published on or before the day: ords follow (day, id), so the ranking's own
+            # day array answers it, with no query (ord 0 is a placeholder of day 0, never visible).
+            bound = items if day is None else bisect.bisect_right(rank.days, day.toordinal(), 1) - 1
             found = self._lists(con, words)
-            ranked = [(o, shown_score(s)) for o, s in top_bm25([found[w] for w in words], self._rank_data(con), 1, bound + 1, min(k, _MAX_K))]
+            ranked = [(o, shown_score(s)) for o, s in top_bm25([found[w] for w in words], rank, 1, bound + 1, min(k, _MAX_K))]
         ords = [o for o, _ in ranked]
         docs = dict(con.execute(f"SELECT ord, doc FROM {SCHEMA}.items WHERE ord = ANY(%s)", (ords,)).fetchall())
         return [(read_item(docs[o]), s) for o, s in ranked]
@@ -291,10 +295,15 @@ class PostgresEngine:
         found = {w: self._cache.get(("ords", w)) for w in words}
         missing = [w for w, kept in found.items() if kept is None]
         if missing:
-            rows = con.execute(f"SELECT term, strong, weak, strong_groups, weak_groups FROM {SCHEMA}.postings WHERE term = ANY(%s)", (missing,))
-            for term, strong, weak, strong_groups, weak_groups in rows:
-                found[term] = (unpack(bytes(strong)), unpack(bytes(weak)),
-                               tuple(unpack_groups(None if g is None else bytes(g)) for g in (strong_groups, weak_groups)))
+            rows = con.execute(f"SELECT term, strong, weak, strong_groups, weak_groups, strong_bits, weak_bits FROM {SCHEMA}.postings "
+                               "WHERE term = ANY(%s)", (missing,))
+            for term, strong, weak, strong_groups, weak_groups, strong_bits, weak_bits in rows:
+                # A dense column's bitmap is stored (as in the SQLite index); a short one's is made here.
+                strong, weak = unpack(bytes(strong)), unpack(bytes(weak))
+                found[term] = (strong, weak,
+                               tuple(unpack_groups(None if g is None else bytes(g)) for g in (strong_groups, weak_groups)),
+                               tuple(int.from_bytes(bits, "little") if bits is not None else bitmaps.from_ords(ords)
+                                     for bits, ords in ((strong_bits, strong), (weak_bits, weak))))
                 self._cache.put(("ords", term), found[term])
         return {w: found[w] or _NONE for w in words}
 

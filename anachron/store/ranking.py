@@ -32,10 +32,10 @@ One rule, here, for the in-memory engine, the SQLite index and PostgreSQL
 - **Ties** (equal scores) break by recency before T: the newest publish
   date first, then the smaller id (:func:`order_key`), a total order.
 
-Top *k* is found exactly, term at a time, rarest word first, with MaxScore
-pruning: once no item outside the current candidates can reach the *k*-th
-score (the remaining words' best contributions add up to less), the other
-words are only looked up for the candidates that can still reach it.
+Top *k* is found exactly, one of three ways (:func:`top_bm25`): over
+bitmaps, by branch and bound on the items' word patterns and field lengths
+(a query whose words hold many items); or term at a time with MaxScore
+pruning, or by length groups (a few postings).
 
 >>> contribution(idf(10, 1), FIELD_WEIGHTS[0], 4, 4.0)
 2390916
@@ -50,6 +50,8 @@ import math
 import operator
 from typing import Iterable, Sequence
 
+from . import bitmaps
+
 __all__ = [
     "B",
     "DEFAULT_RANKING",
@@ -59,6 +61,9 @@ __all__ = [
     "SCALE",
     "RankData",
     "check_ranking",
+    "BITMAP_K",
+    "BITMAP_POSTINGS",
+    "FEW_ITEMS",
     "GROUPED_POSTINGS",
     "contribution",
     "group_by_length",
@@ -128,12 +133,39 @@ class RankData:
     length 0 that is never visible.
     """
 
-    __slots__ = ("lengths", "days", "totals")
+    __slots__ = ("lengths", "days", "totals", "_by_length")
 
     def __init__(self, strong: Sequence[int], weak: Sequence[int], days: Sequence[int]) -> None:
         self.lengths = (strong, weak)
         self.days = days
         self.totals = tuple([0, *itertools.accumulate(lengths)] for lengths in self.lengths)
+        self._by_length: tuple | None = None
+
+    def by_length(self) -> tuple[tuple[list[int], dict[int, int], dict[int, int]], ...]:
+        """Per field, its lengths in use (ascending, 0 left out), ``{length: bitmap of the positions
+        whose field has that length}`` and ``{length: bitmap of those whose field is at least that
+        long}`` (:mod:`.bitmaps`), made at the first call (one pass over the positions; kept: ranking
+        never changes them)."""
+        if self._by_length is None:
+            made = []
+            for lengths in self.lengths:
+                rows: dict[int, bytearray] = {}
+                size = (len(lengths) >> 3) + 1
+                for o, length in enumerate(lengths):
+                    if length:
+                        row = rows.get(length)
+                        if row is None:
+                            row = rows[length] = bytearray(size)
+                        row[o >> 3] |= 1 << (o & 7)
+                lengths_in_use = sorted(rows)
+                equal = {length: int.from_bytes(row, "little") for length, row in rows.items()}
+                at_least, above = {}, 0
+                for length in reversed(lengths_in_use):
+                    above |= equal[length]
+                    at_least[length] = above
+                made.append((lengths_in_use, equal, at_least))
+            self._by_length = tuple(made)
+        return self._by_length  # type: ignore[return-value]
 
     def averages(self, low: int, high: int) -> tuple[float, float]:
         """Each field's average length over positions ``low <= p < high`` (0 for an empty field)."""
@@ -162,11 +194,25 @@ def _cut(ords: Sequence[int], low: int, high: int) -> Sequence[int]:
     return ords[bisect.bisect_left(ords, low): bisect.bisect_left(ords, high)]
 
 
+def _span(ords: Sequence[int], low: int, high: int) -> tuple[Sequence[int], int, int]:
+    """*ords* (ascending) and the bounds ``start, stop`` of its part within ``low <= o < high``."""
+    if not ords or (ords[0] >= low and ords[-1] < high):
+        return ords, 0, len(ords)
+    return ords, bisect.bisect_left(ords, low), bisect.bisect_left(ords, high)
+
+
+def _sliced(ords: Sequence[int], start: int, stop: int) -> Sequence[int]:
+    """``ords[start:stop]``, or *ords* itself when that is all of it."""
+    return ords if start == 0 and stop == len(ords) else ords[start:stop]
+
+
 def _kth(scores: Iterable[int], k: int) -> int:
     return heapq.nlargest(k, scores)[-1]
 
 
 GROUPED_POSTINGS = 4_000  # visible items its rarest word must hold for a query to be answered by length groups
+BITMAP_POSTINGS = 1_000  # visible postings of a query's words from which it is answered over bitmaps (_by_bitmaps)...
+BITMAP_K = 1_000  # ... when it asks for at most this many items
 
 
 def group_by_length(ords: Sequence[int], lengths: Sequence[int]) -> list[tuple[int, Sequence[int]]]:
@@ -190,18 +236,21 @@ def top_bm25(
 
     *lists* holds, per distinct query word, the ascending positions of the
     items holding it as a strong term and as a weak term (all items: this
-    cuts them), and optionally, third, those two lists grouped by length
+    cuts them), optionally, third, those two lists grouped by length
     (:func:`group_by_length`; either may be ``None``, grouped here when
-    needed); the visible
-    items are positions ``low <= p < high``, and the statistics are theirs
-    (see the module doc).
+    needed), and optionally, fourth, the two lists as bitmaps
+    (:mod:`.bitmaps`, of all items; either may be ``None``, made here from
+    the visible positions when needed); the visible items are positions
+    ``low <= p < high``, and the statistics are theirs (see the module doc).
 
-    Two exact ways, the same result: a query whose rarest word is held by
-    *k* to :data:`GROUPED_POSTINGS` visible items is added up term at a time
-    with MaxScore pruning (:func:`_term_at_a_time`: the rare word's items
-    set a bar the common words seldom reach); any other (common words only,
-    or a word too rare to fill the top *k*) is answered by length groups,
-    best first (:func:`_by_groups`).
+    Three exact ways, the same result: a query whose words hold more than
+    :data:`BITMAP_POSTINGS` visible postings in all, asking for at most
+    :data:`BITMAP_K` items, is answered over bitmaps (:func:`_by_bitmaps`);
+    any other whose rarest word is held by *k* to :data:`GROUPED_POSTINGS`
+    visible items is added up term at a time with MaxScore pruning
+    (:func:`_term_at_a_time`: the rare word's items set a bar the common
+    words seldom reach); the rest (a word too rare to fill the top *k*, or
+    a large *k*) by length groups, best first (:func:`_by_groups`).
     """
     n = high - low
     if n <= 0:
@@ -210,16 +259,23 @@ def top_bm25(
     words = []
     for entry in lists:
         strong, weak = entry[0], entry[1]
-        fields = (_cut(strong, low, high), _cut(weak, low, high))
-        df = len(fields[0]) + len(fields[1])
+        fields = (_span(strong, low, high), _span(weak, low, high))  # cut (sliced) below, where needed
+        df = fields[0][2] - fields[0][1] + fields[1][2] - fields[1][1]
         if not df:
             continue
         word_idf = idf(n, df)
         tables = tuple(_Table(word_idf, FIELD_WEIGHTS[f], averages[f]) for f in (0, 1))
-        words.append([df, fields, tables, entry[2] if len(entry) > 2 else None, (strong, weak)])
+        words.append([df, fields, tables, entry[2] if len(entry) > 2 else None, (strong, weak),
+                      entry[3] if len(entry) > 3 else None])
     if not words:
         return []
     words.sort(key=lambda word: word[0])  # rarest first (ties keep the query's word order: sorted)
+    bitmap_way = sum(word[0] for word in words) > BITMAP_POSTINGS and k <= BITMAP_K
+    if bitmap_way:
+        return _by_bitmaps(words, data, low, high, k)
+    for word in words:
+        word[1] = tuple(_sliced(*span) for span in word[1])
+        del word[5:]
     if k <= words[0][0] <= GROUPED_POSTINGS:
         scores = _term_at_a_time(words, data.lengths, k)
     else:
@@ -358,3 +414,178 @@ def _finish(partial: dict[int, int], words, rest: int, lengths, k: int) -> dict[
 
 
 _second = operator.itemgetter(1)
+_FLAGS = bytes([0] + [1] * 255)  # bytes.translate: a non-zero byte -> 1
+
+
+def _by_bitmaps(words, data: RankData, low: int, high: int, k: int) -> list[tuple[int, int]]:
+    """The best *k* ``(position, score)``, in rank order, by branch and bound over bitmaps.
+
+    Every visible item holds each query word strong, weak or not at all: its
+    *pattern*.  Its score is then fixed by the pattern and its two field
+    lengths, and falls as either length grows.  A *cell* is a set of items (a
+    bitmap) sharing the pattern of the first *i* words (rarest first), whose
+    strong and weak lengths are at least two given lengths (or exactly them:
+    *pinned*); its bound is the score of an item of those least lengths
+    holding every other word in its better field.  Cells are taken best bound
+    first and split: on the next word (three cells: strong, weak, neither; a
+    few whole-bitmap operations, done in C), then on the strong length, then
+    on the weak one (the items of the least length, and the rest, whose least
+    length is the next one in use).  A cell whose pattern is whole and whose
+    lengths are pinned has one exact score.  Once *k* items of exact cells
+    score more than the next cell's bound, no item left can reach the top
+    *k*; ties at the *k*-th score are all met first (the next bound is below
+    it), and the newest of them are taken (:func:`_newest`).
+    """
+    (strong_lengths, strong_eq, strong_ge), (weak_lengths, weak_eq, weak_ge) = data.by_length()
+    strong_lengths = strong_lengths or [1]  # no item has a strong term: no word is strong anywhere, never read
+    weak_lengths = weak_lengths or [1]
+    strong_lengths_of, weak_lengths_of = data.lengths
+    visible = ((1 << high) - 1) ^ ((1 << low) - 1)
+    m = len(words)
+    columns = []  # per word: (strong bitmap, weak bitmap, strong table, weak table), visible items only
+    held_by = []  # per word: how many visible items hold it strong, weak
+    for word in words:
+        fields, tables, given = word[1], word[2], word[5]
+        made = []
+        for f in (0, 1):
+            bits = given[f] if given is not None and given[f] is not None else None
+            ords, start, stop = fields[f]
+            if start == stop:
+                made.append(0)
+            elif bits is not None:
+                made.append(bits & visible)
+            else:
+                made.append(bitmaps.from_ords(_sliced(ords, start, stop)))
+        columns.append((made[0], made[1], tables[0], tables[1]))
+        held_by.append(tuple(stop - start for _, start, stop in fields))
+    neither_of: dict[int, int] = {}  # per word, made when first needed: the visible items holding it in neither field
+
+    def bound(i: int, strong: tuple, weak: tuple, a: int, b: int) -> int:
+        s_len, w_len = strong_lengths[a], weak_lengths[b]
+        total = sum(columns[w][2][s_len] for w in strong) + sum(columns[w][3][w_len] for w in weak)
+        for w in range(i, m):
+            s_bits, w_bits, s_table, w_table = columns[w]
+            total += max(s_table[s_len] if s_bits else 0, w_table[w_len] if w_bits else 0)
+        return total
+
+    # A cell is pushed with its parent's bits and a mask, and made (parent & mask) only if taken:
+    # (-bound, number, parent bits, mask, i, strong words, weak words, a, b, pinned strong, pinned weak).
+    count = itertools.count()
+    cells = [(-bound(0, (), (), 0, 0), next(count), visible, None, 0, (), (), 0, 0, False, False)]
+    found: list[tuple[int, object]] = []  # (score, bitmap or positions) of exact cells
+    best: list[list[int]] = []  # min-heap of [score, items] over exact cells, holding just enough for k items
+    held = 0
+    while cells:
+        top = -cells[0][0]
+        if not top or held >= k and top < best[0][0]:
+            break
+        _, _, bits, mask, i, strong, weak, a, b, s_pin, w_pin = heapq.heappop(cells)
+        if mask is not None:
+            bits &= mask
+            if not bits:
+                continue
+        children = []
+        if i < m:
+            neither = neither_of.get(i)
+            if neither is None:
+                neither = neither_of[i] = visible ^ columns[i][0] ^ columns[i][1]  # never both in one item
+            children = [(columns[i][0], i + 1, strong + (i,), weak, a, b, s_pin, w_pin),
+                        (columns[i][1], i + 1, strong, weak + (i,), a, b, s_pin, w_pin),
+                        (neither, i + 1, strong, weak, a, b, s_pin, w_pin)]
+        elif not (strong or weak):
+            continue  # holds no query word
+        elif not (s_pin or w_pin or a or b) and (
+                min([held_by[w][0] for w in strong] + [held_by[w][1] for w in weak]) <= FEW_ITEMS
+                or len(strong) + len(weak) > 1 and bits.bit_count() <= FEW_ITEMS):
+            # A whole pattern held by few items (its rarest field says so, or a count): each item scored
+            # from its lengths, not split further.  (A count costs a pass over the bitmap: only where
+            # words meet, which is where few items are.)
+            by_score: dict[int, list[int]] = {}
+            tables = [columns[w][2] for w in strong], [columns[w][3] for w in weak]
+            for o in _positions(bits):
+                s_len, w_len = strong_lengths_of[o], weak_lengths_of[o]
+                score = sum(t[s_len] for t in tables[0]) + sum(t[w_len] for t in tables[1])
+                by_score.setdefault(score, []).append(o)
+            for score, ords in by_score.items():
+                found.append((score, ords))
+                heapq.heappush(best, [score, len(ords)])
+                held += len(ords)
+            while held - best[0][1] >= k:
+                held -= heapq.heappop(best)[1]
+            continue
+        elif strong and not s_pin:
+            children = [(strong_eq[strong_lengths[a]], i, strong, weak, a, b, True, w_pin)]
+            if a + 1 < len(strong_lengths):
+                children.append((strong_ge[strong_lengths[a + 1]], i, strong, weak, a + 1, b, False, w_pin))
+        elif weak and not w_pin:
+            children = [(weak_eq[weak_lengths[b]], i, strong, weak, a, b, s_pin, True)]
+            if b + 1 < len(weak_lengths):
+                children.append((weak_ge[weak_lengths[b + 1]], i, strong, weak, a, b + 1, s_pin, False))
+        else:  # exact: every item of the cell scores *top*
+            n_items = bits.bit_count()
+            found.append((top, bits))
+            heapq.heappush(best, [top, n_items])
+            held += n_items
+            while held - best[0][1] >= k:
+                held -= heapq.heappop(best)[1]
+            continue
+        floor = best[0][0] if held >= k else 0
+        for child in children:
+            if child[0]:
+                child_bound = bound(*child[1:6])
+                if child_bound >= floor:  # a cell bounded below the k-th score is never taken
+                    heapq.heappush(cells, (-child_bound, next(count), bits, *child))
+    if not found:
+        return []
+    kth = best[0][0] if held >= k else 0
+    days = data.days
+    chosen = []
+    for score, bits in found:
+        if score >= kth:
+            chosen += [(o, score) for o in (bits if isinstance(bits, list) else _newest(bits, k, days))]
+    chosen.sort(key=lambda pair: order_key(pair[1], days[pair[0]], pair[0]))
+    return chosen[:k]
+
+
+FEW_ITEMS = 64  # items of a whole pattern (bitmap way) scored one by one rather than split by length
+
+
+def _positions(bits: int) -> list[int]:
+    """The positions set in *bits*, ascending (non-zero bytes found with ``bytes.find``, in C)."""
+    size = (bits.bit_length() + 7) >> 3
+    raw = bits.to_bytes(size, "little")
+    flags = raw.translate(_FLAGS)
+    out: list[int] = []
+    at = flags.find(1)
+    while at >= 0:
+        byte, base = raw[at], at << 3
+        while byte:
+            low_bit = byte & -byte
+            out.append(base + low_bit.bit_length() - 1)
+            byte ^= low_bit
+        at = flags.find(1, at + 1)
+    return out
+
+
+def _newest(bits: int, k: int, days: Sequence[int]) -> list[int]:
+    """The positions in *bits* of the newest days holding *k* of them at least (every position of the
+    last such day): what the tie order can take from a cell whose items all score the same."""
+    size = (bits.bit_length() + 7) >> 3
+    raw = bits.to_bytes(size, "little")
+    flags = raw.translate(_FLAGS)
+    out: list[int] = []
+    end = size
+    last_day = None
+    while True:
+        at = flags.rfind(1, 0, end)
+        if at < 0:
+            return out
+        byte, base = raw[at], at << 3
+        for bit in range(7, -1, -1):
+            if byte >> bit & 1:
+                o = base + bit
+                if len(out) >= k and days[o] != last_day:
+                    return out
+                out.append(o)
+                last_day = days[o]
+        end = at

@@ -155,7 +155,7 @@ class IndexEngine:
             lists = [entry[:2] for entry in postings.lists(words)] if ords else []
             ranked = [(o, count_of(lists, o)) for o in ords]  # a bitmap search keeps no scores
         else:
-            ranked = [(o, shown_score(s)) for o, s in top_bm25(postings.lists(words), self._rank_data(), 1, min(bound, items) + 1, min(k, _MAX_ORD))]
+            ranked = [(o, shown_score(s)) for o, s in top_bm25(postings.lists(words, with_bitmaps=True), self._rank_data(), 1, min(bound, items) + 1, min(k, _MAX_ORD))]
         docs = dict(con.execute(_DOCS, (json.dumps([o for o, _ in ranked]),)).fetchall())
         return [(read_item(docs[o]), s) for o, s in ranked]
 

@@ -26,7 +26,7 @@ from ...core.errors import AnachronError
 
 __all__ = ["CORPUS_FILES", "FORMAT", "RACY_NS", "SERVED", "build_meta", "check_meta", "check_unchanged", "content_digest", "fingerprint", "stale_file"]
 
-FORMAT = "anachron-index 5"  # 5: field lengths and days for BM25 (ranking); 4: per-term posting arrays and bitmaps (postings); 3: items keep their facts, entities their fiscal year end
+FORMAT = "anachron-index 6"  # 6: PostgreSQL stores column bitmaps too (BM25 over bitmaps); 5: field lengths and days for BM25 (ranking); 4: per-term posting arrays and bitmaps (postings); 3: items keep their facts, entities their fiscal year end
 CORPUS_FILES = ("items.jsonl", "entities.jsonl", "samples.jsonl")
 SERVED = ("items.jsonl", "entities.jsonl")  # what serving reads: never the samples
 RACY_NS = 3_000_000_000  # a file time this close to the build's is not trusted: coarse clocks (FAT: 2 s) and ticks
@@ -108,7 +108,7 @@ def check_meta(
     >>> check_meta({"format": "anachron-index 3"}, SERVED, where="c.db", what="index", again="--out c.db")
     Traceback (most recent call last):
     ...
-    anachron.core.errors.AnachronError: c.db: not an Anachron index of format 'anachron-index 5' (found 'anachron-index 3')
+    anachron.core.errors.AnachronError: c.db: not an Anachron index of format 'anachron-index 6' (found 'anachron-index 3')
     """
     if meta.get("format") != FORMAT:
         raise AnachronError(f"{where}: not an Anachron {what} of format {FORMAT!r} (found {meta.get('format')!r})")

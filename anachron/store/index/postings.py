@@ -171,9 +171,10 @@ class IndexPostings:
                 self._cache.put(("ords", term), found[term])
         return [found[w] or _NONE for w in words]
 
-    def lists(self, words: Sequence[str]) -> list[tuple]:
+    def lists(self, words: Sequence[str], with_bitmaps: bool = False) -> list[tuple]:
         """Each word's (strong, weak) ords, ascending, of every item, and their stored length groups
-        (``None`` for a word with none): what :func:`~anachron.store.ranking.top_bm25` takes."""
+        (``None`` for a word with none), and with *with_bitmaps* its two columns as bitmaps: what
+        :func:`~anachron.store.ranking.top_bm25` takes."""
         arrays = self._arrays(words)
         found = {w: self._cache.get(("groups", w)) for w in words}
         missing = [w for w, kept in found.items() if kept is None]
@@ -185,7 +186,37 @@ class IndexPostings:
                     found[term] = tuple(unpack_groups(b) if b is not None else None for b in (strong, weak))
                 self._cache.put(("groups", term), found[term])
         # A short column is not stored grouped: top_bm25 groups it itself (None).
-        return [(strong, weak, found.get(w) or None) for w, (strong, weak) in zip(words, arrays)]
+        bits = self._bitmaps(words) if with_bitmaps else [None] * len(words)
+        return [(strong, weak, found.get(w) or None, pair) for w, (strong, weak), pair in zip(words, arrays, bits)]
+
+    def _stored(self, words: Sequence[str]) -> dict[str, tuple]:
+        """Per word, each column's stored bitmap as an int, or (a short column, stored without) its ords."""
+        found = {w: self._cache.get(("bits", w)) for w in words}
+        missing = [w for w, kept in found.items() if kept is None]
+        if missing:
+            for term, strong_bits, weak_bits, strong, weak in self.con.execute(_BITS, (json.dumps(missing),)):
+                found[term] = tuple(
+                    int.from_bytes(bits, "little") if bits is not None else unpack(ords)
+                    for bits, ords in ((strong_bits, strong), (weak_bits, weak))
+                )
+                self._cache.put(("bits", term), found[term])
+        return found
+
+    def _bitmaps(self, words: Sequence[str]) -> list[tuple[int, int]]:
+        """Each word's two columns as bitmaps: the stored ones, and the short ones made from their ords
+        (kept in the cache too, apart, so the count ranking still counts those)."""
+        stored = self._stored(words)
+        out = []
+        for w in words:
+            columns = stored.get(w) or (0, 0)
+            if not all(isinstance(c, int) for c in columns):
+                made = self._cache.get(("made", w))
+                if made is None:
+                    made = tuple(c if isinstance(c, int) else bitmaps.from_ords(c) for c in columns)
+                    self._cache.put(("made", w), made)
+                columns = made
+            out.append(columns)
+        return out
 
     def partials(self, words):
         score: collections.Counter[int] = collections.Counter()
@@ -195,16 +226,7 @@ class IndexPostings:
         return score
 
     def columns(self, words):
-        found = {w: self._cache.get(("bits", w)) for w in words}
-        missing = [w for w, kept in found.items() if kept is None]
-        if missing:
-            for term, strong_bits, weak_bits, strong, weak in self.con.execute(_BITS, (json.dumps(missing),)):
-                # Per column: its stored bitmap as an int, or (no bitmap: a short column) its ords.
-                found[term] = tuple(
-                    int.from_bytes(bits, "little") if bits is not None else unpack(ords)
-                    for bits, ords in ((strong_bits, strong), (weak_bits, weak))
-                )
-                self._cache.put(("bits", term), found[term])
+        found = self._stored(words)
         columns, counted = [], collections.Counter()
         for w in words:
             for column, weight in zip(found[w] or (), (STRONG_WEIGHT, WEAK_WEIGHT)):
@@ -246,8 +268,9 @@ _NO_GROUPS = ()  # a word none of whose columns is stored grouped
 class PostingCache:
     """The postings of the words searched last, up to *limit* bytes (least recently used out).
 
-    Keys are ``("ords", word)`` (the word's two ord arrays) and ``("bits", word)``
-    (its two column bitmaps, as ints).  Shared by an engine's threads (a lock
+    Keys are ``("ords", word)`` (the word's two ord arrays), ``("bits", word)``
+    (its two columns, each its stored bitmap as an int or its ords), ``("made", word)`` (both as
+    bitmaps, for BM25, when one was not stored) and ``("groups", word)``.  Shared by an engine's threads (a lock
     guards it); what it holds is never changed once read.
     """
 
