@@ -20,7 +20,7 @@ from tests.corpus_fixtures import corpus, item
 T = dt.date(2022, 6, 1)
 
 
-def _bm25(idf, weight, length, average, k1=0.5, b=0.75):
+def _bm25(idf, weight, length, average, k1=0.1, b=0.9):
     """The documented formula, written out again (docs/index.md), in millionths."""
     t = weight / (1 - b + b * length / average)
     return round(1_000_000 * idf * t * (k1 + 1) / (k1 + t))
@@ -37,7 +37,7 @@ class FormulaTest(unittest.TestCase):
         n, df = 3, 2
         idf = math.log(1 + (n - df + 0.5) / (df + 0.5))
         strong_avg, weak_avg = (2 + 1 + 2) / 3, (2 + 4 + 2) / 3  # distinct terms, stop words out
-        want = [("a", _bm25(idf, 2.0, 2, strong_avg) / 1e6), ("b", _bm25(idf, 1.0, 4, weak_avg) / 1e6)]
+        want = [("a", _bm25(idf, 1.25, 2, strong_avg) / 1e6), ("b", _bm25(idf, 1.0, 4, weak_avg) / 1e6)]
         self.assertEqual([(i.id, s) for i, s in got], want)
 
     def test_a_rarer_word_outranks_a_common_one(self):
