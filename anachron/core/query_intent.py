@@ -193,6 +193,14 @@ _STARTS_WRITTEN = _starts(f"[0-9{_APOS}]", _WRITTEN_WORDS)
 # at most three digits, maybe a day's suffix, then a space.  A year (2023) is not one.
 _STARTS_ANCHORED = _starts(r"[0-9]{1,3}(?:st|nd|rd|th)?\s", _ANCHORED_WORDS)
 
+# Inside the pattern, two more guards of the same kind, for the forms tried at a year (every
+# query of a workload carries one; tests/test_query_intent_guard.py strips them too): a form that
+# cannot begin with a digit is skipped at a digit at once (a form is a named group, which the engine
+# enters at a cost even where its first piece fails), and after a day, the month names (a hundred
+# foreign spellings) are tried only at a letter one of them begins with.
+_NO_DIGIT = "(?![0-9])"
+_A_MONTH_NAME = "(?=[" + "".join(sorted({stem[0] for stem in (*MONTH_STEMS, *FOREIGN_MONTH_STEMS)})) + "])"
+
 # Written-out references, in one pass.  Each form is a named group, so ``match.lastgroup`` names it.
 # Order matters: at one position the longest, most specific form must win.
 _PATTERN = re.compile(
@@ -210,22 +218,22 @@ _PATTERN = re.compile(
     rf"|(?P<pair>(?:(?P<pair_fy>{_FY})\s*[-{_APOS}]?\s*)?(?P<pair_a>{_YEAR4})(?P<pair_s>\s*[/\-\u2013]\s*)(?P<pair_b>{_YEAR4}|[0-9]{{2}})"
     rf"(?:\s*(?P<pair_fq>q[1-4]))?)(?![\w%]|[.,/\-][0-9])"
     rf"|(?P<dmy>(?P<dmy_d>{DAY_OF_MONTH})\s+(?:of\s+)?(?P<dmy_m>{MONTH})\.?,?\s+(?P<dmy_y>{_YEAR4}))(?![\w%])"
-    rf"|(?P<fdmy>(?P<fdmy_d>[012]?[0-9]|3[01])(?:\.|er|º|°)?\s*(?:de\s+)?(?P<fdmy_m>{FOREIGN_MONTH}|{MONTH})\.?,?\s+(?:de[l]?\s+)?(?P<fdmy_y>{_YEAR4}))(?![\w%])"
-    rf"|(?P<fmy>(?P<fmy_m>{FOREIGN_MONTH_NO_DAY})\.?\s+(?:de[l]?\s+)?(?P<fmy_y>{_YEAR4}))(?![\w%])"
-    rf"|(?P<mq>(?P<mq_m>{MONTH})\.?\s+quarter(?:\s+of)?\s+(?P<mq_y>{_YEAR4}))(?![\w%])"
-    rf"|(?P<mr>(?P<mr_a>{MONTH})\.?\s*[\-\u2013/]\s*(?P<mr_b>{MONTH})\.?,?\s+(?P<mr_y>{_YEAR4}))(?![\w%])"
-    rf"|(?P<mdy>(?P<mdy_m>{MONTH})(?:\.?\s+(?:(?P<mdy_d>{DAY_OF_MONTH}),?\s+)?(?:of\s+)?|-)(?P<mdy_y>{_YEAR4}))(?![\w%])"
-    rf"|(?P<qy>(?:(?P<qy_pre>{_FY})\s*)?q(?P<qy_q>[1-4]){_SEP}(?:(?P<qy_cy>cy|calendar(?:\s+year)?)\s*|(?P<qy_fy>{_FY})\s*)?[-{_APOS}]?(?P<qy_y>{_YY}))(?![\w%]|[.,/\-][0-9])"
+    rf"|(?P<fdmy>(?P<fdmy_d>[012]?[0-9]|3[01])(?:\.|er|º|°)?\s*(?:de\s+)?{_A_MONTH_NAME}(?P<fdmy_m>{FOREIGN_MONTH}|{MONTH})\.?,?\s+(?:de[l]?\s+)?(?P<fdmy_y>{_YEAR4}))(?![\w%])"
+    rf"|{_NO_DIGIT}(?P<fmy>(?P<fmy_m>{FOREIGN_MONTH_NO_DAY})\.?\s+(?:de[l]?\s+)?(?P<fmy_y>{_YEAR4}))(?![\w%])"
+    rf"|{_NO_DIGIT}(?P<mq>(?P<mq_m>{MONTH})\.?\s+quarter(?:\s+of)?\s+(?P<mq_y>{_YEAR4}))(?![\w%])"
+    rf"|{_NO_DIGIT}(?P<mr>(?P<mr_a>{MONTH})\.?\s*[\-\u2013/]\s*(?P<mr_b>{MONTH})\.?,?\s+(?P<mr_y>{_YEAR4}))(?![\w%])"
+    rf"|{_NO_DIGIT}(?P<mdy>(?P<mdy_m>{MONTH})(?:\.?\s+(?:(?P<mdy_d>{DAY_OF_MONTH}),?\s+)?(?:of\s+)?|-)(?P<mdy_y>{_YEAR4}))(?![\w%])"
+    rf"|{_NO_DIGIT}(?P<qy>(?:(?P<qy_pre>{_FY})\s*)?q(?P<qy_q>[1-4]){_SEP}(?:(?P<qy_cy>cy|calendar(?:\s+year)?)\s*|(?P<qy_fy>{_FY})\s*)?[-{_APOS}]?(?P<qy_y>{_YY}))(?![\w%]|[.,/\-][0-9])"
     rf"|(?P<oq>(?P<oq_q>{_ORDINAL_Q})[\s\-]+quarter(?:\s+of)?\s+(?:(?P<oq_cy>cy|calendar(?:\s+year)?)\s*|(?P<oq_fy>{_FY})\s*)?(?P<oq_y>{_YY}))(?![\w%])"
     rf"|(?P<yq>(?P<yq_y>{_YEAR4}){_SEP}q(?P<yq_q>[1-4]))(?![\w%])"
     rf"|(?P<nq>(?P<nq_q>[1-4])q\s?(?P<nq_y>{_YEAR4}|[0-9]{{2}}))(?![\w%])"
-    rf"|(?P<hy>h(?P<hy_h>[12]){_SEP}(?:(?P<hy_cy>cy)\s*|(?P<hy_fy>{_FY})\s*)?[-{_APOS}]?(?P<hy_y>{_YY}))(?![\w%]|[.,/\-][0-9])"
+    rf"|{_NO_DIGIT}(?P<hy>h(?P<hy_h>[12]){_SEP}(?:(?P<hy_cy>cy)\s*|(?P<hy_fy>{_FY})\s*)?[-{_APOS}]?(?P<hy_y>{_YY}))(?![\w%]|[.,/\-][0-9])"
     rf"|(?P<oh>(?P<oh_h>{_ORDINAL_H})[\s\-]+half(?:\s+of)?\s+(?:(?P<oh_cy>cy)\s*|(?P<oh_fy>{_FY})\s*)?(?P<oh_y>{_YY}))(?![\w%])"
     rf"|(?P<yh>(?P<yh_y>{_YEAR4}){_SEP}h(?P<yh_h>[12]))(?![\w%])"
     rf"|(?P<nh>(?P<nh_h>[12])h\s?(?P<nh_y>{_YEAR4}|[0-9]{{2}}))(?![\w%])"
-    rf"|(?P<fy>{_FY}{_SEP}[{_APOS}]?(?P<fy_y>{_YY})(?:\s*(?P<fy_q>q[1-4]|h[12]))?)(?![\w%]|[.,/\-][0-9])"
-    rf"|(?P<cy>(?:cy{_SEP}[{_APOS}]?(?P<cy_y>{_YY})|calendar(?:\s+year)?\s+(?P<cy_y4>{_YEAR4})))(?![\w%]|[.,/\-][0-9])"
-    rf"|(?P<apos>[{_APOS}](?P<apos_y>[0-9]{{2}}))(?![\w{_APOS}%]|[.,][0-9])"
+    rf"|{_NO_DIGIT}(?P<fy>{_FY}{_SEP}[{_APOS}]?(?P<fy_y>{_YY})(?:\s*(?P<fy_q>q[1-4]|h[12]))?)(?![\w%]|[.,/\-][0-9])"
+    rf"|{_NO_DIGIT}(?P<cy>(?:cy{_SEP}[{_APOS}]?(?P<cy_y>{_YY})|calendar(?:\s+year)?\s+(?P<cy_y4>{_YEAR4})))(?![\w%]|[.,/\-][0-9])"
+    rf"|{_NO_DIGIT}(?P<apos>[{_APOS}](?P<apos_y>[0-9]{{2}}))(?![\w{_APOS}%]|[.,][0-9])"
     rf"|(?P<year>{_NOT_YEAR_BEFORE}{_YEAR4})(?![\w%$]|[.,][0-9]|{_NOT_YEAR_AFTER})"
     r")",
     re.IGNORECASE,
@@ -685,7 +693,7 @@ def _matches(text: str):
     else:
         text = " ".join(text.split())
         found = [m for start, end in _windows(text) for m in _PATTERN.finditer(text, start, end)]
-    if any(mark in text for mark in _CJK_MARKS):
+    if _CJK_MARKS[0] in text or _CJK_MARKS[1] in text:  # (two tests in C, no generator)
         cjk = list(_CJK.finditer(text))
         if cjk:  # a match of _PATTERN inside a CJK one is dropped; both lists are sorted and disjoint
             starts = [m.start() for m in cjk]
