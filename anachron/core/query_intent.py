@@ -39,6 +39,7 @@ from __future__ import annotations
 
 import bisect
 import datetime as _dt
+import functools
 import re
 from dataclasses import dataclass
 
@@ -69,7 +70,9 @@ from .grammar.periods import ONE_DAY, OPEN_END, add_months, month_end, thirds
 from .grammar.relative import ANCHORED_FORMS, ANCHORED_KINDS, ANCHORED_WORDS, anchored_period
 
 __all__ = [
+    "CACHED_QUERY_CHARS",
     "DateReference",
+    "FINDINGS_CACHE",
     "QUERY_SCAN_CHARS",
     "QueryIntent",
     "date_references",
@@ -638,7 +641,8 @@ def _references(
     reaches for the future.  Alone, such a filter only bounds from above and names nothing.
     """
     found = []
-    windowed = anchored and any(_operator(m) in ("after", "since") for m in matches)
+    # (a search operator is written with a colon: a text without one has none, and no window)
+    windowed = anchored and ":" in text and any(_operator(m) in ("after", "since") for m in matches)
     for match in matches:
         kind = match.lastgroup
         try:
@@ -849,6 +853,15 @@ def scanned_query(query: str) -> str:
     return head[:cut] if cut > 0 else head[:QUERY_SCAN_CHARS]
 
 
+# The findings on the most recent distinct (query, T, fiscal calendar) are kept (query_findings):
+# a sample rerun over epochs asks the same queries at the same T.  At most FINDINGS_CACHE entries,
+# least recently used dropped first, each of a query of at most CACHED_QUERY_CHARS characters (a
+# longer one is worked out every time): a few hundred bytes an entry for a query of a few words,
+# about 15 MB when full of such, at most about 45 MB of query text.
+FINDINGS_CACHE = 32 * 1024
+CACHED_QUERY_CHARS = 256
+
+
 def query_findings(query: str, as_of: _dt.date, *, fiscal_year_end: str | None = None) -> QueryIntent:
     """The findings on *query* asked as of *as_of*: future references and open periods.
 
@@ -856,9 +869,24 @@ def query_findings(query: str, as_of: _dt.date, *, fiscal_year_end: str | None =
     query names, if the corpus gives one.  Written-out and anchored
     references are both read (docs/metrics.md lists the forms), in the
     :func:`scanned_query` part of a long query.
+
+    The findings are a function of the part read, *as_of* and
+    *fiscal_year_end* alone, and immutable: those of the
+    :data:`FINDINGS_CACHE` most recently asked distinct triples are kept and
+    returned again (``query_findings.cache_info()`` counts the hits,
+    ``query_findings.cache_clear()`` empties it).  A query of more than
+    :data:`CACHED_QUERY_CHARS` characters is read every time.
     """
+    text = scanned_query(query)
+    if len(text) > CACHED_QUERY_CHARS:
+        return _findings(text, as_of, fiscal_year_end)
+    return _cached_findings(text, as_of, fiscal_year_end)
+
+
+def _findings(text: str, as_of: _dt.date, fiscal_year_end: str | None) -> QueryIntent:
+    """:func:`query_findings` of the :func:`scanned_query` part *text*, worked out."""
     fiscal = parse_fiscal_year_end(fiscal_year_end) if fiscal_year_end is not None else None
-    text, matches = _matches(scanned_query(query))
+    text, matches = _matches(text)
     anchored = list(_ANCHORED.finditer(text))  # the whole text: an anchored phrase has no digit to find it by
     if anchored:
         matches = _merge(matches, anchored)
@@ -870,3 +898,9 @@ def query_findings(query: str, as_of: _dt.date, *, fiscal_year_end: str | None =
 
 
 _NO_FINDINGS = QueryIntent()  # immutable: shared by every query that names no period
+
+# typed: a str subclass is kept apart from an equal str (its methods might read differently).  An
+# error (a malformed fiscal_year_end) is never kept: it is raised again at each call.
+_cached_findings = functools.lru_cache(maxsize=FINDINGS_CACHE, typed=True)(_findings)
+query_findings.cache_info = _cached_findings.cache_info  # type: ignore[attr-defined]
+query_findings.cache_clear = _cached_findings.cache_clear  # type: ignore[attr-defined]
