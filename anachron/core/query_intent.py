@@ -856,9 +856,10 @@ def scanned_query(query: str) -> str:
 # The findings on the most recent distinct (query, T, fiscal calendar) are kept (query_findings):
 # a sample rerun over epochs asks the same queries at the same T.  At most FINDINGS_CACHE entries,
 # least recently used dropped first, each of a query of at most CACHED_QUERY_CHARS characters (a
-# longer one is worked out every time): a few hundred bytes an entry for a query of a few words,
-# about 15 MB when full of such, at most about 45 MB of query text.
-FINDINGS_CACHE = 32 * 1024
+# longer one is worked out every time): about 390 bytes an entry for a query of a few words, 3 MiB
+# when full of such, at most about 9 MB of query text.  On distinct queries each miss costs about
+# 4 us in the scorer (docs/performance.md): it pays on reruns within 8,192 distinct queries.
+FINDINGS_CACHE = 8 * 1024
 CACHED_QUERY_CHARS = 256
 
 
