@@ -70,6 +70,7 @@ def main(argv=None) -> int:
             future_references(query, as_of)
 
     def everything():
+        query_findings.cache_clear()  # each query worked out, not found again in the cache of findings
         for query, as_of, fiscal in calls:
             query_findings(query, as_of, fiscal_year_end=fiscal)
 

@@ -15,6 +15,10 @@ Same arguments and ``--seed``, same bytes.  What it assumes (stated so it can be
   fetches of one id; 5% refused fetches of a random item (``target``); 3% ``error``,
   ``exhausted`` calls; 4% searches returning an inline open-web item (a dated URL, a
   ``page_age``, or nothing that dates it);
+- ``--epochs N`` writes each sample N times, as reruns over Inspect epochs would give them once
+  exported (the trace format refuses a repeated ``sample_id``, so epoch k's id ends ``-ek``): the
+  same as-of date and calls, every trace with its ``as_of``; ``--epoch-order epoch`` (every sample
+  of epoch 1, then of epoch 2, ...) or ``sample`` (a sample's epochs one after the other);
 - ``--hostile`` adds what hostile input looks like: lone surrogates, U+2028, NEL and NUL in
   queries and ids, non-ASCII, a 20 KB query, HTML text in inline items, ``time`` fields.
 
@@ -61,7 +65,10 @@ def _dumps(obj: object, ascii: bool = False) -> str:
     return json.dumps(obj, ensure_ascii=ascii, separators=(",", ":")) + "\n"
 
 
-def write_workload(out: Path, *, items: int, samples: int, interactions: int, seed: int, hostile: bool) -> None:
+def write_workload(
+    out: Path, *, items: int, samples: int, interactions: int, seed: int, hostile: bool, epochs: int = 1,
+    epoch_order: str = "epoch",
+) -> None:
     rng = random.Random(seed)
     vocab = _vocabulary(rng)
     cum = _zipf_weights(VOCABULARY)
@@ -110,10 +117,11 @@ def write_workload(out: Path, *, items: int, samples: int, interactions: int, se
             fh.write(_dumps({"id": f"s-{n:07d}", "slice": "news", "as_of": as_of[n].isoformat(),
                              "input": "As of then, what is known?"}))
 
+    later: list[list[str]] = [[] for _ in range(epochs - 1)]  # epoch order: epochs 2.. written after the first
     with open(out / "traces.jsonl", "w", encoding="utf-8", newline="\n") as fh:
         for n in range(samples):
             record: dict = {"sample_id": f"s-{n:07d}", "mode": rng.choice(("unrestricted", "enforced"))}
-            if n >= 100 or rng.random() < 0.5:
+            if n >= 100 or rng.random() < 0.5 or epochs > 1:  # an epoch's id is not in samples.jsonl
                 record["as_of"] = as_of[n].isoformat()
             calls = []
             for _ in range(interactions):
@@ -123,7 +131,17 @@ def write_workload(out: Path, *, items: int, samples: int, interactions: int, se
                 record["answer"] = "It rose\u2028in 2024 \ud800."
                 record["citations"] = [rng.choice(item_ids)]
                 record["note"] = {"kept": [1, 2.5, None, True]}
-            fh.write(_dumps(record, ascii=hostile))
+            if epochs == 1:
+                fh.write(_dumps(record, ascii=hostile))
+                continue
+            for epoch in range(1, epochs + 1):  # the same sample rerun: the same calls, its own id
+                line = _dumps({**record, "sample_id": f"s-{n:07d}-e{epoch}"}, ascii=hostile)
+                if epoch == 1 or epoch_order == "sample":
+                    fh.write(line)
+                else:
+                    later[epoch - 2].append(line)
+        for lines in later:
+            fh.writelines(lines)
 
 
 def _interaction(rng: random.Random, words, item_ids: list[str], hostile: bool) -> dict:
@@ -164,9 +182,14 @@ def main() -> None:
     parser.add_argument("--interactions", type=int, default=10, help="tool calls per sample")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--hostile", action="store_true")
+    parser.add_argument("--epochs", type=int, default=1, help="each sample written N times, ids ending -e1..-eN")
+    parser.add_argument("--epoch-order", choices=("epoch", "sample"), default="epoch",
+                        help="epoch: every sample of epoch 1, then of epoch 2, ...; sample: a sample's epochs together")
     args = parser.parse_args()
+    if args.epochs < 1:
+        parser.error("--epochs must be at least 1")
     write_workload(args.out, items=args.items, samples=args.samples, interactions=args.interactions,
-                   seed=args.seed, hostile=args.hostile)
+                   seed=args.seed, hostile=args.hostile, epochs=args.epochs, epoch_order=args.epoch_order)
 
 
 if __name__ == "__main__":

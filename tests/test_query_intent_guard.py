@@ -5,14 +5,18 @@ Each of the detector's two patterns begins with a look-ahead (``_STARTS_WRITTEN`
 the look-ahead out must change no match: here both versions run over seeded random texts
 made of every form's pieces, words that share their first letters, case and Unicode case
 variants, digits and separators.  The same holds for the guard that lets a year skip the
-product names it may follow (Office 2019) unless a word and a space stand before it.
+product names it may follow (Office 2019) unless a word and a space stand before it, for the
+guard that skips at a digit the forms that begin with none, and for the one before the month names
+after a day.
 """
 
+import itertools
 import random
 import re
 import unittest
 
 from anachron.core import query_intent as qi
+from anachron.core.grammar.names import FOREIGN_MONTH, MONTH_DOT_AFTER_SHORT
 
 PIECES = [
     # words that start references, in several cases, and words that only share their first letters
@@ -25,7 +29,8 @@ PIECES = [
     "through", "time", "from", "now", "hence", "out", "a", "an", "one", "two", "three", "twelve", "few",
     "several", "decade", "thesis", "endless", "mayor", "quarterly", "fyi", "cyan", "major", "nothing", "often",
     "insight", "also", "report", "results", "office", "russell", "Windows", "rtx", "geforce", "ruſſell", "vision",
-    "agenda", "radeon", "km", "street", "wall", "broadway", "hkex",
+    "agenda", "radeon", "km", "street", "wall", "broadway", "hkex", "server", "studio", "excel", "powerpoint",
+    "sharepoint", "visio", "autocad", "revit", "photoshop", "illustrator", "gtx", "rx", "xrx", "the office",
     "rsa", "\u017fince", "\u212aelvin", "\u0130n", "ınto",  # Unicode case variants: long s, Kelvin sign, dotted and dotless i
     # phrases the forms are made of (a random draw seldom strings their words together)
     "the end of", "by the end of", "end of the", "close of", "year-end", "year end", "end-", "week of",
@@ -46,14 +51,23 @@ PIECES = [
     "abril", "avril", "avr", "enero", "dic", "marchand", "juinx", "aoûts", "jamais", "ottoman", "'", "’", "'24",
     "2023.07.14", "2023-7-14", "2023/7/9", "20230714", "20231399", "Jul-", "fiscal Q1", "fy q2", "upcoming", "friday",
     "next friday", "this monday", "coming sunday", "from today", "2023年", "년", "月", "日", "2023년 7월",
+    # forms that may begin with a digit where most of their kind begin with a letter (an ordinal), and
+    # a day before each letter a month name may begin with
+    "1st quarter", "2nd half of", "3rd quarter of fy", "4th quarter of", "2nd half", "1st half of cy",
+    "14 gennaio", "3 giugno", "9. luglio", "1er août", "31 de enero", "2 okt", "5 mei", "7 mars", "12 Dez.",
+    "6 Juni", "10 settembre", "8 novembre", "4 abril", "20 Februar", "1 sept.", "13 oct",
 ]
 GLUE = [" ", " ", " ", "  ", "-", "/", ":", ": ", "'", ".", ",", ", ", "\n", "\u2013", "", "#", "$"]
 
 
 def unguarded(pattern: re.Pattern, guard: str) -> re.Pattern:
-    """*pattern* without its guards: the start guard, and the one before the product names."""
+    """*pattern* without its guards: the start guard, the one before the product names, and those of
+    the forms that begin with no digit and of the month names after a day."""
     assert guard in pattern.pattern
     source = pattern.pattern.replace(guard, "", 1).replace("(?:" + qi._AFTER_A_WORD + "|", "(?:", 1)
+    if pattern is qi._PATTERN:
+        assert source.count("|" + qi._NO_DIGIT + "(?P<") >= 9 and qi._A_MONTH_NAME + "(?P<fdmy_m>" in source
+        source = source.replace("|" + qi._NO_DIGIT + "(?P<", "|(?P<").replace(qi._A_MONTH_NAME + "(?P<", "(?P<")
     return re.compile(source, pattern.flags)
 
 
@@ -78,6 +92,30 @@ class StartGuardTest(unittest.TestCase):
 
     def test_written_out_forms_match_as_without_the_guard(self):
         self.assert_same_matches(qi._PATTERN, qi._STARTS_WRITTEN, seed=1)
+
+    def test_every_month_spelling_after_a_day_matches_as_without_the_guards(self):
+        # The guard before the month names after a day is built from their first letters: every
+        # spelling the grammar has (FOREIGN_MONTH's words, and MONTH's: the words of the dotted form)
+        # is read after a day, in three cases, as without the guard.
+        words = re.findall(r"[^\W\d_]+", FOREIGN_MONTH + " " + MONTH_DOT_AFTER_SHORT)
+        plain = unguarded(qi._PATTERN, qi._STARTS_WRITTEN)
+        for word, case, form in itertools.product(words, (str.lower, str.title, str.upper), ("{d} {m} {y}", "{d}. {m} {y}", "{d} de {m} de {y}", "{d}er {m} {y}")):
+            text = "sales " + form.format(d=14, m=case(word), y=2023)
+            with self.subTest(text=text):
+                self.assertEqual(
+                    [(m.span(), m.lastgroup) for m in qi._PATTERN.finditer(text)],
+                    [(m.span(), m.lastgroup) for m in plain.finditer(text)],
+                )
+
+    def test_forms_that_begin_with_an_ordinal_match_as_without_the_guards(self):
+        plain = unguarded(qi._PATTERN, qi._STARTS_WRITTEN)
+        for ordinal, part, year in itertools.product(("1st", "2nd", "3rd", "4th"), ("quarter", "half", "quarter of fy", "half of cy"), ("2023", "24")):
+            text = f"results {ordinal} {part} {year}"
+            with self.subTest(text=text):
+                self.assertEqual(
+                    [(m.span(), m.lastgroup) for m in qi._PATTERN.finditer(text)],
+                    [(m.span(), m.lastgroup) for m in plain.finditer(text)],
+                )
 
     def test_anchored_forms_match_as_without_the_guard(self):
         self.assert_same_matches(qi._ANCHORED, qi._STARTS_ANCHORED, seed=2)

@@ -47,6 +47,7 @@ from fractions import Fraction
 from typing import AbstractSet, Any, Iterable, Mapping, Sequence
 
 from .docs import doc_url
+from .frozen import maker
 from .answers import answer_leaks
 from .attribution import chrome_spans, conflict_evidence, without_chrome
 from .corpus import Corpus
@@ -104,6 +105,8 @@ class Judgement:
     already_delisted: bool = False
     unrecorded: bool = False  # an unrecorded retrieval call: leaking or not, the log cannot tell
 
+
+_judgement = maker(Judgement)  # Judgement(**values), in one dictionary update: one is built per call
 
 QUOTED_QUERY = 80  # characters of a query an evidence line quotes
 QUOTED_MENTION = 40  # characters of a content mention
@@ -241,8 +244,8 @@ def judge(interaction: Interaction, as_of: _dt.date, corpus: Corpus) -> Judgemen
         unrecorded = interaction.status == "unrecorded"
         if unrecorded:
             evidence.append(f"unrecorded {_quote(interaction.tool, QUOTED_MENTION)}: the log holds no result (clean in tclr_low, leaking in tclr_high)")
-        return Judgement(
-            False, query_intent_leak=query_leak, open_period=open_period, blocked_attempt=blocked,
+        return _judgement(
+            interaction=False, query_intent_leak=query_leak, open_period=open_period, blocked_attempt=blocked,
             evidence=tuple(evidence), unrecorded=unrecorded,
         )
 
@@ -290,8 +293,8 @@ def judge(interaction: Interaction, as_of: _dt.date, corpus: Corpus) -> Judgemen
     evidence += late + restated + unsure + conflicts + named + read
     if not evidence:  # nothing found (every flag below but entity_bearing comes with a line): a shared judgement
         return _CLEAN[entity_bearing]
-    return Judgement(
-        True,
+    return _judgement(
+        interaction=True,
         result_leak=bool(late),
         survivorship_leak=survivorship,
         entity_bearing=entity_bearing,

@@ -39,6 +39,7 @@ from __future__ import annotations
 
 import bisect
 import datetime as _dt
+import functools
 import re
 from dataclasses import dataclass
 
@@ -69,7 +70,9 @@ from .grammar.periods import ONE_DAY, OPEN_END, add_months, month_end, thirds
 from .grammar.relative import ANCHORED_FORMS, ANCHORED_KINDS, ANCHORED_WORDS, anchored_period
 
 __all__ = [
+    "CACHED_QUERY_CHARS",
     "DateReference",
+    "FINDINGS_CACHE",
     "QUERY_SCAN_CHARS",
     "QueryIntent",
     "date_references",
@@ -193,6 +196,14 @@ _STARTS_WRITTEN = _starts(f"[0-9{_APOS}]", _WRITTEN_WORDS)
 # at most three digits, maybe a day's suffix, then a space.  A year (2023) is not one.
 _STARTS_ANCHORED = _starts(r"[0-9]{1,3}(?:st|nd|rd|th)?\s", _ANCHORED_WORDS)
 
+# Inside the pattern, two more guards of the same kind, for the forms tried at a year (every
+# query of a workload carries one; tests/test_query_intent_guard.py strips them too): a form that
+# cannot begin with a digit is skipped at a digit at once (a form is a named group, which the engine
+# enters at a cost even where its first piece fails), and after a day, the month names (a hundred
+# foreign spellings) are tried only at a letter one of them begins with.
+_NO_DIGIT = "(?![0-9])"
+_A_MONTH_NAME = "(?=[" + "".join(sorted({stem[0] for stem in (*MONTH_STEMS, *FOREIGN_MONTH_STEMS)})) + "])"
+
 # Written-out references, in one pass.  Each form is a named group, so ``match.lastgroup`` names it.
 # Order matters: at one position the longest, most specific form must win.
 _PATTERN = re.compile(
@@ -210,22 +221,22 @@ _PATTERN = re.compile(
     rf"|(?P<pair>(?:(?P<pair_fy>{_FY})\s*[-{_APOS}]?\s*)?(?P<pair_a>{_YEAR4})(?P<pair_s>\s*[/\-\u2013]\s*)(?P<pair_b>{_YEAR4}|[0-9]{{2}})"
     rf"(?:\s*(?P<pair_fq>q[1-4]))?)(?![\w%]|[.,/\-][0-9])"
     rf"|(?P<dmy>(?P<dmy_d>{DAY_OF_MONTH})\s+(?:of\s+)?(?P<dmy_m>{MONTH})\.?,?\s+(?P<dmy_y>{_YEAR4}))(?![\w%])"
-    rf"|(?P<fdmy>(?P<fdmy_d>[012]?[0-9]|3[01])(?:\.|er|º|°)?\s*(?:de\s+)?(?P<fdmy_m>{FOREIGN_MONTH}|{MONTH})\.?,?\s+(?:de[l]?\s+)?(?P<fdmy_y>{_YEAR4}))(?![\w%])"
-    rf"|(?P<fmy>(?P<fmy_m>{FOREIGN_MONTH_NO_DAY})\.?\s+(?:de[l]?\s+)?(?P<fmy_y>{_YEAR4}))(?![\w%])"
-    rf"|(?P<mq>(?P<mq_m>{MONTH})\.?\s+quarter(?:\s+of)?\s+(?P<mq_y>{_YEAR4}))(?![\w%])"
-    rf"|(?P<mr>(?P<mr_a>{MONTH})\.?\s*[\-\u2013/]\s*(?P<mr_b>{MONTH})\.?,?\s+(?P<mr_y>{_YEAR4}))(?![\w%])"
-    rf"|(?P<mdy>(?P<mdy_m>{MONTH})(?:\.?\s+(?:(?P<mdy_d>{DAY_OF_MONTH}),?\s+)?(?:of\s+)?|-)(?P<mdy_y>{_YEAR4}))(?![\w%])"
-    rf"|(?P<qy>(?:(?P<qy_pre>{_FY})\s*)?q(?P<qy_q>[1-4]){_SEP}(?:(?P<qy_cy>cy|calendar(?:\s+year)?)\s*|(?P<qy_fy>{_FY})\s*)?[-{_APOS}]?(?P<qy_y>{_YY}))(?![\w%]|[.,/\-][0-9])"
+    rf"|(?P<fdmy>(?P<fdmy_d>[012]?[0-9]|3[01])(?:\.|er|º|°)?\s*(?:de\s+)?{_A_MONTH_NAME}(?P<fdmy_m>{FOREIGN_MONTH}|{MONTH})\.?,?\s+(?:de[l]?\s+)?(?P<fdmy_y>{_YEAR4}))(?![\w%])"
+    rf"|{_NO_DIGIT}(?P<fmy>(?P<fmy_m>{FOREIGN_MONTH_NO_DAY})\.?\s+(?:de[l]?\s+)?(?P<fmy_y>{_YEAR4}))(?![\w%])"
+    rf"|{_NO_DIGIT}(?P<mq>(?P<mq_m>{MONTH})\.?\s+quarter(?:\s+of)?\s+(?P<mq_y>{_YEAR4}))(?![\w%])"
+    rf"|{_NO_DIGIT}(?P<mr>(?P<mr_a>{MONTH})\.?\s*[\-\u2013/]\s*(?P<mr_b>{MONTH})\.?,?\s+(?P<mr_y>{_YEAR4}))(?![\w%])"
+    rf"|{_NO_DIGIT}(?P<mdy>(?P<mdy_m>{MONTH})(?:\.?\s+(?:(?P<mdy_d>{DAY_OF_MONTH}),?\s+)?(?:of\s+)?|-)(?P<mdy_y>{_YEAR4}))(?![\w%])"
+    rf"|{_NO_DIGIT}(?P<qy>(?:(?P<qy_pre>{_FY})\s*)?q(?P<qy_q>[1-4]){_SEP}(?:(?P<qy_cy>cy|calendar(?:\s+year)?)\s*|(?P<qy_fy>{_FY})\s*)?[-{_APOS}]?(?P<qy_y>{_YY}))(?![\w%]|[.,/\-][0-9])"
     rf"|(?P<oq>(?P<oq_q>{_ORDINAL_Q})[\s\-]+quarter(?:\s+of)?\s+(?:(?P<oq_cy>cy|calendar(?:\s+year)?)\s*|(?P<oq_fy>{_FY})\s*)?(?P<oq_y>{_YY}))(?![\w%])"
     rf"|(?P<yq>(?P<yq_y>{_YEAR4}){_SEP}q(?P<yq_q>[1-4]))(?![\w%])"
     rf"|(?P<nq>(?P<nq_q>[1-4])q\s?(?P<nq_y>{_YEAR4}|[0-9]{{2}}))(?![\w%])"
-    rf"|(?P<hy>h(?P<hy_h>[12]){_SEP}(?:(?P<hy_cy>cy)\s*|(?P<hy_fy>{_FY})\s*)?[-{_APOS}]?(?P<hy_y>{_YY}))(?![\w%]|[.,/\-][0-9])"
+    rf"|{_NO_DIGIT}(?P<hy>h(?P<hy_h>[12]){_SEP}(?:(?P<hy_cy>cy)\s*|(?P<hy_fy>{_FY})\s*)?[-{_APOS}]?(?P<hy_y>{_YY}))(?![\w%]|[.,/\-][0-9])"
     rf"|(?P<oh>(?P<oh_h>{_ORDINAL_H})[\s\-]+half(?:\s+of)?\s+(?:(?P<oh_cy>cy)\s*|(?P<oh_fy>{_FY})\s*)?(?P<oh_y>{_YY}))(?![\w%])"
     rf"|(?P<yh>(?P<yh_y>{_YEAR4}){_SEP}h(?P<yh_h>[12]))(?![\w%])"
     rf"|(?P<nh>(?P<nh_h>[12])h\s?(?P<nh_y>{_YEAR4}|[0-9]{{2}}))(?![\w%])"
-    rf"|(?P<fy>{_FY}{_SEP}[{_APOS}]?(?P<fy_y>{_YY})(?:\s*(?P<fy_q>q[1-4]|h[12]))?)(?![\w%]|[.,/\-][0-9])"
-    rf"|(?P<cy>(?:cy{_SEP}[{_APOS}]?(?P<cy_y>{_YY})|calendar(?:\s+year)?\s+(?P<cy_y4>{_YEAR4})))(?![\w%]|[.,/\-][0-9])"
-    rf"|(?P<apos>[{_APOS}](?P<apos_y>[0-9]{{2}}))(?![\w{_APOS}%]|[.,][0-9])"
+    rf"|{_NO_DIGIT}(?P<fy>{_FY}{_SEP}[{_APOS}]?(?P<fy_y>{_YY})(?:\s*(?P<fy_q>q[1-4]|h[12]))?)(?![\w%]|[.,/\-][0-9])"
+    rf"|{_NO_DIGIT}(?P<cy>(?:cy{_SEP}[{_APOS}]?(?P<cy_y>{_YY})|calendar(?:\s+year)?\s+(?P<cy_y4>{_YEAR4})))(?![\w%]|[.,/\-][0-9])"
+    rf"|{_NO_DIGIT}(?P<apos>[{_APOS}](?P<apos_y>[0-9]{{2}}))(?![\w{_APOS}%]|[.,][0-9])"
     rf"|(?P<year>{_NOT_YEAR_BEFORE}{_YEAR4})(?![\w%$]|[.,][0-9]|{_NOT_YEAR_AFTER})"
     r")",
     re.IGNORECASE,
@@ -630,7 +641,8 @@ def _references(
     reaches for the future.  Alone, such a filter only bounds from above and names nothing.
     """
     found = []
-    windowed = anchored and any(_operator(m) in ("after", "since") for m in matches)
+    # (a search operator is written with a colon: a text without one has none, and no window)
+    windowed = anchored and ":" in text and any(_operator(m) in ("after", "since") for m in matches)
     for match in matches:
         kind = match.lastgroup
         try:
@@ -685,7 +697,7 @@ def _matches(text: str):
     else:
         text = " ".join(text.split())
         found = [m for start, end in _windows(text) for m in _PATTERN.finditer(text, start, end)]
-    if any(mark in text for mark in _CJK_MARKS):
+    if _CJK_MARKS[0] in text or _CJK_MARKS[1] in text:  # (two tests in C, no generator)
         cjk = list(_CJK.finditer(text))
         if cjk:  # a match of _PATTERN inside a CJK one is dropped; both lists are sorted and disjoint
             starts = [m.start() for m in cjk]
@@ -841,6 +853,16 @@ def scanned_query(query: str) -> str:
     return head[:cut] if cut > 0 else head[:QUERY_SCAN_CHARS]
 
 
+# The findings on the most recent distinct (query, T, fiscal calendar) are kept (query_findings):
+# a sample rerun over epochs asks the same queries at the same T.  At most FINDINGS_CACHE entries,
+# least recently used dropped first, each of a query of at most CACHED_QUERY_CHARS characters (a
+# longer one is worked out every time): about 390 bytes an entry for a query of a few words, 3 MiB
+# when full of such, at most about 9 MB of query text.  On distinct queries each miss costs about
+# 4 us in the scorer (docs/performance.md): it pays on reruns within 8,192 distinct queries.
+FINDINGS_CACHE = 8 * 1024
+CACHED_QUERY_CHARS = 256
+
+
 def query_findings(query: str, as_of: _dt.date, *, fiscal_year_end: str | None = None) -> QueryIntent:
     """The findings on *query* asked as of *as_of*: future references and open periods.
 
@@ -848,9 +870,24 @@ def query_findings(query: str, as_of: _dt.date, *, fiscal_year_end: str | None =
     query names, if the corpus gives one.  Written-out and anchored
     references are both read (docs/metrics.md lists the forms), in the
     :func:`scanned_query` part of a long query.
+
+    The findings are a function of the part read, *as_of* and
+    *fiscal_year_end* alone, and immutable: those of the
+    :data:`FINDINGS_CACHE` most recently asked distinct triples are kept and
+    returned again (``query_findings.cache_info()`` counts the hits,
+    ``query_findings.cache_clear()`` empties it).  A query of more than
+    :data:`CACHED_QUERY_CHARS` characters is read every time.
     """
+    text = scanned_query(query)
+    if len(text) > CACHED_QUERY_CHARS:
+        return _findings(text, as_of, fiscal_year_end)
+    return _cached_findings(text, as_of, fiscal_year_end)
+
+
+def _findings(text: str, as_of: _dt.date, fiscal_year_end: str | None) -> QueryIntent:
+    """:func:`query_findings` of the :func:`scanned_query` part *text*, worked out."""
     fiscal = parse_fiscal_year_end(fiscal_year_end) if fiscal_year_end is not None else None
-    text, matches = _matches(scanned_query(query))
+    text, matches = _matches(text)
     anchored = list(_ANCHORED.finditer(text))  # the whole text: an anchored phrase has no digit to find it by
     if anchored:
         matches = _merge(matches, anchored)
@@ -862,3 +899,9 @@ def query_findings(query: str, as_of: _dt.date, *, fiscal_year_end: str | None =
 
 
 _NO_FINDINGS = QueryIntent()  # immutable: shared by every query that names no period
+
+# typed: a str subclass is kept apart from an equal str (its methods might read differently).  An
+# error (a malformed fiscal_year_end) is never kept: it is raised again at each call.
+_cached_findings = functools.lru_cache(maxsize=FINDINGS_CACHE, typed=True)(_findings)
+query_findings.cache_info = _cached_findings.cache_info  # type: ignore[attr-defined]
+query_findings.cache_clear = _cached_findings.cache_clear  # type: ignore[attr-defined]

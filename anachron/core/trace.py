@@ -42,6 +42,7 @@ from .attribution import DATE_FIELDS, Attribution, attribute, evidence_of
 from .query_intent import DateReference, fixed_references
 from .corpus import Corpus
 from .dates import known_at
+from .frozen import maker
 
 __all__ = ["STATUSES", "ReturnedItem", "Interaction", "Trace", "check_traces", "iter_traces", "parse_traces", "load_traces"]
 
@@ -104,6 +105,9 @@ class Interaction:
     retrieval: bool = True
     # The lock's receipt the call's result began with (``search #3: ...``): the number of its record in the lock's log.
     receipt: int | None = None
+
+
+_interaction_of = maker(Interaction)  # Interaction(**values), in one dictionary update: one is built per call
 
 
 @dataclass(frozen=True)
@@ -359,7 +363,10 @@ def _interaction(
     receipt = obj.get("receipt")
     if receipt is not None and (type(receipt) is not int or receipt < 1):
         raise Fields(f"{label} interactions[{number}]", obj).error("receipt", f"expected a positive integer or null, got {describe(receipt)}")
-    return Interaction(tool, query, resolved, status, target, now, command, retrieval, receipt)
+    return _interaction_of(
+        tool=tool, query=query, returned=resolved, status=status, target=target, time=now, command=command,
+        retrieval=retrieval, receipt=receipt,
+    )
 
 
 def _known_ids(returned: list, cache: dict[str, ReturnedItem]) -> tuple[ReturnedItem, ...] | None:

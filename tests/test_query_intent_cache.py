@@ -1,0 +1,139 @@
+"""The cache of query findings (``query_findings``): exact, bounded, and the same bytes with or without it.
+
+Its key is everything the findings depend on: the part of the query read, T and the fiscal
+calendar.  Each test compares with the findings worked out afresh (``cache_clear`` first, or
+``CACHED_QUERY_CHARS`` set below every query's length, which sends every query past the cache).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+import tempfile
+import unittest
+from pathlib import Path
+from unittest import mock
+
+from anachron.core import query_findings
+from anachron.core import query_intent
+
+from tests.support import ROOT, run_cli
+
+DATA = ROOT / "tests" / "data" / "scale"
+D = dt.date.fromisoformat
+
+
+def afresh(query, as_of, fiscal=None):
+    query_findings.cache_clear()
+    return query_findings(query, as_of, fiscal_year_end=fiscal)
+
+
+class CacheTest(unittest.TestCase):
+    def setUp(self):
+        query_findings.cache_clear()
+
+    def test_a_repeated_query_at_the_same_t_is_a_hit_with_the_same_findings(self):
+        first = query_findings("revenue Q3 2024", D("2024-05-01"))
+        again = query_findings("revenue Q3 2024", D("2024-05-01"))
+        self.assertEqual(query_findings.cache_info().hits, 1)
+        self.assertEqual(again, first)
+        self.assertEqual([r.begins for r in again.future], [D("2024-07-01")])
+
+    def test_t_is_in_the_key(self):
+        # the same query on either side of the day its period begins: a leak, then none, then a leak
+        for as_of, leaks in (("2023-12-31", True), ("2024-01-01", False), ("2023-12-31", True), ("2024-01-01", False)):
+            with self.subTest(as_of=as_of):
+                self.assertEqual(bool(query_findings("results 2024", D(as_of)).future), leaks)
+        # a two-digit year is read in the century nearest T
+        for as_of in ("2019-06-01", "1919-06-01", "2019-06-01"):
+            self.assertEqual(query_findings("Q3 '20", D(as_of)), afresh("Q3 '20", D(as_of)))
+
+    def test_the_fiscal_calendar_is_in_the_key(self):
+        as_of = D("2023-08-01")
+        for fiscal in (None, "06-30", "09-30", None, "06-30", "03-31"):
+            with self.subTest(fiscal=fiscal):
+                found = query_findings("FY2024 results", as_of, fiscal_year_end=fiscal)
+                self.assertEqual(found, afresh("FY2024 results", as_of, fiscal))
+        self.assertNotEqual(query_findings("FY2024 Q1", as_of, fiscal_year_end="06-30"),
+                            query_findings("FY2024 Q1", as_of, fiscal_year_end="12-31"))
+
+    def test_a_malformed_calendar_fails_every_time(self):
+        for _ in range(3):
+            with self.assertRaises(ValueError):
+                query_findings("FY2024", D("2023-01-01"), fiscal_year_end="13-45")
+        self.assertEqual(query_findings.cache_info().currsize, 0)
+
+    def test_a_long_query_is_not_kept(self):
+        long = "revenue 2030 " + "x" * query_intent.CACHED_QUERY_CHARS
+        self.assertEqual([r.text for r in query_findings(long, D("2024-01-01")).future], ["2030"])
+        self.assertEqual(query_findings.cache_info().currsize, 0)
+        query_findings("revenue 2030", D("2024-01-01"))
+        self.assertEqual(query_findings.cache_info().currsize, 1)
+
+    def test_a_str_subclass_is_kept_apart(self):
+        class Query(str):
+            pass
+
+        query_findings("sales 2030", D("2024-01-01"))
+        query_findings(Query("sales 2030"), D("2024-01-01"))
+        self.assertEqual(query_findings.cache_info().currsize, 2)
+
+    def test_the_cache_is_bounded(self):
+        size = query_intent.FINDINGS_CACHE
+        self.assertEqual(query_findings.cache_info().maxsize, size)
+        as_of = D("2020-01-01")
+        for n in range(size + 50):
+            query_findings(f"item {n} 2021", as_of)
+        self.assertEqual(query_findings.cache_info().currsize, size)
+        # the least recently used went first: the newest are still there, the oldest is not
+        hits = query_findings.cache_info().hits
+        query_findings(f"item {size + 49} 2021", as_of)
+        self.assertEqual(query_findings.cache_info().hits, hits + 1)
+        query_findings("item 0 2021", as_of)
+        self.assertEqual(query_findings.cache_info().hits, hits + 1)
+
+
+class SameBytesTest(unittest.TestCase):
+    """`anachron score` over a sample rerun in three epochs: the same output with the cache and without."""
+
+    @classmethod
+    def setUpClass(cls):
+        cls.tmp = tempfile.TemporaryDirectory()
+        lines = []
+        with open(DATA / "traces.jsonl", encoding="utf-8") as fh:
+            for line in fh:
+                record = json.loads(line)
+                if "as_of" not in record:  # its date is in the corpus under its own id
+                    continue
+                for epoch in (1, 2, 3):
+                    lines.append(json.dumps({**record, "sample_id": f"{record['sample_id']}-e{epoch}"}) + "\n")
+        cls.traces = Path(cls.tmp.name) / "epochs.jsonl"
+        cls.traces.write_text("".join(lines), encoding="utf-8")
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.tmp.cleanup()
+
+    def score(self, fmt):
+        status, out, err = run_cli("score", str(self.traces), "--corpus", str(DATA / "corpus"), "--format", fmt)
+        self.assertEqual((status, err), (0, ""))
+        return out
+
+    def test_json_table_and_csv_are_the_same_bytes_without_the_cache(self):
+        for fmt in ("json", "table", "csv"):
+            with self.subTest(fmt=fmt):
+                query_findings.cache_clear()
+                cached = self.score(fmt)
+                info = query_findings.cache_info()
+                self.assertGreater(info.hits, info.misses)  # the reruns were answered from the cache
+                query_findings.cache_clear()
+                with mock.patch.object(query_intent, "CACHED_QUERY_CHARS", -1):
+                    plain = self.score(fmt)
+                self.assertEqual(query_findings.cache_info().currsize, 0)  # nothing went through it
+                self.assertEqual(cached, plain)
+                if fmt == "json":  # and the queries had findings to keep
+                    self.assertIn("reaches for", cached)
+
+
+if __name__ == "__main__":
+    unittest.main()
