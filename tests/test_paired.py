@@ -180,14 +180,23 @@ class TableTest(unittest.TestCase):
             self.assertIsNone(report.relative_reduction)
             self.assertIsNone(report.relative_ci_low)
             self.assertIn("n/a (beyond a float; see warnings)", report.table())
-            self.assertTrue(any("may exceed the largest float" in w for w in report.warnings))
+            self.assertTrue(any("exceeds the largest float" in w for w in report.warnings))
             self.assertEqual(report.mean_reduction, sum(u.values()) / n - 1.0)
-        # The point estimate fits, a resample's ratio might not: only the interval is left out.
+        # A denormal u beside ordinary ones: every resample's ratio is a float, so all is reported.
         u = {f"s{i}": 1.0 for i in range(10)} | {"s0": 5e-324}
         report = compare_modes(u, {s: 1.0 if s != "s1" else 0.0 for s in u} | {"s0": 1.0}, n_resamples=200)
         self.assertEqual(report.relative_reduction, 5e-324 / 9)  # sum d = 5e-324 over sum u = 9 + 5e-324
+        self.assertLess(report.relative_ci_low, report.relative_ci_high)
+        self.assertFalse(any("largest float" in w for w in report.warnings))
+        # The estimate fits, but resamples drawing the denormal u beside zeros do not: the interval's
+        # lower end is read from them (14 of 16 samples have u = 0 and d = -1; about a quarter of the
+        # resamples hold the denormal and no 1.0).
+        u = {f"s{i}": 0.0 for i in range(16)} | {"s0": 5e-324, "s1": 1.0}
+        e = {s: 1.0 for s in u} | {"s1": 0.0, "s0": 0.0}
+        report = compare_modes(u, e, n_resamples=2000)
+        self.assertIsNotNone(report.relative_reduction)
         self.assertIsNone(report.relative_ci_low)
-        self.assertTrue(any("interval is not reported" in w for w in report.warnings))
+        self.assertTrue(any(w.startswith("the relative reduction's interval is not reported") for w in report.warnings))
 
     def test_html(self):
         report = compare_modes(self.U, self.E, n_resamples=100, seed=7)

@@ -323,17 +323,16 @@ def compare_modes(
     relative = None
     too_large: tuple[str, ...] = ()
     if sum_u:
-        # Every ratio a resample can give is at most n max|d_i| / (least positive u_i) in size.
-        least_u = min(numerator[x] for x, _ in pairs if numerator[x] > 0)
-        widest = n * max(abs(numerator[x] - numerator[y]) for x, y in pairs)
         if _fits_a_float(abs(sum_d), sum_u):
             relative = sum_d / sum_u
-        if _fits_a_float(widest, least_u):
-            relative_ci = _relative_interval(pairs, numerator, sum_u, sum_d, b, rng, ci_method, float(confidence), shared)
-        else:
+        relative_ci = _relative_interval(pairs, numerator, sum_u, sum_d, b, rng, ci_method, float(confidence), shared)
+        ends = [end for end in relative_ci[:2] if end is not None]
+        if relative is None or not all(map(math.isfinite, ends)):
+            # The estimate, or a resample's ratio read at an end of the interval, is beyond every float.
             too_large = ((BEYOND_A_FLOAT if relative is None else "the relative reduction's interval is not reported")
-                         + ": the unrestricted scores come so close to 0 beside these differences that a ratio "
-                         "mean(u - e) / mean(u) may exceed the largest float",)
+                         + ": the unrestricted scores come so close to 0 beside these differences that the ratio "
+                         "mean(u - e) / mean(u) exceeds the largest float",)
+            relative_ci = (None, None, relative_ci[2])
 
     improved = sum(c for v, c in differences.items() if v > 0)
     worsened = sum(c for v, c in differences.items() if v < 0)
@@ -369,6 +368,14 @@ def _fits_a_float(numerator: int, denominator: int) -> bool:
     """Whether ``numerator / denominator`` (non-negative ints, denominator > 0), and anything smaller,
     is below half the largest float: it then rounds to a finite float (with room for rounding)."""
     return 2 * numerator <= _FLOAT_MAX * denominator
+
+
+def _float_ratio(numerator: int, denominator: int) -> float:
+    """``numerator / denominator`` (denominator > 0) rounded once, or +-inf beyond every float."""
+    try:
+        return numerator / denominator
+    except OverflowError:
+        return math.inf if numerator > 0 else -math.inf
 
 
 _FLOAT_MAX = int(sys.float_info.max)
@@ -407,7 +414,7 @@ def _relative_interval(
         undefined = b - len(defined)
         if not defined:
             return None, None, undefined
-        ratios = sorted(td / tu for tu, td in defined)
+        ratios = sorted(_float_ratio(td, tu) for tu, td in defined)
         if ci_method == "bca":
             # td / tu < sum_d / sum_u, with tu, sum_u > 0: compared as integers.
             below = Fraction(sum(2 * (td * sum_u < sum_d * tu) + (td * sum_u == sum_d * tu) for tu, td in defined), 2 * len(defined))
@@ -463,7 +470,7 @@ def _shared_ratios(shared: BlockResamples, sum_u: int, sum_d: int, bca: bool) ->
         totals = shared.exact([numbers[j] for j in indices])
         return {j: Fraction(totals[numbers[j]][1], totals[numbers[j]][0]) for j in indices}
 
-    ratios = OrderStatistics(lows, highs, exact, float)
+    ratios = OrderStatistics(lows, highs, exact, lambda r: _float_ratio(r.numerator, r.denominator) if isinstance(r, Fraction) else float(r))
     doubled = count_below(lows, highs, Fraction(sum_d, sum_u), exact) if bca else 0
     return ratios, doubled
 
