@@ -45,7 +45,7 @@ from .engine import check_fetch, check_search, count_of, top_ords
 from .index.build import ScannedCorpus, source_corpus
 from .index.codec import entity_doc, item_doc, key, read_entity, read_item, read_sample, read_visible, sample_doc
 from .index.fingerprint import CORPUS_FILES, SERVED, build_meta, check_meta, check_unchanged
-from .index.postings import RANK_ARRAYS, U32, PostingCache, bitmap, pack, pack_groups, rank_data, unpack, unpack_groups
+from .index.postings import RANK_ARRAYS, U32, PostingCache, bitmap, pack, pack_groups, rank_data, unpack
 from .ranking import DEFAULT_RANKING, RankData, check_ranking, shown_score, top_bm25
 from .index.stored import Connections, StoredItems
 from .terms import STRONG_WEIGHT, WEAK_WEIGHT, item_terms, match_words
@@ -295,13 +295,13 @@ class PostgresEngine:
         found = {w: self._cache.get(("ords", w)) for w in words}
         missing = [w for w, kept in found.items() if kept is None]
         if missing:
-            rows = con.execute(f"SELECT term, strong, weak, strong_groups, weak_groups, strong_bits, weak_bits FROM {SCHEMA}.postings "
-                               "WHERE term = ANY(%s)", (missing,))
-            for term, strong, weak, strong_groups, weak_groups, strong_bits, weak_bits in rows:
+            # The length groups are not read: a query whose words hold many postings goes over the
+            # bitmaps, and top_bm25 groups the few postings of any other itself.
+            rows = con.execute(f"SELECT term, strong, weak, strong_bits, weak_bits FROM {SCHEMA}.postings WHERE term = ANY(%s)", (missing,))
+            for term, strong, weak, strong_bits, weak_bits in rows:
                 # A dense column's bitmap is stored (as in the SQLite index); a short one's is made here.
-                strong, weak = unpack(bytes(strong)), unpack(bytes(weak))
-                found[term] = (strong, weak,
-                               tuple(unpack_groups(None if g is None else bytes(g)) for g in (strong_groups, weak_groups)),
+                strong, weak = unpack(strong), unpack(weak)
+                found[term] = (strong, weak, None,
                                tuple(int.from_bytes(bits, "little") if bits is not None else bitmaps.from_ords(ords)
                                      for bits, ords in ((strong_bits, strong), (weak_bits, weak))))
                 self._cache.put(("ords", term), found[term])
