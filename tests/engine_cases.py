@@ -61,8 +61,8 @@ def as_of_days(corpus):
 # The three exact ways of anachron.store.ranking.top_bm25, each forced: over bitmaps, by length groups,
 # term at a time (MaxScore; a query whose rarest word cannot fill the top k still goes by groups).
 BM25_WAYS = {
-    "bitmaps": {"BITMAP_POSTINGS": -1, "BITMAP_K": 10**18},
-    "bitmaps, split to the end": {"BITMAP_POSTINGS": -1, "BITMAP_K": 10**18, "FEW_ITEMS": -1},
+    "bitmaps": {"BITMAP_POSTINGS": -1},  # BITMAP_K kept: a k above it is never served this way
+    "bitmaps, split to the end": {"BITMAP_POSTINGS": -1, "FEW_ITEMS": -1},
     "groups": {"BITMAP_POSTINGS": 10**18, "GROUPED_POSTINGS": 0},
     "term at a time": {"BITMAP_POSTINGS": 10**18, "GROUPED_POSTINGS": 10**18},
 }

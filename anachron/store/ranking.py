@@ -63,6 +63,7 @@ __all__ = [
     "RankData",
     "check_ranking",
     "BITMAP_K",
+    "BITMAP_WORDS",
     "BITMAP_POSTINGS",
     "FEW_ITEMS",
     "GROUPED_POSTINGS",
@@ -214,7 +215,8 @@ def _kth(scores: Iterable[int], k: int) -> int:
 
 GROUPED_POSTINGS = 4_000  # visible items its rarest word must hold for a query to be answered by length groups
 BITMAP_POSTINGS = 1_000  # visible postings of a query's words from which it is answered over bitmaps (_by_bitmaps)...
-BITMAP_K = 1_000  # ... when it asks for at most this many items
+BITMAP_K = 1_000  # ... when it asks for at most this many items...
+BITMAP_WORDS = 12  # ... and has at most this many distinct words held by visible items (its patterns number 3 ** words)
 
 
 def group_by_length(ords: Sequence[int], lengths: Sequence[int]) -> list[tuple[int, Sequence[int]]]:
@@ -247,7 +249,8 @@ def top_bm25(
 
     Three exact ways, the same result: a query whose words hold more than
     :data:`BITMAP_POSTINGS` visible postings in all, asking for at most
-    :data:`BITMAP_K` items, is answered over bitmaps (:func:`_by_bitmaps`);
+    :data:`BITMAP_K` items, with at most :data:`BITMAP_WORDS` words held by
+    visible items, is answered over bitmaps (:func:`_by_bitmaps`);
     any other whose rarest word is held by *k* to :data:`GROUPED_POSTINGS`
     visible items is added up term at a time with MaxScore pruning
     (:func:`_term_at_a_time`: the rare word's items set a bar the common
@@ -272,7 +275,7 @@ def top_bm25(
     if not words:
         return []
     words.sort(key=lambda word: word[0])  # rarest first (ties keep the query's word order: sorted)
-    bitmap_way = sum(word[0] for word in words) > BITMAP_POSTINGS and k <= BITMAP_K
+    bitmap_way = sum(word[0] for word in words) > BITMAP_POSTINGS and k <= BITMAP_K and len(words) <= BITMAP_WORDS
     if bitmap_way:
         return _by_bitmaps(words, data, low, high, k)
     for word in words:
