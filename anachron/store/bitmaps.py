@@ -15,14 +15,12 @@ returned.
 
 from __future__ import annotations
 
-import re
-from typing import Iterable, Mapping, Sequence
+from typing import Iterable, Iterator, Mapping, Sequence
 
 from ..core.errors import AnachronError
 
-__all__ = ["from_ords", "from_scores", "ords", "top"]
+__all__ = ["descending", "from_ords", "from_scores", "ords", "top"]
 
-_NONZERO = re.compile(rb"[^\x00]")
 
 
 def from_ords(numbers: Iterable[int]) -> int:
@@ -61,8 +59,9 @@ def from_scores(scores: Mapping[int, int]) -> list[tuple[int, int]]:
 def ords(bits: int, limit: int | None = None) -> list[int]:
     """The numbers set in *bits*, ascending, the first *limit* of them (all when ``None``).
 
-    The bytes are scanned for a non-zero one by the regular-expression engine
-    (in C), so the cost is the bitmap's size plus the numbers returned.
+    The bytes holding a set bit are found by ``bytes.find`` over the bytes
+    flagged non-zero (``bytes.translate``), both in C, so the cost is the
+    bitmap's size plus the numbers returned.
 
     >>> ords(0b101001)
     [0, 3, 5]
@@ -71,18 +70,46 @@ def ords(bits: int, limit: int | None = None) -> list[int]:
     """
     if limit is not None and limit <= 0 or not bits:
         return []
-    data = bits.to_bytes((bits.bit_length() + 7) >> 3, "little")
+    raw, flags = _bytes(bits)
     out: list[int] = []
-    for match in _NONZERO.finditer(data):
-        at = match.start()
-        byte, base = data[at], at << 3
+    at = flags.find(1)
+    while at >= 0:
+        byte, base = raw[at], at << 3
         while byte:
             low = byte & -byte
             out.append(base + low.bit_length() - 1)
             byte ^= low
         if limit is not None and len(out) >= limit:
             return out[:limit]
+        at = flags.find(1, at + 1)
     return out
+
+
+def descending(bits: int) -> Iterator[int]:
+    """The numbers set in *bits*, largest first (as :func:`ords` scans, from the other end).
+
+    >>> list(descending(0b101001))
+    [5, 3, 0]
+    """
+    if not bits:
+        return
+    raw, flags = _bytes(bits)
+    at = flags.rfind(1)
+    while at >= 0:
+        byte, base = raw[at], at << 3
+        for bit in range(7, -1, -1):
+            if byte >> bit & 1:
+                yield base + bit
+        at = flags.rfind(1, 0, at)
+
+
+_FLAGS = bytes([0] + [1] * 255)  # bytes.translate: a non-zero byte -> 1
+
+
+def _bytes(bits: int) -> tuple[bytes, bytes]:
+    """*bits* as little-endian bytes, and those bytes flagged (1 where non-zero, else 0)."""
+    raw = bits.to_bytes((bits.bit_length() + 7) >> 3, "little")
+    return raw, raw.translate(_FLAGS)
 
 
 def top(columns: Sequence[tuple[int, int]], visible: int, k: int) -> list[int]:

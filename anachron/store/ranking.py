@@ -192,9 +192,7 @@ class _Table(dict):
 
 def _cut(ords: Sequence[int], low: int, high: int) -> Sequence[int]:
     """The part of the ascending *ords* within ``low <= o < high``."""
-    if not ords or (ords[0] >= low and ords[-1] < high):
-        return ords
-    return ords[bisect.bisect_left(ords, low): bisect.bisect_left(ords, high)]
+    return _sliced(*_span(ords, low, high))
 
 
 def _span(ords: Sequence[int], low: int, high: int) -> tuple[Sequence[int], int, int]:
@@ -419,7 +417,6 @@ def _finish(partial: dict[int, int], words, rest: int, lengths, k: int) -> dict[
 
 
 _second = operator.itemgetter(1)
-_FLAGS = bytes([0] + [1] * 255)  # bytes.translate: a non-zero byte -> 1
 
 
 def _by_bitmaps(words, data: RankData, low: int, high: int, k: int) -> list[tuple[int, int]]:
@@ -507,7 +504,7 @@ def _by_bitmaps(words, data: RankData, low: int, high: int, k: int) -> list[tupl
             # words meet, which is where few items are.)
             by_score: dict[int, list[int]] = {}
             tables = [columns[w][2] for w in strong], [columns[w][3] for w in weak]
-            for o in _positions(bits):
+            for o in bitmaps.ords(bits):
                 s_len, w_len = strong_lengths_of[o], weak_lengths_of[o]
                 score = sum(t[s_len] for t in tables[0]) + sum(t[w_len] for t in tables[1])
                 by_score.setdefault(score, []).append(o)
@@ -555,42 +552,12 @@ def _by_bitmaps(words, data: RankData, low: int, high: int, k: int) -> list[tupl
 FEW_ITEMS = 64  # items of a whole pattern (bitmap way) scored one by one rather than split by length
 
 
-def _positions(bits: int) -> list[int]:
-    """The positions set in *bits*, ascending (non-zero bytes found with ``bytes.find``, in C)."""
-    size = (bits.bit_length() + 7) >> 3
-    raw = bits.to_bytes(size, "little")
-    flags = raw.translate(_FLAGS)
-    out: list[int] = []
-    at = flags.find(1)
-    while at >= 0:
-        byte, base = raw[at], at << 3
-        while byte:
-            low_bit = byte & -byte
-            out.append(base + low_bit.bit_length() - 1)
-            byte ^= low_bit
-        at = flags.find(1, at + 1)
-    return out
-
-
 def _newest(bits: int, k: int, days: Sequence[int]) -> list[int]:
     """The positions in *bits* of the newest days holding *k* of them at least (every position of the
     last such day): what the tie order can take from a cell whose items all score the same."""
-    size = (bits.bit_length() + 7) >> 3
-    raw = bits.to_bytes(size, "little")
-    flags = raw.translate(_FLAGS)
     out: list[int] = []
-    end = size
-    last_day = None
-    while True:
-        at = flags.rfind(1, 0, end)
-        if at < 0:
-            return out
-        byte, base = raw[at], at << 3
-        for bit in range(7, -1, -1):
-            if byte >> bit & 1:
-                o = base + bit
-                if len(out) >= k and days[o] != last_day:
-                    return out
-                out.append(o)
-                last_day = days[o]
-        end = at
+    for o in bitmaps.descending(bits):
+        if len(out) >= k and days[o] != days[out[-1]]:
+            break
+        out.append(o)
+    return out
