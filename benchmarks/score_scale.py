@@ -13,7 +13,8 @@ interleaved and the median of each is reported):
 - ``corpus``: ``load_corpus`` alone, for its peak RSS;
 - ``score``: ``anachron score TRACE --corpus DIR --format json`` with stdout to a file, in-process
   through ``anachron.cli.main`` (interpreter start-up and imports are not counted), for this
-  tree and for ``--baseline`` trees; with ``--jobs N`` also ``--jobs N``.
+  tree and for ``--baseline`` trees; with ``--jobs N`` also ``--jobs N``.  Each tree's bytecode is
+  compiled before the first round (``compileall``), so no run pays for compiling modules.
 
 Wall time and CPU time (user + system, of the workers too for ``--jobs``) are both reported:
 on a machine shared with other jobs the wall ratio carries their noise, the CPU ratio much less.
@@ -135,6 +136,10 @@ def main() -> None:
     print(f"workload {args.workload}: {size / 2**20:.1f} MiB of input, {lines} traces")
     print(f"machine: {platform.processor() or platform.machine()}, {os.cpu_count()} CPUs, Python {platform.python_version()}, "
           f"load average {os.getloadavg()[0]:.2f}")
+    # Every tree's bytecode is compiled first: with PYTHONDONTWRITEBYTECODE set (as on some machines),
+    # a tree without it compiles each module the scorer imports inside the timed call, about 0.2 s.
+    for tree in {tree for _, tree, _ in runs}:
+        subprocess.run([sys.executable, "-m", "compileall", "-q", str(tree / "anachron")], check=True)
     table: dict[str, list[dict]] = {name: [] for name, _, _ in runs}
     table["floor"], table["corpus"] = [], []
     digest = None
