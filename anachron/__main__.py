@@ -1,6 +1,6 @@
 import sys
 
-from .cli import main, options
+from anachron.cli import main, options
 
 options.PROGRAM = "python -m anachron"  # no console script without an install: the hints say this instead
 sys.exit(main())

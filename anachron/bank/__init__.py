@@ -32,9 +32,9 @@ The 95% interval of the leak rate is
 :func:`anachron.core.stats.wilson_interval`.
 """
 
-from .build import build_bank, load_facts
-from .cutoffs import ModelCutoff, load_model_cutoffs, parse_model_cutoffs
-from .items import (
+from anachron.bank.build import build_bank, load_facts
+from anachron.bank.cutoffs import ModelCutoff, load_model_cutoffs, parse_model_cutoffs
+from anachron.bank.items import (
     FORMAT,
     Bank,
     BankItem,
@@ -48,8 +48,8 @@ from .items import (
     manifest_version,
     parse_bank,
 )
-from .judge import JUDGEMENTS, judge
-from .run import (
+from anachron.bank.judge import JUDGEMENTS, judge
+from anachron.bank.run import (
     ORACLES,
     BankRun,
     Check,
@@ -61,7 +61,7 @@ from .run import (
     parse_responses,
     run_bank,
 )
-from .values import STATUSES, UNITS
+from anachron.bank.values import STATUSES, UNITS
 
 __all__ = [
     "FORMAT",

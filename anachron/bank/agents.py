@@ -33,12 +33,12 @@ from decimal import Decimal
 from fractions import Fraction
 from typing import Any, Callable, Mapping
 
-from ..core.dates import known_at, parse_date
-from ..core.errors import AnachronError
-from .build import FIELD_LABELS
-from .items import Bank, BankItem
-from .judge import candidates
-from .values import render
+from anachron.core.dates import known_at, parse_date
+from anachron.core.errors import AnachronError
+from anachron.bank.build import FIELD_LABELS
+from anachron.bank.items import Bank, BankItem
+from anachron.bank.judge import candidates
+from anachron.bank.values import render
 
 __all__ = ["Call", "ORACLE_AGENTS", "MemoryJournal", "data_path_oracles", "oracle_agent", "search_query", "timelock_factory"]
 
@@ -127,7 +127,7 @@ def data_path_oracles(bank: Bank, lock: Callable[[BankItem, str], Call]) -> dict
 def timelock_factory(backend: Any, *, mode: str = "enforced", k: int = 5, presentation: Any = "visible",
                      limits: Any = None, allow_undated: bool = False) -> Callable[[BankItem, str], Call]:
     """A *lock* for :func:`data_path_oracles`: a :class:`~anachron.timelock.TimeLock` per item and oracle."""
-    from ..timelock import Limits, TimeLock
+    from anachron.timelock import Limits, TimeLock
 
     def lock(item: BankItem, which: str) -> Call:
         timelock = TimeLock(backend, item.as_of, MemoryJournal(), mode=mode if which == "system" else "unrestricted",

@@ -23,13 +23,13 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any, Iterable, Mapping
 
-from ..core.corpus import Corpus, default_corpus_dir
-from ..core.dates import known_at
-from ..core.errors import AnachronError, describe
-from ..core.jsonio import Record, read_records
-from ..core.validate import Fields, check_unique
-from .items import Bank, checked_id, parse_bank, required_date
-from .values import TOLERANCE, UNITS, valid_value
+from anachron.core.corpus import Corpus, default_corpus_dir
+from anachron.core.dates import known_at
+from anachron.core.errors import AnachronError, describe
+from anachron.core.jsonio import Record, read_records
+from anachron.core.validate import Fields, check_unique
+from anachron.bank.items import Bank, checked_id, parse_bank, required_date
+from anachron.bank.values import TOLERANCE, UNITS, valid_value
 
 __all__ = ["FIELD_LABELS", "Fact", "bank_records", "build_bank", "fact_chains", "load_facts"]
 

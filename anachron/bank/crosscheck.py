@@ -22,11 +22,11 @@ import math
 import os
 from typing import Any, Mapping
 
-from ..core.crosscheck import CrossCheck, Question
-from .items import parse_bank
-from ..outcomes.reading import day_field
-from ..core.errors import AnachronError, describe
-from ..core.jsonio import parse_json, read_records, read_text, record_location
+from anachron.core.crosscheck import CrossCheck, Question
+from anachron.bank.items import parse_bank
+from anachron.outcomes.reading import day_field
+from anachron.core.errors import AnachronError, describe
+from anachron.core.jsonio import parse_json, read_records, read_text, record_location
 
 __all__ = ["load_questions", "render_crosscheck"]
 

@@ -14,11 +14,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Iterable, Mapping
 
-from ..core.errors import AnachronError
-from ..core.dates import known_at
-from ..core.jsonio import read_json
-from ..core.validate import Fields
-from .items import BankItem, required_date
+from anachron.core.errors import AnachronError
+from anachron.core.dates import known_at
+from anachron.core.jsonio import read_json
+from anachron.core.validate import Fields
+from anachron.bank.items import BankItem, required_date
 
 __all__ = ["BADGES", "ModelCutoff", "parse_model_cutoffs", "load_model_cutoffs"]
 

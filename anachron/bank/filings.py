@@ -28,9 +28,9 @@ import os
 from pathlib import Path
 from typing import Any, Iterable, Mapping
 
-from ..core.corpus import Corpus, default_corpus_dir
-from .build import FIELD_LABELS, fact_chains, Fact
-from .values import render
+from anachron.core.corpus import Corpus, default_corpus_dir
+from anachron.bank.build import FIELD_LABELS, fact_chains, Fact
+from anachron.bank.values import render
 
 __all__ = ["FILINGS_SLICE", "default_filings_dir", "filing_records", "filings_text"]
 
@@ -89,7 +89,7 @@ def filings_text(records: Iterable[Mapping[str, Any]]) -> str:
 
 def write_filings(fact_records: Iterable[tuple[str, Mapping[str, Any]]], corpus: Corpus, directory: str | os.PathLike[str]) -> Path:
     """Write ``DIRECTORY/items.jsonl`` atomically; returns its path."""
-    from ..core.jsonio import write_files_atomic
+    from anachron.core.jsonio import write_files_atomic
 
     path = Path(directory) / "items.jsonl"
     path.parent.mkdir(parents=True, exist_ok=True)

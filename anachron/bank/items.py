@@ -21,12 +21,12 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any, Iterable, Mapping
 
-from ..core.corpus import default_corpus_dir
-from ..core.dates import known_at
-from ..core.errors import AnachronError, describe
-from ..core.jsonio import read_records
-from ..core.validate import Fields, check_unique
-from .values import UNITS, valid_value
+from anachron.core.corpus import default_corpus_dir
+from anachron.core.dates import known_at
+from anachron.core.errors import AnachronError, describe
+from anachron.core.jsonio import read_records
+from anachron.core.validate import Fields, check_unique
+from anachron.bank.values import UNITS, valid_value
 
 __all__ = [
     "FORMAT",

@@ -20,12 +20,12 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any, Mapping
 
-from ..core.dates import known_at
-from ..core.errors import AnachronError, describe
-from ..core.figures import SCALES, Figure
-from .items import BankItem
-from .reading import event_dates, figures, has_context, has_direction, has_hedge, has_refusal, revision_mentions, statuses
-from .values import matches, render
+from anachron.core.dates import known_at
+from anachron.core.errors import AnachronError, describe
+from anachron.core.figures import SCALES, Figure
+from anachron.bank.items import BankItem
+from anachron.bank.reading import event_dates, figures, has_context, has_direction, has_hedge, has_refusal, revision_mentions, statuses
+from anachron.bank.values import matches, render
 
 __all__ = [
     "CORRECT",

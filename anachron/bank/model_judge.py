@@ -16,10 +16,10 @@ import asyncio
 import re
 from typing import Any, Callable, Sequence
 
-from ..core.errors import AnachronError
-from .items import BankItem
-from .judge import CORRECT, INCORRECT, LEAKED, REFUSED
-from .values import render
+from anachron.core.errors import AnachronError
+from anachron.bank.items import BankItem
+from anachron.bank.judge import CORRECT, INCORRECT, LEAKED, REFUSED
+from anachron.bank.values import render
 
 __all__ = ["PROMPT", "model_judge", "plain_message"]
 

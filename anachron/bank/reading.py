@@ -35,11 +35,11 @@ import datetime
 import re
 from dataclasses import replace
 
-from ..core.dates import known_at
-from ..core.figures import SCALE_WORDS, Figure, read_figures, scale_power
+from anachron.core.dates import known_at
+from anachron.core.figures import SCALE_WORDS, Figure, read_figures, scale_power
 
-from ..core.grammar.names import MONTH, month_number
-from ..core.grammar.numeric import Order, numeric_dates
+from anachron.core.grammar.names import MONTH, month_number
+from anachron.core.grammar.numeric import Order, numeric_dates
 
 __all__ = [
     "Figure",

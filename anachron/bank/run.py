@@ -14,14 +14,14 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any, Callable, Iterable, Mapping, Sequence
 
-from ..core.stats import wilson_interval
-from ..core.errors import AnachronError
-from ..core.jsonio import read_records
-from ..core.validate import Fields
-from .cutoffs import BADGES, ModelCutoff
-from .items import Bank, BankItem
-from .judge import AMBIGUOUS, CORRECT, INCORRECT, JUDGEMENTS, LEAKED, REFUSED, assess, judge, read_response, states
-from .values import render
+from anachron.core.stats import wilson_interval
+from anachron.core.errors import AnachronError
+from anachron.core.jsonio import read_records
+from anachron.core.validate import Fields
+from anachron.bank.cutoffs import BADGES, ModelCutoff
+from anachron.bank.items import Bank, BankItem
+from anachron.bank.judge import AMBIGUOUS, CORRECT, INCORRECT, JUDGEMENTS, LEAKED, REFUSED, assess, judge, read_response, states
+from anachron.bank.values import render
 
 __all__ = [
     "ORACLES",
@@ -361,13 +361,13 @@ class BankRun:
 
     def to_records(self) -> list[dict[str, Any]]:
         """One flat record per item (:data:`anachron.output.records.BANK_COLUMNS`), for a data frame or CSV."""
-        from ..output.records import bank_records
+        from anachron.output.records import bank_records
 
         return bank_records(self.to_dict())
 
     def _repr_html_(self) -> str:
         """A notebook's display: the score card, the four checks, the cutoff split."""
-        from ..html.tables import bank_card
+        from anachron.html.tables import bank_card
 
         return bank_card(self.to_dict(), oracles={"respect": self.respect.to_dict(), "ignore": self.ignore.to_dict()})
 
@@ -524,7 +524,7 @@ def _second_opinions(records: list[ItemRecord], name: str, ask) -> list[ItemReco
     """The records, with the ambiguous ones judged by *ask* where it gives a verdict."""
     from dataclasses import replace
 
-    from .model_judge import VERDICTS
+    from anachron.bank.model_judge import VERDICTS
 
     pending = [n for n, r in enumerate(records) if r.judgement == AMBIGUOUS]
     verdicts = ask([(records[n].item, read_response(records[n].response, records[n].item.id)[1]) for n in pending])

@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from fractions import Fraction
 
-from ..core.figures import Figure, same_figure
+from anachron.core.figures import Figure, same_figure
 
 __all__ = ["UNITS", "STATUSES", "TOLERANCE", "valid_value", "matches", "render"]
 

@@ -14,7 +14,7 @@ import importlib
 import sys
 from typing import Sequence
 
-from ..core.errors import AnachronError
+from anachron.core.errors import AnachronError
 
 __all__ = ["main", "compare_main"]
 
@@ -75,7 +75,7 @@ class ArgumentParser(argparse.ArgumentParser):
 
 
 def build_parser(commands: Sequence[str] = COMMANDS) -> ArgumentParser:
-    from .. import __version__
+    from anachron import __version__
 
     parser = ArgumentParser(
         prog="anachron",
@@ -116,7 +116,7 @@ def run(parser: argparse.ArgumentParser, argv: Sequence[str] | None) -> int:
     _escape_unprintable()
     args = parser.parse_args(argv)
     try:
-        from .options import refuse_missing_directory, refuse_output_input
+        from anachron.cli.options import refuse_missing_directory, refuse_output_input
 
         outputs = getattr(args, "output_options", ("out",))
         refuse_missing_directory(args, outputs)  # one rule for every command's outputs (cli.options)
@@ -136,8 +136,8 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 def compare_main(argv: Sequence[str] | None = None) -> int:
     """Entry point of ``anachron-compare`` (the same as ``anachron compare``, under its own name)."""
-    from .. import __version__
-    from . import compare
+    from anachron import __version__
+    from anachron.cli import compare
 
     parser = ArgumentParser(prog="anachron-compare", description=compare.DESCRIPTION)
     parser.add_argument("--version", action="version", version=f"anachron-compare (anachron {__version__})")

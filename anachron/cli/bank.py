@@ -17,14 +17,14 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from ..core.errors import AnachronError, did_you_mean
-from ..core.docs import doc_url
-from ..core.jsonio import dump_json, read_json, write_files_atomic
-from ..output.records import BANK_COLUMNS
-from .options import add_corpus_option, add_format_option, emit_csv
+from anachron.core.errors import AnachronError, did_you_mean
+from anachron.core.docs import doc_url
+from anachron.core.jsonio import dump_json, read_json, write_files_atomic
+from anachron.output.records import BANK_COLUMNS
+from anachron.cli.options import add_corpus_option, add_format_option, emit_csv
 
 if TYPE_CHECKING:
-    from ..bank import BankRun, Tally
+    from anachron.bank import BankRun, Tally
 
 # The bank (outcome material) is imported inside the run_* functions, so
 # building the `anachron` parser does not load it.
@@ -40,7 +40,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         description=f"The leak-resistant question bank ({doc_url('bank.md')}; rules: {doc_url('run-rules.md')}).",
     )
     actions = parser.add_subparsers(dest="bank_command", metavar="ACTION")
-    from . import help_of
+    from anachron.cli import help_of
 
     parser.set_defaults(func=help_of(parser))  # bare `anachron bank`: its help
 
@@ -104,9 +104,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def run_crosscheck(args: argparse.Namespace) -> int:
-    from ..bank import default_bank_path
-    from ..bank.crosscheck import load_questions, render_crosscheck
-    from ..core.crosscheck import crosscheck
+    from anachron.bank import default_bank_path
+    from anachron.bank.crosscheck import load_questions, render_crosscheck
+    from anachron.core.crosscheck import crosscheck
 
     questions = load_questions(args.questions if args.questions is not None else default_bank_path())
     result = crosscheck(questions)
@@ -115,8 +115,8 @@ def run_crosscheck(args: argparse.Namespace) -> int:
 
 
 def run_build(args: argparse.Namespace) -> int:
-    from ..bank import build_bank, load_facts, manifest, manifest_path_for
-    from ..store import load_corpus
+    from anachron.bank import build_bank, load_facts, manifest, manifest_path_for
+    from anachron.store import load_corpus
 
     bank = build_bank(load_facts(args.facts), load_corpus(args.corpus))
     out = Path(args.out)
@@ -129,9 +129,9 @@ def run_build(args: argparse.Namespace) -> int:
 
 
 def run_filings(args: argparse.Namespace) -> int:
-    from ..bank import load_facts
-    from ..bank.filings import write_filings
-    from ..store import load_corpus
+    from anachron.bank import load_facts
+    from anachron.bank.filings import write_filings
+    from anachron.store import load_corpus
 
     if os.path.exists(args.out) and not os.path.isdir(args.out):  # a directory output (docs/formats.md)
         raise AnachronError(f"--out {args.out}: not a directory (bank filings writes DIR/items.jsonl)")
@@ -141,14 +141,14 @@ def run_filings(args: argparse.Namespace) -> int:
 
 
 def run_manifest(args: argparse.Namespace) -> int:
-    from ..bank import load_bank, manifest
+    from anachron.bank import load_bank, manifest
 
     sys.stdout.write(dump_json(manifest(load_bank(args.bank))))
     return 0
 
 
 def run_verify(args: argparse.Namespace) -> int:
-    from ..bank import load_bank, manifest_differences
+    from anachron.bank import load_bank, manifest_differences
 
     bank = load_bank(args.bank)
     differences = manifest_differences(bank, read_json(args.manifest), args.manifest)
@@ -162,7 +162,7 @@ def run_verify(args: argparse.Namespace) -> int:
 
 
 def run_run(args: argparse.Namespace) -> int:
-    from ..bank import (
+    from anachron.bank import (
         ORACLES,
         default_bank_path,
         load_bank,
@@ -199,13 +199,13 @@ def run_run(args: argparse.Namespace) -> int:
         responses, system = load_responses(args.system, bank), args.system
     second = None
     if args.judge_model is not None:
-        from ..bank.model_judge import model_judge
+        from anachron.bank.model_judge import model_judge
 
         second = model_judge(args.judge_model)
     oracles = source = None
     if args.data is not None:
-        from ..bank.agents import data_path_oracles, timelock_factory
-        from ..timelock import CorpusBackend, load_served_corpus
+        from anachron.bank.agents import data_path_oracles, timelock_factory
+        from anachron.timelock import CorpusBackend, load_served_corpus
 
         backend = CorpusBackend(load_served_corpus(args.data))
         oracles = data_path_oracles(bank, timelock_factory(backend, mode=args.data_mode))

@@ -6,14 +6,14 @@ import argparse
 import dataclasses
 import sys
 
-from ..core.stats import compare_modes
-from ..core.docs import doc_url
-from ..core.stats.paired import check_options
-from ..core.stats.intervals import CI_METHODS
-from ..core.jsonio import dump_json, read_json
-from ..core.scores import METRICS, check_runs, parse_scores, run_info, run_label
-from ..output.records import COMPARISON_COLUMNS, comparison_records
-from .options import add_format_option, emit_csv
+from anachron.core.stats import compare_modes
+from anachron.core.docs import doc_url
+from anachron.core.stats.paired import check_options
+from anachron.core.stats.intervals import CI_METHODS
+from anachron.core.jsonio import dump_json, read_json
+from anachron.core.scores import METRICS, check_runs, parse_scores, run_info, run_label
+from anachron.output.records import COMPARISON_COLUMNS, comparison_records
+from anachron.cli.options import add_format_option, emit_csv
 
 
 DESCRIPTION = (

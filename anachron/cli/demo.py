@@ -10,14 +10,14 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from ..core import MODES, parse_traces, score_traces, summarise
-from ..core.agents import naive_trace
-from ..store import open_corpus, shown_corpus
-from ..core.jsonio import dump_json, write_files_atomic
-from ..output.report import summary_lines, tclr_file
-from ..store.engine import RankedEngine
-from . import options
-from .options import add_corpus_option, add_ranking_option
+from anachron.core import MODES, parse_traces, score_traces, summarise
+from anachron.core.agents import naive_trace
+from anachron.store import open_corpus, shown_corpus
+from anachron.core.jsonio import dump_json, write_files_atomic
+from anachron.output.report import summary_lines, tclr_file
+from anachron.store.engine import RankedEngine
+from anachron.cli import options
+from anachron.cli.options import add_corpus_option, add_ranking_option
 
 DEFAULT_OUT = "anachron-demo"
 MODEL = "anachron/naive"  # the naive reference agent, under its Inspect name (anachron.inspect.agents)

@@ -7,12 +7,12 @@ from __future__ import annotations
 
 import argparse
 
-from ..core.errors import AnachronError
-from ..core.docs import doc_url
-from ..core.jsonio import dump_json, staged_output, write_atomic
-from ..core.scores import tclr_document
-from ..output.stream import Addenda, CsvWriter, JsonWriter, score_stream
-from .options import add_corpus_option, frozen_heap
+from anachron.core.errors import AnachronError
+from anachron.core.docs import doc_url
+from anachron.core.jsonio import dump_json, staged_output, write_atomic
+from anachron.core.scores import tclr_document
+from anachron.output.stream import Addenda, CsvWriter, JsonWriter, score_stream
+from anachron.cli.options import add_corpus_option, frozen_heap
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -54,7 +54,7 @@ class _Tclr:
 
 def run(args: argparse.Namespace) -> int:
     try:
-        from ..inspect.export import log_paths, log_records, log_run
+        from anachron.inspect.export import log_paths, log_records, log_run
     except ImportError as exc:
         raise AnachronError(f"export: {' '.join(str(exc).split())}") from None
     paths = log_paths(args.logs)

@@ -11,11 +11,11 @@ from __future__ import annotations
 
 import argparse
 
-from ..core.docs import doc_url
+from anachron.core.docs import doc_url
 import sys
 
-from ..core.jsonio import dump_json, write_atomic
-from ..research.freeze import FreezeNotPassed, check, seal
+from anachron.core.jsonio import dump_json, write_atomic
+from anachron.research.freeze import FreezeNotPassed, check, seal
 
 EXIT_GATE_CLOSED = 3
 
@@ -28,7 +28,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         f"({doc_url('freeze.md')}).  Exit 3 means the gate is closed.",
     )
     actions = parser.add_subparsers(dest="action", metavar="ACTION", parser_class=type(parser))
-    from . import help_of
+    from anachron.cli import help_of
 
     parser.set_defaults(func=help_of(parser))  # bare `anachron freeze`: its help
 
@@ -63,7 +63,7 @@ def run_seal(args: argparse.Namespace) -> int:
 
 def run_analyze(args: argparse.Namespace) -> int:
     # Imported here: the analysis is reachable only through this path and the gate.
-    from ..research.routes_v2 import run_outcome_analysis
+    from anachron.research.routes_v2 import run_outcome_analysis
 
     try:
         result = run_outcome_analysis(args.dir, args.outcomes)

@@ -11,19 +11,19 @@ import argparse
 import sys
 from typing import Iterator, TextIO
 
-from ..core.docs import doc_url
-from ..core import Corpus
-from ..core.trace import check_traces
-from ..store import load_corpus
-from ..core.dates import parse_date
-from ..core.seal import Declaration
-from ..core.errors import AnachronError
-from ..core.jsonio import Record, dump_json, read_json, staged_output, stream_records
-from .options import add_corpus_option, iso_date
+from anachron.core.docs import doc_url
+from anachron.core import Corpus
+from anachron.core.trace import check_traces
+from anachron.store import load_corpus
+from anachron.core.dates import parse_date
+from anachron.core.seal import Declaration
+from anachron.core.errors import AnachronError
+from anachron.core.jsonio import Record, dump_json, read_json, staged_output, stream_records
+from anachron.cli.options import add_corpus_option, iso_date
 
 
 def _formats() -> tuple[str, ...]:
-    from ..importers import FORMATS
+    from anachron.importers import FORMATS
 
     return FORMATS
 
@@ -98,7 +98,7 @@ def sealed_tools(args: argparse.Namespace) -> Declaration | None:
     if args.sealed_tools is not None:
         names.update(_names("--sealed-tools", args.sealed_tools))
     if args.sealed_tools_from is not None:
-        from ..importers import seal_declaration
+        from anachron.importers import seal_declaration
 
         declared, notes = seal_declaration(args.sealed_tools_from)
         for note in notes:
@@ -107,7 +107,7 @@ def sealed_tools(args: argparse.Namespace) -> Declaration | None:
         lock_as_of.update(declared.lock_as_of)
     locks = None
     if args.lock_events is not None:
-        from ..timelock.events import load_events, lock_run
+        from anachron.timelock.events import load_events, lock_run
 
         locks = [lock_run(load_events(path)) for path in args.lock_events]
     isolated = _names("--isolated-shell", args.isolated_shell) if args.isolated_shell is not None else ()
@@ -139,7 +139,7 @@ def trace_records(args: argparse.Namespace, corpus: Corpus) -> Iterator[Record]:
         if len(logs) != 1:
             raise AnachronError("a trace is one file: give one TRACE.jsonl, or --from FORMAT for logs")
         return stream_records(logs[0])  # one record at a time, when the stream reaches it
-    from ..importers import Options, import_logs
+    from anachron.importers import Options, import_logs
 
     if sum(v is not None for v in (args.as_of, args.as_of_map, args.as_of_field)) > 1:
         given = [name for name, v in (("--as-of", args.as_of), ("--as-of-map", args.as_of_map), ("--as-of-field", args.as_of_field)) if v is not None]

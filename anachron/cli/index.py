@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import argparse
 
-from ..core.docs import doc_url
+from anachron.core.docs import doc_url
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -36,20 +36,20 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from ..core.errors import AnachronError
+    from anachron.core.errors import AnachronError
 
     samples = not args.no_samples
     if args.out is not None:
-        from ..store.index import build_index
+        from anachron.store.index import build_index
 
         summary = build_index(args.corpus, args.out, samples=samples)
         where = f"{summary.path} ({summary.bytes} bytes)"
     else:
-        from ..store import is_database_url
+        from anachron.store import is_database_url
 
         if not is_database_url(args.to):
             raise AnachronError(f"--to: expected a postgresql:// URL, got {args.to!r}")
-        from ..store.postgres import load_to_postgres
+        from anachron.store.postgres import load_to_postgres
 
         summary = load_to_postgres(args.corpus, args.to, samples=samples)
         where = summary.path

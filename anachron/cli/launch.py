@@ -7,12 +7,12 @@ import argparse
 import sys
 from pathlib import Path
 
-from ..core.docs import doc_url
-from .options import add_corpus_option, count, iso_date
+from anachron.core.docs import doc_url
+from anachron.cli.options import add_corpus_option, count, iso_date
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
-    from ..launch import NAMES
+    from anachron.launch import NAMES
 
     parser = subparsers.add_parser(
         "run",
@@ -44,7 +44,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from ..launch import RunSpec, launch
+    from anachron.launch import RunSpec, launch
 
     spec = RunSpec(
         harness=args.harness, as_of=args.as_of, prompt=Path(args.prompt), out=Path(args.out), corpus=args.corpus,

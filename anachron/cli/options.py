@@ -11,8 +11,8 @@ import re
 import sys
 from typing import AbstractSet, Iterator, Sequence
 
-from ..core.dates import parse_date
-from ..core.errors import AnachronError
+from anachron.core.dates import parse_date
+from anachron.core.errors import AnachronError
 
 # The command the user started: `python -m anachron` sets it (anachron/__main__.py), so a hint
 # such as demo's next step names a command that runs without an install.
@@ -55,7 +55,7 @@ def add_format_option(parser: argparse.ArgumentParser, *, extra: Sequence[str] =
 
 def add_ranking_option(parser: argparse.ArgumentParser) -> None:
     """``--ranking bm25|count`` of a local corpus (:mod:`anachron.store.ranking`; default ``None``: BM25)."""
-    from ..store.ranking import RANKINGS
+    from anachron.store.ranking import RANKINGS
 
     parser.add_argument(
         "--ranking", choices=RANKINGS, metavar="|".join(RANKINGS),
@@ -113,8 +113,8 @@ def write_scores(
     *sealed_tools*: the tools audited for seal breaches (``None``: no audit); *addenda*: what the
     command adds to the summary (:class:`anachron.output.stream.Addenda`).
     """
-    from ..core.jsonio import staged_output
-    from ..output.stream import WRITERS, score_stream
+    from anachron.core.jsonio import staged_output
+    from anachron.output.stream import WRITERS, score_stream
 
     with staged_output(out) as stream:
         writer = WRITERS[fmt](stream)
@@ -143,7 +143,7 @@ def refuse_output_input(args: argparse.Namespace, outputs: Sequence[str] = ("out
     Traceback (most recent call last):
     anachron.core.errors.AnachronError: --out names an input (.../items.jsonl): choose another path
     """
-    from ..core.corpus import default_corpus_dir
+    from anachron.core.corpus import default_corpus_dir
 
     named = {dest: getattr(args, dest) for dest in outputs if isinstance(getattr(args, dest, None), str)}
     inputs: list[str] = []
@@ -211,6 +211,6 @@ def count(text: str) -> int:
 
 def emit_csv(records: Sequence, columns: Sequence[str]) -> None:
     """Print flat records as CSV (docs/formats.md, "CSV")."""
-    from ..output.records import csv_text
+    from anachron.output.records import csv_text
 
     sys.stdout.write(csv_text(records, columns))

@@ -10,15 +10,15 @@ import argparse
 import os
 import sys
 
-from ..core.errors import AnachronError
-from ..core.jsonio import dump_json, staged_output, write_files_atomic
-from ..core.stats.paired import check_options
-from .options import add_format_option, add_out_option, refuse_output_input
+from anachron.core.errors import AnachronError
+from anachron.core.jsonio import dump_json, staged_output, write_files_atomic
+from anachron.core.stats.paired import check_options
+from anachron.cli.options import add_format_option, add_out_option, refuse_output_input
 
 _FLAGS = {"confidence": "--confidence", "n_resamples": "--resamples", "seed": "--seed", "ci_method": "--ci-method"}
 
 
-from ..core.docs import doc_url
+from anachron.core.docs import doc_url
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -70,7 +70,7 @@ def _scores(values: list[str]) -> dict[str | None, str]:
 
 
 def run(args: argparse.Namespace) -> int:
-    from ..outcomes import build_report, render_table
+    from anachron.outcomes import build_report, render_table
 
     check_options(args.confidence, args.resamples, args.seed, names=_FLAGS)
     scores = _scores(args.scores)
@@ -80,7 +80,7 @@ def run(args: argparse.Namespace) -> int:
         raise AnachronError(f"--out and --html both name {args.out}: choose two paths")
     cutoffs = None
     if args.model_cutoffs is not None:
-        from ..bank.cutoffs import load_model_cutoffs
+        from anachron.bank.cutoffs import load_model_cutoffs
 
         cutoffs = load_model_cutoffs(args.model_cutoffs)
     report = build_report(
@@ -90,16 +90,16 @@ def run(args: argparse.Namespace) -> int:
     text = dump_json(report) if args.format == "json" else render_table(report) + "\n"
     html = figures = None
     if args.figures is not None:
-        from ..html.outcomes import outcomes_page
+        from anachron.html.outcomes import outcomes_page
 
         html, figures = outcomes_page(report)
     elif args.html is not None:
-        from ..html.outcomes import outcomes_html
+        from anachron.html.outcomes import outcomes_html
 
         html = outcomes_html(report)
     files = {**({args.html: html} if args.html is not None else {}), **({args.out: text} if args.out is not None else {})}
     if figures is not None:
-        from ..output.figures import write_figure_set
+        from anachron.output.figures import write_figure_set
 
         write_figure_set(args.figures, figures, files)  # one set with the page and --out
     elif files:

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import argparse
 
-from ..core.errors import AnachronError
-from ..core.jsonio import write_atomic
-from .options import add_corpus_option
+from anachron.core.errors import AnachronError
+from anachron.core.jsonio import write_atomic
+from anachron.cli.options import add_corpus_option
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -48,10 +48,10 @@ _FLAGS = {"confidence": "--confidence", "n_resamples": "--resamples", "seed": "-
 
 
 def run(args: argparse.Namespace) -> int:
-    from ..core import compare_modes
-    from ..core.scores import metric_kind
-    from ..core.stats.paired import check_options
-    from ..html import Run, load_input, report_html
+    from anachron.core import compare_modes
+    from anachron.core.scores import metric_kind
+    from anachron.core.stats.paired import check_options
+    from anachron.html import Run, load_input, report_html
 
     check_options(args.confidence, args.resamples, args.seed, names=_FLAGS)  # each run's mean is bootstrapped too
     metric_kind(args.metric)  # a mistyped --metric is refused with one run too, not only when two are paired
@@ -65,7 +65,7 @@ def run(args: argparse.Namespace) -> int:
         elif bank is not None:
             raise AnachronError(f"{path}: a second bank score card; give one")
         else:
-            from ..bank.run import complete_card  # an older card's verdict, worded by the bank's rule
+            from anachron.bank.run import complete_card  # an older card's verdict, worded by the bank's rule
 
             bank = complete_card(loaded)
     comparison = None
@@ -79,8 +79,8 @@ def run(args: argparse.Namespace) -> int:
     if args.figures is None:
         write_atomic(args.out, report_html(runs, title=args.title, **options))
     else:
-        from ..html.report import report_page
-        from ..output.figures import write_figure_set
+        from anachron.html.report import report_page
+        from anachron.output.figures import write_figure_set
 
         page, figures = report_page(runs, title=args.title, **options)
         written = write_figure_set(args.figures, figures, {args.out: page})

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import argparse
 
-from ..core.docs import doc_url
+from anachron.core.docs import doc_url
 
-from ..store import load_corpus
-from ..core.errors import AnachronError
-from .import_ import add_log_options, add_seal_options, sealed_tools, trace_records
-from .options import add_corpus_option, add_format_option, add_jobs_option, add_out_option, frozen_heap, write_scores
+from anachron.store import load_corpus
+from anachron.core.errors import AnachronError
+from anachron.cli.import_ import add_log_options, add_seal_options, sealed_tools, trace_records
+from anachron.cli.options import add_corpus_option, add_format_option, add_jobs_option, add_out_option, frozen_heap, write_scores
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -34,7 +34,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from ..launch.manifest import run_inputs
+    from anachron.launch.manifest import run_inputs
 
     run_inputs(args)  # a run directory (`anachron run --out RUNDIR`) names its transcript, format, T and seal
     corpus = load_corpus(args.corpus)
@@ -44,7 +44,7 @@ def run(args: argparse.Namespace) -> int:
         if args.jobs > 1:
             if args.log_format is not None:
                 raise AnachronError("--jobs shards a trace file: with --from FORMAT, score with --jobs 1")
-            from ..output.jobs import score_file_parallel
+            from anachron.output.jobs import score_file_parallel
 
             score_file_parallel(args.logs[0], corpus, args.format, args.out, jobs=args.jobs, sealed_tools=sealed, source=args.corpus)
         else:

@@ -13,17 +13,17 @@ from __future__ import annotations
 
 import argparse
 
-from ..core.docs import doc_url
+from anachron.core.docs import doc_url
 import sys
 from pathlib import Path
 from typing import Iterator
 
-from ..store import load_corpus
-from ..core.errors import AnachronError
-from ..core.seal import Declaration
-from ..output.stream import Addenda
-from ..timelock.events import events_trace, load_events
-from .options import add_corpus_option, add_format_option, add_out_option, frozen_heap, iso_date, write_scores
+from anachron.store import load_corpus
+from anachron.core.errors import AnachronError
+from anachron.core.seal import Declaration
+from anachron.output.stream import Addenda
+from anachron.timelock.events import events_trace, load_events
+from anachron.cli.options import add_corpus_option, add_format_option, add_out_option, frozen_heap, iso_date, write_scores
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:

@@ -21,7 +21,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from .options import add_format_option, add_ranking_option, count, iso_date
+from anachron.cli.options import add_format_option, add_ranking_option, count, iso_date
 
 DESCRIPTION = (
     "Show what the time lock would serve: the top k items for a query (or each query of a JSON Lines file of "
@@ -47,9 +47,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 def _queries(args: argparse.Namespace) -> list[tuple[str, str]]:
     """``(where, query)`` of every query asked for, each checked as the lock checks a search."""
-    from ..core.errors import AnachronError
-    from ..core.jsonio import located_records
-    from ..timelock.lock import check_arguments
+    from anachron.core.errors import AnachronError
+    from anachron.core.jsonio import located_records
+    from anachron.timelock.lock import check_arguments
 
     if (args.query is None) == (args.queries is None):
         raise AnachronError("search: give one QUERY or --queries FILE.jsonl")
@@ -67,9 +67,9 @@ def _queries(args: argparse.Namespace) -> list[tuple[str, str]]:
 
 
 def run(args: argparse.Namespace) -> int:
-    from ..core.dates import format_date
-    from ..core.jsonio import dump_json
-    from ..timelock import CorpusBackend, open_engine
+    from anachron.core.dates import format_date
+    from anachron.core.jsonio import dump_json
+    from anachron.timelock import CorpusBackend, open_engine
 
     queries = _queries(args)  # every line checked before the corpus is opened
     backend = CorpusBackend(open_engine(args.corpus), ranking=args.ranking or "bm25")

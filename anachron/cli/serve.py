@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import argparse
 
-from ..core.docs import doc_url
+from anachron.core.docs import doc_url
 import datetime as _dt
 import os
 import re
@@ -19,9 +19,9 @@ import sys
 import time
 from pathlib import Path
 
-from .. import __version__
-from ..core.errors import AnachronError
-from .options import add_corpus_option, add_ranking_option, count, iso_date
+from anachron import __version__
+from anachron.core.errors import AnachronError
+from anachron.cli.options import add_corpus_option, add_ranking_option, count, iso_date
 
 
 class _Once(argparse.Action):
@@ -137,7 +137,7 @@ def _address(text: str) -> tuple[str, int]:
 
 def run(args: argparse.Namespace) -> int:
     # The serving path imports only the lock and the SDK glue (anachron.timelock.quarantine).
-    from .. import timelock
+    from anachron import timelock
 
     # Every option is checked before the SDK is imported, so a bad one is named with or without the
     # mcp extra installed; files (the event log) are created only once the server can start.
@@ -163,7 +163,7 @@ def run(args: argparse.Namespace) -> int:
         _events_dir(args.events_dir)
 
     try:
-        from .. import mcp as adapter
+        from anachron import mcp as adapter
     except ImportError as exc:
         raise AnachronError(str(exc)) from None
     import anyio
@@ -261,10 +261,10 @@ def _large_directory(spec: str | None, index_above: int | None, presentation, ra
     an index file or a server is opened before serving, as errors are then
     one line before any file is made.
     """
-    from ..store import open_corpus
-    from ..store.cache import items_bytes, open_cached_index
-    from ..store.spec import DIRECTORY
-    from ..timelock import CorpusBackend, PendingBackend
+    from anachron.store import open_corpus
+    from anachron.store.cache import items_bytes, open_cached_index
+    from anachron.store.spec import DIRECTORY
+    from anachron.timelock import CorpusBackend, PendingBackend
 
     opened = open_corpus(spec, samples=False)
     if opened.kind != DIRECTORY:

@@ -10,13 +10,13 @@ from __future__ import annotations
 
 import argparse
 
-from ..core.docs import doc_url
+from anachron.core.docs import doc_url
 import sys
 
-from ..core.errors import AnachronError
-from ..timelock.citations import load_answer, verify_citations
-from ..timelock.events import load_events
-from .options import add_corpus_option, iso_date
+from anachron.core.errors import AnachronError
+from anachron.timelock.citations import load_answer, verify_citations
+from anachron.timelock.events import load_events
+from anachron.cli.options import add_corpus_option, iso_date
 
 EXIT_FAILED = 1
 
@@ -40,9 +40,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def run_trace(args: argparse.Namespace) -> int:
-    from ..core import load_traces
-    from ..store import load_corpus
-    from ..timelock.citations import verify_trace_citations
+    from anachron.core import load_traces
+    from anachron.store import load_corpus
+    from anachron.timelock.citations import verify_trace_citations
 
     if args.answer is not None or args.as_of is not None:
         raise AnachronError("--trace checks the citations and cutoff each sample carries: give no ANSWER.json, EVENTS.jsonl or --as-of")

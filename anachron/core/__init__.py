@@ -7,13 +7,13 @@ The engines that search a corpus are :mod:`anachron.store`'s; the keyless
 reference agents are :mod:`anachron.core.agents`'s.
 """
 
-from .corpus import Corpus, Entity, Item, Sample, build_corpus, default_corpus_dir, load_corpus
-from .errors import AnachronError
-from .leakage import RunSummary, SampleResult, score_trace, score_traces, summarise
-from .stats import ModeComparison, compare_modes
-from .query_intent import DateReference, QueryIntent, date_references, future_references, query_findings
-from .search import MODES, Engine
-from .trace import Interaction, ReturnedItem, Trace, iter_traces, load_traces, parse_traces
+from anachron.core.corpus import Corpus, Entity, Item, Sample, build_corpus, default_corpus_dir, load_corpus
+from anachron.core.errors import AnachronError
+from anachron.core.leakage import RunSummary, SampleResult, score_trace, score_traces, summarise
+from anachron.core.stats import ModeComparison, compare_modes
+from anachron.core.query_intent import DateReference, QueryIntent, date_references, future_references, query_findings
+from anachron.core.search import MODES, Engine
+from anachron.core.trace import Interaction, ReturnedItem, Trace, iter_traces, load_traces, parse_traces
 
 __all__ = [
     "AnachronError",

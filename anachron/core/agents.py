@@ -9,9 +9,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from .corpus import Sample
-from .errors import AnachronError
-from .search import Engine
+from anachron.core.corpus import Sample
+from anachron.core.errors import AnachronError
+from anachron.core.search import Engine
 
 __all__ = ["naive_answer", "naive_query", "naive_trace"]
 

@@ -28,10 +28,10 @@ from __future__ import annotations
 import datetime as _dt
 from dataclasses import dataclass
 
-from .corpus import Corpus
-from .dates import known_at
-from .facts import Fact, Statements
-from .trace import Trace
+from anachron.core.corpus import Corpus
+from anachron.core.dates import known_at
+from anachron.core.facts import Fact, Statements
+from anachron.core.trace import Trace
 
 __all__ = ["AnswerLeak", "answer_leaks"]
 

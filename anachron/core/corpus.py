@@ -24,13 +24,13 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any, Callable, Iterable, Mapping
 
-from .jsonio import Record, read_records
-from .validate import Fields, check_unique
-from .dates import known_at
-from .errors import AnachronError
-from .facts import Fact, parse_facts
-from .names import NameIndex
-from .query_intent import parse_fiscal_year_end
+from anachron.core.jsonio import Record, read_records
+from anachron.core.validate import Fields, check_unique
+from anachron.core.dates import known_at
+from anachron.core.errors import AnachronError
+from anachron.core.facts import Fact, parse_facts
+from anachron.core.names import NameIndex
+from anachron.core.query_intent import parse_fiscal_year_end
 
 __all__ = [
     "Item",

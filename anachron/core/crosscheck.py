@@ -47,8 +47,8 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Sequence
 
-from .dates import known_at
-from .figures import DOLLARS, Figure, read_figures, same_figure
+from anachron.core.dates import known_at
+from anachron.core.figures import DOLLARS, Figure, read_figures, same_figure
 
 __all__ = ["Question", "Pair", "CrossCheck", "crosscheck", "informative", "words"]
 

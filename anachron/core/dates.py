@@ -19,7 +19,7 @@ from __future__ import annotations
 import datetime as _dt
 import re
 
-from .errors import AnachronError, describe
+from anachron.core.errors import AnachronError, describe
 
 __all__ = ["known_at", "last_known_day", "parse_date", "format_date"]
 

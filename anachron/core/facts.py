@@ -57,11 +57,11 @@ from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from typing import Any
 
-from .grammar.names import MONTH_DOT_AFTER_SHORT, month_number
-from .grammar.numeric import Order, numeric_dates
-from .figures import CURRENCIES, DOLLARS, Figure, as_percent, read_figures, same_figure
-from .validate import Fields
-from .errors import describe
+from anachron.core.grammar.names import MONTH_DOT_AFTER_SHORT, month_number
+from anachron.core.grammar.numeric import Order, numeric_dates
+from anachron.core.figures import CURRENCIES, DOLLARS, Figure, as_percent, read_figures, same_figure
+from anachron.core.validate import Fields
+from anachron.core.errors import describe
 
 __all__ = ["FACT_KINDS", "Fact", "Statements", "parse_facts", "statements"]
 

@@ -28,7 +28,7 @@ from json.encoder import encode_basestring
 from pathlib import Path
 from typing import Any, BinaryIO, Callable, Iterator, Mapping, TextIO
 
-from .errors import AnachronError, describe
+from anachron.core.errors import AnachronError, describe
 
 __all__ = [
     "MAX_LOG_DEPTH",

@@ -46,16 +46,16 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import AbstractSet, Any, Iterable, Mapping, Sequence
 
-from .docs import doc_url
-from .frozen import maker
-from .answers import answer_leaks
-from .attribution import chrome_spans, conflict_evidence, without_chrome
-from .corpus import Corpus
-from .dates import known_at
-from .display import render_html
-from .query_intent import QUERY_SCAN_CHARS, DateReference, future_references, query_findings
-from .seal import audit, run_status, stored_status
-from .trace import STATUSES, Interaction, ReturnedItem, Trace
+from anachron.core.docs import doc_url
+from anachron.core.frozen import maker
+from anachron.core.answers import answer_leaks
+from anachron.core.attribution import chrome_spans, conflict_evidence, without_chrome
+from anachron.core.corpus import Corpus
+from anachron.core.dates import known_at
+from anachron.core.display import render_html
+from anachron.core.query_intent import QUERY_SCAN_CHARS, DateReference, future_references, query_findings
+from anachron.core.seal import audit, run_status, stored_status
+from anachron.core.trace import STATUSES, Interaction, ReturnedItem, Trace
 
 __all__ = [
     "FAILED_STATUSES",

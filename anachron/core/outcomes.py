@@ -56,11 +56,11 @@ from statistics import NormalDist
 from dataclasses import dataclass, field
 from typing import Any, Iterable, Mapping, Sequence
 
-from .errors import AnachronError, describe
-from .figures import read_figures
-from .seal import stored_status
-from .stats.bootstrap import percentile
-from .stats.wilson import Z95, wilson_interval
+from anachron.core.errors import AnachronError, describe
+from anachron.core.figures import read_figures
+from anachron.core.seal import stored_status
+from anachron.core.stats.bootstrap import percentile
+from anachron.core.stats.wilson import Z95, wilson_interval
 
 __all__ = [
     "LOG_CLIP",

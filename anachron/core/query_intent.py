@@ -45,8 +45,8 @@ from collections import OrderedDict
 from dataclasses import dataclass
 from typing import NamedTuple
 
-from .dates import known_at
-from .grammar.fiscal import (
+from anachron.core.dates import known_at
+from anachron.core.grammar.fiscal import (
     SPLIT_FISCAL_YEAR,
     fiscal_year,
     parse_fiscal_year_end,
@@ -55,7 +55,7 @@ from .grammar.fiscal import (
     uncertain_fiscal_part,
     uncertain_fiscal_year,
 )
-from .grammar.names import (
+from anachron.core.grammar.names import (
     DAY_OF_MONTH,
     FOREIGN_MONTH,
     FOREIGN_MONTH_NO_DAY,
@@ -66,10 +66,10 @@ from .grammar.names import (
     foreign_month_number,
     month_number,
 )
-from .grammar.numeric import Order, numeric_dates
-from .grammar.page import PAGE_FORMS, PAGE_KEYS, PAGE_WORDS, PAGE_WRITTEN, page_kind, page_period
-from .grammar.periods import ONE_DAY, OPEN_END, add_months, month_end, thirds
-from .grammar.relative import ANCHORED_FORMS, ANCHORED_KINDS, ANCHORED_WORDS, anchored_period
+from anachron.core.grammar.numeric import Order, numeric_dates
+from anachron.core.grammar.page import PAGE_FORMS, PAGE_KEYS, PAGE_WORDS, PAGE_WRITTEN, page_kind, page_period
+from anachron.core.grammar.periods import ONE_DAY, OPEN_END, add_months, month_end, thirds
+from anachron.core.grammar.relative import ANCHORED_FORMS, ANCHORED_KINDS, ANCHORED_WORDS, anchored_period
 
 __all__ = [
     "ASKED_ONCE",

@@ -40,7 +40,7 @@ import numbers
 from collections.abc import Mapping
 from typing import Any
 
-from .errors import AnachronError, describe, did_you_mean
+from anachron.core.errors import AnachronError, describe, did_you_mean
 
 __all__ = ["METRICS", "RUN_FIELDS", "check_runs", "check_scores", "parse_scores", "run_info", "run_label", "tclr_document"]
 

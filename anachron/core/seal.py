@@ -64,8 +64,8 @@ import re
 from dataclasses import dataclass
 from typing import AbstractSet, Any, Iterable, Mapping, Sequence
 
-from .errors import AnachronError
-from .trace import Interaction
+from anachron.core.errors import AnachronError
+from anachron.core.trace import Interaction
 
 __all__ = [
     "BUDGETS",

@@ -19,9 +19,9 @@ from __future__ import annotations
 import datetime as _dt
 from typing import Protocol, runtime_checkable
 
-from .corpus import Item
-from .dates import known_at
-from .errors import AnachronError, describe
+from anachron.core.corpus import Item
+from anachron.core.dates import known_at
+from anachron.core.errors import AnachronError, describe
 
 __all__ = ["MODES", "Engine", "check_day", "check_mode", "visible_in"]
 

@@ -35,14 +35,14 @@ import os
 from dataclasses import dataclass, field
 from typing import Any, Iterable, Iterator, Mapping
 
-from .jsonio import Record, read_records, record_location
-from .validate import Fields
-from .errors import AnachronError, describe
-from .attribution import DATE_FIELDS, Attribution, attribute, evidence_of
-from .query_intent import DateReference, fixed_references
-from .corpus import Corpus
-from .dates import known_at
-from .frozen import maker
+from anachron.core.jsonio import Record, read_records, record_location
+from anachron.core.validate import Fields
+from anachron.core.errors import AnachronError, describe
+from anachron.core.attribution import DATE_FIELDS, Attribution, attribute, evidence_of
+from anachron.core.query_intent import DateReference, fixed_references
+from anachron.core.corpus import Corpus
+from anachron.core.dates import known_at
+from anachron.core.frozen import maker
 
 __all__ = ["STATUSES", "ReturnedItem", "Interaction", "Trace", "check_traces", "iter_traces", "parse_traces", "load_traces"]
 

@@ -13,8 +13,8 @@ import numbers
 from types import MappingProxyType
 from typing import Any, Mapping
 
-from .dates import parse_date  # the one strict day parser
-from .errors import AnachronError, describe
+from anachron.core.dates import parse_date  # the one strict day parser
+from anachron.core.errors import AnachronError, describe
 
 __all__ = ["Fields", "check_unique", "positive_int"]
 

@@ -11,11 +11,11 @@ as :func:`~anachron.html.tables.sample_card`, a
 :func:`~anachron.html.tables.summary_table`.
 """
 
-from ..core.display import register_html
-from ..core.leakage import RunSummary, SampleResult
-from .report import Run, report_figures, report_html
-from .runs import load_input
-from .tables import sample_card, summary_table
+from anachron.core.display import register_html
+from anachron.core.leakage import RunSummary, SampleResult
+from anachron.html.report import Run, report_figures, report_html
+from anachron.html.runs import load_input
+from anachron.html.tables import sample_card, summary_table
 
 register_html(SampleResult, sample_card)
 register_html(RunSummary, summary_table)

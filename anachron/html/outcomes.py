@@ -21,12 +21,12 @@ from __future__ import annotations
 import re
 from typing import Any, Mapping, Sequence
 
-from .. import __version__
-from ..bank.cutoffs import BADGES
-from ..outcomes import ranked
-from . import svg
-from ._text import esc, num
-from .report import content_security_policy
+from anachron import __version__
+from anachron.bank.cutoffs import BADGES
+from anachron.outcomes import ranked
+from anachron.html import svg
+from anachron.html._text import esc, num
+from anachron.html.report import content_security_policy
 
 __all__ = ["count_label", "outcomes_figures", "outcomes_html", "outcomes_page", "reliability_figure", "reliability_table"]
 

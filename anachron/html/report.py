@@ -28,15 +28,15 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any, Mapping, Sequence
 
-from .. import __version__
-from ..core.docs import doc_url
-from ..core.leakage import RunSummary, SampleResult, summarise
-from ..core.scores import metric_kind
-from ..core.stats import wilson_interval
-from ..core.stats.mean import MeanInterval, mean_interval
-from . import svg
-from ._text import esc, num, pct
-from .tables import bank_card, comparison_table, plural, sample_table, summary_table
+from anachron import __version__
+from anachron.core.docs import doc_url
+from anachron.core.leakage import RunSummary, SampleResult, summarise
+from anachron.core.scores import metric_kind
+from anachron.core.stats import wilson_interval
+from anachron.core.stats.mean import MeanInterval, mean_interval
+from anachron.html import svg
+from anachron.html._text import esc, num, pct
+from anachron.html.tables import bank_card, comparison_table, plural, sample_table, summary_table
 
 __all__ = ["Run", "content_security_policy", "report_figures", "report_html", "report_page"]
 

@@ -23,15 +23,15 @@ from pathlib import Path
 from dataclasses import replace
 from typing import Any, Mapping, Sequence
 
-from ..core import load_traces, score_traces
-from ..store import load_corpus, shown_corpus
-from ..core.leakage import FAILED_STATUSES, SampleResult, sample_slice
-from ..core.trace import warnings_of
-from ..core.seal import stored_status
-from ..core.errors import AnachronError, describe
-from ..core.jsonio import read_json
-from ..core.validate import Fields, positive_int
-from .report import Run
+from anachron.core import load_traces, score_traces
+from anachron.store import load_corpus, shown_corpus
+from anachron.core.leakage import FAILED_STATUSES, SampleResult, sample_slice
+from anachron.core.trace import warnings_of
+from anachron.core.seal import stored_status
+from anachron.core.errors import AnachronError, describe
+from anachron.core.jsonio import read_json
+from anachron.core.validate import Fields, positive_int
+from anachron.html.report import Run
 
 __all__ = ["load_input", "results_from_scores", "check_bank_card", "slices_of"]
 
@@ -194,7 +194,7 @@ def check_bank_card(card: Any, where: str) -> Mapping[str, Any]:
 
 def _inspect_logs(path: str, corpus: str | os.PathLike[str] | None) -> list[SampleResult]:
     try:
-        from ..inspect.export import score_logs
+        from anachron.inspect.export import score_logs
     except ImportError as exc:
         raise AnachronError(f"{path}: reading Inspect logs: {' '.join(str(exc).split())}") from None
     return score_logs([path], corpus=corpus)

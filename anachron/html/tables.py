@@ -9,9 +9,9 @@ from __future__ import annotations
 
 from typing import Any, Mapping, Sequence
 
-from ..core.leakage import FAILED_STATUSES, RunSummary, SampleResult
-from ..output.report import completeness_line, seal_line
-from ._text import esc, num, pct
+from anachron.core.leakage import FAILED_STATUSES, RunSummary, SampleResult
+from anachron.output.report import completeness_line, seal_line
+from anachron.html._text import esc, num, pct
 
 __all__ = ["bank_card", "comparison_table", "sample_card", "sample_table", "summary_rows", "summary_table"]
 

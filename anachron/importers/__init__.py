@@ -20,12 +20,12 @@ import os
 from pathlib import Path
 from typing import Iterator, Sequence
 
-from ..core.errors import AnachronError
-from ..core.jsonio import Record
-from . import _inspect as _inspect_log
-from . import _anthropic, _claude_code, _codex, _gemini_cli, _openai_chat, _openai_responses, _langchain, _otel, _pydantic_ai
-from ._common import Options
-from ._mcp_config import seal_declaration, sealed_tools_from
+from anachron.core.errors import AnachronError
+from anachron.core.jsonio import Record
+from anachron.importers import _inspect as _inspect_log
+from anachron.importers import _anthropic, _claude_code, _codex, _gemini_cli, _openai_chat, _openai_responses, _langchain, _otel, _pydantic_ai
+from anachron.importers._common import Options
+from anachron.importers._mcp_config import seal_declaration, sealed_tools_from
 
 __all__ = ["FORMATS", "Options", "import_logs", "seal_declaration", "sealed_tools_from"]
 
@@ -45,7 +45,7 @@ FORMATS = (*_READERS, "inspect", "mcp-events")
 
 def _inspect(paths: Sequence[str], options: Options, corpus_dir: str | None) -> Iterator[Record]:
     try:
-        from ..inspect.export import log_records
+        from anachron.inspect.export import log_records
     except ImportError as exc:
         # anachron.inspect's own message names the extra and its install; say it once
         hint = "" if "pip install" in str(exc) else "; install it with: pip install 'anachron[inspect]'"
@@ -64,8 +64,8 @@ def _inspect(paths: Sequence[str], options: Options, corpus_dir: str | None) -> 
 
 
 def _mcp_events(paths: Sequence[str], options: Options) -> Iterator[Record]:
-    from ..core import load_corpus
-    from ..timelock.events import events_trace, load_events
+    from anachron.core import load_corpus
+    from anachron.timelock.events import events_trace, load_events
 
     corpus = options.scoring_corpus or options.corpus or load_corpus(None)
     for path in paths:

@@ -32,10 +32,10 @@ from __future__ import annotations
 
 from typing import Any, Iterator, Mapping
 
-from ..core.errors import AnachronError, describe
-from ..core.jsonio import Record
-from ._common import Options, Session, awaiting, expect_list, expect_object, is_conversation, message_list, read_conversations
-from ._results import fetch_item, result_items, text_of
+from anachron.core.errors import AnachronError, describe
+from anachron.core.jsonio import Record
+from anachron.importers._common import Options, Session, awaiting, expect_list, expect_object, is_conversation, message_list, read_conversations
+from anachron.importers._results import fetch_item, result_items, text_of
 
 FORMAT = "anthropic"
 

@@ -60,10 +60,10 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any, Iterator, Mapping, Sequence
 
-from ..core.errors import AnachronError, describe
-from ..core.jsonio import Record, parse_json, read_text
-from ._common import Options, Session, as_of_of, awaiting, expect_list, expect_object, sample_id_of, stem
-from ._results import fetch_item, result_items, text_of
+from anachron.core.errors import AnachronError, describe
+from anachron.core.jsonio import Record, parse_json, read_text
+from anachron.importers._common import Options, Session, as_of_of, awaiting, expect_list, expect_object, sample_id_of, stem
+from anachron.importers._results import fetch_item, result_items, text_of
 
 FORMAT = "claude-code"
 

@@ -45,11 +45,11 @@ from __future__ import annotations
 
 from typing import Any, Iterator, Mapping
 
-from ..core.errors import AnachronError, describe
-from ..core.jsonio import Record
-from ._common import Options, Session, awaiting, expect_object, parse_arguments
-from ._results import text_of
-from ._shared_sessions import Built, Gaps, per_file
+from anachron.core.errors import AnachronError, describe
+from anachron.core.jsonio import Record
+from anachron.importers._common import Options, Session, awaiting, expect_object, parse_arguments
+from anachron.importers._results import text_of
+from anachron.importers._shared_sessions import Built, Gaps, per_file
 
 FORMAT = "codex"
 CAUSE = ("Codex logs a web search's query but not its results, and a call cut off by the session's end has no output "

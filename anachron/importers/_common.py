@@ -15,12 +15,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Iterator, Mapping
 
-from ..core import Corpus
-from ..core.dates import format_date, parse_date
-from ..core.seal import SHELL_TOOLS, lock_tool, network_evidence
-from ..core.errors import AnachronError, describe
-from ..core.jsonio import Record, parse_json, read_text
-from ._results import fetch_item, loads, result_items, text_items, text_of
+from anachron.core import Corpus
+from anachron.core.dates import format_date, parse_date
+from anachron.core.seal import SHELL_TOOLS, lock_tool, network_evidence
+from anachron.core.errors import AnachronError, describe
+from anachron.core.jsonio import Record, parse_json, read_text
+from anachron.importers._results import fetch_item, loads, result_items, text_items, text_of
 
 QUERY_ARGUMENTS = ("query", "q", "search_query")
 URL_ARGUMENTS = ("url", "id_or_url", "link")

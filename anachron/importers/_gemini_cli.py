@@ -39,11 +39,11 @@ from __future__ import annotations
 import re
 from typing import Any, Iterator, Mapping
 
-from ..core.errors import AnachronError, describe
-from ..core.jsonio import Record
-from ._common import Options, Session, awaiting, expect_list, expect_object, parse_arguments
-from ._results import text_of
-from ._shared_sessions import Built, Gaps, per_file
+from anachron.core.errors import AnachronError, describe
+from anachron.core.jsonio import Record
+from anachron.importers._common import Options, Session, awaiting, expect_list, expect_object, parse_arguments
+from anachron.importers._results import text_of
+from anachron.importers._shared_sessions import Built, Gaps, per_file
 
 FORMAT = "gemini-cli"
 CAUSE = "the session ended before their results were recorded (a run cut short, or a call still awaiting approval)"

@@ -47,12 +47,12 @@ from __future__ import annotations
 import datetime as _dt
 from typing import Any
 
-from ..core.dates import parse_date
-from ..core.errors import AnachronError
-from ..core.jsonio import Record
-from ..core.seal import SHELL_TOOLS
-from ._common import Options, Session, as_of_of, awaiting
-from ._results import loads
+from anachron.core.dates import parse_date
+from anachron.core.errors import AnachronError
+from anachron.core.jsonio import Record
+from anachron.core.seal import SHELL_TOOLS
+from anachron.importers._common import Options, Session, as_of_of, awaiting
+from anachron.importers._results import loads
 
 # Inspect 0.3.285's content types that hold no tool call, and its event types that record none
 # (tool calls are in "tool" events and, as messages, in "model" events).

@@ -27,10 +27,10 @@ import os
 from pathlib import PurePath
 from typing import Any, Mapping
 
-from ..core.dates import parse_date
-from ..core.seal import Declaration
-from ..core.errors import AnachronError, describe
-from ..core.jsonio import read_json
+from anachron.core.dates import parse_date
+from anachron.core.seal import Declaration
+from anachron.core.errors import AnachronError, describe
+from anachron.core.jsonio import read_json
 
 LOCK_TOOLS = ("search", "fetch")
 

@@ -41,10 +41,10 @@ from __future__ import annotations
 
 from typing import Any, Iterator, Mapping
 
-from ..core.errors import AnachronError, describe
-from ..core.jsonio import Record
-from ._common import Options, Session, awaiting, epoch_iso, expect_list, expect_object, parse_arguments, read_conversations
-from ._results import text_of
+from anachron.core.errors import AnachronError, describe
+from anachron.core.jsonio import Record
+from anachron.importers._common import Options, Session, awaiting, epoch_iso, expect_list, expect_object, parse_arguments, read_conversations
+from anachron.importers._results import text_of
 
 FORMAT = "openai-responses"
 

@@ -49,13 +49,13 @@ import json
 import re
 from typing import Any, Iterator, Mapping
 
-from ..core.errors import AnachronError, describe
-from ..core.jsonio import Record
-from ._common import Options, Session, parse_arguments
-from ._otel_chat import CHAT_ATTRIBUTES, GENAI, OPENINFERENCE, PYDANTIC_AI, TRACELOOP, Turn, answer_text, chat_turn, signature
-from ._otel_otlp import iso_time, nanos
-from ._otel_otlp import spans as otlp_spans
-from ._results import loads
+from anachron.core.errors import AnachronError, describe
+from anachron.core.jsonio import Record
+from anachron.importers._common import Options, Session, parse_arguments
+from anachron.importers._otel_chat import CHAT_ATTRIBUTES, GENAI, OPENINFERENCE, PYDANTIC_AI, TRACELOOP, Turn, answer_text, chat_turn, signature
+from anachron.importers._otel_otlp import iso_time, nanos
+from anachron.importers._otel_otlp import spans as otlp_spans
+from anachron.importers._results import loads
 
 FORMAT = "otel"
 

@@ -36,7 +36,7 @@ import re
 from dataclasses import dataclass
 from typing import Any, Mapping
 
-from ._common import parse_arguments
+from anachron.importers._common import parse_arguments
 
 GENAI = "genai"
 OPENINFERENCE = "openinference"

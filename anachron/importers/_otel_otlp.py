@@ -17,8 +17,8 @@ from __future__ import annotations
 import datetime as _dt
 from typing import Any, Callable, Iterator, Mapping
 
-from ..core.errors import AnachronError, describe
-from ._common import documents, expect_list, expect_object
+from anachron.core.errors import AnachronError, describe
+from anachron.importers._common import documents, expect_list, expect_object
 
 MAX_DEPTH = 32  # nesting of AnyValues read (bounds hostile input)
 Read = tuple[str, Mapping[str, Any], Mapping[str, Any], dict[str, Any], str]

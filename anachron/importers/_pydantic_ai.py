@@ -35,11 +35,11 @@ from __future__ import annotations
 
 from typing import Any, Iterator
 
-from ..core.errors import AnachronError, describe
-from ..core.jsonio import Record
-from ._common import Options, Session, awaiting, expect_list, expect_object, message_list, parse_arguments
-from ._results import text_of
-from ._shared_sessions import Built, Gaps, per_document
+from anachron.core.errors import AnachronError, describe
+from anachron.core.jsonio import Record
+from anachron.importers._common import Options, Session, awaiting, expect_list, expect_object, message_list, parse_arguments
+from anachron.importers._results import text_of
+from anachron.importers._shared_sessions import Built, Gaps, per_document
 
 FORMAT = "pydantic-ai"
 CAUSE = "the history ends before their tool-return parts (save result.all_messages() after the run has finished)"

@@ -24,8 +24,8 @@ import math
 import re
 from typing import Any, Iterator, Mapping
 
-from ..core import Corpus
-from ..core.attribution import DATE_FIELDS, MODIFIED_FIELDS
+from anachron.core import Corpus
+from anachron.core.attribution import DATE_FIELDS, MODIFIED_FIELDS
 
 __all__ = ["LIST_PATHS", "fetch_item", "loads", "result_items", "text_items", "text_of"]
 

@@ -24,8 +24,8 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any, Callable, Iterator
 
-from ..core.jsonio import Record
-from ._common import Options, Session, documents, sample_id_of, stem
+from anachron.core.jsonio import Record
+from anachron.importers._common import Options, Session, documents, sample_id_of, stem
 
 UNRECORDED = "unrecorded"
 

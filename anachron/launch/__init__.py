@@ -17,8 +17,8 @@ executable.
 
 from __future__ import annotations
 
-from .harnesses import HARNESSES, LOOPS, NAMES
-from .runner import MANIFEST, Refused, RunSpec, launch, read_manifest
-from .manifest import run_inputs
+from anachron.launch.harnesses import HARNESSES, LOOPS, NAMES
+from anachron.launch.runner import MANIFEST, Refused, RunSpec, launch, read_manifest
+from anachron.launch.manifest import run_inputs
 
 __all__ = ["HARNESSES", "LOOPS", "MANIFEST", "NAMES", "Refused", "RunSpec", "launch", "read_manifest", "run_inputs"]

@@ -28,8 +28,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Mapping, Sequence
 
-from ..core.jsonio import dump_json
-from .lock import SERVER, TOOLS, Lock, child_env, mcp_config, server_entry
+from anachron.core.jsonio import dump_json
+from anachron.launch.lock import SERVER, TOOLS, Lock, child_env, mcp_config, server_entry
 
 # Claude Code's built-in tools (as of 2.1), each removed by name: --tools "" does not remove them
 # all in every version (anthropics/claude-code#31182), so both are given.

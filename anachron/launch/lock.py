@@ -20,8 +20,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ..core.dates import format_date
-from ..core.errors import AnachronError
+from anachron.core.dates import format_date
+from anachron.core.errors import AnachronError
 
 SERVER = "lock"
 TOOLS = ("search", "fetch")
@@ -89,7 +89,7 @@ def corpus_fingerprint(spec: str | None) -> dict[str, Any]:
     if spec is not None and spec.startswith(("postgresql://", "postgres://")):
         return {"source": "postgresql", "sha256": None, "note": "a database is not fingerprinted: record its dump's hash yourself"}
     if spec is None:
-        from ..core.corpus import default_corpus_dir
+        from anachron.core.corpus import default_corpus_dir
 
         path = default_corpus_dir()
     else:

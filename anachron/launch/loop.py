@@ -27,8 +27,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ..core.errors import AnachronError
-from .lock import SERVER, TOOLS
+from anachron.core.errors import AnachronError
+from anachron.launch.lock import SERVER, TOOLS
 
 PREFIX = f"mcp__{SERVER}__"
 

@@ -14,9 +14,9 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from ..core.dates import parse_date
-from ..core.errors import AnachronError
-from .runner import MANIFEST, read_manifest
+from anachron.core.dates import parse_date
+from anachron.core.errors import AnachronError
+from anachron.launch.runner import MANIFEST, read_manifest
 
 _GIVEN = (("log_format", "--from"), ("as_of", "--as-of"), ("as_of_map", "--as-of-map"), ("as_of_field", "--as-of-field"),
           ("sealed_tools", "--sealed-tools"), ("sealed_tools_from", "--sealed-tools-from"),

@@ -31,12 +31,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable, Mapping
 
-from .. import __version__
-from ..core.dates import format_date, known_at
-from ..core.errors import AnachronError
-from ..core.jsonio import dump_json, write_atomic
-from .harnesses import HARNESSES, LOOPS, Check, ClaudeCode, Harness, Prepared, guard_breach, lock_config_text, version_of
-from .lock import CONFIG, EVENTS, SERVER, TOOLS, Lock, child_env, corpus_fingerprint, package_path
+from anachron import __version__
+from anachron.core.dates import format_date, known_at
+from anachron.core.errors import AnachronError
+from anachron.core.jsonio import dump_json, write_atomic
+from anachron.launch.harnesses import HARNESSES, LOOPS, Check, ClaudeCode, Harness, Prepared, guard_breach, lock_config_text, version_of
+from anachron.launch.lock import CONFIG, EVENTS, SERVER, TOOLS, Lock, child_env, corpus_fingerprint, package_path
 
 FORMAT = "anachron-run/1"
 TRANSCRIPT = "transcript.jsonl"
@@ -320,7 +320,7 @@ def _read(harness: Harness, process: subprocess.Popen, prepared: Prepared, trans
 def _loop(spec: RunSpec, lock: Lock, rundir: Path, prompt: str, outcome: _Outcome) -> None:
     import anyio
 
-    from .loop import Conversation, Endpoint, converse, transcript_text
+    from anachron.launch.loop import Conversation, Endpoint, converse, transcript_text
 
     base = endpoint_of(spec)
     endpoint = Endpoint(base, os.environ.get("OPENAI_API_KEY") or None)
@@ -368,11 +368,11 @@ def endpoint_of(spec: RunSpec) -> str:
 
 def _audit(spec: RunSpec, harness: Harness | None, rundir: Path, log_format: str) -> dict[str, Any]:
     """The seal audit of the transcript: the generated configuration's tools, with the lock's log."""
-    from ..core.seal import Declaration, audit, run_status
-    from ..core.trace import iter_traces
-    from ..importers import Options, import_logs, seal_declaration
-    from ..store import load_corpus  # a directory, an index file or a postgresql:// URL, as --corpus names it
-    from ..timelock.events import load_events, lock_run
+    from anachron.core.seal import Declaration, audit, run_status
+    from anachron.core.trace import iter_traces
+    from anachron.importers import Options, import_logs, seal_declaration
+    from anachron.store import load_corpus  # a directory, an index file or a postgresql:// URL, as --corpus names it
+    from anachron.timelock.events import load_events, lock_run
 
     names = set(sealed_tools(harness))
     statuses, breaches, calls, samples = set(), [], 0, 0
@@ -490,7 +490,7 @@ def launch(spec: RunSpec, warn: Callable[[str], None] | None = None) -> dict[str
 
 def read_manifest(rundir: str | os.PathLike[str]) -> Mapping[str, Any]:
     """The manifest of a run directory; an error naming the directory when it is not a finished run."""
-    from ..core.jsonio import read_json
+    from anachron.core.jsonio import read_json
 
     path = Path(rundir) / MANIFEST
     if not path.is_file():

@@ -23,8 +23,8 @@ except ImportError as exc:  # exercised in a subprocess by the tests
 if "on_call_tool" not in _inspect.signature(_Server.__init__).parameters:
     raise ImportError("anachron.mcp needs the MCP SDK 2.x (mcp>=2.0), found an older one: pip install -U 'anachron[mcp]'")
 
-from ._server import LOOPBACK, TOOL_NAMES, build_server, serve_http, serve_stdio, tool_definitions  # noqa: E402
-from ._wire import MAX_DEPTH, MAX_DIGITS, MAX_ID, MAX_MESSAGE, Checked, check_message  # noqa: E402
+from anachron.mcp._server import LOOPBACK, TOOL_NAMES, build_server, serve_http, serve_stdio, tool_definitions  # noqa: E402
+from anachron.mcp._wire import MAX_DEPTH, MAX_DIGITS, MAX_ID, MAX_MESSAGE, Checked, check_message  # noqa: E402
 
 __all__ = [
     "LOOPBACK",

@@ -26,10 +26,10 @@ from mcp.server.stdio import stdio_server
 from mcp.server.streamable_http_manager import StreamableHTTPASGIApp, StreamableHTTPSessionManager
 from mcp.server.transport_security import TransportSecurityMiddleware, TransportSecuritySettings
 
-from .. import __version__
-from ..timelock import ARGUMENT, MAX_ARGUMENT, TOOLS, PendingBackend, TimeLock
-from ..timelock.events import now, protocol_error_record
-from ._wire import MAX_MESSAGE, Checked, check_message, error_response
+from anachron import __version__
+from anachron.timelock import ARGUMENT, MAX_ARGUMENT, TOOLS, PendingBackend, TimeLock
+from anachron.timelock.events import now, protocol_error_record
+from anachron.mcp._wire import MAX_MESSAGE, Checked, check_message, error_response
 
 __all__ = ["NAME", "TOOL_NAMES", "tool_definitions", "build_server", "serve_stdio", "http_app", "serve_http"]
 

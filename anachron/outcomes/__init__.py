@@ -16,10 +16,10 @@ from dataclasses import replace
 from itertools import combinations
 from typing import Any, Mapping, Sequence
 
-from ..bank.cutoffs import BADGES
-from ..core.dates import parse_date
-from ..core.errors import AnachronError
-from ..core.outcomes import (
+from anachron.bank.cutoffs import BADGES
+from anachron.core.dates import parse_date
+from anachron.core.errors import AnachronError
+from anachron.core.outcomes import (
     LOG_CLIP,
     SUM_TOLERANCE,
     Forecast,
@@ -30,8 +30,8 @@ from ..core.outcomes import (
     scored_sample,
     uniform,
 )
-from ..core.stats import compare_modes
-from .reading import Forecasts, load_forecasts, load_resolutions, load_scores
+from anachron.core.stats import compare_modes
+from anachron.outcomes.reading import Forecasts, load_forecasts, load_resolutions, load_scores
 
 __all__ = ["BADGES", "build_report", "ranked", "render_table", "load_forecasts", "load_resolutions", "load_scores"]
 

@@ -34,11 +34,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Mapping
 
-from ..core.attribution import parse_when
-from ..core.dates import parse_date
-from ..core.errors import AnachronError, describe
-from ..core.jsonio import parse_json, read_records, read_text
-from ..core.outcomes import Forecast, answer_probability, check_distribution, check_probability
+from anachron.core.attribution import parse_when
+from anachron.core.dates import parse_date
+from anachron.core.errors import AnachronError, describe
+from anachron.core.jsonio import parse_json, read_records, read_text
+from anachron.core.outcomes import Forecast, answer_probability, check_distribution, check_probability
 
 __all__ = ["Forecasts", "Resolution", "day_field", "load_forecasts", "load_resolutions", "load_scores", "read_day"]
 
@@ -265,7 +265,7 @@ def load_resolutions(path: str | os.PathLike[str]) -> tuple[dict[str, Resolution
 
 def load_scores(path: str | os.PathLike[str]) -> dict[str, dict]:
     """``{sample id: per-sample record}`` of an ``anachron score --format json`` output."""
-    from ..core.jsonio import read_json
+    from anachron.core.jsonio import read_json
 
     obj = read_json(path)
     samples = obj.get("samples") if isinstance(obj, dict) else None

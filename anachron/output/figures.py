@@ -20,8 +20,8 @@ import os
 from pathlib import Path
 from typing import Any, Mapping, Protocol, Sequence
 
-from ..core.errors import AnachronError
-from ..core.jsonio import dump_json, write_files_atomic
+from anachron.core.errors import AnachronError
+from anachron.core.jsonio import dump_json, write_files_atomic
 
 __all__ = ["MANIFEST", "figure_files", "stale_files", "write_figure_set"]
 

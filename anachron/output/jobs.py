@@ -27,13 +27,13 @@ from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from typing import AbstractSet, Iterator
 
-from ..core.corpus import Corpus
-from ..store import load_corpus
-from ..core.errors import AnachronError, Where
-from ..core.leakage import SampleResult, score_trace, summarise
-from ..core.trace import ReturnedItem, check_new_sample, sample_id_of, trace_record
-from ..core.jsonio import staged_output, stream_records
-from .stream import WRITERS
+from anachron.core.corpus import Corpus
+from anachron.store import load_corpus
+from anachron.core.errors import AnachronError, Where
+from anachron.core.leakage import SampleResult, score_trace, summarise
+from anachron.core.trace import ReturnedItem, check_new_sample, sample_id_of, trace_record
+from anachron.core.jsonio import staged_output, stream_records
+from anachron.output.stream import WRITERS
 
 __all__ = ["score_file_parallel", "shares"]
 

@@ -29,8 +29,8 @@ import io
 import re
 from typing import Any, Iterable, Mapping, Sequence
 
-from ..core.leakage import FAILED_STATUSES, SampleResult
-from ..core.stats.paired import COMPARISON_COLUMNS  # defined beside ModeComparison.to_records()
+from anachron.core.leakage import FAILED_STATUSES, SampleResult
+from anachron.core.stats.paired import COMPARISON_COLUMNS  # defined beside ModeComparison.to_records()
 
 __all__ = ["BANK_COLUMNS", "COMPARISON_COLUMNS", "SAMPLE_COLUMNS", "bank_records", "comparison_records",
            "csv_header", "csv_line", "csv_text", "sample_record", "sample_records"]
@@ -80,7 +80,7 @@ def bank_records(card: Mapping[str, Any]) -> list[dict[str, Any]]:
 
     ``response`` is kept when it is a scalar and written as JSON otherwise.
     """
-    from ..core.jsonio import dump_json
+    from anachron.core.jsonio import dump_json
 
     records = []
     for item in card["items"]:

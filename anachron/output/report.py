@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from typing import Any, Mapping, Sequence
 
-from ..core.leakage import HORIZON_BANDS, RunSummary, SampleResult, summarise
-from ..core.scores import tclr_document
+from anachron.core.leakage import HORIZON_BANDS, RunSummary, SampleResult, summarise
+from anachron.core.scores import tclr_document
 
 __all__ = ["completeness_line", "head_lines", "score_document", "score_table", "seal_line", "summary_lines", "tclr_file", "tclr_object"]
 
@@ -123,7 +123,7 @@ def completeness_line(summary: RunSummary) -> str | None:
     """``incomplete: ...`` when some call's result is not in the log (it then heads the table, above
     the seal verdict); ``None`` when every call's result is.
 
-    >>> from ..core.leakage import RunSummary
+    >>> from anachron.core.leakage import RunSummary
     >>> completeness_line(RunSummary(1, 0.1, 0, 1, 0.1, 0, 0, 0, 0, mean_tclr_high=0.4, unrecorded=12, calls=40))
     'incomplete: 12 of 40 tool calls recorded no result; TCLR is a band [0.100, 0.400]'
     """

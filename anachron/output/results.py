@@ -15,9 +15,9 @@ from __future__ import annotations
 
 from typing import Any, Iterable, Iterator, Sequence, overload
 
-from ..core.leakage import RunSummary, SampleResult, summarise
-from ..core.errors import AnachronError, describe
-from ..html.tables import sample_table, summary_table  # importing anachron.html registers the core's displays
+from anachron.core.leakage import RunSummary, SampleResult, summarise
+from anachron.core.errors import AnachronError, describe
+from anachron.html.tables import sample_table, summary_table  # importing anachron.html registers the core's displays
 
 __all__ = ["Results"]
 
@@ -61,13 +61,13 @@ class Results(Sequence[SampleResult]):
 
     def to_records(self) -> list[dict[str, Any]]:
         """One flat record per sample (:data:`anachron.output.records.SAMPLE_COLUMNS`)."""
-        from .records import sample_records
+        from anachron.output.records import sample_records
 
         return sample_records(self._items)
 
     def to_csv(self) -> str:
         """The records as CSV (docs/formats.md, "CSV")."""
-        from .records import SAMPLE_COLUMNS, csv_text
+        from anachron.output.records import SAMPLE_COLUMNS, csv_text
 
         return csv_text(self.to_records(), SAMPLE_COLUMNS)
 

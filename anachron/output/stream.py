@@ -34,12 +34,12 @@ import tempfile
 from dataclasses import dataclass, field
 from typing import AbstractSet, Callable, Iterable, Iterator, Mapping, Protocol, TextIO
 
-from ..core.corpus import Corpus
-from ..core.leakage import RunSummary, SampleResult, score_trace, summarise
-from ..core.trace import iter_traces
-from ..core.jsonio import Record, dump_json, pretty_json
-from .records import SAMPLE_COLUMNS, csv_header, csv_line, sample_record
-from .report import evidence_line, head_lines, summary_lines, table_header, table_row
+from anachron.core.corpus import Corpus
+from anachron.core.leakage import RunSummary, SampleResult, score_trace, summarise
+from anachron.core.trace import iter_traces
+from anachron.core.jsonio import Record, dump_json, pretty_json
+from anachron.output.records import SAMPLE_COLUMNS, csv_header, csv_line, sample_record
+from anachron.output.report import evidence_line, head_lines, summary_lines, table_header, table_row
 
 __all__ = ["FORMATS", "WRITERS", "Addenda", "Writer", "score_stream"]
 

@@ -32,8 +32,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Mapping, Sequence
 
-from ..core.errors import AnachronError
-from ..core.jsonio import dump_json, parse_json, write_atomic
+from anachron.core.errors import AnachronError
+from anachron.core.jsonio import dump_json, parse_json, write_atomic
 
 __all__ = [
     "CONTRACT_NAME",

@@ -16,8 +16,8 @@ The engines implement :class:`anachron.core.search.Engine` and rank alike
 (docs/index.md).
 """
 
-from .index import IndexEngine, build_index
-from .memory import SearchEngine
-from .spec import OpenedCorpus, is_database_url, load_corpus, open_corpus, shown_corpus
+from anachron.store.index import IndexEngine, build_index
+from anachron.store.memory import SearchEngine
+from anachron.store.spec import OpenedCorpus, is_database_url, load_corpus, open_corpus, shown_corpus
 
 __all__ = ["IndexEngine", "OpenedCorpus", "SearchEngine", "build_index", "is_database_url", "load_corpus", "open_corpus", "shown_corpus"]

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from typing import Iterable, Iterator, Mapping, Sequence
 
-from ..core.errors import AnachronError
+from anachron.core.errors import AnachronError
 
 __all__ = ["descending", "from_ords", "from_scores", "ords", "top"]
 

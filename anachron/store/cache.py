@@ -30,8 +30,8 @@ import os
 from pathlib import Path
 from typing import Callable
 
-from ..core.errors import AnachronError
-from .index import IndexEngine, build_index
+from anachron.core.errors import AnachronError
+from anachron.store.index import IndexEngine, build_index
 
 __all__ = ["INDEX_ABOVE", "cache_root", "cached_index_path", "items_bytes", "open_cached_index"]
 

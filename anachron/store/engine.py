@@ -35,12 +35,12 @@ import itertools
 from collections import Counter
 from typing import Iterable, Iterator, Mapping, Protocol, Sequence
 
-from . import bitmaps
-from ..core.corpus import Corpus, Item
-from ..core.errors import AnachronError, describe
-from ..core.search import check_day, check_mode
-from ..core.validate import positive_int
-from .terms import STRONG_WEIGHT, WEAK_WEIGHT
+from anachron.store import bitmaps
+from anachron.core.corpus import Corpus, Item
+from anachron.core.errors import AnachronError, describe
+from anachron.core.search import check_day, check_mode
+from anachron.core.validate import positive_int
+from anachron.store.terms import STRONG_WEIGHT, WEAK_WEIGHT
 
 __all__ = [
     "BitmapPostings",
@@ -124,7 +124,7 @@ class RankedEngine:
     whose callers, such as the reference agents, search through the plain :class:`~anachron.core.search.Engine`)."""
 
     def __init__(self, engine, ranking: str) -> None:
-        from .ranking import check_ranking
+        from anachron.store.ranking import check_ranking
 
         self.engine, self.ranking = engine, check_ranking(ranking)
         self.corpus = getattr(engine, "corpus", None)

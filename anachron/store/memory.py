@@ -27,14 +27,14 @@ from __future__ import annotations
 import datetime as _dt
 from collections import Counter
 
-from . import bitmaps
-from ..core.corpus import Corpus, Item
-from ..core.dates import known_at
-from ..core.errors import AnachronError, describe
-from ..core.search import check_day, check_mode, visible_in
-from .engine import check_search, count_column, count_of, rank_order, top_counted
-from .ranking import DEFAULT_RANKING, RankData, check_ranking, group_by_length, shown_score, top_bm25
-from .terms import STRONG_WEIGHT, WEAK_WEIGHT, item_terms, match_words, tokenize
+from anachron.store import bitmaps
+from anachron.core.corpus import Corpus, Item
+from anachron.core.dates import known_at
+from anachron.core.errors import AnachronError, describe
+from anachron.core.search import check_day, check_mode, visible_in
+from anachron.store.engine import check_search, count_column, count_of, rank_order, top_counted
+from anachron.store.ranking import DEFAULT_RANKING, RankData, check_ranking, group_by_length, shown_score, top_bm25
+from anachron.store.terms import STRONG_WEIGHT, WEAK_WEIGHT, item_terms, match_words, tokenize
 
 __all__ = ["SearchEngine"]
 

@@ -37,18 +37,18 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Iterable
 
-from ..core.corpus import Corpus, Item
-from ..core.dates import last_known_day
-from ..core.errors import AnachronError
-from . import bitmaps
-from .engine import check_fetch, check_search, count_of, top_ords
-from .index.build import ScannedCorpus, source_corpus
-from .index.codec import entity_doc, item_doc, key, read_entity, read_item, read_sample, read_visible, sample_doc
-from .index.fingerprint import CORPUS_FILES, SERVED, build_meta, check_meta, check_unchanged
-from .index.postings import RANK_ARRAYS, U32, PostingCache, bitmap, pack, pack_groups, rank_data, unpack
-from .ranking import DEFAULT_RANKING, RankData, check_ranking, shown_score, top_bm25
-from .index.stored import Connections, StoredItems
-from .terms import STRONG_WEIGHT, WEAK_WEIGHT, item_terms, match_words
+from anachron.core.corpus import Corpus, Item
+from anachron.core.dates import last_known_day
+from anachron.core.errors import AnachronError
+from anachron.store import bitmaps
+from anachron.store.engine import check_fetch, check_search, count_of, top_ords
+from anachron.store.index.build import ScannedCorpus, source_corpus
+from anachron.store.index.codec import entity_doc, item_doc, key, read_entity, read_item, read_sample, read_visible, sample_doc
+from anachron.store.index.fingerprint import CORPUS_FILES, SERVED, build_meta, check_meta, check_unchanged
+from anachron.store.index.postings import RANK_ARRAYS, U32, PostingCache, bitmap, pack, pack_groups, rank_data, unpack
+from anachron.store.ranking import DEFAULT_RANKING, RankData, check_ranking, shown_score, top_bm25
+from anachron.store.index.stored import Connections, StoredItems
+from anachron.store.terms import STRONG_WEIGHT, WEAK_WEIGHT, item_terms, match_words
 
 __all__ = ["SCHEMA", "PostgresEngine", "PostgresSummary", "load_postgres_corpus", "load_to_postgres", "redact"]
 

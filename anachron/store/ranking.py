@@ -51,7 +51,7 @@ import math
 import operator
 from typing import Iterable, Sequence
 
-from . import bitmaps
+from anachron.store import bitmaps
 
 __all__ = [
     "B",
@@ -92,7 +92,7 @@ def check_ranking(ranking: object) -> str:
     ...
     anachron.core.errors.AnachronError: unknown ranking 'tfidf': expected one of bm25, count
     """
-    from ..core.errors import AnachronError
+    from anachron.core.errors import AnachronError
 
     if ranking not in RANKINGS:
         raise AnachronError(f"unknown ranking {ranking!r}: expected one of {', '.join(RANKINGS)}")

@@ -26,10 +26,10 @@ import os
 from functools import cached_property
 from pathlib import Path
 
-from ..core.corpus import Corpus, default_corpus_dir
-from ..core.corpus import load_corpus as load_corpus_dir
-from ..core.errors import AnachronError
-from ..core.search import Engine
+from anachron.core.corpus import Corpus, default_corpus_dir
+from anachron.core.corpus import load_corpus as load_corpus_dir
+from anachron.core.errors import AnachronError
+from anachron.core.search import Engine
 
 __all__ = ["DIRECTORY", "INDEX", "POSTGRES", "OpenedCorpus", "is_database_url", "load_corpus", "open_corpus", "shown_corpus"]
 
@@ -53,7 +53,7 @@ def shown_corpus(spec: str | os.PathLike[str]) -> str:
     ('postgresql://u:***@h/db', 'corpus/v0')
     """
     if is_database_url(spec):
-        from .postgres import redact
+        from anachron.store.postgres import redact
 
         return redact(str(spec))
     return str(spec)
@@ -77,11 +77,11 @@ class OpenedCorpus:
         """The corpus, for the scorers: a directory loaded whole; an index's or a server's
         entities and samples read whole, its items read when asked for."""
         if self.kind == POSTGRES:
-            from .postgres import load_postgres_corpus
+            from anachron.store.postgres import load_postgres_corpus
 
             return load_postgres_corpus(str(self.location), samples=self.samples)
         if self.kind == INDEX:
-            from .index import load_index
+            from anachron.store.index import load_index
 
             return load_index(Path(self.location), samples=self.samples)
         return load_corpus_dir(self.location, samples=self.samples)
@@ -94,14 +94,14 @@ class OpenedCorpus:
 
     def _new_engine(self) -> Engine:
         if self.kind == POSTGRES:
-            from .postgres import PostgresEngine
+            from anachron.store.postgres import PostgresEngine
 
             return PostgresEngine(str(self.location))
         if self.kind == INDEX:
-            from .index import IndexEngine
+            from anachron.store.index import IndexEngine
 
             return IndexEngine(self.location)
-        from .memory import SearchEngine
+        from anachron.store.memory import SearchEngine
 
         return SearchEngine(self.corpus)
 
@@ -115,8 +115,8 @@ class OpenedCorpus:
         from it have one fingerprint.  Runs compared side by side are refused when theirs differ
         (``anachron compare``).
         """
-        from .index.fingerprint import SERVED, content_digest
-        from .index.fingerprint import fingerprint as file_fingerprint
+        from anachron.store.index.fingerprint import SERVED, content_digest
+        from anachron.store.index.fingerprint import fingerprint as file_fingerprint
 
         if self.kind == DIRECTORY:
             return content_digest(file_fingerprint(self.location, SERVED), SERVED)

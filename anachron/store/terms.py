@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 from typing import Mapping
 
-from ..core.corpus import Entity, Item
+from anachron.core.corpus import Entity, Item
 
 __all__ = ["STRONG_WEIGHT", "WEAK_WEIGHT", "item_terms", "match_words", "tokenize"]
 

@@ -12,12 +12,12 @@ server (:mod:`anachron.mcp`) are thin wrappers over :class:`TimeLock`.
 - :mod:`~anachron.timelock.quarantine`: what the serving path may read and import.
 """
 
-from .backends import Backend, CorpusBackend, Hit, PendingBackend, UpstreamBackend, UpstreamError, load_served_corpus, open_engine
-from .citations import Citation, CitationCheck, load_answer, parse_answer, verify_citations
-from .events import CallEvent, EventLog, EventWriter, calls_trace, events_trace, load_events, parse_calls, parse_events
-from .lock import ARGUMENT, MAX_ARGUMENT, TOOLS, Journal, Limits, Outcome, Rechecked, TimeLock, check_arguments, recheck
-from .quarantine import OUTCOME_FILES, OUTCOME_PACKAGES, SERVED_FILES, is_outcome_module
-from .render import SNIPPET, DatePresentation
+from anachron.timelock.backends import Backend, CorpusBackend, Hit, PendingBackend, UpstreamBackend, UpstreamError, load_served_corpus, open_engine
+from anachron.timelock.citations import Citation, CitationCheck, load_answer, parse_answer, verify_citations
+from anachron.timelock.events import CallEvent, EventLog, EventWriter, calls_trace, events_trace, load_events, parse_calls, parse_events
+from anachron.timelock.lock import ARGUMENT, MAX_ARGUMENT, TOOLS, Journal, Limits, Outcome, Rechecked, TimeLock, check_arguments, recheck
+from anachron.timelock.quarantine import OUTCOME_FILES, OUTCOME_PACKAGES, SERVED_FILES, is_outcome_module
+from anachron.timelock.render import SNIPPET, DatePresentation
 
 __all__ = [
     "ARGUMENT",

@@ -23,16 +23,16 @@ import urllib.request
 from dataclasses import dataclass
 from typing import Any, Callable, Mapping, Protocol
 
-from ..core import Corpus
-from ..core.attribution import DATE_FIELDS, MODIFIED_FIELDS
-from ..core.dates import format_date
-from ..core.errors import AnachronError
-from ..core.jsonio import parse_json
-from ..core.search import Engine
-from ..store import SearchEngine, load_corpus, open_corpus
-from ..store.engine import extremes
-from ..store.ranking import DEFAULT_RANKING, check_ranking
-from .render import DatePresentation
+from anachron.core import Corpus
+from anachron.core.attribution import DATE_FIELDS, MODIFIED_FIELDS
+from anachron.core.dates import format_date
+from anachron.core.errors import AnachronError
+from anachron.core.jsonio import parse_json
+from anachron.core.search import Engine
+from anachron.store import SearchEngine, load_corpus, open_corpus
+from anachron.store.engine import extremes
+from anachron.store.ranking import DEFAULT_RANKING, check_ranking
+from anachron.timelock.render import DatePresentation
 
 __all__ = [
     "Backend",

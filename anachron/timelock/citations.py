@@ -13,11 +13,11 @@ import os
 from dataclasses import dataclass
 from typing import Any, Iterable
 
-from ..core.dates import known_at
-from ..core.trace import ReturnedItem, Trace
-from ..core.errors import AnachronError, describe
-from ..core.jsonio import read_json
-from .events import EventLog, Seen, Withheld
+from anachron.core.dates import known_at
+from anachron.core.trace import ReturnedItem, Trace
+from anachron.core.errors import AnachronError, describe
+from anachron.core.jsonio import read_json
+from anachron.timelock.events import EventLog, Seen, Withheld
 
 __all__ = ["Citation", "CitationCheck", "parse_answer", "load_answer", "verify_citations", "verify_trace_citations"]
 

@@ -31,14 +31,14 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, Iterable, Mapping, Sequence
 
-from ..core import Corpus
-from ..core.dates import format_date, parse_date
-from ..core.attribution import DATE_FIELDS, GRANULARITIES, SourceDate, attribute, parse_when
-from ..core.seal import LockCall, LockRun
-from ..core.trace import STATUSES
-from ..core.errors import AnachronError, describe
-from ..core.jsonio import Record, dump_json, read_log_records
-from ..core.validate import Fields
+from anachron.core import Corpus
+from anachron.core.dates import format_date, parse_date
+from anachron.core.attribution import DATE_FIELDS, GRANULARITIES, SourceDate, attribute, parse_when
+from anachron.core.seal import LockCall, LockRun
+from anachron.core.trace import STATUSES
+from anachron.core.errors import AnachronError, describe
+from anachron.core.jsonio import Record, dump_json, read_log_records
+from anachron.core.validate import Fields
 
 try:  # POSIX: a log is claimed with an exclusive lock; elsewhere the size check alone guards it.
     import fcntl

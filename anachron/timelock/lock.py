@@ -33,14 +33,14 @@ import uuid
 from dataclasses import dataclass, field, replace
 from typing import Any, Mapping, Protocol, Sequence
 
-from ..core.search import check_mode
-from ..core.attribution import DATE_FIELDS, Attribution, attribute, evidence_of
-from ..core.dates import format_date
-from ..core.errors import AnachronError
-from ..core.validate import positive_int
-from .backends import Backend, Hit, UpstreamError
-from .events import Seen, Withheld, call_record, now, start_record
-from .render import DatePresentation, render, snippet
+from anachron.core.search import check_mode
+from anachron.core.attribution import DATE_FIELDS, Attribution, attribute, evidence_of
+from anachron.core.dates import format_date
+from anachron.core.errors import AnachronError
+from anachron.core.validate import positive_int
+from anachron.timelock.backends import Backend, Hit, UpstreamError
+from anachron.timelock.events import Seen, Withheld, call_record, now, start_record
+from anachron.timelock.render import DatePresentation, render, snippet
 
 __all__ = [
     "ARGUMENT",

@@ -17,8 +17,8 @@ import re
 from dataclasses import dataclass
 from typing import Any, Iterable, Mapping, Sequence
 
-from ..core import Corpus, Item
-from ..core.errors import AnachronError
+from anachron.core import Corpus, Item
+from anachron.core.errors import AnachronError
 
 __all__ = ["SNIPPET", "DatePresentation", "budget_line", "render", "snippet"]
 

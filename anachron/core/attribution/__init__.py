@@ -27,11 +27,11 @@ never raises for a JSON-like entry; :func:`parse_when` raises
 (datetime.date(2023, 2, 9), 'url', 'known')
 """
 
-from .html_meta import HTML_SCAN_CHARS, MAX_TAG_CHARS, html_dates
-from .record import GRANULARITIES, STATUSES, Attribution, SourceDate, conflict_evidence, evidence_of
-from .stamps import STAMP_SCAN_CHARS, chrome_spans, modification_stamp, without_chrome
-from .sources import DATE_FIELDS, MODIFIED_FIELDS, attribute, url_path
-from .values import PLAUSIBLE_YEARS, parse_when
+from anachron.core.attribution.html_meta import HTML_SCAN_CHARS, MAX_TAG_CHARS, html_dates
+from anachron.core.attribution.record import GRANULARITIES, STATUSES, Attribution, SourceDate, conflict_evidence, evidence_of
+from anachron.core.attribution.stamps import STAMP_SCAN_CHARS, chrome_spans, modification_stamp, without_chrome
+from anachron.core.attribution.sources import DATE_FIELDS, MODIFIED_FIELDS, attribute, url_path
+from anachron.core.attribution.values import PLAUSIBLE_YEARS, parse_when
 
 __all__ = [
     "Attribution",

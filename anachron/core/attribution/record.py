@@ -14,9 +14,9 @@ from __future__ import annotations
 import datetime as _dt
 from dataclasses import dataclass, field
 
-from ..dates import known_at
-from ..errors import AnachronError, describe
-from .values import SHOWN_CHARS
+from anachron.core.dates import known_at
+from anachron.core.errors import AnachronError, describe
+from anachron.core.attribution.values import SHOWN_CHARS
 
 __all__ = ["GRANULARITIES", "STATUSES", "Attribution", "SourceDate", "conflict_evidence", "evidence_of"]
 

@@ -16,14 +16,14 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
-from ..errors import AnachronError, describe
-from .html_meta import HTML_MODIFIED, HTML_PUBLISHED, html_dates
-from .record import Attribution, SourceDate
-from .stamps import modification_stamp
-from .values import (
+from anachron.core.errors import AnachronError, describe
+from anachron.core.attribution.html_meta import HTML_MODIFIED, HTML_PUBLISHED, html_dates
+from anachron.core.attribution.record import Attribution, SourceDate
+from anachron.core.attribution.stamps import modification_stamp
+from anachron.core.attribution.values import (
     AGO, Contradiction, FLAGS, MONTH_WRITTEN, PLAUSIBLE_YEARS, WEEKDAY_WRITTEN, check_now, day_granule, month_granule, read_value, shown,
 )
-from ..grammar.names import MONTH_STEMS, month_number
+from anachron.core.grammar.names import MONTH_STEMS, month_number
 
 __all__ = ["DATE_FIELDS", "MODIFIED_FIELDS", "attribute", "url_path"]
 

@@ -43,9 +43,9 @@ from __future__ import annotations
 import datetime as _dt
 import re
 
-from ..errors import AnachronError
-from ..grammar.names import MONTH, WEEKDAY
-from .values import FLAGS, read_value
+from anachron.core.errors import AnachronError
+from anachron.core.grammar.names import MONTH, WEEKDAY
+from anachron.core.attribution.values import FLAGS, read_value
 
 __all__ = ["BANNER_CHARS", "STAMP_SCAN_CHARS", "chrome_spans", "modification_stamp", "without_chrome"]
 

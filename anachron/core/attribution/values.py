@@ -24,9 +24,9 @@ import datetime as _dt
 import math
 import re
 
-from ..errors import AnachronError, describe
-from ..grammar.names import MONTH, MONTH_STEMS, WEEKDAY, WEEKDAY_STEMS, month_number, weekday_number
-from ..grammar.numeric import NUMERIC_DATE
+from anachron.core.errors import AnachronError, describe
+from anachron.core.grammar.names import MONTH, MONTH_STEMS, WEEKDAY, WEEKDAY_STEMS, month_number, weekday_number
+from anachron.core.grammar.numeric import NUMERIC_DATE
 
 __all__ = [
     "AGO", "Contradiction", "EPOCH_MS_THRESHOLD", "FLAGS", "MAX_VALUE_CHARS", "MONTH_WRITTEN", "PLAUSIBLE_YEARS", "SHOWN_CHARS",

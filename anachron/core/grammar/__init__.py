@@ -18,6 +18,6 @@ what may stand around them; the rules those forms read by live here, once.
 (datetime.date(2023, 9, 2), datetime.date(2023, 2, 9))
 """
 
-from .numeric import Order, numeric_dates
+from anachron.core.grammar.numeric import Order, numeric_dates
 
 __all__ = ["Order", "numeric_dates"]

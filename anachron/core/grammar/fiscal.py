@@ -30,8 +30,8 @@ import datetime as _dt
 import functools
 import re
 
-from ..errors import AnachronError, describe
-from .periods import ONE_DAY, add_months
+from anachron.core.errors import AnachronError, describe
+from anachron.core.grammar.periods import ONE_DAY, add_months
 
 __all__ = [
     "EARLIEST_FISCAL_YEAR_END",

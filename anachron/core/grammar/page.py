@@ -72,10 +72,10 @@ from __future__ import annotations
 import datetime as _dt
 import re
 
-from .fiscal import quarter_or_half, uncertain_fiscal_part
-from .names import DAY_OF_MONTH, MONTH, MONTH_STEMS, day_of_month, month_number, weekday_number
-from .periods import ONE_DAY, OPEN_END, add_months, month_end, thirds, units_after
-from .relative import NUMBER_WORDS, containing
+from anachron.core.grammar.fiscal import quarter_or_half, uncertain_fiscal_part
+from anachron.core.grammar.names import DAY_OF_MONTH, MONTH, MONTH_STEMS, day_of_month, month_number, weekday_number
+from anachron.core.grammar.periods import ONE_DAY, OPEN_END, add_months, month_end, thirds, units_after
+from anachron.core.grammar.relative import NUMBER_WORDS, containing
 
 __all__ = ["PAGE_FORMS", "PAGE_KEYS", "PAGE_KINDS", "PAGE_WORDS", "PAGE_WRITTEN", "nearest_occurrence", "page_kind", "page_period"]
 

@@ -31,9 +31,9 @@ from __future__ import annotations
 import datetime as _dt
 import re
 
-from .fiscal import fiscal_year, part_of_year
-from .names import DAY_OF_MONTH, MONTH, MONTH_NOT_A_WORD, MONTH_STEMS, day_of_month, month_number, weekday_number
-from .periods import ONE_DAY, OPEN_END, add_months, month_end, thirds, units_after
+from anachron.core.grammar.fiscal import fiscal_year, part_of_year
+from anachron.core.grammar.names import DAY_OF_MONTH, MONTH, MONTH_NOT_A_WORD, MONTH_STEMS, day_of_month, month_number, weekday_number
+from anachron.core.grammar.periods import ONE_DAY, OPEN_END, add_months, month_end, thirds, units_after
 
 __all__ = ["ANCHORED_FORMS", "ANCHORED_KINDS", "ANCHORED_WORDS", "NUMBER_WORDS", "anchored_period", "containing"]
 

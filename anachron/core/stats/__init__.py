@@ -11,11 +11,11 @@ Standard library only, deterministic, and free of I/O.
 - :func:`holm` -- Holm's step-down adjustment of p-values.
 """
 
-from .bootstrap import binomial, bootstrap_means, percentile, resampling_method
-from .holm import holm
-from .paired import ModeComparison, compare_modes
-from .signtest import sign_test
-from .wilson import Z95, wilson_interval
+from anachron.core.stats.bootstrap import binomial, bootstrap_means, percentile, resampling_method
+from anachron.core.stats.holm import holm
+from anachron.core.stats.paired import ModeComparison, compare_modes
+from anachron.core.stats.signtest import sign_test
+from anachron.core.stats.wilson import Z95, wilson_interval
 
 __all__ = [
     "ModeComparison",

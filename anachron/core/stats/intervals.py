@@ -31,7 +31,7 @@ from fractions import Fraction
 from statistics import NormalDist
 from typing import Sequence
 
-from .bootstrap import percentile
+from anachron.core.stats.bootstrap import percentile
 
 __all__ = ["CI_METHODS", "acceleration", "bca_levels", "interval"]
 

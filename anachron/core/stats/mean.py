@@ -23,10 +23,10 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import Sequence
 
-from ..errors import AnachronError
-from .bootstrap import bootstrap_totals, resampling_method
-from .intervals import interval
-from .paired import check_options
+from anachron.core.errors import AnachronError
+from anachron.core.stats.bootstrap import bootstrap_totals, resampling_method
+from anachron.core.stats.intervals import interval
+from anachron.core.stats.paired import check_options
 
 __all__ = ["MeanInterval", "mean_interval"]
 

@@ -32,16 +32,16 @@ from fractions import Fraction
 from dataclasses import asdict, dataclass
 from typing import Any, Mapping, Sequence
 
-from ..docs import doc_url
-from ..errors import AnachronError
-from ..validate import positive_int
-from ..scores import check_scores, metric_kind
-from .bootstrap import (
+from anachron.core.docs import doc_url
+from anachron.core.errors import AnachronError
+from anachron.core.validate import positive_int
+from anachron.core.scores import check_scores, metric_kind
+from anachron.core.stats.bootstrap import (
     BlockResamples, OrderStatistics, bootstrap_column_bounds, bootstrap_pair_totals, bootstrap_totals, count_below,
     resampling_method,
 )
-from .intervals import CI_METHODS, acceleration, interval
-from .signtest import sign_test
+from anachron.core.stats.intervals import CI_METHODS, acceleration, interval
+from anachron.core.stats.signtest import sign_test
 
 __all__ = ["COMPARISON_COLUMNS", "ModeComparison", "compare_modes"]
 

@@ -25,7 +25,7 @@ from __future__ import annotations
 import math
 from decimal import MIN_EMIN, Context, Decimal, localcontext
 
-from ..errors import AnachronError
+from anachron.core.errors import AnachronError
 
 __all__ = ["sign_test"]
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import math
 
-from ..errors import AnachronError
+from anachron.core.errors import AnachronError
 
 __all__ = ["Z95", "wilson_interval"]
 

@@ -15,9 +15,9 @@ for the scorers.  The format is in docs/index.md.  One concern per module:
 - :mod:`.engine`: opening an index, as an engine or as a corpus.
 """
 
-from .build import IndexSummary, build_index
-from .engine import IndexEngine, IndexItems, is_index, load_index
-from .fingerprint import CORPUS_FILES, FORMAT, SERVED
-from .stored import StoredItems
+from anachron.store.index.build import IndexSummary, build_index
+from anachron.store.index.engine import IndexEngine, IndexItems, is_index, load_index
+from anachron.store.index.fingerprint import CORPUS_FILES, FORMAT, SERVED
+from anachron.store.index.stored import StoredItems
 
 __all__ = ["CORPUS_FILES", "FORMAT", "SERVED", "IndexEngine", "IndexItems", "IndexSummary", "StoredItems", "build_index", "is_index", "load_index"]

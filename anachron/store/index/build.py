@@ -19,15 +19,15 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Iterator, Mapping, NamedTuple, Sequence
 
-from ...core.corpus import Entity, Item, Sample, check_links, corpus_records, parse_entities, parse_item, parse_samples
-from ...core.errors import AnachronError
-from ...core.jsonio import located_records, record_at
-from ...core.validate import Fields, check_unique
-from ..engine import tie_key
-from ..terms import item_terms
-from .codec import entity_doc, item_doc, key, sample_doc, stored_day
-from .fingerprint import CORPUS_FILES, SERVED, build_meta, check_unchanged, fingerprint
-from .postings import RANK_ARRAYS, U32, bitmap, pack, pack_groups
+from anachron.core.corpus import Entity, Item, Sample, check_links, corpus_records, parse_entities, parse_item, parse_samples
+from anachron.core.errors import AnachronError
+from anachron.core.jsonio import located_records, record_at
+from anachron.core.validate import Fields, check_unique
+from anachron.store.engine import tie_key
+from anachron.store.terms import item_terms
+from anachron.store.index.codec import entity_doc, item_doc, key, sample_doc, stored_day
+from anachron.store.index.fingerprint import CORPUS_FILES, SERVED, build_meta, check_unchanged, fingerprint
+from anachron.store.index.postings import RANK_ARRAYS, U32, bitmap, pack, pack_groups
 
 __all__ = ["IndexSummary", "ScannedCorpus", "build_index", "source_corpus"]
 

@@ -23,10 +23,10 @@ import json
 from types import MappingProxyType
 from typing import Any, Mapping
 
-from ...core.corpus import ENTITY_FIELDS, ITEM_FIELDS, SAMPLE_FIELDS, Entity, Item, Sample
-from ...core.facts import parse_facts
-from ...core.search import visible_in
-from ...core.validate import Fields
+from anachron.core.corpus import ENTITY_FIELDS, ITEM_FIELDS, SAMPLE_FIELDS, Entity, Item, Sample
+from anachron.core.facts import parse_facts
+from anachron.core.search import visible_in
+from anachron.core.validate import Fields
 
 __all__ = ["entity_doc", "item_doc", "key", "read_entity", "read_item", "read_sample", "read_visible", "sample_doc", "stored_day"]
 

@@ -33,16 +33,16 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Iterable, Sequence
 
-from ...core.corpus import Corpus, Item
-from ...core.dates import last_known_day
-from ...core.errors import AnachronError
-from ..engine import check_fetch, check_search, count_of, top_ords
-from ..ranking import DEFAULT_RANKING, RankData, check_ranking, shown_score, top_bm25
-from ..terms import match_words
-from .codec import key, read_entity, read_item, read_sample, read_visible
-from .fingerprint import CORPUS_FILES, SERVED, check_meta
-from .postings import IndexPostings, PostingCache, rank_data
-from .stored import Connections, StoredItems
+from anachron.core.corpus import Corpus, Item
+from anachron.core.dates import last_known_day
+from anachron.core.errors import AnachronError
+from anachron.store.engine import check_fetch, check_search, count_of, top_ords
+from anachron.store.ranking import DEFAULT_RANKING, RankData, check_ranking, shown_score, top_bm25
+from anachron.store.terms import match_words
+from anachron.store.index.codec import key, read_entity, read_item, read_sample, read_visible
+from anachron.store.index.fingerprint import CORPUS_FILES, SERVED, check_meta
+from anachron.store.index.postings import IndexPostings, PostingCache, rank_data
+from anachron.store.index.stored import Connections, StoredItems
 
 __all__ = ["IndexEngine", "IndexItems", "connect", "is_index", "load_index"]
 

@@ -22,7 +22,7 @@ import os
 from pathlib import Path
 from typing import Any, Iterable, Mapping, Sequence
 
-from ...core.errors import AnachronError
+from anachron.core.errors import AnachronError
 
 __all__ = ["CORPUS_FILES", "FORMAT", "RACY_NS", "SERVED", "build_meta", "check_meta", "check_unchanged", "content_digest", "fingerprint", "stale_file"]
 

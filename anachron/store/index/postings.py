@@ -24,10 +24,10 @@ import sys
 import threading
 from typing import Any, Sequence
 
-from .. import bitmaps
-from ..engine import count_column
-from ..ranking import RankData, group_by_length
-from ..terms import STRONG_WEIGHT, WEAK_WEIGHT
+from anachron.store import bitmaps
+from anachron.store.engine import count_column
+from anachron.store.ranking import RankData, group_by_length
+from anachron.store.terms import STRONG_WEIGHT, WEAK_WEIGHT
 
 __all__ = ["DENSE", "RANK_ARRAYS", "U32", "IndexPostings", "PostingCache", "bitmap", "pack", "pack_groups", "rank_data", "unpack", "unpack_groups"]
 

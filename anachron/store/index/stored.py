@@ -16,9 +16,9 @@ import threading
 import weakref
 from typing import Any, Callable, Iterable, Iterator, Mapping
 
-from ...core.corpus import Item
-from ...core.errors import AnachronError
-from .codec import key, read_item
+from anachron.core.corpus import Item
+from anachron.core.errors import AnachronError
+from anachron.store.index.codec import key, read_item
 
 __all__ = ["Connections", "StoredItems"]
 
