@@ -19,7 +19,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from anachron.core import load_corpus  # noqa: E402
+from anachron.core import load_corpus_dir  # noqa: E402
 from anachron.core.facts import statements  # noqa: E402
 
 
@@ -45,7 +45,7 @@ def texts() -> dict[str, str]:
 
 
 def main() -> int:
-    facts = [fact for fact, _ in load_corpus().fact_sources.values()]
+    facts = [fact for fact, _ in load_corpus_dir().fact_sources.values()]
     digits = re.compile(r"[0-9]+")
     print(f"{len(facts)} v0 facts; best of 3")
     print(f"{'text':<36} {'chars':>9} {'read':>8} {'find all':>9} {'floor':>8} {'total / floor':>14}")

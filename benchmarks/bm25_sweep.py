@@ -37,7 +37,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from anachron.core import load_corpus  # noqa: E402
+from anachron.core import load_corpus_dir  # noqa: E402
 from anachron.store import ranking  # noqa: E402
 from search_scale import _known_items, _Tantivy  # noqa: E402
 
@@ -129,7 +129,7 @@ def main() -> None:
         parser.error("--corpus and one of --memory, --index (or --select)")
     print(f"load average {' '.join(f'{x:.2f}' for x in os.getloadavg())}", flush=True)
     start = time.perf_counter()
-    corpus = load_corpus(Path(args.corpus))
+    corpus = load_corpus_dir(Path(args.corpus))
     print(f"{len(corpus.items):,} items from {args.corpus}, loaded in {time.perf_counter() - start:.0f} s", flush=True)
     cases_by_seed = {seed: _known_items(corpus, args.known, seed=seed) for seed in args.seeds}
     out: dict = {"corpus": args.corpus, "known": args.known, "seeds": args.seeds}

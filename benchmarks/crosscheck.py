@@ -25,8 +25,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from anachron.bank.crosscheck import load_questions  # noqa: E402
-from anachron.core.crosscheck import Question, crosscheck, words  # noqa: E402
+from anachron.bank.question_sets import load_questions  # noqa: E402
+from anachron.bank.crosscheck import Question, crosscheck, words  # noqa: E402
 from anachron.core.figures import read_figures  # noqa: E402
 from answer_reader import best  # noqa: E402  (best of three, the same timer)
 

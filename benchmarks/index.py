@@ -8,10 +8,10 @@ In one run, on one generated, seeded corpus (benchmarks/corpus_gen.py; it is
 generated into DIR once and reused):
 
 - build: ``anachron index DIR --out FILE`` in a child process (wall time,
-  peak RSS, file size), beside the child's ``load_corpus`` of the same
+  peak RSS, file size), beside the child's ``load_corpus_dir`` of the same
   directory, which every command does today before its first search;
 - open: ``IndexEngine(FILE)`` plus its first search, in a fresh process,
-  beside ``SearchEngine(load_corpus(DIR))`` (what ``serve`` does with a corpus directory);
+  beside ``SearchEngine(load_corpus_dir(DIR))`` (what ``serve`` does with a corpus directory);
 - search: p50/p95 over --queries seeded queries (benchmarks/corpus_gen.queries)
   with seeded as-of dates, both modes, for the index, and beside it for the
   previous planner on the same file (tests/reference_engines.full_text_planner: every
@@ -47,7 +47,7 @@ sys.path.insert(0, str(ROOT / "benchmarks"))
 
 import corpus_gen  # noqa: E402
 
-from anachron.core import load_corpus  # noqa: E402
+from anachron.core import load_corpus_dir  # noqa: E402
 from anachron.store.index import IndexEngine  # noqa: E402
 from tests.reference_engines import ScanSearch, full_text_planner  # noqa: E402
 
@@ -87,9 +87,9 @@ _out = {{"seconds": t, "bytes": s.bytes}}
 """
 _LOAD = """
 import json, time
-from anachron.core import load_corpus
+from anachron.core import load_corpus_dir
 from anachron.store import SearchEngine
-t = time.perf_counter(); c = load_corpus({src!r}, samples=False); load = time.perf_counter() - t
+t = time.perf_counter(); c = load_corpus_dir({src!r}, samples=False); load = time.perf_counter() - t
 e = SearchEngine(c); ready = time.perf_counter() - t
 import datetime as dt
 e.search({query!r}, as_of=dt.date(2020, 1, 1), mode="enforced"); first = time.perf_counter() - t
@@ -225,21 +225,21 @@ def main(argv: list[str] | None = None) -> int:
     loaded, load_rss = child(_LOAD.format(src=str(corpus_dir), query=queries[0]))
     if args.no_build and db.is_file():
         print(f"build: not timed in this run (--no-build; the index in {db} is reused, {db.stat().st_size / 1e6:.0f} MB on disk); "
-              f"load_corpus alone {loaded['load']:.1f} s")
+              f"load_corpus_dir alone {loaded['load']:.1f} s")
     else:
         built, build_rss = child(_BUILD.format(src=str(corpus_dir), out=str(db)))
         print(f"build: anachron index {built['seconds']:.1f} s, peak RSS {build_rss:.0f} MB, {built['bytes'] / 1e6:.0f} MB on disk; "
-              f"load_corpus alone {loaded['load']:.1f} s, peak RSS {load_rss:.0f} MB (build / load = {built['seconds'] / loaded['load']:.2f})")
+              f"load_corpus_dir alone {loaded['load']:.1f} s, peak RSS {load_rss:.0f} MB (build / load = {built['seconds'] / loaded['load']:.2f})")
     opened, open_rss = child(_OPEN.format(out=str(db), query=queries[0]))
     print(f"open: IndexEngine {opened['open'] * 1e3:.0f} ms (after {opened['import'] * 1e3:.0f} ms of imports), "
           f"first answer {opened['first'] * 1e3:.0f} ms after start, RSS {open_rss:.0f} MB; "
-          f"from the directory (load_corpus + SearchEngine) {loaded['ready']:.1f} s, RSS {load_rss:.0f} MB "
+          f"from the directory (load_corpus_dir + SearchEngine) {loaded['ready']:.1f} s, RSS {load_rss:.0f} MB "
           f"(ratio {loaded['first'] / opened['first']:.0f}x to the first answer)")
 
     older = baseline(args.baseline, db, queries, days) if args.baseline else None
     index = IndexEngine(db)
     n_scan = min(args.scan_queries, args.queries)
-    scan = ScanSearch(load_corpus(corpus_dir, samples=False)) if n_scan else None  # every item scored per query
+    scan = ScanSearch(load_corpus_dir(corpus_dir, samples=False)) if n_scan else None  # every item scored per query
     for mode in MODES:
         if not args.no_previous:
             with full_text_planner():  # the previous planner, same file, same run

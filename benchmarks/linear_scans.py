@@ -26,7 +26,7 @@ from anachron.core import query_findings  # noqa: E402
 from anachron.core.query_intent import QUERY_SCAN_CHARS, scanned_query  # noqa: E402
 from anachron.importers import _results  # noqa: E402  (the plain-text URL scan an importer runs)
 from anachron.timelock import CorpusBackend, Hit, TimeLock  # noqa: E402
-from anachron.core import load_corpus  # noqa: E402
+from anachron.core import load_corpus_dir  # noqa: E402
 from answer_reader import best  # noqa: E402  (best of three, the same timer)
 
 T = _dt.date(2022, 6, 1)
@@ -65,7 +65,7 @@ def cases(n: int):
     yield f"query_findings, a long query (first {QUERY_SCAN_CHARS} read)", query, lambda: query_findings(query, T)
     head = scanned_query(query)
     yield f"query_findings, its first {QUERY_SCAN_CHARS} characters", head, lambda: query_findings(head, T)
-    corpus = load_corpus()
+    corpus = load_corpus_dir()
     yield "lock search, a long query (refused: over 1,000)", query, lambda: TimeLock(
         CorpusBackend(corpus), T, _Journal()).call("search", {"query": query})
     page = "<html><body>" + query + "</body></html>"

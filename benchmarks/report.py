@@ -23,16 +23,16 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # run from a clone, as the other benchmarks
 
-from anachron.core import load_corpus, parse_traces, score_traces  # noqa: E402
+from anachron.core import load_corpus_dir, parse_traces, score_traces  # noqa: E402
 from anachron.store import SearchEngine  # noqa: E402
-from anachron.core.agents import naive_trace  # noqa: E402
-from anachron.html import Run, report_html  # noqa: E402
+from anachron.core.reference_agent import naive_trace  # noqa: E402
+from anachron.output.html import Run, report_html  # noqa: E402
 from anachron.core.jsonio import dump_json  # noqa: E402
 from anachron.output.report import score_document  # noqa: E402
 
 
 def results(n: int):
-    corpus = load_corpus()
+    corpus = load_corpus_dir()
     engine = SearchEngine(corpus)
     base = [naive_trace(s, engine, "unrestricted") for s in corpus.samples.values()]
     traces = [dict(t, sample_id=f"{t['sample_id']}-{i}") for i in range(-(-n // len(base))) for t in base][:n]

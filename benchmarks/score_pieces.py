@@ -38,13 +38,13 @@ def _child(workload: Path, count: int, best_of: int) -> dict:
     import time
     import timeit
 
-    from anachron.core import leakage, load_corpus
+    from anachron.core import leakage, load_corpus_dir
     from anachron.core import query_intent as qi
     from anachron.core import trace as tr
     from anachron.core.jsonio import stream_records
     from anachron.core.jsonio import pretty_json
 
-    corpus = load_corpus(workload / "corpus")
+    corpus = load_corpus_dir(workload / "corpus")
     gc.freeze()
     records = list(itertools.islice(stream_records(workload / "traces.jsonl"), count))
     calls = sum(len(obj["interactions"]) for _, obj in records)

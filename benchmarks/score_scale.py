@@ -10,7 +10,7 @@ interleaved and the median of each is reported):
 
 - ``floor``: ``json.loads`` of every line of the input files (the corpus's and the trace's)
   plus a compact ``json.dumps`` of the output document: what no scorer can skip;
-- ``corpus``: ``load_corpus`` alone, for its peak RSS;
+- ``corpus``: ``load_corpus_dir`` alone, for its peak RSS;
 - ``score``: ``anachron score TRACE --corpus DIR --format json`` with stdout to a file, in-process
   through ``anachron.cli.main`` (interpreter start-up and imports are not counted), for this
   tree and for ``--baseline`` trees; with ``--jobs N`` also ``--jobs N``.  Each tree's bytecode is
@@ -73,10 +73,10 @@ def _child(kind: str, workload: Path, out: Path, extra: list[str]) -> dict:
     from anachron.cli import main
 
     if kind == "corpus":
-        from anachron.core import load_corpus
+        from anachron.core import load_corpus_dir
 
         start, cpu = time.perf_counter(), time.process_time()
-        load_corpus(corpus)
+        load_corpus_dir(corpus)
         return {"seconds": time.perf_counter() - start, "cpu": time.process_time() - cpu, "rss_mb": _rss_mb()}
     start, cpu = time.perf_counter(), _cpu()
     with open(out, "w", encoding="utf-8") as fh:
@@ -160,7 +160,7 @@ def main() -> None:
     corpus_rss = statistics.median(r["rss_mb"] for r in table["corpus"])
     print(f"\nfloor (median of {args.repeat}): {floor:.2f} s (json.loads {statistics.median(r['parse'] for r in table['floor']):.2f} s"
           f" + compact json.dumps {statistics.median(r['dump'] for r in table['floor']):.2f} s)")
-    print(f"load_corpus alone: {statistics.median(r['seconds'] for r in table['corpus']):.2f} s, peak RSS {corpus_rss:.0f} MB")
+    print(f"load_corpus_dir alone: {statistics.median(r['seconds'] for r in table['corpus']):.2f} s, peak RSS {corpus_rss:.0f} MB")
     cpu_floors = [r["cpu"] for r in table["floor"]]
     print(f"floor CPU time (median): {statistics.median(cpu_floors):.2f} s")
     print("\n| run | wall s | wall / floor | CPU s | CPU / floor CPU | peak RSS MB | RSS / (1.2 x corpus + 100 MB) |")

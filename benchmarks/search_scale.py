@@ -63,7 +63,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from anachron.core import MODES, load_corpus  # noqa: E402
+from anachron.core import MODES, load_corpus_dir  # noqa: E402
 from anachron.store import SearchEngine  # noqa: E402
 from tests.reference_engines import ScanSearch  # noqa: E402
 from workload import VOCABULARY, _vocabulary, _zipf_weights, write_workload  # noqa: E402
@@ -105,7 +105,7 @@ import datetime as dt, json, sys, tempfile, time
 from pathlib import Path
 sys.path.insert(0, {tree!r})
 sys.path.insert(1, {here!r})
-from anachron.core import load_corpus  # the tree's: imported before this script adds its own
+from anachron.core import load_corpus_dir  # the tree's: imported before this script adds its own
 try:
     from anachron.store import SearchEngine
 except ImportError:  # a tree from before the re-layout
@@ -114,7 +114,7 @@ from search_scale import _time
 from workload import write_workload
 with tempfile.TemporaryDirectory() as tmp:
     write_workload(Path(tmp), items={items}, samples=1, interactions=1, seed=0, hostile=False)
-    corpus = load_corpus(Path(tmp) / "corpus")
+    corpus = load_corpus_dir(Path(tmp) / "corpus")
 engine = SearchEngine(corpus)
 queries = [(q, dt.date.fromisoformat(d)) for q, d in json.load(sys.stdin)]
 print(json.dumps({{mode: _time(engine, queries, mode) for mode in {modes!r}}}))
@@ -132,7 +132,7 @@ def _baseline(tree: str, items: int, queries: list[tuple[str, dt.date]]) -> dict
 def run(items: int, queries: int, scan_queries: int, seed: int, baseline: str | None = None) -> None:
     with tempfile.TemporaryDirectory() as tmp:
         write_workload(Path(tmp), items=items, samples=1, interactions=1, seed=0, hostile=False)
-        corpus = load_corpus(Path(tmp) / "corpus")
+        corpus = load_corpus_dir(Path(tmp) / "corpus")
     names = [entity.name for entity in corpus.entities.values()]
     qs = _queries(queries, names, seed)
     start = time.perf_counter()
@@ -340,11 +340,11 @@ def compare(items: int, queries: int, known: int, scan_queries: int, index: bool
         start = time.perf_counter()
         if corpus_dir is None:
             root = corpus_gen.generate(Path(tmp) / "corpus", items)
-            corpus = load_corpus(root)
+            corpus = load_corpus_dir(root)
             print(f"\n{items:,} items (benchmarks/corpus_gen.py, seed 16), generated and loaded in {time.perf_counter() - start:.0f} s")
         else:
             root = Path(corpus_dir)
-            corpus = load_corpus(root)
+            corpus = load_corpus_dir(root)
             items = len(corpus.items)
             print(f"\n{items:,} items from {root}, loaded in {time.perf_counter() - start:.0f} s")
         peers_at = Path(tmp) if peer_dir is None else _peer_dir(Path(peer_dir), root)

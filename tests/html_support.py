@@ -21,7 +21,7 @@ from html.parser import HTMLParser
 from pathlib import Path
 from xml.etree import ElementTree
 
-from anachron.html.report import content_security_policy
+from anachron.output.html.page import content_security_policy
 from tests.support import extras_required
 
 

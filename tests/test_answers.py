@@ -5,7 +5,7 @@ import tempfile
 import unittest
 from pathlib import Path
 
-from anachron.core import AnachronError, build_corpus, load_corpus, parse_traces, score_trace, summarise
+from anachron.core import AnachronError, build_corpus, load_corpus_dir, parse_traces, score_trace, summarise
 from anachron.core.facts import statements
 from anachron.output.report import score_document, summary_lines
 
@@ -277,7 +277,7 @@ class AnswerLeakTest(unittest.TestCase):
         self.assertFalse(any(line.startswith("answer") for line in summary_lines(summarise([run(self.c, None)]))))
 
     def test_runs_with_an_answer_leak_are_counted_apart_from_the_facts(self):
-        from anachron.html.tables import summary_rows
+        from anachron.output.html.tables import summary_rows
 
         results = [run(self.c, "Cygnus (CYGN) priced at $18 on 2023-02-09."), run(self.c, "Nothing to report."),
                    run(self.c, None)]
@@ -304,7 +304,7 @@ class SubjectTest(unittest.TestCase):
     """A fact counts only when the answer, or the corpus sample it answers, names the fact's subject."""
 
     def v0(self, answer, as_of, sample_id="x"):
-        c = load_corpus()
+        c = load_corpus_dir()
         record = {"sample_id": sample_id, "answer": answer, "interactions": []}
         if as_of is not None:
             record["as_of"] = as_of
@@ -376,14 +376,14 @@ class SubjectTest(unittest.TestCase):
 
 class V0FactsTest(unittest.TestCase):
     def test_v0_declares_the_issue_facts(self):
-        c = load_corpus()
+        c = load_corpus_dir()
         cygnus = {(f.kind, f.value) for f in c.items["fin-005"].facts}
         self.assertLessEqual({("date", "2023-02-09"), ("name", "CYGN")}, cygnus)
         self.assertIn(("money", "377000000", "USD"), [(f.kind, f.value, f.currency) for f in c.items["fin-009"].facts])
 
     def test_every_v0_figure_and_name_is_stated_by_its_own_item(self):
         # The reader on real data: each declared figure or name is found in its item's title or text.
-        c = load_corpus()
+        c = load_corpus_dir()
         checked = 0
         for it in c.items.values():
             stated = statements(f"{it.title}\n{it.text}")
@@ -394,7 +394,7 @@ class V0FactsTest(unittest.TestCase):
         self.assertGreaterEqual(checked, 25)
 
     def test_delta_as_of_the_worked_case(self):
-        c = load_corpus()
+        c = load_corpus_dir()
         record = {"sample_id": "finance-013", "answer": "Delta restated Q4 2020 revenue to $377M; first reported $412M.",
                   "interactions": [{"tool": "search", "query": "delta pharma", "returned": ["fin-007", "fin-008"]}]}
         [trace] = parse_traces([("t:1", record)], c)
@@ -402,7 +402,7 @@ class V0FactsTest(unittest.TestCase):
             "answer states '$377M' (fin-009, public 2021-09-17 > 2021-06-01), never retrieved: parametric"])
 
     def test_the_nimbus_ticker_on_its_listing_day_is_no_leak(self):
-        c = load_corpus()
+        c = load_corpus_dir()
         [trace] = parse_traces([("t:1", {"sample_id": "finance-004", "answer": "Yes, as NMBS.", "interactions": []})], c)
         self.assertEqual(score_trace(trace, c).answer_leaks_parametric, 0)
 

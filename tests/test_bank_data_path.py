@@ -8,9 +8,9 @@ import unittest
 from pathlib import Path
 
 from anachron.bank import load_bank, load_facts, oracle_responses, run_bank
-from anachron.bank.agents import data_path_oracles, oracle_agent, timelock_factory
+from anachron.bank.oracle_agents import data_path_oracles, oracle_agent, timelock_factory
 from anachron.bank.filings import default_filings_dir, filing_records, filings_text
-from anachron.core import load_corpus
+from anachron.core import load_corpus_dir
 from anachron.timelock import CorpusBackend
 
 from tests.support import run_cli
@@ -73,7 +73,7 @@ class DataPathTest(unittest.TestCase):
     @classmethod
     def setUpClass(cls):
         cls.bank = load_bank()
-        cls.backend = CorpusBackend(load_corpus(default_filings_dir(), samples=False))
+        cls.backend = CorpusBackend(load_corpus_dir(default_filings_dir(), samples=False))
 
     def run_through(self, backend, **lock):
         oracles = data_path_oracles(self.bank, timelock_factory(backend, **lock))
@@ -132,12 +132,12 @@ class DataPathTest(unittest.TestCase):
 
 class FilingsTest(unittest.TestCase):
     def test_the_committed_filings_are_rebuilt_byte_for_byte(self):
-        text = filings_text(filing_records(load_facts(), load_corpus()))
+        text = filings_text(filing_records(load_facts(), load_corpus_dir()))
         self.assertEqual(text.encode("utf-8"), (default_filings_dir() / "items.jsonl").read_bytes())
 
     def test_one_filing_per_fact_on_its_day(self):
         facts = {obj["id"]: obj for _, obj in load_facts()}
-        corpus = load_corpus(default_filings_dir(), samples=False)
+        corpus = load_corpus_dir(default_filings_dir(), samples=False)
         self.assertEqual(len(corpus.items), len(facts))
         for item in corpus.items.values():
             fact = facts[item.id.removeprefix("filing-")]

@@ -5,7 +5,7 @@ import datetime as dt
 import json
 import unittest
 
-from anachron.core import default_corpus_dir, load_corpus
+from anachron.core import default_corpus_dir, load_corpus_dir
 from anachron.bank import build_bank, load_bank, load_facts, manifest
 from anachron.bank.judge import candidates
 from anachron.bank.values import matches
@@ -20,12 +20,12 @@ def fact_dicts():
 
 
 def build(facts):
-    return build_bank([(f"f:{n}", f) for n, f in enumerate(facts, start=1)], load_corpus())
+    return build_bank([(f"f:{n}", f) for n, f in enumerate(facts, start=1)], load_corpus_dir())
 
 
 class ReproducibleTest(unittest.TestCase):
     def test_the_committed_bank_and_manifest_are_rebuilt_byte_for_byte(self):
-        bank = build_bank(load_facts(), load_corpus())
+        bank = build_bank(load_facts(), load_corpus_dir())
         self.assertEqual(bank.canonical.encode("utf-8"), (CORPUS_DIR / "bank.jsonl").read_bytes())
         self.assertEqual(dump_json(manifest(bank)), (CORPUS_DIR / "bank.manifest.json").read_text(encoding="utf-8"))
 
@@ -36,7 +36,7 @@ class ReproducibleTest(unittest.TestCase):
 class CorpusConsistencyTest(unittest.TestCase):
     @classmethod
     def setUpClass(cls):
-        cls.corpus = load_corpus()
+        cls.corpus = load_corpus_dir()
         cls.facts = fact_dicts()
         cls.by_id = {f["id"]: f for f in cls.facts}
 

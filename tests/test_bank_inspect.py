@@ -4,7 +4,7 @@ import json
 import unittest
 from pathlib import Path
 
-from anachron.core import default_corpus_dir, load_corpus
+from anachron.core import default_corpus_dir, load_corpus_dir
 from anachron.bank import load_bank
 from anachron.core.errors import AnachronError
 
@@ -87,7 +87,7 @@ class BankTaskTest(unittest.TestCase):
         self.assertEqual(metrics["bank_leaked_answerable"].value, 1)
 
     def test_each_sample_is_locked_to_its_items_date(self):
-        corpus = load_corpus(default_filings_dir())  # what the task serves by default
+        corpus = load_corpus_dir(default_filings_dir())  # what the task serves by default
         for item_id in (EMBARGOED, RELEASE_DAY):
             sample = self.samples[item_id]
             as_of = self.bank.items[item_id].as_of
@@ -187,7 +187,7 @@ class LeakyBackendTest(unittest.TestCase):
         from tests.test_bank_data_path import BackdatingBackend
 
         bank = load_bank()
-        backend = BackdatingBackend(CorpusBackend(load_corpus(default_filings_dir(), samples=False)))
+        backend = BackdatingBackend(CorpusBackend(load_corpus_dir(default_filings_dir(), samples=False)))
         tools = retrieval_tools(backend, mode="enforced", budget=10)
 
         def unknown(input, tools, tool_choice, config):

@@ -17,7 +17,7 @@ import unittest
 from fractions import Fraction
 from pathlib import Path
 
-from anachron.core import load_corpus, parse_traces, score_traces, summarise
+from anachron.core import load_corpus_dir, parse_traces, score_traces, summarise
 from anachron.core.errors import AnachronError
 from anachron.core.leakage import SampleResult
 from anachron.output.records import SAMPLE_COLUMNS
@@ -49,7 +49,7 @@ def record(sample_id="s", warnings=None, extra=()):
 
 
 def scored(*objs):
-    return score_traces(parse_traces([(f"t.jsonl:{i + 1}", o) for i, o in enumerate(objs)], load_corpus()), load_corpus())
+    return score_traces(parse_traces([(f"t.jsonl:{i + 1}", o) for i, o in enumerate(objs)], load_corpus_dir()), load_corpus_dir())
 
 
 def write_traces(folder, *objs):
@@ -406,7 +406,7 @@ class MissingResultsTest(unittest.TestCase):
         messages = [ChatMessageUser(content="q"), ChatMessageAssistant(content="", tool_calls=[
             ToolCall(id="a", function="search", arguments={"query": "cygnus"}),
             ToolCall(id="b", function="fetch", arguments={"id_or_url": "fin-005"})])]
-        obj = trace_record("s", T, "unrestricted", messages, corpus=load_corpus())
+        obj = trace_record("s", T, "unrestricted", messages, corpus=load_corpus_dir())
         (r,) = scored(obj)
         self.assertEqual((r.interactions, r.unrecorded, r.tclr, float(r.tclr_high_exact)), (0, 2, 0.0, 1.0))
         self.assertTrue(summarise([r]).warnings)

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import anachron
 from anachron.core import AnachronError, default_corpus_dir
-from anachron.core import load_corpus as load_corpus_dir
+from anachron.core import load_corpus_dir
 from anachron.core.search import Engine
 from anachron.store import IndexEngine, SearchEngine, build_index, is_database_url, load_corpus, open_corpus, shown_corpus
 from anachron.store.spec import DIRECTORY, INDEX, POSTGRES

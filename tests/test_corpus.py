@@ -5,7 +5,7 @@ import tempfile
 import unittest
 from pathlib import Path
 
-from anachron.core import AnachronError, default_corpus_dir, load_corpus
+from anachron.core import AnachronError, default_corpus_dir, load_corpus_dir
 
 from tests.support import ROOT
 
@@ -22,7 +22,7 @@ def write_lines(path, rows):
 class V0CorpusTest(unittest.TestCase):
     @classmethod
     def setUpClass(cls):
-        cls.c = load_corpus()
+        cls.c = load_corpus_dir()
 
     def test_default_is_the_bundled_v0_corpus_of_the_clone(self):
         self.assertEqual(default_corpus_dir().resolve(), (ROOT / "corpus" / "v0").resolve())
@@ -97,7 +97,7 @@ class LoaderErrorTest(unittest.TestCase):
 
     def assertLoadError(self, expected_prefix, *fragments):
         with self.assertRaises(AnachronError) as cm:
-            load_corpus(self.dir)
+            load_corpus_dir(self.dir)
         message = str(cm.exception)
         self.assertTrue(message.startswith(str(self.dir / expected_prefix)), message)
         for fragment in fragments:
@@ -106,7 +106,7 @@ class LoaderErrorTest(unittest.TestCase):
 
     def test_a_good_corpus_loads(self):
         self.corpus()
-        c = load_corpus(self.dir)
+        c = load_corpus_dir(self.dir)
         self.assertEqual((list(c.items), list(c.entities), list(c.samples)), (["i1"], ["ACME"], ["s1"]))
 
     def test_impossible_date(self):
@@ -178,13 +178,13 @@ class LoaderErrorTest(unittest.TestCase):
 
     def test_missing_files_and_directories(self):
         with self.assertRaisesRegex(AnachronError, "not a corpus directory"):
-            load_corpus(self.dir / "nowhere")
+            load_corpus_dir(self.dir / "nowhere")
         with self.assertRaisesRegex(AnachronError, "items.jsonl: no such file"):
-            load_corpus(self.dir)
+            load_corpus_dir(self.dir)
 
     def test_entities_and_samples_files_are_optional(self):
         write_lines(self.dir / "items.jsonl", [dict(GOOD_ITEM, entities=[])])
-        c = load_corpus(self.dir)
+        c = load_corpus_dir(self.dir)
         self.assertEqual((len(c.items), len(c.entities), len(c.samples)), (1, 0, 0))
 
     def test_not_utf8(self):

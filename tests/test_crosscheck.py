@@ -1,4 +1,4 @@
-"""Leaks between questions (``anachron bank crosscheck``, anachron.core.crosscheck)."""
+"""Leaks between questions (``anachron bank crosscheck``, anachron.bank.crosscheck)."""
 
 from __future__ import annotations
 
@@ -9,8 +9,8 @@ import tempfile
 import unittest
 from pathlib import Path
 
-from anachron.bank.crosscheck import load_questions
-from anachron.core.crosscheck import Question, crosscheck, informative
+from anachron.bank.question_sets import load_questions
+from anachron.bank.crosscheck import Question, crosscheck, informative
 
 from tests.support import ROOT, run_cli
 
@@ -95,7 +95,7 @@ class RulesTest(unittest.TestCase):
 
     def test_not_all_pairs(self):
         # Cost: an answer is checked against the questions holding its rarest word only.
-        import anachron.core.crosscheck as module
+        import anachron.bank.crosscheck as module
 
         calls = []
         real = module._contains  # noqa: SLF001 -- counting the verifications, not calling a private API elsewhere

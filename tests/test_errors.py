@@ -6,12 +6,12 @@ import tempfile
 import unittest
 from pathlib import Path
 
-from anachron.core import load_corpus
+from anachron.core import load_corpus_dir
 from anachron.core.errors import AnachronError, Where
 from anachron.core.jsonio import read_json, read_jsonl, stream_records
 from anachron.core.trace import load_traces, parse_traces
 
-CORPUS = load_corpus()
+CORPUS = load_corpus_dir()
 SAMPLE = next(iter(CORPUS.samples))
 
 

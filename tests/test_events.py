@@ -232,12 +232,12 @@ class ScoreEventsTest(LogFiles, unittest.TestCase):
     def test_the_lock_writes_only_what_its_reader_takes_back(self):
         import datetime as dt
 
-        from anachron.core import load_corpus
+        from anachron.core import load_corpus_dir
         from anachron.timelock import CorpusBackend, EventWriter, TimeLock
 
         path = self.dir / "hostile.jsonl"
         writer = EventWriter(path)
-        lock = TimeLock(CorpusBackend(load_corpus()), dt.date(2022, 6, 1), writer)
+        lock = TimeLock(CorpusBackend(load_corpus_dir()), dt.date(2022, 6, 1), writer)
         hostile = [
             ("search", {"query": "x", "as_of": float("inf")}), ("search", {"query": float("nan")}),
             ("search", {(1, 2): "x"}), ("search", {"query": "x", None: 1}), ("search", {"as_of": dt.date(2022, 1, 1)}),
@@ -266,12 +266,12 @@ class ScoreEventsTest(LogFiles, unittest.TestCase):
         import errno
         from unittest import mock
 
-        from anachron.core import load_corpus
+        from anachron.core import load_corpus_dir
         from anachron.timelock import CorpusBackend, EventWriter, TimeLock, load_events
 
         path = self.dir / "full.jsonl"
         writer = EventWriter(path)
-        lock = TimeLock(CorpusBackend(load_corpus()), dt.date(2022, 6, 1), writer)
+        lock = TimeLock(CorpusBackend(load_corpus_dir()), dt.date(2022, 6, 1), writer)
         self.assertEqual(lock.call("search", {"query": "aster logistics"}).status, "ok")
         real_write = os.write
 
@@ -292,12 +292,12 @@ class ScoreEventsTest(LogFiles, unittest.TestCase):
     def test_argument_names_and_the_whole_arguments_are_capped_in_the_log(self):
         import datetime as dt
 
-        from anachron.core import load_corpus
+        from anachron.core import load_corpus_dir
         from anachron.timelock import CorpusBackend, EventWriter, TimeLock, load_events
 
         path = self.dir / "big.jsonl"
         writer = EventWriter(path)
-        lock = TimeLock(CorpusBackend(load_corpus()), dt.date(2022, 6, 1), writer)
+        lock = TimeLock(CorpusBackend(load_corpus_dir()), dt.date(2022, 6, 1), writer)
         lock.call("search", {"A" * 2_000_000: 1})
         lock.call("search", {"query": [["x" * 4000] * 64] * 40})
         writer.close()

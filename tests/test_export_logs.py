@@ -95,7 +95,7 @@ class ExportLogs(unittest.TestCase):
         from inspect_ai.dataset import MemoryDataset
         from inspect_ai.solver import solver
 
-        from anachron.core import load_corpus
+        from anachron.core import load_corpus_dir
         from anachron.inspect.task import corpus_samples
 
         @solver
@@ -105,7 +105,7 @@ class ExportLogs(unittest.TestCase):
 
             return solve
 
-        task = Task(dataset=MemoryDataset(corpus_samples(load_corpus(), "unrestricted")[:1]), solver=crash())
+        task = Task(dataset=MemoryDataset(corpus_samples(load_corpus_dir(), "unrestricted")[:1]), solver=crash())
         logs_dir = self.dir / "crashed"
         [log] = inspect_eval(task, model="mockllm/model", display="none", log_dir=str(logs_dir))
         self.assertEqual(log.status, "error")

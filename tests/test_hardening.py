@@ -8,7 +8,7 @@ import tempfile
 import unittest
 from pathlib import Path
 
-from anachron.core import AnachronError, compare_modes, load_corpus
+from anachron.core import AnachronError, compare_modes, load_corpus_dir
 from anachron.store import SearchEngine
 from anachron.core.attribution import parse_when
 from anachron.core.dates import parse_date
@@ -53,7 +53,7 @@ class RestatementCycleTest(unittest.TestCase):
 
 class ApiTypesTest(unittest.TestCase):
     def test_search_and_fetch_refuse_wrong_types_with_our_error(self):
-        engine = SearchEngine(load_corpus())
+        engine = SearchEngine(load_corpus_dir())
         day = dt.date(2022, 6, 1)
         cases = [
             (lambda: engine.search(None, as_of=day), "query must be a string"),

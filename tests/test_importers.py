@@ -9,7 +9,7 @@ import tempfile
 import unittest
 from pathlib import Path
 
-from anachron.core import load_corpus, parse_traces, score_traces
+from anachron.core import load_corpus_dir, parse_traces, score_traces
 from anachron.core.errors import AnachronError, describe
 from anachron.importers import FORMATS, Options, import_logs
 
@@ -551,7 +551,7 @@ class ResultShapeTest(unittest.TestCase):
             log = Path(tmp, "log.json")
             log.write_text(json.dumps(conversation((tool, arguments or {"query": "q"}, result))))
             records = list(import_logs("openai-chat", [str(log)], Options(as_of=dt.date(2023, 1, 1))))
-        corpus = load_corpus()
+        corpus = load_corpus_dir()
         return parse_traces(records, corpus)[0], corpus
 
     def test_every_shape(self):

@@ -2,14 +2,14 @@
 
 import unittest
 
-from anachron.core import AnachronError, load_corpus, parse_traces, score_trace, summarise
+from anachron.core import AnachronError, load_corpus_dir, parse_traces, score_trace, summarise
 from anachron.output.report import summary_lines
 
 from tests.corpus_fixtures import corpus, entity, item, trace
 
 
 def v0_score(returned, as_of="2021-06-01"):
-    c = load_corpus()
+    c = load_corpus_dir()
     record = {"sample_id": "s1", "as_of": as_of, "interactions": [{"tool": "search", "query": "q", "returned": returned}]}
     [t] = parse_traces([("traces.jsonl:1", record)], c)
     return score_trace(t, c)

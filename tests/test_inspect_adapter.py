@@ -9,12 +9,12 @@ from tests.support import require_extra
 
 def setUpModule():
     require_extra("inspect_ai", "inspect")
-    global AnachronError, ai, ChatMessageAssistant, ChatMessageTool, ChatMessageUser, ToolCall, ToolCallError, load_corpus
+    global AnachronError, ai, ChatMessageAssistant, ChatMessageTool, ChatMessageUser, ToolCall, ToolCallError, load_corpus_dir
     from inspect_ai.model import ChatMessageAssistant, ChatMessageTool, ChatMessageUser
     from inspect_ai.tool import ToolCall, ToolCallError
 
     import anachron.inspect as ai
-    from anachron.core import load_corpus
+    from anachron.core import load_corpus_dir
     from anachron.core.errors import AnachronError
 
 
@@ -58,7 +58,7 @@ class DatePresentationTest(unittest.TestCase):
 
 class ToolSchemaTest(unittest.TestCase):
     def test_the_as_of_date_is_in_no_schema(self):
-        search, fetch = ai.retrieval_tools(load_corpus(), mode="enforced", budget=3)
+        search, fetch = ai.retrieval_tools(load_corpus_dir(), mode="enforced", budget=3)
         for tool, argument in ((search, "query"), (fetch, "id_or_url")):
             with self.subTest(tool=tool.name):
                 schema = tool.parameters.model_dump(exclude_none=True)
@@ -70,7 +70,7 @@ class ToolSchemaTest(unittest.TestCase):
                     self.assertNotIn(word, text)
 
     def test_bad_tool_parameters(self):
-        c = load_corpus()
+        c = load_corpus_dir()
         for kwargs in ({"mode": "strict"}, {"mode": "enforced", "k": 0}, {"mode": "enforced", "k": True},
                        {"mode": "enforced", "budget": 0}, {"mode": "enforced", "budget": "3"},
                        {"mode": "enforced", "date_presentation": "shifted"}):
@@ -155,7 +155,7 @@ def _store_record(seq, tool, arguments, returned=(), status="ok"):
     """A call record as the time lock writes it to the sample store (its own record builder)."""
     from anachron.timelock.events import Seen, call_record
 
-    corpus = load_corpus()
+    corpus = load_corpus_dir()
     seen = [Seen(i, corpus.items[i].title, corpus.items[i].publish_date) for i in returned]
     return call_record(run="inspect", seq=seq, time="2026-01-01T00:00:00.000Z", tool=tool, arguments=arguments,
                        status=status, error=None, returned=seen, withheld=[], budget={})
@@ -172,7 +172,7 @@ class TraceRecordTest(unittest.TestCase):
 
     def record(self, messages, calls=None):
         calls = self.CALLS if calls is None else calls
-        return ai.trace_record("s1", "2021-01-01", "unrestricted", messages, calls, corpus=load_corpus())["interactions"]
+        return ai.trace_record("s1", "2021-01-01", "unrestricted", messages, calls, corpus=load_corpus_dir())["interactions"]
 
     def test_pairs_by_call_id_within_each_turn(self):
         messages = [
@@ -242,7 +242,7 @@ class TraceRecordTest(unittest.TestCase):
     def test_the_record_scores_through_the_core(self):
         from anachron.core import parse_traces, score_trace
 
-        corpus = load_corpus()
+        corpus = load_corpus_dir()
         messages = [_assistant(("x", "search", {"query": "aster logistics 2023"})), _result("x", "search", "search #1: 1 result")]
         record = ai.trace_record("finance-003", "2021-04-28", "unrestricted", messages,
                                  [_store_record(1, "search", {"query": "aster logistics 2023"}, ["fin-001", "fin-002"])],

@@ -39,7 +39,7 @@ def setUpModule():
     from inspect_ai.tool import ToolCall
 
     import anachron.core as core
-    import anachron.core.agents as agents
+    import anachron.core.reference_agent as agents
     import anachron.inspect as ai
     import anachron.output.report as report
     from anachron.inspect.solver import BUDGET_SPENT
@@ -110,7 +110,7 @@ def core_results(traces, corpus):
 
 def naive_results(mode, ids=None):
     """What `anachron demo` computes for the naive agent in *mode* (k=5)."""
-    corpus = core.load_corpus()
+    corpus = core.load_corpus_dir()
     engine = SearchEngine(corpus)
     samples = [s for s in corpus.samples.values() if ids is None or s.id in ids]
     return core_results([agents.naive_trace(s, engine, mode, k=5) for s in samples], corpus)
@@ -127,7 +127,7 @@ def oracle_results(mode, shift_days, ids=ORACLE_IDS, answers=None):
     *answers* (sample id -> the answer the agent submitted) are scored by the core's
     answer-leak rule; the oracle's wording is the agent's, not re-derived here.
     """
-    corpus = core.load_corpus()
+    corpus = core.load_corpus_dir()
     engine = SearchEngine(corpus)
     traces = []
     for sample in (corpus.samples[i] for i in ids):
@@ -361,7 +361,7 @@ class ScriptedToolCallTest(unittest.TestCase):
         for sid in ("finance-001", "finance-013"):
             sample = self.sample("enforced", sid)
             as_of = dt.date.fromisoformat(sample.metadata["as_of"])
-            corpus = core.load_corpus()
+            corpus = core.load_corpus_dir()
             for record in sample.store["anachron:calls"]:
                 for shown in record["returned"]:
                     self.assertLessEqual(corpus.items[shown["id"]].publish_date, as_of, (sid, record))
@@ -449,7 +449,7 @@ class DatePresentationArmsTest(unittest.TestCase):
         script = [[("s", "search", {"query": "delta pharma"}), ("f", "fetch", {"id_or_url": "fin-009"})], SUBMIT]
         logs = run([ai.anachron(date_presentation=arm) for arm in self.ARMS], scripted({"Delta Pharma": script}),
                    sample_id="finance-013")
-        corpus = core.load_corpus()
+        corpus = core.load_corpus_dir()
         sample = corpus.samples["finance-013"]
         hits = SearchEngine(corpus).search("delta pharma", as_of=sample.as_of, mode="unrestricted", k=5)
         digests, scores = set(), []
@@ -578,7 +578,7 @@ class ExportTest(unittest.TestCase):
         self.check_export(Path(log.location), oracle_results("unrestricted", 0, ids, answers=completions(log)).values())
 
     def test_exported_scores_match_what_anachron_score_prints(self):
-        corpus = core.load_corpus()
+        corpus = core.load_corpus_dir()
         engine = SearchEngine(corpus)
         traces = self.dir / "naive.jsonl"
         traces.parent.mkdir(parents=True, exist_ok=True)

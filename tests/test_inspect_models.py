@@ -120,10 +120,10 @@ class OpenAIApiRoute(unittest.TestCase):
 
     def expected(self, mode):
         """The core's result for the calls the stub scripted, answered by the core's search."""
-        from anachron.core import load_corpus, parse_traces, score_traces
+        from anachron.core import load_corpus_dir, parse_traces, score_traces
         from anachron.store import SearchEngine
 
-        corpus = load_corpus()
+        corpus = load_corpus_dir()
         engine = SearchEngine(corpus)
         sample = corpus.samples["finance-001"]
         interactions = []

@@ -67,10 +67,10 @@ class RankingParameterTest(unittest.TestCase):
         return [[c for c in sample.store[CALLS] if c.get("tool") == "search"] for sample in log.samples]
 
     def test_each_ranking_is_recorded_and_serves_the_search(self):
-        from anachron.core import load_corpus
+        from anachron.core import load_corpus_dir
         from anachron.store import SearchEngine
 
-        engine = SearchEngine(load_corpus())
+        engine = SearchEngine(load_corpus_dir())
         for name in ("anachron", "anachron_enforced"):
             for ranking in (None, "bm25", "count"):
                 with self.subTest(task=name, ranking=ranking):

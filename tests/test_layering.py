@@ -310,7 +310,7 @@ class SelfTest(unittest.TestCase):
 
     MODULES = {
         "anachron", "anachron.core", "anachron.core.corpus", "anachron.core.errors", "anachron.store",
-        "anachron.html", "anachron.html._text", "anachron.html.report", "anachron.cli", "anachron.cli.serve",
+        "anachron.output.html", "anachron.output.html._text", "anachron.output.html.page", "anachron.cli", "anachron.cli.serve",
     }
 
     def core(self, source, name="anachron.core.corpus", is_package=False):
@@ -320,7 +320,7 @@ class SelfTest(unittest.TestCase):
         return private_violations(name, is_package, textwrap.dedent(source), self.MODULES)
 
     def test_core_refuses_the_rest_of_the_package(self):
-        self.assertEqual(len(self.core("from anachron.store import index\nimport anachron.html\n")), 2)
+        self.assertEqual(len(self.core("from anachron.store import index\nimport anachron.output.html\n")), 2)
         self.assertEqual(len(self.core("from ..store import index\nfrom .. import __version__\n")), 2)
         self.assertEqual(len(self.core("from anachron import store\n")), 1)
 
@@ -360,8 +360,8 @@ class SelfTest(unittest.TestCase):
         self.assertIn("_item", found[0])
         self.assertIn("_check_links", found[0])
         # Within one package too: a private name is private to its module.
-        self.assertEqual(len(self.private("from .report import _escape\n", name="anachron.html", is_package=True)), 1)
-        self.assertEqual(len(self.private("from .report import _escape\n", name="anachron.html._text")), 1)
+        self.assertEqual(len(self.private("from .report import _escape\n", name="anachron.output.html", is_package=True)), 1)
+        self.assertEqual(len(self.private("from .report import _escape\n", name="anachron.output.html._text")), 1)
 
     def test_private_attributes_of_an_imported_module_are_refused(self):
         found = self.private(
@@ -376,12 +376,12 @@ class SelfTest(unittest.TestCase):
         self.assertEqual([entry.partition(":")[0] for entry in found], ["6", "6", "6"])
 
     def test_private_modules_are_private_to_their_package(self):
-        self.assertEqual(len(self.private("import anachron.html._text\n")), 1)
+        self.assertEqual(len(self.private("import anachron.output.html._text\n")), 1)
         self.assertEqual(len(self.private("from ..html._text import plain\n")), 1)
         self.assertEqual(len(self.private("from ..html import _text\n")), 1)
-        inside = "from . import _text\nfrom ._text import plain\nfrom anachron.html._text import plain\n_text.plain\n"
-        self.assertEqual(self.private(inside, name="anachron.html", is_package=True), [])
-        self.assertEqual(self.private(inside, name="anachron.html.report"), [])
+        inside = "from . import _text\nfrom ._text import plain\nfrom anachron.output.html._text import plain\n_text.plain\n"
+        self.assertEqual(self.private(inside, name="anachron.output.html", is_package=True), [])
+        self.assertEqual(self.private(inside, name="anachron.output.html.page"), [])
 
     def test_dunders_and_third_party_are_not_judged(self):
         source = "from __future__ import annotations\nfrom .. import __version__\nfrom inspect_ai._util import x\n"

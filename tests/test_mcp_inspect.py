@@ -77,11 +77,11 @@ class InspectAgentTest(unittest.TestCase):
 
     def test_nothing_after_the_cutoff_reached_the_agent(self):
         # fin-009 restates fin-008 after T: the unlocked search would show it.
-        from anachron.core import load_corpus
+        from anachron.core import load_corpus_dir
         from anachron.store import SearchEngine
         from anachron.core.dates import parse_date
 
-        corpus = load_corpus()
+        corpus = load_corpus_dir()
         unlocked = [i.id for i in SearchEngine(corpus).search("delta pharma revenue", as_of=parse_date(T))]
         self.assertIn("fin-009", unlocked)
         for message in self.tool_messages():

@@ -13,7 +13,7 @@ import unittest
 from fractions import Fraction
 from pathlib import Path
 
-from anachron.core import date_references, load_corpus
+from anachron.core import date_references, load_corpus_dir
 from anachron.store import SearchEngine
 from anachron.core.dates import parse_date
 
@@ -73,7 +73,7 @@ class StdioCorpusTest(TempDir, unittest.TestCase):
     def setUpClass(cls):
         cls.make_tmp()
         cls.events = cls.tmp / "events.jsonl"
-        cls.corpus = load_corpus()
+        cls.corpus = load_corpus_dir()
         cls.queries = [s.extra["subject"] for s in cls.corpus.samples.values()]
         args = ["--as-of", T, "--events", str(cls.events), "--max-fetches", "1"]
 

@@ -11,15 +11,15 @@ import tempfile
 import unittest
 from pathlib import Path
 
-from anachron.core import compare_modes, load_corpus, parse_traces, score_traces, summarise
+from anachron.core import compare_modes, load_corpus_dir, parse_traces, score_traces, summarise
 from anachron.store import SearchEngine
-from anachron.core.agents import naive_trace
+from anachron.core.reference_agent import naive_trace
 from anachron.core.jsonio import dump_json
 from anachron.output.records import BANK_COLUMNS, COMPARISON_COLUMNS, SAMPLE_COLUMNS, csv_text, sample_records
 from anachron.output.results import Results
 from tests.support import ROOT, require_extra, run_cli
 
-CORPUS = load_corpus()
+CORPUS = load_corpus_dir()
 ENGINE = SearchEngine(CORPUS)
 SCALARS = (str, int, float, bool, type(None))
 
@@ -100,14 +100,14 @@ class DisplayHooks(unittest.TestCase):
         return run.stdout.split()
 
     SETUP = ("import sys\n"
-             "from anachron.core import load_corpus, parse_traces, score_traces, summarise\n"
-             "from anachron.core.agents import naive_trace\n"
+             "from anachron.core import load_corpus_dir, parse_traces, score_traces, summarise\n"
+             "from anachron.core.reference_agent import naive_trace\n"
              "from anachron.store import SearchEngine\n"
-             "c = load_corpus(); s = next(iter(c.samples.values()))\n"
+             "c = load_corpus_dir(); s = next(iter(c.samples.values()))\n"
              "[r] = score_traces(parse_traces([('t:1', naive_trace(s, SearchEngine(c), 'unrestricted'))], c), c)\n")
 
     def test_the_core_alone_imports_no_html_and_falls_back_to_repr(self):
-        shown = self.run_python(self.SETUP + "print('anachron.html' in sys.modules, r._repr_html_(), summarise([r])._repr_html_())")
+        shown = self.run_python(self.SETUP + "print('anachron.output.html' in sys.modules, r._repr_html_(), summarise([r])._repr_html_())")
         self.assertEqual(shown, ["False", "None", "None"])
 
     def test_importing_the_output_side_registers_the_renderers(self):

@@ -1,4 +1,4 @@
-"""The outcome scores (anachron.core.outcomes): Brier, log loss, skill, reliability, the leak split, fixed effects."""
+"""The outcome scores (anachron.forecasts.scoring): Brier, log loss, skill, reliability, the leak split, fixed effects."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ import math
 import unittest
 
 from anachron.core.errors import AnachronError
-from anachron.core.outcomes import (
+from anachron.forecasts.scoring import (
     LOG_CLIP,
     SUM_TOLERANCE,
     Forecast,

@@ -15,9 +15,9 @@ from pathlib import Path
 from xml.etree import ElementTree
 
 from anachron.core.stats import wilson_interval
-from anachron.html import svg
-from anachron.html.outcomes import reliability_figure
-from anachron.html.report import content_security_policy
+from anachron.output.html import svg
+from anachron.output.html.forecasts import reliability_figure
+from anachron.output.html.page import content_security_policy
 from tests.html_support import BrowserCase, parse, png_pixels, rect, title_of
 from tests.support import run_cli
 

@@ -540,7 +540,7 @@ class DocsByUrl(unittest.TestCase):
         bare, pages = [], set()
         for path in sorted((ROOT / "anachron").rglob("*.py")):
             if path.parts[-2] == "html":
-                continue  # the report's page (anachron/html, issue 24's figures) links docs itself
+                continue  # the report's page (anachron/output/html, issue 24's figures) links docs itself
             tree = ast.parse(path.read_text())
             docstrings = {id(node.body[0].value) for node in ast.walk(tree)
                           if isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef))

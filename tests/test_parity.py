@@ -30,9 +30,9 @@ def setUpModule():
 
 def upstream_results():
     """The stub upstream answers every search with these corpus items, pre- and post-T alike."""
-    from anachron.core import load_corpus
+    from anachron.core import load_corpus_dir
 
-    corpus = load_corpus()
+    corpus = load_corpus_dir()
     return [
         {"id": i.id, "title": i.title, "published": i.publish_date.isoformat(), "text": i.text}
         for i in (corpus.items[name] for name in ("fin-004", "fin-005", "fin-006"))
@@ -61,7 +61,7 @@ def inspect_result(url, mode, log_dir):
     from inspect_ai.model import ModelOutput, ModelUsage, get_model
     from inspect_ai.tool import ToolCall
 
-    from anachron.core import load_corpus
+    from anachron.core import load_corpus_dir
     from anachron.inspect import anachron_agent, retrieval_tools, tclr_scorer, time_lock
     from anachron.inspect.task import corpus_samples
     from anachron.timelock import UpstreamBackend
@@ -74,7 +74,7 @@ def inspect_result(url, mode, log_dir):
         out.usage = ModelUsage(input_tokens=1, output_tokens=1, total_tokens=2)  # no token counting offline
         return out
 
-    corpus = load_corpus()
+    corpus = load_corpus_dir()
     tools = retrieval_tools(UpstreamBackend(url), mode=mode, budget=BUDGET)
     samples = [s for s in corpus_samples(corpus, mode) if s.id == "finance-001"]
     task = Task(dataset=MemoryDataset(samples), setup=time_lock(), solver=anachron_agent(tools, budget=BUDGET),

@@ -16,7 +16,7 @@ import unittest
 import uuid
 from pathlib import Path
 
-from anachron.core import default_corpus_dir, load_corpus
+from anachron.core import default_corpus_dir, load_corpus_dir
 from anachron.store import SearchEngine
 from anachron.core.errors import AnachronError
 from anachron.timelock import CorpusBackend, EventWriter, TimeLock, open_engine
@@ -100,23 +100,23 @@ class SameResultsTest(unittest.TestCase):
         cls.gen.close()
 
     def test_v0_search(self):
-        corpus = load_corpus(V0)
+        corpus = load_corpus_dir(V0)
         self.assertGreater(engine_cases.assert_same_results(self, SearchEngine(corpus), self.v0, corpus, plans=PLANS), 300)
 
     def test_generated_search(self):
-        corpus = load_corpus(self.generated)
+        corpus = load_corpus_dir(self.generated)
         self.assertGreater(engine_cases.assert_same_results(self, SearchEngine(corpus), self.gen, corpus, plans=PLANS), 300)
 
     def test_fetch(self):
         for source, engine in ((V0, self.v0), (self.generated, self.gen)):
-            corpus = load_corpus(source)
+            corpus = load_corpus_dir(source)
             engine_cases.assert_same_fetches(self, SearchEngine(corpus), engine, corpus)
 
     def test_the_corpus_reads_back_exactly(self):
         from anachron.store.postgres import load_postgres_corpus
 
         for source, url in ((V0, self.v0_url), (self.generated, self.gen_url)):
-            want, got = load_corpus(source), load_postgres_corpus(url)
+            want, got = load_corpus_dir(source), load_postgres_corpus(url)
             self.assertEqual(list(got.items.values()), list(want.items.values()))
             self.assertEqual([dict(i.extra) for i in got.items.values()], [dict(i.extra) for i in want.items.values()])
             self.assertEqual(list(got.entities.values()), list(want.entities.values()))
@@ -125,7 +125,7 @@ class SameResultsTest(unittest.TestCase):
     def test_items_are_read_when_asked_for_and_answer_as_the_directory_does(self):
         from anachron.store.postgres import PostgresItems, load_postgres_corpus
 
-        want, got = load_corpus(V0), load_postgres_corpus(self.v0_url)
+        want, got = load_corpus_dir(V0), load_postgres_corpus(self.v0_url)
         self.assertIsInstance(got.items, PostgresItems)
         self.assertEqual(len(got.items), len(want.items))
         self.assertEqual(list(got.items), list(want.items))
@@ -147,7 +147,7 @@ class SameResultsTest(unittest.TestCase):
     def test_entity_validity_is_a_table(self):
         import psycopg
 
-        corpus = load_corpus(V0)
+        corpus = load_corpus_dir(V0)
         with psycopg.connect(self.v0_url) as con:
             rows = con.execute("SELECT id, valid_from, valid_to FROM anachron.entities ORDER BY pos").fetchall()
             named = con.execute(
@@ -157,7 +157,7 @@ class SameResultsTest(unittest.TestCase):
         self.assertEqual(named, sum(len(set(i.entities)) for i in corpus.items.values()))
 
     def test_enforcement_and_survivorship_through_the_lock(self):
-        corpus = load_corpus(V0)
+        corpus = load_corpus_dir(V0)
         tmp = Path(TMP.name)
         found_delisted = False
         for entity in (e for e in corpus.entities.values() if e.valid_to is not None):
@@ -186,7 +186,7 @@ class TimeLockPropertyTest(unittest.TestCase):
         from tests.test_ranking import split_at
 
         full_dir = engine_cases.generated_corpus(Path(TMP.name) / "lock-full", items=1000)
-        full = load_corpus(full_dir)
+        full = load_corpus_dir(full_dir)
         days = sorted({i.publish_date for i in full.items.values()})
         day = days[len(days) // 2]
         past_dir = split_at(full_dir, Path(TMP.name) / "lock-past", day)
@@ -208,7 +208,7 @@ class TimeLockPropertyTest(unittest.TestCase):
         directory = engine_cases.generated_corpus(Path(TMP.name) / "scan", items=1200)
         engine = PostgresEngine(loaded(directory))
         self.addCleanup(engine.close)
-        self.assertGreater(assert_like_the_scan(self, load_corpus(directory), [engine]), 150)
+        self.assertGreater(assert_like_the_scan(self, load_corpus_dir(directory), [engine]), 150)
 
 class SessionsTest(unittest.TestCase):
     """Eight agents at once against one server: their own locks, one engine or one each."""
@@ -218,7 +218,7 @@ class SessionsTest(unittest.TestCase):
 
         generated = engine_cases.generated_corpus(Path(TMP.name) / "gen-s", items=800)
         url = loaded(generated)
-        corpus = load_corpus(generated)
+        corpus = load_corpus_dir(generated)
         reference = SearchEngine(corpus)
         queries = engine_cases.queries(corpus)[:30]
         days = engine_cases.as_of_days(corpus)

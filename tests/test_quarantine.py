@@ -21,7 +21,7 @@ import tempfile
 import unittest
 from pathlib import Path
 
-from anachron.core import default_corpus_dir, load_corpus
+from anachron.core import default_corpus_dir, load_corpus_dir
 from anachron.store import SearchEngine
 
 from tests.mcp_support import TIMEOUT, read_log, stdio_client
@@ -158,7 +158,7 @@ class ServingProcessTest(unittest.TestCase):
         cls._tmp = tempfile.TemporaryDirectory()
         tmp = Path(cls._tmp.name)
         report = tmp / "audit.json"
-        corpus = load_corpus()
+        corpus = load_corpus_dir()
         # Queries that would surface the outcomes if anything leaked: every sample's subject and prompt.
         queries = [s.extra["subject"] for s in corpus.samples.values()] + [s.input for s in corpus.samples.values()]
         command = [sys.executable, "-c", AUDITED, "serve", "--as-of", "2022-06-01", "--events", str(tmp / "e.jsonl")]
@@ -260,7 +260,7 @@ class TargetsTest(unittest.TestCase):
         from anachron.timelock import CorpusBackend, EventWriter, TimeLock, load_served_corpus
 
         cls._tmp = tempfile.TemporaryDirectory()
-        cls.corpus = load_corpus()
+        cls.corpus = load_corpus_dir()
         served = load_served_corpus()
         cls.cases = target_cases(cls.corpus)
         cls.seen = {}  # as_of -> every text the server sent

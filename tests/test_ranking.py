@@ -10,7 +10,7 @@ import tempfile
 import unittest
 from pathlib import Path
 
-from anachron.core import AnachronError, load_corpus
+from anachron.core import AnachronError, load_corpus_dir
 from anachron.store import SearchEngine
 from anachron.store.index import IndexEngine, build_index
 
@@ -97,11 +97,11 @@ class TimeLockPropertyTest(unittest.TestCase):
         cls.tmp = tempfile.TemporaryDirectory()
         root = Path(cls.tmp.name)
         cls.full_dir = engine_cases.generated_corpus(root / "full", items=1500)
-        cls.full = load_corpus(cls.full_dir)
+        cls.full = load_corpus_dir(cls.full_dir)
         days = sorted({i.publish_date for i in cls.full.items.values()})
         cls.T = days[len(days) // 2]
         cls.past_dir = split_at(cls.full_dir, root / "past", cls.T)
-        cls.past = load_corpus(cls.past_dir)
+        cls.past = load_corpus_dir(cls.past_dir)
         cls.later = sum(1 for i in cls.full.items.values() if i.publish_date > cls.T)
         cls.indexes = [IndexEngine(build_index(d, root / f"{d.name}.db", samples=False).path) for d in (cls.past_dir, cls.full_dir)]
 
@@ -221,7 +221,7 @@ class RandomizedAgainstTheScanTest(unittest.TestCase):
         cls.tmp = tempfile.TemporaryDirectory()
         root = Path(cls.tmp.name)
         directory = engine_cases.generated_corpus(root / "gen", items=1200)
-        cls.corpus = load_corpus(directory)
+        cls.corpus = load_corpus_dir(directory)
         cls.index = IndexEngine(build_index(directory, root / "gen.db", samples=False).path)
 
     @classmethod

@@ -10,7 +10,7 @@ from pathlib import Path
 
 from anachron.cli import build_parser
 from anachron.core import compare_modes
-from anachron.html.tables import comparison_table
+from anachron.output.html.tables import comparison_table
 from tests.support import run_cli
 
 
@@ -149,11 +149,11 @@ class HorizonCaption(unittest.TestCase):
     """The horizon's caption says where its open last bin ends, as the axis draws it."""
 
     def caption(self, records):
-        from anachron.core import load_corpus, parse_traces, score_traces
-        from anachron.html import Run
-        from anachron.html.report import report_page
+        from anachron.core import load_corpus_dir, parse_traces, score_traces
+        from anachron.output.html import Run
+        from anachron.output.html.page import report_page
 
-        corpus = load_corpus()
+        corpus = load_corpus_dir()
         results = score_traces(parse_traces([(f"t:{i}", r) for i, r in enumerate(records, 1)], corpus), corpus)
         _, figures = report_page([Run("t.jsonl", tuple(results))], n_resamples=200)
         [figure] = [f for f in figures if f.name.endswith("-horizon")]
@@ -231,10 +231,10 @@ class SealColumn(unittest.TestCase):
     """The sample table has a seal column only where an audit ran (as the summary has its seal row)."""
 
     def test_only_where_audited(self):
-        from anachron.core import load_corpus, parse_traces, score_traces
-        from anachron.html.tables import sample_table
+        from anachron.core import load_corpus_dir, parse_traces, score_traces
+        from anachron.output.html.tables import sample_table
 
-        corpus = load_corpus()
+        corpus = load_corpus_dir()
         trace = {"sample_id": "s", "as_of": "2023-06-01", "interactions": [
             {"tool": "search", "query": "q", "returned": []}, {"tool": "WebSearch", "query": "q", "returned": []}]}
         parsed = parse_traces([("t:1", trace)], corpus)

@@ -17,20 +17,20 @@ from dataclasses import replace
 from pathlib import Path
 from xml.etree import ElementTree
 
-from anachron.core import compare_modes, load_corpus, parse_traces, score_traces, summarise
+from anachron.core import compare_modes, load_corpus_dir, parse_traces, score_traces, summarise
 from anachron.store import SearchEngine
-from anachron.core.agents import naive_trace
-from anachron.html import Run, report_html
-from anachron.html.report import content_security_policy
-from anachron.html import svg
-from anachron.html.svg import horizon_bins
+from anachron.core.reference_agent import naive_trace
+from anachron.output.html import Run, report_html
+from anachron.output.html.page import content_security_policy
+from anachron.output.html import svg
+from anachron.output.html.svg import horizon_bins
 from anachron.core.stats.mean import mean_interval
 from anachron.core.jsonio import dump_json
 from anachron.output.report import score_document
 from tests.html_support import BrowserCase, parse, png_pixels, rect, title_of
 from tests.support import ROOT, run_cli
 
-CORPUS = load_corpus()
+CORPUS = load_corpus_dir()
 ENGINE = SearchEngine(CORPUS)
 HOSTILE_ID = 'x</script><script>alert(1)</script>\u2028\udc80\x07"\'&<b>'
 
@@ -443,7 +443,7 @@ class ReportFiles(unittest.TestCase):
 
 
 class SvgPrimitives(unittest.TestCase):
-    """The reusable parts of anachron.html.svg, through their public names."""
+    """The reusable parts of anachron.output.html.svg, through their public names."""
 
     def test_interval_plot_draws_each_row_on_an_axis_through_zero(self):
         text = svg.interval_plot([("a", 0.2, 0.1, 0.3), ("b", -0.1, -0.25, 0.05)], label="two", x_title="difference (TCLR)")

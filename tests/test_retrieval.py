@@ -3,9 +3,9 @@
 import datetime as dt
 import unittest
 
-from anachron.core import AnachronError, load_corpus
+from anachron.core import AnachronError, load_corpus_dir
 from anachron.store import SearchEngine
-from anachron.core.agents import naive_query
+from anachron.core.reference_agent import naive_query
 
 from tests.corpus_fixtures import corpus, entity, item
 
@@ -76,7 +76,7 @@ class V0NaiveSearchTest(unittest.TestCase):
     """The naive query of each v0 sample finds only items about its own subject (no cross-talk)."""
 
     def test_naive_queries_are_precise(self):
-        c = load_corpus()
+        c = load_corpus_dir()
         engine = SearchEngine(c)
         for sample in c.samples.values():
             with self.subTest(sample=sample.id):

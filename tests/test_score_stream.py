@@ -101,11 +101,11 @@ class SealAuditTest(unittest.TestCase):
     """The seal audit streams: the verdict (known only at the end) is the table's first line."""
 
     def library(self, sealed):
-        from anachron.core import load_corpus, parse_traces, score_traces
+        from anachron.core import load_corpus_dir, parse_traces, score_traces
         from anachron.core.jsonio import read_records
         from anachron.output.report import score_table
 
-        corpus = load_corpus(str(DATA / "corpus"))
+        corpus = load_corpus_dir(str(DATA / "corpus"))
         traces = parse_traces(read_records(str(DATA / "traces.jsonl")), corpus)
         results = score_traces(traces, corpus, sealed_tools=sealed)
         return shown(score_table(results)), shown(dump_json(score_document(results)))

@@ -310,7 +310,7 @@ class SealAuditTest(unittest.TestCase):
         self.assertEqual(late.evidence, ("#1 tool 'mcp__timelock__search' is locked as of 2023-03-01, after T 2022-06-01",))
 
     def test_a_notebook_shows_the_status_beside_the_count(self):
-        import anachron.html  # noqa: F401  (registers the notebook displays)
+        import anachron.output.html  # noqa: F401  (registers the notebook displays)
 
         for r, shown in [
             (self.score(call("WebSearch")), "1 (breached)"),

@@ -17,7 +17,7 @@ import unittest
 from pathlib import Path
 from unittest import mock
 
-from anachron.core import MODES, load_corpus
+from anachron.core import MODES, load_corpus_dir
 from anachron.store import SearchEngine
 from anachron.store import bitmaps
 from anachron.store import engine as planner
@@ -110,7 +110,7 @@ class SearchEngineForcedOntoBitmapsTest(_Corpora):
         rng = random.Random(3)
         compared = 0
         for directory in self.dirs:
-            corpus = load_corpus(directory)
+            corpus = load_corpus_dir(directory)
             scan = ScanSearch(corpus)
             queries = _queries(rng, self.vocabulary, 25)
             for budget, dense in ((0, 256), (0, 10**9), (0, 1), (retrieval._RARE_POSTINGS, 256)):
@@ -132,7 +132,7 @@ class IndexEngineBitmapsTest(_Corpora):
         rng = random.Random(4)
         compared = first = 0
         for directory in self.dirs:
-            corpus = load_corpus(directory)
+            corpus = load_corpus_dir(directory)
             reference = SearchEngine(corpus)
             build_index(directory, directory.with_suffix(".db"))
             engine = IndexEngine(directory.with_suffix(".db"))
@@ -156,7 +156,7 @@ class IndexEngineBitmapsTest(_Corpora):
     def test_threads_share_a_small_cache(self):
         # A cache smaller than the postings of a query: entries are evicted while other threads read.
         directory = self.dirs[-1]
-        corpus = load_corpus(directory)
+        corpus = load_corpus_dir(directory)
         reference = SearchEngine(corpus)
         path = directory.with_name("threads.db")
         build_index(directory, path)

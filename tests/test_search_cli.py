@@ -6,7 +6,7 @@ import tempfile
 import unittest
 from pathlib import Path
 
-from anachron.core import load_corpus
+from anachron.core import load_corpus_dir
 from anachron.store import SearchEngine
 from anachron.timelock import CorpusBackend, TimeLock
 
@@ -23,7 +23,7 @@ class SearchCommandTest(unittest.TestCase):
         self.tmp = tempfile.TemporaryDirectory()
         self.addCleanup(self.tmp.cleanup)
         self.dir = Path(self.tmp.name)
-        self.engine = SearchEngine(load_corpus(V0))
+        self.engine = SearchEngine(load_corpus_dir(V0))
 
     def queries_file(self, lines):
         path = self.dir / "q.jsonl"
@@ -61,7 +61,7 @@ class SearchCommandTest(unittest.TestCase):
     def test_the_same_items_as_the_lock(self):
         for mode in ("enforced", "unrestricted"):
             journal = ListJournal()
-            lock = TimeLock(CorpusBackend(load_corpus(V0)), dt.date.fromisoformat(T), journal, mode=mode, k=5)
+            lock = TimeLock(CorpusBackend(load_corpus_dir(V0)), dt.date.fromisoformat(T), journal, mode=mode, k=5)
             for query in QUERIES:
                 record = lock.call("search", {"query": query}).record
                 status, out, _ = run_cli("search", str(V0), query, "--as-of", T, "--mode", mode, "-k", "5", "--format", "json")
@@ -113,7 +113,7 @@ class RankingInTheLogTest(unittest.TestCase):
     def test_the_log_says_which_ranking_served_each_search(self):
         for ranking in ("bm25", "count"):
             journal = ListJournal()
-            lock = TimeLock(CorpusBackend(load_corpus(V0), ranking=ranking), dt.date.fromisoformat(T), journal)
+            lock = TimeLock(CorpusBackend(load_corpus_dir(V0), ranking=ranking), dt.date.fromisoformat(T), journal)
             lock.call("search", {"query": "Aster"})
             lock.call("fetch", {"id_or_url": "fin-001"})
             lock.call("search", {"query": ""})  # refused: nothing was ranked
@@ -129,7 +129,7 @@ class RankingInTheLogTest(unittest.TestCase):
         self.assertNotIn("ranking", journal.records[0])
 
     def test_count_serves_the_earlier_order(self):
-        corpus = load_corpus(V0)
+        corpus = load_corpus_dir(V0)
         day = dt.date.fromisoformat(T)
         for ranking in ("bm25", "count"):
             hits = CorpusBackend(corpus, ranking=ranking).search("quarter revenue", k=5, as_of=day, mode="enforced")

@@ -6,7 +6,7 @@ import random
 import unittest
 from unittest import mock
 
-from anachron.core import MODES, AnachronError, load_corpus
+from anachron.core import MODES, AnachronError, load_corpus_dir
 from anachron.store import SearchEngine
 from tests import engine_cases
 from anachron.store import memory as retrieval
@@ -53,7 +53,7 @@ class SameResultsAsTheScanTest(unittest.TestCase):
         self.assertGreater(checked, 0)
 
     def test_v0_corpus(self):
-        data = load_corpus()
+        data = load_corpus_dir()
         words = sorted({w for i in data.items.values() for w in tokenize(f"{i.title} {i.text}")})
         rng = random.Random(3)
         queries = [" ".join(rng.sample(words, rng.randint(1, 4))) for _ in range(150)]

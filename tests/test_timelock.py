@@ -4,7 +4,7 @@ both modes, refusals that reveal nothing, rendering, the journal, and resuming a
 import datetime as dt
 import unittest
 
-from anachron.core import load_corpus
+from anachron.core import load_corpus_dir
 from anachron.core.errors import AnachronError
 from anachron.timelock import SNIPPET, CorpusBackend, Hit, Limits, TimeLock, UpstreamError, recheck
 
@@ -53,7 +53,7 @@ class FixedBackend:
 
 def lock(backend=None, **options):
     journal = options.pop("journal", None) or ListJournal()
-    return TimeLock(backend or CorpusBackend(load_corpus()), T, journal, **options), journal
+    return TimeLock(backend or CorpusBackend(load_corpus_dir()), T, journal, **options), journal
 
 
 class RecheckTest(unittest.TestCase):
@@ -88,7 +88,7 @@ class CallTest(unittest.TestCase):
         self.assertEqual(lines[0], 'search #1: 2 results for "aster logistics"')
         # BM25: fin-002's title is the shorter of the two holding both words (the count ranking tied them: fin-001 first).
         self.assertEqual(lines[1:5], ["- id: fin-002", "  date: 2021-04-28", "  title: Aster Logistics first-quarter results",
-                                      "  snippet: " + load_corpus().items["fin-002"].text])
+                                      "  snippet: " + load_corpus_dir().items["fin-002"].text])
         self.assertEqual(lines[-1], "Budget remaining: searches unlimited, fetches unlimited, calls 1 of 2.")
         [record] = journal.records
         self.assertEqual((record["seq"], record["status"], [r["id"] for r in record["returned"]]), (1, "ok", ["fin-002", "fin-001"]))
@@ -129,7 +129,7 @@ class CallTest(unittest.TestCase):
 
     def test_a_fetch_dated_on_t_is_served_in_full(self):
         the_lock, _ = lock()
-        corpus = load_corpus()
+        corpus = load_corpus_dir()
         on_t = next(i for i in corpus.items.values() if i.publish_date == dt.date(2021, 4, 28))
         the_lock.as_of = on_t.publish_date
         outcome = the_lock.call("fetch", {"id_or_url": on_t.id})
@@ -198,7 +198,7 @@ class CallTest(unittest.TestCase):
     def test_a_resumed_lock_goes_on_numbering_and_counting(self):
         first, journal = lock(limits=Limits(calls=2))
         first.call("search", {"query": "a"})
-        second = TimeLock(CorpusBackend(load_corpus()), T, journal, limits=Limits(calls=2), resume=journal.records[-1:])
+        second = TimeLock(CorpusBackend(load_corpus_dir()), T, journal, limits=Limits(calls=2), resume=journal.records[-1:])
         self.assertTrue(second.call("search", {"query": "b"}).text.startswith("search #2:"))
         self.assertEqual(second.call("search", {"query": "c"}).status, "exhausted")
 

@@ -4,7 +4,7 @@ Outcome material to build (it reads ``facts.jsonl``), ordinary data once
 written: ``corpus/v0/filings/items.jsonl`` is a corpus like any other, served
 through the time lock, which withholds each filing until its day.  It is what
 the Inspect bank task's tools search by default, and what the oracle agents
-(:mod:`anachron.bank.agents`) read through those same tools.
+(:mod:`anachron.bank.oracle_agents`) read through those same tools.
 
 A filing states one published value of one (instrument, field, period):
 

@@ -367,7 +367,7 @@ class BankRun:
 
     def _repr_html_(self) -> str:
         """A notebook's display: the score card, the four checks, the cutoff split."""
-        from anachron.html.tables import bank_card
+        from anachron.output.html.tables import bank_card
 
         return bank_card(self.to_dict(), oracles={"respect": self.respect.to_dict(), "ignore": self.ignore.to_dict()})
 
@@ -454,7 +454,7 @@ def run_bank(
     gives replaces ``ambiguous`` and the record says who judged it.  The
     oracles are always judged by the rules alone.  *oracles* (``{"respect":
     {item_id: response}, "ignore": {...}}``, e.g. from
-    :func:`anachron.bank.agents.data_path_oracles`) are the oracles'
+    :func:`anachron.bank.oracle_agents.data_path_oracles`) are the oracles'
     responses through the system's data path, described by *oracle_source*;
     without them the oracles answer from the bank's history
     (:func:`oracle_response`), which checks the bank, not the data layer.

@@ -105,8 +105,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 def run_crosscheck(args: argparse.Namespace) -> int:
     from anachron.bank import default_bank_path
-    from anachron.bank.crosscheck import load_questions, render_crosscheck
-    from anachron.core.crosscheck import crosscheck
+    from anachron.bank.question_sets import load_questions, render_crosscheck
+    from anachron.bank.crosscheck import crosscheck
 
     questions = load_questions(args.questions if args.questions is not None else default_bank_path())
     result = crosscheck(questions)
@@ -204,7 +204,7 @@ def run_run(args: argparse.Namespace) -> int:
         second = model_judge(args.judge_model)
     oracles = source = None
     if args.data is not None:
-        from anachron.bank.agents import data_path_oracles, timelock_factory
+        from anachron.bank.oracle_agents import data_path_oracles, timelock_factory
         from anachron.timelock import CorpusBackend, load_served_corpus
 
         backend = CorpusBackend(load_served_corpus(args.data))

@@ -11,7 +11,7 @@ import argparse
 from pathlib import Path
 
 from anachron.core import MODES, parse_traces, score_traces, summarise
-from anachron.core.agents import naive_trace
+from anachron.core.reference_agent import naive_trace
 from anachron.store import open_corpus, shown_corpus
 from anachron.core.jsonio import dump_json, write_files_atomic
 from anachron.output.report import summary_lines, tclr_file
@@ -20,7 +20,7 @@ from anachron.cli import options
 from anachron.cli.options import add_corpus_option, add_ranking_option
 
 DEFAULT_OUT = "anachron-demo"
-MODEL = "anachron/naive"  # the naive reference agent, under its Inspect name (anachron.inspect.agents)
+MODEL = "anachron/naive"  # the naive reference agent, under its Inspect name (anachron.inspect.models)
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:

@@ -1,7 +1,7 @@
 """``anachron outcomes PREDICTIONS... RESOLUTIONS``: forecast scores with the leak split (docs/outcomes.md).
 
 OUTCOME MATERIAL (reads resolutions): never imported by a serving path.
-Thin over :mod:`anachron.outcomes`.
+Thin over :mod:`anachron.forecasts.report`.
 """
 
 from __future__ import annotations
@@ -70,7 +70,7 @@ def _scores(values: list[str]) -> dict[str | None, str]:
 
 
 def run(args: argparse.Namespace) -> int:
-    from anachron.outcomes import build_report, render_table
+    from anachron.forecasts.report import build_report, render_table
 
     check_options(args.confidence, args.resamples, args.seed, names=_FLAGS)
     scores = _scores(args.scores)
@@ -90,16 +90,16 @@ def run(args: argparse.Namespace) -> int:
     text = dump_json(report) if args.format == "json" else render_table(report) + "\n"
     html = figures = None
     if args.figures is not None:
-        from anachron.html.outcomes import outcomes_page
+        from anachron.output.html.forecasts import outcomes_page
 
         html, figures = outcomes_page(report)
     elif args.html is not None:
-        from anachron.html.outcomes import outcomes_html
+        from anachron.output.html.forecasts import outcomes_html
 
         html = outcomes_html(report)
     files = {**({args.html: html} if args.html is not None else {}), **({args.out: text} if args.out is not None else {})}
     if figures is not None:
-        from anachron.output.figures import write_figure_set
+        from anachron.output.figure_files import write_figure_set
 
         write_figure_set(args.figures, figures, files)  # one set with the page and --out
     elif files:

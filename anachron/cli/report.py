@@ -51,7 +51,7 @@ def run(args: argparse.Namespace) -> int:
     from anachron.core import compare_modes
     from anachron.core.scores import metric_kind
     from anachron.core.stats.paired import check_options
-    from anachron.html import Run, load_input, report_html
+    from anachron.output.html import Run, load_input, report_html
 
     check_options(args.confidence, args.resamples, args.seed, names=_FLAGS)  # each run's mean is bootstrapped too
     metric_kind(args.metric)  # a mistyped --metric is refused with one run too, not only when two are paired
@@ -79,8 +79,8 @@ def run(args: argparse.Namespace) -> int:
     if args.figures is None:
         write_atomic(args.out, report_html(runs, title=args.title, **options))
     else:
-        from anachron.html.report import report_page
-        from anachron.output.figures import write_figure_set
+        from anachron.output.html.page import report_page
+        from anachron.output.figure_files import write_figure_set
 
         page, figures = report_page(runs, title=args.title, **options)
         written = write_figure_set(args.figures, figures, {args.out: page})

@@ -8,7 +8,7 @@ from anachron.core.docs import doc_url
 
 from anachron.store import load_corpus
 from anachron.core.errors import AnachronError
-from anachron.cli.import_ import add_log_options, add_seal_options, sealed_tools, trace_records
+from anachron.cli.log_options import add_log_options, add_seal_options, sealed_tools, trace_records
 from anachron.cli.options import add_corpus_option, add_format_option, add_jobs_option, add_out_option, frozen_heap, write_scores
 
 

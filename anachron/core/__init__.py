@@ -2,12 +2,12 @@
 
 Standard library only, and the bottom layer: nothing here imports the rest
 of the package.  Everything is deterministic and free of I/O except the
-explicit loaders (:func:`load_corpus`, a corpus directory; :func:`load_traces`).
+explicit loaders (:func:`load_corpus_dir`, a corpus directory; :func:`load_traces`).
 The engines that search a corpus are :mod:`anachron.store`'s; the keyless
-reference agents are :mod:`anachron.core.agents`'s.
+reference agents are :mod:`anachron.core.reference_agent`'s.
 """
 
-from anachron.core.corpus import Corpus, Entity, Item, Sample, build_corpus, default_corpus_dir, load_corpus
+from anachron.core.corpus import Corpus, Entity, Item, Sample, build_corpus, default_corpus_dir, load_corpus_dir
 from anachron.core.errors import AnachronError
 from anachron.core.leakage import RunSummary, SampleResult, score_trace, score_traces, summarise
 from anachron.core.stats import ModeComparison, compare_modes
@@ -37,7 +37,7 @@ __all__ = [
     "default_corpus_dir",
     "future_references",
     "iter_traces",
-    "load_corpus",
+    "load_corpus_dir",
     "load_traces",
     "parse_traces",
     "query_findings",

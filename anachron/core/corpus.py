@@ -7,7 +7,7 @@ A corpus is a directory of JSON Lines files (see docs/formats.md):
 - ``samples.jsonl``  tasks posed "as of" a date.
 
 :func:`build_corpus` validates records that are already in memory (no I/O);
-:func:`load_corpus` reads a directory and hands the records to it, so every
+:func:`load_corpus_dir` reads a directory and hands the records to it, so every
 error names the file, the line and the field.  The same rules, one record
 kind at a time (:func:`parse_entities`, :func:`parse_item`,
 :func:`parse_samples`, :func:`check_links`), let a corpus store stream a
@@ -38,7 +38,7 @@ __all__ = [
     "Sample",
     "Corpus",
     "build_corpus",
-    "load_corpus",
+    "load_corpus_dir",
     "default_corpus_dir",
     "ITEM_FIELDS",
     "ENTITY_FIELDS",
@@ -383,7 +383,7 @@ def corpus_records(path: Path, *, required: bool) -> list[Record]:
     return read_records(path)
 
 
-def load_corpus(directory: str | os.PathLike[str] | None = None, *, samples: bool = True) -> Corpus:
+def load_corpus_dir(directory: str | os.PathLike[str] | None = None, *, samples: bool = True) -> Corpus:
     """Load and validate the corpus in *directory* (default: the bundled v0 corpus).
 
     ``items.jsonl`` is required; ``entities.jsonl`` and ``samples.jsonl``
@@ -392,16 +392,16 @@ def load_corpus(directory: str | os.PathLike[str] | None = None, *, samples: boo
     without ever reading the tasks posed over it.
 
     A directory only: an index file or a ``postgresql://`` URL is a corpus
-    store's (:func:`anachron.store.load_corpus`, what ``--corpus`` and
-    :func:`anachron.load_corpus` go through), refused here.
+    store's (:func:`anachron.store.load_corpus_dir`, what ``--corpus`` and
+    :func:`anachron.load_corpus_dir` go through), refused here.
     """
     if directory is not None and "://" in str(directory):
         # Path() would fold the URL's '//' and echo its password.
         scheme = str(directory).split("://", 1)[0][:20]
-        raise AnachronError(f"a {scheme}:// URL is not a corpus directory (anachron.load_corpus opens a postgresql:// URL)")
+        raise AnachronError(f"a {scheme}:// URL is not a corpus directory (anachron.load_corpus_dir opens a postgresql:// URL)")
     root = Path(directory) if directory is not None else default_corpus_dir()
     if root.is_file():
-        raise AnachronError(f"{root}: a file, not a corpus directory (anachron.load_corpus opens an index file)")
+        raise AnachronError(f"{root}: a file, not a corpus directory (anachron.load_corpus_dir opens an index file)")
     if not root.is_dir():
         raise AnachronError(f"{root}: not a corpus directory")
     return build_corpus(

@@ -3,7 +3,7 @@
 The core decides the figures, not how a page shows them, and imports
 nothing outside itself: a core class that a notebook shows as HTML defines
 ``_repr_html_`` as :func:`render_html` of itself, and the renderer is
-registered from outside with :func:`register_html` (:mod:`anachron.html`
+registered from outside with :func:`register_html` (:mod:`anachron.output.html`
 registers its renderers when it is imported, and :mod:`anachron.output.results`
 imports it).
 

@@ -2,7 +2,7 @@
 
 Every corpus backend (:mod:`anachron.store`: in memory, a SQLite index, a
 PostgreSQL server) implements :class:`Engine`; the reference agents
-(:mod:`anachron.core.agents`) and the time lock search through it.  The
+(:mod:`anachron.core.reference_agent`) and the time lock search through it.  The
 as-of date is an argument of every call, never part of the query, so an
 agent cannot move the cutoff by what it types.
 

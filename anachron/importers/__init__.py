@@ -64,10 +64,10 @@ def _inspect(paths: Sequence[str], options: Options, corpus_dir: str | None) -> 
 
 
 def _mcp_events(paths: Sequence[str], options: Options) -> Iterator[Record]:
-    from anachron.core import load_corpus
+    from anachron.core import load_corpus_dir
     from anachron.timelock.events import events_trace, load_events
 
-    corpus = options.scoring_corpus or options.corpus or load_corpus(None)
+    corpus = options.scoring_corpus or options.corpus or load_corpus_dir(None)
     for path in paths:
         log = load_events(path)
         if not log.header and not log.calls:

@@ -5,7 +5,7 @@
 per-sample table in a notebook (``_repr_html_``), and gives flat records
 (``to_records()``) that ``pandas.DataFrame`` takes as they are.
 
-Importing this module imports :mod:`anachron.html`, which registers the
+Importing this module imports :mod:`anachron.output.html`, which registers the
 notebook displays of each :class:`~anachron.core.SampleResult` and
 :class:`~anachron.core.RunSummary` (:mod:`anachron.core.display`): the core
 alone shows them by ``repr``.
@@ -17,7 +17,7 @@ from typing import Any, Iterable, Iterator, Sequence, overload
 
 from anachron.core.leakage import RunSummary, SampleResult, summarise
 from anachron.core.errors import AnachronError, describe
-from anachron.html.tables import sample_table, summary_table  # importing anachron.html registers the core's displays
+from anachron.output.html.tables import sample_table, summary_table  # importing anachron.output.html registers the core's displays
 
 __all__ = ["Results"]
 

@@ -27,7 +27,7 @@ from functools import cached_property
 from pathlib import Path
 
 from anachron.core.corpus import Corpus, default_corpus_dir
-from anachron.core.corpus import load_corpus as load_corpus_dir
+from anachron.core.corpus import load_corpus_dir
 from anachron.core.errors import AnachronError
 from anachron.core.search import Engine
 

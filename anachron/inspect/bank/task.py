@@ -15,7 +15,7 @@ The scorer judges the submitted answer with :func:`anachron.bank.judge`
 and the metrics tally the judgements with :class:`anachron.bank.Tally`:
 accuracy over answerable items, leak rate over embargoed items.  On every
 sample it also runs the two oracles as agents through the same tools
-(:mod:`anachron.bank.agents`: ``respect`` through the system's lock,
+(:mod:`anachron.bank.oracle_agents`: ``respect`` through the system's lock,
 ``ignore`` through the same backend with the date filter off), each with its
 own journal so the system's call log is untouched, and the metrics report
 the four time-gate checks over the samples run (``valid`` is 1 only when all
@@ -38,7 +38,7 @@ import anyio.to_thread
 
 from anachron.bank import Bank, Tally, default_bank_path, judge, load_bank, manifest_path_for, manifest_version
 from anachron.bank.judge import assess
-from anachron.bank.agents import ORACLE_AGENTS, oracle_agent, search_query, timelock_factory
+from anachron.bank.oracle_agents import ORACLE_AGENTS, oracle_agent, search_query, timelock_factory
 from anachron.bank.filings import default_filings_dir
 from anachron.bank.run import time_gate_checks
 from anachron.core import MODES
@@ -76,7 +76,7 @@ def bank_samples(bank: Bank, mode: str) -> list[Sample]:
 
     The user message is the question followed by a ``Subject:`` line, as in
     the corpus tasks: the instrument, field and period the question names
-    (:func:`anachron.bank.agents.search_query`, the oracles' search too),
+    (:func:`anachron.bank.oracle_agents.search_query`, the oracles' search too),
     which the keyless agents search for; it tells a model nothing the
     question does not.  The metadata carries what the time lock and the
     trace export need (``as_of``, ``mode``, ``retrieval_tools``) and nothing

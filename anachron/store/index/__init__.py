@@ -16,7 +16,7 @@ for the scorers.  The format is in docs/index.md.  One concern per module:
 """
 
 from anachron.store.index.build import IndexSummary, build_index
-from anachron.store.index.engine import IndexEngine, IndexItems, is_index, load_index
+from anachron.store.index.reader import IndexEngine, IndexItems, is_index, load_index
 from anachron.store.index.fingerprint import CORPUS_FILES, FORMAT, SERVED
 from anachron.store.index.stored import StoredItems
 

@@ -1,7 +1,7 @@
 """Building an index: a corpus directory checked, streamed and written into one SQLite file.
 
 :func:`build_index` (``anachron index DIR --out FILE``) validates the corpus
-with :func:`anachron.core.corpus.load_corpus`'s rules and messages, but
+with :func:`anachron.core.corpus.load_corpus_dir`'s rules and messages, but
 streams its items (:func:`source_corpus`): memory holds a few fields per
 item, not the corpus.  :func:`source_corpus` is shared with the PostgreSQL
 loader (:func:`anachron.store.postgres.load_to_postgres`).  The tables are in
@@ -70,7 +70,7 @@ class _Link(NamedTuple):
 
 @dataclass(frozen=True)
 class ScannedCorpus:
-    """A corpus directory checked as :func:`load_corpus` checks it, without holding its items."""
+    """A corpus directory checked as :func:`~anachron.core.corpus.load_corpus_dir` checks it, without holding its items."""
 
     root: Path
     entities: Mapping[str, Entity]
@@ -100,7 +100,7 @@ class ScannedCorpus:
 
 
 def _scan(root: Path, *, samples: bool) -> ScannedCorpus:
-    """Every record of *root* checked with :func:`load_corpus`'s rules and messages, items one at a
+    """Every record of *root* checked with :func:`~anachron.core.corpus.load_corpus_dir`'s rules and messages, items one at a
     time: what is kept of each is a :class:`_Link` (an index of a million items needs their
     order, not their texts)."""
     entities = parse_entities(corpus_records(root / "entities.jsonl", required=False))

@@ -31,7 +31,7 @@ from anachron.core.seal import stored_status
 from anachron.core.errors import AnachronError, describe
 from anachron.core.jsonio import read_json
 from anachron.core.validate import Fields, positive_int
-from anachron.html.report import Run
+from anachron.output.html.page import Run
 
 __all__ = ["load_input", "results_from_scores", "check_bank_card", "slices_of"]
 

@@ -1,6 +1,6 @@
 """The HTML page of ``anachron outcomes --html``: leaderboards, reliability diagrams and the leak split.
 
-It reads the report :func:`anachron.outcomes.build_report` made and decides
+It reads the report :func:`anachron.forecasts.report.build_report` made and decides
 nothing.  Pre-event models and web-locked ones get separate tables and
 separate figures: the two kinds of rows are never drawn together.  Per
 badge: the Brier of each model with its bootstrap CI; with leakage scores,
@@ -9,7 +9,7 @@ paired CI; per model, the reliability table and its diagram (observed
 frequency against mean forecast per bin, each bin's 95% Wilson interval,
 the diagonal of perfect calibration, and the forecasts per bin drawn below).
 
-The figures are :class:`anachron.html.svg.Figure` s built on the report's
+The figures are :class:`anachron.output.html.svg.Figure` s built on the report's
 primitives, so they render inline or as standalone files
 (``anachron outcomes --figures DIR``, :func:`outcomes_page`).  One
 self-contained page under the same no-fetch Content-Security-Policy as
@@ -23,10 +23,10 @@ from typing import Any, Mapping, Sequence
 
 from anachron import __version__
 from anachron.bank.cutoffs import BADGES
-from anachron.outcomes import ranked
-from anachron.html import svg
-from anachron.html._text import esc, num
-from anachron.html.report import content_security_policy
+from anachron.forecasts.report import ranked
+from anachron.output.html import svg
+from anachron.output.html._text import esc, num
+from anachron.output.html.page import content_security_policy
 
 __all__ = ["count_label", "outcomes_figures", "outcomes_html", "outcomes_page", "reliability_figure", "reliability_table"]
 

@@ -6,7 +6,7 @@ subject from the user message's ``Subject:`` line, the as-of date from the
 system prompt's "The as-of date is YYYY-MM-DD." sentence, and the tools'
 results.  No key, no network, deterministic.
 
-- ``naive``: one search for the subject (:func:`anachron.core.agents.naive_query`,
+- ``naive``: one search for the subject (:func:`anachron.core.reference_agent.naive_query`,
   the query of ``anachron demo``), then an answer from every result.
 - ``oracle``: the same search, then it fetches the latest result whose
   *shown* date is on or before the as-of date and answers from that item
@@ -37,7 +37,7 @@ from inspect_ai.model import (
 )
 from inspect_ai.tool import ToolChoice, ToolInfo
 
-from anachron.core.agents import naive_answer, naive_query
+from anachron.core.reference_agent import naive_answer, naive_query
 from anachron.core.dates import known_at, parse_date
 from anachron.core.errors import AnachronError, closest
 from anachron.inspect.params import OneLineError

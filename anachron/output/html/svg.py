@@ -14,7 +14,7 @@ The primitives are reusable by any chart (the report's and others):
 Every mark is a ``<path>`` whose ``class`` names its kind and series, with
 a ``<title>`` a reader sees on hover; every coordinate is written with two
 decimals, so the same data give the same bytes.  Text goes through
-:func:`anachron.html._text.esc`.  Layout estimates text widths from
+:func:`anachron.output.html._text.esc`.  Layout estimates text widths from
 :data:`CHAR_EM` (a generous average advance), so labels are spaced and
 clipped before a browser measures them.
 """
@@ -26,7 +26,7 @@ import unicodedata
 from dataclasses import dataclass, field
 from typing import Callable, Sequence
 
-from anachron.html._text import esc, num
+from anachron.output.html._text import esc, num
 
 __all__ = [
     "CHAR_EM", "FONT", "HORIZON_BINS", "LABELLED_ROWS", "SVG_CSS", "WIDTH", "Figure", "IntervalRow", "Linear", "Log", "Panel",

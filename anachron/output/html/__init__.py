@@ -1,21 +1,21 @@
 """HTML for people: the ``anachron report`` page and notebook displays (standard library only).
 
 Outside the core: it reads results, it decides nothing.  Plots are inline
-SVG drawn here (:mod:`anachron.html.svg`); the page is one self-contained
+SVG drawn here (:mod:`anachron.output.html.svg`); the page is one self-contained
 file that opens offline (:func:`report_html`).
 
 Importing it registers the notebook displays of the core's results
 (:mod:`anachron.core.display`): a :class:`~anachron.core.SampleResult` shows
-as :func:`~anachron.html.tables.sample_card`, a
+as :func:`~anachron.output.html.tables.sample_card`, a
 :class:`~anachron.core.RunSummary` as
-:func:`~anachron.html.tables.summary_table`.
+:func:`~anachron.output.html.tables.summary_table`.
 """
 
 from anachron.core.display import register_html
 from anachron.core.leakage import RunSummary, SampleResult
-from anachron.html.report import Run, report_figures, report_html
-from anachron.html.runs import load_input
-from anachron.html.tables import sample_card, summary_table
+from anachron.output.html.page import Run, report_figures, report_html
+from anachron.output.html.runs import load_input
+from anachron.output.html.tables import sample_card, summary_table
 
 register_html(SampleResult, sample_card)
 register_html(RunSummary, summary_table)

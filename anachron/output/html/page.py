@@ -1,7 +1,7 @@
 """The HTML report: one self-contained page (inline CSS, SVG and script; no network).
 
 :func:`report_page` lays out, for each run, the summary with every figure
-and its denominator, and four figures (:mod:`anachron.html.svg`): TCLR per
+and its denominator, and four figures (:mod:`anachron.output.html.svg`): TCLR per
 sample with the run's mean and its percentile-bootstrap CI
 (:func:`anachron.core.stats.mean.mean_interval`), the leak horizon on a
 log day axis, and the leak findings stacked by slice and by as-of year;
@@ -34,9 +34,9 @@ from anachron.core.leakage import RunSummary, SampleResult, summarise
 from anachron.core.scores import metric_kind
 from anachron.core.stats import wilson_interval
 from anachron.core.stats.mean import MeanInterval, mean_interval
-from anachron.html import svg
-from anachron.html._text import esc, num, pct
-from anachron.html.tables import bank_card, comparison_table, plural, sample_table, summary_table
+from anachron.output.html import svg
+from anachron.output.html._text import esc, num, pct
+from anachron.output.html.tables import bank_card, comparison_table, plural, sample_table, summary_table
 
 __all__ = ["Run", "content_security_policy", "report_figures", "report_html", "report_page"]
 

@@ -2,7 +2,7 @@
 
 Every figure is shown with its denominator (the count it is a share of, or
 the count it was counted over), so a reader can check it.  Text goes
-through :func:`~anachron.html._text.esc`.
+through :func:`~anachron.output.html._text.esc`.
 """
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ from typing import Any, Mapping, Sequence
 
 from anachron.core.leakage import FAILED_STATUSES, RunSummary, SampleResult
 from anachron.output.report import completeness_line, seal_line
-from anachron.html._text import esc, num, pct
+from anachron.output.html._text import esc, num, pct
 
 __all__ = ["bank_card", "comparison_table", "sample_card", "sample_table", "summary_rows", "summary_table"]
 
