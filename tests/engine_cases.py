@@ -1,6 +1,6 @@
 """Search cases that compare an engine with the in-memory SearchEngine (the reference).
 
-Used by tests/test_index.py (SQLite) and tests/test_postgres.py (a real
+Used by tests/store/test_index.py (SQLite) and tests/store/test_postgres.py (a real
 server): the same queries, dates, modes and k, item for item and in order.
 The generated corpus is the benchmark's own generator (benchmarks/corpus_gen.py),
 small and over a narrow date range so that many items tie on score and day.

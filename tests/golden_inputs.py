@@ -1,11 +1,11 @@
-"""Deterministic inputs of the golden-output test (tests/test_golden.py, tests/data/golden/record.py).
+"""Deterministic inputs of the golden-output test (tests/project/test_golden.py, tests/data/golden/record.py).
 
 Standard library only, and nothing from the ``anachron`` package: these inputs must not move or
 change when the package is re-laid out.  Every generator takes its randomness from one seeded
 ``random.Random``, iterates nothing unordered, and returns text (or bytes) that is the same on
 every machine and every run.
 
-The hostile trace set reuses the kinds of input tests/test_hardening.py and
+The hostile trace set reuses the kinds of input tests/cli/test_hostile_input.py and
 tests/hostile_upstream.py already treat as normal: lone surrogates (escaped in the JSON),
 U+2028 / U+2029 / U+0085 inside strings, ids and titles with line breaks or markup, extreme
 date offsets, digits of other scripts, NaN-ish values given as strings, very long queries,
@@ -226,7 +226,7 @@ def invalid_traces() -> dict[str, bytes]:
 
 # An event log of `anachron serve` (docs/mcp.md, format anachron-events/2), written as the server
 # writes it: a start record, then one call record per call.  Calls 1 to 5 are those of
-# tests/test_events.py (RUN_RECORDS); 6 to 9 add an undated item shown, separators and a lone
+# tests/timelock/test_events.py (RUN_RECORDS); 6 to 9 add an undated item shown, separators and a lone
 # surrogate in arguments and titles, and a budget refusal.
 _RUN = "0" * 32
 

@@ -1,4 +1,4 @@
-"""A stand-in for the ``claude``, ``codex`` and ``gemini`` executables, for tests/test_launch.py.
+"""A stand-in for the ``claude``, ``codex`` and ``gemini`` executables, for tests/launch/test_run.py.
 
 Installed first on PATH by :func:`install` (one small shell script per
 name, running this file with the harness's name).  It records its argv,

@@ -1,13 +1,13 @@
 """Reference engines the tests and benchmarks compare the production engines with; not for serving.
 
 - :class:`ScanSearch`: the linear scan the in-memory inverted index replaced,
-  every item scored for every query (tests/test_search_index.py,
-  tests/test_search_bitmaps_edges.py, benchmarks/search_scale.py,
+  every item scored for every query (tests/store/test_memory_index.py,
+  tests/store/test_bitmap_edges.py, benchmarks/search_scale.py,
   benchmarks/index.py);
 - :func:`full_text_planner`: an index searched with the planner of full-text
   queries (:func:`anachron.store.engine.top_ords` without bitmaps, the one
   PostgreSQL uses), kept to check and measure beside the bitmaps
-  (tests/test_index.py, benchmarks/index.py).
+  (tests/store/test_index.py, benchmarks/index.py).
 
 Benchmarks import this file by adding the repository's ``tests`` directory
 to ``sys.path``.
@@ -23,7 +23,7 @@ from unittest import mock
 from anachron.core import Corpus, Item
 from anachron.core.search import visible_in
 from anachron.store.engine import check_search
-from anachron.store.index import engine as index_engine
+from anachron.store.index import reader as index_engine
 from anachron.store.index.postings import IndexPostings
 from anachron.store import ranking
 from anachron.store.ranking import check_ranking

@@ -39,7 +39,7 @@ COMMANDS = (
 
 # `serve` seals an agent in: it registers only its own parser, so no other
 # command's imports (the bank's outcome code among them) load in the serving
-# process (anachron.timelock.quarantine, tests/test_quarantine.py).
+# process (anachron.timelock.quarantine, tests/timelock/test_quarantine.py).
 SEALED = ("serve",)
 
 EXIT_BAD_INPUT = 2

@@ -2,7 +2,7 @@
 
 A message names a page by its URL (:func:`doc_url`), and a section, where it
 helps, by its title in quotes after it; the base is the project's
-``Documentation`` URL (pyproject.toml, ``[project.urls]``; tests/test_papercuts24.py
+``Documentation`` URL (pyproject.toml, ``[project.urls]``; tests/cli/test_refusals_and_docs.py
 checks the two agree and that every page named exists in ``docs/``).
 
 >>> doc_url("metrics.md")

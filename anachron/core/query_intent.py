@@ -176,7 +176,7 @@ _FISCAL_NEAR = 40  # characters either side of a split year searched for _FISCAL
 # reference fails at once instead of after every form has been tried (a query of a few words
 # costs a few microseconds instead of tens).  It only rejects positions where no match can start,
 # so the matches are the same: each list is the first word (or its first letters) of every
-# prefix and every form below; tests/test_query_intent_guard.py checks the lists against the forms.
+# prefix and every form below; tests/core/query_intent/test_guards.py checks the lists against the forms.
 _PREFIX_WORDS = ("after", "since", "before", "until", "by", "the", "end", "close", "year", "early", "mid", "late", "week")
 _WRITTEN_WORDS = (
     *_PREFIX_WORDS, *MONTH_STEMS, *FOREIGN_MONTH_STEMS, "q[1-4]", "h[12]", "first", "second", "third", "fourth", "fy",
@@ -202,7 +202,7 @@ _STARTS_WRITTEN = _starts(f"[0-9{_APOS}]", _WRITTEN_WORDS)
 _STARTS_ANCHORED = _starts(r"[0-9]{1,3}(?:st|nd|rd|th)?\s", _ANCHORED_WORDS)
 
 # Inside the pattern, two more guards of the same kind, for the forms tried at a year (every
-# query of a workload carries one; tests/test_query_intent_guard.py strips them too): a form that
+# query of a workload carries one; tests/core/query_intent/test_guards.py strips them too): a form that
 # cannot begin with a digit is skipped at a digit at once (a form is a named group, which the engine
 # enters at a cost even where its first piece fails), and after a day, the month names (a hundred
 # foreign spellings) are tried only at a letter one of them begins with.

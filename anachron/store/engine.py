@@ -5,7 +5,7 @@ Three engines implement :class:`anachron.core.search.Engine`:
 :class:`~anachron.store.index.IndexEngine` (a SQLite index file) and
 :class:`anachron.store.postgres.PostgresEngine` (a PostgreSQL server).  They
 return the same items in the same order for every query, as of date and
-mode (tests/test_index.py compares them):
+mode (tests/store/test_index.py compares them):
 
 - the as-of date is an argument, never part of the query;
 - ranking is :mod:`anachron.store.ranking`'s BM25 by default (statistics of

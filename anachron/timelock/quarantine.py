@@ -5,7 +5,7 @@ real outcomes) must be unreachable.  The serving path (:mod:`anachron.timelock`,
 :mod:`anachron.mcp`, the Inspect tools and ``anachron serve``) reads only
 :data:`SERVED_FILES` of a corpus directory, never opens a file named in
 :data:`OUTCOME_FILES`, and never imports a module under a package of
-:data:`OUTCOME_PACKAGES`.  tests/test_quarantine.py walks the import graph
+:data:`OUTCOME_PACKAGES`.  tests/timelock/test_quarantine.py walks the import graph
 by these prefixes.
 """
 

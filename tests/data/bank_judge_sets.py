@@ -10,7 +10,7 @@ independent grader) gave it, assigned when it
 was written, before the judge was run on it; the script only fills in each
 item's figures in several spellings.  The dev phrasings were used to develop
 the judge; the held-out phrasings were written at the same time, in other
-words, and never used to tune it (tests/test_bank_judge_agreement.py).
+words, and never used to tune it (tests/bank/test_judge_agreement.py).
 
 Labels: correct, incorrect, refused, leaked, ambiguous (a grader who could
 not decide either way).  Bank facts (docs/bank.md) are from the v0 bank.

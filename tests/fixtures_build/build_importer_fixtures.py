@@ -9,7 +9,7 @@ pydantic's ``TypeAdapter``, then serialised with ``mode="json"``, so they are
 exactly what the SDKs accept and write.  Claude Code transcripts and OTLP JSON
 have no SDK that builds them offline; they follow the published shapes named
 in the README.  Deterministic: the same SDK versions give the same bytes
-(tests/test_importers.py rebuilds and compares).
+(tests/importers/test_fixtures.py rebuilds and compares).
 
 The scenario: an agent forecasting, as of 2023-01-01, whether Cygnus Robotics
 lists by March 2023.  Cygnus priced its IPO on 2023-02-09, so every item dated

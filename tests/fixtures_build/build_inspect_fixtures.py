@@ -28,7 +28,7 @@ Robotics list by March 2023 (it priced its IPO on 2023-02-09).
 4. A last ``generate(tool_calls="none")``: the answer, with a ``bash`` call
    (``curl``) that never runs, so the log holds no result for it.
 
-True figures (``--as-of 2023-01-01``) are asserted by tests/test_importers_inspect.py.
+True figures (``--as-of 2023-01-01``) are asserted by tests/importers/test_inspect_logs.py.
 
 ``compacted.eval``: the same run, its ``messages`` then cut to the first (a solver
 ``forget``, as a compaction leaves them): every call and result is read from the

@@ -1,0 +1,1 @@
+"""Tests of anachron.inspect: the Inspect adapter."""

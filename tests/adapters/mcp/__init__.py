@@ -1,0 +1,1 @@
+"""Tests of anachron.mcp: the time-lock MCP server."""

@@ -1,0 +1,1 @@
+"""Tests of anachron.bank: the question bank."""

@@ -1,0 +1,1 @@
+"""Tests of anachron.cli: each command as a user runs it."""

@@ -1,0 +1,1 @@
+"""Tests of dating: the date grammar, attribution of open-web items, content leaks."""

@@ -1,0 +1,1 @@
+"""Tests of query intent: the dates and periods a query reaches for."""

@@ -1,0 +1,1 @@
+"""Tests of the seal audit."""

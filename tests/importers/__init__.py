@@ -1,0 +1,1 @@
+"""Tests of anachron.importers: other harnesses' logs as traces."""

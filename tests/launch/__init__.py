@@ -1,0 +1,1 @@
+"""Tests of anachron.launch: sealed launchers."""

@@ -1,0 +1,1 @@
+"""Tests of anachron.output: streams, records, the HTML report and notebook displays."""

@@ -1,0 +1,1 @@
+"""Tests of the whole project: layering, golden outputs, doctests, packaging, the README."""

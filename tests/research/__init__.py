@@ -1,0 +1,1 @@
+"""Tests of anachron.research: the freeze gate."""

@@ -1,0 +1,1 @@
+"""Tests of anachron.store: every corpus backend and its ranking."""

@@ -1,0 +1,1 @@
+"""Tests of anachron.timelock: the time lock, its backends and its event log."""
