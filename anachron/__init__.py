@@ -40,6 +40,9 @@ def __getattr__(name: str) -> object:
     if module is None:
         raise AttributeError(f"module 'anachron' has no attribute {name!r}")
     value = getattr(_importlib.import_module(module), name)
+    # What the public names return shows as tables in a notebook once the output side has
+    # registered its renderers (anachron.core.display); the core alone shows them by repr.
+    _importlib.import_module("anachron.output.html")
     globals()[name] = value  # imported once
     return value
 

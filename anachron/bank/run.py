@@ -15,8 +15,9 @@ from fractions import Fraction
 from typing import Any, Callable, Iterable, Mapping, Sequence
 
 from anachron.core.stats import wilson_interval
+from anachron.core.display import render_html
 from anachron.core.errors import AnachronError
-from anachron.core.jsonio import read_records
+from anachron.core.jsonio import dump_json, read_records
 from anachron.core.validate import Fields
 from anachron.bank.cutoffs import BADGES, ModelCutoff
 from anachron.bank.items import Bank, BankItem
@@ -35,7 +36,9 @@ __all__ = [
     "Tally",
     "Check",
     "ItemRecord",
+    "BANK_COLUMNS",
     "BankRun",
+    "card_records",
     "run_bank",
     "time_gate_checks",
     "complete_card",
@@ -304,6 +307,28 @@ class ItemRecord:
         return record
 
 
+BANK_COLUMNS: tuple[str, ...] = (
+    "bank_version", "system", "item_id", "as_of", "embargoed", "judgement", "response", "overlapping",
+    "resolution", "badge", "reason", "valid", "citable", "oracle_source",
+)
+
+
+def card_records(card: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """One record per item of a score card (``BankRun.to_dict()``), columns :data:`BANK_COLUMNS`.
+
+    ``response`` is kept when it is a scalar and written as JSON otherwise.
+    """
+    records = []
+    for item in card["items"]:
+        response = item["response"]
+        if not (response is None or isinstance(response, (str, int, float, bool))):
+            response = dump_json(response, indent=None).rstrip("\n")
+        row = {"bank_version": card["bank_version"], "system": card["system"], **item, "response": response,
+               "valid": card.get("valid"), "citable": card.get("citable"), "oracle_source": card.get("oracle_source")}
+        records.append({name: row.get(name) for name in BANK_COLUMNS})
+    return records
+
+
 @dataclass(frozen=True)
 class BankRun:
     """A scored run: the system's records, both oracles, the checks."""
@@ -360,16 +385,12 @@ class BankRun:
         }
 
     def to_records(self) -> list[dict[str, Any]]:
-        """One flat record per item (:data:`anachron.output.records.BANK_COLUMNS`), for a data frame or CSV."""
-        from anachron.output.records import bank_records
+        """One flat record per item (columns :data:`BANK_COLUMNS`), for a data frame or CSV."""
+        return card_records(self.to_dict())
 
-        return bank_records(self.to_dict())
-
-    def _repr_html_(self) -> str:
-        """A notebook's display: the score card, the four checks, the cutoff split."""
-        from anachron.output.html.tables import bank_card
-
-        return bank_card(self.to_dict(), oracles={"respect": self.respect.to_dict(), "ignore": self.ignore.to_dict()})
+    def _repr_html_(self) -> str | None:
+        """A notebook's display, by the renderer the output side registers (:mod:`anachron.core.display`)."""
+        return render_html(self)
 
     def to_dict(self) -> dict[str, Any]:
         """The JSON score card (docs/bank.md lists the keys)."""

@@ -13,8 +13,8 @@ one :func:`csv_line` per record, for a writer that streams).
   joined with ``\\n``;
 - :func:`comparison_records`: one row, the fields of a
   :class:`~anachron.core.ModeComparison`;
-- :func:`bank_records`: one row per item of a bank score card
-  (``BankRun.to_dict()``, the JSON of ``anachron bank run --format json``).
+- a bank score card's rows are :meth:`anachron.bank.run.BankRun.to_records`,
+  columns :data:`BANK_COLUMNS` (defined beside it, as the comparison's are).
 
 CSV is written with ``\\n`` line ends, a header row, fields quoted only
 when needed, ``None`` as an empty field, booleans as ``true``/``false`` and
@@ -30,9 +30,10 @@ import re
 from typing import Any, Iterable, Mapping, Sequence
 
 from anachron.core.leakage import FAILED_STATUSES, SampleResult
+from anachron.bank.run import BANK_COLUMNS  # defined beside BankRun.to_records()
 from anachron.core.stats.paired import COMPARISON_COLUMNS  # defined beside ModeComparison.to_records()
 
-__all__ = ["BANK_COLUMNS", "COMPARISON_COLUMNS", "SAMPLE_COLUMNS", "bank_records", "comparison_records",
+__all__ = ["BANK_COLUMNS", "COMPARISON_COLUMNS", "SAMPLE_COLUMNS", "comparison_records",
            "csv_header", "csv_line", "csv_text", "sample_record", "sample_records"]
 
 SAMPLE_COLUMNS: tuple[str, ...] = (
@@ -43,12 +44,6 @@ SAMPLE_COLUMNS: tuple[str, ...] = (
     "open_period_queries", "answered", "seal_breaches", "seal_status",
     *(f"failed_{status}" for status in FAILED_STATUSES),
     "horizon_days", "evidence_lines", "evidence", "warnings",
-)
-
-
-BANK_COLUMNS: tuple[str, ...] = (
-    "bank_version", "system", "item_id", "as_of", "embargoed", "judgement", "response", "overlapping",
-    "resolution", "badge", "reason", "valid", "citable", "oracle_source",
 )
 
 
@@ -73,24 +68,6 @@ def sample_record(r: SampleResult) -> dict[str, Any]:
 def comparison_records(comparison: Any) -> list[dict[str, Any]]:
     """The comparison as one record, columns :data:`COMPARISON_COLUMNS` (``ModeComparison.to_records()``)."""
     return comparison.to_records()
-
-
-def bank_records(card: Mapping[str, Any]) -> list[dict[str, Any]]:
-    """One record per item of a score card (``BankRun.to_dict()``), columns :data:`BANK_COLUMNS`.
-
-    ``response`` is kept when it is a scalar and written as JSON otherwise.
-    """
-    from anachron.core.jsonio import dump_json
-
-    records = []
-    for item in card["items"]:
-        response = item["response"]
-        if not (response is None or isinstance(response, (str, int, float, bool))):
-            response = dump_json(response, indent=None).rstrip("\n")
-        row = {"bank_version": card["bank_version"], "system": card["system"], **item, "response": response,
-               "valid": card.get("valid"), "citable": card.get("citable"), "oracle_source": card.get("oracle_source")}
-        records.append({name: row.get(name) for name in BANK_COLUMNS})
-    return records
 
 
 _SURROGATE = re.compile("[\ud800-\udfff]")

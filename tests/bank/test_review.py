@@ -17,7 +17,7 @@ from anachron.core import default_corpus_dir
 from anachron.core.stats import wilson_interval
 from anachron.bank.run import complete_card
 from anachron.output.html.tables import bank_card
-from anachron.output.records import BANK_COLUMNS
+from anachron.bank.run import BANK_COLUMNS
 
 from tests.support import ROOT, run_cli
 

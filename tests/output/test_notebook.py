@@ -16,6 +16,7 @@ from anachron.store import SearchEngine
 from anachron.core.reference_agent import naive_trace
 from anachron.core.jsonio import dump_json
 from anachron.output.records import BANK_COLUMNS, COMPARISON_COLUMNS, SAMPLE_COLUMNS, csv_text, sample_records
+from anachron.output.html.tables import comparison_card
 from anachron.output.results import Results
 from tests.support import ROOT, require_extra, run_cli
 
@@ -114,6 +115,29 @@ class DisplayHooks(unittest.TestCase):
         shown = self.run_python(self.SETUP + "import anachron.output.results\n"
                                 "print(r._repr_html_().startswith('<'), summarise([r])._repr_html_().startswith('<'))")
         self.assertEqual(shown, ["True", "True"])
+
+
+class ComparisonDisplayTest(unittest.TestCase):
+    """ModeComparison in a notebook: the output side's table of its figures, method and warnings."""
+
+    # The paired tests' example (tests/core/stats/test_paired.py, TableTest): 7 improved, 20 tied.
+    U = {**{f"i{j}": v for j, v in enumerate([1, 1, 1, 1, 0.5, 0.5, 0.5])}, "t0": 1.0, **{f"t{j}": 0 for j in range(1, 20)}}
+    E = {**{f"i{j}": 0 for j in range(7)}, "t0": 1.0, **{f"t{j}": 0 for j in range(1, 20)}}
+
+    def test_html(self):
+        report = compare_modes(self.U, self.E, n_resamples=100, seed=7)
+        html = comparison_card(report)
+        self.assertEqual(report._repr_html_(), html)  # registered when the output side is imported
+        self.assertTrue(html.startswith("<table><caption>Paired mode comparison (n=27)</caption>"))
+        self.assertIn('<th style="text-align:left">improved / worsened / tied</th><td style="text-align:right">7 / 0 / 20</td>', html)
+        self.assertEqual(html.count("<tr>"), 13)
+        self.assertIn('<th style="text-align:left">interval</th><td style="text-align:right">percentile</td>', html)
+        self.assertIn("<p>warning: n = 27 is below 30", html)
+        self.assertIn('<th style="text-align:left">seed</th><td style="text-align:right">7</td>', html)
+        self.assertIn('<th style="text-align:left">bootstrap resamples</th><td style="text-align:right">100</td>', html)
+        self.assertIn('<th style="text-align:left">metric</th><td style="text-align:right">tclr</td>', html)
+        odd = compare_modes({"a": 1}, {"a": 0}, metric="result_leaks", n_resamples=100)
+        self.assertIn("result_leaks", odd._repr_html_())
 
 
 class Records(unittest.TestCase):

@@ -1,5 +1,11 @@
-"""The package's layering, checked over its source (issue 21).
+"""The package's layering, checked over its source.
 
+0. Every package of ``anachron`` has its place in :data:`LAYERS`, a declared
+   order from the bottom up, and imports (at module level or inside a
+   function) only the packages of the layers below its own, and itself.
+   Packages of one layer never import each other.  The package face
+   (``anachron/__init__.py``, ``__main__``) is the top; any module may take
+   ``__version__`` from it.
 1. ``anachron/core`` is the bottom layer: no import, at module level or inside
    a function, of another ``anachron`` package, no relative import that
    climbs out of core, and nothing outside the standard library
@@ -43,6 +49,20 @@ PACKAGE = "anachron"
 CORE = "anachron.core"
 # The subpackages that exist to wrap an optional extra; they import it at module level.
 ADAPTERS = ("anachron.inspect", "anachron.mcp")
+
+# The house from the bottom up: a package imports only the layers below its own.
+LAYERS: tuple[tuple[str, ...], ...] = (
+    ("anachron.core",),  # the leakage domain, standard library only
+    ("anachron.store",),  # every corpus backend
+    ("anachron.timelock",),  # the one time lock over a store or an upstream
+    ("anachron.importers", "anachron.bank", "anachron.research"),  # logs as traces; the question bank; study gates
+    ("anachron.forecasts",),  # forecast scoring (the bank's model cutoffs)
+    ("anachron.output",),  # streams, records, CSV, the HTML report and the notebook displays
+    ("anachron.inspect", "anachron.mcp"),  # the adapters over optional extras
+    ("anachron.launch",),  # sealed launchers
+    ("anachron.cli",),  # the commands
+    ("anachron",),  # the package face: __init__ and __main__
+)
 
 
 def source_modules(root: Path = ROOT) -> dict[str, Path]:
@@ -128,6 +148,39 @@ def core_violations(name: str, is_package: bool, source: str) -> list[str]:
                 found.append(f"{line}: {text} (imports {module}, outside {CORE})")
         elif top not in sys.stdlib_module_names:
             found.append(f"{line}: {text} (imports {top}, not in the standard library)")
+    return sorted(found, key=lambda entry: int(entry.partition(":")[0]))
+
+
+def package_of(module: str, layers=LAYERS) -> str | None:
+    """The declared package holding *module* (the longest one that contains it), or None."""
+    face = (PACKAGE, f"{PACKAGE}.__main__")  # the face holds these two modules, not the packages below it
+    declared = [name for layer in layers for name in layer if (module in face if name == PACKAGE else _within(module, name))]
+    return max(declared, key=len) if declared else None
+
+
+def layer_violations(name: str, is_package: bool, source: str, layers=LAYERS) -> list[str]:
+    """Where a module imports a package of its own layer or of a layer above it (its own package excepted)."""
+    rank = {package: i for i, layer in enumerate(layers) for package in layer}
+    own = package_of(name, layers)
+    if own is None:
+        return [f"1: module {name} is in no package of LAYERS: give its package a layer"]
+    importer = _Importer(name, is_package)
+    found = []
+    for line, text, module, names in importer.imports(ast.parse(source)):
+        if module is None or not _within(module, PACKAGE):
+            continue
+        if module == PACKAGE and names:
+            # `from anachron import core` names a package; `from anachron import __version__` the face's one constant.
+            targets = [f"{PACKAGE}.{n}" for n in names if n != "__version__"]
+        else:
+            targets = [module]
+        for target in targets:
+            other = package_of(target, layers)
+            if other is None or other == own:
+                continue
+            if rank[other] >= rank[own]:
+                where = "its own layer" if rank[other] == rank[own] else "a layer above"
+                found.append(f"{line}: {text} ({own} imports {other}, {where})")
     return sorted(found, key=lambda entry: int(entry.partition(":")[0]))
 
 
@@ -225,6 +278,18 @@ class Layering(unittest.TestCase):
         self.assertIn(CORE, modules)
         self.assertIn("anachron.core.stats.wilson", modules)
         self.assertGreater(len([m for m in modules if _within(m, CORE)]), 10)
+
+    def test_every_package_has_a_layer(self):
+        packages = {
+            ".".join(path.relative_to(ROOT).parent.parts)
+            for path in (ROOT / PACKAGE).rglob("__init__.py")
+        }
+        self.assertEqual({p for p in packages if package_of(p) is None}, set())
+
+    def test_each_package_imports_only_the_layers_below(self):
+        _, problems = _each_module(lambda name, is_package, source, _: layer_violations(name, is_package, source))
+        if problems:
+            self.fail(_report("imports that run back up (tests/project/test_layering.py, LAYERS):", problems))
 
     def test_core_imports_only_itself_and_the_standard_library(self):
         _, problems = _each_module(lambda name, is_package, source, _: core_violations(name, is_package, source))
@@ -353,6 +418,36 @@ class SelfTest(unittest.TestCase):
         self.assertEqual(self.core(source), [])
         self.assertEqual(self.core("from .. import errors\n", name="anachron.core.stats.wilson"), [])
         self.assertEqual(self.core("from anachron.store import index\n", name="anachron.store.memory"), [])
+
+    LAYERS = (("anachron.core",), ("anachron.store", "anachron.bank"), ("anachron.output",), ("anachron",))
+
+    def layered(self, source, name="anachron.store.memory", is_package=False):
+        return layer_violations(name, is_package, textwrap.dedent(source), self.LAYERS)
+
+    def test_layers_refuse_imports_up_and_across(self):
+        found = self.layered(
+            """
+            from anachron.core.dates import parse_date
+            from anachron.store.spec import open_corpus
+            from anachron.output.html import report_html
+            def later():
+                from anachron.bank.run import BankRun
+                import anachron.output.records
+            """
+        )
+        self.assertEqual([entry.partition(":")[0] for entry in found], ["4", "6", "7"])
+        self.assertIn("a layer above", found[0])
+        self.assertIn("its own layer", found[1])
+
+    def test_layers_pass_what_lies_below_and_the_version(self):
+        source = "from anachron import __version__\nfrom anachron import core\nfrom anachron.core import errors\n"
+        self.assertEqual(self.layered(source, name="anachron.output.records"), [])
+        self.assertEqual(self.layered("from anachron.store import bank\n", name="anachron.output"), [])
+        self.assertEqual(len(self.layered("from anachron import output\n", name="anachron.bank.run")), 1)
+        self.assertEqual(self.layered("from anachron.cli import main\n", name="anachron"), [])
+
+    def test_a_module_outside_every_layer_is_reported(self):
+        self.assertEqual(len(self.layered("import os\n", name="anachron.newroom.x")), 1)
 
     def test_private_names_are_refused(self):
         found = self.private("from ..core.corpus import Corpus, _item, _check_links\n")

@@ -22,7 +22,6 @@ inputs and seed give the same report, byte for byte.
 
 from __future__ import annotations
 
-import html
 import math
 import numbers
 import random
@@ -32,6 +31,7 @@ from fractions import Fraction
 from dataclasses import asdict, dataclass
 from typing import Any, Mapping, Sequence
 
+from anachron.core.display import render_html
 from anachron.core.docs import doc_url
 from anachron.core.errors import AnachronError
 from anachron.core.validate import positive_int
@@ -99,7 +99,7 @@ class ModeComparison:
         row["warnings"] = "\n".join(self.warnings)
         return [row]
 
-    def _rows(self) -> list[tuple[str, int, str]]:
+    def table_rows(self) -> list[tuple[str, int, str]]:
         """(label, label width, value): the widths give the published table shape."""
         name = "TCLR" if self.metric == "tclr" else self.metric
         mean_width = max(22, len(f"unrestricted mean {name}"))  # longer metric names stay aligned
@@ -124,7 +124,7 @@ class ModeComparison:
             ("exact sign-test p", 24, _format_p(self.sign_test_p, self.sign_test_log10_p)),
         ]
 
-    def _method(self) -> list[tuple[str, int, str]]:
+    def method_rows(self) -> list[tuple[str, int, str]]:
         """What made the figures: the metric, the resamples and the seed (shown in HTML)."""
         runs = [(f"{side} run", 0, label) for side, label in
                 (("unrestricted", self.unrestricted_label), ("enforced", self.enforced_label)) if label is not None]
@@ -142,18 +142,13 @@ class ModeComparison:
         for side, label in (("unrestricted", self.unrestricted_label), ("enforced", self.enforced_label)):
             if label is not None:
                 lines.append(f"  {side + ' run':<22}  {label}")
-        lines += [f"  {label:<{width}}  {value}" for label, width, value in self._rows()]
+        lines += [f"  {label:<{width}}  {value}" for label, width, value in self.table_rows()]
         lines += [f"  warning: {warning}" for warning in self.warnings]
         return "\n".join(lines)
 
-    def _repr_html_(self) -> str:
-        rows = "".join(
-            f'<tr><th style="text-align:left">{html.escape(label)}</th>'
-            f'<td style="text-align:right">{html.escape(value)}</td></tr>'
-            for label, _, value in self._rows() + self._method()
-        )
-        notes = "".join(f"<p>warning: {html.escape(warning)}</p>" for warning in self.warnings)
-        return f"<table><caption>Paired mode comparison (n={self.n})</caption><tbody>{rows}</tbody></table>{notes}"
+    def _repr_html_(self) -> str | None:
+        """A notebook's display, by the renderer the output side registers (:mod:`anachron.core.display`)."""
+        return render_html(self)
 
 
 def _signed(x: float) -> str:

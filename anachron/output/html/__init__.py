@@ -11,13 +11,17 @@ as :func:`~anachron.output.html.tables.sample_card`, a
 :func:`~anachron.output.html.tables.summary_table`.
 """
 
+from anachron.bank.run import BankRun
 from anachron.core.display import register_html
 from anachron.core.leakage import RunSummary, SampleResult
+from anachron.core.stats import ModeComparison
 from anachron.output.html.page import Run, report_figures, report_html
 from anachron.output.html.runs import load_input
-from anachron.output.html.tables import sample_card, summary_table
+from anachron.output.html.tables import bank_run_card, comparison_card, sample_card, summary_table
 
 register_html(SampleResult, sample_card)
 register_html(RunSummary, summary_table)
+register_html(ModeComparison, comparison_card)
+register_html(BankRun, bank_run_card)
 
 __all__ = ["Run", "load_input", "report_figures", "report_html"]

@@ -7,13 +7,14 @@ through :func:`~anachron.output.html._text.esc`.
 
 from __future__ import annotations
 
+import html
 from typing import Any, Mapping, Sequence
 
 from anachron.core.leakage import FAILED_STATUSES, RunSummary, SampleResult
 from anachron.output.report import completeness_line, seal_line
 from anachron.output.html._text import esc, num, pct
 
-__all__ = ["bank_card", "comparison_table", "sample_card", "sample_table", "summary_rows", "summary_table"]
+__all__ = ["bank_card", "bank_run_card", "comparison_card", "comparison_table", "sample_card", "sample_table", "summary_rows", "summary_table"]
 
 
 _SHORT = 24  # characters: a longer value (a verdict, a warning) is prose, and wraps instead of widening the table
@@ -371,3 +372,19 @@ def _show(value: Any) -> str:
     if isinstance(value, dict):
         return ", ".join(f"{k} {_show(v)}" for k, v in value.items())
     return "n/a" if value is None else str(value)
+
+
+def comparison_card(comparison: Any) -> str:
+    """A notebook's display of a :class:`~anachron.core.ModeComparison`: its figures, the method, the warnings."""
+    rows = "".join(
+        f'<tr><th style="text-align:left">{html.escape(label)}</th>'
+        f'<td style="text-align:right">{html.escape(value)}</td></tr>'
+        for label, _, value in comparison.table_rows() + comparison.method_rows()
+    )
+    notes = "".join(f"<p>warning: {html.escape(warning)}</p>" for warning in comparison.warnings)
+    return f"<table><caption>Paired mode comparison (n={comparison.n})</caption><tbody>{rows}</tbody></table>{notes}"
+
+
+def bank_run_card(run: Any) -> str:
+    """A notebook's display of a :class:`~anachron.bank.run.BankRun`: the score card, the four checks, the cutoff split."""
+    return bank_card(run.to_dict(), oracles={"respect": run.respect.to_dict(), "ignore": run.ignore.to_dict()})

@@ -198,20 +198,6 @@ class TableTest(unittest.TestCase):
         self.assertIsNone(report.relative_ci_low)
         self.assertTrue(any(w.startswith("the relative reduction's interval is not reported") for w in report.warnings))
 
-    def test_html(self):
-        report = compare_modes(self.U, self.E, n_resamples=100, seed=7)
-        html = report._repr_html_()
-        self.assertTrue(html.startswith("<table><caption>Paired mode comparison (n=27)</caption>"))
-        self.assertIn('<th style="text-align:left">improved / worsened / tied</th><td style="text-align:right">7 / 0 / 20</td>', html)
-        self.assertEqual(html.count("<tr>"), 13)
-        self.assertIn('<th style="text-align:left">interval</th><td style="text-align:right">percentile</td>', html)
-        self.assertIn("<p>warning: n = 27 is below 30", html)
-        self.assertIn('<th style="text-align:left">seed</th><td style="text-align:right">7</td>', html)
-        self.assertIn('<th style="text-align:left">bootstrap resamples</th><td style="text-align:right">100</td>', html)
-        self.assertIn('<th style="text-align:left">metric</th><td style="text-align:right">tclr</td>', html)
-        odd = compare_modes({"a": 1}, {"a": 0}, metric="result_leaks", n_resamples=100)
-        self.assertIn("result_leaks", odd._repr_html_())
-
     def test_tiny_p_is_printed_from_its_logarithm(self):
         report = compare_modes(*pairs_with(2000, 0, 0), n_resamples=100)
         self.assertEqual(report.sign_test_p, SMALLEST)
