@@ -1,7 +1,7 @@
 """``anachron outcomes``: forecast scores with the leak split, as a report (docs/outcomes.md).
 
 OUTCOME MATERIAL (reads resolutions): never imported by a serving path.
-The arithmetic is :mod:`anachron.forecasts.scoring`; the model badge is the
+The arithmetic is :mod:`anachron.forecasts.model_score` and its neighbours; the model badge is the
 bank's rule (:meth:`anachron.bank.cutoffs.ModelCutoff.badge_on`); the
 paired comparison of two models is :func:`anachron.core.stats.compare_modes`
 over their per-sample Brier scores.  This module joins the files, and
@@ -19,18 +19,10 @@ from typing import Any, Mapping, Sequence
 from anachron.bank.cutoffs import BADGES
 from anachron.core.dates import parse_date
 from anachron.core.errors import AnachronError
-from anachron.forecasts.scoring import (
-    LOG_CLIP,
-    SUM_TOLERANCE,
-    Forecast,
-    base_rate,
-    check_kind,
-    difficulty_adjusted,
-    score_model,
-    scored_sample,
-    uniform,
-)
 from anachron.core.stats import compare_modes
+from anachron.forecasts.difficulty import difficulty_adjusted
+from anachron.forecasts.forecast import LOG_CLIP, SUM_TOLERANCE, Forecast, check_kind
+from anachron.forecasts.model_score import base_rate, score_model, scored_sample, uniform
 from anachron.forecasts.reading import Forecasts, load_forecasts, load_resolutions, load_scores
 
 __all__ = ["BADGES", "build_report", "ranked", "render_table", "load_forecasts", "load_resolutions", "load_scores"]
