@@ -20,5 +20,7 @@ The command's files and outputs:
 
 - :mod:`anachron.forecasts.reading`: the forecast, resolution and score files;
 - :mod:`anachron.forecasts.report`: the files (and the bank's model cutoffs)
-  joined into one report, and its table.
+  joined into one report;
+- :mod:`anachron.forecasts.table`: the report as the text leaderboard (the
+  HTML page is :mod:`anachron.output.html.forecasts`).
 """
