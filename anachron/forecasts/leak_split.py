@@ -14,9 +14,10 @@ json``) through :func:`leak_class`:
   :func:`anachron.core.seal.stored_status` says);
 - ``clean``: neither.
 
-A count that is absent reads as 0, and so does ``seal_breaches: null`` (the
-run was not audited); any other count must be a non-negative integer, and
-``warnings`` a list of strings.
+A count that is absent or null reads as 0 (``seal_breaches`` is null when
+the run was not audited); any other count must be a non-negative integer,
+and ``warnings`` (absent: none) a list of strings, or it is an error naming
+*where*.
 
 >>> leak_class({"content_leaks": 2, "undated": 1}), leak_class({"warnings": ["skipped 1 item"]})
 ('leaked', 'unverified')
