@@ -1,7 +1,7 @@
 """``anachron outcomes PREDICTIONS... RESOLUTIONS``: forecast scores with the leak split (docs/outcomes.md).
 
 OUTCOME MATERIAL (reads resolutions): never imported by a serving path.
-Thin over :mod:`anachron.forecasts.report`.
+Thin over :mod:`anachron.forecasts.report` (the report) and :mod:`anachron.forecasts.table` (its text).
 """
 
 from __future__ import annotations
@@ -70,7 +70,8 @@ def _scores(values: list[str]) -> dict[str | None, str]:
 
 
 def run(args: argparse.Namespace) -> int:
-    from anachron.forecasts.report import build_report, render_table
+    from anachron.forecasts.report import build_report
+    from anachron.forecasts.table import render_table
 
     check_options(args.confidence, args.resamples, args.seed, names=_FLAGS)
     scores = _scores(args.scores)

@@ -2,9 +2,25 @@
 
 OUTCOME MATERIAL (it reads resolutions): never imported by a serving path.
 
-- :mod:`anachron.forecasts.scoring`: the arithmetic on forecasts already read
-  (Brier, log loss, reliability, the leak split, the difficulty-adjusted Brier);
-- :mod:`anachron.forecasts.reading`: the forecast, resolution, score and
-  model-cutoff files;
-- :mod:`anachron.forecasts.report`: the files joined into one report, and its table.
+The arithmetic on forecasts already read (standard library, no I/O):
+
+- :mod:`anachron.forecasts.forecast`: one forecast, its checks and its
+  scores (Brier, log loss), and the probability an answer states;
+- :mod:`anachron.forecasts.leak_split`: each sample leaked, unverified or
+  clean, and its answer-leak sources;
+- :mod:`anachron.forecasts.reliability`: the reliability table (Wilson
+  interval per bin);
+- :mod:`anachron.forecasts.model_score`: a model's scores over its samples,
+  the skill against a baseline, the leak split and inflation, each with a
+  paired bootstrap CI;
+- :mod:`anachron.forecasts.difficulty`: the difficulty-adjusted Brier
+  (ForecastBench's two-way fixed effects).
+
+The command's files and outputs:
+
+- :mod:`anachron.forecasts.reading`: the forecast, resolution and score files;
+- :mod:`anachron.forecasts.report`: the files (and the bank's model cutoffs)
+  joined into one report;
+- :mod:`anachron.forecasts.table`: the report as the text leaderboard (the
+  HTML page is :mod:`anachron.output.html.forecasts`).
 """

@@ -7,7 +7,7 @@ The file formats (docs/outcomes.md, "Inputs"):
   direction, ...}]``); or JSON Lines of ``{"sample_id", "probability"}`` or
   ``{"sample_id", "probabilities": {option: p}}``, with an optional
   ``"model"``; or trace lines (``{"sample_id", "answer", ...}``), whose
-  answer's probability is read by :func:`anachron.forecasts.scoring.answer_probability`;
+  answer's probability is read by :func:`anachron.forecasts.forecast.answer_probability`;
 - **resolutions**: a ForecastBench resolution set (``resolutions: [{id,
   resolution_date, resolved_to, resolved, direction}]``; an entry with
   ``resolved: false`` has no resolution yet; the set's ``forecast_due_date``
@@ -38,7 +38,7 @@ from anachron.core.attribution import parse_when
 from anachron.core.dates import parse_date
 from anachron.core.errors import AnachronError, describe
 from anachron.core.jsonio import parse_json, read_records, read_text
-from anachron.forecasts.scoring import Forecast, answer_probability, check_distribution, check_probability
+from anachron.forecasts.forecast import Forecast, answer_probability, check_distribution, check_probability
 
 __all__ = ["Forecasts", "Resolution", "day_field", "load_forecasts", "load_resolutions", "load_scores", "read_day"]
 

@@ -1,11 +1,16 @@
-"""``anachron outcomes``: forecast scores with the leak split, as a report (docs/outcomes.md).
+"""``anachron outcomes``: the forecast, resolution, leakage-score and model-cutoff files joined into one report.
 
 OUTCOME MATERIAL (reads resolutions): never imported by a serving path.
-The arithmetic is :mod:`anachron.forecasts.scoring`; the model badge is the
-bank's rule (:meth:`anachron.bank.cutoffs.ModelCutoff.badge_on`); the
-paired comparison of two models is :func:`anachron.core.stats.compare_modes`
-over their per-sample Brier scores.  This module joins the files, and
-:func:`render_table` prints the leaderboard.
+The files are read by :mod:`anachron.forecasts.reading`; each model's
+scores are :func:`anachron.forecasts.model_score.score_model`'s, its
+difficulty-adjusted Brier :func:`anachron.forecasts.difficulty.difficulty_adjusted`'s;
+the model badge is the bank's rule
+(:meth:`anachron.bank.cutoffs.ModelCutoff.badge_on`); the paired
+comparison of two models is :func:`anachron.core.stats.compare_modes` over
+their per-sample Brier scores.  The report is JSON-ready data
+(docs/outcomes.md, "JSON"); :mod:`anachron.forecasts.table` prints it as the
+leaderboard, :mod:`anachron.output.html.forecasts` draws it, and both rank
+its models by :func:`ranked`.
 """
 
 from __future__ import annotations
@@ -19,23 +24,13 @@ from typing import Any, Mapping, Sequence
 from anachron.bank.cutoffs import BADGES
 from anachron.core.dates import parse_date
 from anachron.core.errors import AnachronError
-from anachron.forecasts.scoring import (
-    LOG_CLIP,
-    SUM_TOLERANCE,
-    Forecast,
-    base_rate,
-    check_kind,
-    difficulty_adjusted,
-    score_model,
-    scored_sample,
-    uniform,
-)
 from anachron.core.stats import compare_modes
+from anachron.forecasts.difficulty import difficulty_adjusted
+from anachron.forecasts.forecast import LOG_CLIP, SUM_TOLERANCE, Forecast, check_kind
+from anachron.forecasts.model_score import base_rate, score_model, scored_sample, uniform
 from anachron.forecasts.reading import Forecasts, load_forecasts, load_resolutions, load_scores
 
-__all__ = ["BADGES", "build_report", "ranked", "render_table", "load_forecasts", "load_resolutions", "load_scores"]
-
-_SHOWN = 5
+__all__ = ["build_report", "ranked"]
 
 
 def _baseline_forecasts(spec: str) -> tuple[str, Any]:
@@ -201,95 +196,6 @@ def build_report(
     }
 
 
-# --------------------------------------------------------------------------- the table
-
-
-def _f(value: float | None, digits: int = 3) -> str:
-    return "n/a" if value is None else f"{value + 0.0:.{digits}f}"
-
-
-def _signed(value: float | None) -> str:
-    return "n/a" if value is None else f"{value + 0.0:+.3f}"
-
-
-def _ci(iv: Mapping[str, Any], signed: bool = False) -> str:
-    show = _signed if signed else _f
-    if iv is None or iv.get("value") is None:
-        return "n/a"
-    if iv.get("ci_low") is None:
-        return show(iv["value"])
-    return f"{show(iv['value'])} [{show(iv['ci_low'])}, {show(iv['ci_high'])}]"
-
-
-def _grid(header: Sequence[str], rows: Sequence[Sequence[str]], indent: str = "  ") -> list[str]:
-    widths = [max(len(h), *(len(r[i]) for r in rows)) if rows else len(h) for i, h in enumerate(header)]
-    lines = [indent + "  ".join(h.ljust(w) for h, w in zip(header, widths)).rstrip()]
-    lines.append(indent + "  ".join("-" * w for w in widths))
-    lines += [indent + "  ".join(c.ljust(w) for c, w in zip(row, widths)).rstrip() for row in rows]
-    return lines
-
-
 def ranked(report: Mapping[str, Any], badge: str) -> list[Mapping[str, Any]]:
     """The leaderboard of one badge: its models by Brier, then name (the table and the HTML page rank alike)."""
     return sorted((m for m in report["models"] if m["badge"] == badge), key=lambda m: (m["brier"]["value"], m["model"]))
-
-
-def render_table(report: Mapping[str, Any]) -> str:
-    """The leaderboard, one block per badge (pre-event models first; the two are never ranked together)."""
-    level = f"{report['confidence'] * 100:.10g}%"
-    out = [
-        f"Forecast outcomes: {len(report['models'])} model(s); Brier (lower is better) with {level} bootstrap CIs "
-        f"({report['resamples']} resamples, seed {report['seed']}); skill against {report['baseline']}"
-    ]
-    for badge in BADGES:
-        rows = ranked(report, badge)
-        if not rows:
-            continue
-        out += ["", f"[{badge}]"]
-        header = ["rank", "model", "n", "Brier [CI]", "adj. Brier", "log loss", "skill"]
-        if report["leak_split"]:
-            header += ["clean n", "clean Brier", "leaked n", "leaked Brier", "leak inflation [CI]"]
-        table = []
-        for rank, m in enumerate(rows, start=1):
-            row = [str(rank), m["model"], str(m["n"]), _ci(m["brier"]), _f(m["difficulty_adjusted_brier"]),
-                   _f(m["log_loss"]["value"]), _f(m["brier_skill"]["value"])]
-            if report["leak_split"]:
-                split = m["leak_split"]
-                row += [str(split["clean"]["n"]), _f(split["clean"]["value"]), str(split["leaked"]["n"]),
-                        _f(split["leaked"]["value"]), _ci(split["inflation"], signed=True)]
-            table.append(row)
-        out += _grid(header, table)
-    notes = []
-    for m in report["models"]:
-        notes.append(f"{m['model']}: {m['badge']} ({m['badge_reason']})")
-        if report["leak_split"]:
-            split = m["leak_split"]
-            parts = [f"unverified {split['unverified']['n']} (Brier {_f(split['unverified']['value'])}, never counted clean)"]
-            for source, part in split["by_source"].items():
-                if not part["brier"]["n"]:
-                    continue
-                parts.append(f"{source} answer leaks {part['brier']['n']} (Brier {_f(part['brier']['value'])}, "
-                             f"inflation {_ci(part['inflation'], signed=True)})")
-            notes.append("  " + "; ".join(parts))
-            if m.get("unscored_samples", {}).get("n"):
-                notes.append(f"  {m['unscored_samples']['n']} sample(s) without leakage scores: counted unverified")
-        for key, what in (("missing_resolutions", "forecast(s) without a resolution, not scored"),
-                          ("unread_answers", "answer(s) stating no probability, not scored")):
-            if m[key]["n"]:
-                shown = ", ".join(m[key]["samples"][:_SHOWN]) + (", ..." if m[key]["n"] > _SHOWN else "")
-                notes.append(f"  {m[key]['n']} {what}: {shown}")
-    out += ["", *notes]
-    if report["comparisons"]:
-        out += ["", "Paired comparisons (Brier of a minus b over the samples both forecast; compare_modes):"]
-        for c in report["comparisons"]:
-            if not c["n"]:
-                out.append(f"  {c['a']} vs {c['b']}: {c['note']}")
-                continue
-            mixed = "" if c["badges"][0] == c["badges"][1] else f" ({c['badges'][0]} vs {c['badges'][1]}: not one leaderboard)"
-            out.append(
-                f"  {c['a']} vs {c['b']} (n={c['n']}): {_signed(c['mean_reduction'])} "
-                f"[{_signed(c['ci_low'])}, {_signed(c['ci_high'])}], sign-test p {c['sign_test_p']:.4f}{mixed}"
-            )
-    if report["unresolved_entries"]:
-        out += ["", f"{report['unresolved_entries']} resolution entr(ies) not resolved yet"]
-    return "\n".join(out)

@@ -1,0 +1,292 @@
+"""A model's scores over its resolved samples, each with a seeded percentile-bootstrap CI.
+
+Over a model's ``n`` samples (:class:`ScoredSample`, one per resolved
+forecast, from :func:`scored_sample`):
+
+- the mean **Brier** and mean **log loss** (:mod:`anachron.forecasts.forecast`);
+- the **Brier skill score** ``1 - mean Brier / mean baseline Brier``,
+  ``None`` when the baseline's mean is 0 (a perfect baseline leaves nothing
+  to beat).  The baseline is 0.5 (:func:`uniform`: uniform over a
+  categorical forecast's options), the base rate (:func:`base_rate`: the
+  mean outcome of the samples scored; binary only) or a given forecast (a
+  market or community probability);
+- the **reliability table** (:mod:`anachron.forecasts.reliability`);
+- with leakage scores, **the leak split** (:mod:`anachron.forecasts.leak_split`):
+  the mean Brier per leak class, the **leak inflation** ``mean(all) -
+  mean(clean)`` (``None`` without a clean sample), and both again per
+  answer-leak source.
+
+Every figure but the reliability table (whose bins carry Wilson intervals)
+is an :class:`Interval`: the value, its CI and its ``n``.  The CIs come
+from B resamples (``random.Random(seed)``, ``n`` indices drawn with
+replacement), each statistic recomputed on the same resample, so they are
+paired: the inflation's CI is that of ``mean(all) - mean(clean)`` within
+each resample.  The CI's ends are the ``(1 - confidence) / 2`` and
+``(1 + confidence) / 2`` percentiles of the draws
+(:func:`anachron.core.stats.bootstrap.percentile`).  A resample without a
+clean sample has no inflation and is left out of its CI
+(``undefined_resamples`` counts them).
+
+>>> f = Forecast("s1", "m", probability=0.75)
+>>> score = score_model("m", [scored_sample(f, 1, uniform(f))], baseline="0.5", n_resamples=10)
+>>> score.brier.value, score.skill.value  # 1 - 0.0625 / 0.25
+(0.0625, 0.75)
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from dataclasses import dataclass, field
+from typing import Any, Mapping, Sequence
+
+from anachron.core.errors import AnachronError
+from anachron.core.stats.bootstrap import percentile
+from anachron.forecasts.forecast import Forecast, brier, log_loss
+from anachron.forecasts.leak_split import SOURCES, leak_class, leak_sources
+from anachron.forecasts.reliability import ReliabilityBin, calibration_pairs, reliability
+
+__all__ = ["Interval", "ModelScore", "ScoredSample", "base_rate", "score_model", "scored_sample", "uniform"]
+
+
+@dataclass(frozen=True)
+class Interval:
+    """A statistic, its bootstrap percentile CI, and how many samples it is over (``value`` None: no sample)."""
+
+    value: float | None
+    ci_low: float | None
+    ci_high: float | None
+    n: int
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"value": self.value, "ci_low": self.ci_low, "ci_high": self.ci_high, "n": self.n}
+
+
+@dataclass(frozen=True)
+class ScoredSample:
+    """One sample's scores under one model, with its baseline's Brier and its leak class (None: no leakage scores)."""
+
+    sample_id: str
+    brier: float
+    log_loss: float
+    baseline_brier: float
+    calibration: tuple[tuple[float, int], ...]
+    leak: str | None = None
+    sources: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class ModelScore:
+    """A model's scores over its resolved samples (docs/outcomes.md, "JSON")."""
+
+    model: str
+    n: int
+    brier: Interval
+    log_loss: Interval
+    skill: Interval  # the Brier skill score against the baseline
+    baseline: str
+    reliability: tuple[ReliabilityBin, ...]
+    split: Mapping[str, Interval] | None = None  # leak class -> mean Brier over it
+    inflation: Interval | None = None  # mean Brier over all - over clean
+    by_source: Mapping[str, Mapping[str, Interval]] | None = None  # source -> {"brier", "inflation"}
+    undefined_resamples: int = 0  # resamples without a clean sample, left out of the inflation CI
+    extra: Mapping[str, Any] = field(default_factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {
+            "model": self.model,
+            "n": self.n,
+            "brier": self.brier.to_dict(),
+            "log_loss": self.log_loss.to_dict(),
+            "brier_skill": {**self.skill.to_dict(), "baseline": self.baseline},
+            "reliability": [b.to_dict() for b in self.reliability],
+        }
+        if self.split is not None:
+            out["leak_split"] = {
+                **{name: interval.to_dict() for name, interval in self.split.items()},
+                "inflation": self.inflation.to_dict() if self.inflation else None,
+                "undefined_resamples": self.undefined_resamples,
+                "by_source": {
+                    source: {name: iv.to_dict() for name, iv in parts.items()} for source, parts in (self.by_source or {}).items()
+                },
+            }
+        out.update(self.extra)
+        return out
+
+
+def _mean(values: Sequence[float]) -> float | None:
+    return math.fsum(values) / len(values) if values else None
+
+
+def _interval(point: float | None, draws: list[float], confidence: float, n: int) -> Interval:
+    if point is None or not draws:
+        return Interval(point, None, None, n)
+    draws.sort()
+    alpha = (1 - confidence) / 2
+    return Interval(point, percentile(draws, alpha), percentile(draws, 1 - alpha), n)
+
+
+def _skill(brier_sum: float, baseline_sum: float) -> float | None:
+    return 1 - brier_sum / baseline_sum if baseline_sum else None
+
+
+def score_model(
+    model: str,
+    samples: Sequence[ScoredSample],
+    *,
+    baseline: str,
+    n_resamples: int = 2000,
+    seed: int = 0,
+    confidence: float = 0.95,
+) -> ModelScore:
+    """Score one model's *samples* (at least one), each figure with a percentile-bootstrap CI.
+
+    Every statistic is recomputed on the same B resamples of the samples
+    (``random.Random(seed)``, indices drawn with replacement), so the
+    intervals are paired: the inflation's CI is that of ``mean(all) -
+    mean(clean)`` over each resample.  A resample without a clean sample has
+    no inflation and is left out of its CI (``undefined_resamples`` counts
+    them); likewise per source.  The leak split is computed when every
+    sample carries a leak class.
+    """
+    n = len(samples)
+    if not n:
+        raise AnachronError(f"model {model!r}: no resolved sample to score")
+    briers = [s.brier for s in samples]
+    logs = [s.log_loss for s in samples]
+    bases = [s.baseline_brier for s in samples]
+    has_split = all(s.leak is not None for s in samples)
+    classes = ("clean", "leaked", "unverified")
+    member = {c: [s.leak == c for s in samples] for c in classes}
+    source_member = {src: [s.leak == "clean" or src in s.sources for s in samples] for src in SOURCES}
+
+    # The groups each sample adds to: its class, each answer-leak source it has, and, for the source
+    # split, "clean or that source".  One pass over a resample sums every group at once.
+    groups: list[tuple[str, ...]] = []
+    for i, s in enumerate(samples):
+        keys: list[str] = []
+        if has_split:
+            keys.append(f"class:{s.leak}")
+            keys += [f"src:{src}" for src in SOURCES if src in s.sources]
+            keys += [f"merged:{src}" for src in SOURCES if source_member[src][i]]
+        groups.append(tuple(keys))
+    rng = random.Random(seed)
+    draws: dict[str, list[float]] = {"brier": [], "log": [], "skill": [], "inflation": []}
+    draws.update({f"class:{c}": [] for c in classes})
+    for src in SOURCES:
+        draws[f"src:{src}"] = []
+        draws[f"srcinf:{src}"] = []
+    undefined = 0
+    indices = range(n)
+    for _ in range(n_resamples):
+        total = log_total = base_total = 0.0
+        sums: dict[str, float] = {}
+        counts: dict[str, int] = {}
+        for i in rng.choices(indices, k=n):
+            b = briers[i]
+            total += b
+            log_total += logs[i]
+            base_total += bases[i]
+            for key in groups[i]:
+                sums[key] = sums.get(key, 0.0) + b
+                counts[key] = counts.get(key, 0) + 1
+        draws["brier"].append(total / n)
+        draws["log"].append(log_total / n)
+        skill = _skill(total, base_total)
+        if skill is not None:
+            draws["skill"].append(skill)
+        if not has_split:
+            continue
+        for c in classes:
+            if counts.get(f"class:{c}"):
+                draws[f"class:{c}"].append(sums[f"class:{c}"] / counts[f"class:{c}"])
+        clean = sums["class:clean"] / counts["class:clean"] if counts.get("class:clean") else None
+        if clean is None:
+            undefined += 1
+        else:
+            draws["inflation"].append(total / n - clean)
+        for src in SOURCES:
+            if counts.get(f"src:{src}"):
+                draws[f"src:{src}"].append(sums[f"src:{src}"] / counts[f"src:{src}"])
+                if clean is not None:
+                    draws[f"srcinf:{src}"].append(sums[f"merged:{src}"] / counts[f"merged:{src}"] - clean)
+
+    pairs = [pair for s in samples for pair in s.calibration]
+    point_skill = _skill(math.fsum(briers), math.fsum(bases))
+    split = inflation = by_source = None
+    if has_split:
+        split = {}
+        for c in classes:
+            values = [b for b, m in zip(briers, member[c]) if m]
+            split[c] = _interval(_mean(values), draws[f"class:{c}"], confidence, len(values))
+        clean = _mean([b for b, m in zip(briers, member["clean"]) if m])
+        inflation = _interval(None if clean is None else math.fsum(briers) / n - clean, draws["inflation"], confidence, n)
+        by_source = {}
+        for src in SOURCES:
+            with_src = [b for b, s in zip(briers, samples) if src in s.sources]
+            merged = [b for b, m in zip(briers, source_member[src]) if m]
+            point = None if clean is None or not with_src else math.fsum(merged) / len(merged) - clean
+            by_source[src] = {
+                "brier": _interval(_mean(with_src), draws[f"src:{src}"], confidence, len(with_src)),
+                "inflation": _interval(point, draws[f"srcinf:{src}"] if with_src else [], confidence, len(merged)),
+            }
+    return ModelScore(
+        model=model,
+        n=n,
+        brier=_interval(math.fsum(briers) / n, draws["brier"], confidence, n),
+        log_loss=_interval(math.fsum(logs) / n, draws["log"], confidence, n),
+        skill=_interval(point_skill, draws["skill"], confidence, n),
+        baseline=baseline,
+        reliability=reliability(pairs, confidence=confidence),
+        split=split,
+        inflation=inflation,
+        by_source=by_source,
+        undefined_resamples=undefined if has_split else 0,
+    )
+
+
+def scored_sample(
+    forecast: Forecast,
+    outcome: int | str,
+    baseline: Forecast,
+    leak: Mapping[str, Any] | None = None,
+    where: str = "scores",
+    *,
+    split: bool = False,
+) -> ScoredSample:
+    """One sample's :class:`ScoredSample`: its Brier and log loss, its baseline's Brier, and its leak class from *leak*.
+
+    With *split* (leakage scores were given for the run) a sample without
+    its own record (*leak* ``None``) is ``unverified``: nothing shows it clean.
+    """
+    if split and leak is None:
+        leak_label: str | None = "unverified"
+    else:
+        leak_label = None if leak is None else leak_class(leak, where)
+    return ScoredSample(
+        forecast.sample_id,
+        brier(forecast, outcome),
+        log_loss(forecast, outcome),
+        brier(baseline, outcome),
+        tuple(calibration_pairs(forecast, outcome)),
+        leak_label,
+        () if leak is None else leak_sources(leak, where),
+    )
+
+
+def uniform(forecast: Forecast) -> Forecast:
+    """The 0.5 baseline of *forecast*'s sample: 0.5, or uniform over its options."""
+    if forecast.binary:
+        return Forecast(forecast.sample_id, "baseline", probability=0.5)
+    assert forecast.probabilities is not None
+    k = len(forecast.probabilities)
+    return Forecast(forecast.sample_id, "baseline", probabilities={option: 1 / k for option in forecast.probabilities})
+
+
+def base_rate(outcomes: Sequence[int | str]) -> float:
+    """The base rate of binary *outcomes* (its mean); an error if one is not 0 or 1 or there are none."""
+    if not outcomes:
+        raise AnachronError("--baseline base-rate: no resolved sample")
+    if any(o not in (0, 1) for o in outcomes):
+        raise AnachronError("--baseline base-rate needs binary resolutions (0 or 1); give a forecast file for categorical ones")
+    return sum(outcomes) / len(outcomes)  # type: ignore[arg-type]
