@@ -24,75 +24,66 @@ order only:
   (a score card with the four time-gate checks), :class:`Tally`;
 - :mod:`.build` -- :func:`build_bank` from dated facts (``facts.jsonl``);
 - :mod:`.filings` -- the filings corpus (one dated document per fact);
-- :mod:`.agents` -- the oracles as agents through a time lock (the data path);
+- :mod:`.oracle_agents` -- the oracles as agents through a time lock (the data path);
+- :mod:`.crosscheck` -- leaks between questions (``anachron bank crosscheck``),
+  over the question sets :mod:`.question_sets` reads;
 - :mod:`.model_judge` -- an Inspect model for the ambiguous remainder
   (optional: the ``inspect`` extra).
 
 The 95% interval of the leak rate is
 :func:`anachron.core.stats.wilson_interval`.
+
+The names below are imported when first used (PEP 562): importing one
+module of the bank (``anachron.bank.cutoffs``, say) loads only that module.
 """
+import importlib as _importlib
 
-from anachron.bank.build import build_bank, load_facts
-from anachron.bank.cutoffs import ModelCutoff, load_model_cutoffs, parse_model_cutoffs
-from anachron.bank.items import (
-    FORMAT,
-    Bank,
-    BankItem,
-    bank_version,
-    canonical_text,
-    default_bank_path,
-    load_bank,
-    manifest,
-    manifest_differences,
-    manifest_path_for,
-    manifest_version,
-    parse_bank,
-)
-from anachron.bank.judge import JUDGEMENTS, judge
-from anachron.bank.run import (
-    ORACLES,
-    BankRun,
-    Check,
-    ItemRecord,
-    Tally,
-    load_responses,
-    oracle_response,
-    oracle_responses,
-    parse_responses,
-    run_bank,
-)
-from anachron.bank.values import STATUSES, UNITS
+# Each public name -> the module that defines it.
+_API = {
+    "FORMAT": "anachron.bank.items",
+    "UNITS": "anachron.bank.values",
+    "STATUSES": "anachron.bank.values",
+    "JUDGEMENTS": "anachron.bank.judge",
+    "ORACLES": "anachron.bank.run",
+    "BankItem": "anachron.bank.items",
+    "Bank": "anachron.bank.items",
+    "ModelCutoff": "anachron.bank.cutoffs",
+    "Check": "anachron.bank.run",
+    "Tally": "anachron.bank.run",
+    "ItemRecord": "anachron.bank.run",
+    "BankRun": "anachron.bank.run",
+    "parse_bank": "anachron.bank.items",
+    "load_bank": "anachron.bank.items",
+    "default_bank_path": "anachron.bank.items",
+    "manifest_path_for": "anachron.bank.items",
+    "canonical_text": "anachron.bank.items",
+    "bank_version": "anachron.bank.items",
+    "manifest": "anachron.bank.items",
+    "manifest_differences": "anachron.bank.items",
+    "manifest_version": "anachron.bank.items",
+    "judge": "anachron.bank.judge",
+    "oracle_response": "anachron.bank.run",
+    "oracle_responses": "anachron.bank.run",
+    "parse_responses": "anachron.bank.run",
+    "load_responses": "anachron.bank.run",
+    "parse_model_cutoffs": "anachron.bank.cutoffs",
+    "load_model_cutoffs": "anachron.bank.cutoffs",
+    "run_bank": "anachron.bank.run",
+    "build_bank": "anachron.bank.build",
+    "load_facts": "anachron.bank.build",
+}
 
-__all__ = [
-    "FORMAT",
-    "UNITS",
-    "STATUSES",
-    "JUDGEMENTS",
-    "ORACLES",
-    "BankItem",
-    "Bank",
-    "ModelCutoff",
-    "Check",
-    "Tally",
-    "ItemRecord",
-    "BankRun",
-    "parse_bank",
-    "load_bank",
-    "default_bank_path",
-    "manifest_path_for",
-    "canonical_text",
-    "bank_version",
-    "manifest",
-    "manifest_differences",
-    "manifest_version",
-    "judge",
-    "oracle_response",
-    "oracle_responses",
-    "parse_responses",
-    "load_responses",
-    "parse_model_cutoffs",
-    "load_model_cutoffs",
-    "run_bank",
-    "build_bank",
-    "load_facts",
-]
+__all__ = list(_API)
+
+
+def __getattr__(name: str) -> object:
+    module = _API.get(name)
+    if module is None:
+        raise AttributeError(f"module 'anachron.bank' has no attribute {name!r}")
+    value = getattr(_importlib.import_module(module), name)
+    globals()[name] = value  # imported once
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(_API))
