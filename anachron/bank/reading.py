@@ -30,7 +30,6 @@ Reading a text for figures, in order:
 from __future__ import annotations
 
 import bisect
-import calendar
 import datetime
 import re
 from dataclasses import replace
@@ -38,8 +37,9 @@ from dataclasses import replace
 from anachron.core.dates import known_at
 from anachron.core.figures import SCALE_WORDS, Figure, read_figures, scale_power
 
-from anachron.core.grammar.names import MONTH, month_number
+from anachron.core.grammar.calendar_words import MONTH, month_number
 from anachron.core.grammar.numeric import Order, numeric_dates
+from anachron.core.grammar.periods import month_end
 
 __all__ = [
     "Figure",
@@ -232,7 +232,7 @@ def _until(text: str, m: re.Match[str], status: str, as_of) -> str:
         return status
     if date["om"]:  # a month: the status held to some day of it, so only a month before as_of tells
         first = readings[0]
-        last = datetime.date(first.year, first.month, calendar.monthrange(first.year, first.month)[1])
+        last = month_end(first.year, first.month)
         return _status_through(status, m.group(0), last, as_of) if known_at(last + datetime.timedelta(days=1), as_of) else status
     implied = {_status_through(status, m.group(0), day, as_of) for day in readings}
     if len(implied) != 1:

@@ -57,7 +57,7 @@ from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from typing import Any
 
-from anachron.core.grammar.names import MONTH_DOT_AFTER_SHORT, month_number
+from anachron.core.grammar.calendar_words import MONTH_DOT_AFTER_SHORT, month_number
 from anachron.core.grammar.numeric import Order, numeric_dates
 from anachron.core.figures import CURRENCIES, DOLLARS, Figure, as_percent, read_figures, same_figure
 from anachron.core.validate import Fields

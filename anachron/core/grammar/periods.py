@@ -20,10 +20,12 @@ OPEN_END = _dt.date.max  # the end of an open-ended period ("after:2023-01-01")
 def month_end(year: int, month: int) -> _dt.date:
     """The last day of *month* (1-12) of *year*.
 
-    >>> month_end(2023, 12)
-    datetime.date(2023, 12, 31)
+    >>> month_end(2023, 12), month_end(2023, 4)
+    (datetime.date(2023, 12, 31), datetime.date(2023, 4, 30))
     """
-    return _dt.date(year + month // 12, month % 12 + 1, 1) - ONE_DAY
+    if month == 12:  # not the day before 1 January next: that of 9999 is past date.max
+        return _dt.date(year, 12, 31)
+    return _dt.date(year, month + 1, 1) - ONE_DAY
 
 
 def add_months(day: _dt.date, months: int) -> _dt.date:
