@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any, Callable, Iterator, Mapping
 
 from anachron.core import Corpus
-from anachron.core.dates import format_date, parse_date
+from anachron.core.dates import format_date, iso_moment, parse_date
 from anachron.core.seal import SHELL_TOOLS, lock_tool, network_evidence
 from anachron.core.errors import AnachronError, describe
 from anachron.core.jsonio import Record, parse_json, read_text
@@ -225,14 +225,12 @@ def parse_arguments(raw: Any) -> Any:
 
 
 def _iso_time(value: Any) -> str | None:
-    """*value* when it is an ISO date-time the trace format reads (a log's odd timestamp is left out)."""
-    if not isinstance(value, str) or not value[:4].isascii() or not value[:4].isdigit():
-        return None
+    """*value* when it is an ISO date-time the trace format reads (a log's odd timestamp is left out,
+    one with no day in UTC too: the scorer would refuse the trace)."""
     try:
-        _dt.datetime.fromisoformat(value.replace("Z", "+00:00"))
-    except ValueError:
+        return value if iso_moment(value) is not None else None
+    except AnachronError:
         return None
-    return value
 
 
 def _first_string(arguments: Any, names: tuple[str, ...]) -> str | None:
