@@ -35,7 +35,7 @@ import re
 from dataclasses import replace
 
 from anachron.core.dates import known_at
-from anachron.core.figures import SCALE_WORDS, Figure, read_figures, scale_power
+from anachron.core.figures import SCALE_PLURALS, SCALE_WORDS, Figure, read_figures, scale_power
 
 from anachron.core.grammar.calendar_words import MONTH, month_number
 from anachron.core.grammar.numeric import Order, numeric_dates
@@ -92,11 +92,11 @@ _NOT_FIGURES = re.compile(
 )
 
 _SCALE_NOTE = re.compile(
-    r"\bin\s+(?:(?:USD|US\$|\$)\s*)?(?P<w1>thousands|millions|billions)\b"
-    r"|\b(?:USD|US\$|\$)\s*(?:in\s+)?(?P<w2>thousands|millions|billions)\b"
-    r"|\((?:in\s+)?(?:USD|US\$|\$)?\s*(?P<w3>" + SCALE_WORDS + r"|thousands|millions|billions)\)"
+    r"\bin\s+(?:(?:USD|US\$|\$)\s*)?(?P<w1>" + SCALE_PLURALS + r")\b"
+    r"|\b(?:USD|US\$|\$)\s*(?:in\s+)?(?P<w2>" + SCALE_PLURALS + r")\b"
+    r"|\((?:in\s+)?(?:USD|US\$|\$)?\s*(?P<w3>" + SCALE_WORDS + "|" + SCALE_PLURALS + r")\)"
     r"|\bin\s+(?:USD|US\$|\$)\s*(?P<w4>" + SCALE_WORDS + r")\b"
-    r"|\b(?P<w5>millions|billions|thousands)\s+of\s+(?:US\s+)?dollars\b",
+    r"|\b(?P<w5>" + SCALE_PLURALS + r")\s+of\s+(?:US\s+)?dollars\b",
     re.IGNORECASE,
 )
 _DOWNWARD = re.compile(
