@@ -19,8 +19,8 @@ from anachron.core import Corpus
 from anachron.core.dates import format_date, iso_moment, parse_date
 from anachron.core.seal import SHELL_TOOLS, lock_tool, network_evidence
 from anachron.core.errors import AnachronError, describe
-from anachron.core.jsonio import Record, parse_json, read_text
-from anachron.importers._results import fetch_item, loads, result_items, text_items, text_of
+from anachron.core.jsonio import Record, json_or_none, parse_json, read_text
+from anachron.importers._results import fetch_item, result_items, text_items, text_of
 
 QUERY_ARGUMENTS = ("query", "q", "search_query")
 URL_ARGUMENTS = ("url", "id_or_url", "link")
@@ -219,7 +219,7 @@ def stem(path: str) -> str:
 def parse_arguments(raw: Any) -> Any:
     """A call's arguments: a JSON string parsed (kept as the string when it is not JSON), an object as is."""
     if isinstance(raw, str):
-        parsed = loads(raw)
+        parsed = json_or_none(raw)
         return raw if parsed is None and raw.strip() != "null" else parsed
     return raw
 
