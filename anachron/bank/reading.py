@@ -39,7 +39,7 @@ from anachron.core.figures import SCALE_PLURALS, SCALE_WORDS, Figure, read_figur
 
 from anachron.core.grammar.calendar_words import MONTH, month_number
 from anachron.core.grammar.numeric import Order, numeric_dates
-from anachron.core.grammar.periods import month_end
+from anachron.core.grammar.periods import month_end, real_day
 
 __all__ = [
     "Figure",
@@ -258,15 +258,6 @@ _DATES = re.compile(
 )
 
 
-def _day(year: str, month: str | int, day: str | int):
-    import datetime as _dt
-
-    try:
-        return _dt.date(int(year), int(month), int(day))
-    except ValueError:
-        return None
-
-
 def dates(text: str) -> list[tuple["object", int]]:
     """The dates *text* states, ``(earliest day, position)`` in order.
 
@@ -286,13 +277,13 @@ def dates(text: str) -> list[tuple["object", int]]:
             found += [(day, m.start()) for day in numeric_dates(int(m["na"]), int(m["nb"]), int(m["ny"]), NUMERIC_ORDER)]
             continue
         if m["iy"]:
-            day = _day(m["iy"], m["im"], m["id"])
+            day = real_day(int(m["iy"]), int(m["im"]), int(m["id"]))
         elif m["my"]:
-            day = _day(m["my"], month_number(m["mm"]), m["md"])
+            day = real_day(int(m["my"]), month_number(m["mm"]), int(m["md"]))
         elif m["dy"]:
-            day = _day(m["dy"], month_number(m["dm"]), m["dd"])
+            day = real_day(int(m["dy"]), month_number(m["dm"]), int(m["dd"]))
         else:
-            day = _day(m["oy"], month_number(m["om"]), 1)
+            day = real_day(int(m["oy"]), month_number(m["om"]), 1)
         if day is not None:
             found.append((day, m.start()))
     return found

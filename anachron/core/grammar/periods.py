@@ -1,4 +1,4 @@
-"""Calendar arithmetic on periods: the last day of a month, months added to a day, thirds of a period.
+"""Calendar arithmetic on periods: a real day, the last day of a month, months added to a day, thirds of a period.
 
 A period is a pair of days ``(begins, ends)``, both included; an open-ended
 one ends on :data:`OPEN_END`.
@@ -11,10 +11,22 @@ from __future__ import annotations
 
 import datetime as _dt
 
-__all__ = ["ONE_DAY", "OPEN_END", "add_months", "month_end", "thirds", "units_after"]
+__all__ = ["ONE_DAY", "OPEN_END", "add_months", "month_end", "real_day", "thirds", "units_after"]
 
 ONE_DAY = _dt.timedelta(days=1)
 OPEN_END = _dt.date.max  # the end of an open-ended period ("after:2023-01-01")
+
+
+def real_day(year: int, month: int, day: int) -> _dt.date | None:
+    """The day *year*-*month*-*day*, or ``None`` when the calendar has none (a reader of text skips it).
+
+    >>> real_day(2024, 2, 29), real_day(2023, 2, 29), real_day(2023, 13, 1)
+    (datetime.date(2024, 2, 29), None, None)
+    """
+    try:
+        return _dt.date(year, month, day)
+    except ValueError:
+        return None
 
 
 def month_end(year: int, month: int) -> _dt.date:
