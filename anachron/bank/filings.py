@@ -23,12 +23,12 @@ The same facts give the same bytes (canonical JSON, one item per line, in id ord
 
 from __future__ import annotations
 
-import json
 import os
 from pathlib import Path
 from typing import Any, Iterable, Mapping
 
 from anachron.core.corpus import Corpus, default_corpus_dir
+from anachron.core.jsonio import json_line, write_files_atomic
 from anachron.bank.build import FIELD_LABELS, fact_chains, Fact
 from anachron.bank.values import render
 
@@ -84,13 +84,11 @@ def filing_records(fact_records: Iterable[tuple[str, Mapping[str, Any]]], corpus
 
 def filings_text(records: Iterable[Mapping[str, Any]]) -> str:
     """``items.jsonl`` of the filings corpus: sorted keys, no spaces, one item per line."""
-    return "".join(json.dumps(r, sort_keys=True, ensure_ascii=False, separators=(",", ":")) + "\n" for r in records)
+    return "".join(json_line(r, compact=True) + "\n" for r in records)
 
 
 def write_filings(fact_records: Iterable[tuple[str, Mapping[str, Any]]], corpus: Corpus, directory: str | os.PathLike[str]) -> Path:
     """Write ``DIRECTORY/items.jsonl`` atomically; returns its path."""
-    from anachron.core.jsonio import write_files_atomic
-
     path = Path(directory) / "items.jsonl"
     path.parent.mkdir(parents=True, exist_ok=True)
     write_files_atomic({path: filings_text(filing_records(fact_records, corpus))})

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import datetime as _dt
 import hashlib
-import json
 import os
 import re
 from dataclasses import dataclass, field
@@ -24,7 +23,7 @@ from typing import Any, Iterable, Mapping
 from anachron.core.corpus import default_corpus_dir
 from anachron.core.dates import known_at
 from anachron.core.errors import AnachronError, describe
-from anachron.core.jsonio import read_records
+from anachron.core.jsonio import json_line, read_records
 from anachron.core.validate import Fields, check_unique
 from anachron.bank.values import UNITS, valid_value
 
@@ -303,7 +302,7 @@ def canonical_text(objects: Iterable[Mapping[str, Any]]) -> str:
     lines = []
     for obj in objects:
         canonical = _canonical_value(obj, "bank")
-        lines.append(json.dumps(canonical, ensure_ascii=False, separators=(",", ":")) + "\n")
+        lines.append(json_line(canonical, compact=True, sort_keys=False) + "\n")
     return "".join(lines)
 
 
@@ -353,7 +352,7 @@ def manifest_differences(bank: Bank, given: Any, where: str) -> list[str]:
     expected = manifest(bank)
     keys = ["version"] + sorted((set(expected) | set(given)) - {"version"})
     return [
-        f"{key}: bank has {json.dumps(expected.get(key), sort_keys=True)}, manifest has {json.dumps(given.get(key), sort_keys=True)}"
+        f"{key}: bank has {json_line(expected.get(key), ensure_ascii=True)}, manifest has {json_line(given.get(key), ensure_ascii=True)}"
         for key in keys
         if expected.get(key) != given.get(key)
     ]

@@ -30,16 +30,16 @@ Reading a text for figures, in order:
 from __future__ import annotations
 
 import bisect
-import calendar
 import datetime
 import re
 from dataclasses import replace
 
 from anachron.core.dates import known_at
-from anachron.core.figures import SCALE_WORDS, Figure, read_figures, scale_power
+from anachron.core.figures import SCALE_PLURALS, SCALE_WORDS, Figure, read_figures, scale_power
 
-from anachron.core.grammar.names import MONTH, month_number
+from anachron.core.grammar.calendar_words import MONTH, month_number
 from anachron.core.grammar.numeric import Order, numeric_dates
+from anachron.core.grammar.periods import month_end, real_day
 
 __all__ = [
     "Figure",
@@ -92,11 +92,11 @@ _NOT_FIGURES = re.compile(
 )
 
 _SCALE_NOTE = re.compile(
-    r"\bin\s+(?:(?:USD|US\$|\$)\s*)?(?P<w1>thousands|millions|billions)\b"
-    r"|\b(?:USD|US\$|\$)\s*(?:in\s+)?(?P<w2>thousands|millions|billions)\b"
-    r"|\((?:in\s+)?(?:USD|US\$|\$)?\s*(?P<w3>" + SCALE_WORDS + r"|thousands|millions|billions)\)"
+    r"\bin\s+(?:(?:USD|US\$|\$)\s*)?(?P<w1>" + SCALE_PLURALS + r")\b"
+    r"|\b(?:USD|US\$|\$)\s*(?:in\s+)?(?P<w2>" + SCALE_PLURALS + r")\b"
+    r"|\((?:in\s+)?(?:USD|US\$|\$)?\s*(?P<w3>" + SCALE_WORDS + "|" + SCALE_PLURALS + r")\)"
     r"|\bin\s+(?:USD|US\$|\$)\s*(?P<w4>" + SCALE_WORDS + r")\b"
-    r"|\b(?P<w5>millions|billions|thousands)\s+of\s+(?:US\s+)?dollars\b",
+    r"|\b(?P<w5>" + SCALE_PLURALS + r")\s+of\s+(?:US\s+)?dollars\b",
     re.IGNORECASE,
 )
 _DOWNWARD = re.compile(
@@ -232,7 +232,7 @@ def _until(text: str, m: re.Match[str], status: str, as_of) -> str:
         return status
     if date["om"]:  # a month: the status held to some day of it, so only a month before as_of tells
         first = readings[0]
-        last = datetime.date(first.year, first.month, calendar.monthrange(first.year, first.month)[1])
+        last = month_end(first.year, first.month)
         return _status_through(status, m.group(0), last, as_of) if known_at(last + datetime.timedelta(days=1), as_of) else status
     implied = {_status_through(status, m.group(0), day, as_of) for day in readings}
     if len(implied) != 1:
@@ -258,15 +258,6 @@ _DATES = re.compile(
 )
 
 
-def _day(year: str, month: str | int, day: str | int):
-    import datetime as _dt
-
-    try:
-        return _dt.date(int(year), int(month), int(day))
-    except ValueError:
-        return None
-
-
 def dates(text: str) -> list[tuple["object", int]]:
     """The dates *text* states, ``(earliest day, position)`` in order.
 
@@ -286,13 +277,13 @@ def dates(text: str) -> list[tuple["object", int]]:
             found += [(day, m.start()) for day in numeric_dates(int(m["na"]), int(m["nb"]), int(m["ny"]), NUMERIC_ORDER)]
             continue
         if m["iy"]:
-            day = _day(m["iy"], m["im"], m["id"])
+            day = real_day(int(m["iy"]), int(m["im"]), int(m["id"]))
         elif m["my"]:
-            day = _day(m["my"], month_number(m["mm"]), m["md"])
+            day = real_day(int(m["my"]), month_number(m["mm"]), int(m["md"]))
         elif m["dy"]:
-            day = _day(m["dy"], month_number(m["dm"]), m["dd"])
+            day = real_day(int(m["dy"]), month_number(m["dm"]), int(m["dd"]))
         else:
-            day = _day(m["oy"], month_number(m["om"]), 1)
+            day = real_day(int(m["oy"]), month_number(m["om"]), 1)
         if day is not None:
             found.append((day, m.start()))
     return found

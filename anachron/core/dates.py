@@ -21,9 +21,10 @@ import re
 
 from anachron.core.errors import AnachronError, describe
 
-__all__ = ["known_at", "last_known_day", "parse_date", "format_date"]
+__all__ = ["known_at", "last_known_day", "parse_date", "format_date", "iso_moment"]
 
 _ISO_DAY = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}")
+_UTC = _dt.timezone.utc
 
 
 def known_at(day: _dt.date, as_of: _dt.date) -> bool:
@@ -79,3 +80,32 @@ def parse_date(value: object) -> _dt.date:
 def format_date(day: _dt.date) -> str:
     """The ISO form ``YYYY-MM-DD``."""
     return day.isoformat()
+
+
+def iso_moment(value: object) -> _dt.datetime | None:
+    """An ISO 8601 date-time as an aware :class:`datetime.datetime`, or ``None`` when *value* is none.
+
+    What :meth:`datetime.datetime.fromisoformat` reads, ``Z`` for UTC too,
+    beginning with a four-digit year; a date-time written without a zone is
+    UTC.  A moment that has no day in UTC (``9999-12-31T23:59-23:59``) raises
+    :class:`~anachron.core.errors.AnachronError`: relative ages are counted
+    in UTC, so it could not date anything.
+
+    >>> iso_moment("2023-02-09T23:30:00Z")
+    datetime.datetime(2023, 2, 9, 23, 30, tzinfo=datetime.timezone.utc)
+    >>> iso_moment("2023-02-09T23:30"), iso_moment("Feb 9, 2023"), iso_moment(None)
+    (datetime.datetime(2023, 2, 9, 23, 30, tzinfo=datetime.timezone.utc), None, None)
+    """
+    if not isinstance(value, str) or not value[:4].isascii() or not value[:4].isdigit():
+        return None
+    try:
+        moment = _dt.datetime.fromisoformat(value.replace("Z", "+00:00"))
+    except ValueError:
+        return None
+    if moment.tzinfo is None:
+        return moment.replace(tzinfo=_UTC)
+    try:
+        moment.astimezone(_UTC)
+    except OverflowError:
+        raise AnachronError(f"{describe(value)} has no day in UTC (out of range)") from None
+    return moment

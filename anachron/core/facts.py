@@ -57,8 +57,9 @@ from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from typing import Any
 
-from anachron.core.grammar.names import MONTH_DOT_AFTER_SHORT, month_number
+from anachron.core.grammar.calendar_words import MONTH_DOT_AFTER_SHORT, month_number
 from anachron.core.grammar.numeric import Order, numeric_dates
+from anachron.core.grammar.periods import real_day
 from anachron.core.figures import CURRENCIES, DOLLARS, Figure, as_percent, read_figures, same_figure
 from anachron.core.validate import Fields
 from anachron.core.errors import describe
@@ -182,26 +183,19 @@ class _Date:
     days: tuple[_dt.date, ...]  # every reading of a full date; none for a month alone or a day without a year
 
 
-def _day(year: int, month: int, day: int) -> _dt.date | None:
-    try:
-        return _dt.date(year, month, day)
-    except ValueError:
-        return None
-
-
 def _date(kind: str, match: re.Match[str]) -> _Date:
     groups = match.groupdict()
     if kind in ("mdy", "dmy") and groups["y"] is None:
         return _Date(match.start(), match.end(), ())  # masked, so its day is not read as a figure
     if kind == "ymd":
-        days = [_day(int(groups["y"]), int(groups["m"]), int(groups["d"]))]
+        days = [real_day(int(groups["y"]), int(groups["m"]), int(groups["d"]))]
     elif kind == "numeric":
         days = list(numeric_dates(int(groups["a"]), int(groups["b"]), int(groups["y"]), NUMERIC_ORDER, groups["sep"]))
     elif kind == "my":
         days = []  # a month names no day; masked so its year is not read as a figure
     else:
         month = month_number(groups["mon"])
-        days = [_day(int(groups["y"]), month, int(groups["d"]))]
+        days = [real_day(int(groups["y"]), month, int(groups["d"]))]
     return _Date(match.start(), match.end(), tuple(dict.fromkeys(d for d in days if d is not None)))
 
 

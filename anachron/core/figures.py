@@ -75,6 +75,7 @@ __all__ = [
     "CURRENCIES",
     "DOLLARS",
     "SCALES",
+    "SCALE_PLURALS",
     "SCALE_WORDS",
     "Figure",
     "as_percent",
@@ -87,16 +88,22 @@ __all__ = [
 CURRENCIES = frozenset({"USD", "EUR", "GBP", "JPY", "CAD", "AUD", "CHF", "CNY", "NZD", "HKD", "SGD", "SEK", "NOK", "INR"})
 DOLLARS = frozenset({"USD", "CAD", "AUD", "NZD", "HKD", "SGD"})
 
-# Every spelling of a scale, as a power of ten.
-SCALES = {
-    "k": 3, "thousand": 3,
-    "m": 6, "mm": 6, "mn": 6, "mln": 6, "mil": 6, "million": 6,
-    "b": 9, "bn": 9, "bln": 9, "bil": 9, "billion": 9,
-    "tn": 12, "trillion": 12,
-}
+# Every scale, once: its power of ten, its name, and its abbreviations.  Only a name is read after
+# a number written in words ("two million", not "two m"), and only a name has a plural ("in millions").
+_SCALE_TABLE = (
+    (3, "thousand", ("k",)),
+    (6, "million", ("m", "mm", "mn", "mln", "mil")),
+    (9, "billion", ("b", "bn", "bln", "bil")),
+    (12, "trillion", ("tn",)),
+)
+# Every spelling of a scale (names and abbreviations, no plural), as a power of ten.
+SCALES = {spelling: power for power, name, short in _SCALE_TABLE for spelling in (*short, name)}
 # The scale spellings as a regular-expression alternation, longest first (so "mm" is not read as "m").
 SCALE_WORDS = "|".join(sorted(SCALES, key=lambda word: (-len(word), word)))
-_PLURALS = {"thousands": 3, "millions": 6, "billions": 9, "trillions": 12}  # "in millions"
+_NAMES = tuple(name for _, name, _ in _SCALE_TABLE)
+_PLURALS = {name + "s": SCALES[name] for name in _NAMES}  # "in millions"
+# The plural names as a regular-expression alternation: "thousands|millions|billions|trillions".
+SCALE_PLURALS = "|".join(_PLURALS)
 _KILO = {"kilotonne", "kilotonnes", "kiloton", "kilotons"}
 _SYMBOLS = {"$": "$", "us$": "USD", "a$": "AUD", "c$": "CAD", "€": "EUR", "£": "GBP", "¥": "JPY"}
 _WORDS = {"dollar": "$", "dollars": "$", "euro": "EUR", "euros": "EUR", "pound": "GBP", "pounds": "GBP", "yen": "JPY"}
@@ -105,7 +112,7 @@ _CODES = "|".join(sorted(CURRENCIES))
 # What may follow a number, written in digits or in words: a scale (a plural one too: "412 millions"),
 # a mass unit, a percent marker, a currency; then no letter, digit or "_".
 _UNITS = (
-    r"(?:\s?(?P<scale>thousands|millions|billions|trillions|" + SCALE_WORDS + r")(?![a-su-z]|t[a-z]))?"
+    r"(?:\s?(?P<scale>" + SCALE_PLURALS + "|" + SCALE_WORDS + r")(?![a-su-z]|t[a-z]))?"
     r"(?:\s?(?P<mass>metric\s+tons?|tonnes?|tons?|kilotonnes?|kilotons?|t)(?![a-z]))?"
     r"(?:\s?(?P<pct>%|percent(?:age\s+points?)?|per\s*cent|pct|pp|ppts?|bps|basis\s+points?)(?![a-z]))?"
     r"(?:\s?(?P<post>US\s+dollars?|" + _CODES + r"|dollars?|euros?|pounds?|yen)(?![a-z]))?"
@@ -132,10 +139,10 @@ _TEENS = {w: n for n, w in enumerate("ten eleven twelve thirteen fourteen fiftee
 _TENS = {"twenty": 20, "thirty": 30, "forty": 40, "fourty": 40, "fifty": 50, "sixty": 60, "seventy": 70, "eighty": 80, "ninety": 90}
 _NUMBER_WORD = "|".join(sorted([*_ONES, *_TEENS, *_TENS, "hundred", "dozen"], key=lambda w: (-len(w), w)))
 _DIGIT_WORD = "|".join(sorted([*_ONES, "oh"], key=lambda w: (-len(w), w)))
-_WORD_SCALES = {"thousand", "thousands", "million", "millions", "billion", "billions", "trillion", "trillions"}
+_WORD_SCALES = {*_NAMES, *_PLURALS}
 _SPELLED = re.compile(
     r"(?<![\w.,$-])"
-    r"(?:(?P<lead>(?:half\s+)?an?)\s+(?=(?:dozen|hundred|thousand|million|billion|trillion)s?\b))?"
+    r"(?:(?P<lead>(?:half\s+)?an?)\s+(?=(?:dozen|hundred|" + "|".join(_NAMES) + r")s?\b))?"
     r"(?P<words>(?:" + _NUMBER_WORD + r")\b(?:(?:\s+and\s+|[ \t-])(?:" + _NUMBER_WORD + r")\b)*)?"
     r"(?(words)|(?(lead)|(?!)))"  # a lead word or a number word: never an empty match
     r"(?:\s+point(?P<point>(?:\s+(?:" + _DIGIT_WORD + r")\b)+))?"

@@ -34,6 +34,8 @@ __all__ = [
     "MAX_LOG_DEPTH",
     "Record",
     "dump_json",
+    "json_line",
+    "json_or_none",
     "located_records",
     "parse_json",
     "pretty_json",
@@ -98,8 +100,12 @@ def parse_json(
     file: str | os.PathLike[str] | None = None,
     line: int | None = None,
     max_depth: int | None = None,
+    repeated_keys: bool = False,
 ) -> Any:
     """Parse one JSON document strictly; *where* prefixes the error message.
+
+    A key repeated in an object is an error, unless *repeated_keys*: then
+    the last value stands, as :func:`json.loads` reads it.
 
     With *max_depth*, a document nesting arrays and objects deeper is an
     error (the decoder itself stops near Python's recursion limit, about
@@ -118,7 +124,7 @@ def parse_json(
     if multiline and file is None:
         file = where
     try:
-        value = json.loads(text, object_pairs_hook=_no_duplicates, parse_constant=_reject_constant)
+        value = json.loads(text, object_pairs_hook=None if repeated_keys else _no_duplicates, parse_constant=_reject_constant)
     except json.JSONDecodeError as exc:
         at = f"{where}:{exc.lineno}" if multiline else where
         number = exc.lineno if multiline else line
@@ -133,6 +139,23 @@ def parse_json(
     if max_depth is not None and _deeper_than(value, max_depth):
         raise AnachronError(f"{where}: invalid JSON: nested deeper than {max_depth} levels", file=file, line=line)
     return value
+
+
+def json_or_none(text: str) -> Any:
+    """JSON that a log carries inside a string (a call's arguments, a tool's output), parsed; ``None`` when it is no JSON.
+
+    As :func:`parse_json` reads it, with *repeated_keys*: the last value of a
+    repeated key is what the tool that received the arguments read.  NaN and
+    Infinity are no JSON: they could not be written back into a trace.  A
+    caller tells the document ``null`` from no JSON by the text.
+
+    >>> json_or_none('{"query": "a", "query": "b"}'), json_or_none('{"query": NaN}'), json_or_none("ipo")
+    ({'query': 'b'}, None, None)
+    """
+    try:
+        return parse_json(text, "JSON inside a log", repeated_keys=True)
+    except AnachronError:
+        return None
 
 
 def _long_integer(text: str, where: str, multiline: bool, file: Any, line: int | None) -> AnachronError | None:
@@ -355,6 +378,35 @@ def dump_json(obj: Any, *, indent: int | None = 2) -> str:
     if indent == 2:
         return pretty_json(obj) + "\n"
     return _escaped(json.dumps(obj, indent=indent, sort_keys=True, ensure_ascii=False, allow_nan=False)) + "\n"
+
+
+def json_line(
+    value: Any,
+    *,
+    compact: bool = False,
+    sort_keys: bool = True,
+    ensure_ascii: bool = False,
+    default: Callable[[Any], Any] | None = None,
+) -> str:
+    """*value* as one line of JSON, keys sorted, no newline: the text a record is stored as, hashed or shown by.
+
+    *compact* leaves out the spaces after ``,`` and ``:`` (the bank's
+    canonical text, the filings corpus, the index's stored records).  With
+    *sort_keys* false the keys keep the order the caller put them in (the
+    bank's RFC 8785 order, the index's known fields first).  *ensure_ascii*
+    writes every character beyond ASCII as a ``\\uXXXX`` escape; *default*
+    gives a JSON value for one that has none, as in :func:`json.dumps`.
+    Unlike :func:`dump_json`, nothing else is escaped and NaN is written as
+    :mod:`json` writes it: these bytes are hashed (the bank's version, the
+    index's fingerprint) and must not move.
+
+    >>> json_line({"b": [1, 2], "a": "é"}), json_line({"b": 1, "a": 2}, compact=True, sort_keys=False)
+    ('{"a": "é", "b": [1, 2]}', '{"b":1,"a":2}')
+    """
+    return json.dumps(
+        value, sort_keys=sort_keys, ensure_ascii=ensure_ascii, default=default,
+        separators=(",", ":") if compact else None,
+    )
 
 
 def pretty_json(value: Any, indent: str = "") -> str:

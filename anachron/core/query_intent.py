@@ -55,7 +55,7 @@ from anachron.core.grammar.fiscal import (
     uncertain_fiscal_part,
     uncertain_fiscal_year,
 )
-from anachron.core.grammar.names import (
+from anachron.core.grammar.calendar_words import (
     DAY_OF_MONTH,
     FOREIGN_MONTH,
     FOREIGN_MONTH_NO_DAY,

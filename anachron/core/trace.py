@@ -41,7 +41,7 @@ from anachron.core.errors import AnachronError, describe
 from anachron.core.attribution import DATE_FIELDS, Attribution, attribute, evidence_of
 from anachron.core.query_intent import DateReference, fixed_references
 from anachron.core.corpus import Corpus
-from anachron.core.dates import known_at
+from anachron.core.dates import iso_moment, known_at
 from anachron.core.frozen import maker
 
 __all__ = ["STATUSES", "ReturnedItem", "Interaction", "Trace", "check_traces", "iter_traces", "parse_traces", "load_traces"]
@@ -255,19 +255,13 @@ def _time(f: Fields) -> _dt.datetime | None:
     value = f.obj.get("time")
     if value is None:
         return None
-    if isinstance(value, str):
-        try:
-            moment = _dt.datetime.fromisoformat(value.replace("Z", "+00:00"))
-        except ValueError:
-            moment = None
-        if moment is not None and value[:4].isascii() and value[:4].isdigit():
-            moment = moment if moment.tzinfo is not None else moment.replace(tzinfo=_dt.timezone.utc)
-            try:  # relative ages are counted in UTC: a moment with no UTC day (9999-12-31T23:59-23:59) is refused
-                moment.astimezone(_dt.timezone.utc)
-            except OverflowError:
-                raise f.error("time", f"{describe(value)} has no day in UTC (out of range)") from None
-            return moment
-    raise f.error("time", f"expected an ISO date-time or null, got {describe(value)}")
+    try:
+        moment = iso_moment(value)
+    except AnachronError as exc:
+        raise f.error("time", str(exc)) from None
+    if moment is None:
+        raise f.error("time", f"expected an ISO date-time or null, got {describe(value)}")
+    return moment
 
 
 def _span(item: ReturnedItem) -> tuple[_dt.date, _dt.date] | None:

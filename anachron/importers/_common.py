@@ -16,11 +16,11 @@ from pathlib import Path
 from typing import Any, Callable, Iterator, Mapping
 
 from anachron.core import Corpus
-from anachron.core.dates import format_date, parse_date
+from anachron.core.dates import format_date, iso_moment, parse_date
 from anachron.core.seal import SHELL_TOOLS, lock_tool, network_evidence
 from anachron.core.errors import AnachronError, describe
-from anachron.core.jsonio import Record, parse_json, read_text
-from anachron.importers._results import fetch_item, loads, result_items, text_items, text_of
+from anachron.core.jsonio import Record, json_or_none, parse_json, read_text
+from anachron.importers._results import fetch_item, result_items, text_items, text_of
 
 QUERY_ARGUMENTS = ("query", "q", "search_query")
 URL_ARGUMENTS = ("url", "id_or_url", "link")
@@ -219,20 +219,18 @@ def stem(path: str) -> str:
 def parse_arguments(raw: Any) -> Any:
     """A call's arguments: a JSON string parsed (kept as the string when it is not JSON), an object as is."""
     if isinstance(raw, str):
-        parsed = loads(raw)
+        parsed = json_or_none(raw)
         return raw if parsed is None and raw.strip() != "null" else parsed
     return raw
 
 
 def _iso_time(value: Any) -> str | None:
-    """*value* when it is an ISO date-time the trace format reads (a log's odd timestamp is left out)."""
-    if not isinstance(value, str) or not value[:4].isascii() or not value[:4].isdigit():
-        return None
+    """*value* when it is an ISO date-time the trace format reads (a log's odd timestamp is left out,
+    one with no day in UTC too: the scorer would refuse the trace)."""
     try:
-        _dt.datetime.fromisoformat(value.replace("Z", "+00:00"))
-    except ValueError:
+        return value if iso_moment(value) is not None else None
+    except AnachronError:
         return None
-    return value
 
 
 def _first_string(arguments: Any, names: tuple[str, ...]) -> str | None:

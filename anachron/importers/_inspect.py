@@ -49,10 +49,9 @@ from typing import Any
 
 from anachron.core.dates import parse_date
 from anachron.core.errors import AnachronError
-from anachron.core.jsonio import Record
+from anachron.core.jsonio import Record, json_or_none
 from anachron.core.seal import SHELL_TOOLS
 from anachron.importers._common import Options, Session, as_of_of, awaiting
-from anachron.importers._results import loads
 
 # Inspect 0.3.285's content types that hold no tool call, and its event types that record none
 # (tool calls are in "tool" events and, as messages, in "model" events).
@@ -125,11 +124,11 @@ def _assistant(
         if kind == "tool_use":
             if part.id in calls:
                 continue
-            entry = calls[part.id] = session.call(part.name, loads(part.arguments) if part.arguments.strip() else None, call_id=part.id)
+            entry = calls[part.id] = session.call(part.name, json_or_none(part.arguments) if part.arguments.strip() else None, call_id=part.id)
             if part.error is not None:
                 session.failed(entry, part.error)
             else:  # a provider's result, as the provider's JSON (or text)
-                parsed = loads(part.result)
+                parsed = json_or_none(part.result)
                 session.result(entry, parsed if parsed is not None else part.result)
         elif kind not in _QUIET_CONTENT:
             session.unknown_item(kind, {}, place)

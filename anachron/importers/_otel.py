@@ -50,12 +50,11 @@ import re
 from typing import Any, Iterator, Mapping
 
 from anachron.core.errors import AnachronError, describe
-from anachron.core.jsonio import Record
+from anachron.core.jsonio import Record, json_line, json_or_none
 from anachron.importers._common import Options, Session, parse_arguments
 from anachron.importers._otel_chat import CHAT_ATTRIBUTES, GENAI, OPENINFERENCE, PYDANTIC_AI, TRACELOOP, Turn, answer_text, chat_turn, signature
 from anachron.importers._otel_otlp import iso_time, nanos
 from anachron.importers._otel_otlp import spans as otlp_spans
-from anachron.importers._results import loads
 
 FORMAT = "otel"
 
@@ -134,7 +133,7 @@ def _answer(attributes: Mapping[str, Any]) -> str | None:
     value = attributes.get("output.value")
     if attributes.get("openinference.span.kind") != "AGENT" or not isinstance(value, str) or value == REDACTED:
         return None
-    parsed = loads(value) if value.lstrip()[:1] in ("{", "[") else None
+    parsed = json_or_none(value) if value.lstrip()[:1] in ("{", "[") else None
     if parsed is None:
         return value
     for key in ("output", "final_output"):
@@ -220,7 +219,7 @@ def _made_keys(ident: Any, name: Any, arguments: Any) -> list[str]:
     """What ties a tool span to the chat call it ran: the call id; without one, the name and arguments."""
     if isinstance(ident, str) and ident:
         return ["id:" + ident]
-    return [json.dumps([name, arguments], sort_keys=True, default=str)]
+    return [json_line([name, arguments], ensure_ascii=True, default=str)]
 
 
 def read(path: str, options: Options) -> Iterator[Record]:
@@ -276,7 +275,7 @@ def _call_key(part: Mapping[str, Any], occurrences: dict[str, int]) -> str:
     """A chat call's identity across spans: its id; without one, its name, arguments and rank among equals."""
     if isinstance(part.get("id"), str) and part["id"]:
         return "id:" + part["id"]
-    text = json.dumps([part.get("name"), part.get("arguments")], sort_keys=True, default=str)
+    text = json_line([part.get("name"), part.get("arguments")], ensure_ascii=True, default=str)
     occurrences[text] = occurrences.get(text, 0) + 1
     return f"{text}#{occurrences[text]}"
 
@@ -455,7 +454,7 @@ def _tool_arguments(attributes: Mapping[str, Any], convention: tuple[str, str, s
             text = json.dumps(literal)  # JSON values only: a set, bytes or NaN keeps the text
         except (TypeError, ValueError, RecursionError):
             return arguments
-        parsed = loads(text)
+        parsed = json_or_none(text)
         return arguments if parsed is None else parsed
     return arguments
 

@@ -14,11 +14,10 @@ them.  Int64 values travel as decimal strings.  Every malformed part is an error
 
 from __future__ import annotations
 
-import datetime as _dt
 from typing import Any, Callable, Iterator, Mapping
 
 from anachron.core.errors import AnachronError, describe
-from anachron.importers._common import documents, expect_list, expect_object
+from anachron.importers._common import documents, epoch_iso, expect_list, expect_object
 
 MAX_DEPTH = 32  # nesting of AnyValues read (bounds hostile input)
 Read = tuple[str, Mapping[str, Any], Mapping[str, Any], dict[str, Any], str]
@@ -66,12 +65,8 @@ def nanos(value: Any, at: str, key: str) -> int:
 
 
 def iso_time(nanos: int) -> str | None:
-    if not nanos:
-        return None
-    try:
-        return _dt.datetime.fromtimestamp(nanos / 1e9, _dt.timezone.utc).isoformat()
-    except (OverflowError, OSError, ValueError):
-        return None
+    """An OTLP time (nanoseconds since the epoch; 0 is none) as an ISO date-time in UTC, or ``None``."""
+    return epoch_iso(nanos / 1e9) if nanos else None
 
 
 def _items(path: str, wanted: Callable[[Mapping[str, Any]], bool]) -> Iterator[tuple[str, Mapping[str, Any], Mapping[str, Any], dict[str, Any], str, bool]]:

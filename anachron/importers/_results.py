@@ -19,15 +19,15 @@ Only what reached the agent is used; nothing here dates or judges an item.
 from __future__ import annotations
 
 import hashlib
-import json
 import math
 import re
 from typing import Any, Iterator, Mapping
 
 from anachron.core import Corpus
 from anachron.core.attribution import DATE_FIELDS, MODIFIED_FIELDS
+from anachron.core.jsonio import json_line, json_or_none
 
-__all__ = ["LIST_PATHS", "fetch_item", "loads", "result_items", "text_items", "text_of"]
+__all__ = ["LIST_PATHS", "fetch_item", "result_items", "text_items", "text_of"]
 
 LIST_PATHS = (("results",), ("web", "results"), ("organic",), ("organic_results",), ("data",))
 SNIPPET_FIELDS = ("snippet", "description", "content", "summary")
@@ -54,28 +54,13 @@ def text_of(value: Any) -> str:
             return "\n".join(t for t in texts if isinstance(t, str))
     if value is None:
         return ""
-    return json.dumps(value, ensure_ascii=False, sort_keys=True, default=str)
-
-
-def _no_constant(name: str) -> Any:
-    raise ValueError(f"{name} is not JSON")
-
-
-def loads(text: str) -> Any:
-    """JSON inside a log (a call's arguments, a tool's output), or ``None`` when it is not strict JSON.
-
-    NaN and Infinity are not JSON: they could not be written back into the trace.
-    """
-    try:
-        return json.loads(text, parse_constant=_no_constant)
-    except (ValueError, RecursionError):
-        return None
+    return json_line(value, default=str)
 
 
 def _as_json(value: Any) -> Any:
     """A string that is a JSON object or array, parsed; anything else unchanged."""
     if isinstance(value, str) and value.lstrip()[:1] in ("{", "["):
-        parsed = loads(value)
+        parsed = json_or_none(value)
         return value if parsed is None else parsed
     return value
 
@@ -117,7 +102,7 @@ def _unlinked_id(entry: Mapping[str, Any]) -> str:
     >>> _unlinked_id({"title": "Cygnus IPO", "published_date": "2024-02-09"})
     'urn:anachron:unlinked:373d20b7698d206b'
     """
-    digest = hashlib.sha256(json.dumps(entry, sort_keys=True, ensure_ascii=True, default=str).encode()).hexdigest()
+    digest = hashlib.sha256(json_line(entry, ensure_ascii=True, default=str).encode()).hexdigest()
     return f"urn:anachron:unlinked:{digest[:16]}"
 
 

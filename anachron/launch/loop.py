@@ -28,6 +28,7 @@ from pathlib import Path
 from typing import Any
 
 from anachron.core.errors import AnachronError
+from anachron.core.jsonio import json_line
 from anachron.launch.lock import SERVER, TOOLS
 
 PREFIX = f"mcp__{SERVER}__"
@@ -222,7 +223,7 @@ def transcript_text(kind: str, sample_id: str, conversation: Conversation) -> st
         document: dict[str, Any] = {"id": sample_id, "input": items, "output": []}
     else:
         document = {"id": sample_id, "messages": items}
-    return json.dumps(document, ensure_ascii=False, sort_keys=True) + "\n"
+    return json_line(document) + "\n"
 
 
 async def converse(kind: str, command: list[str], env: dict[str, str], cwd: Path, errlog: Path,

@@ -33,7 +33,8 @@ from typing import Any, Iterable, Mapping, Sequence
 
 from anachron.core import Corpus
 from anachron.core.dates import format_date, parse_date
-from anachron.core.attribution import DATE_FIELDS, GRANULARITIES, SourceDate, attribute, parse_when
+from anachron.core.attribution import DATE_FIELDS, GRANULARITIES, SourceDate, attribute
+from anachron.core.attribution.values import month_granule, year_granule
 from anachron.core.seal import LockCall, LockRun
 from anachron.core.trace import STATUSES
 from anachron.core.errors import AnachronError, describe
@@ -535,10 +536,13 @@ def _sources(f: Fields, entry: Mapping[str, Any]) -> tuple[SourceDate, ...]:
 
 
 def _granule_last(first: _dt.date, granularity: str) -> _dt.date:
-    """The last day of the granule of *granularity* that begins on *first*, by the core's own reading."""
+    """The last day of the granule of *granularity* that begins on *first*, by the core's own rules
+    (a month or year outside the plausible years is refused, as the core refuses to read one)."""
     if granularity == "day":
         return first
-    return parse_when(f"{first:%Y-%m}" if granularity == "month" else f"{first.year}")[1]
+    if granularity == "month":
+        return month_granule(first.year, first.month, first.isoformat()[:7])[1]
+    return year_granule(first.year, str(first.year))[1]
 
 
 def _withheld(where: str, entry: Any) -> Withheld:

@@ -520,6 +520,7 @@ class ReadingTest(unittest.TestCase):
         self.assertEqual(candidates("Comparable sales fell 4.1%", "percent"), [Fraction(-41, 10)])
         self.assertEqual(candidates("Revenue (in millions): 412", "USD"), [412_000_000])
         self.assertEqual(candidates("$ in billions: 48", "USD"), [48_000_000_000])
+        self.assertEqual(candidates("Debt (in trillions): 1.2", "USD"), [1_200_000_000_000])  # every plural of the one scale table
         self.assertEqual(candidates("12.4 million subscribers", "count"), [12_400_000])
         self.assertEqual(candidates("\u2212$5M", "USD"), [-5_000_000])
 

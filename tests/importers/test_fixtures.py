@@ -394,6 +394,23 @@ class ImportCommandTest(unittest.TestCase):
         self.assertNotIn("time", record["interactions"][0])
         self.assertEqual(record["sample_id"], "s")
 
+    def test_a_timestamp_with_no_day_in_utc_is_left_out(self):
+        # The trace format refuses such a time (relative ages are counted in UTC): the importer leaves it
+        # out, as any odd timestamp, so the trace it writes scores.  The last moment that has one is kept.
+        for stamp, kept in (("9999-12-31T23:59:59-23:59", False), ("0001-01-01T00:00:00+00:01", False),
+                            ("9999-12-31T23:59:59+00:00", True), ("0001-01-01T00:00:00-00:01", True)):
+            path = self.dir / "s.jsonl"
+            rows = [{"type": "assistant", "timestamp": stamp, "message": {"role": "assistant", "content": [
+                        {"type": "tool_use", "id": "t1", "name": "WebSearch", "input": {"query": "q"}}]}},
+                    {"type": "user", "message": {"role": "user", "content": [
+                        {"type": "tool_result", "tool_use_id": "t1", "content": "https://x.example/a 2 days ago"}]}}]
+            path.write_text("".join(json.dumps(r) + "\n" for r in rows))
+            with self.subTest(stamp=stamp):
+                (record,) = [r for _, r in import_logs("claude-code", [str(path)], Options(as_of=dt.date(2023, 1, 1)))]
+                self.assertEqual(record["interactions"][0].get("time"), stamp if kept else None)
+                (trace,) = parse_traces([("s.jsonl:1", record)], load_corpus())
+                self.assertEqual(trace.interactions[0].time is not None, kept)
+
     def test_mcp_events_through_the_same_entry(self):
         from tests.timelock.test_events import RUN_RECORDS
 

@@ -23,7 +23,7 @@ from anachron.core.attribution.stamps import modification_stamp
 from anachron.core.attribution.values import (
     AGO, Contradiction, FLAGS, MONTH_WRITTEN, PLAUSIBLE_YEARS, WEEKDAY_WRITTEN, check_now, day_granule, month_granule, read_value, shown,
 )
-from anachron.core.grammar.names import MONTH_STEMS, month_number
+from anachron.core.grammar.calendar_words import MONTH_STEMS, month_number
 
 __all__ = ["DATE_FIELDS", "MODIFIED_FIELDS", "attribute", "url_path"]
 

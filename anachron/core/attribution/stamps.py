@@ -44,7 +44,7 @@ import datetime as _dt
 import re
 
 from anachron.core.errors import AnachronError
-from anachron.core.grammar.names import MONTH, WEEKDAY
+from anachron.core.grammar.calendar_words import MONTH, WEEKDAY
 from anachron.core.attribution.values import FLAGS, read_value
 
 __all__ = ["BANNER_CHARS", "STAMP_SCAN_CHARS", "chrome_spans", "modification_stamp", "without_chrome"]

@@ -19,18 +19,18 @@ anachron.core.errors.AnachronError: '09/02/2023' is ambiguous: numeric day and m
 
 from __future__ import annotations
 
-import calendar
 import datetime as _dt
 import math
 import re
 
 from anachron.core.errors import AnachronError, describe
-from anachron.core.grammar.names import MONTH, MONTH_STEMS, WEEKDAY, WEEKDAY_STEMS, month_number, weekday_number
+from anachron.core.grammar.calendar_words import MONTH, MONTH_STEMS, WEEKDAY, WEEKDAY_STEMS, month_number, weekday_number
 from anachron.core.grammar.numeric import NUMERIC_DATE
+from anachron.core.grammar.periods import month_end
 
 __all__ = [
     "AGO", "Contradiction", "EPOCH_MS_THRESHOLD", "FLAGS", "MAX_VALUE_CHARS", "MONTH_WRITTEN", "PLAUSIBLE_YEARS", "SHOWN_CHARS",
-    "WEEKDAY_WRITTEN", "check_now", "day_granule", "month_granule", "parse_when", "read_value", "shown",
+    "WEEKDAY_WRITTEN", "check_now", "day_granule", "month_granule", "parse_when", "read_value", "shown", "year_granule",
 ]
 
 
@@ -151,10 +151,11 @@ def month_granule(year: int, month: int, text: str) -> tuple[_dt.date, _dt.date,
     _check_year(year, text)
     if not 1 <= month <= 12:
         raise AnachronError(f"{shown(text)} is not a real month")
-    return _dt.date(year, month, 1), _dt.date(year, month, calendar.monthrange(year, month)[1]), "month"
+    return _dt.date(year, month, 1), month_end(year, month), "month"
 
 
-def _year(year: int, text: str) -> tuple[_dt.date, _dt.date, str]:
+def year_granule(year: int, text: str) -> tuple[_dt.date, _dt.date, str]:
+    """The year granule: its first and last day."""
     _check_year(year, text)
     return _dt.date(year, 1, 1), _dt.date(year, 12, 31), "year"
 
@@ -265,7 +266,7 @@ def _parse_ago(match: re.Match[str], text: str, now: _dt.datetime | None) -> tup
         months = now.year * 12 + now.month - 1 - n
         return month_granule(months // 12, months % 12 + 1, text)
     if unit.startswith("y"):
-        return _year(now.year - n, text)
+        return year_granule(now.year - n, text)
     seconds = {"s": 1, "m": 60, "h": 3600, "d": 86_400, "w": 604_800}[unit[0]]
     try:
         if n * seconds > 200 * 366 * 86_400:
@@ -278,7 +279,7 @@ def _parse_ago(match: re.Match[str], text: str, now: _dt.datetime | None) -> tup
 def _parse_number_text(text: str) -> tuple[_dt.date, _dt.date, str] | None:
     """Forms made of digits only: ``YYYY`` (a year), ``YYYYMMDD`` (a day), else epoch."""
     if len(text) == 4 and _YEAR_ONLY.fullmatch(text):
-        return _year(int(text), text)
+        return year_granule(int(text), text)
     match = _COMPACT.fullmatch(text)
     if match:
         return day_granule(int(match["y"]), int(match["m"]), int(match["d"]), text)

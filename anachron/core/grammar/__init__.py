@@ -1,6 +1,6 @@
 """The one date grammar every reader of dates uses: names, numeric dates, fiscal calendars, relative phrases.
 
-- :mod:`.names`: month and weekday names, every spelling accepted, and the
+- :mod:`.calendar_words`: month and weekday names, every spelling accepted, and the
   day of the month as written (``9th``);
 - :mod:`.numeric`: numeric dates (``09/02/2023``), read by an :class:`Order`
   each reader chooses on purpose (docs/metrics.md, "Reading dates");

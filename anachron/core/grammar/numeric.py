@@ -33,6 +33,8 @@ import datetime as _dt
 import enum
 import re
 
+from anachron.core.grammar.periods import real_day
+
 __all__ = ["NUMERIC_DATE", "Order", "numeric_dates"]
 
 
@@ -51,10 +53,8 @@ NUMERIC_DATE = re.compile(r"[0-9]{1,2}[./-][0-9]{1,2}[./-](?:[0-9]{4}|[0-9]{2})"
 
 
 def _real(year: int, month: int, day: int) -> tuple[_dt.date, ...]:
-    try:
-        return (_dt.date(year, month, day),)
-    except ValueError:
-        return ()
+    found = real_day(year, month, day)
+    return () if found is None else (found,)
 
 
 def numeric_dates(first: int, second: int, year: int, order: Order, separator: str = "/") -> tuple[_dt.date, ...]:

@@ -72,8 +72,10 @@ from __future__ import annotations
 import datetime as _dt
 import re
 
+from anachron.core.grammar.calendar_words import (
+    DAY_OF_MONTH, MONTH, MONTH_IN_FULL, MONTH_STEMS, WEEKDAY_IN_FULL, day_of_month, month_number, weekday_number,
+)
 from anachron.core.grammar.fiscal import quarter_or_half, uncertain_fiscal_part
-from anachron.core.grammar.names import DAY_OF_MONTH, MONTH, MONTH_STEMS, day_of_month, month_number, weekday_number
 from anachron.core.grammar.periods import ONE_DAY, OPEN_END, add_months, month_end, thirds, units_after
 from anachron.core.grammar.relative import NUMBER_WORDS, containing
 
@@ -81,7 +83,6 @@ __all__ = ["PAGE_FORMS", "PAGE_KEYS", "PAGE_KINDS", "PAGE_WORDS", "PAGE_WRITTEN"
 
 _COUNT = r"(?:[0-9]{1,3}|a|an|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|few|several)"
 _UNITS = r"(?:day|week|month|quarter|year)s?"
-_WEEKDAY_FULL = r"(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday)"
 _CUES = r"by|until|till|through|thru|since|last|before|after|in|on|during|from|of|early|mid|late"
 _ORDINAL = r"(?:first|second|third|fourth|1st|2nd|3rd|4th)"
 
@@ -96,12 +97,12 @@ PAGE_FORMS = (
     r"|(?P<pg_the>the\s+(?P<pg_the_span>month|quarter|year))"
     r"|(?P<pg_yearend>year[\s\-]end)"
     r"|(?P<pg_later>(?:later\s+this|(?:the\s+)?(?:rest|remainder|balance)\s+of\s+this)\s+(?P<pg_later_span>week|month|quarter|year))"
-    rf"|(?P<pg_weekday>(?P<pg_weekday_p>next|coming|this)\s+(?P<pg_weekday_d>{_WEEKDAY_FULL}))"
+    rf"|(?P<pg_weekday>(?P<pg_weekday_p>next|coming|this)\s+(?P<pg_weekday_d>{WEEKDAY_IN_FULL}))"
     r"|(?P<pg_next>(?<!the\s)next\s+(?P<pg_next_span>week|month|quarter|year|decade))"
     rf"|(?P<pg_within>(?:(?:in|over|within|during)\s+the\s+(?:next|coming)|(?:the\s+)?(?:coming|upcoming)|(?<!the\s)next)\s+(?P<pg_within_n>{_COUNT}\s+)?(?P<pg_within_unit>day|week|month|quarter|year)s?)"
     rf"|(?P<pg_from_now>(?P<pg_from_now_n>{_COUNT})\s+(?P<pg_from_now_unit>day|week|month|quarter|year)s?\s+(?:from\s+(?:now|today)|hence))"
     rf"|(?P<pg_oq>(?P<pg_oq_q>{_ORDINAL})\s+(?P<pg_oq_kind>calendar|fiscal)\s+quarter(?:\s+of)?\s+(?P<pg_oq_y>(?:19|20)[0-9]{{2}}))"
-    rf"|(?P<pg_ym>(?P<pg_ym_y>(?:19|20)[0-9]{{2}})-(?P<pg_ym_m>january|february|march|april|may|june|july|august|september|october|november|december))"
+    rf"|(?P<pg_ym>(?P<pg_ym_y>(?:19|20)[0-9]{{2}})-(?P<pg_ym_m>{MONTH_IN_FULL}))"
     rf"|(?P<pg_md>(?P<pg_md_m>{MONTH})\.?\s+(?P<pg_md_d>{DAY_OF_MONTH}))"
     rf"|(?P<pg_dm>(?P<pg_dm_d>{DAY_OF_MONTH})\s+(?:of\s+)?(?P<pg_dm_m>{MONTH})\b)"
     rf"|(?P<pg_mq>(?:the\s+)?(?P<pg_mq_m>{MONTH})\s+quarter)"

@@ -1,4 +1,4 @@
-"""Calendar arithmetic on periods: the last day of a month, months added to a day, thirds of a period.
+"""Calendar arithmetic on periods: a real day, the last day of a month, months added to a day, thirds of a period.
 
 A period is a pair of days ``(begins, ends)``, both included; an open-ended
 one ends on :data:`OPEN_END`.
@@ -11,19 +11,33 @@ from __future__ import annotations
 
 import datetime as _dt
 
-__all__ = ["ONE_DAY", "OPEN_END", "add_months", "month_end", "thirds", "units_after"]
+__all__ = ["ONE_DAY", "OPEN_END", "add_months", "month_end", "real_day", "thirds", "units_after"]
 
 ONE_DAY = _dt.timedelta(days=1)
 OPEN_END = _dt.date.max  # the end of an open-ended period ("after:2023-01-01")
 
 
+def real_day(year: int, month: int, day: int) -> _dt.date | None:
+    """The day *year*-*month*-*day*, or ``None`` when the calendar has none (a reader of text skips it).
+
+    >>> real_day(2024, 2, 29), real_day(2023, 2, 29), real_day(2023, 13, 1)
+    (datetime.date(2024, 2, 29), None, None)
+    """
+    try:
+        return _dt.date(year, month, day)
+    except ValueError:
+        return None
+
+
 def month_end(year: int, month: int) -> _dt.date:
     """The last day of *month* (1-12) of *year*.
 
-    >>> month_end(2023, 12)
-    datetime.date(2023, 12, 31)
+    >>> month_end(2023, 12), month_end(2023, 4)
+    (datetime.date(2023, 12, 31), datetime.date(2023, 4, 30))
     """
-    return _dt.date(year + month // 12, month % 12 + 1, 1) - ONE_DAY
+    if month == 12:  # not the day before 1 January next: that of 9999 is past date.max
+        return _dt.date(year, 12, 31)
+    return _dt.date(year, month + 1, 1) - ONE_DAY
 
 
 def add_months(day: _dt.date, months: int) -> _dt.date:

@@ -31,8 +31,10 @@ from __future__ import annotations
 import datetime as _dt
 import re
 
+from anachron.core.grammar.calendar_words import (
+    DAY_OF_MONTH, MONTH, MONTH_NOT_A_WORD, MONTH_STEMS, WEEKDAY_IN_FULL, day_of_month, month_number, weekday_number,
+)
 from anachron.core.grammar.fiscal import fiscal_year, part_of_year
-from anachron.core.grammar.names import DAY_OF_MONTH, MONTH, MONTH_NOT_A_WORD, MONTH_STEMS, day_of_month, month_number, weekday_number
 from anachron.core.grammar.periods import ONE_DAY, OPEN_END, add_months, month_end, thirds, units_after
 
 __all__ = ["ANCHORED_FORMS", "ANCHORED_KINDS", "ANCHORED_WORDS", "NUMBER_WORDS", "anchored_period", "containing"]
@@ -45,8 +47,6 @@ _COUNT = r"(?:[0-9]{1,3}|a|an|one|two|three|four|five|six|seven|eight|nine|ten|e
 _UNIT = r"(?P<unit>day|week|month|quarter|year)s?"
 _UNIT2 = r"(?P<unit2>day|week|month|quarter|year)s?"
 _SPAN = r"(?P<{}>week|month|quarter|half|year|fiscal\s+year|fy|decade)"
-# Weekdays in full only: ``this sun`` or ``next sat`` are seldom a day.
-_WEEKDAY_FULL = r"(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday)"
 ANCHORED_FORMS = (
     r"(?<!-)(?:"
     r"(?P<after_tomorrow>(?:the\s+)?day\s+after\s+tomorrow)"
@@ -56,7 +56,7 @@ ANCHORED_FORMS = (
     rf"|(?P<this>(?:this|current)\s+{_SPAN.format('this_span')})"
     rf"|(?P<later>later\s+this\s+(?P<later_span>week|month|quarter|year))"
     rf"|(?P<rest>(?:the\s+)?(?:rest|remainder|balance)\s+of\s+(?:the|this)\s+(?P<rest_span>week|month|quarter|year))"
-    rf"|(?P<weekday>(?P<weekday_p>next|coming|this)\s+(?P<weekday_d>{_WEEKDAY_FULL}))"
+    rf"|(?P<weekday>(?P<weekday_p>next|coming|this)\s+(?P<weekday_d>{WEEKDAY_IN_FULL}))"
     rf"|(?P<next>(?:next|coming|upcoming)\s+{_SPAN.format('next_span')})"
     r"|(?P<after_next>year\s+after\s+next)"
     r"|(?P<ahead>(?:week|month|quarter|year)\s+ahead)"

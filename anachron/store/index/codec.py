@@ -25,6 +25,7 @@ from typing import Any, Mapping
 
 from anachron.core.corpus import ENTITY_FIELDS, ITEM_FIELDS, SAMPLE_FIELDS, Entity, Item, Sample
 from anachron.core.facts import parse_facts
+from anachron.core.jsonio import json_line
 from anachron.core.search import visible_in
 from anachron.core.validate import Fields
 
@@ -41,7 +42,7 @@ def key(ident: str) -> str:
 
 
 def _doc(fields: Mapping[str, Any]) -> str:
-    return json.dumps(fields, ensure_ascii=True, separators=(",", ":"))
+    return json_line(fields, compact=True, sort_keys=False, ensure_ascii=True)
 
 
 def stored_day(day: _dt.date | None) -> str | None:

@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import Any, Iterable, Mapping, Sequence
 
 from anachron.core.errors import AnachronError
+from anachron.core.jsonio import json_line
 
 __all__ = ["CORPUS_FILES", "FORMAT", "RACY_NS", "SERVED", "build_meta", "check_meta", "check_unchanged", "content_digest", "fingerprint", "stale_file"]
 
@@ -127,7 +128,7 @@ def build_meta(root: Path, files: Mapping[str, Any], items: int, entities: int, 
     return {
         "format": FORMAT,
         "source": str(root.resolve()),
-        "files": json.dumps(files, sort_keys=True),
+        "files": json_line(files, ensure_ascii=True),
         "items": str(items),
         "entities": str(entities),
         "samples": str(samples) if "samples.jsonl" in files else "none",

@@ -16,7 +16,7 @@ import re
 import unittest
 
 from anachron.core import query_intent as qi
-from anachron.core.grammar.names import FOREIGN_MONTH, MONTH_DOT_AFTER_SHORT
+from anachron.core.grammar.calendar_words import FOREIGN_MONTH, MONTH_DOT_AFTER_SHORT
 
 PIECES = [
     # words that start references, in several cases, and words that only share their first letters

@@ -26,9 +26,13 @@ __all__ = [
     "FOREIGN_MONTH_STEMS",
     "MONTH",
     "MONTH_DOT_AFTER_SHORT",
+    "MONTH_IN_FULL",
+    "MONTH_NAMES",
     "MONTH_NOT_A_WORD",
     "MONTH_STEMS",
     "WEEKDAY",
+    "WEEKDAY_IN_FULL",
+    "WEEKDAY_NAMES",
     "WEEKDAY_STEMS",
     "day_of_month",
     "foreign_month_number",
@@ -36,8 +40,15 @@ __all__ = [
     "weekday_number",
 ]
 
-MONTH_STEMS = ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec")
-WEEKDAY_STEMS = ("mon", "tue", "wed", "thu", "fri", "sat", "sun")
+MONTH_NAMES = ("january", "february", "march", "april", "may", "june", "july", "august", "september", "october",
+               "november", "december")
+WEEKDAY_NAMES = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")  # Monday 0
+MONTH_STEMS = tuple(name[:3] for name in MONTH_NAMES)
+WEEKDAY_STEMS = tuple(name[:3] for name in WEEKDAY_NAMES)
+# The names in full only, no abbreviation: for forms where a short one is seldom a date
+# (``next sat``, ``this sun``; a mail archive's ``2017-December``).
+MONTH_IN_FULL = "(?:" + "|".join(MONTH_NAMES) + ")"
+WEEKDAY_IN_FULL = "(?:" + "|".join(WEEKDAY_NAMES) + ")"
 
 # Written with shared prefixes (jan(?:uary)?) rather than as a list of words: the regex engine
 # then tests each stem once, which the query-intent reader's speed depends on.
@@ -47,10 +58,7 @@ MONTH = (
 )
 # The same spellings, a dot allowed only after an abbreviation (``Feb.``, never ``March.``):
 # the answer-leak reader's form.
-MONTH_DOT_AFTER_SHORT = (
-    r"(?:(?:january|february|march|april|may|june|july|august|september|october|november|december)"
-    r"|(?:jan|feb|mar|apr|jun|jul|aug|sept|sep|oct|nov|dec)\.?)"
-)
+MONTH_DOT_AFTER_SHORT = "(?:" + MONTH_IN_FULL + r"|(?:jan|feb|mar|apr|jun|jul|aug|sept|sep|oct|nov|dec)\.?)"
 # The months whose names are never an ordinary English word: ``mar``, ``march`` and ``may``
 # are verbs too, so a reader that takes a month name alone (no day, no year) leaves them out.
 MONTH_NOT_A_WORD = (
