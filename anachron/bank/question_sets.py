@@ -24,7 +24,7 @@ from typing import Any, Mapping
 
 from anachron.bank.crosscheck import CrossCheck, Question
 from anachron.bank.items import parse_bank
-from anachron.forecasts.reading import day_field
+from anachron.core.attribution import day_field
 from anachron.core.errors import AnachronError, describe
 from anachron.core.jsonio import parse_json, read_records, read_text, record_location
 

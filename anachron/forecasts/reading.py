@@ -34,13 +34,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Mapping
 
-from anachron.core.attribution import parse_when
-from anachron.core.dates import parse_date
+from anachron.core.attribution import day_field
 from anachron.core.errors import AnachronError, describe
 from anachron.core.jsonio import parse_json, read_records, read_text
 from anachron.forecasts.forecast import Forecast, answer_probability, check_distribution, check_probability
 
-__all__ = ["Forecasts", "Resolution", "day_field", "load_forecasts", "load_resolutions", "load_scores", "read_day"]
+__all__ = ["Forecasts", "Resolution", "load_forecasts", "load_resolutions", "load_scores"]
 
 
 @dataclass(frozen=True)
@@ -83,29 +82,6 @@ def _text(where: str, obj: Mapping[str, Any], name: str) -> str:
     if not isinstance(value, str) or not value:
         raise AnachronError(f"{where}: {name} is {describe(value)}, expected a non-empty string")
     return value
-
-
-def read_day(value: Any) -> _dt.date:
-    """A day as these files write it: ``YYYY-MM-DD`` (:func:`anachron.core.dates.parse_date`), or an ISO
-    datetime such as ForecastBench's ``2026-04-30T00:00:00+00:00``, read as its UTC day by the one date
-    grammar (:func:`anachron.core.attribution.parse_when`)."""
-    if isinstance(value, str) and "T" in value:
-        first, _, granularity = parse_when(value)
-        if granularity != "day":
-            raise AnachronError(f"{value!r} is not a day")
-        return first
-    return parse_date(value)
-
-
-def day_field(where: str, obj: Mapping[str, Any], name: str) -> _dt.date | None:
-    """Field *name* of *obj* read by :func:`read_day` (absent or null: ``None``); an error names *where* and the field."""
-    value = obj.get(name)
-    if value is None:
-        return None
-    try:
-        return read_day(value)
-    except AnachronError as exc:
-        raise AnachronError(f"{where}: {name}: {exc}") from None
 
 
 def forecastbench_key(where: str, entry: Mapping[str, Any]) -> str:

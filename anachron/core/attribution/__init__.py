@@ -31,7 +31,7 @@ from anachron.core.attribution.html_meta import HTML_SCAN_CHARS, MAX_TAG_CHARS, 
 from anachron.core.attribution.record import GRANULARITIES, STATUSES, Attribution, SourceDate, conflict_evidence, evidence_of
 from anachron.core.attribution.stamps import STAMP_SCAN_CHARS, chrome_spans, modification_stamp, without_chrome
 from anachron.core.attribution.sources import DATE_FIELDS, MODIFIED_FIELDS, attribute, url_path
-from anachron.core.attribution.values import PLAUSIBLE_YEARS, parse_when
+from anachron.core.attribution.values import PLAUSIBLE_YEARS, day_field, parse_when, read_day
 
 __all__ = [
     "Attribution",
@@ -46,11 +46,13 @@ __all__ = [
     "SourceDate",
     "attribute",
     "chrome_spans",
+    "day_field",
     "conflict_evidence",
     "evidence_of",
     "html_dates",
     "modification_stamp",
     "parse_when",
+    "read_day",
     "url_path",
     "without_chrome",
 ]

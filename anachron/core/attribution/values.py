@@ -22,7 +22,9 @@ from __future__ import annotations
 import datetime as _dt
 import math
 import re
+from typing import Any, Mapping
 
+from anachron.core.dates import parse_date
 from anachron.core.errors import AnachronError, describe
 from anachron.core.grammar.calendar_words import MONTH, MONTH_STEMS, WEEKDAY, WEEKDAY_STEMS, month_number, weekday_number
 from anachron.core.grammar.numeric import NUMERIC_DATE
@@ -30,7 +32,8 @@ from anachron.core.grammar.periods import month_end
 
 __all__ = [
     "AGO", "Contradiction", "EPOCH_MS_THRESHOLD", "FLAGS", "MAX_VALUE_CHARS", "MONTH_WRITTEN", "PLAUSIBLE_YEARS", "SHOWN_CHARS",
-    "WEEKDAY_WRITTEN", "check_now", "day_granule", "month_granule", "parse_when", "read_value", "shown", "year_granule",
+    "WEEKDAY_WRITTEN", "check_now", "day_field", "day_granule", "month_granule", "parse_when", "read_day", "read_value", "shown",
+    "year_granule",
 ]
 
 
@@ -408,3 +411,24 @@ def _parse_string(value: str, now: _dt.datetime | None) -> tuple[_dt.date, _dt.d
     return _parse_text(" ".join(text.split()), now)
 
 
+def read_day(value: Any) -> _dt.date:
+    """A day as these files write it: ``YYYY-MM-DD`` (:func:`anachron.core.dates.parse_date`), or an ISO
+    datetime such as ForecastBench's ``2026-04-30T00:00:00+00:00``, read as its UTC day by the one date
+    grammar (:func:`parse_when`)."""
+    if isinstance(value, str) and "T" in value:
+        first, _, granularity = parse_when(value)
+        if granularity != "day":
+            raise AnachronError(f"{value!r} is not a day")
+        return first
+    return parse_date(value)
+
+
+def day_field(where: str, obj: Mapping[str, Any], name: str) -> _dt.date | None:
+    """Field *name* of *obj* read by :func:`read_day` (absent or null: ``None``); an error names *where* and the field."""
+    value = obj.get(name)
+    if value is None:
+        return None
+    try:
+        return read_day(value)
+    except AnachronError as exc:
+        raise AnachronError(f"{where}: {name}: {exc}") from None
