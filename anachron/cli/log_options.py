@@ -21,9 +21,20 @@ from anachron.cli.options import iso_date
 
 
 def _formats() -> tuple[str, ...]:
+    """The importers' formats and ``inspect`` (read by the Inspect adapter), in the docs' order."""
     from anachron.importers import FORMATS
 
-    return FORMATS
+    return (*FORMATS[:-1], "inspect", FORMATS[-1])
+
+
+def _inspect_logs(logs, options, corpus_dir):
+    try:
+        from anachron.inspect.export import import_inspect_logs
+    except ImportError as exc:
+        # anachron.inspect's own message names the extra and its install; say it once
+        hint = "" if "pip install" in str(exc) else "; install it with: pip install 'anachron[inspect]'"
+        raise AnachronError(f"--from inspect: {exc}{hint}") from None
+    return import_inspect_logs(logs, options, corpus_dir=corpus_dir)
 
 
 def add_log_options(parser: argparse.ArgumentParser, *, required: bool) -> None:
@@ -152,6 +163,8 @@ def trace_records(args: argparse.Namespace, corpus: Corpus) -> Iterator[Record]:
         scoring_corpus=corpus,
         warn=lambda line: print(line, file=sys.stderr),
     )
-    return import_logs(args.log_format, logs, options, corpus_dir=args.corpus)
+    if args.log_format == "inspect":
+        return _inspect_logs(logs, options, args.corpus)
+    return import_logs(args.log_format, logs, options)
 
 

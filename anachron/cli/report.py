@@ -51,7 +51,8 @@ def run(args: argparse.Namespace) -> int:
     from anachron.core import compare_modes
     from anachron.core.scores import metric_kind
     from anachron.core.stats.paired import check_options
-    from anachron.output.html import Run, load_input, report_html
+    from anachron.cli.report_inputs import load_input
+    from anachron.output.html import Run, report_html
 
     check_options(args.confidence, args.resamples, args.seed, names=_FLAGS)  # each run's mean is bootstrapped too
     metric_kind(args.metric)  # a mistyped --metric is refused with one run too, not only when two are paired

@@ -19,7 +19,8 @@ Public surface:
 - solvers :func:`time_lock` (setup) and :func:`anachron_agent`;
 - the scorer :func:`tclr_scorer` and :func:`trace_record`, which rebuilds
   one sample's trace record from its messages and store (the export uses it too);
-- :func:`read_log_traces` and :func:`score_logs`, behind ``anachron export``.
+- :func:`read_log_traces` and :func:`score_logs`, behind ``anachron export``, and
+  :func:`import_inspect_logs`, behind ``--from inspect`` of ``anachron score`` and ``import``.
 """
 
 try:
@@ -29,7 +30,7 @@ except ImportError as exc:  # pragma: no cover - exercised in a subprocess test
         f"anachron.inspect needs inspect-ai ({exc}); install it with: pip install 'anachron[inspect]'"
     ) from exc
 
-from anachron.inspect.export import read_log_traces, score_logs
+from anachron.inspect.export import import_inspect_logs, read_log_traces, score_logs
 from anachron.inspect.scorer import tclr_scorer, trace_record
 from anachron.inspect.solver import anachron_agent, time_lock
 from anachron.inspect.task import anachron, anachron_enforced, anachron_task
@@ -42,6 +43,7 @@ __all__ = [
     "anachron_agent",
     "anachron_enforced",
     "anachron_task",
+    "import_inspect_logs",
     "read_log_traces",
     "retrieval_tools",
     "score_logs",

@@ -45,8 +45,9 @@ from anachron.store import open_corpus
 from anachron.core.errors import AnachronError
 from anachron.inspect.scorer import sample_trace_record
 from anachron.core.jsonio import Record, read_json_log
+from anachron.importers import Options, inspect_sample_record
 
-__all__ = ["anachron_sample", "log_paths", "log_records", "log_run", "read_log_traces", "score_logs"]
+__all__ = ["anachron_sample", "import_inspect_logs", "log_paths", "log_records", "log_run", "read_log_traces", "score_logs"]
 
 Foreign = Callable[[str, EvalSample], Record]  # (log path, sample) -> (where, trace record)
 
@@ -316,3 +317,33 @@ def score_logs(
     """Score every sample of *paths* with the core: the logs in order, each log's samples by id."""
     records, data = log_records(paths, corpus=corpus, epoch=epoch)
     return score_traces(parse_traces(records, data), data)
+
+
+def import_inspect_logs(
+    paths: Sequence[str | os.PathLike[str]],
+    options: Options,
+    *,
+    corpus_dir: str | os.PathLike[str] | None = None,
+) -> Iterator[tuple[str, Record]]:
+    """The trace records of Inspect logs, ``(where, record)`` as :func:`anachron.importers.import_logs` yields.
+
+    A sample of an anachron task is rebuilt by its scorer (cutoff and tools: its
+    task's; *corpus_dir* defaults to its task's corpus), so ``--as-of``,
+    ``--as-of-map``, ``--as-of-field`` and ``--retrieval-tools`` are refused for
+    it, never ignored; any other sample is read by
+    :func:`anachron.importers.inspect_sample_record` with *options*.
+    """
+    if not paths:
+        raise AnachronError("no log given")
+    if options.sample_id_from is not None:
+        raise AnachronError("--sample-id-from is not read for inspect logs: their samples have ids")
+    given = [name for name, value in (("--as-of", options.as_of), ("--as-of-map", options.as_of_map),
+                                       ("--as-of-field", options.as_of_field), ("--retrieval-tools", options.retrieval_tools))
+             if value is not None]
+    records, _ = log_records(
+        [str(path) for path in paths],
+        corpus=corpus_dir,
+        foreign=lambda path, sample: inspect_sample_record(path, sample, options),
+        refuse=" / ".join(given) or None,
+    )
+    return records  # one batch of samples at a time

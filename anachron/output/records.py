@@ -14,7 +14,9 @@ one :func:`csv_line` per record, for a writer that streams).
 - :func:`comparison_records`: one row, the fields of a
   :class:`~anachron.core.ModeComparison`;
 - a bank score card's rows are :meth:`anachron.bank.run.BankRun.to_records`,
-  columns :data:`BANK_COLUMNS` (defined beside it, as the comparison's are).
+  columns :data:`anachron.bank.run.BANK_COLUMNS` (defined beside it, as the
+  comparison's are; not re-exported, since the output side never imports the
+  bank, :mod:`anachron.timelock.quarantine`).
 
 CSV is written with ``\\n`` line ends, a header row, fields quoted only
 when needed, ``None`` as an empty field, booleans as ``true``/``false`` and
@@ -30,10 +32,9 @@ import re
 from typing import Any, Iterable, Mapping, Sequence
 
 from anachron.core.leakage import FAILED_STATUSES, SampleResult
-from anachron.bank.run import BANK_COLUMNS  # defined beside BankRun.to_records()
 from anachron.core.stats.paired import COMPARISON_COLUMNS  # defined beside ModeComparison.to_records()
 
-__all__ = ["BANK_COLUMNS", "COMPARISON_COLUMNS", "SAMPLE_COLUMNS", "comparison_records",
+__all__ = ["COMPARISON_COLUMNS", "SAMPLE_COLUMNS", "comparison_records",
            "csv_header", "csv_line", "csv_text", "sample_record", "sample_records"]
 
 SAMPLE_COLUMNS: tuple[str, ...] = (

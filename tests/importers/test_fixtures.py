@@ -38,7 +38,12 @@ def figures(sample):
 class FormatTest(unittest.TestCase):
     def test_formats(self):
         self.assertEqual(FORMATS, ("openai-chat", "openai-responses", "anthropic", "claude-code", "otel",
-                                   "pydantic-ai", "langchain", "codex", "gemini-cli", "inspect", "mcp-events"))
+                                   "pydantic-ai", "langchain", "codex", "gemini-cli", "mcp-events"))
+
+    def test_inspect_logs_are_the_inspect_adapters_to_read(self):
+        # the importers are standard library only; Inspect's reader sits a layer above them
+        with self.assertRaisesRegex(AnachronError, "anachron.inspect.import_inspect_logs"):
+            list(import_logs("inspect", [fixture("openai-chat.jsonl")], Options(as_of=dt.date(2023, 1, 1))))
 
     def test_openai_chat(self):
         doc = scored("openai-chat", fixture("openai-chat.jsonl"), extra=("--sample-id-from", "id", "--sealed-tools", "web_search,fetch_page"))
@@ -408,7 +413,7 @@ class ImportCommandTest(unittest.TestCase):
             with self.subTest(stamp=stamp):
                 (record,) = [r for _, r in import_logs("claude-code", [str(path)], Options(as_of=dt.date(2023, 1, 1)))]
                 self.assertEqual(record["interactions"][0].get("time"), stamp if kept else None)
-                (trace,) = parse_traces([("s.jsonl:1", record)], load_corpus())
+                (trace,) = parse_traces([("s.jsonl:1", record)], load_corpus_dir())
                 self.assertEqual(trace.interactions[0].time is not None, kept)
 
     def test_mcp_events_through_the_same_entry(self):

@@ -15,7 +15,8 @@ from anachron.core import compare_modes, load_corpus_dir, parse_traces, score_tr
 from anachron.store import SearchEngine
 from anachron.core.reference_agent import naive_trace
 from anachron.core.jsonio import dump_json
-from anachron.output.records import BANK_COLUMNS, COMPARISON_COLUMNS, SAMPLE_COLUMNS, csv_text, sample_records
+from anachron.bank.run import BANK_COLUMNS
+from anachron.output.records import COMPARISON_COLUMNS, SAMPLE_COLUMNS, csv_text, sample_records
 from anachron.output.html.tables import comparison_card
 from anachron.output.results import Results
 from tests.support import ROOT, require_extra, run_cli
