@@ -11,7 +11,6 @@ import contextlib
 import importlib
 import io
 import os
-import sys
 import unittest
 from pathlib import Path
 
@@ -47,7 +46,7 @@ def run_cli(*argv: str, entry=None) -> tuple[int, str, str]:
     return status, out.getvalue(), err.getvalue()
 
 
-def inspect_module_setup() -> "tempfile.TemporaryDirectory[str]":
+def inspect_module_setup():
     """What a module of Inspect tests needs first: the extra (or a skip), quiet warnings, a scratch folder."""
     import tempfile
     import warnings

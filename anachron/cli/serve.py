@@ -250,7 +250,7 @@ def _notice(line: str) -> None:
     print(f"anachron serve: {line}", file=sys.stderr, flush=True)
 
 
-def _large_directory(spec: str | None, index_above: int | None, presentation, ranking: str) -> "PendingBackend | None":
+def _large_directory(spec: str | None, index_above: int | None, presentation, ranking: str):
     """A backend opening a large corpus directory in the background, or ``None`` for anything else.
 
     A directory whose ``items.jsonl`` is at least *index_above* bytes is

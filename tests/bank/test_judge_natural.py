@@ -15,7 +15,6 @@ from __future__ import annotations
 import hashlib
 import importlib.util
 import json
-import re
 import unittest
 from collections import Counter
 

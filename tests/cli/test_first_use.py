@@ -5,7 +5,6 @@ documented sample order of an Inspect run.
 
 import asyncio
 import os
-import re
 import subprocess
 import sys
 import tempfile

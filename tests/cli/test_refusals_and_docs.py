@@ -14,7 +14,6 @@ import os
 import re
 import shutil
 import subprocess
-import sys
 import tempfile
 import unittest
 from pathlib import Path
@@ -276,7 +275,6 @@ OUTPUTS = {
     ("outcomes", "--out"): ["outcomes", "p.jsonl", "r.jsonl", "--out", "{path}"],
     ("outcomes", "--html"): ["outcomes", "p.jsonl", "r.jsonl", "--html", "{path}"],
     ("outcomes", "--figures"): ["outcomes", "p.jsonl", "r.jsonl", "--figures", "{path}"],
-    ("report", "--figures"): ["report", "s.json", "--out", "r.html", "--figures", "{path}"],
 }
 
 

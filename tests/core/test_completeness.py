@@ -9,7 +9,6 @@ importer on logs whose results are missing and checks that none comes out a sile
 from __future__ import annotations
 
 import csv
-import datetime as dt
 import io
 import json
 import tempfile
@@ -18,7 +17,6 @@ from fractions import Fraction
 from pathlib import Path
 
 from anachron.core import load_corpus_dir, parse_traces, score_traces, summarise
-from anachron.core.errors import AnachronError
 from anachron.core.leakage import SampleResult
 from anachron.output.records import SAMPLE_COLUMNS
 from anachron.output.report import score_table

@@ -5,7 +5,7 @@ from fractions import Fraction
 
 from anachron.core import AnachronError, score_trace, summarise
 
-from tests.corpus_fixtures import T, corpus, entity, item, trace
+from tests.corpus_fixtures import corpus, entity, item, trace
 
 
 class ResultLeakTest(unittest.TestCase):

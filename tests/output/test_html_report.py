@@ -20,7 +20,6 @@ from xml.etree import ElementTree
 from anachron.core import compare_modes, load_corpus_dir, parse_traces, score_traces, summarise
 from anachron.store import SearchEngine
 from anachron.core.reference_agent import naive_trace
-from anachron.output.html import Run, report_html
 from anachron.output.html.page import content_security_policy
 from anachron.output.html import svg
 from anachron.output.html.svg import horizon_bins

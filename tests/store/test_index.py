@@ -84,7 +84,6 @@ class SameResultsTest(unittest.TestCase):
 
     def test_generated_search_previous_planner(self):
         # The planner of full-text queries (PostgreSQL's, kept to measure beside the bitmaps) stays exact.
-        from unittest import mock
 
         corpus = load_corpus(self.generated)
         with full_text_planner():

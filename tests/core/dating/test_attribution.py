@@ -869,7 +869,7 @@ class WorkBoundTest(unittest.TestCase):
     def assert_linear(self, regions):
         """The scan never goes back over examined text; only a block's opening tags are counted
         over the stretch its close tag was looked for in (so a character is examined at most twice)."""
-        examined, last_end = 0, 0
+        examined, last_end, counted_from = 0, 0, 0
         for name, start, end, limit in regions:
             self.assertLessEqual(limit, HTML_SCAN_CHARS)  # nothing past the window
             if name == "_TAG_REST":

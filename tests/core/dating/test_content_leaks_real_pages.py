@@ -18,7 +18,6 @@ from __future__ import annotations
 import datetime as dt
 import hashlib
 import json
-import re
 import sys
 import unittest
 from collections import Counter

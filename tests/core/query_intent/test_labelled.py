@@ -14,7 +14,6 @@ import hashlib
 import json
 import sys
 import unittest
-from pathlib import Path
 
 from anachron.core import query_findings
 

@@ -6,7 +6,6 @@ import inspect
 import json
 import math
 import random
-import re
 import statistics
 import unittest
 from decimal import Decimal
