@@ -16,8 +16,8 @@ order only:
   :func:`bank_version` (SHA-256) and the :func:`manifest`;
 - :mod:`.reading` -- what a free-text answer states: figures with units and
   scales, listing statuses, refusal / hedge / context / revision phrases;
-- :mod:`.judge` -- :func:`judge`: correct / incorrect / refused / leaked /
-  ambiguous (:func:`~.judge.assess` gives the reason too);
+- :mod:`.judging` -- :func:`judge`: correct / incorrect / refused / leaked /
+  ambiguous (:func:`~.judging.assess` gives the reason too);
 - :mod:`.cutoffs` -- :class:`ModelCutoff`: overlap (by as_of and by the day
   the answer became public) and badges;
 - :mod:`.run` -- the ``respect`` and ``ignore`` oracles, :func:`run_bank`
@@ -43,7 +43,7 @@ _API = {
     "FORMAT": "anachron.bank.items",
     "UNITS": "anachron.bank.values",
     "STATUSES": "anachron.bank.values",
-    "JUDGEMENTS": "anachron.bank.judge",
+    "JUDGEMENTS": "anachron.bank.judging",
     "ORACLES": "anachron.bank.run",
     "BankItem": "anachron.bank.items",
     "Bank": "anachron.bank.items",
@@ -61,7 +61,7 @@ _API = {
     "manifest": "anachron.bank.items",
     "manifest_differences": "anachron.bank.items",
     "manifest_version": "anachron.bank.items",
-    "judge": "anachron.bank.judge",
+    "judge": "anachron.bank.judging",
     "oracle_response": "anachron.bank.run",
     "oracle_responses": "anachron.bank.run",
     "parse_responses": "anachron.bank.run",

@@ -18,7 +18,7 @@ from typing import Any, Callable, Sequence
 
 from anachron.core.errors import AnachronError
 from anachron.bank.items import BankItem
-from anachron.bank.judge import CORRECT, INCORRECT, LEAKED, REFUSED
+from anachron.bank.judging import CORRECT, INCORRECT, LEAKED, REFUSED
 from anachron.bank.values import render
 
 __all__ = ["PROMPT", "model_judge", "plain_message"]

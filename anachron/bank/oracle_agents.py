@@ -9,7 +9,7 @@ read the results as a system would:
 - a result is *about* the item when its text names the instrument as
   ``(TICKER)`` and states the field (its label, or "listing" for a status)
   and the period, and a candidate of the item's unit
-  (:func:`anachron.bank.judge.candidates`; the first one is its value);
+  (:func:`anachron.bank.judging.candidates`; the first one is its value);
 - ``respect`` answers the value of the latest such result whose *shown*
   date is on or before D, and ``unknown`` when there is none (``not listed``
   for a listing status: no listing on record is not listed);
@@ -37,7 +37,7 @@ from anachron.core.dates import known_at, parse_date
 from anachron.core.errors import AnachronError
 from anachron.bank.build import FIELD_LABELS
 from anachron.bank.items import Bank, BankItem
-from anachron.bank.judge import candidates
+from anachron.bank.judging import candidates
 from anachron.bank.values import render
 
 __all__ = ["Call", "ORACLE_AGENTS", "MemoryJournal", "data_path_oracles", "oracle_agent", "search_query", "timelock_factory"]

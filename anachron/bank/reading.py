@@ -1,7 +1,7 @@
 """Reading a free-text answer: its figures (with units and scales), listing statuses and cue phrases.
 
 Outcome material (:mod:`anachron.bank`): never imported by the serving path.
-This module only *reads*; :mod:`anachron.bank.judge` decides.  The rules are
+This module only *reads*; :mod:`anachron.bank.judging` decides.  The rules are
 written out for other runners in docs/run-rules.md ("Reading a response");
 keep the two in step.
 

@@ -21,7 +21,7 @@ from anachron.core.jsonio import dump_json, read_records
 from anachron.core.validate import Fields
 from anachron.bank.cutoffs import BADGES, ModelCutoff
 from anachron.bank.items import Bank, BankItem
-from anachron.bank.judge import AMBIGUOUS, CORRECT, INCORRECT, JUDGEMENTS, LEAKED, REFUSED, assess, judge, read_response, states
+from anachron.bank.judging import AMBIGUOUS, CORRECT, INCORRECT, JUDGEMENTS, LEAKED, REFUSED, assess, judge, read_response, states
 from anachron.bank.values import render
 
 __all__ = [

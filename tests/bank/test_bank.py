@@ -488,10 +488,6 @@ class WilsonTest(unittest.TestCase):
                 wilson_interval(*bad)
 
 
-if __name__ == "__main__":
-    unittest.main()
-
-
 class ReadingTest(unittest.TestCase):
     """The reading rules of docs/run-rules.md section 4, one boundary at a time."""
 
@@ -506,7 +502,7 @@ class ReadingTest(unittest.TestCase):
     def test_units_and_scales(self):
         from fractions import Fraction
 
-        from anachron.bank.judge import candidates
+        from anachron.bank.judging import candidates
 
         self.assertEqual(candidates("$412MM", "USD"), [412_000_000])
         self.assertEqual(candidates("0.412bn", "USD"), [412_000_000])
@@ -525,7 +521,7 @@ class ReadingTest(unittest.TestCase):
         self.assertEqual(candidates("\u2212$5M", "USD"), [-5_000_000])
 
     def test_dates_periods_and_other_numbers_are_no_answer(self):
-        from anachron.bank.judge import candidates
+        from anachron.bank.judging import candidates
 
         for text in ("As of 2021/02/04", "on 02/04/2021", "Feb. 4", "4 February 2021", "2021-02-04T10:00:00Z",
                      "Q4 FY2020", "4Q20", "1H21", "fiscal 2020", "FY'20", "the 10-K", "52-week high", "3 months",
@@ -540,7 +536,7 @@ class ReadingTest(unittest.TestCase):
         self.assertJudged("dltp-revenue-2020q4-2021-02-04", "correct", "$412M " + "9" * 40)
 
     def test_a_text_beyond_the_reading_limit_is_ambiguous(self):
-        from anachron.bank.judge import MAX_TEXT, assess
+        from anachron.bank.judging import MAX_TEXT, assess
 
         item = self.bank.items["dltp-revenue-2020q4-2021-02-04"]
         at_limit = "$412M" + " " * (MAX_TEXT - 5)
@@ -566,3 +562,24 @@ class ReadingTest(unittest.TestCase):
         self.assertJudged("borx-listing_status-2019-10-30", "correct", "listed; it had not been delisted")
         self.assertJudged("borx-listing_status-2019-10-30", "refused", "I can't say whether it was listed")
         self.assertJudged("cygn-listing_status-2023-02-02", "correct", "still private, pre-IPO")
+
+
+class PublicNamesTest(unittest.TestCase):
+    def test_no_public_name_is_shadowed_by_a_submodule(self):
+        # a submodule named like a lazily imported name would replace it on the package once imported
+        import importlib
+        import pkgutil
+        import types
+
+        import anachron.bank as bank
+
+        for info in pkgutil.iter_modules(bank.__path__):
+            importlib.import_module(f"anachron.bank.{info.name}")
+        for name in bank.__all__:
+            with self.subTest(name=name):
+                self.assertNotIsInstance(getattr(bank, name), types.ModuleType)
+        self.assertEqual(bank.judge.__module__, "anachron.bank.judging")
+
+
+if __name__ == "__main__":
+    unittest.main()

@@ -7,7 +7,7 @@ import unittest
 
 from anachron.core import default_corpus_dir, load_corpus_dir
 from anachron.bank import build_bank, load_bank, load_facts, manifest
-from anachron.bank.judge import candidates
+from anachron.bank.judging import candidates
 from anachron.bank.values import matches
 from anachron.core.jsonio import dump_json
 from anachron.core.errors import AnachronError

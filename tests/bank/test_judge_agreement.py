@@ -13,7 +13,7 @@ import unittest
 from collections import Counter
 
 from anachron.bank import JUDGEMENTS, load_bank
-from anachron.bank.judge import judge
+from anachron.bank.judging import judge
 from tests.support import ROOT
 
 DATA = ROOT / "tests" / "data"

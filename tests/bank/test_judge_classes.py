@@ -16,7 +16,7 @@ import unittest
 from fractions import Fraction
 
 from anachron.bank import load_bank
-from anachron.bank.judge import judge
+from anachron.bank.judging import judge
 from anachron.bank.reading import statuses
 from anachron.core.figures import read_figures
 

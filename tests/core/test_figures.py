@@ -11,7 +11,7 @@ from __future__ import annotations
 import unittest
 from fractions import Fraction
 
-from anachron.bank.judge import candidates
+from anachron.bank.judging import candidates
 from anachron.bank.values import matches
 from anachron.core import build_corpus
 from anachron.core.facts import statements

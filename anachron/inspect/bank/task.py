@@ -37,7 +37,7 @@ from inspect_ai.solver import TaskState
 import anyio.to_thread
 
 from anachron.bank import Bank, Tally, default_bank_path, judge, load_bank, manifest_path_for, manifest_version
-from anachron.bank.judge import assess
+from anachron.bank.judging import assess
 from anachron.bank.oracle_agents import ORACLE_AGENTS, oracle_agent, search_query, timelock_factory
 from anachron.bank.filings import default_filings_dir
 from anachron.bank.run import time_gate_checks

@@ -9,7 +9,7 @@ import re
 import unittest
 
 from anachron.bank import load_bank
-from anachron.bank.judge import judge
+from anachron.bank.judging import judge
 from anachron.bank.reading import dates as bank_dates
 from anachron.core.attribution import attribute, parse_when
 from anachron.core.errors import AnachronError
