@@ -372,7 +372,8 @@ def _audit(spec: RunSpec, harness: Harness | None, rundir: Path, log_format: str
     from anachron.core.trace import iter_traces
     from anachron.importers import Options, import_logs, seal_declaration
     from anachron.store import load_corpus  # a directory, an index file or a postgresql:// URL, as --corpus names it
-    from anachron.timelock.events import load_events, lock_run
+    from anachron.timelock.events import load_events
+    from anachron.timelock.run_trace import lock_run
 
     names = set(sealed_tools(harness))
     statuses, breaches, calls, samples = set(), [], 0, 0
