@@ -116,7 +116,8 @@ def sealed_tools(args: argparse.Namespace) -> Declaration | None:
         lock_as_of.update(declared.lock_as_of)
     locks = None
     if args.lock_events is not None:
-        from anachron.timelock.events import load_events, lock_run
+        from anachron.timelock.events import load_events
+        from anachron.timelock.run_trace import lock_run
 
         locks = [lock_run(load_events(path)) for path in args.lock_events]
     isolated = _names("--isolated-shell", args.isolated_shell) if args.isolated_shell is not None else ()

@@ -1,8 +1,24 @@
-"""``anachron score TRACE.jsonl``: score a trace file with the core, one trace at a time."""
+"""``anachron score TRACE.jsonl``: score a trace file with the core, one trace at a time.
+
+``anachron score RUNDIR`` reads a run directory of ``anachron run`` as the
+logs, format, cutoff and seal declaration its ``run.json`` names
+(:func:`run_inputs`): it stands for ``--from FORMAT TRANSCRIPT --as-of T
+--sealed-tools-from mcp.json --sealed-tools NAMES --lock-events
+lock-events.jsonl``, and ``--corpus`` for the corpus the lock served unless
+another is given.  An option the run names (``--from``, ``--as-of``,
+``--as-of-map``, ``--as-of-field``, or any seal option) is refused beside it
+rather than mixed with it; a refused run is an error (even with a
+transcript: a run stopped by the guard or a later check proves no seal).
+
+- :func:`register`: the command's options;
+- :func:`run_inputs`: the options a lone run directory stands for;
+- :func:`run`: score.
+"""
 
 from __future__ import annotations
 
 import argparse
+from pathlib import Path
 
 from anachron.core.docs import doc_url
 
@@ -10,6 +26,12 @@ from anachron.store import load_corpus
 from anachron.core.errors import AnachronError
 from anachron.cli.log_options import add_log_options, add_seal_options, sealed_tools, trace_records
 from anachron.cli.options import add_corpus_option, add_format_option, add_jobs_option, add_out_option, frozen_heap, write_scores
+from anachron.importers.run_dir import is_run_dir, read_run
+
+# The options a run directory names itself: (dest, flag).
+_GIVEN = (("log_format", "--from"), ("as_of", "--as-of"), ("as_of_map", "--as-of-map"), ("as_of_field", "--as-of-field"),
+          ("sealed_tools", "--sealed-tools"), ("sealed_tools_from", "--sealed-tools-from"),
+          ("lock_events", "--lock-events"), ("isolated_shell", "--isolated-shell"))
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -33,9 +55,36 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.set_defaults(func=run)
 
 
-def run(args: argparse.Namespace) -> int:
-    from anachron.launch.manifest import run_inputs
+def run_inputs(args: argparse.Namespace) -> argparse.Namespace:
+    """*args* with a lone run directory among ``logs`` replaced by what its ``run.json`` names (in place)."""
+    logs = getattr(args, "logs", None)
+    if not logs or not any(is_run_dir(log) for log in logs):
+        return args
+    if len(logs) != 1:
+        raise AnachronError("a run directory is scored alone: give one RUNDIR")
+    rundir = Path(logs[0])
+    given = [flag for dest, flag in _GIVEN if getattr(args, dest, None) is not None]
+    if given:
+        raise AnachronError(f"{rundir}: a run directory names its own {', '.join(given)}: give them for logs, not for a run")
+    record = read_run(rundir)
+    if record.refused is not None or not record.transcript:
+        # A refused run proves nothing sealed, whatever its transcript's calls pair with: never scored as a run
+        # (its transcript, when kept, is for the record: `--from FORMAT` reads it as any log).
+        kept = f"; its transcript is {rundir / record.transcript}" if record.transcript else ""
+        raise AnachronError(f"{rundir}: the run was refused ({record.refused}): not scored as a run{kept}")
+    args.as_of = record.as_of
+    if getattr(args, "corpus", None) is None:
+        args.corpus = record.corpus_spec  # the corpus the lock served
+    args.logs = [str(rundir / record.transcript)]
+    args.log_format = record.transcript_format
+    args.sealed_tools_from = str(rundir / record.mcp_config)
+    args.sealed_tools = ",".join(record.sealed_tools) if record.sealed_tools else None
+    # None: a configuration only (unverified at best)
+    args.lock_events = [str(rundir / record.lock_events)] if record.lock_events else None
+    return args
 
+
+def run(args: argparse.Namespace) -> int:
     run_inputs(args)  # a run directory (`anachron run --out RUNDIR`) names its transcript, format, T and seal
     corpus = load_corpus(args.corpus)
     sealed = sealed_tools(args)

@@ -22,7 +22,8 @@ from anachron.store import load_corpus
 from anachron.core.errors import AnachronError
 from anachron.core.seal import Declaration
 from anachron.output.stream import Addenda
-from anachron.timelock.events import events_trace, load_events
+from anachron.timelock.events import load_events
+from anachron.timelock.run_trace import events_trace
 from anachron.cli.options import add_corpus_option, add_format_option, add_out_option, frozen_heap, iso_date, write_scores
 
 

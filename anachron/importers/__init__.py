@@ -49,7 +49,8 @@ FORMATS = (*_READERS, "mcp-events")
 
 def _mcp_events(paths: Sequence[str], options: Options) -> Iterator[Record]:
     from anachron.core import load_corpus_dir
-    from anachron.timelock.events import events_trace, load_events
+    from anachron.timelock.events import load_events
+    from anachron.timelock.run_trace import events_trace
 
     corpus = options.scoring_corpus or options.corpus or load_corpus_dir(None)
     for path in paths:

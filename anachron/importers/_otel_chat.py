@@ -178,13 +178,6 @@ def signature(message: Message) -> str:
     return json.dumps([role, kept])
 
 
-def extends(later: Turn, earlier: Turn) -> bool:
-    """True when *later* sent *earlier*'s whole conversation (its inputs and outputs) and more."""
-    before = [signature(m) for m in earlier.inputs + earlier.outputs]
-    sent = [signature(m) for m in later.inputs]
-    return bool(before) and len(sent) > len(before) and sent[: len(before)] == before
-
-
 def answer_text(turn: Turn) -> str | None:
     """The text of the turn's last output message, when it has one."""
     for _, parts in reversed(turn.outputs):

@@ -8,9 +8,9 @@
 enforced, with its own event log) as its only tool surface, refuses the run
 when the preflight fails (:class:`Refused`, a one-line reason), stops it at
 the first call outside the lock, audits the transcript against the lock's
-log and writes the run directory, ``run.json`` last.  :func:`run_inputs`
-gives ``anachron score RUNDIR`` the run's transcript, format, cutoff and
-seal declaration.  The ``responses`` and ``chat`` loops need the ``mcp``
+log and writes the run directory, ``run.json`` last
+(:mod:`anachron.importers.run_dir`, which ``anachron score RUNDIR`` reads
+it through).  The ``responses`` and ``chat`` loops need the ``mcp``
 extra (imported when they run); the command-line harnesses need only their
 executable.
 """
@@ -18,7 +18,6 @@ executable.
 from __future__ import annotations
 
 from anachron.launch.harnesses import HARNESSES, LOOPS, NAMES
-from anachron.launch.runner import MANIFEST, Refused, RunSpec, launch, read_manifest
-from anachron.launch.manifest import run_inputs
+from anachron.launch.runner import Refused, RunSpec, launch
 
-__all__ = ["HARNESSES", "LOOPS", "MANIFEST", "NAMES", "Refused", "RunSpec", "launch", "read_manifest", "run_inputs"]
+__all__ = ["HARNESSES", "LOOPS", "NAMES", "Refused", "RunSpec", "launch"]

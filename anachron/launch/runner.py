@@ -29,18 +29,17 @@ import threading
 import time
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable, Mapping
+from typing import Any, Callable
 
 from anachron import __version__
 from anachron.core.dates import format_date, known_at
 from anachron.core.errors import AnachronError
-from anachron.core.jsonio import dump_json, write_atomic
+from anachron.core.jsonio import write_atomic
+from anachron.importers.run_dir import write_run
 from anachron.launch.harnesses import HARNESSES, LOOPS, Check, ClaudeCode, Harness, Prepared, guard_breach, lock_config_text, version_of
 from anachron.launch.lock import CONFIG, EVENTS, SERVER, TOOLS, Lock, child_env, corpus_fingerprint, package_path
 
-FORMAT = "anachron-run/1"
 TRANSCRIPT = "transcript.jsonl"
-MANIFEST = "run.json"
 STDERR = "harness-stderr.txt"
 MAX_BEFORE_INIT = 20
 # What each harness writes of today's date into its model's context (docs/run-rules.md).
@@ -372,7 +371,8 @@ def _audit(spec: RunSpec, harness: Harness | None, rundir: Path, log_format: str
     from anachron.core.trace import iter_traces
     from anachron.importers import Options, import_logs, seal_declaration
     from anachron.store import load_corpus  # a directory, an index file or a postgresql:// URL, as --corpus names it
-    from anachron.timelock.events import load_events, lock_run
+    from anachron.timelock.events import load_events
+    from anachron.timelock.run_trace import lock_run
 
     names = set(sealed_tools(harness))
     statuses, breaches, calls, samples = set(), [], 0, 0
@@ -453,7 +453,6 @@ def launch(spec: RunSpec, warn: Callable[[str], None] | None = None) -> dict[str
     passed = all(check.passed for check in outcome.checks) and len(outcome.checks) > 1 \
         and not (outcome.refusal or "").startswith("preflight:")
     manifest = {
-        "format": FORMAT,
         "anachron": __version__,
         "harness": spec.harness,
         "version": outcome.version,
@@ -482,20 +481,7 @@ def launch(spec: RunSpec, warn: Callable[[str], None] | None = None) -> dict[str
         "sealed_tools": sealed_tools(harness),
         "seal": seal,
     }
-    write_atomic(rundir / MANIFEST, dump_json(manifest))
+    manifest = write_run(rundir, manifest)  # with its format, checked as `anachron score RUNDIR` reads it
     if outcome.refusal is not None:
         raise Refused(outcome.refusal)
-    return manifest
-
-
-def read_manifest(rundir: str | os.PathLike[str]) -> Mapping[str, Any]:
-    """The manifest of a run directory; an error naming the directory when it is not a finished run."""
-    from anachron.core.jsonio import read_json
-
-    path = Path(rundir) / MANIFEST
-    if not path.is_file():
-        raise AnachronError(f"{rundir}: no {MANIFEST}: not a finished `anachron run` directory")
-    manifest = read_json(path)
-    if not isinstance(manifest, dict) or manifest.get("format") != FORMAT:
-        raise AnachronError(f"{path}: not an {FORMAT} manifest")
     return manifest

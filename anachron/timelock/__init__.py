@@ -7,17 +7,20 @@ server (:mod:`anachron.mcp`) are thin wrappers over :class:`TimeLock`.
 - :mod:`~anachron.timelock.lock`: argument checks, budgets, the re-check, outcomes;
 - :mod:`~anachron.timelock.backends`: a local corpus or a backdated search service;
 - :mod:`~anachron.timelock.render`: what the agent reads, with the date presentation;
-- :mod:`~anachron.timelock.events`: the call records, the event log, calls to traces;
+- :mod:`~anachron.timelock.events`: the event log: its records, writer and strict reader;
+- :mod:`~anachron.timelock.loggable`: what of a call's arguments the log keeps;
+- :mod:`~anachron.timelock.run_trace`: an event log as a trace, and as the lock's record for the seal audit;
 - :mod:`~anachron.timelock.citations`: an answer's citations checked against its run;
 - :mod:`~anachron.timelock.quarantine`: what the serving path may read and import.
 """
 
 from anachron.timelock.backends import Backend, CorpusBackend, Hit, PendingBackend, UpstreamBackend, UpstreamError, load_served_corpus, open_engine
 from anachron.timelock.citations import Citation, CitationCheck, load_answer, parse_answer, verify_citations
-from anachron.timelock.events import CallEvent, EventLog, EventWriter, calls_trace, events_trace, load_events, parse_calls, parse_events
+from anachron.timelock.events import CallEvent, EventLog, EventWriter, load_events, parse_calls, parse_events
 from anachron.timelock.lock import ARGUMENT, MAX_ARGUMENT, TOOLS, Journal, Limits, Outcome, Rechecked, TimeLock, check_arguments, recheck
 from anachron.timelock.quarantine import OUTCOME_FILES, OUTCOME_PACKAGES, SERVED_FILES, is_outcome_module
 from anachron.timelock.render import SNIPPET, DatePresentation
+from anachron.timelock.run_trace import calls_trace, events_trace
 
 __all__ = [
     "ARGUMENT",

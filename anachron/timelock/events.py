@@ -1,13 +1,31 @@
-"""The time lock's record of calls: the event log format, its writer and reader,
-and the conversion of calls to the trace format.
+"""The time lock's event log: its format, its records, the writer and the strict reader.
 
 Every adapter's lock records the same ``call`` records, built here: the MCP
 server appends them to its event log (docs/mcp.md) after a ``start`` record
 naming the run and its cutoff; the Inspect tools keep them in the sample
-store.  Either way they are read back by the same strict reader and turned
-into trace interactions by the same :func:`calls_trace`, so one run scores
-the same through every adapter.  Citations are checked in
-:mod:`anachron.timelock.citations`.
+store.  Either way they are read back by the same strict reader, so one run
+scores the same through every adapter (as a trace:
+:mod:`anachron.timelock.run_trace`).  What of a call's arguments the log
+keeps is decided in :mod:`anachron.timelock.loggable`; citations are checked
+in :mod:`anachron.timelock.citations`.
+
+Records:
+
+- :class:`Seen`, :class:`Withheld`, :class:`CallEvent`, :class:`EventLog`: the records as read;
+- :data:`FORMAT`, :data:`FORMATS`, :data:`WITHHELD_REASONS`.
+
+Writing:
+
+- :func:`now`: the time as records carry it;
+- :func:`start_record`, :func:`call_record`, :func:`protocol_error_record`: each record;
+- :func:`sources_list`: an item's date sources as the log gives them;
+- :class:`EventWriter`: the log as a file, one whole record a line.
+
+Reading:
+
+- :func:`parse_calls`: ``call`` records (an Inspect sample store);
+- :func:`parse_events`: a log's records into an :class:`EventLog`;
+- :func:`load_events`: a log file, its torn last line left out.
 
 Two rules hold everywhere here:
 
@@ -17,29 +35,27 @@ Two rules hold everywhere here:
 - one log is one run: a second ``start`` record, a ``call`` of another run
   or a gap in the sequence numbers is an error, never silently merged.
 
-Standard library only; the readers are the only I/O.
+Standard library only; the readers and the writer are the only I/O.
 """
 
 from __future__ import annotations
 
 import datetime as _dt
 import hashlib
-import math
 import os
 import threading
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, Iterable, Mapping, Sequence
 
-from anachron.core import Corpus
 from anachron.core.dates import format_date, parse_date
-from anachron.core.attribution import DATE_FIELDS, GRANULARITIES, SourceDate, attribute
+from anachron.core.attribution import GRANULARITIES, SourceDate
 from anachron.core.attribution.values import month_granule, year_granule
-from anachron.core.seal import LockCall, LockRun
 from anachron.core.trace import STATUSES
 from anachron.core.errors import AnachronError, describe
 from anachron.core.jsonio import Record, dump_json, read_log_records
 from anachron.core.validate import Fields
+from anachron.timelock.loggable import MAX_LOGGED_ARGUMENTS, MAX_LOGGED_TEXT, loggable
 
 try:  # POSIX: a log is claimed with an exclusive lock; elsewhere the size check alone guards it.
     import fcntl
@@ -60,12 +76,10 @@ __all__ = [
     "start_record",
     "call_record",
     "protocol_error_record",
+    "sources_list",
     "parse_calls",
     "parse_events",
     "load_events",
-    "calls_trace",
-    "events_trace",
-    "lock_run",
 ]
 
 FORMAT = "anachron-events/2"
@@ -261,61 +275,6 @@ def _withheld_dict(w: Withheld) -> dict[str, Any]:
     if w.sources:
         entry["sources"] = sources_list(w.sources)
     return entry
-
-
-MAX_LOGGED_TEXT = 4096  # characters of one argument string kept in the log
-MAX_LOGGED_ITEMS = 64  # entries of one argument object or array kept in the log
-MAX_LOGGED_DEPTH = 8
-MAX_LOGGED_KEY = 256  # characters of an argument name
-MAX_LOGGED_ARGUMENTS = 16 * 1024  # characters of a call's arguments, serialised, kept in the log
-
-
-def loggable(value: Any, changes: list[dict[str, Any]], path: str = "$", depth: int = 0) -> Any:
-    """*value* in a form every reader can take back: each change is listed in *changes*.
-
-    Strings longer than :data:`MAX_LOGGED_TEXT` keep their head, and their
-    length and SHA-256; non-finite numbers, non-string keys and values that
-    are not JSON become their ``repr``; objects and arrays are cut at
-    :data:`MAX_LOGGED_ITEMS` entries and :data:`MAX_LOGGED_DEPTH` levels.
-    Lone surrogates need no change: :func:`anachron.core.jsonio.dump_json` escapes them.
-    """
-    if value is None or isinstance(value, (bool, int)):
-        return value
-    if isinstance(value, float):
-        if math.isfinite(value):
-            return value
-        changes.append({"path": path, "change": f"non-finite number {value!r}"})
-        return repr(value)
-    if isinstance(value, str):
-        if len(value) <= MAX_LOGGED_TEXT:
-            return value
-        digest = hashlib.sha256(value.encode("utf-8", "surrogatepass")).hexdigest()
-        changes.append({"path": path, "change": "truncated", "length": len(value), "sha256": digest})
-        return value[:MAX_LOGGED_TEXT]
-    if isinstance(value, (dict, list, tuple)) and depth >= MAX_LOGGED_DEPTH:
-        changes.append({"path": path, "change": f"nested deeper than {MAX_LOGGED_DEPTH} levels"})
-        return repr(type(value).__name__)
-    if isinstance(value, dict):
-        out = {}
-        for index, (key, inner) in enumerate(value.items()):
-            if index == MAX_LOGGED_ITEMS:
-                changes.append({"path": path, "change": f"{len(value) - index} more entries left out"})
-                break
-            name = key if isinstance(key, str) else repr(key)
-            if name is not key:
-                changes.append({"path": f"{path}.{name[:MAX_LOGGED_KEY]}", "change": "key is not a string"})
-            if len(name) > MAX_LOGGED_KEY:
-                digest = hashlib.sha256(name.encode("utf-8", "surrogatepass")).hexdigest()
-                changes.append({"path": f"{path}.{name[:MAX_LOGGED_KEY]}", "change": "key truncated", "length": len(name), "sha256": digest})
-                name = name[:MAX_LOGGED_KEY]
-            out[name] = loggable(inner, changes, f"{path}.{name}", depth + 1)
-        return out
-    if isinstance(value, (list, tuple)):
-        if len(value) > MAX_LOGGED_ITEMS:
-            changes.append({"path": path, "change": f"{len(value) - MAX_LOGGED_ITEMS} more entries left out"})
-        return [loggable(v, changes, f"{path}[{i}]", depth + 1) for i, v in enumerate(value[:MAX_LOGGED_ITEMS])]
-    changes.append({"path": path, "change": f"not a JSON value ({type(value).__name__})"})
-    return repr(value)[:MAX_LOGGED_TEXT]
 
 
 def call_record(
@@ -670,145 +629,3 @@ def load_events(path: str | os.PathLike[str]) -> EventLog:
     """
     records, torn = read_log_records(path)
     return replace(parse_events(records, source=str(path)), torn=torn)
-
-
-# ---------------------------------------------------------------------------
-# Scoring: recorded calls as a trace.
-
-
-def _with_sources(seen: Seen, shown: Mapping[str, Any]) -> dict[str, Any] | None:
-    """*shown* carrying the date sources the lock read of *seen*, as the trace gives them to attribution:
-    a ``field 'NAME'`` source as field ``NAME``, the URL path and a leading snippet date as they are
-    (the id is the URL; the snippet is ``text``).  ``None`` when attribution does not read back the
-    same sources, in the same order, dating the item the same day: an HTML source (the page is not
-    in the log), a relative age (no clock here), a URL other than the id.
-
-    >>> import datetime as dt
-    >>> seen = Seen("https://x.com/2023/03/02/y", "t", dt.date(2022, 5, 1), sources=(
-    ...     SourceDate("field 'published'", "2022-05-01", dt.date(2022, 5, 1), dt.date(2022, 5, 1), "day"),
-    ...     SourceDate("url", "/2023/03/02", dt.date(2023, 3, 2), dt.date(2023, 3, 2), "day")))
-    >>> _with_sources(seen, {"id": seen.id, "title": "t"})
-    {'id': 'https://x.com/2023/03/02/y', 'title': 't', 'published': '2022-05-01'}
-    """
-    entry = dict(shown)
-    for source in seen.sources:
-        name = source.source[len("field '"):-1] if source.source.startswith("field '") else None
-        if name in DATE_FIELDS and name not in entry:
-            entry[name] = source.value
-        elif name is not None:
-            return None
-    dating = attribute(entry)
-    same = [(s.source, s.value, s.first) for s in dating.sources] == [(s.source, s.value, s.first) for s in seen.sources]
-    return entry if same and dating.first == seen.published else None
-
-
-def _interaction(call: CallEvent, corpus: Corpus, corpus_backed: bool, lost: list[str]) -> dict[str, Any]:
-    returned: list[Any] = []
-    for seen in call.returned:
-        shown: dict[str, Any] = {"id": seen.id, "title": seen.title}
-        if seen.text:
-            shown["snippet"] = seen.text  # what the agent read: its content is checked too
-        if seen.modified is not None:
-            shown["dateModified"] = format_date(seen.modified)  # so a revision risk is scored from the log too
-        if seen.published is None:
-            returned.append(shown)  # undated: it counts in TCLR's band
-            continue
-        if seen.sources and not corpus_backed and seen.id not in corpus.items:
-            # An upstream item: every source it carried, so a conflict across T is scored from the log too.
-            entry = _with_sources(seen, shown)
-            if entry is not None:
-                returned.append(entry)
-                continue
-            if len(seen.sources) > 1:  # its sources may disagree: say so, never a silent "no conflict"
-                lost.append(seen.id)
-        if seen.granularity != "day":  # a month or year: the core dates the granule as the lock did
-            shown["date"] = f"{seen.published:%Y-%m}" if seen.granularity == "month" else f"{seen.published.year}"
-            returned.append(shown)
-            continue
-        item = corpus.items.get(seen.id)
-        if item is None and corpus_backed:
-            returned.append(seen.id)  # served from a corpus: scoring with another one is an error, never a guess
-            continue
-        if item is None:
-            returned.append({**shown, "publish_date": format_date(seen.published)})
-            continue
-        if item.publish_date != seen.published:
-            raise AnachronError(
-                f"{call.where}: item '{seen.id}' is dated {seen.published} in the log but "
-                f"{item.publish_date} in the corpus {corpus.source}: score with the corpus the server used"
-            )
-        returned.append(seen.id)
-    entry: dict[str, Any] = {"tool": call.tool, "query": call.query, "status": call.status, "returned": returned}
-    if call.status == "unrecorded":  # nothing is known of what it showed: no 'returned' at all
-        del entry["returned"]
-    if call.target is not None:
-        entry["target"] = call.target
-    return entry
-
-
-def calls_trace(
-    calls: Iterable[CallEvent],
-    corpus: Corpus,
-    *,
-    sample_id: str,
-    as_of: _dt.date,
-    mode: str | None,
-    corpus_backed: bool = False,
-) -> dict[str, Any]:
-    """The trace record (docs/formats.md) of one run's recorded calls, for
-    :func:`~anachron.core.parse_traces`.
-
-    Every call is one trace interaction with its status; the core decides
-    what counts.  A shown corpus item is referenced by id (so its entities
-    and restatement link are scored), any other (a URL from an upstream) is
-    inline ``{"id", "publish_date"}``.  Withheld items were never shown and
-    are not returned (a withheld post-T fetch is the call's ``target``).
-    A search query is kept for the query-intent check; other tools have none.
-    With *corpus_backed* (the lock served a corpus) every shown item must be
-    in *corpus*: scoring with another corpus is an error.
-    """
-    lost: list[str] = []
-    interactions = [_interaction(call, corpus, corpus_backed, lost) for call in calls]
-    record = {"sample_id": sample_id, "as_of": format_date(as_of), "mode": mode, "interactions": interactions}
-    if lost:
-        record["warnings"] = [
-            f"{len(lost)} shown item(s) carried date sources the trace cannot restate (first: {lost[0][:200]}); "
-            "they are scored by the date the lock chose, and a conflict among their sources is not counted "
-            "(score the harness's own log to see them)"
-        ]
-    return record
-
-
-def events_trace(
-    log: EventLog, corpus: Corpus, *, sample_id: str, as_of: _dt.date, mode: str | None = None
-) -> dict[str, Any]:
-    """:func:`calls_trace` of a served run; *mode* defaults to the mode the server ran in.  A torn
-    last line (:attr:`EventLog.torn`) becomes a trace warning: the call it held is not scored."""
-    record = calls_trace(
-        log.calls,
-        corpus,
-        sample_id=sample_id,
-        as_of=as_of,
-        mode=mode or log.header.get("mode", "enforced"),
-        corpus_backed=log.header.get("backend") == "corpus",
-    )
-    if log.torn:  # said in the run's figures, not only on stderr
-        record["warnings"] = [*record.get("warnings", ()), f"{log.torn}; a call it held is not scored (let the server finish its run)"]
-    return record
-
-
-def lock_run(log: EventLog) -> LockRun:
-    """The lock's own record of a run, for the seal audit (:mod:`anachron.core.seal`): its run id,
-    cutoff, mode and budget from the start record, and each call's tool, arguments and status.
-
-    An empty log (a run with no call) vouches for no call; a start record without a mode is read
-    as serve's default, ``enforced`` (the /1 logs wrote it always).
-    """
-    return LockRun(
-        source=log.source,
-        run=log.run,
-        as_of=log.as_of,
-        mode=log.header.get("mode", "enforced") if log.header else None,
-        limits=dict(log.header.get("limits") or {}),
-        calls=tuple(LockCall(call.seq, call.tool, call.arguments, call.status) for call in log.calls),
-    )

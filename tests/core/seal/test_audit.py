@@ -18,7 +18,7 @@ from anachron.core.scores import parse_scores
 from anachron.core.seal import SHELL_TOOLS, Declaration, network_evidence
 from anachron.output.report import score_document, score_table
 from anachron.timelock import CorpusBackend, EventWriter, TimeLock, load_events
-from anachron.timelock.events import lock_run
+from anachron.timelock.run_trace import lock_run
 
 from tests.corpus_fixtures import T, corpus, item, trace
 from tests.support import run_cli

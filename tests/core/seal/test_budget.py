@@ -16,7 +16,7 @@ from pathlib import Path
 from anachron.core import score_trace
 from anachron.core.seal import Declaration
 from anachron.timelock import CorpusBackend, EventWriter, Limits, TimeLock, load_events
-from anachron.timelock.events import lock_run
+from anachron.timelock.run_trace import lock_run
 
 from tests.corpus_fixtures import T, corpus, item, trace
 from tests.support import run_cli

@@ -1,0 +1,147 @@
+"""A run directory's ``run.json``: written and read by one module, read strictly.
+
+Every refusal names the file, and for a bad field the field; what
+:func:`write_run` writes, :func:`read_run` reads back.
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+import json
+import shutil
+import tempfile
+import unittest
+from pathlib import Path
+
+from anachron.core.errors import AnachronError
+from anachron.importers.run_dir import FORMAT, RUN_JSON, is_run_dir, read_run, write_run
+
+
+def record(**changes) -> dict:
+    """A run's record as the launcher writes it (without ``format``), with *changes*."""
+    base = {
+        "harness": "claude-code",
+        "as_of": "2023-01-01",
+        "corpus": {"spec": None, "sha256": "0" * 64},
+        "refused": None,
+        "files": {"transcript": "transcript.jsonl", "transcript_format": "claude-code",
+                  "lock_events": "lock-events.jsonl", "mcp_config": "mcp.json", "stderr": None},
+        "sealed_tools": ["mcp__lock__fetch", "mcp__lock__search"],
+        "seal": None,
+    }
+    base.update(changes)
+    return base
+
+
+class RunDirCase(unittest.TestCase):
+    def setUp(self) -> None:
+        self.dir = Path(tempfile.mkdtemp())
+        self.addCleanup(shutil.rmtree, self.dir, True)
+
+    def write_raw(self, text: str) -> Path:
+        path = self.dir / RUN_JSON
+        path.write_text(text, encoding="utf-8")
+        return path
+
+    def assertRefused(self, text: str, *mentions: str) -> None:
+        """Reading *text* as run.json raises an error naming the file and each of *mentions*."""
+        path = self.write_raw(text)
+        with self.assertRaises(AnachronError) as caught:
+            read_run(self.dir)
+        message = str(caught.exception)
+        self.assertIn(str(path), message)
+        for mention in mentions:
+            self.assertIn(mention, message)
+
+
+class WriteThenRead(RunDirCase):
+    def test_what_is_written_reads_back(self):
+        written = write_run(self.dir, record(corpus={"spec": "corpus/v0", "sha256": "1" * 64}))
+        self.assertEqual(written["format"], FORMAT)
+        self.assertEqual(next(iter(written)), "format")  # first, as before the record had one writer
+        self.assertEqual(json.loads((self.dir / RUN_JSON).read_text(encoding="utf-8")), written)
+        run = read_run(self.dir)
+        self.assertEqual(run.path, self.dir / RUN_JSON)
+        self.assertEqual(run.rundir, self.dir)
+        self.assertEqual(run.as_of, _dt.date(2023, 1, 1))
+        self.assertIsNone(run.refused)
+        self.assertEqual((run.transcript, run.transcript_format, run.mcp_config, run.lock_events),
+                         ("transcript.jsonl", "claude-code", "mcp.json", "lock-events.jsonl"))
+        self.assertEqual(run.corpus_spec, "corpus/v0")
+        self.assertEqual(run.sealed_tools, ("mcp__lock__fetch", "mcp__lock__search"))
+        self.assertTrue(is_run_dir(self.dir))
+
+    def test_a_refused_run_without_a_transcript_reads_back(self):
+        files = dict(record()["files"], transcript=None, lock_events=None)
+        write_run(self.dir, record(refused="preflight: no such executable", files=files, sealed_tools=[]))
+        run = read_run(self.dir)
+        self.assertEqual(run.refused, "preflight: no such executable")
+        self.assertIsNone(run.transcript)
+        self.assertIsNone(run.lock_events)
+        self.assertEqual(run.sealed_tools, ())
+
+    def test_a_record_the_reader_would_refuse_is_never_written(self):
+        with self.assertRaises(AnachronError) as caught:
+            write_run(self.dir, record(as_of="someday"))
+        self.assertIn("field 'as_of'", str(caught.exception))
+        self.assertFalse((self.dir / RUN_JSON).exists())
+
+
+class StrictReading(RunDirCase):
+    def test_a_directory_without_run_json_is_not_a_finished_run(self):
+        self.assertFalse(is_run_dir(self.dir))
+        with self.assertRaises(AnachronError) as caught:
+            read_run(self.dir)
+        self.assertIn(str(self.dir), str(caught.exception))
+        self.assertIn(RUN_JSON, str(caught.exception))
+
+    def test_a_file_that_is_not_json_is_refused(self):
+        self.assertRefused("{not json")
+
+    def test_a_json_value_other_than_an_object_is_refused(self):
+        self.assertRefused("[]", "expected a JSON object")
+
+    def test_another_format_is_refused_naming_the_field(self):
+        self.assertRefused(json.dumps({**record(), "format": "anachron-run/0"}), "field 'format'")
+        self.assertRefused(json.dumps(record()), "missing field 'format'")
+
+    def test_each_missing_field_is_named(self):
+        for name in ("as_of", "refused", "files", "corpus", "sealed_tools"):
+            with self.subTest(name):
+                obj = {"format": FORMAT, **record()}
+                del obj[name]
+                self.assertRefused(json.dumps(obj), f"missing field '{name}'")
+
+    def test_each_missing_field_of_an_inner_object_is_named_by_its_path(self):
+        for outer, name in (("files", "transcript"), ("files", "transcript_format"), ("files", "mcp_config"),
+                            ("files", "lock_events"), ("corpus", "spec")):
+            with self.subTest(f"{outer}.{name}"):
+                obj = {"format": FORMAT, **record()}
+                obj[outer] = {k: v for k, v in obj[outer].items() if k != name}
+                self.assertRefused(json.dumps(obj), f"missing field '{outer}.{name}'")
+
+    def test_each_wrongly_typed_field_is_named(self):
+        files = record()["files"]
+        cases = {
+            "as_of": {"as_of": 20230101},
+            "refused": {"refused": 2},
+            "files": {"files": []},
+            "corpus": {"corpus": "corpus/v0"},
+            "sealed_tools": {"sealed_tools": "mcp__lock__search"},
+            "files.transcript": {"files": dict(files, transcript=1)},
+            "files.transcript_format": {"files": dict(files, transcript_format=None)},
+            "files.mcp_config": {"files": dict(files, mcp_config="")},
+            "files.lock_events": {"files": dict(files, lock_events=["lock-events.jsonl"])},
+            "corpus.spec": {"corpus": {"spec": 3}},
+        }
+        for field, changes in cases.items():
+            with self.subTest(field):
+                self.assertRefused(json.dumps({"format": FORMAT, **record(**changes)}), f"field '{field}'")
+
+    def test_a_sealed_tool_that_is_not_a_name_is_refused(self):
+        self.assertRefused(json.dumps({"format": FORMAT, **record(sealed_tools=["mcp__lock__search", 7])}),
+                           "field 'sealed_tools'")
+
+
+if __name__ == "__main__":
+    unittest.main()
