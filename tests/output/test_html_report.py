@@ -175,7 +175,7 @@ class ReportFiles(unittest.TestCase):
 
     def test_many_samples_omit_the_ids_and_say_so(self):
         results = score(demo_traces("unrestricted"))
-        many = [replace(r, sample_id=f"{r.sample_id}-{k}") for k in range(3) for r in results]  # 81 samples, in no corpus
+        many = [replace(r, sample_id=f"{r.sample_id}-{k}", slice=None) for k in range(3) for r in results]  # 81 samples, in no corpus
         path = self.dir / "many.json"
         path.write_text(score_json(many), encoding="utf-8")
         figs = parse(self.report(path)).figures
