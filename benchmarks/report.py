@@ -6,8 +6,8 @@
 Both render scored results the core already made (the naive agent's 27
 unrestricted traces of the bundled corpus, repeated under new sample ids):
 
-- ``score JSON``: ``dump_json(score_document(results))``, what ``anachron
-  score --format json`` writes (the floor: every figure, no layout);
+- ``score JSON``: the document :class:`~anachron.core.leakage.ScoreJsonWriter` writes, what
+  ``anachron score --format json`` writes (the floor: every figure, no layout);
 - ``report``: ``report_html([Run(...)])``, the page ``anachron report``
   writes (summary, plots, per-sample table with the evidence).
 
@@ -17,18 +17,18 @@ Best of three rounds each; the ratio is report time over JSON time.
 from __future__ import annotations
 
 import argparse
+import io
 import sys
 import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # run from a clone, as the other benchmarks
 
-from anachron.core import load_corpus_dir, parse_traces, score_traces  # noqa: E402
+from anachron.core import load_corpus_dir, parse_traces, score_traces, summarise  # noqa: E402
+from anachron.core.leakage import ScoreJsonWriter  # noqa: E402
 from anachron.store import SearchEngine  # noqa: E402
 from anachron.core.reference_agent import naive_trace  # noqa: E402
 from anachron.output.html import Run, report_html  # noqa: E402
-from anachron.core.jsonio import dump_json  # noqa: E402
-from anachron.output.report import score_document  # noqa: E402
 
 
 def results(n: int):
@@ -37,6 +37,15 @@ def results(n: int):
     base = [naive_trace(s, engine, "unrestricted") for s in corpus.samples.values()]
     traces = [dict(t, sample_id=f"{t['sample_id']}-{i}") for i in range(-(-n // len(base))) for t in base][:n]
     return score_traces(parse_traces([(f"t:{i}", t) for i, t in enumerate(traces)], corpus), corpus)
+
+
+def score_json(rs) -> str:
+    out = io.StringIO()
+    writer = ScoreJsonWriter(out)
+    for r in rs:
+        writer.sample(r)
+    writer.finish(summarise(rs))
+    return out.getvalue()
 
 
 def best(fn, rounds: int = 3) -> tuple[float, int]:
@@ -55,7 +64,7 @@ def main() -> None:
     print(f"{'samples':>8}  {'score JSON s':>12}  {'report s':>9}  {'report KiB':>10}  ratio")
     for n in args.sizes:
         rs = results(n)
-        json_s, _ = best(lambda: dump_json(score_document(rs)))
+        json_s, _ = best(lambda: score_json(rs))
         page_s, size = best(lambda: report_html([Run("bench", tuple(rs))]))
         print(f"{n:>8}  {json_s:>12.4f}  {page_s:>9.4f}  {size // 1024:>10}  {page_s / json_s:.2f}")
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import datetime as dt
 import json
 import tempfile
 import unittest
@@ -25,9 +26,19 @@ class Files:
         return str(path)
 
 
+def score_record(sample_id: str, as_of: str = "2024-01-01", **counts) -> dict:
+    """One sample as ``anachron score --format json`` writes it: the *counts* given, every other count 0, and
+    as many interactions as it takes to hold the leaking and undated ones."""
+    from anachron.core.leakage import SampleResult
+
+    counts = {"interactions": 0, "result_leaks": 0, "survivorship_leaks": 0, "survivorship_base": 0,
+              "restatement_leaks": 0, "query_intent_leaks": 0, **counts}
+    counts["interactions"] = max(counts["interactions"], counts["result_leaks"], counts.get("undated", 0))
+    return SampleResult(sample_id, dt.date.fromisoformat(as_of), None, evidence=(), **counts).to_dict()
+
+
 def score_doc(samples: dict[str, dict]) -> str:
-    return json.dumps({"samples": [{"sample_id": s, "as_of": "2024-01-01", **fields} for s, fields in samples.items()],
-                       "summary": {}})
+    return json.dumps({"samples": [score_record(s, **fields) for s, fields in samples.items()], "summary": {}})
 
 
 class OutcomesCase(unittest.TestCase):

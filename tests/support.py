@@ -55,3 +55,31 @@ def inspect_module_setup():
     warnings.filterwarnings("ignore", category=ResourceWarning, module=r"anyio\.")
     warnings.filterwarnings("ignore", category=DeprecationWarning, module=r"inspect_ai\.")
     return tempfile.TemporaryDirectory()
+
+
+def _written(writer_class, results) -> str:
+    from anachron.core.leakage import summarise
+
+    out = io.StringIO()
+    writer = writer_class(out)
+    try:
+        for result in results:
+            writer.sample(result)
+        writer.finish(summarise(results))
+    finally:
+        writer.close()
+    return out.getvalue()
+
+
+def score_json(results) -> str:
+    """The score JSON of *results*, as ``anachron score --format json`` writes it (its writer, in process)."""
+    from anachron.output.stream import JsonWriter
+
+    return _written(JsonWriter, results)
+
+
+def score_table(results) -> str:
+    """The table of *results*, as ``anachron score`` writes it (its writer, in process)."""
+    from anachron.output.stream import TableWriter
+
+    return _written(TableWriter, results)

@@ -9,7 +9,8 @@
   ``anachron export --format score``), a bank score card (``anachron bank
   run --format json``), or an Inspect log written as JSON.
 
-A score document is checked field by field (every count a non-negative
+A score document is read by the core's one reader
+(:func:`anachron.core.leakage.read_samples`: every count a non-negative
 integer, every TCLR equal to its counts), so a report never shows figures
 its own counts contradict.  Bad input is an :class:`AnachronError` naming
 the file and the sample.
@@ -17,7 +18,6 @@ the file and the sample.
 
 from __future__ import annotations
 
-import math
 import os
 from pathlib import Path
 from dataclasses import replace
@@ -25,113 +25,12 @@ from typing import Any, Mapping, Sequence
 
 from anachron.core import load_traces, score_traces
 from anachron.store import load_corpus, shown_corpus
-from anachron.core.leakage import FAILED_STATUSES, SampleResult, sample_slice
-from anachron.core.trace import warnings_of
-from anachron.core.seal import stored_status
+from anachron.core.leakage import SampleResult, read_samples, sample_slice
 from anachron.core.errors import AnachronError, describe
 from anachron.core.jsonio import read_json
-from anachron.core.validate import Fields, positive_int
 from anachron.output.html.page import Run
 
-__all__ = ["load_input", "results_from_scores", "check_bank_card", "slices_of"]
-
-_COUNTS = ("interactions", "result_leaks", "survivorship_leaks", "survivorship_base", "restatement_leaks",
-           "query_intent_leaks", "blocked_attempts", "undated", "content_leaks", "revision_risks")
-
-
-def _sample(where: str, obj: Any) -> SampleResult:
-    if not isinstance(obj, dict):
-        raise AnachronError(f"{where}: expected an object, got {describe(obj)}")
-    f = Fields(where, obj)
-    sample_id = f.text("sample_id")
-    where = f"{where} (sample {sample_id!r})"
-    f = Fields(where, obj)
-    counts = {}
-    for name in _COUNTS:
-        if name not in obj:
-            raise f.missing(name)
-        try:
-            counts[name] = positive_int(obj[name], name, minimum=0)
-        except AnachronError as exc:
-            raise AnachronError(f"{where}: {exc}") from None
-    # Optional: absent from score files written before these fields existed.
-    for name in ("not_yet_listed", "already_delisted", "answer_leaks_retrieved", "answer_leaks_parametric",
-                 "open_period_queries", "unrecorded", "date_conflicts"):
-        try:
-            counts[name] = positive_int(obj.get(name, 0), name, minimum=0)
-        except AnachronError as exc:
-            raise AnachronError(f"{where}: {exc}") from None
-    for name in ("seal_breaches", "seal_calls"):  # null: the run was not audited
-        if obj.get(name) is not None:
-            try:
-                counts[name] = positive_int(obj[name], name, minimum=0)
-            except AnachronError as exc:
-                raise AnachronError(f"{where}: {exc}") from None
-    try:  # absent from score files written before it existed: what their seal_breaches supports
-        counts["seal_status"] = stored_status(obj.get("seal_status", ...), counts.get("seal_breaches"))
-    except AnachronError as exc:
-        raise AnachronError(f"{where}: {exc}") from None
-    assumptions = obj.get("seal_assumptions", [])
-    if not isinstance(assumptions, list) or not all(isinstance(line, str) for line in assumptions):
-        raise f.error("seal_assumptions", "expected a list of strings")
-    counts["seal_assumptions"] = tuple(assumptions)
-    answered = obj.get("answered", False)
-    if not isinstance(answered, bool):
-        raise f.error("answered", f"expected true or false, got {describe(answered)}")
-    mode = obj.get("mode")
-    if mode is not None and not isinstance(mode, str):
-        raise f.error("mode", f"expected a string or null, got {describe(mode)}")
-    evidence = f.list("evidence")
-    if not all(isinstance(line, str) for line in evidence):
-        raise f.error("evidence", "expected a list of strings")
-    horizons = obj.get("horizons", [])
-    if not isinstance(horizons, list) or not all(
-        isinstance(d, int) and not isinstance(d, bool) and d > 0 for d in horizons
-    ):
-        raise f.error("horizons", "expected a list of positive integers (days past T)")
-    failed = obj.get("failed_calls", {})
-    if not isinstance(failed, dict) or set(failed) - set(FAILED_STATUSES):
-        raise f.error("failed_calls", f"expected an object of {', '.join(FAILED_STATUSES)} -> count")
-    try:
-        failed_calls = {s: positive_int(failed.get(s, 0), f"failed_calls.{s}", minimum=0) for s in FAILED_STATUSES}
-    except AnachronError as exc:
-        raise AnachronError(f"{where}: {exc}") from None
-    result = SampleResult(
-        sample_id=sample_id,
-        as_of=f.date("as_of"),  # type: ignore[arg-type]
-        mode=mode,
-        evidence=tuple(evidence),
-        warnings=warnings_of(f),
-        failed_calls=failed_calls,
-        horizons=tuple(horizons),
-        answered=answered,
-        **counts,
-    )
-    if counts["result_leaks"] > counts["interactions"] or counts["undated"] > counts["interactions"]:
-        raise AnachronError(f"{where}: more leaking or undated interactions than interactions")
-    if counts["date_conflicts"] > counts["interactions"]:  # each is an interaction that returned a conflicting item
-        raise AnachronError(f"{where}: more interactions with a date conflict than interactions")
-    stated = obj.get("tclr")
-    if not isinstance(stated, (int, float)) or isinstance(stated, bool) or not math.isclose(stated, result.tclr, abs_tol=1e-12):
-        raise f.error("tclr", f"is {describe(stated)}, but its counts give {result.tclr!r} "
-                      f"({counts['result_leaks']}/{result.tclr_base})")
-    return result
-
-
-def results_from_scores(document: Any, where: str) -> list[SampleResult]:
-    """The samples of a score document (``{"samples": [...], "summary": ...}``), checked."""
-    if not isinstance(document, dict) or not isinstance(document.get("samples"), list):
-        raise AnachronError(f"{where}: expected the output of `anachron score --format json` (an object with 'samples')")
-    results = [_sample(f"{where}: samples[{i}]", entry) for i, entry in enumerate(document["samples"])]
-    if not results:
-        raise AnachronError(f"{where}: no samples")
-    seen: set[str] = set()
-    for r in results:
-        if r.sample_id in seen:
-            raise AnachronError(f"{where}: sample {r.sample_id!r} appears twice")
-        seen.add(r.sample_id)
-    return results
-
+__all__ = ["load_input", "check_bank_card", "slices_of"]
 
 _CARD_FIELDS = {
     "bank_version": str, "system": str, "items": list, "checks": list, "valid": bool, "failed_checks": list,
@@ -253,4 +152,4 @@ def load_input(path: str | os.PathLike[str], *, corpus: str | os.PathLike[str] |
             f"{label}: a plain {{sample_id: number}} object carries no per-sample detail; "
             "give the traces (.jsonl), the output of `anachron score --format json`, or the Inspect logs"
         )
-    return _with_slices(Run(label, tuple(results_from_scores(document, label)), "score JSON"), corpus)
+    return _with_slices(Run(label, tuple(read_samples(document, label)), "score JSON"), corpus)

@@ -7,7 +7,8 @@ JSON shapes carry one (see docs/formats.md):
   (its numbers are taken as the values of the metric named, TCLR by default);
 - the output of ``anachron score --format json``,
   ``{"samples": [{"sample_id": ..., "tclr": ..., ...}, ...], "summary": ...}``,
-  from which the metric's field is picked;
+  read whole by :func:`anachron.core.leakage.read_samples` (a malformed
+  sample is an error, whatever the metric), from which the metric's field is picked;
 - a per-sample TCLR file with its run, as ``anachron demo`` and ``anachron
   export`` write: ``{"run": {"mode", "model", "corpus", "corpus_fingerprint"},
   "tclr": {"finance-001": 1.0, ...}}``.  It holds TCLR only: another metric
@@ -41,6 +42,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from anachron.core.errors import AnachronError, describe, did_you_mean
+from anachron.core.leakage.score_json import read_samples
 
 __all__ = ["METRICS", "RUN_FIELDS", "check_runs", "check_scores", "parse_scores", "run_info", "run_label", "tclr_document"]
 
@@ -170,17 +172,11 @@ def parse_scores(document: Any, where: str, metric: str = "tclr") -> dict[str, f
                 f"sample, read as {metric}: for {metric}, {_HOLDS_METRIC}"
             ) from None
     picked: dict[str, object] = {}
-    for index, entry in enumerate(samples):
-        if not isinstance(entry, dict):
-            raise AnachronError(f"{where}: samples[{index}]: expected an object, got {describe(entry)}")
-        sample_id = entry.get("sample_id")
-        if not isinstance(sample_id, str):
-            raise AnachronError(f"{where}: samples[{index}]: sample_id is {describe(sample_id)}, expected a string")
-        if sample_id in picked:
-            raise AnachronError(f"{where}: sample {sample_id!r} appears twice")
-        if metric not in entry:
-            raise AnachronError(f"{where}: sample {sample_id!r} has no field {metric!r}")
-        picked[sample_id] = entry[metric]
+    # Every sample is read whole (read_samples), so a malformed one fails here, whatever the metric.
+    for entry, result in zip(samples, read_samples(document, where)):
+        if metric not in entry:  # a score file written before the field existed: unknown, not 0
+            raise AnachronError(f"{where}: sample {result.sample_id!r} has no field {metric!r}")
+        picked[result.sample_id] = entry[metric]
     return check_scores(picked, where, metric)
 
 

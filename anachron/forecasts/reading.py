@@ -36,7 +36,8 @@ from typing import Any, Mapping
 
 from anachron.core.attribution import day_field
 from anachron.core.errors import AnachronError, describe
-from anachron.core.jsonio import parse_json, read_records, read_text
+from anachron.core.jsonio import parse_json, read_json, read_records, read_text
+from anachron.core.leakage import read_samples
 from anachron.forecasts.forecast import Forecast, answer_probability, check_distribution, check_probability
 
 __all__ = ["Forecasts", "Resolution", "load_forecasts", "load_resolutions", "load_scores"]
@@ -240,20 +241,10 @@ def load_resolutions(path: str | os.PathLike[str]) -> tuple[dict[str, Resolution
 
 
 def load_scores(path: str | os.PathLike[str]) -> dict[str, dict]:
-    """``{sample id: per-sample record}`` of an ``anachron score --format json`` output."""
-    from anachron.core.jsonio import read_json
+    """``{sample id: per-sample record}`` of an ``anachron score --format json`` output.
 
-    obj = read_json(path)
-    samples = obj.get("samples") if isinstance(obj, dict) else None
-    if not isinstance(samples, list):
-        raise AnachronError(f"{path}: expected the output of `anachron score --format json` (an object with samples)")
-    out: dict[str, dict] = {}
-    for i, sample in enumerate(samples):
-        where = f"{path}: samples[{i}]"
-        if not isinstance(sample, dict):
-            raise AnachronError(f"{where}: expected an object, got {describe(sample)}")
-        sample_id = _text(where, sample, "sample_id")
-        if sample_id in out:
-            raise AnachronError(f"{where}: sample {sample_id!r} scored twice")
-        out[sample_id] = sample
-    return out
+    Each sample is read by the core's one reader (:func:`anachron.core.leakage.read_samples`),
+    so a malformed one is an error, never a clean sample; its record is what that reader read
+    (``SampleResult.to_dict()``: a field absent from an older file holds its default).
+    """
+    return {result.sample_id: result.to_dict() for result in read_samples(read_json(path), str(path))}

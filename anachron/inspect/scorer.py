@@ -45,6 +45,7 @@ from anachron.core import Corpus, SampleResult, parse_traces, score_trace, summa
 from anachron.store import load_corpus
 from anachron.core.dates import parse_date
 from anachron.core.errors import AnachronError
+from anachron.core.leakage import read_sample
 from anachron.inspect.tools import CALLS, INSPECT_REFUSALS, LOCK, RUN
 from anachron.timelock import TOOLS, CallEvent, calls_trace, parse_calls
 
@@ -250,7 +251,8 @@ def _result_metadata(result: SampleResult) -> dict[str, Any]:
 
 
 def _result_from_metadata(data: Mapping[str, Any]) -> SampleResult:
-    return SampleResult.from_dict(data)
+    # The stored copy is read as a score file is: a copy altered on its way through a log is an error.
+    return read_sample(data, "Inspect score metadata 'anachron'")
 
 
 def _explanation(result: SampleResult) -> str:

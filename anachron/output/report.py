@@ -1,4 +1,9 @@
-"""Rendering of leakage results: the score JSON and the human tables.
+"""Rendering of leakage results: the human tables and the per-sample TCLR file.
+
+The score JSON is written by the core's one writer
+(:class:`anachron.core.leakage.score_json.ScoreJsonWriter`, through
+:class:`anachron.output.stream.JsonWriter`); the table, sample by sample, by
+:class:`anachron.output.stream.TableWriter` from the lines made here.
 
 Shared by ``anachron score``, ``anachron demo`` and every adapter that
 scores (Inspect export, MCP event logs), so one format serves them all.
@@ -8,18 +13,10 @@ from __future__ import annotations
 
 from typing import Any, Mapping, Sequence
 
-from anachron.core.leakage import HORIZON_BANDS, RunSummary, SampleResult, summarise
+from anachron.core.leakage import HORIZON_BANDS, RunSummary, SampleResult
 from anachron.core.scores import tclr_document
 
-__all__ = ["completeness_line", "head_lines", "score_document", "score_table", "seal_line", "summary_lines", "tclr_file", "tclr_object"]
-
-
-def score_document(results: Sequence[SampleResult]) -> dict[str, Any]:
-    """``{"samples": [...], "summary": {...}}``, the JSON of ``anachron score``."""
-    return {
-        "samples": [result.to_dict() for result in results],
-        "summary": summarise(results).to_dict(),
-    }
+__all__ = ["completeness_line", "head_lines", "seal_line", "summary_lines", "tclr_file", "tclr_object"]
 
 
 def tclr_object(results: Sequence[SampleResult]) -> dict[str, float]:
@@ -148,12 +145,12 @@ def head_lines(summary: RunSummary) -> list[str]:
 
 
 def table_header(width: int) -> str:
-    """The header line of :func:`score_table`, its sample column *width* wide."""
+    """The header line of the per-sample table (``anachron score``), its sample column *width* wide."""
     return f"{'sample':<{width}}  as_of       TCLR    ok  result  undated  surv  restate  query  open  content  blocked  failed  seal"
 
 
 def table_row(r: SampleResult, width: int) -> str:
-    """One sample's line of :func:`score_table`; with *width* 0 the id is not padded."""
+    """One sample's line of the per-sample table; with *width* 0 the id is not padded."""
     return (
         f"{r.sample_id:<{width}}  {r.as_of}  {r.tclr:5.3f}  {r.interactions:4d}  {r.result_leaks:6d}  {r.undated:7d}"
         f"  {r.survivorship_leaks:4d}  {r.restatement_leaks:7d}  {r.query_intent_leaks:5d}  {r.open_period_queries:4d}  {r.content_leaks:7d}"
@@ -163,21 +160,5 @@ def table_row(r: SampleResult, width: int) -> str:
 
 
 def evidence_line(line: str, width: int) -> str:
-    """An evidence line of :func:`score_table`, under the row of its sample."""
+    """An evidence line of the per-sample table, under the row of its sample."""
     return f"{'':<{width}}  ! {line}"
-
-
-def score_table(results: Sequence[SampleResult]) -> str:
-    """The completeness line when the run is incomplete (:func:`completeness_line`), the seal verdict,
-    a per-sample table, each sample's evidence under it, then the run summary and its warnings."""
-    summary = summarise(results)
-    width = max([len("sample")] + [len(r.sample_id) for r in results])
-    header = table_header(width)
-    head = head_lines(summary)
-    lines = head + ([""] if head else []) + [header, "-" * len(header)]
-    for r in results:
-        lines.append(table_row(r, width))
-        lines += [evidence_line(line, width) for line in r.evidence]
-    lines.append("")
-    lines += summary_lines(summary)
-    return "\n".join(lines) + "\n"

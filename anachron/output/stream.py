@@ -6,12 +6,12 @@ records is any iterable of ``(where, object)`` (a JSON Lines file through
 :func:`anachron.core.jsonio.stream_records`, an importer, an event log), and an output
 format is a :class:`Writer`; :data:`WRITERS` names the built-in ones:
 
-- ``json``: the document of :func:`anachron.output.report.score_document`, written
-  sample by sample with the summary last, byte for byte what
-  ``dump_json(score_document(results))`` gives;
+- ``json``: the score JSON, written sample by sample with the summary last
+  by the core's one writer (:class:`~anachron.core.leakage.score_json.ScoreJsonWriter`),
+  byte for byte what ``dump_json`` of the whole document gives;
 - ``jsonl``: one compact line per sample (``SampleResult.to_dict()``), then
   one line ``{"summary": {...}}``;
-- ``table``: :func:`anachron.output.report.score_table`.  Its first lines are
+- ``table``: the per-sample table of :mod:`anachron.output.report`.  Its first lines are
   the completeness line (when incomplete) and the seal verdict (where an audit could apply:
   :func:`~anachron.output.report.head_lines`), and its sample column is as wide as the longest id, both
   known only at the end, so rows wait in a temporary file (not in memory)
@@ -35,9 +35,9 @@ from dataclasses import dataclass, field
 from typing import AbstractSet, Callable, Iterable, Iterator, Mapping, Protocol, TextIO
 
 from anachron.core.corpus import Corpus
-from anachron.core.leakage import RunSummary, SampleResult, score_trace, summarise
+from anachron.core.leakage import RunSummary, SampleResult, ScoreJsonWriter, score_trace, summarise
 from anachron.core.trace import iter_traces
-from anachron.core.jsonio import Record, dump_json, pretty_json
+from anachron.core.jsonio import Record, dump_json
 from anachron.output.records import SAMPLE_COLUMNS, csv_header, csv_line, sample_record
 from anachron.output.report import evidence_line, head_lines, summary_lines, table_header, table_row
 
@@ -112,42 +112,13 @@ def _scored(
 _COPY = 1 << 20  # characters per read when a writer copies a file of parts
 
 
-class JsonWriter:
-    """``{"samples": [...], "summary": {...}}``, written as it comes."""
+class JsonWriter(ScoreJsonWriter):
+    """The score JSON (:class:`~anachron.core.leakage.score_json.ScoreJsonWriter`), with a command's :class:`Addenda`."""
 
     addenda: Addenda | None = None
 
-    def __init__(self, out: TextIO) -> None:
-        self.out = out
-        self.count = 0
-        out.write('{\n  "samples": [')
-
-    @staticmethod
-    def part(result: SampleResult) -> str:
-        """One sample's text, as it follows another (the first drops the comma)."""
-        return ",\n    " + pretty_json(result.to_dict(), "    ")
-
-    def sample(self, result: SampleResult) -> None:
-        text = self.part(result)
-        self.out.write(text if self.count else text[1:])
-        self.count += 1
-
-    def add_parts(self, parts: TextIO, count: int, width: int) -> None:
-        """Copy *count* samples' parts, written by :meth:`part` to *parts* (``--jobs``)."""
-        if not count:
-            return
-        if not self.count:
-            parts.read(1)
-        for chunk in iter(lambda: parts.read(_COPY), ""):
-            self.out.write(chunk)
-        self.count += count
-
-    def finish(self, summary: RunSummary) -> None:
-        close = "\n  ]" if self.count else "]"
-        self.out.write(f'{close},\n  "summary": {pretty_json(_summary_dict(summary, self.addenda), "  ")}\n}}\n')
-
-    def close(self) -> None:
-        pass
+    def finish(self, summary: RunSummary) -> None:  # type: ignore[override]
+        super().finish(summary, None if self.addenda is None else self.addenda.fields)
 
 
 class _LineWriter:
@@ -188,7 +159,7 @@ class JsonLinesWriter(_LineWriter):
 
 
 class TableWriter:
-    """:func:`~anachron.output.report.score_table`; rows wait in temporary files for the column width."""
+    """The per-sample table (:mod:`anachron.output.report`'s lines); rows wait in temporary files for the column width."""
 
     addenda: Addenda | None = None
 

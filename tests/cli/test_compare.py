@@ -13,6 +13,7 @@ from anachron.cli import compare_main
 from anachron.core import AnachronError, compare_modes
 from anachron.core.jsonio import dump_json, read_json
 from anachron.core.scores import METRICS, parse_scores
+from tests.outcome_fixtures import score_record
 from tests.support import run_cli
 
 
@@ -196,14 +197,17 @@ class CompareCliTest(unittest.TestCase):
         self.assert_bad_file('{"a": 0.5, "a": 1.0}', "invalid JSON: duplicate key 'a'")
 
     def test_malformed_score_output(self):
-        self.assert_bad_file({"samples": [{"tclr": 0.5}]}, "samples[0]: sample_id is null, expected a string")
-        self.assert_bad_file({"samples": [{"sample_id": "a", "tclr": 0.5}, 3]}, "samples[1]: expected an object, got 3")
+        a = score_record("a")
+        self.assert_bad_file({"samples": [{"tclr": 0.5}]}, "samples[0]: missing field 'sample_id'")
+        self.assert_bad_file({"samples": [a, 3]}, "samples[1]: expected an object, got 3")
+        self.assert_bad_file({"samples": [a, a]}, "sample 'a' appears twice")
+        no_tclr = {k: v for k, v in a.items() if k != "tclr"}
+        self.assert_bad_file({"samples": [no_tclr]}, "samples[0] (sample 'a'): missing field 'tclr'")
+        # A file written before a field existed: the metric is unknown, not 0.
+        older = {k: v for k, v in a.items() if k != "date_conflicts"}
+        self.assert_bad_file({"samples": [older]}, "sample 'a' has no field 'date_conflicts'", "date_conflicts")
         self.assert_bad_file(
-            {"samples": [{"sample_id": "a", "tclr": 0.5}, {"sample_id": "a", "tclr": 0.0}]}, "sample 'a' appears twice"
-        )
-        self.assert_bad_file({"samples": [{"sample_id": "a"}]}, "sample 'a' has no field 'tclr'")
-        self.assert_bad_file(
-            {"samples": [{"sample_id": "a", "survivorship_rate": None}]},
+            {"samples": [a]},
             "sample 'a': survivorship_rate is null (no value for this sample), expected a number in [0, 1]",
             "survivorship_rate",
         )

@@ -7,10 +7,10 @@ from pathlib import Path
 
 from anachron.core import AnachronError, build_corpus, load_corpus_dir, parse_traces, score_trace, summarise
 from anachron.core.facts import statements
-from anachron.output.report import score_document, summary_lines
+from anachron.output.report import summary_lines
 
 from tests.corpus_fixtures import item
-from tests.support import run_cli
+from tests.support import run_cli, score_json
 
 T = "2021-06-01"
 
@@ -267,7 +267,7 @@ class AnswerLeakTest(unittest.TestCase):
                    run(self.c, None)]
         summary = summarise(results)
         self.assertEqual((summary.answered_runs, summary.answer_leaks_retrieved, summary.answer_leaks_parametric), (2, 1, 1))
-        document = score_document(results)
+        document = json.loads(score_json(results))
         self.assertEqual([s["answer_leaks_parametric"] for s in document["samples"]], [1, 0, 0])
         self.assertEqual(document["summary"]["answered_runs"], 2)
         lines = summary_lines(summary)
@@ -292,12 +292,12 @@ class AnswerLeakTest(unittest.TestCase):
                          .answer_leak_runs, 1)  # a retrieved leak counts the run too
 
     def test_a_stored_result_reads_back(self):
-        from anachron.core import SampleResult
+        from anachron.core.leakage import read_sample
 
         r = run(self.c, "DLTP $377M")
-        self.assertEqual(SampleResult.from_dict(r.to_dict()), r)
+        self.assertEqual(read_sample(r.to_dict(), "run.json"), r)
         old = {k: v for k, v in r.to_dict().items() if not k.startswith("answer") and k not in ("not_yet_listed", "already_delisted")}
-        self.assertEqual(SampleResult.from_dict(old).answer_leaks_parametric, 0)
+        self.assertEqual(read_sample(old, "run.json").answer_leaks_parametric, 0)
 
 
 class SubjectTest(unittest.TestCase):

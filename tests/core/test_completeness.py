@@ -17,13 +17,13 @@ from fractions import Fraction
 from pathlib import Path
 
 from anachron.core import load_corpus_dir, parse_traces, score_traces, summarise
-from anachron.core.leakage import SampleResult
+from anachron.core.errors import AnachronError
+from anachron.core.leakage import read_sample
 from anachron.output.records import SAMPLE_COLUMNS
-from anachron.output.report import score_table
 from anachron.output.results import Results
 
 from tests import golden_inputs
-from tests.support import ROOT, require_extra, run_cli
+from tests.support import ROOT, require_extra, run_cli, score_table
 
 T = "2022-06-01"
 UNRECORDED_WARNING = ("1 tool call recorded no result (unrecorded): the figures are a band, not a value;"
@@ -61,14 +61,14 @@ class BandTest(unittest.TestCase):
         (r,) = scored(record(warnings=[SKIPPED]))
         # 3 interactions + 1 unrecorded retrieval call (the local one is not judged): TCLR over 4.
         self.assertEqual((r.interactions, r.unrecorded, r.tclr_base, r.result_leaks, r.undated), (3, 1, 4, 1, 1))
-        self.assertEqual((r.tclr_exact, r.tclr_high_exact), (Fraction(1, 4), Fraction(3, 4)))
+        self.assertEqual((r.tclr, r.tclr_high_exact), (0.25, Fraction(3, 4)))
         d = r.to_dict()
         self.assertEqual((d["tclr"], d["tclr_low"], d["tclr_high"], d["unrecorded"]), (0.25, 0.25, 0.75, 1))
         self.assertEqual(d["warnings"], [SKIPPED])
         self.assertEqual(d["failed_calls"], {"refused": 0, "exhausted": 0, "error": 0})  # unrecorded is not failed
         self.assertEqual(r.calls, 4)
         self.assertIn("#4 unrecorded search: the log holds no result (clean in tclr_low, leaking in tclr_high)", r.evidence)
-        self.assertEqual(SampleResult.from_dict(d), r)
+        self.assertEqual(read_sample(d, "run.json"), r)
 
     def test_only_unrecorded_calls_give_the_band_0_to_1(self):
         (r,) = scored({"sample_id": "s", "as_of": T, "interactions": [{"tool": "search", "status": "unrecorded"}] * 2})

@@ -30,7 +30,7 @@ class ResultLeakTest(unittest.TestCase):
         r = self.score(("a", ["after", "before"]), ("b", ["before"]), ("c", ["on"]))
         self.assertEqual(r.interactions, 3)
         self.assertEqual(r.result_leaks, 1)
-        self.assertEqual(r.tclr_exact, Fraction(1, 3))
+        self.assertEqual(r.tclr, 1 / 3)
         self.assertEqual(r.tclr, 1 / 3)
 
     def test_the_same_item_twice_in_one_result_is_one_finding(self):

@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 import unittest
 
-from tests.outcome_fixtures import OutcomesCase, jsonl
+from tests.outcome_fixtures import OutcomesCase, jsonl, score_record
 
 
 class ReadingTest(OutcomesCase):
@@ -70,8 +70,8 @@ class ReadingTest(OutcomesCase):
             ((self.pred, w("r.json", json.dumps({"resolutions": {"id": 1}}))), r"r\.json: resolutions is an object, expected an array"),
             ((w("f.json", json.dumps({"forecasts": 3})), self.res), r"f\.json: forecasts is 3, expected an array"),
             ((self.pred, self.res, "--scores", w("s.json", "[]")), r"s\.json: expected the output of `anachron score --format json`"),
-            ((self.pred, self.res, "--scores", w("s2.json", json.dumps({"samples": [{"sample_id": "s1"}, {"sample_id": "s1"}]}))),
-             r"s2\.json: samples\[1\]: sample 's1' scored twice"),
+            ((self.pred, self.res, "--scores", w("s2.json", json.dumps({"samples": [score_record("s1"), score_record("s1")]}))),
+             r"s2\.json: sample 's1' appears twice"),
             ((self.pred, self.res, "--baseline", w("two.jsonl", jsonl([{"sample_id": "s1", "probability": 0.5, "model": "x"},
                                                                    {"sample_id": "s1", "probability": 0.5, "model": "y"}]))),
              r"two\.jsonl: a baseline file holds one forecaster, found 2"),
@@ -169,12 +169,12 @@ class ReadingTest(OutcomesCase):
         self.assertIn("resolution of 1 sample(s)", m["badge_reason"])
 
     def test_bad_leakage_record_names_its_file(self):
-        bad = self.files.write("leaky.json", json.dumps({"samples": [{"sample_id": "s1", "result_leaks": "1"}]}))
+        bad = self.files.write("leaky.json", json.dumps({"samples": [{**score_record("s1"), "result_leaks": "1"}]}))
         for argv in (("--scores", bad), ("--scores", f"m-a={bad}")):
             with self.subTest(argv=argv):
                 code, out, err = self.outcomes(self.pred, self.res, *argv)
                 self.assertEqual((code, out), (2, ""))
-                self.assertRegex(err, r"leaky\.json \(sample s1\): result_leaks is")
+                self.assertRegex(err, r"leaky\.json: samples\[0\] \(sample 's1'\): result_leaks must be a non-negative integer")
 
 
 if __name__ == "__main__":

@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 import unittest
 
-from tests.outcome_fixtures import OutcomesCase, jsonl, score_doc
+from tests.outcome_fixtures import OutcomesCase, jsonl, score_doc, score_record
 
 
 class ReportTest(OutcomesCase):
@@ -96,10 +96,10 @@ class ReportTest(OutcomesCase):
                 code, out, err = self.outcomes(self.pred, other, self.res, *argv)
                 self.assertEqual((code, out), (2, ""))
                 self.assertIn(message, err)
-        bad = self.files.write("bad.json", json.dumps({"samples": [{"sample_id": "s1", "result_leaks": -1}]}))
+        bad = self.files.write("bad.json", json.dumps({"samples": [{**score_record("s1"), "result_leaks": -1}]}))
         code, _, err = self.outcomes(self.pred, self.res, "--scores", bad)
         self.assertEqual(code, 2)
-        self.assertIn("result_leaks is -1", err)
+        self.assertIn("bad.json: samples[0] (sample 's1'): result_leaks must be a non-negative integer, got -1", err)
 
     def test_badges(self):
         # Released on the day of s1 and s2's resolution (2024-03-01): web-locked only (the conservative side).

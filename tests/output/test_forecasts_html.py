@@ -19,6 +19,7 @@ from anachron.output.html import svg
 from anachron.output.html.forecasts import reliability_figure
 from anachron.output.html.page import content_security_policy
 from tests.html_support import BrowserCase, parse, png_pixels, rect, title_of
+from tests.outcome_fixtures import score_doc
 from tests.support import run_cli
 
 IDS = [f"s{k:02d}" for k in range(1, 41)]
@@ -78,8 +79,7 @@ class Inputs:
         self.scores = root / "scores.json"
         fields = {s: ({"result_leaks": 1} if k % 4 == 0 else {"undated": 1} if k % 9 == 0 else {})
                   for k, s in enumerate(IDS, start=1)}
-        self.scores.write_text(json.dumps({"samples": [{"sample_id": s, "as_of": "2024-01-01", **f} for s, f in fields.items()],
-                                           "summary": {}}), encoding="utf-8")
+        self.scores.write_text(score_doc(fields), encoding="utf-8")
 
     def argv(self, *extra):
         return [*self.forecasts, str(self.resolutions), "--scores", str(self.scores), "--model-cutoffs", str(self.cutoffs),
@@ -94,8 +94,7 @@ def sourced_scores(root):
     path = root / "sourced.json"
     fields = {s: ({"answer_leaks_retrieved": 1} if k % 5 == 0 else {"answer_leaks_parametric": 1} if k % 7 == 0 else {})
               for k, s in enumerate(IDS, start=1)}
-    path.write_text(json.dumps({"samples": [{"sample_id": s, "as_of": "2024-01-01", **f} for s, f in fields.items()],
-                                "summary": {}}), encoding="utf-8")
+    path.write_text(score_doc(fields), encoding="utf-8")
     return path, fields
 
 
@@ -283,8 +282,7 @@ class OutcomesPage(unittest.TestCase):
 
     def test_no_clean_sample_no_inflation(self):
         leaky = self.dir / "leaky.json"
-        leaky.write_text(json.dumps({"samples": [{"sample_id": s, "as_of": "2024-01-01", "result_leaks": 1} for s in IDS],
-                                     "summary": {}}), encoding="utf-8")
+        leaky.write_text(score_doc({s: {"result_leaks": 1} for s in IDS}), encoding="utf-8")
         out = self.dir / "leaky.html"
         status, _, err = outcomes(*self.inputs.forecasts, str(self.inputs.resolutions), "--scores", str(leaky),
                                   "--model-cutoffs", str(self.inputs.cutoffs), "--resamples", "200", "--html", str(out))

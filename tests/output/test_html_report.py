@@ -25,9 +25,8 @@ from anachron.output.html import svg
 from anachron.output.html.svg import horizon_bins
 from anachron.core.stats.mean import mean_interval
 from anachron.core.jsonio import dump_json
-from anachron.output.report import score_document
 from tests.html_support import BrowserCase, parse, png_pixels, rect, title_of
-from tests.support import ROOT, run_cli
+from tests.support import ROOT, run_cli, score_json
 
 CORPUS = load_corpus_dir()
 ENGINE = SearchEngine(CORPUS)
@@ -175,9 +174,9 @@ class ReportFiles(unittest.TestCase):
 
     def test_many_samples_omit_the_ids_and_say_so(self):
         results = score(demo_traces("unrestricted"))
-        many = [replace(r, sample_id=f"{r.sample_id}-{k}") for k in range(3) for r in results]  # 81 samples, in no corpus
+        many = [replace(r, sample_id=f"{r.sample_id}-{k}", slice=None) for k in range(3) for r in results]  # 81 samples, in no corpus
         path = self.dir / "many.json"
-        path.write_text(dump_json(score_document(many)), encoding="utf-8")
+        path.write_text(score_json(many), encoding="utf-8")
         figs = parse(self.report(path)).figures
         tclr = figs["run-1-tclr"]
         self.assertEqual(tclr.row_labels(), [])
@@ -255,7 +254,7 @@ class ReportFiles(unittest.TestCase):
 
     def test_score_json_gives_the_same_page_as_its_traces_but_the_source(self):
         scores = self.dir / "u.json"
-        scores.write_text(dump_json(score_document(score(demo_traces("unrestricted")))), encoding="utf-8")
+        scores.write_text(score_json(score(demo_traces("unrestricted"))), encoding="utf-8")
         from_traces = self.report(self.u).replace(str(self.u), "X").replace("traces, scored against the bundled v0 corpus", "S")
         from_json = self.report(scores).replace(str(scores), "X").replace("score JSON", "S")
         self.assertEqual(from_json, from_traces)
@@ -397,15 +396,15 @@ class ReportFiles(unittest.TestCase):
         plain = self.dir / "plain.json"
         plain.write_text('{"a": 0.5}')
         tampered = self.dir / "tampered.json"
-        doc = score_document(score(demo_traces("unrestricted")))
+        doc = json.loads(score_json(score(demo_traces("unrestricted"))))
         doc["samples"][0]["tclr"] = 0.25
         tampered.write_text(dump_json(doc))
         negative = self.dir / "negative.json"
-        doc = score_document(score(demo_traces("unrestricted")))
+        doc = json.loads(score_json(score(demo_traces("unrestricted"))))
         doc["samples"][1]["interactions"] = -1
         negative.write_text(dump_json(doc))
         failed = self.dir / "failed.json"
-        doc = score_document(score(demo_traces("unrestricted")))
+        doc = json.loads(score_json(score(demo_traces("unrestricted"))))
         doc["samples"][2]["failed_calls"]["refused"] = 1.5
         failed.write_text(dump_json(doc))
         card = self.dir / "card.json"
@@ -444,8 +443,10 @@ class ReportFiles(unittest.TestCase):
 class SvgPrimitives(unittest.TestCase):
     """The reusable parts of anachron.output.html.svg, through their public names."""
 
-    def test_interval_plot_draws_each_row_on_an_axis_through_zero(self):
-        text = svg.interval_plot([("a", 0.2, 0.1, 0.3), ("b", -0.1, -0.25, 0.05)], label="two", x_title="difference (TCLR)")
+    def test_interval_panels_draw_each_row_on_an_axis_through_zero(self):
+        rows = (svg.IntervalRow("a", 0.2, 0.1, 0.3, series="s0"), svg.IntervalRow("b", -0.1, -0.25, 0.05, series="s0"))
+        key = [("point s0", "diamond", "point"), ("ci", "whisker", "interval")]
+        text = svg.interval_panels("interval", "two", [svg.Panel("difference (TCLR)", rows)], key, "").svg()
         [fig] = parse(text).figures.values()
         self.assertEqual(fig.row_labels(), ["a", "b"])
         self.assertEqual(len(fig.marks("ci")), 2)
@@ -568,7 +569,7 @@ class ChromiumRender(BrowserCase):
         u, e = score(demo_traces("unrestricted")), score(demo_traces("enforced"))
         for name, run in (("u", u), ("e", e)):
             many = [replace(r, sample_id=f"{r.sample_id}-{k}") for k in range(40) for r in run]  # 1,080 samples
-            (self.dir / f"many-{name}.json").write_text(dump_json(score_document(many)), encoding="utf-8")
+            (self.dir / f"many-{name}.json").write_text(score_json(many), encoding="utf-8")
         page = self.dir / "many.html"
         status, _, err = run_cli("report", str(self.dir / "many-u.json"), str(self.dir / "many-e.json"), "--out", str(page),
                                  "--resamples", "1000")

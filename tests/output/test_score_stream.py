@@ -24,9 +24,9 @@ import unittest
 from pathlib import Path
 
 from anachron.core.jsonio import dump_json
-from anachron.output.report import score_document
+from anachron.core import summarise
 
-from tests.support import ROOT, run_cli
+from tests.support import ROOT, run_cli, score_table
 
 DATA = ROOT / "tests" / "data" / "scale"
 GENERATED = (str(DATA / "traces.jsonl"), "--corpus", str(DATA / "corpus"))
@@ -101,14 +101,15 @@ class SealAuditTest(unittest.TestCase):
     """The seal audit streams: the verdict (known only at the end) is the table's first line."""
 
     def library(self, sealed):
-        from anachron.core import load_corpus_dir, parse_traces, score_traces
+        from anachron.core import load_corpus_dir, parse_traces, score_traces, summarise
         from anachron.core.jsonio import read_records
-        from anachron.output.report import score_table
 
         corpus = load_corpus_dir(str(DATA / "corpus"))
         traces = parse_traces(read_records(str(DATA / "traces.jsonl")), corpus)
         results = score_traces(traces, corpus, sealed_tools=sealed)
-        return shown(score_table(results)), shown(dump_json(score_document(results)))
+        # The JSON is dump_json of the whole document, not the streamed writer's pieces.
+        document = {"samples": [r.to_dict() for r in results], "summary": summarise(results).to_dict()}
+        return shown(score_table(results)), shown(dump_json(document))
 
     def test_streamed_audit_is_the_library_audit_in_every_process_count(self):
         table, document = self.library(frozenset({"search"}))
@@ -146,7 +147,7 @@ class EmptyAndSmallTest(unittest.TestCase):
     def test_empty_file_matches_the_document_of_no_results(self):
         for jobs in ("1", "2"):
             status, out, _ = self.score("\n\n", "--format", "json", "--jobs", jobs)
-            self.assertEqual((status, out), (0, dump_json(score_document([]))))
+            self.assertEqual((status, out), (0, dump_json({"samples": [], "summary": summarise([]).to_dict()})))
 
     def test_one_trace_many_jobs(self):
         line = '{"sample_id": "finance-001", "interactions": [{"tool": "search", "query": "x", "returned": ["fin-005"]}]}\n'

@@ -14,6 +14,7 @@ import time
 import unittest
 
 from anachron.core import parse_traces, score_trace, summarise
+from anachron.core.leakage import read_sample
 from anachron.core.attribution import attribute, html_dates
 from anachron.timelock import Hit, Limits, TimeLock, recheck
 from anachron.timelock.events import parse_calls
@@ -269,7 +270,7 @@ class SummaryTest(unittest.TestCase):
         summary = summarise(results)
         self.assertEqual((summary.date_conflicts, summary.to_dict()["date_conflicts"]), (2, 2))
         self.assertEqual(results[0].to_dict()["date_conflicts"], 1)
-        self.assertEqual(type(results[0]).from_dict(results[0].to_dict()), results[0])
+        self.assertEqual(read_sample(results[0].to_dict(), "run.json"), results[0])
 
 
 class EventLogTest(unittest.TestCase):

@@ -30,7 +30,7 @@ from anachron.output.html._text import esc, num
 
 __all__ = [
     "CHAR_EM", "FONT", "HORIZON_BINS", "LABELLED_ROWS", "SVG_CSS", "WIDTH", "Figure", "IntervalRow", "Linear", "Log", "Panel",
-    "caption_lines", "clip", "dumbbell_plot", "horizon_bins", "horizon_end", "horizon_histogram", "integer_ticks", "interval_panels", "interval_plot", "legend",
+    "caption_lines", "clip", "dumbbell_plot", "horizon_bins", "horizon_end", "horizon_histogram", "integer_ticks", "interval_panels", "legend",
     "nice_ticks", "note", "sample_bars", "stacked_bars", "text_width", "x_axis", "y_axis",
 ]
 
@@ -439,15 +439,6 @@ def interval_panels(name: str, label: str, panels: Sequence[Panel], legend_entri
                 parts.append(_marker(f"point {r.series}", r.shape, scale(r.point), cy, 5, title))
         y = base + AXIS_BELOW + 10
     return Figure(name, label, WIDTH, int(math.ceil(y - 4)), "".join(parts), caption)
-
-
-def interval_plot(rows: Sequence[tuple[str, float, float, float]], *, label: str, series: str = "interval",
-                  x_title: str = "value", caption: str = "") -> str:
-    """Points with their intervals ``(name, point, low, high)`` on one axis, as an inline ``<svg>``: a one-panel
-    :func:`interval_panels` (the axis spans every interval and zero), *series* added to each point's class."""
-    panel = Panel(x_title, tuple(IntervalRow(name, point, low, high, series=f"s0 {series}") for name, point, low, high in rows))
-    key = [(f"point s0 {series}", "diamond", "point"), ("ci", "whisker", "interval")]
-    return interval_panels("interval", label, [panel], key, caption).svg()
 
 
 # ---------------------------------------------------------------- per-sample charts

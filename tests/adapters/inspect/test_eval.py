@@ -20,7 +20,7 @@ from unittest import mock
 from importlib.metadata import entry_points
 from pathlib import Path
 
-from tests.support import ROOT, extras_required, require_extra, run_cli
+from tests.support import ROOT, extras_required, require_extra, run_cli, score_json
 
 TMP = None
 
@@ -530,7 +530,7 @@ class ExportTest(unittest.TestCase):
         self.assertEqual((status, err), (0, ""))
         written = json.loads(out.read_text())
         self.assertEqual(written["summary"].pop("run")["mode"], results[0].mode)  # the summary's "run"
-        self.assertEqual(written, report.score_document(results))
+        self.assertEqual(written, json.loads(score_json(results)))
 
     def test_eval_logs(self):
         for mode, path in self.naive.items():

@@ -6,8 +6,8 @@ import unittest
 from anachron.core import AnachronError, date_references, future_references, query_findings, score_trace, summarise
 from anachron.core.query_intent import parse_fiscal_year_end
 from anachron.core.scores import METRICS
-from anachron.core.leakage import SampleResult
-from anachron.output.report import score_table
+from anachron.core.leakage import read_sample
+from tests.support import score_table
 
 from tests.corpus_fixtures import corpus, entity, item, trace
 
@@ -310,12 +310,12 @@ class ScoringTest(unittest.TestCase):
         ))
         self.assertEqual(summarise([r, r]).open_period_queries, 2)
         self.assertEqual(r.to_dict()["open_period_queries"], 1)
-        self.assertEqual(SampleResult.from_dict(r.to_dict()), r)
+        self.assertEqual(read_sample(r.to_dict(), "run.json"), r)
 
     def test_a_stored_copy_from_before_the_count_reads_as_zero(self):
         data = self.score(self.c, ["acme 2023 annual report"]).to_dict()
         del data["open_period_queries"]
-        self.assertEqual(SampleResult.from_dict(data).open_period_queries, 0)
+        self.assertEqual(read_sample(data, "run.json").open_period_queries, 0)
 
     def test_the_entity_named_gives_the_fiscal_calendar(self):
         r = self.score(self.fiscal, ["apple FY2024 guidance", "AAPL Q1 FY2024 results", "acme FY2025 guidance"])

@@ -16,12 +16,11 @@ from anachron.core import score_trace, summarise
 from anachron.core.errors import AnachronError
 from anachron.core.scores import parse_scores
 from anachron.core.seal import SHELL_TOOLS, Declaration, network_evidence
-from anachron.output.report import score_document, score_table
 from anachron.timelock import CorpusBackend, EventWriter, TimeLock, load_events
 from anachron.timelock.run_trace import lock_run
 
 from tests.corpus_fixtures import T, corpus, item, trace
-from tests.support import run_cli
+from tests.support import run_cli, score_json, score_table
 
 LOCK = frozenset({"mcp__timelock__search", "mcp__timelock__fetch"})
 SHELL_LINE = "shell call '{0}' can reach the network: declare --isolated-shell {0} if it could not"
@@ -167,7 +166,7 @@ class SealAuditTest(unittest.TestCase):
         self.assertEqual((s.sealed, s.seal_status, s.seal_breaches, s.seal_breached_runs), (False, "breached", 2, 1))
         self.assertEqual(score_table([clean, dirty]).splitlines()[0],
                          "sealed: false (2 seal breaches in 1 / 2 samples; 3 calls audited): NOT a time-locked result")
-        self.assertEqual(parse_scores(score_document([clean, dirty]), "run.json", "seal_breaches"), {"s1": 0, "s2": 2})
+        self.assertEqual(parse_scores(json.loads(score_json([clean, dirty])), "run.json", "seal_breaches"), {"s1": 0, "s2": 2})
 
     def test_every_call_of_a_sealed_tool_pairs_with_the_locks_log(self):
         log = self.locks(self.log("run.jsonl", ["alpha", "beta"], fetches=["fin-1"]))
@@ -274,7 +273,7 @@ class SealAuditTest(unittest.TestCase):
         self.assertEqual(table.splitlines()[0], "seal audit: not run (no tools declared sealed: pass --sealed-tools or --sealed-tools-from)")
         self.assertEqual(table.splitlines()[4].split()[-1], "-")
         with self.assertRaisesRegex(AnachronError, "sample 's1': seal_breaches is null"):
-            parse_scores(score_document([r]), "run.json", "seal_breaches")
+            parse_scores(json.loads(score_json([r])), "run.json", "seal_breaches")
 
     def test_a_summary_of_mixed_samples(self):
         audited = self.score(call("mcp__timelock__search"))
@@ -322,10 +321,10 @@ class SealAuditTest(unittest.TestCase):
                 self.assertIn(f"seal breaches</th><td class=\"num\">{shown}</td>", r._repr_html_())
 
     def test_the_result_round_trips(self):
-        from anachron.core.leakage import SampleResult
+        from anachron.core.leakage import read_sample
 
         r = self.score(call("Bash"), sealed=Declaration(LOCK, isolated_shells={"Bash"}, locks=()))
-        back = SampleResult.from_dict(json.loads(json.dumps(r.to_dict())))
+        back = read_sample(json.loads(json.dumps(r.to_dict())), "run.json")
         self.assertEqual((back.seal_status, back.seal_assumptions), ("sealed", ("shell 'Bash' had no network",)))
 
     def test_a_command_must_be_a_string(self):

@@ -626,11 +626,14 @@ class ScoresTest(unittest.TestCase):
             self.assertEqual(kind == "count", isinstance(value, int), metric)
 
     def test_parse_both_shapes(self):
+        import datetime
+
         self.assertEqual(parse_scores({"a": 1, "b": 0.5}, "f.json"), {"a": 1.0, "b": 0.5})
-        document = {"samples": [{"sample_id": "a", "tclr": 0.5, "survivorship_leaks": 2, "survivorship_rate": None}],
-                    "summary": {"n": 1}}
+        # No entity-bearing interaction: survivorship_rate is null.
+        sample = SampleResult("a", datetime.date(2022, 1, 1), None, 2, 1, 0, 0, 0, 3, ())
+        document = {"samples": [sample.to_dict()], "summary": {"n": 1}}
         self.assertEqual(parse_scores(document, "f.json"), {"a": 0.5})
-        self.assertEqual(parse_scores(document, "f.json", "survivorship_leaks"), {"a": 2})
+        self.assertEqual(parse_scores(document, "f.json", "query_intent_leaks"), {"a": 3})
         with self.assertRaisesRegex(AnachronError, r"^f\.json: sample 'a': survivorship_rate is null"):
             parse_scores(document, "f.json", "survivorship_rate")
         # A plain object may well hold a sample called "samples".
