@@ -76,7 +76,7 @@ def cases(n: int):
 
 
 def main() -> None:
-    print(f"| case | chars | time | floor | time / floor |")
+    print("| case | chars | time | floor | time / floor |")
     print("|---|---:|---:|---:|---:|")
     for name, text, run in (case for n in (1, 2) for case in cases(n)):
         spent = best(run)

@@ -1,6 +1,6 @@
 """The golden outputs of the ``anachron`` command: which invocations, on which inputs, and how
 each is run and written down.  Used by tests/data/golden/record.py (which writes them into
-tests/data/golden/) and tests/project/test_golden.py (which writes them into a temporary directory and
+tests/data/golden/) and tests/project/slow_golden.py (which writes them into a temporary directory and
 compares the two byte for byte).
 
 Everything goes through the CLI as a user runs it: ``python -m anachron ...`` in a subprocess,

@@ -1,4 +1,4 @@
-"""Deterministic inputs of the golden-output test (tests/project/test_golden.py, tests/data/golden/record.py).
+"""Deterministic inputs of the golden-output test (tests/project/slow_golden.py, tests/data/golden/record.py).
 
 Standard library only, and nothing from the ``anachron`` package: these inputs must not move or
 change when the package is re-laid out.  Every generator takes its randomness from one seeded

@@ -28,6 +28,9 @@ def _formats() -> tuple[str, ...]:
 
 
 def _inspect_logs(logs, options, corpus_dir):
+    from anachron.importers import check_inspect_options
+
+    check_inspect_options(options)  # a refusal needs no extra
     try:
         from anachron.inspect.export import import_inspect_logs
     except ImportError as exc:

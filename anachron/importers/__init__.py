@@ -28,7 +28,7 @@ from anachron.importers._common import Options
 from anachron.importers._inspect import sample_record as inspect_sample_record
 from anachron.importers._mcp_config import seal_declaration, sealed_tools_from
 
-__all__ = ["FORMATS", "Options", "import_logs", "inspect_sample_record", "seal_declaration", "sealed_tools_from"]
+__all__ = ["FORMATS", "Options", "check_inspect_options", "import_logs", "inspect_sample_record", "seal_declaration", "sealed_tools_from"]
 
 _READERS = {
     "openai-chat": _openai_chat.read,
@@ -68,6 +68,13 @@ def _mcp_events(paths: Sequence[str], options: Options) -> Iterator[Record]:
         if as_of is None:
             raise AnachronError(f"{path}: the log names no as-of date: pass --as-of DATE or --as-of-map FILE.json")
         yield str(path), events_trace(log, corpus, sample_id=sample_id, as_of=as_of)
+
+
+def check_inspect_options(options: Options) -> None:
+    """Refuse what Inspect logs never read (their samples have ids), before the Inspect adapter is
+    imported, so the refusal does not wait on the ``inspect`` extra."""
+    if options.sample_id_from is not None:
+        raise AnachronError("--sample-id-from is not read for inspect logs: their samples have ids")
 
 
 def import_logs(

@@ -45,7 +45,7 @@ from anachron.store import open_corpus
 from anachron.core.errors import AnachronError
 from anachron.inspect.scorer import sample_trace_record
 from anachron.core.jsonio import Record, read_json_log
-from anachron.importers import Options, inspect_sample_record
+from anachron.importers import Options, check_inspect_options, inspect_sample_record
 
 __all__ = ["anachron_sample", "import_inspect_logs", "log_paths", "log_records", "log_run", "read_log_traces", "score_logs"]
 
@@ -335,8 +335,7 @@ def import_inspect_logs(
     """
     if not paths:
         raise AnachronError("no log given")
-    if options.sample_id_from is not None:
-        raise AnachronError("--sample-id-from is not read for inspect logs: their samples have ids")
+    check_inspect_options(options)
     given = [name for name, value in (("--as-of", options.as_of), ("--as-of-map", options.as_of_map),
                                        ("--as-of-field", options.as_of_field), ("--retrieval-tools", options.retrieval_tools))
              if value is not None]

@@ -17,7 +17,6 @@ from fractions import Fraction
 from pathlib import Path
 
 from anachron.core import load_corpus_dir, parse_traces, score_traces, summarise
-from anachron.core.errors import AnachronError
 from anachron.core.leakage import read_sample
 from anachron.output.records import SAMPLE_COLUMNS
 from anachron.output.results import Results

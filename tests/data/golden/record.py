@@ -1,4 +1,4 @@
-"""Record the golden outputs that tests/project/test_golden.py compares byte for byte.
+"""Record the golden outputs that tests/project/slow_golden.py compares byte for byte.
 
 Run only when an output is meant to change; say so in the CHANGELOG (which output changed, and
 why).  A re-layout of the package, a refactor or a speed-up must leave every file here as it
