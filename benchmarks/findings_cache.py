@@ -1,4 +1,4 @@
-"""The cache of query findings (``query_intent.query_findings``) on a workload of benchmarks/workload.py.
+"""The cache of query findings (``anachron.core.query_intent.cache``) on a workload of benchmarks/workload.py.
 
     python benchmarks/workload.py /tmp/w5s --items 10000 --samples 4000 --interactions 10 --epochs 5 --epoch-order sample
     python benchmarks/findings_cache.py /tmp/w5s --repeat 3
@@ -27,9 +27,9 @@ HERE = Path(__file__).resolve().parent.parent
 
 _CHILD = r"""
 import json, resource, sys
-from anachron.core import query_intent
+from anachron.core.query_intent import cache
 if sys.argv[1] == "off":
-    query_intent.CACHED_QUERY_CHARS = -1
+    cache.CACHED_QUERY_CHARS = -1
 from anachron.cli import main
 before = resource.getrusage(resource.RUSAGE_SELF)
 with open(sys.argv[2], "w", encoding="utf-8") as out:
@@ -39,7 +39,7 @@ with open(sys.argv[2], "w", encoding="utf-8") as out:
     finally:
         sys.stdout = saved
 after = resource.getrusage(resource.RUSAGE_SELF)
-info = query_intent.query_findings.cache_info()
+info = cache.findings_cache_info()
 print(json.dumps({"status": status, "cpu": after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime,
                   "hits": info.hits, "misses": info.misses, "rss_kb": after.ru_maxrss}))
 """

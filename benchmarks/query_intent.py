@@ -30,6 +30,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from anachron.core import future_references, query_findings  # noqa: E402
+from anachron.core.query_intent import findings_cache_clear  # noqa: E402
 
 DATA = ROOT / "tests" / "data" / "query_intent"
 
@@ -70,7 +71,7 @@ def main(argv=None) -> int:
             future_references(query, as_of)
 
     def everything():
-        query_findings.cache_clear()  # each query worked out, not found again in the cache of findings
+        findings_cache_clear()  # each query worked out, not found again in the cache of findings
         for query, as_of, fiscal in calls:
             query_findings(query, as_of, fiscal_year_end=fiscal)
 

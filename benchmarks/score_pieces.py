@@ -62,9 +62,9 @@ def _child(workload: Path, count: int, best_of: int) -> dict:
     traces = [tr.trace_record(where, obj, corpus, cache) for where, obj in records]
     validation = best(lambda: [tr.trace_record(where, obj, corpus, cache) for where, obj in records])
     queries = [(i.query, t.as_of) for t in traces for i in t.interactions if i.query is not None]
-    # A tree with a cache of query findings (query_findings.cache_clear) is timed without its hits:
-    # each run first empties it, as a run over distinct queries would find nothing in it.
-    clear = getattr(qi.query_findings, "cache_clear", lambda: None)
+    # A tree with a cache of query findings (findings_cache_clear; earlier, query_findings.cache_clear)
+    # is timed without its hits: each run first empties it, as a run over distinct queries would.
+    clear = getattr(qi, "findings_cache_clear", None) or getattr(qi.query_findings, "cache_clear", lambda: None)
     findings = best(lambda: (clear(), [qi.query_findings(query, as_of) for query, as_of in queries]))
     judged = [(i, t.as_of) for t in traces for i in t.interactions]
     judge = best(lambda: (clear(), [leakage.judge(i, as_of, corpus) for i, as_of in judged]))

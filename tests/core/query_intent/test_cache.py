@@ -1,7 +1,7 @@
 """The cache of query findings (``query_findings``): exact, bounded, and the same bytes with or without it.
 
 Its key is everything the findings depend on: the part of the query read, T and the fiscal
-calendar.  Each test compares with the findings worked out afresh (``cache_clear`` first, or
+calendar.  Each test compares with the findings worked out afresh (``findings_cache_clear`` first, or
 ``CACHED_QUERY_CHARS`` set below every query's length, which sends every query past the cache).
 """
 
@@ -15,7 +15,7 @@ from pathlib import Path
 from unittest import mock
 
 from anachron.core import query_findings
-from anachron.core import query_intent
+from anachron.core.query_intent import cache, findings_cache_clear, findings_cache_info
 
 from tests.support import ROOT, run_cli
 
@@ -24,22 +24,22 @@ D = dt.date.fromisoformat
 
 
 def afresh(query, as_of, fiscal=None):
-    query_findings.cache_clear()
+    findings_cache_clear()
     return query_findings(query, as_of, fiscal_year_end=fiscal)
 
 
 class CacheTest(unittest.TestCase):
     def setUp(self):
-        query_findings.cache_clear()
+        findings_cache_clear()
 
     def test_a_query_asked_again_is_kept_and_then_a_hit_with_the_same_findings(self):
         first = query_findings("revenue Q3 2024", D("2024-05-01"))
-        self.assertEqual(query_findings.cache_info(), (0, 1, query_intent.FINDINGS_CACHE, 0))  # asked once: not kept
+        self.assertEqual(findings_cache_info(), (0, 1, cache.FINDINGS_CACHE, 0))  # asked once: not kept
         second = query_findings("revenue Q3 2024", D("2024-05-01"))
-        self.assertEqual(query_findings.cache_info()[:2], (0, 2))
-        self.assertEqual(query_findings.cache_info().currsize, 1)  # asked again: kept
+        self.assertEqual(findings_cache_info()[:2], (0, 2))
+        self.assertEqual(findings_cache_info().currsize, 1)  # asked again: kept
         third = query_findings("revenue Q3 2024", D("2024-05-01"))
-        self.assertEqual(query_findings.cache_info()[:2], (1, 2))
+        self.assertEqual(findings_cache_info()[:2], (1, 2))
         self.assertIs(third, second)
         self.assertEqual(first, second)
         self.assertEqual([r.begins for r in third.future], [D("2024-07-01")])
@@ -47,39 +47,39 @@ class CacheTest(unittest.TestCase):
     def test_in_a_run_that_repeats_itself_a_query_is_kept_at_its_first_asking(self):
         as_of = D("2020-01-01")
         query_findings("first 2021", as_of)
-        self.assertEqual(query_findings.cache_info().currsize, 0)
+        self.assertEqual(findings_cache_info().currsize, 0)
         for _ in range(40):  # a hit at every call from the third on
             query_findings("again 2021", as_of)
-        self.assertEqual(query_findings.cache_info().hits, 38)
+        self.assertEqual(findings_cache_info().hits, 38)
         query_findings("new 2021", as_of)
-        self.assertEqual(query_findings.cache_info().currsize, 2)  # "again" and "new", at once
-        with mock.patch.object(query_intent, "CACHED_QUERY_CHARS", -1):
+        self.assertEqual(findings_cache_info().currsize, 2)  # "again" and "new", at once
+        with mock.patch.object(cache, "CACHED_QUERY_CHARS", -1):
             self.assertEqual(query_findings("new 2021", as_of), query_findings("new 2021", as_of))
         # a run of distinct queries then goes back to keeping only the ones asked again
         sizes = []
         for n in range(200):
             query_findings(f"item {n} 2021", as_of)
-            sizes.append(query_findings.cache_info().currsize)
+            sizes.append(findings_cache_info().currsize)
         self.assertGreater(sizes[0], 2)
         self.assertEqual(sizes[100], sizes[-1])
         self.assertLess(sizes[-1], 2 + 100)
-        query_findings.cache_clear()  # and one that never repeated itself keeps nothing
+        findings_cache_clear()  # and one that never repeated itself keeps nothing
         for n in range(200):
             query_findings(f"item {n} 2021", as_of)
             if n == 30:
-                kept = query_findings.cache_info().currsize
-        self.assertEqual((kept, query_findings.cache_info().currsize), (0, 0))
+                kept = findings_cache_info().currsize
+        self.assertEqual((kept, findings_cache_info().currsize), (0, 0))
 
     def test_a_second_asking_out_of_the_window_of_keys_is_not_kept(self):
         as_of = D("2020-01-01")
-        with mock.patch.object(query_intent, "ASKED_ONCE", 3):
+        with mock.patch.object(cache, "ASKED_ONCE", 3):
             query_findings("item 0 2021", as_of)
             for n in (1, 2, 3):  # the key of the first falls out of the window of three
                 query_findings(f"item {n} 2021", as_of)
             query_findings("item 0 2021", as_of)
-            self.assertEqual(query_findings.cache_info().currsize, 0)
+            self.assertEqual(findings_cache_info().currsize, 0)
             query_findings("item 3 2021", as_of)  # still in the window: kept
-            self.assertEqual(query_findings.cache_info().currsize, 1)
+            self.assertEqual(findings_cache_info().currsize, 1)
 
     def test_t_is_in_the_key(self):
         # the same query on either side of the day its period begins: a leak, then none, then a leak
@@ -99,22 +99,22 @@ class CacheTest(unittest.TestCase):
         for _ in range(3):
             self.assertNotEqual(query_findings("FY2024 Q1", as_of, fiscal_year_end="06-30"),
                                 query_findings("FY2024 Q1", as_of, fiscal_year_end="12-31"))
-        self.assertGreater(query_findings.cache_info().hits, 0)
+        self.assertGreater(findings_cache_info().hits, 0)
 
     def test_a_malformed_calendar_fails_every_time(self):
         for _ in range(3):
             with self.assertRaises(ValueError):
                 query_findings("FY2024", D("2023-01-01"), fiscal_year_end="13-45")
-        self.assertEqual(query_findings.cache_info().currsize, 0)
+        self.assertEqual(findings_cache_info().currsize, 0)
 
     def test_a_long_query_is_not_kept(self):
-        long = "revenue 2030 " + "x" * query_intent.CACHED_QUERY_CHARS
+        long = "revenue 2030 " + "x" * cache.CACHED_QUERY_CHARS
         self.assertEqual([r.text for r in query_findings(long, D("2024-01-01")).future], ["2030"])
-        self.assertEqual(query_findings.cache_info().currsize, 0)
+        self.assertEqual(findings_cache_info().currsize, 0)
         for _ in range(2):
             query_findings(long, D("2024-01-01"))
             query_findings("revenue 2030", D("2024-01-01"))
-        self.assertEqual(query_findings.cache_info().currsize, 1)
+        self.assertEqual(findings_cache_info().currsize, 1)
 
     def test_subclasses_are_worked_out_every_time(self):
         class Query(str):
@@ -131,30 +131,30 @@ class CacheTest(unittest.TestCase):
             self.assertEqual(query_findings(Query("sales 2030"), D("2024-01-01")), afresh("sales 2030", D("2024-01-01")))
             self.assertEqual(query_findings("sales 2030", Day(2024, 1, 1)), afresh("sales 2030", D("2024-01-01")))
             query_findings("FY2030", D("2024-01-01"), fiscal_year_end=Calendar("06-30"))
-            query_findings.cache_clear()
+            findings_cache_clear()
         for _ in range(3):
             query_findings(Query("sales 2030"), D("2024-01-01"))
             query_findings("sales 2030", Day(2024, 1, 1))
             query_findings("FY2030", D("2024-01-01"), fiscal_year_end=Calendar("06-30"))
-        self.assertEqual(query_findings.cache_info()[:2], (0, 0))  # none went through it
+        self.assertEqual(findings_cache_info()[:2], (0, 0))  # none went through it
         for _ in range(2):
             query_findings("sales 2030", D("2024-01-01"))
-        self.assertEqual(query_findings.cache_info().currsize, 1)
+        self.assertEqual(findings_cache_info().currsize, 1)
 
     def test_the_cache_is_bounded(self):
-        size = query_intent.FINDINGS_CACHE
-        self.assertEqual(query_findings.cache_info().maxsize, size)
+        size = cache.FINDINGS_CACHE
+        self.assertEqual(findings_cache_info().maxsize, size)
         as_of = D("2020-01-01")
         for n in range(size + 50):
             query_findings(f"item {n} 2021", as_of)
             query_findings(f"item {n} 2021", as_of)  # kept on its second asking
-        self.assertEqual(query_findings.cache_info().currsize, size)
+        self.assertEqual(findings_cache_info().currsize, size)
         # the least recently used went first: the newest are still there, the oldest is not
-        hits = query_findings.cache_info().hits
+        hits = findings_cache_info().hits
         query_findings(f"item {size + 49} 2021", as_of)
-        self.assertEqual(query_findings.cache_info().hits, hits + 1)
+        self.assertEqual(findings_cache_info().hits, hits + 1)
         query_findings("item 0 2021", as_of)
-        self.assertEqual(query_findings.cache_info().hits, hits + 1)
+        self.assertEqual(findings_cache_info().hits, hits + 1)
 
 
 class SameBytesTest(unittest.TestCase):
@@ -186,14 +186,14 @@ class SameBytesTest(unittest.TestCase):
     def test_json_table_and_csv_are_the_same_bytes_without_the_cache(self):
         for fmt in ("json", "table", "csv"):
             with self.subTest(fmt=fmt):
-                query_findings.cache_clear()
+                findings_cache_clear()
                 cached = self.score(fmt)
-                info = query_findings.cache_info()
+                info = findings_cache_info()
                 self.assertGreater(info.hits, info.misses)  # the reruns were answered from the cache
-                query_findings.cache_clear()
-                with mock.patch.object(query_intent, "CACHED_QUERY_CHARS", -1):
+                findings_cache_clear()
+                with mock.patch.object(cache, "CACHED_QUERY_CHARS", -1):
                     plain = self.score(fmt)
-                self.assertEqual(query_findings.cache_info().currsize, 0)  # nothing went through it
+                self.assertEqual(findings_cache_info().currsize, 0)  # nothing went through it
                 self.assertEqual(cached, plain)
                 if fmt == "json":  # and the queries had findings to keep
                     self.assertIn("reaches for", cached)

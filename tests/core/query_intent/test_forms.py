@@ -107,7 +107,8 @@ class LongTextTest(unittest.TestCase):
     def test_the_windowed_search_finds_what_the_full_scan_finds(self):
         import random
 
-        from anachron.core.query_intent import _PATTERN, _references
+        from anachron.core.query_intent.patterns import PATTERN
+        from anachron.core.query_intent.references import _references
 
         words = ["revenue", "Q3 2023", "July 14, 2023", "2024M", "$2024", "FY24", "the", "20.24", "2023-07", "3Q23",
                  "H2 2022", "September 2024", "12", "x2023", "2023y", "September   14,   2023", "q3    fy 2024", "1,2024",
@@ -119,7 +120,7 @@ class LongTextTest(unittest.TestCase):
             text = " ".join(rng.choice(words) for _ in range(rng.randint(120, 400)))
             self.assertGreater(len(text), 512)
             collapsed = " ".join(text.split())
-            full = [(r.text, r.begins) for r in _references(collapsed, None, None, _PATTERN.finditer(collapsed), anchored=False)]
+            full = [(r.text, r.begins) for r in _references(collapsed, None, None, PATTERN.finditer(collapsed), anchored=False)]
             with self.subTest(trial=trial):
                 self.assertEqual([(r.text, r.begins) for r in date_references(text)], full)
 

@@ -15,7 +15,10 @@ import random
 import re
 import unittest
 
-from anachron.core import query_intent as qi
+import datetime as _dt
+
+from anachron.core.query_intent import patterns as qi
+from anachron.core.query_intent import date_references, query_findings
 from anachron.core.grammar.calendar_words import FOREIGN_MONTH, MONTH_DOT_AFTER_SHORT
 
 PIECES = [
@@ -64,10 +67,10 @@ def unguarded(pattern: re.Pattern, guard: str) -> re.Pattern:
     """*pattern* without its guards: the start guard, the one before the product names, and those of
     the forms that begin with no digit and of the month names after a day."""
     assert guard in pattern.pattern
-    source = pattern.pattern.replace(guard, "", 1).replace("(?:" + qi._AFTER_A_WORD + "|", "(?:", 1)
-    if pattern is qi._PATTERN:
-        assert source.count("|" + qi._NO_DIGIT + "(?P<") >= 9 and qi._A_MONTH_NAME + "(?P<fdmy_m>" in source
-        source = source.replace("|" + qi._NO_DIGIT + "(?P<", "|(?P<").replace(qi._A_MONTH_NAME + "(?P<", "(?P<")
+    source = pattern.pattern.replace(guard, "", 1).replace("(?:" + qi.AFTER_A_WORD + "|", "(?:", 1)
+    if pattern is qi.PATTERN:
+        assert source.count("|" + qi.NO_DIGIT + "(?P<") >= 9 and qi.A_MONTH_NAME + "(?P<fdmy_m>" in source
+        source = source.replace("|" + qi.NO_DIGIT + "(?P<", "|(?P<").replace(qi.A_MONTH_NAME + "(?P<", "(?P<")
     return re.compile(source, pattern.flags)
 
 
@@ -91,44 +94,44 @@ class StartGuardTest(unittest.TestCase):
                 )
 
     def test_written_out_forms_match_as_without_the_guard(self):
-        self.assert_same_matches(qi._PATTERN, qi._STARTS_WRITTEN, seed=1)
+        self.assert_same_matches(qi.PATTERN, qi.STARTS_WRITTEN, seed=1)
 
     def test_every_month_spelling_after_a_day_matches_as_without_the_guards(self):
         # The guard before the month names after a day is built from their first letters: every
         # spelling the grammar has (FOREIGN_MONTH's words, and MONTH's: the words of the dotted form)
         # is read after a day, in three cases, as without the guard.
         words = re.findall(r"[^\W\d_]+", FOREIGN_MONTH + " " + MONTH_DOT_AFTER_SHORT)
-        plain = unguarded(qi._PATTERN, qi._STARTS_WRITTEN)
+        plain = unguarded(qi.PATTERN, qi.STARTS_WRITTEN)
         for word, case, form in itertools.product(words, (str.lower, str.title, str.upper), ("{d} {m} {y}", "{d}. {m} {y}", "{d} de {m} de {y}", "{d}er {m} {y}")):
             text = "sales " + form.format(d=14, m=case(word), y=2023)
             with self.subTest(text=text):
                 self.assertEqual(
-                    [(m.span(), m.lastgroup) for m in qi._PATTERN.finditer(text)],
+                    [(m.span(), m.lastgroup) for m in qi.PATTERN.finditer(text)],
                     [(m.span(), m.lastgroup) for m in plain.finditer(text)],
                 )
 
     def test_forms_that_begin_with_an_ordinal_match_as_without_the_guards(self):
-        plain = unguarded(qi._PATTERN, qi._STARTS_WRITTEN)
+        plain = unguarded(qi.PATTERN, qi.STARTS_WRITTEN)
         for ordinal, part, year in itertools.product(("1st", "2nd", "3rd", "4th"), ("quarter", "half", "quarter of fy", "half of cy"), ("2023", "24")):
             text = f"results {ordinal} {part} {year}"
             with self.subTest(text=text):
                 self.assertEqual(
-                    [(m.span(), m.lastgroup) for m in qi._PATTERN.finditer(text)],
+                    [(m.span(), m.lastgroup) for m in qi.PATTERN.finditer(text)],
                     [(m.span(), m.lastgroup) for m in plain.finditer(text)],
                 )
 
     def test_anchored_forms_match_as_without_the_guard(self):
-        self.assert_same_matches(qi._ANCHORED, qi._STARTS_ANCHORED, seed=2)
+        self.assert_same_matches(qi.ANCHORED, qi._STARTS_ANCHORED, seed=2)
 
     def test_the_guards_are_look_aheads_at_the_start(self):
         # they must stay zero-width and come before the prefix, or they would change what matches
-        for pattern, guard in ((qi._PATTERN, qi._STARTS_WRITTEN), (qi._ANCHORED, qi._STARTS_ANCHORED)):
+        for pattern, guard in ((qi.PATTERN, qi.STARTS_WRITTEN), (qi.ANCHORED, qi._STARTS_ANCHORED)):
             self.assertTrue(guard.startswith("(?=") and guard.endswith(")"))
             self.assertTrue(pattern.pattern.startswith(r"(?<![\w$£€¥.,#])" + guard))
 
     def test_a_word_the_guard_refuses_starts_no_reference(self):
-        self.assertEqual(qi.date_references("gravel zinc 2023"), qi.date_references("2023"))
-        self.assertEqual([r.text for r in qi.query_findings("quarry tomorrow", qi._dt.date(2022, 1, 1)).future], ["tomorrow"])
+        self.assertEqual(date_references("gravel zinc 2023"), date_references("2023"))
+        self.assertEqual([r.text for r in query_findings("quarry tomorrow", _dt.date(2022, 1, 1)).future], ["tomorrow"])
 
 
 if __name__ == "__main__":

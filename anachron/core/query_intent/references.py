@@ -1,4 +1,4 @@
-"""Find the dates and periods a search query refers to, and judge them at the as-of date T.
+"""The dates and periods a text refers to, and the findings on a query at the as-of date T, worked out.
 
 Each reference is mapped to the period it names, from its first day (``begins``)
 to its last (``ends``).  Two findings are judged on a query (docs/metrics.md):
@@ -23,7 +23,7 @@ Two kinds of reference are read:
 Every recognised form, the numeric-date rule and the fiscal calendar are
 listed in docs/metrics.md; names, numeric dates, fiscal calendars and the
 anchored phrases are read by the date grammar (:mod:`anachron.core.grammar`).  The implementation is two precompiled regular
-expressions, one pass each (the second over queries only), and a third for
+expressions (:mod:`.patterns`), one pass each (the second over queries only), and a third for
 CJK suffixes run only over a text that has one; numbers that are not years
 (``2020.HK``, ``Office 2019``, ``2050 km``) are rejected inside the first, by
 look-arounds tried only where a year matched, and a few in Python where a
@@ -40,10 +40,7 @@ from __future__ import annotations
 import bisect
 import datetime as _dt
 import re
-import threading
-from collections import OrderedDict
 from dataclasses import dataclass
-from typing import NamedTuple
 
 from anachron.core.dates import known_at
 from anachron.core.grammar.fiscal import (
@@ -56,242 +53,42 @@ from anachron.core.grammar.fiscal import (
     uncertain_fiscal_year,
 )
 from anachron.core.grammar.calendar_words import (
-    DAY_OF_MONTH,
     FOREIGN_MONTH,
-    FOREIGN_MONTH_NO_DAY,
-    FOREIGN_MONTH_STEMS,
-    MONTH,
-    MONTH_STEMS,
     day_of_month,
     foreign_month_number,
     month_number,
 )
-from anachron.core.grammar.numeric import Order, numeric_dates
-from anachron.core.grammar.page import PAGE_FORMS, PAGE_KEYS, PAGE_WORDS, PAGE_WRITTEN, page_kind, page_period
+from anachron.core.grammar.numeric import numeric_dates
+from anachron.core.grammar.page import PAGE_KEYS, PAGE_WRITTEN, page_kind, page_period
 from anachron.core.grammar.periods import ONE_DAY, OPEN_END, add_months, month_end, thirds
-from anachron.core.grammar.relative import ANCHORED_FORMS, ANCHORED_KINDS, ANCHORED_WORDS, anchored_period
+from anachron.core.grammar.relative import ANCHORED_KINDS, anchored_period
 
-__all__ = [
-    "ASKED_ONCE",
-    "CACHED_QUERY_CHARS",
-    "DateReference",
-    "FINDINGS_CACHE",
-    "FindingsCacheInfo",
-    "QUERY_SCAN_CHARS",
-    "QueryIntent",
-    "REPEATING",
-    "date_references",
-    "future_references",
-    "parse_fiscal_year_end",
-    "query_findings",
-    "scanned_query",
-]
-
-# Of a query, the characters the date detectors read (a real query is well under 1 KiB; the
-# lock refuses a search over 1,000 characters): 16 KiB is read in about 20 ms.
-QUERY_SCAN_CHARS = 16 * 1024
-
-# Slashed and hyphenated numeric dates are read both ways: a reference is a finding if either
-# reading begins after T, because a future reference read the wrong way round is a silent miss
-# (docs/metrics.md, "Reading dates").  Dotted ones are day first (grammar.numeric).
-NUMERIC_ORDER = Order.BOTH
-
-_APOS = "'\u2019\u2018\u02bc"  # straight and curly apostrophes: Q4 ’23, FY’24
-_YEAR4 = r"(?:19|20)[0-9]{2}"
-_YY = rf"(?:(?:19|20)[0-9]{{2}}|[{_APOS}]?[0-9]{{2}})"  # four digits, or two with an optional apostrophe
-_SEP = r"[\s\-/]*"
-_FY = r"(?:fy|fiscal(?:\s+year)?)"
-_ORDINAL_Q = r"(?:first|second|third|fourth|1st|2nd|3rd|4th)"
-_ORDINAL_H = r"(?:first|second|1st|2nd)"
-_ORDINALS = {"first": 1, "second": 2, "third": 3, "fourth": 4, "1st": 1, "2nd": 2, "3rd": 3, "4th": 4}
-_TIME = r"(?:[T\s][0-9]{2}:[0-9]{2}(?::[0-9]{2}(?:\.[0-9]+)?)?(?:\s*(?:Z|[+-][0-9]{2}:?[0-9]{2}))?)?"
-
-# What may stand just before a written-out reference and change it.
-_PREFIXES = (
-    r"(?:(?P<op>(?:after|since|before|until)\s*:\s*)"
-    r"|(?P<after>after\s+(?:the\s+)?)"
-    r"|(?P<end>(?:(?:by\s+)?(?:the\s+)?(?:end|close)\s+of\s+(?:the\s+)?|(?:year|end)[\s\-]end\s+|end[\s\-]))"
-    r"|(?P<part>(?P<part_w>early|mid|late)(?:\s*-\s*|\s+))"
-    r"|(?P<week>week\s+(?P<week_w>of|ending|ended|beginning|starting)\s+))"
-)
-# Before a bare year, what makes it no year: a product or index name (Office 2019, Russell 2000) or
-# a phone number (555-2025), as fixed-width look-behinds evaluated only where a year matched (a
-# long text is collapsed to single spaces first).  A word joined by a hyphen (RSA-2048) and an
-# exchange code (HKEX:2015) are checked in Python, only when a hyphen or colon stands before it.
-_PRODUCTS = (
-    "office windows server studio excel powerpoint sharepoint visio autocad revit photoshop illustrator "
-    "russell rtx gtx rx radeon geforce vision agenda"
-).split()
-# The names are tried only after a letter and a space (_AFTER_A_WORD: every name ends with a letter),
-# so a year elsewhere skips them all; the same result, without looking behind for each name.
-_AFTER_A_WORD = "(?<![a-z] )"
-_NOT_YEAR_BEFORE = (
-    "(?:" + _AFTER_A_WORD + "|" + "".join(f"(?<!\\b{name} )" for name in _PRODUCTS) + ")"
-    + r"(?<![0-9]{3}[\-.])(?<![0-9]{3} [0-9]{3} )"
-)
-_HYPHEN_WORD = re.compile(r"(?<![\w-])([a-z]+)-$", re.IGNORECASE)
-_DATE_WORDS = frozenset(
-    "mid pre post end early late year fy cy fiscal calendar full since by circa ca vs through to from".split()
-)
-_EXCHANGE = re.compile(r"\b(?:hkex|hkg|sehk|hk|tyo|tse|twse|tpe|krx|sgx|asx|nse|bse|sse|szse)\s*:\s*$", re.IGNORECASE)
-# After a bare year: an exchange suffix (2020.HK, 7203.T), a unit or a currency, a street.
-_NOT_YEAR_AFTER = (
-    r"\.[a-z]{1,2}\b(?!\.[a-z])"
-    r"|\s+(?:km|kms|kilomet(?:er|re)s?|mi|miles?|met(?:er|re)s?|ft|feet|kg|kgs|lbs?|tons?|tonnes?|mg|ml"
-    r"|lit(?:er|re)s?|gallons?|mw|gw|kw|kwh|mwh|gwh|hp|rpm|bits?|bytes?|kb|mb|gb|tb|mm|cm|mph|kph|km/h"
-    r"|acres?|hectares?|sq|usd|eur|gbp|jpy|cny|chf|dollars?|euros?|yen|calories|kcal|bbl|barrels?)\b"
-    r"|\s+(?:hk|jp|tt|ks|ch)\s+equity\b"
-    r"|\s+(?!wall\s)(?:[a-z]+\s+){1,2}(?:st|street|ave|avenue|blvd|boulevard|rd|dr|ln|pl|ct|pkwy|hwy)\b"
-)
-# A street type that is an ordinary word too (Court, Way, Road, Place, Broadway) after a year makes
-# the year a house number only with an address around it: a ZIP code, a unit, a state code, words of
-# a listing.  "2023 Supreme Court ruling" and "2024 Milky Way" are years.  Checked in Python, where a
-# year matched.  Street, Avenue and Boulevard (and the abbreviations) name nothing but streets: after
-# one or two names, they make a house number without more (above).
-_FULL_STREET = re.compile(
-    r"\s+(?:(?!wall\s)[a-z]+\s+){0,2}(?:road|drive|lane|way|place|court|parkway|highway|broadway)\b",
-    re.IGNORECASE,
-)
-_ADDRESS_WORDS = re.compile(
-    r"\b(?:[0-9]{5}(?:-[0-9]{4})?|apt|apartments?|suite|ste|unit|floor|zip|address|for\s+(?:sale|rent|lease)"
-    r"|listings?|zillow|redfin|realtor|condo|house|home|homes|property|directions)\b",
-    re.IGNORECASE,
-)
-_STATE_CODE = re.compile(r"(?:,?\s+[A-Z][a-z]+)*,?\s+[A-Z]{2}\b")  # "Miami Beach FL", ", CA": upper case only
-_AT = re.compile(r"\bat\s+$", re.IGNORECASE)
-_ADDRESS_NEAR = 60  # characters either side of a year and its street searched for _ADDRESS_WORDS
-
-_SEASON_WORD = re.compile(r"\s*(?:season|school\s+year|academic\s+year|winter|fiscal|financial\s+year|tax\s+year)", re.IGNORECASE)
-# Words near a split year that make it a fiscal or tax year rather than a season (grammar.fiscal.SPLIT_FISCAL_YEAR).
-_FISCAL_WORDS = re.compile(
-    r"\b(?:fy|fiscal|financial|tax|taxes|budget|budgets|hmrc|isa|allowances?|deficit|borrowing|outturn"
-    r"|appropriations?|spending)\b",
-    re.IGNORECASE,
-)
-_FISCAL_NEAR = 40  # characters either side of a split year searched for _FISCAL_WORDS
-
-# References anchored at T (grammar.relative), read in queries only.
-
-# How a match can begin: a look-ahead tried first at each position, so that a word which starts no
-# reference fails at once instead of after every form has been tried (a query of a few words
-# costs a few microseconds instead of tens).  It only rejects positions where no match can start,
-# so the matches are the same: each list is the first word (or its first letters) of every
-# prefix and every form below; tests/core/query_intent/test_guards.py checks the lists against the forms.
-_PREFIX_WORDS = ("after", "since", "before", "until", "by", "the", "end", "close", "year", "early", "mid", "late", "week")
-_WRITTEN_WORDS = (
-    *_PREFIX_WORDS, *MONTH_STEMS, *FOREIGN_MONTH_STEMS, "q[1-4]", "h[12]", "first", "second", "third", "fourth", "fy",
-    "fiscal", "cy", "calendar",
-)
-_ANCHORED_WORDS = (*_PREFIX_WORDS, *ANCHORED_WORDS)
-
-
-def _starts(digits: str, words: tuple[str, ...]) -> str:
-    """A look-ahead for *digits* or one of *words*, grouped by first letter (the engine then tries few)."""
-    by_letter: dict[str, list[str]] = {}
-    for word in words:
-        by_letter.setdefault(word[0], []).append(word[1:])
-    branches = [digits]
-    for letter, tails in sorted(by_letter.items()):
-        branches.append(letter + "(?:" + "|".join(sorted(set(tails), key=lambda t: (-len(t), t))) + ")")
-    return "(?=" + "|".join(branches) + ")"
-
-
-_STARTS_WRITTEN = _starts(f"[0-9{_APOS}]", _WRITTEN_WORDS)
-# An anchored form that starts with a digit is a day (12th of May) or a count (3 months later):
-# at most three digits, maybe a day's suffix, then a space.  A year (2023) is not one.
-_STARTS_ANCHORED = _starts(r"[0-9]{1,3}(?:st|nd|rd|th)?\s", _ANCHORED_WORDS)
-
-# Inside the pattern, two more guards of the same kind, for the forms tried at a year (every
-# query of a workload carries one; tests/core/query_intent/test_guards.py strips them too): a form that
-# cannot begin with a digit is skipped at a digit at once (a form is a named group, which the engine
-# enters at a cost even where its first piece fails), and after a day, the month names (a hundred
-# foreign spellings) are tried only at a letter one of them begins with.
-_NO_DIGIT = "(?![0-9])"
-_A_MONTH_NAME = "(?=[" + "".join(sorted({stem[0] for stem in (*MONTH_STEMS, *FOREIGN_MONTH_STEMS)})) + "])"
-
-# Written-out references, in one pass.  Each form is a named group, so ``match.lastgroup`` names it.
-# Order matters: at one position the longest, most specific form must win.
-_PATTERN = re.compile(
-    r"(?<![\w$£€¥.,#])"
-    + _STARTS_WRITTEN
-    + r"(?:(?=[abcelmstuwy])"  # a prefix starts with one of these letters: fail fast elsewhere
-    + _PREFIXES
-    + r")?(?:"
-    rf"(?P<iso>(?P<iso_y>{_YEAR4})(?:(?P<iso_s>[-/])(?P<iso_m>[0-9]{{1,2}})(?P=iso_s)(?P<iso_d>[0-9]{{1,2}})"
-    rf"|\.(?P<iso_dm>[0-9]{{2}})\.(?P<iso_dd>[0-9]{{2}}))(?P<iso_t>{_TIME}))(?![\w%:]|[.,][0-9])"
-    rf"|(?P<cmp>(?<![+\-])(?P<cmp_y>{_YEAR4})(?P<cmp_m>0[1-9]|1[0-2])(?P<cmp_d>0[1-9]|[12][0-9]|3[01]))(?![\w%]|[.,][0-9])"
-    rf"|(?P<num>(?P<num_a>[0-9]{{1,2}})(?:(?P<num_s>[/\-])(?P<num_b>[0-9]{{1,2}})(?P=num_s)(?P<num_y>{_YEAR4}|[0-9]{{2}})"
-    rf"|(?P<num_dot>\.)(?P<num_db>[0-9]{{1,2}})\.(?P<num_dy>{_YEAR4})))(?![\w%]|[.,/\-][0-9])"
-    rf"|(?P<my>(?P<my_m>0?[1-9]|1[0-2])/(?P<my_y>{_YEAR4}))(?![\w%]|[.,/\-][0-9])"
-    rf"|(?P<pair>(?:(?P<pair_fy>{_FY})\s*[-{_APOS}]?\s*)?(?P<pair_a>{_YEAR4})(?P<pair_s>\s*[/\-\u2013]\s*)(?P<pair_b>{_YEAR4}|[0-9]{{2}})"
-    rf"(?:\s*(?P<pair_fq>q[1-4]))?)(?![\w%]|[.,/\-][0-9])"
-    rf"|(?P<dmy>(?P<dmy_d>{DAY_OF_MONTH})\s+(?:of\s+)?(?P<dmy_m>{MONTH})\.?,?\s+(?P<dmy_y>{_YEAR4}))(?![\w%])"
-    rf"|(?P<fdmy>(?P<fdmy_d>[012]?[0-9]|3[01])(?:\.|er|º|°)?\s*(?:de\s+)?{_A_MONTH_NAME}(?P<fdmy_m>{FOREIGN_MONTH}|{MONTH})\.?,?\s+(?:de[l]?\s+)?(?P<fdmy_y>{_YEAR4}))(?![\w%])"
-    rf"|{_NO_DIGIT}(?P<fmy>(?P<fmy_m>{FOREIGN_MONTH_NO_DAY})\.?\s+(?:de[l]?\s+)?(?P<fmy_y>{_YEAR4}))(?![\w%])"
-    rf"|{_NO_DIGIT}(?P<mq>(?P<mq_m>{MONTH})\.?\s+quarter(?:\s+of)?\s+(?P<mq_y>{_YEAR4}))(?![\w%])"
-    rf"|{_NO_DIGIT}(?P<mr>(?P<mr_a>{MONTH})\.?\s*[\-\u2013/]\s*(?P<mr_b>{MONTH})\.?,?\s+(?P<mr_y>{_YEAR4}))(?![\w%])"
-    rf"|{_NO_DIGIT}(?P<mdy>(?P<mdy_m>{MONTH})(?:\.?\s+(?:(?P<mdy_d>{DAY_OF_MONTH}),?\s+)?(?:of\s+)?|-)(?P<mdy_y>{_YEAR4}))(?![\w%])"
-    rf"|{_NO_DIGIT}(?P<qy>(?:(?P<qy_pre>{_FY})\s*)?q(?P<qy_q>[1-4]){_SEP}(?:(?P<qy_cy>cy|calendar(?:\s+year)?)\s*|(?P<qy_fy>{_FY})\s*)?[-{_APOS}]?(?P<qy_y>{_YY}))(?![\w%]|[.,/\-][0-9])"
-    rf"|(?P<oq>(?P<oq_q>{_ORDINAL_Q})[\s\-]+quarter(?:\s+of)?\s+(?:(?P<oq_cy>cy|calendar(?:\s+year)?)\s*|(?P<oq_fy>{_FY})\s*)?(?P<oq_y>{_YY}))(?![\w%])"
-    rf"|(?P<yq>(?P<yq_y>{_YEAR4}){_SEP}q(?P<yq_q>[1-4]))(?![\w%])"
-    rf"|(?P<nq>(?P<nq_q>[1-4])q\s?(?P<nq_y>{_YEAR4}|[0-9]{{2}}))(?![\w%])"
-    rf"|{_NO_DIGIT}(?P<hy>h(?P<hy_h>[12]){_SEP}(?:(?P<hy_cy>cy)\s*|(?P<hy_fy>{_FY})\s*)?[-{_APOS}]?(?P<hy_y>{_YY}))(?![\w%]|[.,/\-][0-9])"
-    rf"|(?P<oh>(?P<oh_h>{_ORDINAL_H})[\s\-]+half(?:\s+of)?\s+(?:(?P<oh_cy>cy)\s*|(?P<oh_fy>{_FY})\s*)?(?P<oh_y>{_YY}))(?![\w%])"
-    rf"|(?P<yh>(?P<yh_y>{_YEAR4}){_SEP}h(?P<yh_h>[12]))(?![\w%])"
-    rf"|(?P<nh>(?P<nh_h>[12])h\s?(?P<nh_y>{_YEAR4}|[0-9]{{2}}))(?![\w%])"
-    rf"|{_NO_DIGIT}(?P<fy>{_FY}{_SEP}[{_APOS}]?(?P<fy_y>{_YY})(?:\s*(?P<fy_q>q[1-4]|h[12]))?)(?![\w%]|[.,/\-][0-9])"
-    rf"|{_NO_DIGIT}(?P<cy>(?:cy{_SEP}[{_APOS}]?(?P<cy_y>{_YY})|calendar(?:\s+year)?\s+(?P<cy_y4>{_YEAR4})))(?![\w%]|[.,/\-][0-9])"
-    rf"|{_NO_DIGIT}(?P<apos>[{_APOS}](?P<apos_y>[0-9]{{2}}))(?![\w{_APOS}%]|[.,][0-9])"
-    rf"|(?P<year>{_NOT_YEAR_BEFORE}{_YEAR4})(?![\w%$]|[.,][0-9]|{_NOT_YEAR_AFTER})"
-    r")",
-    re.IGNORECASE,
-)
-# Years, months and days written with CJK suffixes (2023年, 2023年7月14日, 2023년 7월, 2023年第一季度,
-# 2023年度): a pass of their own, only over a text that has 年 or 년, because a CJK character is a word
-# character to the pattern above (2023年 is no bare year to it, and 売上2023年 has a word before it).
-_CJK_Q = r"(?:第?\s*(?P<cjk_q>[1-4一二三四])\s*(?:季度|季|四半期|분기)|\s*[qQ](?P<cjk_qq>[1-4]))"
-_CJK = re.compile(
-    rf"(?<![0-9.,$£€¥#+\-])(?P<cjk>(?P<cjk_y>{_YEAR4})\s*[年년](?:(?P<cjk_fy>度)"
-    r"|\s*(?P<cjk_m>1[0-2]|0?[1-9])\s*[月월](?:\s*(?P<cjk_d>3[01]|[12][0-9]|0?[1-9])\s*[日일])?"
-    rf"|\s*{_CJK_Q})?)(?![0-9])"
-)
-_CJK_MARKS = ("年", "년")
-# A quotation mark that closes (after a non-space, before no word character): an apostrophe year
-# ('23) followed by one opened a quotation ('24 hours') instead.
-_CLOSING_QUOTE = re.compile(rf"(?<=\S)[{_APOS}](?!\w)")
-_QUOTE_NEAR = 60  # characters after an apostrophe year searched for the closing quote
-_CJK_DIGITS = {"一": 1, "二": 2, "三": 3, "四": 4}
-
-# The anchored references: a second pass, over queries only (a prefix may stand before them: after tomorrow).
-_ANCHORED = re.compile(r"(?<![\w$£€¥.,#])" + _STARTS_ANCHORED + r"(?:(?=[abcelmstuwy])" + _PREFIXES + r")?(?:" + ANCHORED_FORMS + r")", re.IGNORECASE)
-
-# References anchored at a page's own date (grammar.page), read in the text of returned items only.
-_PAGE = re.compile(r"(?<![\w$£€¥.,#])" + _starts(r"[0-9]", PAGE_WORDS) + r"(?:" + PAGE_FORMS + r")", re.IGNORECASE)
-
-# Open periods: words asking for results or figures, and words that frame a query as something else.
-_RESULTS = re.compile(
-    r"\b(?:results?|reports?|reported|earnings|10-?[kq]|20-?f|full[\s\-]year|final|actuals?|outturn|figures"
-    r"|numbers|data(?!\s+(?:cent(?:er|re)|breach))|statistics|stats|tally|totals?|print|recap|transcripts?"
-    r"|winners?|champions?|outcome|medal\s+(?:count|table)|revenues?|sales|profits?|income(?!\s+tax)|eps|deliveries"
-    r"|shipments|production|output|gdp|cpi|ppi|pce|inflation|unemployment|payrolls|subscribers|turnout"
-    r"|box\s+office|deaths|cases|returns?|throughput|funding|letter|filings?|close|closing|housing\s+starts"
-    r"|claims|pmi|readings?|deficits?|surplus(?:es)?|receipts"
-    # the same words in German, French, Spanish, Italian, Portuguese and Dutch
-    r"|ergebnis(?:se)?|zahlen|bilanz|umsatz|absatz|gewinn|inflationsrate|arbeitslosen\w*|jahresbericht|geschäftsbericht"
-    r"|résultats?|chiffres?|ventes|bénéfices?|chômage|bilan|resultados?|cifras|ventas|ingresos|beneficios?|paro"
-    r"|risultati|ricavi|vendite|utili|disoccupazione|dati|receitas?|vendas|lucros?|desemprego|dados|balanço"
-    r"|resultaten|cijfers|omzet|winst|jaarverslag|werkloosheid|inflatie)\b"
-    # and in Chinese, Japanese and Korean, written without spaces: no word boundaries
-    r"|決算|業績|結果|実績|売上|成績|統計|年报|年報|财报|營收|营收|销量|業績|业绩|结果|统计|실적|결과|매출|통계|성적",
-    re.IGNORECASE,
-)
-_NOT_RESULTS = re.compile(
-    r"\b(?:forecasts?|forecasting|guidance|outlook|estimates?|estimated|expected|expectations?|projections?"
-    r"|projected|preview|consensus|predictions?|odds|targets?|plans?|calendar|schedule|dates?|when"
-    r"|nowcast|so\s+far|ytd|year[\s\-]to[\s\-]date|to\s+date|mock|polls?|tickets"
-    r"|prognosen?|prévisions?|previsiones|previsioni|previsão|previsões|verwachting(?:en)?|termine)\b"
-    r"|予想|予測|見通し|预测|预期|전망|예상",
-    re.IGNORECASE,
+from anachron.core.query_intent.patterns import (
+    ADDRESS_NEAR,
+    ADDRESS_WORDS,
+    ANCHORED,
+    APOS,
+    AT,
+    CJK,
+    CJK_DIGITS,
+    CJK_MARKS,
+    CLOSING_QUOTE,
+    DATE_WORDS,
+    EXCHANGE,
+    FISCAL_NEAR,
+    FISCAL_WORDS,
+    FULL_STREET,
+    HYPHEN_WORD,
+    NOT_RESULTS,
+    NUMERIC_ORDER,
+    ORDINALS,
+    PAGE,
+    PATTERN,
+    QUERY_SCAN_CHARS,
+    QUOTE_NEAR,
+    RESULTS,
+    SEASON_WORD,
+    STATE_CODE,
 )
 
 
@@ -320,7 +117,7 @@ class QueryIntent:
 
 def _year(text: str, as_of: _dt.date | None) -> int:
     """A four-digit year, or a two-digit one in the century that puts it within T-79..T+20 years."""
-    digits = text.lstrip(_APOS)
+    digits = text.lstrip(APOS)
     if len(digits) == 4:
         return int(digits)
     yy = int(digits)
@@ -379,7 +176,7 @@ def _pair(match, g, as_of, fiscal) -> list[tuple[str, _dt.date, _dt.date]]:
     second = _split_year(a, b_text)
     fy = g("pair_fy") is not None
     quarter = g("pair_fq")
-    seasonal = fy or quarter is not None or bool(_SEASON_WORD.match(match.string, match.end()))
+    seasonal = fy or quarter is not None or bool(SEASON_WORD.match(match.string, match.end()))
     if second is not None and (seasonal or len(b_text) == 2 and (sep == "/" or int(b_text) > 12)):
         if fiscal is not None:
             begins, ends = fiscal_year(second, fiscal)
@@ -404,9 +201,9 @@ def _pair(match, g, as_of, fiscal) -> list[tuple[str, _dt.date, _dt.date]]:
 
 
 def _fiscal_context(match) -> bool:
-    """Whether a fiscal or tax word stands within :data:`_FISCAL_NEAR` characters of *match* (``2010/11 tax year``)."""
+    """Whether a fiscal or tax word stands within :data:`FISCAL_NEAR` characters of *match* (``2010/11 tax year``)."""
     text = match.string
-    return _FISCAL_WORDS.search(text, max(0, match.start() - _FISCAL_NEAR), min(len(text), match.end() + _FISCAL_NEAR)) is not None
+    return FISCAL_WORDS.search(text, max(0, match.start() - FISCAL_NEAR), min(len(text), match.end() + FISCAL_NEAR)) is not None
 
 
 def _one(form):
@@ -474,7 +271,7 @@ def _cjk(g, as_of, fiscal):
         return _dt.date(year, month, 1), month_end(year, month)
     quarter = g("cjk_q") or g("cjk_qq")
     if quarter:
-        return quarter_or_half(_CJK_DIGITS.get(quarter) or int(quarter), 3, year, None, True)
+        return quarter_or_half(CJK_DIGITS.get(quarter) or int(quarter), 3, year, None, True)
     if g("cjk_fy"):
         return _dt.date(year, 1, 1), _dt.date(year + 1, 3, 31)
     return _dt.date(year, 1, 1), _dt.date(year, 12, 31)
@@ -500,7 +297,7 @@ def _part_named(kind: str, months: int):
 
     def read(g, as_of, fiscal):
         raw = g(number)
-        index = _ORDINALS.get(raw.lower()) or int(raw)
+        index = ORDINALS.get(raw.lower()) or int(raw)
         year = _year(g(f"{kind}_y"), as_of)
         written_fiscal = g(f"{kind}_fy") or (kind == "qy" and g("qy_pre"))
         if fiscal is None and written_fiscal and not g(f"{kind}_cy"):  # fiscal, calendar unknown: grammar.fiscal
@@ -576,10 +373,10 @@ def _joined_to_a_word(text: str, start: int) -> bool:
     """A year glued to a word by a hyphen (RSA-2048, not mid-2023) or after an exchange code (HKEX:2015)."""
     before = text[start - 1 : start] if start else ""
     if before == "-":
-        word = _HYPHEN_WORD.search(text, max(0, start - _LOOKBACK), start)
-        return word is not None and word.group(1).lower() not in _DATE_WORDS
+        word = HYPHEN_WORD.search(text, max(0, start - _LOOKBACK), start)
+        return word is not None and word.group(1).lower() not in DATE_WORDS
     if before == ":" or before == " " and text[start - 2 : start - 1] == ":":
-        return _EXCHANGE.search(text, max(0, start - _LOOKBACK), start) is not None
+        return EXCHANGE.search(text, max(0, start - _LOOKBACK), start) is not None
     return False
 
 
@@ -628,12 +425,12 @@ _PREFIX_GROUPS = ("op", "after", "end", "part", "week")
 
 def _street_address(text: str, match) -> bool:
     """A year followed by a street named in full (``2024 Elm Street``) in a text that reads as an address."""
-    street = _FULL_STREET.match(text, match.end())
+    street = FULL_STREET.match(text, match.end())
     if street is None:
         return False
-    at = _AT.search(text, max(0, match.start() - 4), match.start()) is not None  # "office at 2030 broadway"
-    near = _ADDRESS_WORDS.search(text, max(0, match.start() - _ADDRESS_NEAR), min(len(text), street.end() + _ADDRESS_NEAR))
-    return at or near is not None or _STATE_CODE.match(text, street.end()) is not None
+    at = AT.search(text, max(0, match.start() - 4), match.start()) is not None  # "office at 2030 broadway"
+    near = ADDRESS_WORDS.search(text, max(0, match.start() - ADDRESS_NEAR), min(len(text), street.end() + ADDRESS_NEAR))
+    return at or near is not None or STATE_CODE.match(text, street.end()) is not None
 
 
 def _references(
@@ -660,7 +457,7 @@ def _references(
                 periods = [(match.group(0), *period)]
             elif kind == "year" and (_joined_to_a_word(text, match.start(kind)) or _street_address(text, match)):
                 continue
-            elif kind == "apos" and _CLOSING_QUOTE.search(text, match.end(), match.end() + _QUOTE_NEAR):
+            elif kind == "apos" and CLOSING_QUOTE.search(text, match.end(), match.end() + QUOTE_NEAR):
                 continue  # 'the 24 hours' opens a quotation: a closing quote follows
             elif kind == "cmp" and not anchored:
                 continue  # in a page, an eight-digit number is an id as often as a date: queries only
@@ -696,15 +493,15 @@ def _windows(text: str) -> list[tuple[int, int]]:
 
 
 def _matches(text: str):
-    """*text* (collapsed to single spaces when long) and the matches of _PATTERN and _CJK in it, in order."""
+    """*text* (collapsed to single spaces when long) and the matches of PATTERN and CJK in it, in order."""
     if len(text) <= _LONG:
-        found = list(_PATTERN.finditer(text))
+        found = list(PATTERN.finditer(text))
     else:
         text = " ".join(text.split())
-        found = [m for start, end in _windows(text) for m in _PATTERN.finditer(text, start, end)]
-    if _CJK_MARKS[0] in text or _CJK_MARKS[1] in text:  # (two tests in C, no generator)
-        cjk = list(_CJK.finditer(text))
-        if cjk:  # a match of _PATTERN inside a CJK one is dropped; both lists are sorted and disjoint
+        found = [m for start, end in _windows(text) for m in PATTERN.finditer(text, start, end)]
+    if CJK_MARKS[0] in text or CJK_MARKS[1] in text:  # (two tests in C, no generator)
+        cjk = list(CJK.finditer(text))
+        if cjk:  # a match of PATTERN inside a CJK one is dropped; both lists are sorted and disjoint
             starts = [m.start() for m in cjk]
             found = [m for m in found if (i := bisect.bisect_left(starts, m.end()) - 1) < 0 or cjk[i].end() <= m.start()]
             found = sorted(found + cjk, key=lambda m: m.start())
@@ -745,7 +542,7 @@ def _page_matches(text: str, written: list) -> tuple[list, list]:
         return written, page
     inside: list[tuple[int, int]] = []
     starts = [m.start() for m in written]  # sorted and disjoint: only the last one starting before an end can overlap
-    for match in _PAGE.finditer(text):
+    for match in PAGE.finditer(text):
         if page_kind(match) in PAGE_WRITTEN:
             inside.append(match.span())
             page.append(match)
@@ -826,7 +623,7 @@ def _open_periods(query: str, refs: list[DateReference], as_of: _dt.date) -> tup
     A period with a narrower reference inside it is only the narrower one's context.
     """
     candidates = [r for r in refs if r.ends != OPEN_END and known_at(r.begins, as_of) and not known_at(r.ends, as_of)]
-    if not candidates or not _RESULTS.search(query) or _NOT_RESULTS.search(query):
+    if not candidates or not RESULTS.search(query) or NOT_RESULTS.search(query):
         return ()
     chosen = {(ref.begins, ref.ends): ref for ref in reversed(candidates)}  # the first of each period
     low, high = min(begins for begins, _ in chosen), max(ends for _, ends in chosen)
@@ -858,119 +655,13 @@ def scanned_query(query: str) -> str:
     return head[:cut] if cut > 0 else head[:QUERY_SCAN_CHARS]
 
 
-# The findings on a (query, T, fiscal calendar) asked again are kept (query_findings): a sample
-# rerun over epochs asks the same queries at the same T.  Kept at once, findings never asked again
-# cost the scorer about 4 us a call on a run of distinct queries (docs/performance.md, most likely
-# memory no longer reused), so a triple is kept at its second asking within the last ASKED_ONCE
-# distinct ones (only the hash of its key is remembered after the first), or at its first while at
-# least REPEATING of the recent calls (a moving average over about _RECENT) were hits: a run that
-# repeats itself.  At most FINDINGS_CACHE triples are kept, least recently used dropped first, each
-# of a query of at most CACHED_QUERY_CHARS characters (a longer one is worked out every time):
-# about 390 bytes an entry for a query of a few words, 3 MiB when full of such.
-FINDINGS_CACHE = 8 * 1024
-ASKED_ONCE = 4 * FINDINGS_CACHE
-REPEATING = 0.25
-_RECENT = 64
-CACHED_QUERY_CHARS = 256
+def findings(text: str, as_of: _dt.date, fiscal_year_end: str | None) -> QueryIntent:
+    """The findings on *text* (the :func:`scanned_query` part of a query) at *as_of*, worked out every time.
 
-
-class FindingsCacheInfo(NamedTuple):
-    """What :func:`query_findings` answered from its cache (``hits``) and worked out (``misses``)."""
-
-    hits: int
-    misses: int
-    maxsize: int
-    currsize: int
-
-
-class _FindingsCache:
-    """The kept findings and the keys asked once, least recently used first (see FINDINGS_CACHE)."""
-
-    def __init__(self) -> None:
-        self._lock = threading.Lock()  # the two dictionaries change together
-        self.clear()
-
-    def clear(self) -> None:
-        with self._lock:
-            self._kept: OrderedDict[tuple, QueryIntent] = OrderedDict()
-            self._once: OrderedDict[int, None] = OrderedDict()  # hashes of keys
-            self._hits = self._misses = 0
-            self._repeats = 0.0  # the share of recent calls answered from the cache (a moving average)
-
-    def info(self) -> FindingsCacheInfo:
-        with self._lock:
-            return FindingsCacheInfo(self._hits, self._misses, FINDINGS_CACHE, len(self._kept))
-
-    def findings(self, text: str, as_of: _dt.date, fiscal_year_end: str | None) -> QueryIntent:
-        key = (text, as_of, fiscal_year_end)
-        with self._lock:
-            found = self._kept.get(key)
-            if found is not None:
-                self._kept.move_to_end(key)
-                self._hits += 1
-                self._repeats += (1.0 - self._repeats) / _RECENT
-                return found
-            self._misses += 1
-            self._repeats -= self._repeats / _RECENT
-        found = _findings(text, as_of, fiscal_year_end)  # an error is raised before anything is noted
-        # Only the hash of a key asked once is remembered: keeping its query alive costs as much as
-        # keeping its findings.  Two keys of one hash only make a key kept at its first asking.
-        mark = hash(key)
-        with self._lock:
-            if self._repeats >= REPEATING or mark in self._once:  # a run that repeats itself, or a second asking
-                self._once.pop(mark, None)
-                self._kept[key] = found
-                while len(self._kept) > max(FINDINGS_CACHE, 0):
-                    self._kept.popitem(last=False)
-            else:
-                self._once[mark] = None
-                while len(self._once) > max(ASKED_ONCE, 0):
-                    self._once.popitem(last=False)
-        return found
-
-
-_CACHE = _FindingsCache()
-
-
-def query_findings(query: str, as_of: _dt.date, *, fiscal_year_end: str | None = None) -> QueryIntent:
-    """The findings on *query* asked as of *as_of*: future references and open periods.
-
-    *fiscal_year_end* (``"MM-DD"``) is the fiscal calendar of the entity the
-    query names, if the corpus gives one.  Written-out and anchored
-    references are both read (docs/metrics.md lists the forms), in the
-    :func:`scanned_query` part of a long query.
-
-    The findings are a function of the part read, *as_of* and
-    *fiscal_year_end* alone, and immutable: a triple asked a second time
-    within the last :data:`ASKED_ONCE` distinct ones (or at its first
-    asking, while at least :data:`REPEATING` of the recent calls were
-    hits) is kept, among the :data:`FINDINGS_CACHE` most recently used,
-    and returned again
-    (``query_findings.cache_info()`` counts the hits,
-    ``query_findings.cache_clear()`` empties it).  A query of more than
-    :data:`CACHED_QUERY_CHARS` characters is read every time, and so are
-    arguments of any type but exactly ``str``, ``date`` and ``str`` or
-    ``None`` (a subclass might compare equal and read differently).
-
-    >>> query_findings("revenue Q3 2024", _dt.date(2024, 5, 1)).future[0].begins
-    datetime.date(2024, 7, 1)
-    """
-    text = scanned_query(query)
-    if (
-        len(text) > CACHED_QUERY_CHARS
-        or type(text) is not str
-        or type(as_of) is not _dt.date
-        or (fiscal_year_end is not None and type(fiscal_year_end) is not str)
-    ):
-        return _findings(text, as_of, fiscal_year_end)
-    return _CACHE.findings(text, as_of, fiscal_year_end)
-
-
-def _findings(text: str, as_of: _dt.date, fiscal_year_end: str | None) -> QueryIntent:
-    """:func:`query_findings` of the :func:`scanned_query` part *text*, worked out."""
+    :func:`anachron.core.query_intent.query_findings` answers the same, through its cache."""
     fiscal = parse_fiscal_year_end(fiscal_year_end) if fiscal_year_end is not None else None
     text, matches = _matches(text)
-    anchored = list(_ANCHORED.finditer(text))  # the whole text: an anchored phrase has no digit to find it by
+    anchored = list(ANCHORED.finditer(text))  # the whole text: an anchored phrase has no digit to find it by
     if anchored:
         matches = _merge(matches, anchored)
     refs = _references(text, as_of, fiscal, matches, anchored=True) if matches else ()
@@ -981,6 +672,3 @@ def _findings(text: str, as_of: _dt.date, fiscal_year_end: str | None) -> QueryI
 
 
 _NO_FINDINGS = QueryIntent()  # immutable: shared by every query that names no period
-
-query_findings.cache_info = _CACHE.info  # type: ignore[attr-defined]
-query_findings.cache_clear = _CACHE.clear  # type: ignore[attr-defined]
