@@ -152,6 +152,9 @@ def build_index(
     try:
         target.parent.mkdir(parents=True, exist_ok=True)
         _discard(tmp)
+        # Made here, not by SQLite, so that a directory that cannot take it says why (SQLite
+        # says only "unable to open database file"); SQLite's own mode, less the umask.
+        os.close(os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644))
         con = sqlite3.connect(tmp)
         try:
             _write(con, corpus, root, files)
@@ -171,10 +174,12 @@ def build_index(
 
 
 def _discard(path: Path) -> None:
+    # Never raises: a cleanup that fails (a read-only filesystem refuses even to unlink what is not
+    # there) must not hide the error that sent us here.
     for leftover in (path, path.with_name(path.name + "-journal")):
         try:
             leftover.unlink()
-        except FileNotFoundError:
+        except OSError:
             pass
 
 
