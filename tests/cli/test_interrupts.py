@@ -9,7 +9,7 @@ from pathlib import Path
 from unittest import mock
 
 from anachron.cli import compare_main
-from tests.support import ROOT, run_cli
+from tests.support import run_cli
 
 
 
