@@ -5,18 +5,24 @@ Each subcommand lives in its own module under ``anachron.cli`` and exposes
 callable ``(args) -> int``.  Bad input of any kind surfaces as an
 :class:`~anachron.core.errors.AnachronError`: exactly one line on stderr,
 nothing on stdout, exit status 2.
+
+Ctrl-C is one line, ``anachron: interrupted``, and exit status 130; SIGTERM
+unwinds the same way (``finally`` blocks remove what a command staged), one
+line ``anachron: terminated`` and exit status 143.
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import importlib
+import signal
 import sys
 from typing import Sequence
 
 from anachron.core.errors import AnachronError
 
-__all__ = ["main", "compare_main"]
+__all__ = ["Terminated", "main", "compare_main"]
 
 # Subcommand modules, in the order `anachron --help` lists them.
 COMMANDS = (
@@ -43,6 +49,33 @@ COMMANDS = (
 SEALED = ("serve",)
 
 EXIT_BAD_INPUT = 2
+EXIT_INTERRUPTED = 128 + signal.SIGINT
+EXIT_TERMINATED = 128 + signal.SIGTERM
+
+
+class Terminated(KeyboardInterrupt):
+    """SIGTERM, raised where the process is so that ``finally`` blocks run (the default action
+    would end it at once, leaving staged files and scratch folders behind)."""
+
+
+def _terminate(signum, frame) -> None:
+    raise Terminated()
+
+
+@contextlib.contextmanager
+def _sigterm_unwinds(active: bool = True):
+    """SIGTERM raises :class:`Terminated` while the block runs; the previous handler after it (a
+    process calling :func:`main` in-process gets its own back)."""
+    previous = None
+    if active:
+        # Only from the main thread (signal.signal refuses others).
+        with contextlib.suppress(ValueError):
+            previous = signal.signal(signal.SIGTERM, _terminate)
+    try:
+        yield
+    finally:
+        if previous is not None:
+            signal.signal(signal.SIGTERM, previous)
 
 
 class HelpFormatter(argparse.HelpFormatter):
@@ -128,10 +161,26 @@ def run(parser: argparse.ArgumentParser, argv: Sequence[str] | None) -> int:
         return EXIT_BAD_INPUT
 
 
+def _stopped(prog: str, exc: KeyboardInterrupt) -> int:
+    """The one line and exit status of a command stopped by Ctrl-C or SIGTERM (no traceback)."""
+    with contextlib.suppress(Exception):
+        sys.stdout.flush()
+    terminated = isinstance(exc, Terminated)
+    with contextlib.suppress(Exception):
+        print(f"{prog}: {'terminated' if terminated else 'interrupted'}", file=sys.stderr, flush=True)
+    return EXIT_TERMINATED if terminated else EXIT_INTERRUPTED
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``anachron`` command."""
     argv = list(sys.argv[1:] if argv is None else argv)
-    return run(build_parser(argv[:1] if argv[:1] and argv[0] in SEALED else COMMANDS), argv)
+    sealed = bool(argv[:1] and argv[0] in SEALED)
+    try:
+        # Never in `serve`: a sealed server keeps the default action, so its parent's kill ends it at once.
+        with _sigterm_unwinds(not sealed):
+            return run(build_parser(argv[:1] if sealed else COMMANDS), argv)
+    except KeyboardInterrupt as exc:
+        return _stopped("anachron", exc)
 
 
 def compare_main(argv: Sequence[str] | None = None) -> int:
@@ -139,7 +188,11 @@ def compare_main(argv: Sequence[str] | None = None) -> int:
     from anachron import __version__
     from anachron.cli import compare
 
-    parser = ArgumentParser(prog="anachron-compare", description=compare.DESCRIPTION)
-    parser.add_argument("--version", action="version", version=f"anachron-compare (anachron {__version__})")
-    compare.configure(parser)
-    return run(parser, list(sys.argv[1:] if argv is None else argv))
+    try:
+        with _sigterm_unwinds():
+            parser = ArgumentParser(prog="anachron-compare", description=compare.DESCRIPTION)
+            parser.add_argument("--version", action="version", version=f"anachron-compare (anachron {__version__})")
+            compare.configure(parser)
+            return run(parser, list(sys.argv[1:] if argv is None else argv))
+    except KeyboardInterrupt as exc:
+        return _stopped("anachron-compare", exc)

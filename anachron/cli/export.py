@@ -12,7 +12,7 @@ from anachron.core.docs import doc_url
 from anachron.core.jsonio import dump_json, staged_output, write_atomic
 from anachron.core.scores import tclr_document
 from anachron.output.stream import Addenda, CsvWriter, JsonWriter, score_stream
-from anachron.cli.options import add_corpus_option, frozen_heap
+from anachron.cli.options import add_corpus_option, add_quiet_option, frozen_heap, progress
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -33,6 +33,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     )
     add_corpus_option(parser, help="corpus directory, index or postgresql:// URL (default: the one each log's task used)")
     parser.add_argument("--epoch", type=int, metavar="N", help="export epoch N only (needed when a log has several)")
+    add_quiet_option(parser)
     parser.set_defaults(func=run)
 
 
@@ -61,7 +62,8 @@ def run(args: argparse.Namespace) -> int:
     records, corpus = log_records(paths, corpus=args.corpus, epoch=args.epoch)
     run = log_run(paths, corpus=args.corpus)  # what the runs were: compare checks it (docs/formats.md)
     # Samples are read, scored and written one at a time (an .eval log a batch of samples at a time).
-    with frozen_heap():
+    with frozen_heap(), progress(args, "samples") as shown:
+        records = shown.iterate(records)
         if args.format == "tclr":
             writer = _Tclr()
             summary = score_stream(records, corpus, writer)

@@ -13,7 +13,7 @@ from anachron.core.trace import check_traces
 from anachron.store import load_corpus
 from anachron.core.jsonio import Record, dump_json, staged_output
 from anachron.cli.log_options import add_log_options, trace_records
-from anachron.cli.options import add_corpus_option
+from anachron.cli.options import add_corpus_option, add_quiet_option, progress
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -28,6 +28,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     add_log_options(parser, required=True)
     add_corpus_option(parser, help="corpus directory, index or postgresql:// URL: its item ids are recognised in tool results")
     parser.add_argument("--out", required=True, metavar="TRACE.jsonl", help="the trace file to write (atomically)")
+    add_quiet_option(parser)
     parser.set_defaults(func=run)
 
 
@@ -44,8 +45,8 @@ def run(args: argparse.Namespace) -> int:
     # One record at a time: each is written, then checked as a trace, once (what is written scores;
     # check_traces skips only the dating nothing could contradict); the output is staged, so a bad
     # log leaves no file.
-    with staged_output(args.out) as out:
-        for _, interactions in check_traces(_written(trace_records(args, corpus), out), corpus):
+    with staged_output(args.out) as out, progress(args, "samples") as shown:
+        for _, interactions in check_traces(_written(shown.iterate(trace_records(args, corpus)), out), corpus):
             samples += 1
             calls += interactions
     print(f"wrote {args.out}: {samples} sample{'s' if samples != 1 else ''}, {calls} tool call{'s' if calls != 1 else ''}")

@@ -32,6 +32,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         action="store_true",
         help="leave samples.jsonl out: an index only for serving (scoring and the Inspect tasks need the samples)",
     )
+    from anachron.cli.options import add_quiet_option
+
+    add_quiet_option(parser)
     parser.set_defaults(func=run)
 
 
@@ -40,9 +43,11 @@ def run(args: argparse.Namespace) -> int:
 
     samples = not args.no_samples
     if args.out is not None:
+        from anachron.cli.options import progress
         from anachron.store.index import build_index
 
-        summary = build_index(args.corpus, args.out, samples=samples)
+        with progress(args, "items") as shown:  # the total is known once the corpus is scanned
+            summary = build_index(args.corpus, args.out, samples=samples, progress=shown.step)
         where = f"{summary.path} ({summary.bytes} bytes)"
     else:
         from anachron.store import is_database_url

@@ -70,6 +70,20 @@ def add_out_option(parser: argparse.ArgumentParser) -> None:
     )
 
 
+def add_quiet_option(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--quiet", action="store_true",
+        help="show no progress (shown on stderr only when it is a terminal)",
+    )
+
+
+def progress(args: argparse.Namespace, unit: str, *, total: int | None = None):
+    """The command's progress line on stderr (:class:`anachron.output.progress.Progress`), off with ``--quiet``."""
+    from anachron.output.progress import Progress
+
+    return Progress(f"anachron {args.command}", unit, total=total, enabled=not getattr(args, "quiet", False))
+
+
 def add_jobs_option(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--jobs", type=positive_count, default=1, metavar="N",

@@ -13,7 +13,7 @@ import sys
 from anachron.core.errors import AnachronError
 from anachron.core.jsonio import dump_json, staged_output, write_files_atomic
 from anachron.core.stats.paired import check_options
-from anachron.cli.options import add_format_option, add_out_option, refuse_output_input
+from anachron.cli.options import add_format_option, add_out_option, add_quiet_option, progress, refuse_output_input
 
 _FLAGS = {"confidence": "--confidence", "n_resamples": "--resamples", "seed": "--seed", "ci_method": "--ci-method"}
 
@@ -52,6 +52,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--confidence", type=float, default=0.95, metavar="C", help="CI level, in (0, 1) (default: 0.95)")
     parser.add_argument("--resamples", type=int, default=2000, metavar="B", help="bootstrap resamples (default: 2000)")
     parser.add_argument("--seed", type=int, default=0, metavar="S", help="random seed of the bootstrap (default: 0)")
+    add_quiet_option(parser)
     parser.set_defaults(func=run, output_options=("out", "html", "figures"))
 
 
@@ -84,10 +85,11 @@ def run(args: argparse.Namespace) -> int:
         from anachron.bank.cutoffs import load_model_cutoffs
 
         cutoffs = load_model_cutoffs(args.model_cutoffs)
-    report = build_report(
-        args.predictions, args.resolutions, scores=scores, cutoffs=cutoffs, baseline=args.baseline,
-        n_resamples=args.resamples, seed=args.seed, confidence=args.confidence,
-    )
+    with progress(args, "models") as shown:
+        report = build_report(
+            args.predictions, args.resolutions, scores=scores, cutoffs=cutoffs, baseline=args.baseline,
+            n_resamples=args.resamples, seed=args.seed, confidence=args.confidence, progress=shown.step,
+        )
     text = dump_json(report) if args.format == "json" else render_table(report) + "\n"
     html = figures = None
     if args.figures is not None:

@@ -6,7 +6,7 @@ import argparse
 
 from anachron.core.errors import AnachronError
 from anachron.core.jsonio import write_atomic
-from anachron.cli.options import add_corpus_option
+from anachron.cli.options import add_corpus_option, add_quiet_option, progress
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -41,6 +41,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--resamples", type=int, default=10_000, metavar="B",
                         help="bootstrap resamples of the comparison and of each run's mean (default: 10000)")
     parser.add_argument("--seed", type=int, default=0, metavar="S", help="seed of every bootstrap (default: 0)")
+    add_quiet_option(parser)
     parser.set_defaults(func=run, output_options=("out", "figures"))  # --figures DIR: its parent must exist
 
 
@@ -59,16 +60,18 @@ def run(args: argparse.Namespace) -> int:
 
     runs: list[Run] = []
     bank = None
-    for path in args.runs:
-        loaded = load_input(path, corpus=args.corpus)
-        if isinstance(loaded, Run):
-            runs.append(loaded)
-        elif bank is not None:
-            raise AnachronError(f"{path}: a second bank score card; give one")
-        else:
-            from anachron.bank.run import complete_card  # an older card's verdict, worded by the bank's rule
+    with progress(args, "inputs", total=len(args.runs)) as shown:
+        for path in args.runs:
+            loaded = load_input(path, corpus=args.corpus)
+            if isinstance(loaded, Run):
+                runs.append(loaded)
+            elif bank is not None:
+                raise AnachronError(f"{path}: a second bank score card; give one")
+            else:
+                from anachron.bank.run import complete_card  # an older card's verdict, worded by the bank's rule
 
-            bank = complete_card(loaded)
+                bank = complete_card(loaded)
+            shown.advance()
     comparison = None
     if len(runs) == 2:
         values = [{r.sample_id: r.to_dict()[args.metric] if args.metric in r.to_dict() else None for r in run.results}

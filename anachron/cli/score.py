@@ -25,7 +25,9 @@ from anachron.core.docs import doc_url
 from anachron.store import load_corpus
 from anachron.core.errors import AnachronError
 from anachron.cli.log_options import add_log_options, add_seal_options, sealed_tools, trace_records
-from anachron.cli.options import add_corpus_option, add_format_option, add_jobs_option, add_out_option, frozen_heap, write_scores
+from anachron.cli.options import (
+    add_corpus_option, add_format_option, add_jobs_option, add_out_option, add_quiet_option, frozen_heap, progress, write_scores,
+)
 from anachron.importers.run_dir import is_run_dir, read_run
 
 # The options a run directory names itself: (dest, flag).
@@ -52,6 +54,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     add_format_option(parser, extra=("jsonl", "csv"))
     add_out_option(parser)
     add_jobs_option(parser)
+    add_quiet_option(parser)
     parser.set_defaults(func=run)
 
 
@@ -98,5 +101,6 @@ def run(args: argparse.Namespace) -> int:
             score_file_parallel(args.logs[0], corpus, args.format, args.out, jobs=args.jobs, sealed_tools=sealed, source=args.corpus)
         else:
             # Written to a staged output: bad input found halfway leaves stdout (or --out) untouched.
-            write_scores(records, corpus, args.format, args.out, sealed_tools=sealed)
+            with progress(args, "samples") as shown:
+                write_scores(shown.iterate(records), corpus, args.format, args.out, sealed_tools=sealed)
     return 0

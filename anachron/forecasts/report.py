@@ -19,7 +19,7 @@ import datetime as _dt
 import os
 from dataclasses import replace
 from itertools import combinations
-from typing import Any, Mapping, Sequence
+from typing import Any, Callable, Iterator, Mapping, Sequence
 
 from anachron.bank.cutoffs import BADGES
 from anachron.core.dates import parse_date
@@ -66,6 +66,14 @@ def _ids(ids: Sequence[str]) -> list[str]:
     return sorted(ids)
 
 
+def _counted(models: list[str], progress: Callable[[int, int], None] | None) -> Iterator[str]:
+    """*models*, each reported to *progress* once the loop over it is done (when the next is asked for)."""
+    for model in models:
+        yield model
+        if progress is not None:
+            progress(1, len(models))
+
+
 def build_report(
     forecast_files: Sequence[str | os.PathLike[str]],
     resolutions_file: str | os.PathLike[str],
@@ -76,8 +84,12 @@ def build_report(
     n_resamples: int = 2000,
     seed: int = 0,
     confidence: float = 0.95,
+    progress: Callable[[int, int], None] | None = None,
 ) -> dict[str, Any]:
     """The report as JSON-ready data (docs/outcomes.md, "JSON").
+
+    *progress*, if given, is told ``(1, models in all)`` as each model's
+    scores (with their bootstrap) are done.
 
     *scores* maps a model name (``None``: every model) to its run's
     ``anachron score --format json`` output.  A forecast without a
@@ -112,7 +124,7 @@ def build_report(
     models: list[dict[str, Any]] = []
     per_sample_brier: dict[str, dict[str, float]] = {}
     observations = []
-    for model in sorted(by_model):
+    for model in _counted(sorted(by_model), progress):
         table = by_model[model]
         leak_table = score_tables.get(model, score_tables.get(None)) if score_tables else None
         leak_file = (scores or {}).get(model, (scores or {}).get(None, "scores"))

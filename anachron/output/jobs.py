@@ -18,11 +18,16 @@ the loaded corpus; elsewhere each loads it again from its directory.
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import multiprocessing
 import os
 import shutil
+import signal
+import sys
 import tempfile
+import threading
+import time
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from typing import AbstractSet, Iterator
@@ -38,6 +43,7 @@ from anachron.output.stream import WRITERS
 __all__ = ["score_file_parallel", "shares"]
 
 _CORPUS: Corpus | None = None  # the corpus a forked worker inherits
+_PR_SET_PDEATHSIG = 1  # linux/prctl.h
 
 
 @dataclass
@@ -86,10 +92,60 @@ def _newlines(fh, length: int) -> int:
     return count
 
 
-def _init(source: str | None) -> None:
+def _init(source: str | None, parent: int, scratch: str) -> None:
     global _CORPUS
+    # Ctrl-C reaches the whole process group: the parent alone answers it, and stops the workers.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    # SIGTERM (from the parent's _stop, or sent as the parent dies, even by SIGKILL): remove the
+    # scratch folder, which a killed parent cannot, and end.  (A forked worker inherits the CLI's handler.)
+    signal.signal(signal.SIGTERM, lambda signum, frame: _orphaned(scratch))
+    _die_with(parent, scratch)
     if _CORPUS is None:  # spawned, not forked: load the corpus again
         _CORPUS = load_corpus(source)
+
+
+def _orphaned(scratch: str) -> None:
+    shutil.rmtree(scratch, ignore_errors=True)
+    os._exit(1)
+
+
+def _die_with(parent: int, scratch: str) -> None:
+    """End this worker when the process *parent* ends, even by SIGKILL (which runs no cleanup of its own).
+
+    On Linux the kernel sends SIGTERM (``PR_SET_PDEATHSIG``); elsewhere a
+    thread watches for the parent to be gone.  A parent that ended before the
+    request took effect is caught by checking its pid after it.
+    """
+    watched = False
+    if sys.platform.startswith("linux"):
+        try:
+            import ctypes
+
+            libc = ctypes.CDLL(None, use_errno=True)
+            watched = libc.prctl(_PR_SET_PDEATHSIG, signal.SIGTERM, 0, 0, 0) == 0
+        except (OSError, AttributeError):
+            watched = False
+    if os.getppid() != parent:
+        _orphaned(scratch)
+    if not watched:
+        def watch() -> None:
+            while os.getppid() == parent:
+                time.sleep(0.5)
+            _orphaned(scratch)
+
+        threading.Thread(target=watch, name="anachron-parent-watch", daemon=True).start()
+
+
+def _stop(pool: ProcessPoolExecutor) -> None:
+    """Stop every worker now, and wait for them to be gone (an interrupted run leaves none behind)."""
+    workers = list((getattr(pool, "_processes", None) or {}).values())
+    for worker in workers:
+        with contextlib.suppress(Exception):
+            worker.terminate()
+    pool.shutdown(wait=False, cancel_futures=True)
+    for worker in workers:
+        with contextlib.suppress(Exception):
+            worker.join(5)
 
 
 def _score_share(
@@ -143,14 +199,17 @@ def score_file_parallel(
     scratch = tempfile.mkdtemp(prefix="anachron-jobs-")
     _CORPUS = corpus
     try:
-        with ProcessPoolExecutor(
-            max_workers=jobs, mp_context=context, initializer=_init, initargs=(source,)
-        ) as pool:
+        pool = ProcessPoolExecutor(max_workers=jobs, mp_context=context, initializer=_init, initargs=(source, os.getpid(), scratch))
+        try:
             futures = [
                 pool.submit(_score_share, str(path), start, stop, first, fmt, scratch, sealed_tools)
                 for start, stop, first in shares(path, jobs)
             ]
             done = [future.result() for future in futures]
+        except BaseException:
+            _stop(pool)  # Ctrl-C, SIGTERM or an error: not `with`, which would wait for the workers to finish
+            raise
+        pool.shutdown()
         _merge(done, fmt, out)
     finally:
         _CORPUS = None

@@ -6,6 +6,7 @@ generated one, both modes, boundary dates, hostile queries).
 """
 
 import datetime as dt
+import errno
 import json
 import os
 import shutil
@@ -338,6 +339,27 @@ class BuildTest(_Dir):
                     load_corpus(path)
         with self.assertRaisesRegex(AnachronError, "not a corpus directory"):
             build_index(self.dir / "nowhere", self.dir / "x.db")
+
+
+    def test_a_cleanup_that_fails_too_does_not_hide_the_error(self):
+        # A regular file where the index's directory should be: making the temporary fails, and so
+        # does removing it (ENOTDIR, not "no such file"), as on a read-only filesystem (slow_index).
+        (self.dir / "file").write_text("")
+        with self.assertRaisesRegex(AnachronError, rf"^{self.dir / 'file' / 'x.db'}: cannot write: "):
+            build_index(V0, self.dir / "file" / "x.db")
+
+    def test_a_directory_that_refuses_the_file_says_why(self):
+        real_open = os.open
+
+        def read_only(path, flags, *args, **kwargs):
+            if flags & os.O_CREAT:
+                raise OSError(errno.EROFS, os.strerror(errno.EROFS), path)
+            return real_open(path, flags, *args, **kwargs)
+
+        with mock.patch("os.open", read_only):
+            with self.assertRaisesRegex(AnachronError, rf"^{self.dir / 'x.db'}: cannot write: Read-only file system$"):
+                build_index(V0, self.dir / "x.db")
+        self.assertEqual(sorted(os.listdir(self.dir)), [])
 
 
 class CommandLineTest(_Dir):

@@ -17,7 +17,7 @@ import os
 import sqlite3
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Iterator, Mapping, NamedTuple, Sequence
+from typing import Any, Callable, Iterator, Mapping, NamedTuple, Sequence
 
 from anachron.core.corpus import Entity, Item, Sample, check_links, corpus_records, parse_entities, parse_item, parse_samples
 from anachron.core.errors import AnachronError
@@ -131,7 +131,11 @@ def source_corpus(corpus_dir: str | os.PathLike[str], *, samples: bool) -> tuple
 
 
 def build_index(
-    corpus_dir: str | os.PathLike[str], out: str | os.PathLike[str], *, samples: bool = True
+    corpus_dir: str | os.PathLike[str],
+    out: str | os.PathLike[str],
+    *,
+    samples: bool = True,
+    progress: Callable[[int, int], None] | None = None,
 ) -> IndexSummary:
     """Index the corpus in *corpus_dir* into the SQLite file *out*, atomically.
 
@@ -142,7 +146,8 @@ def build_index(
     corpus that changed meanwhile is an error.  The file is written beside
     *out* under a temporary name and renamed over it when complete, so *out*
     is the old index or the new one, never a part.  *samples=False* leaves
-    the tasks out (an index only for serving).
+    the tasks out (an index only for serving).  *progress*, if given, is
+    told ``(items just written, items in all)`` after each chunk.
     """
     root, files, corpus = source_corpus(corpus_dir, samples=samples)
     target = Path(os.path.realpath(out))
@@ -152,9 +157,12 @@ def build_index(
     try:
         target.parent.mkdir(parents=True, exist_ok=True)
         _discard(tmp)
+        # Made here, not by SQLite, so that a directory that cannot take it says why (SQLite
+        # says only "unable to open database file"); SQLite's own mode, less the umask.
+        os.close(os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644))
         con = sqlite3.connect(tmp)
         try:
-            _write(con, corpus, root, files)
+            _write(con, corpus, root, files, progress)
         finally:
             con.close()
         check_unchanged(root, files)
@@ -171,14 +179,19 @@ def build_index(
 
 
 def _discard(path: Path) -> None:
+    # Never raises: a cleanup that fails (a read-only filesystem refuses even to unlink what is not
+    # there) must not hide the error that sent us here.
     for leftover in (path, path.with_name(path.name + "-journal")):
         try:
             leftover.unlink()
-        except FileNotFoundError:
+        except OSError:
             pass
 
 
-def _write(con: sqlite3.Connection, corpus: ScannedCorpus, root: Path, files: Mapping[str, Any]) -> None:
+def _write(
+    con: sqlite3.Connection, corpus: ScannedCorpus, root: Path, files: Mapping[str, Any],
+    progress: Callable[[int, int], None] | None = None,
+) -> None:
     _require_fts5(con)
     con.execute("PRAGMA journal_mode=OFF")  # a temporary file, renamed when complete
     con.execute("PRAGMA synchronous=OFF")
@@ -213,6 +226,8 @@ def _write(con: sqlite3.Connection, corpus: ScannedCorpus, root: Path, files: Ma
             con.executemany("INSERT INTO items VALUES (?, ?, ?, ?, ?)", (r[:5] for r in rows))
             con.executemany("INSERT INTO terms(rowid, strong, weak) VALUES (?, ?, ?)", ((r[0], r[5], r[6]) for r in rows))
             con.executemany("INSERT INTO item_entities VALUES (?, ?)", ((key(e), n) for n, _, i in chunk for e in dict.fromkeys(i.entities)))
+            if progress is not None:
+                progress(len(chunk), size)
         con.executemany(
             "INSERT INTO samples VALUES (?, ?, ?, ?)",
             ((n, key(s.id), s.as_of.isoformat(), sample_doc(s)) for n, s in enumerate(corpus.samples.values())),
