@@ -14,10 +14,10 @@ generated into DIR once and reused):
   beside ``SearchEngine(load_corpus_dir(DIR))`` (what ``serve`` does with a corpus directory);
 - search: p50/p95 over --queries seeded queries (benchmarks/corpus_gen.queries)
   with seeded as-of dates, both modes, for the index, and beside it for the
-  previous planner on the same file (tests/reference_engines.full_text_planner: every
+  previous planner on the same file (benchmarks/reference_engines.full_text_planner: every
   candidate scored inside FTS5, what PostgreSQL does) and, with --baseline, for
   an older tree's ``IndexEngine`` on the same file in a child process, whose
-  results must be the same; the scan (tests/reference_engines.ScanSearch, every item scored) is timed on the
+  results must be the same; the scan (benchmarks/reference_engines.ScanSearch, every item scored) is timed on the
   first --scan-queries of the same queries only (at 1M items one scan costs
   about a second), and its results are compared with the index's, item for
   item: a difference stops the run;
@@ -49,7 +49,7 @@ import corpus_gen  # noqa: E402
 
 from anachron.core import load_corpus_dir  # noqa: E402
 from anachron.store.index import IndexEngine  # noqa: E402
-from tests.reference_engines import ScanSearch, full_text_planner  # noqa: E402
+from benchmarks.reference_engines import ScanSearch, full_text_planner  # noqa: E402
 
 MODES = ("enforced", "unrestricted")
 

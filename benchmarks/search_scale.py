@@ -13,7 +13,7 @@ ranking, tantivy (title + entity names boosted 2, text) and SQLite FTS5 ``bm25(2
 fields, every one with the same date filter (published on or before T), on the same queries.  Latency:
 corpus_gen's agent-shaped queries, enforced, k = 10.  Quality: known-item queries (3 distinct words of
 an item visible at T, T drawn at random), hit@10 and MRR@10 of the target, and the median age (years
-before T) of what is returned.  BM25 results are checked against the scan (tests/reference_engines.py)
+before T) of what is returned.  BM25 results are checked against the scan (benchmarks/reference_engines.py)
 on the first ``--scan-queries`` queries (0: the scan is not built).
 
 At 1M items, ``--peers`` options reuse what an earlier run or command built, so a run takes minutes:
@@ -35,7 +35,7 @@ The corpus is benchmarks/workload.py's (seeded: Zipf-like words, titles of 4-9 w
 20-60, entities named by 60% of items).  Queries are seeded too, shaped like an agent's: 1-4
 words drawn from the same word distribution, a third of them with an entity's name, as-of dates
 2017-2023.  Every query runs in both modes through ``SearchEngine.search`` (k = 5) and through
-the scan (``tests/reference_engines.py``: ScanSearch, the old code), on the first ``--scan-queries`` queries, and
+the scan (``benchmarks/reference_engines.py``: ScanSearch, the old code), on the first ``--scan-queries`` queries, and
 with ``--baseline TREE`` through that tree's ``SearchEngine`` in a child process (same corpus,
 same queries); every result list must be the same, or the script stops.  Reported: p50 / p95 / max latency per mode,
 in wall time and in the thread's CPU time (on a shared machine the wall time carries other jobs),
@@ -65,7 +65,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from anachron.core import MODES, load_corpus_dir  # noqa: E402
 from anachron.store import SearchEngine  # noqa: E402
-from tests.reference_engines import ScanSearch  # noqa: E402
+from benchmarks.reference_engines import ScanSearch  # noqa: E402
 from workload import VOCABULARY, _vocabulary, _zipf_weights, write_workload  # noqa: E402
 
 

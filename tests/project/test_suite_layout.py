@@ -1,5 +1,6 @@
-"""The test suite's own layout: it mirrors the package, and every test file is found by one of
-the README's two test commands (``test_*.py`` fast, ``slow_*.py`` slow), both of which CI runs."""
+"""The test suite's own layout: it mirrors the package, every test file is found by one of the
+README's two test commands (``test_*.py`` fast, ``slow_*.py`` slow), both of which CI runs, and
+the benchmarks import nothing of the tests."""
 
 from __future__ import annotations
 
@@ -38,6 +39,16 @@ class SuiteLayoutTest(unittest.TestCase):
             with self.subTest(path=str(path.relative_to(ROOT))):
                 if _defines_a_test(path):
                     self.assertRegex(path.name, r"^(test|slow)_\w+\.py$", "neither command would run it")
+
+    def test_the_benchmarks_import_no_tests(self):
+        for path in sorted((ROOT / "benchmarks").rglob("*.py")):
+            tree = ast.parse(path.read_text(encoding="utf-8"))
+            for node in ast.walk(tree):
+                names = [a.name for a in node.names] if isinstance(node, ast.Import) else (
+                    [node.module or ""] if isinstance(node, ast.ImportFrom) else [])
+                for name in names:
+                    with self.subTest(path=str(path.relative_to(ROOT)), line=node.lineno):
+                        self.assertNotEqual(name.split(".")[0], "tests")
 
     def test_ci_runs_both_commands_of_the_readme(self):
         readme = (ROOT / "README.md").read_text(encoding="utf-8")

@@ -14,7 +14,7 @@ from anachron.store import engine as planner
 from anachron.store import memory as retrieval
 from anachron.store.index import IndexEngine, build_index
 from anachron.store.index import postings as index_module
-from tests.reference_engines import ScanSearch
+from benchmarks.reference_engines import ScanSearch
 from tests.store.test_bitmap_edges import HUGE, _Corpora, _days, _queries
 
 

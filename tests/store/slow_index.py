@@ -16,7 +16,7 @@ from anachron.store import SearchEngine, load_corpus
 from anachron.store.index import IndexEngine, build_index
 from anachron.core.errors import AnachronError
 from tests import engine_cases
-from tests.reference_engines import FullTextPostings, full_text_planner
+from benchmarks.reference_engines import FullTextPostings, full_text_planner
 from tests.support import run_cli
 from tests.store.test_index import V0, _Dir
 

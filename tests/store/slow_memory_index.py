@@ -14,7 +14,7 @@ from anachron.store import SearchEngine
 from tests import engine_cases
 from anachron.store import memory as retrieval
 from anachron.store.terms import tokenize
-from tests.reference_engines import ScanSearch
+from benchmarks.reference_engines import ScanSearch
 from tests.store.test_memory_index import _generated
 
 

@@ -2,7 +2,7 @@
 
 bitmaps.top against a per-item count with many columns and large weights (many
 planes), huge k, visible masks wider than the columns; SearchEngine against
-the scan (tests/reference_engines.ScanSearch) with every query forced onto the bitmaps,
+the scan (benchmarks/reference_engines.ScanSearch) with every query forced onto the bitmaps,
 the first and last items numbered 0 and n - 1, the as-of date on each item's
 own day; IndexEngine against SearchEngine on the same corpora, the first ord
 (1) and the enforced bound; the shared cache under threads.

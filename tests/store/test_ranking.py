@@ -95,7 +95,7 @@ class BitmapWayTest(unittest.TestCase):
     the matching items, a field no item has, an item published on T; each against the scan."""
 
     def setUp(self):
-        from tests.reference_engines import ScanSearch
+        from benchmarks.reference_engines import ScanSearch
 
         self.scan_of = ScanSearch
 
@@ -153,12 +153,12 @@ class BitmapWayTest(unittest.TestCase):
 
 def assert_like_the_scan(test, corpus, engines, seed=2207):
     """Seeded: each of *engines*, by each exact way of top_bm25 forced (over bitmaps, by length groups, and
-    term at a time with MaxScore), returns the naive scan's enforced top k (tests/reference_engines.py) for many queries and
+    term at a time with MaxScore), returns the naive scan's enforced top k (benchmarks/reference_engines.py) for many queries and
     days T: publish days themselves (an item on T is visible), the days after, and both ends.  The number
     of comparisons that filled the top k."""
     from collections import Counter
     from anachron.store.terms import tokenize
-    from tests.reference_engines import ScanSearch
+    from benchmarks.reference_engines import ScanSearch
 
     rng = random.Random(seed)
     counts = Counter(w for i in corpus.items.values() for w in set(tokenize(f"{i.title} {i.text}")))

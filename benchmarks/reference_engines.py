@@ -9,8 +9,9 @@
   PostgreSQL uses), kept to check and measure beside the bitmaps
   (tests/store/test_index.py, benchmarks/index.py).
 
-Benchmarks import this file by adding the repository's ``tests`` directory
-to ``sys.path``.
+It lives with the benchmarks, which import nothing of the tests; the tests
+import it from here (``benchmarks.reference_engines``, the repository root on
+``sys.path``, as for ``tests.support``).
 """
 
 from __future__ import annotations
