@@ -28,7 +28,8 @@ from pathlib import Path
 from typing import Any, Iterable, Mapping
 
 from anachron.core.corpus import Corpus, default_corpus_dir
-from anachron.core.jsonio import json_line, write_files_atomic
+from anachron.core.jsonio import json_line
+from anachron.core.atomic import write_files_atomic
 from anachron.bank.build import FIELD_LABELS, fact_chains, Fact
 from anachron.bank.values import render
 

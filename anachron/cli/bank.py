@@ -19,7 +19,8 @@ from typing import TYPE_CHECKING
 
 from anachron.core.errors import AnachronError, did_you_mean
 from anachron.core.docs import doc_url
-from anachron.core.jsonio import dump_json, read_json, write_files_atomic
+from anachron.core.jsonio import dump_json, read_json
+from anachron.core.atomic import write_files_atomic
 from anachron.bank.run import BANK_COLUMNS
 from anachron.cli.options import add_corpus_option, add_format_option, emit_csv
 

@@ -13,7 +13,8 @@ from pathlib import Path
 from anachron.core import MODES, parse_traces, score_traces, summarise
 from anachron.core.reference_agent import naive_trace
 from anachron.store import open_corpus, shown_corpus
-from anachron.core.jsonio import dump_json, write_files_atomic
+from anachron.core.jsonio import dump_json
+from anachron.core.atomic import write_files_atomic
 from anachron.output.report import summary_lines, tclr_file
 from anachron.store.engine import RankedEngine
 from anachron.cli import options

@@ -9,7 +9,8 @@ import argparse
 
 from anachron.core.errors import AnachronError
 from anachron.core.docs import doc_url
-from anachron.core.jsonio import dump_json, staged_output, write_atomic
+from anachron.core.jsonio import dump_json
+from anachron.core.atomic import staged_output, write_atomic
 from anachron.core.scores import tclr_document
 from anachron.output.stream import Addenda, CsvWriter, JsonWriter, score_stream
 from anachron.cli.options import add_corpus_option, add_quiet_option, frozen_heap, progress

@@ -14,7 +14,8 @@ import argparse
 from anachron.core.docs import doc_url
 import sys
 
-from anachron.core.jsonio import dump_json, write_atomic
+from anachron.core.jsonio import dump_json
+from anachron.core.atomic import write_atomic
 from anachron.research.freeze import FreezeNotPassed, check, seal
 
 EXIT_GATE_CLOSED = 3

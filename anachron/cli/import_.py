@@ -11,7 +11,8 @@ from typing import Iterator, TextIO
 from anachron.core.docs import doc_url
 from anachron.core.trace import check_traces
 from anachron.store import load_corpus
-from anachron.core.jsonio import Record, dump_json, staged_output
+from anachron.core.jsonio import Record, dump_json
+from anachron.core.atomic import staged_output
 from anachron.cli.log_options import add_log_options, trace_records
 from anachron.cli.options import add_corpus_option, add_quiet_option, progress
 

@@ -127,7 +127,7 @@ def write_scores(
     *sealed_tools*: the tools audited for seal breaches (``None``: no audit); *addenda*: what the
     command adds to the summary (:class:`anachron.output.stream.Addenda`).
     """
-    from anachron.core.jsonio import staged_output
+    from anachron.core.atomic import staged_output
     from anachron.output.stream import WRITERS, score_stream
 
     with staged_output(out) as stream:

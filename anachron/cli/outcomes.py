@@ -11,7 +11,8 @@ import os
 import sys
 
 from anachron.core.errors import AnachronError
-from anachron.core.jsonio import dump_json, staged_output, write_files_atomic
+from anachron.core.jsonio import dump_json
+from anachron.core.atomic import staged_output, write_files_atomic
 from anachron.core.stats.paired import check_options
 from anachron.cli.options import add_format_option, add_out_option, add_quiet_option, progress, refuse_output_input
 

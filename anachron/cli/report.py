@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 
 from anachron.core.errors import AnachronError
-from anachron.core.jsonio import write_atomic
+from anachron.core.atomic import write_atomic
 from anachron.cli.options import add_corpus_option, add_quiet_option, progress
 
 

@@ -23,7 +23,8 @@ from pathlib import Path
 from typing import Any, Mapping
 
 from anachron.core.errors import AnachronError, describe
-from anachron.core.jsonio import dump_json, read_json, write_atomic
+from anachron.core.jsonio import dump_json, read_json
+from anachron.core.atomic import write_atomic
 from anachron.core.validate import Fields
 
 __all__ = ["FORMAT", "RUN_JSON", "RunRecord", "is_run_dir", "read_run", "write_run"]

@@ -34,7 +34,7 @@ from typing import Any, Callable
 from anachron import __version__
 from anachron.core.dates import format_date, known_at
 from anachron.core.errors import AnachronError
-from anachron.core.jsonio import write_atomic
+from anachron.core.atomic import write_atomic
 from anachron.importers.run_dir import write_run
 from anachron.launch.harnesses import HARNESSES, LOOPS, Check, ClaudeCode, Harness, Prepared, guard_breach, lock_config_text, version_of
 from anachron.launch.lock import CONFIG, EVENTS, SERVER, TOOLS, Lock, child_env, corpus_fingerprint, package_path

@@ -1,7 +1,7 @@
 """The files of ``anachron report --figures DIR``: one standalone SVG per figure and ``figures.json``.
 
 :func:`figure_files` names the files; the caller writes them as one set
-(:func:`anachron.core.jsonio.write_files_atomic`), so a reader never finds a
+(:func:`anachron.core.atomic.write_files_atomic`), so a reader never finds a
 half-written set; :func:`write_figure_set` does both, with the command's
 other outputs (its page) in the same set.  ``figures.json`` lists each file with its label and its
 caption (n and the denominator), for a paper's figure list.
@@ -21,7 +21,8 @@ from pathlib import Path
 from typing import Any, Mapping, Protocol, Sequence
 
 from anachron.core.errors import AnachronError
-from anachron.core.jsonio import dump_json, write_files_atomic
+from anachron.core.jsonio import dump_json
+from anachron.core.atomic import write_files_atomic
 
 __all__ = ["MANIFEST", "figure_files", "stale_files", "write_figure_set"]
 

@@ -37,7 +37,8 @@ from anachron.store import load_corpus
 from anachron.core.errors import AnachronError, Where
 from anachron.core.leakage import SampleResult, score_trace, summarise
 from anachron.core.trace import ReturnedItem, check_new_sample, sample_id_of, trace_record
-from anachron.core.jsonio import staged_output, stream_records
+from anachron.core.jsonio import stream_records
+from anachron.core.atomic import staged_output
 from anachron.output.stream import WRITERS
 
 __all__ = ["score_file_parallel", "shares"]

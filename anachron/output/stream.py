@@ -23,7 +23,7 @@ A command may add to the run summary what only it knows (``score-events``:
 the protocol errors of its logs): :class:`Addenda`, fields of the JSON
 summary and lines under the table's summary, read when the writer finishes.
 
-Writers write to a text stream; :func:`anachron.core.jsonio.staged_output` gives one
+Writers write to a text stream; :func:`anachron.core.atomic.staged_output` gives one
 that appears whole or not at all.
 """
 

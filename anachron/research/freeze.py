@@ -33,7 +33,8 @@ from pathlib import Path
 from typing import Any, Mapping, Sequence
 
 from anachron.core.errors import AnachronError
-from anachron.core.jsonio import dump_json, parse_json, write_atomic
+from anachron.core.jsonio import dump_json, parse_json
+from anachron.core.atomic import write_atomic
 
 __all__ = [
     "CONTRACT_NAME",

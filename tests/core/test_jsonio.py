@@ -1,6 +1,5 @@
-"""Strict JSON reading and atomic writing (anachron.core.jsonio), used by every command."""
+"""Strict JSON reading (anachron.core.jsonio), used by every command."""
 
-import json
 import os
 import stat
 import tempfile
@@ -9,7 +8,8 @@ from pathlib import Path
 from unittest import mock
 
 from anachron.core import AnachronError
-from anachron.core.jsonio import dump_json, read_json, read_records, write_atomic, write_files_atomic
+from anachron.core.jsonio import read_json, read_records
+from anachron.core.atomic import write_atomic
 
 
 class ReadJsonTest(unittest.TestCase):
@@ -39,67 +39,6 @@ class ReadJsonLinesTest(unittest.TestCase):
             self.assertEqual(read_records(path), [(f"{path}:1", {"a": "x\u2028y\u0085z"}), (f"{path}:3", {"b": 1})])
 
 
-class WriteAtomicTest(unittest.TestCase):
-    def test_a_failed_write_leaves_the_old_file_and_no_temporary(self):
-        with tempfile.TemporaryDirectory() as tmp:
-            target = Path(tmp) / "out.json"
-            target.write_text("old")
-            with mock.patch("os.replace", side_effect=OSError(28, "No space left on device")):
-                with self.assertRaisesRegex(AnachronError, f"^{target}: cannot write: No space left on device$"):
-                    write_atomic(target, "new")
-            self.assertEqual(target.read_text(), "old")
-            self.assertEqual(os.listdir(tmp), ["out.json"])
-
-    def test_writes_and_creates_the_directory(self):
-        with tempfile.TemporaryDirectory() as tmp:
-            target = Path(tmp) / "a" / "b.json"
-            write_atomic(target, dump_json({"b": 1, "a": [1.5, None]}))
-            self.assertEqual(target.read_text(), '{\n  "a": [\n    1.5,\n    null\n  ],\n  "b": 1\n}\n')
-
-    def test_new_files_get_normal_modes_and_existing_files_keep_theirs(self):
-        with tempfile.TemporaryDirectory() as tmp:
-            old_mask = os.umask(0o022)
-            try:
-                fresh, kept = Path(tmp) / "fresh.json", Path(tmp) / "kept.json"
-                kept.write_text("old")
-                os.chmod(kept, 0o640)
-                write_files_atomic({fresh: "a", kept: "b"})
-                self.assertEqual((fresh.stat().st_mode & 0o777, kept.stat().st_mode & 0o777), (0o644, 0o640))
-            finally:
-                os.umask(old_mask)
-
-    def test_a_symlink_is_written_through(self):
-        with tempfile.TemporaryDirectory() as tmp:
-            real, link = Path(tmp) / "real.json", Path(tmp) / "link.json"
-            real.write_text("old")
-            link.symlink_to(real)
-            write_atomic(link, "new")
-            self.assertTrue(link.is_symlink())
-            self.assertEqual(real.read_text(), "new")
-
-    def test_a_set_is_written_whole_or_not_at_all(self):
-        with tempfile.TemporaryDirectory() as tmp:
-            first, blocked = Path(tmp) / "a.json", Path(tmp) / "b.json"
-            first.write_text("old")
-            blocked.mkdir()  # a directory where a file must go
-            with self.assertRaisesRegex(AnachronError, f"^{blocked}: is a directory"):
-                write_files_atomic({first: "new", blocked: "new"})
-            self.assertEqual(first.read_text(), "old")
-            self.assertEqual(sorted(os.listdir(tmp)), ["a.json", "b.json"])
-
-    def test_dump_json_escapes_separators_and_lone_surrogates_losslessly(self):
-        value = {"q": "a\u2028b\u2029c\u0085d\ud800e"}
-        text = dump_json(value, indent=None)
-        self.assertEqual(text.count("\n"), 1)
-        self.assertNotRegex(text, "[\u2028\u2029\u0085\ud800]")
-        text.encode("utf-8")  # always encodable
-        self.assertEqual(json.loads(text), value)
-
-    def test_dump_json_refuses_nan(self):
-        with self.assertRaises(ValueError):
-            dump_json({"x": float("nan")})
-
-
 if __name__ == "__main__":
     unittest.main()
 
@@ -115,7 +54,7 @@ class StagedFilesLeaveNothingTest(unittest.TestCase):
         self.target = self.dir / "out.json"
 
     def _entries_while_writing(self):
-        from anachron.core.jsonio import staged_output
+        from anachron.core.atomic import staged_output
 
         with staged_output(self.target) as fh:
             fh.write("x" * 100_000)
@@ -141,7 +80,7 @@ class StagedFilesLeaveNothingTest(unittest.TestCase):
     def test_a_filesystem_without_unnamed_files_gets_a_named_one_removed_on_an_error(self):
         import errno
 
-        from anachron.core.jsonio import staged_output
+        from anachron.core.atomic import staged_output
 
         for code in (errno.EOPNOTSUPP, errno.EISDIR, errno.EINVAL):
             with self.subTest(errno=errno.errorcode[code]), self._without_unnamed_files(code):
@@ -167,7 +106,7 @@ class StagedFilesLeaveNothingTest(unittest.TestCase):
         self.assertEqual(os.listdir(self.dir), [])
 
     def test_an_interrupted_write_leaves_nothing_and_the_old_file_whole(self):
-        from anachron.core.jsonio import staged_output
+        from anachron.core.atomic import staged_output
 
         write_atomic(self.target, "old")
         os.chmod(self.target, 0o640)

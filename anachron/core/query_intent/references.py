@@ -33,6 +33,16 @@ A fiscal period written as fiscal whose calendar is not given is the span
 :mod:`~anachron.core.grammar.fiscal` gives (from its first day under the
 earliest year end in use to its last under the latest): it begins after T
 only if it does under every calendar.
+
+Contents (each a section below):
+
+- the records: :class:`DateReference`, :class:`QueryIntent`;
+- calendar arithmetic: a year, a quarter or half, a numeric or paired date, read as a period;
+- written-out references: :func:`date_references`, :func:`fixed_references` (those that
+  do not depend on T), :func:`future_references`;
+- references anchored at T, and the findings on a query: :func:`scanned_query` (the part
+  read), :func:`findings` (worked out; :func:`anachron.core.query_intent.query_findings`
+  answers the same through its cache).
 """
 
 from __future__ import annotations
@@ -633,6 +643,9 @@ def _open_periods(query: str, refs: list[DateReference], as_of: _dt.date) -> tup
         for (begins, ends), ref in reversed(chosen.items())
         if not any(b >= begins and e <= ends and (b, e) != (begins, ends) for b, e in inside)
     )
+
+
+# -- the findings on a query -------------------------------------------------------------
 
 
 def scanned_query(query: str) -> str:
