@@ -74,10 +74,6 @@ class WriteAtomicTest(unittest.TestCase):
         with self.assertRaises(ValueError):
             dump_json({"x": float("nan")})
 
-if __name__ == "__main__":
-    unittest.main()
-
-
 class StagedFilesLeaveNothingTest(unittest.TestCase):
     """A file being written is unnamed where the system allows (a killed process leaves nothing), named
     and removed on an error elsewhere; either way the final file gets the umask's mode."""
@@ -159,3 +155,7 @@ class StagedFilesLeaveNothingTest(unittest.TestCase):
         finally:
             os.umask(mask)
         self.assertEqual(stat.S_IMODE((self.dir / "fresh.json").stat().st_mode), 0o640)  # 0o666 less the umask
+
+
+if __name__ == "__main__":
+    unittest.main()
