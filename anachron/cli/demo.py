@@ -15,7 +15,7 @@ from anachron.core.reference_agent import naive_trace
 from anachron.store import open_corpus, shown_corpus
 from anachron.core.jsonio import dump_json
 from anachron.core.atomic import write_files_atomic
-from anachron.output.report import summary_lines, tclr_file
+from anachron.output.text_table import summary_lines, tclr_file
 from anachron.store.engine import RankedEngine
 from anachron.cli import options
 from anachron.cli.options import add_corpus_option, add_ranking_option

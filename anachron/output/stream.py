@@ -11,9 +11,9 @@ format is a :class:`Writer`; :data:`WRITERS` names the built-in ones:
   byte for byte what ``dump_json`` of the whole document gives;
 - ``jsonl``: one compact line per sample (``SampleResult.to_dict()``), then
   one line ``{"summary": {...}}``;
-- ``table``: the per-sample table of :mod:`anachron.output.report`.  Its first lines are
+- ``table``: the per-sample table of :mod:`anachron.output.text_table`.  Its first lines are
   the completeness line (when incomplete) and the seal verdict (where an audit could apply:
-  :func:`~anachron.output.report.head_lines`), and its sample column is as wide as the longest id, both
+  :func:`~anachron.output.text_table.head_lines`), and its sample column is as wide as the longest id, both
   known only at the end, so rows wait in a temporary file (not in memory)
   until then;
 - ``csv``: :func:`anachron.output.records.csv_text` of the results' records, a
@@ -39,7 +39,7 @@ from anachron.core.leakage import RunSummary, SampleResult, ScoreJsonWriter, sco
 from anachron.core.trace import iter_traces
 from anachron.core.jsonio import Record, dump_json
 from anachron.output.records import SAMPLE_COLUMNS, csv_header, csv_line, sample_record
-from anachron.output.report import evidence_line, head_lines, summary_lines, table_header, table_row
+from anachron.output.text_table import evidence_line, head_lines, summary_lines, table_header, table_row
 
 __all__ = ["FORMATS", "WRITERS", "Addenda", "Writer", "score_stream"]
 
@@ -159,7 +159,7 @@ class JsonLinesWriter(_LineWriter):
 
 
 class TableWriter:
-    """The per-sample table (:mod:`anachron.output.report`'s lines); rows wait in temporary files for the column width."""
+    """The per-sample table (:mod:`anachron.output.text_table`'s lines); rows wait in temporary files for the column width."""
 
     addenda: Addenda | None = None
 

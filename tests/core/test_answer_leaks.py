@@ -7,7 +7,7 @@ from pathlib import Path
 
 from anachron.core import AnachronError, build_corpus, load_corpus_dir, parse_traces, score_trace, summarise
 from anachron.core.facts import statements
-from anachron.output.report import summary_lines
+from anachron.output.text_table import summary_lines
 
 from tests.corpus_fixtures import item
 from tests.support import run_cli, score_json

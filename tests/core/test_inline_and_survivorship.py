@@ -3,7 +3,7 @@
 import unittest
 
 from anachron.core import AnachronError, load_corpus_dir, parse_traces, score_trace, summarise
-from anachron.output.report import summary_lines
+from anachron.output.text_table import summary_lines
 
 from tests.corpus_fixtures import corpus, entity, item, trace
 

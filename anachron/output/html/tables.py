@@ -11,7 +11,7 @@ import html
 from typing import Any, Mapping, Sequence
 
 from anachron.core.leakage import FAILED_STATUSES, RunSummary, SampleResult
-from anachron.output.report import completeness_line, seal_line
+from anachron.output.text_table import completeness_line, seal_line
 from anachron.output.html._text import esc, num, pct
 
 __all__ = ["bank_card", "bank_run_card", "comparison_card", "comparison_table", "sample_card", "sample_table", "summary_rows", "summary_table"]
@@ -69,7 +69,7 @@ def summary_rows(summary: RunSummary, results: Sequence[SampleResult] | None = N
         # An incomplete log first, then the seal verdict: neither a run with a breach nor one whose
         # results are missing is ever shown as a clean value.
         *([("completeness", incomplete, plural(summary.calls, "calls"))] if incomplete is not None else []),
-        # The verdict only where an audit could apply, as above the CLI's table (output.report.head_lines).
+        # The verdict only where an audit could apply, as above the CLI's table (output.text_table.head_lines).
         *([("seal audit", seal_line(summary), plural(n, "samples"))]
           if summary.seal_status is not None or summary.seal_relevant_runs else []),
         ("samples", str(n), ""),

@@ -41,7 +41,7 @@ def setUpModule():
     import anachron.core as core
     import anachron.core.reference_agent as agents
     import anachron.inspect as ai
-    import anachron.output.report as report
+    import anachron.output.text_table as report
     from anachron.inspect.solver import BUDGET_SPENT
     from anachron.store import SearchEngine
 

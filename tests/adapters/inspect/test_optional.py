@@ -22,7 +22,7 @@ class ImportGuardTest(unittest.TestCase):
 
     def test_core_and_cli_never_import_inspect(self):
         run = _subprocess(
-            "import sys, anachron, anachron.core, anachron.output.report\n"
+            "import sys, anachron, anachron.core, anachron.output.text_table\n"
             "from anachron.cli import build_parser\nbuild_parser()\n"
             "print('inspect_ai' in sys.modules)"
         )

@@ -1,4 +1,4 @@
-"""Rendering of leakage results: the human tables and the per-sample TCLR file.
+"""The text table of leakage results (and its head: the summary, seal and completeness lines), and the per-sample TCLR file.
 
 The score JSON is written by the core's one writer
 (:class:`anachron.core.leakage.score_json.ScoreJsonWriter`, through
