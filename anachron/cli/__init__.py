@@ -73,6 +73,34 @@ class ArgumentParser(argparse.ArgumentParser):
     def error(self, message: str) -> None:  # type: ignore[override]
         self.exit(EXIT_BAD_INPUT, f"{self.prog}: error: {message}\n")
 
+    def parse_known_args(self, args=None, namespace=None):  # type: ignore[override]
+        # A command's positionals may come after its options (`search CORPUS --as-of T QUERY`,
+        # `score a.jsonl --format json b.jsonl`): plain argparse matches every positional at the
+        # first one and calls the rest unrecognized.  Only a parser without subcommands can
+        # intermix; parse_known_intermixed_args calls back here on Python < 3.12, hence the flag.
+        if self._intermixing or any(isinstance(a, argparse._SubParsersAction) for a in self._actions):
+            return super().parse_known_args(args, namespace)
+        self._intermixing = True
+        try:
+            return self.parse_known_intermixed_args(args, namespace)
+        finally:
+            self._intermixing = False
+
+    _intermixing = False
+
+    def _check_value(self, action: argparse.Action, value) -> None:
+        # One rule for a mistyped choice, a subcommand as an option's value (`anachron scor`,
+        # `--format jsn`): name the closest choice, as the commands' own refusals do (core.errors).
+        if action.choices is None or value in action.choices:
+            return super()._check_value(action, value)
+        from anachron.core.errors import did_you_mean
+
+        hint = did_you_mean(value, action.choices)
+        if not hint:
+            return super()._check_value(action, value)
+        choices = ", ".join(repr(str(choice)) for choice in action.choices)
+        raise argparse.ArgumentError(action, f"invalid choice: {value!r}: {hint}choose from {choices}")
+
 
 def build_parser(commands: Sequence[str] = COMMANDS) -> ArgumentParser:
     from anachron import __version__
