@@ -147,7 +147,8 @@ def run(parser: argparse.ArgumentParser, argv: Sequence[str] | None) -> int:
         from anachron.cli.options import refuse_missing_directory, refuse_output_input
 
         outputs = getattr(args, "output_options", ("out",))
-        refuse_missing_directory(args, outputs)  # one rule for every command's outputs (cli.options)
+        # one rule for every command's outputs (cli.options): a file's directory exists, a directory output is made
+        refuse_missing_directory(args, outputs, getattr(args, "directory_outputs", ()))
         refuse_output_input(args, outputs)
         return int(args.func(args) or 0)
     except AnachronError as exc:

@@ -57,7 +57,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     filings.add_argument("--facts", metavar="FILE", help="facts file (default: the bundled corpus/v0/facts.jsonl)")
     add_corpus_option(filings, help="corpus (directory, index or postgresql:// URL) for entity names (default: bundled v0)")
     filings.add_argument("--out", metavar="DIR", required=True, help="the filings corpus directory to write")
-    filings.set_defaults(func=run_filings)
+    filings.set_defaults(func=run_filings, directory_outputs=("out",))
 
     show = actions.add_parser("manifest", help="print a bank's manifest (version id and counts)",
                               description="Print the manifest of BANK: its version id (SHA-256 over the canonical serialisation) and counts.")

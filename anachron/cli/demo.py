@@ -34,7 +34,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     add_corpus_option(parser)
     parser.add_argument("-k", type=int, default=5, metavar="K", help="search results per query (default: 5)")
     add_ranking_option(parser)
-    parser.set_defaults(func=run)
+    parser.set_defaults(func=run, directory_outputs=("out",))  # a new directory: made with its parents
 
 
 def run(args: argparse.Namespace) -> int:

@@ -40,7 +40,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--init-timeout", type=float, default=120.0, metavar="SECONDS",
                         help="how long the harness may take to send its init event (default: 120)")
     parser.add_argument("--timeout", type=float, metavar="SECONDS", help="stop the harness after this long (default: none)")
-    parser.set_defaults(func=run)
+    parser.set_defaults(func=run, directory_outputs=("out",))  # a new directory: made with its parents
 
 
 def run(args: argparse.Namespace) -> int:

@@ -52,7 +52,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--confidence", type=float, default=0.95, metavar="C", help="CI level, in (0, 1) (default: 0.95)")
     parser.add_argument("--resamples", type=int, default=2000, metavar="B", help="bootstrap resamples (default: 2000)")
     parser.add_argument("--seed", type=int, default=0, metavar="S", help="random seed of the bootstrap (default: 0)")
-    parser.set_defaults(func=run, output_options=("out", "html", "figures"))
+    parser.set_defaults(func=run, output_options=("out", "html", "figures"), directory_outputs=("figures",))
 
 
 def _scores(values: list[str]) -> dict[str | None, str]:

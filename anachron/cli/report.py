@@ -41,7 +41,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--resamples", type=int, default=10_000, metavar="B",
                         help="bootstrap resamples of the comparison and of each run's mean (default: 10000)")
     parser.add_argument("--seed", type=int, default=0, metavar="S", help="seed of every bootstrap (default: 0)")
-    parser.set_defaults(func=run, output_options=("out", "figures"))  # --figures DIR: its parent must exist
+    parser.set_defaults(func=run, output_options=("out", "figures"), directory_outputs=("figures",))
 
 
 _FLAGS = {"confidence": "--confidence", "n_resamples": "--resamples", "seed": "--seed"}

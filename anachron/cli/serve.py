@@ -110,7 +110,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "when the corpus changes; 'never' loads every directory into memory (default: 32M)",
     )
     parser.add_argument("--http", metavar="[HOST:]PORT", help="serve streamable HTTP at /mcp instead of stdio (host default 127.0.0.1; port 0 picks one)")
-    parser.set_defaults(func=run, output_options=("events", "events_dir"))  # checked against the inputs (cli.options)
+    # checked against the inputs (cli.options); --events-dir is made with its parents
+    parser.set_defaults(func=run, output_options=("events", "events_dir"), directory_outputs=("events_dir",))
 
 
 def size(text: str) -> int | None:
@@ -342,8 +343,8 @@ def new_events_file(directory: str) -> str:
 
 
 def _events_dir(directory: str) -> None:
-    """Make *directory* for event logs, if it is not there (its parent exists: the CLI refused a missing
-    one, anachron.cli.options.refuse_missing_directory); an error if it cannot be made."""
+    """Make *directory* for event logs and its missing parents, if it is not there (a directory output,
+    anachron.cli.options.refuse_missing_directory); an error if it cannot be made."""
     try:
         os.makedirs(directory, exist_ok=True)
     except OSError as exc:
