@@ -21,7 +21,7 @@ from anachron.core.errors import AnachronError, did_you_mean
 from anachron.core.docs import doc_url
 from anachron.core.jsonio import dump_json, read_json, write_files_atomic
 from anachron.bank.run import BANK_COLUMNS
-from anachron.cli.options import add_corpus_option, add_format_option, emit_csv
+from anachron.cli.options import add_corpus_option, add_format_option, add_out_option, emit_csv, stdout_to
 
 if TYPE_CHECKING:
     from anachron.bank import BankRun, Tally
@@ -89,6 +89,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                      help="an Inspect model (e.g. openai/gpt-4o-mini) that judges only the responses the rules leave ambiguous; "
                      "needs the inspect extra (default: the rules alone, no key)")
     add_format_option(run, extra=("csv",))
+    add_out_option(run)
     run.set_defaults(func=run_run)
 
     cross = actions.add_parser(
@@ -212,10 +213,11 @@ def run_run(args: argparse.Namespace) -> int:
         source = f"data path: time lock ({args.data_mode}) over {args.data}"
     result = run_bank(bank, responses, manifest_version=version, system=system, model=model, second_judge=second,
                       oracles=oracles, oracle_source=source)
-    if args.format == "csv":
-        emit_csv(result.to_records(), BANK_COLUMNS)
-    else:
-        sys.stdout.write(dump_json(result.to_dict()) if args.format == "json" else render_table(result))
+    with stdout_to(args.out):  # an invalid run's card is written too: exit 3 says it is not citable
+        if args.format == "csv":
+            emit_csv(result.to_records(), BANK_COLUMNS)
+        else:
+            sys.stdout.write(dump_json(result.to_dict()) if args.format == "json" else render_table(result))
     if not result.valid:
         sys.stdout.flush()
         failed = ", ".join(f"{c.name} (value {c.value}, threshold {c.threshold})" for c in result.checks if not c.passed)

@@ -32,6 +32,7 @@ __all__ = [
     "positive_count",
     "refuse_missing_directory",
     "refuse_output_input",
+    "stdout_to",
     "write_scores",
 ]
 
@@ -68,6 +69,19 @@ def add_out_option(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--out", metavar="FILE", help="write the output to FILE (atomically: complete or untouched) instead of stdout"
     )
+
+
+@contextlib.contextmanager
+def stdout_to(out: str | None) -> Iterator[None]:
+    """Send what the block prints to *out* (``--out FILE``: staged, so the file is complete or
+    untouched) or, without one, to standard output as it is printed."""
+    if out is None:
+        yield
+        return
+    from anachron.core.jsonio import staged_output
+
+    with staged_output(out) as stream, contextlib.redirect_stdout(stream):
+        yield
 
 
 def add_jobs_option(parser: argparse.ArgumentParser) -> None:

@@ -275,6 +275,10 @@ OUTPUTS = {
     ("outcomes", "--out"): ["outcomes", "p.jsonl", "r.jsonl", "--out", "{path}"],
     ("outcomes", "--html"): ["outcomes", "p.jsonl", "r.jsonl", "--html", "{path}"],
     ("outcomes", "--figures"): ["outcomes", "p.jsonl", "r.jsonl", "--figures", "{path}"],
+    ("compare", "--out"): ["compare", "u.json", "e.json", "--out", "{path}"],
+    ("search", "--out"): ["search", "corpus", "--as-of", "2022-06-01", "q", "--out", "{path}"],
+    ("verify-citations", "--out"): ["verify-citations", "--trace", "t.jsonl", "--out", "{path}"],
+    ("bank run", "--out"): ["bank", "run", "--system", "respect", "--out", "{path}"],
 }
 
 # The outputs that are a directory: made with their parents (docs/formats.md).
@@ -371,6 +375,50 @@ class MissingOutputDirectory(unittest.TestCase):
             status, out, err = run_cli("score", str(DEMO / "enforced.jsonl"), "--out", "scores.txt")
             self.assertEqual(status, 0, err)
             self.assertTrue(Path("scores.txt").is_file())
+
+
+class OutputToAFile(unittest.TestCase):
+    """compare, search, verify-citations and bank run take --out as score does: the bytes of stdout,
+    written whole, and on bad input no file."""
+
+    def commands(self, where: Path) -> dict[str, list[str]]:
+        trace = where / "t.jsonl"
+        trace.write_text(json.dumps({"sample_id": "s", "as_of": "2022-06-01", "citations": ["fin-001", "fin-005"],
+                                     "interactions": [{"tool": "search", "query": "aster", "returned": ["fin-001"]}]}) + "\n")
+        return {
+            "compare": ["compare", str(DEMO / "unrestricted.json"), str(DEMO / "enforced.json"), "--resamples", "200"],
+            "search": ["search", str(ROOT / "corpus" / "v0"), "--as-of", "2022-06-01", "aster", "--format", "json"],
+            "verify-citations": ["verify-citations", "--trace", str(trace)],
+            "bank run": ["bank", "run", "--system", "ignore", "--format", "csv"],
+        }
+
+    def test_the_file_holds_what_stdout_would(self):
+        where = scratch()
+        for name, argv in self.commands(where).items():
+            with self.subTest(command=name):
+                status, shown, err = run_cli(*argv)
+                self.assertTrue(shown)
+                target = where / f"{name}.out"
+                self.assertEqual(run_cli(*argv, "--out", str(target)), (status, "", err))
+                self.assertEqual(target.read_text(encoding="utf-8"), shown)
+
+    def test_bad_input_writes_no_file(self):
+        where = scratch()
+        bad = where / "bad.json"
+        bad.write_text("{")
+        for name, argv in self.commands(where).items():
+            with self.subTest(command=name):
+                argv = [str(bad) if a.endswith(("enforced.json", "t.jsonl")) else a for a in argv]
+                if name == "search":
+                    argv[1] = str(bad)
+                if name == "bank run":
+                    argv += ["--bank", str(bad)]
+                target = where / f"{name}.out"
+                status, out, err = run_cli(*argv, "--out", str(target))
+                self.assertEqual((status, out), (2, ""))
+                self.assertEqual(err.count("\n"), 1, err)
+                self.assertFalse(target.exists())
+                self.assertEqual(sorted(os.listdir(where)), ["bad.json", "t.jsonl"])  # no staged file left behind
 
 
 @contextlib.contextmanager
