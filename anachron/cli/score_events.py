@@ -42,7 +42,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         help="sample id of the run (one log only; default: the log's file name without .jsonl)",
     )
     add_corpus_option(parser)
-    add_format_option(parser, extra=("jsonl",))
+    add_format_option(parser, extra=("jsonl", "csv"))  # csv: the rows of `score --format csv`, one writer
     add_out_option(parser)
     parser.set_defaults(func=run)
 
