@@ -46,7 +46,8 @@ EXIT_BAD_INPUT = 2
 
 
 class HelpFormatter(argparse.HelpFormatter):
-    """argparse's help layout, but a long word (a docs URL) is never broken across lines."""
+    """argparse's help layout, but a long word (a docs URL) is never broken across lines, and an
+    epilog of examples (:func:`anachron.cli.options.examples`) is shown as written: one command a line."""
 
     def _split_lines(self, text: str, width: int) -> list[str]:
         import textwrap
@@ -55,6 +56,9 @@ class HelpFormatter(argparse.HelpFormatter):
 
     def _fill_text(self, text: str, width: int, indent: str) -> str:
         import textwrap
+
+        if text.startswith("examples:\n"):  # a command wrapped mid-argument could not be pasted
+            return "".join(indent + line + "\n" for line in text.rstrip("\n").split("\n"))
 
         return textwrap.fill(" ".join(text.split()), width, initial_indent=indent, subsequent_indent=indent,
                              break_long_words=False, break_on_hyphens=False)

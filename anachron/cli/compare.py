@@ -13,7 +13,7 @@ from anachron.core.stats.intervals import CI_METHODS
 from anachron.core.jsonio import dump_json, read_json
 from anachron.core.scores import METRICS, check_runs, parse_scores, run_info, run_label
 from anachron.output.records import COMPARISON_COLUMNS, comparison_records
-from anachron.cli.options import add_format_option, add_out_option, emit_csv, stdout_to
+from anachron.cli.options import add_format_option, add_out_option, emit_csv, examples, stdout_to
 
 
 DESCRIPTION = (
@@ -59,6 +59,10 @@ def configure(parser: argparse.ArgumentParser) -> None:
         "a plain JSON object's numbers are taken as this metric",
     )
     add_out_option(parser)
+    parser.epilog = examples(
+        'anachron compare anachron-demo/unrestricted.json anachron-demo/enforced.json   # after `anachron demo`',
+        'anachron compare anachron-demo/unrestricted.json anachron-demo/enforced.json --ci-method bca --format json',
+    )
     parser.set_defaults(func=run)
 
 

@@ -12,7 +12,7 @@ from anachron.core.docs import doc_url
 from anachron.core.jsonio import dump_json, staged_output, write_atomic
 from anachron.core.scores import tclr_document
 from anachron.output.stream import Addenda, CsvWriter, JsonWriter, score_stream
-from anachron.cli.options import add_corpus_option, frozen_heap
+from anachron.cli.options import add_corpus_option, examples, frozen_heap
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -33,6 +33,11 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     )
     add_corpus_option(parser, help="corpus directory, index or postgresql:// URL (default: the one each log's task used)")
     parser.add_argument("--epoch", type=int, metavar="N", help="export epoch N only (needed when a log has several)")
+    parser.epilog = examples(
+        'inspect eval anachron/anachron --model anachron/naive --log-dir logs/unrestricted   # inspect extra',
+        'anachron export logs/unrestricted --out unrestricted.json',
+        'anachron export logs/unrestricted --format csv --out unrestricted.csv',
+    )
     parser.set_defaults(func=run)
 
 

@@ -13,7 +13,7 @@ from anachron.core.trace import check_traces
 from anachron.store import load_corpus
 from anachron.core.jsonio import Record, dump_json, staged_output
 from anachron.cli.log_options import add_log_options, trace_records
-from anachron.cli.options import add_corpus_option
+from anachron.cli.options import add_corpus_option, examples
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -28,6 +28,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     add_log_options(parser, required=True)
     add_corpus_option(parser, help="corpus directory, index or postgresql:// URL: its item ids are recognised in tool results")
     parser.add_argument("--out", required=True, metavar="TRACE.jsonl", help="the trace file to write (atomically)")
+    parser.epilog = examples(
+        'anachron import --from openai-chat tests/data/importers/openai-chat.jsonl --as-of 2023-01-01 --sample-id-from id --out trace.jsonl',
+        'anachron score trace.jsonl',
+    )
     parser.set_defaults(func=run)
 
 

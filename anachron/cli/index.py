@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import argparse
 
+from anachron.cli.options import examples
 from anachron.core.docs import doc_url
 
 
@@ -31,6 +32,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "--no-samples",
         action="store_true",
         help="leave samples.jsonl out: an index only for serving (scoring and the Inspect tasks need the samples)",
+    )
+    parser.epilog = examples(
+        'anachron index corpus/v0 --out corpus.db',
+        'anachron search corpus.db --as-of 2022-06-01 "aster logistics"',
     )
     parser.set_defaults(func=run)
 

@@ -27,6 +27,7 @@ __all__ = [
     "add_ranking_option",
     "count",
     "emit_csv",
+    "examples",
     "frozen_heap",
     "iso_date",
     "positive_count",
@@ -82,6 +83,13 @@ def stdout_to(out: str | None) -> Iterator[None]:
 
     with staged_output(out) as stream, contextlib.redirect_stdout(stream):
         yield
+
+
+def examples(*lines: str) -> str:
+    """A command's help epilog: ``examples:`` and one command a line, shown as written
+    (:class:`anachron.cli.HelpFormatter` keeps an epilog that starts so unwrapped).  Each line
+    runs from a fresh clone, in order (tests/cli/test_help_examples.py parses every one)."""
+    return "examples:\n" + "".join(f"  {line}\n" for line in lines)
 
 
 def add_jobs_option(parser: argparse.ArgumentParser) -> None:

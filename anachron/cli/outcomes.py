@@ -13,7 +13,7 @@ import sys
 from anachron.core.errors import AnachronError
 from anachron.core.jsonio import dump_json, staged_output, write_files_atomic
 from anachron.core.stats.paired import check_options
-from anachron.cli.options import add_format_option, add_out_option, refuse_output_input
+from anachron.cli.options import add_format_option, add_out_option, examples, refuse_output_input
 
 _FLAGS = {"confidence": "--confidence", "n_resamples": "--resamples", "seed": "--seed", "ci_method": "--ci-method"}
 
@@ -52,6 +52,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--confidence", type=float, default=0.95, metavar="C", help="CI level, in (0, 1) (default: 0.95)")
     parser.add_argument("--resamples", type=int, default=2000, metavar="B", help="bootstrap resamples (default: 2000)")
     parser.add_argument("--seed", type=int, default=0, metavar="S", help="random seed of the bootstrap (default: 0)")
+    parser.epilog = examples(
+        'anachron outcomes examples/outcomes/model-x.enforced.jsonl examples/outcomes/resolutions.jsonl --model-cutoffs examples/outcomes/model-cutoffs.json',
+        'anachron outcomes examples/outcomes/model-x.unrestricted.jsonl examples/outcomes/model-y.enforced.jsonl examples/outcomes/resolutions.jsonl --html outcomes.html',
+    )
     parser.set_defaults(func=run, output_options=("out", "html", "figures"), directory_outputs=("figures",))
 
 

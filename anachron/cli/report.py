@@ -6,7 +6,7 @@ import argparse
 
 from anachron.core.errors import AnachronError
 from anachron.core.jsonio import write_atomic
-from anachron.cli.options import add_corpus_option
+from anachron.cli.options import add_corpus_option, examples
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -41,6 +41,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--resamples", type=int, default=10_000, metavar="B",
                         help="bootstrap resamples of the comparison and of each run's mean (default: 10000)")
     parser.add_argument("--seed", type=int, default=0, metavar="S", help="seed of every bootstrap (default: 0)")
+    parser.epilog = examples(
+        'anachron report anachron-demo/unrestricted.jsonl anachron-demo/enforced.jsonl --out report.html   # after `anachron demo`',
+        'anachron report anachron-demo/enforced.jsonl --out enforced.html --figures figures',
+    )
     parser.set_defaults(func=run, output_options=("out", "figures"), directory_outputs=("figures",))
 
 

@@ -25,7 +25,7 @@ from anachron.core.docs import doc_url
 from anachron.store import load_corpus
 from anachron.core.errors import AnachronError
 from anachron.cli.log_options import add_log_options, add_seal_options, sealed_tools, trace_records
-from anachron.cli.options import add_corpus_option, add_format_option, add_jobs_option, add_out_option, frozen_heap, write_scores
+from anachron.cli.options import add_corpus_option, add_format_option, add_jobs_option, add_out_option, examples, frozen_heap, write_scores
 from anachron.importers.run_dir import is_run_dir, read_run
 
 # The options a run directory names itself: (dest, flag).
@@ -52,6 +52,11 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     add_format_option(parser, extra=("jsonl", "csv"))
     add_out_option(parser)
     add_jobs_option(parser)
+    parser.epilog = examples(
+        'anachron score anachron-demo/unrestricted.jsonl            # after `anachron demo`',
+        'anachron score anachron-demo/enforced.jsonl --format csv --out enforced.csv',
+        'anachron score --from claude-code tests/data/importers/claude-code.jsonl --as-of 2023-01-01 --sealed-tools-from tests/data/importers/mcp.json',
+    )
     parser.set_defaults(func=run)
 
 

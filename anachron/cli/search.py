@@ -21,7 +21,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from anachron.cli.options import add_format_option, add_out_option, add_ranking_option, count, iso_date, stdout_to
+from anachron.cli.options import add_format_option, add_out_option, add_ranking_option, count, examples, iso_date, stdout_to
 
 DESCRIPTION = (
     "Show what the time lock would serve: the top k items for a query (or each query of a JSON Lines file of "
@@ -43,6 +43,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     add_ranking_option(parser)
     add_format_option(parser)
     add_out_option(parser)
+    parser.epilog = examples(
+        'anachron search corpus/v0 --as-of 2022-06-01 "aster logistics revenue"',
+        'anachron search corpus/v0 --as-of 2022-06-01 --mode unrestricted -k 3 --format json "cygnus robotics"',
+    )
     parser.set_defaults(func=run)
 
 

@@ -21,7 +21,7 @@ from pathlib import Path
 
 from anachron import __version__
 from anachron.core.errors import AnachronError
-from anachron.cli.options import add_corpus_option, add_ranking_option, count, iso_date
+from anachron.cli.options import add_corpus_option, add_ranking_option, count, examples, iso_date
 
 
 class _Once(argparse.Action):
@@ -111,6 +111,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     )
     parser.add_argument("--http", metavar="[HOST:]PORT", help="serve streamable HTTP at /mcp instead of stdio (host default 127.0.0.1; port 0 picks one)")
     # checked against the inputs (cli.options); --events-dir is made with its parents
+    parser.epilog = examples(
+        'anachron serve --as-of 2022-06-01 --events-dir runs/a   # MCP over stdio (mcp extra); a new log each start',
+        'anachron serve --as-of 2022-06-01 --events runs/b/events.jsonl --max-calls 25 --http 127.0.0.1:8765',
+    )
     parser.set_defaults(func=run, output_options=("events", "events_dir"), directory_outputs=("events_dir",))
 
 

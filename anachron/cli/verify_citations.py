@@ -16,7 +16,7 @@ import sys
 from anachron.core.errors import AnachronError
 from anachron.timelock.citations import load_answer, verify_citations
 from anachron.timelock.events import load_events
-from anachron.cli.options import add_corpus_option, add_out_option, iso_date, stdout_to
+from anachron.cli.options import add_corpus_option, add_out_option, examples, iso_date, stdout_to
 
 EXIT_FAILED = 1
 
@@ -37,6 +37,11 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     )
     add_corpus_option(parser)
     add_out_option(parser)
+    parser.epilog = examples(
+        "anachron verify-citations answer.json runs/b/events.jsonl   # an answer's citations against its run's log",
+        'anachron import --from openai-chat tests/data/importers/openai-chat.jsonl --as-of 2023-01-01 --sample-id-from id --out trace.jsonl',
+        'anachron verify-citations --trace trace.jsonl',
+    )
     parser.set_defaults(func=run)
 
 
