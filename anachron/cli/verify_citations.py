@@ -40,7 +40,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.epilog = examples(
         "anachron verify-citations answer.json runs/b/events.jsonl   # an answer's citations against its run's log",
         'anachron import --from openai-chat tests/data/importers/openai-chat.jsonl --as-of 2023-01-01 --sample-id-from id --out trace.jsonl',
-        'anachron verify-citations --trace trace.jsonl',
+        'anachron verify-citations --trace trace.jsonl   # exit 1: one citation is dated after the cutoff',
     )
     parser.set_defaults(func=run)
 
