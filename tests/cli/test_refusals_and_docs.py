@@ -19,7 +19,7 @@ import unittest
 from pathlib import Path
 
 from anachron.cli import build_parser
-from tests.support import ROOT, require_extra, run_cli
+from tests.support import ROOT, inspect_command, require_extra, run_cli
 
 TMP: tempfile.TemporaryDirectory | None = None
 DEMO: Path | None = None
@@ -245,7 +245,7 @@ class MistypedNames(unittest.TestCase):
     def test_inspect_eval_prints_one_line(self):
         require_extra("inspect_ai", "inspect")
         done = subprocess.run(
-            ["inspect", "eval", "anachron/anachron", "--model", "anachron/naiv", "--limit", "1"],
+            [*inspect_command(), "eval", "anachron/anachron", "--model", "anachron/naiv", "--limit", "1"],
             cwd=TMP.name, capture_output=True, text=True, timeout=300,
             env={**os.environ, "PYTHONPATH": str(ROOT), "COLUMNS": "200", "INSPECT_LOG_DIR": TMP.name},
         )
