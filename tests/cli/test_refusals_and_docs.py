@@ -68,8 +68,8 @@ class ComparedRuns(unittest.TestCase):
         status, out, err = compare(u, e)
         self.assertEqual((status, err), (0, ""))
         lines = out.split("\n")
-        self.assertEqual(lines[1], f"  unrestricted run        {u} (unrestricted, model anachron/naive, corpus v0 (bundled))")
-        self.assertEqual(lines[2], f"  enforced run            {e} (enforced, model anachron/naive, corpus v0 (bundled))")
+        self.assertEqual(lines[1], f"  unrestricted run            {u} (unrestricted, model anachron/naive, corpus v0 (bundled))")
+        self.assertEqual(lines[2], f"  enforced run                {e} (enforced, model anachron/naive, corpus v0 (bundled))")
         self.assertNotIn("swapped", out)
         self.assertNotIn("different models", out)
 
@@ -153,7 +153,7 @@ class ComparedRuns(unittest.TestCase):
         e = write(d / "e.json", dict.fromkeys(tclr, 0.0))
         status, out, err = compare(u, e)
         self.assertEqual((status, err), (0, ""))
-        self.assertIn(f"  unrestricted run        {u}\n", out)  # a plain file says nothing of its run
+        self.assertIn(f"  unrestricted run            {u}\n", out)  # a plain file says nothing of its run
         self.assertNotIn("swapped", out)
 
     def test_score_json_modes_are_checked(self):
