@@ -66,8 +66,9 @@ class HelpFormatter(argparse.HelpFormatter):
 
 class ArgumentParser(argparse.ArgumentParser):
     """argparse, but a usage error is one line on stderr and exit status 2, an option is
-    spelled in full (``allow_abbrev=False``: ``--mod`` is not ``--mode``), and a URL in the
-    help stays whole (:class:`HelpFormatter`)."""
+    spelled in full (``allow_abbrev=False``: ``--mod`` is not ``--mode``), a URL in the
+    help stays whole (:class:`HelpFormatter`), positionals may follow options, and a mistyped
+    choice names the closest one."""
 
     def __init__(self, *args, **kwargs) -> None:
         kwargs.setdefault("allow_abbrev", False)
@@ -80,9 +81,10 @@ class ArgumentParser(argparse.ArgumentParser):
     def parse_known_args(self, args=None, namespace=None):  # type: ignore[override]
         # A command's positionals may come after its options (`search CORPUS --as-of T QUERY`,
         # `score a.jsonl --format json b.jsonl`): plain argparse matches every positional at the
-        # first one and calls the rest unrecognized.  Only a parser without subcommands can
-        # intermix; parse_known_intermixed_args calls back here on Python < 3.12, hence the flag.
-        if self._intermixing or any(isinstance(a, argparse._SubParsersAction) for a in self._actions):
+        # first one and calls the rest unrecognized.  A parser with subcommands (or a REMAINDER)
+        # cannot intermix (argparse refuses it); parse_known_intermixed_args calls back here on
+        # Python < 3.12, hence the flag.
+        if self._intermixing or any(a.nargs in (argparse.PARSER, argparse.REMAINDER) for a in self._actions):
             return super().parse_known_args(args, namespace)
         self._intermixing = True
         try:
