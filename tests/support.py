@@ -11,6 +11,7 @@ import contextlib
 import importlib
 import io
 import os
+import sys
 import unittest
 from pathlib import Path
 
@@ -30,6 +31,14 @@ def require_extra(module: str, extra: str) -> None:
         if extras_required():
             raise AssertionError(message) from exc
         raise unittest.SkipTest(message) from exc
+
+
+def inspect_command() -> list[str]:
+    """Inspect's `inspect` command, run by this interpreter (``python -m inspect_ai``): the console
+    script is on PATH only in an activated environment, and a venv's python run by its path has
+    its bin directory off PATH.  Skips (locally) or fails (in CI) without the extra."""
+    require_extra("inspect_ai", "inspect")
+    return [sys.executable, "-m", "inspect_ai"]
 
 
 def run_cli(*argv: str, entry=None) -> tuple[int, str, str]:

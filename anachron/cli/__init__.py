@@ -79,7 +79,8 @@ def _sigterm_unwinds(active: bool = True):
 
 
 class HelpFormatter(argparse.HelpFormatter):
-    """argparse's help layout, but a long word (a docs URL) is never broken across lines."""
+    """argparse's help layout, but a long word (a docs URL) is never broken across lines, and an
+    epilog of examples (:func:`anachron.cli.options.examples`) is shown as written: one command a line."""
 
     def _split_lines(self, text: str, width: int) -> list[str]:
         import textwrap
@@ -89,14 +90,18 @@ class HelpFormatter(argparse.HelpFormatter):
     def _fill_text(self, text: str, width: int, indent: str) -> str:
         import textwrap
 
+        if text.startswith("examples:\n"):  # a command wrapped mid-argument could not be pasted
+            return "".join(indent + line + "\n" for line in text.rstrip("\n").split("\n"))
+
         return textwrap.fill(" ".join(text.split()), width, initial_indent=indent, subsequent_indent=indent,
                              break_long_words=False, break_on_hyphens=False)
 
 
 class ArgumentParser(argparse.ArgumentParser):
     """argparse, but a usage error is one line on stderr and exit status 2, an option is
-    spelled in full (``allow_abbrev=False``: ``--mod`` is not ``--mode``), and a URL in the
-    help stays whole (:class:`HelpFormatter`)."""
+    spelled in full (``allow_abbrev=False``: ``--mod`` is not ``--mode``), a URL in the
+    help stays whole (:class:`HelpFormatter`), positionals may follow options, and a mistyped
+    choice names the closest one."""
 
     def __init__(self, *args, **kwargs) -> None:
         kwargs.setdefault("allow_abbrev", False)
@@ -105,6 +110,35 @@ class ArgumentParser(argparse.ArgumentParser):
 
     def error(self, message: str) -> None:  # type: ignore[override]
         self.exit(EXIT_BAD_INPUT, f"{self.prog}: error: {message}\n")
+
+    def parse_known_args(self, args=None, namespace=None):  # type: ignore[override]
+        # A command's positionals may come after its options (`search CORPUS --as-of T QUERY`,
+        # `score a.jsonl --format json b.jsonl`): plain argparse matches every positional at the
+        # first one and calls the rest unrecognized.  A parser with subcommands (or a REMAINDER)
+        # cannot intermix (argparse refuses it); parse_known_intermixed_args calls back here on
+        # Python < 3.12, hence the flag.
+        if self._intermixing or any(a.nargs in (argparse.PARSER, argparse.REMAINDER) for a in self._actions):
+            return super().parse_known_args(args, namespace)
+        self._intermixing = True
+        try:
+            return self.parse_known_intermixed_args(args, namespace)
+        finally:
+            self._intermixing = False
+
+    _intermixing = False
+
+    def _check_value(self, action: argparse.Action, value) -> None:
+        # One rule for a mistyped choice, a subcommand as an option's value (`anachron scor`,
+        # `--format jsn`): name the closest choice, as the commands' own refusals do (core.errors).
+        if action.choices is None or value in action.choices:
+            return super()._check_value(action, value)
+        from anachron.core.errors import did_you_mean
+
+        hint = did_you_mean(value, action.choices)
+        if not hint:
+            return super()._check_value(action, value)
+        choices = ", ".join(repr(str(choice)) for choice in action.choices)
+        raise argparse.ArgumentError(action, f"invalid choice: {value!r}: {hint}choose from {choices}")
 
 
 def build_parser(commands: Sequence[str] = COMMANDS) -> ArgumentParser:
@@ -152,7 +186,8 @@ def run(parser: argparse.ArgumentParser, argv: Sequence[str] | None) -> int:
         from anachron.cli.options import refuse_missing_directory, refuse_output_input
 
         outputs = getattr(args, "output_options", ("out",))
-        refuse_missing_directory(args, outputs)  # one rule for every command's outputs (cli.options)
+        # one rule for every command's outputs (cli.options): a file's directory exists, a directory output is made
+        refuse_missing_directory(args, outputs, getattr(args, "directory_outputs", ()))
         refuse_output_input(args, outputs)
         return int(args.func(args) or 0)
     except AnachronError as exc:

@@ -22,7 +22,7 @@ from anachron.core.docs import doc_url
 from anachron.core.jsonio import dump_json, read_json
 from anachron.core.atomic import write_files_atomic
 from anachron.bank.run import BANK_COLUMNS
-from anachron.cli.options import add_corpus_option, add_format_option, emit_csv
+from anachron.cli.options import add_corpus_option, add_format_option, add_out_option, emit_csv, examples, stdout_to
 
 if TYPE_CHECKING:
     from anachron.bank import BankRun, Tally
@@ -43,6 +43,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     actions = parser.add_subparsers(dest="bank_command", metavar="ACTION")
     from anachron.cli import help_of
 
+    parser.epilog = examples(
+        'anachron bank run --system respect   # accuracy 108/108, leak rate 0/40',
+        'anachron bank verify corpus/v0/bank.jsonl corpus/v0/bank.manifest.json',
+    )
     parser.set_defaults(func=help_of(parser))  # bare `anachron bank`: its help
 
     build = actions.add_parser("build", help="build a bank and its manifest from dated facts",
@@ -50,6 +54,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     build.add_argument("--facts", metavar="FILE", help="facts file (default: the bundled corpus/v0/facts.jsonl)")
     add_corpus_option(build, help="corpus (directory, index or postgresql:// URL) for entity names and sources (default: bundled v0)")
     build.add_argument("--out", metavar="BANK.jsonl", required=True, help="where to write the bank; the manifest goes beside it")
+    build.epilog = examples(
+        'anachron bank build --out bank.jsonl   # from the bundled facts; bank.manifest.json beside it',
+    )
     build.set_defaults(func=run_build)
 
     filings = actions.add_parser("filings", help="write the filings corpus (one dated document per fact) the bank is answered from",
@@ -58,17 +65,27 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     filings.add_argument("--facts", metavar="FILE", help="facts file (default: the bundled corpus/v0/facts.jsonl)")
     add_corpus_option(filings, help="corpus (directory, index or postgresql:// URL) for entity names (default: bundled v0)")
     filings.add_argument("--out", metavar="DIR", required=True, help="the filings corpus directory to write")
-    filings.set_defaults(func=run_filings)
+    filings.epilog = examples(
+        'anachron bank filings --out filings',
+    )
+    filings.set_defaults(func=run_filings, directory_outputs=("out",))
 
     show = actions.add_parser("manifest", help="print a bank's manifest (version id and counts)",
                               description="Print the manifest of BANK: its version id (SHA-256 over the canonical serialisation) and counts.")
     show.add_argument("bank", metavar="BANK", nargs="?", help="bank file (default: the bundled v0 bank)")
+    show.epilog = examples(
+        'anachron bank manifest',
+        'anachron bank manifest corpus/v0/bank.jsonl',
+    )
     show.set_defaults(func=run_manifest)
 
     verify = actions.add_parser("verify", help="recompute a bank's version id and compare it with a manifest",
                                 description="Exit 0 when MANIFEST matches BANK, 1 on a mismatch, 2 on bad input.")
     verify.add_argument("bank", metavar="BANK")
     verify.add_argument("manifest", metavar="MANIFEST")
+    verify.epilog = examples(
+        'anachron bank verify corpus/v0/bank.jsonl corpus/v0/bank.manifest.json',
+    )
     verify.set_defaults(func=run_verify)
 
     run = actions.add_parser("run", help="score a system against the bank, with both oracles and the time-gate checks",
@@ -90,6 +107,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                      help="an Inspect model (e.g. openai/gpt-4o-mini) that judges only the responses the rules leave ambiguous; "
                      "needs the inspect extra (default: the rules alone, no key)")
     add_format_option(run, extra=("csv",))
+    add_out_option(run)
+    run.epilog = examples(
+        'anachron bank run --system respect   # accuracy 108/108, leak rate 0/40',
+        'anachron bank run --system ignore --format csv --out ignore.csv',
+        'anachron bank run --system respect --data corpus/v0/filings   # the oracles through the data path',
+    )
     run.set_defaults(func=run_run)
 
     cross = actions.add_parser(
@@ -101,6 +124,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "as_of?, batch?}, or a ForecastBench question set (default: the bundled v0 bank).")
     cross.add_argument("questions", metavar="QUESTIONS.jsonl", nargs="?", help="question set (default: the bundled v0 bank)")
     add_format_option(cross)
+    cross.epilog = examples(
+        'anachron bank crosscheck',
+        'anachron bank crosscheck corpus/v0/bank.jsonl --format json',
+    )
     cross.set_defaults(func=run_crosscheck)
 
 
@@ -213,10 +240,11 @@ def run_run(args: argparse.Namespace) -> int:
         source = f"data path: time lock ({args.data_mode}) over {args.data}"
     result = run_bank(bank, responses, manifest_version=version, system=system, model=model, second_judge=second,
                       oracles=oracles, oracle_source=source)
-    if args.format == "csv":
-        emit_csv(result.to_records(), BANK_COLUMNS)
-    else:
-        sys.stdout.write(dump_json(result.to_dict()) if args.format == "json" else render_table(result))
+    with stdout_to(args.out):  # an invalid run's card is written too: exit 3 says it is not citable
+        if args.format == "csv":
+            emit_csv(result.to_records(), BANK_COLUMNS)
+        else:
+            sys.stdout.write(dump_json(result.to_dict()) if args.format == "json" else render_table(result))
     if not result.valid:
         sys.stdout.flush()
         failed = ", ".join(f"{c.name} (value {c.value}, threshold {c.threshold})" for c in result.checks if not c.passed)

@@ -13,7 +13,7 @@ from anachron.core.stats.intervals import CI_METHODS
 from anachron.core.jsonio import dump_json, read_json
 from anachron.core.scores import METRICS, check_runs, parse_scores, run_info, run_label
 from anachron.output.records import COMPARISON_COLUMNS, comparison_records
-from anachron.cli.options import add_format_option, emit_csv
+from anachron.cli.options import add_format_option, add_out_option, emit_csv, examples, stdout_to
 
 
 DESCRIPTION = (
@@ -58,6 +58,11 @@ def configure(parser: argparse.ArgumentParser) -> None:
         help=f"per-sample field to compare: {', '.join(METRICS)} (default: tclr); "
         "a plain JSON object's numbers are taken as this metric",
     )
+    add_out_option(parser)
+    parser.epilog = examples(
+        'anachron compare anachron-demo/unrestricted.json anachron-demo/enforced.json   # after `anachron demo`',
+        'anachron compare anachron-demo/unrestricted.json anachron-demo/enforced.json --ci-method bca --format json',
+    )
     parser.set_defaults(func=run)
 
 
@@ -86,8 +91,9 @@ def run(args: argparse.Namespace) -> int:
         report, warnings=cautions + report.warnings,
         unrestricted_label=run_label(args.unrestricted, runs[0]), enforced_label=run_label(args.enforced, runs[1]),
     )
-    if args.format == "csv":
-        emit_csv(comparison_records(report), COMPARISON_COLUMNS)
-        return 0
-    sys.stdout.write(dump_json(report.to_dict()) if args.format == "json" else report.table() + "\n")
+    with stdout_to(args.out):
+        if args.format == "csv":
+            emit_csv(comparison_records(report), COMPARISON_COLUMNS)
+        else:
+            sys.stdout.write(dump_json(report.to_dict()) if args.format == "json" else report.table() + "\n")
     return 0

@@ -18,7 +18,7 @@ from anachron.core.atomic import write_files_atomic
 from anachron.output.text_table import summary_lines, tclr_file
 from anachron.store.engine import RankedEngine
 from anachron.cli import options
-from anachron.cli.options import add_corpus_option, add_ranking_option
+from anachron.cli.options import add_corpus_option, add_ranking_option, examples
 
 DEFAULT_OUT = "anachron-demo"
 MODEL = "anachron/naive"  # the naive reference agent, under its Inspect name (anachron.inspect.models)
@@ -35,7 +35,11 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     add_corpus_option(parser)
     parser.add_argument("-k", type=int, default=5, metavar="K", help="search results per query (default: 5)")
     add_ranking_option(parser)
-    parser.set_defaults(func=run)
+    parser.epilog = examples(
+        'anachron demo                       # writes ./anachron-demo/ and prints the table',
+        'anachron demo --out runs/demo -k 2  # two results per search',
+    )
+    parser.set_defaults(func=run, directory_outputs=("out",))  # a new directory: made with its parents
 
 
 def run(args: argparse.Namespace) -> int:

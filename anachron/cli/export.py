@@ -13,7 +13,7 @@ from anachron.core.jsonio import dump_json
 from anachron.core.atomic import staged_output, write_atomic
 from anachron.core.scores import tclr_document
 from anachron.output.stream import Addenda, CsvWriter, JsonWriter, score_stream
-from anachron.cli.options import add_corpus_option, add_quiet_option, frozen_heap, progress
+from anachron.cli.options import add_corpus_option, add_quiet_option, examples, frozen_heap, progress
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -35,6 +35,11 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     add_corpus_option(parser, help="corpus directory, index or postgresql:// URL (default: the one each log's task used)")
     parser.add_argument("--epoch", type=int, metavar="N", help="export epoch N only (needed when a log has several)")
     add_quiet_option(parser)
+    parser.epilog = examples(
+        'inspect eval anachron/anachron --model anachron/naive --log-dir logs/unrestricted   # inspect extra',
+        'anachron export logs/unrestricted --out unrestricted.json',
+        'anachron export logs/unrestricted --format csv --out unrestricted.csv',
+    )
     parser.set_defaults(func=run)
 
 

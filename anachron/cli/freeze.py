@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import argparse
 
+from anachron.cli.options import examples
 from anachron.core.docs import doc_url
 import sys
 
@@ -31,20 +32,32 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     actions = parser.add_subparsers(dest="action", metavar="ACTION", parser_class=type(parser))
     from anachron.cli import help_of
 
+    parser.epilog = examples(
+        'anachron freeze check research/routes-v2   # exit 3 today: the gate is closed',
+    )
     parser.set_defaults(func=help_of(parser))  # bare `anachron freeze`: its help
 
     p = actions.add_parser("check", help="recompute hashes and read the matrix; exit 3 naming every problem")
     p.add_argument("dir", metavar="DIR", help="study directory (e.g. research/routes-v2)")
+    p.epilog = examples(
+        'anachron freeze check research/routes-v2   # exit 3 today: 9 of 9 rows unmet',
+    )
     p.set_defaults(func=run_check)
 
     p = actions.add_parser("seal", help="record the current SHA-256 of every listed file (atomic)")
     p.add_argument("dir", metavar="DIR", help="study directory (e.g. research/routes-v2)")
+    p.epilog = examples(
+        'cp -r research/routes-v2 my-study && anachron freeze seal my-study',
+    )
     p.set_defaults(func=run_seal)
 
     p = actions.add_parser("analyze", help="run the study's frozen outcome analysis; refuses unless the gate passes")
     p.add_argument("dir", metavar="DIR", help="study directory (e.g. research/routes-v2)")
     p.add_argument("outcomes", metavar="OUTCOMES.jsonl", help=f"one JSON object per run ({doc_url('freeze.md')})")
     p.add_argument("--out", metavar="FILE", help="write the JSON result here (atomically) instead of stdout")
+    p.epilog = examples(
+        'anachron freeze analyze research/routes-v2 outcomes.jsonl --out analysis.json   # refused until the gate passes',
+    )
     p.set_defaults(func=run_analyze)
 
 

@@ -14,7 +14,7 @@ from anachron.store import load_corpus
 from anachron.core.jsonio import Record, dump_json
 from anachron.core.atomic import staged_output
 from anachron.cli.log_options import add_log_options, trace_records
-from anachron.cli.options import add_corpus_option, add_quiet_option, progress
+from anachron.cli.options import add_corpus_option, add_quiet_option, examples, progress
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -30,6 +30,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     add_corpus_option(parser, help="corpus directory, index or postgresql:// URL: its item ids are recognised in tool results")
     parser.add_argument("--out", required=True, metavar="TRACE.jsonl", help="the trace file to write (atomically)")
     add_quiet_option(parser)
+    parser.epilog = examples(
+        'anachron import --from openai-chat tests/data/importers/openai-chat.jsonl --as-of 2023-01-01 --sample-id-from id --out trace.jsonl',
+        'anachron score trace.jsonl',
+    )
     parser.set_defaults(func=run)
 
 

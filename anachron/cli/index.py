@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import argparse
 
+from anachron.cli.options import examples
 from anachron.core.docs import doc_url
 
 
@@ -35,6 +36,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     from anachron.cli.options import add_quiet_option
 
     add_quiet_option(parser)
+    parser.epilog = examples(
+        'anachron index corpus/v0 --out corpus.db',
+        'anachron search corpus.db --as-of 2022-06-01 "aster logistics"',
+    )
     parser.set_defaults(func=run)
 
 

@@ -8,7 +8,7 @@ import sys
 from pathlib import Path
 
 from anachron.core.docs import doc_url
-from anachron.cli.options import add_corpus_option, count, iso_date
+from anachron.cli.options import add_corpus_option, count, examples, iso_date
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -40,7 +40,13 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--init-timeout", type=float, default=120.0, metavar="SECONDS",
                         help="how long the harness may take to send its init event (default: 120)")
     parser.add_argument("--timeout", type=float, metavar="SECONDS", help="stop the harness after this long (default: none)")
-    parser.set_defaults(func=run)
+    parser.epilog = examples(
+        'python examples/stub_model.py --port 8765 --query "Aster Logistics revenue" --answer "Probability: 0.7" &',
+        'echo "Will Aster Logistics beat its full-year guidance?" > prompt.txt',
+        'anachron run responses --as-of 2021-06-30 --prompt prompt.txt --out runs/aster --base-url http://127.0.0.1:8765/v1 --model stub',
+        'anachron score runs/aster',
+    )
+    parser.set_defaults(func=run, directory_outputs=("out",))  # a new directory: made with its parents
 
 
 def run(args: argparse.Namespace) -> int:

@@ -27,11 +27,13 @@ __all__ = [
     "add_ranking_option",
     "count",
     "emit_csv",
+    "examples",
     "frozen_heap",
     "iso_date",
     "positive_count",
     "refuse_missing_directory",
     "refuse_output_input",
+    "stdout_to",
     "write_scores",
 ]
 
@@ -82,6 +84,26 @@ def progress(args: argparse.Namespace, unit: str, *, total: int | None = None):
     from anachron.output.progress import Progress
 
     return Progress(f"anachron {args.command}", unit, total=total, enabled=not getattr(args, "quiet", False))
+
+
+@contextlib.contextmanager
+def stdout_to(out: str | None) -> Iterator[None]:
+    """Send what the block prints to *out* (``--out FILE``: staged, so the file is complete or
+    untouched) or, without one, to standard output as it is printed."""
+    if out is None:
+        yield
+        return
+    from anachron.core.atomic import staged_output
+
+    with staged_output(out) as stream, contextlib.redirect_stdout(stream):
+        yield
+
+
+def examples(*lines: str) -> str:
+    """A command's help epilog: ``examples:`` and one command a line, shown as written
+    (:class:`anachron.cli.HelpFormatter` keeps an epilog that starts so unwrapped).  Each line
+    runs from a fresh clone, in order (tests/cli/test_help_examples.py parses every one)."""
+    return "examples:\n" + "".join(f"  {line}\n" for line in lines)
 
 
 def add_jobs_option(parser: argparse.ArgumentParser) -> None:
@@ -181,29 +203,41 @@ def refuse_output_input(args: argparse.Namespace, outputs: Sequence[str] = ("out
                 raise AnachronError(f"{option} names an input ({os.path.realpath(path)}): choose another path")
 
 
-def refuse_missing_directory(args: argparse.Namespace, outputs: Sequence[str] = ("out",)) -> None:
-    """Refuse an output (``--out``, or each option dest in *outputs*) whose directory does not exist.
+def refuse_missing_directory(
+    args: argparse.Namespace, outputs: Sequence[str] = ("out",), directories: Sequence[str] = ()
+) -> None:
+    """Refuse a file output (``--out``, or each option dest in *outputs*) whose directory does not exist.
 
-    The rule of every command: an output goes into a directory that exists.
-    A command makes nothing but its output, and a directory output (``demo
-    --out DIR``, ``serve --events-dir DIR``) is the output itself: it may be
-    new, but its parent must exist.  So a mistyped path is an error naming
-    the missing directory, never a tree of new directories.  A URL
-    (``index --to postgresql://...``) is no path.  Raises :class:`AnachronError`.
+    The rule of every command: a file output goes into a directory that
+    exists, so a mistyped path is an error naming the missing directory,
+    never a tree of new directories.  A directory output (the dests in
+    *directories*: ``demo --out DIR``, ``run --out RUNDIR``, ``serve
+    --events-dir DIR``, ``--figures DIR``) is a new directory by nature: the
+    command makes it with its missing parents (``runs/aster`` in a fresh
+    clone), so only a file standing where one of them should be is refused
+    here.  A URL (``index --to postgresql://...``) is no path.  Raises
+    :class:`AnachronError`.
 
     >>> refuse_missing_directory(argparse.Namespace(out="report.html"))
     >>> refuse_missing_directory(argparse.Namespace(out="/nonexistent/dir/x.html"))
     Traceback (most recent call last):
     anachron.core.errors.AnachronError: --out /nonexistent/dir/x.html: directory /nonexistent/dir does not exist; create it first
+    >>> refuse_missing_directory(argparse.Namespace(out="/nonexistent/runs/a"), directories=("out",))
     """
     for dest in outputs:
         value = getattr(args, dest, None)
         if not isinstance(value, str) or not value or "://" in value:
             continue
+        option = "--" + dest.replace("_", "-")
         parent = os.path.dirname(os.path.normpath(value)) or "."
+        if dest in directories:
+            while parent and not os.path.exists(parent) and os.path.dirname(parent) != parent:
+                parent = os.path.dirname(parent)  # the nearest existing ancestor: the one that must be a directory
+            if not parent or os.path.isdir(parent) or not os.path.exists(parent):
+                continue
+            raise AnachronError(f"{option} {value}: {parent} is not a directory")
         if os.path.isdir(parent):
             continue
-        option = "--" + dest.replace("_", "-")
         why = "is not a directory" if os.path.exists(parent) else "does not exist"
         raise AnachronError(f"{option} {value}: directory {parent} {why}; create it first")
 

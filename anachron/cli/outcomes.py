@@ -14,7 +14,9 @@ from anachron.core.errors import AnachronError
 from anachron.core.jsonio import dump_json
 from anachron.core.atomic import staged_output, write_files_atomic
 from anachron.core.stats.paired import check_options
-from anachron.cli.options import add_format_option, add_out_option, add_quiet_option, progress, refuse_output_input
+from anachron.cli.options import (
+    add_format_option, add_out_option, add_quiet_option, examples, progress, refuse_output_input,
+)
 
 _FLAGS = {"confidence": "--confidence", "n_resamples": "--resamples", "seed": "--seed", "ci_method": "--ci-method"}
 
@@ -54,7 +56,11 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--resamples", type=int, default=2000, metavar="B", help="bootstrap resamples (default: 2000)")
     parser.add_argument("--seed", type=int, default=0, metavar="S", help="random seed of the bootstrap (default: 0)")
     add_quiet_option(parser)
-    parser.set_defaults(func=run, output_options=("out", "html", "figures"))
+    parser.epilog = examples(
+        'anachron outcomes examples/outcomes/model-x.enforced.jsonl examples/outcomes/resolutions.jsonl --model-cutoffs examples/outcomes/model-cutoffs.json',
+        'anachron outcomes examples/outcomes/model-x.unrestricted.jsonl examples/outcomes/model-y.enforced.jsonl examples/outcomes/resolutions.jsonl --html outcomes.html',
+    )
+    parser.set_defaults(func=run, output_options=("out", "html", "figures"), directory_outputs=("figures",))
 
 
 def _scores(values: list[str]) -> dict[str | None, str]:

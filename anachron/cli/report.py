@@ -6,7 +6,7 @@ import argparse
 
 from anachron.core.errors import AnachronError
 from anachron.core.atomic import write_atomic
-from anachron.cli.options import add_corpus_option, add_quiet_option, progress
+from anachron.cli.options import add_corpus_option, add_quiet_option, examples, progress
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -42,7 +42,11 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                         help="bootstrap resamples of the comparison and of each run's mean (default: 10000)")
     parser.add_argument("--seed", type=int, default=0, metavar="S", help="seed of every bootstrap (default: 0)")
     add_quiet_option(parser)
-    parser.set_defaults(func=run, output_options=("out", "figures"))  # --figures DIR: its parent must exist
+    parser.epilog = examples(
+        'anachron report anachron-demo/unrestricted.jsonl anachron-demo/enforced.jsonl --out report.html   # after `anachron demo`',
+        'anachron report anachron-demo/enforced.jsonl --out enforced.html --figures figures',
+    )
+    parser.set_defaults(func=run, output_options=("out", "figures"), directory_outputs=("figures",))
 
 
 _FLAGS = {"confidence": "--confidence", "n_resamples": "--resamples", "seed": "--seed"}

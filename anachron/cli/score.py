@@ -26,7 +26,7 @@ from anachron.store import load_corpus
 from anachron.core.errors import AnachronError
 from anachron.cli.log_options import add_log_options, add_seal_options, sealed_tools, trace_records
 from anachron.cli.options import (
-    add_corpus_option, add_format_option, add_jobs_option, add_out_option, add_quiet_option, frozen_heap, progress, write_scores,
+    add_corpus_option, add_format_option, add_jobs_option, add_out_option, add_quiet_option, examples, frozen_heap, progress, write_scores,
 )
 from anachron.importers.run_dir import is_run_dir, read_run
 
@@ -55,6 +55,11 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     add_out_option(parser)
     add_jobs_option(parser)
     add_quiet_option(parser)
+    parser.epilog = examples(
+        'anachron score anachron-demo/unrestricted.jsonl            # after `anachron demo`',
+        'anachron score anachron-demo/enforced.jsonl --format csv --out enforced.csv',
+        'anachron score --from claude-code tests/data/importers/claude-code.jsonl --as-of 2023-01-01 --sealed-tools-from tests/data/importers/mcp.json',
+    )
     parser.set_defaults(func=run)
 
 

@@ -24,7 +24,7 @@ from anachron.core.seal import Declaration
 from anachron.output.stream import Addenda
 from anachron.timelock.events import load_events
 from anachron.timelock.run_trace import events_trace
-from anachron.cli.options import add_corpus_option, add_format_option, add_out_option, frozen_heap, iso_date, write_scores
+from anachron.cli.options import add_corpus_option, add_format_option, add_out_option, examples, frozen_heap, iso_date, write_scores
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -42,8 +42,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         help="sample id of the run (one log only; default: the log's file name without .jsonl)",
     )
     add_corpus_option(parser)
-    add_format_option(parser, extra=("jsonl",))
+    add_format_option(parser, extra=("jsonl", "csv"))  # csv: the rows of `score --format csv`, one writer
     add_out_option(parser)
+    parser.epilog = examples(
+        'anachron score-events runs/b/events.jsonl --as-of 2022-06-01   # a log `anachron serve` wrote',
+        'anachron score-events runs/b/events.jsonl --as-of 2022-06-01 --format csv --out events.csv',
+    )
     parser.set_defaults(func=run)
 
 

@@ -21,7 +21,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from anachron.cli.options import add_format_option, add_ranking_option, count, iso_date
+from anachron.cli.options import add_format_option, add_out_option, add_ranking_option, count, examples, iso_date, stdout_to
 
 DESCRIPTION = (
     "Show what the time lock would serve: the top k items for a query (or each query of a JSON Lines file of "
@@ -42,6 +42,11 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("-k", type=count, default=10, metavar="K", help="results per query (default: 10)")
     add_ranking_option(parser)
     add_format_option(parser)
+    add_out_option(parser)
+    parser.epilog = examples(
+        'anachron search corpus/v0 --as-of 2022-06-01 "aster logistics revenue"',
+        'anachron search corpus/v0 --as-of 2022-06-01 --mode unrestricted -k 3 --format json "cygnus robotics"',
+    )
     parser.set_defaults(func=run)
 
 
@@ -67,12 +72,19 @@ def _queries(args: argparse.Namespace) -> list[tuple[str, str]]:
 
 
 def run(args: argparse.Namespace) -> int:
-    from anachron.core.dates import format_date
-    from anachron.core.jsonio import dump_json
     from anachron.timelock import CorpusBackend, open_engine
 
     queries = _queries(args)  # every line checked before the corpus is opened
     backend = CorpusBackend(open_engine(args.corpus), ranking=args.ranking or "bm25")
+    with stdout_to(args.out):
+        _show(backend, queries, args)
+    return 0
+
+
+def _show(backend, queries: list[tuple[str, str]], args: argparse.Namespace) -> None:
+    from anachron.core.dates import format_date
+    from anachron.core.jsonio import dump_json
+
     out = sys.stdout
     for number, (_, query) in enumerate(queries):
         value = query.strip()  # as the lock strips a search's argument
@@ -89,7 +101,6 @@ def run(args: argparse.Namespace) -> int:
         for rank, (hit, result) in enumerate(zip(hits, results), 1):
             shown = f"{result['score']:.6f}" if isinstance(result['score'], float) else str(result['score'])
             out.write(f"  {rank:>3}  {shown:>12}  {result['publish_date']}  {hit.id}  {_one_line(hit.title)}\n")
-    return 0
 
 
 def _one_line(text: str, width: int = 80) -> str:

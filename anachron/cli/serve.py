@@ -21,7 +21,7 @@ from pathlib import Path
 
 from anachron import __version__
 from anachron.core.errors import AnachronError
-from anachron.cli.options import add_corpus_option, add_ranking_option, count, iso_date
+from anachron.cli.options import add_corpus_option, add_ranking_option, count, examples, iso_date
 
 
 class _Once(argparse.Action):
@@ -110,7 +110,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "when the corpus changes; 'never' loads every directory into memory (default: 32M)",
     )
     parser.add_argument("--http", metavar="[HOST:]PORT", help="serve streamable HTTP at /mcp instead of stdio (host default 127.0.0.1; port 0 picks one)")
-    parser.set_defaults(func=run, output_options=("events", "events_dir"))  # checked against the inputs (cli.options)
+    # checked against the inputs (cli.options); --events-dir is made with its parents
+    parser.epilog = examples(
+        'anachron serve --as-of 2022-06-01 --events-dir runs/a   # MCP over stdio (mcp extra); a new log each start',
+        'anachron serve --as-of 2022-06-01 --events runs/b/events.jsonl --max-calls 25 --http 127.0.0.1:8765',
+    )
+    parser.set_defaults(func=run, output_options=("events", "events_dir"), directory_outputs=("events_dir",))
 
 
 def size(text: str) -> int | None:
@@ -342,8 +347,8 @@ def new_events_file(directory: str) -> str:
 
 
 def _events_dir(directory: str) -> None:
-    """Make *directory* for event logs, if it is not there (its parent exists: the CLI refused a missing
-    one, anachron.cli.options.refuse_missing_directory); an error if it cannot be made."""
+    """Make *directory* for event logs and its missing parents, if it is not there (a directory output,
+    anachron.cli.options.refuse_missing_directory); an error if it cannot be made."""
     try:
         os.makedirs(directory, exist_ok=True)
     except OSError as exc:

@@ -16,7 +16,7 @@ import sys
 from anachron.core.errors import AnachronError
 from anachron.timelock.citations import load_answer, verify_citations
 from anachron.timelock.events import load_events
-from anachron.cli.options import add_corpus_option, iso_date
+from anachron.cli.options import add_corpus_option, add_out_option, examples, iso_date, stdout_to
 
 EXIT_FAILED = 1
 
@@ -36,6 +36,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         help="check the citations of every sample of a trace (e.g. from `anachron import`) against its own calls",
     )
     add_corpus_option(parser)
+    add_out_option(parser)
+    parser.epilog = examples(
+        "anachron verify-citations answer.json runs/b/events.jsonl   # an answer's citations against its run's log",
+        'anachron import --from openai-chat tests/data/importers/openai-chat.jsonl --as-of 2023-01-01 --sample-id-from id --out trace.jsonl',
+        'anachron verify-citations --trace trace.jsonl   # exit 1: one citation is dated after the cutoff',
+    )
     parser.set_defaults(func=run)
 
 
@@ -48,14 +54,15 @@ def run_trace(args: argparse.Namespace) -> int:
         raise AnachronError("--trace checks the citations and cutoff each sample carries: give no ANSWER.json, EVENTS.jsonl or --as-of")
     traces = load_traces(args.trace, load_corpus(args.corpus))
     checks = [(trace, check) for trace in traces for check in verify_trace_citations(trace)]
-    for trace, check in checks:
-        print(f"{'ok  ' if check.ok else 'FAIL'}  {trace.sample_id}  {check.citation.ref}: {check.reason}")
     failed = sum(1 for _, check in checks if not check.ok)
     uncited = sum(1 for trace in traces if not trace.citations)
-    print(
-        f"{len(checks)} citation(s) in {len(traces)} sample(s): {len(checks) - failed} verified, {failed} failed"
-        + (f"; {uncited} sample(s) cite nothing" if uncited else "")
-    )
+    with stdout_to(args.out):
+        for trace, check in checks:
+            print(f"{'ok  ' if check.ok else 'FAIL'}  {trace.sample_id}  {check.citation.ref}: {check.reason}")
+        print(
+            f"{len(checks)} citation(s) in {len(traces)} sample(s): {len(checks) - failed} verified, {failed} failed"
+            + (f"; {uncited} sample(s) cite nothing" if uncited else "")
+        )
     return EXIT_FAILED if failed else 0
 
 
@@ -70,14 +77,15 @@ def run(args: argparse.Namespace) -> int:
     citations = load_answer(args.answer)
     log = load_events(args.events)
     checks = verify_citations(citations, log, cutoff=cutoff)
-    for check in checks:
-        print(f"{'ok  ' if check.ok else 'FAIL'}  {check.citation.ref}: {check.reason}")
     failed = sum(1 for check in checks if not check.ok)
     shown_cutoff = cutoff or log.as_of
-    print(
-        f"{len(checks)} citation(s): {len(checks) - failed} verified, {failed} failed"
-        + (f" (cutoff {shown_cutoff})" if shown_cutoff else "")
-    )
+    with stdout_to(args.out):  # written when a citation fails too: exit status 1 says so
+        for check in checks:
+            print(f"{'ok  ' if check.ok else 'FAIL'}  {check.citation.ref}: {check.reason}")
+        print(
+            f"{len(checks)} citation(s): {len(checks) - failed} verified, {failed} failed"
+            + (f" (cutoff {shown_cutoff})" if shown_cutoff else "")
+        )
     if log.torn:
         print(f"warning: {log.torn}; checked against the {len(log.calls)} complete call(s) before it", file=sys.stderr)
     return EXIT_FAILED if failed else 0

@@ -57,8 +57,8 @@ class CompareCliTest(unittest.TestCase):
         status, out, err = self.compare(u, e)
         self.assertEqual((status, err), (0, ""))
         self.assertEqual(out, labelled(compare_modes(U, E), u, e).table() + "\n")
-        self.assertTrue(out.startswith(f"Paired mode comparison (n=5)\n  unrestricted run        {u}\n"
-                                       f"  enforced run            {e}\n  unrestricted mean TCLR  0.550\n"))
+        self.assertTrue(out.startswith(f"Paired mode comparison (n=5)\n  unrestricted run            {u}\n"
+                                       f"  enforced run                {e}\n  unrestricted mean TCLR      0.550\n"))
         status, out, err = self.compare(u, e, "--format", "json")
         self.assertEqual((status, err), (0, ""))
         self.assertEqual(out, dump_json(labelled(compare_modes(U, E), u, e).to_dict()))
@@ -83,7 +83,7 @@ class CompareCliTest(unittest.TestCase):
             "(https://github.com/anachron/anachron/blob/main/docs/metrics.md, 'Coverage')",
             "500 resamples are fewer than 1,000: the interval's ends are noisy"])
         status, table, _ = self.compare(u, e, "--ci-method", "bca", "--resamples", "500")
-        self.assertIn("\n  95% BCa bootstrap CI     [", table)
+        self.assertIn("\n  95% BCa bootstrap CI        [", table)
         self.assertTrue(table.endswith("\n  warning: 500 resamples are fewer than 1,000: the interval's ends are noisy\n"))
         # anachron-compare takes the same option.
         self.assertEqual(run_cli(u, e, "--ci-method", "bca", "--resamples", "500", entry=compare_main), (status, table, ""))

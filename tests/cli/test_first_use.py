@@ -13,7 +13,7 @@ from pathlib import Path
 
 from anachron import __version__
 from anachron.cli import compare_main
-from tests.support import ROOT, require_extra, run_cli
+from tests.support import ROOT, inspect_command, require_extra, run_cli
 
 
 class BareCommands(unittest.TestCase):
@@ -177,7 +177,7 @@ class TaskParameters(unittest.TestCase):
 
     def test_inspect_prints_one_line(self):
         done = subprocess.run(
-            ["inspect", "eval", "anachron/inspect/task.py@anachron", "-T", "k=abc", "--model", "anachron/naive"],
+            [*inspect_command(), "eval", "anachron/inspect/task.py@anachron", "-T", "k=abc", "--model", "anachron/naive"],
             cwd=ROOT, capture_output=True, text=True, timeout=300,
             env={**os.environ, "PYTHONPATH": str(ROOT), "COLUMNS": "200", "INSPECT_LOG_DIR": tempfile.gettempdir()},
         )

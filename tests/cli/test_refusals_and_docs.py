@@ -19,7 +19,7 @@ import unittest
 from pathlib import Path
 
 from anachron.cli import build_parser
-from tests.support import ROOT, require_extra, run_cli
+from tests.support import ROOT, inspect_command, require_extra, run_cli
 
 TMP: tempfile.TemporaryDirectory | None = None
 DEMO: Path | None = None
@@ -68,8 +68,8 @@ class ComparedRuns(unittest.TestCase):
         status, out, err = compare(u, e)
         self.assertEqual((status, err), (0, ""))
         lines = out.split("\n")
-        self.assertEqual(lines[1], f"  unrestricted run        {u} (unrestricted, model anachron/naive, corpus v0 (bundled))")
-        self.assertEqual(lines[2], f"  enforced run            {e} (enforced, model anachron/naive, corpus v0 (bundled))")
+        self.assertEqual(lines[1], f"  unrestricted run            {u} (unrestricted, model anachron/naive, corpus v0 (bundled))")
+        self.assertEqual(lines[2], f"  enforced run                {e} (enforced, model anachron/naive, corpus v0 (bundled))")
         self.assertNotIn("swapped", out)
         self.assertNotIn("different models", out)
 
@@ -153,7 +153,7 @@ class ComparedRuns(unittest.TestCase):
         e = write(d / "e.json", dict.fromkeys(tclr, 0.0))
         status, out, err = compare(u, e)
         self.assertEqual((status, err), (0, ""))
-        self.assertIn(f"  unrestricted run        {u}\n", out)  # a plain file says nothing of its run
+        self.assertIn(f"  unrestricted run            {u}\n", out)  # a plain file says nothing of its run
         self.assertNotIn("swapped", out)
 
     def test_score_json_modes_are_checked(self):
@@ -245,7 +245,7 @@ class MistypedNames(unittest.TestCase):
     def test_inspect_eval_prints_one_line(self):
         require_extra("inspect_ai", "inspect")
         done = subprocess.run(
-            ["inspect", "eval", "anachron/anachron", "--model", "anachron/naiv", "--limit", "1"],
+            [*inspect_command(), "eval", "anachron/anachron", "--model", "anachron/naiv", "--limit", "1"],
             cwd=TMP.name, capture_output=True, text=True, timeout=300,
             env={**os.environ, "PYTHONPATH": str(ROOT), "COLUMNS": "200", "INSPECT_LOG_DIR": TMP.name},
         )
@@ -275,15 +275,26 @@ OUTPUTS = {
     ("outcomes", "--out"): ["outcomes", "p.jsonl", "r.jsonl", "--out", "{path}"],
     ("outcomes", "--html"): ["outcomes", "p.jsonl", "r.jsonl", "--html", "{path}"],
     ("outcomes", "--figures"): ["outcomes", "p.jsonl", "r.jsonl", "--figures", "{path}"],
+    ("compare", "--out"): ["compare", "u.json", "e.json", "--out", "{path}"],
+    ("search", "--out"): ["search", "corpus", "--as-of", "2022-06-01", "q", "--out", "{path}"],
+    ("verify-citations", "--out"): ["verify-citations", "--trace", "t.jsonl", "--out", "{path}"],
+    ("bank run", "--out"): ["bank", "run", "--system", "respect", "--out", "{path}"],
 }
 
+# The outputs that are a directory: made with their parents (docs/formats.md).
+DIRECTORY_OUTPUTS = {("demo", "--out"), ("bank filings", "--out"), ("serve", "--events-dir"), ("run", "--out"),
+                     ("report", "--figures"), ("outcomes", "--figures")}
 
-def output_options() -> set[tuple[str, str]]:
-    """(command, option) of every option of the CLI that names an output (its dest in output_options)."""
+
+def output_options(directories: bool = False) -> set[tuple[str, str]]:
+    """(command, option) of every option of the CLI that names an output (its dest in output_options),
+    or with *directories* every one that names a directory output (its dest in directory_outputs)."""
     found = set()
 
     def walk(parser: argparse.ArgumentParser, name: str) -> None:
         outputs = parser.get_default("output_options") or ("out",)
+        if directories:
+            outputs = parser.get_default("directory_outputs") or ()
         for action in parser._actions:
             if isinstance(action, argparse._SubParsersAction):
                 for sub, child in action.choices.items():
@@ -300,16 +311,49 @@ class MissingOutputDirectory(unittest.TestCase):
 
     def test_every_output_option_is_covered(self):
         self.assertEqual(output_options(), set(OUTPUTS))
+        self.assertEqual(output_options(directories=True), DIRECTORY_OUTPUTS)
 
-    def test_every_command_refuses_a_missing_directory(self):
+    def test_every_file_output_refuses_a_missing_directory(self):
         missing = Path(scratch(), "nonexistent", "dir")
         for key, argv in OUTPUTS.items():
+            if key in DIRECTORY_OUTPUTS:
+                continue
             with self.subTest(command=key):
                 path = str(missing / "x.out")
                 status, out, err = run_cli(*[path if a == "{path}" else a for a in argv])
                 self.assertEqual((status, out), (2, ""))
                 self.assertEqual(err, f"anachron: {key[1]} {path}: directory {missing} does not exist; create it first\n")
                 self.assertFalse(missing.parent.exists())
+
+    def test_a_directory_output_in_a_missing_directory_is_not_refused_for_it(self):
+        # The command goes on to its own checks (here a missing input), never to the directory rule.
+        missing = Path(scratch(), "nonexistent", "dir")
+        for key in DIRECTORY_OUTPUTS:
+            with self.subTest(command=key):
+                argv = [str(missing / "x") if a == "{path}" else a for a in OUTPUTS[key]]
+                if key in {("demo", "--out"), ("serve", "--events-dir")}:  # never start the server or the demo
+                    argv += ["--corpus", str(missing / "no-corpus")]
+                if key == ("bank filings", "--out"):
+                    argv += ["--facts", str(missing / "no-facts.jsonl")]
+                status, out, err = run_cli(*argv)
+                self.assertEqual(status, 2)
+                self.assertNotIn("create it first", err)
+
+    def test_a_directory_output_is_made_with_its_parents(self):
+        target = Path(scratch(), "runs", "deeper", "demo")
+        status, out, err = run_cli("demo", "--out", str(target))
+        self.assertEqual(status, 0, err)
+        self.assertTrue((target / "enforced.json").is_file())
+
+    def test_a_file_where_a_directory_output_should_go(self):
+        blocker = Path(scratch(), "blocker")
+        blocker.write_text("x")
+        for key in DIRECTORY_OUTPUTS:
+            with self.subTest(command=key):
+                path = str(blocker / "sub" / "x")
+                status, out, err = run_cli(*[path if a == "{path}" else a for a in OUTPUTS[key]])
+                self.assertEqual((status, out), (2, ""))
+                self.assertEqual(err, f"anachron: {key[1]} {path}: {blocker} is not a directory\n")
 
     def test_a_file_where_the_directory_should_be(self):
         blocker = Path(scratch(), "file")
@@ -331,6 +375,50 @@ class MissingOutputDirectory(unittest.TestCase):
             status, out, err = run_cli("score", str(DEMO / "enforced.jsonl"), "--out", "scores.txt")
             self.assertEqual(status, 0, err)
             self.assertTrue(Path("scores.txt").is_file())
+
+
+class OutputToAFile(unittest.TestCase):
+    """compare, search, verify-citations and bank run take --out as score does: the bytes of stdout,
+    written whole, and on bad input no file."""
+
+    def commands(self, where: Path) -> dict[str, list[str]]:
+        trace = where / "t.jsonl"
+        trace.write_text(json.dumps({"sample_id": "s", "as_of": "2022-06-01", "citations": ["fin-001", "fin-005"],
+                                     "interactions": [{"tool": "search", "query": "aster", "returned": ["fin-001"]}]}) + "\n")
+        return {
+            "compare": ["compare", str(DEMO / "unrestricted.json"), str(DEMO / "enforced.json"), "--resamples", "200"],
+            "search": ["search", str(ROOT / "corpus" / "v0"), "--as-of", "2022-06-01", "aster", "--format", "json"],
+            "verify-citations": ["verify-citations", "--trace", str(trace)],
+            "bank run": ["bank", "run", "--system", "ignore", "--format", "csv"],
+        }
+
+    def test_the_file_holds_what_stdout_would(self):
+        where = scratch()
+        for name, argv in self.commands(where).items():
+            with self.subTest(command=name):
+                status, shown, err = run_cli(*argv)
+                self.assertTrue(shown)
+                target = where / f"{name}.out"
+                self.assertEqual(run_cli(*argv, "--out", str(target)), (status, "", err))
+                self.assertEqual(target.read_text(encoding="utf-8"), shown)
+
+    def test_bad_input_writes_no_file(self):
+        where = scratch()
+        bad = where / "bad.json"
+        bad.write_text("{")
+        for name, argv in self.commands(where).items():
+            with self.subTest(command=name):
+                argv = [str(bad) if a.endswith(("enforced.json", "t.jsonl")) else a for a in argv]
+                if name == "search":
+                    argv[1] = str(bad)
+                if name == "bank run":
+                    argv += ["--bank", str(bad)]
+                target = where / f"{name}.out"
+                status, out, err = run_cli(*argv, "--out", str(target))
+                self.assertEqual((status, out), (2, ""))
+                self.assertEqual(err.count("\n"), 1, err)
+                self.assertFalse(target.exists())
+                self.assertEqual(sorted(os.listdir(where)), ["bad.json", "t.jsonl"])  # no staged file left behind
 
 
 @contextlib.contextmanager

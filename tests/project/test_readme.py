@@ -73,19 +73,24 @@ class ReportSays(unittest.TestCase):
 
 
 class DirectoryOutputs(unittest.TestCase):
-    """docs/formats.md: a directory output may be new, but its parent must exist; a file there is refused."""
+    """docs/formats.md: a directory output is made with its missing parents; a file in its way is refused."""
 
-    def test_report_figures_makes_no_missing_parent(self):
+    def test_report_figures_makes_its_missing_parents(self):
         with tempfile.TemporaryDirectory() as tmp:
             demo = Path(tmp, "demo")
             self.assertEqual(run_cli("demo", "--out", str(demo))[0], 0)
-            missing = Path(tmp, "nonexistent", "dir")
+            figures = Path(tmp, "new", "dir", "figs")
             status, out, err = run_cli("report", str(demo / "enforced.jsonl"), "--out", str(Path(tmp, "r.html")),
-                                       "--figures", str(missing / "figs"))
+                                       "--figures", str(figures))
+            self.assertEqual(status, 0, err)
+            self.assertTrue((figures / "figures.json").is_file())
+            blocker = Path(tmp, "file")
+            blocker.write_text("x", encoding="utf-8")
+            status, out, err = run_cli("report", str(demo / "enforced.jsonl"), "--out", str(Path(tmp, "r2.html")),
+                                       "--figures", str(blocker / "figs"))
             self.assertEqual((status, out), (2, ""))
-            self.assertEqual(err, f"anachron: --figures {missing / 'figs'}: directory {missing} does not exist; create it first\n")
-            self.assertFalse(missing.parent.exists())
-            self.assertFalse(Path(tmp, "r.html").exists())
+            self.assertEqual(err, f"anachron: --figures {blocker / 'figs'}: {blocker} is not a directory\n")
+            self.assertFalse(Path(tmp, "r2.html").exists())
 
     def test_bank_filings_into_a_file_is_one_line(self):
         with tempfile.TemporaryDirectory() as tmp:

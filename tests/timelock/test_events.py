@@ -121,6 +121,21 @@ class ScoreEventsTest(LogFiles, unittest.TestCase):
         self.assertEqual(sample["query_intent_leaks"], 1)
         self.assertEqual(sample["failed_calls"], {"refused": 1, "exhausted": 0, "error": 1})
 
+    def test_csv_rows_are_those_of_score_csv_of_the_equivalent_trace(self):
+        import csv
+        import io
+
+        log = self.write("run.jsonl", RUN_RECORDS)
+        trace = self.write("trace.jsonl", [EQUIVALENT_TRACE])
+        status, out, err = run_cli("score-events", log, "--as-of", "2022-06-01", "--format", "csv")
+        self.assertEqual(status, 0, err)
+        served = list(csv.DictReader(io.StringIO(out)))
+        scored = list(csv.DictReader(io.StringIO(run_cli("score", trace, "--format", "csv")[1])))
+        self.assertEqual(len(served), 1)
+        self.assertEqual(served[0].pop("seal_status"), "lock-only")  # the lock's own log gives no verdict
+        scored[0].pop("seal_status")
+        self.assertEqual(served, scored)
+
     def test_a_version_1_log_reads_its_rejected_calls_as_refused_or_exhausted(self):
         v1 = [dict(start(), format="anachron-events/1"),
               dict(call(1, arguments={"query": "q3 2023", "as_of": "2030-01-01"}, error="unexpected argument(s) 'as_of'"),

@@ -100,9 +100,8 @@ class ModeComparison:
         return [row]
 
     def table_rows(self) -> list[tuple[str, int, str]]:
-        """(label, label width, value): the widths give the published table shape."""
+        """(label, label width, value): one width, the longest label's, so the values form one column."""
         name = "TCLR" if self.metric == "tclr" else self.metric
-        mean_width = max(22, len(f"unrestricted mean {name}"))  # longer metric names stay aligned
         if self.relative_reduction is not None:
             relative = f"{self.relative_reduction * 100:.1f}%"
         else:
@@ -113,16 +112,18 @@ class ModeComparison:
         else:
             relative_ci = f"[{self.relative_ci_low * 100:.1f}%, {self.relative_ci_high * 100:.1f}%]"
         kind = "paired bootstrap" if self.ci_method == "percentile" else "BCa bootstrap"
-        return [
-            (f"unrestricted mean {name}", mean_width, f"{self.unrestricted_mean:.3f}"),
-            (f"enforced mean {name}", mean_width, f"{self.enforced_mean:.3f}"),
-            ("mean reduction", 23, _signed(self.mean_reduction)),
-            (f"{self.confidence * 100:.10g}% {kind} CI", 23, f"[{_signed(self.ci_low)}, {_signed(self.ci_high)}]"),
-            ("relative reduction", 23, relative),
-            ("relative reduction CI", 23, relative_ci),
-            ("improved / worsened / tied", 26, f"{self.improved} / {self.worsened} / {self.tied}"),
-            ("exact sign-test p", 24, _format_p(self.sign_test_p, self.sign_test_log10_p)),
+        rows = [
+            (f"unrestricted mean {name}", f"{self.unrestricted_mean:.3f}"),
+            (f"enforced mean {name}", f"{self.enforced_mean:.3f}"),
+            ("mean reduction", _signed(self.mean_reduction)),
+            (f"{self.confidence * 100:.10g}% {kind} CI", f"[{_signed(self.ci_low)}, {_signed(self.ci_high)}]"),
+            ("relative reduction", relative),
+            ("relative reduction CI", relative_ci),
+            ("improved / worsened / tied", f"{self.improved} / {self.worsened} / {self.tied}"),
+            ("exact sign-test p", _format_p(self.sign_test_p, self.sign_test_log10_p)),
         ]
+        width = max(len(label) for label, _ in rows)
+        return [(label, width, value) for label, value in rows]
 
     def method_rows(self) -> list[tuple[str, int, str]]:
         """What made the figures: the metric, the resamples and the seed (shown in HTML)."""
@@ -139,10 +140,12 @@ class ModeComparison:
     def table(self) -> str:
         """The human-readable report, one figure a line (no trailing newline)."""
         lines = [f"Paired mode comparison (n={self.n})"]
+        rows = self.table_rows()
+        width = rows[0][1]  # every value starts in one column, the run labels' too
         for side, label in (("unrestricted", self.unrestricted_label), ("enforced", self.enforced_label)):
             if label is not None:
-                lines.append(f"  {side + ' run':<22}  {label}")
-        lines += [f"  {label:<{width}}  {value}" for label, width, value in self.table_rows()]
+                lines.append(f"  {side + ' run':<{width}}  {label}")
+        lines += [f"  {label:<{width}}  {value}" for label, _, value in rows]
         lines += [f"  warning: {warning}" for warning in self.warnings]
         return "\n".join(lines)
 

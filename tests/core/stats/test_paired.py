@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import dataclasses
 import inspect
 import json
 import math
 import random
+import re
 import statistics
 import unittest
 from decimal import Decimal
@@ -107,19 +109,19 @@ class TableTest(unittest.TestCase):
     U = {**{f"i{j}": v for j, v in enumerate([1, 1, 1, 1, 0.5, 0.5, 0.5])}, "t0": 1.0, **{f"t{j}": 0 for j in range(1, 20)}}
     E = {**{f"i{j}": 0 for j in range(7)}, "t0": 1.0, **{f"t{j}": 0 for j in range(1, 20)}}
 
-    def test_table_has_the_published_shape(self):
+    def test_table_values_form_one_column(self):
         report = compare_modes(self.U, self.E, seed=0)
         lines = report.table().split("\n")
         expected = [
             "Paired mode comparison (n=27)",
-            "  unrestricted mean TCLR  0.241",
-            "  enforced mean TCLR      0.037",
-            "  mean reduction           +0.204",
+            "  unrestricted mean TCLR      0.241",
+            "  enforced mean TCLR          0.037",
+            "  mean reduction              +0.204",
             None,  # the CI: numbers depend on the resamples, checked below
-            "  relative reduction       84.6%",
+            "  relative reduction          84.6%",
             None,  # its CI, checked below
             "  improved / worsened / tied  7 / 0 / 20",
-            "  exact sign-test p         0.0156",
+            "  exact sign-test p           0.0156",
             "  warning: n = 27 is below 30: the interval's coverage is approximate "
             "(https://github.com/anachron/anachron/blob/main/docs/metrics.md, 'Coverage')",
             "  warning: 1 of 10,000 resamples had an unrestricted mean of 0 and no relative reduction; its interval is over the others",
@@ -128,9 +130,21 @@ class TableTest(unittest.TestCase):
         for line, want in zip(lines, expected):
             if want is not None:
                 self.assertEqual(line, want)
-        self.assertRegex(lines[4], r"^  95% paired bootstrap CI  \[\+0\.\d{3}, \+0\.\d{3}\]$")
-        self.assertEqual(lines[4], f"  95% paired bootstrap CI  [+{report.ci_low:.3f}, +{report.ci_high:.3f}]")
-        self.assertEqual(lines[6], f"  relative reduction CI    [{report.relative_ci_low * 100:.1f}%, {report.relative_ci_high * 100:.1f}%]")
+        self.assertRegex(lines[4], r"^  95% paired bootstrap CI     \[\+0\.\d{3}, \+0\.\d{3}\]$")
+        self.assertEqual(lines[4], f"  95% paired bootstrap CI     [+{report.ci_low:.3f}, +{report.ci_high:.3f}]")
+        self.assertEqual(lines[6], f"  relative reduction CI       [{report.relative_ci_low * 100:.1f}%, {report.relative_ci_high * 100:.1f}%]")
+        # The longest label sets the column: two spaces after it, and every value starts there.
+        starts = {re.match(r"  .+?  +(?=\S)", line).end() for line in lines[1:9]}
+        self.assertEqual(starts, {2 + len("improved / worsened / tied") + 2})
+
+    def test_run_labels_share_the_value_column(self):
+        report = dataclasses.replace(compare_modes(self.U, self.E, n_resamples=100), unrestricted_label="u.json",
+                                     enforced_label="e.json", metric="survivorship_leaks")
+        lines = report.table().split("\n")
+        column = 2 + len("unrestricted mean survivorship_leaks") + 2
+        self.assertEqual(lines[1], "  unrestricted run".ljust(column) + "u.json")
+        self.assertEqual(lines[2], "  enforced run".ljust(column) + "e.json")
+        self.assertEqual({re.match(r"  .+?  +(?=\S)", line).end() for line in lines[3:11]}, {column})
 
     def test_figures(self):
         report = compare_modes(self.U, self.E)
@@ -156,7 +170,7 @@ class TableTest(unittest.TestCase):
 
     def test_confidence_and_metric_labels(self):
         table = compare_modes(self.U, self.E, confidence=0.9, n_resamples=100).table()
-        self.assertIn("\n  90% paired bootstrap CI  [", table)
+        self.assertIn("\n  90% paired bootstrap CI     [", table)
         counts = {k: int(v > 0.6) for k, v in self.U.items()}
         zero = {k: 0 for k in self.U}
         table = compare_modes(counts, zero, metric="survivorship_leaks", n_resamples=100).table()
@@ -167,9 +181,9 @@ class TableTest(unittest.TestCase):
         report = compare_modes(zero, {"a": 0.5, "b": 0.0}, n_resamples=100)
         self.assertIsNone(report.relative_reduction)
         self.assertIsNone(report.to_dict()["relative_reduction"])
-        self.assertIn("  relative reduction       n/a (unrestricted mean is 0)", report.table())
+        self.assertIn("  relative reduction          n/a (unrestricted mean is 0)", report.table())
         self.assertEqual((report.improved, report.worsened, report.tied), (0, 1, 1))
-        self.assertIn("  mean reduction           -0.250\n", report.table())
+        self.assertIn("  mean reduction              -0.250\n", report.table())
 
     def test_a_ratio_beyond_every_float_is_not_reported_and_says_why(self):
         # mean(u) = 5e-324 / n beside differences near -1: mean(d) / mean(u) is about -1e323 * n.
@@ -203,8 +217,8 @@ class TableTest(unittest.TestCase):
         exact_log10 = (1 - 2000) * math.log10(2)  # p = 2 / 2**2000
         self.assertAlmostEqual(report.sign_test_log10_p, exact_log10, places=9)
         mantissa = 10 ** (exact_log10 - math.floor(exact_log10))
-        self.assertIn(f"\n  exact sign-test p         {mantissa:.2f}e{math.floor(exact_log10)}\n", report.table())
-        self.assertIn("p         1.82e-12\n", compare_modes(*pairs_with(40, 0, 0), n_resamples=100).table())
+        self.assertIn(f"\n  exact sign-test p           {mantissa:.2f}e{math.floor(exact_log10)}\n", report.table())
+        self.assertIn("p           1.82e-12\n", compare_modes(*pairs_with(40, 0, 0), n_resamples=100).table())
 
 
 # -- the exact sign test -------------------------------------------------------------------
