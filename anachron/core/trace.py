@@ -47,7 +47,10 @@ from anachron.core.dates import iso_moment, known_at
 from anachron.core.frozen import maker
 from anachron.core.search import MODES
 
-__all__ = ["STATUSES", "ReturnedItem", "Interaction", "Trace", "check_traces", "iter_traces", "parse_traces", "load_traces"]
+__all__ = [
+    "STATUSES", "ReturnedItem", "Interaction", "Trace", "check_traces", "iter_traces", "parse_traces", "load_traces",
+    "no_trace_record", "some_records",
+]
 
 # ok: the tool ran and its result (even an empty one) reached the agent;
 # refused: the lock refused the call (bad or extra arguments, an unknown id,
@@ -617,5 +620,21 @@ def warnings_of(f: Fields) -> tuple[str, ...]:
 
 
 def load_traces(path: str | os.PathLike[str], corpus: Corpus) -> list[Trace]:
-    """Read and validate a trace file (JSON Lines)."""
-    return parse_traces(read_records(path), corpus)
+    """Read and validate a trace file (JSON Lines); a file with no record is an error (:func:`no_trace_record`)."""
+    return parse_traces(some_records(read_records(path), path), corpus)
+
+
+def no_trace_record(path: str | os.PathLike[str]) -> AnachronError:
+    """The error for a trace file with no record (empty, or blank lines only): scored, it would be a
+    clean run of no sample, "mean TCLR n/a"; it is more likely the wrong file or a writer that never wrote."""
+    return AnachronError(f"{path}: no trace record", file=path)
+
+
+def some_records(records: Iterable[Record], path: str | os.PathLike[str]) -> Iterator[Record]:
+    """*records*, one at a time, then :func:`no_trace_record` for *path* when there was none."""
+    empty = True
+    for record in records:
+        empty = False
+        yield record
+    if empty:
+        raise no_trace_record(path)
