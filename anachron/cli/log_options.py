@@ -17,6 +17,7 @@ from anachron.core.dates import parse_date
 from anachron.core.seal import Declaration
 from anachron.core.errors import AnachronError
 from anachron.core.jsonio import Record, read_json, stream_records
+from anachron.core.trace import some_records
 from anachron.cli.options import iso_date
 
 
@@ -151,7 +152,7 @@ def trace_records(args: argparse.Namespace, corpus: Corpus) -> Iterator[Record]:
             raise AnachronError("--as-of-field reads logs: give --from FORMAT")
         if len(logs) != 1:
             raise AnachronError("a trace is one file: give one TRACE.jsonl, or --from FORMAT for logs")
-        return stream_records(logs[0])  # one record at a time, when the stream reaches it
+        return some_records(stream_records(logs[0]), logs[0])  # one at a time; an empty file is refused
     from anachron.importers import Options, import_logs
 
     if sum(v is not None for v in (args.as_of, args.as_of_map, args.as_of_field)) > 1:

@@ -68,6 +68,8 @@ def run(args: argparse.Namespace) -> int:
         for path in args.runs:
             loaded = load_input(path, corpus=args.corpus)
             if isinstance(loaded, Run):
+                if not loaded.results:  # (Inspect logs of no sample) a run's mean needs one: say which input has none
+                    raise AnachronError(f"{path}: no sample to report", file=path)
                 runs.append(loaded)
             elif bank is not None:
                 raise AnachronError(f"{path}: a second bank score card; give one")

@@ -22,7 +22,7 @@ from anachron.store import load_corpus
 from anachron.core.errors import AnachronError
 from anachron.core.seal import Declaration
 from anachron.output.stream import Addenda
-from anachron.timelock.events import load_events
+from anachron.timelock.events import load_scored_events
 from anachron.timelock.run_trace import events_trace
 from anachron.cli.options import add_corpus_option, add_format_option, add_out_option, examples, frozen_heap, iso_date, write_scores
 
@@ -62,7 +62,7 @@ def run(args: argparse.Namespace) -> int:
     def records() -> Iterator[tuple[str, dict]]:
         # One log in memory at a time: each is converted, scored and written before the next is read.
         for path in args.events:
-            log = load_events(path)
+            log = load_scored_events(path)  # an empty file is refused, never a clean run
             sample_id = args.sample_id if args.sample_id is not None else Path(path).name.removesuffix(".jsonl")
             yield path, events_trace(log, corpus, sample_id=sample_id, as_of=as_of)
             addenda.fields["protocol_errors"] += len(log.protocol_errors)

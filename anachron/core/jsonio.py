@@ -5,6 +5,8 @@ parsed strictly: duplicate keys, NaN and Infinity are errors (the standard
 library accepts all three silently), and every error names the file and, for
 JSON Lines, the line.
 
+A leading UTF-8 byte order mark (written by Windows editors) is dropped by every reader here.
+
 JSON Lines are split on ``\\n`` only (a trailing ``\\r`` is dropped):
 ``str.splitlines`` would also split on U+2028 and friends, which JSON allows
 unescaped inside strings, and would shift every later line number.
@@ -202,10 +204,13 @@ def _unreadable(path: str | os.PathLike[str], exc: OSError) -> AnachronError:
     return AnachronError(f"{path}: cannot read: {exc.strerror}", file=path)
 
 
+_BOM = "\ufeff"  # a byte order mark opening a file is no part of its JSON (str.strip keeps it)
+
+
 def _read_text(path: str | os.PathLike[str]) -> str:
     try:
         with open(path, encoding="utf-8", newline="") as fh:
-            return fh.read()
+            return fh.read().removeprefix(_BOM)
     except UnicodeDecodeError as exc:
         raise AnachronError(f"{path}: not UTF-8 text (byte {exc.start})", file=path) from None
     except OSError as exc:
@@ -311,6 +316,8 @@ def _record(path: str | os.PathLike[str], raw: bytes, offset: int, where: str, n
     except UnicodeDecodeError as exc:
         raise AnachronError(f"{path}: not UTF-8 text (byte {offset + exc.start})", file=path, line=number) from None
     line = line.removesuffix("\n").removesuffix("\r")
+    if offset == 0:
+        line = line.removeprefix(_BOM)
     if not line.strip():
         return None
     obj = parse_json(line, where, file=path, line=number)

@@ -30,6 +30,8 @@ gathered into the run summary.
 from __future__ import annotations
 
 import datetime as _dt
+import difflib
+import functools
 import html
 import os
 from dataclasses import dataclass, field
@@ -37,14 +39,18 @@ from typing import Any, Iterable, Iterator, Mapping
 
 from anachron.core.jsonio import Record, read_records, record_location
 from anachron.core.validate import Fields
-from anachron.core.errors import AnachronError, describe
+from anachron.core.errors import AnachronError, describe, did_you_mean
 from anachron.core.attribution import DATE_FIELDS, Attribution, attribute, evidence_of
 from anachron.core.query_intent import DateReference, fixed_references
 from anachron.core.corpus import Corpus
 from anachron.core.dates import iso_moment, known_at
 from anachron.core.frozen import maker
+from anachron.core.search import MODES
 
-__all__ = ["STATUSES", "ReturnedItem", "Interaction", "Trace", "check_traces", "iter_traces", "parse_traces", "load_traces"]
+__all__ = [
+    "STATUSES", "ReturnedItem", "Interaction", "Trace", "check_traces", "iter_traces", "parse_traces", "load_traces",
+    "no_trace_record", "some_records",
+]
 
 # ok: the tool ran and its result (even an empty one) reached the agent;
 # refused: the lock refused the call (bad or extra arguments, an unknown id,
@@ -56,6 +62,13 @@ __all__ = ["STATUSES", "ReturnedItem", "Interaction", "Trace", "check_traces", "
 STATUSES = ("ok", "refused", "exhausted", "error", "unrecorded")
 
 _TRACE_FIELDS = ("sample_id", "as_of", "mode", "interactions", "answer", "citations", "warnings")
+_CALL_FIELDS = ("tool", "query", "status", "returned", "target", "time", "command", "retrieval", "receipt")
+_CALL_FIELD_SET = frozenset(_CALL_FIELDS)
+# Extra fields are allowed (an adapter's audit fields), but one a letter or two from a known field
+# that the object lacks is a typo, refused: a misspelt "returned" would otherwise read as an empty result.
+NEAR_MISS = 0.8  # difflib's ratio: "retuned" is 0.93 from "returned", "statsu" 0.83 from "status"
+# Extra names that are near a known field but are common extensions, never typos ("model" is near "mode").
+EXTENSION_NAMES = frozenset({"model"})
 WARNING_CHARS = 500  # of one importer warning kept: a warning is one line of a table
 
 
@@ -326,8 +339,12 @@ def _interaction(
     if not isinstance(tool, str):
         Fields(f"{label} interactions[{number}]", obj).text("tool", nonempty=False)  # raises: missing or mistyped
     # as called: a lock logs (and refuses) a call to any name
+    if not _CALL_FIELD_SET.issuperset(obj):
+        _check_near_misses(Fields(f"{label} interactions[{number}]", obj), _CALL_FIELDS)
     query = obj.get("query")
     status = obj.get("status", "ok")
+    if status == "ok" and "returned" not in obj and obj.get("retrieval", True) is True:
+        status = "unrecorded"  # no result field is no known result: an empty one is "returned": []
     returned = obj.get("returned", [])
     if (
         (query is not None and not isinstance(query, str))
@@ -361,6 +378,24 @@ def _interaction(
         tool=tool, query=query, returned=resolved, status=status, target=target, time=now, command=command,
         retrieval=retrieval, receipt=receipt,
     )
+
+
+def _check_near_misses(f: Fields, known: tuple[str, ...]) -> None:
+    """Refuse an unknown field of *f* a letter or two from a known one the object lacks, naming the likely one."""
+    absent = tuple(name for name in known if name not in f.obj)
+    for name in f.obj:
+        if name not in known:
+            close = _near_miss(name, absent)
+            if close is not None:
+                raise AnachronError(f"{f.where}: unknown field {name!r} (did you mean {close!r}?)")
+
+
+@functools.lru_cache(maxsize=4096)  # an adapter's extra fields recur on every call of a log
+def _near_miss(name: str, absent: tuple[str, ...]) -> str | None:
+    if name in EXTENSION_NAMES:
+        return None
+    close = difflib.get_close_matches(name, absent, n=1, cutoff=NEAR_MISS)
+    return close[0] if close else None
 
 
 def _known_ids(returned: list, cache: dict[str, ReturnedItem]) -> tuple[ReturnedItem, ...] | None:
@@ -522,6 +557,7 @@ def _trace(
 ) -> Trace:
     label = f"{where} (sample {sample_id})"
     f = Fields(label, obj)
+    _check_near_misses(f, _TRACE_FIELDS)
     cache = resolved if resolved is not None else {}
     sample = corpus.samples.get(sample_id)
     as_of = f.date("as_of", nullable=True)
@@ -532,18 +568,35 @@ def _trace(
     elif sample is not None and sample.as_of != as_of:
         raise f.error("as_of", f"{as_of} disagrees with the corpus sample's as_of {sample.as_of}")
     mode = obj.get("mode")
-    if mode is not None and (not isinstance(mode, str) or not mode):
-        raise f.error("mode", f"expected a non-empty string, got {describe(mode)}")
+    if mode is not None and mode not in MODES:
+        raise f.error("mode", f"{describe(mode)} is not one of {', '.join(MODES)}{_hint(did_you_mean(mode, MODES))}")
     interactions = f.list("interactions")
     dates: dict[str, tuple[tuple[_dt.date, _dt.date], _Place]] = {}
     parsed = tuple(_interaction(label, i, entry, corpus, cache, dates, singles) for i, entry in enumerate(interactions))
+    unreturned = [i for i, call in enumerate(parsed) if call.status == "unrecorded" and interactions[i].get("status", "ok") == "ok"]
     answer = obj.get("answer")
     if answer is not None and not isinstance(answer, str):
         raise f.error("answer", f"expected a string or null, got {describe(answer)}")
     citations = obj.get("citations", [])
     if not isinstance(citations, list) or not all(isinstance(c, str) and c for c in citations):
         raise f.error("citations", f"expected a list of non-empty strings, got {describe(citations)}")
-    return Trace(sample_id, as_of, mode, parsed, f.extra(_TRACE_FIELDS), answer, tuple(citations), warnings_of(f))
+    warnings = warnings_of(f)
+    if unreturned:
+        warnings += (_unreturned_warning(unreturned),)
+    return Trace(sample_id, as_of, mode, parsed, f.extra(_TRACE_FIELDS), answer, tuple(citations), warnings)
+
+
+def _hint(text: str) -> str:
+    """did_you_mean's ``"did you mean 'x'? "`` as a parenthesis closing a message; ``""`` stays ``""``."""
+    return f" ({text.strip()})" if text else ""
+
+
+def _unreturned_warning(numbers: list[int]) -> str:
+    shown = ", ".join(f"interactions[{n}]" for n in numbers[:3]) + (", ..." if len(numbers) > 3 else "")
+    return (
+        f"{len(numbers)} call(s) with no 'returned' field ({shown}) are scored unrecorded (clean in tclr_low, leaking in"
+        " tclr_high); write \"returned\": [] for a call that showed nothing, or check the field's spelling"
+    )
 
 
 def warnings_of(f: Fields) -> tuple[str, ...]:
@@ -567,5 +620,21 @@ def warnings_of(f: Fields) -> tuple[str, ...]:
 
 
 def load_traces(path: str | os.PathLike[str], corpus: Corpus) -> list[Trace]:
-    """Read and validate a trace file (JSON Lines)."""
-    return parse_traces(read_records(path), corpus)
+    """Read and validate a trace file (JSON Lines); a file with no record is an error (:func:`no_trace_record`)."""
+    return parse_traces(some_records(read_records(path), path), corpus)
+
+
+def no_trace_record(path: str | os.PathLike[str]) -> AnachronError:
+    """The error for a trace file with no record (empty, or blank lines only): scored, it would be a
+    clean run of no sample, "mean TCLR n/a"; it is more likely the wrong file or a writer that never wrote."""
+    return AnachronError(f"{path}: no trace record", file=path)
+
+
+def some_records(records: Iterable[Record], path: str | os.PathLike[str]) -> Iterator[Record]:
+    """*records*, one at a time, then :func:`no_trace_record` for *path* when there was none."""
+    empty = True
+    for record in records:
+        empty = False
+        yield record
+    if empty:
+        raise no_trace_record(path)

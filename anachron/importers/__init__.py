@@ -49,15 +49,12 @@ FORMATS = (*_READERS, "mcp-events")
 
 def _mcp_events(paths: Sequence[str], options: Options) -> Iterator[Record]:
     from anachron.core import load_corpus_dir
-    from anachron.timelock.events import load_events
+    from anachron.timelock.events import load_scored_events
     from anachron.timelock.run_trace import events_trace
 
     corpus = options.scoring_corpus or options.corpus or load_corpus_dir(None)
     for path in paths:
-        log = load_events(path)
-        if not log.header and not log.calls:
-            torn = f" ({log.torn})" if log.torn else ""
-            raise AnachronError(f"{path}: the log holds no complete event record{torn}")
+        log = load_scored_events(path)
         if log.torn and options.warn is not None:
             options.warn(f"warning: {log.torn}; scored the {len(log.calls)} complete call(s) before it")
         sample_id = Path(path).name.removesuffix(".jsonl")

@@ -100,7 +100,7 @@ def _server_result(block: Mapping[str, Any], entry: dict[str, Any], corpus: Any)
 
 def _settle(session: Session, entry: dict[str, Any], failed: bool, found: Any) -> None:
     if failed:
-        session.failed(entry, found)
+        session.errored(entry, found)  # an error's text is still read for what it showed
     else:
         session.ok(entry, found)
 

@@ -36,7 +36,9 @@ of another type is read too.  Records of the types that carry no call
 record or block of a type not known is reported in the record's
 ``warnings`` (a call-like block is read as a call).
 
-``is_error: true`` is an ``error`` call; a call no record answers is one
+``is_error: true`` is an ``error`` call, unless its text still showed
+something (a fetch's partial page, links: ``Session.errored``), which is
+read as the result of an ``ok`` call; a call no record answers is one
 whose result the log does not hold.  The sample id is the records'
 ``sessionId`` (else the first file's name); the call's time is its record's
 ``timestamp``.  The answer is the last assistant text of the main chain (not
@@ -102,7 +104,7 @@ def _resolve(session: Session, entry: dict[str, Any], block: Mapping[str, Any], 
     text = text_of(block.get("content"))
     session.receipt(entry, text)  # an MCP time lock's result begins with its receipt
     if block.get("is_error") is True:
-        session.failed(entry, text)
+        session.errored(entry, text)  # a partial page or a list of links is read whatever the status says
         return
     tool = entry["tool"]
     if tool == "WebSearch":

@@ -110,7 +110,7 @@ class _Reader:
                 return
             output = item.get("output")
             if isinstance(output, dict) and output.get("success") is False:
-                session.failed(entry, output.get("content"))
+                session.errored(entry, output.get("content"))  # read for what it still showed
             else:
                 session.result(entry, output if isinstance(output, str) else text_of(output))
         elif kind == "web_search_call":

@@ -308,6 +308,29 @@ class Session:
         text = message if isinstance(message, str) else json.dumps(message, ensure_ascii=False, default=str)
         entry["error"] = " ".join(text.split())[:MAX_ERROR] or "error"
 
+    def errored(self, entry: dict[str, Any], message: Any) -> None:
+        """An error result, read for what it still showed the agent, whatever its status says.
+
+        A fetch's text is its page (a timeout's partial content) when it is more than an error
+        message (:func:`_more_than_a_message`); any other tool's text shows the items it lists
+        (links, dated entries).  With something shown the call is ``ok`` with those items, its
+        message kept in ``error``; else it is a failed ``error`` call, as it showed nothing.
+        A message that is not text (a structured error) is a failed call's.
+        """
+        if not isinstance(message, str):
+            self.failed(entry, message)
+            return
+        url = entry.get("target")
+        if _is_fetch(entry["tool"]) and isinstance(url, str):
+            shown = [fetch_item(url, message, self.corpus)] if _more_than_a_message(message) else []
+        else:
+            shown = result_items(message, self.corpus)
+        self.failed(entry, message)
+        if shown:
+            error = entry["error"]
+            self.ok(entry, shown)
+            entry["error"] = error
+
     def result(self, entry: dict[str, Any], value: Any) -> None:
         """An ok call's result, by the one rule of :mod:`._results`; a fetch gives its one item."""
         self.receipt(entry, value)
@@ -428,6 +451,12 @@ def is_retrieval(entry: Mapping[str, Any], log_format: str, listed: frozenset[st
     if entry.get("status") == "unrecorded":
         return True
     return bool(RETRIEVAL_NAME.search(tool) or "query" in entry or "target" in entry or entry.get("returned"))
+
+
+def _more_than_a_message(text: str) -> bool:
+    """Whether an error's text holds more than its message: several lines, or more than the
+    :data:`MAX_ERROR` characters a message is kept to (a partial page, a body the tool passed on)."""
+    return "\n" in text.strip() or len(" ".join(text.split())) > MAX_ERROR
 
 
 def _is_fetch(tool: str) -> bool:

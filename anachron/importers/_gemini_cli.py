@@ -101,11 +101,11 @@ def _message(session: Session, gaps: Gaps, message: Mapping[str, Any], at: str) 
             status, result = record.get("status"), record.get("result")
             if status in _FAILED:
                 failed, value = _response(result)
-                session.failed(entry, value if failed or value else f"tool call {status}")
+                session.errored(entry, value if failed or value else f"tool call {status}")
             elif status == "success" and result is not None:
                 failed, value = _response(result)
                 if failed:
-                    session.failed(entry, value)
+                    session.errored(entry, value)  # read for what it still showed
                 else:
                     session.result(entry, value)
         content = message.get("content")

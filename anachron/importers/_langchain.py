@@ -137,7 +137,7 @@ def conversation(where: str, value: Any, options: Options) -> tuple[Any, Built]:
             if entry is None:
                 gaps.skip("tool message without its call")
             elif fields.get("status") == "error":
-                session.failed(entry, text_of(fields.get("content")))
+                session.errored(entry, text_of(fields.get("content")))  # read for what it still showed
             else:
                 content = fields.get("content")
                 session.result(entry, content if isinstance(content, str) else text_of(content))

@@ -20,6 +20,8 @@ from anachron.core.errors import AnachronError, describe
 from anachron.importers._common import documents, epoch_iso, expect_list, expect_object
 
 MAX_DEPTH = 32  # nesting of AnyValues read (bounds hostile input)
+INT64 = (-(1 << 63), (1 << 63) - 1)  # an OTLP intValue's range
+UINT64_MAX = (1 << 64) - 1  # a span time's (fixed64 nanoseconds)
 Read = tuple[str, Mapping[str, Any], Mapping[str, Any], dict[str, Any], str]
 
 
@@ -32,7 +34,12 @@ def _value(any_value: Any, where: str, depth: int = 0) -> Any:
             return any_value[key]
     if "intValue" in any_value:
         raw = any_value["intValue"]  # int64 travels as a decimal string in OTLP JSON
-        return int(raw) if isinstance(raw, str) and raw.lstrip("-").isdigit() and raw.isascii() else raw
+        if not (isinstance(raw, str) and raw.removeprefix("-").isdigit() and raw.isascii()):
+            return raw
+        # Checked before int(): Python refuses to convert more than 4,300 digits, with a traceback.
+        if len(raw.lstrip("-0")) > 19 or not INT64[0] <= int(raw) <= INT64[1]:
+            raise AnachronError(f"{where}: intValue of {len(raw)} characters ({_cut(raw)}) is not an int64")
+        return int(raw)
     if "arrayValue" in any_value:
         values = (any_value["arrayValue"] or {}).get("values") or []
         return [_value(v, where, depth + 1) for v in expect_list(values, where, "arrayValue.values")]
@@ -57,11 +64,19 @@ def nanos(value: Any, at: str, key: str) -> int:
     """A span's time in nanoseconds since the epoch (OTLP JSON writes it as a decimal string); 0 when absent."""
     if value is None:
         return 0
-    if isinstance(value, str) and value.isascii() and value.isdigit():
-        return int(value)
-    if isinstance(value, int) and not isinstance(value, bool) and value >= 0:
-        return value
+    number = value
+    if isinstance(value, str) and value.isascii() and value.isdigit() and len(value.lstrip("0")) <= 20:
+        number = int(value)  # at most 20 digits: a uint64, and never too long for int()
+    if isinstance(number, int) and not isinstance(number, bool) and 0 <= number <= UINT64_MAX:
+        return number
+    if isinstance(value, str) and len(value) > 40:
+        value = _cut(value)
     raise AnachronError(f"{at}: {key} is {describe(value)}, expected nanoseconds since the epoch (a decimal string)")
+
+
+def _cut(text: str) -> str:
+    """A long value as an error shows it: its first and last digits."""
+    return text if len(text) <= 40 else f"{text[:16]}...{text[-16:]}"
 
 
 def iso_time(nanos: int) -> str | None:

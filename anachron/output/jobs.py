@@ -36,7 +36,7 @@ from anachron.core.corpus import Corpus
 from anachron.store import load_corpus
 from anachron.core.errors import AnachronError, Where
 from anachron.core.leakage import SampleResult, score_trace, summarise
-from anachron.core.trace import ReturnedItem, check_new_sample, sample_id_of, trace_record
+from anachron.core.trace import ReturnedItem, check_new_sample, no_trace_record, sample_id_of, trace_record
 from anachron.core.jsonio import stream_records
 from anachron.core.atomic import staged_output
 from anachron.output.stream import WRITERS
@@ -211,13 +211,13 @@ def score_file_parallel(
             _stop(pool)  # Ctrl-C, SIGTERM or an error: not `with`, which would wait for the workers to finish
             raise
         pool.shutdown()
-        _merge(done, fmt, out)
+        _merge(done, fmt, out, path)
     finally:
         _CORPUS = None
         shutil.rmtree(scratch, ignore_errors=True)
 
 
-def _merge(done: list[_Share], fmt: str, out: str | None) -> None:
+def _merge(done: list[_Share], fmt: str, out: str | None, path: str) -> None:
     seen: dict[str, str] = {}
     for share in done:  # in file order, as the serial scorer meets them
         for sample_id, where in share.ids:
@@ -227,6 +227,8 @@ def _merge(done: list[_Share], fmt: str, out: str | None) -> None:
             if sample_id is not None:
                 check_new_sample(where, sample_id, seen)  # a duplicate is found before the record's other errors
             raise AnachronError(message, **dataclasses.asdict(located))
+    if not seen:
+        raise no_trace_record(path)  # as the serial scorer refuses it
     with staged_output(out) as stream:
         writer = WRITERS[fmt](stream)
         try:

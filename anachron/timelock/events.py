@@ -80,6 +80,7 @@ __all__ = [
     "parse_calls",
     "parse_events",
     "load_events",
+    "load_scored_events",
 ]
 
 FORMAT = "anachron-events/2"
@@ -619,6 +620,19 @@ def parse_events(records: Iterable[Record], *, source: str = "events") -> EventL
         else:
             raise f.error("event", f"unknown event {event!r}")
     return EventLog(source, header, tuple(calls), protocol_errors=tuple(refused))
+
+
+def load_scored_events(path: str | os.PathLike[str]) -> EventLog:
+    """:func:`load_events` for scoring: a log with no complete event record (an empty file) is refused.
+
+    Scored, such a file would be a clean run that made no call; it is more
+    likely the wrong file, or a server that never wrote.
+    """
+    log = load_events(path)
+    if not log.header and not log.calls:
+        torn = f" ({log.torn})" if log.torn else ""
+        raise AnachronError(f"{path}: the log holds no complete event record{torn}", file=path)
+    return log
 
 
 def load_events(path: str | os.PathLike[str]) -> EventLog:

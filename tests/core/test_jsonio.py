@@ -5,7 +5,7 @@ import unittest
 from pathlib import Path
 
 from anachron.core import AnachronError
-from anachron.core.jsonio import read_json, read_records
+from anachron.core.jsonio import read_json, read_log_records, read_records, read_text, stream_records
 
 
 class ReadJsonTest(unittest.TestCase):
@@ -33,6 +33,40 @@ class ReadJsonLinesTest(unittest.TestCase):
             path = Path(tmp) / "r.jsonl"
             path.write_text('{"a": "x\u2028y\u0085z"}\r\n\n{"b": 1}\n', encoding="utf-8")
             self.assertEqual(read_records(path), [(f"{path}:1", {"a": "x\u2028y\u0085z"}), (f"{path}:3", {"b": 1})])
+
+
+class ByteOrderMarkTest(unittest.TestCase):
+    """A file saved by a Windows editor opens with a UTF-8 byte order mark: every reader drops it."""
+
+    def setUp(self):
+        tmp = tempfile.TemporaryDirectory()
+        self.addCleanup(tmp.cleanup)
+        self.dir = Path(tmp.name)
+
+    def test_a_leading_mark_is_dropped_by_every_reader(self):
+        lines = self.dir / "r.jsonl"
+        lines.write_bytes(b'\xef\xbb\xbf{"a": 1}\r\n{"b": 2}\r\n')
+        expected = [(f"{lines}:1", {"a": 1}), (f"{lines}:2", {"b": 2})]
+        self.assertEqual(read_records(lines), expected)
+        self.assertEqual(list(stream_records(lines)), expected)
+        self.assertEqual(read_log_records(lines), (expected, None))
+        doc = self.dir / "d.json"
+        doc.write_bytes(b'\xef\xbb\xbf{"a": [1]}')
+        self.assertEqual(read_json(doc), {"a": [1]})
+        self.assertEqual(read_text(doc), '{"a": [1]}')
+
+    def test_a_mark_anywhere_else_is_still_an_error(self):
+        lines = self.dir / "r.jsonl"
+        lines.write_bytes(b'{"a": 1}\n\xef\xbb\xbf{"b": 2}\n')
+        for read in (read_records, lambda path: list(stream_records(path))):
+            with self.assertRaisesRegex(AnachronError, rf"^{lines}:2: invalid JSON: Unexpected UTF-8 BOM"):
+                read(lines)
+
+    def test_a_file_of_only_a_mark_holds_no_record(self):
+        lines = self.dir / "r.jsonl"
+        lines.write_bytes(b"\xef\xbb\xbf\n")
+        self.assertEqual(read_records(lines), [])
+        self.assertEqual(list(stream_records(lines)), [])
 
 
 if __name__ == "__main__":

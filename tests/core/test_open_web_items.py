@@ -66,6 +66,23 @@ class OpenWebTest(unittest.TestCase):
         self.assertIn("#4 undated item https://x.example/bad (field 'date': unreadable value 'soon')", r.evidence)
         self.assertEqual(summarise([r]).to_dict()["mean_tclr_high"], 0.75)
 
+    def test_a_date_conflict_across_t_leaks_in_tclr_high(self):
+        forged = {"url": "https://x.example/2023/07/15/cygnus-ipo", "published": "2022-01-01"}
+        r = self.score(call(forged), call({"url": "https://x.example/ok", "published": "2022-01-01"}))
+        self.assertEqual((r.interactions, r.result_leaks, r.date_conflicts, r.undated), (2, 0, 1, 1))
+        d = r.to_dict()
+        self.assertEqual((d["tclr"], d["tclr_low"], d["tclr_high"]), (0.0, 0.0, 0.5))  # never [0, 0]
+        self.assertIn("#1 date conflict: item https://x.example/2023/07/15/cygnus-ipo dated 2022-01-01 by field "
+                      "'published' (\"2022-01-01\") but 2023-07-15 by url (\"/2023/07/15\")", r.evidence)
+        self.assertEqual(summarise([r]).to_dict()["mean_tclr_high"], 0.5)
+
+    def test_sources_that_agree_about_t_make_no_band(self):
+        # Both before T (or both after): no conflict across T, no band.
+        before = self.score(call({"url": "https://x.example/2022/03/15/a", "published": "2022-01-01"}))
+        after = self.score(call({"url": "https://x.example/2023/07/15/a", "published": "2023-01-01"}))
+        self.assertEqual((before.date_conflicts, before.to_dict()["tclr_high"]), (0, 0.0))
+        self.assertEqual((after.date_conflicts, after.result_leaks, after.undated), (0, 1, 0))
+
     def test_a_page_dated_before_t_that_talks_about_after_t_is_a_content_leak(self):
         r = self.score(call({"url": "https://x.example/preview", "age": "2022-05-01", "title": "Outlook",
                              "snippet": "What to expect in Q3 2022 and 2023-07"}), call("fin-1"))

@@ -22,7 +22,6 @@ import unittest
 from pathlib import Path
 
 from anachron.core.jsonio import dump_json
-from anachron.core import summarise
 
 from tests.support import ROOT, run_cli, score_table
 
@@ -88,10 +87,11 @@ class EmptyAndSmallTest(unittest.TestCase):
             path.write_text(text, encoding="utf-8")
             return run_cli("score", str(path), *args)
 
-    def test_empty_file_matches_the_document_of_no_results(self):
+    def test_an_empty_file_is_refused_with_any_number_of_jobs(self):
         for jobs in ("1", "2"):
-            status, out, _ = self.score("\n\n", "--format", "json", "--jobs", jobs)
-            self.assertEqual((status, out), (0, dump_json({"samples": [], "summary": summarise([]).to_dict()})))
+            status, out, err = self.score("\n\n", "--format", "json", "--jobs", jobs)
+            self.assertEqual((status, out), (2, ""))
+            self.assertRegex(err, r"^anachron: \S+/t\.jsonl: no trace record\n$")
 
     def test_one_trace_many_jobs(self):
         line = '{"sample_id": "finance-001", "interactions": [{"tool": "search", "query": "x", "returned": ["fin-005"]}]}\n'

@@ -183,9 +183,14 @@ class ScoreEventsTest(LogFiles, unittest.TestCase):
                             "finance-001", "disagrees")
         self.assertBadInput(["score-events", log, log, "--as-of", "2022-06-01", "--sample-id", "x"], "--sample-id")
 
-    def test_an_empty_log_is_a_run_without_calls(self):
+    def test_an_empty_log_is_refused_and_a_started_one_is_a_run_without_calls(self):
         log = self.write("idle.jsonl", [])
-        sample = json.loads(run_cli("score-events", log, "--as-of", "2022-06-01", "--format", "json")[1])["samples"][0]
+        self.assertEqual(run_cli("score-events", log, "--as-of", "2022-06-01", "--format", "json"),
+                         (2, "", f"anachron: {log}: the log holds no complete event record\n"))
+        log = self.write("idle.jsonl", [start()])
+        status, out, err = run_cli("score-events", log, "--as-of", "2022-06-01", "--format", "json")
+        self.assertEqual(status, 0, err)
+        sample = json.loads(out)["samples"][0]
         self.assertEqual((sample["interactions"], sample["tclr"]), (0, 0.0))
 
     def test_undated_items_shown_make_the_band_and_are_noted(self):

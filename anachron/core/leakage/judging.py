@@ -30,8 +30,10 @@ judged by the rule of its ``status``:
 - an ``ok`` call has a **date conflict** when a returned open-web item's
   sources disagree across T: one dates it on or before T, another after
   (:meth:`~anachron.core.attribution.Attribution.conflict`).  The item is
-  still judged by its first source; the conflict is counted apart
-  (``date_conflicts``), never folded into TCLR, with one line per item.
+  still judged by its first source for the point TCLR; the conflict is
+  counted (``date_conflicts``, one line per item) and, when the call
+  leaked nothing else, the call is uncertain: counted in ``undated``, so
+  leaking in ``tclr_high`` (a forged earlier date never scores clean alone).
 
 Counts are of calls (summed per sample by :mod:`anachron.core.leakage.sample`);
 evidence has one line per finding, in fixed shapes that users grep
@@ -294,7 +296,8 @@ def judge(interaction: Interaction, as_of: _dt.date, corpus: Corpus) -> Judgemen
         restatement_leak=bool(restated),
         query_intent_leak=query_leak,
         open_period=open_period,
-        undated=bool(unsure) and not late,
+        # A date conflict across T is uncertain too: the forged earlier date may be the false one.
+        undated=bool(unsure or conflicts) and not late,
         content_leak=content,
         revision_risk=revised,
         date_conflict=bool(conflicts),

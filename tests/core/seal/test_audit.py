@@ -28,6 +28,8 @@ SHELL_LINE = "shell call '{0}' can reach the network: declare --isolated-shell {
 
 def call(tool, status="ok", command=None, **fields):
     entry = {"tool": tool, "status": status, **fields}
+    if status == "ok" and fields.get("retrieval", True):
+        entry.setdefault("returned", [])  # an ok call's result, here empty (no 'returned' would be unrecorded)
     if command is not None:
         entry["command"] = command
     return entry

@@ -24,12 +24,16 @@ from tests.support import run_cli
 LOCK = frozenset({"mcp__timelock__search", "mcp__timelock__fetch"})
 
 
+def _result(status):
+    return {"returned": []} if status == "ok" else {}  # an ok call's result, here empty (none: unrecorded)
+
+
 def search(query, status="ok", **fields):
-    return {"tool": "mcp__timelock__search", "query": query, "status": status, **fields}
+    return {"tool": "mcp__timelock__search", "query": query, "status": status, **_result(status), **fields}
 
 
 def fetch(target, status="ok"):
-    return {"tool": "mcp__timelock__fetch", "target": target, "status": status}
+    return {"tool": "mcp__timelock__fetch", "target": target, "status": status, **_result(status)}
 
 
 def set_cap(path, name, value):
