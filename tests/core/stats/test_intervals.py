@@ -128,7 +128,7 @@ class RelativeReductionIntervalTest(unittest.TestCase):
     def test_none_when_the_unrestricted_mean_is_zero(self):
         report = compare_modes({"a": 0.0, "b": 0.0}, {"a": 0.5, "b": 0.0}, n_resamples=100)
         self.assertEqual((report.relative_reduction, report.relative_ci_low, report.relative_ci_high), (None, None, None))
-        self.assertIn("  relative reduction CI    n/a\n", report.table())
+        self.assertIn("  relative reduction CI       n/a\n", report.table())
 
     def test_resamples_without_a_relative_reduction_are_counted_and_left_out(self):
         # One sample carries every unrestricted leak: about (1 - 1/5)**5 of resamples miss it.
