@@ -29,8 +29,10 @@ from pathlib import Path
 from typing import Any, Mapping, Sequence
 
 from anachron.core.jsonio import dump_json
-from anachron.launch.lock import SERVER, TOOLS, Lock, child_env, mcp_config, server_entry
+from anachron.launch.lock import SERVER, TOOLS, Lock, child_env, mcp_config
 
+# The MCP configuration Claude Code is given (the relay); mcp.json is the lock's own, which the audit reads.
+HARNESS_CONFIG = "harness-mcp.json"
 # Claude Code's built-in tools (as of 2.1), each removed by name: --tools "" does not remove them
 # all in every version (anthropics/claude-code#31182), so both are given.
 CLAUDE_BUILTINS = (
@@ -98,7 +100,9 @@ class Harness:
     log_format = ""
     lock_names: tuple[str, ...] = ()  # the names its log gives the lock's tools, beyond mcp__lock__*
 
-    def prepare(self, lock: Lock, events: Path, rundir: Path, model: str | None, max_turns: int | None) -> Prepared:
+    def prepare(self, entry: Mapping[str, Any], rundir: Path, model: str | None, max_turns: int | None) -> Prepared:
+        """The command line, environment and files that give the harness *entry* (the relay to the
+        lock: :func:`anachron.launch.lock.relay_entry`) as its only MCP server."""
         raise NotImplementedError
 
     def is_init(self, event: Mapping[str, Any]) -> bool:
@@ -143,8 +147,8 @@ class ClaudeCode(Harness):
         listed = lambda flag: re.search(rf"(?:^|[\s,]){flag}\b", done.stdout or "") is not None  # noqa: E731
         return listed("--tools"), listed("--settings")
 
-    def prepare(self, lock, events, rundir, model, max_turns):
-        config = rundir / "mcp.json"
+    def prepare(self, entry, rundir, model, max_turns):
+        config = rundir / HARNESS_CONFIG
         argv = [self.executable, "-p", "--output-format", "stream-json", "--verbose",
                 "--strict-mcp-config", "--mcp-config", str(config)]
         if self.supports_tools_flag:
@@ -155,7 +159,7 @@ class ClaudeCode(Harness):
             argv += ["--model", model]
         if max_turns is not None:
             argv += ["--max-turns", str(max_turns)]
-        files = {}
+        files = {config.name: dump_json({"mcpServers": {SERVER: dict(entry)}})}
         if self.supports_settings_flag:
             # A hook is a command outside the lock whose output can reach the model (SessionStart's does).
             settings = rundir / "claude-settings.json"
@@ -227,8 +231,7 @@ class Codex(Harness):
     log_format = "codex"
     lock_names = tuple(f"{SERVER}__{tool}" for tool in TOOLS)  # the codex importer's SERVER__TOOL
 
-    def prepare(self, lock, events, rundir, model, max_turns):
-        entry = server_entry(lock, events)
+    def prepare(self, entry, rundir, model, max_turns):
         key = f"mcp_servers.{SERVER}"
         overrides = [
             'web_search="disabled"',
@@ -280,8 +283,7 @@ class GeminiCli(Harness):
     # mcp_SERVER_TOOL (auth0/auth0-evals#46 reads it from the bundle's generateValidName).
     lock_names = (*TOOLS, *(f"{SERVER}__{tool}" for tool in TOOLS), *(f"mcp_{SERVER}_{tool}" for tool in TOOLS))
 
-    def prepare(self, lock, events, rundir, model, max_turns):
-        entry = server_entry(lock, events)
+    def prepare(self, entry, rundir, model, max_turns):
         settings = {
             "mcpServers": {SERVER: {"command": entry["command"], "args": entry["args"], "env": entry["env"],
                                     "trust": True, "includeTools": list(TOOLS)}},

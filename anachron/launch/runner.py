@@ -4,10 +4,13 @@ audit its transcript against the lock's log, and write the run directory.
 The run directory (``--out``) must be new or empty.  It receives:
 
 - ``mcp.json``: the lock's MCP configuration (what ``--sealed-tools-from`` reads);
-- ``lock-events.jsonl``: the lock's own event log (written by the lock process; when the lock
-  never started, an empty file the launcher writes, and ``run.json`` says ``lock_started: false``);
+- ``lock-events.jsonl``: the lock's own event log, written by the lock process (which the launcher
+  starts, :class:`~anachron.launch.lock.LockHost`) in a private directory and copied here when the
+  run ends, its digest chain pinned in ``run.json`` (``lock_log``); when the lock never started, an
+  empty file, and ``run.json`` says ``lock_started: false``; ``lock-stderr.txt``, the lock's stderr;
 - ``transcript.jsonl``: the harness's stdout as it came (or our loop's conversation);
-- ``harness-stderr.txt``; for gemini-cli ``gemini-settings.json``, for claude-code ``claude-settings.json``
+- ``harness-stderr.txt``; for gemini-cli ``gemini-settings.json``, for claude-code ``harness-mcp.json`` (the
+  relay to the lock it is given) and ``claude-settings.json``
   (when its ``--help`` lists ``--settings``); an empty ``workspace/``,
   the harness's working directory (no project file of yours is read);
 - ``run.json``, written last and atomically: a directory without it is a run that did not finish.
@@ -23,13 +26,12 @@ import datetime as _dt
 import hashlib
 import json
 import os
-import signal
 import subprocess
 import threading
 import time
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any, Callable, Iterable
 
 from anachron import __version__
 from anachron.core.dates import format_date, known_at
@@ -37,10 +39,11 @@ from anachron.core.errors import AnachronError
 from anachron.core.atomic import write_atomic
 from anachron.importers.run_dir import write_run
 from anachron.launch.harnesses import HARNESSES, LOOPS, Check, ClaudeCode, Harness, Prepared, guard_breach, lock_config_text, version_of
-from anachron.launch.lock import CONFIG, EVENTS, SERVER, TOOLS, Lock, child_env, corpus_fingerprint, package_path
+from anachron.launch.lock import CONFIG, EVENTS, SERVER, TOOLS, Lock, LockHost, corpus_fingerprint, relay_entry, stop_group
 
 TRANSCRIPT = "transcript.jsonl"
 STDERR = "harness-stderr.txt"
+LOCK_STDERR = "lock-stderr.txt"
 MAX_BEFORE_INIT = 20
 # What each harness writes of today's date into its model's context (docs/run-rules.md).
 DATE_LEAKS = {
@@ -104,47 +107,6 @@ def _wait_for(path: Path, seconds: float, done: Callable[[], bool]) -> bool:
     return True
 
 
-def _group_alive(pgid: int) -> bool:
-    try:
-        os.killpg(pgid, 0)
-    except ProcessLookupError:
-        return False
-    except OSError:  # EPERM: a member we may not signal is still there
-        return True
-    return True
-
-
-def _stop(process: subprocess.Popen, grace: float = 5.0) -> None:
-    """Stop the harness we started and everything in its process group (the lock it started, a
-    shell's children), whether or not the harness itself has exited: nothing it started outlives
-    the run.  A group whose leader has exited gets *grace* seconds to finish (the lock writing its
-    last event once its stdin closes) before SIGTERM, then SIGKILL."""
-    pgid = process.pid  # start_new_session: the harness leads its own group
-    if process.poll() is not None:
-        end = time.monotonic() + grace
-        while _group_alive(pgid) and time.monotonic() < end:
-            time.sleep(0.05)
-    for sig in (signal.SIGTERM, signal.SIGKILL):
-        if process.poll() is None:
-            try:
-                os.killpg(pgid, sig)
-            except OSError:
-                process.send_signal(sig)
-            try:
-                process.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                continue
-        if not _group_alive(pgid):
-            return
-        try:
-            os.killpg(pgid, sig)  # the leader is gone; its group is not
-        except OSError:
-            return
-        end = time.monotonic() + 10
-        while _group_alive(pgid) and time.monotonic() < end:
-            time.sleep(0.05)
-
-
 class _Outcome:
     def __init__(self) -> None:
         self.checks: list[Check] = []
@@ -163,9 +125,10 @@ def _static_checks(spec: RunSpec, lock: Lock) -> list[Check]:
                   f"lock --as-of {format_date(lock.as_of)}, T {format_date(spec.as_of)}")]
 
 
-def _cli(spec: RunSpec, harness: Harness, lock: Lock, rundir: Path, prompt: str, outcome: _Outcome) -> None:
-    events = rundir / EVENTS
-    prepared: Prepared = harness.prepare(lock, events, rundir, spec.model, spec.max_turns if spec.harness == "claude-code" else None)
+def _cli(spec: RunSpec, harness: Harness, host: LockHost, rundir: Path, prompt: str, outcome: _Outcome) -> None:
+    events = host.events  # the lock's log, where the harness is never told
+    prepared: Prepared = harness.prepare(relay_entry(host.socket_path), rundir, spec.model,
+                                         spec.max_turns if spec.harness == "claude-code" else None)
     for name, text in prepared.files.items():
         write_atomic(rundir / name, text)
     outcome.argv = prepared.argv
@@ -184,7 +147,7 @@ def _cli(spec: RunSpec, harness: Harness, lock: Lock, rundir: Path, prompt: str,
                 raise Refused(f"cannot start {prepared.argv[0]}: {exc.strerror or exc}") from None
             def time_out() -> None:
                 outcome.timed_out.set()
-                _stop(process, grace=0)
+                stop_group(process, grace=0)
 
             timer = threading.Timer(spec.timeout, time_out) if spec.timeout else None
             if timer is not None:
@@ -195,7 +158,7 @@ def _cli(spec: RunSpec, harness: Harness, lock: Lock, rundir: Path, prompt: str,
             finally:
                 if timer is not None:
                     timer.cancel()
-                _stop(process)
+                stop_group(process)
                 process.stdout.close()  # type: ignore[union-attr]
                 outcome.exit_status = process.returncode
                 if outcome.refusal is None and outcome.timed_out.is_set():
@@ -222,7 +185,7 @@ def _drive(harness: Harness, process: subprocess.Popen, prepared: Prepared, prom
     def no_init() -> None:
         if not seen.is_set():
             silent.set()
-            _stop(process)
+            stop_group(process)
 
     waiting = threading.Timer(spec.init_timeout, no_init)
     waiting.daemon = True
@@ -316,18 +279,18 @@ def _read(harness: Harness, process: subprocess.Popen, prepared: Prepared, trans
         outcome.refusal = f"preflight: {detail}"
 
 
-def _loop(spec: RunSpec, lock: Lock, rundir: Path, prompt: str, outcome: _Outcome) -> None:
+def _loop(spec: RunSpec, host: LockHost, rundir: Path, prompt: str, outcome: _Outcome) -> None:
     import anyio
 
     from anachron.launch.loop import Conversation, Endpoint, converse, transcript_text
 
     base = endpoint_of(spec)
     endpoint = Endpoint(base, os.environ.get("OPENAI_API_KEY") or None)
-    events = rundir / EVENTS
-    command = lock.command(events)
+    entry = relay_entry(host.socket_path)
+    command = [entry["command"], *entry["args"]]
     outcome.argv = ["anachron-loop", spec.harness, "--base-url", base, "--model", spec.model]
     conversation = Conversation()
-    env = child_env({"PYTHONPATH": package_path()})
+    env = {**os.environ, **entry["env"]}
     try:
         anyio.run(lambda: converse(spec.harness, command, env, rundir / "workspace", rundir / STDERR,
                                    endpoint, spec.model, prompt, spec.max_turns, conversation))
@@ -365,8 +328,11 @@ def endpoint_of(spec: RunSpec) -> str:
     return base
 
 
-def _audit(spec: RunSpec, harness: Harness | None, rundir: Path, log_format: str) -> dict[str, Any]:
-    """The seal audit of the transcript: the generated configuration's tools, with the lock's log."""
+def audit_run(rundir: Path, as_of: _dt.date, corpus_spec: str | None, tools: Iterable[str], transcript: str,
+              log_format: str) -> dict[str, Any]:
+    """The seal audit of a run directory's transcript: the lock's configuration (``mcp.json``) and
+    *tools*, with the lock's log.  ``anachron run`` records it in ``run.json``; ``anachron score
+    RUNDIR`` recomputes it from the files and compares."""
     from anachron.core.seal import Declaration, audit, run_status
     from anachron.core.trace import iter_traces
     from anachron.importers import Options, import_logs, seal_declaration
@@ -374,7 +340,7 @@ def _audit(spec: RunSpec, harness: Harness | None, rundir: Path, log_format: str
     from anachron.timelock.events import load_events
     from anachron.timelock.run_trace import lock_run
 
-    names = set(sealed_tools(harness))
+    names = set(tools)
     statuses, breaches, calls, samples = set(), [], 0, 0
     try:
         # Any of these failing (a lock log torn mid-file, a corpus that cannot be read) leaves no proof: cannot tell.
@@ -386,9 +352,9 @@ def _audit(spec: RunSpec, harness: Harness | None, rundir: Path, log_format: str
         events = rundir / EVENTS
         locks = [lock_run(load_events(events))] if events.exists() else []
         declaration = Declaration(names, lock_as_of, locks=locks)
-        corpus = load_corpus(spec.corpus)
-        options = Options(as_of=spec.as_of, scoring_corpus=corpus)
-        for trace in iter_traces(import_logs(log_format, [str(rundir / TRANSCRIPT)], options), corpus):
+        corpus = load_corpus(corpus_spec)
+        options = Options(as_of=as_of, scoring_corpus=corpus)
+        for trace in iter_traces(import_logs(log_format, [str(rundir / transcript)], options), corpus):
             samples += 1
             found = audit(trace.interactions, declaration, trace.as_of)
             statuses.add(found.status if found is not None else None)
@@ -420,35 +386,43 @@ def launch(spec: RunSpec, warn: Callable[[str], None] | None = None) -> dict[str
     corpus = str(Path(spec.corpus).resolve()) if spec.corpus is not None and "://" not in spec.corpus else spec.corpus
     lock = Lock(spec.lock_as_of or spec.as_of, corpus, spec.budget, spec.k)
     rundir = _run_dir(spec.out)
-    write_atomic(rundir / CONFIG, lock_config_text(lock, rundir / EVENTS))
+    config_text = lock_config_text(lock, rundir / EVENTS)
+    write_atomic(rundir / CONFIG, config_text)
     outcome = _Outcome()
     outcome.checks = _static_checks(spec, lock)
     harness: Harness | None = None
     started = _now()
-    if all(check.passed for check in outcome.checks):
-        try:
-            if spec.harness in HARNESSES:
-                cls = HARNESSES[spec.harness]
-                executable = spec.executable or cls.executable
-                harness = ClaudeCode(*ClaudeCode.probe(executable)) if cls is ClaudeCode else cls()
-                harness.executable = executable
-                outcome.version = version_of(executable)
-                _cli(spec, harness, lock, rundir, prompt, outcome)
-            else:
-                outcome.version = f"anachron {__version__}"
-                _loop(spec, lock, rundir, prompt, outcome)
-        except AnachronError as exc:  # the run failed part way (a harness that would not start, a broken endpoint)
-            outcome.refusal = outcome.refusal or str(exc)
-    else:
-        outcome.refusal = f"preflight: {next(c for c in outcome.checks if not c.passed).detail}"
+    chain = None
+    lock_started = False
+    with LockHost(lock, rundir / LOCK_STDERR) as host:
+        if all(check.passed for check in outcome.checks):
+            try:
+                if spec.harness in HARNESSES:
+                    cls = HARNESSES[spec.harness]
+                    executable = spec.executable or cls.executable
+                    harness = ClaudeCode(*ClaudeCode.probe(executable)) if cls is ClaudeCode else cls()
+                    harness.executable = executable
+                    outcome.version = version_of(executable)
+                    _cli(spec, harness, host, rundir, prompt, outcome)
+                else:
+                    outcome.version = f"anachron {__version__}"
+                    _loop(spec, host, rundir, prompt, outcome)
+            except AnachronError as exc:  # the run failed part way (a harness that would not start, a broken endpoint)
+                outcome.refusal = outcome.refusal or str(exc)
+        else:
+            outcome.refusal = f"preflight: {next(c for c in outcome.checks if not c.passed).detail}"
+        host.close()  # the harness is gone: each lock writes its last record and exits (or is stopped)
+        lock_started = host.started()
+        if (rundir / TRANSCRIPT).exists() or lock_started:
+            # The lock's log, copied from where the harness could not reach it over whatever the harness
+            # wrote at this path, and pinned.  A lock that never ran logged no call: its log is empty, and
+            # every call the transcript shows of it is a breach.
+            chain = host.copy_log(rundir / EVENTS)
+    write_atomic(rundir / CONFIG, config_text)  # the lock's configuration as the launcher wrote it, whatever the harness did
     log_format = harness.log_format if harness is not None else {"responses": "openai-responses", "chat": "openai-chat"}.get(spec.harness, spec.harness)
     ran = (rundir / TRANSCRIPT).exists()
-    lock_started = (rundir / EVENTS).exists()
-    if ran and not lock_started:
-        # The lock never ran, so it logged no call: an empty log says so to the audit (and to
-        # `anachron score RUNDIR`), and every call the transcript shows of it is a breach.
-        write_atomic(rundir / EVENTS, "")
-    seal = _audit(spec, harness, rundir, log_format) if ran and outcome.refusal is None else None
+    names = sealed_tools(harness)
+    seal = audit_run(rundir, spec.as_of, corpus, names, TRANSCRIPT, log_format) if ran and outcome.refusal is None else None
     # Passed: every check passed, and the harness's own checks ran (a harness that never started has none).
     passed = all(check.passed for check in outcome.checks) and len(outcome.checks) > 1 \
         and not (outcome.refusal or "").startswith("preflight:")
@@ -476,9 +450,14 @@ def launch(spec: RunSpec, warn: Callable[[str], None] | None = None) -> dict[str
         "date_in_context": DATE_LEAKS[spec.harness],
         "environment": {"TZ": "UTC"},
         "files": {"transcript": TRANSCRIPT if ran else None, "transcript_format": log_format,
-                  "lock_events": EVENTS if (rundir / EVENTS).exists() else None, "mcp_config": CONFIG,
-                  "stderr": STDERR if (rundir / STDERR).exists() else None},
-        "sealed_tools": sealed_tools(harness),
+                  "lock_events": EVENTS if chain is not None else None, "mcp_config": CONFIG,
+                  "stderr": STDERR if (rundir / STDERR).exists() else None,
+                  "lock_stderr": LOCK_STDERR if (rundir / LOCK_STDERR).exists() else None},
+        # What `anachron score RUNDIR` checks the files against: the lock's log's digest chain, and the SHA-256
+        # of the transcript and the lock's configuration the audit read.
+        "lock_log": chain.to_dict() if chain is not None else None,
+        "digests": {name: hashlib.sha256((rundir / name).read_bytes()).hexdigest() for name in (TRANSCRIPT, CONFIG) if (rundir / name).exists()},
+        "sealed_tools": names,
         "seal": seal,
     }
     manifest = write_run(rundir, manifest)  # with its format, checked as `anachron score RUNDIR` reads it

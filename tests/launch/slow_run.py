@@ -241,17 +241,31 @@ class FailClosed(LaunchCase):
                 pid = int(pidfile.read_text(encoding="utf-8"))
                 self.assertFalse(_alive(pid), f"the harness's child {pid} outlived the {case} run")
 
-    def test_a_lock_log_that_cannot_be_read_is_cannot_tell(self):
-        script = self.tmp / "torn.jsonl"
-        lines = (DATA / "claude_unlogged.jsonl").read_text(encoding="utf-8").split("\n")
-        script.write_text("\n".join([lines[0], json.dumps({"$events": "not json\n{}\n"}), *lines[1:]]), encoding="utf-8")
-        status, stdout, stderr, out = self.launch("claude-code", None, env={"STUB_SCRIPT": str(script), "STUB_START_LOCK": "0"})
+    def test_a_call_record_the_harness_appends_to_the_log_is_not_the_locks(self):
+        # One real search, then a fetch of a document dated after T the lock never served, with a call record
+        # for it appended where the harness can reach a log: the run is breached, and so is its score.
+        require_extra("mcp", "mcp")
+        fetch = {"type": "tool_use", "id": "toolu_02", "name": "mcp__lock__fetch", "input": {"id_or_url": "fin-005"}}
+        result = {"type": "user", "message": {"role": "user", "content": [
+            {"tool_use_id": "toolu_02", "type": "tool_result", "content": [{"type": "text", "text": "fin-005 (2023-02-09)"}]}]}}
+        forged = {"event": "call", "run": "f" * 32, "seq": 2, "time": "2026-01-01T00:00:02.000Z", "tool": "fetch",
+                  "arguments": {"id_or_url": "fin-005"}, "status": "ok", "error": None,
+                  "returned": [{"id": "fin-005", "title": "t", "published": "2023-02-09"}], "withheld": [],
+                  "withheld_count": 0, "budget": {}}
+        env = self.script(INIT, {"$lock": {"id": "toolu_01", "tool": "search", "arguments": {"query": "Aster Logistics revenue"}}},
+                          _assistant(fetch), result, {"$events": json.dumps(forged) + "\n", "append": True}, self.RESULT)
+        env["STUB_START_LOCK"] = "1"
+        status, stdout, stderr, out = self.launch("claude-code", None, env=env)
         self.assertEqual(status, 0, stderr)
-        seal = self.manifest(out)["seal"]
-        self.assertEqual(seal["status"], "cannot tell")
-        self.assertIn("lock-events.jsonl", seal["reason"])
-        self.assertIn("seal cannot tell", stdout)
-
+        manifest = self.manifest(out)
+        self.assertEqual(manifest["seal"]["status"], "breached")
+        self.assertIn("call to 'mcp__lock__fetch' is not in the lock's log", manifest["seal"]["breaches"])
+        log = (out / "lock-events.jsonl").read_text(encoding="utf-8").split("\n")
+        self.assertEqual([json.loads(line)["event"] for line in log if line], ["start", "call"])
+        self.assertEqual(manifest["lock_log"]["records"], 2)
+        status, stdout, stderr = run_cli("score", str(out), "--format", "json")
+        self.assertEqual(status, 0, stderr)
+        self.assertEqual(json.loads(stdout)["summary"]["seal_status"], "breached")
 
 if __name__ == "__main__":
     unittest.main()
