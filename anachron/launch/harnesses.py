@@ -216,8 +216,16 @@ class ClaudeCode(Harness):
         content = message.get("content") if isinstance(message, dict) else None
         if event.get("type") != "assistant" or not isinstance(content, list):
             return []
-        return [str(block.get("name")) for block in content
-                if isinstance(block, dict) and block.get("type") in ("tool_use", "server_tool_use")]
+        names = []
+        for block in content:
+            kind = block.get("type") if isinstance(block, dict) else None
+            if kind in ("tool_use", "server_tool_use"):
+                names.append(str(block.get("name")))
+            elif kind == "mcp_tool_use":
+                # The API's MCP connector runs a remote server's tool: named as the audit names it
+                # (mcp__SERVER__TOOL), so only a block naming the lock's server and tool passes.
+                names.append(f"mcp__{block.get('server_name')}__{block.get('name')}")
+        return names
 
 
 def _toml(value: Any) -> str:
@@ -317,6 +325,26 @@ NAMES = (*HARNESSES, *LOOPS)
 
 def lock_config_text(lock: Lock, events: Path) -> str:
     return dump_json(mcp_config(lock, events))
+
+
+class DuplicateKey(ValueError):
+    """A JSON object of the stream names a key twice: a reader taking either value could miss a call."""
+
+
+def _unique(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    seen: dict[str, Any] = {}
+    for key, value in pairs:
+        if key in seen:
+            raise DuplicateKey(key)
+        seen[key] = value
+    return seen
+
+
+def read_event(text: str) -> Any:
+    """One line of a harness's stream as JSON, refusing an object with a duplicate key
+    (:class:`DuplicateKey`): ``{"name": "mcp__lock__search", "name": "WebSearch"}`` reads as
+    WebSearch to Python and may read as either elsewhere, so the guard never picks one."""
+    return json.loads(text, object_pairs_hook=_unique)
 
 
 def guard_breach(harness: Harness, names: Sequence[str]) -> str | None:

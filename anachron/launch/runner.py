@@ -24,7 +24,6 @@ from __future__ import annotations
 
 import datetime as _dt
 import hashlib
-import json
 import os
 import subprocess
 import threading
@@ -38,7 +37,8 @@ from anachron.core.dates import format_date, known_at
 from anachron.core.errors import AnachronError
 from anachron.core.atomic import write_atomic
 from anachron.importers.run_dir import write_run
-from anachron.launch.harnesses import HARNESSES, LOOPS, Check, ClaudeCode, Harness, Prepared, guard_breach, lock_config_text, version_of
+from anachron.launch.harnesses import (HARNESSES, LOOPS, Check, ClaudeCode, DuplicateKey, Harness, Prepared, guard_breach,
+                                       lock_config_text, read_event, version_of)
 from anachron.launch.lock import CONFIG, EVENTS, SERVER, TOOLS, Lock, LockHost, corpus_fingerprint, relay_entry, stop_group
 
 TRANSCRIPT = "transcript.jsonl"
@@ -219,7 +219,14 @@ def _read(harness: Harness, process: subprocess.Popen, prepared: Prepared, trans
             outcome.refusal = f"{'guard' if checked else 'preflight'}: {detail}: run stopped"
             return
         try:
-            event = json.loads(raw.decode("utf-8"))
+            event = read_event(raw.decode("utf-8"))
+        except DuplicateKey as exc:
+            # Hostile wherever it comes: a key given twice may hide a call from one reader or another.
+            detail = f"line {number} of the harness's stream names the key {str(exc)!r} twice in one object: it cannot be checked"
+            if not checked:
+                outcome.checks.append(Check("init event", False, detail))
+            outcome.refusal = f"{'guard' if checked else 'preflight'}: {detail}: run stopped"
+            return
         except (ValueError, RecursionError):  # not JSON (UnicodeDecodeError is a ValueError), or nested past reading
             event = None
         if not isinstance(event, dict):
