@@ -26,7 +26,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("harness", choices=NAMES, metavar="HARNESS", help=f"one of {', '.join(NAMES)}")
     parser.add_argument("--as-of", required=True, type=iso_date, metavar="DATE", help="the cutoff T of the run")
     add_corpus_option(parser)
-    parser.add_argument("--prompt", required=True, metavar="FILE", help="the task, sent to the harness as its prompt")
+    parser.add_argument("--prompt", required=True, metavar="FILE", help="the task (UTF-8, at most 1 MiB), sent to the harness as its prompt")
     parser.add_argument("--out", required=True, metavar="RUNDIR", help="the run directory: new or empty")
     parser.add_argument("--model", metavar="NAME", help="the model (required for responses and chat)")
     parser.add_argument("--budget", type=count, metavar="N", help="the lock's budget of searches and fetches together")

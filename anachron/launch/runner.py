@@ -45,6 +45,7 @@ TRANSCRIPT = "transcript.jsonl"
 STDERR = "harness-stderr.txt"
 LOCK_STDERR = "lock-stderr.txt"
 MAX_BEFORE_INIT = 20
+MAX_PROMPT = 1 << 20  # bytes of --prompt: a task, not a corpus (an unbounded read of /dev/zero ran out of memory)
 # What each harness writes of today's date into its model's context (docs/run-rules.md).
 DATE_LEAKS = {
     "claude-code": "writes today's date into the system prompt's <env> block (anthropics/claude-code#18374); "
@@ -378,15 +379,25 @@ def sealed_tools(harness: Harness | None) -> list[str]:
     return sorted({f"mcp__{SERVER}__{tool}" for tool in TOOLS} | set(harness.lock_names if harness is not None else ()))
 
 
+def read_prompt(path: Path) -> str:
+    """The prompt file's text (UTF-8), read up to :data:`MAX_PROMPT` bytes: a larger one (or an endless
+    one, ``/dev/zero``) is refused before anything starts."""
+    try:
+        with open(path, "rb") as file:
+            data = file.read(MAX_PROMPT + 1)
+        if len(data) > MAX_PROMPT:
+            raise AnachronError(f"--prompt {path}: over {MAX_PROMPT} bytes (1 MiB): give a shorter prompt")
+        return data.decode("utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise AnachronError(f"--prompt {path}: cannot read it: {getattr(exc, 'strerror', None) or exc}") from None
+
+
 def launch(spec: RunSpec, warn: Callable[[str], None] | None = None) -> dict[str, Any]:
     """Run *spec*; the manifest written to ``run.json``.  Raises :class:`Refused` (after writing the
     manifest) when the run is refused, :class:`AnachronError` on bad input (before any file)."""
     if spec.harness not in HARNESSES and spec.harness not in LOOPS:
         raise AnachronError(f"unknown harness {spec.harness!r}: choose one of {', '.join((*HARNESSES, *LOOPS))}")
-    try:
-        prompt = spec.prompt.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise AnachronError(f"--prompt {spec.prompt}: cannot read it: {getattr(exc, 'strerror', None) or exc}") from None
+    prompt = read_prompt(spec.prompt)
     if spec.harness in LOOPS:
         endpoint_of(spec)
     fingerprint = corpus_fingerprint(spec.corpus)

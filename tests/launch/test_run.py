@@ -459,6 +459,28 @@ class BadInput(LaunchCase):
         self.assertIn("not an empty directory", stderr)
         self.assertEqual(self.stub_calls(), [])
 
+    def test_a_prompt_over_one_mib_is_refused_before_anything(self):
+        from anachron.launch.runner import MAX_PROMPT
+
+        cases = {"at the bound": (b"x" * MAX_PROMPT, None), "one byte over": (b"x" * (MAX_PROMPT + 1), "over 1048576 bytes (1 MiB)"),
+                 "endless": (None, "over 1048576 bytes (1 MiB)"), "not UTF-8": (b"\xff\xfe", "cannot read it")}
+        for case, (data, refusal) in cases.items():
+            with self.subTest(case):
+                prompt = Path("/dev/zero") if data is None else self.tmp / f"{case}.txt"
+                if data is not None:
+                    prompt.write_bytes(data)
+                out = self.tmp / f"out-{case}"
+                with mock.patch.dict(os.environ, dict(self.env, STUB_SCRIPT=str(DATA / "claude_no_servers.jsonl"), STUB_START_LOCK="0")):
+                    status, stdout, stderr = run_cli("run", "claude-code", "--as-of", T, "--prompt", str(prompt), "--out", str(out))
+                if refusal is None:
+                    self.assertTrue((out / "run.json").is_file(), stderr)  # read whole: the run went on (to its preflight)
+                    continue
+                self.assertEqual((status, stdout), (2, ""))
+                self.assertEqual(len(stderr.strip().split("\n")), 1, stderr)
+                self.assertTrue(stderr.startswith(f"anachron: --prompt {prompt}: "), stderr)
+                self.assertIn(refusal, stderr)
+                self.assertFalse(out.exists())  # nothing written
+
     def test_responses_needs_an_endpoint(self):
         with mock.patch.dict(os.environ, {"OPENAI_BASE_URL": ""}):
             status, _, stderr, _ = self.launch("responses", None, "--model", "m")
