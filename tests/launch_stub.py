@@ -125,7 +125,9 @@ def _call(name: str, lock: Lock | None, spec: dict) -> None:
 def main() -> int:
     name, args = sys.argv[1], sys.argv[2:]
     if args == ["--version"]:
-        print(os.environ.get("STUB_VERSION", f"9.9.9 ({name} stub)"))
+        # By default a version of a tested major (anachron.launch.harnesses.TESTED), as each CLI prints it.
+        default = {"claude": "2.1.0 (Claude Code)", "codex": "codex-cli 0.46.0", "gemini": "0.46.0"}[name]
+        print(os.environ.get("STUB_VERSION", default))
         return 0
     if args == ["--help"]:
         print(f"Usage: {name} [options]\n  --tools <tools...>  built-in tools\n  --settings <file-or-json>"

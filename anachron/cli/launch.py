@@ -52,7 +52,7 @@ def run(args: argparse.Namespace) -> int:
         max_turns=args.max_turns, executable=args.executable, startup_timeout=args.startup_timeout, init_timeout=args.init_timeout,
         timeout=args.timeout, sample_id=args.sample_id,
     )
-    manifest = launch(spec)
+    manifest = launch(spec, warn=lambda line: print(f"warning: {line}", file=sys.stderr))
     seal = manifest.get("seal") or {}
     breaches = len(seal.get("breaches") or [])
     print(f"wrote {args.out}: {args.harness}, seal {seal.get('status')}, {seal.get('calls', 0)} call(s), {breaches} breach(es)")

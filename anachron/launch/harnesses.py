@@ -92,11 +92,27 @@ def version_of(executable: str) -> str | None:
     return lines[0] if done.returncode == 0 and lines else None
 
 
+def version_warning(harness: str, version: str | None) -> str | None:
+    """A warning when *version* (``--version``'s line) is not of a major version in :data:`TESTED`
+    for *harness*, or cannot be read: the flags and stream shapes are those of the tested ones."""
+    tested = TESTED.get(harness)
+    if tested is None:
+        return None
+    found = re.search(r"(\d+)\.\d+", version or "")
+    listed = ", ".join(f"{major}.x" for major in tested)
+    if found is None:
+        return f"{harness}: cannot tell its version from --version ({version!r}); tested: {listed}"
+    if int(found.group(1)) not in tested:
+        return f"{harness} {found.group(0)} is an untested major version (tested: {listed}): flags or stream shapes may differ"
+    return None
+
+
 class Harness:
     """A harness: override :meth:`prepare`, :meth:`preflight` and :meth:`calls`."""
 
     name = ""
     executable = ""
+    package = ""  # the npm package that installs the executable
     log_format = ""
     lock_names: tuple[str, ...] = ()  # the names its log gives the lock's tools, beyond mcp__lock__*
 
@@ -130,6 +146,7 @@ class Harness:
 class ClaudeCode(Harness):
     name = "claude-code"
     executable = "claude"
+    package = "@anthropic-ai/claude-code"
     log_format = "claude-code"
 
     def __init__(self, supports_tools_flag: bool = True, supports_settings_flag: bool = False) -> None:
@@ -236,6 +253,7 @@ def _toml(value: Any) -> str:
 class Codex(Harness):
     name = "codex"
     executable = "codex"
+    package = "@openai/codex"
     log_format = "codex"
     lock_names = tuple(f"{SERVER}__{tool}" for tool in TOOLS)  # the codex importer's SERVER__TOOL
 
@@ -286,6 +304,7 @@ class Codex(Harness):
 class GeminiCli(Harness):
     name = "gemini-cli"
     executable = "gemini"
+    package = "@google/gemini-cli"
     log_format = "gemini-cli"
     # Gemini CLI named an MCP tool by its own name (or SERVER__TOOL when two servers clash); since 0.46 it is
     # mcp_SERVER_TOOL (auth0/auth0-evals#46 reads it from the bundle's generateValidName).
@@ -319,6 +338,9 @@ class GeminiCli(Harness):
 
 
 HARNESSES: dict[str, type[Harness]] = {"claude-code": ClaudeCode, "codex": Codex, "gemini-cli": GeminiCli}
+# The major versions whose flags and stream shapes docs/run-rules.md describes (the published ones:
+# Claude Code 2.1, Codex CLI 0.x, Gemini CLI 0.x); another major runs, with a warning in run.json.
+TESTED: dict[str, tuple[int, ...]] = {"claude-code": (2,), "codex": (0,), "gemini-cli": (0,)}
 LOOPS = ("responses", "chat")
 NAMES = (*HARNESSES, *LOOPS)
 

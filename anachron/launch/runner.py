@@ -25,6 +25,7 @@ from __future__ import annotations
 import datetime as _dt
 import hashlib
 import os
+import shutil
 import subprocess
 import threading
 import time
@@ -38,7 +39,7 @@ from anachron.core.errors import AnachronError
 from anachron.core.atomic import write_atomic
 from anachron.importers.run_dir import write_run
 from anachron.launch.harnesses import (HARNESSES, LOOPS, Check, ClaudeCode, DuplicateKey, Harness, Prepared, guard_breach,
-                                       lock_config_text, read_event, version_of)
+                                       lock_config_text, read_event, version_of, version_warning)
 from anachron.launch.lock import CONFIG, EVENTS, SERVER, TOOLS, Lock, LockHost, corpus_fingerprint, relay_entry, stop_group
 
 TRANSCRIPT = "transcript.jsonl"
@@ -113,6 +114,8 @@ class _Outcome:
         self.checks: list[Check] = []
         self.refusal: str | None = None
         self.version: str | None = None
+        self.cli_version: str | None = None  # `EXECUTABLE --version`'s first line
+        self.warnings: list[str] = []
         self.exit_status: int | None = None
         self.turns: int | None = None
         self.stopped: str | None = None
@@ -379,6 +382,15 @@ def sealed_tools(harness: Harness | None) -> list[str]:
     return sorted({f"mcp__{SERVER}__{tool}" for tool in TOOLS} | set(harness.lock_names if harness is not None else ()))
 
 
+def _installed(spec: RunSpec) -> None:
+    """Refuse, before anything is written, a harness whose executable is not there: one line with its install command."""
+    cls = HARNESSES[spec.harness]
+    executable = spec.executable or cls.executable
+    if shutil.which(executable) is None:
+        where = f"--executable {executable}: not found" if spec.executable else f"{executable} not found on PATH"
+        raise AnachronError(f"{where}; install it with npm install -g {cls.package}")
+
+
 def read_prompt(path: Path) -> str:
     """The prompt file's text (UTF-8), read up to :data:`MAX_PROMPT` bytes: a larger one (or an endless
     one, ``/dev/zero``) is refused before anything starts."""
@@ -400,6 +412,8 @@ def launch(spec: RunSpec, warn: Callable[[str], None] | None = None) -> dict[str
     prompt = read_prompt(spec.prompt)
     if spec.harness in LOOPS:
         endpoint_of(spec)
+    else:
+        _installed(spec)
     fingerprint = corpus_fingerprint(spec.corpus)
     corpus = str(Path(spec.corpus).resolve()) if spec.corpus is not None and "://" not in spec.corpus else spec.corpus
     lock = Lock(spec.lock_as_of or spec.as_of, corpus, spec.budget, spec.k)
@@ -420,7 +434,12 @@ def launch(spec: RunSpec, warn: Callable[[str], None] | None = None) -> dict[str
                     executable = spec.executable or cls.executable
                     harness = ClaudeCode(*ClaudeCode.probe(executable)) if cls is ClaudeCode else cls()
                     harness.executable = executable
-                    outcome.version = version_of(executable)
+                    outcome.version = outcome.cli_version = version_of(executable)
+                    warning = version_warning(spec.harness, outcome.cli_version)
+                    if warning is not None:
+                        outcome.warnings.append(warning)
+                        if warn is not None:
+                            warn(warning)
                     _cli(spec, harness, host, rundir, prompt, outcome)
                 else:
                     outcome.version = f"anachron {__version__}"
@@ -448,6 +467,8 @@ def launch(spec: RunSpec, warn: Callable[[str], None] | None = None) -> dict[str
         "anachron": __version__,
         "harness": spec.harness,
         "version": outcome.version,
+        "cli_version": outcome.cli_version,
+        "warnings": outcome.warnings,
         "argv": outcome.argv,
         "as_of": format_date(spec.as_of),
         "model": spec.model,

@@ -133,13 +133,43 @@ class ClaudeCodePreflight(LaunchCase):
         self.assertRefused(self.launch("claude-code", None, env={"STUB_SCRIPT": str(script), "STUB_START_LOCK": "0"}),
                            "missing from tools: mcp__lock__fetch")
 
-    def test_missing_executable_is_refused(self):
-        manifest = self.assertRefused(self.launch("claude-code", "claude_sealed.jsonl", "--executable", str(self.tmp / "nope")),
-                           "cannot start")
-        self.assertFalse(manifest["preflight"]["passed"])  # it never ran
-        self.assertIsNone(manifest["files"]["transcript"])  # and wrote nothing
-        self.assertEqual(sorted(p.name for p in (self.tmp / "run1").iterdir()),
-                         ["harness-mcp.json", "harness-stderr.txt", "mcp.json", "run.json", "workspace"])
+    def test_missing_executable_is_one_line_with_its_install_command(self):
+        empty = self.tmp / "empty-bin"
+        empty.mkdir()
+        cases = {"claude-code": "claude not found on PATH; install it with npm install -g @anthropic-ai/claude-code",
+                 "codex": "codex not found on PATH; install it with npm install -g @openai/codex",
+                 "gemini-cli": "gemini not found on PATH; install it with npm install -g @google/gemini-cli"}
+        for harness, line in cases.items():
+            with self.subTest(harness):
+                status, stdout, stderr, out = self.launch(harness, "claude_sealed.jsonl", env={"PATH": str(empty)})
+                self.assertEqual((status, stdout, stderr), (2, "", f"anachron: {line}\n"))
+                self.assertFalse(out.exists())  # refused before anything is written
+        status, _, stderr, out = self.launch("claude-code", "claude_sealed.jsonl", "--executable", str(self.tmp / "nope"))
+        self.assertEqual((status, stderr), (2, f"anachron: --executable {self.tmp / 'nope'}: not found; "
+                                               "install it with npm install -g @anthropic-ai/claude-code\n"))
+        self.assertEqual(self.stub_calls(), [])
+
+    def test_the_cli_version_is_recorded_and_an_untested_major_warned(self):
+        status, _, stderr, out = self.launch("codex", "codex_sealed.jsonl", env={"STUB_START_LOCK": "0"})
+        manifest = self.manifest(out)
+        self.assertEqual((manifest["cli_version"], manifest["warnings"]), ("codex-cli 0.46.0", []))
+        self.assertNotIn("warning", stderr)
+        for version, warning in (("codex-cli 1.0.2", "codex 1.0 is an untested major version (tested: 0.x)"),
+                                 ("nightly", "codex: cannot tell its version from --version ('nightly'); tested: 0.x")):
+            with self.subTest(version):
+                _, _, stderr, out = self.launch("codex", "codex_sealed.jsonl", env={"STUB_START_LOCK": "0", "STUB_VERSION": version})
+                manifest = self.manifest(out)
+                self.assertEqual(manifest["cli_version"], version)
+                self.assertEqual(len(manifest["warnings"]), 1)
+                self.assertIn(warning, manifest["warnings"][0])
+                self.assertIn(f"warning: {manifest['warnings'][0]}\n", stderr)
+
+    def test_every_cli_harness_has_a_tested_version_and_a_package(self):
+        from anachron.launch.harnesses import HARNESSES, TESTED
+
+        self.assertEqual(set(TESTED), set(HARNESSES))
+        for name, cls in HARNESSES.items():
+            self.assertTrue(cls.package.startswith("@"), name)
 
     def test_guard_stops_a_call_outside_the_lock(self):
         manifest = self.assertRefused(self.launch("claude-code", "claude_guard.jsonl", env={"STUB_START_LOCK": "0"}),
