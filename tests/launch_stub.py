@@ -136,7 +136,7 @@ def main() -> int:
     stdin = sys.stdin.read()
     keep = ("TZ", "GEMINI_CLI_SYSTEM_SETTINGS_PATH", "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC", "ENABLE_TOOL_SEARCH")
     with open(os.environ["STUB_LOG"], "a", encoding="utf-8") as log:
-        log.write(json.dumps({"name": name, "argv": args, "stdin": stdin, "cwd": os.getcwd(),
+        log.write(json.dumps({"name": name, "pid": os.getpid(), "argv": args, "stdin": stdin, "cwd": os.getcwd(),
                               "env": {key: os.environ.get(key) for key in keep}}) + "\n")
     entry = _config(name, args) if os.environ.get("STUB_START_LOCK") != "0" else None
     lock = Lock(entry) if entry is not None else None

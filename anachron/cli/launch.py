@@ -45,6 +45,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from anachron.launch import RunSpec, launch
+    from anachron.launch.runner import Interrupted
 
     spec = RunSpec(
         harness=args.harness, as_of=args.as_of, prompt=Path(args.prompt), out=Path(args.out), corpus=args.corpus,
@@ -52,7 +53,11 @@ def run(args: argparse.Namespace) -> int:
         max_turns=args.max_turns, executable=args.executable, startup_timeout=args.startup_timeout, init_timeout=args.init_timeout,
         timeout=args.timeout, sample_id=args.sample_id,
     )
-    manifest = launch(spec, warn=lambda line: print(f"warning: {line}", file=sys.stderr))
+    try:
+        manifest = launch(spec, warn=lambda line: print(f"warning: {line}", file=sys.stderr))
+    except Interrupted as exc:  # SIGTERM or SIGINT: run.json is written; the shell's status for the signal
+        print(f"anachron: {exc}", file=sys.stderr)
+        return 128 + exc.signum
     seal = manifest.get("seal") or {}
     breaches = len(seal.get("breaches") or [])
     print(f"wrote {args.out}: {args.harness}, seal {seal.get('status')}, {seal.get('calls', 0)} call(s), {breaches} breach(es)")

@@ -26,6 +26,7 @@ import datetime as _dt
 import hashlib
 import os
 import shutil
+import signal
 import subprocess
 import threading
 import time
@@ -84,6 +85,51 @@ class Refused(AnachronError):
     """A run refused (preflight, guard, start-up): one line; ``run.json`` records it."""
 
 
+class Interrupted(Refused):
+    """A run stopped by SIGTERM or SIGINT: everything it started is stopped, ``run.json`` records it
+    (``refused``), and the command exits with 128 + the signal's number (143, 130)."""
+
+    def __init__(self, message: str, signum: int) -> None:
+        super().__init__(message)
+        self.signum = signum
+
+
+class _Signalled(BaseException):
+    """Raised in the main thread by the first SIGTERM or SIGINT, so the run's cleanup runs as it
+    does for Ctrl-C (a BaseException: no ``except Exception`` swallows it)."""
+
+    def __init__(self, signum: int) -> None:
+        super().__init__(signum)
+        self.signum = signum
+
+
+class _Signals:
+    """SIGTERM and SIGINT while a run is on: the first raises :class:`_Signalled` while *raising*,
+    any later one (or one after the run, while the record is written) is only noted."""
+
+    def __init__(self) -> None:
+        self.signum: int | None = None
+        self.raising = True
+        self._previous: dict[int, Any] = {}
+
+    def __enter__(self) -> "_Signals":
+        if threading.current_thread() is threading.main_thread():  # signal handlers are the main thread's
+            for sig in (signal.SIGTERM, signal.SIGINT):
+                self._previous[sig] = signal.signal(sig, self._handle)
+        return self
+
+    def _handle(self, signum: int, frame: Any) -> None:
+        first = self.signum is None
+        if first:
+            self.signum = signum
+        if first and self.raising:
+            raise _Signalled(signum)
+
+    def __exit__(self, *exc: Any) -> None:
+        for sig, handler in self._previous.items():
+            signal.signal(sig, handler)
+
+
 def _run_dir(out: Path) -> Path:
     if out.exists() and (not out.is_dir() or any(out.iterdir())):
         raise AnachronError(f"--out {out}: exists and is not an empty directory: choose a new run directory")
@@ -121,6 +167,7 @@ class _Outcome:
         self.stopped: str | None = None
         self.timed_out = threading.Event()
         self.argv: list[str] = []
+        self.process: subprocess.Popen | None = None  # the harness, once started
 
 
 def _static_checks(spec: RunSpec, lock: Lock) -> list[Check]:
@@ -149,6 +196,8 @@ def _cli(spec: RunSpec, harness: Harness, host: LockHost, rundir: Path, prompt: 
                 transcript.close()
                 partial.unlink()  # nothing ran: no transcript
                 raise Refused(f"cannot start {prepared.argv[0]}: {exc.strerror or exc}") from None
+            outcome.process = process
+
             def time_out() -> None:
                 outcome.timed_out.set()
                 stop_group(process, grace=0)
@@ -426,7 +475,7 @@ def launch(spec: RunSpec, warn: Callable[[str], None] | None = None) -> dict[str
     started = _now()
     chain = None
     lock_started = False
-    with LockHost(lock, rundir / LOCK_STDERR) as host:
+    with _Signals() as signals, LockHost(lock, rundir / LOCK_STDERR) as host:
         if all(check.passed for check in outcome.checks):
             try:
                 if spec.harness in HARNESSES:
@@ -446,8 +495,17 @@ def launch(spec: RunSpec, warn: Callable[[str], None] | None = None) -> dict[str
                     _loop(spec, host, rundir, prompt, outcome)
             except AnachronError as exc:  # the run failed part way (a harness that would not start, a broken endpoint)
                 outcome.refusal = outcome.refusal or str(exc)
+            except _Signalled:
+                # _cli's finally blocks stopped the harness, unless the signal cut them short: again, to be sure.
+                if outcome.process is not None:
+                    stop_group(outcome.process, grace=0)
+            finally:
+                signals.raising = False  # from here on a signal is noted, and the record still written
         else:
             outcome.refusal = f"preflight: {next(c for c in outcome.checks if not c.passed).detail}"
+        signals.raising = False
+        if signals.signum is not None:
+            outcome.refusal = f"interrupted by {signal.Signals(signals.signum).name}: run stopped"
         host.close()  # the harness is gone: each lock writes its last record and exits (or is stopped)
         lock_started = host.started()
         if (rundir / TRANSCRIPT).exists() or lock_started:
@@ -500,6 +558,8 @@ def launch(spec: RunSpec, warn: Callable[[str], None] | None = None) -> dict[str
         "seal": seal,
     }
     manifest = write_run(rundir, manifest)  # with its format, checked as `anachron score RUNDIR` reads it
+    if signals.signum is not None:
+        raise Interrupted(outcome.refusal or f"interrupted by {signal.Signals(signals.signum).name}", signals.signum)
     if outcome.refusal is not None:
         raise Refused(outcome.refusal)
     return manifest

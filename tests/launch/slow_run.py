@@ -8,10 +8,14 @@ from __future__ import annotations
 import datetime as _dt
 import json
 import os
+import signal
+import subprocess
+import sys
+import time
 import unittest
 from pathlib import Path
 from unittest import mock
-from tests.support import require_extra, run_cli
+from tests.support import ROOT, require_extra, run_cli
 from tests.launch.test_run import DATA, INIT, T, LaunchCase, _alive, _assistant, _stub_model
 
 
@@ -266,6 +270,51 @@ class FailClosed(LaunchCase):
         status, stdout, stderr = run_cli("score", str(out), "--format", "json")
         self.assertEqual(status, 0, stderr)
         self.assertEqual(json.loads(stdout)["summary"]["seal_status"], "breached")
+
+
+class Signals(LaunchCase):
+    """SIGTERM stops a run as SIGINT does: the harness and its children stopped, run.json written, the
+    transcript finalized, the shell's status for the signal."""
+
+    def start(self, out: Path, pidfile: Path) -> subprocess.Popen:
+        script = self.tmp / "signal.jsonl"
+        script.write_text("".join(json.dumps(e) + "\n" for e in (INIT, {"$spawn": 300, "pidfile": str(pidfile)}, {"$sleep": 300})),
+                          encoding="utf-8")
+        env = dict(os.environ, **self.env, STUB_SCRIPT=str(script), STUB_START_LOCK="0", PYTHONPATH=str(ROOT))
+        return subprocess.Popen([sys.executable, "-m", "anachron", "run", "claude-code", "--as-of", T, "--prompt", str(self.prompt),
+                                 "--out", str(out)], env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+
+    def interrupt(self, sig: int) -> tuple[int, str, Path, int]:
+        out, pidfile = self.tmp / f"run-{sig}", self.tmp / f"child-{sig}.pid"
+        process = self.start(out, pidfile)
+        self.addCleanup(lambda: process.poll() is None and process.kill())
+        end = time.monotonic() + 60
+        while not pidfile.exists() or not pidfile.read_text(encoding="utf-8"):  # the harness is past its init
+            self.assertLess(time.monotonic(), end, "the stub never started")
+            time.sleep(0.05)
+        time.sleep(0.3)
+        process.send_signal(sig)
+        _, stderr = process.communicate(timeout=60)
+        return process.returncode, stderr, out, int(pidfile.read_text(encoding="utf-8"))
+
+    def test_sigterm_and_sigint_stop_everything_and_record_the_run(self):
+        for sig, status in ((signal.SIGTERM, 143), (signal.SIGINT, 130)):
+            with self.subTest(signal.Signals(sig).name):
+                code, stderr, out, child = self.interrupt(sig)
+                name = signal.Signals(sig).name
+                self.assertEqual(code, status, stderr)
+                self.assertEqual(stderr, f"anachron: interrupted by {name}: run stopped\n")
+                manifest = self.manifest(out)
+                self.assertEqual(manifest["refused"], f"interrupted by {name}: run stopped")
+                self.assertIsNone(manifest["seal"])
+                self.assertTrue((out / "transcript.jsonl").is_file())
+                self.assertFalse((out / "transcript.jsonl.partial").exists())
+                self.assertFalse(_alive(child), f"the harness's child {child} outlived the {name}")
+                self.assertFalse(_alive(self.stub_calls()[-1]["pid"]), f"the harness outlived the {name}")
+                status, _, stderr = run_cli("score", str(out))
+                self.assertEqual(status, 2)
+                self.assertIn(f"the run was refused (interrupted by {name}", stderr)
+
 
 if __name__ == "__main__":
     unittest.main()
