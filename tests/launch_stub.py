@@ -11,7 +11,8 @@ Claude Code's ``--mcp-config`` file, Codex's ``-c mcp_servers.lock.*``
 overrides, Gemini CLI's system settings file), printed as that harness's
 call and result events.  ``{"$sleep": S}`` waits S seconds; ``{"$exit": N}`` exits with N; ``{"$raw": TEXT, "times": N}``
 writes TEXT's bytes N times as they are (a line that is not JSON, or too long); ``{"$spawn": S, "pidfile": F}``
-leaves a ``sleep S`` child running (its pid in F) when the stub exits; ``{"$events": TEXT, "append": B}`` writes (or appends) TEXT
+leaves a ``sleep S`` child running (its pid in F) when the stub exits; ``{"$setsid": S, "pidfile": F}`` the same
+in a session of its own, holding the stub's stdout open; ``{"$events": TEXT, "append": B}`` writes (or appends) TEXT
 to ``../lock-events.jsonl``, where a forger would put the lock's log; ``{"$kill_lock": true}`` kills the lock.  ``STUB_START_LOCK=0`` leaves the lock unstarted;
 ``STUB_HELP_TOOLS=0`` drops ``--tools`` from the help (an older Claude
 Code).  The MCP client is a minimal JSON-RPC one over the lock's stdio.
@@ -163,6 +164,11 @@ def main() -> int:
             elif "$events" in event:  # a forged lock log, where a harness in RUNDIR/workspace can reach one
                 with open(Path("..") / "lock-events.jsonl", "a" if event.get("append") else "w", encoding="utf-8") as forged:
                     forged.write(event["$events"])
+            elif "$setsid" in event:  # a child in a session of its own holding the stub's stdout open, its pid in the file
+                sys.stdout.flush()
+                child = subprocess.Popen(["sleep", str(event["$setsid"])], stdin=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                                         start_new_session=True)
+                Path(event["pidfile"]).write_text(str(child.pid), encoding="utf-8")
             elif "$spawn" in event:  # a child left running in the harness's process group, its pid in the file
                 child = subprocess.Popen(["sleep", str(event["$spawn"])], stdin=subprocess.DEVNULL,
                                          stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)

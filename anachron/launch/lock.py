@@ -186,6 +186,49 @@ def stop_group(process: subprocess.Popen, grace: float = 5.0) -> None:
             time.sleep(0.05)
 
 
+# Set in the harness's environment to a fresh value per run, and inherited by everything it starts:
+# a descendant that left the harness's process group (setsid) is found by it in /proc.
+RUN_MARKER = "ANACHRON_RUN_ID"
+
+
+def marked_processes(marker: str) -> list[int]:
+    """The pids whose environment holds ``ANACHRON_RUN_ID=marker`` (Linux ``/proc``; elsewhere none)."""
+    needle = b"\0" + f"{RUN_MARKER}={marker}".encode() + b"\0"
+    try:
+        entries = os.listdir("/proc")
+    except OSError:
+        return []
+    found = []
+    for entry in entries:
+        if not entry.isdigit() or int(entry) == os.getpid():
+            continue
+        try:
+            with open(f"/proc/{entry}/environ", "rb") as environ:
+                data = environ.read()
+        except OSError:  # gone, or not ours to read
+            continue
+        if needle in b"\0" + data:
+            found.append(int(entry))
+    return found
+
+
+def kill_marked(marker: str) -> list[int]:
+    """SIGKILL every process of the run's marker (the harness's escaped descendants); the pids killed."""
+    killed: list[int] = []
+    for _ in range(5):  # a dying parent may start another before it goes
+        pids = [pid for pid in marked_processes(marker) if pid not in killed]
+        if not pids:
+            break
+        for pid in pids:
+            try:
+                os.kill(pid, signal.SIGKILL)
+                killed.append(pid)
+            except OSError:
+                pass
+        time.sleep(0.05)
+    return killed
+
+
 class LockHost:
     """The lock processes of one run, started by the launcher: a Unix socket the harness's relay
     connects to, one ``anachron serve`` per connection, its log in a private directory.

@@ -25,11 +25,13 @@ from __future__ import annotations
 import datetime as _dt
 import hashlib
 import os
+import queue
 import shutil
 import signal
 import subprocess
 import threading
 import time
+import uuid
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable, Iterable
@@ -41,12 +43,14 @@ from anachron.core.atomic import write_atomic
 from anachron.importers.run_dir import write_run
 from anachron.launch.harnesses import (HARNESSES, LOOPS, Check, ClaudeCode, DuplicateKey, Harness, Prepared, guard_breach,
                                        lock_config_text, read_event, version_of, version_warning)
-from anachron.launch.lock import CONFIG, EVENTS, SERVER, TOOLS, Lock, LockHost, corpus_fingerprint, relay_entry, stop_group
+from anachron.launch.lock import (CONFIG, EVENTS, RUN_MARKER, SERVER, TOOLS, Lock, LockHost, corpus_fingerprint, kill_marked,
+                                  relay_entry, stop_group)
 
 TRANSCRIPT = "transcript.jsonl"
 STDERR = "harness-stderr.txt"
 LOCK_STDERR = "lock-stderr.txt"
 MAX_BEFORE_INIT = 20
+EXIT_GRACE = 5.0  # seconds a stream may stay open after the harness exits before its holders are killed
 MAX_PROMPT = 1 << 20  # bytes of --prompt: a task, not a corpus (an unbounded read of /dev/zero ran out of memory)
 # What each harness writes of today's date into its model's context (docs/run-rules.md).
 DATE_LEAKS = {
@@ -168,6 +172,7 @@ class _Outcome:
         self.timed_out = threading.Event()
         self.argv: list[str] = []
         self.process: subprocess.Popen | None = None  # the harness, once started
+        self.escaped = 0  # processes of the harness's marker killed after it left them behind
 
 
 def _static_checks(spec: RunSpec, lock: Lock) -> list[Check]:
@@ -183,6 +188,8 @@ def _cli(spec: RunSpec, harness: Harness, host: LockHost, rundir: Path, prompt: 
     for name, text in prepared.files.items():
         write_atomic(rundir / name, text)
     outcome.argv = prepared.argv
+    marker = uuid.uuid4().hex
+    prepared.env[RUN_MARKER] = marker  # inherited by all it starts: found in /proc when one escapes its group
     partial = rundir / (TRANSCRIPT + ".partial")
     try:
         with open(rundir / STDERR, "w", encoding="utf-8") as errors, open(partial, "wb") as transcript:
@@ -197,6 +204,8 @@ def _cli(spec: RunSpec, harness: Harness, host: LockHost, rundir: Path, prompt: 
                 partial.unlink()  # nothing ran: no transcript
                 raise Refused(f"cannot start {prepared.argv[0]}: {exc.strerror or exc}") from None
             outcome.process = process
+            assert process.stdout is not None
+            lines = _Lines(process.stdout.fileno(), spec.max_line)
 
             def time_out() -> None:
                 outcome.timed_out.set()
@@ -207,12 +216,15 @@ def _cli(spec: RunSpec, harness: Harness, host: LockHost, rundir: Path, prompt: 
                 timer.daemon = True
                 timer.start()
             try:
-                _drive(harness, process, prepared, prompt, transcript, events, spec, outcome)
+                _drive(harness, process, prepared, prompt, lines, transcript, events, spec, outcome, marker)
             finally:
                 if timer is not None:
                     timer.cancel()
                 stop_group(process)
-                process.stdout.close()  # type: ignore[union-attr]
+                outcome.escaped += len(kill_marked(marker))  # descendants that left its group (setsid)
+                if lines.finish(5.0):
+                    process.stdout.close()
+                # else: a process that shed the marker still holds the pipe: the reader thread is left to it
                 outcome.exit_status = process.returncode
                 if outcome.refusal is None and outcome.timed_out.is_set():
                     outcome.stopped = f"stopped by --timeout after {spec.timeout:g} s"
@@ -223,8 +235,62 @@ def _cli(spec: RunSpec, harness: Harness, host: LockHost, rundir: Path, prompt: 
             os.replace(partial, rundir / TRANSCRIPT)
 
 
-def _drive(harness: Harness, process: subprocess.Popen, prepared: Prepared, prompt: str, transcript: Any,
-           events: Path, spec: RunSpec, outcome: _Outcome) -> None:
+class _Lines:
+    """The harness's stdout as lines, split on ``b"\\n"`` only, each at most *limit* + 1 bytes (a longer
+    one comes in pieces, the first of limit + 1 bytes), read by a thread of its own so the run stops
+    reading at its deadline whoever holds the pipe open (a ``setsid`` child of the harness)."""
+
+    def __init__(self, fd: int, limit: int) -> None:
+        self.fd, self.limit = fd, limit
+        self.queue: queue.Queue[bytes | None] = queue.Queue(maxsize=16)
+        self.thread = threading.Thread(target=self._read, daemon=True)
+        self.thread.start()
+
+    def _read(self) -> None:
+        buffer = bytearray()
+        scanned = 0  # bytes of the buffer known to hold no newline
+        try:
+            while True:
+                cut = buffer.find(b"\n", scanned, self.limit + 1)
+                if cut >= 0 or len(buffer) > self.limit:
+                    end = cut + 1 if cut >= 0 else self.limit + 1
+                    self.queue.put(bytes(buffer[:end]))
+                    del buffer[:end]
+                    scanned = 0
+                    continue
+                scanned = len(buffer)
+                data = os.read(self.fd, 1 << 16)
+                if not data:
+                    break
+                buffer += data
+        except OSError:
+            pass
+        if buffer:
+            self.queue.put(bytes(buffer))  # the last line, cut off
+        self.queue.put(None)
+
+    def next(self, stop: Callable[[], bool]) -> bytes | None:
+        """The next line; ``None`` at the end of the stream, or as soon as *stop* says so."""
+        while True:
+            try:
+                return self.queue.get(timeout=0.1)
+            except queue.Empty:
+                if stop():
+                    return None
+
+    def finish(self, seconds: float) -> bool:
+        """Whether the reader reached the end of the stream within *seconds* (what it still had is dropped)."""
+        end = time.monotonic() + seconds
+        while self.thread.is_alive() and time.monotonic() < end:
+            try:
+                self.queue.get(timeout=0.05)
+            except queue.Empty:
+                pass
+        return not self.thread.is_alive()
+
+
+def _drive(harness: Harness, process: subprocess.Popen, prepared: Prepared, prompt: str, lines: _Lines, transcript: Any,
+           events: Path, spec: RunSpec, outcome: _Outcome, marker: str) -> None:
     """Feed the prompt, copy stdout (bytes) to the transcript, preflight at the init event, guard every call."""
     assert process.stdin is not None and process.stdout is not None
     try:
@@ -244,21 +310,39 @@ def _drive(harness: Harness, process: subprocess.Popen, prepared: Prepared, prom
     waiting.daemon = True
     waiting.start()
     try:
-        _read(harness, process, prepared, transcript, events, spec, outcome, seen, silent)
+        _read(harness, process, prepared, lines, transcript, events, spec, outcome, seen, silent, marker)
     finally:
         waiting.cancel()
 
 
-def _read(harness: Harness, process: subprocess.Popen, prepared: Prepared, transcript: Any, events: Path,
-          spec: RunSpec, outcome: _Outcome, seen: threading.Event, silent: threading.Event) -> None:
-    """The stream, line by line, until it ends or a check stops it; *seen* is set at the init event."""
-    assert process.stdout is not None
+def _read(harness: Harness, process: subprocess.Popen, prepared: Prepared, lines: _Lines, transcript: Any, events: Path,
+          spec: RunSpec, outcome: _Outcome, seen: threading.Event, silent: threading.Event, marker: str) -> None:
+    """The stream, line by line, until it ends, a check stops it, or the run's time is up; *seen* is set
+    at the init event."""
+    exited: list[float] = []  # when the harness was first seen exited
+
+    def stop() -> bool:
+        if outcome.timed_out.is_set() or silent.is_set():
+            return True
+        if process.poll() is None:
+            return False
+        # The harness is gone, yet its stream is open: a descendant holds it. After a grace, kill what
+        # carries the run's marker; if the stream still does not end, stop reading.
+        now = time.monotonic()
+        if not exited:
+            exited.append(now)
+        waited = now - exited[0]
+        if waited >= EXIT_GRACE and len(exited) == 1:
+            exited.append(now)
+            outcome.escaped += len(kill_marked(marker))
+        return waited >= 2 * EXIT_GRACE
+
     checked = False
     before = 0  # events before the init event
     number = 0
     # Bytes, split on b"\n" only: the transcript is the stream as it came (a JSON string may hold U+2028).
     while True:
-        raw = process.stdout.readline(spec.max_line + 1)
+        raw = lines.next(stop)
         if not raw:
             break
         number += 1
@@ -538,6 +622,8 @@ def launch(spec: RunSpec, warn: Callable[[str], None] | None = None) -> dict[str
         "started": started,
         "finished": _now(),
         "exit_status": outcome.exit_status,
+        "timeout": {"seconds": spec.timeout, "hit": outcome.timed_out.is_set()},
+        "escaped_processes": outcome.escaped,  # descendants that left the harness's group, killed by the run's marker
         "lock_started": lock_started,
         "turns": outcome.turns,
         "stopped": outcome.stopped,

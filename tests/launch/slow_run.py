@@ -229,6 +229,32 @@ class FailClosed(LaunchCase):
         self.assertIn("note: stopped by --timeout after 1 s", stderr)
         self.assertIsNotNone(manifest["exit_status"])
 
+    def test_a_timeout_holds_against_a_setsid_child_holding_the_stream(self):
+        # The child left the harness's group and keeps its stdout open: the run still ends at the deadline.
+        pidfile = self.tmp / "setsid.pid"
+        begun = time.monotonic()
+        status, _, stderr, out = self.launch("claude-code", None, "--timeout", "2",
+                                             env=self.script(INIT, {"$setsid": 300, "pidfile": str(pidfile)}, {"$sleep": 300}))
+        self.assertLess(time.monotonic() - begun, 60)
+        self.assertEqual(status, 0, stderr)
+        manifest = self.manifest(out)
+        self.assertEqual(manifest["stopped"], "stopped by --timeout after 2 s")
+        self.assertEqual(manifest["timeout"], {"seconds": 2.0, "hit": True})
+        self.assertGreaterEqual(manifest["escaped_processes"], 1)
+        self.assertFalse(_alive(int(pidfile.read_text(encoding="utf-8"))), "the setsid child outlived the run")
+
+    def test_a_setsid_child_cannot_keep_a_finished_run_open(self):
+        pidfile = self.tmp / "setsid.pid"
+        begun = time.monotonic()
+        status, _, stderr, out = self.launch("claude-code", None,
+                                             env=self.script(INIT, {"$setsid": 300, "pidfile": str(pidfile)}, self.RESULT))
+        self.assertLess(time.monotonic() - begun, 60)
+        self.assertEqual(status, 0, stderr)
+        manifest = self.manifest(out)
+        self.assertEqual(manifest["timeout"], {"seconds": None, "hit": False})
+        self.assertGreaterEqual(manifest["escaped_processes"], 1)
+        self.assertFalse(_alive(int(pidfile.read_text(encoding="utf-8"))), "the setsid child outlived the run")
+
     def test_a_harness_that_fails_part_way_is_recorded(self):
         status, _, stderr, out = self.launch("claude-code", None, env=self.script(INIT, {"$exit": 3}))
         self.assertEqual(status, 0, stderr)
