@@ -657,7 +657,7 @@ class LogChain:
 
 
 def log_chain(data: bytes) -> LogChain:
-    """The digest chain of a log's bytes: link *i* is ``SHA-256(link i-1 || line i)``, from
+    r"""The digest chain of a log's bytes: link *i* is ``SHA-256(link i-1 || line i)``, from
     :data:`CHAIN_START`, each line with its newline (split on ``\n`` only); a torn last line is
     chained without one, so a torn line and the same line completed differ.  An edited, removed or
     appended line changes the last link; a removed or appended one the count too.
