@@ -11,8 +11,9 @@ Claude Code's ``--mcp-config`` file, Codex's ``-c mcp_servers.lock.*``
 overrides, Gemini CLI's system settings file), printed as that harness's
 call and result events.  ``{"$sleep": S}`` waits S seconds; ``{"$exit": N}`` exits with N; ``{"$raw": TEXT, "times": N}``
 writes TEXT's bytes N times as they are (a line that is not JSON, or too long); ``{"$spawn": S, "pidfile": F}``
-leaves a ``sleep S`` child running (its pid in F) when the stub exits; ``{"$events": TEXT}`` writes TEXT
-as the lock's event log; ``{"$kill_lock": true}`` kills the lock.  ``STUB_START_LOCK=0`` leaves the lock unstarted;
+leaves a ``sleep S`` child running (its pid in F) when the stub exits; ``{"$setsid": S, "pidfile": F}`` the same
+in a session of its own, holding the stub's stdout open; ``{"$events": TEXT, "append": B}`` writes (or appends) TEXT
+to ``../lock-events.jsonl``, where a forger would put the lock's log; ``{"$kill_lock": true}`` kills the lock.  ``STUB_START_LOCK=0`` leaves the lock unstarted;
 ``STUB_HELP_TOOLS=0`` drops ``--tools`` from the help (an older Claude
 Code).  The MCP client is a minimal JSON-RPC one over the lock's stdio.
 """
@@ -125,7 +126,9 @@ def _call(name: str, lock: Lock | None, spec: dict) -> None:
 def main() -> int:
     name, args = sys.argv[1], sys.argv[2:]
     if args == ["--version"]:
-        print(os.environ.get("STUB_VERSION", f"9.9.9 ({name} stub)"))
+        # By default a version of a tested major (anachron.launch.harnesses.TESTED), as each CLI prints it.
+        default = {"claude": "2.1.0 (Claude Code)", "codex": "codex-cli 0.46.0", "gemini": "0.46.0"}[name]
+        print(os.environ.get("STUB_VERSION", default))
         return 0
     if args == ["--help"]:
         print(f"Usage: {name} [options]\n  --tools <tools...>  built-in tools\n  --settings <file-or-json>"
@@ -134,7 +137,7 @@ def main() -> int:
     stdin = sys.stdin.read()
     keep = ("TZ", "GEMINI_CLI_SYSTEM_SETTINGS_PATH", "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC", "ENABLE_TOOL_SEARCH")
     with open(os.environ["STUB_LOG"], "a", encoding="utf-8") as log:
-        log.write(json.dumps({"name": name, "argv": args, "stdin": stdin, "cwd": os.getcwd(),
+        log.write(json.dumps({"name": name, "pid": os.getpid(), "argv": args, "stdin": stdin, "cwd": os.getcwd(),
                               "env": {key: os.environ.get(key) for key in keep}}) + "\n")
     entry = _config(name, args) if os.environ.get("STUB_START_LOCK") != "0" else None
     lock = Lock(entry) if entry is not None else None
@@ -158,9 +161,14 @@ def main() -> int:
                     lock.process.kill()
                     lock.process.wait(timeout=60)
                     lock = None
-            elif "$events" in event:  # the lock's event log written by the stub (a torn or forged log)
-                configured = _config(name, args)
-                Path(configured["args"][configured["args"].index("--events") + 1]).write_text(event["$events"], encoding="utf-8")
+            elif "$events" in event:  # a forged lock log, where a harness in RUNDIR/workspace can reach one
+                with open(Path("..") / "lock-events.jsonl", "a" if event.get("append") else "w", encoding="utf-8") as forged:
+                    forged.write(event["$events"])
+            elif "$setsid" in event:  # a child in a session of its own holding the stub's stdout open, its pid in the file
+                sys.stdout.flush()
+                child = subprocess.Popen(["sleep", str(event["$setsid"])], stdin=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                                         start_new_session=True)
+                Path(event["pidfile"]).write_text(str(child.pid), encoding="utf-8")
             elif "$spawn" in event:  # a child left running in the harness's process group, its pid in the file
                 child = subprocess.Popen(["sleep", str(event["$spawn"])], stdin=subprocess.DEVNULL,
                                          stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)

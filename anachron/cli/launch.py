@@ -26,7 +26,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("harness", choices=NAMES, metavar="HARNESS", help=f"one of {', '.join(NAMES)}")
     parser.add_argument("--as-of", required=True, type=iso_date, metavar="DATE", help="the cutoff T of the run")
     add_corpus_option(parser)
-    parser.add_argument("--prompt", required=True, metavar="FILE", help="the task, sent to the harness as its prompt")
+    parser.add_argument("--prompt", required=True, metavar="FILE", help="the task (UTF-8, at most 1 MiB), sent to the harness as its prompt")
     parser.add_argument("--out", required=True, metavar="RUNDIR", help="the run directory: new or empty")
     parser.add_argument("--model", metavar="NAME", help="the model (required for responses and chat)")
     parser.add_argument("--budget", type=count, metavar="N", help="the lock's budget of searches and fetches together")
@@ -51,6 +51,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from anachron.launch import RunSpec, launch
+    from anachron.launch.runner import Interrupted
 
     spec = RunSpec(
         harness=args.harness, as_of=args.as_of, prompt=Path(args.prompt), out=Path(args.out), corpus=args.corpus,
@@ -58,7 +59,11 @@ def run(args: argparse.Namespace) -> int:
         max_turns=args.max_turns, executable=args.executable, startup_timeout=args.startup_timeout, init_timeout=args.init_timeout,
         timeout=args.timeout, sample_id=args.sample_id,
     )
-    manifest = launch(spec)
+    try:
+        manifest = launch(spec, warn=lambda line: print(f"warning: {line}", file=sys.stderr))
+    except Interrupted as exc:  # SIGTERM or SIGINT: run.json is written; the shell's status for the signal
+        print(f"anachron: {exc}", file=sys.stderr)
+        return 128 + exc.signum
     seal = manifest.get("seal") or {}
     breaches = len(seal.get("breaches") or [])
     print(f"wrote {args.out}: {args.harness}, seal {seal.get('status')}, {seal.get('calls', 0)} call(s), {breaches} breach(es)")

@@ -9,6 +9,11 @@ another is given.  An option the run names (``--from``, ``--as-of``,
 ``--as-of-map``, ``--as-of-field``, or any seal option) is refused beside it
 rather than mixed with it; a refused run is an error (even with a
 transcript: a run stopped by the guard or a later check proves no seal).
+The run's proof is checked first: the lock's log against the digest chain
+``run.json`` pins, the transcript and configuration against their SHA-256,
+and the verdict the files give now against the one ``run.json`` recorded.
+Any difference breaches the seal of every sample, with a ``#0 seal: ...``
+evidence line naming it (:func:`anachron.importers.run_dir.proof_differences`).
 
 - :func:`register`: the command's options;
 - :func:`run_inputs`: the options a lone run directory stands for;
@@ -28,7 +33,7 @@ from anachron.cli.log_options import add_log_options, add_seal_options, sealed_t
 from anachron.cli.options import (
     add_corpus_option, add_format_option, add_jobs_option, add_out_option, add_quiet_option, examples, frozen_heap, progress, write_scores,
 )
-from anachron.importers.run_dir import is_run_dir, read_run
+from anachron.importers.run_dir import is_run_dir, proof_differences, read_run
 
 # The options a run directory names itself: (dest, flag).
 _GIVEN = (("log_format", "--from"), ("as_of", "--as-of"), ("as_of_map", "--as-of-map"), ("as_of_field", "--as-of-field"),
@@ -89,7 +94,21 @@ def run_inputs(args: argparse.Namespace) -> argparse.Namespace:
     args.sealed_tools = ",".join(record.sealed_tools) if record.sealed_tools else None
     # None: a configuration only (unverified at best)
     args.lock_events = [str(rundir / record.lock_events)] if record.lock_events else None
+    args.seal_tampered = _tampered(record)
     return args
+
+
+def _tampered(record) -> list[str]:
+    """How the run directory differs from what its ``run.json`` pins, and whether the files give the
+    verdict it recorded: the lines that breach the seal (none: the proof stands)."""
+    from anachron.launch.runner import audit_run
+
+    lines = proof_differences(record)
+    now = audit_run(record.rundir, record.as_of, record.corpus_spec, record.sealed_tools, record.transcript,
+                    record.transcript_format)["status"]
+    if now != record.seal_status:
+        lines.append(f"the files give the seal {now!r}; run.json recorded {record.seal_status!r}")
+    return lines
 
 
 def run(args: argparse.Namespace) -> int:

@@ -8,7 +8,9 @@ One module owns the format, so the writer and the reader cannot drift.
 - :data:`RUN_JSON`: the file's name in a run directory; :data:`FORMAT`: its format;
 - :func:`is_run_dir`: whether a path is a finished run directory;
 - :func:`write_run`: a run's record, checked as :func:`read_run` reads it, then written atomically;
-- :func:`read_run`: a run's record read strictly into a :class:`RunRecord`.
+- :func:`read_run`: a run's record read strictly into a :class:`RunRecord`;
+- :func:`proof_differences`: what of the files differs from what ``run.json`` pins (the lock's
+  log's digest chain, the transcript's and the configuration's SHA-256).
 
 Every error names the file and, for a bad field, the field.  Standard
 library only.
@@ -17,7 +19,9 @@ library only.
 from __future__ import annotations
 
 import datetime as _dt
+import hashlib
 import os
+import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Mapping
@@ -27,7 +31,7 @@ from anachron.core.jsonio import dump_json, read_json
 from anachron.core.atomic import write_atomic
 from anachron.core.validate import Fields
 
-__all__ = ["FORMAT", "RUN_JSON", "RunRecord", "is_run_dir", "read_run", "write_run"]
+__all__ = ["FORMAT", "RUN_JSON", "RunRecord", "is_run_dir", "proof_differences", "read_run", "write_run"]
 
 FORMAT = "anachron-run/1"
 RUN_JSON = "run.json"
@@ -46,6 +50,9 @@ class RunRecord:
     lock_events: str | None  # None: no lock log (the run proves a configuration only)
     corpus_spec: str | None  # what --corpus named; None: the bundled corpus
     sealed_tools: tuple[str, ...]
+    seal_status: str | None = None  # the verdict the launcher recorded (None: not audited)
+    lock_log: Mapping[str, Any] | None = None  # {"records", "sha256", "torn"}: the lock's log as copied
+    digests: Mapping[str, str] | None = None  # file name -> SHA-256 (the transcript, the configuration)
 
     @property
     def rundir(self) -> Path:
@@ -96,17 +103,98 @@ def _parse(path: Path, obj: Any) -> RunRecord:
     for name in sealed:
         if not isinstance(name, str) or not name:
             raise f.error("sealed_tools", f"expected a list of tool names, found {describe(name)}")
+    transcript = _optional_text(files, "transcript")
+    transcript_format = files.text("transcript_format")
+    mcp_config = files.text("mcp_config")
+    lock_events = _optional_text(files, "lock_events")
+    corpus_spec = _optional_text(corpus, "spec", nonempty=False)  # as --corpus gave it
+    lock_log = _lock_log(f)
+    digests = _object(f, "digests")
+    for name, value in digests.obj.items():
+        if not isinstance(value, str) or not _HEX.fullmatch(value):
+            raise digests.error(name, f"expected a SHA-256 in hex, got {describe(value)}")
+    seal = obj.get("seal")
+    if seal is not None and not isinstance(seal, dict):
+        raise f.error("seal", f"expected an object or null, got {describe(seal)}")
+    status = seal.get("status") if seal is not None else None
+    if seal is not None and not isinstance(status, str):
+        raise f.error("seal", f"expected a status, got {describe(status)}")
     return RunRecord(
         path=path,
         as_of=as_of,
         refused=refused,
-        transcript=_optional_text(files, "transcript"),
-        transcript_format=files.text("transcript_format"),
-        mcp_config=files.text("mcp_config"),
-        lock_events=_optional_text(files, "lock_events"),
-        corpus_spec=_optional_text(corpus, "spec", nonempty=False),  # as --corpus gave it
+        transcript=transcript,
+        transcript_format=transcript_format,
+        mcp_config=mcp_config,
+        lock_events=lock_events,
+        corpus_spec=corpus_spec,
         sealed_tools=tuple(sealed),
+        seal_status=status,
+        lock_log=lock_log,
+        digests=dict(digests.obj),
     )
+
+
+_HEX = re.compile(r"[0-9a-f]{64}")
+
+
+def _lock_log(f: Fields) -> dict[str, Any] | None:
+    """``lock_log``: the digest chain of the lock's log as the launcher copied it, or null (no log)."""
+    if "lock_log" not in f.obj:
+        raise f.missing("lock_log")
+    if f.obj["lock_log"] is None:
+        return None
+    chain = _object(f, "lock_log")
+    records = chain.obj.get("records")
+    if not isinstance(records, int) or isinstance(records, bool) or records < 0:
+        raise chain.error("records", f"expected a count, got {describe(records)}")
+    digest = chain.obj.get("sha256")
+    if not isinstance(digest, str) or not _HEX.fullmatch(digest):
+        raise chain.error("sha256", f"expected a SHA-256 in hex, got {describe(digest)}")
+    torn = chain.obj.get("torn")
+    if not isinstance(torn, bool):
+        raise chain.error("torn", f"expected true or false, got {describe(torn)}")
+    return {"records": records, "sha256": digest, "torn": torn}
+
+
+def proof_differences(record: RunRecord) -> list[str]:
+    """One line for each way the run directory's files differ from what its ``run.json`` pins: the
+    lock's log (its digest chain: an edited, removed or appended record; a torn last line) and the
+    SHA-256 of each pinned file.  Empty when they agree.  A log ``run.json`` names but pins no chain
+    of is a difference too: nothing proves it is the lock's."""
+    from anachron.timelock.events import log_chain
+
+    rundir, lines = record.rundir, []
+    if record.lock_events is not None:
+        try:
+            data = (rundir / record.lock_events).read_bytes()
+        except OSError as exc:
+            data = None
+            lines.append(f"the lock's log {record.lock_events} cannot be read: {exc.strerror or exc}")
+        if data is not None:
+            found, pinned = log_chain(data), record.lock_log
+            if found.torn:
+                lines.append(f"the lock's log {record.lock_events} ends in a torn line (line {found.records + 1} has no newline)")
+            if pinned is None:
+                lines.append(f"run.json pins no digest chain of the lock's log {record.lock_events}")
+            elif found.records != pinned["records"]:
+                lines.append(f"the lock's log {record.lock_events} holds {found.records} complete records; "
+                             f"run.json pinned {pinned['records']}")
+            elif (found.sha256, found.torn) != (pinned["sha256"], pinned["torn"]):
+                lines.append(f"the lock's log {record.lock_events} differs from the one run.json pinned (its digest chain "
+                             f"ends {found.sha256[:16]}, run.json's {pinned['sha256'][:16]})")
+    for name, pinned_digest in sorted((record.digests or {}).items()):
+        try:
+            found_digest = hashlib.sha256((rundir / name).read_bytes()).hexdigest()
+        except OSError as exc:
+            lines.append(f"{name} cannot be read: {exc.strerror or exc}")
+            continue
+        if found_digest != pinned_digest:
+            lines.append(f"{name} differs from the one run.json pinned (SHA-256 {found_digest[:16]}, run.json's {pinned_digest[:16]})")
+    for name in (record.transcript, record.mcp_config):
+        if name and name not in (record.digests or {}):
+            lines.append(f"run.json pins no SHA-256 of {name}")
+    return lines
 
 
 def _object(f: Fields, name: str) -> Fields:

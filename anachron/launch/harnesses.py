@@ -29,8 +29,10 @@ from pathlib import Path
 from typing import Any, Mapping, Sequence
 
 from anachron.core.jsonio import dump_json
-from anachron.launch.lock import SERVER, TOOLS, Lock, child_env, mcp_config, server_entry
+from anachron.launch.lock import SERVER, TOOLS, Lock, child_env, mcp_config
 
+# The MCP configuration Claude Code is given (the relay); mcp.json is the lock's own, which the audit reads.
+HARNESS_CONFIG = "harness-mcp.json"
 # Claude Code's built-in tools (as of 2.1), each removed by name: --tools "" does not remove them
 # all in every version (anthropics/claude-code#31182), so both are given.
 CLAUDE_BUILTINS = (
@@ -90,15 +92,33 @@ def version_of(executable: str) -> str | None:
     return lines[0] if done.returncode == 0 and lines else None
 
 
+def version_warning(harness: str, version: str | None) -> str | None:
+    """A warning when *version* (``--version``'s line) is not of a major version in :data:`TESTED`
+    for *harness*, or cannot be read: the flags and stream shapes are those of the tested ones."""
+    tested = TESTED.get(harness)
+    if tested is None:
+        return None
+    found = re.search(r"(\d+)\.\d+", version or "")
+    listed = ", ".join(f"{major}.x" for major in tested)
+    if found is None:
+        return f"{harness}: cannot tell its version from --version ({version!r}); tested: {listed}"
+    if int(found.group(1)) not in tested:
+        return f"{harness} {found.group(0)} is an untested major version (tested: {listed}): flags or stream shapes may differ"
+    return None
+
+
 class Harness:
     """A harness: override :meth:`prepare`, :meth:`preflight` and :meth:`calls`."""
 
     name = ""
     executable = ""
+    package = ""  # the npm package that installs the executable
     log_format = ""
     lock_names: tuple[str, ...] = ()  # the names its log gives the lock's tools, beyond mcp__lock__*
 
-    def prepare(self, lock: Lock, events: Path, rundir: Path, model: str | None, max_turns: int | None) -> Prepared:
+    def prepare(self, entry: Mapping[str, Any], rundir: Path, model: str | None, max_turns: int | None) -> Prepared:
+        """The command line, environment and files that give the harness *entry* (the relay to the
+        lock: :func:`anachron.launch.lock.relay_entry`) as its only MCP server."""
         raise NotImplementedError
 
     def is_init(self, event: Mapping[str, Any]) -> bool:
@@ -126,6 +146,7 @@ class Harness:
 class ClaudeCode(Harness):
     name = "claude-code"
     executable = "claude"
+    package = "@anthropic-ai/claude-code"
     log_format = "claude-code"
 
     def __init__(self, supports_tools_flag: bool = True, supports_settings_flag: bool = False) -> None:
@@ -143,8 +164,8 @@ class ClaudeCode(Harness):
         listed = lambda flag: re.search(rf"(?:^|[\s,]){flag}\b", done.stdout or "") is not None  # noqa: E731
         return listed("--tools"), listed("--settings")
 
-    def prepare(self, lock, events, rundir, model, max_turns):
-        config = rundir / "mcp.json"
+    def prepare(self, entry, rundir, model, max_turns):
+        config = rundir / HARNESS_CONFIG
         argv = [self.executable, "-p", "--output-format", "stream-json", "--verbose",
                 "--strict-mcp-config", "--mcp-config", str(config)]
         if self.supports_tools_flag:
@@ -155,7 +176,7 @@ class ClaudeCode(Harness):
             argv += ["--model", model]
         if max_turns is not None:
             argv += ["--max-turns", str(max_turns)]
-        files = {}
+        files = {config.name: dump_json({"mcpServers": {SERVER: dict(entry)}})}
         if self.supports_settings_flag:
             # A hook is a command outside the lock whose output can reach the model (SessionStart's does).
             settings = rundir / "claude-settings.json"
@@ -212,8 +233,16 @@ class ClaudeCode(Harness):
         content = message.get("content") if isinstance(message, dict) else None
         if event.get("type") != "assistant" or not isinstance(content, list):
             return []
-        return [str(block.get("name")) for block in content
-                if isinstance(block, dict) and block.get("type") in ("tool_use", "server_tool_use")]
+        names = []
+        for block in content:
+            kind = block.get("type") if isinstance(block, dict) else None
+            if kind in ("tool_use", "server_tool_use"):
+                names.append(str(block.get("name")))
+            elif kind == "mcp_tool_use":
+                # The API's MCP connector runs a remote server's tool: named as the audit names it
+                # (mcp__SERVER__TOOL), so only a block naming the lock's server and tool passes.
+                names.append(f"mcp__{block.get('server_name')}__{block.get('name')}")
+        return names
 
 
 def _toml(value: Any) -> str:
@@ -224,11 +253,11 @@ def _toml(value: Any) -> str:
 class Codex(Harness):
     name = "codex"
     executable = "codex"
+    package = "@openai/codex"
     log_format = "codex"
     lock_names = tuple(f"{SERVER}__{tool}" for tool in TOOLS)  # the codex importer's SERVER__TOOL
 
-    def prepare(self, lock, events, rundir, model, max_turns):
-        entry = server_entry(lock, events)
+    def prepare(self, entry, rundir, model, max_turns):
         key = f"mcp_servers.{SERVER}"
         overrides = [
             'web_search="disabled"',
@@ -275,13 +304,13 @@ class Codex(Harness):
 class GeminiCli(Harness):
     name = "gemini-cli"
     executable = "gemini"
+    package = "@google/gemini-cli"
     log_format = "gemini-cli"
     # Gemini CLI named an MCP tool by its own name (or SERVER__TOOL when two servers clash); since 0.46 it is
     # mcp_SERVER_TOOL (auth0/auth0-evals#46 reads it from the bundle's generateValidName).
     lock_names = (*TOOLS, *(f"{SERVER}__{tool}" for tool in TOOLS), *(f"mcp_{SERVER}_{tool}" for tool in TOOLS))
 
-    def prepare(self, lock, events, rundir, model, max_turns):
-        entry = server_entry(lock, events)
+    def prepare(self, entry, rundir, model, max_turns):
         settings = {
             "mcpServers": {SERVER: {"command": entry["command"], "args": entry["args"], "env": entry["env"],
                                     "trust": True, "includeTools": list(TOOLS)}},
@@ -309,12 +338,35 @@ class GeminiCli(Harness):
 
 
 HARNESSES: dict[str, type[Harness]] = {"claude-code": ClaudeCode, "codex": Codex, "gemini-cli": GeminiCli}
+# The major versions whose flags and stream shapes docs/run-rules.md describes (the published ones:
+# Claude Code 2.1, Codex CLI 0.x, Gemini CLI 0.x); another major runs, with a warning in run.json.
+TESTED: dict[str, tuple[int, ...]] = {"claude-code": (2,), "codex": (0,), "gemini-cli": (0,)}
 LOOPS = ("responses", "chat")
 NAMES = (*HARNESSES, *LOOPS)
 
 
 def lock_config_text(lock: Lock, events: Path) -> str:
     return dump_json(mcp_config(lock, events))
+
+
+class DuplicateKey(ValueError):
+    """A JSON object of the stream names a key twice: a reader taking either value could miss a call."""
+
+
+def _unique(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    seen: dict[str, Any] = {}
+    for key, value in pairs:
+        if key in seen:
+            raise DuplicateKey(key)
+        seen[key] = value
+    return seen
+
+
+def read_event(text: str) -> Any:
+    """One line of a harness's stream as JSON, refusing an object with a duplicate key
+    (:class:`DuplicateKey`): ``{"name": "mcp__lock__search", "name": "WebSearch"}`` reads as
+    WebSearch to Python and may read as either elsewhere, so the guard never picks one."""
+    return json.loads(text, object_pairs_hook=_unique)
 
 
 def guard_breach(harness: Harness, names: Sequence[str]) -> str | None:

@@ -4,10 +4,13 @@ audit its transcript against the lock's log, and write the run directory.
 The run directory (``--out``) must be new or empty.  It receives:
 
 - ``mcp.json``: the lock's MCP configuration (what ``--sealed-tools-from`` reads);
-- ``lock-events.jsonl``: the lock's own event log (written by the lock process; when the lock
-  never started, an empty file the launcher writes, and ``run.json`` says ``lock_started: false``);
+- ``lock-events.jsonl``: the lock's own event log, written by the lock process (which the launcher
+  starts, :class:`~anachron.launch.lock.LockHost`) in a private directory and copied here when the
+  run ends, its digest chain pinned in ``run.json`` (``lock_log``); when the lock never started, an
+  empty file, and ``run.json`` says ``lock_started: false``; ``lock-stderr.txt``, the lock's stderr;
 - ``transcript.jsonl``: the harness's stdout as it came (or our loop's conversation);
-- ``harness-stderr.txt``; for gemini-cli ``gemini-settings.json``, for claude-code ``claude-settings.json``
+- ``harness-stderr.txt``; for gemini-cli ``gemini-settings.json``, for claude-code ``harness-mcp.json`` (the
+  relay to the lock it is given) and ``claude-settings.json``
   (when its ``--help`` lists ``--settings``); an empty ``workspace/``,
   the harness's working directory (no project file of yours is read);
 - ``run.json``, written last and atomically: a directory without it is a run that did not finish.
@@ -21,27 +24,34 @@ from __future__ import annotations
 
 import datetime as _dt
 import hashlib
-import json
 import os
+import queue
+import shutil
 import signal
 import subprocess
 import threading
 import time
+import uuid
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any, Callable, Iterable
 
 from anachron import __version__
 from anachron.core.dates import format_date, known_at
 from anachron.core.errors import AnachronError
 from anachron.core.atomic import write_atomic
 from anachron.importers.run_dir import write_run
-from anachron.launch.harnesses import HARNESSES, LOOPS, Check, ClaudeCode, Harness, Prepared, guard_breach, lock_config_text, version_of
-from anachron.launch.lock import CONFIG, EVENTS, SERVER, TOOLS, Lock, child_env, corpus_fingerprint, package_path
+from anachron.launch.harnesses import (HARNESSES, LOOPS, Check, ClaudeCode, DuplicateKey, Harness, Prepared, guard_breach,
+                                       lock_config_text, read_event, version_of, version_warning)
+from anachron.launch.lock import (CONFIG, EVENTS, RUN_MARKER, SERVER, TOOLS, Lock, LockHost, corpus_fingerprint, kill_marked,
+                                  relay_entry, stop_group)
 
 TRANSCRIPT = "transcript.jsonl"
 STDERR = "harness-stderr.txt"
+LOCK_STDERR = "lock-stderr.txt"
 MAX_BEFORE_INIT = 20
+EXIT_GRACE = 5.0  # seconds a stream may stay open after the harness exits before its holders are killed
+MAX_PROMPT = 1 << 20  # bytes of --prompt: a task, not a corpus (an unbounded read of /dev/zero ran out of memory)
 # What each harness writes of today's date into its model's context (docs/run-rules.md).
 DATE_LEAKS = {
     "claude-code": "writes today's date into the system prompt's <env> block (anthropics/claude-code#18374); "
@@ -79,6 +89,51 @@ class Refused(AnachronError):
     """A run refused (preflight, guard, start-up): one line; ``run.json`` records it."""
 
 
+class Interrupted(Refused):
+    """A run stopped by SIGTERM or SIGINT: everything it started is stopped, ``run.json`` records it
+    (``refused``), and the command exits with 128 + the signal's number (143, 130)."""
+
+    def __init__(self, message: str, signum: int) -> None:
+        super().__init__(message)
+        self.signum = signum
+
+
+class _Signalled(BaseException):
+    """Raised in the main thread by the first SIGTERM or SIGINT, so the run's cleanup runs as it
+    does for Ctrl-C (a BaseException: no ``except Exception`` swallows it)."""
+
+    def __init__(self, signum: int) -> None:
+        super().__init__(signum)
+        self.signum = signum
+
+
+class _Signals:
+    """SIGTERM and SIGINT while a run is on: the first raises :class:`_Signalled` while *raising*,
+    any later one (or one after the run, while the record is written) is only noted."""
+
+    def __init__(self) -> None:
+        self.signum: int | None = None
+        self.raising = True
+        self._previous: dict[int, Any] = {}
+
+    def __enter__(self) -> "_Signals":
+        if threading.current_thread() is threading.main_thread():  # signal handlers are the main thread's
+            for sig in (signal.SIGTERM, signal.SIGINT):
+                self._previous[sig] = signal.signal(sig, self._handle)
+        return self
+
+    def _handle(self, signum: int, frame: Any) -> None:
+        first = self.signum is None
+        if first:
+            self.signum = signum
+        if first and self.raising:
+            raise _Signalled(signum)
+
+    def __exit__(self, *exc: Any) -> None:
+        for sig, handler in self._previous.items():
+            signal.signal(sig, handler)
+
+
 def _run_dir(out: Path) -> Path:
     if out.exists() and (not out.is_dir() or any(out.iterdir())):
         raise AnachronError(f"--out {out}: exists and is not an empty directory: choose a new run directory")
@@ -104,57 +159,20 @@ def _wait_for(path: Path, seconds: float, done: Callable[[], bool]) -> bool:
     return True
 
 
-def _group_alive(pgid: int) -> bool:
-    try:
-        os.killpg(pgid, 0)
-    except ProcessLookupError:
-        return False
-    except OSError:  # EPERM: a member we may not signal is still there
-        return True
-    return True
-
-
-def _stop(process: subprocess.Popen, grace: float = 5.0) -> None:
-    """Stop the harness we started and everything in its process group (the lock it started, a
-    shell's children), whether or not the harness itself has exited: nothing it started outlives
-    the run.  A group whose leader has exited gets *grace* seconds to finish (the lock writing its
-    last event once its stdin closes) before SIGTERM, then SIGKILL."""
-    pgid = process.pid  # start_new_session: the harness leads its own group
-    if process.poll() is not None:
-        end = time.monotonic() + grace
-        while _group_alive(pgid) and time.monotonic() < end:
-            time.sleep(0.05)
-    for sig in (signal.SIGTERM, signal.SIGKILL):
-        if process.poll() is None:
-            try:
-                os.killpg(pgid, sig)
-            except OSError:
-                process.send_signal(sig)
-            try:
-                process.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                continue
-        if not _group_alive(pgid):
-            return
-        try:
-            os.killpg(pgid, sig)  # the leader is gone; its group is not
-        except OSError:
-            return
-        end = time.monotonic() + 10
-        while _group_alive(pgid) and time.monotonic() < end:
-            time.sleep(0.05)
-
-
 class _Outcome:
     def __init__(self) -> None:
         self.checks: list[Check] = []
         self.refusal: str | None = None
         self.version: str | None = None
+        self.cli_version: str | None = None  # `EXECUTABLE --version`'s first line
+        self.warnings: list[str] = []
         self.exit_status: int | None = None
         self.turns: int | None = None
         self.stopped: str | None = None
         self.timed_out = threading.Event()
         self.argv: list[str] = []
+        self.process: subprocess.Popen | None = None  # the harness, once started
+        self.escaped = 0  # processes of the harness's marker killed after it left them behind
 
 
 def _static_checks(spec: RunSpec, lock: Lock) -> list[Check]:
@@ -163,12 +181,15 @@ def _static_checks(spec: RunSpec, lock: Lock) -> list[Check]:
                   f"lock --as-of {format_date(lock.as_of)}, T {format_date(spec.as_of)}")]
 
 
-def _cli(spec: RunSpec, harness: Harness, lock: Lock, rundir: Path, prompt: str, outcome: _Outcome) -> None:
-    events = rundir / EVENTS
-    prepared: Prepared = harness.prepare(lock, events, rundir, spec.model, spec.max_turns if spec.harness == "claude-code" else None)
+def _cli(spec: RunSpec, harness: Harness, host: LockHost, rundir: Path, prompt: str, outcome: _Outcome) -> None:
+    events = host.events  # the lock's log, where the harness is never told
+    prepared: Prepared = harness.prepare(relay_entry(host.socket_path), rundir, spec.model,
+                                         spec.max_turns if spec.harness == "claude-code" else None)
     for name, text in prepared.files.items():
         write_atomic(rundir / name, text)
     outcome.argv = prepared.argv
+    marker = uuid.uuid4().hex
+    prepared.env[RUN_MARKER] = marker  # inherited by all it starts: found in /proc when one escapes its group
     partial = rundir / (TRANSCRIPT + ".partial")
     try:
         with open(rundir / STDERR, "w", encoding="utf-8") as errors, open(partial, "wb") as transcript:
@@ -182,21 +203,28 @@ def _cli(spec: RunSpec, harness: Harness, lock: Lock, rundir: Path, prompt: str,
                 transcript.close()
                 partial.unlink()  # nothing ran: no transcript
                 raise Refused(f"cannot start {prepared.argv[0]}: {exc.strerror or exc}") from None
+            outcome.process = process
+            assert process.stdout is not None
+            lines = _Lines(process.stdout.fileno(), spec.max_line)
+
             def time_out() -> None:
                 outcome.timed_out.set()
-                _stop(process, grace=0)
+                stop_group(process, grace=0)
 
             timer = threading.Timer(spec.timeout, time_out) if spec.timeout else None
             if timer is not None:
                 timer.daemon = True
                 timer.start()
             try:
-                _drive(harness, process, prepared, prompt, transcript, events, spec, outcome)
+                _drive(harness, process, prepared, prompt, lines, transcript, events, spec, outcome, marker)
             finally:
                 if timer is not None:
                     timer.cancel()
-                _stop(process)
-                process.stdout.close()  # type: ignore[union-attr]
+                stop_group(process)
+                outcome.escaped += len(kill_marked(marker))  # descendants that left its group (setsid)
+                if lines.finish(5.0):
+                    process.stdout.close()
+                # else: a process that shed the marker still holds the pipe: the reader thread is left to it
                 outcome.exit_status = process.returncode
                 if outcome.refusal is None and outcome.timed_out.is_set():
                     outcome.stopped = f"stopped by --timeout after {spec.timeout:g} s"
@@ -207,8 +235,62 @@ def _cli(spec: RunSpec, harness: Harness, lock: Lock, rundir: Path, prompt: str,
             os.replace(partial, rundir / TRANSCRIPT)
 
 
-def _drive(harness: Harness, process: subprocess.Popen, prepared: Prepared, prompt: str, transcript: Any,
-           events: Path, spec: RunSpec, outcome: _Outcome) -> None:
+class _Lines:
+    """The harness's stdout as lines, split on ``b"\\n"`` only, each at most *limit* + 1 bytes (a longer
+    one comes in pieces, the first of limit + 1 bytes), read by a thread of its own so the run stops
+    reading at its deadline whoever holds the pipe open (a ``setsid`` child of the harness)."""
+
+    def __init__(self, fd: int, limit: int) -> None:
+        self.fd, self.limit = fd, limit
+        self.queue: queue.Queue[bytes | None] = queue.Queue(maxsize=16)
+        self.thread = threading.Thread(target=self._read, daemon=True)
+        self.thread.start()
+
+    def _read(self) -> None:
+        buffer = bytearray()
+        scanned = 0  # bytes of the buffer known to hold no newline
+        try:
+            while True:
+                cut = buffer.find(b"\n", scanned, self.limit + 1)
+                if cut >= 0 or len(buffer) > self.limit:
+                    end = cut + 1 if cut >= 0 else self.limit + 1
+                    self.queue.put(bytes(buffer[:end]))
+                    del buffer[:end]
+                    scanned = 0
+                    continue
+                scanned = len(buffer)
+                data = os.read(self.fd, 1 << 16)
+                if not data:
+                    break
+                buffer += data
+        except OSError:
+            pass
+        if buffer:
+            self.queue.put(bytes(buffer))  # the last line, cut off
+        self.queue.put(None)
+
+    def next(self, stop: Callable[[], bool]) -> bytes | None:
+        """The next line; ``None`` at the end of the stream, or as soon as *stop* says so."""
+        while True:
+            try:
+                return self.queue.get(timeout=0.1)
+            except queue.Empty:
+                if stop():
+                    return None
+
+    def finish(self, seconds: float) -> bool:
+        """Whether the reader reached the end of the stream within *seconds* (what it still had is dropped)."""
+        end = time.monotonic() + seconds
+        while self.thread.is_alive() and time.monotonic() < end:
+            try:
+                self.queue.get(timeout=0.05)
+            except queue.Empty:
+                pass
+        return not self.thread.is_alive()
+
+
+def _drive(harness: Harness, process: subprocess.Popen, prepared: Prepared, prompt: str, lines: _Lines, transcript: Any,
+           events: Path, spec: RunSpec, outcome: _Outcome, marker: str) -> None:
     """Feed the prompt, copy stdout (bytes) to the transcript, preflight at the init event, guard every call."""
     assert process.stdin is not None and process.stdout is not None
     try:
@@ -222,27 +304,45 @@ def _drive(harness: Harness, process: subprocess.Popen, prepared: Prepared, prom
     def no_init() -> None:
         if not seen.is_set():
             silent.set()
-            _stop(process)
+            stop_group(process)
 
     waiting = threading.Timer(spec.init_timeout, no_init)
     waiting.daemon = True
     waiting.start()
     try:
-        _read(harness, process, prepared, transcript, events, spec, outcome, seen, silent)
+        _read(harness, process, prepared, lines, transcript, events, spec, outcome, seen, silent, marker)
     finally:
         waiting.cancel()
 
 
-def _read(harness: Harness, process: subprocess.Popen, prepared: Prepared, transcript: Any, events: Path,
-          spec: RunSpec, outcome: _Outcome, seen: threading.Event, silent: threading.Event) -> None:
-    """The stream, line by line, until it ends or a check stops it; *seen* is set at the init event."""
-    assert process.stdout is not None
+def _read(harness: Harness, process: subprocess.Popen, prepared: Prepared, lines: _Lines, transcript: Any, events: Path,
+          spec: RunSpec, outcome: _Outcome, seen: threading.Event, silent: threading.Event, marker: str) -> None:
+    """The stream, line by line, until it ends, a check stops it, or the run's time is up; *seen* is set
+    at the init event."""
+    exited: list[float] = []  # when the harness was first seen exited
+
+    def stop() -> bool:
+        if outcome.timed_out.is_set() or silent.is_set():
+            return True
+        if process.poll() is None:
+            return False
+        # The harness is gone, yet its stream is open: a descendant holds it. After a grace, kill what
+        # carries the run's marker; if the stream still does not end, stop reading.
+        now = time.monotonic()
+        if not exited:
+            exited.append(now)
+        waited = now - exited[0]
+        if waited >= EXIT_GRACE and len(exited) == 1:
+            exited.append(now)
+            outcome.escaped += len(kill_marked(marker))
+        return waited >= 2 * EXIT_GRACE
+
     checked = False
     before = 0  # events before the init event
     number = 0
     # Bytes, split on b"\n" only: the transcript is the stream as it came (a JSON string may hold U+2028).
     while True:
-        raw = process.stdout.readline(spec.max_line + 1)
+        raw = lines.next(stop)
         if not raw:
             break
         number += 1
@@ -256,7 +356,14 @@ def _read(harness: Harness, process: subprocess.Popen, prepared: Prepared, trans
             outcome.refusal = f"{'guard' if checked else 'preflight'}: {detail}: run stopped"
             return
         try:
-            event = json.loads(raw.decode("utf-8"))
+            event = read_event(raw.decode("utf-8"))
+        except DuplicateKey as exc:
+            # Hostile wherever it comes: a key given twice may hide a call from one reader or another.
+            detail = f"line {number} of the harness's stream names the key {str(exc)!r} twice in one object: it cannot be checked"
+            if not checked:
+                outcome.checks.append(Check("init event", False, detail))
+            outcome.refusal = f"{'guard' if checked else 'preflight'}: {detail}: run stopped"
+            return
         except (ValueError, RecursionError):  # not JSON (UnicodeDecodeError is a ValueError), or nested past reading
             event = None
         if not isinstance(event, dict):
@@ -316,18 +423,18 @@ def _read(harness: Harness, process: subprocess.Popen, prepared: Prepared, trans
         outcome.refusal = f"preflight: {detail}"
 
 
-def _loop(spec: RunSpec, lock: Lock, rundir: Path, prompt: str, outcome: _Outcome) -> None:
+def _loop(spec: RunSpec, host: LockHost, rundir: Path, prompt: str, outcome: _Outcome) -> None:
     import anyio
 
     from anachron.launch.loop import Conversation, Endpoint, converse, transcript_text
 
     base = endpoint_of(spec)
     endpoint = Endpoint(base, os.environ.get("OPENAI_API_KEY") or None)
-    events = rundir / EVENTS
-    command = lock.command(events)
+    entry = relay_entry(host.socket_path)
+    command = [entry["command"], *entry["args"]]
     outcome.argv = ["anachron-loop", spec.harness, "--base-url", base, "--model", spec.model]
     conversation = Conversation()
-    env = child_env({"PYTHONPATH": package_path()})
+    env = {**os.environ, **entry["env"]}
     try:
         anyio.run(lambda: converse(spec.harness, command, env, rundir / "workspace", rundir / STDERR,
                                    endpoint, spec.model, prompt, spec.max_turns, conversation))
@@ -365,8 +472,11 @@ def endpoint_of(spec: RunSpec) -> str:
     return base
 
 
-def _audit(spec: RunSpec, harness: Harness | None, rundir: Path, log_format: str) -> dict[str, Any]:
-    """The seal audit of the transcript: the generated configuration's tools, with the lock's log."""
+def audit_run(rundir: Path, as_of: _dt.date, corpus_spec: str | None, tools: Iterable[str], transcript: str,
+              log_format: str) -> dict[str, Any]:
+    """The seal audit of a run directory's transcript: the lock's configuration (``mcp.json``) and
+    *tools*, with the lock's log.  ``anachron run`` records it in ``run.json``; ``anachron score
+    RUNDIR`` recomputes it from the files and compares."""
     from anachron.core.seal import Declaration, audit, run_status
     from anachron.core.trace import iter_traces
     from anachron.importers import Options, import_logs, seal_declaration
@@ -374,7 +484,7 @@ def _audit(spec: RunSpec, harness: Harness | None, rundir: Path, log_format: str
     from anachron.timelock.events import load_events
     from anachron.timelock.run_trace import lock_run
 
-    names = set(sealed_tools(harness))
+    names = set(tools)
     statuses, breaches, calls, samples = set(), [], 0, 0
     try:
         # Any of these failing (a lock log torn mid-file, a corpus that cannot be read) leaves no proof: cannot tell.
@@ -386,9 +496,9 @@ def _audit(spec: RunSpec, harness: Harness | None, rundir: Path, log_format: str
         events = rundir / EVENTS
         locks = [lock_run(load_events(events))] if events.exists() else []
         declaration = Declaration(names, lock_as_of, locks=locks)
-        corpus = load_corpus(spec.corpus)
-        options = Options(as_of=spec.as_of, scoring_corpus=corpus)
-        for trace in iter_traces(import_logs(log_format, [str(rundir / TRANSCRIPT)], options), corpus):
+        corpus = load_corpus(corpus_spec)
+        options = Options(as_of=as_of, scoring_corpus=corpus)
+        for trace in iter_traces(import_logs(log_format, [str(rundir / transcript)], options), corpus):
             samples += 1
             found = audit(trace.interactions, declaration, trace.as_of)
             statuses.add(found.status if found is not None else None)
@@ -405,50 +515,93 @@ def sealed_tools(harness: Harness | None) -> list[str]:
     return sorted({f"mcp__{SERVER}__{tool}" for tool in TOOLS} | set(harness.lock_names if harness is not None else ()))
 
 
+def _installed(spec: RunSpec) -> None:
+    """Refuse, before anything is written, a harness whose executable is not there: one line with its install command."""
+    cls = HARNESSES[spec.harness]
+    executable = spec.executable or cls.executable
+    if shutil.which(executable) is None:
+        where = f"--executable {executable}: not found" if spec.executable else f"{executable} not found on PATH"
+        raise AnachronError(f"{where}; install it with npm install -g {cls.package}")
+
+
+def read_prompt(path: Path) -> str:
+    """The prompt file's text (UTF-8), read up to :data:`MAX_PROMPT` bytes: a larger one (or an endless
+    one, ``/dev/zero``) is refused before anything starts."""
+    try:
+        with open(path, "rb") as file:
+            data = file.read(MAX_PROMPT + 1)
+        if len(data) > MAX_PROMPT:
+            raise AnachronError(f"--prompt {path}: over {MAX_PROMPT} bytes (1 MiB): give a shorter prompt")
+        return data.decode("utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise AnachronError(f"--prompt {path}: cannot read it: {getattr(exc, 'strerror', None) or exc}") from None
+
+
 def launch(spec: RunSpec, warn: Callable[[str], None] | None = None) -> dict[str, Any]:
     """Run *spec*; the manifest written to ``run.json``.  Raises :class:`Refused` (after writing the
     manifest) when the run is refused, :class:`AnachronError` on bad input (before any file)."""
     if spec.harness not in HARNESSES and spec.harness not in LOOPS:
         raise AnachronError(f"unknown harness {spec.harness!r}: choose one of {', '.join((*HARNESSES, *LOOPS))}")
-    try:
-        prompt = spec.prompt.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise AnachronError(f"--prompt {spec.prompt}: cannot read it: {getattr(exc, 'strerror', None) or exc}") from None
+    prompt = read_prompt(spec.prompt)
     if spec.harness in LOOPS:
         endpoint_of(spec)
+    else:
+        _installed(spec)
     fingerprint = corpus_fingerprint(spec.corpus)
     corpus = str(Path(spec.corpus).resolve()) if spec.corpus is not None and "://" not in spec.corpus else spec.corpus
     lock = Lock(spec.lock_as_of or spec.as_of, corpus, spec.budget, spec.k)
     rundir = _run_dir(spec.out)
-    write_atomic(rundir / CONFIG, lock_config_text(lock, rundir / EVENTS))
+    config_text = lock_config_text(lock, rundir / EVENTS)
+    write_atomic(rundir / CONFIG, config_text)
     outcome = _Outcome()
     outcome.checks = _static_checks(spec, lock)
     harness: Harness | None = None
     started = _now()
-    if all(check.passed for check in outcome.checks):
-        try:
-            if spec.harness in HARNESSES:
-                cls = HARNESSES[spec.harness]
-                executable = spec.executable or cls.executable
-                harness = ClaudeCode(*ClaudeCode.probe(executable)) if cls is ClaudeCode else cls()
-                harness.executable = executable
-                outcome.version = version_of(executable)
-                _cli(spec, harness, lock, rundir, prompt, outcome)
-            else:
-                outcome.version = f"anachron {__version__}"
-                _loop(spec, lock, rundir, prompt, outcome)
-        except AnachronError as exc:  # the run failed part way (a harness that would not start, a broken endpoint)
-            outcome.refusal = outcome.refusal or str(exc)
-    else:
-        outcome.refusal = f"preflight: {next(c for c in outcome.checks if not c.passed).detail}"
+    chain = None
+    lock_started = False
+    with _Signals() as signals, LockHost(lock, rundir / LOCK_STDERR) as host:
+        if all(check.passed for check in outcome.checks):
+            try:
+                if spec.harness in HARNESSES:
+                    cls = HARNESSES[spec.harness]
+                    executable = spec.executable or cls.executable
+                    harness = ClaudeCode(*ClaudeCode.probe(executable)) if cls is ClaudeCode else cls()
+                    harness.executable = executable
+                    outcome.version = outcome.cli_version = version_of(executable)
+                    warning = version_warning(spec.harness, outcome.cli_version)
+                    if warning is not None:
+                        outcome.warnings.append(warning)
+                        if warn is not None:
+                            warn(warning)
+                    _cli(spec, harness, host, rundir, prompt, outcome)
+                else:
+                    outcome.version = f"anachron {__version__}"
+                    _loop(spec, host, rundir, prompt, outcome)
+            except AnachronError as exc:  # the run failed part way (a harness that would not start, a broken endpoint)
+                outcome.refusal = outcome.refusal or str(exc)
+            except _Signalled:
+                # _cli's finally blocks stopped the harness, unless the signal cut them short: again, to be sure.
+                if outcome.process is not None:
+                    stop_group(outcome.process, grace=0)
+            finally:
+                signals.raising = False  # from here on a signal is noted, and the record still written
+        else:
+            outcome.refusal = f"preflight: {next(c for c in outcome.checks if not c.passed).detail}"
+        signals.raising = False
+        if signals.signum is not None:
+            outcome.refusal = f"interrupted by {signal.Signals(signals.signum).name}: run stopped"
+        host.close()  # the harness is gone: each lock writes its last record and exits (or is stopped)
+        lock_started = host.started()
+        if (rundir / TRANSCRIPT).exists() or lock_started:
+            # The lock's log, copied from where the harness could not reach it over whatever the harness
+            # wrote at this path, and pinned.  A lock that never ran logged no call: its log is empty, and
+            # every call the transcript shows of it is a breach.
+            chain = host.copy_log(rundir / EVENTS)
+    write_atomic(rundir / CONFIG, config_text)  # the lock's configuration as the launcher wrote it, whatever the harness did
     log_format = harness.log_format if harness is not None else {"responses": "openai-responses", "chat": "openai-chat"}.get(spec.harness, spec.harness)
     ran = (rundir / TRANSCRIPT).exists()
-    lock_started = (rundir / EVENTS).exists()
-    if ran and not lock_started:
-        # The lock never ran, so it logged no call: an empty log says so to the audit (and to
-        # `anachron score RUNDIR`), and every call the transcript shows of it is a breach.
-        write_atomic(rundir / EVENTS, "")
-    seal = _audit(spec, harness, rundir, log_format) if ran and outcome.refusal is None else None
+    names = sealed_tools(harness)
+    seal = audit_run(rundir, spec.as_of, corpus, names, TRANSCRIPT, log_format) if ran and outcome.refusal is None else None
     # Passed: every check passed, and the harness's own checks ran (a harness that never started has none).
     passed = all(check.passed for check in outcome.checks) and len(outcome.checks) > 1 \
         and not (outcome.refusal or "").startswith("preflight:")
@@ -456,6 +609,8 @@ def launch(spec: RunSpec, warn: Callable[[str], None] | None = None) -> dict[str
         "anachron": __version__,
         "harness": spec.harness,
         "version": outcome.version,
+        "cli_version": outcome.cli_version,
+        "warnings": outcome.warnings,
         "argv": outcome.argv,
         "as_of": format_date(spec.as_of),
         "model": spec.model,
@@ -467,6 +622,8 @@ def launch(spec: RunSpec, warn: Callable[[str], None] | None = None) -> dict[str
         "started": started,
         "finished": _now(),
         "exit_status": outcome.exit_status,
+        "timeout": {"seconds": spec.timeout, "hit": outcome.timed_out.is_set()},
+        "escaped_processes": outcome.escaped,  # descendants that left the harness's group, killed by the run's marker
         "lock_started": lock_started,
         "turns": outcome.turns,
         "stopped": outcome.stopped,
@@ -476,12 +633,19 @@ def launch(spec: RunSpec, warn: Callable[[str], None] | None = None) -> dict[str
         "date_in_context": DATE_LEAKS[spec.harness],
         "environment": {"TZ": "UTC"},
         "files": {"transcript": TRANSCRIPT if ran else None, "transcript_format": log_format,
-                  "lock_events": EVENTS if (rundir / EVENTS).exists() else None, "mcp_config": CONFIG,
-                  "stderr": STDERR if (rundir / STDERR).exists() else None},
-        "sealed_tools": sealed_tools(harness),
+                  "lock_events": EVENTS if chain is not None else None, "mcp_config": CONFIG,
+                  "stderr": STDERR if (rundir / STDERR).exists() else None,
+                  "lock_stderr": LOCK_STDERR if (rundir / LOCK_STDERR).exists() else None},
+        # What `anachron score RUNDIR` checks the files against: the lock's log's digest chain, and the SHA-256
+        # of the transcript and the lock's configuration the audit read.
+        "lock_log": chain.to_dict() if chain is not None else None,
+        "digests": {name: hashlib.sha256((rundir / name).read_bytes()).hexdigest() for name in (TRANSCRIPT, CONFIG) if (rundir / name).exists()},
+        "sealed_tools": names,
         "seal": seal,
     }
     manifest = write_run(rundir, manifest)  # with its format, checked as `anachron score RUNDIR` reads it
+    if signals.signum is not None:
+        raise Interrupted(outcome.refusal or f"interrupted by {signal.Signals(signals.signum).name}", signals.signum)
     if outcome.refusal is not None:
         raise Refused(outcome.refusal)
     return manifest

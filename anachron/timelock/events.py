@@ -27,6 +27,10 @@ Reading:
 - :func:`parse_events`: a log's records into an :class:`EventLog`;
 - :func:`load_events`: a log file, its torn last line left out.
 
+Pinning: :func:`log_chain`, the log's SHA-256 digest chain (each line's
+digest over the previous one's), which ``anachron run`` records in
+``run.json`` and ``anachron score RUNDIR`` recomputes.
+
 Two rules hold everywhere here:
 
 - only what the agent was *shown* counts: a ``call`` record's ``returned``
@@ -81,6 +85,8 @@ __all__ = [
     "parse_events",
     "load_events",
     "load_scored_events",
+    "LogChain",
+    "log_chain",
 ]
 
 FORMAT = "anachron-events/2"
@@ -643,3 +649,41 @@ def load_events(path: str | os.PathLike[str]) -> EventLog:
     """
     records, torn = read_log_records(path)
     return replace(parse_events(records, source=str(path)), torn=torn)
+
+
+# ---------------------------------------------------------------------------
+# Pinning.
+
+CHAIN_START = "0" * 64
+
+
+@dataclass(frozen=True)
+class LogChain:
+    """A log's digest chain: its complete lines, the last link, and whether a torn last line
+    (no newline at its end) was chained after them."""
+
+    records: int
+    sha256: str
+    torn: bool = False
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"records": self.records, "sha256": self.sha256, "torn": self.torn}
+
+
+def log_chain(data: bytes) -> LogChain:
+    r"""The digest chain of a log's bytes: link *i* is ``SHA-256(link i-1 || line i)``, from
+    :data:`CHAIN_START`, each line with its newline (split on ``\n`` only); a torn last line is
+    chained without one, so a torn line and the same line completed differ.  An edited, removed or
+    appended line changes the last link; a removed or appended one the count too.
+
+    >>> log_chain(b"").sha256 == CHAIN_START, log_chain(b"a\n").records, log_chain(b"a\nb").torn
+    (True, 1, True)
+    """
+    pieces = data.split(b"\n")
+    tail = pieces.pop()  # b"" when the log ends with a newline (or is empty)
+    link = bytes.fromhex(CHAIN_START)
+    for piece in pieces:
+        link = hashlib.sha256(link + piece + b"\n").digest()
+    if tail:
+        link = hashlib.sha256(link + tail).digest()
+    return LogChain(len(pieces), link.hex(), bool(tail))

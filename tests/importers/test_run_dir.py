@@ -28,6 +28,8 @@ def record(**changes) -> dict:
                   "lock_events": "lock-events.jsonl", "mcp_config": "mcp.json", "stderr": None},
         "sealed_tools": ["mcp__lock__fetch", "mcp__lock__search"],
         "seal": None,
+        "lock_log": {"records": 0, "sha256": "0" * 64, "torn": False},
+        "digests": {"transcript.jsonl": "a" * 64, "mcp.json": "b" * 64},
     }
     base.update(changes)
     return base
@@ -106,7 +108,7 @@ class StrictReading(RunDirCase):
         self.assertRefused(json.dumps(record()), "missing field 'format'")
 
     def test_each_missing_field_is_named(self):
-        for name in ("as_of", "refused", "files", "corpus", "sealed_tools"):
+        for name in ("as_of", "refused", "files", "corpus", "sealed_tools", "lock_log", "digests"):
             with self.subTest(name):
                 obj = {"format": FORMAT, **record()}
                 del obj[name]
@@ -133,6 +135,12 @@ class StrictReading(RunDirCase):
             "files.mcp_config": {"files": dict(files, mcp_config="")},
             "files.lock_events": {"files": dict(files, lock_events=["lock-events.jsonl"])},
             "corpus.spec": {"corpus": {"spec": 3}},
+            "lock_log": {"lock_log": "0" * 64},
+            "lock_log.records": {"lock_log": {"records": -1, "sha256": "0" * 64, "torn": False}},
+            "lock_log.sha256": {"lock_log": {"records": 0, "sha256": "0" * 63, "torn": False}},
+            "lock_log.torn": {"lock_log": {"records": 0, "sha256": "0" * 64, "torn": 0}},
+            "digests.mcp.json": {"digests": {"mcp.json": "B" * 64}},
+            "seal": {"seal": {"status": None}},
         }
         for field, changes in cases.items():
             with self.subTest(field):

@@ -8,10 +8,14 @@ from __future__ import annotations
 import datetime as _dt
 import json
 import os
+import signal
+import subprocess
+import sys
+import time
 import unittest
 from pathlib import Path
 from unittest import mock
-from tests.support import require_extra, run_cli
+from tests.support import ROOT, require_extra, run_cli
 from tests.launch.test_run import DATA, INIT, T, LaunchCase, _alive, _assistant, _stub_model
 
 
@@ -225,6 +229,32 @@ class FailClosed(LaunchCase):
         self.assertIn("note: stopped by --timeout after 1 s", stderr)
         self.assertIsNotNone(manifest["exit_status"])
 
+    def test_a_timeout_holds_against_a_setsid_child_holding_the_stream(self):
+        # The child left the harness's group and keeps its stdout open: the run still ends at the deadline.
+        pidfile = self.tmp / "setsid.pid"
+        begun = time.monotonic()
+        status, _, stderr, out = self.launch("claude-code", None, "--timeout", "2",
+                                             env=self.script(INIT, {"$setsid": 300, "pidfile": str(pidfile)}, {"$sleep": 300}))
+        self.assertLess(time.monotonic() - begun, 60)
+        self.assertEqual(status, 0, stderr)
+        manifest = self.manifest(out)
+        self.assertEqual(manifest["stopped"], "stopped by --timeout after 2 s")
+        self.assertEqual(manifest["timeout"], {"seconds": 2.0, "hit": True})
+        self.assertGreaterEqual(manifest["escaped_processes"], 1)
+        self.assertFalse(_alive(int(pidfile.read_text(encoding="utf-8"))), "the setsid child outlived the run")
+
+    def test_a_setsid_child_cannot_keep_a_finished_run_open(self):
+        pidfile = self.tmp / "setsid.pid"
+        begun = time.monotonic()
+        status, _, stderr, out = self.launch("claude-code", None,
+                                             env=self.script(INIT, {"$setsid": 300, "pidfile": str(pidfile)}, self.RESULT))
+        self.assertLess(time.monotonic() - begun, 60)
+        self.assertEqual(status, 0, stderr)
+        manifest = self.manifest(out)
+        self.assertEqual(manifest["timeout"], {"seconds": None, "hit": False})
+        self.assertGreaterEqual(manifest["escaped_processes"], 1)
+        self.assertFalse(_alive(int(pidfile.read_text(encoding="utf-8"))), "the setsid child outlived the run")
+
     def test_a_harness_that_fails_part_way_is_recorded(self):
         status, _, stderr, out = self.launch("claude-code", None, env=self.script(INIT, {"$exit": 3}))
         self.assertEqual(status, 0, stderr)
@@ -241,16 +271,75 @@ class FailClosed(LaunchCase):
                 pid = int(pidfile.read_text(encoding="utf-8"))
                 self.assertFalse(_alive(pid), f"the harness's child {pid} outlived the {case} run")
 
-    def test_a_lock_log_that_cannot_be_read_is_cannot_tell(self):
-        script = self.tmp / "torn.jsonl"
-        lines = (DATA / "claude_unlogged.jsonl").read_text(encoding="utf-8").split("\n")
-        script.write_text("\n".join([lines[0], json.dumps({"$events": "not json\n{}\n"}), *lines[1:]]), encoding="utf-8")
-        status, stdout, stderr, out = self.launch("claude-code", None, env={"STUB_SCRIPT": str(script), "STUB_START_LOCK": "0"})
+    def test_a_call_record_the_harness_appends_to_the_log_is_not_the_locks(self):
+        # One real search, then a fetch of a document dated after T the lock never served, with a call record
+        # for it appended where the harness can reach a log: the run is breached, and so is its score.
+        require_extra("mcp", "mcp")
+        fetch = {"type": "tool_use", "id": "toolu_02", "name": "mcp__lock__fetch", "input": {"id_or_url": "fin-005"}}
+        result = {"type": "user", "message": {"role": "user", "content": [
+            {"tool_use_id": "toolu_02", "type": "tool_result", "content": [{"type": "text", "text": "fin-005 (2023-02-09)"}]}]}}
+        forged = {"event": "call", "run": "f" * 32, "seq": 2, "time": "2026-01-01T00:00:02.000Z", "tool": "fetch",
+                  "arguments": {"id_or_url": "fin-005"}, "status": "ok", "error": None,
+                  "returned": [{"id": "fin-005", "title": "t", "published": "2023-02-09"}], "withheld": [],
+                  "withheld_count": 0, "budget": {}}
+        env = self.script(INIT, {"$lock": {"id": "toolu_01", "tool": "search", "arguments": {"query": "Aster Logistics revenue"}}},
+                          _assistant(fetch), result, {"$events": json.dumps(forged) + "\n", "append": True}, self.RESULT)
+        env["STUB_START_LOCK"] = "1"
+        status, stdout, stderr, out = self.launch("claude-code", None, env=env)
         self.assertEqual(status, 0, stderr)
-        seal = self.manifest(out)["seal"]
-        self.assertEqual(seal["status"], "cannot tell")
-        self.assertIn("lock-events.jsonl", seal["reason"])
-        self.assertIn("seal cannot tell", stdout)
+        manifest = self.manifest(out)
+        self.assertEqual(manifest["seal"]["status"], "breached")
+        self.assertIn("call to 'mcp__lock__fetch' is not in the lock's log", manifest["seal"]["breaches"])
+        log = (out / "lock-events.jsonl").read_text(encoding="utf-8").split("\n")
+        self.assertEqual([json.loads(line)["event"] for line in log if line], ["start", "call"])
+        self.assertEqual(manifest["lock_log"]["records"], 2)
+        status, stdout, stderr = run_cli("score", str(out), "--format", "json")
+        self.assertEqual(status, 0, stderr)
+        self.assertEqual(json.loads(stdout)["summary"]["seal_status"], "breached")
+
+
+class Signals(LaunchCase):
+    """SIGTERM stops a run as SIGINT does: the harness and its children stopped, run.json written, the
+    transcript finalized, the shell's status for the signal."""
+
+    def start(self, out: Path, pidfile: Path) -> subprocess.Popen:
+        script = self.tmp / "signal.jsonl"
+        script.write_text("".join(json.dumps(e) + "\n" for e in (INIT, {"$spawn": 300, "pidfile": str(pidfile)}, {"$sleep": 300})),
+                          encoding="utf-8")
+        env = dict(os.environ, **self.env, STUB_SCRIPT=str(script), STUB_START_LOCK="0", PYTHONPATH=str(ROOT))
+        return subprocess.Popen([sys.executable, "-m", "anachron", "run", "claude-code", "--as-of", T, "--prompt", str(self.prompt),
+                                 "--out", str(out)], env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+
+    def interrupt(self, sig: int) -> tuple[int, str, Path, int]:
+        out, pidfile = self.tmp / f"run-{sig}", self.tmp / f"child-{sig}.pid"
+        process = self.start(out, pidfile)
+        self.addCleanup(lambda: process.poll() is None and process.kill())
+        end = time.monotonic() + 60
+        while not pidfile.exists() or not pidfile.read_text(encoding="utf-8"):  # the harness is past its init
+            self.assertLess(time.monotonic(), end, "the stub never started")
+            time.sleep(0.05)
+        time.sleep(0.3)
+        process.send_signal(sig)
+        _, stderr = process.communicate(timeout=60)
+        return process.returncode, stderr, out, int(pidfile.read_text(encoding="utf-8"))
+
+    def test_sigterm_and_sigint_stop_everything_and_record_the_run(self):
+        for sig, status in ((signal.SIGTERM, 143), (signal.SIGINT, 130)):
+            with self.subTest(signal.Signals(sig).name):
+                code, stderr, out, child = self.interrupt(sig)
+                name = signal.Signals(sig).name
+                self.assertEqual(code, status, stderr)
+                self.assertEqual(stderr, f"anachron: interrupted by {name}: run stopped\n")
+                manifest = self.manifest(out)
+                self.assertEqual(manifest["refused"], f"interrupted by {name}: run stopped")
+                self.assertIsNone(manifest["seal"])
+                self.assertTrue((out / "transcript.jsonl").is_file())
+                self.assertFalse((out / "transcript.jsonl.partial").exists())
+                self.assertFalse(_alive(child), f"the harness's child {child} outlived the {name}")
+                self.assertFalse(_alive(self.stub_calls()[-1]["pid"]), f"the harness outlived the {name}")
+                status, _, stderr = run_cli("score", str(out))
+                self.assertEqual(status, 2)
+                self.assertIn(f"the run was refused (interrupted by {name}", stderr)
 
 
 if __name__ == "__main__":

@@ -133,13 +133,43 @@ class ClaudeCodePreflight(LaunchCase):
         self.assertRefused(self.launch("claude-code", None, env={"STUB_SCRIPT": str(script), "STUB_START_LOCK": "0"}),
                            "missing from tools: mcp__lock__fetch")
 
-    def test_missing_executable_is_refused(self):
-        manifest = self.assertRefused(self.launch("claude-code", "claude_sealed.jsonl", "--executable", str(self.tmp / "nope")),
-                           "cannot start")
-        self.assertFalse(manifest["preflight"]["passed"])  # it never ran
-        self.assertIsNone(manifest["files"]["transcript"])  # and wrote nothing
-        self.assertEqual(sorted(p.name for p in (self.tmp / "run1").iterdir()),
-                         ["harness-stderr.txt", "mcp.json", "run.json", "workspace"])
+    def test_missing_executable_is_one_line_with_its_install_command(self):
+        empty = self.tmp / "empty-bin"
+        empty.mkdir()
+        cases = {"claude-code": "claude not found on PATH; install it with npm install -g @anthropic-ai/claude-code",
+                 "codex": "codex not found on PATH; install it with npm install -g @openai/codex",
+                 "gemini-cli": "gemini not found on PATH; install it with npm install -g @google/gemini-cli"}
+        for harness, line in cases.items():
+            with self.subTest(harness):
+                status, stdout, stderr, out = self.launch(harness, "claude_sealed.jsonl", env={"PATH": str(empty)})
+                self.assertEqual((status, stdout, stderr), (2, "", f"anachron: {line}\n"))
+                self.assertFalse(out.exists())  # refused before anything is written
+        status, _, stderr, out = self.launch("claude-code", "claude_sealed.jsonl", "--executable", str(self.tmp / "nope"))
+        self.assertEqual((status, stderr), (2, f"anachron: --executable {self.tmp / 'nope'}: not found; "
+                                               "install it with npm install -g @anthropic-ai/claude-code\n"))
+        self.assertEqual(self.stub_calls(), [])
+
+    def test_the_cli_version_is_recorded_and_an_untested_major_warned(self):
+        status, _, stderr, out = self.launch("codex", "codex_sealed.jsonl", env={"STUB_START_LOCK": "0"})
+        manifest = self.manifest(out)
+        self.assertEqual((manifest["cli_version"], manifest["warnings"]), ("codex-cli 0.46.0", []))
+        self.assertNotIn("warning", stderr)
+        for version, warning in (("codex-cli 1.0.2", "codex 1.0 is an untested major version (tested: 0.x)"),
+                                 ("nightly", "codex: cannot tell its version from --version ('nightly'); tested: 0.x")):
+            with self.subTest(version):
+                _, _, stderr, out = self.launch("codex", "codex_sealed.jsonl", env={"STUB_START_LOCK": "0", "STUB_VERSION": version})
+                manifest = self.manifest(out)
+                self.assertEqual(manifest["cli_version"], version)
+                self.assertEqual(len(manifest["warnings"]), 1)
+                self.assertIn(warning, manifest["warnings"][0])
+                self.assertIn(f"warning: {manifest['warnings'][0]}\n", stderr)
+
+    def test_every_cli_harness_has_a_tested_version_and_a_package(self):
+        from anachron.launch.harnesses import HARNESSES, TESTED
+
+        self.assertEqual(set(TESTED), set(HARNESSES))
+        for name, cls in HARNESSES.items():
+            self.assertTrue(cls.package.startswith("@"), name)
 
     def test_guard_stops_a_call_outside_the_lock(self):
         manifest = self.assertRefused(self.launch("claude-code", "claude_guard.jsonl", env={"STUB_START_LOCK": "0"}),
@@ -159,7 +189,7 @@ class ClaudeCodeFlags(LaunchCase):
     def test_flags_remove_every_builtin_and_allow_only_the_lock(self):
         argv, out = self.flags()
         self.assertEqual(argv[:5], ["-p", "--output-format", "stream-json", "--verbose", "--strict-mcp-config"])
-        self.assertEqual(argv[argv.index("--mcp-config") + 1], str(out.resolve() / "mcp.json"))
+        self.assertEqual(argv[argv.index("--mcp-config") + 1], str(out.resolve() / "harness-mcp.json"))
         self.assertEqual(argv[argv.index("--tools") + 1], "")
         disallowed = argv[argv.index("--disallowedTools") + 1].split(",")
         for tool in ("ToolSearch", "WebSearch", "WebFetch", "Bash", "Task"):
@@ -191,6 +221,16 @@ class ClaudeCodeFlags(LaunchCase):
         self.assertEqual(set(declared), {"mcp__lock__search", "mcp__lock__fetch"})
         self.assertEqual(set(declared.lock_as_of.values()), {_dt.date(2023, 1, 1)})
         self.assertEqual(notes, ())
+
+    def test_the_harness_is_told_no_path_of_the_locks_log(self):
+        # Its configuration names the relay to the launcher's lock: no --events, nothing in the run directory.
+        argv, out = self.flags()
+        given = (out / "harness-mcp.json").read_text(encoding="utf-8")
+        entry = json.loads(given)["mcpServers"]["lock"]
+        self.assertEqual(entry["args"][:2], ["-m", "anachron.launch.relay"])
+        self.assertNotIn("--events", given)
+        self.assertNotIn(str(out.resolve()), given)
+        self.assertFalse(any("lock-events" in arg for arg in argv))
 
     def test_manifest_records_the_run(self):
         _, out = self.flags()
@@ -277,6 +317,167 @@ class Unlogged(LaunchCase):
         self.assertIn(f"its transcript is {out / 'transcript.jsonl'}", stderr)
 
 
+def _forged_log(as_of: str = T) -> str:
+    """A lock log as a forger writes it: a start record and one call matching claude_unlogged.jsonl's search."""
+    run = "f" * 32
+    start = {"event": "start", "format": "anachron-events/2", "run": run, "time": "2026-01-01T00:00:00.000Z", "as_of": as_of,
+             "mode": "enforced", "backend": "corpus", "source": "bundled", "k": 5, "allow_undated": False,
+             "limits": {"searches": None, "fetches": None, "calls": None}, "date_presentation": "visible", "server": "lock"}
+    call = {"event": "call", "run": run, "seq": 1, "time": "2026-01-01T00:00:01.000Z", "tool": "search",
+            "arguments": {"query": "Aster Logistics revenue"}, "status": "ok", "error": None,
+            "returned": [{"id": "fin-002", "title": "t", "published": "2021-04-28"}], "withheld": [], "withheld_count": 0, "budget": {}}
+    return json.dumps(start) + "\n" + json.dumps(call) + "\n"
+
+
+class PinnedProof(LaunchCase):
+    """The lock's log is out of the harness's reach and pinned; score RUNDIR checks the files against run.json."""
+
+    def unlogged(self) -> Path:
+        # A run whose one lock call the lock never logged (no lock started): breached, an empty log pinned.
+        status, _, stderr, out = self.launch("claude-code", "claude_unlogged.jsonl", env={"STUB_START_LOCK": "0"})
+        self.assertEqual(status, 0, stderr)
+        self.assertEqual(self.manifest(out)["seal"]["status"], "breached")
+        return out
+
+    def score(self, out: Path) -> tuple[dict, list[str]]:
+        status, stdout, stderr = run_cli("score", str(out), "--format", "json")
+        self.assertEqual(status, 0, stderr)
+        sample = json.loads(stdout)["samples"][0]
+        return sample, [line for line in sample["evidence"] if line.startswith("#0 seal: ")]
+
+    def test_a_log_the_harness_forges_in_its_reach_is_not_the_locks(self):
+        # The stand-in never starts the lock, claims it connected, and writes a log that pairs its call.
+        lines = (DATA / "claude_unlogged.jsonl").read_text(encoding="utf-8").split("\n")
+        script = self.tmp / "forge.jsonl"
+        script.write_text("\n".join([lines[0], json.dumps({"$events": _forged_log()}), *lines[1:]]), encoding="utf-8")
+        status, stdout, stderr, out = self.launch("claude-code", None, env={"STUB_SCRIPT": str(script), "STUB_START_LOCK": "0"})
+        self.assertEqual(status, 0, stderr)
+        manifest = self.manifest(out)
+        self.assertFalse(manifest["lock_started"])
+        self.assertEqual(manifest["seal"]["status"], "breached")
+        self.assertEqual(manifest["lock_log"]["records"], 0)
+        self.assertEqual((out / "lock-events.jsonl").read_bytes(), b"")  # the forgery was replaced by the lock's (empty) log
+        sample, proof = self.score(out)
+        self.assertEqual((sample["seal_status"], proof), ("breached", []))
+
+    def test_the_pinned_chain_and_digests_are_recorded(self):
+        from anachron.timelock.events import log_chain
+
+        out = self.unlogged()
+        manifest = self.manifest(out)
+        self.assertEqual(manifest["lock_log"], log_chain(b"").to_dict())
+        self.assertEqual(set(manifest["digests"]), {"transcript.jsonl", "mcp.json"})
+        _, proof = self.score(out)
+        self.assertEqual(proof, [])  # untouched: the proof stands
+
+    def test_a_record_appended_after_the_run_breaches_even_when_it_pairs_the_call(self):
+        out = self.unlogged()
+        with open(out / "lock-events.jsonl", "a", encoding="utf-8") as log:
+            log.write(_forged_log())
+        sample, proof = self.score(out)
+        self.assertEqual(sample["seal_status"], "breached")
+        self.assertEqual(proof, [
+            "#0 seal: the lock's log lock-events.jsonl holds 2 complete records; run.json pinned 0",
+            "#0 seal: the files give the seal 'sealed'; run.json recorded 'breached'",
+        ])
+
+    def test_an_edited_removed_or_torn_record_breaches(self):
+        from anachron.importers.run_dir import proof_differences, read_run
+
+        out = self.unlogged()
+        log = out / "lock-events.jsonl"
+        manifest = self.manifest(out)
+        forged = _forged_log()
+        # Re-pin a two-record log, as if the launcher had copied it, then edit it each way.
+        from anachron.timelock.events import log_chain
+
+        manifest["lock_log"] = log_chain(forged.encode()).to_dict()
+        (out / "run.json").write_text(json.dumps(manifest), encoding="utf-8")
+        cases = {
+            "edited": (forged.replace("fin-002", "fin-005"), "differs from the one run.json pinned (its digest chain ends "),
+            "removed": (forged.split("\n")[0] + "\n", "holds 1 complete records; run.json pinned 2"),
+            "torn": (forged + '{"event": "call"', "ends in a torn line (line 3 has no newline)"),
+        }
+        for case, (text, fragment) in cases.items():
+            with self.subTest(case):
+                log.write_text(text, encoding="utf-8")
+                lines = proof_differences(read_run(out))
+                self.assertEqual(len(lines), 1 if case != "torn" else 2, lines)
+                self.assertIn(fragment, lines[0])
+                _, proof = self.score(out)
+                self.assertIn(f"#0 seal: {lines[0]}", proof)
+        log.write_text(forged, encoding="utf-8")
+        self.assertEqual(proof_differences(read_run(out)), [])
+
+    def test_an_edited_transcript_or_verdict_breaches(self):
+        out = self.unlogged()
+        manifest = self.manifest(out)
+        manifest["seal"]["status"] = "sealed"
+        (out / "run.json").write_text(json.dumps(manifest), encoding="utf-8")
+        sample, proof = self.score(out)
+        self.assertEqual(proof, ["#0 seal: the files give the seal 'breached'; run.json recorded 'sealed'"])
+        transcript = out / "transcript.jsonl"
+        transcript.write_bytes(transcript.read_bytes() + b"\n")
+        _, proof = self.score(out)
+        self.assertIn("#0 seal: transcript.jsonl differs from the one run.json pinned", proof[0])
+
+    def test_a_run_json_without_the_chain_is_refused(self):
+        out = self.unlogged()
+        manifest = self.manifest(out)
+        del manifest["lock_log"]
+        (out / "run.json").write_text(json.dumps(manifest), encoding="utf-8")
+        status, stdout, stderr = run_cli("score", str(out))
+        self.assertEqual((status, stdout), (2, ""))
+        self.assertEqual(len(stderr.strip().split("\n")), 1, stderr)
+        self.assertIn("lock_log", stderr)
+
+
+class GuardShapes(LaunchCase):
+    """Shapes of a stream line that once passed the guard: an MCP connector block, a key given twice."""
+
+    RESULT = {"type": "result", "subtype": "success", "is_error": False, "result": "Probability: 0.6", "session_id": "stub-session"}
+
+    def run_lines(self, *lines: str):
+        path = self.tmp / f"shapes{self.runs + 1}.jsonl"
+        path.write_text("".join(json.dumps({"$raw": line}) + "\n" for line in lines), encoding="utf-8")
+        return self.launch("claude-code", None, env={"STUB_SCRIPT": str(path), "STUB_START_LOCK": "0"})
+
+    def test_an_mcp_tool_use_block_of_another_server_stops_the_run(self):
+        block = {"type": "mcp_tool_use", "id": "mcptoolu_1", "name": "search", "server_name": "web", "input": {"q": "x"}}
+        self.assertRefused(self.run_lines(json.dumps(INIT) + "\n", json.dumps(_assistant(block)) + "\n"),
+                           "guard: the harness called 'mcp__web__search', outside the lock")
+
+    def test_the_calls_of_an_mcp_tool_use_block_are_named_by_server_and_tool(self):
+        from anachron.launch.harnesses import ClaudeCode, guard_breach
+
+        harness = ClaudeCode()
+        lock = {"type": "mcp_tool_use", "id": "m1", "name": "fetch", "server_name": "lock", "input": {}}
+        other = {**lock, "server_name": "lockx"}
+        self.assertEqual(harness.calls(_assistant(lock)), ["mcp__lock__fetch"])
+        self.assertIsNone(guard_breach(harness, harness.calls(_assistant(lock))))
+        self.assertEqual(guard_breach(harness, harness.calls(_assistant(lock, other))), "mcp__lockx__fetch")
+
+    def test_a_key_given_twice_stops_the_run_wherever_it_is(self):
+        hidden = ('{"type":"assistant","message":{"role":"assistant","content":[{"type":"tool_use","id":"t1",'
+                  '"name":"WebSearch","name":"mcp__lock__search","input":{"query":"q"}}]}}\n')
+        manifest = self.assertRefused(self.run_lines(json.dumps(INIT) + "\n", hidden),
+                                      "guard: line 2 of the harness's stream names the key 'name' twice in one object")
+        self.assertTrue(manifest["preflight"]["passed"])
+        outer = '{"type":"result","type":"assistant","message":{"content":[]}}\n'
+        manifest = self.assertRefused(self.run_lines(outer, json.dumps(INIT) + "\n"),
+                                      "preflight: line 1 of the harness's stream names the key 'type' twice")
+        self.assertFalse(manifest["preflight"]["passed"])
+
+    def test_a_line_without_a_repeated_key_is_read_as_before(self):
+        from anachron.launch.harnesses import DuplicateKey, read_event
+
+        self.assertEqual(read_event('{"a": {"b": 1}, "c": [{"b": 2}, {"b": 3}]}'), {"a": {"b": 1}, "c": [{"b": 2}, {"b": 3}]})
+        with self.assertRaises(DuplicateKey):
+            read_event('{"a": [{"b": 1, "b": 2}]}')
+        status, _, stderr, out = self.run_lines(json.dumps(INIT) + "\n", json.dumps(self.RESULT) + "\n")
+        self.assertEqual(status, 0, stderr)
+
+
 class BadInput(LaunchCase):
     def test_non_empty_out_is_refused_before_anything(self):
         out = self.tmp / "full"
@@ -287,6 +488,28 @@ class BadInput(LaunchCase):
         self.assertEqual(status, 2)
         self.assertIn("not an empty directory", stderr)
         self.assertEqual(self.stub_calls(), [])
+
+    def test_a_prompt_over_one_mib_is_refused_before_anything(self):
+        from anachron.launch.runner import MAX_PROMPT
+
+        cases = {"at the bound": (b"x" * MAX_PROMPT, None), "one byte over": (b"x" * (MAX_PROMPT + 1), "over 1048576 bytes (1 MiB)"),
+                 "endless": (None, "over 1048576 bytes (1 MiB)"), "not UTF-8": (b"\xff\xfe", "cannot read it")}
+        for case, (data, refusal) in cases.items():
+            with self.subTest(case):
+                prompt = Path("/dev/zero") if data is None else self.tmp / f"{case}.txt"
+                if data is not None:
+                    prompt.write_bytes(data)
+                out = self.tmp / f"out-{case}"
+                with mock.patch.dict(os.environ, dict(self.env, STUB_SCRIPT=str(DATA / "claude_no_servers.jsonl"), STUB_START_LOCK="0")):
+                    status, stdout, stderr = run_cli("run", "claude-code", "--as-of", T, "--prompt", str(prompt), "--out", str(out))
+                if refusal is None:
+                    self.assertTrue((out / "run.json").is_file(), stderr)  # read whole: the run went on (to its preflight)
+                    continue
+                self.assertEqual((status, stdout), (2, ""))
+                self.assertEqual(len(stderr.strip().split("\n")), 1, stderr)
+                self.assertTrue(stderr.startswith(f"anachron: --prompt {prompt}: "), stderr)
+                self.assertIn(refusal, stderr)
+                self.assertFalse(out.exists())  # nothing written
 
     def test_responses_needs_an_endpoint(self):
         with mock.patch.dict(os.environ, {"OPENAI_BASE_URL": ""}):

@@ -409,6 +409,39 @@ class VerifyCitationsTest(LogFiles, unittest.TestCase):
         self.assertBadInput(["verify-citations", str(answer), self.log, "--as-of", "June"], "--as-of")
 
 
+class LogChainTest(unittest.TestCase):
+    """The digest chain run.json pins: every edit, removal, addition or tear of a line changes it."""
+
+    LOG = b'{"event": "start"}\n{"event": "call", "seq": 1}\n{"event": "call", "seq": 2}\n'
+
+    def test_each_change_of_a_line_changes_the_last_link(self):
+        from anachron.timelock.events import log_chain
+
+        pinned = log_chain(self.LOG)
+        self.assertEqual((pinned.records, pinned.torn), (3, False))
+        lines = self.LOG.split(b"\n")[:-1]
+        changed = {
+            "edited": self.LOG.replace(b"seq\": 1", b"seq\": 9"),
+            "removed": b"\n".join(lines[:2]) + b"\n",
+            "appended": self.LOG + b'{"event": "call", "seq": 3}\n',
+            "reordered": b"\n".join([lines[0], lines[2], lines[1]]) + b"\n",
+            "torn": self.LOG[:-1],
+            "a line split in two": self.LOG.replace(b", ", b"\n", 1),
+        }
+        for case, data in changed.items():
+            with self.subTest(case):
+                self.assertNotEqual(log_chain(data).sha256, pinned.sha256)
+        self.assertEqual(log_chain(self.LOG), pinned)  # the same bytes, the same chain
+
+    def test_a_torn_last_line_is_marked_and_chained(self):
+        from anachron.timelock.events import CHAIN_START, log_chain
+
+        torn = log_chain(self.LOG + b'{"event"')
+        self.assertEqual((torn.records, torn.torn), (3, True))
+        self.assertNotEqual(torn.sha256, log_chain(self.LOG + b'{"event"\n').sha256)
+        self.assertEqual(log_chain(b"").to_dict(), {"records": 0, "sha256": CHAIN_START, "torn": False})
+
+
 class WithoutTheSdkTest(unittest.TestCase):
     """The mcp extra is optional: nothing but `serve` needs it, and `serve` says how to get it."""
 
