@@ -430,6 +430,28 @@ def is_retrieval(entry: Mapping[str, Any], log_format: str, listed: frozenset[st
     return bool(RETRIEVAL_NAME.search(tool) or "query" in entry or "target" in entry or entry.get("returned"))
 
 
+_FETCHER = re.compile(r"(?:^|[\s;&|(`'\"/])(?:curl|wget)(?=[\s'\"]|$)")
+_COMMAND_URL = re.compile(r"https?://[^\s<>\"'`\\]+", re.ASCII | re.IGNORECASE)
+
+
+def fetched_url(command: str) -> str | None:
+    """The one URL a shell command fetches with ``curl`` or ``wget``, or ``None``.
+
+    Its output is then that page (read as a fetch: dated by its own text);
+    with several URLs, or no fetcher that runs, the output's own URLs are read.
+
+    >>> fetched_url("bash -lc curl -s https://x.test/a"), fetched_url("curl https://x.test/a https://x.test/b")
+    ('https://x.test/a', None)
+    >>> fetched_url('git commit -m "curl https://x.test/a"') is None
+    True
+    """
+    evidence = network_evidence(command)
+    if evidence is None or _FETCHER.search(evidence) is None:
+        return None
+    urls = {url.rstrip(".,;:)") for url in _COMMAND_URL.findall(command)}
+    return urls.pop() if len(urls) == 1 else None
+
+
 def _is_fetch(tool: str) -> bool:
     lowered = tool.lower()
     return "fetch" in lowered or lowered in ("open_page", "browse", "scrape")
