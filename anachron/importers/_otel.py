@@ -263,7 +263,9 @@ def read(path: str, options: Options) -> Iterator[Record]:
 CAPTURE = {
     GENAI: ("content capture is off", "set OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT=SPAN_ONLY "
             "with OTEL_SEMCONV_STABILITY_OPT_IN=gen_ai_latest_experimental"),
-    OPENINFERENCE: ("inputs and outputs are hidden", "unset OPENINFERENCE_HIDE_INPUTS and OPENINFERENCE_HIDE_OUTPUTS"),
+    OPENINFERENCE: ("inputs and outputs are hidden or not captured",
+                    "unset OPENINFERENCE_HIDE_INPUTS and OPENINFERENCE_HIDE_OUTPUTS; "
+                    "the OpenAI Agents SDK also needs RunConfig(trace_include_sensitive_data=True), its default"),
     TRACELOOP: ("content capture is off", "set TRACELOOP_TRACE_CONTENT=true"),
     PYDANTIC_AI: ("content capture is off", "instrument the agent with InstrumentationSettings(include_content=True), the default"),
 }
@@ -439,6 +441,8 @@ def _tool_arguments(attributes: Mapping[str, Any], convention: tuple[str, str, s
     if convention is CONVENTIONS[0] and key not in attributes:  # pydantic-ai's format versions 2 to 4
         key = PYDANTIC_AI_V2[0]
     raw = attributes.get(key)
+    if raw == REDACTED:  # hidden (OPENINFERENCE_HIDE_INPUTS): no arguments, never the placeholder read as them
+        return None
     arguments = parse_arguments(raw)
     if isinstance(arguments, dict) and isinstance(arguments.get("inputs"), dict) and (
             convention is CONVENTIONS[2] or "input_str" in arguments):
@@ -481,7 +485,7 @@ def _tool_call(session: Session, at: str, span: Mapping[str, Any], attributes: M
     failure = _failed(span, attributes)
     if failure is not None:
         session.failed(entry, failure)
-    elif result_key in attributes:
+    elif result_key in attributes and attributes[result_key] != REDACTED:  # a hidden result is no empty result
         result = attributes[result_key]
         session.result(entry, _unwrap(result, "outputs") if wrapped else _message_content(result))
     elif call_id is not None and "id:" + call_id in responses:
