@@ -77,6 +77,34 @@ class Options:
         return format_date(self.as_of)
 
 
+def rescored_note(where: str, stated: _dt.date, chosen: _dt.date) -> str:
+    """The one note every reader prints when a log that states its own cutoff is scored at another date."""
+    return (f"note: {where}: the log states as of {format_date(stated)}; scored as of {format_date(chosen)} "
+            "(a rescoring: what a lock at that date would have let through)")
+
+
+def stated_cutoff(where: str, sample_id: str, stated: _dt.date | None, options: Options,
+                  fixed: _dt.date | None = None) -> _dt.date | None:
+    """The cutoff of a log that states its own (an ``mcp-events`` log, an Inspect sample's
+    ``metadata.as_of``): ``--as-of`` / ``--as-of-map`` when they give one, else the stated date.
+
+    The same rule for every reader (docs/importers.md, "The cutoff of a log that states its own"):
+    a given date equal to the stated one is accepted; another is a rescoring, with
+    :func:`rescored_note` through ``options.warn``.  ``None``: neither states nor gives one.
+    *fixed*: the as-of of the corpus sample the log names; no other date is read for it (refused
+    here, before any note, so the error is the one line on stderr).
+    """
+    chosen = options.as_of_map.get(sample_id) if options.as_of_map is not None else options.as_of
+    if chosen is None:
+        return stated
+    if fixed is not None and chosen != fixed:
+        raise AnachronError(f"{where}: --as-of {format_date(chosen)} disagrees with the corpus sample's as_of "
+                            f"{format_date(fixed)} (sample {sample_id})")
+    if stated is not None and chosen != stated and options.warn is not None:
+        options.warn(rescored_note(where, stated, chosen))
+    return chosen
+
+
 def pick(obj: Any, path: str) -> Any:
     """``obj`` at a dotted *path* (``metadata.sample_id``); ``None`` when absent."""
     node = obj

@@ -31,6 +31,7 @@ sample is an error naming the sample unless *epoch* selects one.
 
 from __future__ import annotations
 
+import datetime as _dt
 import os
 from pathlib import Path
 from urllib.parse import urlparse
@@ -45,11 +46,13 @@ from anachron.store import open_corpus
 from anachron.core.errors import AnachronError
 from anachron.inspect.scorer import sample_trace_record
 from anachron.core.jsonio import Record, read_json_log
-from anachron.importers import Options, check_inspect_options, inspect_sample_record
+from anachron.core.dates import format_date, parse_date
+from anachron.importers import Options, check_inspect_options, inspect_sample_record, stated_cutoff
 
 __all__ = ["anachron_sample", "import_inspect_logs", "log_paths", "log_records", "log_run", "read_log_traces", "score_logs"]
 
 Foreign = Callable[[str, EvalSample], Record]  # (log path, sample) -> (where, trace record)
+Cutoff = Callable[[str, str, _dt.date, "_dt.date | None"], _dt.date]  # (where, sample id, stated, corpus sample's) -> date
 
 BATCH = 32  # samples of an .eval log read at a time (one zip directory shared by the batch)
 
@@ -197,7 +200,8 @@ def anachron_sample(metadata: Any) -> bool:
 
 
 def _records(
-    paths: Sequence[str | os.PathLike[str]], data: Corpus, epoch: int | None, foreign: Foreign | None, refuse: str | None
+    paths: Sequence[str | os.PathLike[str]], data: Corpus, epoch: int | None, foreign: Foreign | None, refuse: str | None,
+    cutoff: Cutoff | None = None,
 ) -> Iterator[Record]:
     for path in paths:
         for sample in _samples(path, epoch):
@@ -217,9 +221,19 @@ def _records(
                 raise AnachronError(
                     f"{where}: {refuse} is not read for a sample of an anachron task (its cutoff and its tools are its task's)"
                 )
+            metadata = sample.metadata
+            if cutoff is not None:  # --as-of / --as-of-map: the one rule of a log that states its cutoff
+                try:
+                    stated = parse_date(metadata["as_of"])
+                except AnachronError as exc:
+                    raise AnachronError(f"{where}: metadata as_of: {exc}") from None
+                fixed = data.samples.get(str(sample.id))
+                chosen = cutoff(where, str(sample.id), stated, fixed.as_of if fixed is not None else None)
+                if chosen != stated:
+                    metadata = {**metadata, "as_of": format_date(chosen)}
             try:
                 completion = sample.output.completion if sample.output else None
-                record = sample_trace_record(sample.id, sample.metadata, sample.messages, sample.store, data, completion)
+                record = sample_trace_record(sample.id, metadata, sample.messages, sample.store, data, completion)
             except AnachronError as exc:
                 raise AnachronError(f"{path}: {exc}") from None
             yield str(path), record
@@ -249,26 +263,29 @@ def log_records(
     epoch: int | None = None,
     foreign: Foreign | None = None,
     refuse: str | None = None,
+    cutoff: Cutoff | None = None,
 ) -> tuple[Iterator[Record], Corpus]:
     """The trace records ``(where, record)`` of every sample in *paths*, as a stream, and the corpus.
 
     *foreign* reads the samples of other tasks; *refuse* names the option an
-    anachron task's sample does not read (the module's rules).
+    anachron task's sample does not read (the module's rules); *cutoff*
+    ``(where, sample id, stated as_of, the corpus sample's as_of) -> date``
+    gives the date an anachron task's sample is scored at (its own by default).
 
     Only the logs' headers are read here (to find the corpus); samples are
     read as the stream reaches them, so an export holds one batch of samples
     of an .eval log in memory, not the log.
     """
-    records, opened = _log_stream(paths, corpus, epoch, foreign, refuse)
+    records, opened = _log_stream(paths, corpus, epoch, foreign, refuse, cutoff)
     return records, opened.corpus
 
 
-def _log_stream(paths, corpus, epoch, foreign, refuse):
+def _log_stream(paths, corpus, epoch, foreign, refuse, cutoff=None):
     if not paths:
         raise AnachronError("no log given")
     headers = [(path, _read(path, header_only=True)) for path in log_paths(paths)]
     opened = open_corpus(_log_corpus(headers, corpus))
-    return _records([path for path, _ in headers], opened.corpus, epoch, foreign, refuse), opened
+    return _records([path for path, _ in headers], opened.corpus, epoch, foreign, refuse, cutoff), opened
 
 
 def _shown(opened) -> str:
@@ -327,22 +344,24 @@ def import_inspect_logs(
 ) -> Iterator[tuple[str, Record]]:
     """The trace records of Inspect logs, ``(where, record)`` as :func:`anachron.importers.import_logs` yields.
 
-    A sample of an anachron task is rebuilt by its scorer (cutoff and tools: its
-    task's; *corpus_dir* defaults to its task's corpus), so ``--as-of``,
-    ``--as-of-map``, ``--as-of-field`` and ``--retrieval-tools`` are refused for
-    it, never ignored; any other sample is read by
+    A sample of an anachron task is rebuilt by its scorer (tools: its task's;
+    *corpus_dir* defaults to its task's corpus), so ``--as-of-field`` and
+    ``--retrieval-tools`` are refused for it, never ignored; its cutoff is its
+    own, or ``--as-of`` / ``--as-of-map`` by the rule of every log that states
+    its cutoff (at another date: a rescoring, with the note through
+    ``options.warn``); any other sample is read by
     :func:`anachron.importers.inspect_sample_record` with *options*.
     """
     if not paths:
         raise AnachronError("no log given")
     check_inspect_options(options)
-    given = [name for name, value in (("--as-of", options.as_of), ("--as-of-map", options.as_of_map),
-                                       ("--as-of-field", options.as_of_field), ("--retrieval-tools", options.retrieval_tools))
+    given = [name for name, value in (("--as-of-field", options.as_of_field), ("--retrieval-tools", options.retrieval_tools))
              if value is not None]
     records, _ = log_records(
         [str(path) for path in paths],
         corpus=corpus_dir,
         foreign=lambda path, sample: inspect_sample_record(path, sample, options),
         refuse=" / ".join(given) or None,
+        cutoff=lambda where, sample_id, stated, fixed: stated_cutoff(where, sample_id, stated, options, fixed) or stated,
     )
     return records  # one batch of samples at a time
