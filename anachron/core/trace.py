@@ -523,7 +523,7 @@ def _trace(
     label = f"{where} (sample {sample_id})"
     f = Fields(label, obj)
     cache = resolved if resolved is not None else {}
-    sample = corpus.samples.get(sample_id)
+    sample = corpus.sample_of(sample_id)
     as_of = f.date("as_of", nullable=True)
     if as_of is None:
         if sample is None:
