@@ -54,7 +54,8 @@ PACKAGES = {
     "opentelemetry-util-genai": "1.1b0",  # openai-v2 2.4b0 imports its `instruments` (renamed in 1.2b0)
     "openai": "3.57.0",
 }
-AGENTS_PACKAGES = {**PACKAGES, "openai-agents": "0.24.0", "openinference-instrumentation-openai-agents": "2.6.0"}
+AGENTS_PACKAGES = {**PACKAGES, "openai-agents": "0.24.0", "openinference-instrumentation-openai-agents": "2.6.0",
+                   "opentelemetry-instrumentation-openai-agents": "0.62.4"}  # the last: Traceloop's
 START_NS = 1_672_531_200_000_000_000  # 2023-01-01T00:00:00Z: the agent works as of this day
 MODEL = "gpt-4o-mini"
 
@@ -137,10 +138,25 @@ def _reply(request: dict) -> dict:
     }
 
 
+def _responses_reply(request: dict) -> dict:
+    """The scripted turn as a Responses API response: by the number of function call outputs in the input."""
+    answered = sum(1 for item in request.get("input", []) if isinstance(item, dict) and item.get("type") == "function_call_output")
+    message = _reply({"messages": [{"role": "tool"}] * answered})["choices"][0]["message"]
+    output = [{"type": "function_call", "id": f"fc_{call['id']}", "call_id": call["id"], "name": call["function"]["name"],
+               "arguments": call["function"]["arguments"], "status": "completed"} for call in message.get("tool_calls", [])]
+    if not output:
+        output = [{"type": "message", "id": "msg_answer", "role": "assistant", "status": "completed",
+                   "content": [{"type": "output_text", "text": message["content"], "annotations": []}]}]
+    return {"id": f"resp_{answered + 1}", "object": "response", "created_at": 1672531200, "model": MODEL, "output": output,
+            "status": "completed", "parallel_tool_calls": True, "tool_choice": "auto", "tools": [],
+            "usage": {"input_tokens": 50 + 40 * answered, "output_tokens": 20, "total_tokens": 70 + 40 * answered,
+                      "input_tokens_details": {"cached_tokens": 0}, "output_tokens_details": {"reasoning_tokens": 0}}}
+
+
 class _Handler(BaseHTTPRequestHandler):
     def do_POST(self) -> None:  # noqa: N802 (http.server's name)
         body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
-        data = json.dumps(_reply(body)).encode()
+        data = json.dumps(_responses_reply(body) if self.path.endswith("/responses") else _reply(body)).encode()
         self.send_response(200)
         self.send_header("Content-Type", "application/json")
         self.send_header("Content-Length", str(len(data)))
@@ -208,6 +224,8 @@ RUNS = {
     "openinference-agents-content": ("openinference-agents", {}),
     "openinference-agents-hidden": ("openinference-agents", {"OPENINFERENCE_HIDE_INPUTS": "true", "OPENINFERENCE_HIDE_OUTPUTS": "true"}),
     "openinference-agents-no-content": ("openinference-agents", {"trace_include_sensitive_data": False}),
+    # The Agents SDK's default model (the Responses API, on the stub) under Traceloop's instrumentation.
+    "traceloop-agents-responses": ("traceloop-agents", {"TRACELOOP_TRACE_CONTENT": "true"}),
 }
 _ENV = ("OTEL_SEMCONV_STABILITY_OPT_IN", "OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT", "OPENINFERENCE_HIDE_INPUTS",
         "OPENINFERENCE_HIDE_OUTPUTS", "OPENINFERENCE_HIDE_INPUT_MESSAGES", "OPENINFERENCE_HIDE_OUTPUT_MESSAGES",
@@ -274,17 +292,19 @@ def pydantic_ai_agent(provider, include_content: bool) -> None:
 
 # Importing the Agents SDK takes seconds: the fast tests rebuild the other fixtures, a slow test these
 # (with AGENTS_PACKAGES).
-SLOW = ("openinference-agents-content", "openinference-agents-hidden", "openinference-agents-no-content")
+SLOW = ("openinference-agents-content", "openinference-agents-hidden", "openinference-agents-no-content",
+        "traceloop-agents-responses")
 
 
-def agents_sdk_agent(base_url: str, sensitive: bool) -> None:
-    """The same agent in the OpenAI Agents SDK: its Chat Completions model on the stub server, ``@function_tool``s."""
-    from agents import Agent, OpenAIChatCompletionsModel, RunConfig, Runner, function_tool
+def agents_sdk_agent(base_url: str, sensitive: bool, responses: bool = False) -> None:
+    """The same agent in the OpenAI Agents SDK: its Chat Completions model (or, *responses*, its default
+    Responses model) on the stub server, ``@function_tool``s."""
+    from agents import Agent, OpenAIChatCompletionsModel, OpenAIResponsesModel, RunConfig, Runner, function_tool
     from openai import AsyncOpenAI
 
     client = AsyncOpenAI(base_url=base_url, api_key="stub", max_retries=0)
-    runner = Agent(name="forecaster", instructions="You forecast as of 2023-01-01.",
-                   model=OpenAIChatCompletionsModel(model=MODEL, openai_client=client),
+    model = (OpenAIResponsesModel if responses else OpenAIChatCompletionsModel)(model=MODEL, openai_client=client)
+    runner = Agent(name="forecaster", instructions="You forecast as of 2023-01-01.", model=model,
                    tools=[function_tool(f) for f in (web_search, fetch_page, days_between)])
     Runner.run_sync(runner, "Will Cygnus Robotics list by March 2023?",
                     run_config=RunConfig(trace_include_sensitive_data=sensitive))
@@ -346,6 +366,11 @@ def spans_of(instrumentation: str, env: dict) -> list:
         from opentelemetry.instrumentation.langchain import LangchainInstrumentor as Instrumentor
     elif instrumentation == "openinference-agents":
         from openinference.instrumentation.openai_agents import OpenAIAgentsInstrumentor as Instrumentor
+    elif instrumentation == "traceloop-agents":
+        from agents import set_trace_processors
+        from opentelemetry.instrumentation.openai_agents import OpenAIAgentsInstrumentor as Instrumentor
+
+        set_trace_processors([])  # not the SDK's exporter to OpenAI (no key, no network): Traceloop's alone
     elif instrumentation == "openai-v2":
         from opentelemetry.instrumentation.openai_v2 import OpenAIInstrumentor as Instrumentor
     elif instrumentation == "traceloop":
@@ -361,9 +386,9 @@ def spans_of(instrumentation: str, env: dict) -> list:
         instrumentor.instrument(tracer_provider=provider, logger_provider=logger_provider)
         if instrumentation.endswith("langchain"):
             langchain_agent()
-        elif instrumentation == "openinference-agents":
+        elif instrumentation in ("openinference-agents", "traceloop-agents"):
             with stub_server() as url:
-                agents_sdk_agent(url, sensitive)
+                agents_sdk_agent(url, sensitive, responses=instrumentation == "traceloop-agents")
         else:
             with stub_server() as url:
                 agent(url)

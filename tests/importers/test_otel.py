@@ -21,13 +21,14 @@ T = "2023-01-01"
 OPTIONS = Options(as_of=dt.date(2023, 1, 1))
 CAPTURED = ("openai-v2-content.json", "openai-v2-events.jsonl", "openinference-content.json", "traceloop-content.json",
             "pydantic-ai-v2-content.json", "openinference-langchain.json", "traceloop-langchain.json",
-            "openinference-agents-content.json")
+            "openinference-agents-content.json", "traceloop-agents-responses.json")
 UNCAPTURED = ("openai-v2-no-content.json", "openinference-hidden.json", "traceloop-no-content.json",
               "pydantic-ai-v2-no-content.json")
 TIMES = {"pydantic-ai-v2-content.json": ("2023-01-01T00:00:03+00:00", "2023-01-01T00:00:07+00:00", "2023-01-01T00:00:08+00:00"),
          "openai-v2-events.jsonl": ("2023-01-01T00:00:02+00:00", "2023-01-01T00:00:05+00:00", "2023-01-01T00:00:05+00:00")}
 # The Agents SDK's tool spans (call ids from their chat spans) are timed by their own start.
 TIMES["openinference-agents-content.json"] = ("2023-01-01T00:00:06+00:00", "2023-01-01T00:00:12+00:00", "2023-01-01T00:00:13+00:00")
+TIMES["traceloop-agents-responses.json"] = ("2023-01-01T00:00:04+00:00", "2023-01-01T00:00:08+00:00", "2023-01-01T00:00:09+00:00")
 # LangChain: each model call and each tool run is a trace of its own; the tool spans (no call id) are
 # the chat calls of the same name and arguments, timed by their own start.
 TIMES["openinference-langchain.json"] = TIMES["traceloop-langchain.json"] = (
@@ -276,6 +277,21 @@ class ChatSpanRuleTest(unittest.TestCase):
         (alone,) = records(log(self.tmp.name, span("t1", 0, made), tool))
         self.assertEqual([c["status"] for c in alone["interactions"]], ["unrecorded"])
         self.assertTrue(alone["warnings"])
+
+    def test_an_input_call_under_the_item_id_is_the_output_call_it_restates(self):
+        # The Responses API's two ids of one call: the output names call_id "c1", the next span's input
+        # the item id "fc_c1" (Traceloop's Agents SDK spans): one call with its result, not a second one.
+        search = {"query": "q"}
+        first = chat("t1", 0, [SYSTEM], [call("c1", "search", search), call("c2", "search", {"query": "other"})])
+        second = chat("t1", 3, [SYSTEM, call("fc_c1", "search", search), call("fc_c2", "search", {"query": "other"}),
+                                reply("c1", SEARCH), reply("c2", "[]")], [])
+        (record,) = records(log(self.tmp.name, first, second))
+        self.assertEqual([(c["call_id"], c["status"], c["query"]) for c in record["interactions"]],
+                         [("c1", "ok", "q"), ("c2", "ok", "other")])
+        # An input call no output made (its arguments differ) stays a call of its own, unrecorded.
+        third = chat("t1", 3, [SYSTEM, call("fc_c1", "search", {"query": "changed"}), reply("c1", SEARCH)], [])
+        (record,) = records(log(self.tmp.name, chat("t1", 0, [SYSTEM], [call("c1", "search", search)]), third))
+        self.assertEqual([(c["call_id"], c["status"]) for c in record["interactions"]], [("c1", "ok"), ("fc_c1", "unrecorded")])
 
     def test_a_failed_tool_span_stays_an_error(self):
         attributes = {"gen_ai.operation.name": "execute_tool", "gen_ai.tool.name": "web_search"}
