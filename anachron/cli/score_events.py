@@ -24,6 +24,7 @@ from anachron.core.seal import Declaration
 from anachron.output.stream import Addenda
 from anachron.timelock.events import load_scored_events
 from anachron.timelock.run_trace import events_trace
+from anachron.importers import rescored_note
 from anachron.cli.options import add_corpus_option, add_format_option, add_out_option, examples, frozen_heap, iso_date, write_scores
 
 
@@ -67,7 +68,7 @@ def run(args: argparse.Namespace) -> int:
             yield path, events_trace(log, corpus, sample_id=sample_id, as_of=as_of)
             addenda.fields["protocol_errors"] += len(log.protocol_errors)
             if log.as_of is not None and log.as_of != as_of:
-                notes.append(f"note: {path}: the server ran as of {log.as_of}; scored as of {as_of}")
+                notes.append(rescored_note(path, log.as_of, as_of))
             if log.torn:
                 notes.append(f"warning: {log.torn}; scored the {len(log.calls)} complete call(s) before it")
             if log.undated_shown:

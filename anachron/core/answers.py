@@ -68,7 +68,7 @@ def _stated_leaks(answer: Statements, trace: Trace, corpus: Corpus) -> list[tupl
     the figures known at T alike.
     """
     as_of = trace.as_of
-    sample = corpus.samples.get(trace.sample_id)
+    sample = corpus.sample_of(trace.sample_id)
     texts = (answer.text,) if sample is None else (answer.text, sample.input)
     known: dict[str, list[Fact]] = {}
     late: list[tuple[Fact, str, _dt.date]] = []

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import datetime as _dt
 import os
+import re
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
@@ -124,6 +125,15 @@ class Corpus:
     def sample(self, sample_id: str) -> Sample:
         return self.samples[sample_id]
 
+    def sample_of(self, sample_id: str) -> Sample | None:
+        """The corpus sample a trace's *sample_id* names: itself, or for ``ID#epochN`` (epoch N of a
+        run in several epochs, :func:`epoch_sample_id`) the sample ``ID``; ``None`` when neither is one."""
+        sample = self.samples.get(sample_id)
+        if sample is None:
+            match = _EPOCH_ID.fullmatch(sample_id)
+            sample = self.samples.get(match.group(1)) if match is not None else None
+        return sample
+
     @cached_property
     def bounded_entities(self) -> frozenset[str]:
         """The ids of the entities with a ``valid_from`` or a ``valid_to``; any other is valid at every day
@@ -219,6 +229,19 @@ class Corpus:
             for subject in subjects:
                 items.setdefault(subject, []).append((position, item))
         return NameIndex(labels), items
+
+
+# A sample id for one epoch of a run in several (anachron export): ``ID#epochN``, N from 1.
+_EPOCH_ID = re.compile(r"(.+)#epoch[1-9][0-9]*", re.ASCII)
+
+
+def epoch_sample_id(sample_id: str, epoch: int) -> str:
+    """The sample id of epoch *epoch* of *sample_id* (:meth:`Corpus.sample_of` reads it back).
+
+    >>> epoch_sample_id("news-001", 2)
+    'news-001#epoch2'
+    """
+    return f"{sample_id}#epoch{epoch}"
 
 
 _ARTICLES = frozenset({"The", "A", "An"})

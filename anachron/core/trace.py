@@ -559,7 +559,7 @@ def _trace(
     f = Fields(label, obj)
     _check_near_misses(f, _TRACE_FIELDS)
     cache = resolved if resolved is not None else {}
-    sample = corpus.samples.get(sample_id)
+    sample = corpus.sample_of(sample_id)
     as_of = f.date("as_of", nullable=True)
     if as_of is None:
         if sample is None:

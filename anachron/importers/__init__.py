@@ -24,11 +24,12 @@ from typing import Iterator, Sequence
 from anachron.core.errors import AnachronError
 from anachron.core.jsonio import Record
 from anachron.importers import _anthropic, _claude_code, _codex, _gemini_cli, _openai_chat, _openai_responses, _langchain, _otel, _pydantic_ai
-from anachron.importers._common import Options
+from anachron.importers._common import Options, rescored_note, stated_cutoff
 from anachron.importers._inspect import sample_record as inspect_sample_record
 from anachron.importers._mcp_config import seal_declaration, sealed_tools_from
 
-__all__ = ["FORMATS", "Options", "check_inspect_options", "import_logs", "inspect_sample_record", "seal_declaration", "sealed_tools_from"]
+__all__ = ["FORMATS", "Options", "check_inspect_options", "import_logs", "inspect_sample_record", "rescored_note", "seal_declaration",
+           "sealed_tools_from", "stated_cutoff"]
 
 _READERS = {
     "openai-chat": _openai_chat.read,
@@ -58,10 +59,8 @@ def _mcp_events(paths: Sequence[str], options: Options) -> Iterator[Record]:
         if log.torn and options.warn is not None:
             options.warn(f"warning: {log.torn}; scored the {len(log.calls)} complete call(s) before it")
         sample_id = Path(path).name.removesuffix(".jsonl")
-        as_of = options.as_of if options.as_of_map is None else None
-        if options.as_of_map is not None:
-            as_of = options.as_of_map.get(sample_id)
-        as_of = as_of or log.as_of
+        fixed = corpus.samples.get(sample_id)
+        as_of = stated_cutoff(path, sample_id, log.as_of, options, fixed.as_of if fixed is not None else None)
         if as_of is None:
             raise AnachronError(f"{path}: the log names no as-of date: pass --as-of DATE or --as-of-map FILE.json")
         yield str(path), events_trace(log, corpus, sample_id=sample_id, as_of=as_of)

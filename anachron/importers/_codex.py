@@ -43,12 +43,15 @@ is counted in the record's ``warnings``.
 
 from __future__ import annotations
 
+import re
+
 from typing import Any, Iterator, Mapping
 
 from anachron.core.errors import AnachronError, describe
 from anachron.core.jsonio import Record
-from anachron.importers._common import Options, Session, awaiting, expect_object, parse_arguments
-from anachron.importers._results import text_of
+from anachron.core.jsonio import json_or_none
+from anachron.importers._common import Options, Session, awaiting, expect_object, fetched_url, parse_arguments
+from anachron.importers._results import fetch_item, text_of
 from anachron.importers._shared_sessions import Built, Gaps, per_file
 
 FORMAT = "codex"
@@ -62,6 +65,8 @@ _EXEC_EVENTS = frozenset({"turn.started", "turn.completed", "turn.failed", "item
 SHELLS = frozenset({"shell", "container.exec", "shell_command", "exec_command"})
 # Codex's built-in tools that work on the local machine (codex-rs/core's tool specs): files, patches,
 # plans, images.  The shells are judged by their command; web_search retrieves.
+# The header lines Codex writes before a shell command's output (codex-rs/core's exec output formats).
+_HEADER = re.compile(r"(?:Exit code|Process exited|Wall time|Chunk ID|Original token count|Process running|Total output lines)\b")
 LOCAL_TOOLS = frozenset({"apply_patch", "update_plan", "read_file", "list_dir", "grep_files", "view_image"})
 
 
@@ -72,6 +77,23 @@ def shell_command(name: str, arguments: Any) -> str | None:
     if isinstance(value, list) and value and all(isinstance(v, str) for v in value):
         return " ".join(value)
     return None
+
+
+def shell_output(output: str) -> str:
+    """What a Codex shell call printed, without the envelope Codex wraps it in: the JSON
+    ``{"output", "metadata"}`` of ``shell``, or the header (``Exit code:``, ``Chunk ID:``,
+    ``Wall time:`` ...) that ends at ``Output:`` in ``exec_command``'s and newer ``shell`` outputs.
+
+    >>> shell_output('{"output": "<html>", "metadata": {"exit_code": 0}}'), shell_output("Exit code: 0\\nOutput:\\nhi")
+    ('<html>', 'hi')
+    """
+    parsed = json_or_none(output) if output.lstrip().startswith("{") else None
+    if isinstance(parsed, dict) and isinstance(parsed.get("output"), str) and isinstance(parsed.get("metadata"), dict):
+        return parsed["output"]
+    head, marker, body = output.partition("Output:\n")
+    if marker and all(_HEADER.match(line) for line in head.split("\n") if line):
+        return body
+    return output
 
 
 def _id(item: Mapping[str, Any], at: str, key: str = "call_id") -> str:
@@ -111,6 +133,8 @@ class _Reader:
             output = item.get("output")
             if isinstance(output, dict) and output.get("success") is False:
                 session.errored(entry, output.get("content"))  # read for what it still showed
+            elif entry["tool"] in SHELLS:
+                self.shell_result(entry, shell_output(output if isinstance(output, str) else text_of(output)))
             else:
                 session.result(entry, output if isinstance(output, str) else text_of(output))
         elif kind == "web_search_call":
@@ -129,6 +153,15 @@ class _Reader:
             raise AnachronError(f"{at}: type is {describe(kind)}, expected an item type")
         elif kind not in _NOT_CALLS:
             self.gaps.skip(kind)
+
+    def shell_result(self, entry: dict[str, Any], text: str) -> None:
+        """A shell call's output; after curl or wget of one URL it is that page, dated by its own
+        text (the URLs in it alone would show nothing and score the call clean)."""
+        url = fetched_url(entry["command"]) if isinstance(entry.get("command"), str) else None
+        if url is None:
+            self.session.result(entry, text)
+        else:
+            self.session.ok(entry, [fetch_item(url, text, self.session.corpus)])
 
     def event(self, event: Mapping[str, Any], at: str) -> None:
         """One ``codex exec --json`` event."""
@@ -176,7 +209,7 @@ class _Reader:
                 if status == "declined":
                     entry["status"] = "refused"
             else:
-                session.result(entry, item.get("aggregated_output") if isinstance(item.get("aggregated_output"), str) else "")
+                self.shell_result(entry, item.get("aggregated_output") if isinstance(item.get("aggregated_output"), str) else "")
         elif status == "failed" or item.get("error"):
             error = item.get("error")
             session.failed(entry, error.get("message") if isinstance(error, dict) else f"mcp_tool_call status {status}")

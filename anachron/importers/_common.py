@@ -77,6 +77,34 @@ class Options:
         return format_date(self.as_of)
 
 
+def rescored_note(where: str, stated: _dt.date, chosen: _dt.date) -> str:
+    """The one note every reader prints when a log that states its own cutoff is scored at another date."""
+    return (f"note: {where}: the log states as of {format_date(stated)}; scored as of {format_date(chosen)} "
+            "(a rescoring: what a lock at that date would have let through)")
+
+
+def stated_cutoff(where: str, sample_id: str, stated: _dt.date | None, options: Options,
+                  fixed: _dt.date | None = None) -> _dt.date | None:
+    """The cutoff of a log that states its own (an ``mcp-events`` log, an Inspect sample's
+    ``metadata.as_of``): ``--as-of`` / ``--as-of-map`` when they give one, else the stated date.
+
+    The same rule for every reader (docs/importers.md, "The cutoff of a log that states its own"):
+    a given date equal to the stated one is accepted; another is a rescoring, with
+    :func:`rescored_note` through ``options.warn``.  ``None``: neither states nor gives one.
+    *fixed*: the as-of of the corpus sample the log names; no other date is read for it (refused
+    here, before any note, so the error is the one line on stderr).
+    """
+    chosen = options.as_of_map.get(sample_id) if options.as_of_map is not None else options.as_of
+    if chosen is None:
+        return stated
+    if fixed is not None and chosen != fixed:
+        raise AnachronError(f"{where}: --as-of {format_date(chosen)} disagrees with the corpus sample's as_of "
+                            f"{format_date(fixed)} (sample {sample_id})")
+    if stated is not None and chosen != stated and options.warn is not None:
+        options.warn(rescored_note(where, stated, chosen))
+    return chosen
+
+
 def pick(obj: Any, path: str) -> Any:
     """``obj`` at a dotted *path* (``metadata.sample_id``); ``None`` when absent."""
     node = obj
@@ -457,6 +485,28 @@ def _more_than_a_message(text: str) -> bool:
     """Whether an error's text holds more than its message: several lines, or more than the
     :data:`MAX_ERROR` characters a message is kept to (a partial page, a body the tool passed on)."""
     return "\n" in text.strip() or len(" ".join(text.split())) > MAX_ERROR
+
+
+_FETCHER = re.compile(r"(?:^|[\s;&|(`'\"/])(?:curl|wget)(?=[\s'\"]|$)")
+_COMMAND_URL = re.compile(r"https?://[^\s<>\"'`\\]+", re.ASCII | re.IGNORECASE)
+
+
+def fetched_url(command: str) -> str | None:
+    """The one URL a shell command fetches with ``curl`` or ``wget``, or ``None``.
+
+    Its output is then that page (read as a fetch: dated by its own text);
+    with several URLs, or no fetcher that runs, the output's own URLs are read.
+
+    >>> fetched_url("bash -lc curl -s https://x.test/a"), fetched_url("curl https://x.test/a https://x.test/b")
+    ('https://x.test/a', None)
+    >>> fetched_url('git commit -m "curl https://x.test/a"') is None
+    True
+    """
+    evidence = network_evidence(command)
+    if evidence is None or _FETCHER.search(evidence) is None:
+        return None
+    urls = {url.rstrip(".,;:)") for url in _COMMAND_URL.findall(command)}
+    return urls.pop() if len(urls) == 1 else None
 
 
 def _is_fetch(tool: str) -> bool:

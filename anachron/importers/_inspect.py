@@ -24,10 +24,12 @@ not known here is counted in the record's ``warnings``.  Shell tools
 (:data:`~anachron.core.seal.SHELL_TOOLS`: Inspect's ``bash(cmd)``, ``python(code)``,
 ``bash_session(input)``) carry their ``command``.
 
-The cutoff: the sample's ``metadata.as_of`` when it states one (then
-``--as-of``, ``--as-of-map`` and ``--as-of-field`` are refused for it, never
-ignored), else the ``--as-of-field`` path read on ``{"id", "epoch",
-"metadata"}`` of the sample, else ``--as-of`` / ``--as-of-map``.
+The cutoff: the sample's ``metadata.as_of`` when it states one, by the rule
+of every log that states its cutoff (:func:`._common.stated_cutoff`:
+``--as-of`` / ``--as-of-map`` at another date rescore it, with a note;
+``--as-of-field`` is refused for it, never ignored), else the
+``--as-of-field`` path read on ``{"id", "epoch", "metadata"}`` of the
+sample, else ``--as-of`` / ``--as-of-map``.
 
 >>> import datetime
 >>> from types import SimpleNamespace as O
@@ -51,7 +53,7 @@ from anachron.core.dates import parse_date
 from anachron.core.errors import AnachronError
 from anachron.core.jsonio import Record, json_or_none
 from anachron.core.seal import SHELL_TOOLS
-from anachron.importers._common import Options, Session, as_of_of, awaiting
+from anachron.importers._common import Options, Session, as_of_of, awaiting, stated_cutoff
 
 # Inspect 0.3.285's content types that hold no tool call, and its event types that record none
 # (tool calls are in "tool" events and, as messages, in "model" events).
@@ -67,16 +69,13 @@ _SHELL_INPUT = ("input",)  # bash_session(action, input): the text typed into th
 def _cutoff(where: str, sample: Any, options: Options) -> _dt.date | None:
     metadata = sample.metadata or {}
     if "as_of" in metadata:
-        if options.as_of is not None or options.as_of_map is not None or options.as_of_field is not None:
-            raise AnachronError(
-                f"{where}: the sample states its cutoff (metadata as_of):"
-                " --as-of, --as-of-map and --as-of-field are not read for it"
-            )
-        value = metadata["as_of"]
+        if options.as_of_field is not None:
+            raise AnachronError(f"{where}: the sample states its cutoff (metadata as_of): --as-of-field is not read for it")
         try:
-            return parse_date(value)
+            stated = parse_date(metadata["as_of"])
         except AnachronError as exc:
             raise AnachronError(f"{where}: metadata as_of: {exc}") from None
+        return stated_cutoff(where, str(sample.id), stated, options)
     return as_of_of({"id": sample.id, "epoch": sample.epoch, "metadata": metadata}, options, where)
 
 

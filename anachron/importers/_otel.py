@@ -263,7 +263,9 @@ def read(path: str, options: Options) -> Iterator[Record]:
 CAPTURE = {
     GENAI: ("content capture is off", "set OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT=SPAN_ONLY "
             "with OTEL_SEMCONV_STABILITY_OPT_IN=gen_ai_latest_experimental"),
-    OPENINFERENCE: ("inputs and outputs are hidden", "unset OPENINFERENCE_HIDE_INPUTS and OPENINFERENCE_HIDE_OUTPUTS"),
+    OPENINFERENCE: ("inputs and outputs are hidden or not captured",
+                    "unset OPENINFERENCE_HIDE_INPUTS and OPENINFERENCE_HIDE_OUTPUTS; "
+                    "the OpenAI Agents SDK also needs RunConfig(trace_include_sensitive_data=True), its default"),
     TRACELOOP: ("content capture is off", "set TRACELOOP_TRACE_CONTENT=true"),
     PYDANTIC_AI: ("content capture is off", "instrument the agent with InstrumentationSettings(include_content=True), the default"),
 }
@@ -278,6 +280,31 @@ def _call_key(part: Mapping[str, Any], occurrences: dict[str, int]) -> str:
     text = json_line([part.get("name"), part.get("arguments")], ensure_ascii=True, default=str)
     occurrences[text] = occurrences.get(text, 0) + 1
     return f"{text}#{occurrences[text]}"
+
+
+def _restated(key: str, part: Mapping[str, Any], chat_calls: Mapping[str, Any], made_out: set[str],
+              aliases: dict[str, str]) -> str:
+    """An input message's call under an id no output used: the earliest output call of the same name and
+    arguments that no other such id restates already, else its own key.
+
+    The Responses API gives a function call two ids, the item's (``fc_...``) and the ``call_id``
+    its output pairs with; Traceloop's instrumentation of the OpenAI Agents SDK writes the first in
+    the next chat span's input and the second in the output that made the call: one call, not two.
+    """
+    def same(other: Mapping[str, Any]) -> bool:
+        return other.get("name") == part.get("name") and _canonical(other.get("arguments")) == _canonical(part.get("arguments"))
+
+    taken = set(aliases.values())
+    for other in chat_calls:
+        if other in made_out and other not in taken and same(chat_calls[other][3]):
+            aliases[key] = other
+            return other
+    return key
+
+
+def _canonical(arguments: Any) -> str:
+    parsed = parse_arguments(arguments) if isinstance(arguments, str) else arguments
+    return json.dumps(parsed, sort_keys=True, ensure_ascii=True, default=str)
 
 
 def unknown_attribute(key: str) -> str | None:
@@ -321,6 +348,8 @@ def _record(spans: list[Entry], sample_id: str, options: Options) -> Record:
             tool_ids.add(attributes[CALL_ID])
     # Every chat call and response of the sample, by call identity.
     chat_calls: dict[str, tuple[int, int, str, dict[str, Any]]] = {}
+    made_out: set[str] = set()  # the calls a chat span's output made
+    aliases: dict[str, str] = {}  # an input call's id no output used -> the output call it restates
     responses: dict[str, Any] = {}
     missing: dict[str, int] = {}  # per convention: calls the log shows without their result
     blind: dict[str, int] = {}  # per convention: chat spans that recorded no message
@@ -354,6 +383,10 @@ def _record(spans: list[Entry], sample_id: str, options: Options) -> Record:
                 for part in parts:
                     if part.get("type") == "tool_call" and isinstance(part.get("name"), str) and part["name"]:
                         key = _call_key(part, occurrences)
+                        if side == "in" and key.startswith("id:") and key not in chat_calls:
+                            key = aliases.get(key) or _restated(key, part, chat_calls, made_out, aliases)
+                        elif side == "out":
+                            made_out.add(key)
                         if key not in chat_calls:
                             chat_calls[key] = (end if side == "out" else start, order, turn.convention, dict(part))
                     elif part.get("type") == "tool_call_response" and isinstance(part.get("id"), str) and "response" in part:
@@ -439,6 +472,8 @@ def _tool_arguments(attributes: Mapping[str, Any], convention: tuple[str, str, s
     if convention is CONVENTIONS[0] and key not in attributes:  # pydantic-ai's format versions 2 to 4
         key = PYDANTIC_AI_V2[0]
     raw = attributes.get(key)
+    if raw == REDACTED:  # hidden (OPENINFERENCE_HIDE_INPUTS): no arguments, never the placeholder read as them
+        return None
     arguments = parse_arguments(raw)
     if isinstance(arguments, dict) and isinstance(arguments.get("inputs"), dict) and (
             convention is CONVENTIONS[2] or "input_str" in arguments):
@@ -481,7 +516,7 @@ def _tool_call(session: Session, at: str, span: Mapping[str, Any], attributes: M
     failure = _failed(span, attributes)
     if failure is not None:
         session.failed(entry, failure)
-    elif result_key in attributes:
+    elif result_key in attributes and attributes[result_key] != REDACTED:  # a hidden result is no empty result
         result = attributes[result_key]
         session.result(entry, _unwrap(result, "outputs") if wrapped else _message_content(result))
     elif call_id is not None and "id:" + call_id in responses:

@@ -24,13 +24,17 @@ the importers' one, which reads any Inspect sample's tool calls
 that an anachron task's sample does not: its cutoff is its task's), an
 anachron task's sample is an error naming it.
 
-Epochs: a sample evaluated in several epochs would repeat its id, which
-``anachron-compare`` cannot pair, so a log with more than one epoch of a
-sample is an error naming the sample unless *epoch* selects one.
+Epochs: in a log with several epochs, each epoch of a sample is a sample of
+its own, ``ID#epochN`` (scored against the corpus sample ``ID``:
+:meth:`anachron.core.corpus.Corpus.sample_of`), as Inspect's own metrics of
+the scorer count each epoch as a run: every figure keeps its denominator
+(samples times epochs), never a mean of means; *epoch* selects one epoch,
+its samples keeping their own ids.
 """
 
 from __future__ import annotations
 
+import datetime as _dt
 import os
 from pathlib import Path
 from urllib.parse import urlparse
@@ -40,16 +44,18 @@ from typing import Any, Callable, Iterator, Sequence
 from inspect_ai.log import EvalLog, EvalSample, read_eval_log, read_eval_log_sample_summaries, read_eval_log_samples_by_id
 
 from anachron.core import Corpus, SampleResult, parse_traces, score_traces
-from anachron.core.corpus import default_corpus_dir
+from anachron.core.corpus import default_corpus_dir, epoch_sample_id
 from anachron.store import open_corpus
 from anachron.core.errors import AnachronError
 from anachron.inspect.scorer import sample_trace_record
 from anachron.core.jsonio import Record, read_json_log
-from anachron.importers import Options, check_inspect_options, inspect_sample_record
+from anachron.core.dates import format_date, parse_date
+from anachron.importers import Options, check_inspect_options, inspect_sample_record, stated_cutoff
 
 __all__ = ["anachron_sample", "import_inspect_logs", "log_paths", "log_records", "log_run", "read_log_traces", "score_logs"]
 
 Foreign = Callable[[str, EvalSample], Record]  # (log path, sample) -> (where, trace record)
+Cutoff = Callable[[str, str, _dt.date, "_dt.date | None"], _dt.date]  # (where, sample id, stated, corpus sample's) -> date
 
 BATCH = 32  # samples of an .eval log read at a time (one zip directory shared by the batch)
 
@@ -143,38 +149,31 @@ def _streamable(path: str | os.PathLike[str]) -> bool:
     return str(path).endswith(".eval")
 
 
-def _selected(path: str | os.PathLike[str], keys: list[tuple[Any, int]], epoch: int | None) -> list[tuple[Any, int]]:
-    """The (id, epoch) of the samples to export, by id: the epoch rule applied, no sample read."""
+def _selected(path: str | os.PathLike[str], keys: list[tuple[Any, int]], epoch: int | None) -> tuple[list[tuple[Any, int]], bool]:
+    """The (id, epoch) of the samples to export, no sample read, and whether each epoch is its own
+    sample (``ID#epochN``): a log with several epochs of a sample, without *epoch*."""
     if not keys:
         raise AnachronError(f"{path}: the log has no samples (written with --no-log-samples, or still running?)")
-    epochs: dict[str, list[int]] = {}
-    for ident, run in keys:
-        epochs.setdefault(str(ident), []).append(run)
-    if epoch is None:
-        # The first by id: samples are logged as they finish, so the log's order is no order.
-        repeated = next((sid for sid, runs in sorted(epochs.items()) if len(runs) > 1), None)
-        if repeated is not None:
-            raise AnachronError(
-                f"{path}: sample {repeated} has {len(epochs[repeated])} epochs; pass --epoch N to export one of them"
-            )
-    else:
+    several = len({run for _, run in keys}) > 1
+    if epoch is not None:
         keys = [key for key in keys if key[1] == epoch]
         if not keys:
             raise AnachronError(f"{path}: no sample of epoch {epoch}")
     # Samples are logged as they finish; sorted by id, the same logs give the same bytes.
-    return sorted(keys, key=lambda key: (str(key[0]), key[1]))
+    return sorted(keys, key=lambda key: (str(key[0]), key[1])), several and epoch is None
 
 
-def _samples(path: str | os.PathLike[str], epoch: int | None) -> Iterator[EvalSample]:
-    """The log's samples to export, in order; from an .eval log one batch at a time."""
+def _samples(path: str | os.PathLike[str], epoch: int | None) -> Iterator[tuple[EvalSample, bool]]:
+    """The log's samples to export, in order, each with whether it is named by its epoch too; from
+    an .eval log one batch at a time."""
     if not _streamable(path):
         log = _read(path)
         by_key = {(str(sample.id), sample.epoch): sample for sample in log.samples or []}
-        keys = _selected(path, [(sample.id, sample.epoch) for sample in log.samples or []], epoch)
-        yield from (by_key[(str(ident), run)] for ident, run in keys)
+        keys, several = _selected(path, [(sample.id, sample.epoch) for sample in log.samples or []], epoch)
+        yield from ((by_key[(str(ident), run)], several) for ident, run in keys)
         return
     try:
-        keys = _selected(path, [(s.id, s.epoch) for s in read_eval_log_sample_summaries(str(path))], epoch)
+        keys, several = _selected(path, [(s.id, s.epoch) for s in read_eval_log_sample_summaries(str(path))], epoch)
     except AnachronError:
         raise
     except Exception as exc:
@@ -184,7 +183,7 @@ def _samples(path: str | os.PathLike[str], epoch: int | None) -> Iterator[EvalSa
             batch = read_eval_log_samples_by_id(str(path), keys[start : start + BATCH], resolve_attachments=True)
         except Exception as exc:
             raise _unreadable(path, exc) from None
-        yield from batch
+        yield from ((sample, several) for sample in batch)
 
 
 def anachron_sample(metadata: Any) -> bool:
@@ -197,32 +196,51 @@ def anachron_sample(metadata: Any) -> bool:
 
 
 def _records(
-    paths: Sequence[str | os.PathLike[str]], data: Corpus, epoch: int | None, foreign: Foreign | None, refuse: str | None
+    paths: Sequence[str | os.PathLike[str]], data: Corpus, epoch: int | None, foreign: Foreign | None, refuse: str | None,
+    cutoff: Cutoff | None = None,
 ) -> Iterator[Record]:
     for path in paths:
-        for sample in _samples(path, epoch):
-            where = f"{path}: sample {sample.id}"
-            if sample.error is not None:
-                message = " ".join(sample.error.message.split())[:200]
-                raise AnachronError(f"{where}: the sample ended with an error ({message}); rerun it")
-            if foreign is not None and not anachron_sample(sample.metadata):
-                yield foreign(str(path), sample)
-                continue
-            if foreign is None and not anachron_sample(sample.metadata):
-                raise AnachronError(
-                    f"{where}: no anachron metadata (as_of, mode): not a sample of an anachron task;"
-                    " score it with anachron score --from inspect LOG --as-of DATE"
-                )
-            if refuse is not None:
-                raise AnachronError(
-                    f"{where}: {refuse} is not read for a sample of an anachron task (its cutoff and its tools are its task's)"
-                )
-            try:
-                completion = sample.output.completion if sample.output else None
-                record = sample_trace_record(sample.id, sample.metadata, sample.messages, sample.store, data, completion)
-            except AnachronError as exc:
-                raise AnachronError(f"{path}: {exc}") from None
-            yield str(path), record
+        for sample, several in _samples(path, epoch):
+            where, record = _sample_record(path, sample, data, foreign, refuse, cutoff)
+            if several:  # each epoch its own sample, scored against its corpus sample (Corpus.sample_of)
+                record["sample_id"] = epoch_sample_id(record["sample_id"], sample.epoch)
+            yield where, record
+
+
+def _sample_record(path, sample: EvalSample, data: Corpus, foreign: Foreign | None, refuse: str | None,
+                   cutoff: Cutoff | None) -> Record:
+    """The trace record ``(where, record)`` of one sample: the foreign reader's, or its scorer's."""
+    where = f"{path}: sample {sample.id}"
+    if sample.error is not None:
+        message = " ".join(sample.error.message.split())[:200]
+        raise AnachronError(f"{where}: the sample ended with an error ({message}); rerun it")
+    if foreign is not None and not anachron_sample(sample.metadata):
+        return foreign(str(path), sample)
+    if foreign is None and not anachron_sample(sample.metadata):
+        raise AnachronError(
+            f"{where}: no anachron metadata (as_of, mode): not a sample of an anachron task;"
+            " score it with anachron score --from inspect LOG --as-of DATE"
+        )
+    if refuse is not None:
+        raise AnachronError(
+            f"{where}: {refuse} is not read for a sample of an anachron task (its cutoff and its tools are its task's)"
+        )
+    metadata = sample.metadata
+    if cutoff is not None:  # --as-of / --as-of-map: the one rule of a log that states its cutoff
+        try:
+            stated = parse_date(metadata["as_of"])
+        except AnachronError as exc:
+            raise AnachronError(f"{where}: metadata as_of: {exc}") from None
+        fixed = data.samples.get(str(sample.id))
+        chosen = cutoff(where, str(sample.id), stated, fixed.as_of if fixed is not None else None)
+        if chosen != stated:
+            metadata = {**metadata, "as_of": format_date(chosen)}
+    try:
+        completion = sample.output.completion if sample.output else None
+        record = sample_trace_record(sample.id, metadata, sample.messages, sample.store, data, completion)
+    except AnachronError as exc:
+        raise AnachronError(f"{path}: {exc}") from None
+    return str(path), record
 
 
 def _log_corpus(headers: Sequence[tuple[str, EvalLog]], corpus: str | os.PathLike[str] | None) -> str | os.PathLike[str] | None:
@@ -249,26 +267,29 @@ def log_records(
     epoch: int | None = None,
     foreign: Foreign | None = None,
     refuse: str | None = None,
+    cutoff: Cutoff | None = None,
 ) -> tuple[Iterator[Record], Corpus]:
     """The trace records ``(where, record)`` of every sample in *paths*, as a stream, and the corpus.
 
     *foreign* reads the samples of other tasks; *refuse* names the option an
-    anachron task's sample does not read (the module's rules).
+    anachron task's sample does not read (the module's rules); *cutoff*
+    ``(where, sample id, stated as_of, the corpus sample's as_of) -> date``
+    gives the date an anachron task's sample is scored at (its own by default).
 
     Only the logs' headers are read here (to find the corpus); samples are
     read as the stream reaches them, so an export holds one batch of samples
     of an .eval log in memory, not the log.
     """
-    records, opened = _log_stream(paths, corpus, epoch, foreign, refuse)
+    records, opened = _log_stream(paths, corpus, epoch, foreign, refuse, cutoff)
     return records, opened.corpus
 
 
-def _log_stream(paths, corpus, epoch, foreign, refuse):
+def _log_stream(paths, corpus, epoch, foreign, refuse, cutoff=None):
     if not paths:
         raise AnachronError("no log given")
     headers = [(path, _read(path, header_only=True)) for path in log_paths(paths)]
     opened = open_corpus(_log_corpus(headers, corpus))
-    return _records([path for path, _ in headers], opened.corpus, epoch, foreign, refuse), opened
+    return _records([path for path, _ in headers], opened.corpus, epoch, foreign, refuse, cutoff), opened
 
 
 def _shown(opened) -> str:
@@ -327,22 +348,24 @@ def import_inspect_logs(
 ) -> Iterator[tuple[str, Record]]:
     """The trace records of Inspect logs, ``(where, record)`` as :func:`anachron.importers.import_logs` yields.
 
-    A sample of an anachron task is rebuilt by its scorer (cutoff and tools: its
-    task's; *corpus_dir* defaults to its task's corpus), so ``--as-of``,
-    ``--as-of-map``, ``--as-of-field`` and ``--retrieval-tools`` are refused for
-    it, never ignored; any other sample is read by
+    A sample of an anachron task is rebuilt by its scorer (tools: its task's;
+    *corpus_dir* defaults to its task's corpus), so ``--as-of-field`` and
+    ``--retrieval-tools`` are refused for it, never ignored; its cutoff is its
+    own, or ``--as-of`` / ``--as-of-map`` by the rule of every log that states
+    its cutoff (at another date: a rescoring, with the note through
+    ``options.warn``); any other sample is read by
     :func:`anachron.importers.inspect_sample_record` with *options*.
     """
     if not paths:
         raise AnachronError("no log given")
     check_inspect_options(options)
-    given = [name for name, value in (("--as-of", options.as_of), ("--as-of-map", options.as_of_map),
-                                       ("--as-of-field", options.as_of_field), ("--retrieval-tools", options.retrieval_tools))
+    given = [name for name, value in (("--as-of-field", options.as_of_field), ("--retrieval-tools", options.retrieval_tools))
              if value is not None]
     records, _ = log_records(
         [str(path) for path in paths],
         corpus=corpus_dir,
         foreign=lambda path, sample: inspect_sample_record(path, sample, options),
         refuse=" / ".join(given) or None,
+        cutoff=lambda where, sample_id, stated, fixed: stated_cutoff(where, sample_id, stated, options, fixed) or stated,
     )
     return records  # one batch of samples at a time

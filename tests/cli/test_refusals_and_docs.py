@@ -700,6 +700,14 @@ class PythonApi(unittest.TestCase):
             exec(compile(block, "README.md", "exec"), {})
         self.assertEqual(out.getvalue().split("\n")[:2], ["Results(n=27, mean_tclr=0.000)", "0.4444444444444444"])
 
+    def test_the_readme_logs_in_python_example_runs(self):
+        require_extra("pandas", "test")
+        [block] = [b for b in self.blocks(ROOT / "README.md") if "anachron.score_logs" in b]
+        out = io.StringIO()
+        with _chdir(ROOT), contextlib.redirect_stdout(out):
+            exec(compile(block, "README.md", "exec"), {})
+        self.assertEqual(out.getvalue().split("\n")[:2], ["Results(n=1, mean_tclr=0.333)", f"{1 / 3} {2 / 3}"])
+
     def test_the_bank_recipe_runs(self):
         from anachron.bank import load_bank, oracle_responses
 

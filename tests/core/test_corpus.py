@@ -195,3 +195,26 @@ class LoaderErrorTest(unittest.TestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+class EpochSampleIdTest(unittest.TestCase):
+    """``ID#epochN`` (one epoch of a run in several, docs/inspect.md "Export") is scored against the
+    corpus sample ``ID``: its as-of, slice and subject; anything else names no corpus sample."""
+
+    def test_an_epoch_id_names_its_corpus_sample(self):
+        from anachron.core import parse_traces, score_traces
+
+        corpus = load_corpus_dir()
+        self.assertIs(corpus.sample_of("finance-001#epoch2"), corpus.samples["finance-001"])
+        self.assertIs(corpus.sample_of("finance-001"), corpus.samples["finance-001"])
+        for other in ("finance-001#epoch0", "finance-001#epoch", "finance-001#epoch2x", "#epoch2", "nope#epoch1"):
+            with self.subTest(other):
+                self.assertIsNone(corpus.sample_of(other))
+        base = {"sample_id": "finance-001", "mode": "unrestricted",
+                "interactions": [{"tool": "search", "query": "q", "returned": ["fin-005"]}]}
+        plain, epoch = score_traces(parse_traces([("t:1", base), ("t:2", {**base, "sample_id": "finance-001#epoch2"})],
+                                                 corpus), corpus)
+        self.assertEqual({**epoch.to_dict(), "sample_id": "finance-001"}, plain.to_dict())
+        with self.assertRaises(AnachronError) as caught:  # no corpus sample, no as_of: refused, never guessed
+            parse_traces([("t:3", {**base, "sample_id": "finance-001#epoch0"})], corpus)
+        self.assertIn("missing field 'as_of'", str(caught.exception))

@@ -11,7 +11,9 @@ before it and an undated one; the fetch reads a page dated before it.  Each
 run is instrumented by one real package (``opentelemetry-instrumentation-
 openai-v2``, ``openinference-instrumentation-openai``, Traceloop's
 ``opentelemetry-instrumentation-openai``), with content
-capture on or off; and pydantic-ai runs the same agent with its
+capture on or off; the OpenAI Agents SDK runs it (its Chat Completions
+model on the stub) under ``openinference-instrumentation-openai-agents``,
+content on, hidden, and left out by the SDK; and pydantic-ai runs the same agent with its
 ``FunctionModel`` and its own instrumentation (format version 2).  The
 spans are exported by the SDK's in-memory
 exporter, encoded by ``opentelemetry-exporter-otlp-proto-common`` as an
@@ -22,7 +24,8 @@ The instrumentations write random ids and wall-clock times: the builder
 gives the tracer provider a counting id generator and a fixed
 ``service.instance.id``, rewrites each time to a fixed start plus its rank
 (order kept) and the stub's free port to 8000, so a rebuild writes the
-same bytes with the same package versions (:data:`PACKAGES`).  No enclosing span: each chat call
+same bytes with the same package versions (:data:`PACKAGES`; :data:`AGENTS_PACKAGES` for the
+OpenAI Agents SDK's runs, :data:`SLOW`).  No enclosing span: each chat call
 is its own trace, as an uninstrumented agent loop exports them.
 """
 
@@ -51,6 +54,8 @@ PACKAGES = {
     "opentelemetry-util-genai": "1.1b0",  # openai-v2 2.4b0 imports its `instruments` (renamed in 1.2b0)
     "openai": "3.57.0",
 }
+AGENTS_PACKAGES = {**PACKAGES, "openai-agents": "0.24.0", "openinference-instrumentation-openai-agents": "2.6.0",
+                   "opentelemetry-instrumentation-openai-agents": "0.62.4"}  # the last: Traceloop's
 START_NS = 1_672_531_200_000_000_000  # 2023-01-01T00:00:00Z: the agent works as of this day
 MODEL = "gpt-4o-mini"
 
@@ -92,6 +97,22 @@ def run_tool(name: str, arguments: dict) -> str:
     return "90"  # days_between 2023-01-01 and 2023-03-31, counted locally
 
 
+# The tools as plain functions, for the frameworks that build a tool from a signature and docstring.
+def web_search(query: str) -> str:
+    """Search the web."""
+    return run_tool("web_search", {"query": query})
+
+
+def fetch_page(url: str) -> str:
+    """Read a web page."""
+    return run_tool("fetch_page", {"url": url})
+
+
+def days_between(start: str, end: str) -> str:
+    """Days between two ISO dates."""
+    return run_tool("days_between", {"start": start, "end": end})
+
+
 # --- the stub model server -------------------------------------------------------
 
 
@@ -117,10 +138,25 @@ def _reply(request: dict) -> dict:
     }
 
 
+def _responses_reply(request: dict) -> dict:
+    """The scripted turn as a Responses API response: by the number of function call outputs in the input."""
+    answered = sum(1 for item in request.get("input", []) if isinstance(item, dict) and item.get("type") == "function_call_output")
+    message = _reply({"messages": [{"role": "tool"}] * answered})["choices"][0]["message"]
+    output = [{"type": "function_call", "id": f"fc_{call['id']}", "call_id": call["id"], "name": call["function"]["name"],
+               "arguments": call["function"]["arguments"], "status": "completed"} for call in message.get("tool_calls", [])]
+    if not output:
+        output = [{"type": "message", "id": "msg_answer", "role": "assistant", "status": "completed",
+                   "content": [{"type": "output_text", "text": message["content"], "annotations": []}]}]
+    return {"id": f"resp_{answered + 1}", "object": "response", "created_at": 1672531200, "model": MODEL, "output": output,
+            "status": "completed", "parallel_tool_calls": True, "tool_choice": "auto", "tools": [],
+            "usage": {"input_tokens": 50 + 40 * answered, "output_tokens": 20, "total_tokens": 70 + 40 * answered,
+                      "input_tokens_details": {"cached_tokens": 0}, "output_tokens_details": {"reasoning_tokens": 0}}}
+
+
 class _Handler(BaseHTTPRequestHandler):
     def do_POST(self) -> None:  # noqa: N802 (http.server's name)
         body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
-        data = json.dumps(_reply(body)).encode()
+        data = json.dumps(_responses_reply(body) if self.path.endswith("/responses") else _reply(body)).encode()
         self.send_response(200)
         self.send_header("Content-Type", "application/json")
         self.send_header("Content-Length", str(len(data)))
@@ -183,6 +219,13 @@ RUNS = {
     # pydantic-ai instruments itself: format version 2 (tool_arguments, tool_response), content on and off.
     "pydantic-ai-v2-content": ("pydantic-ai", {"include_content": True}),
     "pydantic-ai-v2-no-content": ("pydantic-ai", {"include_content": False}),
+    # The OpenAI Agents SDK (its Chat Completions model on the stub) traced by OpenInference: content on,
+    # hidden by OpenInference's settings, and left out by the SDK's own RunConfig(trace_include_sensitive_data=False).
+    "openinference-agents-content": ("openinference-agents", {}),
+    "openinference-agents-hidden": ("openinference-agents", {"OPENINFERENCE_HIDE_INPUTS": "true", "OPENINFERENCE_HIDE_OUTPUTS": "true"}),
+    "openinference-agents-no-content": ("openinference-agents", {"trace_include_sensitive_data": False}),
+    # The Agents SDK's default model (the Responses API, on the stub) under Traceloop's instrumentation.
+    "traceloop-agents-responses": ("traceloop-agents", {"TRACELOOP_TRACE_CONTENT": "true"}),
 }
 _ENV = ("OTEL_SEMCONV_STABILITY_OPT_IN", "OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT", "OPENINFERENCE_HIDE_INPUTS",
         "OPENINFERENCE_HIDE_OUTPUTS", "OPENINFERENCE_HIDE_INPUT_MESSAGES", "OPENINFERENCE_HIDE_OUTPUT_MESSAGES",
@@ -247,6 +290,26 @@ def pydantic_ai_agent(provider, include_content: bool) -> None:
     runner.run_sync("Will Cygnus Robotics list by March 2023?")
 
 
+# Importing the Agents SDK takes seconds: the fast tests rebuild the other fixtures, a slow test these
+# (with AGENTS_PACKAGES).
+SLOW = ("openinference-agents-content", "openinference-agents-hidden", "openinference-agents-no-content",
+        "traceloop-agents-responses")
+
+
+def agents_sdk_agent(base_url: str, sensitive: bool, responses: bool = False) -> None:
+    """The same agent in the OpenAI Agents SDK: its Chat Completions model (or, *responses*, its default
+    Responses model) on the stub server, ``@function_tool``s."""
+    from agents import Agent, OpenAIChatCompletionsModel, OpenAIResponsesModel, RunConfig, Runner, function_tool
+    from openai import AsyncOpenAI
+
+    client = AsyncOpenAI(base_url=base_url, api_key="stub", max_retries=0)
+    model = (OpenAIResponsesModel if responses else OpenAIChatCompletionsModel)(model=MODEL, openai_client=client)
+    runner = Agent(name="forecaster", instructions="You forecast as of 2023-01-01.", model=model,
+                   tools=[function_tool(f) for f in (web_search, fetch_page, days_between)])
+    Runner.run_sync(runner, "Will Cygnus Robotics list by March 2023?",
+                    run_config=RunConfig(trace_include_sensitive_data=sensitive))
+
+
 def langchain_agent() -> None:
     """The same agent in LangChain: a scripted chat model (langchain-core's FakeMessagesListChatModel) and
     ``@tool`` functions invoked with the model's tool calls, as an agent loop does."""
@@ -256,22 +319,7 @@ def langchain_agent() -> None:
     from langchain_core.messages import AIMessage, HumanMessage, SystemMessage
     from langchain_core.tools import tool
 
-    @tool
-    def web_search(query: str) -> str:
-        """Search the web."""
-        return run_tool("web_search", {"query": query})
-
-    @tool
-    def fetch_page(url: str) -> str:
-        """Read a web page."""
-        return run_tool("fetch_page", {"url": url})
-
-    @tool
-    def days_between(start: str, end: str) -> str:
-        """Days between two ISO dates."""
-        return run_tool("days_between", {"start": start, "end": end})
-
-    tools = {t.name: t for t in (web_search, fetch_page, days_between)}
+    tools = {t.name: t for t in (tool(f) for f in (web_search, fetch_page, days_between))}
     model = FakeMessagesListChatModel(responses=[
         AIMessage("", id="msg-1", tool_calls=[{"name": "web_search", "args": {"query": "cygnus robotics ipo"}, "id": "call_search"}]),
         AIMessage("", id="msg-2", tool_calls=[{"name": "fetch_page", "args": {"url": "https://example.com/cygnus-files"}, "id": "call_fetch"},
@@ -310,11 +358,19 @@ def spans_of(instrumentation: str, env: dict) -> list:
         pydantic_ai_agent(provider, env["include_content"])
         return list(exporter.get_finished_spans()), []
     saved = {key: os.environ.pop(key, None) for key in _ENV}
-    os.environ.update(env)
+    sensitive = env.get("trace_include_sensitive_data", True)
+    os.environ.update({key: value for key, value in env.items() if key in _ENV})
     if instrumentation == "openinference-langchain":
         from openinference.instrumentation.langchain import LangChainInstrumentor as Instrumentor
     elif instrumentation == "traceloop-langchain":
         from opentelemetry.instrumentation.langchain import LangchainInstrumentor as Instrumentor
+    elif instrumentation == "openinference-agents":
+        from openinference.instrumentation.openai_agents import OpenAIAgentsInstrumentor as Instrumentor
+    elif instrumentation == "traceloop-agents":
+        from agents import set_trace_processors
+        from opentelemetry.instrumentation.openai_agents import OpenAIAgentsInstrumentor as Instrumentor
+
+        set_trace_processors([])  # not the SDK's exporter to OpenAI (no key, no network): Traceloop's alone
     elif instrumentation == "openai-v2":
         from opentelemetry.instrumentation.openai_v2 import OpenAIInstrumentor as Instrumentor
     elif instrumentation == "traceloop":
@@ -330,6 +386,9 @@ def spans_of(instrumentation: str, env: dict) -> list:
         instrumentor.instrument(tracer_provider=provider, logger_provider=logger_provider)
         if instrumentation.endswith("langchain"):
             langchain_agent()
+        elif instrumentation in ("openinference-agents", "traceloop-agents"):
+            with stub_server() as url:
+                agents_sdk_agent(url, sensitive, responses=instrumentation == "traceloop-agents")
         else:
             with stub_server() as url:
                 agent(url)
@@ -368,6 +427,8 @@ def otlp_json(spans: list, logs: list) -> list[dict]:
                 pair["value"] = {"intValue": "8000"}
             elif pair["key"] == "gen_ai.openai.api_base":
                 pair["value"] = {"stringValue": "http://127.0.0.1:8000/v1/"}
+            elif pair["key"] == "llm.invocation_parameters" and "127.0.0.1:" in pair["value"].get("stringValue", ""):
+                pair["value"] = {"stringValue": json.dumps({"base_url": "http://127.0.0.1:8000/v1/"})}  # the Agents SDK's
             elif pair["key"] in ("gen_ai.agent.call.id", "gen_ai.conversation.id"):  # pydantic-ai's uuid7s
                 pair["value"] = {"stringValue": pair["key"].split(".")[1] + "-1"}
     return documents
@@ -380,9 +441,12 @@ def _dump(documents: list[dict]) -> tuple[str, str]:
     return ".jsonl", "".join(json.dumps(d, ensure_ascii=False, sort_keys=True) + "\n" for d in documents)
 
 
-def build() -> dict[str, str]:
+def build(stems: list[str] | None = None) -> dict[str, str]:
+    """Every fixture, or those of *stems* (file names without their suffix)."""
     out = {}
     for stem, run in RUNS.items():
+        if stems is not None and stem not in stems:
+            continue
         suffix, text = _dump(otlp_json(*spans_of(*run)))
         out[stem + suffix] = text
     return out

@@ -207,6 +207,36 @@ class CodexTest(unittest.TestCase):
         self.assertEqual(len(record["warnings"]), 1)
         self.assertTrue(record["warnings"][0].startswith("1 tool call(s) recorded no result: Codex logs a web search's query"))
 
+    def test_a_shell_that_curls_one_url_returned_that_page_dated_by_its_own_text(self):
+        # shell's {output, metadata} and exec_command's "Output:" header unwrapped; the open_page search
+        # holds no result (unrecorded): 3 calls, 2 read pages (one after T), TCLR band 1/3 to 2/3.
+        (s,) = scored("codex", fixture("codex-rollout-shells.jsonl"))["samples"]
+        self.assertEqual((s["interactions"], s["unrecorded"], s["result_leaks"], s["undated"]), (2, 1, 1, 0))
+        self.assertEqual((s["tclr"], s["tclr_low"], s["tclr_high"]), (1 / 3, 1 / 3, 2 / 3))
+        (record,) = records("codex", "codex-rollout-shells.jsonl")
+        search, curl, exec_command = record["interactions"]
+        self.assertEqual((search["status"], search["target"]), ("unrecorded", REUTERS))
+        self.assertEqual([i["url"] for i in curl["returned"]], [PAGE])
+        self.assertTrue(curl["returned"][0]["text"].startswith("<html>"))  # the envelope is gone
+        self.assertEqual([i["url"] for i in exec_command["returned"]], ["https://news.example.com/cygnus-prices"])
+        self.assertTrue(exec_command["returned"][0]["text"].startswith("<html>"))
+
+    def test_a_shell_naming_several_urls_or_none_reads_the_urls_its_output_shows(self):
+        lines = [
+            {"type": "function_call", "name": "exec_command", "arguments": json.dumps({"cmd": "curl -s https://a.example/x https://b.example/y"}), "call_id": "a"},
+            {"type": "function_call_output", "call_id": "a", "output": "Exit code: 0\nOutput:\nsee https://c.example/z"},
+            {"type": "function_call", "name": "exec_command", "arguments": json.dumps({"cmd": "echo 'curl https://a.example/x'"}), "call_id": "b"},
+            {"type": "function_call_output", "call_id": "b", "output": "curl https://a.example/x"},
+        ]
+        with tempfile.TemporaryDirectory() as tmp:
+            path = Path(tmp, "rollout.jsonl")
+            path.write_text("".join(json.dumps(line) + "\n" for line in lines), encoding="utf-8")
+            (record,) = records("codex", str(path))
+        several, echo = record["interactions"]
+        self.assertEqual([i["url"] for i in several["returned"]], ["https://c.example/z"])
+        self.assertEqual(echo["command"], "echo 'curl https://a.example/x'")
+        self.assertEqual(echo.get("returned"), [])  # a quoted curl runs nothing: a local call
+
     def test_shells_older_rollouts_failures_and_unknown_items(self):
         lines = [
             {"id": "old-session", "timestamp": "2025-06-01T00:00:00Z", "instructions": None},

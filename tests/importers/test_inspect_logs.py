@@ -133,8 +133,8 @@ class ForeignLogTest(unittest.TestCase):
             ([FOREIGN, "--as-of-field", "metadata.nothing"],
              f"{where}: field 'metadata.nothing' (--as-of-field): expected a date string YYYY-MM-DD, got null"),
             ([FOREIGN, "--as-of-map", cutoffs], f"{where}: sample 'cygnus-listing' is not in the --as-of-map file"),
-            ([STATED, "--as-of", T], f"{STATED}: sample stated-1: the sample states its cutoff (metadata as_of):"
-                                     " --as-of, --as-of-map and --as-of-field are not read for it"),
+            ([STATED, "--as-of-field", "metadata.as_of"], f"{STATED}: sample stated-1: the sample states its cutoff"
+                                                          " (metadata as_of): --as-of-field is not read for it"),
             ([junk, "--as-of", T], f"{junk}: not a readable Inspect log (EOCD not found)"),
             ([truncated, "--as-of", T], f"{truncated}: not a readable Inspect log (EOCD not found)"),
             ([FOREIGN, "--sample-id-from", "x"], "--sample-id-from is not read for inspect logs: their samples have ids"),
@@ -161,9 +161,10 @@ class ForeignLogTest(unittest.TestCase):
 
 
 class AnachronTaskTest(unittest.TestCase):
-    """A log of Anachron's own task keeps its task's cutoff: --as-of is refused for its samples."""
+    """A log of Anachron's own task states its cutoff: --as-of at that date is accepted; another date
+    is refused for a corpus sample (its as-of is the corpus's); --retrieval-tools is refused for its samples."""
 
-    def test_as_of_is_refused_for_an_anachron_task(self):
+    def test_as_of_follows_the_rule_of_a_log_that_states_its_cutoff(self):
         from inspect_ai import eval as inspect_eval
 
         import anachron.inspect as ai
@@ -171,14 +172,21 @@ class AnachronTaskTest(unittest.TestCase):
         [log] = inspect_eval(ai.anachron(slice="news"), model="anachron/naive", display="none",
                              log_dir=str(Path(TMP.name, "own")), sample_id=["news-001"])
         self.assertEqual(log.status, "success")
-        plain = score(log.location)["samples"]
-        self.assertEqual([s["sample_id"] for s in plain], ["news-001"])
-        for option in (["--as-of", T], ["--retrieval-tools", "search"]):
-            with self.subTest(option=option):
-                status, out, err = run_cli("score", "--from", "inspect", log.location, *option)
-                self.assertEqual((status, out), (2, ""))
-                self.assertEqual(err, f"anachron: {log.location}: sample news-001: {option[0]} is not read for a sample"
-                                      " of an anachron task (its cutoff and its tools are its task's)\n")
+        (plain,) = score(log.location)["samples"]
+        self.assertEqual(plain["sample_id"], "news-001")
+        own = plain["as_of"]
+        status, out, err = run_cli("score", "--from", "inspect", log.location, "--as-of", own, "--format", "json")
+        self.assertEqual((status, err), (0, ""))  # its own date: accepted, no note
+        self.assertEqual(json.loads(out)["samples"][0]["as_of"], own)
+        # Another date: a corpus sample's as-of is fixed (as score-events holds it): one line, before any note.
+        status, out, err = run_cli("score", "--from", "inspect", log.location, "--as-of", "2000-01-01")
+        self.assertEqual((status, out), (2, ""))
+        self.assertEqual(err, f"anachron: {log.location}: sample news-001: --as-of 2000-01-01 disagrees with the corpus"
+                              f" sample's as_of {own} (sample news-001)\n")
+        status, out, err = run_cli("score", "--from", "inspect", log.location, "--retrieval-tools", "search")
+        self.assertEqual((status, out), (2, ""))
+        self.assertEqual(err, f"anachron: {log.location}: sample news-001: --retrieval-tools is not read for a sample"
+                              " of an anachron task (its cutoff and its tools are its task's)\n")
 
 
 if __name__ == "__main__":

@@ -20,15 +20,21 @@ FIGURES = json.loads((DATA / "figures.json").read_text(encoding="utf-8"))
 T = "2023-01-01"
 OPTIONS = Options(as_of=dt.date(2023, 1, 1))
 CAPTURED = ("openai-v2-content.json", "openai-v2-events.jsonl", "openinference-content.json", "traceloop-content.json",
-            "pydantic-ai-v2-content.json", "openinference-langchain.json", "traceloop-langchain.json")
+            "pydantic-ai-v2-content.json", "openinference-langchain.json", "traceloop-langchain.json",
+            "openinference-agents-content.json", "traceloop-agents-responses.json")
 UNCAPTURED = ("openai-v2-no-content.json", "openinference-hidden.json", "traceloop-no-content.json",
               "pydantic-ai-v2-no-content.json")
 TIMES = {"pydantic-ai-v2-content.json": ("2023-01-01T00:00:03+00:00", "2023-01-01T00:00:07+00:00", "2023-01-01T00:00:08+00:00"),
          "openai-v2-events.jsonl": ("2023-01-01T00:00:02+00:00", "2023-01-01T00:00:05+00:00", "2023-01-01T00:00:05+00:00")}
+# The Agents SDK's tool spans (call ids from their chat spans) are timed by their own start.
+TIMES["openinference-agents-content.json"] = ("2023-01-01T00:00:06+00:00", "2023-01-01T00:00:12+00:00", "2023-01-01T00:00:13+00:00")
+TIMES["traceloop-agents-responses.json"] = ("2023-01-01T00:00:04+00:00", "2023-01-01T00:00:08+00:00", "2023-01-01T00:00:09+00:00")
 # LangChain: each model call and each tool run is a trace of its own; the tool spans (no call id) are
 # the chat calls of the same name and arguments, timed by their own start.
 TIMES["openinference-langchain.json"] = TIMES["traceloop-langchain.json"] = (
     "2023-01-01T00:00:02+00:00", "2023-01-01T00:00:06+00:00", "2023-01-01T00:00:08+00:00")
+OPENINFERENCE_FIX = ("unset OPENINFERENCE_HIDE_INPUTS and OPENINFERENCE_HIDE_OUTPUTS; "
+                     "the OpenAI Agents SDK also needs RunConfig(trace_include_sensitive_data=True), its default")
 GENAI_FIX = ("set OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT=SPAN_ONLY with "
              "OTEL_SEMCONV_STABILITY_OPT_IN=gen_ai_latest_experimental")
 
@@ -137,6 +143,22 @@ class RealInstrumentationTest(unittest.TestCase):
             ("days_between", "call_days", True, False),  # no result: nothing shows it was local (fail closed)
         ])
 
+    def test_agents_sdk_spans_without_content_are_unrecorded_never_clean(self):
+        # OpenInference writes "__REDACTED__" for a hidden value; the Agents SDK's own setting leaves the
+        # values out. Either way the tool spans hold no result: each call unrecorded, the band [0, 1], a warning.
+        for name in ("openinference-agents-hidden.json", "openinference-agents-no-content.json"):
+            with self.subTest(name):
+                truth = FIGURES[name]
+                got = records(DATA / name)
+                self.assertEqual([[c["status"] for c in r["interactions"]] for r in got], truth["statuses"])
+                self.assertEqual([r.get("warnings") for r in got], truth["warnings"])
+                for call in got[0]["interactions"]:
+                    self.assertNotIn("returned", call)
+                    self.assertNotIn("arguments", call)  # never the placeholder read as arguments
+                (sample,) = scored(DATA / name)["samples"]
+                self.assertEqual((sample["tclr_low"], sample["tclr_high"], sample["answered"]),
+                                 (truth["tclr_low"], truth["tclr_high"], truth["answered"]))
+
     def test_every_content_off_log_warns(self):
         # No importer may turn a log without results into a clean run: every sample warns.
         for name in UNCAPTURED:
@@ -227,7 +249,7 @@ class ChatSpanRuleTest(unittest.TestCase):
             ({"gen_ai.operation.name": "execute_tool", "gen_ai.tool.name": "web_search"},
              f"content capture is off ({GENAI_FIX})"),
             ({"openinference.span.kind": "TOOL", "tool.name": "web_search"},
-             "inputs and outputs are hidden (unset OPENINFERENCE_HIDE_INPUTS and OPENINFERENCE_HIDE_OUTPUTS)"),
+             "inputs and outputs are hidden or not captured (" + OPENINFERENCE_FIX + ")"),
             ({"traceloop.span.kind": "tool", "traceloop.entity.name": "web_search"},
              "content capture is off (set TRACELOOP_TRACE_CONTENT=true)"),
         ):
@@ -236,6 +258,40 @@ class ChatSpanRuleTest(unittest.TestCase):
                 self.assertEqual([c["status"] for c in record["interactions"]], ["unrecorded", "unrecorded"])
                 self.assertNotIn("returned", record["interactions"][0])
                 self.assertEqual(record["warnings"], [f"2 tool call(s) recorded no result: {fix}"])
+
+    def test_a_redacted_tool_result_is_read_from_the_next_chat_span_else_unrecorded(self):
+        # OPENINFERENCE_HIDE_OUTPUTS alone: the tool span's output is "__REDACTED__" (no result, never an
+        # empty one); the next chat span's input messages still show the result by call id.
+        tool = span("t1", 2, {"openinference.span.kind": "TOOL", "tool.name": "web_search",
+                              "input.value": "__REDACTED__", "output.value": "__REDACTED__"}, name="web_search")
+        made = {"openinference.span.kind": "LLM", "llm.output_messages.0.message.role": "assistant",
+                "llm.output_messages.0.message.tool_calls.0.tool_call.id": "c1",
+                "llm.output_messages.0.message.tool_calls.0.tool_call.function.name": "web_search",
+                "llm.output_messages.0.message.tool_calls.0.tool_call.function.arguments": '{"query": "q"}'}
+        shown = {"openinference.span.kind": "LLM", "llm.input_messages.0.message.role": "tool",
+                 "llm.input_messages.0.message.tool_call_id": "c1", "llm.input_messages.0.message.content": SEARCH}
+        (record,) = records(log(self.tmp.name, span("t1", 0, made), tool, span("t1", 4, shown)))
+        (call,) = record["interactions"]
+        self.assertEqual((call["status"], call["query"]), ("ok", "q"))
+        self.assertEqual([i["url"] for i in call["returned"]], ["https://x.example/late"])
+        (alone,) = records(log(self.tmp.name, span("t1", 0, made), tool))
+        self.assertEqual([c["status"] for c in alone["interactions"]], ["unrecorded"])
+        self.assertTrue(alone["warnings"])
+
+    def test_an_input_call_under_the_item_id_is_the_output_call_it_restates(self):
+        # The Responses API's two ids of one call: the output names call_id "c1", the next span's input
+        # the item id "fc_c1" (Traceloop's Agents SDK spans): one call with its result, not a second one.
+        search = {"query": "q"}
+        first = chat("t1", 0, [SYSTEM], [call("c1", "search", search), call("c2", "search", {"query": "other"})])
+        second = chat("t1", 3, [SYSTEM, call("fc_c1", "search", search), call("fc_c2", "search", {"query": "other"}),
+                                reply("c1", SEARCH), reply("c2", "[]")], [])
+        (record,) = records(log(self.tmp.name, first, second))
+        self.assertEqual([(c["call_id"], c["status"], c["query"]) for c in record["interactions"]],
+                         [("c1", "ok", "q"), ("c2", "ok", "other")])
+        # An input call no output made (its arguments differ) stays a call of its own, unrecorded.
+        third = chat("t1", 3, [SYSTEM, call("fc_c1", "search", {"query": "changed"}), reply("c1", SEARCH)], [])
+        (record,) = records(log(self.tmp.name, chat("t1", 0, [SYSTEM], [call("c1", "search", search)]), third))
+        self.assertEqual([(c["call_id"], c["status"]) for c in record["interactions"]], [("c1", "ok"), ("fc_c1", "unrecorded")])
 
     def test_a_failed_tool_span_stays_an_error(self):
         attributes = {"gen_ai.operation.name": "execute_tool", "gen_ai.tool.name": "web_search"}
@@ -362,7 +418,7 @@ class ChatSpanRuleTest(unittest.TestCase):
                 "llm.finish_reason": "stop"}
         (record,) = records(log(self.tmp.name, span("aa", 0, huge)))
         self.assertEqual(record["warnings"], ["1 chat span(s) recorded no message and the trace no tool call: inputs and "
-                                              "outputs are hidden (unset OPENINFERENCE_HIDE_INPUTS and OPENINFERENCE_HIDE_OUTPUTS)"])
+                                              "outputs are hidden or not captured (" + OPENINFERENCE_FIX + ")"])
 
     def test_chat_spans_without_a_tool_call_are_warned_even_when_their_content_is_recorded(self):
         spans = [chat("aa", 0, [SYSTEM], [{"role": "assistant", "parts": [{"type": "text", "content": "No."}]}])]
@@ -380,22 +436,34 @@ class BuilderTest(unittest.TestCase):
     def test_rebuilt_fixtures_match(self):
         from tests.fixtures_build import build_otel_fixtures as builder
 
-        try:
-            installed = {name: importlib.metadata.version(name) for name in builder.PACKAGES}
-        except importlib.metadata.PackageNotFoundError as exc:
-            if extras_required():
-                raise AssertionError(f"the OTel fixture packages are not installed ({exc}): pip install -e '.[test]'")
-            self.skipTest(f"the OTel fixture packages are not installed ({exc})")
-        built = builder.build()
-        self.assertEqual(sorted(built), sorted(p.name for p in DATA.glob("*.json*") if p.name != "figures.json"))
-        with tempfile.TemporaryDirectory() as tmp:
-            for name, text in built.items():
-                with self.subTest(name):
-                    if installed == builder.PACKAGES:
-                        self.assertEqual(text, (DATA / name).read_text(encoding="utf-8"))
-                    else:  # another version may add attributes: the imported traces must not change
-                        (Path(tmp) / name).write_text(text, encoding="utf-8")
-                        self.assertEqual(records(Path(tmp) / name), records(DATA / name))
+        installed = installed_or_skip(self, builder.PACKAGES)
+        built = builder.build([stem for stem in builder.RUNS if stem not in builder.SLOW])  # the rest: slow_otel.py
+        self.assertEqual(sorted([*built, *(stem + ".json" for stem in builder.SLOW)]),
+                         sorted(p.name for p in DATA.glob("*.json*") if p.name != "figures.json"))
+        compare_rebuilt(self, installed == builder.PACKAGES, built)
+
+
+def installed_or_skip(test, packages):
+    """The installed version of each of *packages*; a test skips without them (fails when CI requires them)."""
+    try:
+        return {name: importlib.metadata.version(name) for name in packages}
+    except importlib.metadata.PackageNotFoundError as exc:
+        if extras_required():
+            raise AssertionError(f"the fixture packages are not installed ({exc}): pip install -e '.[test]'")
+        test.skipTest(f"the fixture packages are not installed ({exc})")
+
+
+def compare_rebuilt(test, pinned, built):
+    """The fixtures *built* now against the committed ones: the same bytes under the pinned versions,
+    else the same imported traces."""
+    with tempfile.TemporaryDirectory() as tmp:
+        for name, text in built.items():
+            with test.subTest(name):
+                if pinned:
+                    test.assertEqual(text, (DATA / name).read_text(encoding="utf-8"))
+                else:  # another version may add attributes: the imported traces must not change
+                    (Path(tmp) / name).write_text(text, encoding="utf-8")
+                    test.assertEqual(records(Path(tmp) / name), records(DATA / name))
 
 
 if __name__ == "__main__":

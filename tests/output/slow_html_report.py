@@ -27,8 +27,12 @@ class ChromiumRender(BrowserCase):
         here = os.getcwd()
         os.chdir(cls.dir)  # relative paths: the page (and the README's screenshot) names no temporary directory
         try:
-            status, _, err = run_cli("report", "unrestricted.jsonl", "enforced.jsonl", "--out", "report.html",
-                                     "--title", "Anachron report: the demo's naive agent, both modes")
+            # The README's screenshot is the page of the README's own commands: `anachron demo`, then
+            # `anachron report anachron-demo/unrestricted.jsonl anachron-demo/enforced.jsonl --out report.html`.
+            status, _, err = run_cli("demo", "--out", "anachron-demo")
+            assert status == 0, err
+            status, _, err = run_cli("report", "anachron-demo/unrestricted.jsonl", "anachron-demo/enforced.jsonl",
+                                     "--out", "report.html")
         finally:
             os.chdir(here)
         assert status == 0, err

@@ -7,6 +7,7 @@ from them as they are.
 import csv
 import io
 import json
+import sys
 import tempfile
 import unittest
 from pathlib import Path
@@ -184,6 +185,66 @@ class Records(unittest.TestCase):
         self.assertEqual(tuple(frame.columns), SAMPLE_COLUMNS)
         self.assertEqual(len(frame), 27)
         self.assertAlmostEqual(frame["tclr"].mean(), 12 / 27)
+
+    def test_to_dataframe_keeps_every_sample_and_the_documented_columns(self):
+        require_extra("pandas", "test")
+        frame = Results(results()).to_dataframe()
+        self.assertEqual(tuple(frame.columns), SAMPLE_COLUMNS)
+        self.assertEqual(len(frame), 27)
+        self.assertAlmostEqual(frame["tclr"].mean(), 12 / 27)
+        self.assertEqual(tuple(Results([]).to_dataframe().columns), SAMPLE_COLUMNS)  # no sample: still the columns
+
+    def test_to_dataframe_without_pandas_names_the_install(self):
+        saved = sys.modules.get("pandas", _ABSENT)
+        sys.modules["pandas"] = None  # what an environment without pandas gives: import pandas raises ImportError
+        try:
+            with self.assertRaises(ImportError) as caught:
+                Results(results()).to_dataframe()
+        finally:
+            if saved is _ABSENT:
+                del sys.modules["pandas"]
+            else:
+                sys.modules["pandas"] = saved
+        self.assertIn("pip install pandas", str(caught.exception))
+
+
+class PublicApiTest(unittest.TestCase):
+    """``import anachron``: the entry points a notebook needs, each imported when first used."""
+
+    def test_the_log_entry_points_are_top_level_names(self):
+        import anachron
+        from anachron.importers import Options, import_logs
+        from anachron.output.results import score_logs
+
+        self.assertEqual((anachron.ImportOptions, anachron.import_logs, anachron.score_logs), (Options, import_logs, score_logs))
+        self.assertLessEqual({"ImportOptions", "import_logs", "score_logs"}, set(anachron.__all__) & set(dir(anachron)))
+
+    def test_score_logs_scores_a_harness_log_as_the_cli_does(self):
+        import anachron
+
+        log = str(ROOT / "tests" / "data" / "importers" / "codex-rollout-shells.jsonl")
+        got = anachron.score_logs("codex", [log], as_of="2023-01-01")
+        status, out, err = run_cli("score", "--from", "codex", log, "--as-of", "2023-01-01", "--format", "json")
+        self.assertEqual(status, 0, err)
+        self.assertEqual([r.to_dict() for r in got], json.loads(out)["samples"])
+
+    def test_score_logs_refuses_what_it_cannot_read(self):
+        import anachron
+
+        log = str(ROOT / "tests" / "data" / "importers" / "codex-rollout-shells.jsonl")
+        for call, message in (
+            (lambda: anachron.score_logs("inspect", [log]), "anachron.inspect.score_logs"),
+            (lambda: anachron.score_logs("codex", [log], as_of="2023-1-1"), "2023-1-1"),
+            (lambda: anachron.score_logs("codex", [log], as_of="2023-01-01", options=anachron.ImportOptions()), "not both"),
+            (lambda: anachron.score_logs("codex", [log]), "no as-of date"),
+        ):
+            with self.subTest(message):
+                with self.assertRaises(anachron.AnachronError) as caught:
+                    call()
+                self.assertIn(message, str(caught.exception))
+
+
+_ABSENT = object()
 
 
 class CsvFormat(unittest.TestCase):

@@ -171,11 +171,14 @@ class HorizonCaption(unittest.TestCase):
     def test_two_years_at_least(self):
         figure = self.caption([self.record("2021-12-22")])  # 721 days past T
         self.assertIn("the open last one through day 730: the largest day seen, 721, or two years if later", figure.caption)
-        self.assertIn('>731</text>', figure.body)  # the axis ends after day 730
+        self.assertIn('>730</text>', figure.body)  # the last tick is the last day drawn, as the caption says
+        self.assertNotIn('>731</text>', figure.body)
 
     def test_beyond_two_years_the_largest_day(self):
         figure = self.caption([self.record("2022-06-19")])  # 900 days past T
         self.assertIn("through day 900: the largest day seen, 900,", figure.caption)
+        self.assertIn('>900</text>', figure.body)
+        self.assertNotIn('>901</text>', figure.body)
         # the open bin is drawn to the axis's end (half a pixel in), the end of day 900
         axis_end = max(float(x) for x in re.findall(r'<path class="axis" d="M[\d.]+ [\d.]+H([\d.]+)"', figure.body))
         bar_end = float(re.findall(r'<path class="bar horizon" d="M[\d.]+ [\d.]+H([\d.]+)V', figure.body)[-1])

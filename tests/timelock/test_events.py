@@ -159,7 +159,7 @@ class ScoreEventsTest(LogFiles, unittest.TestCase):
         log = self.write("run.jsonl", RUN_RECORDS)
         status, _, err = run_cli("score-events", log, "--as-of", "2022-06-01")
         self.assertEqual(status, 0)
-        self.assertIn(f"the server ran as of {SERVER_AS_OF}; scored as of 2022-06-01", err)
+        self.assertIn(f"the log states as of {SERVER_AS_OF}; scored as of 2022-06-01 (a rescoring", err)
         self.assertEqual(run_cli("score-events", log, "--as-of", SERVER_AS_OF)[2], "")
 
     def test_scored_at_the_server_cutoff_nothing_leaks(self):

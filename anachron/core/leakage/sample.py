@@ -254,7 +254,7 @@ def sample_slice(corpus: Corpus, sample_id: str, as_of: _dt.date) -> str | None:
     own ``q1``), so the corpus sample counts only when its as-of date is the
     run's too: otherwise the slice is unknown, never guessed.
     """
-    sample = corpus.samples.get(sample_id)
+    sample = corpus.sample_of(sample_id)
     return sample.slice if sample is not None and sample.as_of == as_of else None
 
 

@@ -621,7 +621,9 @@ def horizon_histogram(name: str, label: str, days: Sequence[int], *, caption: st
     yticks = integer_ticks(most)
     yscale = Linear(0, yticks[-1], base, top)
     edges = [1, 8, 32, 93, 184, 367, last]
-    tick_days = [1, 2, 4, 8, 16, 32, 93, 184, 367, 731] + ([last] if last > 900 else [])
+    # Ticks at the start of their day, the last at the last day drawn (the caption's "through day N"),
+    # never at the axis's end (day N + 1's start, which no bin holds).
+    tick_days = [1, 2, 4, 8, 16, 32, 93, 184, 367, last - 1]
     parts = [key, y_axis(yscale, left, [(t, str(t)) for t in yticks], "post-T items (count)", grid_right=right - 8)]
     parts.append(x_axis(scale, base, [(d, str(d)) for d in tick_days if d <= last], "days past T (log scale)"))
     if empty is not None:

@@ -655,7 +655,17 @@ class ExportTest(unittest.TestCase):
         ids = ["finance-001", "finance-003"]
         [log] = run(ai.anachron(), "anachron/naive", sample_id=ids, epochs=2, log_dir=str(self.dir / "epochs"))
         self.assertEqual(metric(log, "mean_tclr"), core.summarise(list(naive_results("unrestricted", ids).values())).mean_tclr)
-        self.assert_bad("sample finance-001 has 2 epochs; pass --epoch N", log.location)  # the first by id
+        # By default each epoch is a sample of its own, ID#epochN, scored against its corpus sample: the
+        # export's mean is Inspect's metric (each epoch one run) and its n the samples times the epochs.
+        every = self.dir / "epochs.json"
+        self.assertEqual(export(log.location, "--out", every)[0], 0)
+        self.assertEqual(json.loads(every.read_text())["tclr"], {"finance-001#epoch1": 1.0, "finance-001#epoch2": 1.0,
+                                                                 "finance-003#epoch1": 0.0, "finance-003#epoch2": 0.0})
+        scored = self.dir / "epochs-score.json"
+        self.assertEqual(export(log.location, "--out", scored, "--format", "score")[0], 0)
+        doc = json.loads(scored.read_text())
+        self.assertEqual((doc["summary"]["n"], doc["summary"]["mean_tclr"]), (4, metric(log, "mean_tclr")))
+        self.assertEqual({s["slice"] for s in doc["samples"]}, {"finance"})  # the corpus sample's slice, kept
         self.assert_bad("no sample of epoch 3", log.location, "--epoch", 3)
         out = self.dir / "epoch2.json"
         self.assertEqual(export(log.location, "--out", out, "--epoch", 2)[0], 0)
