@@ -124,7 +124,8 @@ def sealed_tools(args: argparse.Namespace) -> Declaration | None:
 
         locks = [lock_run(load_events(path)) for path in args.lock_events]
     isolated = _names("--isolated-shell", args.isolated_shell) if args.isolated_shell is not None else ()
-    return Declaration(names, lock_as_of, isolated_shells=isolated, locks=locks)
+    tampered = getattr(args, "seal_tampered", None) or ()
+    return Declaration(names, lock_as_of, isolated_shells=isolated, locks=locks, tampered=tampered)
 
 
 def _as_of_map(path: str) -> dict[str, object]:

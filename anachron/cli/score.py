@@ -9,6 +9,9 @@ another is given.  An option the run names (``--from``, ``--as-of``,
 ``--as-of-map``, ``--as-of-field``, or any seal option) is refused beside it
 rather than mixed with it; a refused run is an error (even with a
 transcript: a run stopped by the guard or a later check proves no seal).
+The model gateway's log is checked against the digest chain ``run.json``
+pins: a difference breaches the seal of every sample, with a ``#0 seal: ...``
+evidence line naming it (:func:`anachron.importers.run_dir.model_log_differences`).
 
 - :func:`register`: the command's options;
 - :func:`run_inputs`: the options a lone run directory stands for;
@@ -28,7 +31,7 @@ from anachron.cli.log_options import add_log_options, add_seal_options, sealed_t
 from anachron.cli.options import (
     add_corpus_option, add_format_option, add_jobs_option, add_out_option, add_quiet_option, frozen_heap, progress, write_scores,
 )
-from anachron.importers.run_dir import is_run_dir, read_run
+from anachron.importers.run_dir import is_run_dir, model_log_differences, read_run
 
 # The options a run directory names itself: (dest, flag).
 _GIVEN = (("log_format", "--from"), ("as_of", "--as-of"), ("as_of_map", "--as-of-map"), ("as_of_field", "--as-of-field"),
@@ -84,6 +87,8 @@ def run_inputs(args: argparse.Namespace) -> argparse.Namespace:
     args.sealed_tools = ",".join(record.sealed_tools) if record.sealed_tools else None
     # None: a configuration only (unverified at best)
     args.lock_events = [str(rundir / record.lock_events)] if record.lock_events else None
+    # The model gateway's log against the chain run.json pins: a difference breaches every sample.
+    args.seal_tampered = model_log_differences(record)
     return args
 
 

@@ -242,7 +242,8 @@ class Declaration(frozenset):
     ``lock_as_of``: a configuration's as-of date per tool (trusted only without lock records);
     ``isolated_shells``: shell tools declared to have had no network; ``locks``: the lock's logs
     (``None``: a configuration only, so no verdict better than ``unverified``); ``lock_only``: the
-    trace is the lock's own log (no verdict).
+    trace is the lock's own log (no verdict); ``tampered``: lines saying the proof itself differs from
+    what was pinned (a run directory's edited lock log): each breaches every sample audited with it.
     """
 
     lock_as_of: Mapping[str, _dt.date]
@@ -250,6 +251,7 @@ class Declaration(frozenset):
     locks: tuple[LockRun, ...] | None
     lock_only: bool
     lock_keys: Mapping[tuple[Any, ...], AbstractSet[int]]
+    tampered: tuple[str, ...]
 
     def __new__(
         cls,
@@ -259,8 +261,10 @@ class Declaration(frozenset):
         isolated_shells: Iterable[str] = (),
         locks: Sequence[LockRun] | None = None,
         lock_only: bool = False,
+        tampered: Iterable[str] = (),
     ) -> "Declaration":
         declaration = super().__new__(cls, tools)
+        declaration.tampered = tuple(tampered)
         declaration.lock_as_of = dict(lock_as_of or {})
         declaration.isolated_shells = frozenset(isolated_shells)
         unknown = sorted(declaration.isolated_shells.difference(SHELL_TOOLS))
@@ -286,6 +290,7 @@ class SealAudit:
     evidence: tuple[tuple[str, ...], ...]
     status: str
     assumptions: tuple[str, ...] = ()
+    proof: tuple[str, ...] = ()  # breach lines of the proof itself, not of one call (Declaration.tampered)
 
 
 def lock_tool(name: str) -> str:
@@ -448,7 +453,8 @@ def audit(
     assumptions = tuple(
         dict.fromkeys(f"shell {call.tool!r} had no network" for call in calls if call.tool in SHELL_TOOLS and call.tool in isolated)
     )
-    if any(breaches):
+    proof = tuple(getattr(sealed, "tampered", ()))
+    if any(breaches) or proof:
         status = "breached"
     elif not calls:
         status = "no verdict"
@@ -456,7 +462,7 @@ def audit(
         status = "unverified"
     else:
         status = "sealed"
-    return SealAudit(tuple(map(tuple, breaches)), tuple(evidence), status, assumptions)
+    return SealAudit(tuple(map(tuple, breaches)), tuple(evidence), status, assumptions, proof)
 
 
 def run_status(statuses: AbstractSet[str | None], calls: int) -> str | None:

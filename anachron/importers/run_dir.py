@@ -8,7 +8,8 @@ One module owns the format, so the writer and the reader cannot drift.
 - :data:`RUN_JSON`: the file's name in a run directory; :data:`FORMAT`: its format;
 - :func:`is_run_dir`: whether a path is a finished run directory;
 - :func:`write_run`: a run's record, checked as :func:`read_run` reads it, then written atomically;
-- :func:`read_run`: a run's record read strictly into a :class:`RunRecord`.
+- :func:`read_run`: a run's record read strictly into a :class:`RunRecord`;
+- :func:`model_log_differences`: how the model gateway's log differs from the chain ``run.json`` pins.
 
 Every error names the file and, for a bad field, the field.  Standard
 library only.
@@ -18,6 +19,7 @@ from __future__ import annotations
 
 import datetime as _dt
 import os
+import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Mapping
@@ -27,10 +29,11 @@ from anachron.core.jsonio import dump_json, read_json
 from anachron.core.atomic import write_atomic
 from anachron.core.validate import Fields
 
-__all__ = ["FORMAT", "RUN_JSON", "RunRecord", "is_run_dir", "read_run", "write_run"]
+__all__ = ["FORMAT", "RUN_JSON", "RunRecord", "is_run_dir", "model_log_differences", "read_run", "write_run"]
 
 FORMAT = "anachron-run/1"
 RUN_JSON = "run.json"
+MODEL_LOG = "model.jsonl"  # the model gateway's log (anachron.launch.gateway)
 
 
 @dataclass(frozen=True)
@@ -46,6 +49,9 @@ class RunRecord:
     lock_events: str | None  # None: no lock log (the run proves a configuration only)
     corpus_spec: str | None  # what --corpus named; None: the bundled corpus
     sealed_tools: tuple[str, ...]
+    # The model gateway's log as the launcher closed it ({"log", "records", "sha256"}); None: a run
+    # recorded before the gateway (an optional field: such a run.json stays readable).
+    gateway: Mapping[str, Any] | None = None
 
     @property
     def rundir(self) -> Path:
@@ -106,7 +112,54 @@ def _parse(path: Path, obj: Any) -> RunRecord:
         lock_events=_optional_text(files, "lock_events"),
         corpus_spec=_optional_text(corpus, "spec", nonempty=False),  # as --corpus gave it
         sealed_tools=tuple(sealed),
+        gateway=_gateway(f),
     )
+
+
+_HEX = re.compile(r"[0-9a-f]{64}")
+
+
+def _gateway(f: Fields) -> dict[str, Any] | None:
+    """``gateway`` (optional): the model log's name, record count and last chain link."""
+    if f.obj.get("gateway") is None:
+        return None
+    gateway = _object(f, "gateway")
+    log = gateway.text("log")
+    if "/" in log or "\\" in log or log in (".", ".."):
+        raise gateway.error("log", f"expected a file name in the run directory, got {describe(log)}")
+    records = gateway.obj.get("records")
+    if not isinstance(records, int) or isinstance(records, bool) or records < 0:
+        raise gateway.error("records", f"expected a count, got {describe(records)}")
+    digest = gateway.obj.get("sha256")
+    if not isinstance(digest, str) or not _HEX.fullmatch(digest):
+        raise gateway.error("sha256", f"expected a SHA-256 in hex, got {describe(digest)}")
+    return {"log": log, "records": records, "sha256": digest}
+
+
+def model_log_differences(record: RunRecord) -> list[str]:
+    """One line per way the model gateway's log differs from what ``run.json`` pins (a record edited,
+    removed or appended; a link that does not hold); empty when they agree or the run had no gateway."""
+    from anachron.core.chain import broken_links, log_chain
+
+    if record.gateway is None:
+        # A model log beside a record that pins none: nothing proves it is the gateway's as written.
+        present = (record.rundir / MODEL_LOG).exists()
+        return [f"run.json pins no chain of the model log {MODEL_LOG}"] if present else []
+    name = record.gateway["log"]
+    try:
+        data = (record.rundir / name).read_bytes()
+    except OSError as exc:
+        return [f"the model log {name} cannot be read: {exc.strerror or exc}"]
+    lines = [f"the model log {name}: {problem}" for problem in broken_links(data)]
+    found = log_chain(data)
+    if found.torn:
+        lines.append(f"the model log {name} ends in a torn line (line {found.records + 1} has no newline)")
+    if found.records != record.gateway["records"]:
+        lines.append(f"the model log {name} holds {found.records} records; run.json pinned {record.gateway['records']}")
+    elif found.sha256 != record.gateway["sha256"]:
+        lines.append(f"the model log {name} differs from the one run.json pinned (its chain ends {found.sha256[:16]}, "
+                     f"run.json's {record.gateway['sha256'][:16]})")
+    return lines
 
 
 def _object(f: Fields, name: str) -> Fields:

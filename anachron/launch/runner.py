@@ -10,6 +10,8 @@ The run directory (``--out``) must be new or empty.  It receives:
 - ``harness-stderr.txt``; for gemini-cli ``gemini-settings.json``, for claude-code ``claude-settings.json``
   (when its ``--help`` lists ``--settings``); an empty ``workspace/``,
   the harness's working directory (no project file of yours is read);
+- ``model.jsonl``: every request to the model and its answer, as the model gateway forwarded or
+  refused it (:mod:`anachron.launch.gateway`), chained by digest, keys redacted;
 - ``run.json``, written last and atomically: a directory without it is a run that did not finish.
 
 The exit status is 0 for a run that went through (whatever the audit found: the
@@ -155,6 +157,8 @@ class _Outcome:
         self.stopped: str | None = None
         self.timed_out = threading.Event()
         self.argv: list[str] = []
+        self.gateway: Any = None  # the model gateway (anachron.launch.gateway.Gateway) the harness talks through
+        self.halt: Callable[[], None] | None = None  # stops the harness (set once it runs): the gateway's refusal
 
 
 def _static_checks(spec: RunSpec, lock: Lock) -> list[Check]:
@@ -166,6 +170,7 @@ def _static_checks(spec: RunSpec, lock: Lock) -> list[Check]:
 def _cli(spec: RunSpec, harness: Harness, lock: Lock, rundir: Path, prompt: str, outcome: _Outcome) -> None:
     events = rundir / EVENTS
     prepared: Prepared = harness.prepare(lock, events, rundir, spec.model, spec.max_turns if spec.harness == "claude-code" else None)
+    _point_at_gateway(spec, prepared, outcome)
     for name, text in prepared.files.items():
         write_atomic(rundir / name, text)
     outcome.argv = prepared.argv
@@ -182,6 +187,7 @@ def _cli(spec: RunSpec, harness: Harness, lock: Lock, rundir: Path, prompt: str,
                 transcript.close()
                 partial.unlink()  # nothing ran: no transcript
                 raise Refused(f"cannot start {prepared.argv[0]}: {exc.strerror or exc}") from None
+            outcome.halt = lambda: threading.Thread(target=_stop, args=(process, 0), daemon=True).start()
             def time_out() -> None:
                 outcome.timed_out.set()
                 _stop(process, grace=0)
@@ -322,7 +328,8 @@ def _loop(spec: RunSpec, lock: Lock, rundir: Path, prompt: str, outcome: _Outcom
     from anachron.launch.loop import Conversation, Endpoint, converse, transcript_text
 
     base = endpoint_of(spec)
-    endpoint = Endpoint(base, os.environ.get("OPENAI_API_KEY") or None)
+    # Through the model gateway, which forwards to *base* (the argv recorded names *base*).
+    endpoint = Endpoint(outcome.gateway.url if outcome.gateway is not None else base, os.environ.get("OPENAI_API_KEY") or None)
     events = rundir / EVENTS
     command = lock.command(events)
     outcome.argv = ["anachron-loop", spec.harness, "--base-url", base, "--model", spec.model]
@@ -353,6 +360,44 @@ def _loop(spec: RunSpec, lock: Lock, rundir: Path, prompt: str, outcome: _Outcom
         outcome.turns = conversation.turns
         outcome.stopped = conversation.stopped if outcome.refusal is None else None
         write_atomic(rundir / TRANSCRIPT, transcript_text(spec.harness, spec.sample_id or rundir.name, conversation))
+
+
+# --- The model gateway's wiring (anachron/launch/gateway.py): started before the harness, the harness
+# pointed at it, its refusal stopping the run and becoming the run's verdict. ---
+
+
+def _start_gateway(spec: RunSpec, rundir: Path, outcome: _Outcome) -> None:
+    from anachron.launch.gateway import Gateway, upstream_of
+
+    # The upstream is read from our environment before the harness's is pointed at the gateway.
+    upstream = upstream_of(spec.harness, base_url=endpoint_of(spec) if spec.harness in LOOPS else None)
+
+    def refused(verdict: str) -> None:
+        outcome.refusal = verdict
+        if outcome.halt is not None:
+            outcome.halt()
+
+    outcome.gateway = Gateway(spec.harness, upstream, rundir, on_refusal=refused).start()
+
+
+def _point_at_gateway(spec: RunSpec, prepared: Prepared, outcome: _Outcome) -> None:
+    from anachron.launch.gateway import wiring
+
+    if outcome.gateway is not None:
+        env, args = wiring(spec.harness, outcome.gateway.url)
+        prepared.env.update(env)
+        if args:  # codex: its provider's -c overrides, before the last argument ("-": the prompt from stdin)
+            prepared.argv[-1:-1] = args
+
+
+def _close_gateway(outcome: _Outcome) -> None:
+    if outcome.gateway is not None:
+        outcome.gateway.close()
+        if outcome.gateway.verdict is not None:
+            outcome.refusal = outcome.gateway.verdict  # what stopped the run, whatever the harness said after
+
+
+# --- end of the model gateway's wiring ---
 
 
 def endpoint_of(spec: RunSpec) -> str:
@@ -427,6 +472,7 @@ def launch(spec: RunSpec, warn: Callable[[str], None] | None = None) -> dict[str
     started = _now()
     if all(check.passed for check in outcome.checks):
         try:
+            _start_gateway(spec, rundir, outcome)
             if spec.harness in HARNESSES:
                 cls = HARNESSES[spec.harness]
                 executable = spec.executable or cls.executable
@@ -439,6 +485,8 @@ def launch(spec: RunSpec, warn: Callable[[str], None] | None = None) -> dict[str
                 _loop(spec, lock, rundir, prompt, outcome)
         except AnachronError as exc:  # the run failed part way (a harness that would not start, a broken endpoint)
             outcome.refusal = outcome.refusal or str(exc)
+        finally:
+            _close_gateway(outcome)
     else:
         outcome.refusal = f"preflight: {next(c for c in outcome.checks if not c.passed).detail}"
     log_format = harness.log_format if harness is not None else {"responses": "openai-responses", "chat": "openai-chat"}.get(spec.harness, spec.harness)
@@ -480,6 +528,7 @@ def launch(spec: RunSpec, warn: Callable[[str], None] | None = None) -> dict[str
                   "stderr": STDERR if (rundir / STDERR).exists() else None},
         "sealed_tools": sealed_tools(harness),
         "seal": seal,
+        "gateway": outcome.gateway.record() if outcome.gateway is not None else None,
     }
     manifest = write_run(rundir, manifest)  # with its format, checked as `anachron score RUNDIR` reads it
     if outcome.refusal is not None:

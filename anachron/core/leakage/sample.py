@@ -168,13 +168,14 @@ def score_trace(trace: Trace, corpus: Corpus, *, sealed_tools: AbstractSet[str] 
     :mod:`anachron.core.answers`) follow every call's.  With *sealed_tools*
     (the tools declared to go through a time lock) the run is audited
     (:mod:`anachron.core.seal`): ``seal_breaches`` counts the calls that
-    breached; without, it is ``None``.
+    breached, and one more when the proof itself breached (lines ``#0 seal: ...``,
+    first: a run directory whose lock log differs from the one pinned); without, it is ``None``.
     """
     judgements = [judge(interaction, trace.as_of, corpus) for interaction in trace.interactions]
     seal = audit(trace.interactions, sealed_tools, trace.as_of)
     leaks = answer_leaks(trace, corpus)
     failed = no_failures()
-    evidence: list[str] = []
+    evidence: list[str] = [f"#0 seal: {line}" for line in seal.proof] if seal is not None else []
     horizons: list[int] = []
     # Each flag of a Judgement summed over the calls, in one pass.
     interactions = result_leaks = survivorship = entity_bearing = restatements = query_intent = open_period = 0
@@ -231,7 +232,7 @@ def score_trace(trace: Trace, corpus: Corpus, *, sealed_tools: AbstractSet[str] 
         answer_leaks_retrieved=sum(leak.source == "retrieved" for leak in leaks),
         answer_leaks_parametric=sum(leak.source == "parametric" for leak in leaks),
         open_period_queries=open_period,
-        seal_breaches=None if seal is None or seal.status == "lock-only" else sum(1 for found in seal.breaches if found),
+        seal_breaches=None if seal is None or seal.status == "lock-only" else sum(1 for found in seal.breaches if found) + bool(seal.proof),
         seal_calls=None if seal is None or seal.status == "lock-only" else len(seal.breaches),
         seal_status=None if seal is None else seal.status,
         seal_assumptions=() if seal is None else seal.assumptions,
