@@ -84,7 +84,7 @@ def shape_of(path: str, default: str) -> str:
 def _named(name: Any, allowed: frozenset[str], what: str) -> list[str]:
     if isinstance(name, str) and name in allowed:
         return []
-    return [f"{name!r} ({what})" if isinstance(name, str) else f"a {what} without a name"]
+    return [f"{name!r} ({what})" if isinstance(name, str) else f"a tool without a name ({what})"]
 
 
 def _anthropic(body: Mapping[str, Any], allowed: frozenset[str]) -> list[str]:

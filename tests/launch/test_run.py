@@ -139,7 +139,8 @@ class ClaudeCodePreflight(LaunchCase):
         self.assertFalse(manifest["preflight"]["passed"])  # it never ran
         self.assertIsNone(manifest["files"]["transcript"])  # and wrote nothing
         self.assertEqual(sorted(p.name for p in (self.tmp / "run1").iterdir()),
-                         ["harness-stderr.txt", "mcp.json", "run.json", "workspace"])
+                         ["harness-stderr.txt", "mcp.json", "model.jsonl", "run.json", "workspace"])
+        self.assertEqual(manifest["gateway"]["records"], 0)  # the model gateway it would have talked through saw nothing
 
     def test_guard_stops_a_call_outside_the_lock(self):
         manifest = self.assertRefused(self.launch("claude-code", "claude_guard.jsonl", env={"STUB_START_LOCK": "0"}),
