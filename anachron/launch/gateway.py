@@ -343,16 +343,14 @@ class Gateway:
             self.requests += 1
             return self.requests
 
-    def stop_run(self, refused: list[str], where: str) -> str:
+    def refuse(self, refused: list[str], where: str) -> tuple[str, bool]:
+        """The run's verdict once *refused* is seen at *where*, and whether this is the first refusal."""
         with self._count:
             first = self.verdict is None
             if first:
                 self.refused = refused
                 self.verdict = f"gateway: {where} offered the model {', '.join(refused)}, outside the lock: run stopped"
-            verdict = self.verdict
-        if first and self.on_refusal is not None:
-            self.on_refusal(verdict)
-        return verdict
+            return self.verdict, first
 
 
 class _Server(ThreadingHTTPServer):
@@ -401,9 +399,13 @@ class _Handler(BaseHTTPRequestHandler):
                                   "api": shape, "headers": redact_headers(headers), **_body_fields(body)}, secrets))
         refused = check_request(shape, body, gateway.allowed) if self.command not in ("GET", "HEAD") or body else []
         if refused or gateway.verdict is not None:
-            verdict = gateway.stop_run(refused, where) if refused else gateway.verdict
+            verdict, first = gateway.refuse(refused, where) if refused else (gateway.verdict, False)
             gateway.log.write({"record": "refused", "n": number, "tools": refused, "verdict": verdict})
-            self._send(400, {"Content-Type": "application/json"}, error_body(shape, 400, f"anachron: {verdict}"))
+            try:
+                self._send(400, {"Content-Type": "application/json"}, error_body(shape, 400, f"anachron: {verdict}"))
+            finally:
+                if first and gateway.on_refusal is not None:
+                    gateway.on_refusal(verdict)  # after the answer: the harness's log shows its API's error
             return
         self._forward(gateway, number, shape, headers, body, secrets)
 
