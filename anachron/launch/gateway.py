@@ -52,6 +52,7 @@ SECRET_HEADERS = frozenset({"authorization", "proxy-authorization", "x-api-key",
                             "cookie", "set-cookie"})
 SECRET_PARAMS = frozenset({"key", "api-key", "api_key", "apikey", "access_token"})
 REDACTED = "[redacted]"
+GATEWAY_CODE = "anachron_gateway"  # an OpenAI-shaped error's code when the gateway, not the upstream, answered
 # Not forwarded either way: they describe one hop, not the message (and the body is re-framed here).
 HOP = frozenset({"connection", "keep-alive", "proxy-connection", "transfer-encoding", "te", "trailer", "upgrade",
                  "content-length", "host", "accept-encoding"})
@@ -266,7 +267,8 @@ def error_body(shape: str, status: int, message: str) -> bytes:
     elif shape == "gemini":
         document = {"error": {"code": status, "message": message, "status": "INVALID_ARGUMENT" if status < 500 else "UNAVAILABLE"}}
     else:
-        document = {"error": {"message": message, "type": "invalid_request_error", "param": "tools", "code": "anachron_gateway"}}
+        document = {"error": {"message": message, "type": "invalid_request_error" if status < 500 else "api_error",
+                              "param": "tools" if status < 500 else None, "code": GATEWAY_CODE}}
     return json.dumps(document).encode("utf-8")
 
 
@@ -423,7 +425,7 @@ class _Handler(BaseHTTPRequestHandler):
             response = exc  # an error answer is still the upstream's answer: relayed and logged
         except (urllib.error.URLError, OSError, ValueError) as exc:
             reason = getattr(exc, "reason", None) or exc
-            message = f"anachron gateway: cannot reach {redact_path(url)}: {reason}"
+            message = f"{redact_path(url)}: cannot reach the endpoint: {reason}"
             gateway.log.write(_scrub({"record": "error", "n": number, "error": message}, secrets))
             self._send(502, {"Content-Type": "application/json"}, error_body(shape, 502, message))
             return
