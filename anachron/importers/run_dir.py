@@ -169,7 +169,7 @@ def proof_differences(record: RunRecord) -> list[str]:
     lock's log (its digest chain: an edited, removed or appended record; a torn last line) and the
     SHA-256 of each pinned file.  Empty when they agree.  A log ``run.json`` names but pins no chain
     of is a difference too: nothing proves it is the lock's."""
-    from anachron.timelock.events import log_chain
+    from anachron.core.chain import log_chain  # the one chain rule (anachron.timelock.events re-exports it)
 
     rundir, lines = record.rundir, []
     if record.lock_events is not None:
