@@ -13,7 +13,9 @@ call and result events.  ``{"$sleep": S}`` waits S seconds; ``{"$exit": N}`` exi
 writes TEXT's bytes N times as they are (a line that is not JSON, or too long); ``{"$spawn": S, "pidfile": F}``
 leaves a ``sleep S`` child running (its pid in F) when the stub exits; ``{"$setsid": S, "pidfile": F}`` the same
 in a session of its own, holding the stub's stdout open; ``{"$events": TEXT, "append": B}`` writes (or appends) TEXT
-to ``../lock-events.jsonl``, where a forger would put the lock's log; ``{"$kill_lock": true}`` kills the lock.  ``STUB_START_LOCK=0`` leaves the lock unstarted;
+to ``../lock-events.jsonl``, where a forger would put the lock's log; ``{"$kill_lock": true}`` kills the lock; ``{"$model": {"path", "body"}}`` POSTs *body* to
+the model's base URL as the launcher set it (Claude Code's ``ANTHROPIC_BASE_URL``, Gemini CLI's
+``GOOGLE_GEMINI_BASE_URL``, Codex's provider ``base_url`` override), with ``$STUB_KEY`` as its key, and logs the status.  ``STUB_START_LOCK=0`` leaves the lock unstarted;
 ``STUB_HELP_TOOLS=0`` drops ``--tools`` from the help (an older Claude
 Code).  The MCP client is a minimal JSON-RPC one over the lock's stdio.
 """
@@ -25,6 +27,8 @@ import os
 import subprocess
 import sys
 import time
+import urllib.error
+import urllib.request
 from pathlib import Path
 
 SERVER = "lock"
@@ -59,6 +63,27 @@ def _config(name: str, args: list[str]) -> dict | None:
         settings = json.loads(Path(os.environ["GEMINI_CLI_SYSTEM_SETTINGS_PATH"]).read_text(encoding="utf-8"))
         return settings["mcpServers"].get(SERVER)
     return None
+
+
+def _base_url(name: str, args: list[str]) -> str:
+    if name == "codex":
+        prefix = "model_providers.anachron.base_url="
+        return json.loads(next(arg[len(prefix):] for arg in args if arg.startswith(prefix)))
+    return os.environ["ANTHROPIC_BASE_URL" if name == "claude" else "GOOGLE_GEMINI_BASE_URL"]
+
+
+def _model(name: str, args: list[str], spec: dict) -> None:
+    """POST spec's body to the model's base URL; the answer's status goes to the stub log."""
+    request = urllib.request.Request(_base_url(name, args) + spec["path"], data=json.dumps(spec["body"]).encode("utf-8"),
+                                     headers={"Content-Type": "application/json", "x-api-key": os.environ.get("STUB_KEY", "")},
+                                     method="POST")
+    try:
+        with urllib.request.urlopen(request, timeout=60) as response:
+            status = response.status
+    except urllib.error.HTTPError as exc:
+        status = exc.code
+    with open(os.environ["STUB_LOG"], "a", encoding="utf-8") as log:
+        log.write(json.dumps({"name": name, "model_status": status}) + "\n")
 
 
 class Lock:
@@ -135,7 +160,8 @@ def main() -> int:
               if os.environ.get("STUB_HELP_TOOLS") != "0" else f"Usage: {name} [options]\n  --disallowedTools <tools...>")
         return 0
     stdin = sys.stdin.read()
-    keep = ("TZ", "GEMINI_CLI_SYSTEM_SETTINGS_PATH", "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC", "ENABLE_TOOL_SEARCH")
+    keep = ("TZ", "GEMINI_CLI_SYSTEM_SETTINGS_PATH", "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC", "ENABLE_TOOL_SEARCH",
+            "ANTHROPIC_BASE_URL", "GOOGLE_GEMINI_BASE_URL", "OPENAI_BASE_URL")
     with open(os.environ["STUB_LOG"], "a", encoding="utf-8") as log:
         log.write(json.dumps({"name": name, "pid": os.getpid(), "argv": args, "stdin": stdin, "cwd": os.getcwd(),
                               "env": {key: os.environ.get(key) for key in keep}}) + "\n")
@@ -156,6 +182,8 @@ def main() -> int:
                 sys.stdout.flush()
                 sys.stdout.buffer.write(event["$raw"].encode("latin-1") * int(event.get("times", 1)))
                 sys.stdout.buffer.flush()
+            elif "$model" in event:
+                _model(name, args, event["$model"])
             elif "$kill_lock" in event:  # the lock dies mid-run
                 if lock is not None:
                     lock.process.kill()

@@ -125,7 +125,8 @@ def sealed_tools(args: argparse.Namespace) -> Declaration | None:
 
         locks = [lock_run(load_events(path)) for path in args.lock_events]
     isolated = _names("--isolated-shell", args.isolated_shell) if args.isolated_shell is not None else ()
-    # A run directory whose files differ from what its run.json pins (anachron.cli.score.run_inputs).
+    # A run directory whose files differ from what its run.json pins: the lock's log, the transcript, the
+    # configuration, the model gateway's log (anachron.cli.score.run_inputs).
     tampered = getattr(args, "seal_tampered", None) or ()
     return Declaration(names, lock_as_of, isolated_shells=isolated, locks=locks, tampered=tampered)
 

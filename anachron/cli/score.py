@@ -14,6 +14,8 @@ The run's proof is checked first: the lock's log against the digest chain
 and the verdict the files give now against the one ``run.json`` recorded.
 Any difference breaches the seal of every sample, with a ``#0 seal: ...``
 evidence line naming it (:func:`anachron.importers.run_dir.proof_differences`).
+The model gateway's log is checked the same way against the digest chain
+``run.json``'s ``gateway`` pins (:func:`anachron.importers.run_dir.model_log_differences`).
 
 - :func:`register`: the command's options;
 - :func:`run_inputs`: the options a lone run directory stands for;
@@ -33,7 +35,7 @@ from anachron.cli.log_options import add_log_options, add_seal_options, sealed_t
 from anachron.cli.options import (
     add_corpus_option, add_format_option, add_jobs_option, add_out_option, add_quiet_option, examples, frozen_heap, progress, write_scores,
 )
-from anachron.importers.run_dir import is_run_dir, proof_differences, read_run
+from anachron.importers.run_dir import is_run_dir, model_log_differences, proof_differences, read_run
 
 # The options a run directory names itself: (dest, flag).
 _GIVEN = (("log_format", "--from"), ("as_of", "--as-of"), ("as_of_map", "--as-of-map"), ("as_of_field", "--as-of-field"),
@@ -94,16 +96,19 @@ def run_inputs(args: argparse.Namespace) -> argparse.Namespace:
     args.sealed_tools = ",".join(record.sealed_tools) if record.sealed_tools else None
     # None: a configuration only (unverified at best)
     args.lock_events = [str(rundir / record.lock_events)] if record.lock_events else None
+    # The lock's log, transcript, configuration and model gateway's log against what run.json pins, and the
+    # verdict the files give now: a difference breaches every sample.
     args.seal_tampered = _tampered(record)
     return args
 
 
 def _tampered(record) -> list[str]:
-    """How the run directory differs from what its ``run.json`` pins, and whether the files give the
-    verdict it recorded: the lines that breach the seal (none: the proof stands)."""
+    """How the run directory differs from what its ``run.json`` pins (the lock's log, the transcript,
+    the configuration, the model gateway's log), and whether the files give the verdict it recorded:
+    the lines that breach the seal (none: the proof stands)."""
     from anachron.launch.runner import audit_run
 
-    lines = proof_differences(record)
+    lines = proof_differences(record) + model_log_differences(record)
     now = audit_run(record.rundir, record.as_of, record.corpus_spec, record.sealed_tools, record.transcript,
                     record.transcript_format)["status"]
     if now != record.seal_status:

@@ -11,6 +11,7 @@ One module owns the format, so the writer and the reader cannot drift.
 - :func:`read_run`: a run's record read strictly into a :class:`RunRecord`;
 - :func:`proof_differences`: what of the files differs from what ``run.json`` pins (the lock's
   log's digest chain, the transcript's and the configuration's SHA-256).
+- :func:`model_log_differences`: how the model gateway's log differs from the chain ``run.json`` pins.
 
 Every error names the file and, for a bad field, the field.  Standard
 library only.
@@ -31,10 +32,12 @@ from anachron.core.jsonio import dump_json, read_json
 from anachron.core.atomic import write_atomic
 from anachron.core.validate import Fields
 
-__all__ = ["FORMAT", "RUN_JSON", "RunRecord", "is_run_dir", "proof_differences", "read_run", "write_run"]
+__all__ = ["FORMAT", "RUN_JSON", "RunRecord", "is_run_dir", "model_log_differences", "proof_differences", "read_run",
+           "write_run"]
 
 FORMAT = "anachron-run/1"
 RUN_JSON = "run.json"
+MODEL_LOG = "model.jsonl"  # the model gateway's log (anachron.launch.gateway)
 
 
 @dataclass(frozen=True)
@@ -53,6 +56,9 @@ class RunRecord:
     seal_status: str | None = None  # the verdict the launcher recorded (None: not audited)
     lock_log: Mapping[str, Any] | None = None  # {"records", "sha256", "torn"}: the lock's log as copied
     digests: Mapping[str, str] | None = None  # file name -> SHA-256 (the transcript, the configuration)
+    # The model gateway's log as the launcher closed it ({"log", "records", "sha256"}); None: a run
+    # recorded before the gateway (an optional field: such a run.json stays readable).
+    gateway: Mapping[str, Any] | None = None
 
     @property
     def rundir(self) -> Path:
@@ -132,6 +138,7 @@ def _parse(path: Path, obj: Any) -> RunRecord:
         seal_status=status,
         lock_log=lock_log,
         digests=dict(digests.obj),
+        gateway=_gateway(f),
     )
 
 
@@ -162,7 +169,7 @@ def proof_differences(record: RunRecord) -> list[str]:
     lock's log (its digest chain: an edited, removed or appended record; a torn last line) and the
     SHA-256 of each pinned file.  Empty when they agree.  A log ``run.json`` names but pins no chain
     of is a difference too: nothing proves it is the lock's."""
-    from anachron.timelock.events import log_chain
+    from anachron.core.chain import log_chain  # the one chain rule (anachron.timelock.events re-exports it)
 
     rundir, lines = record.rundir, []
     if record.lock_events is not None:
@@ -194,6 +201,49 @@ def proof_differences(record: RunRecord) -> list[str]:
     for name in (record.transcript, record.mcp_config):
         if name and name not in (record.digests or {}):
             lines.append(f"run.json pins no SHA-256 of {name}")
+    return lines
+
+
+def _gateway(f: Fields) -> dict[str, Any] | None:
+    """``gateway`` (optional): the model log's name, record count and last chain link."""
+    if f.obj.get("gateway") is None:
+        return None
+    gateway = _object(f, "gateway")
+    log = gateway.text("log")
+    if "/" in log or "\\" in log or log in (".", ".."):
+        raise gateway.error("log", f"expected a file name in the run directory, got {describe(log)}")
+    records = gateway.obj.get("records")
+    if not isinstance(records, int) or isinstance(records, bool) or records < 0:
+        raise gateway.error("records", f"expected a count, got {describe(records)}")
+    digest = gateway.obj.get("sha256")
+    if not isinstance(digest, str) or not _HEX.fullmatch(digest):
+        raise gateway.error("sha256", f"expected a SHA-256 in hex, got {describe(digest)}")
+    return {"log": log, "records": records, "sha256": digest}
+
+
+def model_log_differences(record: RunRecord) -> list[str]:
+    """One line per way the model gateway's log differs from what ``run.json`` pins (a record edited,
+    removed or appended; a link that does not hold); empty when they agree or the run had no gateway."""
+    from anachron.core.chain import broken_links, log_chain
+
+    if record.gateway is None:
+        # A model log beside a record that pins none: nothing proves it is the gateway's as written.
+        present = (record.rundir / MODEL_LOG).exists()
+        return [f"run.json pins no chain of the model log {MODEL_LOG}"] if present else []
+    name = record.gateway["log"]
+    try:
+        data = (record.rundir / name).read_bytes()
+    except OSError as exc:
+        return [f"the model log {name} cannot be read: {exc.strerror or exc}"]
+    lines = [f"the model log {name}: {problem}" for problem in broken_links(data)]
+    found = log_chain(data)
+    if found.torn:
+        lines.append(f"the model log {name} ends in a torn line (line {found.records + 1} has no newline)")
+    if found.records != record.gateway["records"]:
+        lines.append(f"the model log {name} holds {found.records} records; run.json pinned {record.gateway['records']}")
+    elif found.sha256 != record.gateway["sha256"]:
+        lines.append(f"the model log {name} differs from the one run.json pinned (its chain ends {found.sha256[:16]}, "
+                     f"run.json's {record.gateway['sha256'][:16]})")
     return lines
 
 

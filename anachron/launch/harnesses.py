@@ -46,6 +46,16 @@ CLAUDE_BUILTINS = (
 )
 # Tools Claude Code may keep that never leave its process (a list that omits EndConversation does not remove it).
 CLAUDE_LOCAL = frozenset({"EndConversation", "TodoWrite", "ExitPlanMode", "EnterPlanMode"})
+# Per harness, the tools a request to its model may offer beside the lock's, because they never leave
+# its process (the model gateway refuses any other: docs/run-rules.md, "Model gateway", gives each
+# entry's source).  Codex's update_plan only records the plan it shows (codex-rs core, plan_tool.rs).
+GATEWAY_LOCAL: dict[str, frozenset[str]] = {
+    "claude-code": CLAUDE_LOCAL,
+    "codex": frozenset({"update_plan"}),
+    "gemini-cli": frozenset(),
+    "responses": frozenset(),
+    "chat": frozenset(),
+}
 WEB_TOOLS = frozenset({"WebSearch", "WebFetch", "web_search", "google_web_search", "web_fetch"})
 SHELLS = frozenset({"Bash", "BashOutput", "KillShell", "KillBash", "shell", "exec_command", "run_shell_command"})
 # Gemini CLI's built-in tools (packages/core/src/tools/tool-names.ts), all excluded.

@@ -52,7 +52,11 @@ class Endpoint:
             with urllib.request.urlopen(request, timeout=self.timeout) as response:
                 raw = response.read()
         except urllib.error.HTTPError as exc:
-            detail = exc.read(300).decode("utf-8", "replace").replace("\n", " ").strip()
+            raw = exc.read(2000)
+            mine = _gateway_message(raw)
+            if mine is not None:  # the model gateway answered (the upstream it forwards to is named in it)
+                raise AnachronError(mine) from None
+            detail = raw[:300].decode("utf-8", "replace").replace("\n", " ").strip()
             raise AnachronError(f"{url}: HTTP {exc.code}{': ' + detail if detail else ''}") from None
         except urllib.error.URLError as exc:
             raise AnachronError(f"{url}: cannot reach the endpoint: {exc.reason}") from None
@@ -65,6 +69,19 @@ class Endpoint:
         if not isinstance(document, dict):
             raise AnachronError(f"{url}: expected a JSON object, got {type(document).__name__}")
         return document
+
+
+def _gateway_message(raw: bytes) -> str | None:
+    """The message of an error the model gateway gave itself (``code: anachron_gateway``), else ``None``."""
+    from anachron.launch.gateway import GATEWAY_CODE
+
+    try:
+        error = json.loads(raw.decode("utf-8")).get("error")
+    except (ValueError, AttributeError):
+        return None
+    if isinstance(error, dict) and error.get("code") == GATEWAY_CODE and isinstance(error.get("message"), str):
+        return error["message"]
+    return None
 
 
 @dataclass

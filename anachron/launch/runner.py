@@ -13,6 +13,8 @@ The run directory (``--out``) must be new or empty.  It receives:
   relay to the lock it is given) and ``claude-settings.json``
   (when its ``--help`` lists ``--settings``); an empty ``workspace/``,
   the harness's working directory (no project file of yours is read);
+- ``model.jsonl``: every request to the model and its answer, as the model gateway forwarded or
+  refused it (:mod:`anachron.launch.gateway`), chained by digest, keys redacted;
 - ``run.json``, written last and atomically: a directory without it is a run that did not finish.
 
 The exit status is 0 for a run that went through (whatever the audit found: the
@@ -173,6 +175,8 @@ class _Outcome:
         self.argv: list[str] = []
         self.process: subprocess.Popen | None = None  # the harness, once started
         self.escaped = 0  # processes of the harness's marker killed after it left them behind
+        self.gateway: Any = None  # the model gateway (anachron.launch.gateway.Gateway) the harness talks through
+        self.halt: Callable[[], None] | None = None  # stops the harness (set once it runs): the gateway's refusal
 
 
 def _static_checks(spec: RunSpec, lock: Lock) -> list[Check]:
@@ -185,6 +189,7 @@ def _cli(spec: RunSpec, harness: Harness, host: LockHost, rundir: Path, prompt: 
     events = host.events  # the lock's log, where the harness is never told
     prepared: Prepared = harness.prepare(relay_entry(host.socket_path), rundir, spec.model,
                                          spec.max_turns if spec.harness == "claude-code" else None)
+    _point_at_gateway(spec, prepared, outcome)
     for name, text in prepared.files.items():
         write_atomic(rundir / name, text)
     outcome.argv = prepared.argv
@@ -204,6 +209,7 @@ def _cli(spec: RunSpec, harness: Harness, host: LockHost, rundir: Path, prompt: 
                 partial.unlink()  # nothing ran: no transcript
                 raise Refused(f"cannot start {prepared.argv[0]}: {exc.strerror or exc}") from None
             outcome.process = process
+            outcome.halt = lambda: threading.Thread(target=stop_group, args=(process, 0), daemon=True).start()
             assert process.stdout is not None
             lines = _Lines(process.stdout.fileno(), spec.max_line)
 
@@ -429,7 +435,8 @@ def _loop(spec: RunSpec, host: LockHost, rundir: Path, prompt: str, outcome: _Ou
     from anachron.launch.loop import Conversation, Endpoint, converse, transcript_text
 
     base = endpoint_of(spec)
-    endpoint = Endpoint(base, os.environ.get("OPENAI_API_KEY") or None)
+    # Through the model gateway, which forwards to *base* (the argv recorded names *base*).
+    endpoint = Endpoint(outcome.gateway.url if outcome.gateway is not None else base, os.environ.get("OPENAI_API_KEY") or None)
     entry = relay_entry(host.socket_path)
     command = [entry["command"], *entry["args"]]
     outcome.argv = ["anachron-loop", spec.harness, "--base-url", base, "--model", spec.model]
@@ -460,6 +467,44 @@ def _loop(spec: RunSpec, host: LockHost, rundir: Path, prompt: str, outcome: _Ou
         outcome.turns = conversation.turns
         outcome.stopped = conversation.stopped if outcome.refusal is None else None
         write_atomic(rundir / TRANSCRIPT, transcript_text(spec.harness, spec.sample_id or rundir.name, conversation))
+
+
+# --- The model gateway's wiring (anachron/launch/gateway.py): started before the harness, the harness
+# pointed at it, its refusal stopping the run and becoming the run's verdict. ---
+
+
+def _start_gateway(spec: RunSpec, rundir: Path, outcome: _Outcome) -> None:
+    from anachron.launch.gateway import Gateway, upstream_of
+
+    # The upstream is read from our environment before the harness's is pointed at the gateway.
+    upstream = upstream_of(spec.harness, base_url=endpoint_of(spec) if spec.harness in LOOPS else None)
+
+    def refused(verdict: str) -> None:
+        outcome.refusal = verdict
+        if outcome.halt is not None:
+            outcome.halt()
+
+    outcome.gateway = Gateway(spec.harness, upstream, rundir, on_refusal=refused).start()
+
+
+def _point_at_gateway(spec: RunSpec, prepared: Prepared, outcome: _Outcome) -> None:
+    from anachron.launch.gateway import wiring
+
+    if outcome.gateway is not None:
+        env, args = wiring(spec.harness, outcome.gateway.url)
+        prepared.env.update(env)
+        if args:  # codex: its provider's -c overrides, before the last argument ("-": the prompt from stdin)
+            prepared.argv[-1:-1] = args
+
+
+def _close_gateway(outcome: _Outcome) -> None:
+    if outcome.gateway is not None:
+        outcome.gateway.close()
+        if outcome.gateway.verdict is not None:
+            outcome.refusal = outcome.gateway.verdict  # what stopped the run, whatever the harness said after
+
+
+# --- end of the model gateway's wiring ---
 
 
 def endpoint_of(spec: RunSpec) -> str:
@@ -562,6 +607,7 @@ def launch(spec: RunSpec, warn: Callable[[str], None] | None = None) -> dict[str
     with _Signals() as signals, LockHost(lock, rundir / LOCK_STDERR) as host:
         if all(check.passed for check in outcome.checks):
             try:
+                _start_gateway(spec, rundir, outcome)
                 if spec.harness in HARNESSES:
                     cls = HARNESSES[spec.harness]
                     executable = spec.executable or cls.executable
@@ -585,6 +631,7 @@ def launch(spec: RunSpec, warn: Callable[[str], None] | None = None) -> dict[str
                     stop_group(outcome.process, grace=0)
             finally:
                 signals.raising = False  # from here on a signal is noted, and the record still written
+                _close_gateway(outcome)
         else:
             outcome.refusal = f"preflight: {next(c for c in outcome.checks if not c.passed).detail}"
         signals.raising = False
@@ -642,6 +689,7 @@ def launch(spec: RunSpec, warn: Callable[[str], None] | None = None) -> dict[str
         "digests": {name: hashlib.sha256((rundir / name).read_bytes()).hexdigest() for name in (TRANSCRIPT, CONFIG) if (rundir / name).exists()},
         "sealed_tools": names,
         "seal": seal,
+        "gateway": outcome.gateway.record() if outcome.gateway is not None else None,
     }
     manifest = write_run(rundir, manifest)  # with its format, checked as `anachron score RUNDIR` reads it
     if signals.signum is not None:

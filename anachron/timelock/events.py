@@ -29,7 +29,9 @@ Reading:
 
 Pinning: :func:`log_chain`, the log's SHA-256 digest chain (each line's
 digest over the previous one's), which ``anachron run`` records in
-``run.json`` and ``anachron score RUNDIR`` recomputes.
+``run.json`` and ``anachron score RUNDIR`` recomputes; it is
+:func:`anachron.core.chain.log_chain`, re-exported (one rule for the lock's
+log and the model gateway's).
 
 Two rules hold everywhere here:
 
@@ -59,6 +61,7 @@ from anachron.core.trace import STATUSES
 from anachron.core.errors import AnachronError, describe
 from anachron.core.jsonio import Record, dump_json, read_log_records
 from anachron.core.validate import Fields
+from anachron.core.chain import CHAIN_START, LogChain, log_chain  # re-exported (Pinning, below)
 from anachron.timelock.loggable import MAX_LOGGED_ARGUMENTS, MAX_LOGGED_TEXT, loggable
 
 try:  # POSIX: a log is claimed with an exclusive lock; elsewhere the size check alone guards it.
@@ -85,6 +88,7 @@ __all__ = [
     "parse_events",
     "load_events",
     "load_scored_events",
+    "CHAIN_START",
     "LogChain",
     "log_chain",
 ]
@@ -652,38 +656,7 @@ def load_events(path: str | os.PathLike[str]) -> EventLog:
 
 
 # ---------------------------------------------------------------------------
-# Pinning.
-
-CHAIN_START = "0" * 64
-
-
-@dataclass(frozen=True)
-class LogChain:
-    """A log's digest chain: its complete lines, the last link, and whether a torn last line
-    (no newline at its end) was chained after them."""
-
-    records: int
-    sha256: str
-    torn: bool = False
-
-    def to_dict(self) -> dict[str, Any]:
-        return {"records": self.records, "sha256": self.sha256, "torn": self.torn}
-
-
-def log_chain(data: bytes) -> LogChain:
-    r"""The digest chain of a log's bytes: link *i* is ``SHA-256(link i-1 || line i)``, from
-    :data:`CHAIN_START`, each line with its newline (split on ``\n`` only); a torn last line is
-    chained without one, so a torn line and the same line completed differ.  An edited, removed or
-    appended line changes the last link; a removed or appended one the count too.
-
-    >>> log_chain(b"").sha256 == CHAIN_START, log_chain(b"a\n").records, log_chain(b"a\nb").torn
-    (True, 1, True)
-    """
-    pieces = data.split(b"\n")
-    tail = pieces.pop()  # b"" when the log ends with a newline (or is empty)
-    link = bytes.fromhex(CHAIN_START)
-    for piece in pieces:
-        link = hashlib.sha256(link + piece + b"\n").digest()
-    if tail:
-        link = hashlib.sha256(link + tail).digest()
-    return LogChain(len(pieces), link.hex(), bool(tail))
+# Pinning: the chain rule is written once, in anachron.core.chain (the model gateway's log uses the
+# same one); it is re-exported here, where the launcher and ``anachron score RUNDIR`` read it for the
+# lock's log.  Link *i* is ``SHA-256(link i-1 || line i)`` from :data:`CHAIN_START`, each line with
+# its newline; a torn last line is chained without one.

@@ -1,7 +1,9 @@
 """A run directory's ``run.json``: written and read by one module, read strictly.
 
 Every refusal names the file, and for a bad field the field; what
-:func:`write_run` writes, :func:`read_run` reads back.
+:func:`write_run` writes, :func:`read_run` reads back.  The model gateway's
+log is compared with the chain ``run.json`` pins (``gateway``, optional):
+any difference is a line, and a log that ``run.json`` pins no chain of is one too.
 """
 
 from __future__ import annotations
@@ -14,7 +16,8 @@ import unittest
 from pathlib import Path
 
 from anachron.core.errors import AnachronError
-from anachron.importers.run_dir import FORMAT, RUN_JSON, is_run_dir, read_run, write_run
+from anachron.core.chain import ChainWriter
+from anachron.importers.run_dir import FORMAT, RUN_JSON, is_run_dir, model_log_differences, read_run, write_run
 
 
 def record(**changes) -> dict:
@@ -149,6 +152,50 @@ class StrictReading(RunDirCase):
     def test_a_sealed_tool_that_is_not_a_name_is_refused(self):
         self.assertRefused(json.dumps({"format": FORMAT, **record(sealed_tools=["mcp__lock__search", 7])}),
                            "field 'sealed_tools'")
+
+
+class ModelLog(RunDirCase):
+    def setUp(self) -> None:
+        super().setUp()
+        writer = ChainWriter(self.dir / "model.jsonl")
+        for n in range(3):
+            writer.write({"record": "request", "n": n})
+        writer.close()
+        self.pinned = {"log": "model.jsonl", **{k: v for k, v in writer.chain.to_dict().items() if k != "torn"}}
+
+    def differences(self) -> list[str]:
+        write_run(self.dir, record(gateway=self.pinned))
+        return model_log_differences(read_run(self.dir))
+
+    def test_the_log_as_pinned_has_no_difference(self):
+        self.assertEqual(self.differences(), [])
+
+    def test_an_edit_a_removal_and_an_append_are_each_a_difference(self):
+        data = (self.dir / "model.jsonl").read_bytes()
+        lines = data.split(b"\n")[:-1]
+        edits = {"edit": b"\n".join([lines[0].replace(b'"n": 0', b'"n": 5'), *lines[1:]]) + b"\n",
+                 "remove": b"\n".join(lines[:-1]) + b"\n",
+                 "append": data + lines[-1] + b"\n"}
+        for name, changed in edits.items():
+            with self.subTest(name):
+                (self.dir / "model.jsonl").write_bytes(changed)
+                found = self.differences()
+                self.assertTrue(found, name)
+                self.assertTrue(all(line.startswith("the model log model.jsonl") for line in found), found)
+
+    def test_a_log_run_json_pins_no_chain_of_is_a_difference(self):
+        write_run(self.dir, record())
+        self.assertEqual(model_log_differences(read_run(self.dir)), ["run.json pins no chain of the model log model.jsonl"])
+
+    def test_a_missing_log_is_a_difference(self):
+        (self.dir / "model.jsonl").unlink()
+        self.assertIn("cannot be read", self.differences()[0])
+
+    def test_a_bad_gateway_field_is_named(self):
+        for field, value in [("gateway.records", dict(self.pinned, records=-1)), ("gateway.sha256", dict(self.pinned, sha256="x")),
+                             ("gateway.log", dict(self.pinned, log="../elsewhere.jsonl")), ("gateway", [1])]:
+            with self.subTest(field):
+                self.assertRefused(json.dumps({"format": FORMAT, **record(gateway=value)}), f"field '{field}'")
 
 
 if __name__ == "__main__":

@@ -441,6 +441,38 @@ class LogChainTest(unittest.TestCase):
         self.assertNotEqual(torn.sha256, log_chain(self.LOG + b'{"event"\n').sha256)
         self.assertEqual(log_chain(b"").to_dict(), {"records": 0, "sha256": CHAIN_START, "torn": False})
 
+    def test_the_lock_logs_chain_is_the_model_logs(self):
+        # One rule, written once (anachron.core.chain), pins both the lock's log and the model gateway's:
+        # the same lines give the same digest, which is the rule written out here by hand.
+        import hashlib
+        import tempfile
+        from pathlib import Path
+
+        from anachron.core import chain
+        from anachron.timelock.events import log_chain
+
+        def by_hand(data: bytes) -> str:
+            link = bytes(32)
+            lines = data.split(b"\n")
+            tail = lines.pop()
+            for line in lines:
+                link = hashlib.sha256(link + line + b"\n").digest()
+            return hashlib.sha256(link + tail).hexdigest() if tail else link.hex()
+
+        with tempfile.TemporaryDirectory() as tmp:
+            writer = chain.ChainWriter(Path(tmp) / "model.jsonl")
+            for n in range(3):
+                writer.write({"n": n, "text": "line\u2028separator"})
+            written = writer.chain
+            writer.close()
+            model_log = (Path(tmp) / "model.jsonl").read_bytes()
+        for case, data in {"the lock's log": self.LOG, "a model log": model_log, "torn": self.LOG + b'{"event"',
+                           "empty": b"", "blank lines": b"\n\n"}.items():
+            with self.subTest(case):
+                self.assertEqual(log_chain(data), chain.log_chain(data))
+                self.assertEqual(log_chain(data).sha256, by_hand(data))
+        self.assertEqual(log_chain(model_log), written)
+
 
 class WithoutTheSdkTest(unittest.TestCase):
     """The mcp extra is optional: nothing but `serve` needs it, and `serve` says how to get it."""
