@@ -1,6 +1,7 @@
 """A newcomer's walk through README.md and docs/: what the commands print where the docs do not
-show it byte for byte (the command list of ``anachron --help``, what ``report`` says it wrote)
-and the comparison table's warnings in the HTML page."""
+show it byte for byte (the command list of ``anachron --help``, what ``report`` says it wrote),
+the comparison table's warnings in the HTML page, and how the docs' shell blocks are split into the
+commands slow_readme_blocks.py runs."""
 
 import re
 import tempfile
@@ -11,6 +12,7 @@ from pathlib import Path
 from anachron.cli import build_parser
 from anachron.core import compare_modes
 from anachron.output.html.tables import comparison_table
+from tests.project.doc_commands import ROOT, block_commands, file_commands
 from tests.support import run_cli
 
 
@@ -296,3 +298,38 @@ class ComparisonTable(unittest.TestCase):
         self.assertTrue(figures)
         for row in figures:
             self.assertEqual(len(row), 3, row)
+
+
+class DocCommands(unittest.TestCase):
+    """tests/project/doc_commands.py: the commands a reader of a shell block would type."""
+
+    def texts(self, body: str) -> list[str]:
+        return [c.text for c in block_commands(body, "x.md", 1)]
+
+    def test_the_readme_s_two_main_commands_are_found(self):
+        texts = [c.text for c in file_commands(ROOT / "README.md")]
+        self.assertIn("python -m anachron demo", texts)
+        self.assertIn("python -m unittest discover -s tests", texts)
+
+    def test_a_console_block_runs_only_its_prompted_lines(self):
+        self.assertEqual(self.texts("$ anachron demo\nwrote demo/\n$ anachron score x.jsonl\n"),
+                         ["anachron demo", "anachron score x.jsonl"])
+
+    def test_a_continuation_joins_the_next_line(self):
+        body = "A=1 \\\n  anachron run \\\n    --out x   # why\nanachron score x\n"
+        self.assertEqual(self.texts(body), ["A=1 anachron run --out x", "anachron score x"])
+        self.assertEqual([c.line for c in block_commands(body, "x.md", 10)], [10, 13])
+
+    def test_comments_are_prose_but_a_quoted_hash_stays(self):
+        body = "# a note\nanachron bank run --system respect   # the oracle\necho 'a # b' x#y\n"
+        self.assertEqual(self.texts(body), ["anachron bank run --system respect", "echo 'a # b' x#y"])
+
+    def test_only_shell_blocks_are_read(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            page = Path(tmp, "docs", "p.md")
+            page.parent.mkdir()
+            page.write_text("```\nanachron synopsis LOG|DIR\n```\n\n```json\n{}\n```\n\n"
+                            "```console\n$ anachron demo\n```\n\n```bash\nanachron report r.jsonl\n```\n", encoding="utf-8")
+            found = file_commands(page, root=Path(tmp))
+        self.assertEqual([(c.where(), c.text) for c in found],
+                         [("docs/p.md:10", "anachron demo"), ("docs/p.md:14", "anachron report r.jsonl")])

@@ -14,8 +14,8 @@ By concern:
 - :mod:`.values`: one value read as a granule, :func:`parse_when`, by the
   date grammar (:mod:`anachron.core.grammar`; numeric day-month dates refused);
 - :mod:`.html_meta`: the HTML metadata scanner, :func:`html_dates`;
-- :mod:`.stamps`: modification stamps and copyright notices in visible text
-  (:func:`modification_stamp`, :func:`without_chrome`);
+- :mod:`.stamps`: modification stamps, statements of publication and copyright notices in
+  visible text (:func:`modification_stamp`, :func:`publication_statement`, :func:`without_chrome`);
 - :mod:`.record`: the :class:`Attribution` record, its status at T, :func:`evidence_of`.
 
 Pure: standard library only, no I/O, deterministic.  :func:`attribute`
@@ -29,7 +29,7 @@ never raises for a JSON-like entry; :func:`parse_when` raises
 
 from anachron.core.attribution.html_meta import HTML_SCAN_CHARS, MAX_TAG_CHARS, html_dates
 from anachron.core.attribution.record import GRANULARITIES, STATUSES, Attribution, SourceDate, conflict_evidence, evidence_of
-from anachron.core.attribution.stamps import STAMP_SCAN_CHARS, chrome_spans, modification_stamp, without_chrome
+from anachron.core.attribution.stamps import STAMP_SCAN_CHARS, chrome_spans, modification_stamp, publication_statement, without_chrome
 from anachron.core.attribution.sources import DATE_FIELDS, MODIFIED_FIELDS, attribute, url_path
 from anachron.core.attribution.values import PLAUSIBLE_YEARS, day_field, parse_when, read_day
 
@@ -52,6 +52,7 @@ __all__ = [
     "html_dates",
     "modification_stamp",
     "parse_when",
+    "publication_statement",
     "read_day",
     "url_path",
     "without_chrome",

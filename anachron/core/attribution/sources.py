@@ -1,4 +1,5 @@
-"""Which source dates an item, in order: fields, the URL path, a leading snippet date, HTML metadata, ``last_modified``.
+"""Which source dates an item, in order: fields, the URL path, a leading snippet date, HTML metadata,
+a statement of publication or update in the snippet or text, ``last_modified``.
 
 :func:`attribute` reads every source the item carries and keeps them all in
 ``Attribution.sources``; the first usable one dates the item (docs/dating.md,
@@ -19,7 +20,7 @@ from typing import Any
 from anachron.core.errors import AnachronError, describe
 from anachron.core.attribution.html_meta import HTML_MODIFIED, HTML_PUBLISHED, html_dates
 from anachron.core.attribution.record import Attribution, SourceDate
-from anachron.core.attribution.stamps import modification_stamp
+from anachron.core.attribution.stamps import modification_stamp, publication_statement
 from anachron.core.attribution.values import (
     AGO, Contradiction, FLAGS, MONTH_WRITTEN, PLAUSIBLE_YEARS, WEEKDAY_WRITTEN, check_now, day_granule, month_granule, read_value, shown,
 )
@@ -212,6 +213,25 @@ def _from_html(metadata: Mapping[str, object], now, problems: list[str], out: li
                 out.append(found)
 
 
+def _from_statement(entry: Mapping[str, Any]) -> SourceDate | None:
+    """The latest publication or update the snippet or text states of the page itself
+    (:func:`.stamps.publication_statement`: "published in June 2023", "last updated: March 3, 2023").
+
+    A page that says it was published or updated after T is post-T whatever its other sources
+    say: as a source, it makes the lock withhold the item and the scorer record a date conflict.
+    """
+    best: SourceDate | None = None
+    for name in ("snippet", "text"):
+        value = entry.get(name)
+        found = publication_statement(value) if isinstance(value, str) and value else None
+        if found is None:
+            continue
+        first, last, granularity = read_value(found[0], None)  # read once already: it reads
+        if best is None or first > best.first:
+            best = SourceDate(f"{name} statement", found[1], first, last, granularity)
+    return best
+
+
 # --- modification dates -------------------------------------------------------------
 
 
@@ -264,7 +284,8 @@ def attribute(entry: Mapping[str, Any], *, now: _dt.datetime | None = None) -> A
 
     Order: the fields of :data:`DATE_FIELDS` but ``last_modified``; the URL
     path (its first plausible date); a leading date in ``snippet``; HTML
-    metadata in ``text``; ``last_modified`` (a source only when no other one
+    metadata in ``text``; the latest publication or update the snippet or
+    text states of the page ("published in June 2023"); ``last_modified`` (a source only when no other one
     reads).  Every source that reads is in ``sources``, in that order; the
     first dates the item.  A source that contradicts itself (``Wed, 3 Jan
     2023``, a Tuesday) is in ``sources`` too, and leaves the item undated
@@ -295,6 +316,9 @@ def attribute(entry: Mapping[str, Any], *, now: _dt.datetime | None = None) -> A
             sources.append(found)
     metadata = _html_metadata(entry, problems) if "text" in entry else {}
     _from_html(metadata, now, problems, sources)
+    stated = _from_statement(entry)
+    if stated is not None:
+        sources.append(stated)
     found = contradicted = None
     for source in sources:  # one pass: the first usable source, and any contradiction
         if source.contradiction is not None:

@@ -47,7 +47,7 @@ from anachron.core.errors import AnachronError
 from anachron.core.grammar.calendar_words import MONTH, WEEKDAY
 from anachron.core.attribution.values import FLAGS, read_value
 
-__all__ = ["BANNER_CHARS", "STAMP_SCAN_CHARS", "chrome_spans", "modification_stamp", "without_chrome"]
+__all__ = ["BANNER_CHARS", "STAMP_SCAN_CHARS", "chrome_spans", "modification_stamp", "publication_statement", "without_chrome"]
 
 STAMP_SCAN_CHARS = 256 * 1024
 BANNER_CHARS = 300  # where a render banner may start: a page's top
@@ -117,6 +117,51 @@ def _day(raw: str) -> _dt.date | None:
     except AnachronError:
         return None
     return first if granularity == "day" else None
+
+
+# A statement of the page's own publication or update: the phrase, then ``in``/``on`` and perhaps a
+# colon, then a day, a month, or (after ``in`` only) a year. The list is short on purpose.
+_STATED = re.compile(
+    r"\b(?P<phrase>(?:first |originally )?published|(?:last[ -])?updated)"
+    r"(?:[ \t]+(?P<prep>in|on))?[ \t]*:?[ \t]*"
+    rf"(?P<date>{_DAY}|(?:{MONTH})\.? [0-9]{{4}}|[0-9]{{4}}-[0-9]{{2}}|[0-9]{{4}})(?![0-9-])",
+    FLAGS,
+)
+# "The 2023 report was published in June 2023": a finite verb whose subject is not "this ..." or
+# "it" dates another document. A label ("Published: ...") or a participle ("a retrospective
+# published in June 2023") has no such verb before it and counts.
+_AUXILIARY_BEFORE = re.compile(r"\b(?:was|were|is|are|been|be|being|has|have|had|will|to)[ \t]+$", FLAGS)
+_ITSELF_BEFORE = re.compile(r"\b(?:this|it)\b(?:[ \t]+[\w-]+){0,3}?[ \t]+(?:was|is|has been|had been)[ \t]+$", FLAGS)
+_LOOKBEHIND_CHARS = 64
+
+
+def publication_statement(text: str) -> tuple[str, str] | None:
+    """The latest publication or update the page states of itself, as ``(date text, statement as
+    written)``; ``None`` without one. The date is read by the caller (the one date grammar).
+
+    >>> publication_statement("Jan 2, 2020 — a retrospective published in June 2023")
+    ('June 2023', 'published in June 2023')
+    >>> publication_statement("The 2023 report was published in June 2023.") is None
+    True
+    >>> publication_statement("This article was first published on 2023-06-04; last updated: March 3, 2024")
+    ('March 3, 2024', 'last updated: March 3, 2024')
+    """
+    visible = _visible(text)
+    best: tuple[_dt.date, str, str] | None = None
+    for m in _STATED.finditer(visible):
+        raw = m.group("date")
+        if len(raw) == 4 and m.group("prep") != "in":
+            continue  # "updated 2024 guidance": a bare year only after "in"
+        before = visible[max(0, m.start() - _LOOKBEHIND_CHARS):m.start()]
+        if _AUXILIARY_BEFORE.search(before) and not _ITSELF_BEFORE.search(before):
+            continue
+        try:
+            first = read_value(raw, None)[0]
+        except AnachronError:
+            continue  # an impossible day is no statement; the caller never sees it
+        if best is None or first > best[0]:
+            best = (first, raw, " ".join(m.group(0).split()))
+    return (best[1], best[2]) if best is not None else None
 
 
 def modification_stamp(text: str) -> tuple[_dt.date, str] | None:

@@ -810,7 +810,10 @@ class HtmlTest(unittest.TestCase):
         self.assertEqual(a.problems, ("html article:published_time: empty value",))
 
     def test_plain_text_is_not_html(self):
-        self.assertIsNone(self.dated("Published: February 9, 2023. Cygnus Robotics said ...").first)
+        self.assertIsNone(self.dated("February 9, 2023. Cygnus Robotics said ...").first)
+        # a stated publication in plain text is a source, but a statement, not HTML metadata
+        a = self.dated("Published: February 9, 2023. Cygnus Robotics said ...")
+        self.assertEqual([s.source for s in a.sources], ["text statement"])
 
     def test_text_that_is_not_text(self):
         a = attribute({"text": {"html": FETCHED_PAGE}})
