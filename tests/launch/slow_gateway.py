@@ -99,6 +99,12 @@ class GatewayServer(unittest.TestCase):
         self.tmp = Path(tempfile.mkdtemp())
         self.addCleanup(shutil.rmtree, self.tmp, True)
 
+    def wait_for_refusal(self, stopped: list[str]) -> None:
+        """The gateway reports a refusal after it has answered the harness: wait for it (up to 10 s)."""
+        deadline = time.monotonic() + 10
+        while not stopped and time.monotonic() < deadline:
+            time.sleep(0.01)
+
     def gateway(self, harness: str, upstream: Recorder, path: str = "") -> tuple[Gateway, list[str]]:
         stopped: list[str] = []
         gateway = Gateway(harness, upstream.url + path, self.tmp, on_refusal=stopped.append).start()
@@ -114,6 +120,7 @@ class GatewayServer(unittest.TestCase):
         self.assertEqual(status, 400)
         self.assertIn("'web_search' (a hosted tool)", json.loads(data)["error"]["message"])
         self.assertEqual(upstream.requests, [])
+        self.wait_for_refusal(stopped)
         self.assertEqual(len(stopped), 1)
         self.assertIn("'web_search'", stopped[0])
         self.assertEqual(gateway.verdict, stopped[0])
@@ -133,6 +140,7 @@ class GatewayServer(unittest.TestCase):
         self.assertEqual(status, 400)
         self.assertEqual(json.loads(data)["type"], "error")
         self.assertEqual(upstream.requests, [])
+        self.wait_for_refusal(stopped)
         self.assertIn("'web_search'", stopped[0])
 
     def test_a_streamed_answer_is_relayed_and_logged(self):

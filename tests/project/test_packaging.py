@@ -31,6 +31,12 @@ class PyprojectTest(unittest.TestCase):
         (tested,) = [r for r in self.config["project"]["optional-dependencies"]["test"] if r.startswith("setuptools")]
         self.assertEqual(tested, setuptools)  # the slow test builds without isolation, with the test extra's
 
+    def test_every_package_of_the_source_is_listed(self):
+        # a package missing from the list is left out of the wheel, silently (an import error for users)
+        listed = set(self.config["tool"]["setuptools"]["packages"])
+        found = {".".join(p.parent.relative_to(ROOT).parts) for p in (ROOT / "anachron").rglob("__init__.py")}
+        self.assertEqual(sorted(found - listed), [])
+
     def test_every_corpus_folder_of_files_is_a_listed_package_shipping_each_file(self):
         tool = self.config["tool"]["setuptools"]
         self.assertEqual(tool["package-dir"], {"anachron.corpus": "corpus"})
