@@ -79,6 +79,7 @@ __all__ = [
     "audit",
     "call_breaches",
     "lock_tool",
+    "lock_tool_names",
     "network_evidence",
     "run_status",
     "stored_status",
@@ -304,6 +305,20 @@ def lock_tool(name: str) -> str:
     if "__" not in name and name.startswith("mcp_"):
         return name.rsplit("_", 1)[-1]
     return name.rsplit("__", 1)[-1]
+
+
+def lock_tool_names(server: str, tools: Iterable[str] = ("search", "fetch")) -> tuple[str, ...]:
+    """Every name a harness gives the *tools* of MCP server *server*: the one rule the importers,
+    the launcher's guard and the seal audit share.
+
+    ``mcp__SERVER__TOOL`` (Claude Code; Codex's namespace ``mcp__SERVER`` with tool ``TOOL``, the
+    route of its ``tool_search`` to deferred tools, read as that name), ``SERVER__TOOL`` (Codex's
+    ``codex exec --json`` and rollout function names) and ``mcp_SERVER_TOOL`` (Gemini CLI 0.46 on).
+
+    >>> lock_tool_names("lock", ("search",))
+    ('mcp__lock__search', 'lock__search', 'mcp_lock_search')
+    """
+    return tuple(name for tool in tools for name in (f"mcp__{server}__{tool}", f"{server}__{tool}", f"mcp_{server}_{tool}"))
 
 
 def _record_key(record: LockCall) -> tuple[Any, ...]:

@@ -102,6 +102,8 @@ def _search_items(tool_result: Any, corpus: Any) -> list[Any] | None:
 
 def _resolve(session: Session, entry: dict[str, Any], block: Mapping[str, Any], structured: Any, corpus: Any) -> None:
     text = text_of(block.get("content"))
+    if session.lock_result(entry, text):
+        return  # the time lock's own rendering, read by its own format
     session.receipt(entry, text)  # an MCP time lock's result begins with its receipt
     if block.get("is_error") is True:
         session.errored(entry, text)  # a partial page or a list of links is read whatever the status says

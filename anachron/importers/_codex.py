@@ -24,8 +24,19 @@ session's ``id``):
   an ``error`` call;
 - an assistant ``message``'s ``output_text`` is the answer (the latest wins).
 
+- ``tool_search_call`` / ``tool_search_output`` (paired by ``call_id``; the
+  server's, with none, in order): Codex's route to deferred MCP tools, a
+  search of its tool catalogue: a local call ``tool_search``, never
+  retrieval.  The tool it loads is then called as a ``function_call`` with
+  ``namespace`` ``mcp__SERVER`` and ``name`` ``TOOL``, read as the tool
+  ``mcp__SERVER__TOOL``;
+- a result of the time lock (it begins with the lock's receipt) is read by
+  the lock's own format (:func:`anachron.timelock.render.parse_rendered`).
+
 ``event_msg`` lines mirror the items for the terminal and are not read;
-``turn_context`` and ``compacted`` hold no call.  ``codex exec --json``
+``turn_context`` and ``compacted`` hold no call, and the bookkeeping lines
+``token_usage_record`` (a response's token counts) and ``world_state`` (a
+snapshot of the session's state) are skipped without a warning.  ``codex exec --json``
 events: ``thread.started`` names the id; each ``item.completed`` (an
 ``item.started`` with no completion is ``unrecorded``) of type
 ``command_execution`` (tool ``shell``, ``command``, ``aggregated_output``,
@@ -58,6 +69,8 @@ FORMAT = "codex"
 CAUSE = ("Codex logs a web search's query but not its results, and a call cut off by the session's end has no output "
          "(their results are unknown: pass a search tool through MCP to have its results logged)")
 _ENVELOPES = frozenset({"session_meta", "response_item", "event_msg", "turn_context", "compacted"})
+# Rollout lines of bookkeeping, never a call: a response's token counts, the session's state snapshot.
+_BOOKKEEPING = frozenset({"token_usage_record", "world_state"})
 _NOT_CALLS = frozenset({"reasoning", "ghost_snapshot", "compaction", "compaction_summary", "other"})
 _EXEC_NOT_CALLS = frozenset({"reasoning", "plan", "file_change", "todo_list", "error", "collab_tool_call"})
 _EXEC_EVENTS = frozenset({"turn.started", "turn.completed", "turn.failed", "item.updated", "item.plan.delta",
@@ -67,7 +80,8 @@ SHELLS = frozenset({"shell", "container.exec", "shell_command", "exec_command"})
 # plans, images.  The shells are judged by their command; web_search retrieves.
 # The header lines Codex writes before a shell command's output (codex-rs/core's exec output formats).
 _HEADER = re.compile(r"(?:Exit code|Process exited|Wall time|Chunk ID|Original token count|Process running|Total output lines)\b")
-LOCAL_TOOLS = frozenset({"apply_patch", "update_plan", "read_file", "list_dir", "grep_files", "view_image"})
+LOCAL_TOOLS = frozenset({"apply_patch", "update_plan", "read_file", "list_dir", "grep_files", "view_image",
+                         "tool_search"})  # tool_search: the route to deferred tools (a catalogue search, no retrieval)
 
 
 def shell_command(name: str, arguments: Any) -> str | None:
@@ -107,6 +121,7 @@ class _Reader:
     def __init__(self, where: str, options: Options) -> None:
         self.session, self.gaps = Session(where, FORMAT, options.corpus), Gaps(CAUSE, LOCAL_TOOLS)
         self.pending: dict[str, dict[str, Any]] = {}
+        self.searches: list[dict[str, Any]] = []  # tool_search calls with no call_id (run by the server), awaiting output
         self.own: str | None = None
 
     def item(self, item: Mapping[str, Any], at: str, time: Any) -> None:
@@ -116,6 +131,9 @@ class _Reader:
             name = item.get("name")
             if not isinstance(name, str) or not name:
                 raise AnachronError(f"{at}: name is {describe(name)}, expected the tool's name")
+            namespace = item.get("namespace")
+            if isinstance(namespace, str) and namespace:
+                name = f"{namespace.rstrip('_')}__{name}"  # namespace mcp__lock, tool search: mcp__lock__search
             ident = _id(item, at)
             arguments = parse_arguments(item.get("arguments")) if kind == "function_call" else item.get("input")
             awaiting(self.pending, ident, at)[ident] = session.call(
@@ -137,6 +155,20 @@ class _Reader:
                 self.shell_result(entry, shell_output(output if isinstance(output, str) else text_of(output)))
             else:
                 session.result(entry, output if isinstance(output, str) else text_of(output))
+        elif kind == "tool_search_call":
+            ident = item.get("call_id") if isinstance(item.get("call_id"), str) and item["call_id"] else None
+            entry = session.call("tool_search", parse_arguments(item.get("arguments")), call_id=ident, time=time)
+            if ident is None:
+                self.searches.append(entry)
+            else:
+                awaiting(self.pending, ident, at)[ident] = entry
+        elif kind == "tool_search_output":
+            ident = item.get("call_id") if isinstance(item.get("call_id"), str) and item["call_id"] else None
+            entry = self.pending.pop(ident, None) if ident is not None else self.searches.pop(0) if self.searches else None
+            if entry is None:
+                self.gaps.skip(f"{kind} without its call")
+            else:
+                session.ok(entry, [])  # the tools it loaded, not items: nothing retrieved
         elif kind == "web_search_call":
             action = item.get("action") if isinstance(item.get("action"), dict) else {}
             query = action.get("query") if isinstance(action.get("query"), str) else None
@@ -216,7 +248,10 @@ class _Reader:
         elif isinstance(item.get("result"), dict):
             result = item["result"]
             structured = result.get("structured_content")
-            session.result(entry, structured if structured is not None else text_of(result.get("content") or []))
+            text = text_of(result.get("content") or [])
+            # The lock's text is read by its own format (ids, dates); its structured twin is not a search API's list.
+            if not session.lock_result(entry, text):
+                session.result(entry, structured if structured is not None else text)
         # else: completed, but the log holds no result: the call stays unrecorded (never a clean, empty result)
 
 
@@ -227,6 +262,8 @@ def session(where: str, lines: list[tuple[str, Any]], options: Options) -> tuple
         line = expect_object(raw, at, "a line")
         first = line if first is None else first
         kind = line.get("type")
+        if kind in _BOOKKEEPING:
+            continue
         if "payload" in line and kind in _ENVELOPES:
             payload = expect_object(line["payload"], at, "field 'payload'")
             if kind == "session_meta" and isinstance(payload.get("id"), str):

@@ -20,7 +20,7 @@ from anachron.core.dates import format_date, iso_moment, parse_date
 from anachron.core.seal import SHELL_TOOLS, lock_tool, network_evidence
 from anachron.core.errors import AnachronError, describe
 from anachron.core.jsonio import Record, json_or_none, parse_json, read_text
-from anachron.importers._results import fetch_item, result_items, text_items, text_of
+from anachron.importers._results import MAX_SNIPPET, MAX_TEXT, fetch_item, result_items, text_items, text_of
 
 QUERY_ARGUMENTS = ("query", "q", "search_query")
 URL_ARGUMENTS = ("url", "id_or_url", "link")
@@ -284,6 +284,7 @@ class Session:
         self.answer: str | None = None
         self.citations: list[str] = []
         self.unknown: dict[tuple[str, bool], list[str]] = {}  # (type, read as a call) -> where each was
+        self.notes: list[str] = []  # warnings of the record beyond unknown types
 
     def call(
         self,
@@ -325,6 +326,54 @@ class Session:
         if match is not None and match.group(1) == lock_tool(entry["tool"]):
             entry["receipt"] = int(match.group(2))
 
+    def lock_result(self, entry: dict[str, Any], value: Any) -> bool:
+        """Read a result that begins with the lock's receipt for the call's own tool by the lock's
+        own format (:func:`anachron.timelock.render.parse_rendered`): the items it showed, with
+        their ids and the dates shown, so no corpus is needed to score them.  A result that cannot
+        be read whole (cut short, edited) leaves the call ``unrecorded``, with a warning: never an
+        empty result.  Returns whether *value* was the lock's (else the generic rule reads it)."""
+        text = value if isinstance(value, str) else text_of(value) if isinstance(value, list) else ""
+        match = RECEIPT.match(text)
+        if match is None or match.group(1) != lock_tool(entry["tool"]):
+            return False
+        # Imported here: the time lock's package is loaded only for a log that holds its results.
+        from anachron.timelock.render import parse_rendered
+
+        try:
+            rendered = parse_rendered(text)
+        except AnachronError as exc:
+            for key in ("returned", "error"):
+                entry.pop(key, None)
+            entry["status"] = "unrecorded"
+            entry["receipt"] = int(match.group(2))  # still the record it claims: the audit pairs it with that one only
+            self.notes.append(f"call #{self.calls.index(entry) + 1} ({entry['tool']}): its result begins with the time "
+                              f"lock's receipt but {exc} (unrecorded: the items it showed are unknown)")
+            return True
+        entry["receipt"] = rendered.seq
+        if rendered.error is not None:
+            self.failed(entry, rendered.error)
+        else:
+            self.ok(entry, self.shown_items(rendered))
+        return True
+
+    def shown_items(self, rendered: Any) -> list[Any]:
+        """The items of a lock's rendered result (:class:`anachron.timelock.render.Rendered`): a corpus item by its id when ``--corpus`` holds it
+        (its true date and labels), else inline, dated as shown (a hidden date: undated)."""
+        items: list[Any] = []
+        for shown in rendered.items:
+            if self.corpus is not None and shown.id in self.corpus.items:
+                items.append(shown.id)
+                continue
+            item: dict[str, Any] = {"id": shown.id, "title": shown.title[:MAX_SNIPPET]}
+            if rendered.tool == "fetch":
+                item["text"] = shown.text[:MAX_TEXT]
+            else:
+                item["snippet"] = shown.text[:MAX_SNIPPET]
+            if shown.date is not None:
+                item["published"] = shown.date
+            items.append(item)
+        return items
+
     def ok(self, entry: dict[str, Any], returned: list[Any]) -> None:
         entry["status"] = "ok"
         entry.pop("error", None)
@@ -348,6 +397,8 @@ class Session:
         if not isinstance(message, str):
             self.failed(entry, message)
             return
+        if self.lock_result(entry, message):
+            return
         url = entry.get("target")
         if _is_fetch(entry["tool"]) and isinstance(url, str):
             shown = [fetch_item(url, message, self.corpus)] if _more_than_a_message(message) else []
@@ -361,6 +412,8 @@ class Session:
 
     def result(self, entry: dict[str, Any], value: Any) -> None:
         """An ok call's result, by the one rule of :mod:`._results`; a fetch gives its one item."""
+        if self.lock_result(entry, value):
+            return
         self.receipt(entry, value)
         url = entry.get("target")
         if _is_fetch(entry["tool"]) and isinstance(url, str):
@@ -435,7 +488,7 @@ class Session:
         if self.answer is not None:
             record["answer"] = self.answer
             record["citations"] = self.citations
-        warnings = self.warnings()
+        warnings = self.warnings() + self.notes
         if not self.calls and self.answer is not None:
             warnings.append(NO_TOOL_CALL)
         if warnings:

@@ -7,8 +7,10 @@ it runs ``anachron serve`` (its ``command`` and ``args`` hold ``anachron``
 followed by ``serve``, as in ``anachron serve ...`` or ``python -m anachron
 serve ...``) in the enforced mode (``--mode enforced``, serve's default: an
 ``unrestricted`` server filters nothing) with an ``--as-of DATE``.  Its two
-tools are then sealed under the names Claude Code gives MCP tools,
-``mcp__SERVER__search`` and ``mcp__SERVER__fetch``, and the declaration
+tools are then sealed under every name a harness gives them
+(:func:`anachron.core.seal.lock_tool_names`: ``mcp__SERVER__search`` in
+Claude Code, ``SERVER__search`` in Codex, ``mcp_SERVER_search`` in Gemini
+CLI; ``fetch`` likewise), and the declaration
 carries that date: the audit (:mod:`anachron.core.seal`) makes every call to
 them a breach in a sample whose T is before it.  Any other server is not a
 time lock, whatever it serves; a note says why.
@@ -28,7 +30,7 @@ from pathlib import PurePath
 from typing import Any, Mapping
 
 from anachron.core.dates import parse_date
-from anachron.core.seal import Declaration
+from anachron.core.seal import Declaration, lock_tool_names
 from anachron.core.errors import AnachronError, describe
 from anachron.core.jsonio import read_json
 
@@ -85,7 +87,7 @@ def seal_declaration(path: str | os.PathLike[str]) -> tuple[Declaration, tuple[s
             if "does not run `anachron serve`" not in why:
                 notes.append(f"{path}: {why}")
             continue
-        locked.update((f"mcp__{name}__{tool}", as_of) for tool in LOCK_TOOLS)
+        locked.update((tool, as_of) for tool in lock_tool_names(name, LOCK_TOOLS))
     if not locked:
         raise AnachronError(
             f"{path}: the configuration seals no tool ({'; '.join(reasons) or 'it names no server'}); "

@@ -64,6 +64,7 @@ class Gaps:
             entry.pop("returned", None)  # a local call gets returned=[] in record(); unrecorded shows nothing
         warnings = [f"{len(missing)} tool call(s) recorded no result: {self.cause}"] if missing else []
         warnings += [f"skipped {n} item(s) of unknown type {kind!r}" for kind, n in sorted(self.skipped.items())]
+        warnings += session.notes  # results of the time lock that could not be read
         if warnings:
             record["warnings"] = warnings
         return record

@@ -38,6 +38,7 @@ from anachron.core.chain import ChainWriter, LogChain
 from anachron.core.errors import AnachronError
 from anachron.importers.run_dir import MODEL_LOG
 from anachron.launch.harnesses import GATEWAY_LOCAL, HARNESSES
+from anachron.core.seal import lock_tool_names
 from anachron.launch.lock import SERVER, TOOLS
 
 # Per harness: the API its requests speak, the variable naming its endpoint, and the vendor's public one.
@@ -61,7 +62,7 @@ HOP = frozenset({"connection", "keep-alive", "proxy-connection", "transfer-encod
 def allowed_tools(harness: str) -> frozenset[str]:
     """The tool names a request of *harness* may offer: the lock's (by every name the harness gives
     them) and the harness's own tools that never leave its process."""
-    names = {f"mcp__{SERVER}__{tool}" for tool in TOOLS}
+    names = set(lock_tool_names(SERVER, TOOLS))
     if harness in HARNESSES:
         names |= set(HARNESSES[harness].lock_names)
     return frozenset(names | GATEWAY_LOCAL.get(harness, frozenset()))

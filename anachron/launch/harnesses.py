@@ -29,6 +29,7 @@ from pathlib import Path
 from typing import Any, Mapping, Sequence
 
 from anachron.core.jsonio import dump_json
+from anachron.core.seal import lock_tool_names
 from anachron.launch.lock import SERVER, TOOLS, Lock, child_env, mcp_config
 
 # The MCP configuration Claude Code is given (the relay); mcp.json is the lock's own, which the audit reads.
@@ -124,7 +125,7 @@ class Harness:
     executable = ""
     package = ""  # the npm package that installs the executable
     log_format = ""
-    lock_names: tuple[str, ...] = ()  # the names its log gives the lock's tools, beyond mcp__lock__*
+    lock_names: tuple[str, ...] = ()  # the names its log gives the lock's tools beyond lock_tool_names(SERVER)
 
     def prepare(self, entry: Mapping[str, Any], rundir: Path, model: str | None, max_turns: int | None) -> Prepared:
         """The command line, environment and files that give the harness *entry* (the relay to the
@@ -146,7 +147,7 @@ class Harness:
         return None
 
     def is_lock(self, tool: str) -> bool:
-        return tool in self.lock_names or tool in {f"mcp__{SERVER}__{name}" for name in TOOLS}
+        return tool in self.lock_names or tool in lock_tool_names(SERVER, TOOLS)
 
     def reported_version(self, event: Mapping[str, Any]) -> str | None:
         """The version the init event reports, if any."""
@@ -265,7 +266,6 @@ class Codex(Harness):
     executable = "codex"
     package = "@openai/codex"
     log_format = "codex"
-    lock_names = tuple(f"{SERVER}__{tool}" for tool in TOOLS)  # the codex importer's SERVER__TOOL
 
     def prepare(self, entry, rundir, model, max_turns):
         key = f"mcp_servers.{SERVER}"
@@ -318,7 +318,7 @@ class GeminiCli(Harness):
     log_format = "gemini-cli"
     # Gemini CLI named an MCP tool by its own name (or SERVER__TOOL when two servers clash); since 0.46 it is
     # mcp_SERVER_TOOL (auth0/auth0-evals#46 reads it from the bundle's generateValidName).
-    lock_names = (*TOOLS, *(f"{SERVER}__{tool}" for tool in TOOLS), *(f"mcp_{SERVER}_{tool}" for tool in TOOLS))
+    lock_names = TOOLS  # its names before 0.46 (SERVER__TOOL and mcp_SERVER_TOOL are lock_tool_names')
 
     def prepare(self, entry, rundir, model, max_turns):
         settings = {

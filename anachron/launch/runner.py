@@ -42,6 +42,7 @@ from anachron import __version__
 from anachron.core.dates import format_date, known_at
 from anachron.core.errors import AnachronError
 from anachron.core.atomic import write_atomic
+from anachron.core.seal import lock_tool_names
 from anachron.importers.run_dir import write_run
 from anachron.launch.harnesses import (HARNESSES, LOOPS, Check, ClaudeCode, DuplicateKey, Harness, Prepared, guard_breach,
                                        lock_config_text, read_event, version_of, version_warning)
@@ -557,7 +558,7 @@ def audit_run(rundir: Path, as_of: _dt.date, corpus_spec: str | None, tools: Ite
 
 def sealed_tools(harness: Harness | None) -> list[str]:
     """The lock's tools by every name the run's log may give them: ``mcp__lock__*`` and the harness's own."""
-    return sorted({f"mcp__{SERVER}__{tool}" for tool in TOOLS} | set(harness.lock_names if harness is not None else ()))
+    return sorted(set(lock_tool_names(SERVER, TOOLS)) | set(harness.lock_names if harness is not None else ()))
 
 
 def _installed(spec: RunSpec) -> None:

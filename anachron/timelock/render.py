@@ -8,6 +8,11 @@ true date), and the last line is the budget that remains.
 
 A refusal never tells the agent why an item was withheld: a post-T id and
 an unknown id get the same answer.
+
+:func:`parse_rendered` inverts :func:`render`: an importer reads the lock's
+result from a harness's transcript with it, so the items a call showed are
+known without the corpus.  It reads a whole rendering or nothing: a cut or
+edited text is refused, never read as showing less.
 """
 
 from __future__ import annotations
@@ -20,7 +25,7 @@ from typing import Any, Iterable, Mapping, Sequence
 from anachron.core import Corpus, Item
 from anachron.core.errors import AnachronError
 
-__all__ = ["SNIPPET", "DatePresentation", "budget_line", "render", "snippet"]
+__all__ = ["SNIPPET", "DatePresentation", "Rendered", "Shown", "budget_line", "parse_rendered", "render", "snippet"]
 
 SNIPPET = 280  # characters of a search result's text
 _SHIFT = re.compile(r"shift:([+-])([0-9]{1,7})")
@@ -147,3 +152,111 @@ def render(
         lines.append(f"  title: {one_line(r['title'])}")
         lines.append(f"  snippet: {r['text']}")
     return "\n".join(lines) + tail
+
+
+_RECEIPT = re.compile(r"(search|fetch) #([1-9][0-9]{0,17}): ")
+_TAIL = "\n\nBudget remaining: "
+_BUDGET = re.compile(r"Budget remaining: [a-z_]+ (?:unlimited|[0-9]+ of [0-9]+)(?:, [a-z_]+ (?:unlimited|[0-9]+ of [0-9]+))*\.")
+_COUNT = re.compile(r'([1-9][0-9]*) (results?) for "(.*)"')
+_NONE = re.compile(r'no results for "(.*)"')
+_DAY = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}")
+
+
+@dataclass(frozen=True)
+class Shown:
+    """One item as a rendering showed it: *date* is the date shown (``None``: none shown, or
+    ``date: unknown`` when *undated*); *text* is a search's snippet or a fetch's document."""
+
+    id: str
+    date: str | None
+    undated: bool
+    title: str
+    text: str
+
+
+@dataclass(frozen=True)
+class Rendered:
+    """What one rendered result says: its receipt (*tool*, *seq*), the items shown, the error, the budget line."""
+
+    tool: str
+    seq: int
+    items: tuple[Shown, ...]
+    error: str | None
+    budget: str
+
+
+def _unreadable(why: str) -> AnachronError:
+    return AnachronError(f"not a whole result of the time lock: {why}")
+
+
+def _dated(lines: list[str], indent: str) -> tuple[str | None, bool, list[str]]:
+    """(the date shown, undated, the lines after it) of an item's optional ``date:`` line."""
+    if lines and lines[0].startswith(indent + "date: "):
+        value = lines[0][len(indent) + 6:]
+        if value == "unknown":
+            return None, True, lines[1:]
+        if _DAY.fullmatch(value) is None:
+            raise _unreadable(f"date {value!r} is not a YYYY-MM-DD date")
+        return value, False, lines[1:]
+    return None, False, lines
+
+
+def _field(lines: list[str], name: str) -> tuple[str, list[str]]:
+    if not lines or not lines[0].startswith(name):
+        raise _unreadable(f"expected {name.strip()!r}, got {lines[0][:40] if lines else 'the end'!r}")
+    return lines[0][len(name):], lines[1:]
+
+
+def parse_rendered(text: str) -> Rendered:
+    """The result :func:`render` wrote as *text*: its receipt, the items shown (ids, the dates
+    as presented, titles, snippets or the fetched document), its error, its budget line.
+
+    Raises :class:`AnachronError` when *text* is not one whole rendering: no receipt, no final
+    budget line (a harness cut the output), a line out of place, or a count that disagrees
+    with the items listed (an edited result).
+
+    >>> shown = parse_rendered(render("search", 2, "q", [{"id": "a", "title": "A", "published": "2022-01-03",
+    ...     "text": "s"}], {"search": {"limit": None, "remaining": None}}))
+    >>> shown.tool, shown.seq, [(i.id, i.date) for i in shown.items]
+    ('search', 2, [('a', '2022-01-03')])
+    """
+    if not isinstance(text, str):
+        raise _unreadable("not text")
+    at = text.rfind(_TAIL)
+    if at < 0 or _BUDGET.fullmatch(text[at + 2:]) is None:
+        raise _unreadable("no budget line at its end (cut short?)")
+    body, budget = text[:at], text[at + 2:]
+    receipt = _RECEIPT.match(body)
+    if receipt is None:
+        raise _unreadable("no receipt ('search #N:' or 'fetch #N:') at its start")
+    tool, seq, rest = receipt.group(1), int(receipt.group(2)), body[receipt.end():]
+    if rest.startswith("error: "):
+        return Rendered(tool, seq, (), rest[7:], budget)
+    if tool == "fetch":
+        header, blank, document = rest.partition("\n\n")
+        if not blank:
+            raise _unreadable("a fetch without the blank line that ends its header")
+        ident, *lines = header.split("\n")
+        date, undated, lines = _dated(lines, "")
+        title, lines = _field(lines, "title: ")
+        if lines or not ident.strip():
+            raise _unreadable("a fetch header out of shape")
+        return Rendered(tool, seq, (Shown(ident, date, undated, title, document),), None, budget)
+    first, *lines = rest.split("\n")
+    if _NONE.fullmatch(first) is not None and not lines:
+        return Rendered(tool, seq, (), None, budget)
+    count = _COUNT.fullmatch(first)
+    if count is None or (count.group(2) == "result") != (count.group(1) == "1"):
+        raise _unreadable(f"a search's first line out of shape: {first[:60]!r}")
+    items = []
+    while lines:
+        ident, lines = _field(lines, "- id: ")
+        if not ident.strip():
+            raise _unreadable("an item without an id")
+        date, undated, lines = _dated(lines, "  ")
+        title, lines = _field(lines, "  title: ")
+        shown, lines = _field(lines, "  snippet: ")
+        items.append(Shown(ident, date, undated, title, shown))
+    if len(items) != int(count.group(1)):
+        raise _unreadable(f"it says {count.group(1)} results and lists {len(items)}")
+    return Rendered(tool, seq, tuple(items), None, budget)

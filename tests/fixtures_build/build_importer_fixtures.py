@@ -26,6 +26,14 @@ OUT = Path(__file__).resolve().parent.parent / "data" / "importers"
 # The SDK versions the committed fixtures were built with: another version may serialise new
 # (null) fields, so tests compare bytes only under these and the imported traces otherwise.
 SDK_VERSIONS = {"openai": "3.57.0", "anthropic": "2.15.0"}
+# The time lock's results exactly as anachron.timelock.render.render writes them (tests/timelock/test_render_parse.py
+# holds them to it): the importers read them by the lock's own format.
+LOCK_SEARCH = ('search #1: 1 result for "cygnus robotics"\n- id: https://example.net/2022/11/01/cygnus-robotics-funding\n'
+               "  date: 2022-11-01\n  title: Cygnus Robotics raises funding\n  snippet: Cygnus Robotics raised a funding round.\n\n"
+               "Budget remaining: search 4 of 5, fetch 5 of 5, calls unlimited.")
+LOCK_FETCH = ("fetch #2: https://example.net/2022/11/01/cygnus-robotics-funding\ndate: 2022-11-01\n"
+              "title: Cygnus Robotics raises funding\n\nCygnus Robotics raised a funding round.\n\n\n"
+              "Budget remaining: search 4 of 5, fetch 4 of 5, calls unlimited.")
 
 
 def _jsonl(rows: list) -> str:
@@ -273,12 +281,7 @@ def claude_code() -> str:
         'Web search results for query: "cygnus robotics ipo 2023"\n\nLinks: ' + json.dumps(links, separators=(",", ":"))
         + "\n\nCygnus Robotics is a robot maker."
     )
-    timelock_text = (
-        "search #1: 1 result\n"
-        "id: https://example.net/2022/11/01/cygnus-robotics-funding\n"
-        "title: Cygnus Robotics raises funding\n"
-        "published: 2022-11-01\n"
-    )
+    timelock_text = LOCK_SEARCH
     rows = [
         {"type": "summary", "summary": "Cygnus Robotics IPO forecast", "leafUuid": "a9"},
         _record("user", "u1", None, "2025-06-01T10:00:00.000Z", {"role": "user", "content": "As of 2023-01-01, will Cygnus Robotics list by March 2023?"}),
@@ -318,8 +321,7 @@ def claude_code_sealed() -> str:
         record["sessionId"] = "0c2d7f4e-1b9a-4e8e-a3c5-6d7e8f9a0b12"
         return record
 
-    search = "search #1: 1 result\nid: https://example.net/2022/11/01/cygnus-robotics-funding\npublished: 2022-11-01\n"
-    fetch = "fetch #2: https://example.net/2022/11/01/cygnus-robotics-funding\nCygnus Robotics raised a funding round.\n"
+    search, fetch = LOCK_SEARCH, LOCK_FETCH
     tool = lambda ident, name, arguments: {"model": "claude-sonnet-4-5-20250929", "id": f"msg_{ident}", "type": "message", "role": "assistant",
                                              "content": [{"type": "tool_use", "id": ident, "name": name, "input": arguments}],
                                              "stop_reason": "tool_use", "stop_sequence": None, "usage": {"input_tokens": 1, "output_tokens": 1}}
@@ -465,7 +467,7 @@ def openai_responses_kinds() -> str:
     output = [
         {"type": "mcp_call", "id": "mcp_1", "server_label": "timelock", "name": "search", "status": "completed",
          "arguments": json.dumps({"query": "cygnus robotics"}),
-         "output": "search #1: 1 result\nid: https://example.net/2022/11/01/cygnus-robotics-funding\npublished: 2022-11-01\n"},
+         "output": LOCK_SEARCH},
         {"type": "mcp_call", "id": "mcp_2", "server_label": "browser", "name": "navigate", "status": "failed",
          "arguments": json.dumps({"url": "https://www.reuters.com/markets/cygnus-prices-ipo/"}), "error": {"type": "http_error", "code": 504, "message": "navigation timed out"}},
         {"type": "custom_tool_call", "id": "ctc_1", "call_id": "call_custom", "name": "sql", "input": "SELECT 1"},

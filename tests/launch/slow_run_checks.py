@@ -155,7 +155,9 @@ class ClaudeCodeFlags(LaunchCase):
         self.assertEqual(entry["type"], "stdio")
         self.assertIn("enforced", entry["args"])
         declared, notes = seal_declaration(out / "mcp.json")
-        self.assertEqual(set(declared), {"mcp__lock__search", "mcp__lock__fetch"})
+        # The lock's two tools under every harness's name of them (core.seal.lock_tool_names).
+        self.assertEqual(set(declared), {"mcp__lock__search", "mcp__lock__fetch", "lock__search", "lock__fetch",
+                                         "mcp_lock_search", "mcp_lock_fetch"})
         self.assertEqual(set(declared.lock_as_of.values()), {_dt.date(2023, 1, 1)})
         self.assertEqual(notes, ())
 

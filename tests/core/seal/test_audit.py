@@ -464,7 +464,10 @@ class SealCliTest(unittest.TestCase):
         from anachron.importers import sealed_tools_from
 
         declared = sealed_tools_from(path)
-        self.assertEqual(declared, frozenset({"mcp__timelock__search", "mcp__timelock__fetch", "mcp__lock2__search", "mcp__lock2__fetch"}))
+        # Every harness's name of each lock's tools: Claude Code's, Codex's, Gemini CLI's.
+        self.assertEqual(declared, frozenset({f"{prefix}{server}{sep}{tool}" for server in ("timelock", "lock2") for tool in ("search", "fetch")
+                                              for prefix, sep in (("mcp__", "__"), ("", "__"), ("mcp_", "_"))}))
+        self.assertEqual(str(declared.lock_as_of["mcp_lock2_fetch"]), "2022-06-01")
         self.assertEqual(str(declared.lock_as_of["mcp__lock2__fetch"]), "2022-06-01")
 
     def test_an_unrestricted_server_seals_nothing(self):
