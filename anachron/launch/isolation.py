@@ -92,14 +92,14 @@ def probe() -> Isolation | str:
     return "; ".join(reasons)
 
 
-def decide(no_isolation: bool, find: Callable[[], Isolation | str] = probe) -> Isolation | None:
+def decide(no_isolation: bool, find: Callable[[], Isolation | str] | None = None) -> Isolation | None:
     """The isolation of a run: None with *no_isolation*, else what *find* gives; a platform that cannot
     isolate refuses the run (an :class:`~anachron.core.errors.AnachronError`, one line)."""
     from anachron.core.errors import AnachronError
 
     if no_isolation:
         return None
-    found = find()
+    found = (find or probe)()  # looked up at the call: a test replaces the probe
     if isinstance(found, str):
         raise AnachronError(f"cannot isolate the harness's network ({found}): run it where network namespaces "
                             "are allowed, or give --no-isolation")
