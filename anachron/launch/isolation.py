@@ -162,8 +162,15 @@ class Bridge:
         self.socket_path = str(self._dir / "gateway.sock")
         self._done = threading.Event()
         self._listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-        self._listener.bind(self.socket_path)
-        self._listener.listen(16)
+        try:
+            self._listener.bind(self.socket_path)
+            self._listener.listen(16)
+        except OSError as exc:
+            from anachron.core.errors import AnachronError
+
+            self._listener.close()
+            shutil.rmtree(self._dir, ignore_errors=True)
+            raise AnachronError(f"cannot open the gateway's socket {self.socket_path}: {exc.strerror or exc}") from None
         self._thread = threading.Thread(target=_serve, args=(self._listener, self._connect, self._done.is_set), daemon=True)
         self._thread.start()
 

@@ -521,13 +521,15 @@ def _decide_isolation(spec: RunSpec) -> Any:
 
 
 def _isolated_argv(argv: list[str], outcome: _Outcome) -> list[str]:
+    import urllib.parse
+
     from anachron.launch.isolation import Bridge
 
     if outcome.isolation is None:
         return argv
     port = None
     if outcome.gateway is not None:
-        port = int(outcome.gateway.url.split("//", 1)[1].split("/", 1)[0].rsplit(":", 1)[1])
+        port = urllib.parse.urlsplit(outcome.gateway.url).port
         outcome.bridge = Bridge(port)
     return outcome.isolation.wrap(argv, port, outcome.bridge.socket_path if outcome.bridge is not None else None)
 
