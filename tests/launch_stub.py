@@ -13,7 +13,8 @@ call and result events.  ``{"$sleep": S}`` waits S seconds; ``{"$exit": N}`` exi
 writes TEXT's bytes N times as they are (a line that is not JSON, or too long); ``{"$spawn": S, "pidfile": F}``
 leaves a ``sleep S`` child running (its pid in F) when the stub exits; ``{"$setsid": S, "pidfile": F}`` the same
 in a session of its own, holding the stub's stdout open; ``{"$events": TEXT, "append": B}`` writes (or appends) TEXT
-to ``../lock-events.jsonl``, where a forger would put the lock's log; ``{"$kill_lock": true}`` kills the lock; ``{"$model": {"path", "body"}}`` POSTs *body* to
+to ``../lock-events.jsonl``, where a forger would put the lock's log; ``{"$kill_lock": true}`` kills the lock; ``{"$connect": PORT}`` tries a TCP connection to ``127.0.0.1:PORT``
+and logs whether it connected; ``{"$model": {"path", "body"}}`` POSTs *body* to
 the model's base URL as the launcher set it (Claude Code's ``ANTHROPIC_BASE_URL``, Gemini CLI's
 ``GOOGLE_GEMINI_BASE_URL``, Codex's provider ``base_url`` override), with ``$STUB_KEY`` as its key, and logs the status.  ``STUB_START_LOCK=0`` leaves the lock unstarted;
 ``STUB_HELP_TOOLS=0`` drops ``--tools`` from the help (an older Claude
@@ -24,6 +25,7 @@ from __future__ import annotations
 
 import json
 import os
+import socket
 import subprocess
 import sys
 import time
@@ -84,6 +86,16 @@ def _model(name: str, args: list[str], spec: dict) -> None:
         status = exc.code
     with open(os.environ["STUB_LOG"], "a", encoding="utf-8") as log:
         log.write(json.dumps({"name": name, "model_status": status}) + "\n")
+
+
+def _connect(name: str, port: int) -> None:
+    try:
+        with socket.create_connection(("127.0.0.1", port), timeout=5):
+            outcome = "connected"
+    except OSError as exc:
+        outcome = f"failed: {exc.strerror or exc}"
+    with open(os.environ["STUB_LOG"], "a", encoding="utf-8") as log:
+        log.write(json.dumps({"name": name, "connect": outcome}) + "\n")
 
 
 class Lock:
@@ -184,6 +196,8 @@ def main() -> int:
                 sys.stdout.buffer.flush()
             elif "$model" in event:
                 _model(name, args, event["$model"])
+            elif "$connect" in event:  # a TCP connection to 127.0.0.1:PORT, as a shell's curl would try; logged
+                _connect(name, int(event["$connect"]))
             elif "$kill_lock" in event:  # the lock dies mid-run
                 if lock is not None:
                     lock.process.kill()

@@ -40,6 +40,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--init-timeout", type=float, default=120.0, metavar="SECONDS",
                         help="how long the harness may take to send its init event (default: 120)")
     parser.add_argument("--timeout", type=float, metavar="SECONDS", help="stop the harness after this long (default: none)")
+    parser.add_argument("--no-isolation", action="store_true",
+                        help="claude-code, codex, gemini-cli: run the harness with this machine's network, not in a "
+                             "network namespace of its own (where the platform cannot isolate it; the verdict says so)")
     parser.epilog = examples(
         'python examples/stub_model.py --port 8765 --query "Aster Logistics revenue" --answer "Probability: 0.7" &',
         'echo "Will Aster Logistics beat its full-year guidance?" > prompt.txt',
@@ -57,7 +60,7 @@ def run(args: argparse.Namespace) -> int:
         harness=args.harness, as_of=args.as_of, prompt=Path(args.prompt), out=Path(args.out), corpus=args.corpus,
         lock_as_of=args.lock_as_of, model=args.model, budget=args.budget, k=args.k, base_url=args.base_url,
         max_turns=args.max_turns, executable=args.executable, startup_timeout=args.startup_timeout, init_timeout=args.init_timeout,
-        timeout=args.timeout, sample_id=args.sample_id,
+        timeout=args.timeout, sample_id=args.sample_id, no_isolation=args.no_isolation,
     )
     try:
         manifest = launch(spec, warn=lambda line: print(f"warning: {line}", file=sys.stderr))

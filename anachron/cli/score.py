@@ -99,6 +99,10 @@ def run_inputs(args: argparse.Namespace) -> argparse.Namespace:
     # The lock's log, transcript, configuration and model gateway's log against what run.json pins, and the
     # verdict the files give now: a difference breaches every sample.
     args.seal_tampered = _tampered(record)
+    if record.isolation is not None:  # the launcher ran the harness in a network namespace: its shells had no network
+        from anachron.core.seal import SHELL_TOOLS
+
+        args.isolated_shell = ",".join(SHELL_TOOLS)
     return args
 
 
@@ -110,7 +114,7 @@ def _tampered(record) -> list[str]:
 
     lines = proof_differences(record) + model_log_differences(record)
     now = audit_run(record.rundir, record.as_of, record.corpus_spec, record.sealed_tools, record.transcript,
-                    record.transcript_format)["status"]
+                    record.transcript_format, record.isolation is not None)["status"]
     if now != record.seal_status:
         lines.append(f"the files give the seal {now!r}; run.json recorded {record.seal_status!r}")
     return lines

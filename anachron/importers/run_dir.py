@@ -59,6 +59,9 @@ class RunRecord:
     # The model gateway's log as the launcher closed it ({"log", "records", "sha256"}); None: a run
     # recorded before the gateway (an optional field: such a run.json stays readable).
     gateway: Mapping[str, Any] | None = None
+    # How the harness's network was isolated (``"netns(unshare)"``); None: not at all, or a run recorded
+    # before the field (an optional field: such a run.json stays readable, and declares no shell isolated).
+    isolation: str | None = None
 
     @property
     def rundir(self) -> Path:
@@ -139,6 +142,7 @@ def _parse(path: Path, obj: Any) -> RunRecord:
         lock_log=lock_log,
         digests=dict(digests.obj),
         gateway=_gateway(f),
+        isolation=_optional_text(f, "isolation") if "isolation" in obj else None,
     )
 
 

@@ -86,6 +86,7 @@ class RunSpec:
     timeout: float | None = None
     sample_id: str | None = None
     max_line: int = 64 * 1024 * 1024  # bytes in one line of the harness's stream; a longer one stops the run
+    no_isolation: bool = False  # run a command-line harness with the machine's network (anachron.launch.isolation)
 
 
 class Refused(AnachronError):
@@ -178,6 +179,8 @@ class _Outcome:
         self.escaped = 0  # processes of the harness's marker killed after it left them behind
         self.gateway: Any = None  # the model gateway (anachron.launch.gateway.Gateway) the harness talks through
         self.halt: Callable[[], None] | None = None  # stops the harness (set once it runs): the gateway's refusal
+        self.isolation: Any = None  # the harness's network namespace (anachron.launch.isolation.Isolation), or None
+        self.bridge: Any = None  # the gateway's Unix socket the namespace reaches it through
 
 
 def _static_checks(spec: RunSpec, lock: Lock) -> list[Check]:
@@ -201,7 +204,7 @@ def _cli(spec: RunSpec, harness: Harness, host: LockHost, rundir: Path, prompt: 
         with open(rundir / STDERR, "w", encoding="utf-8") as errors, open(partial, "wb") as transcript:
             try:
                 process = subprocess.Popen(
-                    prepared.argv, cwd=rundir / "workspace", env=prepared.env, stdin=subprocess.PIPE,
+                    _isolated_argv(prepared.argv, outcome), cwd=rundir / "workspace", env=prepared.env, stdin=subprocess.PIPE,
                     stdout=subprocess.PIPE, stderr=errors,
                     start_new_session=True,
                 )
@@ -508,6 +511,46 @@ def _close_gateway(outcome: _Outcome) -> None:
 # --- end of the model gateway's wiring ---
 
 
+# --- The harness's network namespace (anachron/launch/isolation.py): decided before anything is
+# written, the harness's argv wrapped, the gateway reached through a Unix socket. ---
+
+
+def _decide_isolation(spec: RunSpec) -> Any:
+    from anachron.launch.isolation import decide
+
+    return decide(spec.no_isolation) if spec.harness in HARNESSES else None  # our loops run no shell
+
+
+def _isolated_argv(argv: list[str], outcome: _Outcome) -> list[str]:
+    import urllib.parse
+
+    from anachron.launch.isolation import Bridge
+
+    if outcome.isolation is None:
+        return argv
+    port = None
+    if outcome.gateway is not None:
+        port = urllib.parse.urlsplit(outcome.gateway.url).port
+        outcome.bridge = Bridge(port)
+    return outcome.isolation.wrap(argv, port, outcome.bridge.socket_path if outcome.bridge is not None else None)
+
+
+def _close_isolation(outcome: _Outcome) -> None:
+    if outcome.bridge is not None:
+        outcome.bridge.close()
+
+
+def _isolation_fields(spec: RunSpec, outcome: _Outcome) -> dict[str, Any]:
+    """``run.json``'s ``isolation``, and what the seal rests on (command-line harnesses only)."""
+    from anachron.launch.isolation import assumption, record
+
+    return {"isolation": record(outcome.isolation),
+            "assumes": assumption(outcome.isolation) if spec.harness in HARNESSES else None}
+
+
+# --- end of the network namespace ---
+
+
 def endpoint_of(spec: RunSpec) -> str:
     """The loop's base URL (``--base-url``, else ``$OPENAI_BASE_URL``); an error without one or a model."""
     base = spec.base_url or os.environ.get("OPENAI_BASE_URL")
@@ -519,11 +562,12 @@ def endpoint_of(spec: RunSpec) -> str:
 
 
 def audit_run(rundir: Path, as_of: _dt.date, corpus_spec: str | None, tools: Iterable[str], transcript: str,
-              log_format: str) -> dict[str, Any]:
+              log_format: str, isolated: bool = False) -> dict[str, Any]:
     """The seal audit of a run directory's transcript: the lock's configuration (``mcp.json``) and
-    *tools*, with the lock's log.  ``anachron run`` records it in ``run.json``; ``anachron score
+    *tools*, with the lock's log; *isolated*: the harness ran in its own network namespace, so its
+    shells are declared isolated.  ``anachron run`` records it in ``run.json``; ``anachron score
     RUNDIR`` recomputes it from the files and compares."""
-    from anachron.core.seal import Declaration, audit, run_status
+    from anachron.core.seal import SHELL_TOOLS, Declaration, audit, run_status
     from anachron.core.trace import iter_traces
     from anachron.importers import Options, import_logs, seal_declaration
     from anachron.store import load_corpus  # a directory, an index file or a postgresql:// URL, as --corpus names it
@@ -541,7 +585,7 @@ def audit_run(rundir: Path, as_of: _dt.date, corpus_spec: str | None, tools: Ite
             lock_as_of[name] = next(iter(declared.lock_as_of.values()))
         events = rundir / EVENTS
         locks = [lock_run(load_events(events))] if events.exists() else []
-        declaration = Declaration(names, lock_as_of, locks=locks)
+        declaration = Declaration(names, lock_as_of, isolated_shells=SHELL_TOOLS if isolated else (), locks=locks)
         corpus = load_corpus(corpus_spec)
         options = Options(as_of=as_of, scoring_corpus=corpus)
         for trace in iter_traces(import_logs(log_format, [str(rundir / transcript)], options), corpus):
@@ -593,6 +637,7 @@ def launch(spec: RunSpec, warn: Callable[[str], None] | None = None) -> dict[str
         endpoint_of(spec)
     else:
         _installed(spec)
+    isolation = _decide_isolation(spec)  # a platform that cannot isolate refuses here, before any file
     fingerprint = corpus_fingerprint(spec.corpus)
     corpus = str(Path(spec.corpus).resolve()) if spec.corpus is not None and "://" not in spec.corpus else spec.corpus
     lock = Lock(spec.lock_as_of or spec.as_of, corpus, spec.budget, spec.k)
@@ -601,6 +646,7 @@ def launch(spec: RunSpec, warn: Callable[[str], None] | None = None) -> dict[str
     write_atomic(rundir / CONFIG, config_text)
     outcome = _Outcome()
     outcome.checks = _static_checks(spec, lock)
+    outcome.isolation = isolation
     harness: Harness | None = None
     started = _now()
     chain = None
@@ -633,6 +679,7 @@ def launch(spec: RunSpec, warn: Callable[[str], None] | None = None) -> dict[str
             finally:
                 signals.raising = False  # from here on a signal is noted, and the record still written
                 _close_gateway(outcome)
+                _close_isolation(outcome)
         else:
             outcome.refusal = f"preflight: {next(c for c in outcome.checks if not c.passed).detail}"
         signals.raising = False
@@ -649,7 +696,11 @@ def launch(spec: RunSpec, warn: Callable[[str], None] | None = None) -> dict[str
     log_format = harness.log_format if harness is not None else {"responses": "openai-responses", "chat": "openai-chat"}.get(spec.harness, spec.harness)
     ran = (rundir / TRANSCRIPT).exists()
     names = sealed_tools(harness)
-    seal = audit_run(rundir, spec.as_of, corpus, names, TRANSCRIPT, log_format) if ran and outcome.refusal is None else None
+    isolation_fields = _isolation_fields(spec, outcome)
+    seal = audit_run(rundir, spec.as_of, corpus, names, TRANSCRIPT, log_format, outcome.isolation is not None) \
+        if ran and outcome.refusal is None else None
+    if seal is not None and isolation_fields["assumes"] is not None:
+        seal["assumes"] = isolation_fields["assumes"]
     # Passed: every check passed, and the harness's own checks ran (a harness that never started has none).
     passed = all(check.passed for check in outcome.checks) and len(outcome.checks) > 1 \
         and not (outcome.refusal or "").startswith("preflight:")
@@ -691,6 +742,7 @@ def launch(spec: RunSpec, warn: Callable[[str], None] | None = None) -> dict[str
         "sealed_tools": names,
         "seal": seal,
         "gateway": outcome.gateway.record() if outcome.gateway is not None else None,
+        "isolation": isolation_fields["isolation"],  # the harness's network namespace's method; null: none
     }
     manifest = write_run(rundir, manifest)  # with its format, checked as `anachron score RUNDIR` reads it
     if signals.signum is not None:

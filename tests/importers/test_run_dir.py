@@ -4,6 +4,7 @@ Every refusal names the file, and for a bad field the field; what
 :func:`write_run` writes, :func:`read_run` reads back.  The model gateway's
 log is compared with the chain ``run.json`` pins (``gateway``, optional):
 any difference is a line, and a log that ``run.json`` pins no chain of is one too.
+``isolation`` (optional) names how the harness's network was isolated, or is null.
 """
 
 from __future__ import annotations
@@ -196,6 +197,24 @@ class ModelLog(RunDirCase):
                              ("gateway.log", dict(self.pinned, log="../elsewhere.jsonl")), ("gateway", [1])]:
             with self.subTest(field):
                 self.assertRefused(json.dumps({"format": FORMAT, **record(gateway=value)}), f"field '{field}'")
+
+
+
+class Isolation(RunDirCase):
+    """``isolation`` (optional): the method of the harness's network namespace, or null."""
+
+    def test_the_method_is_read_back_and_an_older_record_has_none(self):
+        write_run(self.dir, record(isolation="netns(unshare)"))
+        self.assertEqual(read_run(self.dir).isolation, "netns(unshare)")
+        write_run(self.dir, record(isolation=None))
+        self.assertIsNone(read_run(self.dir).isolation)
+        write_run(self.dir, record())  # a run recorded before the field
+        self.assertIsNone(read_run(self.dir).isolation)
+
+    def test_a_bad_isolation_field_is_named(self):
+        for value in ("", 1, True, ["netns"]):
+            with self.subTest(value=value):
+                self.assertRefused(json.dumps({"format": FORMAT, **record(isolation=value)}), "field 'isolation'")
 
 
 if __name__ == "__main__":
