@@ -21,6 +21,7 @@ import unittest
 from pathlib import Path
 from unittest import mock
 
+from anachron.launch.isolation import probe as _machine_probe
 from tests.launch_stub import install
 from tests.support import ROOT, run_cli
 
@@ -35,16 +36,16 @@ def _stub_model():
     return module
 
 
+
 ISOLATED_HARNESSES = ("claude-code", "codex", "gemini-cli")
 
 
 @functools.lru_cache(maxsize=None)
 def _no_namespaces() -> bool:
     """Whether this machine cannot give a harness a network namespace (tests/launch/test_isolation.py
-    holds the refusal; the other launch tests then run with --no-isolation)."""
-    from anachron.launch.isolation import probe
-
-    return isinstance(probe(), str)
+    holds the refusal; the other launch tests then run with --no-isolation).  The probe is the one
+    bound at import, so a test that replaces ``isolation.probe`` changes nothing here."""
+    return isinstance(_machine_probe(), str)
 
 
 class LaunchCase(unittest.TestCase):
