@@ -194,7 +194,10 @@ class ClaudeCode(Harness):
             argv += ["--settings", str(settings)]
         # Claude Code 2.x defers MCP tools behind ToolSearch, which --tools "" removes: without this the
         # lock's tools are never reachable (ozongzi/agentix v0.26.1 hit the same).
-        env = child_env({"CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC": "1", "ENABLE_TOOL_SEARCH": "false"})
+        # MCP_CONNECTION_NONBLOCKING=false: 2.1 otherwise starts before its MCP servers connect, and
+        # its init lists the lock as "pending", which the preflight (rightly) refuses.
+        env = child_env({"CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC": "1", "ENABLE_TOOL_SEARCH": "false",
+                         "MCP_CONNECTION_NONBLOCKING": "false"})
         return Prepared(argv, env, files)
 
     def outside(self, event):
