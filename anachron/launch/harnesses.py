@@ -43,7 +43,22 @@ CLAUDE_BUILTINS = (
     # Listed by the system/init of Claude Code 2.1.x (anthropics/claude-code#62608): a deny list must name them.
     "PowerShell", "Monitor", "RemoteTrigger", "CronCreate", "CronDelete", "CronList", "EnterWorktree", "ExitWorktree",
     "PushNotification", "ScheduleWakeup", "LSP",
+    # Listed by 2.1.197 and removed by --tools "" (measured): the deny list must name them too.
+    "ReportFindings", "Workflow",
 )
+# The deny-list names a version no longer knows, from the first version measured: 2.1.197 warns on
+# stderr that each "matches no known tool".  An older or unreadable version gets the whole list (an
+# unknown name only warns; a name left out may leave its tool on).
+CLAUDE_UNKNOWN_SINCE = ((2, 1, 197), frozenset({"ToolSearch", "MultiEdit", "LS", "NotebookRead", "SlashCommand"}))
+
+
+def claude_deny_list(version: str | None) -> tuple[str, ...]:
+    """The built-in tools ``--disallowedTools`` names for Claude Code *version* (``--version``'s line)."""
+    found = re.match(r"\s*(\d+)\.(\d+)\.(\d+)", version or "")
+    since, unknown = CLAUDE_UNKNOWN_SINCE
+    if found is None or tuple(int(part) for part in found.groups()) < since:
+        return CLAUDE_BUILTINS
+    return tuple(name for name in CLAUDE_BUILTINS if name not in unknown)
 # Tools Claude Code may keep that never leave its process (a list that omits EndConversation does not remove it).
 CLAUDE_LOCAL = frozenset({"EndConversation", "TodoWrite", "ExitPlanMode", "EnterPlanMode"})
 # Per harness, the tools a request to its model may offer beside the lock's, because they never leave
@@ -125,6 +140,7 @@ class Harness:
     package = ""  # the npm package that installs the executable
     log_format = ""
     lock_names: tuple[str, ...] = ()  # the names its log gives the lock's tools, beyond mcp__lock__*
+    cli_version: str | None = None  # ``--version``'s first line, set by the launcher before prepare
 
     def prepare(self, entry: Mapping[str, Any], rundir: Path, model: str | None, max_turns: int | None) -> Prepared:
         """The command line, environment and files that give the harness *entry* (the relay to the
@@ -180,7 +196,7 @@ class ClaudeCode(Harness):
                 "--strict-mcp-config", "--mcp-config", str(config)]
         if self.supports_tools_flag:
             argv += ["--tools", ""]
-        argv += ["--disallowedTools", ",".join(CLAUDE_BUILTINS),
+        argv += ["--disallowedTools", ",".join(claude_deny_list(self.cli_version)),
                  "--allowedTools", ",".join(f"mcp__{SERVER}__{tool}" for tool in TOOLS)]
         if model is not None:
             argv += ["--model", model]

@@ -614,6 +614,7 @@ def launch(spec: RunSpec, warn: Callable[[str], None] | None = None) -> dict[str
                     harness = ClaudeCode(*ClaudeCode.probe(executable)) if cls is ClaudeCode else cls()
                     harness.executable = executable
                     outcome.version = outcome.cli_version = version_of(executable)
+                    harness.cli_version = outcome.cli_version  # the flags of this version (its deny list)
                     warning = version_warning(spec.harness, outcome.cli_version)
                     if warning is not None:
                         outcome.warnings.append(warning)

@@ -140,6 +140,27 @@ class ClaudeCodeFlags(LaunchCase):
         self.assertEqual(json.loads((out / "claude-settings.json").read_text(encoding="utf-8")), {"disableAllHooks": True})
         self.assertEqual(Path(self.stub_calls()[0]["cwd"]), out.resolve() / "workspace")
 
+    def test_claude_code_waits_for_the_lock_before_its_init(self):
+        # 2.1.197 connects MCP servers in the background unless told not to: its init then lists the lock as pending.
+        self.flags()
+        self.assertEqual(self.stub_calls()[0]["env"]["MCP_CONNECTION_NONBLOCKING"], "false")
+
+    def test_the_deny_list_follows_the_version(self):
+        from anachron.launch.harnesses import CLAUDE_UNKNOWN_SINCE
+
+        unknown = CLAUDE_UNKNOWN_SINCE[1]
+        # 2.1.197 on warns of each name it does not know; an older or unreadable version gets them all
+        # (an unknown name only warns, a name left out may leave its tool on).
+        for version, all_named in (("2.1.197 (Claude Code)", False), ("2.2.0 (Claude Code)", False),
+                                   ("2.1.196 (Claude Code)", True), ("Claude Code", True)):
+            with self.subTest(version):
+                self.launch("claude-code", "claude_no_servers.jsonl", env={"STUB_START_LOCK": "0", "STUB_VERSION": version})
+                argv = self.stub_calls()[-1]["argv"]
+                disallowed = set(argv[argv.index("--disallowedTools") + 1].split(","))
+                self.assertEqual(unknown <= disallowed, all_named)
+                self.assertEqual(bool(unknown & disallowed), all_named)
+                self.assertLessEqual({"WebSearch", "WebFetch", "Bash", "Task", "ReportFindings", "Workflow"}, disallowed)
+
     def test_without_the_tools_flag_the_disallowed_list_stands_alone(self):
         argv, _ = self.flags({"STUB_HELP_TOOLS": "0"})
         self.assertNotIn("--tools", argv)
