@@ -56,8 +56,9 @@ EXIT_GRACE = 5.0  # seconds a stream may stay open after the harness exits befor
 MAX_PROMPT = 1 << 20  # bytes of --prompt: a task, not a corpus (an unbounded read of /dev/zero ran out of memory)
 # What each harness writes of today's date into its model's context (docs/run-rules.md).
 DATE_LEAKS = {
-    "claude-code": "writes today's date into the system prompt's <env> block (anthropics/claude-code#18374); "
-                   "no flag sets it: TZ=UTC only fixes its time zone",
+    "claude-code": "writes today's date into its model's context: the system prompt's <env> block "
+                   "(anthropics/claude-code#18374), in 2.1.197 a user-context message ('# currentDate', "
+                   "'Today's date is ...'); no flag sets it: TZ=UTC only fixes its time zone",
     "codex": "writes an environment context (cwd, shell; recent versions the current date, openai/codex#5993); "
              "no flag sets it: TZ=UTC only fixes its time zone",
     "gemini-cli": "writes today's date into its session context; no flag sets it: TZ=UTC only fixes its time zone",

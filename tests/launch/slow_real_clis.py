@@ -1,0 +1,120 @@
+"""``anachron run`` against the real, released harness CLIs, offline: each is installed from npm at the
+version pinned in .ci/real-clis.txt (into ``$ANACHRON_CLI_DIR``, default ``~/.cache/anachron/clis``) and
+talks, through the launcher's model gateway, to a scripted loopback model (tests/real_cli_models.py).
+
+Locally a CLI that is not installed skips its tests; in CI (``ANACHRON_REQUIRE_EXTRAS``) it fails them.
+Install them as CI does: ``npm install --prefix ~/.cache/anachron/clis $(grep -v '^#' .ci/real-clis.txt)``.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import tempfile
+import unittest
+from pathlib import Path
+from unittest import mock
+
+from tests.real_cli_models import ANSWER, QUERY, AnthropicScript, serve
+from tests.support import ROOT, extras_required, require_extra, run_cli
+
+T = "2023-01-01"
+PINS = ROOT / ".ci" / "real-clis.txt"
+
+
+def pinned(package: str) -> str:
+    """The version .ci/real-clis.txt pins for *package*."""
+    for line in PINS.read_text(encoding="utf-8").split("\n"):
+        name, _, version = line.strip().rpartition("@")
+        if name == package:
+            return version
+    raise AssertionError(f"{PINS}: {package} is not pinned")
+
+
+def real_cli(package: str, command: str) -> Path:
+    """The installed executable of *package*; skips (locally) or fails (in CI) when it is absent."""
+    base = Path(os.environ.get("ANACHRON_CLI_DIR") or Path.home() / ".cache" / "anachron" / "clis")
+    executable = base / "node_modules" / ".bin" / command
+    if not executable.exists():
+        message = (f"{package}@{pinned(package)} is not installed in {base}: "
+                   f"npm install --prefix {base} {package}@{pinned(package)}")
+        if extras_required():
+            raise AssertionError(message)
+        raise unittest.SkipTest(message)
+    return executable
+
+
+class RealClaudeCode(unittest.TestCase):
+    """Claude Code as released, its model scripted: a faithful run is sealed, a tool it was never offered stops it."""
+
+    PACKAGE = "@anthropic-ai/claude-code"
+
+    def setUp(self) -> None:
+        require_extra("mcp", "mcp")
+        self.executable = real_cli(self.PACKAGE, "claude")
+        self.tmp = Path(tempfile.mkdtemp())
+        self.addCleanup(shutil.rmtree, self.tmp, True)
+        self.prompt = self.tmp / "prompt.txt"
+        self.prompt.write_text("Will Aster Logistics beat its guidance? Answer with a probability.\n", encoding="utf-8")
+
+    def run_claude(self, script: AnthropicScript) -> tuple[int, str, str, Path]:
+        server, base = serve(script)
+        self.addCleanup(server.server_close)
+        self.addCleanup(server.shutdown)
+        home = self.tmp / "home"  # a fresh HOME: no login, settings or memory of the machine's user
+        home.mkdir()
+        out = self.tmp / "run"
+        # The gateway forwards to ANTHROPIC_BASE_URL as the launcher finds it: the scripted model.
+        env = {"ANTHROPIC_BASE_URL": base, "ANTHROPIC_API_KEY": "sk-ant-offline-test", "HOME": str(home)}
+        with mock.patch.dict(os.environ, env):
+            status, stdout, stderr = run_cli("run", "claude-code", "--as-of", T, "--prompt", str(self.prompt),
+                                             "--out", str(out), "--executable", str(self.executable), "--timeout", "180")
+        return status, stdout, stderr, out
+
+    def test_a_faithful_run_is_sealed_and_scored(self):
+        script = AnthropicScript()
+        status, stdout, stderr, out = self.run_claude(script)
+        self.assertEqual(status, 0, stderr)
+        self.assertIn("seal sealed", stdout)
+        manifest = json.loads((out / "run.json").read_text(encoding="utf-8"))
+        self.assertTrue(manifest["cli_version"].startswith(pinned(self.PACKAGE) + " "), manifest["cli_version"])
+        self.assertEqual(manifest["warnings"], [])
+        checks = {check["check"]: check["passed"] for check in manifest["preflight"]["checks"]}
+        self.assertEqual(checks, {"lock as-of on or before T": True, "init event": True, "lock connected": True,
+                                  "no built-in tools": True, "lock tools offered": True})
+        self.assertEqual((manifest["seal"]["status"], manifest["seal"]["calls"]), ("sealed", 1))
+        self.assertIsNone(manifest["gateway"]["verdict"])
+        # The model was offered the lock's two tools and nothing else, and both turns ran.
+        agent = [request for request in script.requests if request.get("tools")]
+        self.assertEqual([{tool["name"] for tool in request["tools"]} for request in agent],
+                         [{"mcp__lock__search", "mcp__lock__fetch"}] * 2)
+        self.assertEqual(script.turns, ["call mcp__lock__search", "answer"])
+        events = [json.loads(line) for line in (out / "lock-events.jsonl").read_text(encoding="utf-8").split("\n") if line]
+        self.assertEqual([(e["tool"], e["arguments"]) for e in events[1:]], [("search", {"query": QUERY})])
+        self.assertEqual(events[0]["as_of"], T)
+        self.assertIn(ANSWER, (out / "transcript.jsonl").read_text(encoding="utf-8"))
+        # Every name of the deny list is one this version knows: no "matches no known tool" warning.
+        self.assertNotIn("matches no known tool", (out / "harness-stderr.txt").read_text(encoding="utf-8"))
+        # What run.json says of the date holds: today's date reached the model, whatever T is.
+        self.assertIn("Today's date is", json.dumps(agent[0]["messages"]))
+        status, stdout, stderr = run_cli("score", str(out), "--format", "json")
+        self.assertEqual(status, 0, stderr)
+        summary = json.loads(stdout)["summary"]
+        self.assertEqual((summary["seal_status"], summary["seal_calls"]), ("sealed", 1))
+
+    def test_a_tool_never_offered_stops_the_run(self):
+        script = AnthropicScript(rogue="WebSearch")
+        status, stdout, stderr, out = self.run_claude(script)
+        self.assertEqual(status, 2, stderr)
+        self.assertEqual(stdout, "")
+        self.assertEqual(len(stderr.strip().split("\n")), 1, stderr)
+        self.assertIn("guard: the harness called 'WebSearch', outside the lock: run stopped", stderr)
+        manifest = json.loads((out / "run.json").read_text(encoding="utf-8"))
+        self.assertEqual(manifest["refused"], stderr.strip().removeprefix("anachron: "))
+        self.assertIsNone(manifest["seal"])
+        self.assertEqual(script.turns[0], "call WebSearch")
+
+
+if __name__ == "__main__":
+    unittest.main()
