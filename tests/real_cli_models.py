@@ -3,7 +3,9 @@
 Each speaks one vendor's public API shape, written from that vendor's published
 API reference (not from any CLI's source): the Anthropic Messages API with
 server-sent events (``POST /v1/messages``, ``stream: true``: ``message_start``,
-``content_block_start``/``_delta``/``_stop``, ``message_delta``, ``message_stop``).
+``content_block_start``/``_delta``/``_stop``, ``message_delta``, ``message_stop``), and the Gemini
+API's ``generateContent``/``streamGenerateContent`` (``alt=sse``: ``data:`` events of
+``GenerateContentResponse``; a call is a ``functionCall`` part, its result a ``functionResponse``).
 
 The script is two turns of the agent's own conversation, recognised as the
 request whose ``tools`` list holds the lock's search tool (whatever name the
@@ -24,34 +26,45 @@ ANSWER = "Probability: 0.6"
 QUERY = "Aster Logistics revenue"
 
 
-def lock_search(tools: Any) -> str | None:
-    """The name the request's ``tools`` list gives the lock's search (``mcp__lock__search`` and the like)."""
-    for tool in tools if isinstance(tools, list) else ():
-        name = tool.get("name") if isinstance(tool, dict) else None
-        if isinstance(name, str) and "lock" in name and name.endswith("search"):
-            return name
-    return None
+def offered(body: dict[str, Any]) -> list[str]:
+    """The tool names a request offers: Anthropic's ``tools[].name``, Gemini's ``tools[].functionDeclarations[].name``."""
+    names = []
+    for tool in body.get("tools") if isinstance(body.get("tools"), list) else ():
+        if not isinstance(tool, dict):
+            continue
+        declarations = tool.get("functionDeclarations") or tool.get("function_declarations")
+        for item in declarations if isinstance(declarations, list) else [tool]:
+            if isinstance(item, dict) and isinstance(item.get("name"), str):
+                names.append(item["name"])
+    return names
 
 
-def _has_tool_result(messages: Any) -> bool:
-    for message in messages if isinstance(messages, list) else ():
-        content = message.get("content") if isinstance(message, dict) else None
-        if isinstance(content, list) and any(isinstance(b, dict) and b.get("type") == "tool_result" for b in content):
-            return True
+def lock_search(body: dict[str, Any]) -> str | None:
+    """The name the request gives the lock's search (``mcp__lock__search``, ``mcp_lock_search`` and the like)."""
+    return next((name for name in offered(body) if "lock" in name and name.endswith("search")), None)
+
+
+def _has_tool_result(body: dict[str, Any]) -> bool:
+    """Whether the conversation holds a tool's result (Anthropic ``tool_result``, Gemini ``functionResponse``)."""
+    turns = body.get("messages") if isinstance(body.get("messages"), list) else body.get("contents")
+    for turn in turns if isinstance(turns, list) else ():
+        pieces = turn.get("content") if isinstance(turn, dict) else None
+        if not isinstance(pieces, list):
+            pieces = turn.get("parts") if isinstance(turn, dict) else None
+        for piece in pieces if isinstance(pieces, list) else ():
+            if isinstance(piece, dict) and (piece.get("type") == "tool_result" or "functionResponse" in piece):
+                return True
     return False
 
 
-def _sse(event: str, data: dict[str, Any]) -> bytes:
-    return f"event: {event}\ndata: {json.dumps(data)}\n\n".encode("utf-8")
-
-
-class AnthropicScript:
-    """The script's state: every request body it was sent (``requests``) and the agent turns it answered."""
+class Script:
+    """The two-turn script, whatever the API: every request body it was sent (``requests``) and the
+    agent turns it answered (``turns``: ``"call NAME"`` or ``"answer"``)."""
 
     def __init__(self, rogue: str | None = None) -> None:
         self.rogue = rogue
         self.requests: list[dict[str, Any]] = []
-        self.turns: list[str] = []  # "call NAME" or "answer", per agent request
+        self.turns: list[str] = []
         self._lock = threading.Lock()
         self._ids = 0
 
@@ -60,19 +73,34 @@ class AnthropicScript:
             self._ids += 1
             return f"{prefix}_{self._ids:024d}"
 
-    def blocks(self, body: dict[str, Any]) -> tuple[list[dict[str, Any]], str]:
-        """The content blocks of the answer to *body*, and its stop reason."""
+    def decide(self, body: dict[str, Any]) -> tuple[str, str, dict[str, Any]]:
+        """``("text", TEXT, {})`` or ``("call", NAME, ARGUMENTS)``: the answer to *body*."""
         with self._lock:
             self.requests.append(body)
-        search = lock_search(body.get("tools"))
+        search = lock_search(body)
         if search is None:
-            return [{"type": "text", "text": "ok"}], "end_turn"
-        if _has_tool_result(body.get("messages")):
+            return "text", "ok", {}
+        if _has_tool_result(body):
             self.turns.append("answer")
-            return [{"type": "text", "text": ANSWER}], "end_turn"
+            return "text", ANSWER, {}
         name = self.rogue or search
         self.turns.append(f"call {name}")
-        return [{"type": "tool_use", "id": self._id("toolu"), "name": name, "input": {"query": QUERY}}], "tool_use"
+        return "call", name, {"query": QUERY}
+
+
+def _sse(event: str, data: dict[str, Any]) -> bytes:
+    return f"event: {event}\ndata: {json.dumps(data)}\n\n".encode("utf-8")
+
+
+class AnthropicScript(Script):
+    """The script as the Anthropic Messages API answers it."""
+
+    def blocks(self, body: dict[str, Any]) -> tuple[list[dict[str, Any]], str]:
+        """The content blocks of the answer to *body*, and its stop reason."""
+        kind, value, arguments = self.decide(body)
+        if kind == "text":
+            return [{"type": "text", "text": value}], "end_turn"
+        return [{"type": "tool_use", "id": self._id("toolu"), "name": value, "input": arguments}], "tool_use"
 
     def message(self, body: dict[str, Any]) -> dict[str, Any]:
         blocks, stop = self.blocks(body)
@@ -100,6 +128,44 @@ class AnthropicScript:
         return b"".join(out)
 
 
+    def answer(self, path: str, body: dict[str, Any]) -> tuple[int, str, bytes]:
+        """(status, content type, body) of the answer to a POST to *path*."""
+        if path.endswith("/count_tokens"):
+            return 200, "application/json", json.dumps({"input_tokens": 10}).encode("utf-8")
+        if path.endswith("/messages") and body.get("stream"):
+            return 200, "text/event-stream", self.stream(body)
+        if path.endswith("/messages"):
+            return 200, "application/json", json.dumps(self.message(body)).encode("utf-8")
+        return _not_found(path)
+
+
+class GeminiScript(Script):
+    """The script as the Gemini API answers it: ``models/M:generateContent`` (one JSON response),
+    ``models/M:streamGenerateContent?alt=sse`` (``data:`` events, each a ``GenerateContentResponse``),
+    ``models/M:countTokens``."""
+
+    def response(self, body: dict[str, Any]) -> dict[str, Any]:
+        kind, value, arguments = self.decide(body)
+        part = {"text": value} if kind == "text" else {"functionCall": {"name": value, "args": arguments}}
+        return {"candidates": [{"content": {"role": "model", "parts": [part]}, "finishReason": "STOP", "index": 0}],
+                "usageMetadata": {"promptTokenCount": 10, "candidatesTokenCount": 5, "totalTokenCount": 15},
+                "modelVersion": "scripted"}
+
+    def answer(self, path: str, body: dict[str, Any]) -> tuple[int, str, bytes]:
+        if path.endswith(":countTokens"):
+            return 200, "application/json", json.dumps({"totalTokens": 10}).encode("utf-8")
+        if path.endswith(":streamGenerateContent"):
+            return 200, "text/event-stream", f"data: {json.dumps(self.response(body))}\r\n\r\n".encode("utf-8")
+        if path.endswith(":generateContent"):
+            return 200, "application/json", json.dumps(self.response(body)).encode("utf-8")
+        return _not_found(path)
+
+
+def _not_found(path: str) -> tuple[int, str, bytes]:
+    error = {"type": "error", "error": {"type": "not_found_error", "code": 404, "message": f"no {path} here"}}
+    return 404, "application/json", json.dumps(error).encode("utf-8")
+
+
 class _Handler(BaseHTTPRequestHandler):
     protocol_version = "HTTP/1.1"
     server: "_Server"
@@ -120,17 +186,7 @@ class _Handler(BaseHTTPRequestHandler):
             body = json.loads(raw or b"{}")
         except ValueError:
             body = {}
-        path = self.path.split("?", 1)[0]
-        script = self.server.script
-        if path.endswith("/count_tokens"):
-            self._reply(200, "application/json", json.dumps({"input_tokens": 10}).encode("utf-8"))
-        elif path.endswith("/messages") and body.get("stream"):
-            self._reply(200, "text/event-stream", script.stream(body))
-        elif path.endswith("/messages"):
-            self._reply(200, "application/json", json.dumps(script.message(body)).encode("utf-8"))
-        else:
-            error = {"type": "error", "error": {"type": "not_found_error", "message": f"no {path} here"}}
-            self._reply(404, "application/json", json.dumps(error).encode("utf-8"))
+        self._reply(*self.server.script.answer(self.path.split("?", 1)[0], body if isinstance(body, dict) else {}))
 
     def do_GET(self) -> None:  # noqa: N802
         self._reply(404, "application/json", b'{"type": "error", "error": {"type": "not_found_error", "message": "GET"}}')
@@ -140,10 +196,10 @@ class _Handler(BaseHTTPRequestHandler):
 
 class _Server(ThreadingHTTPServer):
     daemon_threads = True
-    script: AnthropicScript
+    script: AnthropicScript | GeminiScript
 
 
-def serve(script: AnthropicScript) -> tuple[ThreadingHTTPServer, str]:
+def serve(script: AnthropicScript | GeminiScript) -> tuple[ThreadingHTTPServer, str]:
     """Start *script* on a loopback port in a thread: (server, base URL).  Stop it with ``shutdown()``."""
     server = _Server(("127.0.0.1", 0), _Handler)
     server.script = script
