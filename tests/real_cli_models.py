@@ -57,6 +57,30 @@ def _has_tool_result(body: dict[str, Any]) -> bool:
     return False
 
 
+def _schema(body: dict[str, Any]) -> dict[str, Any] | None:
+    """The JSON schema a Gemini request asks its answer to follow (a side request: routing, a check)."""
+    config = body.get("generationConfig") if isinstance(body.get("generationConfig"), dict) else {}
+    schema = config.get("responseJsonSchema") or config.get("responseSchema")
+    return schema if isinstance(schema, dict) else None
+
+
+def _fill(schema: dict[str, Any]) -> Any:
+    """The plainest value *schema* accepts: the first of an enum, the low end of a range, every property."""
+    if isinstance(schema.get("enum"), list) and schema["enum"]:
+        return schema["enum"][0]
+    kind = str(schema.get("type", "object")).lower()
+    if kind == "object":
+        properties = schema.get("properties") if isinstance(schema.get("properties"), dict) else {}
+        return {name: _fill(value if isinstance(value, dict) else {}) for name, value in properties.items()}
+    if kind == "array":
+        return []
+    if kind in ("number", "integer"):
+        return schema.get("minimum", 1)
+    if kind == "boolean":
+        return False
+    return "scripted"
+
+
 class Script:
     """The two-turn script, whatever the API: every request body it was sent (``requests``) and the
     agent turns it answered (``turns``: ``"call NAME"`` or ``"answer"``)."""
@@ -78,6 +102,9 @@ class Script:
         with self._lock:
             self.requests.append(body)
         search = lock_search(body)
+        schema = _schema(body)
+        if search is None and schema is not None:
+            return "text", json.dumps(_fill(schema)), {}
         if search is None:
             return "text", "ok", {}
         if _has_tool_result(body):
@@ -196,6 +223,9 @@ class _Handler(BaseHTTPRequestHandler):
 
 class _Server(ThreadingHTTPServer):
     daemon_threads = True
+
+    def handle_error(self, request: Any, client_address: Any) -> None:
+        pass  # a harness stopped mid-request: no traceback on the test's stderr
     script: AnthropicScript | GeminiScript
 
 

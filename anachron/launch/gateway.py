@@ -26,6 +26,7 @@ import hashlib
 import json
 import os
 import socket
+import sys
 import threading
 import urllib.error
 import urllib.parse
@@ -358,6 +359,12 @@ class Gateway:
 class _Server(ThreadingHTTPServer):
     daemon_threads = True
     gateway: Gateway
+
+    def handle_error(self, request: Any, client_address: Any) -> None:
+        # A harness stopped mid-connection (the guard, a timeout) resets it: socketserver would print a
+        # traceback on the launcher's stderr, whose refusal is one line.  The model log is the record.
+        if not isinstance(sys.exc_info()[1], OSError):
+            super().handle_error(request, client_address)
 
 
 class _Handler(BaseHTTPRequestHandler):

@@ -30,9 +30,11 @@ from typing import Any, Mapping, Sequence
 
 from anachron.core.jsonio import dump_json
 from anachron.launch.lock import SERVER, TOOLS, Lock, child_env, mcp_config
+from anachron.launch.relay import __file__ as relay_file
 
 # The MCP configuration Claude Code is given (the relay); mcp.json is the lock's own, which the audit reads.
 HARNESS_CONFIG = "harness-mcp.json"
+GEMINI_HOME = "gemini-home"  # Gemini CLI's HOME in the run directory (its settings: .gemini/settings.json)
 # Claude Code's built-in tools (as of 2.1), each removed by name: --tools "" does not remove them
 # all in every version (anthropics/claude-code#31182), so both are given.
 CLAUDE_BUILTINS = (
@@ -67,7 +69,8 @@ CLAUDE_LOCAL = frozenset({"EndConversation", "TodoWrite", "ExitPlanMode", "Enter
 GATEWAY_LOCAL: dict[str, frozenset[str]] = {
     "claude-code": CLAUDE_LOCAL,
     "codex": frozenset({"update_plan"}),
-    "gemini-cli": frozenset(),
+    # Gemini CLI 0.61.0 offers update_topic whatever the settings exclude; it sets the session's topic.
+    "gemini-cli": frozenset({"update_topic"}),
     "responses": frozenset(),
     "chat": frozenset(),
 }
@@ -340,26 +343,39 @@ class GeminiCli(Harness):
     lock_names = (*TOOLS, *(f"{SERVER}__{tool}" for tool in TOOLS), *(f"mcp_{SERVER}_{tool}" for tool in TOOLS))
 
     def prepare(self, entry, rundir, model, max_turns):
+        # 0.61.0 drops PYTHONPATH from an MCP server's env ("Blocked dangerous environment variable"): the
+        # relay (standard library only) is run by its file, isolated (-I), so no other anachron is imported.
+        relay = [entry["args"][-1]]
+        if entry["args"][:2] == ["-m", "anachron.launch.relay"]:
+            relay = ["-I", str(Path(relay_file).resolve()), *entry["args"][2:]]
+        env = {name: value for name, value in entry["env"].items() if name != "PYTHONPATH"}
         settings = {
-            "mcpServers": {SERVER: {"command": entry["command"], "args": entry["args"], "env": entry["env"],
+            "mcpServers": {SERVER: {"command": entry["command"], "args": relay, "env": env,
                                     "trust": True, "includeTools": list(TOOLS)}},
             "mcp": {"allowed": [SERVER]},
-            "tools": {"core": [], "exclude": list(GEMINI_BUILTINS)},
+            # No tools.core: an empty list removes the MCP tools too (0.61.0); every built-in is excluded
+            # instead, and the model gateway refuses a request offering any tool but the lock's.
+            "tools": {"exclude": list(GEMINI_BUILTINS)},
+            # The key comes from GEMINI_API_KEY; without a selected auth type headless mode exits (41).
+            "security": {"auth": {"selectedType": "gemini-api-key"}},
         }
-        path = rundir / "gemini-settings.json"
         argv = [self.executable, "--output-format", "stream-json", "--allowed-mcp-server-names", SERVER]
         if model is not None:
             argv += ["--model", model]
-        # The system settings file has the final say over user and workspace settings.
-        env = child_env({"GEMINI_CLI_SYSTEM_SETTINGS_PATH": str(path)})
-        return Prepared(argv, env, {path.name: dump_json(settings)})
+        # User settings in a HOME of the run's own: the system settings file (GEMINI_CLI_SYSTEM_SETTINGS_PATH)
+        # is skipped under a parent others may write (/tmp), and the user's own settings, servers and
+        # extensions are never read.  Headless mode refuses an untrusted folder (exit 55): the
+        # workspace is the run's own, empty.
+        home = rundir / GEMINI_HOME
+        env = child_env({"HOME": str(home), "GEMINI_CLI_TRUST_WORKSPACE": "true"})
+        return Prepared(argv, env, {f"{GEMINI_HOME}/.gemini/settings.json": dump_json(settings)})
 
     def is_init(self, event):
         return event.get("type") == "init"
 
     def preflight(self, event, prepared):
         return [Check("no built-in tools", "--allowed-mcp-server-names" in prepared.argv,
-                      "stream-json's init lists no tools: checked the settings (tools.core empty, every built-in "
+                      "stream-json's init lists no tools: checked the settings (every built-in "
                       "excluded) and --allowed-mcp-server-names lock, and every call is guarded")]
 
     def calls(self, event):

@@ -9,7 +9,7 @@ The run directory (``--out``) must be new or empty.  It receives:
   run ends, its digest chain pinned in ``run.json`` (``lock_log``); when the lock never started, an
   empty file, and ``run.json`` says ``lock_started: false``; ``lock-stderr.txt``, the lock's stderr;
 - ``transcript.jsonl``: the harness's stdout as it came (or our loop's conversation);
-- ``harness-stderr.txt``; for gemini-cli ``gemini-settings.json``, for claude-code ``harness-mcp.json`` (the
+- ``harness-stderr.txt``; for gemini-cli ``gemini-home/`` (its HOME: ``.gemini/settings.json``), for claude-code ``harness-mcp.json`` (the
   relay to the lock it is given) and ``claude-settings.json``
   (when its ``--help`` lists ``--settings``); an empty ``workspace/``,
   the harness's working directory (no project file of yours is read);
@@ -192,6 +192,7 @@ def _cli(spec: RunSpec, harness: Harness, host: LockHost, rundir: Path, prompt: 
                                          spec.max_turns if spec.harness == "claude-code" else None)
     _point_at_gateway(spec, prepared, outcome)
     for name, text in prepared.files.items():
+        (rundir / name).parent.mkdir(parents=True, exist_ok=True)  # gemini-cli's settings, in a HOME of its own
         write_atomic(rundir / name, text)
     outcome.argv = prepared.argv
     marker = uuid.uuid4().hex

@@ -16,7 +16,7 @@ import unittest
 from pathlib import Path
 from unittest import mock
 
-from tests.real_cli_models import ANSWER, QUERY, AnthropicScript, serve
+from tests.real_cli_models import ANSWER, QUERY, AnthropicScript, GeminiScript, lock_search, offered, serve
 from tests.support import ROOT, extras_required, require_extra, run_cli
 
 T = "2023-01-01"
@@ -45,75 +45,99 @@ def real_cli(package: str, command: str) -> Path:
     return executable
 
 
-class RealClaudeCode(unittest.TestCase):
-    """Claude Code as released, its model scripted: a faithful run is sealed, a tool it was never offered stops it."""
+class RealCli:
+    """A released CLI, its model scripted: a faithful run is sealed and scored, a tool it was never offered
+    stops the run.  Subclasses name the package, the executable and how the CLI is pointed at the model."""
 
-    PACKAGE = "@anthropic-ai/claude-code"
+    PACKAGE = COMMAND = HARNESS = SEARCH = ROGUE = ""
+    SCRIPT: type = AnthropicScript
+    OFFERED: frozenset[str] = frozenset()  # what each agent request must offer the model, exactly
+    NO_WARNING = ""  # a line of the CLI's stderr the launcher's flags must not provoke
 
     def setUp(self) -> None:
         require_extra("mcp", "mcp")
-        self.executable = real_cli(self.PACKAGE, "claude")
+        self.executable = real_cli(self.PACKAGE, self.COMMAND)
         self.tmp = Path(tempfile.mkdtemp())
         self.addCleanup(shutil.rmtree, self.tmp, True)
         self.prompt = self.tmp / "prompt.txt"
         self.prompt.write_text("Will Aster Logistics beat its guidance? Answer with a probability.\n", encoding="utf-8")
 
-    def run_claude(self, script: AnthropicScript) -> tuple[int, str, str, Path]:
+    def environment(self, base: str, home: Path) -> dict[str, str]:
+        raise NotImplementedError
+
+    def run_cli_against(self, script) -> tuple[int, str, str, Path]:
         server, base = serve(script)
         self.addCleanup(server.server_close)
         self.addCleanup(server.shutdown)
         home = self.tmp / "home"  # a fresh HOME: no login, settings or memory of the machine's user
         home.mkdir()
         out = self.tmp / "run"
-        # The gateway forwards to ANTHROPIC_BASE_URL as the launcher finds it: the scripted model.
-        env = {"ANTHROPIC_BASE_URL": base, "ANTHROPIC_API_KEY": "sk-ant-offline-test", "HOME": str(home)}
-        with mock.patch.dict(os.environ, env):
-            status, stdout, stderr = run_cli("run", "claude-code", "--as-of", T, "--prompt", str(self.prompt),
+        # The gateway forwards to the endpoint the launcher finds in the environment: the scripted model.
+        with mock.patch.dict(os.environ, self.environment(base, home)):
+            status, stdout, stderr = run_cli("run", self.HARNESS, "--as-of", T, "--prompt", str(self.prompt),
                                              "--out", str(out), "--executable", str(self.executable), "--timeout", "180")
         return status, stdout, stderr, out
 
     def test_a_faithful_run_is_sealed_and_scored(self):
-        script = AnthropicScript()
-        status, stdout, stderr, out = self.run_claude(script)
+        script = self.SCRIPT()
+        status, stdout, stderr, out = self.run_cli_against(script)
         self.assertEqual(status, 0, stderr)
         self.assertIn("seal sealed", stdout)
         manifest = json.loads((out / "run.json").read_text(encoding="utf-8"))
-        self.assertTrue(manifest["cli_version"].startswith(pinned(self.PACKAGE) + " "), manifest["cli_version"])
+        self.assertIn(pinned(self.PACKAGE), manifest["cli_version"])
         self.assertEqual(manifest["warnings"], [])
-        checks = {check["check"]: check["passed"] for check in manifest["preflight"]["checks"]}
-        self.assertEqual(checks, {"lock as-of on or before T": True, "init event": True, "lock connected": True,
-                                  "no built-in tools": True, "lock tools offered": True})
+        self.assertTrue(manifest["preflight"]["passed"])
+        self.assertTrue(all(check["passed"] for check in manifest["preflight"]["checks"]))
         self.assertEqual((manifest["seal"]["status"], manifest["seal"]["calls"]), ("sealed", 1))
         self.assertIsNone(manifest["gateway"]["verdict"])
-        # The model was offered the lock's two tools and nothing else, and both turns ran.
-        agent = [request for request in script.requests if request.get("tools")]
-        self.assertEqual([{tool["name"] for tool in request["tools"]} for request in agent],
-                         [{"mcp__lock__search", "mcp__lock__fetch"}] * 2)
-        self.assertEqual(script.turns, ["call mcp__lock__search", "answer"])
+        # Every agent request offered the lock's tools (and the CLI's local ones) and nothing else; both turns ran.
+        agent = [request for request in script.requests if lock_search(request)]
+        self.assertEqual([set(offered(request)) for request in agent], [self.OFFERED] * 2)
+        self.assertEqual(script.turns, [f"call {self.SEARCH}", "answer"])
         events = [json.loads(line) for line in (out / "lock-events.jsonl").read_text(encoding="utf-8").split("\n") if line]
         self.assertEqual([(e["tool"], e["arguments"]) for e in events[1:]], [("search", {"query": QUERY})])
         self.assertEqual(events[0]["as_of"], T)
         self.assertIn(ANSWER, (out / "transcript.jsonl").read_text(encoding="utf-8"))
-        # Every name of the deny list is one this version knows: no "matches no known tool" warning.
-        self.assertNotIn("matches no known tool", (out / "harness-stderr.txt").read_text(encoding="utf-8"))
+        self.assertNotIn(self.NO_WARNING, (out / "harness-stderr.txt").read_text(encoding="utf-8"))
         # What run.json says of the date holds: today's date reached the model, whatever T is.
-        self.assertIn("Today's date is", json.dumps(agent[0]["messages"]))
+        self.assertIn("Today's date is", json.dumps(agent[0]))
         status, stdout, stderr = run_cli("score", str(out), "--format", "json")
         self.assertEqual(status, 0, stderr)
         summary = json.loads(stdout)["summary"]
         self.assertEqual((summary["seal_status"], summary["seal_calls"]), ("sealed", 1))
 
     def test_a_tool_never_offered_stops_the_run(self):
-        script = AnthropicScript(rogue="WebSearch")
-        status, stdout, stderr, out = self.run_claude(script)
+        script = self.SCRIPT(rogue=self.ROGUE)
+        status, stdout, stderr, out = self.run_cli_against(script)
         self.assertEqual(status, 2, stderr)
         self.assertEqual(stdout, "")
         self.assertEqual(len(stderr.strip().split("\n")), 1, stderr)
-        self.assertIn("guard: the harness called 'WebSearch', outside the lock: run stopped", stderr)
+        self.assertIn(f"guard: the harness called '{self.ROGUE}', outside the lock: run stopped", stderr)
         manifest = json.loads((out / "run.json").read_text(encoding="utf-8"))
         self.assertEqual(manifest["refused"], stderr.strip().removeprefix("anachron: "))
         self.assertIsNone(manifest["seal"])
-        self.assertEqual(script.turns[0], "call WebSearch")
+        self.assertEqual(script.turns[0], f"call {self.ROGUE}")
+
+
+class RealClaudeCode(RealCli, unittest.TestCase):
+    PACKAGE, COMMAND, HARNESS = "@anthropic-ai/claude-code", "claude", "claude-code"
+    SEARCH, ROGUE = "mcp__lock__search", "WebSearch"
+    OFFERED = frozenset({"mcp__lock__search", "mcp__lock__fetch"})
+    NO_WARNING = "matches no known tool"  # every name of the deny list is one this version knows
+
+    def environment(self, base, home):
+        return {"ANTHROPIC_BASE_URL": base, "ANTHROPIC_API_KEY": "sk-ant-offline-test", "HOME": str(home)}
+
+
+class RealGeminiCli(RealCli, unittest.TestCase):
+    PACKAGE, COMMAND, HARNESS = "@google/gemini-cli", "gemini", "gemini-cli"
+    SEARCH, ROGUE = "mcp_lock_search", "google_web_search"
+    SCRIPT = GeminiScript
+    OFFERED = frozenset({"mcp_lock_search", "mcp_lock_fetch", "update_topic"})
+    NO_WARNING = "Blocked dangerous environment variable"  # the relay needs no PYTHONPATH
+
+    def environment(self, base, home):
+        return {"GOOGLE_GEMINI_BASE_URL": base, "GEMINI_API_KEY": "offline-test-key", "HOME": str(home)}
 
 
 if __name__ == "__main__":

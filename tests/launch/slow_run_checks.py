@@ -227,11 +227,21 @@ class OtherHarnessPreflight(LaunchCase):
         self.launch("gemini-cli", "gemini_websearch.jsonl", env={"STUB_START_LOCK": "0"})
         call = self.stub_calls()[0]
         self.assertEqual(call["argv"][call["argv"].index("--allowed-mcp-server-names") + 1], "lock")
-        settings = json.loads(Path(call["env"]["GEMINI_CLI_SYSTEM_SETTINGS_PATH"]).read_text(encoding="utf-8"))
-        self.assertEqual(settings["tools"]["core"], [])
+        # Settings in a HOME of the run's own (a system settings file under /tmp is skipped); headless needs trust.
+        home = Path(call["env"]["HOME"])
+        self.assertEqual(home, (self.tmp / "run1").resolve() / "gemini-home")
+        self.assertEqual(call["env"]["GEMINI_CLI_TRUST_WORKSPACE"], "true")
+        settings = json.loads((home / ".gemini" / "settings.json").read_text(encoding="utf-8"))
+        self.assertNotIn("core", settings["tools"])  # an empty tools.core removes the lock's tools too
         for tool in ("run_shell_command", "google_web_search", "web_fetch"):
             self.assertIn(tool, settings["tools"]["exclude"])
         self.assertTrue(settings["mcpServers"]["lock"]["trust"])
+        self.assertEqual(settings["security"]["auth"]["selectedType"], "gemini-api-key")
+        # PYTHONPATH is dropped from a server's env by Gemini CLI: the relay runs by its file, isolated.
+        lock = settings["mcpServers"]["lock"]
+        self.assertNotIn("PYTHONPATH", lock["env"])
+        self.assertEqual(lock["args"][0], "-I")
+        self.assertTrue(lock["args"][1].endswith("relay.py"))
 
 
 class Unlogged(LaunchCase):
