@@ -69,7 +69,8 @@ CLAUDE_LOCAL = frozenset({"EndConversation", "TodoWrite", "ExitPlanMode", "Enter
 GATEWAY_LOCAL: dict[str, frozenset[str]] = {
     "claude-code": CLAUDE_LOCAL,
     "codex": frozenset({"update_plan"}),
-    # Gemini CLI 0.61.0 offers update_topic whatever the settings exclude; it sets the session's topic.
+    # Gemini CLI 0.61.0 offers update_topic whatever the settings exclude; its execute only stores and
+    # echoes the topic it is given (UpdateTopicInvocation in the 0.61.0 bundle).
     "gemini-cli": frozenset({"update_topic"}),
     "responses": frozenset(),
     "chat": frozenset(),
