@@ -33,9 +33,14 @@ def offered(body: dict[str, Any]) -> list[str]:
         if not isinstance(tool, dict):
             continue
         declarations = tool.get("functionDeclarations") or tool.get("function_declarations")
+        if tool.get("type") == "namespace" and isinstance(tool.get("tools"), list):  # Responses: mcp__lock + search
+            names += [f"{str(tool.get('name')).rstrip('_')}__{item.get('name')}" for item in tool["tools"] if isinstance(item, dict)]
+            continue
         for item in declarations if isinstance(declarations, list) else [tool]:
             if isinstance(item, dict) and isinstance(item.get("name"), str):
                 names.append(item["name"])
+            elif isinstance(item, dict) and isinstance(item.get("type"), str):
+                names.append(item["type"])  # a hosted or built-in tool named by its type (tool_search, web_search)
     return names
 
 
@@ -54,7 +59,8 @@ def _has_tool_result(body: dict[str, Any]) -> bool:
         for piece in pieces if isinstance(pieces, list) else ():
             if isinstance(piece, dict) and (piece.get("type") == "tool_result" or "functionResponse" in piece):
                 return True
-    return False
+    items = body.get("input")  # Responses: the conversation's items
+    return isinstance(items, list) and any(isinstance(i, dict) and i.get("type") == "function_call_output" for i in items)
 
 
 def _schema(body: dict[str, Any]) -> dict[str, Any] | None:
@@ -188,6 +194,53 @@ class GeminiScript(Script):
         return _not_found(path)
 
 
+class ResponsesScript(Script):
+    """The script as the OpenAI Responses API answers it: ``POST /responses``, ``stream: true`` (``event:``
+    and ``data:`` lines: ``response.created``, ``response.output_item.added``, the item's deltas,
+    ``response.output_item.done``, ``response.completed``)."""
+
+    def items(self, body: dict[str, Any]) -> list[dict[str, Any]]:
+        kind, value, arguments = self.decide(body)
+        if kind == "text":
+            return [{"type": "message", "id": self._id("msg"), "status": "completed", "role": "assistant",
+                     "content": [{"type": "output_text", "text": value, "annotations": []}]}]
+        namespace, _, name = value.rpartition("__")
+        item = {"type": "function_call", "id": self._id("fc"), "call_id": self._id("call"), "status": "completed",
+                "name": value, "arguments": json.dumps(arguments)}
+        if self.namespaced(body, namespace):
+            item.update(name=name, namespace=namespace)
+        return [item]
+
+    @staticmethod
+    def namespaced(body: dict[str, Any], namespace: str) -> bool:
+        return any(isinstance(t, dict) and t.get("type") == "namespace" and str(t.get("name")).rstrip("_") == namespace
+                   for t in body.get("tools") or ())
+
+    def answer(self, path: str, body: dict[str, Any]) -> tuple[int, str, bytes]:
+        if not path.endswith("/responses"):
+            return _not_found(path)
+        response = {"id": self._id("resp"), "object": "response", "created_at": 0, "model": body.get("model", "scripted"),
+                    "status": "completed", "output": self.items(body),
+                    "usage": {"input_tokens": 10, "input_tokens_details": {"cached_tokens": 0}, "output_tokens": 5,
+                              "output_tokens_details": {"reasoning_tokens": 0}, "total_tokens": 15}}
+        if not body.get("stream"):
+            return 200, "application/json", json.dumps(response).encode("utf-8")
+        events = [("response.created", {"response": {**response, "status": "in_progress", "output": []}})]
+        for index, item in enumerate(response["output"]):
+            events.append(("response.output_item.added", {"output_index": index, "item": item}))
+            if item["type"] == "message":
+                events.append(("response.output_text.delta", {"item_id": item["id"], "output_index": index,
+                                                              "content_index": 0, "delta": item["content"][0]["text"]}))
+            else:
+                events.append(("response.function_call_arguments.delta", {"item_id": item["id"], "output_index": index,
+                                                                          "delta": item["arguments"]}))
+            events.append(("response.output_item.done", {"output_index": index, "item": item}))
+        events.append(("response.completed", {"response": response}))
+        data = b"".join(_sse(name, {"type": name, "sequence_number": n, **fields})
+                        for n, (name, fields) in enumerate(events))
+        return 200, "text/event-stream", data
+
+
 def _not_found(path: str) -> tuple[int, str, bytes]:
     error = {"type": "error", "error": {"type": "not_found_error", "code": 404, "message": f"no {path} here"}}
     return 404, "application/json", json.dumps(error).encode("utf-8")
@@ -226,10 +279,10 @@ class _Server(ThreadingHTTPServer):
 
     def handle_error(self, request: Any, client_address: Any) -> None:
         pass  # a harness stopped mid-request: no traceback on the test's stderr
-    script: AnthropicScript | GeminiScript
+    script: Script
 
 
-def serve(script: AnthropicScript | GeminiScript) -> tuple[ThreadingHTTPServer, str]:
+def serve(script: Script) -> tuple[ThreadingHTTPServer, str]:
     """Start *script* on a loopback port in a thread: (server, base URL).  Stop it with ``shutdown()``."""
     server = _Server(("127.0.0.1", 0), _Handler)
     server.script = script

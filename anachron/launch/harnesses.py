@@ -34,6 +34,7 @@ from anachron.launch.relay import __file__ as relay_file
 
 # The MCP configuration Claude Code is given (the relay); mcp.json is the lock's own, which the audit reads.
 HARNESS_CONFIG = "harness-mcp.json"
+CODEX_HOME = "codex-home"  # Codex's CODEX_HOME in the run directory
 GEMINI_HOME = "gemini-home"  # Gemini CLI's HOME in the run directory (its settings: .gemini/settings.json)
 # Claude Code's built-in tools (as of 2.1), each removed by name: --tools "" does not remove them
 # all in every version (anthropics/claude-code#31182), so both are given.
@@ -68,7 +69,11 @@ CLAUDE_LOCAL = frozenset({"EndConversation", "TodoWrite", "ExitPlanMode", "Enter
 # entry's source).  Codex's update_plan only records the plan it shows (codex-rs core, plan_tool.rs).
 GATEWAY_LOCAL: dict[str, frozenset[str]] = {
     "claude-code": CLAUDE_LOCAL,
-    "codex": frozenset({"update_plan"}),
+    # In a CODEX_HOME of the run's own the lock is the only MCP server, so Codex 0.171.0's MCP resource tools
+    # reach only the lock; request_user_input asks the user, whom codex exec does not have.  The guard
+    # still stops a run at the first call of any of them.
+    "codex": frozenset({"update_plan", "list_mcp_resources", "list_mcp_resource_templates", "read_mcp_resource",
+                        "request_user_input"}),
     # Gemini CLI 0.61.0 offers update_topic whatever the settings exclude; its execute only stores and
     # echoes the topic it is given (UpdateTopicInvocation in the 0.61.0 bundle).
     "gemini-cli": frozenset({"update_topic"}),
@@ -77,6 +82,13 @@ GATEWAY_LOCAL: dict[str, frozenset[str]] = {
 }
 WEB_TOOLS = frozenset({"WebSearch", "WebFetch", "web_search", "google_web_search", "web_fetch"})
 SHELLS = frozenset({"Bash", "BashOutput", "KillShell", "KillBash", "shell", "exec_command", "run_shell_command"})
+# Codex features that add a tool beside the lock's (`codex features list` of 0.171.0), each turned off; an
+# older Codex ignores a key it does not know, and the model gateway refuses a request offering any other.
+CODEX_FEATURES_OFF = (
+    "goals", "view_image", "apps", "browser_use", "browser_use_external", "computer_use", "image_generation",
+    "in_app_browser", "skill_search", "tool_suggest", "sleep_tool", "incremental_tools", "incremental_tools_legacy",
+    "incremental_tools_legacy_gcp", "deferred_tool_world_state", "multi_agent",
+)
 # Gemini CLI's built-in tools (packages/core/src/tools/tool-names.ts), all excluded.
 GEMINI_BUILTINS = (
     "run_shell_command", "google_web_search", "web_fetch", "glob", "write_todos", "write_file", "replace",
@@ -295,12 +307,15 @@ class Codex(Harness):
         overrides = [
             'web_search="disabled"',
             "features.shell_tool=false",
+            *(f"features.{feature}=false" for feature in CODEX_FEATURES_OFF),
             f"{key}.command={_toml(entry['command'])}",
             f"{key}.args={_toml(entry['args'])}",
             *(f"{key}.env.{name}={_toml(value)}" for name, value in entry["env"].items()),
             f"{key}.enabled_tools={_toml(list(TOOLS))}",
             # codex exec cancels an MCP call it would have to ask about (openai/codex#16685).
             f'{key}.default_tools_approval_mode="approve"',
+            # 0.171.0 starts the first turn without a server it is not told to wait for: no lock tools.
+            f"{key}.required=true",
         ]
         argv = [self.executable, "exec", "--json", "--skip-git-repo-check", "--sandbox", "read-only"]
         for override in overrides:
@@ -308,7 +323,10 @@ class Codex(Harness):
         if model is not None:
             argv += ["--model", model]
         argv.append("-")  # the prompt is read from stdin
-        return Prepared(argv, child_env())
+        # A CODEX_HOME of the run's own: the user's config.toml (its MCP servers, its profiles) is never read.
+        home = rundir / CODEX_HOME
+        home.mkdir(exist_ok=True)
+        return Prepared(argv, child_env({"CODEX_HOME": str(home)}))
 
     def is_init(self, event):
         return event.get("type") == "thread.started"
