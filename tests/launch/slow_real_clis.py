@@ -16,7 +16,7 @@ import unittest
 from pathlib import Path
 from unittest import mock
 
-from tests.real_cli_models import ANSWER, QUERY, AnthropicScript, GeminiScript, lock_search, offered, serve
+from tests.real_cli_models import ANSWER, QUERY, AnthropicScript, GeminiScript, ResponsesScript, lock_search, offered, serve
 from tests.support import ROOT, extras_required, require_extra, run_cli
 
 T = "2023-01-01"
@@ -53,6 +53,8 @@ class RealCli:
     SCRIPT: type = AnthropicScript
     OFFERED: frozenset[str] = frozenset()  # what each agent request must offer the model, exactly
     NO_WARNING = ""  # a line of the CLI's stderr the launcher's flags must not provoke
+    EXTRA: tuple[str, ...] = ()  # more arguments of `anachron run`
+    DATE_MARK = "Today's date is"  # how the CLI tells its model today's date (run.json's date_in_context)
 
     def setUp(self) -> None:
         require_extra("mcp", "mcp")
@@ -75,7 +77,8 @@ class RealCli:
         # The gateway forwards to the endpoint the launcher finds in the environment: the scripted model.
         with mock.patch.dict(os.environ, self.environment(base, home)):
             status, stdout, stderr = run_cli("run", self.HARNESS, "--as-of", T, "--prompt", str(self.prompt),
-                                             "--out", str(out), "--executable", str(self.executable), "--timeout", "180")
+                                             "--out", str(out), "--executable", str(self.executable), "--timeout", "180",
+                                             *self.EXTRA)
         return status, stdout, stderr, out
 
     def test_a_faithful_run_is_sealed_and_scored(self):
@@ -100,7 +103,7 @@ class RealCli:
         self.assertIn(ANSWER, (out / "transcript.jsonl").read_text(encoding="utf-8"))
         self.assertNotIn(self.NO_WARNING, (out / "harness-stderr.txt").read_text(encoding="utf-8"))
         # What run.json says of the date holds: today's date reached the model, whatever T is.
-        self.assertIn("Today's date is", json.dumps(agent[0]))
+        self.assertIn(self.DATE_MARK, json.dumps(agent[0]))
         status, stdout, stderr = run_cli("score", str(out), "--format", "json")
         self.assertEqual(status, 0, stderr)
         summary = json.loads(stdout)["summary"]
@@ -112,7 +115,10 @@ class RealCli:
         self.assertEqual(status, 2, stderr)
         self.assertEqual(stdout, "")
         self.assertEqual(len(stderr.strip().split("\n")), 1, stderr)
-        self.assertIn(f"guard: the harness called '{self.ROGUE}', outside the lock: run stopped", stderr)
+        # The guard (the call in the harness's log) or the gateway (the call in the model's answer) stops it,
+        # whichever sees it first: both name the tool.
+        self.assertRegex(stderr, rf"(guard: the harness called|gateway: answer \d+ had the model call) "
+                                 rf"'{self.ROGUE}', outside the lock: run stopped")
         manifest = json.loads((out / "run.json").read_text(encoding="utf-8"))
         self.assertEqual(manifest["refused"], stderr.strip().removeprefix("anachron: "))
         self.assertIsNone(manifest["seal"])
@@ -138,6 +144,23 @@ class RealGeminiCli(RealCli, unittest.TestCase):
 
     def environment(self, base, home):
         return {"GOOGLE_GEMINI_BASE_URL": base, "GEMINI_API_KEY": "offline-test-key", "HOME": str(home)}
+
+
+class RealCodex(RealCli, unittest.TestCase):
+    PACKAGE, COMMAND, HARNESS = "@openai/codex", "codex", "codex"
+    SEARCH, ROGUE = "mcp__lock__search", "web_search"
+    SCRIPT = ResponsesScript
+    # The lock's two (a namespace, mcp__lock), and what the gateway lets through as Codex's own (GATEWAY_LOCAL).
+    OFFERED = frozenset({"mcp__lock__search", "mcp__lock__fetch", "list_mcp_resources", "list_mcp_resource_templates",
+                         "read_mcp_resource", "request_user_input"})
+    NO_WARNING = "not found in any configured"  # no provider or server of the user's config is asked for
+    # A slug Codex 0.171.0 has no metadata for: for one it knows (gpt-5.5) it hides MCP tools behind a
+    # client-side tool_search and offers apply_patch, which the gateway refuses (docs/run-rules.md).
+    EXTRA = ("--model", "scripted-model")
+    DATE_MARK = "<current_date>"
+
+    def environment(self, base, home):
+        return {"OPENAI_BASE_URL": base + "/v1", "OPENAI_API_KEY": "sk-offline-test", "HOME": str(home)}
 
 
 if __name__ == "__main__":
