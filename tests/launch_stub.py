@@ -8,7 +8,7 @@ to ``$STUB_LOG``), answers ``--version`` and ``--help``, and replays
 ``{"$lock": {"id", "tool", "arguments"}}``, which it turns into a real call
 of the lock its configuration names (started as the real harness would:
 Claude Code's ``--mcp-config`` file, Codex's ``-c mcp_servers.lock.*``
-overrides, Gemini CLI's system settings file), printed as that harness's
+overrides, Gemini CLI's user settings in the HOME it is given), printed as that harness's
 call and result events.  ``{"$sleep": S}`` waits S seconds; ``{"$exit": N}`` exits with N; ``{"$raw": TEXT, "times": N}``
 writes TEXT's bytes N times as they are (a line that is not JSON, or too long); ``{"$spawn": S, "pidfile": F}``
 leaves a ``sleep S`` child running (its pid in F) when the stub exits; ``{"$setsid": S, "pidfile": F}`` the same
@@ -61,8 +61,8 @@ def _config(name: str, args: list[str]) -> dict | None:
                 else:
                     entry[key] = json.loads(value)
         return entry if "command" in entry else None
-    if name == "gemini" and os.environ.get("GEMINI_CLI_SYSTEM_SETTINGS_PATH"):
-        settings = json.loads(Path(os.environ["GEMINI_CLI_SYSTEM_SETTINGS_PATH"]).read_text(encoding="utf-8"))
+    if name == "gemini" and (Path(os.environ["HOME"]) / ".gemini" / "settings.json").exists():
+        settings = json.loads((Path(os.environ["HOME"]) / ".gemini" / "settings.json").read_text(encoding="utf-8"))
         return settings["mcpServers"].get(SERVER)
     return None
 
@@ -172,7 +172,7 @@ def main() -> int:
               if os.environ.get("STUB_HELP_TOOLS") != "0" else f"Usage: {name} [options]\n  --disallowedTools <tools...>")
         return 0
     stdin = sys.stdin.read()
-    keep = ("TZ", "GEMINI_CLI_SYSTEM_SETTINGS_PATH", "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC", "ENABLE_TOOL_SEARCH",
+    keep = ("TZ", "HOME", "GEMINI_CLI_TRUST_WORKSPACE", "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC", "ENABLE_TOOL_SEARCH", "MCP_CONNECTION_NONBLOCKING",
             "ANTHROPIC_BASE_URL", "GOOGLE_GEMINI_BASE_URL", "OPENAI_BASE_URL")
     with open(os.environ["STUB_LOG"], "a", encoding="utf-8") as log:
         log.write(json.dumps({"name": name, "pid": os.getpid(), "argv": args, "stdin": stdin, "cwd": os.getcwd(),

@@ -26,6 +26,7 @@ import hashlib
 import json
 import os
 import socket
+import sys
 import threading
 import urllib.error
 import urllib.parse
@@ -209,6 +210,76 @@ def check_request(shape: str, body: bytes, allowed: Iterable[str]) -> list[str]:
         return [f"the request's tools cannot be checked: {exc}"]
 
 
+def _documents(data: bytes) -> list[Any]:
+    """An answer's JSON documents: the body itself, or each server-sent event's ``data:`` (``[DONE]`` and
+    lines that are not JSON skipped: what cannot be read names no call here, the transcript's guard reads on)."""
+    text = data.decode("utf-8", "replace")
+    try:
+        return [json.loads(text)]
+    except (ValueError, RecursionError):
+        pass
+    found = []
+    for line in text.split("\n"):
+        if line.startswith("data:"):
+            try:
+                found.append(json.loads(line[5:].strip()))
+            except (ValueError, RecursionError):
+                continue
+    return found
+
+
+def _walk_calls(shape: str, document: Any) -> list[str]:
+    if not isinstance(document, dict):
+        return []
+    names: list[str] = []
+    if shape == "anthropic":
+        blocks = list(document.get("content") or []) if isinstance(document.get("content"), list) else []
+        if isinstance(document.get("content_block"), dict):  # content_block_start
+            blocks.append(document["content_block"])
+        names += [str(b.get("name")) for b in blocks if isinstance(b, dict) and b.get("type") in ("tool_use", "server_tool_use")]
+    elif shape == "responses":
+        items = []
+        if isinstance(document.get("item"), dict):  # response.output_item.added / .done
+            items.append(document["item"])
+        response = document.get("response") if isinstance(document.get("response"), dict) else document
+        if isinstance(response.get("output"), list):
+            items += response["output"]
+        for item in items:
+            kind = item.get("type") if isinstance(item, dict) else None
+            if kind in ("function_call", "custom_tool_call"):
+                space = item.get("namespace")
+                names.append(f"{str(space).rstrip('_')}__{item.get('name')}" if space else str(item.get("name")))
+            elif isinstance(kind, str) and kind.endswith("_call"):  # web_search_call, a hosted tool the API ran
+                names.append(kind)
+    elif shape == "gemini":
+        for candidate in document.get("candidates") or []:
+            content = candidate.get("content") if isinstance(candidate, dict) else None
+            for part in (content.get("parts") or []) if isinstance(content, dict) else []:
+                if isinstance(part, dict) and isinstance(part.get("functionCall"), dict):
+                    names.append(str(part["functionCall"].get("name")))
+    elif shape == "chat":
+        for choice in document.get("choices") or []:
+            for key in ("message", "delta"):
+                message = choice.get(key) if isinstance(choice, dict) else None
+                for call in (message.get("tool_calls") or []) if isinstance(message, dict) else []:
+                    function = call.get("function") if isinstance(call, dict) else None
+                    if isinstance(function, dict) and function.get("name"):
+                        names.append(str(function["name"]))
+    return names
+
+
+def answer_calls(shape: str, data: bytes) -> list[str]:
+    """The tools an answer of API *shape* (a JSON body or server-sent events) has the model call, in order,
+    each once: what the gateway checks beside the request, for a call of a tool never offered may never show
+    in the harness's own log (Codex answers it with an error to the model, and its stream says nothing)."""
+    names: list[str] = []
+    for document in _documents(data):
+        for name in _walk_calls(shape, document):
+            if name not in names:
+                names.append(name)
+    return names
+
+
 def redact_headers(headers: Iterable[tuple[str, str]]) -> dict[str, str]:
     """The headers as logged: names lower-cased, sorted, every key's value replaced."""
     return {name.lower(): REDACTED if name.lower() in SECRET_HEADERS else value for name, value in sorted(headers)}
@@ -356,9 +427,26 @@ class Gateway:
             return self.verdict, first
 
 
+    def refuse_answer(self, called: list[str], where: str) -> tuple[str, bool]:
+        """The run's verdict once the model's answer at *where* calls *called*, tools outside the lock."""
+        with self._count:
+            first = self.verdict is None
+            if first:
+                self.refused = called
+                self.verdict = (f"gateway: {where} had the model call {', '.join(map(repr, called))}, "
+                                "outside the lock: run stopped")
+            return self.verdict, first
+
+
 class _Server(ThreadingHTTPServer):
     daemon_threads = True
     gateway: Gateway
+
+    def handle_error(self, request: Any, client_address: Any) -> None:
+        # A harness stopped mid-connection (the guard, a timeout) resets it: socketserver would print a
+        # traceback on the launcher's stderr, whose refusal is one line.  The model log is the record.
+        if not isinstance(sys.exc_info()[1], OSError):
+            super().handle_error(request, client_address)
 
 
 class _Handler(BaseHTTPRequestHandler):
@@ -458,6 +546,14 @@ class _Handler(BaseHTTPRequestHandler):
         if cut is not None:
             record["cut"] = cut
         gateway.log.write(_scrub(record, secrets))
+        # Our own loops (responses, chat) guard each call before running it, naming it themselves.
+        called = [name for name in answer_calls(shape, bytes(data)) if name not in gateway.allowed] \
+            if gateway.harness in HARNESSES else []
+        if called and status < 400:
+            verdict, first = gateway.refuse_answer(called, f"answer {number}")
+            gateway.log.write({"record": "refused", "n": number, "tools": called, "verdict": verdict})
+            if first and gateway.on_refusal is not None:
+                gateway.on_refusal(verdict)
 
     def _send(self, status: int, headers: Mapping[str, str], data: bytes) -> None:
         self.send_response(status)

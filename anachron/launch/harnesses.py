@@ -31,9 +31,12 @@ from typing import Any, Mapping, Sequence
 from anachron.core.jsonio import dump_json
 from anachron.core.seal import lock_tool_names
 from anachron.launch.lock import SERVER, TOOLS, Lock, child_env, mcp_config
+from anachron.launch.relay import __file__ as relay_file
 
 # The MCP configuration Claude Code is given (the relay); mcp.json is the lock's own, which the audit reads.
 HARNESS_CONFIG = "harness-mcp.json"
+CODEX_HOME = "codex-home"  # Codex's CODEX_HOME in the run directory
+GEMINI_HOME = "gemini-home"  # Gemini CLI's HOME in the run directory (its settings: .gemini/settings.json)
 # Claude Code's built-in tools (as of 2.1), each removed by name: --tools "" does not remove them
 # all in every version (anthropics/claude-code#31182), so both are given.
 CLAUDE_BUILTINS = (
@@ -44,7 +47,22 @@ CLAUDE_BUILTINS = (
     # Listed by the system/init of Claude Code 2.1.x (anthropics/claude-code#62608): a deny list must name them.
     "PowerShell", "Monitor", "RemoteTrigger", "CronCreate", "CronDelete", "CronList", "EnterWorktree", "ExitWorktree",
     "PushNotification", "ScheduleWakeup", "LSP",
+    # Listed by 2.1.197 and removed by --tools "" (measured): the deny list must name them too.
+    "ReportFindings", "Workflow",
 )
+# The deny-list names a version no longer knows, from the first version measured: 2.1.197 warns on
+# stderr that each "matches no known tool".  An older or unreadable version gets the whole list (an
+# unknown name only warns; a name left out may leave its tool on).
+CLAUDE_UNKNOWN_SINCE = ((2, 1, 197), frozenset({"ToolSearch", "MultiEdit", "LS", "NotebookRead", "SlashCommand"}))
+
+
+def claude_deny_list(version: str | None) -> tuple[str, ...]:
+    """The built-in tools ``--disallowedTools`` names for Claude Code *version* (``--version``'s line)."""
+    found = re.match(r"\s*(\d+)\.(\d+)\.(\d+)", version or "")
+    since, unknown = CLAUDE_UNKNOWN_SINCE
+    if found is None or tuple(int(part) for part in found.groups()) < since:
+        return CLAUDE_BUILTINS
+    return tuple(name for name in CLAUDE_BUILTINS if name not in unknown)
 # Tools Claude Code may keep that never leave its process (a list that omits EndConversation does not remove it).
 CLAUDE_LOCAL = frozenset({"EndConversation", "TodoWrite", "ExitPlanMode", "EnterPlanMode"})
 # Per harness, the tools a request to its model may offer beside the lock's, because they never leave
@@ -52,13 +70,26 @@ CLAUDE_LOCAL = frozenset({"EndConversation", "TodoWrite", "ExitPlanMode", "Enter
 # entry's source).  Codex's update_plan only records the plan it shows (codex-rs core, plan_tool.rs).
 GATEWAY_LOCAL: dict[str, frozenset[str]] = {
     "claude-code": CLAUDE_LOCAL,
-    "codex": frozenset({"update_plan"}),
-    "gemini-cli": frozenset(),
+    # In a CODEX_HOME of the run's own the lock is the only MCP server, so Codex 0.171.0's MCP resource tools
+    # reach only the lock; request_user_input asks the user, whom codex exec does not have.  The guard
+    # still stops a run at the first call of any of them.
+    "codex": frozenset({"update_plan", "list_mcp_resources", "list_mcp_resource_templates", "read_mcp_resource",
+                        "request_user_input"}),
+    # Gemini CLI 0.61.0 offers update_topic whatever the settings exclude; its execute only stores and
+    # echoes the topic it is given (UpdateTopicInvocation in the 0.61.0 bundle).
+    "gemini-cli": frozenset({"update_topic"}),
     "responses": frozenset(),
     "chat": frozenset(),
 }
 WEB_TOOLS = frozenset({"WebSearch", "WebFetch", "web_search", "google_web_search", "web_fetch"})
 SHELLS = frozenset({"Bash", "BashOutput", "KillShell", "KillBash", "shell", "exec_command", "run_shell_command"})
+# Codex features that add a tool beside the lock's (`codex features list` of 0.171.0), each turned off; an
+# older Codex ignores a key it does not know, and the model gateway refuses a request offering any other.
+CODEX_FEATURES_OFF = (
+    "goals", "view_image", "apps", "browser_use", "browser_use_external", "computer_use", "image_generation",
+    "in_app_browser", "skill_search", "tool_suggest", "sleep_tool", "incremental_tools", "incremental_tools_legacy",
+    "incremental_tools_legacy_gcp", "deferred_tool_world_state", "multi_agent",
+)
 # Gemini CLI's built-in tools (packages/core/src/tools/tool-names.ts), all excluded.
 GEMINI_BUILTINS = (
     "run_shell_command", "google_web_search", "web_fetch", "glob", "write_todos", "write_file", "replace",
@@ -126,6 +157,7 @@ class Harness:
     package = ""  # the npm package that installs the executable
     log_format = ""
     lock_names: tuple[str, ...] = ()  # the names its log gives the lock's tools beyond lock_tool_names(SERVER)
+    cli_version: str | None = None  # ``--version``'s first line, set by the launcher before prepare
 
     def prepare(self, entry: Mapping[str, Any], rundir: Path, model: str | None, max_turns: int | None) -> Prepared:
         """The command line, environment and files that give the harness *entry* (the relay to the
@@ -181,7 +213,7 @@ class ClaudeCode(Harness):
                 "--strict-mcp-config", "--mcp-config", str(config)]
         if self.supports_tools_flag:
             argv += ["--tools", ""]
-        argv += ["--disallowedTools", ",".join(CLAUDE_BUILTINS),
+        argv += ["--disallowedTools", ",".join(claude_deny_list(self.cli_version)),
                  "--allowedTools", ",".join(f"mcp__{SERVER}__{tool}" for tool in TOOLS)]
         if model is not None:
             argv += ["--model", model]
@@ -195,7 +227,10 @@ class ClaudeCode(Harness):
             argv += ["--settings", str(settings)]
         # Claude Code 2.x defers MCP tools behind ToolSearch, which --tools "" removes: without this the
         # lock's tools are never reachable (ozongzi/agentix v0.26.1 hit the same).
-        env = child_env({"CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC": "1", "ENABLE_TOOL_SEARCH": "false"})
+        # MCP_CONNECTION_NONBLOCKING=false: 2.1 otherwise starts before its MCP servers connect, and
+        # its init lists the lock as "pending", which the preflight (rightly) refuses.
+        env = child_env({"CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC": "1", "ENABLE_TOOL_SEARCH": "false",
+                         "MCP_CONNECTION_NONBLOCKING": "false"})
         return Prepared(argv, env, files)
 
     def outside(self, event):
@@ -272,12 +307,15 @@ class Codex(Harness):
         overrides = [
             'web_search="disabled"',
             "features.shell_tool=false",
+            *(f"features.{feature}=false" for feature in CODEX_FEATURES_OFF),
             f"{key}.command={_toml(entry['command'])}",
             f"{key}.args={_toml(entry['args'])}",
             *(f"{key}.env.{name}={_toml(value)}" for name, value in entry["env"].items()),
             f"{key}.enabled_tools={_toml(list(TOOLS))}",
             # codex exec cancels an MCP call it would have to ask about (openai/codex#16685).
             f'{key}.default_tools_approval_mode="approve"',
+            # 0.171.0 starts the first turn without a server it is not told to wait for: no lock tools.
+            f"{key}.required=true",
         ]
         argv = [self.executable, "exec", "--json", "--skip-git-repo-check", "--sandbox", "read-only"]
         for override in overrides:
@@ -285,7 +323,10 @@ class Codex(Harness):
         if model is not None:
             argv += ["--model", model]
         argv.append("-")  # the prompt is read from stdin
-        return Prepared(argv, child_env())
+        # A CODEX_HOME of the run's own: the user's config.toml (its MCP servers, its profiles) is never read.
+        home = rundir / CODEX_HOME
+        home.mkdir(exist_ok=True)
+        return Prepared(argv, child_env({"CODEX_HOME": str(home)}))
 
     def is_init(self, event):
         return event.get("type") == "thread.started"
@@ -321,26 +362,39 @@ class GeminiCli(Harness):
     lock_names = TOOLS  # its names before 0.46 (SERVER__TOOL and mcp_SERVER_TOOL are lock_tool_names')
 
     def prepare(self, entry, rundir, model, max_turns):
+        # 0.61.0 drops PYTHONPATH from an MCP server's env ("Blocked dangerous environment variable"): the
+        # relay (standard library only) is run by its file, isolated (-I), so no other anachron is imported.
+        relay = [entry["args"][-1]]
+        if entry["args"][:2] == ["-m", "anachron.launch.relay"]:
+            relay = ["-I", str(Path(relay_file).resolve()), *entry["args"][2:]]
+        env = {name: value for name, value in entry["env"].items() if name != "PYTHONPATH"}
         settings = {
-            "mcpServers": {SERVER: {"command": entry["command"], "args": entry["args"], "env": entry["env"],
+            "mcpServers": {SERVER: {"command": entry["command"], "args": relay, "env": env,
                                     "trust": True, "includeTools": list(TOOLS)}},
             "mcp": {"allowed": [SERVER]},
-            "tools": {"core": [], "exclude": list(GEMINI_BUILTINS)},
+            # No tools.core: an empty list removes the MCP tools too (0.61.0); every built-in is excluded
+            # instead, and the model gateway refuses a request offering any tool but the lock's.
+            "tools": {"exclude": list(GEMINI_BUILTINS)},
+            # The key comes from GEMINI_API_KEY; without a selected auth type headless mode exits (41).
+            "security": {"auth": {"selectedType": "gemini-api-key"}},
         }
-        path = rundir / "gemini-settings.json"
         argv = [self.executable, "--output-format", "stream-json", "--allowed-mcp-server-names", SERVER]
         if model is not None:
             argv += ["--model", model]
-        # The system settings file has the final say over user and workspace settings.
-        env = child_env({"GEMINI_CLI_SYSTEM_SETTINGS_PATH": str(path)})
-        return Prepared(argv, env, {path.name: dump_json(settings)})
+        # User settings in a HOME of the run's own: the system settings file (GEMINI_CLI_SYSTEM_SETTINGS_PATH)
+        # is skipped under a parent others may write (/tmp), and the user's own settings, servers and
+        # extensions are never read.  Headless mode refuses an untrusted folder (exit 55): the
+        # workspace is the run's own, empty.
+        home = rundir / GEMINI_HOME
+        env = child_env({"HOME": str(home), "GEMINI_CLI_TRUST_WORKSPACE": "true"})
+        return Prepared(argv, env, {f"{GEMINI_HOME}/.gemini/settings.json": dump_json(settings)})
 
     def is_init(self, event):
         return event.get("type") == "init"
 
     def preflight(self, event, prepared):
         return [Check("no built-in tools", "--allowed-mcp-server-names" in prepared.argv,
-                      "stream-json's init lists no tools: checked the settings (tools.core empty, every built-in "
+                      "stream-json's init lists no tools: checked the settings (every built-in "
                       "excluded) and --allowed-mcp-server-names lock, and every call is guarded")]
 
     def calls(self, event):

@@ -9,7 +9,7 @@ The run directory (``--out``) must be new or empty.  It receives:
   run ends, its digest chain pinned in ``run.json`` (``lock_log``); when the lock never started, an
   empty file, and ``run.json`` says ``lock_started: false``; ``lock-stderr.txt``, the lock's stderr;
 - ``transcript.jsonl``: the harness's stdout as it came (or our loop's conversation);
-- ``harness-stderr.txt``; for gemini-cli ``gemini-settings.json``, for claude-code ``harness-mcp.json`` (the
+- ``harness-stderr.txt``; for gemini-cli ``gemini-home/`` (its HOME: ``.gemini/settings.json``), for claude-code ``harness-mcp.json`` (the
   relay to the lock it is given) and ``claude-settings.json``
   (when its ``--help`` lists ``--settings``); an empty ``workspace/``,
   the harness's working directory (no project file of yours is read);
@@ -57,8 +57,9 @@ EXIT_GRACE = 5.0  # seconds a stream may stay open after the harness exits befor
 MAX_PROMPT = 1 << 20  # bytes of --prompt: a task, not a corpus (an unbounded read of /dev/zero ran out of memory)
 # What each harness writes of today's date into its model's context (docs/run-rules.md).
 DATE_LEAKS = {
-    "claude-code": "writes today's date into the system prompt's <env> block (anthropics/claude-code#18374); "
-                   "no flag sets it: TZ=UTC only fixes its time zone",
+    "claude-code": "writes today's date into its model's context: the system prompt's <env> block "
+                   "(anthropics/claude-code#18374), in 2.1.197 a user-context message ('# currentDate', "
+                   "'Today's date is ...'); no flag sets it: TZ=UTC only fixes its time zone",
     "codex": "writes an environment context (cwd, shell; recent versions the current date, openai/codex#5993); "
              "no flag sets it: TZ=UTC only fixes its time zone",
     "gemini-cli": "writes today's date into its session context; no flag sets it: TZ=UTC only fixes its time zone",
@@ -195,6 +196,7 @@ def _cli(spec: RunSpec, harness: Harness, host: LockHost, rundir: Path, prompt: 
                                          spec.max_turns if spec.harness == "claude-code" else None)
     _point_at_gateway(spec, prepared, outcome)
     for name, text in prepared.files.items():
+        (rundir / name).parent.mkdir(parents=True, exist_ok=True)  # gemini-cli's settings, in a HOME of its own
         write_atomic(rundir / name, text)
     outcome.argv = prepared.argv
     marker = uuid.uuid4().hex
@@ -661,6 +663,7 @@ def launch(spec: RunSpec, warn: Callable[[str], None] | None = None) -> dict[str
                     harness = ClaudeCode(*ClaudeCode.probe(executable)) if cls is ClaudeCode else cls()
                     harness.executable = executable
                     outcome.version = outcome.cli_version = version_of(executable)
+                    harness.cli_version = outcome.cli_version  # the flags of this version (its deny list)
                     warning = version_warning(spec.harness, outcome.cli_version)
                     if warning is not None:
                         outcome.warnings.append(warning)

@@ -140,6 +140,27 @@ class ClaudeCodeFlags(LaunchCase):
         self.assertEqual(json.loads((out / "claude-settings.json").read_text(encoding="utf-8")), {"disableAllHooks": True})
         self.assertEqual(Path(self.stub_calls()[0]["cwd"]), out.resolve() / "workspace")
 
+    def test_claude_code_waits_for_the_lock_before_its_init(self):
+        # 2.1.197 connects MCP servers in the background unless told not to: its init then lists the lock as pending.
+        self.flags()
+        self.assertEqual(self.stub_calls()[0]["env"]["MCP_CONNECTION_NONBLOCKING"], "false")
+
+    def test_the_deny_list_follows_the_version(self):
+        from anachron.launch.harnesses import CLAUDE_UNKNOWN_SINCE
+
+        unknown = CLAUDE_UNKNOWN_SINCE[1]
+        # 2.1.197 on warns of each name it does not know; an older or unreadable version gets them all
+        # (an unknown name only warns, a name left out may leave its tool on).
+        for version, all_named in (("2.1.197 (Claude Code)", False), ("2.2.0 (Claude Code)", False),
+                                   ("2.1.196 (Claude Code)", True), ("Claude Code", True)):
+            with self.subTest(version):
+                self.launch("claude-code", "claude_no_servers.jsonl", env={"STUB_START_LOCK": "0", "STUB_VERSION": version})
+                argv = self.stub_calls()[-1]["argv"]
+                disallowed = set(argv[argv.index("--disallowedTools") + 1].split(","))
+                self.assertEqual(unknown <= disallowed, all_named)
+                self.assertEqual(bool(unknown & disallowed), all_named)
+                self.assertLessEqual({"WebSearch", "WebFetch", "Bash", "Task", "ReportFindings", "Workflow"}, disallowed)
+
     def test_without_the_tools_flag_the_disallowed_list_stands_alone(self):
         argv, _ = self.flags({"STUB_HELP_TOOLS": "0"})
         self.assertNotIn("--tools", argv)
@@ -208,11 +229,21 @@ class OtherHarnessPreflight(LaunchCase):
         self.launch("gemini-cli", "gemini_websearch.jsonl", env={"STUB_START_LOCK": "0"})
         call = self.stub_calls()[0]
         self.assertEqual(call["argv"][call["argv"].index("--allowed-mcp-server-names") + 1], "lock")
-        settings = json.loads(Path(call["env"]["GEMINI_CLI_SYSTEM_SETTINGS_PATH"]).read_text(encoding="utf-8"))
-        self.assertEqual(settings["tools"]["core"], [])
+        # Settings in a HOME of the run's own (a system settings file under /tmp is skipped); headless needs trust.
+        home = Path(call["env"]["HOME"])
+        self.assertEqual(home, (self.tmp / "run1").resolve() / "gemini-home")
+        self.assertEqual(call["env"]["GEMINI_CLI_TRUST_WORKSPACE"], "true")
+        settings = json.loads((home / ".gemini" / "settings.json").read_text(encoding="utf-8"))
+        self.assertNotIn("core", settings["tools"])  # an empty tools.core removes the lock's tools too
         for tool in ("run_shell_command", "google_web_search", "web_fetch"):
             self.assertIn(tool, settings["tools"]["exclude"])
         self.assertTrue(settings["mcpServers"]["lock"]["trust"])
+        self.assertEqual(settings["security"]["auth"]["selectedType"], "gemini-api-key")
+        # PYTHONPATH is dropped from a server's env by Gemini CLI: the relay runs by its file, isolated.
+        lock = settings["mcpServers"]["lock"]
+        self.assertNotIn("PYTHONPATH", lock["env"])
+        self.assertEqual(lock["args"][0], "-I")
+        self.assertTrue(lock["args"][1].endswith("relay.py"))
 
 
 class Unlogged(LaunchCase):

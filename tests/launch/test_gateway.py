@@ -3,6 +3,7 @@
 - a request may offer the model the lock's two tools, under its harness's naming, and the few tools
   the harness runs in its own process; any other tool, in every API shape, is refused and named;
 - a body whose tools cannot be read (not JSON, not an object, a tool list of another shape) is refused;
+- the model's answer is read too: every tool it calls is named, in each API shape, streamed or not;
 - keys never reach the log: key headers and key query parameters are redacted;
 - the upstream is the variable the harness reads, else the vendor's endpoint; the harness is pointed
   at the gateway by that same variable (Codex: a provider of its own).
@@ -17,7 +18,7 @@ import unittest
 
 from anachron.core.errors import AnachronError
 from anachron.launch.gateway import (
-    allowed_tools, check_request, error_body, redact_headers, redact_path, shape_of, upstream_of, wiring,
+    allowed_tools, answer_calls, check_request, error_body, redact_headers, redact_path, shape_of, upstream_of, wiring,
 )
 
 
@@ -198,3 +199,49 @@ class Upstreams(unittest.TestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+def sse(*events: dict) -> bytes:
+    return "".join(f"event: {e.get('type', 'x')}\ndata: {json.dumps(e)}\n\n" for e in events).encode("utf-8")
+
+
+class AnswerCalls(unittest.TestCase):
+    """What an answer has the model call: a call of a tool never offered may never show in the harness's log."""
+
+    def test_each_shape_names_its_calls_streamed_or_not(self):
+        cases = {
+            "anthropic": [
+                json.dumps({"content": [{"type": "text", "text": "x"}, {"type": "tool_use", "name": "WebSearch", "input": {}}]}).encode(),
+                sse({"type": "content_block_start", "index": 0, "content_block": {"type": "tool_use", "name": "WebSearch", "input": {}}},
+                    {"type": "message_stop"}),
+            ],
+            "responses": [
+                json.dumps({"output": [{"type": "function_call", "name": "WebSearch", "arguments": "{}"}]}).encode(),
+                sse({"type": "response.output_item.added", "item": {"type": "function_call", "name": "WebSearch"}},
+                    {"type": "response.completed", "response": {"output": [{"type": "function_call", "name": "WebSearch"}]}}),
+            ],
+            "gemini": [
+                json.dumps({"candidates": [{"content": {"parts": [{"functionCall": {"name": "WebSearch", "args": {}}}]}}]}).encode(),
+                b"data: " + json.dumps({"candidates": [{"content": {"parts": [{"functionCall": {"name": "WebSearch"}}]}}]}).encode() + b"\r\n\r\n",
+            ],
+            "chat": [
+                json.dumps({"choices": [{"message": {"tool_calls": [{"function": {"name": "WebSearch", "arguments": "{}"}}]}}]}).encode(),
+                b"data: " + json.dumps({"choices": [{"delta": {"tool_calls": [{"function": {"name": "WebSearch"}}]}}]}).encode() + b"\n\ndata: [DONE]\n\n",
+            ],
+        }
+        for shape, answers in cases.items():
+            for answer in answers:
+                with self.subTest(shape, streamed=answer.startswith((b"event", b"data"))):
+                    self.assertEqual(answer_calls(shape, answer), ["WebSearch"])
+
+    def test_a_namespaced_call_is_named_as_the_request_offered_it(self):
+        item = {"type": "function_call", "name": "search", "namespace": "mcp__lock"}
+        self.assertEqual(answer_calls("responses", json.dumps({"output": [item]}).encode()), ["mcp__lock__search"])
+
+    def test_a_hosted_tool_the_api_ran_is_named_by_its_item(self):
+        answer = json.dumps({"output": [{"type": "web_search_call", "status": "completed"}]}).encode()
+        self.assertEqual(answer_calls("responses", answer), ["web_search_call"])
+
+    def test_text_alone_calls_nothing(self):
+        self.assertEqual(answer_calls("anthropic", sse({"type": "content_block_start", "content_block": {"type": "text", "text": ""}})), [])
+        self.assertEqual(answer_calls("gemini", b"not json at all"), [])

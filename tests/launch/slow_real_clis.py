@@ -1,0 +1,167 @@
+"""``anachron run`` against the real, released harness CLIs, offline: each is installed from npm at the
+version pinned in .ci/real-clis.txt (into ``$ANACHRON_CLI_DIR``, default ``~/.cache/anachron/clis``) and
+talks, through the launcher's model gateway, to a scripted loopback model (tests/real_cli_models.py).
+
+Locally a CLI that is not installed skips its tests; in CI (``ANACHRON_REQUIRE_EXTRAS``) it fails them.
+Install them as CI does: ``npm install --prefix ~/.cache/anachron/clis $(grep -v '^#' .ci/real-clis.txt)``.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import tempfile
+import unittest
+from pathlib import Path
+from unittest import mock
+
+from tests.real_cli_models import ANSWER, QUERY, AnthropicScript, GeminiScript, ResponsesScript, lock_search, offered, serve
+from tests.support import ROOT, extras_required, require_extra, run_cli
+
+T = "2023-01-01"
+PINS = ROOT / ".ci" / "real-clis.txt"
+
+
+def pinned(package: str) -> str:
+    """The version .ci/real-clis.txt pins for *package*."""
+    for line in PINS.read_text(encoding="utf-8").split("\n"):
+        name, _, version = line.strip().rpartition("@")
+        if name == package:
+            return version
+    raise AssertionError(f"{PINS}: {package} is not pinned")
+
+
+def real_cli(package: str, command: str) -> Path:
+    """The installed executable of *package*; skips (locally) or fails (in CI) when it is absent."""
+    base = Path(os.environ.get("ANACHRON_CLI_DIR") or Path.home() / ".cache" / "anachron" / "clis")
+    executable = base / "node_modules" / ".bin" / command
+    if not executable.exists():
+        message = (f"{package}@{pinned(package)} is not installed in {base}: "
+                   f"npm install --prefix {base} {package}@{pinned(package)}")
+        if extras_required():
+            raise AssertionError(message)
+        raise unittest.SkipTest(message)
+    return executable
+
+
+class RealCli:
+    """A released CLI, its model scripted: a faithful run is sealed and scored, a tool it was never offered
+    stops the run.  Subclasses name the package, the executable and how the CLI is pointed at the model."""
+
+    PACKAGE = COMMAND = HARNESS = SEARCH = ROGUE = ""
+    SCRIPT: type = AnthropicScript
+    OFFERED: frozenset[str] = frozenset()  # what each agent request must offer the model, exactly
+    NO_WARNING = ""  # a line of the CLI's stderr the launcher's flags must not provoke
+    EXTRA: tuple[str, ...] = ()  # more arguments of `anachron run`
+    DATE_MARK = "Today's date is"  # how the CLI tells its model today's date (run.json's date_in_context)
+
+    def setUp(self) -> None:
+        require_extra("mcp", "mcp")
+        self.executable = real_cli(self.PACKAGE, self.COMMAND)
+        self.tmp = Path(tempfile.mkdtemp())
+        self.addCleanup(shutil.rmtree, self.tmp, True)
+        self.prompt = self.tmp / "prompt.txt"
+        self.prompt.write_text("Will Aster Logistics beat its guidance? Answer with a probability.\n", encoding="utf-8")
+
+    def environment(self, base: str, home: Path) -> dict[str, str]:
+        raise NotImplementedError
+
+    def run_cli_against(self, script) -> tuple[int, str, str, Path]:
+        server, base = serve(script)
+        self.addCleanup(server.server_close)
+        self.addCleanup(server.shutdown)
+        home = self.tmp / "home"  # a fresh HOME: no login, settings or memory of the machine's user
+        home.mkdir()
+        out = self.tmp / "run"
+        # The gateway forwards to the endpoint the launcher finds in the environment: the scripted model.
+        with mock.patch.dict(os.environ, self.environment(base, home)):
+            status, stdout, stderr = run_cli("run", self.HARNESS, "--as-of", T, "--prompt", str(self.prompt),
+                                             "--out", str(out), "--executable", str(self.executable), "--timeout", "180",
+                                             *self.EXTRA)
+        return status, stdout, stderr, out
+
+    def test_a_faithful_run_is_sealed_and_scored(self):
+        script = self.SCRIPT()
+        status, stdout, stderr, out = self.run_cli_against(script)
+        self.assertEqual(status, 0, stderr)
+        self.assertIn("seal sealed", stdout)
+        manifest = json.loads((out / "run.json").read_text(encoding="utf-8"))
+        self.assertIn(pinned(self.PACKAGE), manifest["cli_version"])
+        self.assertEqual(manifest["warnings"], [])
+        self.assertTrue(manifest["preflight"]["passed"])
+        self.assertTrue(all(check["passed"] for check in manifest["preflight"]["checks"]))
+        self.assertEqual((manifest["seal"]["status"], manifest["seal"]["calls"]), ("sealed", 1))
+        self.assertIsNone(manifest["gateway"]["verdict"])
+        # Every agent request offered the lock's tools (and the CLI's local ones) and nothing else; both turns ran.
+        agent = [request for request in script.requests if lock_search(request)]
+        self.assertEqual([set(offered(request)) for request in agent], [self.OFFERED] * 2)
+        self.assertEqual(script.turns, [f"call {self.SEARCH}", "answer"])
+        events = [json.loads(line) for line in (out / "lock-events.jsonl").read_text(encoding="utf-8").split("\n") if line]
+        self.assertEqual([(e["tool"], e["arguments"]) for e in events[1:]], [("search", {"query": QUERY})])
+        self.assertEqual(events[0]["as_of"], T)
+        self.assertIn(ANSWER, (out / "transcript.jsonl").read_text(encoding="utf-8"))
+        self.assertNotIn(self.NO_WARNING, (out / "harness-stderr.txt").read_text(encoding="utf-8"))
+        # What run.json says of the date holds: today's date reached the model, whatever T is.
+        self.assertIn(self.DATE_MARK, json.dumps(agent[0]))
+        status, stdout, stderr = run_cli("score", str(out), "--format", "json")
+        self.assertEqual(status, 0, stderr)
+        summary = json.loads(stdout)["summary"]
+        self.assertEqual((summary["seal_status"], summary["seal_calls"]), ("sealed", 1))
+
+    def test_a_tool_never_offered_stops_the_run(self):
+        script = self.SCRIPT(rogue=self.ROGUE)
+        status, stdout, stderr, out = self.run_cli_against(script)
+        self.assertEqual(status, 2, stderr)
+        self.assertEqual(stdout, "")
+        self.assertEqual(len(stderr.strip().split("\n")), 1, stderr)
+        # The guard (the call in the harness's log) or the gateway (the call in the model's answer) stops it,
+        # whichever sees it first: both name the tool.
+        self.assertRegex(stderr, rf"(guard: the harness called|gateway: answer \d+ had the model call) "
+                                 rf"'{self.ROGUE}', outside the lock: run stopped")
+        manifest = json.loads((out / "run.json").read_text(encoding="utf-8"))
+        self.assertEqual(manifest["refused"], stderr.strip().removeprefix("anachron: "))
+        self.assertIsNone(manifest["seal"])
+        self.assertEqual(script.turns[0], f"call {self.ROGUE}")
+
+
+class RealClaudeCode(RealCli, unittest.TestCase):
+    PACKAGE, COMMAND, HARNESS = "@anthropic-ai/claude-code", "claude", "claude-code"
+    SEARCH, ROGUE = "mcp__lock__search", "WebSearch"
+    OFFERED = frozenset({"mcp__lock__search", "mcp__lock__fetch"})
+    NO_WARNING = "matches no known tool"  # every name of the deny list is one this version knows
+
+    def environment(self, base, home):
+        return {"ANTHROPIC_BASE_URL": base, "ANTHROPIC_API_KEY": "sk-ant-offline-test", "HOME": str(home)}
+
+
+class RealGeminiCli(RealCli, unittest.TestCase):
+    PACKAGE, COMMAND, HARNESS = "@google/gemini-cli", "gemini", "gemini-cli"
+    SEARCH, ROGUE = "mcp_lock_search", "google_web_search"
+    SCRIPT = GeminiScript
+    OFFERED = frozenset({"mcp_lock_search", "mcp_lock_fetch", "update_topic"})
+    NO_WARNING = "Blocked dangerous environment variable"  # the relay needs no PYTHONPATH
+
+    def environment(self, base, home):
+        return {"GOOGLE_GEMINI_BASE_URL": base, "GEMINI_API_KEY": "offline-test-key", "HOME": str(home)}
+
+
+class RealCodex(RealCli, unittest.TestCase):
+    PACKAGE, COMMAND, HARNESS = "@openai/codex", "codex", "codex"
+    SEARCH, ROGUE = "mcp__lock__search", "web_search"
+    SCRIPT = ResponsesScript
+    # The lock's two (a namespace, mcp__lock), and what the gateway lets through as Codex's own (GATEWAY_LOCAL).
+    OFFERED = frozenset({"mcp__lock__search", "mcp__lock__fetch", "list_mcp_resources", "list_mcp_resource_templates",
+                         "read_mcp_resource", "request_user_input"})
+    NO_WARNING = "not found in any configured"  # no provider or server of the user's config is asked for
+    # A slug Codex 0.171.0 has no metadata for: for one it knows (gpt-5.5) it hides MCP tools behind a
+    # client-side tool_search and offers apply_patch, which the gateway refuses (docs/run-rules.md).
+    EXTRA = ("--model", "scripted-model")
+    DATE_MARK = "<current_date>"
+
+    def environment(self, base, home):
+        return {"OPENAI_BASE_URL": base + "/v1", "OPENAI_API_KEY": "sk-offline-test", "HOME": str(home)}
+
+
+if __name__ == "__main__":
+    unittest.main()
