@@ -40,6 +40,7 @@ COMMANDS = (
     "report",
     "search",
     "launch",
+    "replay",
     "outcomes",
 )
 
