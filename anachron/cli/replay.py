@@ -19,10 +19,10 @@ from typing import Any, Mapping
 from anachron.core.docs import doc_url
 from anachron.core.errors import AnachronError
 from anachron.cli.options import add_corpus_option, examples
+from anachron.timelock.backends import CANCELLED_WAITING
 
-# anachron.mcp._server.CANCELLED_WAITING, spelled out: importing it would need the mcp extra.  The MCP
-# adapter refused such a call before the lock saw it, so the replay passes the refusal on as recorded.
-_ADAPTER_REFUSALS = ("cancelled while the corpus was still opening: nothing was searched",)
+# The MCP adapter refused such a call before the lock saw it, so the replay passes the refusal on as recorded.
+_ADAPTER_REFUSALS = (CANCELLED_WAITING,)
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:

@@ -28,6 +28,7 @@ from mcp.server.transport_security import TransportSecurityMiddleware, Transport
 
 from anachron import __version__
 from anachron.timelock import ARGUMENT, MAX_ARGUMENT, TOOLS, PendingBackend, TimeLock
+from anachron.timelock.backends import CANCELLED_WAITING
 from anachron.timelock.events import now, protocol_error_record
 from anachron.mcp._wire import MAX_MESSAGE, Checked, check_message, error_response
 
@@ -115,7 +116,6 @@ def build_server(lock: TimeLock) -> Server:
     )
 
 
-CANCELLED_WAITING = "cancelled while the corpus was still opening: nothing was searched"
 PROGRESS_EVERY = 2.0  # seconds between progress notices to a call waiting for the corpus
 
 

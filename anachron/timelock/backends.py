@@ -36,6 +36,7 @@ from anachron.timelock.render import DatePresentation
 
 __all__ = [
     "Backend",
+    "CANCELLED_WAITING",
     "CorpusBackend",
     "Hit",
     "PendingBackend",
@@ -135,6 +136,11 @@ class CorpusBackend:
     def fetch(self, ref: str, *, as_of: _dt.date, mode: str) -> list[Hit]:
         item = self.engine.fetch(ref, as_of=as_of, mode="unrestricted")
         return [] if item is None else [self._hit(item)]
+
+
+# The refusal a call gets when its client cancels it while a PendingBackend still opens the corpus:
+# the lock never saw it, so a replay passes it through as recorded (anachron.cli.replay).
+CANCELLED_WAITING = "cancelled while the corpus was still opening: nothing was searched"
 
 
 class PendingBackend:
