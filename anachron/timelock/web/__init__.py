@@ -1,0 +1,1 @@
+"""Backends over the real web for the time lock (docs/mcp.md)."""
