@@ -55,6 +55,8 @@ CAPTURES = {
     "https://news.example/2022/06/13/result": [("20220525000000", "200")],
     "https://news.example/stated": [("20220525000000", "200")],
     "https://news.example/memento": [("20220528000000", "200")],
+    "https://news.example/jsonld": [("20220525000000", "200")],
+    "https://news.example/time-tag": [("20220525000000", "200")],
     "https://news.example/only-redirects": [("20220520000000", "301")],
     "https://news.example/outside": [("20220520000000", "200")],
     "https://news.example/image": [("20220520000000", "200")],
@@ -73,6 +75,11 @@ SNAPSHOTS = {
     ("20220525000000", "https://news.example/2022/06/13/result"): ("page", html("Result", "Anna won.", meta="2022-05-01")),
     # Meta before T, text stating a publication after it.
     ("20220525000000", "https://news.example/stated"): ("page", html("Result", "Published on June 14, 2022. Anna won.", meta="2022-05-01")),
+    # Meta before T, JSON-LD or a <time> element after it.
+    ("20220525000000", "https://news.example/jsonld"): ("page", html(
+        "Result", '<script type="application/ld+json">{"@type": "NewsArticle", "datePublished": "2022-06-14"}</script>', meta="2022-05-01"
+    )),
+    ("20220525000000", "https://news.example/time-tag"): ("page", html("Result", '<time datetime="2022-06-15">Wednesday</time>', meta="2022-05-01")),
     ("20220528000000", "https://news.example/memento"): ("page", PAGE_LEAK, "Fri, 17 Jun 2022 10:00:00 GMT"),
     ("20220520000000", "https://news.example/outside"): ("redirect", "http://elsewhere.example/web/20220520000000id_/https://news.example/outside"),
     ("20220520000000", "https://news.example/image"): ("image", b"\x89PNG\r\n\x1a\n"),

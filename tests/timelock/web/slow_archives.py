@@ -81,6 +81,10 @@ class WaybackOverHttpTest(_Stubbed):
         self.assertEqual(self.withheld("2022/06/13/result").dated_by, "url")
         self.assertEqual(self.withheld("stated").published, "2022-06-14")
 
+    def test_a_page_dated_after_t_by_its_json_ld_or_time_element_is_withheld_whatever_its_meta_says(self):
+        self.assertEqual(self.withheld("jsonld").dated_by, "html json-ld datePublished")
+        self.assertEqual(self.withheld("time-tag").dated_by, "html <time datetime>")
+
     def test_a_later_memento_datetime_dates_the_capture(self):
         self.assertEqual(self.withheld("memento").published, "2022-06-17")
 
