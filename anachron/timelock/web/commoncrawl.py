@@ -47,16 +47,31 @@ _FILENAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._/-]{0,499}")
 _NUMBER = re.compile(r"[0-9]{1,15}")
 
 
+_ISO_MOMENT = re.compile(
+    r"([0-9]{4})-([0-9]{2})-([0-9]{2})T([0-9]{2}):([0-9]{2})(?::([0-9]{2})(?:\.([0-9]{1,9}))?)?(Z|[+-][0-9]{2}:?[0-9]{2})?"
+)
+
+
 def _moment(value: object) -> _dt.datetime | None:
-    """An ISO 8601 date-time (``Z`` or an offset; naive is UTC) as a moment; None if it is none."""
-    if not isinstance(value, str) or not re.fullmatch(r"[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9:.]+(?:Z|[+-][0-9]{2}:?[0-9]{2})?", value.strip()):
+    """An ISO 8601 date-time (``Z`` or an offset; naive is UTC) as a moment; None if it is none.
+
+    Read by hand: Python 3.10's ``fromisoformat`` refuses ``Z`` and a fraction of other than 3 or 6 digits.
+    """
+    found = _ISO_MOMENT.fullmatch(value.strip()) if isinstance(value, str) else None
+    if found is None:
         return None
-    text = value.strip()
+    year, month, day, hour, minute, second, fraction, zone = found.groups()
     try:
-        moment = _dt.datetime.fromisoformat(text[:-1] + "+00:00" if text.endswith("Z") else text)
-    except ValueError:
+        offset = _dt.timedelta(0)
+        if zone and zone != "Z":
+            digits = zone[1:].replace(":", "")
+            offset = (1 if zone[0] == "+" else -1) * _dt.timedelta(hours=int(digits[:2]), minutes=int(digits[2:]))
+        return _dt.datetime(
+            int(year), int(month), int(day), int(hour), int(minute), int(second or 0), int((fraction or "0")[:6].ljust(6, "0")),
+            tzinfo=_dt.timezone(offset),
+        ).astimezone(_dt.timezone.utc)
+    except ValueError:  # a day or an hour off the calendar, an offset of a day or more
         return None
-    return moment if moment.tzinfo is not None else moment.replace(tzinfo=_dt.timezone.utc)
 
 
 def parse_collinfo(text: str) -> list[tuple[str, _dt.datetime | None]]:

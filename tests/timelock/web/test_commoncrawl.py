@@ -73,6 +73,11 @@ class ReadRecordTest(unittest.TestCase):
             self.assertIn("commoncrawl", str(caught.exception))
             self.assertIn(cause, str(caught.exception))
 
+    def test_a_warc_date_off_the_calendar_or_without_a_time_is_unreadable(self):
+        for value in ("2022-02-30T00:00:00Z", "2022-05-20", "2022-05-20T25:00:00Z", "2022-05-20T10:00:00+24:00", ""):
+            with self.subTest(value=value), self.assertRaisesRegex(UpstreamError, "unreadable WARC-Date"):
+                read_record(warc_member(URL, value, PAGE))
+
     def test_a_broken_http_status_line_inside_is_an_upstream_error(self):
         member = warc_member(URL, "2022-05-20T00:00:00Z", PAGE)
         raw = gzip.decompress(member).replace(b"HTTP/1.1 200 X", b"HTTX/1.1 200 X")
