@@ -210,6 +210,8 @@ class ArchiveStub:
             return None
         if url == "https://news.example/unknown-shape":
             return self._send(handler, 200, b'{"captures": []}')
+        if url == "https://news.example/huge":  # one byte over the backends' cap (16 MiB)
+            return self._send(handler, 200, b"[" + b" " * (16 * 1024 * 1024 - 1) + b"]")
         if url == "https://news.example/server-error":
             return self._send(handler, 500, b"oops", "text/plain")
         rows = [[f"example,news)/{url.split('/', 3)[-1]}", ts, url, "text/html", status, "D" * 32, "1000"] for ts, status in CAPTURES.get(url, [])]

@@ -100,7 +100,7 @@ class WaybackOverHttpTest(_Stubbed):
     def test_every_fault_is_an_upstream_error_naming_the_backend_and_cause(self):
         for page, cause in (
             ("slow", "took longer than 1 s"), ("broken-http", "broken reply"), ("unknown-shape", "unknown shape"),
-            ("server-error", "HTTP 500"), ("outside", "redirected out of the archive"), ("image", "not text (image/png)"),
+            ("server-error", "HTTP 500"), ("huge", "more than 16777216 bytes"), ("outside", "redirected out of the archive"), ("image", "not text (image/png)"),
         ):
             with self.subTest(page=page), self.assertRaises(UpstreamError) as caught:
                 self.fetch(page)
