@@ -230,6 +230,8 @@ class ArchiveStub:
         return self._send(handler, 200, found[1].encode(), "text/html; charset=utf-8", headers)
 
     def _index(self, handler, crawl: str, query: dict) -> None:
+        if query.get("url") == "https://news.example/misconfigured":  # the 404 of a wrong address, not of "no captures"
+            return self._send(handler, 404, b"<html>Not Found</html>", "text/html")
         rows = self.index.get(crawl, {}).get(query.get("url", ""))
         if not rows:
             return self._send(handler, 404, json.dumps({"message": f"No Captures found for: {query.get('url')}"}).encode())

@@ -116,6 +116,16 @@ def parse_index(text: str) -> list[dict]:
     return rows
 
 
+def _no_captures(body: bytes) -> bool:
+    """Whether a 404 of the index server is its "No Captures found" object (``{"message": ...}``, or
+    ``{"error": ...}`` from older servers), not a 404 of a wrong address."""
+    try:
+        document = parse_json(body.decode("utf-8"), "commoncrawl: index 404")
+    except (AnachronError, UnicodeDecodeError):
+        return False
+    return isinstance(document, dict) and ("message" in document or "error" in document)
+
+
 class Record:
     """A WARC ``response`` record: its headers, its ``WARC-Date`` and the HTTP response it holds."""
 
@@ -267,8 +277,8 @@ class CommonCrawlBackend:
         """The crawl's latest readable 200 capture of *url* at or before *cutoff*; None if it has none."""
         query = urllib.parse.urlencode({"url": url, "output": "json"})
         reply = get(self.name, f"index {crawl}", f"{self.source}/{crawl}-index?{query}", timeout=self._timeout)
-        if reply.status == 404:
-            return None  # the index server's answer for "no captures"
+        if reply.status == 404 and _no_captures(reply.body):
+            return None  # the index server's answer for "no captures"; another 404 is a wrong address
         if reply.status != 200:
             raise UpstreamError(f"commoncrawl: index {crawl} answered HTTP {reply.status}")
         try:

@@ -148,6 +148,10 @@ class CommonCrawlOverHttpTest(_Stubbed):
         with self.assertRaisesRegex(UpstreamError, "commoncrawl: the WARC record's gzip member is truncated"):
             self.fetch("truncated")
 
+    def test_a_404_that_is_not_the_index_saying_no_captures_is_an_upstream_error(self):
+        with self.assertRaisesRegex(UpstreamError, "commoncrawl: index CC-MAIN-2022-21 answered HTTP 404"):
+            self.fetch("misconfigured")
+
 
 class ArchivesThroughTheLockTest(unittest.TestCase):
     """What a run logs: served captures, withheld traps (with the deciding source) and errors."""
