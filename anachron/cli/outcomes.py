@@ -152,6 +152,9 @@ def run(args: argparse.Namespace) -> int:
     from anachron.forecasts.table import render_table
 
     check_options(args.confidence, args.resamples, args.seed, names=_FLAGS)
+    if not args.forecastbench and args.resolutions is None and len(args.predictions) > 1:
+        # argparse gives every path to PREDICTIONS (RESOLUTIONS is optional for --forecastbench): the last is RESOLUTIONS.
+        args.resolutions = args.predictions.pop()
     scores = _scores(args.scores)
     # MODEL=FILE hides the file from the generic check (the value is no path): check the paths themselves.
     refuse_output_input(argparse.Namespace(**{**vars(args), "scores": sorted(scores.values())}), ("out", "html", "figures"))

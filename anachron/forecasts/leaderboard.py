@@ -42,7 +42,7 @@ from anachron.forecasts.difficulty import difficulty_adjusted
 from anachron.forecasts.forecast import Forecast
 from anachron.forecasts.forecastbench import BENCHMARK, DUMMY_MODELS, Entry, Rounds
 from anachron.forecasts.model_score import ModelScore, ScoredSample, score_model, scored_sample, uniform
-from anachron.forecasts.report import _badge
+from anachron.forecasts.report import model_badge
 from anachron.forecasts.table import grid
 
 __all__ = [
@@ -327,7 +327,7 @@ def build_leaderboard(
         for name in by:
             values = sorted({groupings[name](e) for e, _, _ in part_of})
             rows += [row(model, name, v, [x for x in part_of if groupings[name](x[0]) == v]) for v in values]
-        badge, why = _badge(model, cutoffs, [e.resolution_date or e.round for e, _, _ in part_of])
+        badge, why = model_badge(model, cutoffs, [e.resolution_date or e.round for e, _, _ in part_of])
         entry: dict[str, Any] = {"model": model, "badge": badge, "badge_reason": why, "rows": rows, **notes[model]}
         cutoff = (cutoffs or {}).get(model)
         if cutoff is not None:

@@ -30,7 +30,7 @@ from anachron.forecasts.forecast import LOG_CLIP, SUM_TOLERANCE, Forecast, check
 from anachron.forecasts.model_score import base_rate, score_model, scored_sample, uniform
 from anachron.forecasts.reading import Forecasts, load_forecasts, load_resolutions, load_scores
 
-__all__ = ["build_report", "ranked"]
+__all__ = ["build_report", "model_badge", "ranked"]
 
 
 def _baseline_forecasts(spec: str) -> tuple[str, Any]:
@@ -46,7 +46,7 @@ def _baseline_forecasts(spec: str) -> tuple[str, Any]:
     return f"{name} ({spec})", table
 
 
-def _badge(model: str, cutoffs: Mapping[str, Any] | None, days: Sequence[_dt.date | None]) -> tuple[str, str]:
+def model_badge(model: str, cutoffs: Mapping[str, Any] | None, days: Sequence[_dt.date | None]) -> tuple[str, str]:
     """The model's badge and why: pre-event only when every sample's event is known to come after its release."""
     if cutoffs is None:
         return BADGES[1], "no --model-cutoffs: its release cannot be shown to predate the events"
@@ -160,7 +160,7 @@ def build_report(
                 f"model {model!r}: none of its {len(table)} forecasts has a resolution in {resolutions_file}"
             )
         score = score_model(model, samples, baseline=label, n_resamples=n_resamples, seed=seed, confidence=confidence)
-        badge, why = _badge(model, cutoffs, days)
+        badge, why = model_badge(model, cutoffs, days)
         per_sample_brier[model] = {s.sample_id: s.brier for s in samples}
         observations += [(s.sample_id, model, s.brier) for s in samples]
         entry = score.to_dict()
