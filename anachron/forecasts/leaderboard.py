@@ -37,12 +37,11 @@ from anachron.bank.cutoffs import BADGES
 from anachron.core.dates import known_at
 from anachron.core.errors import AnachronError
 from anachron.core.stats.bootstrap import percentile
-from anachron.core.stats.paired import SMALL_N
 from anachron.forecasts.difficulty import difficulty_adjusted
 from anachron.forecasts.forecast import Forecast
 from anachron.forecasts.forecastbench import BENCHMARK, DUMMY_MODELS, Entry, Rounds
 from anachron.forecasts.model_score import ModelScore, ScoredSample, score_model, scored_sample, uniform
-from anachron.forecasts.report import model_badge
+from anachron.forecasts.report import model_badge, small_n_warnings
 from anachron.forecasts.table import grid
 
 __all__ = [
@@ -69,10 +68,6 @@ def brier_index(adjusted: float | None) -> float | None:
     return (1 - math.sqrt(adjusted)) * 100
 
 
-def _small_n(n: int) -> list[str]:
-    return [f"n = {n} is below {SMALL_N}: the interval's coverage is approximate"] if n < SMALL_N else []
-
-
 def _mean(values: Sequence[float]) -> float | None:
     return math.fsum(values) / len(values) if values else None
 
@@ -93,7 +88,7 @@ def memory_gap(
         "before": {"brier": _mean(before), "n": len(before)},
         "after": {"brier": _mean(after), "n": len(after)},
         "gap": {"value": None, "ci_low": None, "ci_high": None},
-        "warnings": _small_n(min(len(before), len(after))) if before and after else [],
+        "warnings": small_n_warnings(min(len(before), len(after))) if before and after else [],
     }
     if not before or not after:
         out["warnings"].append("no question on one side of the cutoff: no gap")
@@ -293,7 +288,7 @@ def build_leaderboard(
                "without_effect": len(part) - len(with_effect),
                "skill_vs_reference": None if reference is None else {"value": _mean(diffs), "n": len(diffs)},
                "imputed": sum(1 for _, _, imp in part if imp),
-               "warnings": _small_n(score.n)}
+               "warnings": small_n_warnings(score.n)}
         entry = score.to_dict()
         if "leak_split" in entry:
             out["leak_split"] = entry["leak_split"]
@@ -312,7 +307,9 @@ def build_leaderboard(
             values = [get(by_type[t]) for t in types_present] if complete else []
             return None if not values or any(v is None for v in values) else math.fsum(values) / len(values)  # type: ignore[arg-type]
 
-        pooled = row(model, "all", "all", part_of)
+        # The pooled score is needed only for the overall row's leak split: spare its bootstrap otherwise.
+        pooled = row(model, "all", "all", part_of) if scores is not None else {
+            "imputed": sum(1 for _, _, imp in part_of if imp), "warnings": small_n_warnings(len(part_of))}
         adjusted = mean_of(lambda r: r["difficulty_adjusted_brier"])
         overall = {"model": model, "group": "overall", "value": "overall", "n": len(part_of),
                    "brier": {"value": mean_of(lambda r: r["brier"]["value"]), "ci_low": None, "ci_high": None, "n": len(part_of)},

@@ -75,6 +75,7 @@ def render_table(report: Mapping[str, Any]) -> str:
     notes = []
     for m in report["models"]:
         notes.append(f"{m['model']}: {m['badge']} ({m['badge_reason']})")
+        notes += [f"  warning: {w}" for w in m.get("warnings", [])]
         if report["leak_split"]:
             split = m["leak_split"]
             parts = [f"unverified {split['unverified']['n']} (Brier {_f(split['unverified']['value'])}, never counted clean)"]
