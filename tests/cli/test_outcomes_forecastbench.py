@@ -107,6 +107,19 @@ class ConstantBaselinesTest(Board):
         self.assertAlmostEqual(x["brier_skill"]["value"], 1 - x["brier"]["value"] / 0.25, places=12)  # the ratio, beside it
 
 
+class ByRoundTest(Board):
+    def test_a_row_per_round_and_a_model_in_one_forecast_set_per_round(self):
+        rounds = [make_round("2025-03-02", dataset=4, market=2, seed=31), make_round("2025-03-16", dataset=3, market=2, seed=32)]
+        for r, p in zip(rounds, (0.2, 0.9)):
+            write_round(self.root, r, {"x": forecast_set(r, "model-x", constant(p))})
+        report = self.run_json(str(self.root), "--by", "round")
+        for r, p in zip(rounds, (0.2, 0.9)):
+            row = _row(report, "Lab model-x", "round", r.due.isoformat())
+            outcomes = [o for *_, o in r.entries if o is not None]
+            self.assertEqual(row["n"], len(outcomes))
+            self.assertAlmostEqual(row["brier"]["value"], sum((p - o) ** 2 for o in outcomes) / len(outcomes), places=12)
+
+
 class ImputationTest(Board):
     def _round(self):
         # 40 dataset questions at two horizons and 20 market ones: 100 entries in the round.
@@ -299,6 +312,14 @@ class BadInputTest(Board):
                                         "horizon": None, "question_fixed_effect": "hard"}]), encoding="utf-8")
         self.refused("--forecastbench", str(self.root), "--difficulty-from", f"market={effects}",
                      needle=f"{effects}: [0]: question_fixed_effect")
+
+    def test_single_run_options_are_refused_with_forecastbench(self):
+        self.refused("--forecastbench", str(self.root), "--html", str(self.root.parent / "x.html"), needle="--html and --figures")
+        self.refused("--forecastbench", str(self.root), "--baseline", "base-rate", needle="--reference MODEL")
+        scores = self.root.parent / (self.root.name + "-scores.json")
+        self.addCleanup(lambda: scores.unlink(missing_ok=True))
+        scores.write_text(score_doc({"2025-03-02/m0": {}}), encoding="utf-8")
+        self.refused("--forecastbench", str(self.root), "--scores", f"nobody={scores}", needle="--scores names model 'nobody'")
 
     def test_leaderboard_options_need_forecastbench(self):
         self.refused(str(self.forecasts), str(self.paths[1]), "--impute", needle="--impute needs --forecastbench")
