@@ -120,6 +120,37 @@ class ByRoundTest(Board):
             self.assertAlmostEqual(row["brier"]["value"], sum((p - o) ** 2 for o in outcomes) / len(outcomes), places=12)
 
 
+class CannotTellTest(Board):
+    def test_a_model_without_a_type_has_no_overall_and_stray_forecasts_are_counted(self):
+        r = make_round("2025-03-02", dataset=4, market=3, seed=41)
+        partial = forecast_set(r, "partial", lambda i, s, d, o: None if s in MARKET else 0.3)
+        partial["forecasts"].append({"id": "nowhere", "source": "fred", "forecast": 0.5, "resolution_date": "2025-03-09"})
+        write_round(self.root, r, {"x": forecast_set(r, "model-x", constant(0.6)), "p": partial})
+        report = self.run_json(str(self.root))
+        overall = _row(report, "Lab partial", "overall", "overall")
+        self.assertIsNone(overall["brier"]["value"])
+        self.assertIsNone(overall["brier_index"])
+        self.assertIn("no question of every type: no overall score", " ".join(overall["warnings"]))
+        entry = next(m for m in report["models"] if m["model"] == "Lab partial")
+        self.assertEqual((entry["unmatched_forecasts"], entry["missing_forecasts"]), (1, 3))
+
+    def test_questions_without_an_outside_effect_are_left_out_and_counted(self):
+        r = make_round("2025-03-02", dataset=2, market=4, seed=42)
+        write_round(self.root, r, {"x": forecast_set(r, "model-x", constant(0.6))})
+        market = [(i, s, o) for i, s, _, o in r.entries if s in MARKET]
+        path = self.root.parent / (self.root.name + "-fe.jsonl")
+        self.addCleanup(lambda: path.unlink(missing_ok=True))
+        given = market[:3]
+        path.write_text("".join(json.dumps({"forecast_due_date": "2025-03-02", "source": s, "id": i, "horizon": None,
+                                            "question_fixed_effect": 0.1 * k}) + "\n" for k, (i, s, _) in enumerate(given)))
+        report = self.run_json(str(self.root), "--difficulty-from", f"market={path}")
+        row = _row(report, "Lab model-x", "type", "market")
+        self.assertEqual(row["without_effect"], 1)
+        self.assertEqual(report["difficulty"]["market"]["without_effect"], 1)
+        expected = sum((0.6 - o) ** 2 - (0.1 * k - 0.1) for k, (_, _, o) in enumerate(given)) / 3
+        self.assertAlmostEqual(row["difficulty_adjusted_brier"], expected, places=12)
+
+
 class ImputationTest(Board):
     def _round(self):
         # 40 dataset questions at two horizons and 20 market ones: 100 entries in the round.
