@@ -33,6 +33,7 @@ import math
 import os
 import re
 from dataclasses import dataclass, field
+from functools import cached_property
 from pathlib import Path
 from typing import Any, Iterator, Mapping, Sequence
 
@@ -83,7 +84,7 @@ class Entry:
     outcome: int | None
     where: str
 
-    @property
+    @cached_property  # asked for at every join, fit and row: built once
     def sample_id(self) -> str:
         return f"{self.round.isoformat()}/{self.key}"
 

@@ -328,11 +328,13 @@ def build_leaderboard(
         entry: dict[str, Any] = {"model": model, "badge": badge, "badge_reason": why, "rows": rows, **notes[model]}
         cutoff = (cutoffs or {}).get(model)
         if cutoff is not None:
-            before = [s.brier for e, s, _ in part_of if e.resolution_date is not None and known_at(e.resolution_date, cutoff.training_cutoff)]
-            after = [s.brier for e, s, _ in part_of if e.resolution_date is not None and not known_at(e.resolution_date, cutoff.training_cutoff)]
+            # A filled 0.5 is no answer of the model's: it says nothing of what its weights hold.
+            own = [(e, s) for e, s, imputed in part_of if not imputed]
+            before = [s.brier for e, s in own if e.resolution_date is not None and known_at(e.resolution_date, cutoff.training_cutoff)]
+            after = [s.brier for e, s in own if e.resolution_date is not None and not known_at(e.resolution_date, cutoff.training_cutoff)]
             entry["knowledge_in_weights"] = {
                 "training_cutoff": cutoff.training_cutoff.isoformat(),
-                "undated": sum(1 for e, _, _ in part_of if e.resolution_date is None),
+                "undated": sum(1 for e, _ in own if e.resolution_date is None),
                 **memory_gap(before, after, n_resamples=n_resamples, seed=seed, confidence=confidence),
             }
         result_models.append(entry)
