@@ -3,8 +3,10 @@
 OUTCOME MATERIAL (reads resolutions): never imported by a serving path.
 The files are read by :mod:`anachron.forecasts.forecastbench`; each row's
 scores and intervals are :func:`anachron.forecasts.model_score.score_model`'s
-(any function of the same signature can be passed as *score_row*: a row is
-one model over one group of questions, its samples are all it needs); the
+(another interval can be plugged in per row as *score_row*: a row is one
+model over one group of questions, and it is given the row's samples and
+their entries, whose ``round`` and ``source`` are the groups a resampling
+within (due date, source) needs); the
 question effects are :func:`anachron.forecasts.difficulty.difficulty_adjusted`'s
 fit on the difficulty pool, or an outside file's.  docs/outcomes.md,
 "ForecastBench leaderboards", gives each definition and its source in
@@ -45,7 +47,7 @@ from anachron.forecasts.report import model_badge, small_n_warnings
 from anachron.forecasts.table import grid
 
 __all__ = [
-    "CSV_COLUMNS", "IMPUTED_CUTOFF", "MODEL_AGE_CUTOFF_DAYS", "TYPES", "brier_index", "build_leaderboard", "csv_records", "effect_key",
+    "CSV_COLUMNS", "IMPUTED_CUTOFF", "ScoreRow", "MODEL_AGE_CUTOFF_DAYS", "TYPES", "brier_index", "build_leaderboard", "csv_records", "effect_key",
     "memory_gap", "ranked_rows", "render_leaderboard",
 ]
 
@@ -54,7 +56,8 @@ IMPUTED_CUTOFF = 0.05  # ForecastBench's IMPUTED_CUTOFF_PCT: a round with more t
 MODEL_AGE_CUTOFF_DAYS = 365  # ForecastBench's MODEL_RELEASE_DAYS_CUTOFF: older models leave the difficulty pool
 FILL = 0.5  # ForecastBench's default imputation (src/resolve/_impute.py)
 
-ScoreRow = Callable[[str, Sequence[ScoredSample]], ModelScore]
+# (model, the row's samples, their entries in the same order) -> the row's scores and intervals.
+ScoreRow = Callable[[str, Sequence[ScoredSample], Sequence[Entry]], ModelScore]
 
 
 def brier_index(adjusted: float | None) -> float | None:
@@ -175,7 +178,7 @@ def build_leaderboard(
     table (the badge, the pool preset's model age, the training cutoff).
     """
     if score_row is None:
-        def score_row(model: str, samples: Sequence[ScoredSample]) -> ModelScore:
+        def score_row(model: str, samples: Sequence[ScoredSample], entries: Sequence[Entry]) -> ModelScore:
             return score_model(model, samples, baseline="0.5", n_resamples=n_resamples, seed=seed, confidence=confidence)
     single_round = len(rounds.entries) == 1
     models = sorted({fs.model for fs in rounds.sets})
@@ -277,7 +280,7 @@ def build_leaderboard(
     ref_brier = {} if reference is None else {e.sample_id: s.brier for e, s, _ in samples.get(reference, [])}
 
     def row(model: str, group: str, value: str, part: list[tuple[Entry, ScoredSample, bool]]) -> dict[str, Any]:
-        score = score_row(model, [s for _, s, _ in part])
+        score = score_row(model, [s for _, s, _ in part], [e for e, _, _ in part])
         with_effect = [s.brier - effects[e.sample_id] for e, s, _ in part if e.sample_id in effects]
         adjusted = _mean(with_effect)
         diffs = [ref_brier[e.sample_id] - s.brier for e, s, _ in part if e.sample_id in ref_brier]

@@ -102,6 +102,17 @@ class DifficultyPoolTest(unittest.TestCase):
         report = build_leaderboard(rounds, n_resamples=100, pool_preset=True, cutoffs=old)
         self.assertEqual(report["difficulty"]["dataset"]["pool"], ["Lab a", "Lab c"])
 
+    def test_an_interval_function_plugs_in_per_row_with_the_row_groups(self):
+        from anachron.forecasts.model_score import score_model
+
+        seen = []
+
+        def score_row(model, samples, entries):
+            seen.append((model, {e.qtype for e in entries}, len(samples) == len(entries)))
+            return score_model(model, samples, baseline="0.5", n_resamples=100)
+        report = build_leaderboard(self._uneven(), n_resamples=100, score_row=score_row)
+        self.assertEqual(sorted(seen), sorted((m["model"], {"dataset"}, True) for m in report["models"]))
+
     def test_unknown_reference_is_an_error(self):
         with self.assertRaises(AnachronError):
             build_leaderboard(self._uneven(), n_resamples=100, reference="nobody")
