@@ -191,6 +191,18 @@ class ImputationTest(Board):
         self.assertIn("--impute: 11 forecast(s) filled with 0.5; 1 model round(s) dropped", out)
         self.assertIn("dropped: Lab eight round 2025-03-02 (8 of 100 missing)", out)
 
+    def test_the_question_set_bounds_what_is_filled(self):
+        r = self._round()
+        paths = write_round(self.root, r, {"x": forecast_set(r, "x", lambda i, s, d, o: None if i in ("d0", "d1") else 0.8)})
+        report = self.run_json(str(self.root), "--impute")
+        self.assertEqual(report["models"][0]["filled"], 4)  # two questions at two horizons
+        # A question the round's question set does not list was not asked: nothing to fill.
+        qs = Path(paths[0])
+        doc = json.loads(qs.read_text(encoding="utf-8"))
+        doc["questions"] = [q for q in doc["questions"] if q["id"] != "d0"]
+        qs.write_text(json.dumps(doc), encoding="utf-8")
+        self.assertEqual(self.run_json(str(self.root), "--impute")["models"][0]["filled"], 2)
+
     def test_without_impute_nothing_is_filled_and_the_gap_is_counted(self):
         r = self._round()
         write_round(self.root, r, {"x": forecast_set(r, "x", lambda i, s, d, o: None if i == "d0" else 0.8)})
@@ -343,6 +355,15 @@ class BadInputTest(Board):
                                         "horizon": None, "question_fixed_effect": "hard"}]), encoding="utf-8")
         self.refused("--forecastbench", str(self.root), "--difficulty-from", f"market={effects}",
                      needle=f"{effects}: [0]: question_fixed_effect")
+
+    def test_a_second_resolution_set_of_the_round_must_agree(self):
+        res = Path(self.paths[1])
+        human = res.with_name("2025-03-02_human_resolution_set.json")
+        human.write_text(res.read_text(encoding="utf-8"), encoding="utf-8")
+        status, _, err = run_cli("outcomes", "--forecastbench", str(self.root), "--quiet", "--resamples", "100")
+        self.assertEqual(status, 0, err)  # the same entries twice are one set
+        self.edit(human, lambda d: d["resolutions"][0].update(resolved_to=1.0 - d["resolutions"][0]["resolved_to"]))
+        self.refused("--forecastbench", str(self.root), needle="resolved differently")
 
     def test_single_run_options_are_refused_with_forecastbench(self):
         self.refused("--forecastbench", str(self.root), "--html", str(self.root.parent / "x.html"), needle="--html and --figures")
