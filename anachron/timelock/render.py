@@ -25,7 +25,7 @@ from typing import Any, Iterable, Mapping, Sequence
 from anachron.core import Corpus, Item
 from anachron.core.errors import AnachronError
 
-__all__ = ["SNIPPET", "DatePresentation", "Rendered", "Shown", "budget_line", "parse_rendered", "render", "snippet"]
+__all__ = ["SNIPPET", "DatePresentation", "Rendered", "Shown", "budget_line", "parse_rendered", "render", "render_series", "snippet"]
 
 SNIPPET = 280  # characters of a search result's text
 _SHIFT = re.compile(r"shift:([+-])([0-9]{1,7})")
@@ -152,6 +152,18 @@ def render(
         lines.append(f"  title: {one_line(r['title'])}")
         lines.append(f"  snippet: {r['text']}")
     return "\n".join(lines) + tail
+
+
+def render_series(seq: int, answer: Any, vintage: str | None, budget: Mapping[str, Mapping[str, int | None]]) -> str:
+    """The text of a ``series`` call's answer (:class:`anachron.timelock.series.SeriesAnswer`): its
+    vintage as presented (*vintage*; ``None``: hidden), then ``date: value`` lines, oldest first
+    (a missing value reads ``missing``, never 0)."""
+    served = len(answer.observations)
+    head = f"series #{seq}: {answer.id}, vintage {vintage or 'not shown'}, {served} observation{'s' if served != 1 else ''}"
+    if answer.total > served:
+        head += f" (the latest {served} of {answer.total})"
+    lines = [head] + [f"{row.date.isoformat()}: {row.value if row.value is not None else 'missing'}" for row in answer.observations]
+    return "\n".join(lines) + "\n\n" + budget_line(budget)
 
 
 _RECEIPT = re.compile(r"(search|fetch) #([1-9][0-9]{0,17}): ")
