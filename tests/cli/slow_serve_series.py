@@ -17,7 +17,7 @@ from pathlib import Path
 
 from tests.mcp_support import TIMEOUT, read_log, stdio_client, text_of
 from tests.support import ROOT, require_extra, run_cli
-from tests.timelock.test_series import GDP, T, answer, row
+from tests.timelock.test_series import GDP, T
 
 KEY = "test-key-not-logged"
 
