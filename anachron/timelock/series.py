@@ -36,7 +36,7 @@ from typing import Any, Mapping, Protocol, Sequence
 from anachron.core.dates import format_date, known_at, parse_date
 from anachron.core.errors import AnachronError, describe
 from anachron.core.jsonio import parse_json, read_json
-from anachron.timelock.backends import UPSTREAM_MAX_BYTES, UpstreamError, _OPENER
+from anachron.timelock.backends import UPSTREAM_MAX_BYTES, UpstreamError
 
 __all__ = [
     "ALFRED_URL",
@@ -61,6 +61,16 @@ MISSING = "."  # ALFRED's value of a missing observation: served as missing, nev
 MAX_OBSERVATIONS = 2000  # served per answer, the latest ones (a daily series has tens of thousands)
 EARLIEST = "1776-07-04"  # ALFRED's earliest realtime day: a request for every vintage starts here
 _ID = re.compile(r"[A-Za-z0-9_]{1,64}")
+
+
+class _Unfollowed(urllib.request.HTTPRedirectHandler):
+    """A redirect is never followed (it could lead anywhere, the key in its query): urllib then raises the 3xx as an HTTPError."""
+
+    def redirect_request(self, req, fp, code, msg, headers, newurl):  # noqa: D102 (urllib's signature)
+        return None
+
+
+_GET = urllib.request.build_opener(_Unfollowed)
 
 
 @dataclass(frozen=True)
@@ -297,10 +307,8 @@ class AlfredSource:
         query = urllib.parse.urlencode({**params, "api_key": self._key, "file_type": "json"})
         request = urllib.request.Request(f"{self.source}/{path}?{query}", headers={"Accept": "application/json", "User-Agent": "anachron-timelock"})
         try:
-            with _OPENER.open(request, timeout=self._timeout) as response:
+            with _GET.open(request, timeout=self._timeout) as response:
                 payload = response.read(UPSTREAM_MAX_BYTES + 1)
-        except UpstreamError:
-            raise
         except urllib.error.HTTPError as exc:
             body = exc.read(4096).decode("utf-8", "replace")
             if exc.code == 400 and "does not exist" in body:

@@ -36,6 +36,11 @@ class StubAlfred:
                 url = urllib.parse.urlsplit(self.path)
                 query = dict(urllib.parse.parse_qsl(url.query))
                 stub.requests.append((url.path, query))
+                if url.path.startswith("/moved/"):
+                    self.send_response(302)
+                    self.send_header("Location", stub.url + url.path[len("/moved"):] + "?" + url.query)
+                    self.send_header("Content-Length", "0")
+                    return self.end_headers()
                 if query.get("series_id") != "GDPC1":
                     return self.send(400, {"error_code": 400, "error_message": "Bad Request.  The series does not exist."})
                 if url.path == "/fred/series/observations":
@@ -138,6 +143,8 @@ class ServedSeriesTest(unittest.TestCase):
 
             with self.assertRaisesRegex(UpstreamError, r"^ALFRED /fred/series/observations answered HTTP 404$"):
                 broken.rows("GDPC1", as_of=T, mode="enforced")
+            with self.assertRaisesRegex(UpstreamError, r"^ALFRED /fred/series/observations answered HTTP 302$"):
+                AlfredSource(KEY, url=stub.url + "/moved").rows("GDPC1", as_of=T, mode="enforced")  # a redirect is not followed
         self.assertEqual(stub.requests[0][1]["realtime_start"], "1776-07-04")
         self.assertEqual(stub.requests[0][1]["realtime_end"], "9999-12-31")
         self.assertEqual([o.value for o in served.observations], [None, "19221.970", "18952.0", "17282.2"])
