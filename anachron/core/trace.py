@@ -219,7 +219,8 @@ def _inline(
 
 def _observation(f: Fields, ident: str) -> ReturnedItem:
     """A series value shown to the agent (docs/formats.md): dated by its ``realtime_start``, the day the
-    value was first published, never by its observation date (a 2019 quarter revised in 2021 is 2021 news)."""
+    value was first published, never by its observation date (a 2019 quarter revised in 2021 is 2021 news);
+    ``null`` when the day was not shown (undated)."""
     series = f.text("series")
     observed = f.date("observation_date")
     if "value" not in f.obj:
@@ -227,8 +228,14 @@ def _observation(f: Fields, ident: str) -> ReturnedItem:
     value = f.obj["value"]
     if value is not None and not isinstance(value, str):
         raise f.error("value", f"expected a string or null (missing), got {describe(value)}")
-    first = f.date("realtime_start")  # required: a value whose publication day is unknown cannot be judged
-    return ReturnedItem(ident, first, (), None, None, "", (), (series, observed.isoformat(), value))  # type: ignore[union-attr]
+    if "realtime_start" not in f.obj:
+        raise f.missing("realtime_start")
+    first = f.date("realtime_start", nullable=True)
+    observation = (series, observed.isoformat(), value)  # type: ignore[union-attr]
+    if first is None:  # the day was not shown (dates hidden): undated, in TCLR's band, never clean
+        undated = Attribution(None, None, None, None, None, ("its realtime_start was not shown",))
+        return ReturnedItem(ident, None, (), None, undated, "", (), observation)
+    return ReturnedItem(ident, first, (), None, None, "", (), observation)
 
 
 def _label(restates: str | None) -> str:

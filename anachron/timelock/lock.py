@@ -439,10 +439,11 @@ class TimeLock:
             text = render(tool, self._seq, "", (), budget, error=call.error)
             return Outcome(text, {"results": [], "budget": budget, "error": call.error}, True, record)
         if call.series is not None:
-            shown = self.presentation.show(call.series.vintage)
-            text = render_series(self._seq, call.series, shown, budget)
-            structured = {"series": {"id": call.series.id, "vintage": shown, "observations": [
-                {"date": format_date(row.date), "value": row.value} for row in call.series.observations]}, "budget": budget}
+            show = self.presentation.show
+            text = render_series(self._seq, call.series, self.presentation, budget)
+            structured = {"series": {"id": call.series.id, "vintage": show(call.series.vintage), "observations": [
+                {"date": format_date(row.date), "value": row.value, "published": show(row.realtime_start)}
+                for row in call.series.observations]}, "budget": budget}
             return Outcome(text, structured, False, record)
         results = [self._result(seen, hit, full=call.tool == "fetch") for seen, hit in zip(call.checked.seen, call.checked.shown)]
         text = render(tool, self._seq, argument.strip(), results, budget)

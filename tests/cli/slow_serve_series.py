@@ -104,7 +104,8 @@ class ServedSeriesTest(unittest.TestCase):
         self.assertFalse(tool.input_schema["additionalProperties"])
         self.assertFalse(served.is_error)
         self.assertEqual(text_of(served).split("\n\n")[0].split("\n"), [
-            "series #1: GDPC1, vintage 2020-05-28, 3 observations", "2019-07-01: missing", "2019-10-01: 19202.3", "2020-01-01: 19011.8"])
+            "series #1: GDPC1, vintage 2020-05-28, 3 observations", "2019-07-01: missing (published 2019-10-30)",
+            "2019-10-01: 19202.3 (published 2020-01-30)", "2020-01-01: 19011.8 (published 2020-05-28)"])
         self.assertTrue(smuggled.is_error)
         log = read_log(events)
         self.assertEqual(log[0]["series"], f"file {path}")
@@ -122,8 +123,11 @@ class ServedSeriesTest(unittest.TestCase):
         vintages = [query for path, query in stub.requests if path == "/fred/series/vintagedates"]
         self.assertEqual((vintages[0]["realtime_end"], vintages[0]["api_key"]), ("2020-06-01", KEY))
         # The stub sent every vintage: only the values known at T are served, and the vintage is the last listed on or before T.
+        # The API reports realtime periods clipped to the one asked for: each value reads as published on T at the latest.
         self.assertEqual(served.structured_content["series"], {"id": "GDPC1", "vintage": "2020-05-28", "observations": [
-            {"date": "2019-07-01", "value": None}, {"date": "2019-10-01", "value": "19202.3"}, {"date": "2020-01-01", "value": "19011.8"}]})
+            {"date": "2019-07-01", "value": None, "published": "2019-10-30"},
+            {"date": "2019-10-01", "value": "19202.3", "published": "2020-01-30"},
+            {"date": "2020-01-01", "value": "19011.8", "published": "2020-05-28"}]})
         self.assertTrue(unknown.is_error)
         self.assertIn("No series 'NOPE' is available.", text_of(unknown))
         text = events.read_text(encoding="utf-8")

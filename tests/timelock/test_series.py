@@ -72,9 +72,12 @@ class ServedAsKnownAtTheCutoffTest(Files):
         outcome = self.lock(journal=journal).call("series", {"id": "GDPC1"})
         self.assertFalse(outcome.is_error)
         self.assertEqual(outcome.structured["series"], {"id": "GDPC1", "vintage": "2020-05-28", "observations": [
-            {"date": "2019-07-01", "value": None}, {"date": "2019-10-01", "value": "19202.3"}, {"date": "2020-01-01", "value": "19011.8"}]})
+            {"date": "2019-07-01", "value": None, "published": "2019-10-30"},
+            {"date": "2019-10-01", "value": "19202.3", "published": "2020-01-30"},
+            {"date": "2020-01-01", "value": "19011.8", "published": "2020-05-28"}]})
         self.assertEqual(outcome.text.split("\n\n")[0].split("\n"), [
-            "series #1: GDPC1, vintage 2020-05-28, 3 observations", "2019-07-01: missing", "2019-10-01: 19202.3", "2020-01-01: 19011.8"])
+            "series #1: GDPC1, vintage 2020-05-28, 3 observations", "2019-07-01: missing (published 2019-10-30)",
+            "2019-10-01: 19202.3 (published 2020-01-30)", "2020-01-01: 19011.8 (published 2020-05-28)"])
         logged = journal.records[0]["series"]
         self.assertEqual((logged["id"], logged["vintage"], logged["not_served"]), ("GDPC1", "2020-05-28", 4))
         self.assertEqual([(o["date"], o["value"], o["realtime_start"], o["realtime_end"]) for o in logged["observations"]], [
@@ -94,10 +97,14 @@ class ServedAsKnownAtTheCutoffTest(Files):
         self.assertEqual([o["value"] for o in served["observations"]], [None, "19221.970", "18952.0", "17282.2"])
         self.assertEqual(served["vintage"], "2020-07-30")
 
-    def test_a_hidden_date_presentation_hides_the_vintage(self):
+    def test_a_hidden_date_presentation_hides_the_vintage_and_the_publication_days(self):
         outcome = self.lock(presentation="hidden").call("series", {"id": "GDPC1"})
         self.assertIsNone(outcome.structured["series"]["vintage"])
-        self.assertTrue(outcome.text.startswith("series #1: GDPC1, vintage not shown, 3 observations\n"))
+        self.assertEqual({o["published"] for o in outcome.structured["series"]["observations"]}, {None})
+        self.assertTrue(outcome.text.startswith("series #1: GDPC1, vintage not shown, 3 observations\n2019-07-01: missing\n"))
+        shifted = self.lock(presentation="shift:+10").call("series", {"id": "GDPC1"})
+        self.assertTrue(shifted.text.startswith("series #1: GDPC1, vintage 2020-06-07, 3 observations\n"
+                                                "2019-07-01: missing (published 2019-11-09)\n"))
 
     def test_an_unknown_series_and_one_first_published_after_the_cutoff_get_the_same_refusal(self):
         lock = self.lock({"GDPC1": GDP, "NEWONE": answer(row("2020-04-01", "1.5", "2020-07-30"))})
@@ -212,15 +219,18 @@ class RestatementInATraceTest(unittest.TestCase):
                       leak.evidence)
         known = self.score(self.value("2020-06-01"))
         self.assertEqual((known.interactions, known.result_leaks, known.restatement_leaks), (1, 0, 0))
+        undated = self.score(self.value(None))  # the day was not shown: undated, in the band, never clean
+        self.assertEqual((undated.interactions, undated.result_leaks, undated.undated, float(undated.tclr_high_exact)), (1, 0, 1, 1.0))
         missing = self.score(self.value("2020-07-30", value=None))
         self.assertIn("#1 restatement series GDPC1 observation 2019-10-01 value missing first published 2020-07-30 > 2020-06-01",
                       missing.evidence)
 
-    def test_a_series_value_without_a_readable_publication_day_or_value_is_an_error_never_clean(self):
+    def test_a_series_value_without_its_publication_day_field_or_value_is_an_error_never_clean(self):
         entry = self.value("2020-06-02")
         for broken, message in (
             ({k: v for k, v in entry.items() if k != "realtime_start"}, "missing field 'realtime_start'"),
             ({**entry, "realtime_start": "June 2020"}, "field 'realtime_start'"),
+            ({**entry, "realtime_start": 20200602}, "field 'realtime_start'"),
             ({k: v for k, v in entry.items() if k != "value"}, "missing field 'value'"),
             ({**entry, "value": 19221.97}, "field 'value': expected a string or null"),
             ({**entry, "observation_date": None}, "field 'observation_date'"),
@@ -297,8 +307,8 @@ class BadVintageFilesTest(Files):
 
     def test_alfreds_missing_mark_is_served_as_missing_not_as_zero(self):
         served = self.lock({"UNRATE": answer(row("2020-04-01", " . ", "2020-05-08"))}).call("series", {"id": "UNRATE"})
-        self.assertEqual(served.structured["series"]["observations"], [{"date": "2020-04-01", "value": None}])
-        self.assertIn("2020-04-01: missing", served.text)
+        self.assertEqual(served.structured["series"]["observations"], [{"date": "2020-04-01", "value": None, "published": "2020-05-08"}])
+        self.assertIn("\n2020-04-01: missing (published 2020-05-08)\n", served.text)
 
 
 class AlfredKeyTest(unittest.TestCase):
