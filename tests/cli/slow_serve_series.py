@@ -123,7 +123,6 @@ class ServedSeriesTest(unittest.TestCase):
         vintages = [query for path, query in stub.requests if path == "/fred/series/vintagedates"]
         self.assertEqual((vintages[0]["realtime_end"], vintages[0]["api_key"]), ("2020-06-01", KEY))
         # The stub sent every vintage: only the values known at T are served, and the vintage is the last listed on or before T.
-        # The API reports realtime periods clipped to the one asked for: each value reads as published on T at the latest.
         self.assertEqual(served.structured_content["series"], {"id": "GDPC1", "vintage": "2020-05-28", "observations": [
             {"date": "2019-07-01", "value": None, "published": "2019-10-30"},
             {"date": "2019-10-01", "value": "19202.3", "published": "2020-01-30"},
