@@ -27,11 +27,12 @@ import datetime as _dt
 import math
 import os
 import re
+import time
 import urllib.error
 import urllib.parse
 import urllib.request
 from dataclasses import dataclass
-from typing import Any, Mapping, Protocol, Sequence
+from typing import Any, Mapping, Protocol
 
 from anachron.core.dates import format_date, known_at, parse_date
 from anachron.core.errors import AnachronError, describe
@@ -61,6 +62,7 @@ MISSING = "."  # ALFRED's value of a missing observation: served as missing, nev
 MAX_OBSERVATIONS = 2000  # served per answer, the latest ones (a daily series has tens of thousands)
 EARLIEST = "1776-07-04"  # ALFRED's earliest realtime day: a request for every vintage starts here
 _ID = re.compile(r"[A-Za-z0-9_]{1,64}")
+_CHUNK = 64 * 1024
 
 
 class _Unfollowed(urllib.request.HTTPRedirectHandler):
@@ -306,9 +308,21 @@ class AlfredSource:
     def _get(self, path: str, params: Mapping[str, str]) -> Any:
         query = urllib.parse.urlencode({**params, "api_key": self._key, "file_type": "json"})
         request = urllib.request.Request(f"{self.source}/{path}?{query}", headers={"Accept": "application/json", "User-Agent": "anachron-timelock"})
+        deadline = time.monotonic() + self._timeout
         try:
             with _GET.open(request, timeout=self._timeout) as response:
-                payload = response.read(UPSTREAM_MAX_BYTES + 1)
+                chunks, size = [], 0
+                # read1: what has arrived, so a slow drip is cut at the deadline, not a socket timeout per byte.
+                while chunk := response.read1(_CHUNK):
+                    size += len(chunk)
+                    if size > UPSTREAM_MAX_BYTES:
+                        raise UpstreamError(f"ALFRED /{path} answered more than {UPSTREAM_MAX_BYTES} bytes")
+                    if time.monotonic() > deadline:
+                        raise UpstreamError(f"ALFRED /{path} took longer than {self._timeout:g} s")
+                    chunks.append(chunk)
+                payload = b"".join(chunks)
+        except UpstreamError:
+            raise
         except urllib.error.HTTPError as exc:
             body = exc.read(4096).decode("utf-8", "replace")
             if exc.code == 400 and "does not exist" in body:
@@ -317,8 +331,6 @@ class AlfredSource:
         except (urllib.error.URLError, OSError) as exc:
             reason = getattr(exc, "reason", exc)
             raise UpstreamError(f"ALFRED /{path} failed: {' '.join(str(reason).split())[:200]}") from None
-        if len(payload) > UPSTREAM_MAX_BYTES:
-            raise UpstreamError(f"ALFRED /{path} answered more than {UPSTREAM_MAX_BYTES} bytes")
         try:
             return parse_json(payload.decode("utf-8"), f"ALFRED /{path}")
         except (AnachronError, UnicodeDecodeError) as exc:
@@ -354,7 +366,3 @@ def open_series(spec: str, environ: Mapping[str, str] = os.environ, *, timeout: 
     if name == "alfred":
         return AlfredSource(environ.get(KEY_VARIABLE), url=url if equals else ALFRED_URL, timeout=timeout)
     return VintageFile(spec)
-
-
-def served_dicts(observations: Sequence[Observation]) -> list[dict[str, Any]]:
-    return [row.as_dict() for row in observations]

@@ -10,6 +10,7 @@ import json
 import shutil
 import tempfile
 import threading
+import time
 import unittest
 import urllib.parse
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -36,6 +37,18 @@ class StubAlfred:
                 url = urllib.parse.urlsplit(self.path)
                 query = dict(urllib.parse.parse_qsl(url.query))
                 stub.requests.append((url.path, query))
+                if url.path.startswith("/slow/"):  # a slow drip: headers, then a byte now and then
+                    self.send_response(200)
+                    self.send_header("Content-Length", "100000")
+                    self.end_headers()
+                    for _ in range(50):
+                        try:
+                            self.wfile.write(b" ")
+                            self.wfile.flush()
+                        except OSError:
+                            return None
+                        time.sleep(0.1)
+                    return None
                 if url.path.startswith("/moved/"):
                     self.send_response(302)
                     self.send_header("Location", stub.url + url.path[len("/moved"):] + "?" + url.query)
@@ -146,6 +159,8 @@ class ServedSeriesTest(unittest.TestCase):
 
             with self.assertRaisesRegex(UpstreamError, r"^ALFRED /fred/series/observations answered HTTP 404$"):
                 broken.rows("GDPC1", as_of=T, mode="enforced")
+            with self.assertRaisesRegex(UpstreamError, r"^ALFRED /fred/series/observations took longer than 1 s$"):
+                AlfredSource(KEY, url=stub.url + "/slow", timeout=1).rows("GDPC1", as_of=T, mode="enforced")  # cut at the deadline
             with self.assertRaisesRegex(UpstreamError, r"^ALFRED /fred/series/observations answered HTTP 302$"):
                 AlfredSource(KEY, url=stub.url + "/moved").rows("GDPC1", as_of=T, mode="enforced")  # a redirect is not followed
         self.assertEqual(stub.requests[0][1]["realtime_start"], "1776-07-04")
