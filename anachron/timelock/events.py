@@ -607,8 +607,8 @@ def _call(where: str, obj: Mapping[str, Any], run: str, expected_seq: int, fmt: 
     call_id = obj.get("call_id")
     series = None
     if obj.get("series") is not None:
-        if status != "ok":
-            raise f.error("series", f"a call with status {status!r} cannot have shown a series")
+        if status != "ok" or tool != "series":
+            raise f.error("series", f"a {tool!r} call with status {status!r} cannot have shown a series")
         series = _series(f"{where} series", obj["series"])
     return CallEvent(
         where, seq, tool, arguments, status, returned, withheld,

@@ -10,7 +10,7 @@ import unittest
 from pathlib import Path
 
 from anachron.core import AnachronError
-from anachron.timelock import TimeLock, UpstreamBackend
+from anachron.timelock import EventWriter, TimeLock, UpstreamBackend
 from anachron.timelock.render import parse_rendered
 from anachron.timelock.series import VintageFile
 from tests.support import run_cli
@@ -92,6 +92,22 @@ class SeriesTranscriptTest(unittest.TestCase):
         self.assertTrue({"mcp__lock__series", "lock__series", "mcp_lock_series", "mcp__lock__search"} <= set(declared))
         self.assertFalse({"mcp__plain__series", "plain__series", "mcp_plain_series"} & set(declared))
         self.assertIn("mcp__plain__fetch", declared)
+
+
+    def test_a_transcript_of_the_series_tool_pairs_with_the_locks_log_in_the_seal_audit(self):
+        events = self.tmp / "events.jsonl"
+        writer = EventWriter(events, overwrite=True)
+        lock = TimeLock(UpstreamBackend("http://127.0.0.1:9"), T, writer, series=VintageFile(self.tmp / "vintages.json"))
+        text = lock.call("series", {"id": "GDPC1"}).text
+        writer.close()
+        transcript, config = self.tmp / "sealed.jsonl", self.tmp / "sealed-mcp.json"
+        transcript.write_text(claude_code(text), encoding="utf-8")
+        config.write_text(json.dumps({"mcpServers": {"lock": {"command": "anachron", "args": [
+            "serve", "--as-of", "2020-06-01", "--series", "vintages.json"]}}}), encoding="utf-8")
+        status, out, err = run_cli("score", "--from", "claude-code", str(transcript), "--as-of", T.isoformat(),
+                                   "--sealed-tools-from", str(config), "--lock-events", str(events))
+        self.assertEqual((status, err), (0, ""))
+        self.assertEqual(out.split("\n")[0], "sealed: true (0 seal breaches in 1 sample; 1 call audited; every call in the lock's log)")
 
 
 if __name__ == "__main__":

@@ -190,7 +190,8 @@ class LoggedAndScoredTest(Files):
             ({**call, "series": {**call["series"], "observations": [{"date": "2019-07-01", "value": 0,
                                                                     "realtime_start": "2019-10-30", "realtime_end": "9999-12-31"}]}},
              r"field 'value': expected a string or null"),
-            ({**call, "status": "error"}, r"a call with status 'error' cannot have shown a series"),
+            ({**call, "status": "error"}, r"a 'series' call with status 'error' cannot have shown a series"),
+            ({**call, "tool": "search", "arguments": {"query": "GDP"}}, r"a 'search' call with status 'ok' cannot have shown a series"),
         ):
             with self.subTest(message=message):
                 bad = self.tmp / "bad.jsonl"
