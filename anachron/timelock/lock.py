@@ -1,4 +1,5 @@
-"""The time lock: one implementation of ``search`` and ``fetch`` as of a fixed date.
+"""The time lock: one implementation of ``search`` and ``fetch`` (and ``series``, given a series
+source: :mod:`anachron.timelock.series`) as of a fixed date.
 
 :class:`TimeLock` answers one tool call at a time, for every adapter (the
 Inspect tools and the MCP server are thin wrappers over it).  The as-of date
