@@ -138,18 +138,21 @@ PROBE = """<script>
   function box(el) { var b = el.getBoundingClientRect(); return [b.left, b.top, b.right, b.bottom]; }
   var out = {figures: [], sorted: null};
   Array.prototype.forEach.call(document.querySelectorAll("svg.plot"), function (svg) {
+    var ticks = Array.prototype.map.call(svg.querySelectorAll("text.tick"), function (t) {
+      return [t.textContent, parseFloat(t.getAttribute("x")), parseFloat(t.getAttribute("y")), t.getAttribute("text-anchor")];
+    });
     var texts = Array.prototype.map.call(svg.querySelectorAll("text"), function (t) {
       return {cls: t.getAttribute("class"), text: t.textContent, box: box(t), size: parseFloat(getComputedStyle(t).fontSize)};
     });
     var marks = Array.prototype.map.call(
       svg.querySelectorAll("path.bar, path.seg, path.ci, path.point, circle.point, path.rug, path.link"), function (p) {
-        var b = p.getBBox();
-        return [p.getAttribute("class"), b.width, b.height];
+        var b = p.getBBox(), t = p.querySelector("title");
+        return [p.getAttribute("class"), b.width, b.height, b.x, b.y, t ? t.textContent : ""];
       });
     var fig = svg.closest("figure");
     out.figures.push({
       name: svg.getAttribute("data-figure"), box: box(svg), scale: svg.getBoundingClientRect().width / svg.width.baseVal.value,
-      texts: texts, marks: marks, axes: svg.querySelectorAll("path.axis").length,
+      texts: texts, marks: marks, ticks: ticks, axes: svg.querySelectorAll("path.axis").length,
       legend: svg.querySelectorAll(".legend-entry").length, notes: svg.querySelectorAll("text.note").length,
       caption: fig ? fig.querySelector("figcaption").textContent : ""
     });

@@ -65,7 +65,7 @@ class ChromiumRender(BrowserCase):
                          + [f"run-{k}-{n}" for k in (1, 2) for n in ("tclr", "horizon", "by-slice", "by-year")])
         self.check_geometry(out["figures"])
         tclr_u = next(f for f in out["figures"] if f["name"] == "run-1-tclr")
-        widths = [w for klass, w, _ in tclr_u["marks"] if klass == "bar s0"]
+        widths = [m[1] for m in tclr_u["marks"] if m[0] == "bar s0"]
         self.assertEqual(len(widths), sum(1 for r in u if r.tclr > 0))
         full = max(widths)
         for r, w in zip([r for r in u if r.tclr > 0], widths):

@@ -220,15 +220,16 @@ def _breakdown_rows(run: Run, by: str) -> list[tuple[str, int, list[int]]]:
     return [(f"{key} (n={len(members)})", len(members), _finding_counts(members)) for key, members in sorted(groups.items())]
 
 
-def _breakdown_scale(runs: Sequence[Run]) -> float:
-    """The one x axis end of every breakdown on the page: the largest share drawn (at least 10%), at a round tick."""
-    most = max([k / n for run in runs for by in ("slice", "year") for _, n, counts in _breakdown_rows(run, by)
-                for k in counts if n] + [0.1])
+def _breakdown_scale(runs: Sequence[Run]) -> tuple[float, list[str]]:
+    """The one x axis of every breakdown on the page: its end, the largest share drawn (at least 10%) at a round
+    tick, and every group's label (the axis starts past the longest)."""
+    rows = [row for run in runs for by in ("slice", "year") for row in _breakdown_rows(run, by)]
+    most = max([k / n for _, n, counts in rows for k in counts if n] + [0.1])
     ticks = svg.nice_ticks(0, most)
-    return min(1.0, ticks[-1] if ticks[-1] >= most else ticks[-1] + (ticks[1] - ticks[0]))
+    return min(1.0, ticks[-1] if ticks[-1] >= most else ticks[-1] + (ticks[1] - ticks[0])), [label for label, _, _ in rows]
 
 
-def _breakdown(run: Run, index: int, by: str, hi: float) -> svg.Figure:
+def _breakdown(run: Run, index: int, by: str, scale: tuple[float, list[str]]) -> svg.Figure:
     """The share of each group's samples with each kind of finding, per slice or per as-of year, one bar a kind."""
     n = len(run.results)
     rows = _breakdown_rows(run, by)
@@ -247,12 +248,13 @@ def _breakdown(run: Run, index: int, by: str, hi: float) -> svg.Figure:
     if by == "slice" and not run.slices:
         caption += " The slices are unknown: the samples are not in the corpus (give --corpus)."
     return svg.rate_bars(
-        f"run-{index + 1}-by-{by}", f"leak findings by {what}, {_run_name(run, index)}", rows, _FINDINGS, hi=hi,
+        f"run-{index + 1}-by-{by}", f"leak findings by {what}, {_run_name(run, index)}", rows, _FINDINGS, hi=scale[0],
         x_title="samples with the finding (% of the group's n)", y_title=what, caption=caption, empty=empty,
+        page_labels=scale[1],
     )
 
 
-def _run_figures(run: Run, index: int, stats: _Stats, hi: float) -> list[svg.Figure]:
+def _run_figures(run: Run, index: int, stats: _Stats, breakdown: tuple[float, list[str]]) -> list[svg.Figure]:
     results = run.results
     n = len(results)
     series = f"s{index % 4}"
@@ -300,7 +302,7 @@ def _run_figures(run: Run, index: int, stats: _Stats, hi: float) -> list[svg.Fig
             f"run-{index + 1}-horizon", f"leak horizon, {name}", days, empty=f"no leak in {plural(n, 'samples')}",
             caption=f"No item dated after T reached the agent in the n = {plural(n, 'samples')} "
                     f"({plural(sum(r.interactions for r in results), 'interactions')}): no horizon to draw."))
-    figures += [_breakdown(run, index, "slice", hi), _breakdown(run, index, "year", hi)]
+    figures += [_breakdown(run, index, "slice", breakdown), _breakdown(run, index, "year", breakdown)]
     return figures
 
 
@@ -512,8 +514,8 @@ def _bank_figures(card: Mapping[str, Any]) -> list[svg.Figure]:
 def _figures(runs: Sequence[Run], comparison: Any, bank: Mapping[str, Any] | None, metric: str,
              stats: _Stats) -> tuple[list[svg.Figure], list[list[svg.Figure]], list[svg.Figure]]:
     paired = _comparison_figures(comparison, runs, metric, stats) if comparison is not None else []
-    hi = _breakdown_scale(runs)
-    per_run = [_run_figures(run, i, stats, hi) for i, run in enumerate(runs)]
+    breakdown = _breakdown_scale(runs)
+    per_run = [_run_figures(run, i, stats, breakdown) for i, run in enumerate(runs)]
     return paired, per_run, (_bank_figures(bank) if bank is not None else [])
 
 

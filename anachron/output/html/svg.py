@@ -483,8 +483,8 @@ def sample_bars(name: str, label: str, rows: Sequence[tuple[str, float, float]],
     row_h, labelled = _row_height(len(rows))
     if not labelled:
         rows = sorted(rows, key=lambda r: (-r[1], -r[2], r[0]))
-        y_title = "samples, sorted by TCLR"
-    left = 36 + (_left_margin([r[0] for r in rows], floor=40, cap=190) if labelled and empty is None else 24)
+    left = 36 + (_left_margin([r[0] for r in rows], floor=40, cap=190) if labelled and empty is None
+                 else 24 if empty is not None else text_width(str(len(rows))) + 22)
     entries = [(f"bar {series}", "rect", "TCLR")]
     if any(high > value for _, value, high in rows):
         entries.append(("bar band", "band", "band: undated or unrecorded counted as leaking"))
@@ -529,7 +529,10 @@ def sample_bars(name: str, label: str, rows: Sequence[tuple[str, float, float]],
                          f"{esc(clip(sample, left - 42))}</text>")
     parts.append(f'<path class="meanline" d="M{_f(scale(m))} {_f(top)}V{_f(base)}"><title>run mean {num(m)}</title></path>')
     parts.append(f'<path class="axis" d="M{_f(left)} {_f(top)}V{_f(base)}"/>')
-    parts.append(_row_title(y_title, top, base, "sample"))
+    if not labelled:  # the rows' heights are counts of samples: a scale says how many
+        parts.append(_count_axis(len(rows), top, base - 4, left))
+        y_title = "samples (count), sorted by TCLR"
+    parts.append(_row_title(y_title, top, base, "samples (count)" if not labelled else "sample"))
     return Figure(name, label, WIDTH, int(base + AXIS_BELOW), "".join(parts), caption)
 
 
@@ -703,16 +706,18 @@ def horizon_histogram(name: str, label: str, days: Sequence[int], *, caption: st
 
 
 def rate_bars(name: str, label: str, groups: Sequence[tuple[str, int, Sequence[int]]], series: Sequence[tuple[str, str]],
-              *, hi: float, x_title: str, y_title: str, caption: str, empty: str | None = None) -> Figure:
+              *, hi: float, x_title: str, y_title: str, caption: str, empty: str | None = None,
+              page_labels: Sequence[str] = ()) -> Figure:
     """Per group ``(name, n, counts)``, one bar per kind of *series* ``(class, legend text)``: the share of the
     group's *n* samples its count is (each kind its own bar, so nothing is added up), on an axis from 0 to
-    *hi* (the caller's, so every figure of a page shares one scale).  A count of 0 draws no bar; each bar's
+    *hi* (the caller's, so every figure of a page shares one scale), its left end past the longest of the labels
+    and *page_labels* (the page's other groups, so that the axis is at the same place in every figure).  A count of 0 draws no bar; each bar's
     title holds its count over n.
 
     With *empty* (every count zero), the axes and that sentence are drawn.
     """
     right = WIDTH - RIGHT
-    left = 36 + _left_margin([g[0] for g in groups], floor=40, cap=190)
+    left = 36 + _left_margin([g[0] for g in groups] + list(page_labels), floor=40, cap=190)
     entries = [(("seg " if klass != "blocked" else "bar ") + klass, "rect" if klass != "blocked" else "outline", text)
                for klass, text in series]
     key, key_h = legend(entries, 24, 8, right - 24)
