@@ -92,7 +92,7 @@ class ReportFiles(unittest.TestCase):
         self.assertEqual(cells[cells.index("metric") + 1], "tclr")
         figs = page.figures
         self.assertEqual(list(figs), ["comparison-means", "comparison-samples"] + [
-            f"run-{k}-{name}" for k in (1, 2) for name in ("tclr", "horizon", "by-slice", "by-year")])
+            f"run-{k}-{name}" for k in (1, 2) for name in ("by-slice", "by-year", "tclr", "horizon")])
         for name, fig in figs.items():
             self.assertIn(" n = ", fig.caption, name)  # every caption states n
             self.assertTrue(fig.texts("label"), name)  # every figure has an axis title

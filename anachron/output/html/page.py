@@ -4,8 +4,11 @@
 and its denominator, and four figures (:mod:`anachron.output.html.svg`): TCLR per
 sample with the run's mean and its percentile-bootstrap CI
 (:func:`anachron.core.stats.mean.mean_interval`), the leak horizon on a
-log day axis, and the leak findings stacked by slice and by as-of year;
-then the sortable per-sample table with the evidence lines.  For two runs,
+log day axis drawn as a density (items per octave, so a bar's area is
+its count), and for each slice and as-of year the share of its samples
+with each kind of finding (one bar a kind, one scale for every run of the
+page); then the per-sample table with the evidence lines, which sorts and
+filters.  For two runs,
 the paired comparison: each run's mean with its CI, the mean reduction with
 its paired CI, and each sample's pair sorted by the difference.  A
 question-bank score card adds its tables and two figures: the oracles'
@@ -16,7 +19,7 @@ same figures for standalone files.
 The page carries a Content-Security-Policy that forbids every fetch, so it
 cannot reach the network even if asked to, and lets only its one script run
 (named by its SHA-256, :func:`content_security_policy`).  That script only
-sorts the tables; it holds no data.  The same inputs give the same bytes: nothing
+sorts, filters and pages the samples tables; it holds no data.  The same inputs give the same bytes: nothing
 depends on the clock, the host or a hash seed.
 """
 
@@ -56,6 +59,9 @@ class Run:
         return summarise(self.results)
 
 
+# Two columns: the tables with the short figures drawn to the tables' width under them, the tall figures beside;
+# both fit a 1,150 px page (500 + 24 + 600) at their drawn size, and their heights come out close.
+LEFT_WIDTH = 500  # px
 BANK_WIDTH = 1100  # px: the bank card's figures span the card's width (a page at least 1,150 px wide draws them at size)
 
 _CSS = """
@@ -76,20 +82,20 @@ table.samples td.evidence{white-space:normal;width:40%;min-width:15em}
 code{font-family:ui-monospace,SFMono-Regular,Menlo,monospace;font-size:12px;white-space:pre-wrap;overflow-wrap:anywhere;word-break:break-word}
 details ul{margin:4px 0;padding-left:18px}.none{color:#8c959f}
 svg.plot{display:block;max-width:100%;height:auto}
-figure.fig{width:600px;max-width:100%}
+figure.fig{margin:0;width:600px;max-width:100%}
 figure.fig figcaption{font-size:13px;color:#444c56;margin:4px 0 0;line-height:1.4}
 tr.pass td:first-child{color:#1a7f37;font-weight:700}tr.fail td:first-child{color:#cf222e;font-weight:700}
 p.verdict{font-weight:600;padding:4px 10px;border-left:4px solid}
 p.verdict.pass{color:#1a7f37;border-color:#1a7f37}p.verdict.fail{color:#cf222e;border-color:#cf222e}
 p.verdict.caveat{color:#7d4e00;background:#fff8c5;border-color:#bf8700}
 ul.inputs{margin:4px 0 0;padding-left:18px;color:#57606a}
-.row{display:flow-root}
-.tables{float:left;width:500px;max-width:100%;margin:0 24px 20px 0}.tables>table{width:100%}
-.tables>table.summary th[scope=row]{white-space:nowrap}.tables.wide{float:none;width:auto;margin-right:0}
-figure.fig{display:inline-block;vertical-align:top;margin:0 24px 24px 0}section.bank figure.fig{width:BANK_WIDTHpx}
+.row{display:flex;flex-wrap:wrap;gap:20px 24px;align-items:flex-start}.col{display:flex;flex-direction:column;gap:24px}
+.col.left{flex:0 1 LEFT_WIDTHpx;min-width:0}.col.right{flex:0 1 600px;min-width:0}.col.wide{flex:1 1 100%}
+.tables>table{width:100%}table.summary th[scope=row]{white-space:nowrap}
+.col.left figure.fig{width:LEFT_WIDTHpx}section.bank figure.fig{width:BANK_WIDTHpx}
 div.controls{margin:4px 0}div.controls input{margin:0 12px 0 4px}span.status{margin-left:8px;color:#57606a}
 .scroll{overflow-x:auto}td.val{max-width:340px;word-break:break-all}
-""".replace("BANK_WIDTH", str(BANK_WIDTH))
+""".replace("BANK_WIDTH", str(BANK_WIDTH)).replace("LEFT_WIDTH", str(LEFT_WIDTH))
 
 _PAGE = 100  # rows of a samples table shown at once
 
@@ -250,7 +256,7 @@ def _breakdown(run: Run, index: int, by: str, scale: tuple[float, list[str]]) ->
     return svg.rate_bars(
         f"run-{index + 1}-by-{by}", f"leak findings by {what}, {_run_name(run, index)}", rows, _FINDINGS, hi=scale[0],
         x_title="samples with the finding (% of the group's n)", y_title=what, caption=caption, empty=empty,
-        page_labels=scale[1],
+        page_labels=scale[1], width=LEFT_WIDTH,
     )
 
 
@@ -302,8 +308,8 @@ def _run_figures(run: Run, index: int, stats: _Stats, breakdown: tuple[float, li
             f"run-{index + 1}-horizon", f"leak horizon, {name}", days, empty=f"no leak in {plural(n, 'samples')}",
             caption=f"No item dated after T reached the agent in the n = {plural(n, 'samples')} "
                     f"({plural(sum(r.interactions for r in results), 'interactions')}): no horizon to draw."))
-    figures += [_breakdown(run, index, "slice", breakdown), _breakdown(run, index, "year", breakdown)]
-    return figures
+    # In page order: the breakdowns under the summary table (the left column), then the tall figures beside it.
+    return [_breakdown(run, index, "slice", breakdown), _breakdown(run, index, "year", breakdown)] + figures
 
 
 def _run_section(run: Run, index: int, figures: Sequence[svg.Figure], stats: _Stats) -> str:
@@ -314,10 +320,11 @@ def _run_section(run: Run, index: int, figures: Sequence[svg.Figure], stats: _St
     return "".join([
         f'<section class="run" id="run-{index + 1}"><h2>{esc(heading)}</h2>',
         f'<p class="meta">{esc(run.source)}</p>' if run.source else "",
-        '<div class="row"><div class="tables">',
+        '<div class="row"><div class="col left"><div class="tables">',
         summary_table(summary, results, mean_ci=_mean_ci(run, stats)),
-        '</div><div class="figs">',
-        "".join(f.html() for f in figures),
+        "</div>", "".join(f.html() for f in figures if f.width == LEFT_WIDTH),
+        '</div><div class="col right">',
+        "".join(f.html() for f in figures if f.width != LEFT_WIDTH),
         "</div></div><h3>Samples</h3>", '<p class="meta">Click a column to sort.</p>',
         _samples_view(results, index), "</section>",
     ])
@@ -394,7 +401,7 @@ def _comparison_figures(comparison: Any, runs: Sequence[Run], metric: str, stats
     if flat:
         caption += f" The CI of {' and of '.join(flat)} has no width: every sample has the same {name}."
     figures = [svg.interval_panels("comparison-means", f"paired comparison of {name}: each run's mean and the mean reduction, with CIs",
-                                   panels, key, caption)]
+                                   panels, key, caption, width=LEFT_WIDTH)]
     ids = list(values[0])
     rows = sorted(((i, float(values[0][i]), float(values[1][i])) for i in ids), key=lambda t: (-(t[1] - t[2]), t[1], t[0]))
     caption = (
@@ -423,10 +430,11 @@ def _comparison_section(comparison: Any, labels: Sequence[str], figures: Sequenc
         f'<p class="meta">run 1 (unrestricted): {esc(labels[0])}; run 2 (enforced): {esc(labels[1])}. Each sample is one pair; '
         f"the CI is the paired {'percentile' if c.ci_method == 'percentile' else 'BCa'} bootstrap "
         f"({c.n_resamples} resamples, seed {c.seed}).</p>"
-        + '<div class="row"><div class="tables">'
+        + '<div class="row"><div class="col left"><div class="tables">'
         + comparison_table(c)
-        + '</div><div class="figs">'
-        + "".join(f.html() for f in figures)
+        + "</div>" + "".join(f.html() for f in figures if f.width == LEFT_WIDTH)
+        + '</div><div class="col right">'
+        + "".join(f.html() for f in figures if f.width != LEFT_WIDTH)
         + "</div></div></section>"
     )
 
@@ -577,8 +585,8 @@ def report_page(
         body.append(_comparison_section(comparison, [runs[0].label, runs[1].label], paired))
     body += [_run_section(run, i, per_run[i], stats) for i, run in enumerate(runs)]
     if bank is not None:
-        body.append('<section class="bank" id="bank"><h2>Question bank</h2><div class="row"><div class="tables wide scroll">'
-                    f'{bank_card(bank)}</div><div class="figs">{"".join(f.html() for f in banked)}</div></div></section>')
+        body.append('<section class="bank" id="bank"><h2>Question bank</h2><div class="row"><div class="col wide">'
+                    f'<div class="tables scroll">{bank_card(bank)}</div>{"".join(f.html() for f in banked)}</div></div></section>')
     page = (
         "<!DOCTYPE html>\n"
         '<html lang="en"><head><meta charset="utf-8">'

@@ -707,7 +707,7 @@ def horizon_histogram(name: str, label: str, days: Sequence[int], *, caption: st
 
 def rate_bars(name: str, label: str, groups: Sequence[tuple[str, int, Sequence[int]]], series: Sequence[tuple[str, str]],
               *, hi: float, x_title: str, y_title: str, caption: str, empty: str | None = None,
-              page_labels: Sequence[str] = ()) -> Figure:
+              page_labels: Sequence[str] = (), width: int = WIDTH) -> Figure:
     """Per group ``(name, n, counts)``, one bar per kind of *series* ``(class, legend text)``: the share of the
     group's *n* samples its count is (each kind its own bar, so nothing is added up), on an axis from 0 to
     *hi* (the caller's, so every figure of a page shares one scale), its left end past the longest of the labels
@@ -716,7 +716,7 @@ def rate_bars(name: str, label: str, groups: Sequence[tuple[str, int, Sequence[i
 
     With *empty* (every count zero), the axes and that sentence are drawn.
     """
-    right = WIDTH - RIGHT
+    right = width - RIGHT
     left = 36 + _left_margin([g[0] for g in groups] + list(page_labels), floor=40, cap=190)
     entries = [(("seg " if klass != "blocked" else "bar ") + klass, "rect" if klass != "blocked" else "outline", text)
                for klass, text in series]
@@ -741,4 +741,4 @@ def rate_bars(name: str, label: str, groups: Sequence[tuple[str, int, Sequence[i
         parts.append(note((left + right) / 2, (top + base) / 2 + 4, empty))
     parts.append(f'<path class="axis" d="M{_f(left)} {_f(top)}V{_f(base)}"/>')
     parts.append(_row_title(y_title, top, base, y_title.split()[-1]))
-    return Figure(name, label, WIDTH, int(base + AXIS_BELOW), "".join(parts), caption)
+    return Figure(name, label, width, int(base + AXIS_BELOW), "".join(parts), caption)
