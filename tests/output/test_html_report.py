@@ -319,6 +319,25 @@ class ReportFiles(unittest.TestCase):
         self.assertRegex(csp, r"script-src 'sha256-[A-Za-z0-9+/]{43}='; ")
         self.assertNotIn("script-src 'unsafe-inline'", csp)
 
+    def test_every_row_is_in_the_page_and_the_controls_wait_for_the_script(self):
+        text = self.report(self.u, self.e)
+        page = parse(text)
+        u = score(demo_traces("unrestricted"))
+        for k in (1, 2):  # each run's table holds every row, so the page reads without its script
+            table = re.search(rf'<table class="samples sortable" id="samples-{k}">.*?</table>', text, re.S).group(0)
+            self.assertEqual(table.count("<tr>") - 1, len(u))
+        # The filter and the pages are hidden until the script shows them (a control that does nothing is not shown);
+        # each is labelled and names the table it drives; the count of rows shown is announced.
+        controls = re.findall(r'<div class="controls" hidden>(.*?)</div>', text, re.S)
+        self.assertEqual(len(controls), 2)
+        for k, block in enumerate(controls, 1):
+            self.assertRegex(block, r'<label>Filter rows <input type="search" class="filter" aria-controls="samples-%d"' % k)
+            self.assertEqual(block.count(f'aria-controls="samples-{k}"'), 3)
+            self.assertIn('role="status" aria-live="polite"', block)
+        script = re.search(r"<script>(.*?)</script>", text, re.S).group(1)
+        self.assertNotIn("finance-001", script)  # the script holds no data
+        self.assertEqual(page.scripts, 1)
+
     def test_hostile_text_cannot_break_the_page(self):
         traces = [{"sample_id": HOSTILE_ID, "as_of": "2022-06-01", "interactions": [
             {"tool": "search", "query": "</script> q3 2023 \u2028 \udc80", "returned": ["fin-005"]}]}]
