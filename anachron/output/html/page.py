@@ -284,7 +284,8 @@ def _run_figures(run: Run, index: int, stats: _Stats, breakdown: tuple[float, li
         caption += " The lighter band above a bar counts its undated interactions (and unrecorded calls) as leaking."
     if n > svg.LABELLED_ROWS:
         caption = caption.replace(", in input order:", ", sorted by TCLR, largest first:")
-        caption += f" Sample ids are omitted (more than {svg.LABELLED_ROWS} samples): see the table."
+        caption += (f" Sample ids are omitted (more than {svg.LABELLED_ROWS} samples): see the table. The samples with "
+                    "the same TCLR (and band) are one bar, as thick as their count (the left axis counts the samples).")
     if empty is not None:
         caption = f"No sample leaked: 0 of {base} interactions in the n = {plural(n, 'samples')} returned an item dated after T."
     figures = [svg.sample_bars(
