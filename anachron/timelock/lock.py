@@ -57,7 +57,7 @@ __all__ = [
 
 TOOLS = ("search", "fetch")
 # The log's word on an undated result of a publish-date filter: the filter had nothing to apply to it.
-CLAIMED_UNDATED = "a `claimed` backend (a publish-date filter) returned it without a date: its filter cannot have applied"
+CLAIMED_UNDATED = "a `claimed` backend (a publish-date filter) returned it without a usable date: its filter cannot have applied"
 ARGUMENT = {"search": "query", "fetch": "id_or_url"}  # each tool's one argument
 MAX_ARGUMENT = {"search": 1000, "fetch": 2048}  # characters
 _BUDGET_KEY = {"search": "searches", "fetch": "fetches"}
@@ -165,7 +165,7 @@ def recheck(
         if status in ("undated", "uncertain"):
             reason = "uncertain" if status == "uncertain" else "unparseable-date" if dating.problems else "undated"
             if enforced and not allow_undated:
-                why = CLAIMED_UNDATED if reason == "undated" and hit.guarantee == "claimed" else None
+                why = CLAIMED_UNDATED if reason in ("undated", "unparseable-date") and hit.guarantee == "claimed" else None
                 withheld.append(Withheld(hit.id, _raw(hit) or evidence_of(dating), reason, dated_by, dating.sources, **tag, why=why))
                 continue
         if dating.first is None:
