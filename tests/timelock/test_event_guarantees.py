@@ -13,8 +13,8 @@ from tests.timelock.test_events import LogFiles, call, parse_date, start
 from tests.support import run_cli
 
 
-def shown(ident, guarantee=None, backend=None):
-    return Seen(ident, "t", parse_date("2022-05-01"), backend=backend, guarantee=guarantee)
+def shown(ident, guarantee=None, backend=None, published="2022-05-01"):
+    return Seen(ident, "t", parse_date(published), backend=backend, guarantee=guarantee)
 
 
 class TheLogKeepsBackendAndGuarantee(unittest.TestCase):
@@ -61,7 +61,7 @@ class ScoreEventsCountsWhatWasShownByGuarantee(LogFiles, unittest.TestCase):
         self.assertEqual(self.summary(web, upstream), {"capture": 1, "claimed": 2, "unrecorded": 1})
 
     def test_a_corpus_log_without_the_field_counts_as_corpus(self):
-        corpus = self.write("corpus.jsonl", [start(backend="corpus"), call(1, returned=[shown("https://c.example/1")])])
+        corpus = self.write("corpus.jsonl", [start(backend="corpus"), call(1, returned=[shown("fin-001", published="2021-02-11")])])
         self.assertEqual(self.summary(corpus), {"corpus": 1})
 
     def test_a_run_shown_nothing_says_so_in_the_table(self):
