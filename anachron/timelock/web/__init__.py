@@ -163,6 +163,12 @@ class WebBackend:
         self._search, self._fetch = search, fetch
         self.source = source
 
+    def check_presentation(self, presentation: Any) -> None:
+        """A local corpus among the two is checked as ``--corpus`` is (a shift must keep its dates on the calendar)."""
+        for part in (self._search, self._fetch):
+            if hasattr(part, "check_presentation"):
+                part.check_presentation(presentation)
+
     def search(self, query: str, *, k: int, as_of: _dt.date, mode: str) -> list:
         from anachron.timelock.backends import UpstreamError
 

@@ -15,9 +15,9 @@ that ``--record DIR`` and ``--replay DIR`` cover every byte a run was shown:
   :class:`UpstreamError` naming it, never a live call.
 
 An exchange is addressed by :meth:`Request.digest`, the SHA-256 of its
-method, URL and body: the headers (where the API keys travel) are neither
-stored nor part of the address, so a store holds no secret and replays
-under anyone's key, or none.
+method, URL, body and ``Range`` header: the other headers (where the API
+keys travel) are neither stored nor part of the address, so a store holds
+no secret and replays under anyone's key, or none.
 
 Standard library only.
 """
@@ -47,7 +47,8 @@ __all__ = ["MAX_BYTES", "MAX_TIMEOUT", "Recorder", "Replayer", "Reply", "Request
 MAX_BYTES = 16 * 1024 * 1024  # of one reply
 MAX_TIMEOUT = 3600.0  # seconds: a documented ceiling, so "inf" or 1e400 is refused at start-up
 _CHUNK = 64 * 1024
-_KEPT_HEADERS = ("content-type", "location", "content-range")  # what of a reply's headers a backend may read
+_KEPT_HEADERS = ("content-type", "location", "content-range")
+ADDRESSED_HEADERS = ("range",)  # request headers that change the answer, so are part of its address (never a key)  # what of a reply's headers a backend may read
 STORE_FORMAT = "anachron-exchange/1"
 
 
@@ -62,9 +63,11 @@ class Request:
     headers: Mapping[str, str] = field(default_factory=dict)
 
     def digest(self) -> str:
-        """The request's address in a store: SHA-256 of method, URL and body (no headers: no keys)."""
+        """The request's address in a store: SHA-256 of method, URL, body and the headers that choose
+        what is answered (:data:`ADDRESSED_HEADERS`: a WARC record read by its byte range); never a key."""
         h = hashlib.sha256()
-        for part in (self.method.encode("ascii"), self.url.encode("utf-8"), self.body or b""):
+        chosen = sorted(f"{name.lower()}: {value}" for name, value in self.headers.items() if name.lower() in ADDRESSED_HEADERS)
+        for part in (self.method.encode("ascii"), self.url.encode("utf-8"), self.body or b"", *(c.encode("utf-8") for c in chosen)):
             h.update(len(part).to_bytes(8, "big"))  # length-prefixed: no two requests share an address
             h.update(part)
         return h.hexdigest()

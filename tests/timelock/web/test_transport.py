@@ -25,6 +25,11 @@ class TheAddress(unittest.TestCase):
     def test_the_headers_and_so_the_keys_are_no_part_of_it(self):
         self.assertEqual(request(**{"x-api-key": "mine"}).digest(), request(**{"x-api-key": "yours"}).digest())
 
+    def test_a_byte_range_is_part_of_it_as_one_warc_file_holds_many_records(self):
+        ranged = Request("GET", URL, "x", None, {"Range": "bytes=0-99"})
+        self.assertNotEqual(ranged.digest(), Request("GET", URL, "x", None, {"Range": "bytes=100-199"}).digest())
+        self.assertEqual(ranged.digest(), Request("GET", URL, "x", None, {"range": "bytes=0-99", "X-Key": "k"}).digest())
+
     def test_the_method_url_and_body_each_are(self):
         base = request().digest()
         self.assertNotEqual(base, request(b'{"query": "r"}').digest())
