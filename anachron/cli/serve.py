@@ -119,6 +119,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         help="show items without a usable date (default: withhold them); they are counted in the log",
     )
     add_ranking_option(parser)
+    parser.add_argument(
+        "--series",
+        metavar="FILE|alfred[=URL]",
+        help="serve a third tool, series(id), from ALFRED vintages, each value as known at the cutoff: a JSON file of "
+        "fred/series/observations answers keyed by series id, or the ALFRED API (key: FRED_API_KEY; =URL overrides its base URL)",
+    )
     parser.add_argument("--upstream-timeout", type=float, default=30.0, metavar="SECONDS", help="per request (default: 30)")
     parser.add_argument(
         "--index-above",
@@ -164,6 +170,7 @@ def _address(text: str) -> tuple[str, int]:
 def run(args: argparse.Namespace) -> int:
     # The serving path imports only the lock and the SDK glue (anachron.timelock.quarantine).
     from anachron import timelock
+    from anachron.timelock.series import open_series
 
     # Every option is checked before the SDK is imported, so a bad one is named with or without the
     # mcp extra installed; files (the event log) are created only once the server can start.
@@ -197,6 +204,8 @@ def run(args: argparse.Namespace) -> int:
         if backend is None:
             backend = timelock.CorpusBackend(timelock.open_engine(args.corpus), ranking=ranking)
             backend.check_presentation(presentation)
+    # Opened (a file read and checked whole; the API's key looked up) before any file is made: a bad one is one line.
+    series = open_series(args.series, timeout=args.upstream_timeout) if args.series is not None else None
     limits = timelock.Limits(args.max_searches, args.max_fetches, args.max_calls)
     if args.k < 1:  # checked here, not by the lock: the lock is made after the event log
         raise AnachronError(f"-k: expected a positive integer, got {args.k}")
@@ -230,9 +239,12 @@ def run(args: argparse.Namespace) -> int:
         presentation=presentation,
         allow_undated=args.allow_undated,
         server=f"anachron {__version__}",
+        series=series,
     )
     server = adapter.build_server(lock)
     status = f"anachron serve: as of {as_of}, {args.mode}, {backend.kind} {backend.source}, events {args.events}"
+    if series is not None:
+        status += f", series {series.kind} {series.source}"
     try:
         if address is None:
             print(f"{status}, stdio", file=sys.stderr, flush=True)

@@ -43,6 +43,8 @@ __all__ = [
     "service_hit",
 ]
 
+UPSTREAM_MAX_BYTES = 16 * 1024 * 1024  # of one reply of any web service (anachron.timelock.web.transport)
+MAX_TIMEOUT = 3600.0  # seconds: a documented ceiling, so "inf" or 1e400 is refused at start-up
 TEXT_FIELDS = ("text", "snippet")
 _DATED_BY = frozenset(DATE_FIELDS + MODIFIED_FIELDS + TEXT_FIELDS)
 

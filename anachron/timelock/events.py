@@ -63,6 +63,7 @@ from anachron.core.jsonio import Record, dump_json, read_log_records
 from anachron.core.validate import Fields
 from anachron.core.chain import CHAIN_START, LogChain, log_chain  # re-exported (Pinning, below)
 from anachron.timelock.loggable import MAX_LOGGED_ARGUMENTS, MAX_LOGGED_TEXT, loggable
+from anachron.timelock.series import Observation
 
 try:  # POSIX: a log is claimed with an exclusive lock; elsewhere the size check alone guards it.
     import fcntl
@@ -77,6 +78,7 @@ __all__ = [
     "GUARANTEES",
     "UNRECORDED",
     "Seen",
+    "SeriesShown",
     "Withheld",
     "CallEvent",
     "EventLog",
@@ -84,6 +86,7 @@ __all__ = [
     "now",
     "start_record",
     "call_record",
+    "series_record",
     "protocol_error_record",
     "sources_list",
     "parse_calls",
@@ -146,6 +149,17 @@ class Withheld:
 
 
 @dataclass(frozen=True)
+class SeriesShown:
+    """What a ``series`` call showed: the series, its vintage, and each value with its realtime period
+    (``value`` ``None``: missing), as the log records them (scored for restatement leaks)."""
+
+    id: str
+    vintage: _dt.date | None
+    observations: tuple[Observation, ...]
+    not_served: int = 0
+
+
+@dataclass(frozen=True)
 class CallEvent:
     """One recorded call.  ``seq`` is 0 for a call the lock never saw (an
     adapter refused it first, as Inspect does for arguments off the schema)."""
@@ -159,6 +173,7 @@ class CallEvent:
     withheld: tuple[Withheld, ...] = ()
     error: str | None = None
     call_id: str | None = None  # the adapter's id of the call, when it gave one
+    series: SeriesShown | None = None  # what an ok series call showed
 
     @property
     def query(self) -> str | None:
@@ -243,8 +258,10 @@ def start_record(
     date_presentation: str,
     server: str,
     ranking: str | None = None,
+    series: str | None = None,
 ) -> dict[str, Any]:
-    """The first record of a log (*ranking*: the local corpus's ranking, :mod:`anachron.store.ranking`; none upstream)."""
+    """The first record of a log (*ranking*: the local corpus's ranking, :mod:`anachron.store.ranking`; none upstream;
+    *series*: the series source, ``file PATH`` or ``alfred URL``, when the lock serves the ``series`` tool)."""
     record = {
         "event": "start",
         "format": FORMAT,
@@ -262,7 +279,20 @@ def start_record(
     }
     if ranking is not None:
         record["ranking"] = ranking
+    if series is not None:
+        record["series"] = series
     return record
+
+
+def series_record(answer: Any) -> dict[str, Any]:
+    """A ``series`` call's ``series`` field (answer: :class:`anachron.timelock.series.SeriesAnswer`):
+    ``{"id", "vintage", "observations": [{"date", "value", "realtime_start", "realtime_end"}], "not_served"}``."""
+    return {
+        "id": answer.id,
+        "vintage": format_date(answer.vintage) if answer.vintage is not None else None,
+        "observations": [row.as_dict() for row in answer.observations],
+        "not_served": answer.not_served,
+    }
 
 
 def _seen_dict(seen: Seen) -> dict[str, Any]:
@@ -342,9 +372,10 @@ def call_record(
     budget: Mapping[str, Any],
     call_id: str | None = None,
     ranking: str | None = None,
+    series: Mapping[str, Any] | None = None,
 ) -> dict[str, Any]:
     """One tool call: what was asked, what was shown, what was withheld and why (*ranking*: which
-    ranking served a search of a local corpus)."""
+    ranking served a search of a local corpus; *series*: what a series call showed, :func:`series_record`)."""
     if status not in STATUSES:
         raise AnachronError(f"unknown status {status!r}: expected one of {', '.join(STATUSES)}")
     changes: list[dict[str, Any]] = []
@@ -373,6 +404,8 @@ def call_record(
         record["call_id"] = loggable(call_id, changes, "call_id")
     if ranking is not None:
         record["ranking"] = ranking
+    if series is not None:
+        record["series"] = dict(series)
     if changes:
         record["arguments_changed"] = changes  # what the log could not keep as sent
     return record
@@ -630,10 +663,38 @@ def _call(where: str, obj: Mapping[str, Any], run: str, expected_seq: int, fmt: 
         raise f.error("withheld_count", f"{obj.get('withheld_count')!r} does not count the {len(withheld)} withheld item(s)")
     error = obj.get("error")
     call_id = obj.get("call_id")
+    series = None
+    if obj.get("series") is not None:
+        if status != "ok" or tool != "series":
+            raise f.error("series", f"a {tool!r} call with status {status!r} cannot have shown a series")
+        series = _series(f"{where} series", obj["series"])
     return CallEvent(
         where, seq, tool, arguments, status, returned, withheld,
-        error if isinstance(error, str) else None, call_id if isinstance(call_id, str) else None,
+        error if isinstance(error, str) else None, call_id if isinstance(call_id, str) else None, series,
     )
+
+
+def _series(where: str, entry: Any) -> SeriesShown:
+    """A call's ``series`` field, read back strictly: every value shown needs its realtime period."""
+    if not isinstance(entry, dict):
+        raise AnachronError(f"{where}: expected an object, got {describe(entry)}")
+    f = Fields(where, entry)
+    ident = f.text("id")
+    vintage = f.date("vintage", nullable=True)
+    rows = []
+    for index, one in enumerate(f.list("observations")):
+        at = f"{where} observations[{index}]"
+        if not isinstance(one, dict):
+            raise AnachronError(f"{at}: expected an object, got {describe(one)}")
+        g = Fields(at, one)
+        value = one.get("value", ...)
+        if value is ... or (value is not None and not isinstance(value, str)):
+            raise g.error("value", f"expected a string or null (missing), got {describe(value) if value is not ... else 'nothing'}")
+        rows.append(Observation(g.date("date"), value, g.date("realtime_start"), g.date("realtime_end")))  # type: ignore[arg-type]
+    not_served = entry.get("not_served", 0)
+    if not isinstance(not_served, int) or isinstance(not_served, bool) or not_served < 0:
+        raise f.error("not_served", f"expected a count, got {describe(not_served)}")
+    return SeriesShown(ident, vintage, tuple(rows), not_served)
 
 
 def parse_calls(records: Iterable[Record], *, run: str) -> tuple[CallEvent, ...]:

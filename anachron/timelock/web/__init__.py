@@ -127,12 +127,15 @@ def _construct(spec: BackendSpec, location: str | None, *, transport: Any, timeo
     args: list[Any] = []
     kwargs: dict[str, Any] = {}
     positional = [p for p in params.values() if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
-    if positional and positional[0].name in ("url", "base_url", "source", "location"):
-        args.append(url)
-    elif "url" in params:
-        kwargs["url"] = url
-    elif "base_url" in params:
-        kwargs["base_url"] = url
+    named = positional[0] if positional and positional[0].name in ("url", "base_url", "source", "location") else (
+        params.get("url") or params.get("base_url")
+    )
+    # A class with its own default keeps it when no URL is given (Common Crawl derives its data host from it).
+    if named is not None and (location is not None or named.default is inspect.Parameter.empty):
+        if named is (positional[0] if positional else None):
+            args.append(url)
+        else:
+            kwargs[named.name] = url
     if "transport" in params:
         kwargs["transport"] = transport
     elif recorded:

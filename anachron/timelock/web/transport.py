@@ -40,14 +40,13 @@ from typing import Any, Mapping
 
 from anachron.core.atomic import write_atomic
 from anachron.core.errors import AnachronError
-from anachron.timelock.backends import UpstreamError
+from anachron.timelock.backends import MAX_TIMEOUT, UPSTREAM_MAX_BYTES, UpstreamError
 
 __all__ = ["MAX_BYTES", "MAX_TIMEOUT", "Recorder", "Replayer", "Reply", "Request", "Transport", "check_timeout", "open_transport"]
 
-MAX_BYTES = 16 * 1024 * 1024  # of one reply
-MAX_TIMEOUT = 3600.0  # seconds: a documented ceiling, so "inf" or 1e400 is refused at start-up
+MAX_BYTES = UPSTREAM_MAX_BYTES  # of one reply
 _CHUNK = 64 * 1024
-_KEPT_HEADERS = ("content-type", "location", "content-range")
+_KEPT_HEADERS = ("content-type", "location", "content-range", "memento-datetime")
 ADDRESSED_HEADERS = ("range",)  # request headers that change the answer, so are part of its address (never a key)  # what of a reply's headers a backend may read
 STORE_FORMAT = "anachron-exchange/1"
 
