@@ -12,6 +12,7 @@ import unittest
 from pathlib import Path
 
 from tests import web_stubs
+from tests.archive_stubs import ArchiveStub
 from tests.mcp_support import read_log, stdio_client, text_of
 from tests.support import ROOT, require_extra
 
@@ -121,6 +122,29 @@ class ServedThroughTheRealServer(unittest.TestCase):
         _, missing = self.serve([*options, "--replay", str(store)], [("search", {"query": "never asked"})], env={"PYTHONPATH": str(ROOT)})
         self.assertEqual(missing[1]["status"], "error")
         self.assertIn(f"no recorded exchange for POST {stubs.url('openreward')}/search", missing[1]["error"])
+
+    def test_a_page_a_claimed_search_found_is_read_from_the_archive_and_replayed_offline(self):
+        store = self.tmp / "store"
+        calls = [("search", {"query": web_stubs.QUERY}), ("fetch", {"id_or_url": "https://news.example/story"}),
+                 ("fetch", {"id_or_url": "https://news.example/closest"}), ("fetch", {"id_or_url": web_stubs.HONEST})]
+        with web_stubs.WebStubs() as stubs, ArchiveStub() as archive:
+            options = ["--search", f"exa={stubs.url('exa')}", "--fetch", f"wayback={archive.url}"]
+            results, recorded = self.serve([*options, "--record", str(store)], calls)
+        self.assertEqual(recorded[0]["source"], f"search exa {stubs.url('exa')}; fetch wayback {archive.url}")
+        search, story, closest, uncaptured = recorded[1:]
+        self.assertEqual({(i["backend"], i["guarantee"]) for i in search["returned"] + search["withheld"]}, {("exa", "claimed")})
+        # The page as captured before T (May), not as it is today (the June capture tells the result).
+        [page] = story["returned"]
+        self.assertEqual((page["backend"], page["guarantee"], page["published"]), ("wayback", "capture", "2022-05-20"))
+        self.assertIn("Two candidates remain", text_of(results[1]))
+        self.assertNotIn("Anna won", text_of(results[1]) + text_of(results[2]))
+        # A redirect to a capture after T is not read: withheld, recorded as the archive's.
+        self.assertEqual((closest["status"], closest["withheld"][0]["reason"]), ("refused", "after-cutoff"))
+        self.assertEqual(closest["withheld"][0]["guarantee"], "capture")
+        self.assertNotEqual(uncaptured["status"], "ok")  # never captured: nothing to read
+        # Both services stopped: the replay answers every call from the store, the same records.
+        _, replayed = self.serve([*options, "--replay", str(store)], calls, env={"PYTHONPATH": str(ROOT)})
+        self.assertEqual([comparable(r) for r in replayed], [comparable(r) for r in recorded])
 
 
 if __name__ == "__main__":
