@@ -67,6 +67,26 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         metavar="DIR|INDEX|URL",
     )
     source.add_argument("--upstream", metavar="URL", help="backdated search service taking POST URL/search and URL/fetch")
+    web = parser.add_argument_group(
+        "the web frozen at the cutoff",
+        "one backend per tool, each re-checked by the lock and recorded with its guarantee (capture, index, claimed, "
+        "corpus); keys from EXA_API_KEY, TAVILY_API_KEY, BRAVE_API_KEY, OPENREWARD_API_KEY "
+        f"({doc_url('mcp.md')})",
+    )
+    web.add_argument(
+        "--search",
+        metavar="BACKEND[=URL]",
+        help="search backend: openreward, exa, tavily, brave, anachron=URL or corpus[=DIR]; =URL replaces its base URL",
+    )
+    web.add_argument(
+        "--fetch",
+        metavar="BACKEND[=URL]",
+        help="fetch backend: wayback, commoncrawl, openreward, anachron=URL or corpus[=DIR] (default: the search "
+        "backend, if it fetches)",
+    )
+    store = web.add_mutually_exclusive_group()
+    store.add_argument("--record", metavar="DIR", help="store every exchange with a web service in DIR (replayable)")
+    store.add_argument("--replay", metavar="DIR", help="answer only from a --record store: no network, no keys")
     parser.add_argument(
         "--mode",
         choices=("enforced", "unrestricted"),
@@ -120,6 +140,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.epilog = examples(
         'anachron serve --as-of 2022-06-01 --events-dir runs/a   # MCP over stdio (mcp extra); a new log each start',
         'anachron serve --as-of 2022-06-01 --events runs/b/events.jsonl --max-calls 25 --http 127.0.0.1:8765',
+        'anachron serve --as-of 2022-06-01 --events-dir runs/c --search exa --fetch wayback --record runs/c/web   # EXA_API_KEY set',
     )
     parser.set_defaults(func=run, output_options=("events", "events_dir"), directory_outputs=("events_dir",))
 
@@ -157,7 +178,22 @@ def run(args: argparse.Namespace) -> int:
     pending = None
     address = _address(args.http) if args.http is not None else None
     presentation = timelock.DatePresentation.parse(args.date_presentation)
-    if args.upstream is not None:
+    if args.search is not None or args.fetch is not None:
+        if args.corpus is not None or args.upstream is not None:
+            raise AnachronError("--search/--fetch: give the corpus or the upstream as a backend (corpus=DIR, anachron=URL), "
+                                "not as --corpus or --upstream")
+        if args.ranking is not None:
+            raise AnachronError("--ranking: with --search/--fetch the services rank their own results")
+        from anachron.timelock.web import open_backends
+
+        backend = open_backends(
+            args.search, args.fetch, timeout=args.upstream_timeout, record=args.record, replay=args.replay, environ=os.environ
+        )
+        if hasattr(backend, "check_presentation"):
+            backend.check_presentation(presentation)
+    elif args.record is not None or args.replay is not None:
+        raise AnachronError("--record and --replay need a web backend: give --search or --fetch")
+    elif args.upstream is not None:
         if args.ranking is not None:
             raise AnachronError("--ranking: an upstream service ranks its own results; --ranking is for a local --corpus")
         backend = timelock.UpstreamBackend(args.upstream, timeout=args.upstream_timeout)

@@ -75,6 +75,8 @@ __all__ = [
     "FORMATS",
     "STATUSES",
     "WITHHELD_REASONS",
+    "GUARANTEES",
+    "UNRECORDED",
     "Seen",
     "SeriesShown",
     "Withheld",
@@ -103,6 +105,12 @@ FORMATS = ("anachron-events/1", FORMAT)
 # Why an item was withheld from the agent by the lock's re-check.
 WITHHELD_REASONS = ("after-cutoff", "uncertain", "undated", "unparseable-date", "contradictory-date", "no-id")
 
+# What a backend promised about an item's date (docs/mcp.md, "Backends and their guarantees"): an archive's
+# capture time, a service's own as-of index, a publish-date filter, a dated corpus.  An item recorded
+# without one (a log written before items carried it, an upstream that said nothing) is "unrecorded".
+GUARANTEES = ("capture", "index", "claimed", "corpus")
+UNRECORDED = "unrecorded"
+
 
 @dataclass(frozen=True)
 class Seen:
@@ -119,6 +127,8 @@ class Seen:
     modified: _dt.date | None = None  # a modification day the item showed (a revision risk when after T)
     text: str = ""  # what the agent read of it (a search's snippet, the head of a fetched text): the content check
     sources: tuple[SourceDate, ...] = ()  # every date source an upstream item carried, in attribution's order
+    backend: str | None = None  # which backend answered it (anachron.timelock.web); None in older logs
+    guarantee: str | None = None  # what that backend promised about its date (GUARANTEES); None: unrecorded
 
 
 @dataclass(frozen=True)
@@ -133,6 +143,9 @@ class Withheld:
     reason: str
     dated_by: str | None = None  # the source that decided the withholding (an upstream item)
     sources: tuple[SourceDate, ...] = ()  # every date source the item carried
+    backend: str | None = None  # as Seen's
+    guarantee: str | None = None
+    why: str | None = None  # a word more on the reason (an undated result of a `claimed` backend)
 
 
 @dataclass(frozen=True)
@@ -200,6 +213,21 @@ class EventLog:
     @property
     def run(self) -> str | None:
         return self.header.get("run")
+
+    def guarantees(self) -> dict[str, int]:
+        """Items shown to the agent, counted by their backend's guarantee (:data:`GUARANTEES`).
+
+        An item without one counts as :data:`UNRECORDED`, except in a log of a
+        local corpus (its ``start`` record says ``backend: corpus``), whose
+        items predate the field and are all the corpus's.
+        """
+        default = "corpus" if self.header.get("backend") == "corpus" else UNRECORDED
+        counts: dict[str, int] = {}
+        for call in self.calls:
+            for seen in call.returned:
+                key = seen.guarantee or default
+                counts[key] = counts.get(key, 0) + 1
+        return counts
 
     @property
     def undated_shown(self) -> int:
@@ -285,7 +313,16 @@ def _seen_dict(seen: Seen) -> dict[str, Any]:
         entry["sources"] = sources_list(seen.sources)
     if seen.text:
         entry["text"] = seen.text[:MAX_LOGGED_TEXT]
+    _provenance(entry, seen)
     return entry
+
+
+def _provenance(entry: dict[str, Any], item: "Seen | Withheld") -> None:
+    """An item's ``backend`` and ``guarantee``, when known (older records have neither)."""
+    if item.backend is not None:
+        entry["backend"] = item.backend
+    if item.guarantee is not None:
+        entry["guarantee"] = item.guarantee
 
 
 MAX_LOGGED_SOURCES = 16  # date sources of one item kept in the log
@@ -315,6 +352,9 @@ def _withheld_dict(w: Withheld) -> dict[str, Any]:
         entry["dated_by"] = w.dated_by
     if w.sources:
         entry["sources"] = sources_list(w.sources)
+    if w.why is not None:
+        entry["why"] = w.why
+    _provenance(entry, w)
     return entry
 
 
@@ -505,7 +545,22 @@ def _seen(where: str, entry: Any) -> Seen:
     if not isinstance(text, str):
         raise f.error("text", f"expected a string, got {describe(text)}")
     sources = _sources(f, entry)
-    return Seen(ident, title, published, undated if published is None else None, granularity, dated_by, modified, text, sources)
+    backend, guarantee = _read_provenance(f, entry)
+    return Seen(
+        ident, title, published, undated if published is None else None, granularity, dated_by, modified, text, sources,
+        backend, guarantee,
+    )
+
+
+def _read_provenance(f: Fields, entry: Mapping[str, Any]) -> tuple[str | None, str | None]:
+    """An item's ``backend`` and ``guarantee``, read back (absent: ``None``, unrecorded)."""
+    backend = entry.get("backend")
+    if backend is not None and not (isinstance(backend, str) and backend):
+        raise f.error("backend", f"expected a non-empty string, got {describe(backend)}")
+    guarantee = entry.get("guarantee")
+    if guarantee is not None and guarantee not in GUARANTEES:
+        raise f.error("guarantee", f"{describe(guarantee)} is not one of {', '.join(GUARANTEES)}")
+    return backend, guarantee
 
 
 def _sources(f: Fields, entry: Mapping[str, Any]) -> tuple[SourceDate, ...]:
@@ -566,7 +621,10 @@ def _withheld(where: str, entry: Any) -> Withheld:
     dated_by = entry.get("dated_by")
     if dated_by is not None and not isinstance(dated_by, str):
         raise f.error("dated_by", f"expected a string or null, got {describe(dated_by)}")
-    return Withheld(ident, published, reason, dated_by, _sources(f, entry))
+    why = entry.get("why")
+    if why is not None and not isinstance(why, str):
+        raise f.error("why", f"expected a string or null, got {describe(why)}")
+    return Withheld(ident, published, reason, dated_by, _sources(f, entry), *_read_provenance(f, entry), why)
 
 
 def _status(f: Fields, fmt: str) -> str:

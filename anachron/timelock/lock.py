@@ -59,6 +59,8 @@ __all__ = [
 ]
 
 TOOLS = ("search", "fetch")
+# The log's word on an undated result of a publish-date filter: the filter had nothing to apply to it.
+CLAIMED_UNDATED = "a `claimed` backend (a publish-date filter) returned it without a usable date: its filter cannot have applied"
 SERIES = "series"  # the third tool, served only when the lock has a series source (anachron.timelock.series)
 ARGUMENT = {"search": "query", "fetch": "id_or_url", SERIES: "id"}  # each tool's one argument
 MAX_ARGUMENT = {"search": 1000, "fetch": 2048, SERIES: 64}  # characters
@@ -145,8 +147,9 @@ def recheck(
     shown: list[Hit] = []
     enforced = mode == "enforced"
     for hit in hits:
+        tag = {"backend": hit.backend, "guarantee": hit.guarantee}  # recorded with the item, served or not
         if hit.id is None:
-            withheld.append(Withheld(None, _raw(hit), "no-id"))
+            withheld.append(Withheld(None, _raw(hit), "no-id", **tag))
             continue
         entry = _entry(hit)
         if entry is None:  # a corpus item: its exact day
@@ -158,22 +161,26 @@ def recheck(
         dated_by = decided.source if decided is not None else dating.source
         if enforced and status == "leak":
             day = decided.first if decided is not None else dating.first  # a corpus item has no sources
-            withheld.append(Withheld(hit.id, format_date(day), "after-cutoff", dated_by, dating.sources))  # type: ignore[arg-type]
+            withheld.append(Withheld(hit.id, format_date(day), "after-cutoff", dated_by, dating.sources, **tag))  # type: ignore[arg-type]
             continue
         if status == "contradictory":  # enforced only: the unrestricted mode judges by the first source
-            withheld.append(Withheld(hit.id, _raw(hit) or evidence_of(dating), "contradictory-date", dated_by, dating.sources))
+            withheld.append(Withheld(hit.id, _raw(hit) or evidence_of(dating), "contradictory-date", dated_by, dating.sources, **tag))
             continue
         if status in ("undated", "uncertain"):
             reason = "uncertain" if status == "uncertain" else "unparseable-date" if dating.problems else "undated"
             if enforced and not allow_undated:
-                withheld.append(Withheld(hit.id, _raw(hit) or evidence_of(dating), reason, dated_by, dating.sources))
+                why = CLAIMED_UNDATED if reason in ("undated", "unparseable-date") and hit.guarantee == "claimed" else None
+                withheld.append(Withheld(hit.id, _raw(hit) or evidence_of(dating), reason, dated_by, dating.sources, **tag, why=why))
                 continue
         if dating.first is None:
             why = "; ".join(dating.problems[:2]) or "no date"
-            seen.append(Seen(hit.id, hit.title, None, why[:200], dated_by=None, sources=dating.sources))
+            seen.append(Seen(hit.id, hit.title, None, why[:200], dated_by=None, sources=dating.sources, **tag))
         else:
             seen.append(
-                Seen(hit.id, hit.title, dating.first, None, dating.granularity or "day", dating.source, dating.modified, sources=dating.sources)
+                Seen(
+                    hit.id, hit.title, dating.first, None, dating.granularity or "day", dating.source, dating.modified,
+                    sources=dating.sources, **tag,
+                )
             )
         shown.append(hit)
     return Rechecked(tuple(seen), tuple(withheld), tuple(shown))

@@ -17,7 +17,7 @@ import urllib.error
 import urllib.parse
 import urllib.request
 from dataclasses import dataclass
-from typing import Mapping
+from typing import Any, Mapping
 
 from anachron.core.errors import AnachronError
 from anachron.timelock.backends import MAX_TIMEOUT, UPSTREAM_MAX_BYTES, Hit, UpstreamError
@@ -87,12 +87,24 @@ def end_of(as_of: _dt.date) -> _dt.datetime:
     return _dt.datetime.combine(as_of, _dt.time(23, 59, 59), tzinfo=_dt.timezone.utc)
 
 
-def get(backend: str, what: str, url: str, *, timeout: float, headers: Mapping[str, str] | None = None) -> Reply:
+def get(
+    backend: str, what: str, url: str, *, timeout: float, headers: Mapping[str, str] | None = None, transport: Any = None
+) -> Reply:
     """GET *url*, whatever its status, within *timeout* seconds in total and :data:`UPSTREAM_MAX_BYTES`.
 
     A worker thread bounds the whole exchange, as UpstreamBackend does: a socket timeout alone restarts
     with every byte a slow-drip server sends.  A worker left behind ends at its next socket timeout.
+    With a *transport* (:mod:`anachron.timelock.web.transport`: ``anachron serve`` gives one), the
+    exchange goes through it, so ``--record`` and ``--replay`` cover it; its bounds are the same.
     """
+    if transport is not None:
+        from anachron.timelock.web.transport import Request
+
+        sent = transport.send(Request("GET", url, f"{backend}: {what}", None, dict(headers or {})))
+        kept = email.message.Message()
+        for name, value in sent.headers.items():
+            kept[name] = value
+        return Reply(sent.status, kept, sent.body)
     deadline = time.monotonic() + timeout
     outcome: dict[str, object] = {}
 

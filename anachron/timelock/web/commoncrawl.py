@@ -30,6 +30,7 @@ import datetime as _dt
 import re
 import urllib.parse
 import zlib
+from typing import Any
 
 from anachron.core.errors import AnachronError
 from anachron.core.jsonio import parse_json
@@ -238,7 +239,10 @@ class CommonCrawlBackend:
     guarantee = GUARANTEE
     tools = TOOLS
 
-    def __init__(self, base_url: str | None = None, *, timeout: float = 30.0, data_url: str | None = None) -> None:
+    def __init__(
+        self, base_url: str | None = None, *, timeout: float = 30.0, data_url: str | None = None, transport: Any = None
+    ) -> None:
+        self._transport = transport  # anachron serve's (recorded or replayed); None: the network, directly
         self.source = check_base(self.name, base_url or DEFAULT_URL)
         self.data = check_base(self.name, data_url or base_url or DEFAULT_DATA_URL)
         self._timeout = check_timeout(timeout)
@@ -259,7 +263,7 @@ class CommonCrawlBackend:
 
     def _crawls(self, cutoff: _dt.datetime | None) -> list[str]:
         """The crawls that ended at or before *cutoff* (all, unrestricted), latest first."""
-        reply = get(self.name, "collinfo.json", f"{self.source}/collinfo.json", timeout=self._timeout)
+        reply = get(self.name, "collinfo.json", f"{self.source}/collinfo.json", timeout=self._timeout, transport=self._transport)
         if reply.status != 200:
             raise UpstreamError(f"commoncrawl: collinfo.json answered HTTP {reply.status}")
         try:
@@ -276,7 +280,7 @@ class CommonCrawlBackend:
     def _latest(self, crawl: str, url: str, cutoff: _dt.datetime | None) -> dict | None:
         """The crawl's latest readable 200 capture of *url* at or before *cutoff*; None if it has none."""
         query = urllib.parse.urlencode({"url": url, "output": "json"})
-        reply = get(self.name, f"index {crawl}", f"{self.source}/{crawl}-index?{query}", timeout=self._timeout)
+        reply = get(self.name, f"index {crawl}", f"{self.source}/{crawl}-index?{query}", timeout=self._timeout, transport=self._transport)
         if reply.status == 404 and _no_captures(reply.body):
             return None  # the index server's answer for "no captures"; another 404 is a wrong address
         if reply.status != 200:
@@ -307,7 +311,7 @@ class CommonCrawlBackend:
             raise UpstreamError(f"commoncrawl: index row with a record length of {size} bytes")
         reply = get(
             self.name, "WARC record", f"{self.data}/{filename}", timeout=self._timeout,
-            headers={"Range": f"bytes={start}-{start + size - 1}"},
+            headers={"Range": f"bytes={start}-{start + size - 1}"}, transport=self._transport,
         )
         if reply.status not in (200, 206) or (reply.status == 200 and len(reply.body) != size):
             raise UpstreamError(f"commoncrawl: WARC record range answered HTTP {reply.status}")

@@ -28,6 +28,7 @@ import datetime as _dt
 import email.utils
 import re
 import urllib.parse
+from typing import Any
 
 from anachron.core.errors import AnachronError
 from anachron.core.jsonio import parse_json
@@ -83,7 +84,8 @@ class WaybackBackend:
     guarantee = GUARANTEE
     tools = TOOLS
 
-    def __init__(self, base_url: str | None = None, *, timeout: float = 30.0) -> None:
+    def __init__(self, base_url: str | None = None, *, timeout: float = 30.0, transport: Any = None) -> None:
+        self._transport = transport  # anachron serve's (recorded or replayed); None: the network, directly
         self.source = check_base(self.name, base_url or DEFAULT_URL)
         self._timeout = check_timeout(timeout)
 
@@ -106,7 +108,7 @@ class WaybackBackend:
         query = {"url": url, "output": "json", "filter": "statuscode:200"}
         if cutoff is not None:
             query["to"] = cutoff.strftime("%Y%m%d%H%M%S")
-        reply = get(self.name, "CDX query", f"{self.source}/cdx/search/cdx?{urllib.parse.urlencode(query)}", timeout=self._timeout)
+        reply = get(self.name, "CDX query", f"{self.source}/cdx/search/cdx?{urllib.parse.urlencode(query)}", timeout=self._timeout, transport=self._transport)
         if reply.status != 200:
             raise UpstreamError(f"wayback: CDX query answered HTTP {reply.status}")
         try:
@@ -129,7 +131,7 @@ class WaybackBackend:
         redirects to a capture after *cutoff*."""
         address = f"{self.source}/web/{moment:%Y%m%d%H%M%S}id_/{quoted(original)}"
         for _ in range(MAX_REDIRECTS + 1):
-            reply = get(self.name, "snapshot", address, timeout=self._timeout)
+            reply = get(self.name, "snapshot", address, timeout=self._timeout, transport=self._transport)
             if reply.status in (301, 302, 303, 307, 308):
                 address, moment = self._redirect(reply, address)
                 if cutoff is not None and moment > cutoff:
