@@ -26,10 +26,20 @@ ANSWER = "Probability: 0.6"
 QUERY = "Aster Logistics revenue"
 
 
+def _tools(body: dict[str, Any]) -> list[Any]:
+    """A request's tools: its ``tools`` list and, in the Responses API, the tools a client-run
+    ``tool_search`` found (its ``tool_search_output`` items), offered from then on."""
+    tools = list(body.get("tools")) if isinstance(body.get("tools"), list) else []
+    for item in body.get("input") if isinstance(body.get("input"), list) else ():
+        if isinstance(item, dict) and item.get("type") == "tool_search_output" and isinstance(item.get("tools"), list):
+            tools += item["tools"]
+    return tools
+
+
 def offered(body: dict[str, Any]) -> list[str]:
     """The tool names a request offers: Anthropic's ``tools[].name``, Gemini's ``tools[].functionDeclarations[].name``."""
     names = []
-    for tool in body.get("tools") if isinstance(body.get("tools"), list) else ():
+    for tool in _tools(body):
         if not isinstance(tool, dict):
             continue
         declarations = tool.get("functionDeclarations") or tool.get("function_declarations")
@@ -200,6 +210,13 @@ class ResponsesScript(Script):
     ``response.output_item.done``, ``response.completed``)."""
 
     def items(self, body: dict[str, Any]) -> list[dict[str, Any]]:
+        if lock_search(body) is None and "tool_search" in offered(body):
+            # The lock's tools are deferred behind the client's tool_search (Codex with a slug it knows): search first.
+            with self._lock:
+                self.requests.append(body)
+            self.turns.append("call tool_search")
+            return [{"type": "tool_search_call", "id": self._id("ts"), "call_id": self._id("call"), "status": "completed",
+                     "execution": "client", "arguments": {"query": "lock search documents", "limit": 8}}]
         kind, value, arguments = self.decide(body)
         if kind == "text":
             return [{"type": "message", "id": self._id("msg"), "status": "completed", "role": "assistant",
@@ -214,7 +231,7 @@ class ResponsesScript(Script):
     @staticmethod
     def namespaced(body: dict[str, Any], namespace: str) -> bool:
         return any(isinstance(t, dict) and t.get("type") == "namespace" and str(t.get("name")).rstrip("_") == namespace
-                   for t in body.get("tools") or ())
+                   for t in _tools(body))
 
     def answer(self, path: str, body: dict[str, Any]) -> tuple[int, str, bytes]:
         if not path.endswith("/responses"):

@@ -62,6 +62,9 @@ class RunRecord:
     # How the harness's network was isolated (``"netns(unshare)"``); None: not at all, or a run recorded
     # before the field (an optional field: such a run.json stays readable, and declares no shell isolated).
     isolation: str | None = None
+    # The harness's own tools the gateway let through, not counted outside the lock; () for a run recorded
+    # before the field (an optional field: such a run.json stays readable, and exempts no tool).
+    local_tools: tuple[str, ...] = ()
 
     @property
     def rundir(self) -> Path:
@@ -109,9 +112,11 @@ def _parse(path: Path, obj: Any) -> RunRecord:
     files = _object(f, "files")
     corpus = _object(f, "corpus")
     sealed = f.list("sealed_tools")
-    for name in sealed:
-        if not isinstance(name, str) or not name:
-            raise f.error("sealed_tools", f"expected a list of tool names, found {describe(name)}")
+    local = f.list("local_tools") if "local_tools" in obj else []
+    for field_name, names in (("sealed_tools", sealed), ("local_tools", local)):
+        for name in names:
+            if not isinstance(name, str) or not name:
+                raise f.error(field_name, f"expected a list of tool names, found {describe(name)}")
     transcript = _optional_text(files, "transcript")
     transcript_format = files.text("transcript_format")
     mcp_config = files.text("mcp_config")
@@ -143,6 +148,7 @@ def _parse(path: Path, obj: Any) -> RunRecord:
         digests=dict(digests.obj),
         gateway=_gateway(f),
         isolation=_optional_text(f, "isolation") if "isolation" in obj else None,
+        local_tools=tuple(local),
     )
 
 

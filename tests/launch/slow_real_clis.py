@@ -55,6 +55,7 @@ class RealCli:
     NO_WARNING = ""  # a line of the CLI's stderr the launcher's flags must not provoke
     EXTRA: tuple[str, ...] = ()  # more arguments of `anachron run`
     DATE_MARK = "Today's date is"  # how the CLI tells its model today's date (run.json's date_in_context)
+    ROUTE: tuple[str, ...] = ()  # the model's turns before the lock's tools are offered (Codex's tool_search)
 
     def setUp(self) -> None:
         require_extra("mcp", "mcp")
@@ -96,7 +97,10 @@ class RealCli:
         # Every agent request offered the lock's tools (and the CLI's local ones) and nothing else; both turns ran.
         agent = [request for request in script.requests if lock_search(request)]
         self.assertEqual([set(offered(request)) for request in agent], [self.OFFERED] * 2)
-        self.assertEqual(script.turns, [f"call {self.SEARCH}", "answer"])
+        self.assertEqual(script.turns, [*self.ROUTE, f"call {self.SEARCH}", "answer"])
+        # What the gateway let through beside the lock's tools is run.json's local_tools (not counted outside the lock).
+        self.assertLessEqual({name for name in self.OFFERED if "lock" not in name}, set(manifest["local_tools"]))
+        self.assertFalse(set(manifest["local_tools"]) & set(manifest["sealed_tools"]))
         events = [json.loads(line) for line in (out / "lock-events.jsonl").read_text(encoding="utf-8").split("\n") if line]
         self.assertEqual([(e["tool"], e["arguments"]) for e in events[1:]], [("search", {"query": QUERY})])
         self.assertEqual(events[0]["as_of"], T)
@@ -122,7 +126,7 @@ class RealCli:
         manifest = json.loads((out / "run.json").read_text(encoding="utf-8"))
         self.assertEqual(manifest["refused"], stderr.strip().removeprefix("anachron: "))
         self.assertIsNone(manifest["seal"])
-        self.assertEqual(script.turns[0], f"call {self.ROGUE}")
+        self.assertEqual(script.turns[len(self.ROUTE)], f"call {self.ROGUE}")
 
 
 class RealClaudeCode(RealCli, unittest.TestCase):
@@ -147,20 +151,32 @@ class RealGeminiCli(RealCli, unittest.TestCase):
 
 
 class RealCodex(RealCli, unittest.TestCase):
+    """Codex with a slug it knows (gpt-5.5): the lock's tools are deferred behind its client-run tool_search,
+    which the model calls first; the lock then comes back as namespace mcp__lock, tool search."""
+
     PACKAGE, COMMAND, HARNESS = "@openai/codex", "codex", "codex"
     SEARCH, ROGUE = "mcp__lock__search", "web_search"
     SCRIPT = ResponsesScript
-    # The lock's two (a namespace, mcp__lock), and what the gateway lets through as Codex's own (GATEWAY_LOCAL).
+    # The lock's two (found by tool_search: namespace mcp__lock) and what the gateway lets through as Codex
+    # 0.171.0's own (anachron.launch.harnesses.local_tools): tool_search itself and apply_patch among them.
     OFFERED = frozenset({"mcp__lock__search", "mcp__lock__fetch", "list_mcp_resources", "list_mcp_resource_templates",
-                         "read_mcp_resource", "request_user_input"})
+                         "read_mcp_resource", "request_user_input", "apply_patch", "tool_search"})
     NO_WARNING = "not found in any configured"  # no provider or server of the user's config is asked for
-    # A slug Codex 0.171.0 has no metadata for: for one it knows (gpt-5.5) it hides MCP tools behind a
-    # client-side tool_search and offers apply_patch, which the gateway refuses (docs/run-rules.md).
-    EXTRA = ("--model", "scripted-model")
+    EXTRA = ("--model", "gpt-5.5")
+    ROUTE = ("call tool_search",)
     DATE_MARK = "<current_date>"
 
     def environment(self, base, home):
         return {"OPENAI_BASE_URL": base + "/v1", "OPENAI_API_KEY": "sk-offline-test", "HOME": str(home)}
+
+
+class RealCodexUnlistedModel(RealCodex):
+    """Codex with a slug it has no metadata for: no tool_search, no apply_patch; the lock's tools offered
+    up front, as namespace mcp__lock."""
+
+    OFFERED = RealCodex.OFFERED - {"apply_patch", "tool_search"}
+    EXTRA = ("--model", "scripted-model")
+    ROUTE = ()
 
 
 if __name__ == "__main__":
