@@ -13,7 +13,10 @@ stopped (``on_refusal``), and the verdict names the tool.
 Every request and answer is written to ``model.jsonl`` (streamed answers as
 the bytes assembled), each record carrying the digest of the lines before it
 (:mod:`anachron.core.chain`), keys redacted (:func:`redact_headers`,
-:func:`redact_path`, and any key value seen scrubbed from the record).
+:func:`redact_path`, and any key value seen scrubbed from the record).  The
+log is written in a private directory the harness is never told of, and
+copied into the run directory when the gateway closes, over whatever the
+harness (working in ``RUNDIR/workspace``) put there: as the lock's log is.
 
 - :func:`check_request`: the refusals of one request body (empty: forward it);
 - :class:`Gateway`: the server (:meth:`Gateway.start`, :meth:`Gateway.close`, :meth:`Gateway.record`);
@@ -25,8 +28,10 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import shutil
 import socket
 import sys
+import tempfile
 import threading
 import urllib.error
 import urllib.parse
@@ -35,7 +40,8 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any, Callable, Iterable, Mapping
 
-from anachron.core.chain import ChainWriter, LogChain
+from anachron.core.atomic import write_atomic
+from anachron.core.chain import ChainWriter, LogChain, log_chain
 from anachron.core.errors import AnachronError
 from anachron.importers.run_dir import MODEL_LOG
 from anachron.launch.harnesses import HARNESSES, local_tools
@@ -400,7 +406,12 @@ class Gateway:
         self.refused: list[str] = []
         self.requests = 0
         self._count = threading.Lock()
-        self.log = ChainWriter(rundir / MODEL_LOG)
+        # Written where the harness cannot reach during the run (a private directory, mode 0700, never
+        # named to it), and copied to RUNDIR/model.jsonl at close: as the lock's log is (LockHost).
+        self.rundir = rundir
+        self._private = Path(tempfile.mkdtemp(prefix="anachron-model-"))
+        self.log_path = self._private / MODEL_LOG
+        self.log = ChainWriter(self.log_path)
         self._server = _Server(("127.0.0.1", 0), _Handler)
         self._server.gateway = self
         self._thread = threading.Thread(target=self._server.serve_forever, name="anachron-gateway", daemon=True)
@@ -412,9 +423,22 @@ class Gateway:
         return self
 
     def close(self) -> None:
+        """Stop serving and copy the log into the run directory (atomically, over anything there); once."""
+        if self._private is None:
+            return
         self._server.shutdown()
         self._server.server_close()
         self.log.close()
+        try:
+            data = self.log_path.read_bytes()
+            if log_chain(data) != self.chain:  # what was written is what the chain pins, or nothing is copied
+                raise AnachronError(f"the model gateway's log {self.log_path} differs from what it wrote")
+            write_atomic(self.rundir / MODEL_LOG, data.decode("utf-8"))
+        except OSError as exc:
+            raise AnachronError(f"cannot read the model gateway's log {self.log_path}: {exc.strerror or exc}") from None
+        finally:
+            shutil.rmtree(self._private, ignore_errors=True)
+            self._private = None
 
     @property
     def chain(self) -> LogChain:

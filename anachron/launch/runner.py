@@ -505,7 +505,10 @@ def _point_at_gateway(spec: RunSpec, prepared: Prepared, outcome: _Outcome) -> N
 
 def _close_gateway(outcome: _Outcome) -> None:
     if outcome.gateway is not None:
-        outcome.gateway.close()
+        try:
+            outcome.gateway.close()  # its log copied into the run directory, over whatever the harness put there
+        except AnachronError as exc:  # no log as pinned: the run proves nothing of what the model was offered
+            outcome.refusal = outcome.refusal or f"gateway: {exc}"
         if outcome.gateway.verdict is not None:
             outcome.refusal = outcome.gateway.verdict  # what stopped the run, whatever the harness said after
 
