@@ -173,7 +173,7 @@ def main() -> int:
               if os.environ.get("STUB_HELP_TOOLS") != "0" else f"Usage: {name} [options]\n  --disallowedTools <tools...>")
         return 0
     stdin = sys.stdin.read()
-    keep = ("TZ", "HOME", "GEMINI_CLI_TRUST_WORKSPACE", "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC", "ENABLE_TOOL_SEARCH", "MCP_CONNECTION_NONBLOCKING",
+    keep = ("TZ", "HOME", "CLAUDE_CONFIG_DIR", "CODEX_HOME", "GEMINI_CLI_TRUST_WORKSPACE", "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC", "ENABLE_TOOL_SEARCH", "MCP_CONNECTION_NONBLOCKING",
             "ANTHROPIC_BASE_URL", "GOOGLE_GEMINI_BASE_URL", "OPENAI_BASE_URL")
     with open(os.environ["STUB_LOG"], "a", encoding="utf-8") as log:
         log.write(json.dumps({"name": name, "pid": os.getpid(), "argv": args, "stdin": stdin, "cwd": os.getcwd(),

@@ -36,6 +36,7 @@ from anachron.launch.relay import __file__ as relay_file
 # The MCP configuration Claude Code is given (the relay); mcp.json is the lock's own, which the audit reads.
 HARNESS_CONFIG = "harness-mcp.json"
 CODEX_HOME = "codex-home"  # Codex's CODEX_HOME in the run directory
+CLAUDE_HOME = "claude-home"  # Claude Code's HOME in the run directory (its CLAUDE_CONFIG_DIR: .claude in it)
 GEMINI_HOME = "gemini-home"  # Gemini CLI's HOME in the run directory (its settings: .gemini/settings.json)
 # Claude Code's built-in tools (as of 2.1), each removed by name: --tools "" does not remove them
 # all in every version (anthropics/claude-code#31182), so both are given.
@@ -253,8 +254,15 @@ class ClaudeCode(Harness):
         # lock's tools are never reachable (ozongzi/agentix v0.26.1 hit the same).
         # MCP_CONNECTION_NONBLOCKING=false: 2.1 otherwise starts before its MCP servers connect, and
         # its init lists the lock as "pending", which the preflight (rightly) refuses.
+        # A HOME (and CLAUDE_CONFIG_DIR) of the run's own: the user's ~/.claude.json and ~/.claude/settings.json are
+        # never read.  --strict-mcp-config and disableAllHooks keep their servers and hooks out, but not the rest:
+        # 2.1.197 applies a user's settings "env" over its own environment, so an ANTHROPIC_BASE_URL there
+        # sent the model's requests around the gateway (tests/launch/slow_real_clis.py); plugins, helpers too.
+        home = rundir / CLAUDE_HOME
+        (home / ".claude").mkdir(parents=True, exist_ok=True)
         env = child_env({"CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC": "1", "ENABLE_TOOL_SEARCH": "false",
-                         "MCP_CONNECTION_NONBLOCKING": "false"})
+                         "MCP_CONNECTION_NONBLOCKING": "false", "HOME": str(home),
+                         "CLAUDE_CONFIG_DIR": str(home / ".claude")})
         return Prepared(argv, env, files)
 
     def outside(self, event):
