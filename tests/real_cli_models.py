@@ -305,3 +305,32 @@ def serve(script: Script) -> tuple[ThreadingHTTPServer, str]:
     server.script = script
     threading.Thread(target=server.serve_forever, daemon=True).start()
     return server, f"http://127.0.0.1:{server.server_address[1]}"
+
+
+SCRIPTS = {"anthropic": AnthropicScript, "gemini": GeminiScript, "responses": ResponsesScript}
+
+
+def main(argv: list[str] | None = None) -> int:
+    """``python -m tests.real_cli_models API --port N``: serve the two-turn script on loopback until Ctrl-C
+    (docs/run-rules.md, "Real CLIs": a released CLI run by hand against it, offline)."""
+    import argparse
+
+    parser = argparse.ArgumentParser(prog="python -m tests.real_cli_models", allow_abbrev=False,
+                                     description="A scripted loopback model for the released harness CLIs (not a model).")
+    parser.add_argument("api", choices=sorted(SCRIPTS), help="the API shape it speaks")
+    parser.add_argument("--port", type=int, default=8765)
+    args = parser.parse_args(argv)
+    server = _Server(("127.0.0.1", args.port), _Handler)
+    server.script = SCRIPTS[args.api]()
+    print(f"scripted {args.api} model on http://127.0.0.1:{args.port}", flush=True)
+    try:
+        server.serve_forever()
+    except KeyboardInterrupt:
+        pass
+    finally:
+        server.server_close()
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
