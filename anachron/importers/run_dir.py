@@ -30,6 +30,7 @@ from typing import Any, Mapping
 from anachron.core.errors import AnachronError, describe
 from anachron.core.jsonio import dump_json, read_json
 from anachron.core.atomic import write_atomic
+from anachron.core.seal import SHELL_TOOLS
 from anachron.core.validate import Fields
 
 __all__ = ["FORMAT", "RUN_JSON", "RunRecord", "is_run_dir", "model_log_differences", "proof_differences", "read_run",
@@ -117,6 +118,9 @@ def _parse(path: Path, obj: Any) -> RunRecord:
         for name in names:
             if not isinstance(name, str) or not name:
                 raise f.error(field_name, f"expected a list of tool names, found {describe(name)}")
+    shells = sorted(set(local) & set(SHELL_TOOLS))
+    if shells:  # a shell is judged by its network, never let through as the harness's own
+        raise f.error("local_tools", f"{', '.join(map(repr, shells))} is a shell tool, never a local one")
     transcript = _optional_text(files, "transcript")
     transcript_format = files.text("transcript_format")
     mcp_config = files.text("mcp_config")

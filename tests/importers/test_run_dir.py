@@ -228,7 +228,7 @@ class LocalTools(RunDirCase):
         self.assertEqual(read_run(self.dir).local_tools, ())
 
     def test_a_bad_local_tools_field_is_named(self):
-        for value in (None, "tool_search", [""], [7]):
+        for value in (None, "tool_search", [""], [7], ["tool_search", "Bash"]):
             with self.subTest(value=value):
                 self.assertRefused(json.dumps({"format": FORMAT, **record(local_tools=value)}), "field 'local_tools'")
 
