@@ -85,7 +85,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "backend, if it fetches)",
     )
     store = web.add_mutually_exclusive_group()
-    store.add_argument("--record", metavar="DIR", help="store every exchange with a web service in DIR (replayable)")
+    store.add_argument("--record", metavar="DIR", help="store every exchange with a web service (and the ALFRED API) in DIR (replayable)")
     store.add_argument("--replay", metavar="DIR", help="answer only from a --record store: no network, no keys")
     parser.add_argument(
         "--mode",
@@ -170,7 +170,7 @@ def _address(text: str) -> tuple[str, int]:
 def run(args: argparse.Namespace) -> int:
     # The serving path imports only the lock and the SDK glue (anachron.timelock.quarantine).
     from anachron import timelock
-    from anachron.timelock.series import open_series
+    from anachron.timelock.series import alfred_key, open_series
 
     # Every option is checked before the SDK is imported, so a bad one is named with or without the
     # mcp extra installed; files (the event log) are created only once the server can start.
@@ -178,6 +178,9 @@ def run(args: argparse.Namespace) -> int:
     pending = None
     address = _address(args.http) if args.http is not None else None
     presentation = timelock.DatePresentation.parse(args.date_presentation)
+    alfred = args.series is not None and args.series.partition("=")[0] == "alfred"
+    if alfred and args.replay is None:
+        alfred_key(os.environ)  # before any store is made for --record: a server that cannot start leaves nothing
     if args.search is not None or args.fetch is not None:
         if args.corpus is not None or args.upstream is not None:
             raise AnachronError("--search/--fetch: give the corpus or the upstream as a backend (corpus=DIR, anachron=URL), "
@@ -191,8 +194,8 @@ def run(args: argparse.Namespace) -> int:
         )
         if hasattr(backend, "check_presentation"):
             backend.check_presentation(presentation)
-    elif args.record is not None or args.replay is not None:
-        raise AnachronError("--record and --replay need a web backend: give --search or --fetch")
+    elif (args.record is not None or args.replay is not None) and not alfred:
+        raise AnachronError("--record and --replay need a web backend or the ALFRED API: give --search, --fetch or --series alfred")
     elif args.upstream is not None:
         if args.ranking is not None:
             raise AnachronError("--ranking: an upstream service ranks its own results; --ranking is for a local --corpus")
@@ -205,7 +208,13 @@ def run(args: argparse.Namespace) -> int:
             backend = timelock.CorpusBackend(timelock.open_engine(args.corpus), ranking=ranking)
             backend.check_presentation(presentation)
     # Opened (a file read and checked whole; the API's key looked up) before any file is made: a bad one is one line.
-    series = open_series(args.series, timeout=args.upstream_timeout) if args.series is not None else None
+    series = None
+    if args.series is not None:
+        from anachron.timelock.web.transport import open_transport
+
+        # The ALFRED API's exchanges are recorded and replayed as the web backends' are (one store).
+        transport = open_transport(timeout=args.upstream_timeout, record=args.record, replay=args.replay) if alfred else None
+        series = open_series(args.series, timeout=args.upstream_timeout, transport=transport)
     limits = timelock.Limits(args.max_searches, args.max_fetches, args.max_calls)
     if args.k < 1:  # checked here, not by the lock: the lock is made after the event log
         raise AnachronError(f"-k: expected a positive integer, got {args.k}")

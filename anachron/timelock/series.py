@@ -16,7 +16,9 @@ Two sources of the rows:
   series id, checked whole at start-up (:func:`parse_series`);
 - :class:`AlfredSource`: the ALFRED API itself, asked for the vintage known
   at T only (``realtime_start = realtime_end = T``), its answer re-checked
-  by the same rule anyway.
+  by the same rule anyway; its exchanges go through a
+  :mod:`~anachron.timelock.web.transport`, so ``--record`` and ``--replay``
+  cover them as they cover the web backends.
 
 Standard library only.
 """
@@ -27,17 +29,14 @@ import datetime as _dt
 import math
 import os
 import re
-import time
-import urllib.error
 import urllib.parse
-import urllib.request
 from dataclasses import dataclass
 from typing import Any, Mapping, Protocol
 
 from anachron.core.dates import format_date, known_at, parse_date
 from anachron.core.errors import AnachronError, describe
 from anachron.core.jsonio import parse_json, read_json
-from anachron.timelock.backends import UPSTREAM_MAX_BYTES, UpstreamError
+from anachron.timelock.backends import UpstreamError
 
 __all__ = [
     "ALFRED_URL",
@@ -50,6 +49,7 @@ __all__ = [
     "SeriesRows",
     "SeriesSource",
     "VintageFile",
+    "alfred_key",
     "check_series_id",
     "open_series",
     "parse_series",
@@ -62,17 +62,6 @@ MISSING = "."  # ALFRED's value of a missing observation: served as missing, nev
 MAX_OBSERVATIONS = 2000  # served per answer, the latest ones (a daily series has tens of thousands)
 EARLIEST = "1776-07-04"  # ALFRED's earliest realtime day: a request for every vintage starts here
 _ID = re.compile(r"[A-Za-z0-9_]{1,64}")
-_CHUNK = 64 * 1024
-
-
-class _Unfollowed(urllib.request.HTTPRedirectHandler):
-    """A redirect is never followed (it could lead anywhere, the key in its query): urllib then raises the 3xx as an HTTPError."""
-
-    def redirect_request(self, req, fp, code, msg, headers, newurl):  # noqa: D102 (urllib's signature)
-        return None
-
-
-_GET = urllib.request.build_opener(_Unfollowed)
 
 
 @dataclass(frozen=True)
@@ -289,50 +278,42 @@ class AlfredSource:
     up to T (``fred/series/vintagedates``); the answer is re-checked by
     :func:`select_at` all the same.  Unrestricted, it asks for every
     vintage (the series as it is today is the latest row of each date).
-    The key is sent in the query string and never logged (:attr:`source`
-    is the base URL).  ALFRED's "series does not exist" (HTTP 400 naming
+    The key is sent in the query string and never logged nor recorded
+    (:attr:`source` is the base URL; a ``--record`` store addresses an
+    exchange without it, so a ``--replay`` needs no key).  ALFRED's "series does not exist" (HTTP 400 naming
     it) is no series; any other fault is an :class:`UpstreamError`.
     """
 
     kind = "alfred"
 
-    def __init__(self, key: str | None, *, url: str = ALFRED_URL, timeout: float = 30.0) -> None:
-        if not key:
-            raise AnachronError(f"--series alfred: set {KEY_VARIABLE} in the environment to your FRED API key")
+    def __init__(self, key: str | None, *, url: str = ALFRED_URL, timeout: float = 30.0, transport: Any = None) -> None:
+        # Imported here: the web package imports the lock's modules, this one among them.
+        from anachron.timelock.web.transport import Replayer, Transport
+
+        # A replay makes no call, so it needs no key (a store holds none: the key is never part of it).
+        if not isinstance(transport, Replayer):
+            alfred_key({KEY_VARIABLE: key or ""})
         if not re.match(r"https?://[^/\s]+", url or ""):
             raise AnachronError(f"--series alfred={url}: not an http(s) URL")
         self.source = url.rstrip("/")
-        self._key = key
-        self._timeout = timeout
+        self._key = key or ""
+        # Every exchange goes through the transport, so --record and --replay cover the series as they do the web.
+        self.transport = transport if transport is not None else Transport(timeout=timeout)
 
     def _get(self, path: str, params: Mapping[str, str]) -> Any:
-        query = urllib.parse.urlencode({**params, "api_key": self._key, "file_type": "json"})
-        request = urllib.request.Request(f"{self.source}/{path}?{query}", headers={"Accept": "application/json", "User-Agent": "anachron-timelock"})
-        deadline = time.monotonic() + self._timeout
+        from anachron.timelock.web.transport import Request
+
+        label = f"ALFRED /{path}"
+        query = urllib.parse.urlencode({**params, "file_type": "json"})
+        reply = self.transport.send(
+            Request("GET", f"{self.source}/{path}?{query}", label, None, {"Accept": "application/json"}, {"api_key": self._key})
+        )
+        if reply.status == 400 and b"does not exist" in reply.body[:4096]:
+            return None  # ALFRED's answer for an unknown series
+        if not 200 <= reply.status < 300:
+            raise UpstreamError(f"{label} answered HTTP {reply.status}")  # a redirect included: never followed
         try:
-            with _GET.open(request, timeout=self._timeout) as response:
-                chunks, size = [], 0
-                # read1: what has arrived, so a slow drip is cut at the deadline, not a socket timeout per byte.
-                while chunk := response.read1(_CHUNK):
-                    size += len(chunk)
-                    if size > UPSTREAM_MAX_BYTES:
-                        raise UpstreamError(f"ALFRED /{path} answered more than {UPSTREAM_MAX_BYTES} bytes")
-                    if time.monotonic() > deadline:
-                        raise UpstreamError(f"ALFRED /{path} took longer than {self._timeout:g} s")
-                    chunks.append(chunk)
-                payload = b"".join(chunks)
-        except UpstreamError:
-            raise
-        except urllib.error.HTTPError as exc:
-            body = exc.read(4096).decode("utf-8", "replace")
-            if exc.code == 400 and "does not exist" in body:
-                return None
-            raise UpstreamError(f"ALFRED /{path} answered HTTP {exc.code}") from None
-        except (urllib.error.URLError, OSError) as exc:
-            reason = getattr(exc, "reason", exc)
-            raise UpstreamError(f"ALFRED /{path} failed: {' '.join(str(reason).split())[:200]}") from None
-        try:
-            return parse_json(payload.decode("utf-8"), f"ALFRED /{path}")
+            return parse_json(reply.body.decode("utf-8"), label)
         except (AnachronError, UnicodeDecodeError) as exc:
             raise UpstreamError(" ".join(str(exc).split())[:300]) from None
 
@@ -360,9 +341,18 @@ class AlfredSource:
         return SeriesRows(ident, rows.rows, vintages)
 
 
-def open_series(spec: str, environ: Mapping[str, str] = os.environ, *, timeout: float = 30.0) -> SeriesSource:
-    """``--series``: ``alfred`` or ``alfred=URL`` (the API; key from :data:`KEY_VARIABLE`), else a vintage file."""
+def alfred_key(environ: Mapping[str, str]) -> str:
+    """The FRED API key of *environ*; an :class:`AnachronError` naming :data:`KEY_VARIABLE` if unset or empty."""
+    key = (environ.get(KEY_VARIABLE) or "").strip()
+    if not key:
+        raise AnachronError(f"--series alfred: set {KEY_VARIABLE} in the environment to your FRED API key")
+    return key
+
+
+def open_series(spec: str, environ: Mapping[str, str] = os.environ, *, timeout: float = 30.0, transport: Any = None) -> SeriesSource:
+    """``--series``: ``alfred`` or ``alfred=URL`` (the API; key from :data:`KEY_VARIABLE`; *transport*: a
+    :mod:`~anachron.timelock.web.transport` recording or replaying its exchanges), else a vintage file."""
     name, equals, url = spec.partition("=")
     if name == "alfred":
-        return AlfredSource(environ.get(KEY_VARIABLE), url=url if equals else ALFRED_URL, timeout=timeout)
+        return AlfredSource(environ.get(KEY_VARIABLE), url=url if equals else ALFRED_URL, timeout=timeout, transport=transport)
     return VintageFile(spec)

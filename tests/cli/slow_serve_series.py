@@ -94,11 +94,11 @@ class ServedSeriesTest(unittest.TestCase):
         self.tmp = Path(tempfile.mkdtemp())
         self.addCleanup(shutil.rmtree, self.tmp)
 
-    def serve(self, series, calls, env=None):
+    def serve(self, series, calls, env=None, options=()):
         import anyio
 
         events = self.tmp / "events.jsonl"
-        args = ["--as-of", T.isoformat(), "--events", str(events), "--series", series]
+        args = ["--as-of", T.isoformat(), "--events", str(events), "--overwrite-events", "--series", series, *options]
 
         async def run():
             async with stdio_client(args, errlog=self.tmp / "stderr.txt", env={"PYTHONPATH": str(ROOT), **(env or {})}) as client:
@@ -147,6 +147,33 @@ class ServedSeriesTest(unittest.TestCase):
         log = read_log(events)
         self.assertEqual(log[0]["series"], f"alfred {stub.url}")
         self.assertEqual(log[1]["series"]["not_served"], 4)
+
+    def test_the_alfred_api_recorded_then_replayed_with_it_stopped_gives_the_same_records_and_stores_no_key(self):
+        store = self.tmp / "store"
+        calls = [{"id": "GDPC1"}, {"id": "NOPE"}]
+        with StubAlfred() as stub:
+            _, recorded_results, events = self.serve(f"alfred={stub.url}", calls, env={"FRED_API_KEY": KEY}, options=["--record", str(store)])
+            recorded = read_log(events)
+        self.assertEqual(len(stub.requests), 3)  # GDPC1's observations and vintage dates; NOPE's observations
+        stored = sorted(store.iterdir())
+        self.assertEqual(len(stored), 3)
+        self.assertFalse([path.name for path in stored if KEY in path.read_text(encoding="utf-8")])  # the key is never stored
+        # The stub is stopped and no key is set: every answer comes from the store.
+        _, replayed_results, events = self.serve(f"alfred={stub.url}", calls, options=["--replay", str(store)])
+        replayed = read_log(events)
+
+        def comparable(record):
+            return {key: value for key, value in record.items() if key not in ("time", "run")}
+
+        self.assertEqual([comparable(r) for r in replayed], [comparable(r) for r in recorded])
+        self.assertEqual([text_of(r) for r in replayed_results], [text_of(r) for r in recorded_results])
+        self.assertEqual([r["status"] for r in replayed[1:]], ["ok", "refused"])  # NOPE: ALFRED said it does not exist
+        # A series the store does not hold is an error naming the request, never a live call.
+        _, [missing], events = self.serve(f"alfred={stub.url}", [{"id": "UNRATE"}], options=["--replay", str(store)])
+        self.assertTrue(missing.is_error)
+        record = read_log(events)[1]
+        self.assertEqual(record["status"], "error")
+        self.assertIn("no recorded exchange for GET " + stub.url + "/fred/series/observations?series_id=UNRATE", record["error"])
 
     def test_the_unrestricted_baseline_asks_for_every_vintage_and_serves_todays_values(self):
         from anachron.timelock.series import AlfredSource, select_at

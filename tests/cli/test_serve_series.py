@@ -18,11 +18,11 @@ class SeriesOptionTest(unittest.TestCase):
         self.addCleanup(shutil.rmtree, self.tmp)
         self.events = self.tmp / "events.jsonl"
 
-    def serve(self, spec, environ=None):
+    def serve(self, spec, environ=None, *options):
         with unittest.mock.patch.dict(os.environ, environ or {}, clear=False):
             if environ is None:
                 os.environ.pop("FRED_API_KEY", None)
-            return run_cli("serve", "--as-of", "2020-06-01", "--events", str(self.events), "--series", spec)
+            return run_cli("serve", "--as-of", "2020-06-01", "--events", str(self.events), "--series", spec, *options)
 
     def assert_refused(self, result, line):
         status, out, err = result
@@ -46,6 +46,20 @@ class SeriesOptionTest(unittest.TestCase):
         self.assert_refused(self.serve("alfred"), "--series alfred: set FRED_API_KEY in the environment to your FRED API key")
         self.assert_refused(self.serve("alfred=http://127.0.0.1:9"),
                             "--series alfred: set FRED_API_KEY in the environment to your FRED API key")
+
+    def test_record_and_replay_cover_the_alfred_api_but_a_vintage_file_has_no_exchange_to_store(self):
+        path = self.tmp / "vintages.json"
+        path.write_text(json.dumps({"GDPC1": {"observations": []}}), encoding="utf-8")
+        line = "--record and --replay need a web backend or the ALFRED API: give --search, --fetch or --series alfred"
+        self.assert_refused(self.serve(str(path), None, "--record", str(self.tmp / "store")), line)
+        self.assert_refused(self.serve(str(path), None, "--replay", str(self.tmp)), line)
+        # Recording the API still needs its key; a replay store that is no directory is named.
+        for search in ([], ["--search", "exa=http://127.0.0.1:9"]):
+            with unittest.mock.patch.dict(os.environ, {"EXA_API_KEY": "k"}):
+                self.assert_refused(self.serve("alfred", None, "--record", str(self.tmp / "store"), *search),
+                                    "--series alfred: set FRED_API_KEY in the environment to your FRED API key")
+            self.assertFalse((self.tmp / "store").exists())  # no store is made for a server that cannot start
+        self.assert_refused(self.serve("alfred", None, "--replay", str(path)), f"--replay {path}: not a directory")
 
 
 if __name__ == "__main__":

@@ -33,6 +33,7 @@ import os
 import threading
 import time
 import urllib.error
+import urllib.parse
 import urllib.request
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -53,13 +54,22 @@ STORE_FORMAT = "anachron-exchange/1"
 
 @dataclass(frozen=True)
 class Request:
-    """One HTTP request.  *label* names it in errors (``exa /search``); *headers* are sent, never stored."""
+    """One HTTP request.  *label* names it in errors (``exa /search``); *headers* are sent, never stored;
+    *secret_query* (a key an API takes in its query string, ALFRED's ``api_key``) is added to the URL when
+    sent, never stored nor part of the address."""
 
     method: str
     url: str
     label: str
     body: bytes | None = None
     headers: Mapping[str, str] = field(default_factory=dict)
+    secret_query: Mapping[str, str] = field(default_factory=dict)
+
+    def sent_url(self) -> str:
+        """The URL as it goes on the wire: :attr:`url` with :attr:`secret_query` added."""
+        if not self.secret_query:
+            return self.url
+        return self.url + ("&" if "?" in self.url else "?") + urllib.parse.urlencode(dict(self.secret_query))
 
     def digest(self) -> str:
         """The request's address in a store: SHA-256 of method, URL, body and the headers that choose
@@ -139,7 +149,7 @@ class Transport:
 
     def _exchange(self, request: Request, deadline: float) -> Reply:
         headers = {"User-Agent": "anachron-timelock", **request.headers}
-        raw = urllib.request.Request(request.url, data=request.body, headers=headers, method=request.method)
+        raw = urllib.request.Request(request.sent_url(), data=request.body, headers=headers, method=request.method)
         try:
             try:
                 response = _OPENER.open(raw, timeout=self.timeout)

@@ -30,6 +30,14 @@ class TheAddress(unittest.TestCase):
         self.assertNotEqual(ranged.digest(), Request("GET", URL, "x", None, {"Range": "bytes=100-199"}).digest())
         self.assertEqual(ranged.digest(), Request("GET", URL, "x", None, {"range": "bytes=0-99", "X-Key": "k"}).digest())
 
+    def test_a_key_sent_in_the_query_string_is_no_part_of_it_and_is_added_only_when_sent(self):
+        url = "http://alfred.test/fred/series/observations?series_id=GDPC1"
+        mine = Request("GET", url, "ALFRED", None, {}, {"api_key": "mine"})
+        self.assertEqual(mine.digest(), Request("GET", url, "ALFRED", None, {}, {"api_key": "yours"}).digest())
+        self.assertEqual(mine.digest(), Request("GET", url, "ALFRED").digest())
+        self.assertEqual(mine.sent_url(), url + "&api_key=mine")
+        self.assertEqual(Request("GET", "http://a.test/x", "x", None, {}, {"k": "a b"}).sent_url(), "http://a.test/x?k=a+b")
+
     def test_the_method_url_and_body_each_are(self):
         base = request().digest()
         self.assertNotEqual(base, request(b'{"query": "r"}').digest())
