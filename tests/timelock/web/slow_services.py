@@ -146,6 +146,39 @@ class ServedThroughTheRealServer(unittest.TestCase):
         _, replayed = self.serve([*options, "--replay", str(store)], calls, env={"PYTHONPATH": str(ROOT)})
         self.assertEqual([comparable(r) for r in replayed], [comparable(r) for r in recorded])
 
+    def test_each_archive_trap_through_the_real_server_then_replayed_offline_by_range_the_same_records(self):
+        store = self.tmp / "store"
+        pages = ["story", "late-warc", "2022/06/13/result", "stated", "jsonld", "time-tag"]
+        calls = [("search", {"query": web_stubs.QUERY})] + [("fetch", {"id_or_url": f"https://news.example/{page}"}) for page in pages]
+        with web_stubs.WebStubs() as stubs, ArchiveStub() as archive:
+            runs = {
+                fetch: ["--search", f"tavily={stubs.url('tavily')}", "--fetch", f"{fetch}={archive.url}"] for fetch in ("commoncrawl", "wayback")
+            }
+            recorded = {fetch: self.serve([*options, "--record", str(store)], calls) for fetch, options in runs.items()}
+            ranged = [path for path in archive.paths if path.startswith("/crawl-data/")]
+        self.assertTrue(ranged)  # WARC records were read by HTTP Range, so the replay must answer Range requests
+        for fetch, (results, log) in recorded.items():
+            with self.subTest(fetch=fetch):
+                by_page = dict(zip(pages, log[2:]))
+                # The capture before T (May), whatever later rows the index or CDX answer listed.
+                [page] = by_page["story"]["returned"]
+                self.assertEqual((page["backend"], page["guarantee"], page["published"]), (fetch, "capture", "2022-05-20"))
+                self.assertIn("Two candidates remain", text_of(results[1]))
+                for trap, dated_by in {"2022/06/13/result": "url", "stated": "text", "jsonld": "JSON-LD", "time-tag": "<time",
+                                       "late-warc": "crawl_date"}.items():
+                    record = by_page[trap]
+                    if fetch == "wayback" and trap == "late-warc" or fetch == "commoncrawl" and trap in ("stated", "jsonld", "time-tag"):
+                        self.assertNotEqual(record["status"], "ok", trap)  # not captured by that archive
+                        continue
+                    self.assertEqual((record["status"], record["withheld"][0]["reason"]), ("refused", "after-cutoff"), trap)
+                    self.assertIn(dated_by.lower(), record["withheld"][0]["dated_by"].lower(), trap)
+                self.assertNotIn("Anna won", "".join(text_of(r) for r in results))
+        # Both services stopped, no key: every call answered from the store, the same records.
+        for fetch, options in runs.items():
+            with self.subTest(replayed=fetch):
+                _, replayed = self.serve([*options, "--replay", str(store)], calls, env={"PYTHONPATH": str(ROOT)})
+                self.assertEqual([comparable(r) for r in replayed], [comparable(r) for r in recorded[fetch][1]])
+
 
 if __name__ == "__main__":
     unittest.main()
