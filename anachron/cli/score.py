@@ -121,6 +121,25 @@ def _tampered(record) -> list[str]:
     return lines
 
 
+def _guarantees(args: argparse.Namespace):
+    """What the lock's logs say of the items a run was shown, by guarantee (``capture``, ``index``,
+    ``claimed``, ``corpus``, ``unrecorded``), for the summary and the table; ``None`` (nothing added, so
+    nothing claimed) without a lock log."""
+    from anachron.cli.score_events import guarantee_line
+    from anachron.output.stream import Addenda
+
+    if args.lock_events is None:
+        return None  # nothing says what the run was shown: the summary claims nothing
+    from anachron.timelock.events import load_events
+
+    counts: dict[str, int] = {}
+    for path in args.lock_events:
+        for guarantee, count in load_events(path).guarantees().items():
+            counts[guarantee] = counts.get(guarantee, 0) + count
+    counts = dict(sorted(counts.items()))
+    return Addenda({"guarantees": counts}, [guarantee_line(counts)])
+
+
 def run(args: argparse.Namespace) -> int:
     run_inputs(args)  # a run directory (`anachron run --out RUNDIR`) names its transcript, format, T and seal
     corpus = load_corpus(args.corpus)
@@ -136,5 +155,5 @@ def run(args: argparse.Namespace) -> int:
         else:
             # Written to a staged output: bad input found halfway leaves stdout (or --out) untouched.
             with progress(args, "samples") as shown:
-                write_scores(shown.iterate(records), corpus, args.format, args.out, sealed_tools=sealed)
+                write_scores(shown.iterate(records), corpus, args.format, args.out, sealed_tools=sealed, addenda=_guarantees(args))
     return 0

@@ -56,6 +56,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.set_defaults(func=run)
 
 
+def guarantee_line(counts: "dict[str, int]") -> str:
+    """The table's line of the items shown, by guarantee (``unrecorded``: an item logged without one)."""
+    listed = ", ".join(f"{guarantee} {count}" for guarantee, count in counts.items()) or "none shown"
+    return f"{'shown, by guarantee':<25}{listed}"
+
+
 def run(args: argparse.Namespace) -> int:
     as_of = args.as_of
     if args.sample_id is not None and len(args.events) > 1:
@@ -80,10 +86,8 @@ def run(args: argparse.Namespace) -> int:
                 notes.append(f"warning: {log.torn}; scored the {len(log.calls)} complete call(s) before it")
             if log.undated_shown:
                 notes.append(f"note: {path}: {log.undated_shown} undated item(s) were shown: they make TCLR's band (tclr_high)")
-        shown = addenda.fields["guarantees"]
-        addenda.fields["guarantees"] = dict(sorted(shown.items()))  # one order, whatever the logs' order
-        listed = ", ".join(f"{guarantee} {count}" for guarantee, count in addenda.fields["guarantees"].items()) or "none shown"
-        addenda.lines.append(f"{'shown, by guarantee':<25}{listed}")
+        addenda.fields["guarantees"] = dict(sorted(addenda.fields["guarantees"].items()))  # one order, whatever the logs' order
+        addenda.lines.append(guarantee_line(addenda.fields["guarantees"]))
         refused = addenda.fields["protocol_errors"]
         if refused:  # known once every log is read, before the writer finishes
             addenda.lines.append(f"{'protocol errors':<25}{refused} (malformed messages the lock refused)")

@@ -13,8 +13,13 @@ from tests.timelock.test_events import LogFiles, call, parse_date, start
 from tests.support import run_cli
 
 
-def shown(ident, guarantee=None, backend=None, published="2022-05-01"):
-    return Seen(ident, "t", parse_date(published), backend=backend, guarantee=guarantee)
+def shown(ident, guarantee=None, backend=None, published="2022-05-01", dated_by=None):
+    return Seen(ident, "t", parse_date(published), backend=backend, guarantee=guarantee, dated_by=dated_by)
+
+
+def captured(ident, day):
+    """A page as an archive captured it on *day*, dated as the lock dates a capture: by its capture time."""
+    return shown(ident, "capture", "wayback", day, dated_by="field 'crawl_date'")
 
 
 class TheLogKeepsBackendAndGuarantee(unittest.TestCase):
@@ -76,6 +81,41 @@ class ScoreEventsCountsWhatWasShownByGuarantee(LogFiles, unittest.TestCase):
         record["returned"][0]["guarantee"] = "trust me"
         path = self.write("bad.jsonl", [start(), record])
         self.assertBadInput(["score-events", path, "--as-of", "2022-06-01"], f"{path}:2", "guarantee")
+
+
+class APageReadFromTheArchiveIsOnePage(LogFiles, unittest.TestCase):
+    """With ``--search exa --fetch wayback`` a page is dated by its search result's publication date and,
+    fetched, by its capture time: a capture bounds the publication, so a capture after it agrees."""
+
+    def log(self, search_day, capture_day):
+        return self.write("run.jsonl", [
+            start(backend="web"),
+            call(1, returned=[shown("https://a.example/1", "claimed", "exa", search_day)]),
+            call(2, tool="fetch", arguments={"id_or_url": "https://a.example/1"}, returned=[captured("https://a.example/1", capture_day)]),
+        ])
+
+    def scored(self, path):
+        status, out, err = run_cli("score-events", path, "--as-of", "2022-06-01", "--format", "json")
+        self.assertEqual(status, 0, err)
+        return json.loads(out)
+
+    def test_a_capture_after_the_search_results_date_is_the_same_page_and_scores(self):
+        scored = self.scored(self.log("2022-05-10", "2022-05-28"))
+        [sample] = scored["samples"]
+        self.assertEqual((sample["interactions"], sample["result_leaks"], sample["date_conflicts"]), (2, 0, 0))
+        self.assertEqual(scored["summary"]["guarantees"], {"capture": 1, "claimed": 1})
+
+    def test_a_capture_before_the_search_results_date_is_a_conflict_named_never_a_clean_run(self):
+        path = self.log("2022-05-25", "2022-05-20")
+        status, out, err = run_cli("score-events", path, "--as-of", "2022-06-01")
+        self.assertEqual((status, out), (2, ""))
+        self.assertEqual(err.count("\n"), 1)
+        self.assertIn("item 'https://a.example/1' is dated 2022-05-25", err)
+
+    def test_a_capture_fetched_alone_is_dated_by_its_capture_time(self):
+        path = self.write("alone.jsonl", [start(backend="web"), call(1, tool="fetch", arguments={"id_or_url": "https://a.example/1"},
+                                                                     returned=[captured("https://a.example/1", "2022-05-28")])])
+        self.assertEqual(self.scored(path)["summary"]["guarantees"], {"capture": 1})
 
 
 if __name__ == "__main__":
