@@ -323,12 +323,19 @@ def _shown_place(place: _Place) -> str:
     return f"interactions[{number}] target" if position is None else f"interactions[{number}] returned[{position}]"
 
 
-def _check_one_date(place: _Place, item: ReturnedItem, dates: dict[str, tuple[tuple[_dt.date, _dt.date], _Place]], label: str) -> None:
+_CRAWLED = "field 'crawl_date'"  # a crawl or capture time: when the page was seen, not when it was published
+
+
+def _check_one_date(
+    place: _Place, item: ReturnedItem, dates: dict[str, tuple[tuple[_dt.date, _dt.date], _Place, bool]], label: str
+) -> None:
     """One item, one date per run: two datings that cannot both be true are an error naming both places.
 
     Datings agree when their spans overlap (a day inside a month it was also
-    dated by); an undated sighting agrees with any.  Places are spelled out
-    only for the error.
+    dated by); an undated sighting agrees with any.  A dating by a crawl time
+    (``crawl_date`` deciding: an archive's capture, a crawler's visit) is when
+    the page was seen, so it agrees with any dating that starts by then, and
+    with another crawl.  Places are spelled out only for the error.
 
     It is called for open-web items only (those with a ``dating``): an entry
     without one is a corpus item's (:func:`_from_corpus` builds the only
@@ -340,12 +347,24 @@ def _check_one_date(place: _Place, item: ReturnedItem, dates: dict[str, tuple[tu
     span = _span(item)
     if span is None:
         return
+    crawled = item.dating is not None and item.dating.source == _CRAWLED
     first = dates.get(item.id)
     if first is None:
-        dates[item.id] = (span, place)
+        dates[item.id] = (span, place, crawled)
         return
-    (low, high), where = first
-    if span[1] < low or high < span[0]:
+    (low, high), where, first_crawled = first
+    # A crawl time (a capture's) bounds the publication: it agrees with any dating that starts by then.
+    if crawled and first_crawled:
+        agree = True
+        if span[1] < high:
+            dates[item.id] = (span, place, True)  # the earliest crawl bounds the publication most tightly
+    elif crawled or first_crawled:
+        agree = span[0] <= high if first_crawled else low <= span[1]
+        if agree and first_crawled:
+            dates[item.id] = (span, place, False)  # the publication dating is the more telling one to keep
+    else:
+        agree = not (span[1] < low or high < span[0])
+    if not agree:
         raise AnachronError(
             f"{label}: item '{item.id}' is dated {_shown_span(first[0])} at {_shown_place(where)}"
             f" and {_shown_span(span)} at {_shown_place(place)}"
@@ -597,7 +616,7 @@ def _trace(
     if mode is not None and mode not in MODES:
         raise f.error("mode", f"{describe(mode)} is not one of {', '.join(MODES)}{_hint(did_you_mean(mode, MODES))}")
     interactions = f.list("interactions")
-    dates: dict[str, tuple[tuple[_dt.date, _dt.date], _Place]] = {}
+    dates: dict[str, tuple[tuple[_dt.date, _dt.date], _Place, bool]] = {}
     parsed = tuple(_interaction(label, i, entry, corpus, cache, dates, singles) for i, entry in enumerate(interactions))
     unreturned = [i for i, call in enumerate(parsed) if call.status == "unrecorded" and interactions[i].get("status", "ok") == "ok"]
     answer = obj.get("answer")

@@ -75,6 +75,7 @@ __all__ = [
     "FORMATS",
     "STATUSES",
     "WITHHELD_REASONS",
+    "CAPTURED_BY",
     "GUARANTEES",
     "UNRECORDED",
     "Seen",
@@ -110,6 +111,9 @@ WITHHELD_REASONS = ("after-cutoff", "uncertain", "undated", "unparseable-date", 
 # without one (a log written before items carried it, an upstream that said nothing) is "unrecorded".
 GUARANTEES = ("capture", "index", "claimed", "corpus")
 UNRECORDED = "unrecorded"
+# How the lock dates an archive's capture (anachron.timelock.web._archive.page): by its capture time, a
+# bound on the page's publication, not its day (the core's conflict rule reads it so).
+CAPTURED_BY = "field 'crawl_date'"
 
 
 @dataclass(frozen=True)
@@ -129,6 +133,11 @@ class Seen:
     sources: tuple[SourceDate, ...] = ()  # every date source an upstream item carried, in attribution's order
     backend: str | None = None  # which backend answered it (anachron.timelock.web); None in older logs
     guarantee: str | None = None  # what that backend promised about its date (GUARANTEES); None: unrecorded
+
+
+def is_capture(seen: "Seen") -> bool:
+    """Whether *seen* is an archive's capture dated by its capture time (:data:`CAPTURED_BY`)."""
+    return seen.guarantee == "capture" and seen.dated_by == CAPTURED_BY and seen.published is not None
 
 
 @dataclass(frozen=True)

@@ -26,7 +26,7 @@ from anachron.core.attribution import DATE_FIELDS, attribute
 from anachron.core.dates import format_date
 from anachron.core.errors import AnachronError
 from anachron.core.seal import LockCall, LockRun
-from anachron.timelock.events import CallEvent, EventLog, Seen
+from anachron.timelock.events import CallEvent, EventLog, Seen, is_capture
 
 __all__ = ["calls_trace", "events_trace", "lock_run"]
 
@@ -69,27 +69,7 @@ def _observations(call: CallEvent) -> list[dict[str, Any]]:
     ]
 
 
-CAPTURED_BY = "field 'crawl_date'"  # how the lock dates an archive's capture (anachron.timelock.web._archive.page)
-
-
-def _is_capture(seen: Seen) -> bool:
-    """Whether *seen* is an archive's capture dated by its capture time: a bound on its publication, not the day."""
-    return seen.guarantee == "capture" and seen.dated_by == CAPTURED_BY and seen.published is not None
-
-
-def _published_elsewhere(calls: Iterable[CallEvent]) -> dict[str, _dt.date]:
-    """Each id's first day-dated sighting in the run that is not a capture (a search result's publication date)."""
-    found: dict[str, _dt.date] = {}
-    for call in calls:
-        for seen in call.returned:
-            if seen.published is not None and seen.granularity == "day" and not _is_capture(seen):
-                found.setdefault(seen.id, seen.published)
-    return found
-
-
-def _interaction(
-    call: CallEvent, corpus: Corpus, corpus_backed: bool, lost: list[str], published: Mapping[str, _dt.date] | None = None
-) -> dict[str, Any]:
+def _interaction(call: CallEvent, corpus: Corpus, corpus_backed: bool, lost: list[str]) -> dict[str, Any]:
     if call.series is not None:
         return {"tool": call.tool, "query": None, "status": call.status, "returned": _observations(call)}
     returned: list[Any] = []
@@ -101,12 +81,6 @@ def _interaction(
             shown["dateModified"] = format_date(seen.modified)  # so a revision risk is scored from the log too
         if seen.published is None:
             returned.append(shown)  # undated: it counts in TCLR's band
-            continue
-        day = (published or {}).get(seen.id)
-        if _is_capture(seen) and day is not None and day <= seen.published:  # type: ignore[operator]
-            # A page a search dated P, then read as the archive captured it at C >= P: one page, one date (P);
-            # the capture time only bounds it.  A capture before P is left to the core's conflict rule.
-            returned.append({**shown, "publish_date": format_date(day)})
             continue
         if seen.sources and not corpus_backed and seen.id not in corpus.items:
             # An upstream item: every source it carried, so a conflict across T is scored from the log too.
@@ -125,7 +99,8 @@ def _interaction(
             returned.append(seen.id)  # served from a corpus: scoring with another one is an error, never a guess
             continue
         if item is None:
-            returned.append({**shown, "publish_date": format_date(seen.published)})
+            # A capture keeps its date's kind: a capture time bounds the publication (the core's conflict rule).
+            returned.append({**shown, ("crawl_date" if is_capture(seen) else "publish_date"): format_date(seen.published)})
             continue
         if item.publish_date != seen.published:
             raise AnachronError(
@@ -163,9 +138,7 @@ def calls_trace(
     in *corpus*: scoring with another corpus is an error.
     """
     lost: list[str] = []
-    calls = list(calls)
-    published = _published_elsewhere(calls)
-    interactions = [_interaction(call, corpus, corpus_backed, lost, published) for call in calls]
+    interactions = [_interaction(call, corpus, corpus_backed, lost) for call in calls]
     record = {"sample_id": sample_id, "as_of": format_date(as_of), "mode": mode, "interactions": interactions}
     if lost:
         record["warnings"] = [

@@ -70,6 +70,21 @@ class OneDatePerItemTest(unittest.TestCase):
         self.assertEqual(len(t.interactions), 5)
         self.assertEqual(score_trace(t, self.c).result_leaks, 0)
 
+    def test_a_crawl_time_bounds_the_publication_so_it_agrees_with_any_dating_by_then(self):
+        page = "https://x.example/a"
+        crawled = {"id": page, "crawl_date": "2022-05-20T12:00:00Z"}  # an archive's capture
+        # Published, then captured, in either order; two captures of one page; the earliest capture bounds it.
+        for interactions in (([{"id": page, "published": "2022-05-10"}], [crawled]), ([crawled], [{"id": page, "published": "2022-05-20"}]),
+                             ([crawled], [{"id": page, "crawl_date": "2022-05-28"}], [{"id": page, "published": "2022-05-01"}])):
+            with self.subTest(interactions=interactions):
+                t = self.parse(*((chr(97 + n), returned) for n, returned in enumerate(interactions)))
+                self.assertEqual(score_trace(t, self.c).result_leaks, 0)
+        # Published after the page was captured: not one page, a conflict named.
+        for interactions in (([{"id": page, "published": "2022-05-21"}], [crawled]), ([crawled], [{"id": page, "published": "2022-05-21"}]),
+                             ([{"id": page, "crawl_date": "2022-05-28"}], [crawled], [{"id": page, "published": "2022-05-21"}])):
+            with self.subTest(interactions=interactions), self.assertRaisesRegex(AnachronError, "item 'https://x.example/a' is dated"):
+                self.parse(*((chr(97 + n), returned) for n, returned in enumerate(interactions)))
+
     def test_the_same_item_in_two_runs_may_differ(self):
         # One trace file, two runs: each run dates "u" its own way and is scored by its own date.
         records = [(f"traces.jsonl:{n}", {"sample_id": f"s{n}", "as_of": "2022-06-01", "interactions": [
