@@ -375,7 +375,8 @@ class Session:
             else:
                 item["snippet"] = shown.text[:MAX_SNIPPET]
             if shown.date is not None:
-                item["published"] = shown.date
+                # A capture time bounds the publication (the core's conflict rule reads crawl_date so).
+                item["crawl_date" if shown.captured else "published"] = shown.date
             items.append(item)
         return items
 

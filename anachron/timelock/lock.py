@@ -40,7 +40,7 @@ from anachron.core.dates import format_date
 from anachron.core.errors import AnachronError
 from anachron.core.validate import positive_int
 from anachron.timelock.backends import Backend, Hit, UpstreamError
-from anachron.timelock.events import Seen, Withheld, call_record, now, series_record, start_record
+from anachron.timelock.events import Seen, Withheld, call_record, is_capture, now, series_record, start_record
 from anachron.timelock.render import DatePresentation, render, render_series, snippet
 from anachron.timelock.series import SeriesAnswer, SeriesSource, check_series_id, select_at
 
@@ -466,4 +466,6 @@ class TimeLock:
         }
         if seen.published is None and self.presentation.kind != "hidden":
             result["undated"] = True  # shown as "date: unknown": the agent is told it has no date
+        if is_capture(seen) and result["published"] is not None:
+            result["captured"] = True  # shown as "captured: DAY": when the archive saw it, not when it was published
         return result

@@ -118,7 +118,8 @@ def budget_line(budget: Mapping[str, Mapping[str, int | None]]) -> str:
 
 def _date(result: Mapping[str, Any], indent: str) -> list[str]:
     if result["published"] is not None:
-        return [f"{indent}date: {result['published']}"]
+        # An archive's capture says when it was captured: that bounds its publication, it is not its day.
+        return [f"{indent}{'captured' if result.get('captured') else 'date'}: {result['published']}"]
     return [f"{indent}date: unknown"] if result.get("undated") else []
 
 
@@ -192,6 +193,7 @@ class Shown:
     undated: bool
     title: str
     text: str
+    captured: bool = False  # *date* is a capture time (``captured:``), not a publication day
 
 
 def _series(seq: int, rest: str, budget: str) -> "Rendered":
@@ -225,16 +227,22 @@ def _unreadable(why: str) -> AnachronError:
     return AnachronError(f"not a whole result of the time lock: {why}")
 
 
-def _dated(lines: list[str], indent: str) -> tuple[str | None, bool, list[str]]:
-    """(the date shown, undated, the lines after it) of an item's optional ``date:`` line."""
+def _dated(lines: list[str], indent: str) -> tuple[str | None, bool, bool, list[str]]:
+    """(the date shown, undated, whether it is a capture time, the lines after it) of an item's optional
+    ``date:`` (or ``captured:``) line."""
+    if lines and lines[0].startswith(indent + "captured: "):
+        value = lines[0][len(indent) + 10:]
+        if _DAY.fullmatch(value) is None:
+            raise _unreadable(f"capture date {value!r} is not a YYYY-MM-DD date")
+        return value, False, True, lines[1:]
     if lines and lines[0].startswith(indent + "date: "):
         value = lines[0][len(indent) + 6:]
         if value == "unknown":
-            return None, True, lines[1:]
+            return None, True, False, lines[1:]
         if _DAY.fullmatch(value) is None:
             raise _unreadable(f"date {value!r} is not a YYYY-MM-DD date")
-        return value, False, lines[1:]
-    return None, False, lines
+        return value, False, False, lines[1:]
+    return None, False, False, lines
 
 
 def _field(lines: list[str], name: str) -> tuple[str, list[str]]:
@@ -275,11 +283,11 @@ def parse_rendered(text: str) -> Rendered:
         if not blank:
             raise _unreadable("a fetch without the blank line that ends its header")
         ident, *lines = header.split("\n")
-        date, undated, lines = _dated(lines, "")
+        date, undated, captured, lines = _dated(lines, "")
         title, lines = _field(lines, "title: ")
         if lines or not ident.strip():
             raise _unreadable("a fetch header out of shape")
-        return Rendered(tool, seq, (Shown(ident, date, undated, title, document),), None, budget)
+        return Rendered(tool, seq, (Shown(ident, date, undated, title, document, captured),), None, budget)
     first, *lines = rest.split("\n")
     if _NONE.fullmatch(first) is not None and not lines:
         return Rendered(tool, seq, (), None, budget)
@@ -291,10 +299,10 @@ def parse_rendered(text: str) -> Rendered:
         ident, lines = _field(lines, "- id: ")
         if not ident.strip():
             raise _unreadable("an item without an id")
-        date, undated, lines = _dated(lines, "  ")
+        date, undated, captured, lines = _dated(lines, "  ")
         title, lines = _field(lines, "  title: ")
         shown, lines = _field(lines, "  snippet: ")
-        items.append(Shown(ident, date, undated, title, shown))
+        items.append(Shown(ident, date, undated, title, shown, captured))
     if len(items) != int(count.group(1)):
         raise _unreadable(f"it says {count.group(1)} results and lists {len(items)}")
     return Rendered(tool, seq, tuple(items), None, budget)

@@ -15,8 +15,9 @@ from tests.importers.test_lock_transcripts import T
 from tests.support import run_cli
 
 
-# A claimed search, a fetch of a page (an archive's capture), a search logged without a guarantee.
-CALLS = [("search", {"query": "cygnus"}), ("fetch", {"id_or_url": "https://news.example/captured"}), ("search", {"query": "aster"})]
+# A claimed search, a fetch of the page it found (the archive's capture, after its publication), a search
+# logged without a guarantee.
+CALLS = [("search", {"query": "cygnus"}), ("fetch", {"id_or_url": "https://news.example/1"}), ("search", {"query": "aster"})]
 
 
 def transcript(texts):
@@ -56,7 +57,7 @@ class ShownByGuarantee(unittest.TestCase):
         self.addCleanup(tmp.cleanup)
         self.dir = Path(tmp.name)
         lock = TimeLock(TaggedBackend(), dt.date.fromisoformat(T), EventWriter(self.dir / EVENTS), server="lock")
-        texts = [lock.call(tool, args).text for tool, args in CALLS]
+        self.texts = texts = [lock.call(tool, args).text for tool, args in CALLS]
         config = {"mcpServers": {"lock": {"command": "anachron", "args": ["serve", "--as-of", T, "--events", EVENTS]}}}
         (self.dir / CONFIG).write_text(json.dumps(config), encoding="utf-8")
         (self.dir / "transcript.jsonl").write_text(transcript(texts), encoding="utf-8")
@@ -72,6 +73,13 @@ class ShownByGuarantee(unittest.TestCase):
         status, out, err = self.score(*sealed)
         self.assertEqual(status, 0, err)
         self.assertIn("shown, by guarantee      capture 1, claimed 1, unrecorded 1\n", out)
+
+    def test_a_page_searched_then_read_from_the_archive_is_one_page_shown_with_its_capture_date(self):
+        self.assertIn("\ncaptured: 2022-05-20\n", self.texts[1])  # the agent is told it is a capture, and when
+        status, out, err = self.score("--format", "json")
+        self.assertEqual(status, 0, err)
+        [sample] = json.loads(out)["samples"]
+        self.assertEqual((sample["interactions"], sample["result_leaks"], sample["date_conflicts"]), (3, 0, 0))
 
     def test_without_the_lock_log_the_summary_claims_no_guarantee(self):
         status, out, err = self.score("--format", "json")

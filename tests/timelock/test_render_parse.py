@@ -74,6 +74,24 @@ class RoundTripTest(unittest.TestCase):
         fetch = lock.call("fetch", {"id_or_url": "u-1"})
         self.assertEqual(parsed(fetch.text), shown(fetch))  # a document holding a budget line of its own
 
+    def test_an_archive_capture_is_shown_and_read_back_as_captured_on_its_day_under_every_presentation(self):
+        captured = Hit("https://a.example/p", "Page", "As captured.", (), {"url": "https://a.example/p", "crawl_date": "2021-05-20T12:00:00Z"},
+                       backend="wayback", guarantee="capture")
+        published = Hit("https://a.example/q", "Page", "Live.", (), {"url": "https://a.example/q", "crawl_date": "2021-05-20T12:00:00Z"},
+                        backend="openreward", guarantee="index")  # a crawl date, but not an archive's capture
+        for presentation, day in (("visible", "2021-05-20"), ("shift:+30", "2021-06-19"), ("hidden", None)):
+            with self.subTest(presentation=presentation):
+                lock = TimeLock(Hits([captured, published]), T, ListJournal(), presentation=presentation)
+                fetch = lock.call("fetch", {"id_or_url": captured.id})
+                self.assertEqual(("\ncaptured: " in fetch.text, "\ndate: " in fetch.text), (day is not None, False))
+                [item] = parse_rendered(fetch.text).items
+                self.assertEqual((item.date, item.captured), (day, day is not None))
+                self.assertEqual(fetch.structured["results"][0].get("captured", False), day is not None)
+                items = parse_rendered(lock.call("search", {"query": "q"}).text).items
+                self.assertEqual([(i.date, i.captured) for i in items], [(day, day is not None), (day, False)])
+        with self.assertRaisesRegex(AnachronError, "capture date 'May 20' is not a YYYY-MM-DD date"):
+            parse_rendered(fetch.text.replace("fetch #1: https://a.example/p\n", "fetch #1: https://a.example/p\ncaptured: May 20\n"))
+
     def test_empty_and_refused_results(self):
         lock = TimeLock(Hits([]), T, ListJournal())
         empty = parse_rendered(lock.call("search", {"query": "nothing"}).text)
