@@ -6,15 +6,17 @@ They start servers and processes, so the README's second test command runs them
 (``python -m unittest discover -s tests -p "slow_*.py"``), as CI does.
 """
 
+import json
 import shutil
 import tempfile
 import unittest
+import unittest.mock
 from pathlib import Path
 
-from tests import web_stubs
+from tests import archive_stubs, web_stubs
 from tests.archive_stubs import ArchiveStub
 from tests.mcp_support import read_log, stdio_client, text_of
-from tests.support import ROOT, require_extra
+from tests.support import ROOT, require_extra, run_cli
 
 VENDORS = ("exa", "tavily", "brave", "openreward")
 GUARANTEE = {"exa": "claimed", "tavily": "claimed", "brave": "claimed", "openreward": "index"}
@@ -178,6 +180,25 @@ class ServedThroughTheRealServer(unittest.TestCase):
             with self.subTest(replayed=fetch):
                 _, replayed = self.serve([*options, "--replay", str(store)], calls, env={"PYTHONPATH": str(ROOT)})
                 self.assertEqual([comparable(r) for r in replayed], [comparable(r) for r in recorded[fetch][1]])
+
+    def test_a_page_searched_then_read_from_the_archive_is_shown_as_captured_and_scores_as_one_page(self):
+        # The archive captured the honest page (published 2022-05-10, as exa says) on 2022-05-28.
+        page = archive_stubs.html("Cygnus reaffirms its guidance", "Cygnus reaffirmed its full-year guidance.", meta="2022-05-10")
+        with unittest.mock.patch.dict(archive_stubs.CAPTURES, {web_stubs.HONEST: [("20220528000000", "200")]}), \
+                unittest.mock.patch.dict(archive_stubs.SNAPSHOTS, {("20220528000000", web_stubs.HONEST): ("page", page)}), \
+                web_stubs.WebStubs() as stubs, ArchiveStub() as archive:
+            results, log = self.serve(["--search", f"exa={stubs.url('exa')}", "--fetch", f"wayback={archive.url}"],
+                                      [("search", {"query": web_stubs.QUERY}), ("fetch", {"id_or_url": web_stubs.HONEST})])
+        self.assertIn("\n  date: 2022-05-10\n", text_of(results[0]))
+        self.assertIn("\ncaptured: 2022-05-28\n", text_of(results[1]))  # when the archive saw it, not its publication
+        self.assertTrue(results[1].structured_content["results"][0]["captured"])
+        events = self.tmp / f"events-{self.runs}.jsonl"
+        status, out, err = run_cli("score-events", str(events), "--as-of", web_stubs.T, "--format", "json")
+        self.assertEqual(status, 0, err)  # one page, not two dates of one item
+        scored = json.loads(out)
+        [sample] = scored["samples"]
+        self.assertEqual((sample["interactions"], sample["result_leaks"], sample["date_conflicts"]), (2, 0, 0))
+        self.assertEqual(scored["summary"]["guarantees"], {"capture": 1, "claimed": 1})
 
 
 if __name__ == "__main__":
