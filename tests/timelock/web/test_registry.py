@@ -146,6 +146,20 @@ class TheJoinedBackendRoutesAndTags(unittest.TestCase):
         self.assertEqual(lock.call("search", {"query": "q"}).status, "error")
         self.assertIn("--search", journal.records[1]["error"])
 
+    def test_hostile_arguments_never_crash_the_joined_lock_and_are_each_recorded(self):
+        # Replayed from an empty store: every exchange is a missing one, so nothing reaches a network.
+        for fetch in ("wayback", "commoncrawl", "openreward"):
+            with self.subTest(fetch=fetch), tempfile.TemporaryDirectory() as store:
+                journal = Journal()
+                lock = TimeLock(open_backends("exa", fetch, environ={}, replay=store), T, journal)
+                calls = [("search", {"query": "\ud800 lone\u2028line"}), ("fetch", {"id_or_url": "https://a.example/\udfff"}),
+                         ("fetch", {"id_or_url": "https://a.example/a\u2028b"}), ("search", {"query": "x" * 1_000_000}),
+                         ("fetch", {"id_or_url": "https://a.example/" + "\udfff" * 2000})]
+                outcomes = [lock.call(tool, arguments) for tool, arguments in calls]
+                self.assertEqual(len(journal.records), len(calls))
+                self.assertTrue(all(o.status in ("error", "refused") for o in outcomes), [o.status for o in outcomes])
+                self.assertIn("longer than 1000 characters", journal.records[3]["error"])
+
     def test_one_backend_serving_both_tools_is_that_backend_as_with_upstream(self):
         made = open_backends("anachron=http://127.0.0.1:9", None, environ={})
         self.assertIsInstance(made, UpstreamBackend)
