@@ -45,7 +45,7 @@ class BadWebOptionsStopTheServerAtStartUp(unittest.TestCase):
 
     def test_record_and_replay_need_a_web_backend_and_exclude_each_other(self):
         store = self._tmp.name
-        self.refused("--record", store, fragments=("--search or --fetch",))
+        self.refused("--record", store, fragments=("give --search, --fetch or --series alfred",))
         self.refused("--search", "exa", "--record", store, "--replay", store, environ={"EXA_API_KEY": "k"}, fragments=("--replay",))
         self.refused("--search", "exa", "--replay", str(Path(store) / "absent"), fragments=("not a directory",))
 
