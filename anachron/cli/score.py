@@ -151,7 +151,8 @@ def run(args: argparse.Namespace) -> int:
                 raise AnachronError("--jobs shards a trace file: with --from FORMAT, score with --jobs 1")
             from anachron.output.jobs import score_file_parallel
 
-            score_file_parallel(args.logs[0], corpus, args.format, args.out, jobs=args.jobs, sealed_tools=sealed, source=args.corpus)
+            score_file_parallel(args.logs[0], corpus, args.format, args.out, jobs=args.jobs, sealed_tools=sealed, source=args.corpus,
+                                addenda=_guarantees(args))
         else:
             # Written to a staged output: bad input found halfway leaves stdout (or --out) untouched.
             with progress(args, "samples") as shown:

@@ -39,7 +39,7 @@ from anachron.core.leakage import SampleResult, score_trace, summarise
 from anachron.core.trace import ReturnedItem, check_new_sample, no_trace_record, sample_id_of, trace_record
 from anachron.core.jsonio import stream_records
 from anachron.core.atomic import staged_output
-from anachron.output.stream import WRITERS
+from anachron.output.stream import WRITERS, Addenda
 
 __all__ = ["score_file_parallel", "shares"]
 
@@ -184,12 +184,14 @@ def score_file_parallel(
     jobs: int,
     sealed_tools: AbstractSet[str] | None = None,
     source: str | None = None,
+    addenda: "Addenda | None" = None,
 ) -> None:
     """Score the trace file *path* in *jobs* processes into *fmt*, to *out* or stdout (staged).
 
     *sealed_tools*: the tools audited for seal breaches, as for the serial scorer.  *source*:
     what ``--corpus`` said (default: ``corpus.source``), for workers that are spawned, not
     forked, to load the corpus again (a database URL's password is not in ``corpus.source``).
+    *addenda*: what the summary and the table add (the lock's guarantees), as for the serial scorer.
     """
     source = source if source is not None else corpus.source
     global _CORPUS
@@ -211,13 +213,13 @@ def score_file_parallel(
             _stop(pool)  # Ctrl-C, SIGTERM or an error: not `with`, which would wait for the workers to finish
             raise
         pool.shutdown()
-        _merge(done, fmt, out, path)
+        _merge(done, fmt, out, path, addenda)
     finally:
         _CORPUS = None
         shutil.rmtree(scratch, ignore_errors=True)
 
 
-def _merge(done: list[_Share], fmt: str, out: str | None, path: str) -> None:
+def _merge(done: list[_Share], fmt: str, out: str | None, path: str, addenda: "Addenda | None") -> None:
     seen: dict[str, str] = {}
     for share in done:  # in file order, as the serial scorer meets them
         for sample_id, where in share.ids:
@@ -231,6 +233,8 @@ def _merge(done: list[_Share], fmt: str, out: str | None, path: str) -> None:
         raise no_trace_record(path)  # as the serial scorer refuses it
     with staged_output(out) as stream:
         writer = WRITERS[fmt](stream)
+        if addenda is not None:
+            writer.addenda = addenda
         try:
             for share in done:
                 with open(share.parts, encoding="utf-8", errors="surrogatepass", newline="\n") as parts:

@@ -81,6 +81,17 @@ class ShownByGuarantee(unittest.TestCase):
         [sample] = json.loads(out)["samples"]
         self.assertEqual((sample["interactions"], sample["result_leaks"], sample["date_conflicts"]), (3, 0, 0))
 
+    def test_a_trace_scored_in_several_processes_reports_them_as_one_process_does(self):
+        trace = self.dir / "trace.jsonl"
+        status, _, err = run_cli("import", str(self.dir / "transcript.jsonl"), "--from", "claude-code", "--as-of", T, "--out", str(trace))
+        self.assertEqual(status, 0, err)
+        sealed = ("--sealed-tools-from", str(self.dir / CONFIG), "--lock-events", str(self.dir / EVENTS))
+        for fmt in ("json", "table"):
+            outs = [run_cli("score", str(trace), *sealed, "--jobs", jobs, "--format", fmt) for jobs in ("1", "2")]
+            self.assertEqual([status for status, _, _ in outs], [0, 0], outs)
+            self.assertEqual(outs[0][1], outs[1][1])
+        self.assertIn("shown, by guarantee      capture 1, claimed 1, unrecorded 1\n", outs[1][1])
+
     def test_without_the_lock_log_the_summary_claims_no_guarantee(self):
         status, out, err = self.score("--format", "json")
         self.assertEqual(status, 0, err)
