@@ -266,8 +266,12 @@ def session(where: str, lines: list[tuple[str, Any]], options: Options) -> tuple
             continue
         if "payload" in line and kind in _ENVELOPES:
             payload = expect_object(line["payload"], at, "field 'payload'")
-            if kind == "session_meta" and isinstance(payload.get("id"), str):
-                reader.own = reader.own or payload["id"]
+            if kind == "session_meta":
+                if isinstance(payload.get("id"), str):
+                    reader.own = reader.own or payload["id"]
+                version = payload.get("cli_version")
+                if isinstance(version, str) and version.strip() and reader.session.harness_version is None:
+                    reader.session.harness_version = version.strip()
             elif kind == "response_item":
                 reader.item(payload, at, line.get("timestamp"))
         elif isinstance(kind, str) and "." in kind or kind in ("request_user_input", "error"):
