@@ -253,7 +253,7 @@ class RealCodex(RealCli, unittest.TestCase):
     SEARCH, ROGUE = "mcp__lock__search", "web_search"
     SCRIPT = ResponsesScript
     # The lock's two (found by tool_search: namespace mcp__lock) and what the gateway lets through as Codex
-    # 0.171.0's own (anachron.launch.harnesses.local_tools): tool_search itself and apply_patch among them.
+    # 0.171.0's own (anachron.core.seal.local_tools): tool_search itself and apply_patch among them.
     OFFERED = frozenset({"mcp__lock__search", "mcp__lock__fetch", "list_mcp_resources", "list_mcp_resource_templates",
                          "read_mcp_resource", "request_user_input", "apply_patch", "tool_search"})
     NO_WARNING = "not found in any configured"  # no provider or server of the user's config is asked for
