@@ -149,6 +149,8 @@ class _Reader:
                 self.gaps.skip(f"{kind} without its call")
                 return
             output = item.get("output")
+            if output is None:
+                return  # no output recorded: the call stays unrecorded (the record's warning says so), never an empty result
             if isinstance(output, dict) and output.get("success") is False:
                 session.errored(entry, output.get("content"))  # read for what it still showed
             elif entry["tool"] in SHELLS:

@@ -135,6 +135,8 @@ def _stream(session: Session, gaps: Gaps, lines: list[tuple[str, Mapping[str, An
             elif event.get("status") == "error":
                 error = event.get("error")
                 session.failed(entry, error.get("message") if isinstance(error, dict) else "tool_result status error")
+            elif event.get("status") != "success":
+                gaps.skip(f"tool_result status {event.get('status')!r}")  # never read as a success: unrecorded, and said
             elif isinstance(event.get("output"), str):  # a success without its output stays unrecorded
                 session.result(entry, event["output"])
         elif kind == "message":

@@ -179,6 +179,25 @@ class LockResultsTest(unittest.TestCase):
                                 sample["warnings"])
 
 
+    def test_a_gemini_result_of_a_status_other_than_success_or_error_is_unrecorded_and_named(self):
+        text = gemini_stream(self.open, names_of("mcp_lock_{tool}")).replace('"status": "success"', '"status": "sucess"', 1)
+        sample = self.score("gemini-cli", text)
+        self.assertEqual(sample["unrecorded"], 1)
+        self.assertLess(sample["tclr_low"], sample["tclr_high"])
+        self.assertIn("skipped 1 item(s) of unknown type \"tool_result status 'sucess'\"", sample["warnings"])
+
+    def test_a_codex_call_output_without_its_output_is_unrecorded_with_a_warning(self):
+        rows = codex_rollout(self.open, names_of("lock__{tool}"), "0.171.0").split("\n")
+        first = next(n for n, row in enumerate(rows) if '"function_call_output"' in row)
+        line = json.loads(rows[first])
+        del line["payload"]["output"]
+        rows[first] = json.dumps(line)
+        sample = self.score("codex", "\n".join(rows))
+        self.assertEqual(sample["unrecorded"], 1)
+        self.assertLess(sample["tclr_low"], sample["tclr_high"])
+        self.assertTrue(any(w.startswith("1 tool call(s) recorded no result") for w in sample["warnings"]), sample["warnings"])
+
+
 ROUTED = ("codex", codex_rollout, {"search": None, "fetch": None})  # each call after a tool_search
 
 
