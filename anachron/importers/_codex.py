@@ -247,14 +247,17 @@ class _Reader:
         elif status == "failed" or item.get("error"):
             error = item.get("error")
             session.failed(entry, error.get("message") if isinstance(error, dict) else f"mcp_tool_call status {status}")
-        elif isinstance(item.get("result"), dict):
+        elif status != "completed":
+            self.gaps.skip(f"mcp_tool_call status {status!r}")  # never read as completed: unrecorded, and said
+        elif isinstance(item.get("result"), dict) and ("content" in item["result"] or "structured_content" in item["result"]):
             result = item["result"]
             structured = result.get("structured_content")
             text = text_of(result.get("content") or [])
             # The lock's text is read by its own format (ids, dates); its structured twin is not a search API's list.
             if not session.lock_result(entry, text):
                 session.result(entry, structured if structured is not None else text)
-        # else: completed, but the log holds no result: the call stays unrecorded (never a clean, empty result)
+        # else: completed, but the log holds no result (none, or one without content): the call stays unrecorded
+        # (never a clean, empty result)
 
 
 def session(where: str, lines: list[tuple[str, Any]], options: Options) -> tuple[Any, Built]:

@@ -198,6 +198,18 @@ class LockResultsTest(unittest.TestCase):
         self.assertTrue(any(w.startswith("1 tool call(s) recorded no result") for w in sample["warnings"]), sample["warnings"])
 
 
+    def test_a_codex_exec_mcp_call_not_completed_or_without_content_is_unrecorded_with_a_warning(self):
+        for change in ({"status": "in_progress"}, {"status": "completd"}, {"result": {}}, {"result": {"meta": 1}}):
+            with self.subTest(change=change):
+                rows = [json.loads(row) for row in codex_exec(self.open, names_of("lock__{tool}")).split("\n") if row]
+                rows[1]["item"].update(change)
+                sample = self.score("codex", _jsonl(rows))
+                self.assertEqual(sample["unrecorded"], 1)
+                self.assertLess(sample["tclr_low"], sample["tclr_high"])
+                self.assertTrue(any(w.startswith("1 tool call(s) recorded no result") for w in sample["warnings"]),
+                                sample["warnings"])
+
+
 ROUTED = ("codex", codex_rollout, {"search": None, "fetch": None})  # each call after a tool_search
 
 
