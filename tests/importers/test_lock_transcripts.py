@@ -186,6 +186,17 @@ class LockResultsTest(unittest.TestCase):
         self.assertLess(sample["tclr_low"], sample["tclr_high"])
         self.assertIn("skipped 1 item(s) of unknown type \"tool_result status 'sucess'\"", sample["warnings"])
 
+    def test_a_gemini_session_success_holding_nothing_to_read_is_unrecorded_with_a_warning(self):
+        for result in ([], [{"functionResponse": {"id": "c0", "name": "mcp_lock_search", "response": {}}}]):
+            with self.subTest(result=result):
+                rows = [json.loads(row) for row in gemini_session(self.open, names_of("mcp_lock_{tool}")).split("\n") if row]
+                rows[-1]["toolCalls"][0]["result"] = result
+                sample = self.score("gemini-cli", _jsonl(rows))
+                self.assertEqual(sample["unrecorded"], 1)
+                self.assertLess(sample["tclr_low"], sample["tclr_high"])
+                self.assertIn("call #1 (mcp_lock_search): its result holds nothing to read (no output): unrecorded",
+                              sample["warnings"])
+
     def test_a_codex_call_output_without_its_output_is_unrecorded_with_a_warning(self):
         rows = codex_rollout(self.open, names_of("lock__{tool}"), "0.171.0").split("\n")
         first = next(n for n, row in enumerate(rows) if '"function_call_output"' in row)
