@@ -279,6 +279,7 @@ OUTPUTS = {
     ("search", "--out"): ["search", "corpus", "--as-of", "2022-06-01", "q", "--out", "{path}"],
     ("verify-citations", "--out"): ["verify-citations", "--trace", "t.jsonl", "--out", "{path}"],
     ("bank run", "--out"): ["bank", "run", "--system", "respect", "--out", "{path}"],
+    ("replay", "--out"): ["replay", "rundir", "--out", "{path}"],
 }
 
 # The outputs that are a directory: made with their parents (docs/formats.md).
