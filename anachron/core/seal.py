@@ -69,6 +69,8 @@ from anachron.core.trace import Interaction
 
 __all__ = [
     "BUDGETS",
+    "CLAUDE_LOCAL",
+    "HARNESS_LOCAL_TOOLS",
     "NETWORK_PATTERN",
     "SHELL_TOOLS",
     "STATUSES",
@@ -78,11 +80,16 @@ __all__ = [
     "SealAudit",
     "audit",
     "call_breaches",
+    "local_tools",
     "lock_tool",
     "lock_tool_names",
     "network_evidence",
     "run_status",
+    "stated_local_tools",
     "stored_status",
+    "unstated_version",
+    "version_gated",
+    "version_tuple",
 ]
 
 # The shell and code-running tools of each harness (docs/importers.md, "Shell tools", gives the source of each).
@@ -96,6 +103,86 @@ SHELL_TOOLS = (
     "run_terminal_cmd",  # Cursor
     "code_interpreter", "code_execution", "bash_code_execution",  # OpenAI and Anthropic hosted code tools
 )
+
+# Claude Code's tools its system/init may still list with every built-in removed: none leaves the process.
+CLAUDE_LOCAL = frozenset({"EndConversation", "TodoWrite", "ExitPlanMode", "EnterPlanMode"})
+# Per harness, the tools that never leave its process: the model gateway of `anachron run` lets them
+# through beside the lock's, and the seal audit does not count a call of one as outside the lock
+# (docs/run-rules.md, "Model gateway", gives each entry's source).  Each entry is (since, tools,
+# anywhere): it holds from the first version measured to offer the tools (since; () for every version),
+# and, when *anywhere* is false, only in a run of `anachron run`, whose own configuration makes them
+# local (a user's own log may hold other MCP servers, or a user to ask).  A version that cannot be read
+# gets only the () entries.  One table: the launcher, the importers and the audit read it here.
+HARNESS_LOCAL_TOOLS: dict[str, tuple[tuple[tuple[int, ...], frozenset[str], bool], ...]] = {
+    "claude-code": (((), CLAUDE_LOCAL, True),),
+    # Codex's update_plan only records the plan it shows (codex-rs core, plan_tool.rs).
+    "codex": (((), frozenset({"update_plan"}), True),
+              # In a CODEX_HOME of the run's own the lock is the only MCP server, so 0.171.0's MCP resource tools
+              # reach only the lock; request_user_input asks the user, whom codex exec does not have.
+              ((), frozenset({"list_mcp_resources", "list_mcp_resource_templates", "read_mcp_resource",
+                              "request_user_input"}), False),
+              # With a slug it knows (gpt-5.5), 0.171.0 defers MCP tools behind tool_search, run by the client
+              # (a BM25 search of its own tool list), and offers apply_patch, a file edit in the workspace
+              # that reaches no network.
+              ((0, 171, 0), frozenset({"tool_search", "apply_patch"}), True)),
+    # Gemini CLI 0.61.0 offers update_topic whatever the settings exclude; it only stores and echoes its topic.
+    "gemini-cli": (((), frozenset({"update_topic"}), True),),
+    "responses": (),
+    "chat": (),
+}
+
+
+def version_tuple(version: str | None) -> tuple[int, ...] | None:
+    """``(major, minor, patch)`` of a version line (``codex-cli 0.171.0``), or ``None``.
+
+    >>> version_tuple("codex-cli 0.171.0"), version_tuple("dev")
+    ((0, 171, 0), None)
+    """
+    found = re.search(r"(\d+)\.(\d+)\.(\d+)", version or "")
+    return tuple(int(part) for part in found.groups()) if found else None
+
+
+def local_tools(harness: str, version: str | None, *, in_run: bool = True) -> frozenset[str]:
+    """The tools of *harness* at *version* that never leave its process: in a run of ``anachron run``
+    (*in_run*), or in any log of the harness.
+
+    >>> sorted(local_tools("codex", "0.171.0", in_run=False)), sorted(local_tools("codex", None, in_run=False))
+    (['apply_patch', 'tool_search', 'update_plan'], ['update_plan'])
+    """
+    have = version_tuple(version)
+    return frozenset().union(*(tools for since, tools, anywhere in HARNESS_LOCAL_TOOLS.get(harness, ())
+                               if (in_run or anywhere) and (not since or (have is not None and have >= since))))
+
+
+def version_gated(harness: str) -> frozenset[str]:
+    """The tools of *harness* that are its own only from a version on: a log that does not state its
+    version cannot have them let through."""
+    return frozenset().union(*(tools for since, tools, _ in HARNESS_LOCAL_TOOLS.get(harness, ()) if since))
+
+
+def unstated_version(extra: Mapping[str, Any], interactions: Iterable[Interaction]) -> str | None:
+    """A warning when a trace calls a tool its harness makes its own only from a version on and its log
+    states no version that can be read: the call is then judged as any tool's (fail closed)."""
+    fmt = extra.get("log_format")
+    version = extra.get("harness_version")
+    if not isinstance(fmt, str) or version_tuple(version if isinstance(version, str) else None) is not None:
+        return None
+    called = sorted({call.tool for call in interactions} & version_gated(fmt))
+    if not called:
+        return None
+    return (f"the log does not state the {fmt} version ({'session_meta cli_version' if fmt == 'codex' else 'harness_version'}): "
+            f"its own {', '.join(called)} is judged as any other tool, so the seal audit counts those calls outside the time lock")
+
+
+def stated_local_tools(extra: Mapping[str, Any]) -> frozenset[str]:
+    """The harness's own tools by what a trace record states (its ``log_format`` and the
+    ``harness_version`` its log gave): what a seal audit of that log lets through as local."""
+    version = extra.get("harness_version")
+    fmt = extra.get("log_format")
+    if not isinstance(fmt, str):
+        return frozenset()
+    return local_tools(fmt, version if isinstance(version, str) else None, in_run=False)
+
 
 STATUSES = ("sealed", "unverified", "breached", "no verdict", "lock-only")
 
@@ -384,10 +471,12 @@ def _paired(calls: Sequence[tuple[int, Interaction]], run: LockRun) -> dict[int,
 
 
 def call_breaches(
-    interaction: Interaction, sealed: AbstractSet[str], as_of: _dt.date | None = None
+    interaction: Interaction, sealed: AbstractSet[str], as_of: _dt.date | None = None,
+    local: AbstractSet[str] = frozenset(),
 ) -> tuple[str, ...]:
     """The breach lines of one call made as of *as_of* against *sealed*, judged on its own
-    (the lock's log is not consulted: :func:`audit` pairs the calls with it)."""
+    (the lock's log is not consulted: :func:`audit` pairs the calls with it); *local*: more tools of
+    the harness's own beside the declaration's (:func:`stated_local_tools` of the trace)."""
     lines = []
     isolated = getattr(sealed, "isolated_shells", frozenset())
     if interaction.tool in SHELL_TOOLS:
@@ -396,7 +485,7 @@ def call_breaches(
                 f"shell call {interaction.tool!r} can reach the network: "
                 f"declare --isolated-shell {interaction.tool} if it could not"
             )
-    elif interaction.tool in getattr(sealed, "local_tools", frozenset()):
+    elif interaction.tool in local or interaction.tool in getattr(sealed, "local_tools", frozenset()):
         pass  # the harness's own, never leaving its process (Declaration.local_tools)
     elif interaction.tool not in sealed:
         lines.append(f"tool {interaction.tool!r} is outside the time lock")
@@ -438,16 +527,20 @@ def _over_budget(declared: Sequence[tuple[int, Interaction]], pairs: Mapping[int
 
 
 def audit(
-    interactions: Iterable[Interaction], sealed: AbstractSet[str] | None, as_of: _dt.date | None = None
+    interactions: Iterable[Interaction], sealed: AbstractSet[str] | None, as_of: _dt.date | None = None,
+    local: AbstractSet[str] = frozenset(),
 ) -> SealAudit | None:
     """The audit of a sample answered as of *as_of* (see the module docstring); ``None`` when no tool is
-    declared sealed (no verdict)."""
+    declared sealed (no verdict).  *local*: tools of the harness's own that its log shows (its format and
+    version: :func:`stated_local_tools`), let through as the declaration's ``local_tools`` are."""
     if sealed is None:
         return None
     calls = tuple(interactions)
     if getattr(sealed, "lock_only", False):
         return SealAudit(((),) * len(calls), ((),) * len(calls), "lock-only")
-    breaches = [list(call_breaches(call, sealed, as_of)) for call in calls]
+    # A declared sealed name is judged as the lock's, and a shell never passes as the harness's own.
+    own_tools = (frozenset(local) | getattr(sealed, "local_tools", frozenset())).difference(sealed, SHELL_TOOLS)
+    breaches = [list(call_breaches(call, sealed, as_of, own_tools)) for call in calls]
     evidence: list[tuple[str, ...]] = []
     for call in calls:
         found = network_evidence(call.command) if call.tool in SHELL_TOOLS and call.command is not None else None
@@ -482,13 +575,13 @@ def audit(
     proof = tuple(getattr(sealed, "tampered", ()))
     if any(breaches) or proof:
         status = "breached"
-    elif all(call.tool in getattr(sealed, "local_tools", ()) for call in calls):
+    elif all(call.tool in own_tools for call in calls):
         status = "no verdict"  # no call at all, or only the harness's own: nothing to judge the lock by
     elif locks is None:
         status = "unverified"
     else:
         status = "sealed"
-    own = sum(call.tool in getattr(sealed, "local_tools", ()) for call in calls)
+    own = sum(call.tool in own_tools for call in calls)
     return SealAudit(tuple(map(tuple, breaches)), tuple(evidence), status, assumptions, proof, own)
 
 

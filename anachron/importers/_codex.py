@@ -149,6 +149,8 @@ class _Reader:
                 self.gaps.skip(f"{kind} without its call")
                 return
             output = item.get("output")
+            if output is None:
+                return  # no output recorded: the call stays unrecorded (the record's warning says so), never an empty result
             if isinstance(output, dict) and output.get("success") is False:
                 session.errored(entry, output.get("content"))  # read for what it still showed
             elif entry["tool"] in SHELLS:
@@ -245,14 +247,17 @@ class _Reader:
         elif status == "failed" or item.get("error"):
             error = item.get("error")
             session.failed(entry, error.get("message") if isinstance(error, dict) else f"mcp_tool_call status {status}")
-        elif isinstance(item.get("result"), dict):
+        elif status != "completed":
+            self.gaps.skip(f"mcp_tool_call status {status!r}")  # never read as completed: unrecorded, and said
+        elif isinstance(item.get("result"), dict) and ("content" in item["result"] or "structured_content" in item["result"]):
             result = item["result"]
             structured = result.get("structured_content")
             text = text_of(result.get("content") or [])
             # The lock's text is read by its own format (ids, dates); its structured twin is not a search API's list.
             if not session.lock_result(entry, text):
                 session.result(entry, structured if structured is not None else text)
-        # else: completed, but the log holds no result: the call stays unrecorded (never a clean, empty result)
+        # else: completed, but the log holds no result (none, or one without content): the call stays unrecorded
+        # (never a clean, empty result)
 
 
 def session(where: str, lines: list[tuple[str, Any]], options: Options) -> tuple[Any, Built]:
@@ -266,8 +271,12 @@ def session(where: str, lines: list[tuple[str, Any]], options: Options) -> tuple
             continue
         if "payload" in line and kind in _ENVELOPES:
             payload = expect_object(line["payload"], at, "field 'payload'")
-            if kind == "session_meta" and isinstance(payload.get("id"), str):
-                reader.own = reader.own or payload["id"]
+            if kind == "session_meta":
+                if isinstance(payload.get("id"), str):
+                    reader.own = reader.own or payload["id"]
+                version = payload.get("cli_version")
+                if isinstance(version, str) and version.strip() and reader.session.harness_version is None:
+                    reader.session.harness_version = version.strip()
             elif kind == "response_item":
                 reader.item(payload, at, line.get("timestamp"))
         elif isinstance(kind, str) and "." in kind or kind in ("request_user_input", "error"):

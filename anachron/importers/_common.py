@@ -285,6 +285,7 @@ class Session:
         self.citations: list[str] = []
         self.unknown: dict[tuple[str, bool], list[str]] = {}  # (type, read as a call) -> where each was
         self.notes: list[str] = []  # warnings of the record beyond unknown types
+        self.harness_version: str | None = None  # the version of the harness the log states (session_meta's cli_version)
 
     def call(
         self,
@@ -491,6 +492,8 @@ class Session:
             "interactions": self.calls,
             "log_format": self.log_format,
         }
+        if self.harness_version is not None:  # which of the harness's tools are its own (anachron.core.seal.local_tools)
+            record["harness_version"] = self.harness_version
         if self.answer is not None:
             record["answer"] = self.answer
             record["citations"] = self.citations

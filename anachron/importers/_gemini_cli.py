@@ -79,16 +79,22 @@ def _call(session: Session, name: Any, arguments: Any, ident: Any, time: Any, at
     return entry
 
 
+NOTHING = object()  # a result that holds nothing to read: no output, an empty response, no part
+
+
 def _response(result: Any) -> tuple[bool, Any]:
-    """(failed, what the tool returned) of a ToolCallRecord's ``result`` parts."""
+    """(failed, what the tool returned) of a ToolCallRecord's ``result`` parts; :data:`NOTHING` when
+    they hold nothing to read (an empty list, a response without its output), which is no empty result."""
     responses = [p["functionResponse"].get("response") for p in result if isinstance(p, dict) and isinstance(p.get("functionResponse"), dict)] \
         if isinstance(result, list) else []
     for response in responses:
         if isinstance(response, dict) and "error" in response:
             return True, response["error"]
-    outputs = [r.get("output") if isinstance(r, dict) and "output" in r else r for r in responses]
+    outputs = [r.get("output") if isinstance(r, dict) and "output" in r else r for r in responses if r not in (None, {})]
     if outputs:
         return False, outputs[0] if len(outputs) == 1 else text_of(outputs)
+    if responses or result == []:
+        return False, NOTHING
     return False, result if isinstance(result, str) else text_of(result)
 
 
@@ -101,10 +107,13 @@ def _message(session: Session, gaps: Gaps, message: Mapping[str, Any], at: str) 
             status, result = record.get("status"), record.get("result")
             if status in _FAILED:
                 failed, value = _response(result)
-                session.errored(entry, value if failed or value else f"tool call {status}")
+                session.errored(entry, value if failed or (value and value is not NOTHING) else f"tool call {status}")
             elif status == "success" and result is not None:
                 failed, value = _response(result)
-                if failed:
+                if value is NOTHING:  # left unrecorded, and said: never a clean, empty result
+                    session.notes.append(f"call #{session.calls.index(entry) + 1} ({entry['tool']}): its result holds nothing to read "
+                                         "(no output): unrecorded")
+                elif failed:
                     session.errored(entry, value)  # read for what it still showed
                 else:
                     session.result(entry, value)
@@ -135,6 +144,8 @@ def _stream(session: Session, gaps: Gaps, lines: list[tuple[str, Mapping[str, An
             elif event.get("status") == "error":
                 error = event.get("error")
                 session.failed(entry, error.get("message") if isinstance(error, dict) else "tool_result status error")
+            elif event.get("status") != "success":
+                gaps.skip(f"tool_result status {event.get('status')!r}")  # never read as a success: unrecorded, and said
             elif isinstance(event.get("output"), str):  # a success without its output stays unrecorded
                 session.result(entry, event["output"])
         elif kind == "message":

@@ -5,7 +5,8 @@ without it is a run that did not finish; ``anachron score RUNDIR`` reads it
 for the run's transcript, log format, cutoff, corpus and seal declaration.
 One module owns the format, so the writer and the reader cannot drift.
 
-- :data:`RUN_JSON`: the file's name in a run directory; :data:`FORMAT`: its format;
+- :data:`RUN_JSON`: the file's name in a run directory; :data:`FORMAT`: its format (a record of
+  :data:`OLDER_FORMAT` without the proof's fields is refused, naming what it lacks);
 - :func:`is_run_dir`: whether a path is a finished run directory;
 - :func:`write_run`: a run's record, checked as :func:`read_run` reads it, then written atomically;
 - :func:`read_run`: a run's record read strictly into a :class:`RunRecord`;
@@ -36,7 +37,12 @@ from anachron.core.validate import Fields
 __all__ = ["FORMAT", "RUN_JSON", "RunRecord", "is_run_dir", "model_log_differences", "proof_differences", "read_run",
            "write_run"]
 
-FORMAT = "anachron-run/1"
+# anachron-run/2: run.json pins the run's proof (lock_log, digests), which `anachron score RUNDIR` checks.
+FORMAT = "anachron-run/2"
+# The format before the proof: a record of it that lacks the proof's fields is refused (PROOF, named);
+# one written by a development version between the two, carrying them, reads as FORMAT.
+OLDER_FORMAT = "anachron-run/1"
+PROOF = ("lock_log", "digests")
 RUN_JSON = "run.json"
 MODEL_LOG = "model.jsonl"  # the model gateway's log (anachron.launch.gateway)
 
@@ -106,7 +112,11 @@ def _parse(path: Path, obj: Any) -> RunRecord:
     f = Fields(where, obj)
     if "format" not in obj:
         raise f.missing("format")
-    if obj["format"] != FORMAT:
+    if obj["format"] == OLDER_FORMAT and any(name not in obj for name in PROOF):
+        lacks = " and ".join(name for name in PROOF if name not in obj)
+        raise AnachronError(f"{where}: format {OLDER_FORMAT!r}, written by an older anachron: it lacks {lacks} "
+                            "(the run's proof), so its seal cannot be checked; run it again with this anachron")
+    if obj["format"] not in (FORMAT, OLDER_FORMAT):
         raise f.error("format", f"{describe(obj['format'])} is not {FORMAT!r}: not an `anachron run` record")
     as_of = f.date("as_of")
     refused = _optional_text(f, "refused", nonempty=False)  # any reason, even none given, is a refusal

@@ -4,7 +4,7 @@
 points the harness at it (:func:`wiring`).  Every request is checked before
 it is forwarded (:func:`check_request`): the tools it offers the model must
 be the lock's two, under the harness's naming, or one of the few the
-harness runs in its own process (:func:`anachron.launch.harnesses.local_tools`, per version).
+harness runs in its own process (:func:`anachron.core.seal.local_tools`, per version).
 A request offering anything else (a hosted web search, a shell, an MCP
 server the API runs, a tool shape this module does not know) is never
 forwarded: the harness gets a 400 in its vendor's error shape, the run is
@@ -44,8 +44,8 @@ from anachron.core.atomic import write_atomic
 from anachron.core.chain import ChainWriter, LogChain, log_chain
 from anachron.core.errors import AnachronError
 from anachron.importers.run_dir import MODEL_LOG
-from anachron.launch.harnesses import HARNESSES, local_tools
-from anachron.core.seal import lock_tool_names
+from anachron.launch.harnesses import HARNESSES
+from anachron.core.seal import local_tools, lock_tool_names
 from anachron.launch.lock import SERVER, TOOLS
 
 # Per harness: the API its requests speak, the variable naming its endpoint, and the vendor's public one.

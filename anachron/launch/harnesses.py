@@ -29,7 +29,7 @@ from pathlib import Path
 from typing import Any, Mapping, Sequence
 
 from anachron.core.jsonio import dump_json
-from anachron.core.seal import lock_tool_names
+from anachron.core.seal import CLAUDE_LOCAL, lock_tool_names
 from anachron.launch.lock import SERVER, TOOLS, Lock, child_env, mcp_config
 from anachron.launch.relay import __file__ as relay_file
 
@@ -64,46 +64,8 @@ def claude_deny_list(version: str | None) -> tuple[str, ...]:
     if found is None or tuple(int(part) for part in found.groups()) < since:
         return CLAUDE_BUILTINS
     return tuple(name for name in CLAUDE_BUILTINS if name not in unknown)
-# Tools Claude Code may keep that never leave its process (a list that omits EndConversation does not remove it).
-CLAUDE_LOCAL = frozenset({"EndConversation", "TodoWrite", "ExitPlanMode", "EnterPlanMode"})
-# Per harness, the tools a request to its model may offer beside the lock's, because they never leave
-# its process (the model gateway refuses any other, and the seal audit of a run does not count a call of
-# one as outside the lock: docs/run-rules.md, "Model gateway", gives each entry's source).  Each entry
-# holds from the first version measured to offer it ("since"; () for every version): a version that
-# cannot be read gets only the () entries.  Codex's update_plan only records the plan it shows
-# (codex-rs core, plan_tool.rs).
-LOCAL_TOOLS: dict[str, tuple[tuple[tuple[int, ...], frozenset[str]], ...]] = {
-    "claude-code": (((), CLAUDE_LOCAL),),
-    # In a CODEX_HOME of the run's own the lock is the only MCP server, so Codex 0.171.0's MCP resource tools
-    # reach only the lock; request_user_input asks the user, whom codex exec does not have.  The guard
-    # still stops a run at the first call of any of them.
-    "codex": (((), frozenset({"update_plan", "list_mcp_resources", "list_mcp_resource_templates",
-                              "read_mcp_resource", "request_user_input"})),
-              # With a slug it knows (gpt-5.5), 0.171.0 defers MCP tools behind tool_search, run by the client
-              # ({"type": "tool_search", "execution": "client"}: a BM25 search of its own tool list, whose
-              # output the gateway checks like a tool list), and offers apply_patch, a file edit in the
-              # workspace that no flag of 0.171.0 removes (its model metadata's apply_patch_tool_type):
-              # under --sandbox read-only it cannot write, and it reaches no network.
-              ((0, 171, 0), frozenset({"tool_search", "apply_patch"}))),
-    # Gemini CLI 0.61.0 offers update_topic whatever the settings exclude; its execute only stores and
-    # echoes the topic it is given (UpdateTopicInvocation in the 0.61.0 bundle).
-    "gemini-cli": (((), frozenset({"update_topic"})),),
-    "responses": (),
-    "chat": (),
-}
-
-
-def version_tuple(version: str | None) -> tuple[int, ...] | None:
-    """``(major, minor, patch)`` of ``--version``'s line (``codex-cli 0.171.0``), or ``None``."""
-    found = re.search(r"(\d+)\.(\d+)\.(\d+)", version or "")
-    return tuple(int(part) for part in found.groups()) if found else None
-
-
-def local_tools(harness: str, version: str | None) -> frozenset[str]:
-    """The tools of *harness* at *version* (``--version``'s line) that never leave its process."""
-    have = version_tuple(version)
-    return frozenset().union(*(tools for since, tools in LOCAL_TOOLS.get(harness, ())
-                               if not since or (have is not None and have >= since)))
+# CLAUDE_LOCAL and local_tools (the harnesses' own tools per version, the gateway's list) live in
+# anachron.core.seal, which the importers and the seal audit read too: one list.
 
 
 WEB_TOOLS = frozenset({"WebSearch", "WebFetch", "web_search", "google_web_search", "web_fetch"})

@@ -42,10 +42,10 @@ from anachron import __version__
 from anachron.core.dates import format_date, known_at
 from anachron.core.errors import AnachronError
 from anachron.core.atomic import write_atomic
-from anachron.core.seal import lock_tool_names
+from anachron.core.seal import local_tools, lock_tool_names
 from anachron.importers.run_dir import write_run
 from anachron.launch.harnesses import (HARNESSES, LOOPS, Check, ClaudeCode, DuplicateKey, Harness, Prepared, guard_breach,
-                                       local_tools, lock_config_text, read_event, version_of, version_warning)
+                                       lock_config_text, read_event, version_of, version_warning)
 from anachron.launch.lock import (CONFIG, EVENTS, RUN_MARKER, SERVER, TOOLS, Lock, LockHost, corpus_fingerprint, kill_marked,
                                   relay_entry, stop_group)
 
@@ -571,9 +571,9 @@ def audit_run(rundir: Path, as_of: _dt.date, corpus_spec: str | None, tools: Ite
     """The seal audit of a run directory's transcript: the lock's configuration (``mcp.json``) and
     *tools*, with the lock's log; *isolated*: the harness ran in its own network namespace, so its
     shells are declared isolated; *local*: the harness's tools that never leave its process (those
-    the gateway let through, :func:`anachron.launch.harnesses.local_tools`), not counted outside the lock.  ``anachron run`` records it in ``run.json``; ``anachron score
+    the gateway let through, :func:`anachron.core.seal.local_tools`), not counted outside the lock.  ``anachron run`` records it in ``run.json``; ``anachron score
     RUNDIR`` recomputes it from the files and compares."""
-    from anachron.core.seal import SHELL_TOOLS, Declaration, audit, run_status
+    from anachron.core.seal import SHELL_TOOLS, Declaration, audit, run_status, stated_local_tools
     from anachron.core.trace import iter_traces
     from anachron.importers import Options, import_logs, seal_declaration
     from anachron.store import load_corpus  # a directory, an index file or a postgresql:// URL, as --corpus names it
@@ -597,9 +597,9 @@ def audit_run(rundir: Path, as_of: _dt.date, corpus_spec: str | None, tools: Ite
         options = Options(as_of=as_of, scoring_corpus=corpus)
         for trace in iter_traces(import_logs(log_format, [str(rundir / transcript)], options), corpus):
             samples += 1
-            found = audit(trace.interactions, declaration, trace.as_of)
+            found = audit(trace.interactions, declaration, trace.as_of, stated_local_tools(trace.extra))
             statuses.add(found.status if found is not None else None)
-            calls += sum(call.tool not in declaration.local_tools for call in trace.interactions)  # judged calls
+            calls += len(trace.interactions) - (found.own if found is not None else 0)  # judged calls
             breaches += [line for lines in (found.breaches if found is not None else ()) for line in lines]
     except (AnachronError, OSError) as exc:
         return {"status": "cannot tell", "reason": f"the run could not be audited: {exc}", "sealed_tools": sorted(names)}

@@ -150,14 +150,14 @@ class FormatTest(unittest.TestCase):
         doc = scored("claude-code", fixture("claude-code-local.jsonl"), extra=("--sealed-tools", "mcp__timelock__search"))
         (s,) = doc["samples"]
         self.assertEqual(figures(s), {"interactions": 1, "result_leaks": 1, "undated": 0, "query_intent_leaks": 0,
-                                      "content_leaks": 0, "seal_breaches": 5, "tclr": 1.0, "failed": 0})
+                                      "content_leaks": 0, "seal_breaches": 4, "tclr": 1.0, "failed": 0})
         self.assertEqual(s["tclr_high"], 1.0)
         self.assertEqual(s["evidence"], [
             "#1 tool 'WebSearch' is outside the time lock",
             "#1 result item https://www.bloomberg.com/news/articles/2023-02-09/cygnus-robotics-prices-ipo dated 2023-02-09 > 2023-01-01 (dated by url)",
             "#2 tool 'Read' is outside the time lock",  # local calls stay in the trace for the seal audit
             "#3 tool 'Edit' is outside the time lock",
-            "#4 tool 'TodoWrite' is outside the time lock",
+            # TodoWrite is Claude Code's own (anachron.core.seal.local_tools): no breach, as in a run of `anachron run`.
             "#5 tool 'Grep' is outside the time lock",
         ])
         _, record = next(import_logs("claude-code", [fixture("claude-code-local.jsonl")], Options(as_of=dt.date(2023, 1, 1))))

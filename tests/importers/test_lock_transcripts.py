@@ -58,11 +58,12 @@ def claude_code(answers, names):
     return _jsonl(rows)
 
 
-def codex_rollout(answers, names):
+def codex_rollout(answers, names, version=None):
     """Each call by its plain name, or in ``namespace`` ``mcp__lock`` (names[tool] ``"ns"``), found
-    first through Codex's ``tool_search`` route (names[tool] None)."""
+    first through Codex's ``tool_search`` route (names[tool] None); *version*: session_meta's ``cli_version``."""
     line = lambda kind, payload: {"timestamp": "2026-01-02T00:00:00.000Z", "type": kind, "payload": payload}
-    rows = [line("session_meta", {"id": "codex-1", "cwd": "/w"})]
+    meta = {"id": "codex-1", "cwd": "/w"} if version is None else {"id": "codex-1", "cwd": "/w", "cli_version": version}
+    rows = [line("session_meta", meta)]
     for n, ((tool, args), (text, _)) in enumerate(zip(CALLS, answers)):
         if names[tool] is None:  # the route to a deferred tool: found through tool_search, then called in its namespace
             rows.append(line("response_item", {"type": "tool_search_call", "call_id": f"ts_{n}", "status": "completed",
@@ -178,6 +179,48 @@ class LockResultsTest(unittest.TestCase):
                                 sample["warnings"])
 
 
+    def test_a_gemini_result_of_a_status_other_than_success_or_error_is_unrecorded_and_named(self):
+        text = gemini_stream(self.open, names_of("mcp_lock_{tool}")).replace('"status": "success"', '"status": "sucess"', 1)
+        sample = self.score("gemini-cli", text)
+        self.assertEqual(sample["unrecorded"], 1)
+        self.assertLess(sample["tclr_low"], sample["tclr_high"])
+        self.assertIn("skipped 1 item(s) of unknown type \"tool_result status 'sucess'\"", sample["warnings"])
+
+    def test_a_gemini_session_success_holding_nothing_to_read_is_unrecorded_with_a_warning(self):
+        for result in ([], [{"functionResponse": {"id": "c0", "name": "mcp_lock_search", "response": {}}}]):
+            with self.subTest(result=result):
+                rows = [json.loads(row) for row in gemini_session(self.open, names_of("mcp_lock_{tool}")).split("\n") if row]
+                rows[-1]["toolCalls"][0]["result"] = result
+                sample = self.score("gemini-cli", _jsonl(rows))
+                self.assertEqual(sample["unrecorded"], 1)
+                self.assertLess(sample["tclr_low"], sample["tclr_high"])
+                self.assertIn("call #1 (mcp_lock_search): its result holds nothing to read (no output): unrecorded",
+                              sample["warnings"])
+
+    def test_a_codex_call_output_without_its_output_is_unrecorded_with_a_warning(self):
+        rows = codex_rollout(self.open, names_of("lock__{tool}"), "0.171.0").split("\n")
+        first = next(n for n, row in enumerate(rows) if '"function_call_output"' in row)
+        line = json.loads(rows[first])
+        del line["payload"]["output"]
+        rows[first] = json.dumps(line)
+        sample = self.score("codex", "\n".join(rows))
+        self.assertEqual(sample["unrecorded"], 1)
+        self.assertLess(sample["tclr_low"], sample["tclr_high"])
+        self.assertTrue(any(w.startswith("1 tool call(s) recorded no result") for w in sample["warnings"]), sample["warnings"])
+
+
+    def test_a_codex_exec_mcp_call_not_completed_or_without_content_is_unrecorded_with_a_warning(self):
+        for change in ({"status": "in_progress"}, {"status": "completd"}, {"result": {}}, {"result": {"meta": 1}}):
+            with self.subTest(change=change):
+                rows = [json.loads(row) for row in codex_exec(self.open, names_of("lock__{tool}")).split("\n") if row]
+                rows[1]["item"].update(change)
+                sample = self.score("codex", _jsonl(rows))
+                self.assertEqual(sample["unrecorded"], 1)
+                self.assertLess(sample["tclr_low"], sample["tclr_high"])
+                self.assertTrue(any(w.startswith("1 tool call(s) recorded no result") for w in sample["warnings"]),
+                                sample["warnings"])
+
+
 ROUTED = ("codex", codex_rollout, {"search": None, "fetch": None})  # each call after a tool_search
 
 
@@ -190,10 +233,20 @@ class ToolSearchTest(unittest.TestCase):
             self.assertEqual((status, err), (0, ""))
             record = json.loads(trace.read_text(encoding="utf-8"))
         self.assertNotIn("warnings", record)  # token_usage_record and world_state: no unknown type
+        self.assertNotIn("harness_version", record)  # this rollout states none
         searches = [c for c in record["interactions"] if c["tool"] == "tool_search"]
         self.assertEqual([(c["status"], c["retrieval"], c["returned"]) for c in searches], [("ok", False, [])] * len(CALLS))
         self.assertEqual([c["tool"] for c in record["interactions"] if c["tool"] != "tool_search"],
                          [f"mcp__lock__{tool}" for tool, _ in CALLS])
+
+    def test_a_rollouts_stated_version_is_kept_on_its_trace(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            path, trace = Path(tmp) / "rollout.jsonl", Path(tmp) / "trace.jsonl"
+            path.write_text(codex_rollout(lock_answers("enforced"), ROUTED[2], version="0.171.0"), encoding="utf-8")
+            status, _, err = run_cli("import", "--from", "codex", str(path), "--as-of", T, "--out", str(trace))
+            self.assertEqual((status, err), (0, ""))
+            record = json.loads(trace.read_text(encoding="utf-8"))
+        self.assertEqual((record["log_format"], record["harness_version"]), ("codex", "0.171.0"))
 
     def test_a_tool_search_output_without_its_call_is_reported(self):
         line = {"timestamp": "2026-01-02T00:00:00.000Z", "type": "response_item",
@@ -233,6 +286,44 @@ class SealNamesTest(unittest.TestCase):
                 self.assertEqual((sample["seal_status"], sample["seal_breaches"]), ("sealed", 0), sample["evidence"])
                 run = audit_run(rundir, dt.date.fromisoformat(T), None, [], "transcript.jsonl", fmt)
                 self.assertEqual((run["status"], run["breaches"]), ("sealed", []))
+
+    def audit_both_ways(self, write):
+        """(score --from codex's sample, the run audit's result) of the Codex rollout *write* makes of a
+        run directory's lock answers."""
+        rundir, answers = self.run_dir("codex", None)
+        (rundir / "transcript.jsonl").write_text(write(answers), encoding="utf-8")
+        status, out, err = run_cli("score", "--from", "codex", str(rundir / "transcript.jsonl"), "--as-of", T,
+                                   "--sealed-tools-from", str(rundir / CONFIG), "--lock-events", str(rundir / EVENTS),
+                                   "--format", "json")
+        self.assertEqual(status, 0, err)
+        return json.loads(out)["samples"][0], audit_run(rundir, dt.date.fromisoformat(T), None, [], "transcript.jsonl", "codex")
+
+    def test_codex_tool_search_is_its_own_in_a_rollout_stating_a_version_that_has_it(self):
+        # The route of 0.171.0 (tool_search, then namespace mcp__lock): the version comes from session_meta.
+        sample, run = self.audit_both_ways(lambda answers: codex_rollout(answers, ROUTED[2], version="0.171.0"))
+        self.assertEqual((sample["seal_status"], sample["seal_breaches"], sample["seal_calls"]), ("sealed", 0, len(CALLS)),
+                         sample["evidence"])
+        self.assertEqual(sample["warnings"], [])
+        self.assertEqual((run["status"], run["breaches"], run["calls"]), ("sealed", [], len(CALLS)))
+
+    def test_codex_tool_search_is_outside_the_lock_in_a_rollout_without_a_version_that_has_it(self):
+        # Fail closed: no version (with a warning saying so), or one before the first measured to offer it.
+        for version, warned in ((None, True), ("dev", True), ("0.170.0", False)):
+            with self.subTest(version=version):
+                sample, run = self.audit_both_ways(lambda answers: codex_rollout(answers, ROUTED[2], version=version))
+                self.assertEqual((sample["seal_status"], sample["seal_breaches"]), ("breached", len(CALLS)))
+                self.assertIn("#1 tool 'tool_search' is outside the time lock", sample["evidence"])
+                notes = [w for w in sample["warnings"] if "does not state the codex version" in w and "tool_search" in w]
+                self.assertEqual(len(notes), int(warned), sample["warnings"])
+                self.assertEqual(run["status"], "breached")
+
+    def test_codex_tools_local_only_in_a_run_are_outside_the_lock_in_a_users_rollout(self):
+        # A user's own Codex may have other MCP servers (its resource tools reach them) and a user to ask.
+        call = {"type": "function_call", "name": "read_mcp_resource", "arguments": "{}", "call_id": "res"}
+        extra = json.dumps({"timestamp": "2026-01-02T00:00:00.000Z", "type": "response_item", "payload": call}) + "\n"
+        sample, _ = self.audit_both_ways(lambda answers: codex_rollout(answers, names_of("lock__{tool}"), "0.171.0") + extra)
+        self.assertEqual(sample["seal_status"], "breached")
+        self.assertIn(f"#{len(CALLS) + 1} tool 'read_mcp_resource' is outside the time lock", sample["evidence"])
 
     def test_another_servers_tools_stay_outside_the_lock(self):
         rundir, answers = self.run_dir("codex", None)

@@ -18,6 +18,7 @@ from pathlib import Path
 
 from anachron.core.errors import AnachronError
 from anachron.core.chain import ChainWriter
+from tests.support import run_cli
 from anachron.importers.run_dir import FORMAT, RUN_JSON, is_run_dir, model_log_differences, read_run, write_run
 
 
@@ -110,6 +111,30 @@ class StrictReading(RunDirCase):
     def test_another_format_is_refused_naming_the_field(self):
         self.assertRefused(json.dumps({**record(), "format": "anachron-run/0"}), "field 'format'")
         self.assertRefused(json.dumps(record()), "missing field 'format'")
+
+    def test_a_record_of_the_format_before_the_proof_is_refused_naming_what_it_lacks(self):
+        self.assertEqual(FORMAT, "anachron-run/2")
+        for lacking in (("lock_log", "digests"), ("lock_log",), ("digests",)):
+            with self.subTest(lacking=lacking):
+                obj = {"format": "anachron-run/1", **{k: v for k, v in record().items() if k not in lacking}}
+                self.assertRefused(json.dumps(obj), "'anachron-run/1'", "older anachron", " and ".join(lacking),
+                                   "run it again")
+
+    def test_a_record_of_the_older_format_carrying_the_proof_reads_as_the_current_one(self):
+        self.write_raw(json.dumps({"format": "anachron-run/1", **record()}))
+        self.assertEqual(read_run(self.dir).lock_log, record()["lock_log"])
+        write_run(self.dir, record())
+        self.assertEqual(json.loads((self.dir / RUN_JSON).read_text(encoding="utf-8"))["format"], FORMAT)
+
+    def test_score_of_a_run_directory_of_the_format_before_the_proof_is_one_line(self):
+        obj = {"format": "anachron-run/1", **{k: v for k, v in record().items() if k not in ("lock_log", "digests")}}
+        self.write_raw(json.dumps(obj))
+        for command in (("score", str(self.dir)), ("replay", str(self.dir))):
+            with self.subTest(command=command[0]):
+                status, out, err = run_cli(*command)
+                self.assertEqual((status, out), (2, ""))
+                self.assertEqual(len(err.strip().split("\n")), 1, err)
+                self.assertIn("written by an older anachron: it lacks lock_log and digests", err)
 
     def test_each_missing_field_is_named(self):
         for name in ("as_of", "refused", "files", "corpus", "sealed_tools", "lock_log", "digests"):

@@ -53,7 +53,8 @@ class RealCli:
     """A released CLI, its model scripted: a faithful run is sealed and scored, a tool it was never offered
     stops the run.  Subclasses name the package, the executable and how the CLI is pointed at the model."""
 
-    PACKAGE = COMMAND = HARNESS = SEARCH = ROGUE = ""
+    PACKAGE = COMMAND = HARNESS = SEARCH = ""
+    ROGUES: tuple[str, ...] = ()  # its web search, its fetch and its shell, as the CLI names them
     SCRIPT: type = AnthropicScript
     OFFERED: frozenset[str] = frozenset()  # what each agent request must offer the model, exactly
     NO_WARNING = ""  # a line of the CLI's stderr the launcher's flags must not provoke
@@ -94,13 +95,13 @@ class RealCli:
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(text, encoding="utf-8")
 
-    def run_cli_against(self, script) -> tuple[int, str, str, Path]:
+    def run_cli_against(self, script, name: str = "run") -> tuple[int, str, str, Path]:
         server, base = serve(script)
         self.addCleanup(server.server_close)
         self.addCleanup(server.shutdown)
         home = self.tmp / "home"  # a fresh HOME: no login, settings or memory of the machine's user
         home.mkdir(exist_ok=True)
-        out = self.tmp / "run"
+        out = self.tmp / name
         # The gateway forwards to the endpoint the launcher finds in the environment: the scripted model.
         with mock.patch.dict(os.environ, self.environment(base, home)):
             status, stdout, stderr = run_cli("run", self.HARNESS, "--as-of", T, "--prompt", str(self.prompt),
@@ -180,24 +181,28 @@ class RealCli:
             self.assertTrue(hook.exists(), "the CLI run directly ran no hook of the user's settings")
 
     def test_a_tool_never_offered_stops_the_run(self):
-        script = self.SCRIPT(rogue=self.ROGUE)
-        status, stdout, stderr, out = self.run_cli_against(script)
-        self.assertEqual(status, 2, stderr)
-        self.assertEqual(stdout, "")
-        self.assertEqual(len(stderr.strip().split("\n")), 1, stderr)
-        # The guard (the call in the harness's log) or the gateway (the call in the model's answer) stops it,
-        # whichever sees it first: both name the tool.
-        self.assertRegex(stderr, rf"(guard: the harness called|gateway: answer \d+ had the model call) "
-                                 rf"'{self.ROGUE}', outside the lock: run stopped")
-        manifest = json.loads((out / "run.json").read_text(encoding="utf-8"))
-        self.assertEqual(manifest["refused"], stderr.strip().removeprefix("anachron: "))
-        self.assertIsNone(manifest["seal"])
-        self.assertEqual(script.turns[len(self.ROUTE)], f"call {self.ROGUE}")
+        # The CLI's own web search, fetch and shell by its names: the model calls each, never offered it.
+        for rogue in self.ROGUES:
+            with self.subTest(rogue=rogue):
+                script = self.SCRIPT(rogue=rogue)
+                status, stdout, stderr, out = self.run_cli_against(script, f"run-{rogue}")
+                self.assertEqual(status, 2, stderr)
+                self.assertEqual(stdout, "")
+                self.assertEqual(len(stderr.strip().split("\n")), 1, stderr)
+                # The guard (the call in the harness's log) or the gateway (the call in the model's answer) stops
+                # it, whichever sees it first: both name the tool.
+                self.assertRegex(stderr, rf"(guard: the harness called|gateway: answer \d+ had the model call) "
+                                         rf"'{rogue}', outside the lock: run stopped")
+                manifest = json.loads((out / "run.json").read_text(encoding="utf-8"))
+                self.assertEqual(manifest["refused"], stderr.strip().removeprefix("anachron: "))
+                self.assertIsNone(manifest["seal"])
+                self.assertEqual(script.turns[len(self.ROUTE)], f"call {rogue}")
 
 
 class RealClaudeCode(RealCli, unittest.TestCase):
     PACKAGE, COMMAND, HARNESS = "@anthropic-ai/claude-code", "claude", "claude-code"
-    SEARCH, ROGUE = "mcp__lock__search", "WebSearch"
+    SEARCH = "mcp__lock__search"
+    ROGUES = ("WebSearch", "WebFetch", "Bash")
     OFFERED = frozenset({"mcp__lock__search", "mcp__lock__fetch"})
     NO_WARNING = "matches no known tool"  # every name of the deny list is one this version knows
 
@@ -221,7 +226,8 @@ class RealClaudeCode(RealCli, unittest.TestCase):
 
 class RealGeminiCli(RealCli, unittest.TestCase):
     PACKAGE, COMMAND, HARNESS = "@google/gemini-cli", "gemini", "gemini-cli"
-    SEARCH, ROGUE = "mcp_lock_search", "google_web_search"
+    SEARCH = "mcp_lock_search"
+    ROGUES = ("google_web_search", "web_fetch", "run_shell_command")
     SCRIPT = GeminiScript
     OFFERED = frozenset({"mcp_lock_search", "mcp_lock_fetch", "update_topic"})
     NO_WARNING = "Blocked dangerous environment variable"  # the relay needs no PYTHONPATH
@@ -250,10 +256,11 @@ class RealCodex(RealCli, unittest.TestCase):
     which the model calls first; the lock then comes back as namespace mcp__lock, tool search."""
 
     PACKAGE, COMMAND, HARNESS = "@openai/codex", "codex", "codex"
-    SEARCH, ROGUE = "mcp__lock__search", "web_search"
+    SEARCH = "mcp__lock__search"
+    ROGUES = ("web_search", "web_fetch", "shell")  # Codex has no fetch tool of its own: web_fetch is any unoffered name
     SCRIPT = ResponsesScript
     # The lock's two (found by tool_search: namespace mcp__lock) and what the gateway lets through as Codex
-    # 0.171.0's own (anachron.launch.harnesses.local_tools): tool_search itself and apply_patch among them.
+    # 0.171.0's own (anachron.core.seal.local_tools): tool_search itself and apply_patch among them.
     OFFERED = frozenset({"mcp__lock__search", "mcp__lock__fetch", "list_mcp_resources", "list_mcp_resource_templates",
                          "read_mcp_resource", "request_user_input", "apply_patch", "tool_search"})
     NO_WARNING = "not found in any configured"  # no provider or server of the user's config is asked for

@@ -25,7 +25,7 @@ from anachron.core.answers import answer_leaks
 from anachron.core.corpus import Corpus
 from anachron.core.display import render_html
 from anachron.core.leakage.judging import CLEAN, judge, no_failures
-from anachron.core.seal import audit
+from anachron.core.seal import audit, stated_local_tools, unstated_version
 from anachron.core.trace import Trace
 
 __all__ = ["SampleResult", "sample_slice", "score_trace", "score_traces"]
@@ -172,7 +172,10 @@ def score_trace(trace: Trace, corpus: Corpus, *, sealed_tools: AbstractSet[str] 
     first: a run directory whose lock log differs from the one pinned); without, it is ``None``.
     """
     judgements = [judge(interaction, trace.as_of, corpus) for interaction in trace.interactions]
-    seal = audit(trace.interactions, sealed_tools, trace.as_of)
+    # The harness's own tools its log shows (its format and stated version) pass as the run's local_tools do.
+    seal = audit(trace.interactions, sealed_tools, trace.as_of, stated_local_tools(trace.extra))
+    # A tool that is the harness's own only from a version on, in a log stating none: judged as any (said once).
+    unstated = unstated_version(trace.extra, trace.interactions) if seal is not None and seal.status != "lock-only" else None
     leaks = answer_leaks(trace, corpus)
     failed = no_failures()
     evidence: list[str] = [f"#0 seal: {line}" for line in seal.proof] if seal is not None else []
@@ -237,7 +240,7 @@ def score_trace(trace: Trace, corpus: Corpus, *, sealed_tools: AbstractSet[str] 
         seal_status=None if seal is None else seal.status,
         seal_assumptions=() if seal is None else seal.assumptions,
         unrecorded=unrecorded,
-        warnings=trace.warnings,
+        warnings=trace.warnings + ((unstated,) if unstated else ()),
         seal_relevant=any(i.command is not None or not i.retrieval or i.receipt is not None for i in trace.interactions),
         slice=_slice_of(trace, corpus),
     )

@@ -15,7 +15,8 @@ import unittest
 from anachron.core import score_trace, summarise
 from anachron.core.errors import AnachronError
 from anachron.core.scores import parse_scores
-from anachron.core.seal import SHELL_TOOLS, Declaration, network_evidence
+from anachron.core.seal import HARNESS_LOCAL_TOOLS, SHELL_TOOLS, Declaration, audit, local_tools, network_evidence
+from anachron.core.trace import Interaction
 from anachron.timelock import CorpusBackend, EventWriter, TimeLock, load_events
 from anachron.timelock.run_trace import lock_run
 
@@ -319,6 +320,27 @@ class SealAuditTest(unittest.TestCase):
         for shell in ("Bash", "exec_command"):
             with self.subTest(shell), self.assertRaisesRegex(AnachronError, rf"^local tools: '{shell}' is a shell tool"):
                 Declaration(LOCK, local_tools={"tool_search", shell})
+
+    def test_a_logs_own_tools_never_let_a_shell_or_a_declared_name_through(self):
+        # The tools a log's format and version make the harness's own (stated_local_tools) pass, as a run's do;
+        # a shell passed as one is still judged by its network, and a declared name still pairs with the log.
+        log = self.locks(self.log("run.jsonl", []))
+        calls = [Interaction("tool_search", None, ()), Interaction("Bash", None, ()), Interaction("mcp__timelock__search", "beta", ())]
+        found = audit(calls, Declaration(LOCK, locks=log), T, local={"tool_search", "Bash", "mcp__timelock__search"})
+        self.assertEqual(found.breaches, ((), ("shell call 'Bash' can reach the network: declare --isolated-shell Bash if it could not",),
+                                          ("call to 'mcp__timelock__search' is not in the lock's log",)))
+        self.assertEqual(found.own, 1)
+
+    def test_no_harness_lists_a_shell_as_its_own_in_any_version(self):
+        for harness, entries in HARNESS_LOCAL_TOOLS.items():
+            for since, tools, _ in entries:
+                with self.subTest(harness=harness, since=since):
+                    self.assertFalse(tools & set(SHELL_TOOLS))
+        # A user's log gets no more than a run does, and a version that cannot be read only the entries for every one.
+        for harness in HARNESS_LOCAL_TOOLS:
+            for version in (None, "dev", "0.171.0", "99.0.0"):
+                self.assertLessEqual(local_tools(harness, version, in_run=False), local_tools(harness, version))
+            self.assertEqual(local_tools(harness, "dev"), local_tools(harness, None))
 
     def test_no_call_audited_is_no_verdict(self):
         r = self.score()
