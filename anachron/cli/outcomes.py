@@ -92,7 +92,7 @@ def run(args: argparse.Namespace) -> int:
         from anachron.bank.cutoffs import load_model_cutoffs
 
         cutoffs = load_model_cutoffs(args.model_cutoffs)
-    with progress(args, "models") as shown:
+    with progress(args, "steps") as shown:
         report = build_report(
             args.predictions, args.resolutions, scores=scores, cutoffs=cutoffs, baseline=args.baseline,
             n_resamples=args.resamples, seed=args.seed, confidence=args.confidence, progress=shown.step,

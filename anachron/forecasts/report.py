@@ -29,6 +29,7 @@ from anachron.forecasts.difficulty import difficulty_adjusted
 from anachron.forecasts.forecast import LOG_CLIP, SUM_TOLERANCE, Forecast, check_kind
 from anachron.forecasts.model_score import base_rate, score_model, scored_sample, uniform
 from anachron.forecasts.reading import Forecasts, load_forecasts, load_resolutions, load_scores
+from anachron.forecasts.resampling import question_bootstrap
 
 __all__ = ["build_report", "ranked"]
 
@@ -67,11 +68,12 @@ def _ids(ids: Sequence[str]) -> list[str]:
 
 
 def _counted(models: list[str], progress: Callable[[int, int], None] | None) -> Iterator[str]:
-    """*models*, each reported to *progress* once the loop over it is done (when the next is asked for)."""
+    """*models*, each reported to *progress* once the loop over it is done (when the next is asked for); the
+    question bootstrap that follows is one step more."""
     for model in models:
         yield model
         if progress is not None:
-            progress(1, len(models))
+            progress(1, len(models) + 1)
 
 
 def build_report(
@@ -88,8 +90,9 @@ def build_report(
 ) -> dict[str, Any]:
     """The report as JSON-ready data (docs/outcomes.md, "JSON").
 
-    *progress*, if given, is told ``(1, models in all)`` as each model's
-    scores (with their bootstrap) are done.
+    *progress*, if given, is told ``(1, models in all + 1)`` as each model's
+    scores (with their bootstrap) are done, and once more when the question
+    bootstrap of the difficulty-adjusted Brier is.
 
     *scores* maps a model name (``None``: every model) to its run's
     ``anachron score --format json`` output.  A forecast without a
@@ -175,8 +178,18 @@ def build_report(
             entry["unscored_samples"] = {"n": len(unscored), "samples": _ids(unscored)}
         models.append(entry)
     fit = difficulty_adjusted(observations)
+    # The interval ForecastBench's way: questions resampled (within groups when the files give them: the
+    # resolutions read here carry no source, so every question is its own unit) and the fit redone on each.
+    intervals = question_bootstrap(observations, n_resamples=n_resamples, seed=seed, confidence=confidence)
+    if progress is not None:
+        progress(1, len(by_model) + 1)
     for entry in models:
         entry["difficulty_adjusted_brier"] = fit.models[entry["model"]]
+        row = intervals.models[entry["model"]]
+        entry["difficulty_adjusted"] = {
+            **row.adjusted.to_dict(), "brier_index": row.brier_index.to_dict(),
+            "rank_first": row.rank_first, "undefined_resamples": row.undefined_resamples,
+        }
     comparisons = []
     badge_of = {entry["model"]: entry["badge"] for entry in models}
     for a, b in combinations(sorted(by_model), 2):
@@ -202,6 +215,7 @@ def build_report(
         "sum_tolerance": SUM_TOLERANCE,
         "unresolved_entries": unresolved_entries,
         "fixed_effects": {"iterations": fit.iterations, "converged": fit.converged},
+        "question_bootstrap": {k: v for k, v in intervals.to_dict().items() if k not in ("models", "seed", "confidence", "resamples", "reference")},
         "leak_split": bool(score_tables),
         "models": models,
         "comparisons": comparisons,
