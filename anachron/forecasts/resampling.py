@@ -78,6 +78,7 @@ from anachron.forecasts.model_score import Interval
 __all__ = ["ModelResamples", "QuestionBootstrap", "brier_index", "question_bootstrap"]
 
 SCALE = 1 << 27  # fixed point of the resampled columns: 28 bits, four 7-bit limbs a column
+_BATCH_CELLS = 1 << 21  # questions x columns resampled at once: bounds the memory of a large group
 
 
 def brier_index(adjusted: float | None) -> float | None:
@@ -278,8 +279,9 @@ def question_bootstrap(
     pattern_of: dict[tuple[int, ...], int] = {}
     rows_by_group: dict[Hashable, list[tuple[int, float, tuple[tuple[int, float], ...]]]] = {}
     ungrouped = 0
+    total_questions = len(by_question)
     for question in sorted(by_question):
-        row = by_question[question]
+        row = by_question.pop(question)  # freed as it is read: the rows below replace it
         pattern = tuple(sorted(index[m] for m in row))
         p = pattern_of.setdefault(pattern, len(pattern_of))
         bbar = math.fsum(row.values()) / len(row)
@@ -304,29 +306,44 @@ def question_bootstrap(
     point_brier = [math.fsum(b) / len(b) for b in brier_lists]
 
     # The resamples: per group, the column totals of its drawn questions (fixed point), summed over the groups.
-    total_questions = len(by_question)
     group_keys = sorted(rows_by_group, key=repr)  # a fixed order of the groups: the random stream is consumed in it
     varied = any(len(rows) > 1 for rows in rows_by_group.values())
     singletons = sum(1 for key, rows in rows_by_group.items() if len(rows) == 1 and key != ("\0ungrouped",))
     rng = random.Random(seed)
-    width = len(patterns) * 2 + models
+    npat = len(patterns)
+    width = npat * 2 + models
     totals = [[0] * width for _ in range(n_resamples)] if varied else []
     fixed = [0] * width  # the groups of one question: the same in every resample
     for key in group_keys:
         rows = rows_by_group[key]
         present_p = sorted({p for p, _, _ in rows})
         present_m = sorted({m for _, _, values in rows for m, _ in values})
-        slots = [2 * p for p in present_p] + [2 * p + 1 for p in present_p] + [2 * len(patterns) + m for m in present_m]
-        columns = [[int(r[0] == p) for r in rows] for p in present_p]
-        columns += [[round(r[1] * SCALE) if r[0] == p else 0 for r in rows] for p in present_p]
-        columns += [[round(dict(r[2]).get(m, 0.0) * SCALE) for r in rows] for m in present_m]
+        brier_of = [dict(values) for _, _, values in rows]
+
+        def column(slot: int, rows=rows, brier_of=brier_of) -> list[int]:
+            if slot >= 2 * npat:
+                m = slot - 2 * npat
+                return [round(b.get(m, 0.0) * SCALE) for b in brier_of]
+            p, bbar_column = divmod(slot, 2)
+            if bbar_column:
+                return [round(bbar * SCALE) if q == p else 0 for q, bbar, _ in rows]
+            return [int(q == p) for q, _, _ in rows]
+
+        slots = [2 * p for p in present_p] + [2 * p + 1 for p in present_p] + [2 * npat + m for m in present_m]
         if len(rows) == 1 or not varied:
-            for slot, column in zip(slots, columns):
-                fixed[slot] += sum(column)
+            for slot in slots:
+                fixed[slot] += sum(column(slot))
         else:
-            for resample, drawn in zip(totals, bootstrap_column_totals(columns, n_resamples, rng)):
-                for slot, value in zip(slots, drawn):
-                    resample[slot] += value
+            # Columns are resampled a batch at a time, each batch from the same generator state: the same
+            # draws, so the same totals as one pass, with the memory of a batch (a large group, 10**6 rows).
+            state = rng.getstate()
+            per_batch = max(1, _BATCH_CELLS // len(rows))
+            for at in range(0, len(slots), per_batch):
+                batch = slots[at:at + per_batch]
+                rng.setstate(state)
+                for resample, drawn in zip(totals, bootstrap_column_totals([column(s) for s in batch], n_resamples, rng)):
+                    for slot, value in zip(batch, drawn):
+                        resample[slot] += value
         if progress is not None:
             progress(len(rows), total_questions)
 
@@ -338,7 +355,6 @@ def question_bootstrap(
     at_least_as_good = [0] * models
     both_defined = [0] * models
     ref = None if reference is None else index[reference]
-    npat = len(patterns)
     for resample in totals:
         sums = [a + b for a, b in zip(resample, fixed)]
         pattern_counts = [float(sums[2 * p]) for p in range(npat)]

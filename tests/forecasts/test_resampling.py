@@ -6,8 +6,10 @@ import itertools
 import json
 import random
 import unittest
+from unittest import mock
 
 from anachron.core.errors import AnachronError
+from anachron.forecasts import resampling
 from anachron.forecasts.difficulty import difficulty_adjusted
 from anachron.forecasts.resampling import brier_index, question_bootstrap
 
@@ -133,6 +135,19 @@ class DeterminismTest(unittest.TestCase):
         other = json.dumps(question_bootstrap(obs, groups=groups, reference="a", n_resamples=300, seed=10).to_dict())
         self.assertEqual(one, two)
         self.assertNotEqual(one, other)
+
+
+class BatchTest(unittest.TestCase):
+    def test_columns_resampled_in_batches_give_the_same_figures(self):
+        # A large group's columns are resampled a batch at a time (bounded memory) from the same
+        # generator state: the same draws, so the same bytes as one pass.
+        rng = random.Random(4)
+        obs = [(f"q{q}", m, rng.random()) for q in range(60) for m in "abcd" if rng.random() < 0.8]
+        groups = {f"q{q}": q % 3 for q in range(60)}
+        one_pass = json.dumps(question_bootstrap(obs, groups=groups, reference="b", n_resamples=200).to_dict())
+        with mock.patch.object(resampling, "_BATCH_CELLS", 25):
+            batched = json.dumps(question_bootstrap(obs, groups=groups, reference="b", n_resamples=200).to_dict())
+        self.assertEqual(one_pass, batched)
 
 
 class EdgeTest(unittest.TestCase):
