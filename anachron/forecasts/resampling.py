@@ -27,6 +27,14 @@ Per model, over the resamples in which it answered a drawn question:
 The percentile is :func:`anachron.core.stats.bootstrap.percentile` (numpy's
 default), at ``(1 -+ confidence) / 2``.
 
+**Parts** (ForecastBench's question types): with *parts* mapping every
+question to a part, each part is fitted on its own on every resample (the
+result's ``parts``: one leaderboard per part), and a model's overall figure
+is the mean over the parts of its part figures, ForecastBench's "mean of the
+type means", on the same resamples; a model missing from a part has no
+overall figure (``None``).  Groups should not straddle parts (ForecastBench's
+``(due date, source)`` never does: the source gives the type).
+
 **The refit.**  Eliminating the question effects leaves an M x M system in
 the model effects (M models), whose coefficients are sums over the drawn
 questions of quantities fixed per question: the count of the questions of
@@ -68,7 +76,7 @@ from __future__ import annotations
 
 import math
 import random
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any, Callable, Hashable, Iterable, Mapping, Sequence
 
 from anachron.core.errors import AnachronError
@@ -132,7 +140,7 @@ class QuestionBootstrap:
     confidence: float
     reference: str | None
     degenerate: str | None = None  # why there is no interval, when there is none
-    extra: Mapping[str, Any] = field(default_factory=dict)
+    parts: Mapping[str, Mapping[str, ModelResamples]] | None = None  # with parts: each part's own figures
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -147,6 +155,9 @@ class QuestionBootstrap:
             "reference": self.reference,
             "degenerate": self.degenerate,
             "models": [m.to_dict() for m in self.models.values()],
+            "parts": None if self.parts is None else {
+                name: [m.to_dict() for m in rows.values()] for name, rows in self.parts.items()
+            },
         }
 
 
@@ -237,10 +248,75 @@ def _interval(point: float | None, draws: list[float], confidence: float, n: int
     return Interval(point, percentile(draws, alpha), percentile(draws, 1 - alpha), n)
 
 
+class _Tally:
+    """The figures of one leaderboard (a part, or the overall one) over the resamples."""
+
+    def __init__(self, models: int, reference: int | None) -> None:
+        self.adjusted: list[list[float]] = [[] for _ in range(models)]
+        self.index: list[list[float]] = [[] for _ in range(models)]
+        self.brier: list[list[float]] = [[] for _ in range(models)]
+        self.undefined = [0] * models
+        self.first = [0.0] * models
+        self.as_good = [0] * models
+        self.paired = [0] * models
+        self.reference = reference
+
+    def add(self, adjusted: Sequence[float | None], brier: Sequence[float | None]) -> None:
+        best = None
+        for m, value in enumerate(adjusted):
+            if value is None:
+                self.undefined[m] += 1
+                continue
+            self.adjusted[m].append(value)
+            self.brier[m].append(brier[m])  # type: ignore[arg-type]
+            index = brier_index(value)
+            if index is not None:
+                self.index[m].append(index)
+            if best is None or value < best:
+                best = value
+        if best is not None:
+            winners = [m for m, value in enumerate(adjusted) if value == best]
+            for m in winners:
+                self.first[m] += 1 / len(winners)
+        ref = self.reference
+        if ref is not None and adjusted[ref] is not None:
+            for m, value in enumerate(adjusted):
+                if value is not None:
+                    self.paired[m] += 1
+                    self.as_good[m] += value <= adjusted[ref]  # type: ignore[operator]
+
+    def rows(self, names: Sequence[str], adjusted: Sequence[float | None], brier: Sequence[float | None],
+             questions: Sequence[int], confidence: float, varied: bool, n_resamples: int) -> dict[str, ModelResamples]:
+        out = {}
+        for m, name in enumerate(names):
+            n = questions[m]
+            out[name] = ModelResamples(
+                model=name,
+                questions=n,
+                brier=_interval(brier[m], self.brier[m], confidence, n, varied),
+                adjusted=_interval(adjusted[m], self.adjusted[m], confidence, n, varied),
+                brier_index=_interval(brier_index(adjusted[m]), self.index[m], confidence, n, varied),
+                p_value=self.as_good[m] / self.paired[m] if self.reference is not None and varied and self.paired[m] else None,
+                rank_first=self.first[m] / n_resamples if varied else None,
+                undefined_resamples=self.undefined[m] if varied else 0,
+            )
+        return out
+
+
+def _mean_of_parts(figures: Sequence[Sequence[float | None]], models: int) -> list[float | None]:
+    """Per model, the mean of its figure over the parts: None unless it has one in every part."""
+    out: list[float | None] = []
+    for m in range(models):
+        values = [part[m] for part in figures]
+        out.append(None if any(v is None for v in values) else math.fsum(values) / len(values))  # type: ignore[arg-type]
+    return out
+
+
 def question_bootstrap(
     observations: Iterable[tuple[str, str, float]],
     *,
     groups: Mapping[str, Hashable | None] | None = None,
+    parts: Mapping[str, str] | None = None,
     reference: str | None = None,
     n_resamples: int = 2000,
     seed: int = 0,
@@ -251,9 +327,14 @@ def question_bootstrap(
 
     *groups* maps a question to its group (any hashable: ForecastBench's
     ``(due date, source)``); a question absent from it, or mapped to
-    ``None``, is resampled among the ungrouped questions.  *progress*, if
-    given, is told ``(questions, all questions)`` as each group's resamples
-    are drawn.  Same panel, groups and *seed*: the same figures, to the bit.
+    ``None``, is resampled among the ungrouped questions.  *parts*, if
+    given, maps every question to a part (ForecastBench's question type,
+    ``dataset`` or ``market``): each part is fitted on its own on every
+    resample (``parts`` of the result), and the overall figure (``models``)
+    is the mean over the parts of a model's part figures, ``None`` for a
+    model missing from a part.  *progress*, if given, is told
+    ``(questions, all questions)`` as each group's resamples are drawn.
+    Same panel, groups and *seed*: the same figures, to the bit.
     """
     if isinstance(n_resamples, bool) or not isinstance(n_resamples, int) or n_resamples < 1:
         raise AnachronError(f"question bootstrap: resamples must be a whole number of at least 1, got {n_resamples!r}")
@@ -272,18 +353,25 @@ def question_bootstrap(
     names = sorted({m for row in by_question.values() for m in row})
     if reference is not None and reference not in names:
         raise AnachronError(f"question bootstrap: reference {reference!r} is not a model of the panel (models: {', '.join(names)})")
+    part_names = [""]
+    if parts is not None:
+        missing = sorted(q for q in by_question if not isinstance(parts.get(q), str))
+        if missing:
+            raise AnachronError(f"question bootstrap: question {missing[0]!r} has no part (a string) in parts")
+        part_names = sorted({parts[q] for q in by_question})
+    part_index = {name: j for j, name in enumerate(part_names)}
     index = {m: i for i, m in enumerate(names)}
     models = len(names)
 
-    # Per question: its pattern (the models that answered it), its mean Brier, its Briers.
-    pattern_of: dict[tuple[int, ...], int] = {}
+    # Per question: its pattern (its part and the models that answered it), its mean Brier, its Briers.
+    pattern_of: dict[tuple[int, tuple[int, ...]], int] = {}
     rows_by_group: dict[Hashable, list[tuple[int, float, tuple[tuple[int, float], ...]]]] = {}
     ungrouped = 0
     total_questions = len(by_question)
     for question in sorted(by_question):
         row = by_question.pop(question)  # freed as it is read: the rows below replace it
-        pattern = tuple(sorted(index[m] for m in row))
-        p = pattern_of.setdefault(pattern, len(pattern_of))
+        part = 0 if parts is None else part_index[parts[question]]
+        p = pattern_of.setdefault((part, tuple(sorted(index[m] for m in row))), len(pattern_of))
         bbar = math.fsum(row.values()) / len(row)
         key = None if groups is None else groups.get(question)
         if key is None:
@@ -291,45 +379,63 @@ def question_bootstrap(
             key = ("\0ungrouped",)  # one pool; a tuple no caller's group key equals by chance
         rows_by_group.setdefault(key, []).append((p, bbar, tuple((index[m], v) for m, v in sorted(row.items()))))
     patterns = sorted(pattern_of, key=pattern_of.__getitem__)
+    npat = len(patterns)
+    by_part = [[p for p, (part, _) in enumerate(patterns) if part == j] for j in range(len(part_names))]
+
+    def brier_slot(p: int, m: int) -> int:
+        return 2 * npat + patterns[p][0] * models + m
+
+    def fit(counts: Sequence[float], bbar_sums: Sequence[float], brier_sums: Sequence[float]):
+        """Per part, each model's adjusted Brier, mean Brier and questions, from one resample's sums."""
+        out = []
+        for j, pats in enumerate(by_part):
+            adjusted = _refit([patterns[p][1] for p in pats], [counts[p] for p in pats], [bbar_sums[p] for p in pats],
+                              brier_sums[j * models:(j + 1) * models], models)
+            answered = [0.0] * models
+            for p in pats:
+                for m in patterns[p][1]:
+                    answered[m] += counts[p]
+            brier = [brier_sums[j * models + m] / answered[m] if answered[m] else None for m in range(models)]
+            out.append((adjusted, brier, [int(a) for a in answered]))
+        return out
 
     # The point: the fit on the data, in floating point.
-    counts = [0.0] * len(patterns)
-    bbar_sums: list[list[float]] = [[] for _ in patterns]
-    brier_lists: list[list[float]] = [[] for _ in names]
+    counts = [0.0] * npat
+    bbar_lists: list[list[float]] = [[] for _ in patterns]
+    brier_lists: list[list[float]] = [[] for _ in range(len(part_names) * models)]
     for rows in rows_by_group.values():
         for p, bbar, values in rows:
             counts[p] += 1
-            bbar_sums[p].append(bbar)
+            bbar_lists[p].append(bbar)
             for m, v in values:
-                brier_lists[m].append(v)
-    point_adjusted = _refit(patterns, counts, [math.fsum(s) for s in bbar_sums], [math.fsum(b) for b in brier_lists], models)
-    point_brier = [math.fsum(b) / len(b) for b in brier_lists]
+                brier_lists[brier_slot(p, m) - 2 * npat].append(v)
+    point = fit(counts, [math.fsum(s) for s in bbar_lists], [math.fsum(b) for b in brier_lists])
+    del bbar_lists, brier_lists
 
     # The resamples: per group, the column totals of its drawn questions (fixed point), summed over the groups.
     group_keys = sorted(rows_by_group, key=repr)  # a fixed order of the groups: the random stream is consumed in it
     varied = any(len(rows) > 1 for rows in rows_by_group.values())
     singletons = sum(1 for key, rows in rows_by_group.items() if len(rows) == 1 and key != ("\0ungrouped",))
     rng = random.Random(seed)
-    npat = len(patterns)
-    width = npat * 2 + models
+    width = npat * 2 + len(part_names) * models
     totals = [[0] * width for _ in range(n_resamples)] if varied else []
     fixed = [0] * width  # the groups of one question: the same in every resample
     for key in group_keys:
         rows = rows_by_group[key]
         present_p = sorted({p for p, _, _ in rows})
-        present_m = sorted({m for _, _, values in rows for m, _ in values})
-        brier_of = [dict(values) for _, _, values in rows]
+        brier_of = [(p, dict(values)) for p, _, values in rows]
+        brier_slots = sorted({brier_slot(p, m) for p, _, values in rows for m, _ in values})
 
         def column(slot: int, rows=rows, brier_of=brier_of) -> list[int]:
             if slot >= 2 * npat:
-                m = slot - 2 * npat
-                return [round(b.get(m, 0.0) * SCALE) for b in brier_of]
+                part, m = divmod(slot - 2 * npat, models)
+                return [round(b.get(m, 0.0) * SCALE) if patterns[p][0] == part else 0 for p, b in brier_of]
             p, bbar_column = divmod(slot, 2)
             if bbar_column:
                 return [round(bbar * SCALE) if q == p else 0 for q, bbar, _ in rows]
             return [int(q == p) for q, _, _ in rows]
 
-        slots = [2 * p for p in present_p] + [2 * p + 1 for p in present_p] + [2 * npat + m for m in present_m]
+        slots = [2 * p for p in present_p] + [2 * p + 1 for p in present_p] + brier_slots
         if len(rows) == 1 or not varied:
             for slot in slots:
                 fixed[slot] += sum(column(slot))
@@ -347,61 +453,29 @@ def question_bootstrap(
         if progress is not None:
             progress(len(rows), total_questions)
 
-    adjusted_draws: list[list[float]] = [[] for _ in names]
-    index_draws: list[list[float]] = [[] for _ in names]
-    brier_draws: list[list[float]] = [[] for _ in names]
-    undefined = [0] * models
-    first = [0.0] * models
-    at_least_as_good = [0] * models
-    both_defined = [0] * models
     ref = None if reference is None else index[reference]
+    part_tallies = [_Tally(models, ref) for _ in part_names]
+    overall = _Tally(models, ref)
     for resample in totals:
         sums = [a + b for a, b in zip(resample, fixed)]
-        pattern_counts = [float(sums[2 * p]) for p in range(npat)]
-        fitted = _refit(patterns, pattern_counts, [sums[2 * p + 1] / SCALE for p in range(npat)],
-                        [sums[2 * npat + m] / SCALE for m in range(models)], models)
-        answered = [0] * models
-        for pattern, count in zip(patterns, pattern_counts):
-            for m in pattern:
-                answered[m] += int(count)
-        best = None
-        for m, value in enumerate(fitted):
-            if value is None:
-                undefined[m] += 1
-                continue
-            adjusted_draws[m].append(value)
-            brier_draws[m].append(sums[2 * npat + m] / SCALE / answered[m])
-            bi = brier_index(value)
-            if bi is not None:
-                index_draws[m].append(bi)
-            if best is None or value < best:
-                best = value
-        if best is not None:
-            winners = [m for m, value in enumerate(fitted) if value == best]
-            for m in winners:
-                first[m] += 1 / len(winners)
-        if ref is not None and fitted[ref] is not None:
-            for m, value in enumerate(fitted):
-                if value is not None:
-                    both_defined[m] += 1
-                    at_least_as_good[m] += value <= fitted[ref]
+        fitted = fit([float(sums[2 * p]) for p in range(npat)], [sums[2 * p + 1] / SCALE for p in range(npat)],
+                     [v / SCALE for v in sums[2 * npat:]])
+        for tally, (adjusted, brier, _) in zip(part_tallies, fitted):
+            tally.add(adjusted, brier)
+        if parts is not None:
+            overall.add(_mean_of_parts([f[0] for f in fitted], models), _mean_of_parts([f[1] for f in fitted], models))
 
     degenerate = None if varied else "no group holds two questions: every resample is the data"
-    out: dict[str, ModelResamples] = {}
-    for m, name in enumerate(names):
-        answered_n = len(brier_lists[m])
-        out[name] = ModelResamples(
-            model=name,
-            questions=answered_n,
-            brier=_interval(point_brier[m], brier_draws[m], confidence, answered_n, varied),
-            adjusted=_interval(point_adjusted[m], adjusted_draws[m], confidence, answered_n, varied),
-            brier_index=_interval(brier_index(point_adjusted[m]), index_draws[m], confidence, answered_n, varied),
-            p_value=(at_least_as_good[m] / both_defined[m] if ref is not None and varied and both_defined[m] else None),
-            rank_first=first[m] / n_resamples if varied else None,
-            undefined_resamples=undefined[m],
-        )
+    part_rows = {name: tally.rows(names, point[j][0], point[j][1], point[j][2], confidence, varied, n_resamples)
+                 for j, (name, tally) in enumerate(zip(part_names, part_tallies))}
+    if parts is None:
+        rows_out = part_rows[""]
+    else:
+        answered_all = [sum(point[j][2][m] for j in range(len(part_names))) for m in range(models)]
+        rows_out = overall.rows(names, _mean_of_parts([f[0] for f in point], models), _mean_of_parts([f[1] for f in point], models),
+                                answered_all, confidence, varied, n_resamples)
     return QuestionBootstrap(
-        models=out,
+        models=rows_out,
         questions=total_questions,
         groups=sum(1 for key in rows_by_group if key != ("\0ungrouped",)),
         ungrouped=ungrouped,
@@ -411,4 +485,5 @@ def question_bootstrap(
         confidence=confidence,
         reference=reference,
         degenerate=degenerate,
+        parts=None if parts is None else part_rows,
     )

@@ -137,6 +137,34 @@ class DeterminismTest(unittest.TestCase):
         self.assertNotEqual(one, other)
 
 
+class PartsTest(unittest.TestCase):
+    def test_overall_is_the_mean_of_the_part_figures(self):
+        # ForecastBench's overall score: the mean of the type means, not the pooled mean.  a is 0.1 on the
+        # 2 dataset questions and 0.3 on the 6 market ones: overall 0.2 (pooled: 0.25), in every resample.
+        obs = [(f"d{i}", "a", 0.1) for i in range(2)] + [(f"m{i}", "a", 0.3) for i in range(6)]
+        obs += [(f"d{i}", "b", 0.2 + 0.1 * i) for i in range(2)] + [(f"m{i}", "b", 0.05 * i) for i in range(6)]
+        obs += [(f"m{i}", "c", 0.5) for i in range(6)]  # market questions only
+        parts = {f"d{i}": "dataset" for i in range(2)} | {f"m{i}": "market" for i in range(6)}
+        result = question_bootstrap(obs, parts=parts, groups=parts, reference="a", n_resamples=300)
+        a = result.models["a"]
+        self.assertAlmostEqual(a.adjusted.value, 0.2, places=12)
+        self.assertAlmostEqual(a.brier.value, 0.2, places=12)
+        self.assertAlmostEqual(a.adjusted.ci_low, 0.2, places=7)
+        self.assertAlmostEqual(a.adjusted.ci_high, 0.2, places=7)
+        self.assertEqual(a.questions, 8)
+        self.assertAlmostEqual(result.parts["market"]["a"].brier.value, 0.3, places=12)
+        self.assertAlmostEqual(result.parts["dataset"]["b"].brier.value, 0.25, places=12)
+        # c answered no dataset question: no overall figure (cannot tell), but its market row stands
+        self.assertIsNone(result.models["c"].adjusted.value)
+        self.assertEqual(result.models["c"].undefined_resamples, 300)
+        self.assertIsNotNone(result.parts["market"]["c"].adjusted.value)
+        self.assertEqual(sorted(result.to_dict()["parts"]), ["dataset", "market"])
+
+    def test_question_without_a_part_is_an_error(self):
+        with self.assertRaises(AnachronError):
+            question_bootstrap([("q1", "a", 0.1), ("q2", "a", 0.2)], parts={"q1": "dataset"}, n_resamples=10)
+
+
 class BatchTest(unittest.TestCase):
     def test_columns_resampled_in_batches_give_the_same_figures(self):
         # A large group's columns are resampled a batch at a time (bounded memory) from the same
