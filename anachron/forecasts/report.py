@@ -67,13 +67,17 @@ def _ids(ids: Sequence[str]) -> list[str]:
     return sorted(ids)
 
 
+def _steps(models: int) -> int:
+    """The steps of a report: each model's scores, the question bootstrap, each pair's comparison."""
+    return models + 1 + models * (models - 1) // 2
+
+
 def _counted(models: list[str], progress: Callable[[int, int], None] | None) -> Iterator[str]:
-    """*models*, each reported to *progress* once the loop over it is done (when the next is asked for); the
-    question bootstrap that follows is one step more."""
+    """*models*, each reported to *progress* once the loop over it is done (when the next is asked for)."""
     for model in models:
         yield model
         if progress is not None:
-            progress(1, len(models) + 1)
+            progress(1, _steps(len(models)))
 
 
 def build_report(
@@ -90,9 +94,9 @@ def build_report(
 ) -> dict[str, Any]:
     """The report as JSON-ready data (docs/outcomes.md, "JSON").
 
-    *progress*, if given, is told ``(1, models in all + 1)`` as each model's
-    scores (with their bootstrap) are done, and once more when the question
-    bootstrap of the difficulty-adjusted Brier is.
+    *progress*, if given, is told ``(1, steps in all)`` as each step is
+    done: each model's scores (with their bootstrap), the question bootstrap
+    of the difficulty-adjusted Brier, each pair's paired comparison.
 
     *scores* maps a model name (``None``: every model) to its run's
     ``anachron score --format json`` output.  A forecast without a
@@ -182,7 +186,7 @@ def build_report(
     # resolutions read here carry no source, so every question is its own unit) and the fit redone on each.
     intervals = question_bootstrap(observations, n_resamples=n_resamples, seed=seed, confidence=confidence)
     if progress is not None:
-        progress(1, len(by_model) + 1)
+        progress(1, _steps(len(by_model)))
     for entry in models:
         entry["difficulty_adjusted_brier"] = fit.models[entry["model"]]
         row = intervals.models[entry["model"]]
@@ -196,6 +200,8 @@ def build_report(
         common = sorted(per_sample_brier[a].keys() & per_sample_brier[b].keys())
         if not common:
             comparisons.append({"a": a, "b": b, "badges": [badge_of[a], badge_of[b]], "n": 0, "note": "no sample in common"})
+            if progress is not None:
+                progress(1, _steps(len(by_model)))
             continue
         # A Brier score is a rate in [0, 1]: compare_modes checks it by the rule of its rate metric (tclr), and
         # the report is labelled brier (the metrics of `anachron compare` are the score output's fields).
@@ -204,6 +210,8 @@ def build_report(
             confidence=confidence, n_resamples=n_resamples, seed=seed, metric="tclr",
         )
         comparisons.append({"a": a, "b": b, "badges": [badge_of[a], badge_of[b]], **replace(report, metric="brier").to_dict()})
+        if progress is not None:
+            progress(1, _steps(len(by_model)))
     return {
         "format": "anachron-outcomes/1",
         "baseline": label,
