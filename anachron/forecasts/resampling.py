@@ -86,7 +86,7 @@ from anachron.forecasts.model_score import Interval
 __all__ = ["ModelResamples", "QuestionBootstrap", "brier_index", "question_bootstrap"]
 
 SCALE = 1 << 27  # fixed point of the resampled columns: 28 bits, four 7-bit limbs a column
-_BATCH_CELLS = 1 << 21  # questions x columns resampled at once: bounds the memory of a large group
+_BATCH_CELLS = 1 << 19  # questions x columns resampled at once: bounds the memory of a large group
 
 
 def brier_index(adjusted: float | None) -> float | None:
@@ -365,22 +365,26 @@ def question_bootstrap(
 
     # Per question: its pattern (its part and the models that answered it), its mean Brier, its Briers.
     pattern_of: dict[tuple[int, tuple[int, ...]], int] = {}
-    rows_by_group: dict[Hashable, list[tuple[int, float, tuple[tuple[int, float], ...]]]] = {}
+    # A row per question, (pattern, mean Brier, its Briers in the pattern's order of models): compact, since a
+    # panel of 10**6 forecasts has 10**5 of them.
+    rows_by_group: dict[Hashable, list[tuple[int, float, tuple[float, ...]]]] = {}
     ungrouped = 0
     total_questions = len(by_question)
     for question in sorted(by_question):
         row = by_question.pop(question)  # freed as it is read: the rows below replace it
         part = 0 if parts is None else part_index[parts[question]]
-        p = pattern_of.setdefault((part, tuple(sorted(index[m] for m in row))), len(pattern_of))
+        ordered = sorted(row.items(), key=lambda item: index[item[0]])
+        p = pattern_of.setdefault((part, tuple(index[m] for m, _ in ordered)), len(pattern_of))
         bbar = math.fsum(row.values()) / len(row)
         key = None if groups is None else groups.get(question)
         if key is None:
             ungrouped += 1
             key = ("\0ungrouped",)  # one pool; a tuple no caller's group key equals by chance
-        rows_by_group.setdefault(key, []).append((p, bbar, tuple((index[m], v) for m, v in sorted(row.items()))))
+        rows_by_group.setdefault(key, []).append((p, bbar, tuple(v for _, v in ordered)))
     patterns = sorted(pattern_of, key=pattern_of.__getitem__)
     npat = len(patterns)
     by_part = [[p for p, (part, _) in enumerate(patterns) if part == j] for j in range(len(part_names))]
+    position = [{m: i for i, m in enumerate(pattern)} for _, pattern in patterns]  # a model's place in a row
 
     def brier_slot(p: int, m: int) -> int:
         return 2 * npat + patterns[p][0] * models + m
@@ -407,7 +411,7 @@ def question_bootstrap(
         for p, bbar, values in rows:
             counts[p] += 1
             bbar_lists[p].append(bbar)
-            for m, v in values:
+            for m, v in zip(patterns[p][1], values):
                 brier_lists[brier_slot(p, m) - 2 * npat].append(v)
     point = fit(counts, [math.fsum(s) for s in bbar_lists], [math.fsum(b) for b in brier_lists])
     del bbar_lists, brier_lists
@@ -423,13 +427,13 @@ def question_bootstrap(
     for key in group_keys:
         rows = rows_by_group[key]
         present_p = sorted({p for p, _, _ in rows})
-        brier_of = [(p, dict(values)) for p, _, values in rows]
-        brier_slots = sorted({brier_slot(p, m) for p, _, values in rows for m, _ in values})
+        brier_slots = sorted({brier_slot(p, m) for p in present_p for m in patterns[p][1]})
 
-        def column(slot: int, rows=rows, brier_of=brier_of) -> list[int]:
+        def column(slot: int, rows=rows) -> list[int]:
             if slot >= 2 * npat:
                 part, m = divmod(slot - 2 * npat, models)
-                return [round(b.get(m, 0.0) * SCALE) if patterns[p][0] == part else 0 for p, b in brier_of]
+                at = [position[p].get(m) if patterns[p][0] == part else None for p in range(npat)]
+                return [0 if at[p] is None else round(values[at[p]] * SCALE) for p, _, values in rows]
             p, bbar_column = divmod(slot, 2)
             if bbar_column:
                 return [round(bbar * SCALE) if q == p else 0 for q, bbar, _ in rows]
