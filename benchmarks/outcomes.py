@@ -9,7 +9,8 @@ process or of the child):
 
 - ``function``: :func:`anachron.forecasts.report.build_report` in this
   process, from the files (reading, every model's scores and their CIs, the
-  question bootstrap of the adjusted Brier, the paired comparisons);
+  question bootstrap of the adjusted Brier, the paired comparisons), with
+  the CPU time of each of these parts;
 - ``command``: ``python -m anachron outcomes ... --format json --out FILE
   --quiet`` in a child (interpreter start included), with its peak RSS;
 - ``numpy``: the same files read with ``json.loads`` into arrays, each
@@ -66,10 +67,35 @@ def write_inputs(directory: Path, questions: int, models: int, seed: int = 2024)
     return files, resolutions, count
 
 
+PARTS = ("score_model", "question_bootstrap", "compare_modes")  # the report's steps whose CPU time is split out
+
+
 def time_function(files, resolutions, resamples):
-    start = time.process_time()
-    report = build_report(files, resolutions, n_resamples=resamples, seed=0)
-    return time.process_time() - start, {m["model"]: (m["brier"]["ci_low"], m["brier"]["ci_high"]) for m in report["models"]}
+    """CPU time of build_report, and of its parts (each model's scores, the question bootstrap, the pairs)."""
+    from anachron.forecasts import report as module
+
+    spent = dict.fromkeys(PARTS, 0.0)
+    originals = {name: getattr(module, name) for name in PARTS}
+
+    def timed(name):
+        def call(*args, **kwargs):
+            start = time.process_time()
+            try:
+                return originals[name](*args, **kwargs)
+            finally:
+                spent[name] += time.process_time() - start
+        return call
+
+    for name in PARTS:
+        setattr(module, name, timed(name))
+    try:
+        start = time.process_time()
+        build_report(files, resolutions, n_resamples=resamples, seed=0)
+        total = time.process_time() - start
+    finally:
+        for name, original in originals.items():
+            setattr(module, name, original)
+    return total, spent
 
 
 def time_command(files, resolutions, resamples, out):
@@ -138,7 +164,7 @@ def main() -> None:
             line = [f"round {round_}:"]
             for peer in peers:
                 if peer == "function":
-                    seconds, _ = time_function(files, resolutions, args.resamples)
+                    seconds, spent = time_function(files, resolutions, args.resamples)
                 elif peer == "command":
                     seconds, rss = time_command(files, resolutions, args.resamples, Path(tmp) / "out.json")
                     line.append(f"(peak RSS {rss:,.0f} MB)")
@@ -151,6 +177,9 @@ def main() -> None:
                     if peer in times:
                         line.append(f"{peer}/numpy {times[peer][-1] / times['numpy'][-1]:.2f}")
             print("  ".join(line), f"load {os.getloadavg()[0]:.1f}", flush=True)
+            if "function" in times:
+                print("  function's parts: " + ", ".join(f"{name} {spent[name]:.2f} s" for name in PARTS)
+                      + f", the rest {times['function'][-1] - sum(spent.values()):.2f} s", flush=True)
         for peer, values in times.items():
             print(f"{peer}: best {min(values):.2f} s, median {sorted(values)[len(values) // 2]:.2f} s")
         if "numpy" in times:
