@@ -86,7 +86,7 @@ from anachron.forecasts.model_score import Interval
 __all__ = ["ModelResamples", "QuestionBootstrap", "brier_index", "question_bootstrap"]
 
 SCALE = 1 << 27  # fixed point of the resampled columns: 28 bits, four 7-bit limbs a column
-_BATCH_CELLS = 1 << 19  # questions x columns resampled at once: bounds the memory of a large group
+_BATCH_CELLS = 1 << 20  # questions x columns resampled at once: bounds the memory of a large group
 
 
 def brier_index(adjusted: float | None) -> float | None:
