@@ -10,11 +10,14 @@ skip, unless extras are required (CI), where they fail.
 
 import html as html_module
 import json
+import os
 import re
+import select
 import shutil
 import struct
 import subprocess
 import tempfile
+import time
 import unittest
 import zlib
 from html.parser import HTMLParser
@@ -138,18 +141,21 @@ PROBE = """<script>
   function box(el) { var b = el.getBoundingClientRect(); return [b.left, b.top, b.right, b.bottom]; }
   var out = {figures: [], sorted: null};
   Array.prototype.forEach.call(document.querySelectorAll("svg.plot"), function (svg) {
+    var ticks = Array.prototype.map.call(svg.querySelectorAll("text.tick"), function (t) {
+      return [t.textContent, parseFloat(t.getAttribute("x")), parseFloat(t.getAttribute("y")), t.getAttribute("text-anchor")];
+    });
     var texts = Array.prototype.map.call(svg.querySelectorAll("text"), function (t) {
       return {cls: t.getAttribute("class"), text: t.textContent, box: box(t), size: parseFloat(getComputedStyle(t).fontSize)};
     });
     var marks = Array.prototype.map.call(
       svg.querySelectorAll("path.bar, path.seg, path.ci, path.point, circle.point, path.rug, path.link"), function (p) {
-        var b = p.getBBox();
-        return [p.getAttribute("class"), b.width, b.height];
+        var b = p.getBBox(), t = p.querySelector("title");
+        return [p.getAttribute("class"), b.width, b.height, b.x, b.y, t ? t.textContent : ""];
       });
     var fig = svg.closest("figure");
     out.figures.push({
       name: svg.getAttribute("data-figure"), box: box(svg), scale: svg.getBoundingClientRect().width / svg.width.baseVal.value,
-      texts: texts, marks: marks, axes: svg.querySelectorAll("path.axis").length,
+      texts: texts, marks: marks, ticks: ticks, axes: svg.querySelectorAll("path.axis").length,
       legend: svg.querySelectorAll(".legend-entry").length, notes: svg.querySelectorAll("text.note").length,
       caption: fig ? fig.querySelector("figcaption").textContent : ""
     });
@@ -229,6 +235,70 @@ class BrowserCase(unittest.TestCase):
         self.assertEqual(done.returncode, 0, done.stderr[-2000:])
         return done.stdout
 
+    def evaluate(self, page, expression, window="1200,1100", timeout=120):
+        """The value of *expression* (a promise, awaited) in *page* loaded in a headless Chromium at real time.
+
+        ``--dump-dom`` needs a virtual-time budget to let timers and animation frames run, and under it the
+        page's clock stops while a script runs, so nothing can be timed: here the DevTools protocol is spoken
+        over ``--remote-debugging-pipe`` (the browser reads JSON messages ended by NUL on fd 3 and writes on
+        fd 4), the page loads in real time and the expression's promise is awaited.
+        """
+        to_browser, from_us = os.pipe()
+        to_us, from_browser = os.pipe()
+        # Moved out of the way of 3 and 4 first, so the child's two dup2 calls cannot overwrite each other.
+        high = [os.dup2(fd, 100 + i) for i, fd in enumerate((to_browser, from_browser))]
+
+        def child():
+            os.dup2(high[0], 3)
+            os.dup2(high[1], 4)
+
+        profile = tempfile.mkdtemp(dir=self.dir)
+        proc = subprocess.Popen([self.browser, *CHROMIUM_FLAGS, "--remote-debugging-pipe", f"--user-data-dir={profile}",
+                                 f"--window-size={window}", "about:blank"], preexec_fn=child, close_fds=False,
+                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        for fd in (to_browser, from_browser, *high):
+            os.close(fd)
+        deadline = time.monotonic() + timeout
+        pending, sent = b"", [0]
+
+        def call(method, params=None, session=None):
+            sent[0] += 1
+            message = {"id": sent[0], "method": method, "params": params or {}, **({"sessionId": session} if session else {})}
+            os.write(from_us, json.dumps(message).encode("utf-8") + b"\0")
+            nonlocal pending
+            while True:
+                while b"\0" in pending:
+                    raw, pending = pending.split(b"\0", 1)
+                    reply = json.loads(raw)
+                    if reply.get("id") == sent[0]:
+                        self.assertNotIn("error", reply, reply)
+                        return reply["result"]
+                ready, _, _ = select.select([to_us], [], [], max(0.0, deadline - time.monotonic()))
+                self.assertTrue(ready, f"Chromium did not answer {method} within {timeout} s")
+                chunk = os.read(to_us, 1 << 16)
+                self.assertTrue(chunk, "Chromium closed its pipe")
+                pending += chunk
+
+        try:
+            target = call("Target.createTarget", {"url": "about:blank"})["targetId"]
+            session = call("Target.attachToTarget", {"targetId": target, "flatten": True})["sessionId"]
+            call("Page.navigate", {"url": page.as_uri()}, session)
+            while call("Runtime.evaluate", {"expression": "document.readyState", "returnByValue": True},
+                       session)["result"]["value"] != "complete":
+                time.sleep(0.05)
+            result = call("Runtime.evaluate", {"expression": expression, "awaitPromise": True, "returnByValue": True}, session)
+            self.assertNotIn("exceptionDetails", result, result)
+            return result["result"]["value"]
+        finally:
+            try:
+                os.write(from_us, json.dumps({"id": 0, "method": "Browser.close"}).encode("utf-8") + b"\0")
+                proc.wait(timeout=30)
+            except (OSError, subprocess.TimeoutExpired):
+                proc.kill()
+                proc.wait()
+            os.close(from_us)
+            os.close(to_us)
+
     def probe(self, page, window="1200,1100"):
         """What Chromium drew of *page* (the probe allowed by its hash beside the page's own script)."""
         text = page.read_text(encoding="utf-8")
@@ -268,6 +338,85 @@ class BrowserCase(unittest.TestCase):
                 for i, a in enumerate(texts):
                     for b in texts[i + 1:]:
                         self.assertFalse(overlap(a["box"], b["box"]), ("text on text", a["text"], a["box"], b["text"], b["box"]))
+
+    def check_proportions(self, figures):
+        """What a reviewer checks of the report's counts, as Chromium drew them: each mark in proportion to the samples
+        or items it stands for, no horizon bar wider than its bin, and one scale for every breakdown of the page."""
+        breakdowns = []
+        for fig in figures:
+            name = fig["name"]
+            with self.subTest(figure=name):
+                if name == "comparison-samples" or name.endswith("-tclr"):
+                    self._check_rows(fig)
+                elif name.endswith("-horizon"):
+                    self._check_horizon(fig)
+                elif "-by-" in name:
+                    breakdowns.append(fig)
+        if breakdowns:
+            self._check_breakdowns(breakdowns)
+
+    def _check_rows(self, fig):
+        """A per-sample chart: a mark titled ``k samples: ...`` is k times as tall as one sample's row; unlabelled,
+        the count of every mark adds up to the n its scale ends at."""
+        kinds = ("point s0",) if fig["name"] == "comparison-samples" else ("bar s", "bar zero", "bar band")
+        marks = {}
+        for m in fig["marks"]:  # one mark per group: a group with no bar but its band is drawn by the band
+            if m[0].startswith(kinds) and not m[0].endswith(" key"):  # a legend's swatch stands for no sample
+                marks.setdefault(m[5].removesuffix(" (band)"), m)
+        marks = list(marks.values())
+        if not marks:
+            return  # a run with no leak: the sentence, no rows
+        counts = [int(m[5].split()[0]) if re.match(r"\d+ samples?: ", m[5]) else 1 for m in marks]
+        rows = [t for t in fig["ticks"] if t[3] == "end" and t[0].isdigit()]
+        if rows:  # unlabelled: a scale from 0 to n counts the rows
+            n = int(rows[-1][0])
+            self.assertEqual(sum(counts), n)
+            per = (rows[-1][2] - rows[0][2]) / n
+        else:
+            per = None
+        heights = [m[2] / k for m, k in zip(marks, counts)]
+        if fig["name"] == "comparison-samples" and not rows:  # labelled: one circle per sample, all one size
+            self.assertLess(max(heights) - min(heights), 0.01, heights)
+            return
+        for h in heights:
+            self.assertAlmostEqual(h / (per or heights[0]), 1.0, delta=0.02, msg=(fig["name"], heights))
+
+    def _check_horizon(self, fig):
+        """Bars of area in proportion to their counts, each inside its bin's edges (the ticks at the bins' first days)."""
+        bars = [m for m in fig["marks"] if m[0] == "bar horizon"]
+        if not bars:
+            return
+        edges = {t[0]: t[1] for t in fig["ticks"] if t[3] == "middle"}
+        firsts = {"1-7": "1", "8-31": "8", "32-92": "32", "93-183": "93", "184-366": "184", ">366": "367"}
+        order = list(firsts)
+        per_item = []
+        for m in bars:
+            label, count = m[5].split(" days: ")[0], int(m[5].split(" days: ")[1].split()[0])
+            per_item.append((m[1] + 1.0) * m[2] / count)  # each bar is inset by half a pixel each side
+            left = edges.get(firsts[label])
+            if left is not None:
+                self.assertGreaterEqual(m[3], left - 0.01, ("wider than its bin", m))
+            following = order[order.index(label) + 1:]
+            right = edges.get(firsts[following[0]]) if following else fig["box"][2] - fig["box"][0]
+            if right is not None:
+                self.assertLessEqual(m[3] + m[1], right + 0.01, ("wider than its bin", m))
+        for a in per_item:
+            self.assertAlmostEqual(a / per_item[0], 1.0, delta=0.02, msg=per_item)
+
+    def _check_breakdowns(self, figs):
+        """One axis for every breakdown of the page (same ticks at the same places); each bar's length its share."""
+        axes = {tuple((t[0], t[1]) for t in f["ticks"] if t[3] == "middle") for f in figs}
+        self.assertEqual(len(axes), 1, axes)
+        [axis] = axes
+        (lo_text, lo_x), (hi_text, hi_x) = axis[0], axis[-1]
+        self.assertEqual(lo_text, "0%")
+        per_share = (hi_x - lo_x) / (float(hi_text.rstrip("%")) / 100)
+        for f in figs:
+            for m in f["marks"]:
+                found = re.search(r": (\d+) of (\d+) samples", m[5])
+                if found:
+                    share = int(found.group(1)) / int(found.group(2))
+                    self.assertAlmostEqual(m[1], share * per_share, delta=0.1, msg=(f["name"], m))
 
     def check_standalone(self, svg_file):
         """A standalone SVG file: rendered alone at its own size (drawn, not blank), then inline in an empty page,

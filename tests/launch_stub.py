@@ -13,7 +13,8 @@ call and result events.  ``{"$sleep": S}`` waits S seconds; ``{"$exit": N}`` exi
 writes TEXT's bytes N times as they are (a line that is not JSON, or too long); ``{"$spawn": S, "pidfile": F}``
 leaves a ``sleep S`` child running (its pid in F) when the stub exits; ``{"$setsid": S, "pidfile": F}`` the same
 in a session of its own, holding the stub's stdout open; ``{"$events": TEXT, "append": B}`` writes (or appends) TEXT
-to ``../lock-events.jsonl``, where a forger would put the lock's log; ``{"$kill_lock": true}`` kills the lock; ``{"$connect": PORT}`` tries a TCP connection to ``127.0.0.1:PORT``
+to ``../lock-events.jsonl``, where a forger would put the lock's log (``{"$model_log": TEXT, "append": B}``: to
+``../model.jsonl``, the model gateway's); ``{"$kill_lock": true}`` kills the lock; ``{"$connect": PORT}`` tries a TCP connection to ``127.0.0.1:PORT``
 and logs whether it connected; ``{"$model": {"path", "body"}}`` POSTs *body* to
 the model's base URL as the launcher set it (Claude Code's ``ANTHROPIC_BASE_URL``, Gemini CLI's
 ``GOOGLE_GEMINI_BASE_URL``, Codex's provider ``base_url`` override), with ``$STUB_KEY`` as its key, and logs the status.  ``STUB_START_LOCK=0`` leaves the lock unstarted;
@@ -172,7 +173,7 @@ def main() -> int:
               if os.environ.get("STUB_HELP_TOOLS") != "0" else f"Usage: {name} [options]\n  --disallowedTools <tools...>")
         return 0
     stdin = sys.stdin.read()
-    keep = ("TZ", "HOME", "GEMINI_CLI_TRUST_WORKSPACE", "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC", "ENABLE_TOOL_SEARCH", "MCP_CONNECTION_NONBLOCKING",
+    keep = ("TZ", "HOME", "CLAUDE_CONFIG_DIR", "CODEX_HOME", "GEMINI_CLI_TRUST_WORKSPACE", "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC", "ENABLE_TOOL_SEARCH", "MCP_CONNECTION_NONBLOCKING",
             "ANTHROPIC_BASE_URL", "GOOGLE_GEMINI_BASE_URL", "OPENAI_BASE_URL")
     with open(os.environ["STUB_LOG"], "a", encoding="utf-8") as log:
         log.write(json.dumps({"name": name, "pid": os.getpid(), "argv": args, "stdin": stdin, "cwd": os.getcwd(),
@@ -203,9 +204,10 @@ def main() -> int:
                     lock.process.kill()
                     lock.process.wait(timeout=60)
                     lock = None
-            elif "$events" in event:  # a forged lock log, where a harness in RUNDIR/workspace can reach one
-                with open(Path("..") / "lock-events.jsonl", "a" if event.get("append") else "w", encoding="utf-8") as forged:
-                    forged.write(event["$events"])
+            elif "$events" in event or "$model_log" in event:  # a forged log, where a harness in RUNDIR/workspace can reach one
+                name, text = ("lock-events.jsonl", event["$events"]) if "$events" in event else ("model.jsonl", event["$model_log"])
+                with open(Path("..") / name, "a" if event.get("append") else "w", encoding="utf-8") as forged:
+                    forged.write(text)
             elif "$setsid" in event:  # a child in a session of its own holding the stub's stdout open, its pid in the file
                 sys.stdout.flush()
                 child = subprocess.Popen(["sleep", str(event["$setsid"])], stdin=subprocess.DEVNULL, stderr=subprocess.DEVNULL,

@@ -26,10 +26,20 @@ ANSWER = "Probability: 0.6"
 QUERY = "Aster Logistics revenue"
 
 
+def _tools(body: dict[str, Any]) -> list[Any]:
+    """A request's tools: its ``tools`` list and, in the Responses API, the tools a client-run
+    ``tool_search`` found (its ``tool_search_output`` items), offered from then on."""
+    tools = list(body.get("tools")) if isinstance(body.get("tools"), list) else []
+    for item in body.get("input") if isinstance(body.get("input"), list) else ():
+        if isinstance(item, dict) and item.get("type") == "tool_search_output" and isinstance(item.get("tools"), list):
+            tools += item["tools"]
+    return tools
+
+
 def offered(body: dict[str, Any]) -> list[str]:
     """The tool names a request offers: Anthropic's ``tools[].name``, Gemini's ``tools[].functionDeclarations[].name``."""
     names = []
-    for tool in body.get("tools") if isinstance(body.get("tools"), list) else ():
+    for tool in _tools(body):
         if not isinstance(tool, dict):
             continue
         declarations = tool.get("functionDeclarations") or tool.get("function_declarations")
@@ -200,6 +210,13 @@ class ResponsesScript(Script):
     ``response.output_item.done``, ``response.completed``)."""
 
     def items(self, body: dict[str, Any]) -> list[dict[str, Any]]:
+        if lock_search(body) is None and "tool_search" in offered(body):
+            # The lock's tools are deferred behind the client's tool_search (Codex with a slug it knows): search first.
+            with self._lock:
+                self.requests.append(body)
+            self.turns.append("call tool_search")
+            return [{"type": "tool_search_call", "id": self._id("ts"), "call_id": self._id("call"), "status": "completed",
+                     "execution": "client", "arguments": {"query": "lock search documents", "limit": 8}}]
         kind, value, arguments = self.decide(body)
         if kind == "text":
             return [{"type": "message", "id": self._id("msg"), "status": "completed", "role": "assistant",
@@ -214,7 +231,7 @@ class ResponsesScript(Script):
     @staticmethod
     def namespaced(body: dict[str, Any], namespace: str) -> bool:
         return any(isinstance(t, dict) and t.get("type") == "namespace" and str(t.get("name")).rstrip("_") == namespace
-                   for t in body.get("tools") or ())
+                   for t in _tools(body))
 
     def answer(self, path: str, body: dict[str, Any]) -> tuple[int, str, bytes]:
         if not path.endswith("/responses"):
@@ -288,3 +305,32 @@ def serve(script: Script) -> tuple[ThreadingHTTPServer, str]:
     server.script = script
     threading.Thread(target=server.serve_forever, daemon=True).start()
     return server, f"http://127.0.0.1:{server.server_address[1]}"
+
+
+SCRIPTS = {"anthropic": AnthropicScript, "gemini": GeminiScript, "responses": ResponsesScript}
+
+
+def main(argv: list[str] | None = None) -> int:
+    """``python -m tests.real_cli_models API --port N``: serve the two-turn script on loopback until Ctrl-C
+    (docs/run-rules.md, "Real CLIs": a released CLI run by hand against it, offline)."""
+    import argparse
+
+    parser = argparse.ArgumentParser(prog="python -m tests.real_cli_models", allow_abbrev=False,
+                                     description="A scripted loopback model for the released harness CLIs (not a model).")
+    parser.add_argument("api", choices=sorted(SCRIPTS), help="the API shape it speaks")
+    parser.add_argument("--port", type=int, default=8765)
+    args = parser.parse_args(argv)
+    server = _Server(("127.0.0.1", args.port), _Handler)
+    server.script = SCRIPTS[args.api]()
+    print(f"scripted {args.api} model on http://127.0.0.1:{args.port}", flush=True)
+    try:
+        server.serve_forever()
+    except KeyboardInterrupt:
+        pass
+    finally:
+        server.server_close()
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

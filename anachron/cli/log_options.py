@@ -128,7 +128,8 @@ def sealed_tools(args: argparse.Namespace) -> Declaration | None:
     # A run directory whose files differ from what its run.json pins: the lock's log, the transcript, the
     # configuration, the model gateway's log (anachron.cli.score.run_inputs).
     tampered = getattr(args, "seal_tampered", None) or ()
-    return Declaration(names, lock_as_of, isolated_shells=isolated, locks=locks, tampered=tampered)
+    local = getattr(args, "local_tools", None) or ()  # a run directory's (run.json's local_tools)
+    return Declaration(names, lock_as_of, isolated_shells=isolated, locks=locks, tampered=tampered, local_tools=local)
 
 
 def _as_of_map(path: str) -> dict[str, object]:

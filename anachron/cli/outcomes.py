@@ -35,8 +35,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         f"{{sample_id, probability | probabilities | answer}} ({doc_url('outcomes.md')}).",
     )
     parser.add_argument("predictions", nargs="+", metavar="PREDICTIONS",
-                        help="forecast file(s), one or more models each")
-    parser.add_argument("resolutions", metavar="RESOLUTIONS",
+                        help="forecast file(s), one or more models each (with --forecastbench: ForecastBench question, "
+                        "resolution and forecast sets, or directories of them, any number of rounds)")
+    # Optional to argparse so that --forecastbench takes a single directory; without it the last path is required.
+    parser.add_argument("resolutions", nargs="?", metavar="RESOLUTIONS",
                         help="resolutions: a ForecastBench resolution set or JSON Lines of {sample_id, resolved_to}")
     parser.add_argument("--scores", action="append", default=[], metavar="[MODEL=]SCORE.json",
                         help="leakage scores of the same samples (`anachron score --format json`); MODEL= binds "
@@ -46,7 +48,25 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--baseline", default="0.5", metavar="0.5|base-rate|FILE",
                         help="the Brier skill score's reference: 0.5 (uniform), the base rate, or a forecast file "
                         "(a market or community forecast) (default: 0.5)")
-    add_format_option(parser)
+    add_format_option(parser, extra=("csv",))
+    board = parser.add_argument_group("ForecastBench leaderboard (--forecastbench)")
+    board.add_argument("--forecastbench", action="store_true",
+                       help="read every path as ForecastBench files of one or more rounds and print its leaderboard: a row per "
+                       "model and question type (dataset, market) and the overall mean of the two, with the Brier Index")
+    board.add_argument("--by", action="append", default=[], choices=("source", "round"),
+                       help="also a row per model and question source (or round) (repeatable)")
+    board.add_argument("--difficulty-pool", choices=("all", "forecastbench"), default="all",
+                       help="the models the question effects are fitted on: all (default) or forecastbench (without its dummy "
+                       "baselines, and without models released 365 days or more before a round's due date, per --model-cutoffs)")
+    board.add_argument("--difficulty-pool-exclude", action="append", default=[], metavar="MODEL",
+                       help="leave MODEL out of the difficulty pool (repeatable)")
+    board.add_argument("--difficulty-from", action="append", default=[], metavar="TYPE=FILE",
+                       help="take the question effects of TYPE (dataset or market) from FILE, ForecastBench's question "
+                       "fixed effects (JSON array or JSON Lines)")
+    board.add_argument("--impute", action="store_true",
+                       help="fill a missing forecast with 0.5 (flagged) and drop a model's round with more than 5%% filled")
+    board.add_argument("--reference", metavar="MODEL",
+                       help="also give skill as the Brier difference from MODEL (ForecastBench's BSS vs its Naive Forecaster)")
     parser.add_argument("--html", metavar="OUT.html", help="also write the HTML report (reliability diagrams, leak split)")
     parser.add_argument("--figures", metavar="DIR", help="also write each figure of the HTML report as a standalone SVG "
                         "file (light theme, prints in grey, its caption drawn below) into DIR, with figures.json listing "
@@ -77,11 +97,64 @@ def _scores(values: list[str]) -> dict[str | None, str]:
     return out
 
 
+_BOARD_ONLY = (("by", "--by"), ("difficulty_from", "--difficulty-from"), ("difficulty_pool_exclude", "--difficulty-pool-exclude"),
+               ("impute", "--impute"), ("reference", "--reference"))
+
+
+def _difficulty_from(values: list[str]) -> dict[str, dict]:
+    from anachron.forecasts.forecastbench import load_question_effects
+
+    out: dict[str, dict] = {}
+    for value in values:
+        qtype, sep, path = value.partition("=")
+        if not sep or qtype not in ("dataset", "market") or not path:
+            raise AnachronError(f"--difficulty-from {value!r}: expected dataset=FILE or market=FILE")
+        if qtype in out:
+            raise AnachronError(f"--difficulty-from given twice for {qtype}")
+        effects = load_question_effects(path).get(qtype)
+        if not effects:
+            raise AnachronError(f"{path}: no {qtype} question effect")
+        out[qtype] = effects
+    return out
+
+
+def _leaderboard(args: argparse.Namespace, scores: dict[str | None, str], cutoffs) -> str:
+    from anachron.forecasts.forecastbench import load_rounds
+    from anachron.forecasts.leaderboard import CSV_COLUMNS, build_leaderboard, csv_records, render_leaderboard
+    from anachron.forecasts.reading import load_scores
+
+    if args.html is not None or args.figures is not None:
+        raise AnachronError("--html and --figures draw the single-run report: not with --forecastbench")
+    if args.baseline != "0.5":
+        raise AnachronError("--baseline is the single-run report's: with --forecastbench give --reference MODEL")
+    paths = args.predictions + ([args.resolutions] if args.resolutions is not None else [])
+    external = _difficulty_from(args.difficulty_from)
+    rounds = load_rounds(paths)
+    tables = {key: load_scores(path) for key, path in scores.items()} if scores else None
+    with progress(args, "models") as shown:
+        report = build_leaderboard(
+            rounds, by=list(dict.fromkeys(args.by)), pool_exclude=args.difficulty_pool_exclude,
+            pool_preset=args.difficulty_pool == "forecastbench", cutoffs=cutoffs, external=external, impute=args.impute,
+            reference=args.reference, scores=tables, n_resamples=args.resamples, seed=args.seed,
+            confidence=args.confidence, progress=shown.step,
+        )
+    if args.format == "json":
+        return dump_json(report)
+    if args.format == "csv":
+        from anachron.output.records import csv_text
+
+        return csv_text(csv_records(report), CSV_COLUMNS)
+    return render_leaderboard(report) + "\n"
+
+
 def run(args: argparse.Namespace) -> int:
     from anachron.forecasts.report import build_report
     from anachron.forecasts.table import render_table
 
     check_options(args.confidence, args.resamples, args.seed, names=_FLAGS)
+    if not args.forecastbench and args.resolutions is None and len(args.predictions) > 1:
+        # argparse gives every path to PREDICTIONS (RESOLUTIONS is optional for --forecastbench): the last is RESOLUTIONS.
+        args.resolutions = args.predictions.pop()
     scores = _scores(args.scores)
     # MODEL=FILE hides the file from the generic check (the value is no path): check the paths themselves.
     refuse_output_input(argparse.Namespace(**{**vars(args), "scores": sorted(scores.values())}), ("out", "html", "figures"))
@@ -92,6 +165,22 @@ def run(args: argparse.Namespace) -> int:
         from anachron.bank.cutoffs import load_model_cutoffs
 
         cutoffs = load_model_cutoffs(args.model_cutoffs)
+    if args.forecastbench:
+        text = _leaderboard(args, scores, cutoffs)
+        if args.out is not None:
+            write_files_atomic({args.out: text})
+        else:
+            with staged_output(None) as stream:
+                stream.write(text)
+            sys.stdout.flush()
+        return 0
+    for name, flag in _BOARD_ONLY + (("difficulty_pool", "--difficulty-pool"),):
+        if getattr(args, name) not in (None, False, [], "all"):
+            raise AnachronError(f"{flag} needs --forecastbench (the ForecastBench leaderboard)")
+    if args.format == "csv":
+        raise AnachronError("--format csv needs --forecastbench (one row per model and question type)")
+    if args.resolutions is None:
+        raise AnachronError("give the forecast file(s), then the RESOLUTIONS file (or --forecastbench with ForecastBench files)")
     with progress(args, "steps") as shown:
         report = build_report(
             args.predictions, args.resolutions, scores=scores, cutoffs=cutoffs, baseline=args.baseline,

@@ -7,7 +7,9 @@ corpus ``run.json`` names; what it returns (the shown ids in order, the
 withheld ids and reasons, the status) is compared with the record.  Exit 0
 when every call is the same, 1 when any differs, 2 on bad input: no
 ``run.json``, a log that differs from the chain it pins, an upstream (web)
-backend, which cannot be replayed without the network.
+backend, which cannot be replayed without the network.  ``--format json``: one
+document, each call's comparison and the totals (:func:`replay_document`);
+``--out FILE`` writes the output there, atomically, instead of stdout.
 """
 
 from __future__ import annotations
@@ -18,7 +20,7 @@ from typing import Any, Mapping
 
 from anachron.core.docs import doc_url
 from anachron.core.errors import AnachronError
-from anachron.cli.options import add_corpus_option, examples
+from anachron.cli.options import add_corpus_option, add_format_option, add_out_option, examples, stdout_to
 from anachron.timelock.backends import CANCELLED_WAITING
 
 # The MCP adapter refused such a call before the lock saw it, so the replay passes the refusal on as recorded.
@@ -38,9 +40,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("rundir", metavar="RUNDIR", help="a run directory (`anachron run --out RUNDIR`)")
     add_corpus_option(parser, help="replay over this corpus instead of the one run.json names "
                       "(a directory, index file or postgresql:// URL)", metavar="DIR|INDEX|URL")
+    add_format_option(parser)
+    add_out_option(parser)
     parser.epilog = examples(
         "anachron replay runs/aster   # after: anachron run ... --out runs/aster",
         "anachron replay runs/aster --corpus corpus/v0",
+        "anachron replay runs/aster --format json --out replay.json",
     )
     parser.set_defaults(func=run)
 
@@ -148,20 +153,48 @@ def compare_line(n: int, call, recorded: Mapping[str, Any], replayed: Mapping[st
     return f"{head}: differs: {'; '.join(parts)}"
 
 
+def _differing(recorded: Mapping[str, Any], replayed: Mapping[str, Any]) -> list[str]:
+    return [part for part in ("returned", "withheld", "status") if recorded[part] != replayed[part]]
+
+
+def _as_json(side: Mapping[str, Any]) -> dict[str, Any]:
+    return {"status": side["status"], "returned": list(side["returned"]),
+            "withheld": [{"id": item_id, "reason": reason} for item_id, reason in side["withheld"]]}
+
+
+def replay_document(rundir: str, as_of: str, corpus: str | None, compared) -> dict[str, Any]:
+    """The JSON output: the run, each call's comparison (*compared*: ``(call, recorded, replayed)``) and the totals."""
+    calls = []
+    for call, recorded, replayed in compared:
+        differing = _differing(recorded, replayed)
+        calls.append({"seq": call.seq, "tool": call.tool, "arguments": call.arguments, "same": not differing,
+                      "differs": differing, "recorded": _as_json(recorded), "replayed": _as_json(replayed)})
+    same = sum(entry["same"] for entry in calls)
+    return {"rundir": rundir, "as_of": as_of, "corpus": corpus, "calls": calls,
+            "totals": {"calls": len(calls), "same": same, "differ": len(calls) - same}}
+
+
 def run(args: argparse.Namespace) -> int:
+    from anachron.core.jsonio import dump_json
+
     record, log = _calls(args.rundir)
     spec = args.corpus if args.corpus is not None else record.corpus_spec
     lock = _lock(log, spec)
-    differing = 0
-    for call in log.calls:
+    compared = []
+    for call in log.calls:  # every call replayed before anything is written: --out is complete or untouched
         refused = call.error if call.status == "refused" and call.error in _ADAPTER_REFUSALS else None
         outcome = lock.call(call.tool, call.arguments, refused=refused, call_id=call.call_id)
-        recorded, replayed = _recorded(call), _replayed(outcome.record)
-        differing += recorded != replayed
-        print(compare_line(call.seq, call, recorded, replayed))
-    total = len(log.calls)
-    corpus = spec if spec is not None else "the bundled corpus"
-    verdict = "every call the same" if not differing else f"{differing} of {total} call(s) differ"
-    print(f"replayed {total} call(s) as of {log.header['as_of']} over {corpus}: {verdict}")
+        compared.append((call, _recorded(call), _replayed(outcome.record)))
+    differing = sum(recorded != replayed for _, recorded, replayed in compared)
+    with stdout_to(args.out):
+        if args.format == "json":
+            sys.stdout.write(dump_json(replay_document(args.rundir, log.header["as_of"], spec, compared)))
+        else:
+            for call, recorded, replayed in compared:
+                print(compare_line(call.seq, call, recorded, replayed))
+            total = len(compared)
+            corpus = spec if spec is not None else "the bundled corpus"
+            verdict = "every call the same" if not differing else f"{differing} of {total} call(s) differ"
+            print(f"replayed {total} call(s) as of {log.header['as_of']} over {corpus}: {verdict}")
     sys.stdout.flush()
     return 1 if differing else 0

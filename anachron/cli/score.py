@@ -99,6 +99,7 @@ def run_inputs(args: argparse.Namespace) -> argparse.Namespace:
     # The lock's log, transcript, configuration and model gateway's log against what run.json pins, and the
     # verdict the files give now: a difference breaches every sample.
     args.seal_tampered = _tampered(record)
+    args.local_tools = record.local_tools  # the harness's own tools, let through by the gateway
     if record.isolation is not None:  # the launcher ran the harness in a network namespace: its shells had no network
         from anachron.core.seal import SHELL_TOOLS
 
@@ -114,7 +115,7 @@ def _tampered(record) -> list[str]:
 
     lines = proof_differences(record) + model_log_differences(record)
     now = audit_run(record.rundir, record.as_of, record.corpus_spec, record.sealed_tools, record.transcript,
-                    record.transcript_format, record.isolation is not None)["status"]
+                    record.transcript_format, record.isolation is not None, record.local_tools)["status"]
     if now != record.seal_status:
         lines.append(f"the files give the seal {now!r}; run.json recorded {record.seal_status!r}")
     return lines

@@ -3,10 +3,14 @@
 Each event log written by ``anachron serve`` is one sample run; it is
 converted to the trace format (:func:`anachron.timelock.events_trace`) and
 scored by the core, and the output is that of ``anachron score`` plus one
-summary field, ``protocol_errors``: the malformed messages the lock refused
+summary fields: ``protocol_errors``, the malformed messages the lock refused
 (:attr:`~anachron.timelock.EventLog.protocol_errors`, never calls), summed
-over the logs, with a table line when there are any.  A log holding them is
-no error: the lock answered each with a JSON-RPC error.
+over the logs, with a table line when there are any (a log holding them is
+no error: the lock answered each with a JSON-RPC error); and ``guarantees``,
+the items shown to the agent counted by what their backend promised about
+their dates (:meth:`~anachron.timelock.EventLog.guarantees`: ``capture``,
+``index``, ``claimed``, ``corpus``, or ``unrecorded``), so a study can say
+"every page was an archive capture before T", or sees that it cannot.
 """
 
 from __future__ import annotations
@@ -58,7 +62,7 @@ def run(args: argparse.Namespace) -> int:
         raise AnachronError("--sample-id names one run: give one event log, or let each log's file name name it")
     corpus = load_corpus(args.corpus)
     notes: list[str] = []
-    addenda = Addenda({"protocol_errors": 0})
+    addenda = Addenda({"protocol_errors": 0, "guarantees": {}})
 
     def records() -> Iterator[tuple[str, dict]]:
         # One log in memory at a time: each is converted, scored and written before the next is read.
@@ -67,12 +71,19 @@ def run(args: argparse.Namespace) -> int:
             sample_id = args.sample_id if args.sample_id is not None else Path(path).name.removesuffix(".jsonl")
             yield path, events_trace(log, corpus, sample_id=sample_id, as_of=as_of)
             addenda.fields["protocol_errors"] += len(log.protocol_errors)
+            shown = addenda.fields["guarantees"]
+            for guarantee, count in log.guarantees().items():
+                shown[guarantee] = shown.get(guarantee, 0) + count
             if log.as_of is not None and log.as_of != as_of:
                 notes.append(rescored_note(path, log.as_of, as_of))
             if log.torn:
                 notes.append(f"warning: {log.torn}; scored the {len(log.calls)} complete call(s) before it")
             if log.undated_shown:
                 notes.append(f"note: {path}: {log.undated_shown} undated item(s) were shown: they make TCLR's band (tclr_high)")
+        shown = addenda.fields["guarantees"]
+        addenda.fields["guarantees"] = dict(sorted(shown.items()))  # one order, whatever the logs' order
+        listed = ", ".join(f"{guarantee} {count}" for guarantee, count in addenda.fields["guarantees"].items()) or "none shown"
+        addenda.lines.append(f"{'shown, by guarantee':<25}{listed}")
         refused = addenda.fields["protocol_errors"]
         if refused:  # known once every log is read, before the writer finishes
             addenda.lines.append(f"{'protocol errors':<25}{refused} (malformed messages the lock refused)")

@@ -67,6 +67,26 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         metavar="DIR|INDEX|URL",
     )
     source.add_argument("--upstream", metavar="URL", help="backdated search service taking POST URL/search and URL/fetch")
+    web = parser.add_argument_group(
+        "the web frozen at the cutoff",
+        "one backend per tool, each re-checked by the lock and recorded with its guarantee (capture, index, claimed, "
+        "corpus); keys from EXA_API_KEY, TAVILY_API_KEY, BRAVE_API_KEY, OPENREWARD_API_KEY "
+        f"({doc_url('mcp.md')})",
+    )
+    web.add_argument(
+        "--search",
+        metavar="BACKEND[=URL]",
+        help="search backend: openreward, exa, tavily, brave, anachron=URL or corpus[=DIR]; =URL replaces its base URL",
+    )
+    web.add_argument(
+        "--fetch",
+        metavar="BACKEND[=URL]",
+        help="fetch backend: wayback, commoncrawl, openreward, anachron=URL or corpus[=DIR] (default: the search "
+        "backend, if it fetches)",
+    )
+    store = web.add_mutually_exclusive_group()
+    store.add_argument("--record", metavar="DIR", help="store every exchange with a web service in DIR (replayable)")
+    store.add_argument("--replay", metavar="DIR", help="answer only from a --record store: no network, no keys")
     parser.add_argument(
         "--mode",
         choices=("enforced", "unrestricted"),
@@ -99,6 +119,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         help="show items without a usable date (default: withhold them); they are counted in the log",
     )
     add_ranking_option(parser)
+    parser.add_argument(
+        "--series",
+        metavar="FILE|alfred[=URL]",
+        help="serve a third tool, series(id), from ALFRED vintages, each value as known at the cutoff: a JSON file of "
+        "fred/series/observations answers keyed by series id, or the ALFRED API (key: FRED_API_KEY; =URL overrides its base URL)",
+    )
     parser.add_argument("--upstream-timeout", type=float, default=30.0, metavar="SECONDS", help="per request (default: 30)")
     parser.add_argument(
         "--index-above",
@@ -114,6 +140,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.epilog = examples(
         'anachron serve --as-of 2022-06-01 --events-dir runs/a   # MCP over stdio (mcp extra); a new log each start',
         'anachron serve --as-of 2022-06-01 --events runs/b/events.jsonl --max-calls 25 --http 127.0.0.1:8765',
+        'anachron serve --as-of 2022-06-01 --events-dir runs/c --search exa --fetch wayback --record runs/c/web   # EXA_API_KEY set',
     )
     parser.set_defaults(func=run, output_options=("events", "events_dir"), directory_outputs=("events_dir",))
 
@@ -143,6 +170,7 @@ def _address(text: str) -> tuple[str, int]:
 def run(args: argparse.Namespace) -> int:
     # The serving path imports only the lock and the SDK glue (anachron.timelock.quarantine).
     from anachron import timelock
+    from anachron.timelock.series import open_series
 
     # Every option is checked before the SDK is imported, so a bad one is named with or without the
     # mcp extra installed; files (the event log) are created only once the server can start.
@@ -150,7 +178,22 @@ def run(args: argparse.Namespace) -> int:
     pending = None
     address = _address(args.http) if args.http is not None else None
     presentation = timelock.DatePresentation.parse(args.date_presentation)
-    if args.upstream is not None:
+    if args.search is not None or args.fetch is not None:
+        if args.corpus is not None or args.upstream is not None:
+            raise AnachronError("--search/--fetch: give the corpus or the upstream as a backend (corpus=DIR, anachron=URL), "
+                                "not as --corpus or --upstream")
+        if args.ranking is not None:
+            raise AnachronError("--ranking: with --search/--fetch the services rank their own results")
+        from anachron.timelock.web import open_backends
+
+        backend = open_backends(
+            args.search, args.fetch, timeout=args.upstream_timeout, record=args.record, replay=args.replay, environ=os.environ
+        )
+        if hasattr(backend, "check_presentation"):
+            backend.check_presentation(presentation)
+    elif args.record is not None or args.replay is not None:
+        raise AnachronError("--record and --replay need a web backend: give --search or --fetch")
+    elif args.upstream is not None:
         if args.ranking is not None:
             raise AnachronError("--ranking: an upstream service ranks its own results; --ranking is for a local --corpus")
         backend = timelock.UpstreamBackend(args.upstream, timeout=args.upstream_timeout)
@@ -161,6 +204,8 @@ def run(args: argparse.Namespace) -> int:
         if backend is None:
             backend = timelock.CorpusBackend(timelock.open_engine(args.corpus), ranking=ranking)
             backend.check_presentation(presentation)
+    # Opened (a file read and checked whole; the API's key looked up) before any file is made: a bad one is one line.
+    series = open_series(args.series, timeout=args.upstream_timeout) if args.series is not None else None
     limits = timelock.Limits(args.max_searches, args.max_fetches, args.max_calls)
     if args.k < 1:  # checked here, not by the lock: the lock is made after the event log
         raise AnachronError(f"-k: expected a positive integer, got {args.k}")
@@ -194,9 +239,12 @@ def run(args: argparse.Namespace) -> int:
         presentation=presentation,
         allow_undated=args.allow_undated,
         server=f"anachron {__version__}",
+        series=series,
     )
     server = adapter.build_server(lock)
     status = f"anachron serve: as of {as_of}, {args.mode}, {backend.kind} {backend.source}, events {args.events}"
+    if series is not None:
+        status += f", series {series.kind} {series.source}"
     try:
         if address is None:
             print(f"{status}, stdio", file=sys.stderr, flush=True)

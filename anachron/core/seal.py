@@ -244,7 +244,10 @@ class Declaration(frozenset):
     ``isolated_shells``: shell tools declared to have had no network; ``locks``: the lock's logs
     (``None``: a configuration only, so no verdict better than ``unverified``); ``lock_only``: the
     trace is the lock's own log (no verdict); ``tampered``: lines saying the proof itself differs from
-    what was pinned (a run directory's edited lock log): each breaches every sample audited with it.
+    what was pinned (a run directory's edited lock log): each breaches every sample audited with it;
+    ``local_tools``: tools of the harness that never leave its process (Codex's ``tool_search``, a search
+    of its own tool list): a call of one is neither outside the lock nor paired with its log.  A shell is
+    never one (its network is declared by ``isolated_shells``).
     """
 
     lock_as_of: Mapping[str, _dt.date]
@@ -253,6 +256,7 @@ class Declaration(frozenset):
     lock_only: bool
     lock_keys: Mapping[tuple[Any, ...], AbstractSet[int]]
     tampered: tuple[str, ...]
+    local_tools: frozenset[str]
 
     def __new__(
         cls,
@@ -263,8 +267,13 @@ class Declaration(frozenset):
         locks: Sequence[LockRun] | None = None,
         lock_only: bool = False,
         tampered: Iterable[str] = (),
+        local_tools: Iterable[str] = (),
     ) -> "Declaration":
         declaration = super().__new__(cls, tools)
+        declaration.local_tools = frozenset(local_tools).difference(declaration)
+        shells = sorted(declaration.local_tools.intersection(SHELL_TOOLS))
+        if shells:  # a shell reaches whatever its network does: never let through unjudged
+            raise AnachronError(f"local tools: {', '.join(map(repr, shells))} is a shell tool, judged by its network")
         declaration.tampered = tuple(tampered)
         declaration.lock_as_of = dict(lock_as_of or {})
         declaration.isolated_shells = frozenset(isolated_shells)
@@ -280,7 +289,6 @@ class Declaration(frozenset):
                 for key in (_record_key(record), (record.tool,)):  # (tool,): any call of the tool
                     declaration.lock_keys.setdefault(key, set()).add(index)
         return declaration
-        return declaration
 
 
 @dataclass(frozen=True)
@@ -292,6 +300,7 @@ class SealAudit:
     status: str
     assumptions: tuple[str, ...] = ()
     proof: tuple[str, ...] = ()  # breach lines of the proof itself, not of one call (Declaration.tampered)
+    own: int = 0  # calls of the harness's own tools (Declaration.local_tools): not judged, so not counted as audited
 
 
 def lock_tool(name: str) -> str:
@@ -387,6 +396,8 @@ def call_breaches(
                 f"shell call {interaction.tool!r} can reach the network: "
                 f"declare --isolated-shell {interaction.tool} if it could not"
             )
+    elif interaction.tool in getattr(sealed, "local_tools", frozenset()):
+        pass  # the harness's own, never leaving its process (Declaration.local_tools)
     elif interaction.tool not in sealed:
         lines.append(f"tool {interaction.tool!r} is outside the time lock")
     elif getattr(sealed, "locks", None) is None:
@@ -471,13 +482,14 @@ def audit(
     proof = tuple(getattr(sealed, "tampered", ()))
     if any(breaches) or proof:
         status = "breached"
-    elif not calls:
-        status = "no verdict"
+    elif all(call.tool in getattr(sealed, "local_tools", ()) for call in calls):
+        status = "no verdict"  # no call at all, or only the harness's own: nothing to judge the lock by
     elif locks is None:
         status = "unverified"
     else:
         status = "sealed"
-    return SealAudit(tuple(map(tuple, breaches)), tuple(evidence), status, assumptions, proof)
+    own = sum(call.tool in getattr(sealed, "local_tools", ()) for call in calls)
+    return SealAudit(tuple(map(tuple, breaches)), tuple(evidence), status, assumptions, proof, own)
 
 
 def run_status(statuses: AbstractSet[str | None], calls: int) -> str | None:

@@ -92,6 +92,9 @@ class ReturnedItem:
     # The date references of ``text`` (:func:`date_references`), when worked out once for a
     # corpus item; ``None``: find them in ``text`` when needed.
     references: tuple[DateReference, ...] | None = field(default=None, compare=False, repr=False)
+    # A series value (the time lock's ``series`` tool): (series id, observation date, value or None
+    # when missing); ``publish_date`` is then its realtime_start, the day the value was first published.
+    observation: tuple[str, str, str | None] | None = None
 
     def status(self, as_of: _dt.date) -> str:
         """``known``, ``leak``, ``uncertain`` or ``undated`` at *as_of* (the cutoff rule, :func:`known_at`)."""
@@ -184,6 +187,8 @@ def _inline(
     ident = entry.get("id") if entry.get("id") is not None else entry.get("url")
     if not isinstance(ident, str) or not ident.strip():
         raise AnachronError(f"{f.where}: an inline item needs an 'id' or a 'url' string")
+    if "series" in entry:
+        return _observation(f, ident)
     entities = f.id_list("entities")
     for name in entities:
         if name not in corpus.entities:
@@ -210,6 +215,27 @@ def _inline(
     # An open-web item: dated from whatever it carries (fields in any format, URL, snippet, HTML), or undated.
     dating = attribute(entry, now=now)
     return ReturnedItem(ident, dating.first, entities, restates, dating, _shown_text(entry))
+
+
+def _observation(f: Fields, ident: str) -> ReturnedItem:
+    """A series value shown to the agent (docs/formats.md): dated by its ``realtime_start``, the day the
+    value was first published, never by its observation date (a 2019 quarter revised in 2021 is 2021 news);
+    ``null`` when the day was not shown (undated)."""
+    series = f.text("series")
+    observed = f.date("observation_date")
+    if "value" not in f.obj:
+        raise f.missing("value")
+    value = f.obj["value"]
+    if value is not None and not isinstance(value, str):
+        raise f.error("value", f"expected a string or null (missing), got {describe(value)}")
+    if "realtime_start" not in f.obj:
+        raise f.missing("realtime_start")
+    first = f.date("realtime_start", nullable=True)
+    observation = (series, observed.isoformat(), value)  # type: ignore[union-attr]
+    if first is None:  # the day was not shown (dates hidden): undated, in TCLR's band, never clean
+        undated = Attribution(None, None, None, None, None, ("its realtime_start was not shown",))
+        return ReturnedItem(ident, None, (), None, undated, "", (), observation)
+    return ReturnedItem(ident, first, (), None, None, "", (), observation)
 
 
 def _label(restates: str | None) -> str:

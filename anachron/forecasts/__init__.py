@@ -25,5 +25,10 @@ The command's files and outputs:
 - :mod:`anachron.forecasts.report`: the files (and the bank's model cutoffs)
   joined into one report;
 - :mod:`anachron.forecasts.table`: the report as the text leaderboard (the
-  HTML page is :mod:`anachron.output.html.forecasts`).
+  HTML page is :mod:`anachron.output.html.forecasts`);
+- :mod:`anachron.forecasts.forecastbench`: ForecastBench's question,
+  resolution and forecast sets, several rounds at once;
+- :mod:`anachron.forecasts.leaderboard`: its leaderboard (``--forecastbench``):
+  per question type, the Brier Index, the difficulty pool, imputation, the
+  reference skill, the leak split per row and knowledge in the weights.
 """

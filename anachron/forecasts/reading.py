@@ -40,7 +40,7 @@ from anachron.core.jsonio import parse_json, read_json, read_records, read_text
 from anachron.core.leakage import read_samples
 from anachron.forecasts.forecast import Forecast, answer_probability, check_distribution, check_probability
 
-__all__ = ["Forecasts", "Resolution", "load_forecasts", "load_resolutions", "load_scores"]
+__all__ = ["Forecasts", "Resolution", "forecastbench_key", "load_forecasts", "load_resolutions", "load_scores", "question_key"]
 
 
 @dataclass(frozen=True)
@@ -87,12 +87,12 @@ def _text(where: str, obj: Mapping[str, Any], name: str) -> str:
 
 def forecastbench_key(where: str, entry: Mapping[str, Any]) -> str:
     """The sample id of a ForecastBench question entry (module docstring)."""
-    key = _question_key(where, entry)
+    key = question_key(where, entry)
     day = day_field(where, entry, "resolution_date")
     return key if day is None else f"{key}@{day.isoformat()}"
 
 
-def _question_key(where: str, entry: Mapping[str, Any]) -> str:
+def question_key(where: str, entry: Mapping[str, Any]) -> str:
     """A ForecastBench entry's question: its id and direction, without the resolution date."""
     ident = entry.get("id")
     if isinstance(ident, list) and ident and all(isinstance(i, str) and i for i in ident):
@@ -212,7 +212,7 @@ def load_resolutions(path: str | os.PathLike[str]) -> tuple[dict[str, Resolution
             raise AnachronError(f"{where}: expected an object, got {describe(entry)}")
         if forecastbench:
             sample_id = forecastbench_key(where, entry)
-            question_rows = rows.setdefault(_question_key(where, entry), [])
+            question_rows = rows.setdefault(question_key(where, entry), [])
             if entry.get("resolved") is False or entry.get("resolved_to") is None:
                 question_rows.append(None)
                 unresolved += 1

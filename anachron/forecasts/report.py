@@ -25,13 +25,14 @@ from anachron.bank.cutoffs import BADGES
 from anachron.core.dates import parse_date
 from anachron.core.errors import AnachronError
 from anachron.core.stats import compare_modes
+from anachron.core.stats.paired import SMALL_N
 from anachron.forecasts.difficulty import difficulty_adjusted
 from anachron.forecasts.forecast import LOG_CLIP, SUM_TOLERANCE, Forecast, check_kind
 from anachron.forecasts.model_score import base_rate, score_model, scored_sample, uniform
 from anachron.forecasts.reading import Forecasts, load_forecasts, load_resolutions, load_scores
 from anachron.forecasts.resampling import question_bootstrap
 
-__all__ = ["build_report", "ranked"]
+__all__ = ["build_report", "model_badge", "ranked", "small_n_warnings"]
 
 
 def _baseline_forecasts(spec: str) -> tuple[str, Any]:
@@ -47,7 +48,7 @@ def _baseline_forecasts(spec: str) -> tuple[str, Any]:
     return f"{name} ({spec})", table
 
 
-def _badge(model: str, cutoffs: Mapping[str, Any] | None, days: Sequence[_dt.date | None]) -> tuple[str, str]:
+def model_badge(model: str, cutoffs: Mapping[str, Any] | None, days: Sequence[_dt.date | None]) -> tuple[str, str]:
     """The model's badge and why: pre-event only when every sample's event is known to come after its release."""
     if cutoffs is None:
         return BADGES[1], "no --model-cutoffs: its release cannot be shown to predate the events"
@@ -61,6 +62,11 @@ def _badge(model: str, cutoffs: Mapping[str, Any] | None, days: Sequence[_dt.dat
     if late:
         return BADGES[1], f"released {cutoff.release_date} on or after the resolution of {late} sample(s)"
     return BADGES[0], f"released {cutoff.release_date}, before every event"
+
+
+def small_n_warnings(n: int) -> list[str]:
+    """The warning ``anachron compare`` gives below :data:`SMALL_N` samples (its interval's coverage is approximate)."""
+    return [f"n = {n} is below {SMALL_N}: the interval's coverage is approximate"] if n < SMALL_N else []
 
 
 def _ids(ids: Sequence[str]) -> list[str]:
@@ -167,11 +173,12 @@ def build_report(
                 f"model {model!r}: none of its {len(table)} forecasts has a resolution in {resolutions_file}"
             )
         score = score_model(model, samples, baseline=label, n_resamples=n_resamples, seed=seed, confidence=confidence)
-        badge, why = _badge(model, cutoffs, days)
+        badge, why = model_badge(model, cutoffs, days)
         per_sample_brier[model] = {s.sample_id: s.brier for s in samples}
         observations += [(s.sample_id, model, s.brier) for s in samples]
         entry = score.to_dict()
         entry.update({
+            "warnings": small_n_warnings(len(samples)),
             "badge": badge,
             "badge_reason": why,
             "missing_resolutions": {"n": len(missing), "samples": _ids(missing)},

@@ -17,7 +17,7 @@ from typing import Any, Mapping, Sequence
 from anachron.bank.cutoffs import BADGES
 from anachron.forecasts.report import ranked
 
-__all__ = ["render_table"]
+__all__ = ["grid", "render_table"]
 
 _SHOWN = 5  # sample ids a note names (no resolution, no probability read); "..." stands for the rest
 
@@ -39,7 +39,7 @@ def _ci(iv: Mapping[str, Any], signed: bool = False) -> str:
     return f"{show(iv['value'])} [{show(iv['ci_low'])}, {show(iv['ci_high'])}]"
 
 
-def _grid(header: Sequence[str], rows: Sequence[Sequence[str]], indent: str = "  ") -> list[str]:
+def grid(header: Sequence[str], rows: Sequence[Sequence[str]], indent: str = "  ") -> list[str]:
     widths = [max(len(h), *(len(r[i]) for r in rows)) if rows else len(h) for i, h in enumerate(header)]
     lines = [indent + "  ".join(h.ljust(w) for h, w in zip(header, widths)).rstrip()]
     lines.append(indent + "  ".join("-" * w for w in widths))
@@ -71,10 +71,11 @@ def render_table(report: Mapping[str, Any]) -> str:
                 row += [str(split["clean"]["n"]), _f(split["clean"]["value"]), str(split["leaked"]["n"]),
                         _f(split["leaked"]["value"]), _ci(split["inflation"], signed=True)]
             table.append(row)
-        out += _grid(header, table)
+        out += grid(header, table)
     notes = []
     for m in report["models"]:
         notes.append(f"{m['model']}: {m['badge']} ({m['badge_reason']})")
+        notes += [f"  warning: {w}" for w in m.get("warnings", [])]
         if report["leak_split"]:
             split = m["leak_split"]
             parts = [f"unverified {split['unverified']['n']} (Brier {_f(split['unverified']['value'])}, never counted clean)"]

@@ -26,7 +26,7 @@ QUERY_ARGUMENTS = ("query", "q", "search_query")
 URL_ARGUMENTS = ("url", "id_or_url", "link")
 COMMAND_ARGUMENTS = ("command", "commands", "cmd", "code")
 MAX_ERROR = 200  # characters of a failed call's message kept in the trace
-RECEIPT = re.compile(r"(search|fetch) #([1-9][0-9]{0,17}):")  # the first line of a lock's result
+RECEIPT = re.compile(r"(search|fetch|series) #([1-9][0-9]{0,17}):")  # the first line of a lock's result
 
 # Claude Code's built-in tools that work on the local machine: they read files, edit, plan, spawn,
 # and read a background task's output.  Taken from the tool list of Claude Code 2.1 (its settings
@@ -359,6 +359,11 @@ class Session:
     def shown_items(self, rendered: Any) -> list[Any]:
         """The items of a lock's rendered result (:class:`anachron.timelock.render.Rendered`): a corpus item by its id when ``--corpus`` holds it
         (its true date and labels), else inline, dated as shown (a hidden date: undated)."""
+        if rendered.tool == "series":
+            # Each value as a series entry (docs/formats.md), dated by the day it was published as shown:
+            # a value published after T is a restatement leak; a hidden day leaves it undated, never clean.
+            return [{"id": shown.id, "series": shown.title, "observation_date": shown.id.rsplit("@", 1)[1],
+                     "value": None if shown.text == "missing" else shown.text, "realtime_start": shown.date} for shown in rendered.items]
         items: list[Any] = []
         for shown in rendered.items:
             if self.corpus is not None and shown.id in self.corpus.items:

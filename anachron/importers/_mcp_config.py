@@ -87,7 +87,10 @@ def seal_declaration(path: str | os.PathLike[str]) -> tuple[Declaration, tuple[s
             if "does not run `anachron serve`" not in why:
                 notes.append(f"{path}: {why}")
             continue
-        locked.update((tool, as_of) for tool in lock_tool_names(name, LOCK_TOOLS))
+        # The series tool is the lock's too when the server serves it (`anachron serve --series`).
+        args = [a for a in server.get("args") or [] if isinstance(a, str)]
+        tools = LOCK_TOOLS + ("series",) if _option(args, "--series") is not None else LOCK_TOOLS
+        locked.update((tool, as_of) for tool in lock_tool_names(name, tools))
     if not locked:
         raise AnachronError(
             f"{path}: the configuration seals no tool ({'; '.join(reasons) or 'it names no server'}); "

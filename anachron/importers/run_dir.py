@@ -30,6 +30,7 @@ from typing import Any, Mapping
 from anachron.core.errors import AnachronError, describe
 from anachron.core.jsonio import dump_json, read_json
 from anachron.core.atomic import write_atomic
+from anachron.core.seal import SHELL_TOOLS
 from anachron.core.validate import Fields
 
 __all__ = ["FORMAT", "RUN_JSON", "RunRecord", "is_run_dir", "model_log_differences", "proof_differences", "read_run",
@@ -62,6 +63,9 @@ class RunRecord:
     # How the harness's network was isolated (``"netns(unshare)"``); None: not at all, or a run recorded
     # before the field (an optional field: such a run.json stays readable, and declares no shell isolated).
     isolation: str | None = None
+    # The harness's own tools the gateway let through, not counted outside the lock; () for a run recorded
+    # before the field (an optional field: such a run.json stays readable, and exempts no tool).
+    local_tools: tuple[str, ...] = ()
 
     @property
     def rundir(self) -> Path:
@@ -109,9 +113,14 @@ def _parse(path: Path, obj: Any) -> RunRecord:
     files = _object(f, "files")
     corpus = _object(f, "corpus")
     sealed = f.list("sealed_tools")
-    for name in sealed:
-        if not isinstance(name, str) or not name:
-            raise f.error("sealed_tools", f"expected a list of tool names, found {describe(name)}")
+    local = f.list("local_tools") if "local_tools" in obj else []
+    for field_name, names in (("sealed_tools", sealed), ("local_tools", local)):
+        for name in names:
+            if not isinstance(name, str) or not name:
+                raise f.error(field_name, f"expected a list of tool names, found {describe(name)}")
+    shells = sorted(set(local) & set(SHELL_TOOLS))
+    if shells:  # a shell is judged by its network, never let through as the harness's own
+        raise f.error("local_tools", f"{', '.join(map(repr, shells))} is a shell tool, never a local one")
     transcript = _optional_text(files, "transcript")
     transcript_format = files.text("transcript_format")
     mcp_config = files.text("mcp_config")
@@ -143,6 +152,7 @@ def _parse(path: Path, obj: Any) -> RunRecord:
         digests=dict(digests.obj),
         gateway=_gateway(f),
         isolation=_optional_text(f, "isolation") if "isolation" in obj else None,
+        local_tools=tuple(local),
     )
 
 

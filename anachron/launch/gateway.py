@@ -4,7 +4,7 @@
 points the harness at it (:func:`wiring`).  Every request is checked before
 it is forwarded (:func:`check_request`): the tools it offers the model must
 be the lock's two, under the harness's naming, or one of the few the
-harness runs in its own process (:data:`anachron.launch.harnesses.GATEWAY_LOCAL`).
+harness runs in its own process (:func:`anachron.launch.harnesses.local_tools`, per version).
 A request offering anything else (a hosted web search, a shell, an MCP
 server the API runs, a tool shape this module does not know) is never
 forwarded: the harness gets a 400 in its vendor's error shape, the run is
@@ -13,7 +13,10 @@ stopped (``on_refusal``), and the verdict names the tool.
 Every request and answer is written to ``model.jsonl`` (streamed answers as
 the bytes assembled), each record carrying the digest of the lines before it
 (:mod:`anachron.core.chain`), keys redacted (:func:`redact_headers`,
-:func:`redact_path`, and any key value seen scrubbed from the record).
+:func:`redact_path`, and any key value seen scrubbed from the record).  The
+log is written in a private directory the harness is never told of, and
+copied into the run directory when the gateway closes, over whatever the
+harness (working in ``RUNDIR/workspace``) put there: as the lock's log is.
 
 - :func:`check_request`: the refusals of one request body (empty: forward it);
 - :class:`Gateway`: the server (:meth:`Gateway.start`, :meth:`Gateway.close`, :meth:`Gateway.record`);
@@ -25,8 +28,10 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import shutil
 import socket
 import sys
+import tempfile
 import threading
 import urllib.error
 import urllib.parse
@@ -35,10 +40,11 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any, Callable, Iterable, Mapping
 
-from anachron.core.chain import ChainWriter, LogChain
+from anachron.core.atomic import write_atomic
+from anachron.core.chain import ChainWriter, LogChain, log_chain
 from anachron.core.errors import AnachronError
 from anachron.importers.run_dir import MODEL_LOG
-from anachron.launch.harnesses import GATEWAY_LOCAL, HARNESSES
+from anachron.launch.harnesses import HARNESSES, local_tools
 from anachron.core.seal import lock_tool_names
 from anachron.launch.lock import SERVER, TOOLS
 
@@ -60,13 +66,13 @@ HOP = frozenset({"connection", "keep-alive", "proxy-connection", "transfer-encod
                  "content-length", "host", "accept-encoding"})
 
 
-def allowed_tools(harness: str) -> frozenset[str]:
-    """The tool names a request of *harness* may offer: the lock's (by every name the harness gives
-    them) and the harness's own tools that never leave its process."""
+def allowed_tools(harness: str, version: str | None = None) -> frozenset[str]:
+    """The tool names a request of *harness* (at *version*, ``--version``'s line) may offer: the lock's
+    (by every name the harness gives them) and the harness's own tools that never leave its process."""
     names = set(lock_tool_names(SERVER, TOOLS))
     if harness in HARNESSES:
         names |= set(HARNESSES[harness].lock_names)
-    return frozenset(names | GATEWAY_LOCAL.get(harness, frozenset()))
+    return frozenset(names | local_tools(harness, version))
 
 
 def shape_of(path: str, default: str) -> str:
@@ -131,8 +137,20 @@ def _responses(body: Mapping[str, Any], allowed: frozenset[str]) -> list[str]:
             refused += _namespace(tool, allowed)
         elif kind == "mcp":
             refused.append(f"{tool.get('server_label')!r} (type 'mcp', an MCP server the API connects to)")
+        elif kind == "tool_search" and tool.get("execution") == "client" and "tool_search" in allowed:
+            continue  # the harness searches its own tool list; what it finds comes back as tool_search_output, checked below
         else:  # web_search(_preview), file_search, code_interpreter, image_generation, tool_search, local_shell, ...
             refused.append(f"{kind!r} (a hosted tool)")
+    # A client-run tool_search hands the model the tools it found in the conversation (a tool_search_output
+    # item's tools), not in the tools list: each is offered as surely as one listed, so each is checked.
+    items = body.get("input")
+    for item in items if isinstance(items, list) else ():
+        if isinstance(item, dict) and item.get("type") == "tool_search_output":
+            found = item.get("tools")
+            if not isinstance(found, list) or not all(isinstance(tool, dict) for tool in found):
+                refused.append("'tool_search_output' (its tools cannot be read)")
+                continue
+            refused += _responses({"tools": found}, allowed)
     return refused
 
 
@@ -249,6 +267,8 @@ def _walk_calls(shape: str, document: Any) -> list[str]:
             if kind in ("function_call", "custom_tool_call"):
                 space = item.get("namespace")
                 names.append(f"{str(space).rstrip('_')}__{item.get('name')}" if space else str(item.get("name")))
+            elif kind == "tool_search_call" and item.get("execution") == "client":
+                names.append("tool_search")  # the harness runs it (a search of its tool list), under that name
             elif isinstance(kind, str) and kind.endswith("_call"):  # web_search_call, a hosted tool the API ran
                 names.append(kind)
     elif shape == "gemini":
@@ -377,16 +397,21 @@ class Gateway:
     is pointed at (the upstream's path on loopback); :attr:`verdict` says why it stopped the run."""
 
     def __init__(self, harness: str, upstream: str, rundir: Path, *, timeout: float = 600.0,
-                 on_refusal: Callable[[str], None] | None = None) -> None:
+                 on_refusal: Callable[[str], None] | None = None, version: str | None = None) -> None:
         self.harness, self.upstream, self.timeout = harness, upstream.rstrip("/"), timeout
         self.shape = UPSTREAMS[harness][0]
-        self.allowed = allowed_tools(harness)
+        self.allowed = allowed_tools(harness, version)
         self.on_refusal = on_refusal
         self.verdict: str | None = None
         self.refused: list[str] = []
         self.requests = 0
         self._count = threading.Lock()
-        self.log = ChainWriter(rundir / MODEL_LOG)
+        # Written where the harness cannot reach during the run (a private directory, mode 0700, never
+        # named to it), and copied to RUNDIR/model.jsonl at close: as the lock's log is (LockHost).
+        self.rundir = rundir
+        self._private = Path(tempfile.mkdtemp(prefix="anachron-model-"))
+        self.log_path = self._private / MODEL_LOG
+        self.log = ChainWriter(self.log_path)
         self._server = _Server(("127.0.0.1", 0), _Handler)
         self._server.gateway = self
         self._thread = threading.Thread(target=self._server.serve_forever, name="anachron-gateway", daemon=True)
@@ -398,9 +423,22 @@ class Gateway:
         return self
 
     def close(self) -> None:
+        """Stop serving and copy the log into the run directory (atomically, over anything there); once."""
+        if self._private is None:
+            return
         self._server.shutdown()
         self._server.server_close()
         self.log.close()
+        try:
+            data = self.log_path.read_bytes()
+            if log_chain(data) != self.chain:  # what was written is what the chain pins, or nothing is copied
+                raise AnachronError(f"the model gateway's log {self.log_path} differs from what it wrote")
+            write_atomic(self.rundir / MODEL_LOG, data.decode("utf-8"))
+        except OSError as exc:
+            raise AnachronError(f"cannot read the model gateway's log {self.log_path}: {exc.strerror or exc}") from None
+        finally:
+            shutil.rmtree(self._private, ignore_errors=True)
+            self._private = None
 
     @property
     def chain(self) -> LogChain:

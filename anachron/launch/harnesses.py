@@ -36,6 +36,7 @@ from anachron.launch.relay import __file__ as relay_file
 # The MCP configuration Claude Code is given (the relay); mcp.json is the lock's own, which the audit reads.
 HARNESS_CONFIG = "harness-mcp.json"
 CODEX_HOME = "codex-home"  # Codex's CODEX_HOME in the run directory
+CLAUDE_HOME = "claude-home"  # Claude Code's HOME in the run directory (its CLAUDE_CONFIG_DIR: .claude in it)
 GEMINI_HOME = "gemini-home"  # Gemini CLI's HOME in the run directory (its settings: .gemini/settings.json)
 # Claude Code's built-in tools (as of 2.1), each removed by name: --tools "" does not remove them
 # all in every version (anthropics/claude-code#31182), so both are given.
@@ -66,21 +67,45 @@ def claude_deny_list(version: str | None) -> tuple[str, ...]:
 # Tools Claude Code may keep that never leave its process (a list that omits EndConversation does not remove it).
 CLAUDE_LOCAL = frozenset({"EndConversation", "TodoWrite", "ExitPlanMode", "EnterPlanMode"})
 # Per harness, the tools a request to its model may offer beside the lock's, because they never leave
-# its process (the model gateway refuses any other: docs/run-rules.md, "Model gateway", gives each
-# entry's source).  Codex's update_plan only records the plan it shows (codex-rs core, plan_tool.rs).
-GATEWAY_LOCAL: dict[str, frozenset[str]] = {
-    "claude-code": CLAUDE_LOCAL,
+# its process (the model gateway refuses any other, and the seal audit of a run does not count a call of
+# one as outside the lock: docs/run-rules.md, "Model gateway", gives each entry's source).  Each entry
+# holds from the first version measured to offer it ("since"; () for every version): a version that
+# cannot be read gets only the () entries.  Codex's update_plan only records the plan it shows
+# (codex-rs core, plan_tool.rs).
+LOCAL_TOOLS: dict[str, tuple[tuple[tuple[int, ...], frozenset[str]], ...]] = {
+    "claude-code": (((), CLAUDE_LOCAL),),
     # In a CODEX_HOME of the run's own the lock is the only MCP server, so Codex 0.171.0's MCP resource tools
     # reach only the lock; request_user_input asks the user, whom codex exec does not have.  The guard
     # still stops a run at the first call of any of them.
-    "codex": frozenset({"update_plan", "list_mcp_resources", "list_mcp_resource_templates", "read_mcp_resource",
-                        "request_user_input"}),
+    "codex": (((), frozenset({"update_plan", "list_mcp_resources", "list_mcp_resource_templates",
+                              "read_mcp_resource", "request_user_input"})),
+              # With a slug it knows (gpt-5.5), 0.171.0 defers MCP tools behind tool_search, run by the client
+              # ({"type": "tool_search", "execution": "client"}: a BM25 search of its own tool list, whose
+              # output the gateway checks like a tool list), and offers apply_patch, a file edit in the
+              # workspace that no flag of 0.171.0 removes (its model metadata's apply_patch_tool_type):
+              # under --sandbox read-only it cannot write, and it reaches no network.
+              ((0, 171, 0), frozenset({"tool_search", "apply_patch"}))),
     # Gemini CLI 0.61.0 offers update_topic whatever the settings exclude; its execute only stores and
     # echoes the topic it is given (UpdateTopicInvocation in the 0.61.0 bundle).
-    "gemini-cli": frozenset({"update_topic"}),
-    "responses": frozenset(),
-    "chat": frozenset(),
+    "gemini-cli": (((), frozenset({"update_topic"})),),
+    "responses": (),
+    "chat": (),
 }
+
+
+def version_tuple(version: str | None) -> tuple[int, ...] | None:
+    """``(major, minor, patch)`` of ``--version``'s line (``codex-cli 0.171.0``), or ``None``."""
+    found = re.search(r"(\d+)\.(\d+)\.(\d+)", version or "")
+    return tuple(int(part) for part in found.groups()) if found else None
+
+
+def local_tools(harness: str, version: str | None) -> frozenset[str]:
+    """The tools of *harness* at *version* (``--version``'s line) that never leave its process."""
+    have = version_tuple(version)
+    return frozenset().union(*(tools for since, tools in LOCAL_TOOLS.get(harness, ())
+                               if not since or (have is not None and have >= since)))
+
+
 WEB_TOOLS = frozenset({"WebSearch", "WebFetch", "web_search", "google_web_search", "web_fetch"})
 SHELLS = frozenset({"Bash", "BashOutput", "KillShell", "KillBash", "shell", "exec_command", "run_shell_command"})
 # Codex features that add a tool beside the lock's (`codex features list` of 0.171.0), each turned off; an
@@ -229,8 +254,15 @@ class ClaudeCode(Harness):
         # lock's tools are never reachable (ozongzi/agentix v0.26.1 hit the same).
         # MCP_CONNECTION_NONBLOCKING=false: 2.1 otherwise starts before its MCP servers connect, and
         # its init lists the lock as "pending", which the preflight (rightly) refuses.
+        # A HOME (and CLAUDE_CONFIG_DIR) of the run's own: the user's ~/.claude.json and ~/.claude/settings.json are
+        # never read.  --strict-mcp-config and disableAllHooks keep their servers and hooks out, but not the rest:
+        # 2.1.197 applies a user's settings "env" over its own environment, so an ANTHROPIC_BASE_URL there
+        # sent the model's requests around the gateway (tests/launch/slow_real_clis.py); plugins, helpers too.
+        home = rundir / CLAUDE_HOME
+        (home / ".claude").mkdir(parents=True, exist_ok=True)
         env = child_env({"CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC": "1", "ENABLE_TOOL_SEARCH": "false",
-                         "MCP_CONNECTION_NONBLOCKING": "false"})
+                         "MCP_CONNECTION_NONBLOCKING": "false", "HOME": str(home),
+                         "CLAUDE_CONFIG_DIR": str(home / ".claude")})
         return Prepared(argv, env, files)
 
     def outside(self, event):

@@ -45,7 +45,7 @@ from anachron.core.atomic import write_atomic
 from anachron.core.seal import lock_tool_names
 from anachron.importers.run_dir import write_run
 from anachron.launch.harnesses import (HARNESSES, LOOPS, Check, ClaudeCode, DuplicateKey, Harness, Prepared, guard_breach,
-                                       lock_config_text, read_event, version_of, version_warning)
+                                       local_tools, lock_config_text, read_event, version_of, version_warning)
 from anachron.launch.lock import (CONFIG, EVENTS, RUN_MARKER, SERVER, TOOLS, Lock, LockHost, corpus_fingerprint, kill_marked,
                                   relay_entry, stop_group)
 
@@ -479,7 +479,7 @@ def _loop(spec: RunSpec, host: LockHost, rundir: Path, prompt: str, outcome: _Ou
 # pointed at it, its refusal stopping the run and becoming the run's verdict. ---
 
 
-def _start_gateway(spec: RunSpec, rundir: Path, outcome: _Outcome) -> None:
+def _start_gateway(spec: RunSpec, rundir: Path, outcome: _Outcome, version: str | None = None) -> None:
     from anachron.launch.gateway import Gateway, upstream_of
 
     # The upstream is read from our environment before the harness's is pointed at the gateway.
@@ -490,7 +490,7 @@ def _start_gateway(spec: RunSpec, rundir: Path, outcome: _Outcome) -> None:
         if outcome.halt is not None:
             outcome.halt()
 
-    outcome.gateway = Gateway(spec.harness, upstream, rundir, on_refusal=refused).start()
+    outcome.gateway = Gateway(spec.harness, upstream, rundir, on_refusal=refused, version=version).start()
 
 
 def _point_at_gateway(spec: RunSpec, prepared: Prepared, outcome: _Outcome) -> None:
@@ -505,7 +505,10 @@ def _point_at_gateway(spec: RunSpec, prepared: Prepared, outcome: _Outcome) -> N
 
 def _close_gateway(outcome: _Outcome) -> None:
     if outcome.gateway is not None:
-        outcome.gateway.close()
+        try:
+            outcome.gateway.close()  # its log copied into the run directory, over whatever the harness put there
+        except AnachronError as exc:  # no log as pinned: the run proves nothing of what the model was offered
+            outcome.refusal = outcome.refusal or f"gateway: {exc}"
         if outcome.gateway.verdict is not None:
             outcome.refusal = outcome.gateway.verdict  # what stopped the run, whatever the harness said after
 
@@ -564,10 +567,11 @@ def endpoint_of(spec: RunSpec) -> str:
 
 
 def audit_run(rundir: Path, as_of: _dt.date, corpus_spec: str | None, tools: Iterable[str], transcript: str,
-              log_format: str, isolated: bool = False) -> dict[str, Any]:
+              log_format: str, isolated: bool = False, local: Iterable[str] = ()) -> dict[str, Any]:
     """The seal audit of a run directory's transcript: the lock's configuration (``mcp.json``) and
     *tools*, with the lock's log; *isolated*: the harness ran in its own network namespace, so its
-    shells are declared isolated.  ``anachron run`` records it in ``run.json``; ``anachron score
+    shells are declared isolated; *local*: the harness's tools that never leave its process (those
+    the gateway let through, :func:`anachron.launch.harnesses.local_tools`), not counted outside the lock.  ``anachron run`` records it in ``run.json``; ``anachron score
     RUNDIR`` recomputes it from the files and compares."""
     from anachron.core.seal import SHELL_TOOLS, Declaration, audit, run_status
     from anachron.core.trace import iter_traces
@@ -587,14 +591,15 @@ def audit_run(rundir: Path, as_of: _dt.date, corpus_spec: str | None, tools: Ite
             lock_as_of[name] = next(iter(declared.lock_as_of.values()))
         events = rundir / EVENTS
         locks = [lock_run(load_events(events))] if events.exists() else []
-        declaration = Declaration(names, lock_as_of, isolated_shells=SHELL_TOOLS if isolated else (), locks=locks)
+        declaration = Declaration(names, lock_as_of, isolated_shells=SHELL_TOOLS if isolated else (), locks=locks,
+                                  local_tools=local)
         corpus = load_corpus(corpus_spec)
         options = Options(as_of=as_of, scoring_corpus=corpus)
         for trace in iter_traces(import_logs(log_format, [str(rundir / transcript)], options), corpus):
             samples += 1
             found = audit(trace.interactions, declaration, trace.as_of)
             statuses.add(found.status if found is not None else None)
-            calls += len(trace.interactions)
+            calls += sum(call.tool not in declaration.local_tools for call in trace.interactions)  # judged calls
             breaches += [line for lines in (found.breaches if found is not None else ()) for line in lines]
     except (AnachronError, OSError) as exc:
         return {"status": "cannot tell", "reason": f"the run could not be audited: {exc}", "sealed_tools": sorted(names)}
@@ -656,21 +661,22 @@ def launch(spec: RunSpec, warn: Callable[[str], None] | None = None) -> dict[str
     with _Signals() as signals, LockHost(lock, rundir / LOCK_STDERR) as host:
         if all(check.passed for check in outcome.checks):
             try:
-                _start_gateway(spec, rundir, outcome)
                 if spec.harness in HARNESSES:
                     cls = HARNESSES[spec.harness]
                     executable = spec.executable or cls.executable
                     harness = ClaudeCode(*ClaudeCode.probe(executable)) if cls is ClaudeCode else cls()
                     harness.executable = executable
                     outcome.version = outcome.cli_version = version_of(executable)
-                    harness.cli_version = outcome.cli_version  # the flags of this version (its deny list)
+                    harness.cli_version = outcome.cli_version  # the flags of this version (its deny list, its local tools)
                     warning = version_warning(spec.harness, outcome.cli_version)
                     if warning is not None:
                         outcome.warnings.append(warning)
                         if warn is not None:
                             warn(warning)
+                    _start_gateway(spec, rundir, outcome, outcome.cli_version)
                     _cli(spec, harness, host, rundir, prompt, outcome)
                 else:
+                    _start_gateway(spec, rundir, outcome)
                     outcome.version = f"anachron {__version__}"
                     _loop(spec, host, rundir, prompt, outcome)
             except AnachronError as exc:  # the run failed part way (a harness that would not start, a broken endpoint)
@@ -699,8 +705,9 @@ def launch(spec: RunSpec, warn: Callable[[str], None] | None = None) -> dict[str
     log_format = harness.log_format if harness is not None else {"responses": "openai-responses", "chat": "openai-chat"}.get(spec.harness, spec.harness)
     ran = (rundir / TRANSCRIPT).exists()
     names = sealed_tools(harness)
+    local = sorted(local_tools(harness.name, harness.cli_version)) if harness is not None else []
     isolation_fields = _isolation_fields(spec, outcome)
-    seal = audit_run(rundir, spec.as_of, corpus, names, TRANSCRIPT, log_format, outcome.isolation is not None) \
+    seal = audit_run(rundir, spec.as_of, corpus, names, TRANSCRIPT, log_format, outcome.isolation is not None, local) \
         if ran and outcome.refusal is None else None
     if seal is not None and isolation_fields["assumes"] is not None:
         seal["assumes"] = isolation_fields["assumes"]
@@ -743,6 +750,7 @@ def launch(spec: RunSpec, warn: Callable[[str], None] | None = None) -> dict[str
         "lock_log": chain.to_dict() if chain is not None else None,
         "digests": {name: hashlib.sha256((rundir / name).read_bytes()).hexdigest() for name in (TRANSCRIPT, CONFIG) if (rundir / name).exists()},
         "sealed_tools": names,
+        "local_tools": local,  # the harness's own tools the gateway let through: not counted outside the lock
         "seal": seal,
         "gateway": outcome.gateway.record() if outcome.gateway is not None else None,
         "isolation": isolation_fields["isolation"],  # the harness's network namespace's method; null: none

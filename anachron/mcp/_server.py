@@ -29,6 +29,7 @@ from mcp.server.transport_security import TransportSecurityMiddleware, Transport
 from anachron import __version__
 from anachron.timelock import ARGUMENT, MAX_ARGUMENT, TOOLS, PendingBackend, TimeLock
 from anachron.timelock.backends import CANCELLED_WAITING
+from anachron.timelock.lock import SERIES
 from anachron.timelock.events import now, protocol_error_record
 from anachron.mcp._wire import MAX_MESSAGE, Checked, check_message, error_response
 
@@ -74,11 +75,28 @@ def tool_definitions(lock: TimeLock) -> list[types.Tool]:
             input_schema=_schema(ARGUMENT["fetch"], MAX_ARGUMENT["fetch"], "The id or URL of a document from search results."),
             annotations=read_only,
         ),
+    ] + _series_tool(lock)
+
+
+def _series_tool(lock: TimeLock) -> list[types.Tool]:
+    """The ``series`` tool, listed only when the lock has a series source (``anachron serve --series``)."""
+    if lock.series is None:
+        return []
+    return [
+        types.Tool(
+            name=SERIES,
+            description=(
+                "Return an economic data series by its FRED id (say GDPC1 or UNRATE): each observation's date "
+                "and value, as published in the vintage the answer names; a missing value reads 'missing'."
+            ),
+            input_schema=_schema(ARGUMENT[SERIES], MAX_ARGUMENT[SERIES], "The series id, letters, digits and _."),
+            annotations=types.ToolAnnotations(read_only_hint=True, open_world_hint=lock.series.kind == "alfred"),
+        )
     ]
 
 
 def build_server(lock: TimeLock) -> Server:
-    """An MCP server whose only tools are the lock's ``search`` and ``fetch``."""
+    """An MCP server whose only tools are the lock's ``search`` and ``fetch`` (and ``series``, with a series source)."""
     tools = tool_definitions(lock)
 
     async def list_tools(ctx: Any, params: Any) -> types.ListToolsResult:

@@ -6,6 +6,8 @@ server (:mod:`anachron.mcp`) are thin wrappers over :class:`TimeLock`.
 
 - :mod:`~anachron.timelock.lock`: argument checks, budgets, the re-check, outcomes;
 - :mod:`~anachron.timelock.backends`: a local corpus or a backdated search service;
+- :mod:`~anachron.timelock.web`: the web frozen at T: search and archive backends, each with its guarantee, recorded and replayed;
+- :mod:`~anachron.timelock.series`: the ``series`` tool's ALFRED vintages, each value as known at T;
 - :mod:`~anachron.timelock.render`: what the agent reads, with the date presentation;
 - :mod:`~anachron.timelock.events`: the event log: its records, writer and strict reader;
 - :mod:`~anachron.timelock.loggable`: what of a call's arguments the log keeps;

@@ -12,14 +12,11 @@ need no client library).
 from __future__ import annotations
 
 import datetime as _dt
-import http.client
 import json
 import os
 import re
 import threading
 import time
-import urllib.error
-import urllib.request
 from dataclasses import dataclass
 from typing import Any, Callable, Mapping, Protocol
 
@@ -27,7 +24,6 @@ from anachron.core import Corpus
 from anachron.core.attribution import DATE_FIELDS, MODIFIED_FIELDS
 from anachron.core.dates import format_date
 from anachron.core.errors import AnachronError
-from anachron.core.jsonio import parse_json
 from anachron.core.search import Engine
 from anachron.store import SearchEngine, load_corpus, open_corpus
 from anachron.store.engine import extremes
@@ -44,9 +40,11 @@ __all__ = [
     "UpstreamError",
     "load_served_corpus",
     "open_engine",
+    "service_hit",
 ]
 
-UPSTREAM_MAX_BYTES = 16 * 1024 * 1024
+UPSTREAM_MAX_BYTES = 16 * 1024 * 1024  # of one reply of any web service (anachron.timelock.web.transport)
+MAX_TIMEOUT = 3600.0  # seconds: a documented ceiling, so "inf" or 1e400 is refused at start-up
 TEXT_FIELDS = ("text", "snippet")
 _DATED_BY = frozenset(DATE_FIELDS + MODIFIED_FIELDS + TEXT_FIELDS)
 
@@ -66,6 +64,8 @@ class Hit:
     dates: tuple[Any, ...] = ()
     entry: Mapping[str, Any] | None = None
     score: float | None = None  # a local corpus's ranking score (anachron.store.ranking), for `anachron search`
+    backend: str | None = None  # which backend answered it, for the log (anachron.timelock.web)
+    guarantee: str | None = None  # what that backend promised about its date (events.GUARANTEES)
 
 
 class UpstreamError(AnachronError):
@@ -126,7 +126,8 @@ class CorpusBackend:
 
     @staticmethod
     def _hit(item, score: float | None = None) -> Hit:
-        return Hit(item.id, item.title, item.text, (item.publish_date,), score=score)  # the exact day: no attribution
+        # The exact day: no attribution.  Tagged here, so every adapter's log says where an item came from.
+        return Hit(item.id, item.title, item.text, (item.publish_date,), score=score, backend="corpus", guarantee="corpus")
 
     def search(self, query: str, *, k: int, as_of: _dt.date, mode: str) -> list[Hit]:
         if self.ranking is None:
@@ -219,16 +220,6 @@ class PendingBackend:
         return self._backend().fetch(ref, as_of=as_of, mode=mode)
 
 
-class _NoRedirect(urllib.request.HTTPRedirectHandler):
-    """A redirect on the upstream path is an error: urllib would turn the POST into a GET without ``as_of``."""
-
-    def redirect_request(self, req, fp, code, msg, headers, newurl):  # noqa: D102 (urllib's signature)
-        raise UpstreamError(f"upstream answered a redirect (HTTP {code}); redirects are not followed")
-
-
-_OPENER = urllib.request.build_opener(_NoRedirect)
-MAX_TIMEOUT = 3600.0  # seconds: a documented ceiling, so "inf" or 1e400 is refused at start-up
-_CHUNK = 64 * 1024
 _CONTROL = re.compile(r"[\x00-\x1f\x7f\u0085\u2028\u2029]")
 _SURROGATE = re.compile("[\ud800-\udfff]")
 
@@ -242,36 +233,63 @@ def _one_line(text: str) -> str:
     return " ".join(_CONTROL.sub(" ", _clean(text)).split())
 
 
+def service_hit(result: Mapping[str, Any], *, text_fields: tuple[str, ...] = TEXT_FIELDS, **tag: Any) -> Hit:
+    """One item a web service returned, as a :class:`Hit` the re-check dates by attribution.
+
+    Its id is ``url`` (else ``id``); an id with a line break or another
+    control character, or longer than 2048 characters, is no id (the item is
+    withheld: a forged row).  Its text is the first string of *text_fields*;
+    what attribution may read is kept in ``entry``: the date fields, the URL,
+    the snippet and any fetched text.  The title is made one line; lone
+    surrogates become U+FFFD.  *tag*: the hit's ``backend`` and ``guarantee``.
+    """
+    ref = next((result[key] for key in ("url", "id") if isinstance(result.get(key), str) and result[key].strip()), None)
+    if ref is not None:
+        ref = _clean(ref.strip())
+        if _CONTROL.search(ref) or len(ref) > 2048:
+            ref = None
+    title = result.get("title")
+    text = next((result[key] for key in text_fields if isinstance(result.get(key), str)), "")
+    entry = {key: _clean(v) if isinstance(v, str) else v for key, v in result.items() if key in _DATED_BY}
+    if text and not any(key in entry for key in TEXT_FIELDS):
+        entry["snippet"] = _clean(text)  # a service's own name for it (Brave's description): still read for dates
+    if ref is not None:
+        entry["url"] = ref
+    return Hit(ref, _one_line(title) if isinstance(title, str) else "", _clean(text), (), entry, **tag)
+
+
 class UpstreamBackend:
-    """A backdated search service: POST JSON to ``URL/search`` and ``URL/fetch``.
+    """A backdated search service: POST JSON to ``URL/search`` and ``URL/fetch`` (the ``anachron`` backend).
 
     Requests: ``{"query", "as_of", "k"}`` and ``{"url", "as_of"}``, with the
     as-of injected here (``null`` in the unrestricted mode).  Response, both
     endpoints: ``{"results": [item, ...]}``; an item has ``url`` or ``id``,
     ``title``, ``published`` or ``publish_date`` (date or ISO timestamp),
-    and ``text`` or ``snippet`` (docs/mcp.md).
+    and ``text`` or ``snippet`` (docs/mcp.md), and may say its
+    ``guarantee`` (one of :data:`~anachron.timelock.events.GUARANTEES`).
 
     Every fault of the service is an :class:`UpstreamError` (the call's
     status is ``error``): an HTTP error or a redirect (never followed), a
     broken reply (bad status line, HTTP/0.9, broken chunking, too many or
-    too long headers), more than :data:`UPSTREAM_MAX_BYTES`, a body that is
-    not the expected JSON, or a reply that takes longer than *timeout* in
-    total (a slow drip included).  An id with a line break or another
-    control character is no id (the item is withheld); titles are made one
-    line; lone surrogates become U+FFFD.
+    too long headers), more than :data:`~anachron.timelock.web.transport.MAX_BYTES`,
+    a body that is not the expected JSON, or a reply that takes longer than
+    *timeout* in total (a slow drip included).  Items are read by
+    :func:`service_hit`.  *transport* (:mod:`anachron.timelock.web.transport`)
+    records or replays the exchanges; by default, the network.
     """
 
     kind = "upstream"
+    name = "anachron"
+    guarantee = None  # as the upstream says, item by item
 
-    def __init__(self, url: str, *, timeout: float = 30.0) -> None:
+    def __init__(self, url: str, *, timeout: float = 30.0, transport: Any = None) -> None:
+        from anachron.timelock.web.transport import Transport, check_timeout  # the web package imports this module
+
         if not isinstance(url, str) or not re.match(r"https?://[^/\s]+", url):
             raise AnachronError(f"--upstream: {url!r} is not an http(s) URL")
-        if not (
-            isinstance(timeout, (int, float)) and not isinstance(timeout, bool) and 0 < timeout <= MAX_TIMEOUT
-        ):  # False for NaN
-            raise AnachronError(f"--upstream-timeout: expected seconds in (0, {MAX_TIMEOUT:g}], got {timeout!r}")
+        check_timeout(timeout)
         self.source = url.rstrip("/")
-        self._timeout = float(timeout)
+        self.transport = transport if transport is not None else Transport(timeout=timeout)
 
     @staticmethod
     def _as_of(as_of: _dt.date, mode: str) -> str | None:
@@ -284,74 +302,20 @@ class UpstreamBackend:
         return self._post("fetch", {"url": ref, "as_of": self._as_of(as_of, mode)})
 
     def _post(self, endpoint: str, body: Mapping[str, Any]) -> list[Hit]:
-        deadline = time.monotonic() + self._timeout
-        outcome: dict[str, Any] = {}
+        from anachron.timelock.events import GUARANTEES
+        from anachron.timelock.web.transport import Request
 
-        def exchange() -> None:
-            try:
-                outcome["payload"] = self._exchange(endpoint, body, deadline)
-            except BaseException as exc:  # handed to the caller's thread
-                outcome["error"] = exc
-
-        # A worker thread, so the deadline is total: a socket timeout alone restarts with every byte a
-        # slow-drip upstream sends.  A worker left behind ends at its next socket timeout or byte cap.
-        worker = threading.Thread(target=exchange, name=f"anachron-upstream-{endpoint}", daemon=True)
-        worker.start()
-        worker.join(self._timeout)
-        if worker.is_alive():
-            raise UpstreamError(f"upstream /{endpoint} took longer than {self._timeout:g} s")
-        if "error" in outcome:
-            raise outcome["error"]
-        try:
-            document = parse_json(outcome["payload"].decode("utf-8"), f"upstream /{endpoint}")
-        except (AnachronError, UnicodeDecodeError) as exc:
-            raise UpstreamError(" ".join(str(exc).split())[:300]) from None
+        label = f"upstream /{endpoint}"
+        document = self.transport.send(
+            Request(
+                "POST", f"{self.source}/{endpoint}", label, json.dumps(body, ensure_ascii=True).encode("ascii"),
+                {"Content-Type": "application/json", "Accept": "application/json"},
+            )
+        ).json_body(label)
         results = document.get("results") if isinstance(document, dict) else None
         if not isinstance(results, list) or not all(isinstance(r, dict) for r in results):
             raise UpstreamError(f"upstream /{endpoint}: expected {{\"results\": [objects]}}")
-        return [self._hit(r) for r in results]
-
-    def _exchange(self, endpoint: str, body: Mapping[str, Any], deadline: float) -> bytes:
-        request = urllib.request.Request(
-            f"{self.source}/{endpoint}",
-            data=json.dumps(body, ensure_ascii=True).encode("ascii"),
-            headers={"Content-Type": "application/json", "Accept": "application/json", "User-Agent": "anachron-timelock"},
-            method="POST",
-        )
-        try:
-            with _OPENER.open(request, timeout=self._timeout) as response:
-                chunks, size = [], 0
-                while time.monotonic() < deadline:
-                    chunk = response.read(_CHUNK)
-                    if not chunk:
-                        return b"".join(chunks)
-                    size += len(chunk)
-                    if size > UPSTREAM_MAX_BYTES:
-                        raise UpstreamError(f"upstream /{endpoint} answered more than {UPSTREAM_MAX_BYTES} bytes")
-                    chunks.append(chunk)
-                raise UpstreamError(f"upstream /{endpoint} took longer than {self._timeout:g} s")
-        except UpstreamError:
-            raise
-        except urllib.error.HTTPError as exc:
-            raise UpstreamError(f"upstream /{endpoint} answered HTTP {exc.code}") from None
-        except (urllib.error.URLError, OSError) as exc:
-            reason = getattr(exc, "reason", exc)
-            raise UpstreamError(f"upstream /{endpoint} unreachable: {reason}") from None
-        except (http.client.HTTPException, ValueError) as exc:
-            # BadStatusLine, LineTooLong, IncompleteRead, too many headers...: a broken reply.
-            raise UpstreamError(f"upstream /{endpoint} sent a broken reply ({type(exc).__name__})") from None
-
-    @staticmethod
-    def _hit(result: Mapping[str, Any]) -> Hit:
-        ref = next((result[key] for key in ("url", "id") if isinstance(result.get(key), str) and result[key].strip()), None)
-        if ref is not None:
-            ref = _clean(ref.strip())
-            if _CONTROL.search(ref) or len(ref) > 2048:
-                ref = None  # a forged row (an id with a line break) is no id: withheld
-        title = result.get("title")
-        text = next((result[key] for key in TEXT_FIELDS if isinstance(result.get(key), str)), "")
-        # What attribution may read: the date fields, the URL, the snippet and any fetched text.
-        entry = {key: _clean(v) if isinstance(v, str) else v for key, v in result.items() if key in _DATED_BY}
-        if ref is not None:
-            entry["url"] = ref
-        return Hit(ref, _one_line(title) if isinstance(title, str) else "", _clean(text), (), entry)
+        return [
+            service_hit(r, backend=self.name, guarantee=r.get("guarantee") if r.get("guarantee") in GUARANTEES else None)
+            for r in results
+        ]

@@ -63,6 +63,7 @@ from anachron.core.jsonio import Record, dump_json, read_log_records
 from anachron.core.validate import Fields
 from anachron.core.chain import CHAIN_START, LogChain, log_chain  # re-exported (Pinning, below)
 from anachron.timelock.loggable import MAX_LOGGED_ARGUMENTS, MAX_LOGGED_TEXT, loggable
+from anachron.timelock.series import Observation
 
 try:  # POSIX: a log is claimed with an exclusive lock; elsewhere the size check alone guards it.
     import fcntl
@@ -74,7 +75,10 @@ __all__ = [
     "FORMATS",
     "STATUSES",
     "WITHHELD_REASONS",
+    "GUARANTEES",
+    "UNRECORDED",
     "Seen",
+    "SeriesShown",
     "Withheld",
     "CallEvent",
     "EventLog",
@@ -82,6 +86,7 @@ __all__ = [
     "now",
     "start_record",
     "call_record",
+    "series_record",
     "protocol_error_record",
     "sources_list",
     "parse_calls",
@@ -100,6 +105,12 @@ FORMATS = ("anachron-events/1", FORMAT)
 # Why an item was withheld from the agent by the lock's re-check.
 WITHHELD_REASONS = ("after-cutoff", "uncertain", "undated", "unparseable-date", "contradictory-date", "no-id")
 
+# What a backend promised about an item's date (docs/mcp.md, "Backends and their guarantees"): an archive's
+# capture time, a service's own as-of index, a publish-date filter, a dated corpus.  An item recorded
+# without one (a log written before items carried it, an upstream that said nothing) is "unrecorded".
+GUARANTEES = ("capture", "index", "claimed", "corpus")
+UNRECORDED = "unrecorded"
+
 
 @dataclass(frozen=True)
 class Seen:
@@ -116,6 +127,8 @@ class Seen:
     modified: _dt.date | None = None  # a modification day the item showed (a revision risk when after T)
     text: str = ""  # what the agent read of it (a search's snippet, the head of a fetched text): the content check
     sources: tuple[SourceDate, ...] = ()  # every date source an upstream item carried, in attribution's order
+    backend: str | None = None  # which backend answered it (anachron.timelock.web); None in older logs
+    guarantee: str | None = None  # what that backend promised about its date (GUARANTEES); None: unrecorded
 
 
 @dataclass(frozen=True)
@@ -130,6 +143,20 @@ class Withheld:
     reason: str
     dated_by: str | None = None  # the source that decided the withholding (an upstream item)
     sources: tuple[SourceDate, ...] = ()  # every date source the item carried
+    backend: str | None = None  # as Seen's
+    guarantee: str | None = None
+    why: str | None = None  # a word more on the reason (an undated result of a `claimed` backend)
+
+
+@dataclass(frozen=True)
+class SeriesShown:
+    """What a ``series`` call showed: the series, its vintage, and each value with its realtime period
+    (``value`` ``None``: missing), as the log records them (scored for restatement leaks)."""
+
+    id: str
+    vintage: _dt.date | None
+    observations: tuple[Observation, ...]
+    not_served: int = 0
 
 
 @dataclass(frozen=True)
@@ -146,6 +173,7 @@ class CallEvent:
     withheld: tuple[Withheld, ...] = ()
     error: str | None = None
     call_id: str | None = None  # the adapter's id of the call, when it gave one
+    series: SeriesShown | None = None  # what an ok series call showed
 
     @property
     def query(self) -> str | None:
@@ -186,6 +214,21 @@ class EventLog:
     def run(self) -> str | None:
         return self.header.get("run")
 
+    def guarantees(self) -> dict[str, int]:
+        """Items shown to the agent, counted by their backend's guarantee (:data:`GUARANTEES`).
+
+        An item without one counts as :data:`UNRECORDED`, except in a log of a
+        local corpus (its ``start`` record says ``backend: corpus``), whose
+        items predate the field and are all the corpus's.
+        """
+        default = "corpus" if self.header.get("backend") == "corpus" else UNRECORDED
+        counts: dict[str, int] = {}
+        for call in self.calls:
+            for seen in call.returned:
+                key = seen.guarantee or default
+                counts[key] = counts.get(key, 0) + 1
+        return counts
+
     @property
     def undated_shown(self) -> int:
         """Undated items shown to the agent (they cannot be judged against a date)."""
@@ -215,8 +258,10 @@ def start_record(
     date_presentation: str,
     server: str,
     ranking: str | None = None,
+    series: str | None = None,
 ) -> dict[str, Any]:
-    """The first record of a log (*ranking*: the local corpus's ranking, :mod:`anachron.store.ranking`; none upstream)."""
+    """The first record of a log (*ranking*: the local corpus's ranking, :mod:`anachron.store.ranking`; none upstream;
+    *series*: the series source, ``file PATH`` or ``alfred URL``, when the lock serves the ``series`` tool)."""
     record = {
         "event": "start",
         "format": FORMAT,
@@ -234,7 +279,20 @@ def start_record(
     }
     if ranking is not None:
         record["ranking"] = ranking
+    if series is not None:
+        record["series"] = series
     return record
+
+
+def series_record(answer: Any) -> dict[str, Any]:
+    """A ``series`` call's ``series`` field (answer: :class:`anachron.timelock.series.SeriesAnswer`):
+    ``{"id", "vintage", "observations": [{"date", "value", "realtime_start", "realtime_end"}], "not_served"}``."""
+    return {
+        "id": answer.id,
+        "vintage": format_date(answer.vintage) if answer.vintage is not None else None,
+        "observations": [row.as_dict() for row in answer.observations],
+        "not_served": answer.not_served,
+    }
 
 
 def _seen_dict(seen: Seen) -> dict[str, Any]:
@@ -255,7 +313,16 @@ def _seen_dict(seen: Seen) -> dict[str, Any]:
         entry["sources"] = sources_list(seen.sources)
     if seen.text:
         entry["text"] = seen.text[:MAX_LOGGED_TEXT]
+    _provenance(entry, seen)
     return entry
+
+
+def _provenance(entry: dict[str, Any], item: "Seen | Withheld") -> None:
+    """An item's ``backend`` and ``guarantee``, when known (older records have neither)."""
+    if item.backend is not None:
+        entry["backend"] = item.backend
+    if item.guarantee is not None:
+        entry["guarantee"] = item.guarantee
 
 
 MAX_LOGGED_SOURCES = 16  # date sources of one item kept in the log
@@ -285,6 +352,9 @@ def _withheld_dict(w: Withheld) -> dict[str, Any]:
         entry["dated_by"] = w.dated_by
     if w.sources:
         entry["sources"] = sources_list(w.sources)
+    if w.why is not None:
+        entry["why"] = w.why
+    _provenance(entry, w)
     return entry
 
 
@@ -302,9 +372,10 @@ def call_record(
     budget: Mapping[str, Any],
     call_id: str | None = None,
     ranking: str | None = None,
+    series: Mapping[str, Any] | None = None,
 ) -> dict[str, Any]:
     """One tool call: what was asked, what was shown, what was withheld and why (*ranking*: which
-    ranking served a search of a local corpus)."""
+    ranking served a search of a local corpus; *series*: what a series call showed, :func:`series_record`)."""
     if status not in STATUSES:
         raise AnachronError(f"unknown status {status!r}: expected one of {', '.join(STATUSES)}")
     changes: list[dict[str, Any]] = []
@@ -333,6 +404,8 @@ def call_record(
         record["call_id"] = loggable(call_id, changes, "call_id")
     if ranking is not None:
         record["ranking"] = ranking
+    if series is not None:
+        record["series"] = dict(series)
     if changes:
         record["arguments_changed"] = changes  # what the log could not keep as sent
     return record
@@ -472,7 +545,22 @@ def _seen(where: str, entry: Any) -> Seen:
     if not isinstance(text, str):
         raise f.error("text", f"expected a string, got {describe(text)}")
     sources = _sources(f, entry)
-    return Seen(ident, title, published, undated if published is None else None, granularity, dated_by, modified, text, sources)
+    backend, guarantee = _read_provenance(f, entry)
+    return Seen(
+        ident, title, published, undated if published is None else None, granularity, dated_by, modified, text, sources,
+        backend, guarantee,
+    )
+
+
+def _read_provenance(f: Fields, entry: Mapping[str, Any]) -> tuple[str | None, str | None]:
+    """An item's ``backend`` and ``guarantee``, read back (absent: ``None``, unrecorded)."""
+    backend = entry.get("backend")
+    if backend is not None and not (isinstance(backend, str) and backend):
+        raise f.error("backend", f"expected a non-empty string, got {describe(backend)}")
+    guarantee = entry.get("guarantee")
+    if guarantee is not None and guarantee not in GUARANTEES:
+        raise f.error("guarantee", f"{describe(guarantee)} is not one of {', '.join(GUARANTEES)}")
+    return backend, guarantee
 
 
 def _sources(f: Fields, entry: Mapping[str, Any]) -> tuple[SourceDate, ...]:
@@ -533,7 +621,10 @@ def _withheld(where: str, entry: Any) -> Withheld:
     dated_by = entry.get("dated_by")
     if dated_by is not None and not isinstance(dated_by, str):
         raise f.error("dated_by", f"expected a string or null, got {describe(dated_by)}")
-    return Withheld(ident, published, reason, dated_by, _sources(f, entry))
+    why = entry.get("why")
+    if why is not None and not isinstance(why, str):
+        raise f.error("why", f"expected a string or null, got {describe(why)}")
+    return Withheld(ident, published, reason, dated_by, _sources(f, entry), *_read_provenance(f, entry), why)
 
 
 def _status(f: Fields, fmt: str) -> str:
@@ -572,10 +663,38 @@ def _call(where: str, obj: Mapping[str, Any], run: str, expected_seq: int, fmt: 
         raise f.error("withheld_count", f"{obj.get('withheld_count')!r} does not count the {len(withheld)} withheld item(s)")
     error = obj.get("error")
     call_id = obj.get("call_id")
+    series = None
+    if obj.get("series") is not None:
+        if status != "ok" or tool != "series":
+            raise f.error("series", f"a {tool!r} call with status {status!r} cannot have shown a series")
+        series = _series(f"{where} series", obj["series"])
     return CallEvent(
         where, seq, tool, arguments, status, returned, withheld,
-        error if isinstance(error, str) else None, call_id if isinstance(call_id, str) else None,
+        error if isinstance(error, str) else None, call_id if isinstance(call_id, str) else None, series,
     )
+
+
+def _series(where: str, entry: Any) -> SeriesShown:
+    """A call's ``series`` field, read back strictly: every value shown needs its realtime period."""
+    if not isinstance(entry, dict):
+        raise AnachronError(f"{where}: expected an object, got {describe(entry)}")
+    f = Fields(where, entry)
+    ident = f.text("id")
+    vintage = f.date("vintage", nullable=True)
+    rows = []
+    for index, one in enumerate(f.list("observations")):
+        at = f"{where} observations[{index}]"
+        if not isinstance(one, dict):
+            raise AnachronError(f"{at}: expected an object, got {describe(one)}")
+        g = Fields(at, one)
+        value = one.get("value", ...)
+        if value is ... or (value is not None and not isinstance(value, str)):
+            raise g.error("value", f"expected a string or null (missing), got {describe(value) if value is not ... else 'nothing'}")
+        rows.append(Observation(g.date("date"), value, g.date("realtime_start"), g.date("realtime_end")))  # type: ignore[arg-type]
+    not_served = entry.get("not_served", 0)
+    if not isinstance(not_served, int) or isinstance(not_served, bool) or not_served < 0:
+        raise f.error("not_served", f"expected a count, got {describe(not_served)}")
+    return SeriesShown(ident, vintage, tuple(rows), not_served)
 
 
 def parse_calls(records: Iterable[Record], *, run: str) -> tuple[CallEvent, ...]:

@@ -1,4 +1,5 @@
-"""The time lock: one implementation of ``search`` and ``fetch`` as of a fixed date.
+"""The time lock: one implementation of ``search`` and ``fetch`` (and ``series``, given a series
+source: :mod:`anachron.timelock.series`) as of a fixed date.
 
 :class:`TimeLock` answers one tool call at a time, for every adapter (the
 Inspect tools and the MCP server are thin wrappers over it).  The as-of date
@@ -39,12 +40,14 @@ from anachron.core.dates import format_date
 from anachron.core.errors import AnachronError
 from anachron.core.validate import positive_int
 from anachron.timelock.backends import Backend, Hit, UpstreamError
-from anachron.timelock.events import Seen, Withheld, call_record, now, start_record
-from anachron.timelock.render import DatePresentation, render, snippet
+from anachron.timelock.events import Seen, Withheld, call_record, now, series_record, start_record
+from anachron.timelock.render import DatePresentation, render, render_series, snippet
+from anachron.timelock.series import SeriesAnswer, SeriesSource, check_series_id, select_at
 
 __all__ = [
     "ARGUMENT",
     "MAX_ARGUMENT",
+    "SERIES",
     "TOOLS",
     "Journal",
     "Limits",
@@ -56,8 +59,11 @@ __all__ = [
 ]
 
 TOOLS = ("search", "fetch")
-ARGUMENT = {"search": "query", "fetch": "id_or_url"}  # each tool's one argument
-MAX_ARGUMENT = {"search": 1000, "fetch": 2048}  # characters
+# The log's word on an undated result of a publish-date filter: the filter had nothing to apply to it.
+CLAIMED_UNDATED = "a `claimed` backend (a publish-date filter) returned it without a usable date: its filter cannot have applied"
+SERIES = "series"  # the third tool, served only when the lock has a series source (anachron.timelock.series)
+ARGUMENT = {"search": "query", "fetch": "id_or_url", SERIES: "id"}  # each tool's one argument
+MAX_ARGUMENT = {"search": 1000, "fetch": 2048, SERIES: 64}  # characters
 _BUDGET_KEY = {"search": "searches", "fetch": "fetches"}
 
 
@@ -141,8 +147,9 @@ def recheck(
     shown: list[Hit] = []
     enforced = mode == "enforced"
     for hit in hits:
+        tag = {"backend": hit.backend, "guarantee": hit.guarantee}  # recorded with the item, served or not
         if hit.id is None:
-            withheld.append(Withheld(None, _raw(hit), "no-id"))
+            withheld.append(Withheld(None, _raw(hit), "no-id", **tag))
             continue
         entry = _entry(hit)
         if entry is None:  # a corpus item: its exact day
@@ -154,22 +161,26 @@ def recheck(
         dated_by = decided.source if decided is not None else dating.source
         if enforced and status == "leak":
             day = decided.first if decided is not None else dating.first  # a corpus item has no sources
-            withheld.append(Withheld(hit.id, format_date(day), "after-cutoff", dated_by, dating.sources))  # type: ignore[arg-type]
+            withheld.append(Withheld(hit.id, format_date(day), "after-cutoff", dated_by, dating.sources, **tag))  # type: ignore[arg-type]
             continue
         if status == "contradictory":  # enforced only: the unrestricted mode judges by the first source
-            withheld.append(Withheld(hit.id, _raw(hit) or evidence_of(dating), "contradictory-date", dated_by, dating.sources))
+            withheld.append(Withheld(hit.id, _raw(hit) or evidence_of(dating), "contradictory-date", dated_by, dating.sources, **tag))
             continue
         if status in ("undated", "uncertain"):
             reason = "uncertain" if status == "uncertain" else "unparseable-date" if dating.problems else "undated"
             if enforced and not allow_undated:
-                withheld.append(Withheld(hit.id, _raw(hit) or evidence_of(dating), reason, dated_by, dating.sources))
+                why = CLAIMED_UNDATED if reason in ("undated", "unparseable-date") and hit.guarantee == "claimed" else None
+                withheld.append(Withheld(hit.id, _raw(hit) or evidence_of(dating), reason, dated_by, dating.sources, **tag, why=why))
                 continue
         if dating.first is None:
             why = "; ".join(dating.problems[:2]) or "no date"
-            seen.append(Seen(hit.id, hit.title, None, why[:200], dated_by=None, sources=dating.sources))
+            seen.append(Seen(hit.id, hit.title, None, why[:200], dated_by=None, sources=dating.sources, **tag))
         else:
             seen.append(
-                Seen(hit.id, hit.title, dating.first, None, dating.granularity or "day", dating.source, dating.modified, sources=dating.sources)
+                Seen(
+                    hit.id, hit.title, dating.first, None, dating.granularity or "day", dating.source, dating.modified,
+                    sources=dating.sources, **tag,
+                )
             )
         shown.append(hit)
     return Rechecked(tuple(seen), tuple(withheld), tuple(shown))
@@ -200,10 +211,11 @@ def _short(value: Any) -> str:
     return text if len(text) <= 40 else text[:37] + "..."
 
 
-def check_arguments(tool: str, arguments: Any) -> str | None:
-    """Why the call's arguments are refused, or ``None``: exactly one string argument, nothing else."""
-    if tool not in TOOLS:
-        return f"unknown tool {_short(tool)}: the tools are search and fetch"
+def check_arguments(tool: str, arguments: Any, tools: Sequence[str] = TOOLS) -> str | None:
+    """Why the call's arguments are refused, or ``None``: exactly one string argument, nothing else
+    (*tools*: those the lock serves; ``series`` only with a series source)."""
+    if tool not in tools:
+        return f"unknown tool {_short(tool)}: the tools are {', '.join(tools[:-1])} and {tools[-1]}"
     name = ARGUMENT[tool]
     if not isinstance(arguments, dict):
         return f"{tool} takes one argument, {name!r}"
@@ -229,6 +241,7 @@ class _Call:
     error: str | None = None
     checked: Rechecked = field(default_factory=Rechecked)
     call_id: str | None = None
+    series: SeriesAnswer | None = None  # what a series call served
     # One clock per call: the record's time and the "now" that resolves "3 days ago".
     moment: _dt.datetime = field(default_factory=lambda: _dt.datetime.now(_dt.timezone.utc))
 
@@ -257,11 +270,15 @@ class TimeLock:
         server: str = "anachron",
         run: str | None = None,
         resume: Sequence[Mapping[str, Any]] = (),
+        series: SeriesSource | None = None,
     ) -> None:
         check_mode(mode)
         if not isinstance(as_of, _dt.date) or isinstance(as_of, _dt.datetime):
             raise AnachronError(f"as_of: expected a date, got {as_of!r}")
         self.backend = backend
+        # Point-in-time series (anachron.timelock.series): a third tool, only when a source is given.
+        self.series = series
+        self.tools = TOOLS + (SERIES,) if series is not None else TOOLS
         self.as_of = as_of
         self.journal = journal
         self.mode = mode
@@ -290,6 +307,7 @@ class TimeLock:
             date_presentation=str(self.presentation),
             server=server,
             ranking=self.ranking,
+            series=None if series is None else f"{series.kind} {series.source}",
         )
 
     # -- budget ---------------------------------------------------------------
@@ -326,26 +344,29 @@ class TimeLock:
         if limit is not None and self.used["calls"] >= limit:
             call.status, call.error = "exhausted", self._spent("calls", limit, call.tool)
             return
-        problem = refused or check_arguments(call.tool, call.arguments)
+        problem = refused or check_arguments(call.tool, call.arguments, self.tools)
         if problem is not None:
             # A refusal retrieves nothing but counts against --max-calls: refusals are not free.
             self.used["calls"] += 1
             call.status, call.error = "refused", problem
             return
-        name = _BUDGET_KEY[call.tool]
-        limit = getattr(self.limits, name)
+        name = _BUDGET_KEY.get(call.tool)  # a series call has no cap of its own: only --max-calls
+        limit = getattr(self.limits, name) if name is not None else None
         if limit is not None and self.used[name] >= limit:
             call.status, call.error = "exhausted", self._spent(name, limit, call.tool)
             return
-        self.used[name] += 1
+        if name is not None:
+            self.used[name] += 1
         self.used["calls"] += 1
 
     def _spent(self, name: str, limit: int, tool: str) -> str:
-        what = f"{tool} calls" if tool in TOOLS else "calls"
+        what = f"{tool} calls" if tool in self.tools else "calls"
         return f"{name} budget exhausted ({self.used[name]} of {limit} used): no more {what} in this run"
 
     def _retrieve(self, call: _Call) -> None:
         value = call.arguments[ARGUMENT[call.tool]].strip()
+        if call.tool == SERIES:
+            return self._series(call, value)
         options = {"as_of": self.as_of, "mode": self.mode}
         try:
             # A backend may return more than asked: only the first k (one for fetch) are considered.
@@ -370,6 +391,29 @@ class TimeLock:
         if call.tool == "fetch" and not call.checked.seen:
             call.status, call.error = "refused", f"No document {value!r} is available."
 
+    def _series(self, call: _Call, value: str) -> None:
+        """A series as known at T (:func:`~anachron.timelock.series.select_at`): the source's rows re-checked
+        whatever it was asked; an unknown series and one with nothing known at T get the same refusal."""
+        assert self.series is not None
+        try:
+            ident = check_series_id(value)
+        except AnachronError as exc:
+            call.status, call.error = "refused", str(exc)
+            return
+        try:
+            rows = self.series.rows(ident, as_of=self.as_of, mode=self.mode)
+            answer = None if rows is None else select_at(rows, self.as_of, self.mode)
+        except UpstreamError as exc:
+            call.status, call.error = "error", str(exc)
+            return
+        except Exception as exc:  # a source's bug is its error, never a crash of the lock
+            call.status, call.error = "error", f"series source failed: {type(exc).__name__}"
+            return
+        if answer is None or not answer.observations:
+            call.status, call.error = "refused", f"No series {ident!r} is available."
+            return
+        call.series = answer
+
     def _finish(self, call: _Call) -> Outcome:
         """Record the call, then say what it answers (under the mutex: sequence numbers stay gapless)."""
         self._seq += 1
@@ -387,6 +431,7 @@ class TimeLock:
             budget=budget,
             call_id=call.call_id,
             ranking=self.ranking if call.tool == "search" and call.status == "ok" else None,
+            series=series_record(call.series) if call.series is not None else None,
         )
         try:
             self.journal.write(self.header, record)
@@ -394,13 +439,20 @@ class TimeLock:
             # Nothing unrecorded is ever shown, and the number goes to the next call that is recorded.
             self._seq -= 1
             message = str(exc) if isinstance(exc, AnachronError) else f"cannot write the event log: {type(exc).__name__}: {exc}"
-            text = f"{call.tool if call.tool in TOOLS else 'call'}: error: {message}. This call could not be logged, so nothing is shown."
+            text = f"{call.tool if call.tool in self.tools else 'call'}: error: {message}. This call could not be logged, so nothing is shown."
             return Outcome(text, {"results": [], "budget": budget, "error": message}, True, record)
-        tool = call.tool if call.tool in TOOLS else "call"
+        tool = call.tool if call.tool in self.tools else "call"
         argument = call.arguments.get(ARGUMENT[tool], "") if tool in TOOLS and isinstance(call.arguments, dict) else ""
         if call.status != "ok":
             text = render(tool, self._seq, "", (), budget, error=call.error)
             return Outcome(text, {"results": [], "budget": budget, "error": call.error}, True, record)
+        if call.series is not None:
+            show = self.presentation.show
+            text = render_series(self._seq, call.series, self.presentation, budget)
+            structured = {"series": {"id": call.series.id, "vintage": show(call.series.vintage), "observations": [
+                {"date": format_date(row.date), "value": row.value, "published": show(row.realtime_start)}
+                for row in call.series.observations]}, "budget": budget}
+            return Outcome(text, structured, False, record)
         results = [self._result(seen, hit, full=call.tool == "fetch") for seen, hit in zip(call.checked.seen, call.checked.shown)]
         text = render(tool, self._seq, argument.strip(), results, budget)
         return Outcome(text, {"results": results, "budget": budget}, False, record)

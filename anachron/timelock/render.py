@@ -25,7 +25,7 @@ from typing import Any, Iterable, Mapping, Sequence
 from anachron.core import Corpus, Item
 from anachron.core.errors import AnachronError
 
-__all__ = ["SNIPPET", "DatePresentation", "Rendered", "Shown", "budget_line", "parse_rendered", "render", "snippet"]
+__all__ = ["SNIPPET", "DatePresentation", "Rendered", "Shown", "budget_line", "parse_rendered", "render", "render_series", "snippet"]
 
 SNIPPET = 280  # characters of a search result's text
 _SHIFT = re.compile(r"shift:([+-])([0-9]{1,7})")
@@ -154,7 +154,27 @@ def render(
     return "\n".join(lines) + tail
 
 
-_RECEIPT = re.compile(r"(search|fetch) #([1-9][0-9]{0,17}): ")
+def render_series(seq: int, answer: Any, presentation: DatePresentation, budget: Mapping[str, Mapping[str, int | None]]) -> str:
+    """The text of a ``series`` call's answer (:class:`anachron.timelock.series.SeriesAnswer`): its vintage,
+    then one ``date: value (published day)`` line per observation, oldest first.  A missing value reads
+    ``missing``, never 0; the vintage and each publication day are dates as *presentation* shows them
+    (hidden: left out).  The publication days let an importer score a transcript without the lock's log."""
+    served = len(answer.observations)
+    vintage = presentation.show(answer.vintage)
+    head = f"series #{seq}: {answer.id}, vintage {vintage or 'not shown'}, {served} observation{'s' if served != 1 else ''}"
+    if answer.total > served:
+        head += f" (the latest {served} of {answer.total})"
+    lines = [head]
+    for row in answer.observations:
+        published = presentation.show(row.realtime_start)
+        line = f"{row.date.isoformat()}: {row.value if row.value is not None else 'missing'}"
+        lines.append(line if published is None else f"{line} (published {published})")
+    return "\n".join(lines) + "\n\n" + budget_line(budget)
+
+
+_RECEIPT = re.compile(r"(search|fetch|series) #([1-9][0-9]{0,17}): ")
+_SERIES_HEAD = re.compile(r"([A-Z0-9_]{1,64}), vintage (?:[0-9]{4}-[0-9]{2}-[0-9]{2}|not shown), ([0-9]+) observations?(?: \(the latest [0-9]+ of [0-9]+\))?")
+_SERIES_ROW = re.compile(r"([0-9]{4}-[0-9]{2}-[0-9]{2}): (missing|[^ ]+)(?: \(published ([0-9]{4}-[0-9]{2}-[0-9]{2})\))?")
 _TAIL = "\n\nBudget remaining: "
 _BUDGET = re.compile(r"Budget remaining: [a-z_]+ (?:unlimited|[0-9]+ of [0-9]+)(?:, [a-z_]+ (?:unlimited|[0-9]+ of [0-9]+))*\.")
 _COUNT = re.compile(r'([1-9][0-9]*) (results?) for "(.*)"')
@@ -172,6 +192,22 @@ class Shown:
     undated: bool
     title: str
     text: str
+
+
+def _series(seq: int, rest: str, budget: str) -> "Rendered":
+    """A series answer read back: one :class:`Shown` per value, its id ``SERIES@DATE``, *title* the series,
+    *text* the value (``missing``), *date* the day it was published as shown (``None``: hidden)."""
+    first, *lines = rest.split("\n")
+    head = _SERIES_HEAD.fullmatch(first)
+    if head is None or int(head.group(2)) != len(lines):
+        raise _unreadable(f"a series answer's first line out of shape, or its count disagrees: {first[:60]!r}")
+    items = []
+    for line in lines:
+        row = _SERIES_ROW.fullmatch(line)
+        if row is None:
+            raise _unreadable(f"a series line out of shape: {line[:60]!r}")
+        items.append(Shown(f"{head.group(1)}@{row.group(1)}", row.group(3), row.group(3) is None, head.group(1), row.group(2)))
+    return Rendered("series", seq, tuple(items), None, budget)
 
 
 @dataclass(frozen=True)
@@ -232,6 +268,8 @@ def parse_rendered(text: str) -> Rendered:
     tool, seq, rest = receipt.group(1), int(receipt.group(2)), body[receipt.end():]
     if rest.startswith("error: "):
         return Rendered(tool, seq, (), rest[7:], budget)
+    if tool == "series":
+        return _series(seq, rest, budget)
     if tool == "fetch":
         header, blank, document = rest.partition("\n\n")
         if not blank:

@@ -58,7 +58,20 @@ def _with_sources(seen: Seen, shown: Mapping[str, Any]) -> dict[str, Any] | None
     return entry if same and dating.first == seen.published else None
 
 
+def _observations(call: CallEvent) -> list[dict[str, Any]]:
+    """A series call's values as trace items (docs/formats.md): each dated by the day it was first
+    published (``realtime_start``), so a value revised after T is scored as a restatement leak."""
+    assert call.series is not None
+    return [
+        {"id": f"{call.series.id}@{format_date(row.date)}", "series": call.series.id, "observation_date": format_date(row.date),
+         "value": row.value, "realtime_start": format_date(row.realtime_start)}
+        for row in call.series.observations
+    ]
+
+
 def _interaction(call: CallEvent, corpus: Corpus, corpus_backed: bool, lost: list[str]) -> dict[str, Any]:
+    if call.series is not None:
+        return {"tool": call.tool, "query": None, "status": call.status, "returned": _observations(call)}
     returned: list[Any] = []
     for seen in call.returned:
         shown: dict[str, Any] = {"id": seen.id, "title": seen.title}

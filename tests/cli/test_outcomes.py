@@ -53,6 +53,11 @@ class OutcomesCliTest(OutcomesCase):
         self.assertIn("reliability of m-a (pre-event model)", figures)
         self.assertEqual(oct(os.stat(html).st_mode & 0o777), oct(0o666 & ~_umask()))
 
+    def test_small_n_warns_as_compare_does(self):
+        report = self.report(self.pred, self.res)
+        self.assertEqual(report["models"][0]["warnings"], ["n = 3 is below 30: the interval's coverage is approximate"])
+        self.assertIn("  warning: n = 3 is below 30", self.outcomes(self.pred, self.res)[1])
+
     def test_out_and_bad_options(self):
         target = str(self.files.root / "report.txt")
         code, out, _ = self.outcomes(self.pred, self.res, "--out", target)

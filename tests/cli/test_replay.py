@@ -99,6 +99,65 @@ class Replay(unittest.TestCase):
         self.assertIn("#1 search 'Aster Logistics revenue': same", lines[0])
         self.assertIn("every call the same", lines[-1])
 
+    def test_json_gives_each_calls_comparison_and_the_totals(self):
+        status, out, err = self.replay("--format", "json")
+        self.assertEqual((status, err), (0, ""), out)
+        document = json.loads(out)
+        self.assertEqual(document["totals"], {"calls": len(self.calls), "same": len(self.calls), "differ": 0})
+        self.assertEqual([(c["tool"], c["arguments"]) for c in document["calls"]], [(t, a) for t, a in self.calls])
+        self.assertEqual([c["seq"] for c in document["calls"]], list(range(1, len(self.calls) + 1)))
+        logged = [r for r in self.log_records() if r.get("event") == "call"]
+        for call, record in zip(document["calls"], logged):
+            self.assertEqual((call["same"], call["differs"]), (True, []))
+            self.assertEqual(call["recorded"], call["replayed"])
+            self.assertEqual(call["recorded"]["returned"], [entry["id"] for entry in record.get("returned", [])])
+            self.assertEqual(call["recorded"]["status"], record["status"])
+        self.assertEqual(document["calls"][2]["recorded"]["withheld"], [{"id": "fin-009", "reason": "after-cutoff"}])
+        self.assertEqual((document["as_of"], document["corpus"]), (T.isoformat(), str(self.corpus)))
+
+    def test_json_names_what_differs_and_exits_1(self):
+        records = self.log_records()
+        records[1]["returned"] = list(reversed(records[1]["returned"]))
+        records[5]["status"], records[5]["error"] = "error", "made up"
+        self.write_log(records)
+        self.pin()
+        status, out, _ = self.replay("--format", "json")
+        self.assertEqual(status, 1, out)
+        document = json.loads(out)
+        self.assertEqual(document["totals"], {"calls": len(self.calls), "same": len(self.calls) - 2, "differ": 2})
+        self.assertEqual([(c["seq"], c["differs"]) for c in document["calls"] if not c["same"]],
+                         [(1, ["returned"]), (5, ["status"])])
+        first = document["calls"][0]
+        self.assertEqual(first["recorded"]["returned"], list(reversed(first["replayed"]["returned"])))
+
+    def test_out_writes_the_output_there_and_nothing_on_bad_input(self):
+        target = self.tmp / "replay.json"
+        status, out, err = self.replay("--format", "json", "--out", str(target))
+        self.assertEqual((status, out, err), (0, "", ""))
+        self.assertEqual(json.loads(target.read_text(encoding="utf-8"))["totals"]["same"], len(self.calls))
+        table = self.tmp / "replay.txt"
+        status, out, _ = self.replay("--out", str(table))
+        self.assertEqual((status, out), (0, ""))
+        self.assertEqual(table.read_text(encoding="utf-8"), self.replay()[1])
+        # A log edited and not re-pinned: refused, and the file from before is left as it was.
+        before = target.read_bytes()
+        records = self.log_records()
+        records[1]["returned"] = records[1]["returned"][:1]
+        self.write_log(records)
+        status, out, err = self.replay("--format", "json", "--out", str(target))
+        self.assertEqual((status, out, err.count("\n")), (2, "", 1), err)
+        self.assertEqual(target.read_bytes(), before)
+        missing = self.tmp / "none" / "replay.json"
+        status, _, err = self.replay("--format", "json", "--out", str(missing))
+        self.assertEqual((status, err.count("\n"), missing.exists()), (2, 1, False))
+
+    def test_out_never_names_a_file_of_the_run(self):
+        before = (self.rundir / LOG).read_bytes()
+        status, out, err = self.replay("--format", "json", "--out", str(self.rundir / LOG))
+        self.assertEqual((status, out, err.count("\n")), (2, "", 1), err)
+        self.assertIn("--out names an input", err)
+        self.assertEqual((self.rundir / LOG).read_bytes(), before)
+
     def test_the_calls_include_a_refusal_a_post_cutoff_withholding_and_an_exhausted_budget(self):
         # What the replay must reproduce beyond shown ids: the fixture would prove little without these.
         statuses = [r.get("status") for r in self.log_records() if r.get("event") == "call"]

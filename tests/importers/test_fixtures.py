@@ -425,8 +425,10 @@ class ImportCommandTest(unittest.TestCase):
         status, out, _ = run_cli("score-events", str(log), "--as-of", "2022-06-01", "--format", "json")
         self.assertEqual((via_import[0], status), (0, 0))
         events_doc = json.loads(out)
-        # score-events alone counts the lock's protocol errors (a field of the lock's log, not of a trace).
+        # score-events alone counts the lock's protocol errors and the guarantees of what was shown (fields of the
+        # lock's log, not of a trace).
         self.assertEqual(events_doc["summary"].pop("protocol_errors"), 0)
+        self.assertEqual(events_doc["summary"].pop("guarantees"), {"unrecorded": 3})
         self.assertEqual(json.loads(via_import[1]), events_doc)
         # Without --as-of, the cutoff the server ran with.
         doc = json.loads(run_cli("score", "--from", "mcp-events", str(log), "--format", "json")[1])

@@ -217,5 +217,20 @@ class Isolation(RunDirCase):
                 self.assertRefused(json.dumps({"format": FORMAT, **record(isolation=value)}), "field 'isolation'")
 
 
+
+class LocalTools(RunDirCase):
+    """``local_tools`` (optional): the harness's own tools the gateway let through; () for an older record."""
+
+    def test_the_list_is_read_back_and_an_older_record_has_none(self):
+        write_run(self.dir, record(local_tools=["apply_patch", "tool_search"]))
+        self.assertEqual(read_run(self.dir).local_tools, ("apply_patch", "tool_search"))
+        write_run(self.dir, record())  # a run recorded before the field
+        self.assertEqual(read_run(self.dir).local_tools, ())
+
+    def test_a_bad_local_tools_field_is_named(self):
+        for value in (None, "tool_search", [""], [7], ["tool_search", "Bash"]):
+            with self.subTest(value=value):
+                self.assertRefused(json.dumps({"format": FORMAT, **record(local_tools=value)}), "field 'local_tools'")
+
 if __name__ == "__main__":
     unittest.main()

@@ -127,6 +127,7 @@ class GatewayServer(unittest.TestCase):
         # Once refused, the run is over: a later request that offers nothing leaky is not forwarded either.
         status, _ = post(gateway.url + "/responses", {"model": "m", "input": "hi"})
         self.assertEqual((status, upstream.requests), (400, []))
+        gateway.close()  # the log is copied into the run directory when the gateway closes
         log = records(self.tmp / "model.jsonl")
         self.assertEqual([r["record"] for r in log], ["request", "refused", "request", "refused"])
         self.assertNotIn(KEY, (self.tmp / "model.jsonl").read_text(encoding="utf-8"))
@@ -154,12 +155,12 @@ class GatewayServer(unittest.TestCase):
         self.assertEqual((status, data), (200, b"".join(events)))
         self.assertEqual(stopped, [])
         self.assertEqual(upstream.requests[0][0], "/v1/messages?beta=true&key=" + KEY)  # the key passes through
+        gateway.close()
         text = (self.tmp / "model.jsonl").read_text(encoding="utf-8")
         self.assertNotIn(KEY, text)
         answer = records(self.tmp / "model.jsonl")[1]
         self.assertEqual(answer["record"], "answer")
         self.assertEqual(answer["body_text"], b"".join(events).decode("utf-8"))
-        gateway.close()
         self.assertEqual(log_chain((self.tmp / "model.jsonl").read_bytes()).sha256, gateway.record()["sha256"])
 
     def test_an_upstream_that_cannot_be_reached_is_a_502_in_the_vendors_shape(self):
@@ -170,6 +171,7 @@ class GatewayServer(unittest.TestCase):
         self.assertEqual(status, 502)
         self.assertEqual(json.loads(data)["error"]["status"], "UNAVAILABLE")
         self.assertEqual(stopped, [])  # not a refusal: the run's own error
+        gateway.close()
         self.assertEqual(records(self.tmp / "model.jsonl")[-1]["record"], "error")
 
 
@@ -267,6 +269,33 @@ class HarnessesThroughTheGateway(LaunchCase):
                 self.assertEqual([p for p, _ in upstream.requests], [("/v1" if harness == "codex" else "") + path])
                 self.assertEqual(self.manifest(out)["gateway"]["records"], 2)
                 self.assertNotIn(KEY, (out / "model.jsonl").read_text(encoding="utf-8"))
+
+    def test_a_model_log_the_harness_forges_in_its_reach_is_not_the_gateways(self):
+        # The stand-in overwrites ../model.jsonl with a log of its own (here: one that would hide what the
+        # model was offered), then appends to it: the gateway's log, written out of its reach, replaces it.
+        require_extra("mcp", "mcp")
+        script_name, variable, path, faithful, _, _ = self.CASES["claude-code"]
+        lines = (DATA / script_name).read_text(encoding="utf-8").split("\n")
+        forged = json.dumps({"prev": "0" * 64, "record": "request", "n": 1, "body": {"tools": []}}) + "\n"
+        script = self.tmp / "forge-model-log.jsonl"
+        script.write_text("\n".join([lines[0], json.dumps({"$model": {"path": path, "body": {"model": "m", **faithful}}}),
+                                     json.dumps({"$model_log": forged}), json.dumps({"$model_log": forged, "append": True}),
+                                     *lines[1:]]), encoding="utf-8")
+        upstream = Recorder({})
+        self.addCleanup(upstream.close)
+        status, _, stderr, out = self.launch("claude-code", None, env={"STUB_SCRIPT": str(script), "STUB_KEY": KEY,
+                                                                        variable: upstream.url})
+        self.assertEqual(status, 0, stderr)
+        manifest = self.manifest(out)
+        data = (out / "model.jsonl").read_bytes()
+        self.assertNotIn(b'"tools": []', data)
+        self.assertEqual([r["record"] for r in records(out / "model.jsonl")], ["request", "answer"])
+        chain = log_chain(data)
+        self.assertEqual((manifest["gateway"]["records"], manifest["gateway"]["sha256"]), (chain.records, chain.sha256))
+        status, stdout, stderr = run_cli("score", str(out), "--format", "json")
+        self.assertEqual(status, 0, stderr)
+        self.assertNotIn("#0 seal: the model log", stdout)
+        self.assertEqual(json.loads(stdout)["summary"]["seal_status"], manifest["seal"]["status"])
 
     def test_a_server_tool_stops_each_harness(self):
         for harness, (_, _, _, _, leaky, named) in self.CASES.items():

@@ -140,6 +140,14 @@ class ClaudeCodeFlags(LaunchCase):
         self.assertEqual(json.loads((out / "claude-settings.json").read_text(encoding="utf-8")), {"disableAllHooks": True})
         self.assertEqual(Path(self.stub_calls()[0]["cwd"]), out.resolve() / "workspace")
 
+    def test_claude_code_gets_a_home_and_config_dir_of_the_runs_own(self):
+        # Whatever the user's environment names: the user's settings (their env, plugins, servers, hooks) are never read.
+        _, out = self.flags(env={"CLAUDE_CONFIG_DIR": str(self.tmp / "users-claude")})
+        env = self.stub_calls()[0]["env"]
+        home = out.resolve() / "claude-home"
+        self.assertEqual((env["HOME"], env["CLAUDE_CONFIG_DIR"]), (str(home), str(home / ".claude")))
+        self.assertTrue((home / ".claude").is_dir())
+
     def test_claude_code_waits_for_the_lock_before_its_init(self):
         # 2.1.197 connects MCP servers in the background unless told not to: its init then lists the lock as pending.
         self.flags()
@@ -216,6 +224,10 @@ class OtherHarnessPreflight(LaunchCase):
                        'mcp_servers.lock.default_tools_approval_mode="approve"'):
             self.assertIn(needed, overrides)
         self.assertEqual(argv[-1], "-")
+
+    def test_codex_gets_a_codex_home_of_the_runs_own(self):
+        self.launch("codex", "codex_shell.jsonl", env={"STUB_START_LOCK": "0", "CODEX_HOME": str(self.tmp / "users-codex")})
+        self.assertEqual(self.stub_calls()[0]["env"]["CODEX_HOME"], str((self.tmp / "run1").resolve() / "codex-home"))
 
     def test_codex_lock_never_started_is_refused(self):
         self.assertRefused(self.launch("codex", "codex_sealed.jsonl", env={"STUB_START_LOCK": "0"}),

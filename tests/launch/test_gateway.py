@@ -68,6 +68,63 @@ class Allowed(unittest.TestCase):
         self.assertEqual(check_request("gemini", b"", allowed_tools("gemini-cli")), [])
 
 
+class ToolSearchRoute(unittest.TestCase):
+    """Codex 0.171.0 with a slug it knows defers MCP tools behind a client-run ``tool_search``: the tool itself
+    is Codex's own (from the version measured), and the tools it finds are offered in the conversation
+    (``tool_search_output``), so they are checked as a tool list is."""
+
+    CODEX = "codex-cli 0.171.0"
+    SEARCH = {"type": "tool_search", "execution": "client", "parameters": {"type": "object"}}
+
+    def found(self, *tools) -> dict:
+        return {"type": "tool_search_output", "call_id": "c1", "execution": "client", "tools": list(tools)}
+
+    def test_a_client_tool_search_and_apply_patch_pass_for_the_version_measured(self):
+        data = body(tools=[self.SEARCH, {"type": "custom", "name": "apply_patch"}])
+        self.assertEqual(check_request("responses", data, allowed_tools("codex", self.CODEX)), [])
+        self.assertEqual(check_request("responses", data, allowed_tools("codex", "codex-cli 1.2.0")), [])
+
+    def test_before_that_version_or_unread_or_for_another_harness_they_are_refused(self):
+        data = body(tools=[self.SEARCH, {"type": "custom", "name": "apply_patch"}])
+        for harness, version in (("codex", "codex-cli 0.170.9"), ("codex", None), ("codex", "codex-cli"),
+                                 ("responses", self.CODEX)):
+            with self.subTest(harness=harness, version=version):
+                refused = check_request("responses", data, allowed_tools(harness, version))
+                self.assertEqual(refused, ["'tool_search' (a hosted tool)", "'apply_patch' (a custom tool)"])
+
+    def test_a_tool_search_the_api_runs_is_refused(self):
+        for tool in ({"type": "tool_search"}, {"type": "tool_search", "execution": "server"}):
+            with self.subTest(tool=tool):
+                self.assertEqual(check_request("responses", body(tools=[tool]), allowed_tools("codex", self.CODEX)),
+                                 ["'tool_search' (a hosted tool)"])
+
+    def test_the_tools_a_tool_search_found_are_checked(self):
+        lock = {"type": "namespace", "name": "mcp__lock", "tools": [fn("search"), fn("fetch")]}
+        allowed = allowed_tools("codex", self.CODEX)
+        ok = body(tools=[self.SEARCH], input=[{"type": "message", "role": "user", "content": "q"}, self.found(lock)])
+        self.assertEqual(check_request("responses", ok, allowed), [])
+        other = {"type": "namespace", "name": "mcp__news", "tools": [fn("search")]}
+        for found, named in ((self.found(lock, other), "'mcp__news__search'"), (self.found({"type": "web_search"}), "'web_search'"),
+                             (self.found(fn("shell")), "'shell'")):
+            with self.subTest(named):
+                refused = check_request("responses", body(tools=[self.SEARCH], input=[found]), allowed)
+                self.assertEqual(len(refused), 1, refused)
+                self.assertIn(named, refused[0])
+
+    def test_a_tool_search_output_whose_tools_cannot_be_read_is_refused(self):
+        for tools in (None, "mcp__lock", [["search"]]):
+            with self.subTest(tools=tools):
+                found = {"type": "tool_search_output", "call_id": "c1", "tools": tools}
+                self.assertEqual(check_request("responses", body(input=[found]), allowed_tools("codex", self.CODEX)),
+                                 ["'tool_search_output' (its tools cannot be read)"])
+
+    def test_the_answers_tool_search_call_is_named_tool_search_when_the_client_runs_it(self):
+        client = {"type": "tool_search_call", "execution": "client", "call_id": "c1", "arguments": {"query": "lock"}}
+        self.assertEqual(answer_calls("responses", json.dumps({"output": [client]}).encode()), ["tool_search"])
+        hosted = {**client, "execution": "server"}
+        self.assertEqual(answer_calls("responses", json.dumps({"output": [hosted]}).encode()), ["tool_search_call"])
+
+
 class Refused(unittest.TestCase):
     """Each leaky tool, in each API shape, is refused and named in the verdict line."""
 

@@ -92,7 +92,7 @@ class ReportFiles(unittest.TestCase):
         self.assertEqual(cells[cells.index("metric") + 1], "tclr")
         figs = page.figures
         self.assertEqual(list(figs), ["comparison-means", "comparison-samples"] + [
-            f"run-{k}-{name}" for k in (1, 2) for name in ("tclr", "horizon", "by-slice", "by-year")])
+            f"run-{k}-{name}" for k in (1, 2) for name in ("by-slice", "by-year", "tclr", "horizon")])
         for name, fig in figs.items():
             self.assertIn(" n = ", fig.caption, name)  # every caption states n
             self.assertTrue(fig.texts("label"), name)  # every figure has an axis title
@@ -140,14 +140,18 @@ class ReportFiles(unittest.TestCase):
         self.assertEqual(len(paired.marks("point s1 open")), 27)
         self.assertEqual(len(paired.marks("link")), cmp.improved + cmp.worsened)
 
-        # the horizon: every post-T item counted, each bin drawn to the width of its days on a log axis
+        # the horizon: every post-T item counted, each bin drawn to the width of its days on a log axis, its height
+        # a density (items per octave), so its area is its count
         days = [d for r in u for d in r.horizons]
         horizon = figs["run-1-horizon"]
-        widths = {}
+        self.assertIn("items per octave of days", horizon.texts("label"))
+        widths, areas = {}, {}
+        counts = dict(horizon_bins(days))
         for bar in horizon.marks("bar horizon"):
-            left, right, _, _ = rect(bar)
+            left, right, top, bottom = rect(bar)
             label = title_of(bar).split(" days")[0]
             widths[label] = right - left + 1.0  # each bar is inset by half a pixel each side
+            areas[label] = widths[label] * (bottom - top) / counts[label]
         self.assertEqual(sorted(widths), sorted(label for label, n in horizon_bins(days) if n))
         self.assertEqual(sum(int(t) for t in horizon.texts("count")), len(days))
         self.assertEqual(len(horizon.marks("rug")), len(set(days)))
@@ -156,20 +160,36 @@ class ReportFiles(unittest.TestCase):
         first = next(iter(spans))
         for label, span in spans.items():
             self.assertAlmostEqual(widths[label] / widths[first], span / spans[first], places=2, msg=label)
+        self.assertGreater(len(areas), 1)
+        for label, area in areas.items():  # area per item: the same for every bin
+            self.assertAlmostEqual(area / areas[first], 1.0, places=2, msg=label)
 
-        # the breakdowns: stacked counts per slice (the corpus's) and per as-of year, summing to the run's
+        # the breakdowns: per slice (the corpus's) and per as-of year, one bar a kind of finding, its length the share
+        # of the group's samples with it; every breakdown of the page on one scale
         by_slice = figs["run-1-by-slice"]
         slices = Counter(CORPUS.samples[r.sample_id].slice for r in u)
         self.assertEqual(by_slice.row_labels(), [f"{k} (n={n})" for k, n in sorted(slices.items())])
         years = Counter(r.as_of.year for r in u)
         self.assertEqual(figs["run-1-by-year"].row_labels(), [f"{k} (n={n})" for k, n in sorted(years.items())])
-        totals = summarise(u)
+        kinds = (("seg result", lambda r: r.result_leaks), ("seg survivorship", lambda r: r.survivorship_leaks),
+                 ("seg restatement", lambda r: r.restatement_leaks), ("seg query", lambda r: r.query_intent_leaks),
+                 ("bar blocked", lambda r: r.blocked_attempts))
+        breakdowns = [figs[f"run-{k}-by-{by}"] for k in (1, 2) for by in ("slice", "year")]
+        self.assertEqual(len({tuple(f.texts("tick")[: -len(f.row_labels())]) for f in breakdowns}), 1)  # one set of ticks
+        self.assertEqual(len({f.axis_span() for f in breakdowns}), 1)  # on one axis
+        x0, x1 = by_slice.axis_span()
+        hi = float(breakdowns[0].texts("tick")[-len(by_slice.row_labels()) - 1].rstrip("%")) / 100
         for fig in (by_slice, figs["run-1-by-year"]):
-            for klass, count in (("result", totals.result_leaks), ("survivorship", totals.survivorship_leaks),
-                                 ("restatement", totals.restatement_leaks), ("query", totals.query_intent_leaks)):
-                self.assertEqual(sum(int(title_of(m).split(": ")[1].split()[0]) for m in fig.marks(f"seg {klass}")), count,
-                                 (fig.name, klass))
+            for klass, count in kinds:
+                marks = fig.marks(klass)
+                self.assertEqual(sum(int(title_of(m).split(": ")[1].split()[0]) for m in marks),
+                                 sum(1 for r in u if count(r)), (fig.name, klass))
+                for m in marks:
+                    k, n = re.search(r": (\d+) of (\d+) samples", title_of(m)).groups()
+                    left, right, _, _ = rect(m)
+                    self.assertAlmostEqual((right - left) / (x1 - x0) * hi, int(k) / int(n), places=3, msg=title_of(m))
             self.assertEqual(len(fig.texts("legend")), 5)
+            self.assertIn("not added up", fig.caption)
 
     def test_many_samples_omit_the_ids_and_say_so(self):
         results = score(demo_traces("unrestricted"))
@@ -178,7 +198,9 @@ class ReportFiles(unittest.TestCase):
         path.write_text(score_json(many), encoding="utf-8")
         figs = parse(self.report(path)).figures
         tclr = figs["run-1-tclr"]
-        self.assertEqual(tclr.row_labels(), [])
+        labels = tclr.row_labels()  # no sample id: the rows are counted by a scale from 0 to n
+        self.assertEqual((labels[0], labels[-1]), ("0", "81"))
+        self.assertTrue(all(label.isdigit() for label in labels), labels)
         # one mark per distinct TCLR, titled with the samples it stands for: 81 in all, each drawn once
         marks = tclr.marks("bar s0") + tclr.marks("bar zero")
         self.assertEqual(len(marks), len({r.tclr for r in many}))
@@ -192,6 +214,27 @@ class ReportFiles(unittest.TestCase):
         by_slice = figs["run-1-by-slice"]
         self.assertEqual(by_slice.row_labels(), ["slice unknown (n=81)"])
         self.assertIn("The slices are unknown", by_slice.caption)
+
+    def test_many_pairs_draw_marks_in_proportion_to_the_samples_they_stand_for(self):
+        u, e = score(demo_traces("unrestricted")), score(demo_traces("enforced"))
+        for name, run in (("u", u), ("e", e)):
+            many = [replace(r, sample_id=f"{r.sample_id}-{k}") for k in range(3) for r in run]  # 81 pairs
+            (self.dir / f"many-{name}.json").write_text(score_json(many), encoding="utf-8")
+        figs = parse(self.report(self.dir / "many-u.json", self.dir / "many-e.json", "--resamples", "200")).figures
+        paired = figs["comparison-samples"]
+        pairs = Counter((round(a.tclr, 6), round(b.tclr, 6)) for a, b in zip(u, e))
+        strips = paired.marks("point s0")
+        self.assertEqual(len(strips), len(pairs))  # one mark per distinct pair of values
+        counts = [int(title_of(m).split()[0]) for m in strips]
+        self.assertEqual(sorted(counts), sorted(3 * k for k in pairs.values()))
+        per_sample = {(rect(m)[3] - rect(m)[2]) / k for m, k in zip(strips, counts)}
+        self.assertLess(max(per_sample) - min(per_sample), 0.02, per_sample)  # height (and area) by count
+        self.assertEqual(len(paired.marks("point s1 open")), len(pairs))
+        labels = paired.row_labels()
+        self.assertEqual((labels[0], labels[-1]), ("0", "81"))  # a scale counting the samples
+        self.assertEqual(sorted(int(t) for t in paired.texts("count")), sorted(counts))  # each group's count, written
+        self.assertIn("a mark's area is in proportion to the samples it stands for", paired.caption)
+        self.assertNotIn("larger the more", paired.caption)
 
     def test_figures_dir_writes_each_figure_as_a_standalone_svg(self):
         out, figures = self.dir / "report.html", self.dir / "figs"
@@ -275,6 +318,25 @@ class ReportFiles(unittest.TestCase):
         self.assertEqual(csp, content_security_policy(script))
         self.assertRegex(csp, r"script-src 'sha256-[A-Za-z0-9+/]{43}='; ")
         self.assertNotIn("script-src 'unsafe-inline'", csp)
+
+    def test_every_row_is_in_the_page_and_the_controls_wait_for_the_script(self):
+        text = self.report(self.u, self.e)
+        page = parse(text)
+        u = score(demo_traces("unrestricted"))
+        for k in (1, 2):  # each run's table holds every row, so the page reads without its script
+            table = re.search(rf'<table class="samples sortable" id="samples-{k}">.*?</table>', text, re.S).group(0)
+            self.assertEqual(table.count("<tr>") - 1, len(u))
+        # The filter and the pages are hidden until the script shows them (a control that does nothing is not shown);
+        # each is labelled and names the table it drives; the count of rows shown is announced.
+        controls = re.findall(r'<div class="controls" hidden>(.*?)</div>', text, re.S)
+        self.assertEqual(len(controls), 2)
+        for k, block in enumerate(controls, 1):
+            self.assertRegex(block, r'<label>Filter rows <input type="search" class="filter" aria-controls="samples-%d"' % k)
+            self.assertEqual(block.count(f'aria-controls="samples-{k}"'), 3)
+            self.assertIn('role="status" aria-live="polite"', block)
+        script = re.search(r"<script>(.*?)</script>", text, re.S).group(1)
+        self.assertNotIn("finance-001", script)  # the script holds no data
+        self.assertEqual(page.scripts, 1)
 
     def test_hostile_text_cannot_break_the_page(self):
         traces = [{"sample_id": HOSTILE_ID, "as_of": "2022-06-01", "interactions": [

@@ -104,8 +104,10 @@ class ScoreEventsTest(LogFiles, unittest.TestCase):
         self.assertEqual(status, 0, err)
         lines = run_cli("score", trace)[1].splitlines()
         # The trace of plain calls has no seal line (no audit could apply); the lock's log says why it has no verdict.
+        # ... and one line of its own: what the items shown were promised (an upstream log of old: unrecorded).
         self.assertEqual(out.splitlines(), ["seal audit: no verdict: this log holds only the lock's calls "
-                                            "(audit the harness's own log with --lock-events)", ""] + lines)
+                                            "(audit the harness's own log with --lock-events)", ""] + lines
+                         + [f"{'shown, by guarantee':<25}unrecorded 3"])
         served = json.loads(run_cli("score-events", log, "--as-of", "2022-06-01", "--format", "json")[1])
         scored = json.loads(run_cli("score", trace, "--format", "json")[1])
         self.assertEqual((served["summary"]["seal_status"], served["samples"][0]["seal_status"]), ("lock-only", "lock-only"))
@@ -113,6 +115,7 @@ class ScoreEventsTest(LogFiles, unittest.TestCase):
             document["summary"]["seal_status"] = document["samples"][0]["seal_status"] = None
         # ... and the log's own count: the malformed messages the lock refused (none here).
         self.assertEqual(served["summary"].pop("protocol_errors"), 0)
+        self.assertEqual(served["summary"].pop("guarantees"), {"unrecorded": 3})
         self.assertEqual(served, scored)
         sample = json.loads(run_cli("score-events", log, "--as-of", "2022-06-01", "--format", "json")[1])["samples"][0]
         self.assertEqual((sample["sample_id"], sample["interactions"], sample["result_leaks"]), ("run", 3, 1))

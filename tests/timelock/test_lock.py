@@ -124,7 +124,7 @@ class CallTest(unittest.TestCase):
         body = [o.text.split("\n")[0].split(": ", 1)[1].replace("fin-005", "X").replace("fin-404", "X") for o in (late, unknown)]
         self.assertEqual(body[0], body[1])
         self.assertNotIn("2023", late.text)
-        self.assertEqual(journal.records[0]["withheld"], [{"id": "fin-005", "published": "2023-02-09", "reason": "after-cutoff"}])
+        self.assertEqual(journal.records[0]["withheld"], [{"id": "fin-005", "published": "2023-02-09", "reason": "after-cutoff", "backend": "corpus", "guarantee": "corpus"}])
         self.assertEqual(journal.records[1]["withheld"], [])
 
     def test_a_fetch_dated_on_t_is_served_in_full(self):

@@ -17,6 +17,7 @@ import unittest
 from anachron.core import parse_traces, score_trace
 from anachron.core.attribution import STAMP_SCAN_CHARS
 from anachron.timelock import Limits, TimeLock, UpstreamBackend
+from anachron.timelock.web.transport import Reply
 from tests.corpus_fixtures import corpus
 
 URL = "https://example.com/retro"  # no date in the URL
@@ -24,14 +25,11 @@ LEAD = "Jan 2, 2020 — "
 
 
 class CannedUpstream(UpstreamBackend):
-    """The upstream backend, its HTTP exchange replaced by a fixed reply: everything else is the real one."""
+    """The upstream backend over a transport that answers a fixed reply: everything else is the real one."""
 
     def __init__(self, results):
-        super().__init__("http://upstream.invalid")
-        self.reply = json.dumps({"results": results}).encode()
-
-    def _exchange(self, endpoint, body, deadline):
-        return self.reply
+        reply = Reply(200, json.dumps({"results": results}).encode())
+        super().__init__("http://upstream.invalid", transport=type("Canned", (), {"send": lambda self, request: reply})())
 
 
 class Journal:

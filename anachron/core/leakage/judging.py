@@ -10,7 +10,8 @@ judged by the rule of its ``status``:
   survivorship* when it returned an item naming an entity not point-in-time
   valid at T (rate over the interactions that returned an entity-bearing
   item), and *leaks a restatement* when a returned post-T item has
-  ``restates`` set (a labelled subset of result leaks);
+  ``restates`` set, or is a series value first published after T (its
+  ``realtime_start``: a revised figure; a labelled subset of result leaks);
 - a ``refused``, ``exhausted`` or ``error`` call returned nothing to the
   agent: it is a **failed call**, counted by status, never an interaction.
   A refused call whose target is a known item dated after T is a
@@ -262,6 +263,10 @@ def judge(interaction: Interaction, as_of: _dt.date, corpus: Corpus) -> Judgemen
             horizons.append((item.publish_date - as_of).days)  # type: ignore[operator]
             if item.restates is not None:
                 restated.append(f"restatement item {item.id} dated {_dated(item)} > {t} silently revises {item.restates}")
+            if item.observation is not None:
+                series, observed, value = item.observation
+                shown = "missing" if value is None else value
+                restated.append(f"restatement series {series} observation {observed} value {shown} first published {_dated(item)} > {t}")
         elif status in ("undated", "uncertain"):
             unsure.append(_undated_evidence(item, status, t))
         if item.dating is not None and item.dating.sources:

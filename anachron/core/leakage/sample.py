@@ -71,7 +71,7 @@ class SampleResult:
     open_period_queries: int = 0
     # Calls that breached the declared time lock (anachron.core.seal); None: no tool was declared sealed.
     seal_breaches: int | None = None
-    seal_calls: int | None = None  # calls the seal audit judged (local ones too); None: not audited
+    seal_calls: int | None = None  # calls the seal audit judged (local ones too, not the harness's own); None: not audited
     unrecorded: int = 0  # retrieval calls whose result the log does not hold
     warnings: tuple[str, ...] = ()  # the importer's, from the trace record
     seal_status: str | None = None  # anachron.core.seal.STATUSES; None: not audited
@@ -233,7 +233,7 @@ def score_trace(trace: Trace, corpus: Corpus, *, sealed_tools: AbstractSet[str] 
         answer_leaks_parametric=sum(leak.source == "parametric" for leak in leaks),
         open_period_queries=open_period,
         seal_breaches=None if seal is None or seal.status == "lock-only" else sum(1 for found in seal.breaches if found) + bool(seal.proof),
-        seal_calls=None if seal is None or seal.status == "lock-only" else len(seal.breaches),
+        seal_calls=None if seal is None or seal.status == "lock-only" else len(seal.breaches) - seal.own,
         seal_status=None if seal is None else seal.status,
         seal_assumptions=() if seal is None else seal.assumptions,
         unrecorded=unrecorded,

@@ -4,8 +4,11 @@
 and its denominator, and four figures (:mod:`anachron.output.html.svg`): TCLR per
 sample with the run's mean and its percentile-bootstrap CI
 (:func:`anachron.core.stats.mean.mean_interval`), the leak horizon on a
-log day axis, and the leak findings stacked by slice and by as-of year;
-then the sortable per-sample table with the evidence lines.  For two runs,
+log day axis drawn as a density (items per octave, so a bar's area is
+its count), and for each slice and as-of year the share of its samples
+with each kind of finding (one bar a kind, one scale for every run of the
+page); then the per-sample table with the evidence lines, which sorts and
+filters.  For two runs,
 the paired comparison: each run's mean with its CI, the mean reduction with
 its paired CI, and each sample's pair sorted by the difference.  A
 question-bank score card adds its tables and two figures: the oracles'
@@ -16,7 +19,7 @@ same figures for standalone files.
 The page carries a Content-Security-Policy that forbids every fetch, so it
 cannot reach the network even if asked to, and lets only its one script run
 (named by its SHA-256, :func:`content_security_policy`).  That script only
-sorts the tables; it holds no data.  The same inputs give the same bytes: nothing
+sorts, filters and pages the samples tables; it holds no data.  The same inputs give the same bytes: nothing
 depends on the clock, the host or a hash seed.
 """
 
@@ -56,6 +59,11 @@ class Run:
         return summarise(self.results)
 
 
+# Two columns: the tables with the short figures drawn to the tables' width under them, the tall figures beside;
+# both fit a 1,150 px page (500 + 24 + 600) at their drawn size, and their heights come out close.
+LEFT_WIDTH = 500  # px
+BANK_WIDTH = 1100  # px: the bank card's figures span the card's width (a page at least 1,150 px wide draws them at size)
+
 _CSS = """
 body{font:14px/1.45 system-ui,-apple-system,"Segoe UI",sans-serif;margin:24px;color:#1b1f24;background:#fff}
 h1{font-size:22px;margin:0 0 4px}h2{font-size:18px;margin:28px 0 8px;border-bottom:1px solid #d0d7de;padding-bottom:4px}
@@ -81,43 +89,97 @@ p.verdict{font-weight:600;padding:4px 10px;border-left:4px solid}
 p.verdict.pass{color:#1a7f37;border-color:#1a7f37}p.verdict.fail{color:#cf222e;border-color:#cf222e}
 p.verdict.caveat{color:#7d4e00;background:#fff8c5;border-color:#bf8700}
 ul.inputs{margin:4px 0 0;padding-left:18px;color:#57606a}
-.row{display:flex;flex-wrap:wrap;gap:20px 28px;align-items:flex-start}
-.tables{flex:0 1 520px;min-width:0}.tables>table{width:100%}.tables>table.summary th[scope=row]{white-space:nowrap}.tables.wide{flex:1 1 100%}.figs{flex:1 1 600px;display:flex;flex-wrap:wrap;gap:24px 28px;align-items:flex-start}
+.row{display:flex;flex-wrap:wrap;gap:20px 24px;align-items:flex-start}.col{display:flex;flex-direction:column;gap:24px}
+.col.left{flex:0 1 LEFT_WIDTHpx;min-width:0}.col.right{flex:0 1 600px;min-width:0}.col.wide{flex:1 1 100%}
+.tables>table{width:100%}table.summary th[scope=row]{white-space:nowrap}
+.col.left figure.fig{width:LEFT_WIDTHpx}section.bank figure.fig{width:BANK_WIDTHpx}
+div.controls{margin:4px 0}div.controls input{margin:0 12px 0 4px}span.status{margin-left:8px;color:#57606a}
 .scroll{overflow-x:auto}td.val{max-width:340px;word-break:break-all}
-"""
+""".replace("BANK_WIDTH", str(BANK_WIDTH)).replace("LEFT_WIDTH", str(LEFT_WIDTH))
 
+_PAGE = 100  # rows of a samples table shown at once
+
+# The samples table holds every row in the page (it reads without the script), but the script keeps only one page
+# of rows in the DOM: at 10,000 rows, re-ordering and laying out the whole table took seconds per click.  A sort
+# orders an index array by keys read once per column, a filter marks the rows whose text holds the query; then the
+# page of rows shown is swapped in.  Ties keep the input order, so a sort is the same on every browser.
 _SCRIPT = """
 (function () {
-  function key(cell, type) {
-    var v = cell.getAttribute("data-sort");
-    return type === "num" ? parseFloat(v) : v;
-  }
-  var tables = document.querySelectorAll("table.sortable");
-  Array.prototype.forEach.call(tables, function (table) {
+  var PAGE = __PAGE__;
+  Array.prototype.forEach.call(document.querySelectorAll("div.samples-view"), function (view) {
+    var table = view.querySelector("table.sortable");
+    var body = table.tBodies[0];
+    var rows = Array.prototype.slice.call(body.rows);
     var heads = table.tHead.rows[0].cells;
+    var keys = [], texts = null, query = "";
+    var order = rows.map(function (_, i) { return i; });
+    var shown = order, start = 0;
+    var controls = view.querySelector(".controls");
+    var filter = view.querySelector("input.filter");
+    var prev = view.querySelector("button.prev"), next = view.querySelector("button.next");
+    var status = view.querySelector(".status");
+    controls.hidden = false;
+    if (rows.length <= PAGE) { prev.hidden = true; next.hidden = true; }
+    function render() {
+      var end = Math.min(start + PAGE, shown.length);
+      var frag = document.createDocumentFragment();
+      for (var i = start; i < end; i++) { frag.appendChild(rows[shown[i]]); }
+      body.textContent = "";
+      body.appendChild(frag);
+      status.textContent = shown.length
+        ? "rows " + (start + 1) + "\u2013" + end + " of " + shown.length
+          + (shown.length < rows.length ? " matching (of " + rows.length + ")" : "")
+        : "no row matches (of " + rows.length + ")";
+      prev.disabled = start === 0;
+      next.disabled = end >= shown.length;
+    }
+    function select() {
+      if (!query) { shown = order; return; }
+      shown = order.filter(function (i) { return texts[i].indexOf(query) !== -1; });
+    }
+    function column(i, type) {
+      if (!keys[i]) {
+        keys[i] = rows.map(function (row) {
+          var v = row.cells[i].getAttribute("data-sort");
+          return type === "num" ? parseFloat(v) : v;
+        });
+      }
+      return keys[i];
+    }
     Array.prototype.forEach.call(heads, function (th, i) {
       function sort() {
         var ascending = th.getAttribute("aria-sort") !== "ascending";
         Array.prototype.forEach.call(heads, function (h) { h.removeAttribute("aria-sort"); });
         th.setAttribute("aria-sort", ascending ? "ascending" : "descending");
-        var type = th.getAttribute("data-type");
-        var body = table.tBodies[0];
-        var rows = Array.prototype.slice.call(body.rows);
-        rows.sort(function (a, b) {
-          var x = key(a.cells[i], type), y = key(b.cells[i], type);
+        var key = column(i, th.getAttribute("data-type"));
+        order = order.slice().sort(function (a, b) {
+          var x = key[a], y = key[b];
           var c = x < y ? -1 : x > y ? 1 : 0;
-          return ascending ? c : -c;
+          return (ascending ? c : -c) || a - b;
         });
-        rows.forEach(function (row) { body.appendChild(row); });
+        select();
+        start = 0;
+        render();
       }
       th.addEventListener("click", sort);
       th.addEventListener("keydown", function (e) {
         if (e.key === "Enter" || e.key === " ") { e.preventDefault(); sort(); }
       });
     });
+    filter.addEventListener("input", function () {
+      if (!texts) { texts = rows.map(function (row) { return row.textContent.toLowerCase(); }); }
+      query = filter.value.trim().toLowerCase();
+      select();
+      start = 0;
+      render();
+    });
+    prev.addEventListener("click", function () { start = Math.max(0, start - PAGE); render(); });
+    next.addEventListener("click", function () { if (start + PAGE < shown.length) { start += PAGE; } render(); });
+    render();
   });
 })();
-"""
+""".replace("__PAGE__", str(_PAGE))
+
 
 def content_security_policy(script: str) -> str:
     """The page's CSP: no fetch of any kind, and only the one inline *script* runs (by its SHA-256).
@@ -144,49 +206,61 @@ def _metric_words(metric: str) -> tuple[str, bool]:
     return ("TCLR" if metric == "tclr" else metric), metric_kind(metric) == "rate"
 
 
-_FINDINGS = (("result", "result leaks"), ("survivorship", "survivorship leaks"), ("restatement", "restatement leaks"),
-             ("query", "query-intent leaks"))
+_FINDINGS = (("result", "a result leak"), ("survivorship", "a survivorship leak"), ("restatement", "a restatement leak"),
+             ("query", "a query-intent leak"), ("blocked", "a blocked attempt"))
 
 
-def _breakdown(run: Run, index: int, by: str) -> svg.Figure:
-    """Stacked leak-finding counts per slice or per as-of year, blocked attempts drawn apart."""
-    results = run.results
-    n = len(results)
+def _finding_counts(members: Sequence[SampleResult]) -> list[int]:
+    """How many of *members* have at least one finding of each kind of :data:`_FINDINGS`."""
+    return [sum(1 for r in members if r.result_leaks), sum(1 for r in members if r.survivorship_leaks),
+            sum(1 for r in members if r.restatement_leaks), sum(1 for r in members if r.query_intent_leaks),
+            sum(1 for r in members if r.blocked_attempts)]
+
+
+def _breakdown_rows(run: Run, by: str) -> list[tuple[str, int, list[int]]]:
+    """``(label with n, n, counts)`` per slice or per as-of year, in order."""
     groups: dict[str, list[SampleResult]] = {}
-    for r in results:
+    for r in run.results:
         key = str(r.as_of.year) if by == "year" else (run.slices or {}).get(r.sample_id, "slice unknown")
         groups.setdefault(key, []).append(r)
-    rows = [
-        (f"{key} (n={len(members)})",
-         [sum(r.result_leaks for r in members), sum(r.survivorship_leaks for r in members),
-          sum(r.restatement_leaks for r in members), sum(r.query_intent_leaks for r in members)],
-         sum(r.blocked_attempts for r in members))
-        for key, members in sorted(groups.items())
-    ]
-    interactions = sum(r.interactions for r in results)
-    calls = sum(r.calls for r in results)
-    refused = sum(r.failed_calls.get("refused", 0) for r in results)
+    return [(f"{key} (n={len(members)})", len(members), _finding_counts(members)) for key, members in sorted(groups.items())]
+
+
+def _breakdown_scale(runs: Sequence[Run]) -> tuple[float, list[str]]:
+    """The one x axis of every breakdown on the page: its end, the largest share drawn (at least 10%) at a round
+    tick, and every group's label (the axis starts past the longest)."""
+    rows = [row for run in runs for by in ("slice", "year") for row in _breakdown_rows(run, by)]
+    most = max([k / n for _, n, counts in rows for k in counts if n] + [0.1])
+    ticks = svg.nice_ticks(0, most)
+    return min(1.0, ticks[-1] if ticks[-1] >= most else ticks[-1] + (ticks[1] - ticks[0])), [label for label, _, _ in rows]
+
+
+def _breakdown(run: Run, index: int, by: str, scale: tuple[float, list[str]]) -> svg.Figure:
+    """The share of each group's samples with each kind of finding, per slice or per as-of year, one bar a kind."""
+    n = len(run.results)
+    rows = _breakdown_rows(run, by)
     empty = None
-    if not any(any(c) or e for _, c, e in rows):
+    if not any(any(c) for _, _, c in rows):
         empty = f"no leak finding and no blocked attempt in {plural(n, 'samples')}"
     what = "slice" if by == "slice" else "as-of year"
     caption = (
-        f"Leak findings by {what}, stacked counts over the run's n = {plural(n, 'samples')} (n per group in its label): "
-        f"result, survivorship and restatement leaks are counted over interactions ({interactions} in all), "
-        f"query-intent leaks over calls ({calls}); blocked attempts (dashed outline, drawn apart: a refused call, "
-        f"not a leak) over refused calls ({refused})."
+        f"Leak findings by {what} over the run's n = {plural(n, 'samples')}: for each group (its n in its label), the share "
+        "of its samples with at least one result, survivorship, restatement or query-intent leak, and with a blocked "
+        "attempt (dashed outline: a refused call, not a leak), one bar for each kind; the kinds overlap and are not added up. "
+        "A missing bar is 0. Every breakdown on this page shares one axis."
     )
-    if not any(any(c) for _, c, _ in rows):
+    if empty is None and not any(any(c[:4]) for _, _, c in rows):
         caption += f" No leak finding in {plural(n, 'samples')}."
     if by == "slice" and not run.slices:
         caption += " The slices are unknown: the samples are not in the corpus (give --corpus)."
-    return svg.stacked_bars(
-        f"run-{index + 1}-by-{by}", f"leak findings by {what}, {_run_name(run, index)}", rows, _FINDINGS,
-        extra=("blocked", "blocked attempts"), x_title="findings (count)", y_title=what, caption=caption, empty=empty,
+    return svg.rate_bars(
+        f"run-{index + 1}-by-{by}", f"leak findings by {what}, {_run_name(run, index)}", rows, _FINDINGS, hi=scale[0],
+        x_title="samples with the finding (% of the group's n)", y_title=what, caption=caption, empty=empty,
+        page_labels=scale[1], width=LEFT_WIDTH,
     )
 
 
-def _run_figures(run: Run, index: int, stats: _Stats) -> list[svg.Figure]:
+def _run_figures(run: Run, index: int, stats: _Stats, breakdown: tuple[float, list[str]]) -> list[svg.Figure]:
     results = run.results
     n = len(results)
     series = f"s{index % 4}"
@@ -210,7 +284,8 @@ def _run_figures(run: Run, index: int, stats: _Stats) -> list[svg.Figure]:
         caption += " The lighter band above a bar counts its undated interactions (and unrecorded calls) as leaking."
     if n > svg.LABELLED_ROWS:
         caption = caption.replace(", in input order:", ", sorted by TCLR, largest first:")
-        caption += f" Sample ids are omitted (more than {svg.LABELLED_ROWS} samples): see the table."
+        caption += (f" Sample ids are omitted (more than {svg.LABELLED_ROWS} samples): see the table. The samples with "
+                    "the same TCLR (and band) are one bar, as thick as their count (the left axis counts the samples).")
     if empty is not None:
         caption = f"No sample leaked: 0 of {base} interactions in the n = {plural(n, 'samples')} returned an item dated after T."
     figures = [svg.sample_bars(
@@ -225,8 +300,8 @@ def _run_figures(run: Run, index: int, stats: _Stats) -> list[svg.Figure]:
             f"Days past T of the {plural(len(days), 'post-T items')} that reached the agent, in {leaking} of the "
             f"n = {plural(n, 'samples')}, on a log day axis. Bins 1-7, 8-31, 32-92, 93-183, 184-366 and over 366 days, "
             f"each drawn to the width of its days (the open last one through day {svg.horizon_end(days)}: the largest day "
-            f"seen, {max(days)}, or two years if later); a bar's height is "
-            f"its count of items. Median {h.median:g} days, max {h.max} days."
+            f"seen, {max(days)}, or two years if later); a bar's height is its items per octave of days (its count over its "
+            f"width in octaves), so its area is its count, written above it. Median {h.median:g} days, max {h.max} days."
         )
         figures.append(svg.horizon_histogram(f"run-{index + 1}-horizon", f"leak horizon, {name}", days, caption=caption))
     else:
@@ -234,8 +309,8 @@ def _run_figures(run: Run, index: int, stats: _Stats) -> list[svg.Figure]:
             f"run-{index + 1}-horizon", f"leak horizon, {name}", days, empty=f"no leak in {plural(n, 'samples')}",
             caption=f"No item dated after T reached the agent in the n = {plural(n, 'samples')} "
                     f"({plural(sum(r.interactions for r in results), 'interactions')}): no horizon to draw."))
-    figures += [_breakdown(run, index, "slice"), _breakdown(run, index, "year")]
-    return figures
+    # In page order: the breakdowns under the summary table (the left column), then the tall figures beside it.
+    return [_breakdown(run, index, "slice", breakdown), _breakdown(run, index, "year", breakdown)] + figures
 
 
 def _run_section(run: Run, index: int, figures: Sequence[svg.Figure], stats: _Stats) -> str:
@@ -246,13 +321,26 @@ def _run_section(run: Run, index: int, figures: Sequence[svg.Figure], stats: _St
     return "".join([
         f'<section class="run" id="run-{index + 1}"><h2>{esc(heading)}</h2>',
         f'<p class="meta">{esc(run.source)}</p>' if run.source else "",
-        '<div class="row"><div class="tables">',
+        '<div class="row"><div class="col left"><div class="tables">',
         summary_table(summary, results, mean_ci=_mean_ci(run, stats)),
-        '</div><div class="figs">',
-        "".join(f.html() for f in figures),
+        "</div>", "".join(f.html() for f in figures if f.width == LEFT_WIDTH),
+        '</div><div class="col right">',
+        "".join(f.html() for f in figures if f.width != LEFT_WIDTH),
         "</div></div><h3>Samples</h3>", '<p class="meta">Click a column to sort.</p>',
-        f'<div class="scroll">{sample_table(results)}</div>', "</section>",
+        _samples_view(results, index), "</section>",
     ])
+
+
+def _samples_view(results: Sequence[SampleResult], index: int) -> str:
+    """The sortable table with its filter and pages (hidden until the script shows them: without it, every row is there)."""
+    table = f"samples-{index + 1}"
+    return (
+        f'<div class="samples-view"><div class="controls" hidden><label>Filter rows <input type="search" class="filter" '
+        f'aria-controls="{table}" autocomplete="off"></label> <button type="button" class="prev" aria-controls="{table}">'
+        f'Previous {_PAGE}</button> <button type="button" class="next" aria-controls="{table}">Next {_PAGE}</button> '
+        f'<span class="status" role="status" aria-live="polite"></span></div>'
+        f'<div class="scroll">{sample_table(results, table_id=table)}</div></div>'
+    )
 
 
 @dataclass(frozen=True)
@@ -314,7 +402,7 @@ def _comparison_figures(comparison: Any, runs: Sequence[Run], metric: str, stats
     if flat:
         caption += f" The CI of {' and of '.join(flat)} has no width: every sample has the same {name}."
     figures = [svg.interval_panels("comparison-means", f"paired comparison of {name}: each run's mean and the mean reduction, with CIs",
-                                   panels, key, caption)]
+                                   panels, key, caption, width=LEFT_WIDTH)]
     ids = list(values[0])
     rows = sorted(((i, float(values[0][i]), float(values[1][i])) for i in ids), key=lambda t: (-(t[1] - t[2]), t[1], t[0]))
     caption = (
@@ -323,8 +411,12 @@ def _comparison_figures(comparison: Any, runs: Sequence[Run], metric: str, stats
         f"{c.improved} of the {plural(c.n, 'pairs')} improved, {c.worsened} worsened and {c.tied} tied (their marks coincide)."
     )
     if c.n > svg.LABELLED_ROWS:
-        caption += (f" Sample ids are omitted (more than {svg.LABELLED_ROWS} samples): see the tables; equal pairs share "
-                    "one mark, larger the more samples it stands for.")
+        caption = caption.replace("(their marks coincide)", "(their strips coincide)").replace(
+            "filled circle; ", "filled strip; ").replace("open square;", "outlined strip;")
+        caption += (f" Sample ids are omitted (more than {svg.LABELLED_ROWS} samples): see the tables. The pairs with the "
+                    "same two values form one group, drawn as a strip whose height is its share of the n samples (the left "
+                    "axis counts them), so a mark's area is in proportion to the samples it stands for; a group's count is "
+                    "written at the right where its strip has room, and every group's count is in its title.")
     x_title = "TCLR per sample (leaking interactions / interactions)" if metric == "tclr" else (
         f"{metric} per sample" + ("" if rate else " (count)"))
     figures.append(svg.dumbbell_plot("comparison-samples", f"{name} per sample in both runs, sorted by the difference",
@@ -339,10 +431,11 @@ def _comparison_section(comparison: Any, labels: Sequence[str], figures: Sequenc
         f'<p class="meta">run 1 (unrestricted): {esc(labels[0])}; run 2 (enforced): {esc(labels[1])}. Each sample is one pair; '
         f"the CI is the paired {'percentile' if c.ci_method == 'percentile' else 'BCa'} bootstrap "
         f"({c.n_resamples} resamples, seed {c.seed}).</p>"
-        + '<div class="row"><div class="tables">'
+        + '<div class="row"><div class="col left"><div class="tables">'
         + comparison_table(c)
-        + '</div><div class="figs">'
-        + "".join(f.html() for f in figures)
+        + "</div>" + "".join(f.html() for f in figures if f.width == LEFT_WIDTH)
+        + '</div><div class="col right">'
+        + "".join(f.html() for f in figures if f.width != LEFT_WIDTH)
         + "</div></div></section>"
     )
 
@@ -397,7 +490,7 @@ def _bank_figures(card: Mapping[str, Any]) -> list[svg.Figure]:
     if not oracles:
         caption += " This older card holds the oracles' rates only, so their intervals are not drawn."
     figures = [svg.interval_panels("bank-oracles", "question bank: the system and the two oracles, leak rate and accuracy",
-                                   panels, key, caption)]
+                                   panels, key, caption, width=BANK_WIDTH)]
     overlap = card.get("overlap")
     if overlap:
         model = card.get("model") or {}
@@ -423,14 +516,15 @@ def _bank_figures(card: Mapping[str, Any]) -> list[svg.Figure]:
             "embargoed items, its accuracy over its answerable ones. Points: the share of items; whiskers: 95% Wilson CI."
         )
         figures.append(svg.interval_panels("bank-cutoff", "question bank: the cutoff split, leak rate and accuracy",
-                                           panels, key, caption))
+                                           panels, key, caption, width=BANK_WIDTH))
     return figures
 
 
 def _figures(runs: Sequence[Run], comparison: Any, bank: Mapping[str, Any] | None, metric: str,
              stats: _Stats) -> tuple[list[svg.Figure], list[list[svg.Figure]], list[svg.Figure]]:
     paired = _comparison_figures(comparison, runs, metric, stats) if comparison is not None else []
-    per_run = [_run_figures(run, i, stats) for i, run in enumerate(runs)]
+    breakdown = _breakdown_scale(runs)
+    per_run = [_run_figures(run, i, stats, breakdown) for i, run in enumerate(runs)]
     return paired, per_run, (_bank_figures(bank) if bank is not None else [])
 
 
@@ -492,8 +586,8 @@ def report_page(
         body.append(_comparison_section(comparison, [runs[0].label, runs[1].label], paired))
     body += [_run_section(run, i, per_run[i], stats) for i, run in enumerate(runs)]
     if bank is not None:
-        body.append('<section class="bank" id="bank"><h2>Question bank</h2><div class="row"><div class="tables wide scroll">'
-                    f'{bank_card(bank)}</div><div class="figs">{"".join(f.html() for f in banked)}</div></div></section>')
+        body.append('<section class="bank" id="bank"><h2>Question bank</h2><div class="row"><div class="col wide">'
+                    f'<div class="tables scroll">{bank_card(bank)}</div>{"".join(f.html() for f in banked)}</div></div></section>')
     page = (
         "<!DOCTYPE html>\n"
         '<html lang="en"><head><meta charset="utf-8">'

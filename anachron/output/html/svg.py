@@ -30,8 +30,8 @@ from anachron.output.html._text import esc, num
 
 __all__ = [
     "CHAR_EM", "FONT", "HORIZON_BINS", "LABELLED_ROWS", "SVG_CSS", "WIDTH", "Figure", "IntervalRow", "Linear", "Log", "Panel",
-    "caption_lines", "clip", "dumbbell_plot", "horizon_bins", "horizon_end", "horizon_histogram", "integer_ticks", "interval_panels", "legend",
-    "nice_ticks", "note", "sample_bars", "stacked_bars", "text_width", "x_axis", "y_axis",
+    "caption_lines", "clip", "dumbbell_plot", "horizon_bins", "horizon_density", "horizon_end", "horizon_histogram", "integer_ticks", "interval_panels", "legend",
+    "nice_ticks", "note", "rate_bars", "sample_bars", "text_width", "x_axis", "y_axis",
 ]
 
 WIDTH = 600  # px: every figure's width; the page never scales a figure up, and the fonts below stay >= 12 px
@@ -391,7 +391,7 @@ class Panel:
 
 
 def interval_panels(name: str, label: str, panels: Sequence[Panel], legend_entries: Sequence[tuple[str, str, str]],
-                    caption: str) -> Figure:
+                    caption: str, *, width: int = WIDTH) -> Figure:
     """Points with their intervals, one row each, in panels stacked top to bottom, each on its own x axis.
 
     A panel spans its rows' intervals and zero, unless given *lo*/*hi*; a
@@ -400,7 +400,7 @@ def interval_panels(name: str, label: str, panels: Sequence[Panel], legend_entri
     """
     row_h = 28
     left = _left_margin([r.name for p in panels for r in p.rows], cap=270)
-    right = WIDTH - RIGHT
+    right = width - RIGHT
     key, key_h = legend(legend_entries, 24, 8, right - 24)
     parts = [key]
     y = 8 + key_h + 8
@@ -438,7 +438,7 @@ def interval_panels(name: str, label: str, panels: Sequence[Panel], legend_entri
             if r.point is not None:
                 parts.append(_marker(f"point {r.series}", r.shape, scale(r.point), cy, 5, title))
         y = base + AXIS_BELOW + 10
-    return Figure(name, label, WIDTH, int(math.ceil(y - 4)), "".join(parts), caption)
+    return Figure(name, label, width, int(math.ceil(y - 4)), "".join(parts), caption)
 
 
 # ---------------------------------------------------------------- per-sample charts
@@ -483,8 +483,8 @@ def sample_bars(name: str, label: str, rows: Sequence[tuple[str, float, float]],
     row_h, labelled = _row_height(len(rows))
     if not labelled:
         rows = sorted(rows, key=lambda r: (-r[1], -r[2], r[0]))
-        y_title = "samples, sorted by TCLR"
-    left = 36 + (_left_margin([r[0] for r in rows], floor=40, cap=190) if labelled and empty is None else 24)
+    left = 36 + (_left_margin([r[0] for r in rows], floor=40, cap=190) if labelled and empty is None
+                 else 24 if empty is not None else text_width(str(len(rows))) + 22)
     entries = [(f"bar {series}", "rect", "TCLR")]
     if any(high > value for _, value, high in rows):
         entries.append(("bar band", "band", "band: undated or unrecorded counted as leaking"))
@@ -529,8 +529,26 @@ def sample_bars(name: str, label: str, rows: Sequence[tuple[str, float, float]],
                          f"{esc(clip(sample, left - 42))}</text>")
     parts.append(f'<path class="meanline" d="M{_f(scale(m))} {_f(top)}V{_f(base)}"><title>run mean {num(m)}</title></path>')
     parts.append(f'<path class="axis" d="M{_f(left)} {_f(top)}V{_f(base)}"/>')
-    parts.append(_row_title(y_title, top, base, "sample"))
+    if not labelled:  # the rows' heights are counts of samples: a scale says how many
+        parts.append(_count_axis(len(rows), top, base - 4, left))
+        y_title = "samples (count), sorted by TCLR"
+    parts.append(_row_title(y_title, top, base, "samples (count)" if not labelled else "sample"))
     return Figure(name, label, WIDTH, int(base + AXIS_BELOW), "".join(parts), caption)
+
+
+def _count_axis(n: int, top: float, base: float, x: float) -> str:
+    """A left axis counting samples down the rows (0 at the top, *n* at the bottom): an unlabelled chart's y scale."""
+    scale = Linear(0, n, top, base)
+    steps = integer_ticks(n, target=4)
+    ticks = [(t, str(t)) for t in steps if t <= n]
+    if ticks[-1][0] != n and scale(n) - scale(ticks[-1][0]) >= 16:  # the last sample, unless it would touch a tick
+        ticks.append((n, str(n)))
+    parts = []
+    for value, text in ticks:
+        y = scale(value)
+        parts.append(f'<path class="tickmark" d="M{_f(x - 5)} {_f(y)}H{_f(x)}"/>')
+        parts.append(f'<text class="tick" x="{_f(x - 8)}" y="{_f(y + 4)}" text-anchor="end">{esc(text)}</text>')
+    return "".join(parts)
 
 
 def dumbbell_plot(name: str, label: str, rows: Sequence[tuple[str, float, float]], *, names: tuple[str, str],
@@ -541,34 +559,57 @@ def dumbbell_plot(name: str, label: str, rows: Sequence[tuple[str, float, float]
     past the largest value for a *count*.  Rows are drawn in the order given
     (the caller sorts them by the difference); a pair with equal values
     shows the circle inside the square.
+
+    Beyond :data:`LABELLED_ROWS` samples the chart is a distribution: the
+    pairs with the same two values are one group, drawn as two strips (a
+    filled one at the first value, an outlined one at the second) whose
+    height is the group's share of the rows, so a mark's area is in
+    proportion to the samples it stands for; a left axis counts the
+    samples, and a group tall enough for its count has it written at the
+    right.
     """
     right = WIDTH - RIGHT
     row_h, labelled = _row_height(len(rows))
-    left = 36 + (_left_margin([r[0] for r in rows], floor=40, cap=190) if labelled else 24)
+    groups = _groups(rows, labelled)
+    counts_w = 0.0 if labelled else text_width(str(max(k for _, k, _, _, _ in groups))) + 10
+    left = 36 + (_left_margin([r[0] for r in rows], floor=40, cap=190) if labelled else text_width(str(len(rows))) + 22)
     entries = [("point s0", "circle", names[0]), ("point s1 open", "square", names[1]), ("link", "line", "change")]
+    if not labelled:
+        entries[:2] = [("point s0", "rect", f"{names[0]} (height: samples)"), ("point s1 open", "outline", names[1])]
     key, key_h = legend(entries, 24, 8, right - 24)
     top = 8 + key_h + 10
     if count:
         steps = integer_ticks(math.ceil(max([0.0] + [max(a, b) for _, a, b in rows])))
         ticks: list[tuple[float, str]] = [(t, str(t)) for t in steps]
-        scale = Linear(0, steps[-1], left + 8, right - 8)
+        scale = Linear(0, steps[-1], left + 8, right - 8 - counts_w)
     else:
         ticks = _rate_ticks(0, 1, False)
-        scale = Linear(0, 1, left + 8, right - 8)
+        scale = Linear(0, 1, left + 8, right - 8 - counts_w)
     base = top + row_h * len(rows) + 4
     parts = [key, x_axis(scale, base, ticks, x_title, grid_top=top)]
-    for i, k, sample, a, b in _groups(rows, labelled):
+    for i, k, sample, a, b in groups:
         cy = top + row_h * (i + k / 2)
-        r = min(4.5, max(1.8, row_h * k * 0.35))
         title = f"{sample}: {names[0]} {num(a)}, {names[1]} {num(b)}, difference {num(a - b)}"
         if a != b:
             parts.append(f'<path class="link" d="M{_f(scale(a))} {_f(cy)}H{_f(scale(b))}"><title>{esc(title)}</title></path>')
-        parts.append(_marker("point s1 open", "square", scale(b), cy, r + 0.5, title))
-        parts.append(_marker("point s0", "circle", scale(a), cy, r * 0.8, title))
         if labelled:
+            r = min(4.5, max(1.8, row_h * 0.35))
+            parts.append(_marker("point s1 open", "square", scale(b), cy, r + 0.5, title))
+            parts.append(_marker("point s0", "circle", scale(a), cy, r * 0.8, title))
             parts.append(f'<text class="tick" x="{_f(left - 6)}" y="{_f(cy + 4)}" text-anchor="end">{esc(clip(sample, left - 42))}</text>')
+            continue
+        # Both strips span the group's rows exactly: their heights (and, at a fixed width, their areas) are its count.
+        y0, y1 = top + row_h * i, top + row_h * (i + k)
+        parts.append(_rect("point s1 open", scale(b) - 4.5, scale(b) + 4.5, y0, y1, title))
+        parts.append(_rect("point s0", scale(a) - 2.5, scale(a) + 2.5, y0, y1, title))
+        if y1 - y0 >= 15:  # room for its count without touching the next group's
+            parts.append(f'<text class="count" x="{_f(right - 4)}" y="{_f(cy + 4)}" text-anchor="end">{k}</text>')
     parts.append(f'<path class="axis" d="M{_f(left)} {_f(top)}V{_f(base)}"/>')
-    parts.append(_row_title("sample (sorted by difference)", top, base))
+    if labelled:
+        parts.append(_row_title("sample (sorted by difference)", top, base))
+    else:
+        parts.append(_count_axis(len(rows), top, base - 4, left))
+        parts.append(_row_title("samples (count), sorted by difference", top, base, "samples (count)"))
     return Figure(name, label, WIDTH, int(base + AXIS_BELOW), "".join(parts), caption)
 
 
@@ -600,41 +641,59 @@ def horizon_end(days: Sequence[int]) -> int:
     return max([730, *days])
 
 
+def horizon_density(days: Sequence[int]) -> list[tuple[str, int, float, float, float]]:
+    """``(label, count, first day, end day, items per octave)`` per bin of :data:`HORIZON_BINS`: the count over the
+    bin's width in octaves (log2 of end / first, day d covering [d, d + 1)), so on a log day axis a bar's area is
+    its count.
+
+    >>> [(t, n, round(h, 2)) for t, n, _, _, h in horizon_density([1, 7, 8, 400])][:2]
+    [('1-7', 2, 0.67), ('8-31', 1, 0.5)]
+    """
+    last = horizon_end(days) + 1
+    edges = [low for low, _ in HORIZON_BINS] + [last]
+    return [(text, n, x0, x1, n / math.log2(x1 / x0))
+            for (text, n), x0, x1 in zip(horizon_bins(days), edges, edges[1:])]
+
+
 def horizon_histogram(name: str, label: str, days: Sequence[int], *, caption: str, empty: str | None = None) -> Figure:
-    """Post-T items by days past T on a log day axis, each bin drawn to the width of its days.
+    """Post-T items by days past T on a log day axis: a density, items per octave of days, so that each bar
+    (drawn to the width of its bin's days) has an area in proportion to its count of items.
 
     A day count d covers [d, d + 1) on the axis, so the bin 1-7 spans [1, 8).
     The open last bin (> 366) ends at the largest day seen (at least two
-    years).  Each item is also a rug mark at its own day.  With *empty*, the
-    axes and that sentence are drawn instead of bars.
+    years).  Each bar has its count written above it; each item is also a
+    rug mark at its own day.  With *empty*, the axes and that sentence are
+    drawn instead of bars.
     """
     right = WIDTH - RIGHT
     left = 64
     last = horizon_end(days) + 1  # day d covers [d, d + 1)
     scale = Log(1, last, left, right - 8)
-    entries = [("bar horizon", "rect", "post-T items per bin (width: its days)"), ("rug", "line", "one item's day")]
+    entries = [("bar horizon", "rect", "post-T items per octave (area: the bin's count)"), ("rug", "line", "one item's day")]
     key, key_h = legend(entries, left, 8, right - left) if empty is None else ("", 0.0)
     top = 8 + key_h + 22
     base = top + 150
-    bins = horizon_bins(days)
-    most = max([n for _, n in bins] + [0])
-    yticks = integer_ticks(most)
+    bins = horizon_density(days)
+    most = max([h for *_, h in bins] + [0.0])
+    yticks = nice_ticks(0, most, 4) if most > 0 else [0.0, 1.0]
+    if yticks[-1] < most:  # the top tick at or above the tallest bar
+        yticks.append(round(yticks[-1] + (yticks[1] - yticks[0]), 12))
     yscale = Linear(0, yticks[-1], base, top)
-    edges = [1, 8, 32, 93, 184, 367, last]
     # Ticks at the start of their day, the last at the last day drawn (the caption's "through day N"),
     # never at the axis's end (day N + 1's start, which no bin holds).
     tick_days = [1, 2, 4, 8, 16, 32, 93, 184, 367, last - 1]
-    parts = [key, y_axis(yscale, left, [(t, str(t)) for t in yticks], "post-T items (count)", grid_right=right - 8)]
+    parts = [key, y_axis(yscale, left, [(t, f"{t:g}") for t in yticks], "items per octave of days", grid_right=right - 8)]
     parts.append(x_axis(scale, base, [(d, str(d)) for d in tick_days if d <= last], "days past T (log scale)"))
     if empty is not None:
         parts.append(note((left + right) / 2, (top + base) / 2, empty))
         return Figure(name, label, WIDTH, int(base + AXIS_BELOW), "".join(parts), caption)
-    for (text, n), x0, x1 in zip(bins, edges, edges[1:]):
+    for text, n, x0, x1, height in bins:
         if not n:
             continue
-        title = f"{text} days: {n} item{'s' if n != 1 else ''}"
-        parts.append(_rect("bar horizon", scale(x0) + 0.5, scale(x1) - 0.5, yscale(n), base, title))
-        parts.append(f'<text class="count" x="{_f((scale(x0) + scale(x1)) / 2)}" y="{_f(yscale(n) - 5)}" '
+        title = f"{text} days: {n} item{'s' if n != 1 else ''}, {height:.2f} per octave"
+        # Inset by half a pixel each side: a bar never spills past its bin's edges.
+        parts.append(_rect("bar horizon", scale(x0) + 0.5, scale(x1) - 0.5, yscale(height), base, title))
+        parts.append(f'<text class="count" x="{_f((scale(x0) + scale(x1)) / 2)}" y="{_f(yscale(height) - 5)}" '
                      f'text-anchor="middle">{n}</text>')
     for d in sorted(set(days)):
         x = scale(d + 0.5)
@@ -643,48 +702,43 @@ def horizon_histogram(name: str, label: str, days: Sequence[int], *, caption: st
     return Figure(name, label, WIDTH, int(base + AXIS_BELOW), "".join(parts), caption)
 
 
-# ---------------------------------------------------------------- stacked counts
+# ---------------------------------------------------------------- rates by group
 
 
-def stacked_bars(name: str, label: str, groups: Sequence[tuple[str, Sequence[int], int]], series: Sequence[tuple[str, str]],
-                 *, extra: tuple[str, str] | None, x_title: str, y_title: str, caption: str, empty: str | None = None) -> Figure:
-    """One stacked bar of counts per group ``(name, counts, extra_count)``, *series* ``(class, legend text)``
-    giving each count's segment; *extra* ``(class, text)``, when set, is a thin outlined bar under each
-    stack (a count that is not part of the stack, such as blocked attempts).
+def rate_bars(name: str, label: str, groups: Sequence[tuple[str, int, Sequence[int]]], series: Sequence[tuple[str, str]],
+              *, hi: float, x_title: str, y_title: str, caption: str, empty: str | None = None,
+              page_labels: Sequence[str] = (), width: int = WIDTH) -> Figure:
+    """Per group ``(name, n, counts)``, one bar per kind of *series* ``(class, legend text)``: the share of the
+    group's *n* samples its count is (each kind its own bar, so nothing is added up), on an axis from 0 to
+    *hi* (the caller's, so every figure of a page shares one scale), its left end past the longest of the labels
+    and *page_labels* (the page's other groups, so that the axis is at the same place in every figure).  A count of 0 draws no bar; each bar's
+    title holds its count over n.
 
     With *empty* (every count zero), the axes and that sentence are drawn.
     """
-    right = WIDTH - RIGHT
-    left = 36 + _left_margin([g[0] for g in groups], floor=40, cap=190)
-    entries = [(f"seg {klass}", "rect", text) for klass, text in series]
-    if extra is not None:
-        entries.append((f"bar {extra[0]}", "outline", extra[1]))
+    right = width - RIGHT
+    left = 36 + _left_margin([g[0] for g in groups] + list(page_labels), floor=40, cap=190)
+    entries = [(("seg " if klass != "blocked" else "bar ") + klass, "rect" if klass != "blocked" else "outline", text)
+               for klass, text in series]
     key, key_h = legend(entries, 24, 8, right - 24)
     top = 8 + key_h + 10
-    row_h = 30.0 if extra is not None else 22.0
-    base = top + row_h * len(groups) + 4
-    most = max([sum(c) for _, c, _ in groups] + [e for _, _, e in groups] + [0])
-    ticks = integer_ticks(most)
-    # The axis ends short of the right edge, so each stack's total fits after it.
-    scale = Linear(0, ticks[-1], left, right - 8 - (text_width(str(most)) + 8 if empty is None else 0))
-    parts = [key, x_axis(scale, base, [(t, str(t)) for t in ticks], x_title, grid_top=top)]
-    for i, (group, counts, extra_count) in enumerate(groups):
-        y0 = top + row_h * i + 4
-        y1 = y0 + (14 if extra is not None else row_h - 8)
-        x = 0
-        for (klass, text), n in zip(series, counts):
-            if n:
-                parts.append(_rect(f"seg {klass}", scale(x), scale(x + n), y0, y1, f"{group}: {n} {text}"))
-            x += n
-        if extra is not None and extra_count:
-            parts.append(_rect(f"bar {extra[0]}", scale(0), scale(extra_count), y1 + 2, y1 + 9, f"{group}: {extra_count} {extra[1]}"))
-        if empty is None:  # the stack's total just after its end
-            total = sum(counts)
-            parts.append(f'<text class="count" x="{_f(scale(total) + 5)}" y="{_f((y0 + y1) / 2 + 4)}">{total}</text>')
-        parts.append(f'<text class="tick" x="{_f(left - 6)}" y="{_f((y0 + y1) / 2 + 4)}" text-anchor="end">'
+    bar_h, gap = 7.0, 10.0
+    group_h = bar_h * len(series) + gap
+    base = top + group_h * len(groups) + 4
+    ticks = [(t, f"{t * 100:g}%") for t in nice_ticks(0, hi)]
+    scale = Linear(0, hi, left, right - 8)
+    parts = [key, x_axis(scale, base, ticks, x_title, grid_top=top)]
+    for i, (group, n, counts) in enumerate(groups):
+        y = top + group_h * i + gap / 2
+        for j, ((klass, text), count) in enumerate(zip(series, counts)):
+            if count and n:
+                kind = f"bar {klass}" if klass == "blocked" else f"seg {klass}"
+                parts.append(_rect(kind, scale(0), scale(count / n), y + bar_h * j, y + bar_h * (j + 1) - 1,
+                                   f"{group}: {count} of {n} samples with {text} ({count / n * 100:.1f}%)"))
+        parts.append(f'<text class="tick" x="{_f(left - 6)}" y="{_f(y + bar_h * len(series) / 2 + 4)}" text-anchor="end">'
                      f"{esc(clip(group, left - 42))}</text>")
     if empty is not None:
         parts.append(note((left + right) / 2, (top + base) / 2 + 4, empty))
     parts.append(f'<path class="axis" d="M{_f(left)} {_f(top)}V{_f(base)}"/>')
     parts.append(_row_title(y_title, top, base, y_title.split()[-1]))
-    return Figure(name, label, WIDTH, int(base + AXIS_BELOW), "".join(parts), caption)
+    return Figure(name, label, width, int(base + AXIS_BELOW), "".join(parts), caption)

@@ -160,7 +160,7 @@ def _cell(value: Any, sort: Any, klass: str = "num") -> str:
     return f'<td class="{klass}" data-sort="{esc(sort)}">{esc(value)}</td>'
 
 
-def sample_table(results: Sequence[SampleResult], *, sortable: bool = True) -> str:
+def sample_table(results: Sequence[SampleResult], *, sortable: bool = True, table_id: str | None = None) -> str:
     """One row per sample, its evidence lines folded in the last cell; headers sort when *sortable*."""
     focus = ' tabindex="0"' if sortable else ""
     # The seal column only where an audit ran: on a plain trace it would be a column of "-" (as the seal line is left out).
@@ -193,7 +193,8 @@ def sample_table(results: Sequence[SampleResult], *, sortable: bool = True) -> s
             + "</tr>"
         )
     klass = "samples sortable" if sortable else "samples"
-    return f'<table class="{klass}"><thead><tr>{head}</tr></thead><tbody>{"".join(rows)}</tbody></table>'
+    ident = f' id="{esc(table_id)}"' if table_id else ""
+    return f'<table class="{klass}"{ident}><thead><tr>{head}</tr></thead><tbody>{"".join(rows)}</tbody></table>'
 
 
 def sample_card(result: SampleResult) -> str:

@@ -323,6 +323,7 @@ class HttpUpstreamTest(TempDir, unittest.TestCase):
         self.assertEqual(self.log[2]["withheld"], [{
             "id": "https://a.example/late", "published": "2022-06-02", "reason": "after-cutoff", "dated_by": "field 'published'",
             "sources": [{"source": "field 'published'", "value": "2022-06-02", "published": "2022-06-02", "granularity": "day"}],
+            "backend": "anachron",  # the upstream said no guarantee: none is recorded
         }])
         self.assertEqual(shown(self.fetch_before), [("https://a.example/before", "2021-12-01")])
         self.assertIn("Earlier.", text_of(self.fetch_before))

@@ -297,6 +297,29 @@ class SealAuditTest(unittest.TestCase):
         self.assertEqual((r.interactions, sum(r.failed_calls.values()), r.seal_breaches, r.seal_calls), (1, 0, 2, 3))
         self.assertEqual(r.evidence, ("#2 tool 'Read' is outside the time lock", "#3 tool 'Grep' is outside the time lock"))
 
+    def test_the_harness_own_tools_are_neither_outside_the_lock_nor_paired(self):
+        log = self.locks(self.log("run.jsonl", ["alpha"]))
+        declared = Declaration(LOCK, locks=log, local_tools={"tool_search"})
+        r = self.score(call("tool_search", retrieval=False), call("mcp__timelock__search", query="alpha"), sealed=declared)
+        self.assertEqual((r.seal_breaches, r.seal_calls, r.seal_status, r.evidence[1:]), (0, 1, "sealed", ()))
+        # Only for the tools named: another local call is outside the lock, as without the declaration.
+        r = self.score(call("tool_search", retrieval=False), call("Read", retrieval=False), sealed=declared)
+        self.assertEqual((r.seal_status, r.evidence), ("breached", ("#2 tool 'Read' is outside the time lock",)))
+        # Without the declaration, tool_search is outside the lock.
+        r = self.score(call("tool_search", retrieval=False), sealed=Declaration(LOCK, locks=log))
+        self.assertEqual(r.evidence, ("#1 tool 'tool_search' is outside the time lock",))
+
+    def test_only_the_harness_own_tools_called_is_no_verdict(self):
+        declared = Declaration(LOCK, locks=self.locks(self.log("run.jsonl", [])), local_tools={"tool_search"})
+        r = self.score(call("tool_search", retrieval=False), sealed=declared)
+        self.assertEqual((r.seal_breaches, r.seal_calls, r.seal_status), (0, 0, "no verdict"))
+        self.assertEqual(summarise([r]).seal_status, "no verdict")
+
+    def test_a_shell_is_never_a_harness_own_tool(self):
+        for shell in ("Bash", "exec_command"):
+            with self.subTest(shell), self.assertRaisesRegex(AnachronError, rf"^local tools: '{shell}' is a shell tool"):
+                Declaration(LOCK, local_tools={"tool_search", shell})
+
     def test_no_call_audited_is_no_verdict(self):
         r = self.score()
         self.assertEqual((r.seal_breaches, r.seal_calls, r.seal_status), (0, 0, "no verdict"))

@@ -1,0 +1,148 @@
+"""The leaderboard's arithmetic through its public API: the difficulty-adjusted Brier against a two-way
+fixed-effects least-squares fit solved by numpy on an uneven panel, the pool that leaves models out, the
+Brier Index, and the memory gap of knowledge in the weights."""
+
+from __future__ import annotations
+
+import datetime as dt
+import random
+import tempfile
+import unittest
+from pathlib import Path
+
+from anachron.core.errors import AnachronError
+from anachron.forecasts.forecastbench import load_rounds
+from anachron.forecasts.leaderboard import brier_index, build_leaderboard, memory_gap
+from tests.forecastbench_fixtures import baselines, forecast_set, make_round, write_round
+from tests.support import require_extra
+
+
+def _fixed_effects_scores(observations, all_models, answered):
+    """ForecastBench's adjusted Brier by least squares: brier ~ question + model dummies over *observations*
+    (the pool), then each model's mean of brier - question effect, shifted so that Always 0.5 scores 0.25."""
+    import numpy as np
+
+    questions = sorted({q for q, _, _ in observations})
+    models = sorted({m for _, m, _ in observations})
+    qi = {q: i for i, q in enumerate(questions)}
+    mi = {m: i for i, m in enumerate(models[1:])}  # the first model's dummy dropped: the questions carry the level
+    x = np.zeros((len(observations), len(questions) + len(mi)))
+    y = np.zeros(len(observations))
+    for row, (q, m, b) in enumerate(observations):
+        x[row, qi[q]] = 1.0
+        if m in mi:
+            x[row, len(questions) + mi[m]] = 1.0
+        y[row] = b
+    coef = np.linalg.lstsq(x, y, rcond=None)[0]
+    effect = {q: coef[qi[q]] for q in questions}
+    raw = {m: float(np.mean([b - effect[q] for q, b in answered[m]])) for m in all_models}
+    always_half = float(np.mean([0.25 - effect[q] for q in questions]))
+    return {m: v + 0.25 - always_half for m, v in raw.items()}
+
+
+class DifficultyPoolTest(unittest.TestCase):
+    def setUp(self) -> None:
+        self.tmp = tempfile.TemporaryDirectory()
+        self.addCleanup(self.tmp.cleanup)
+        self.root = Path(self.tmp.name)
+
+    def _uneven(self):
+        r = make_round("2025-03-02", dataset=25, market=0, seed=21)
+        rng = random.Random(22)
+        sets = baselines(r)
+        skill = {"a": 0.8, "b": 0.5, "c": 0.2}
+        for name, s in skill.items():
+            # Uneven: each model skips a different random third of the questions (model a answers all, so the
+            # panel is connected and every question has a pool observation).
+            def forecast(ident, source, day, outcome, s=s, name=name):
+                if name != "a" and rng.random() < 0.35:
+                    return None
+                return round(min(1.0, max(0.0, 0.5 + s * (outcome - 0.5) + rng.uniform(-0.3, 0.3))), 4)
+            sets[name] = forecast_set(r, name, forecast)
+        write_round(self.root, r, sets)
+        return load_rounds([str(self.root)])
+
+    def test_adjusted_brier_with_the_baselines_out_of_the_pool_matches_least_squares(self):
+        require_extra("numpy", "test")
+        rounds = self._uneven()
+        for how in ({"pool_preset": True}, {"pool_exclude": ["Always 0", "Always 1", "Always 0.5"]}):
+            with self.subTest(how):
+                report = build_leaderboard(rounds, n_resamples=100, **how)
+                answered, pool = {}, []
+                for fs in rounds.sets:
+                    rows = []
+                    for entry, _, p in rounds.resolve(fs):
+                        if entry is not None and entry.outcome is not None:
+                            rows.append((entry.sample_id, (p - entry.outcome) ** 2))
+                    answered[fs.model] = rows
+                    if fs.bare in ("a", "b", "c"):
+                        pool += [(q, fs.model, b) for q, b in rows]
+                self.assertLess(min(len(answered[m]) for m in ("Lab b", "Lab c")), 50)  # the panel is uneven
+                expected = _fixed_effects_scores(pool, list(answered), answered)
+                for m in report["models"]:
+                    row = next(r for r in m["rows"] if r["value"] == "dataset")
+                    self.assertAlmostEqual(row["difficulty_adjusted_brier"], expected[m["model"]], places=9, msg=m["model"])
+                self.assertEqual(report["difficulty"]["dataset"]["pool"], ["Lab a", "Lab b", "Lab c"])
+                half = next(m for m in report["models"] if m["model"] == "ForecastBench Always 0.5")["rows"][0]
+                self.assertAlmostEqual(half["difficulty_adjusted_brier"], 0.25, places=12)
+
+    def test_a_pool_with_the_baselines_differs_from_one_without(self):
+        rounds = self._uneven()
+        without = build_leaderboard(rounds, n_resamples=100, pool_preset=True)
+        every = build_leaderboard(rounds, n_resamples=100)
+        get = lambda rep: next(m for m in rep["models"] if m["model"] == "Lab c")["rows"][0]["difficulty_adjusted_brier"]  # noqa: E731
+        self.assertNotAlmostEqual(get(without), get(every), places=6)
+
+    def test_models_older_than_365_days_at_the_due_date_leave_the_pool(self):
+        from anachron.bank.cutoffs import ModelCutoff
+
+        rounds = self._uneven()
+        old = {"Lab b": ModelCutoff("Lab b", dt.date(2023, 1, 1), dt.date(2024, 3, 2)),  # 365 days before: out
+               "Lab c": ModelCutoff("Lab c", dt.date(2023, 1, 1), dt.date(2024, 3, 3))}  # 364 days: in
+        report = build_leaderboard(rounds, n_resamples=100, pool_preset=True, cutoffs=old)
+        self.assertEqual(report["difficulty"]["dataset"]["pool"], ["Lab a", "Lab c"])
+
+    def test_an_interval_function_plugs_in_per_row_with_the_row_groups(self):
+        from anachron.forecasts.model_score import score_model
+
+        seen = []
+
+        def score_row(model, samples, entries):
+            seen.append((model, {e.qtype for e in entries}, len(samples) == len(entries)))
+            return score_model(model, samples, baseline="0.5", n_resamples=100)
+        report = build_leaderboard(self._uneven(), n_resamples=100, score_row=score_row)
+        self.assertEqual(sorted(seen), sorted((m["model"], {"dataset"}, True) for m in report["models"]))
+
+    def test_unknown_reference_is_an_error(self):
+        with self.assertRaises(AnachronError):
+            build_leaderboard(self._uneven(), n_resamples=100, reference="nobody")
+
+
+class BrierIndexTest(unittest.TestCase):
+    def test_the_index_of_the_reference_points(self):
+        self.assertEqual(brier_index(0.25), 50.0)
+        self.assertEqual(brier_index(0.0), 100.0)
+        self.assertAlmostEqual(brier_index(0.09), 70.0, places=12)
+        self.assertIsNone(brier_index(-0.01))  # no square root: never a made-up figure
+        self.assertIsNone(brier_index(None))
+
+
+class MemoryGapTest(unittest.TestCase):
+    def test_one_empty_side_has_no_gap(self):
+        out = memory_gap([], [0.1, 0.2], n_resamples=100, seed=0, confidence=0.95)
+        self.assertIsNone(out["gap"]["value"])
+        self.assertIn("no question on one side of the cutoff: no gap", out["warnings"])
+
+    def test_the_gap_is_after_minus_before_with_a_seeded_interval(self):
+        rng = random.Random(3)
+        before = [rng.uniform(0, 0.1) for _ in range(40)]
+        after = [rng.uniform(0.2, 0.3) for _ in range(40)]
+        one = memory_gap(before, after, n_resamples=200, seed=5, confidence=0.95)
+        self.assertEqual(one, memory_gap(before, after, n_resamples=200, seed=5, confidence=0.95))
+        self.assertAlmostEqual(one["gap"]["value"], sum(after) / 40 - sum(before) / 40, places=12)
+        self.assertLess(one["gap"]["ci_low"], one["gap"]["value"])
+        self.assertGreater(one["gap"]["ci_low"], 0)
+
+
+if __name__ == "__main__":
+    unittest.main()
