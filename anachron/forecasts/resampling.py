@@ -92,8 +92,8 @@ _BATCH_CELLS = 1 << 20  # questions x columns resampled at once: bounds the memo
 def brier_index(adjusted: float | None) -> float | None:
     """ForecastBench's Brier Index ``(1 - sqrt(adjusted)) * 100``; ``None`` for ``None`` or a negative figure.
 
-    >>> brier_index(0.25), brier_index(0.0), brier_index(-0.01)
-    (50.0, 100.0, None)
+    >>> brier_index(0.25), brier_index(0.0), brier_index(1.0), brier_index(-0.01)
+    (50.0, 100.0, 0.0, None)
     """
     if adjusted is None or adjusted < 0:
         return None
