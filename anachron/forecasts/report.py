@@ -230,7 +230,7 @@ def build_report(
         "sum_tolerance": SUM_TOLERANCE,
         "unresolved_entries": unresolved_entries,
         "fixed_effects": {"iterations": fit.iterations, "converged": fit.converged},
-        "question_bootstrap": {k: v for k, v in intervals.to_dict().items() if k not in ("models", "seed", "confidence", "resamples", "reference")},
+        "question_bootstrap": {k: v for k, v in intervals.to_dict().items() if k not in ("models", "parts", "seed", "confidence", "resamples", "reference")},
         "leak_split": bool(score_tables),
         "models": models,
         "comparisons": comparisons,
