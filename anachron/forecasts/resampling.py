@@ -86,6 +86,7 @@ from anachron.forecasts.model_score import Interval
 __all__ = ["ModelResamples", "QuestionBootstrap", "brier_index", "question_bootstrap"]
 
 SCALE = 1 << 27  # fixed point of the resampled columns: 28 bits, four 7-bit limbs a column
+_PATTERNS_PER_MODEL = 2  # more answer patterns than this per model: a part's mean-Brier sums are kept per model
 _BATCH_CELLS = 1 << 20  # questions x columns resampled at once: bounds the memory of a large group
 
 
@@ -182,7 +183,8 @@ def _solve(matrix: list[list[float]], rhs: list[float]) -> list[float]:
 
 
 def _refit(
-    patterns: Sequence[tuple[int, ...]], counts: Sequence[float], bbar_sums: Sequence[float], brier_sums: Sequence[float], models: int,
+    patterns: Sequence[tuple[int, ...]], counts: Sequence[float], bbar_sums: Sequence[float] | None, brier_sums: Sequence[float],
+    models: int, by_model: tuple[Sequence[float], Sequence[float]] | None = None,
 ) -> list[float | None]:
     """Each model's difficulty-adjusted Brier from the resample's sums (None: it answered no drawn question).
 
@@ -194,22 +196,27 @@ def _refit(
     ``P[m][m'] = sum_p counts[p] [m, m' in p] / |p|``, ``r[m] = brier_sums[m] -
     sum_p [m in p] bbar_sums[p]``.  L's rows sum to 0 (the common shift); per
     linked set one effect is pinned at 0, then the set is put on the scale
-    where its questions' effects average 0.
+    where its questions' effects average 0.  *by_model*, instead of
+    *bbar_sums*, gives per model the sums those make: of its drawn questions'
+    mean Brier, and of the same over ``|p|``.
     """
     n = [0.0] * models
     weight = [[0.0] * models for _ in range(models)]
     u = [0.0] * models  # sum over its drawn questions of their mean Brier
     share = [0.0] * models  # sum of count / |p|: its share of the questions
     share_bbar = [0.0] * models
-    for pattern, count, total in zip(patterns, counts, bbar_sums):
+    if by_model is not None:
+        u, share_bbar = list(by_model[0]), list(by_model[1])
+    for p, (pattern, count) in enumerate(zip(patterns, counts)):
         if not count:
             continue
         k = len(pattern)
         for m in pattern:
             n[m] += count
-            u[m] += total
+            if bbar_sums is not None:
+                u[m] += bbar_sums[p]
+                share_bbar[m] += bbar_sums[p] / k
             share[m] += count / k
-            share_bbar[m] += total / k
             row = weight[m]
             for m2 in pattern:
                 row[m2] += count / k
@@ -389,12 +396,26 @@ def question_bootstrap(
     def brier_slot(p: int, m: int) -> int:
         return 2 * npat + patterns[p][0] * models + m
 
-    def fit(counts: Sequence[float], bbar_sums: Sequence[float], brier_sums: Sequence[float]):
+    # A part of many answer patterns takes its mean-Brier sums per model (two columns a model) rather
+    # than per pattern (one a pattern): fewer columns to resample, the same fit.
+    nparts = len(part_names)
+    per_model = [len(pats) > _PATTERNS_PER_MODEL * len({m for p in pats for m in patterns[p][1]}) for pats in by_part]
+    base_u = 2 * npat + nparts * models
+    base_s = base_u + nparts * models
+
+    def fit(counts: Sequence[float], bbar_sums: Sequence[float] | None, brier_sums: Sequence[float],
+            u_sums: Sequence[float] | None = None, s_sums: Sequence[float] | None = None):
         """Per part, each model's adjusted Brier, mean Brier and questions, from one resample's sums."""
         out = []
         for j, pats in enumerate(by_part):
-            adjusted = _refit([patterns[p][1] for p in pats], [counts[p] for p in pats], [bbar_sums[p] for p in pats],
-                              brier_sums[j * models:(j + 1) * models], models)
+            if u_sums is not None and s_sums is not None and per_model[j]:
+                adjusted = _refit([patterns[p][1] for p in pats], [counts[p] for p in pats], None,
+                                  brier_sums[j * models:(j + 1) * models], models,
+                                  (u_sums[j * models:(j + 1) * models], s_sums[j * models:(j + 1) * models]))
+            else:
+                assert bbar_sums is not None
+                adjusted = _refit([patterns[p][1] for p in pats], [counts[p] for p in pats], [bbar_sums[p] for p in pats],
+                                  brier_sums[j * models:(j + 1) * models], models)
             answered = [0.0] * models
             for p in pats:
                 for m in patterns[p][1]:
@@ -421,15 +442,22 @@ def question_bootstrap(
     varied = any(len(rows) > 1 for rows in rows_by_group.values())
     singletons = sum(1 for key, rows in rows_by_group.items() if len(rows) == 1 and key != ("\0ungrouped",))
     rng = random.Random(seed)
-    width = npat * 2 + len(part_names) * models
+    width = base_s + nparts * models
     totals = [[0] * width for _ in range(n_resamples)] if varied else []
     fixed = [0] * width  # the groups of one question: the same in every resample
     for key in group_keys:
         rows = rows_by_group[key]
         present_p = sorted({p for p, _, _ in rows})
         brier_slots = sorted({brier_slot(p, m) for p in present_p for m in patterns[p][1]})
+        model_slots = sorted({base + brier_slot(p, m) - 2 * npat for p in present_p if per_model[patterns[p][0]]
+                              for m in patterns[p][1] for base in (base_u, base_s)})
 
         def column(slot: int, rows=rows) -> list[int]:
+            if slot >= base_u:  # a model's sum of mean Brier (or of mean Brier / |p|) over its questions
+                over_k = slot >= base_s
+                part, m = divmod(slot - (base_s if over_k else base_u), models)
+                return [round((bbar / len(patterns[p][1]) if over_k else bbar) * SCALE) if patterns[p][0] == part and m in position[p]
+                        else 0 for p, bbar, _ in rows]
             if slot >= 2 * npat:
                 part, m = divmod(slot - 2 * npat, models)
                 at = [position[p].get(m) if patterns[p][0] == part else None for p in range(npat)]
@@ -439,7 +467,7 @@ def question_bootstrap(
                 return [round(bbar * SCALE) if q == p else 0 for q, bbar, _ in rows]
             return [int(q == p) for q, _, _ in rows]
 
-        slots = [2 * p for p in present_p] + [2 * p + 1 for p in present_p] + brier_slots
+        slots = [2 * p for p in present_p] + [2 * p + 1 for p in present_p if not per_model[patterns[p][0]]] + brier_slots + model_slots
         if len(rows) == 1 or not varied:
             for slot in slots:
                 fixed[slot] += sum(column(slot))
@@ -463,7 +491,8 @@ def question_bootstrap(
     for resample in totals:
         sums = [a + b for a, b in zip(resample, fixed)]
         fitted = fit([float(sums[2 * p]) for p in range(npat)], [sums[2 * p + 1] / SCALE for p in range(npat)],
-                     [v / SCALE for v in sums[2 * npat:]])
+                     [v / SCALE for v in sums[2 * npat:base_u]], [v / SCALE for v in sums[base_u:base_s]],
+                     [v / SCALE for v in sums[base_s:]])
         for tally, (adjusted, brier, _) in zip(part_tallies, fitted):
             tally.add(adjusted, brier)
         if parts is not None:

@@ -178,6 +178,25 @@ class BatchTest(unittest.TestCase):
         self.assertEqual(one_pass, batched)
 
 
+class ColumnsTest(unittest.TestCase):
+    def test_sums_per_model_or_per_pattern_give_the_same_fit(self):
+        # A part of many answer patterns keeps its mean-Brier sums per model instead of per pattern: the
+        # same resamples, the same fit, up to the fixed point's rounding.
+        rng = random.Random(6)
+        obs = [(f"q{q}", m, rng.random()) for q in range(80) for m in "abcd" if rng.random() < 0.6]
+        parts = {f"q{q}": "dm"[q % 2] for q in range(80)}
+        figures = []
+        for threshold in (0, 10**9):
+            with mock.patch.object(resampling, "_PATTERNS_PER_MODEL", threshold):
+                result = question_bootstrap(obs, parts=parts, groups={f"q{q}": q % 5 for q in range(80)}, reference="a",
+                                            n_resamples=200)
+            figures.append([(m.adjusted.ci_low, m.adjusted.ci_high, m.brier_index.ci_low, m.p_value, m.rank_first)
+                            for rows in result.parts.values() for m in rows.values()])
+        for per_model, per_pattern in zip(*figures):
+            for x, y in zip(per_model, per_pattern):
+                self.assertAlmostEqual(x, y, places=6)
+
+
 class EdgeTest(unittest.TestCase):
     def test_one_question_has_no_interval(self):
         result = question_bootstrap([("q1", "a", 0.25), ("q1", "b", 0.09)], reference="a", n_resamples=100)
