@@ -39,7 +39,8 @@ overall figure (``None``).  Groups should not straddle parts (ForecastBench's
 the model effects (M models), whose coefficients are sums over the drawn
 questions of quantities fixed per question: the count of the questions of
 each *pattern* (the set of models that answered it), the sum of their mean
-Brier, and each model's Brier sum.  So one resample is a weighted sum over
+Brier (kept per model instead, as two sums, when a part has more than twice
+as many patterns as models), and each model's Brier sum.  So one resample is a weighted sum over
 the distinct questions, made in C by the block resampler of
 :mod:`anachron.core.stats.bootstrap` on these columns in fixed point
 (``round(x * 2**27)``: each drawn figure is within 2**-28 of its float, far
