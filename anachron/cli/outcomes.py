@@ -181,7 +181,7 @@ def run(args: argparse.Namespace) -> int:
         raise AnachronError("--format csv needs --forecastbench (one row per model and question type)")
     if args.resolutions is None:
         raise AnachronError("give the forecast file(s), then the RESOLUTIONS file (or --forecastbench with ForecastBench files)")
-    with progress(args, "models") as shown:
+    with progress(args, "steps") as shown:
         report = build_report(
             args.predictions, args.resolutions, scores=scores, cutoffs=cutoffs, baseline=args.baseline,
             n_resamples=args.resamples, seed=args.seed, confidence=args.confidence, progress=shown.step,

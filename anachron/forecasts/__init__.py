@@ -14,7 +14,10 @@ The arithmetic on forecasts already read (standard library, no I/O):
   the skill against a baseline, the leak split and inflation, each with a
   paired bootstrap CI;
 - :mod:`anachron.forecasts.difficulty`: the difficulty-adjusted Brier
-  (ForecastBench's two-way fixed effects).
+  (ForecastBench's two-way fixed effects);
+- :mod:`anachron.forecasts.resampling`: its intervals ForecastBench's way
+  (questions resampled within groups, the fit redone per resample), the Brier
+  Index, p-values against a reference and first-place shares.
 
 The command's files and outputs:
 

@@ -44,6 +44,7 @@ from anachron.forecasts.forecast import Forecast
 from anachron.forecasts.forecastbench import BENCHMARK, DUMMY_MODELS, Entry, Rounds
 from anachron.forecasts.model_score import ModelScore, ScoredSample, score_model, scored_sample, uniform
 from anachron.forecasts.report import model_badge, small_n_warnings
+from anachron.forecasts.resampling import brier_index  # one definition: the question bootstrap's
 from anachron.forecasts.table import grid
 
 __all__ = [
@@ -58,17 +59,6 @@ FILL = 0.5  # ForecastBench's default imputation (src/resolve/_impute.py)
 
 # (model, the row's samples, their entries in the same order) -> the row's scores and intervals.
 ScoreRow = Callable[[str, Sequence[ScoredSample], Sequence[Entry]], ModelScore]
-
-
-def brier_index(adjusted: float | None) -> float | None:
-    """ForecastBench's Brier Index ``(1 - sqrt(adjusted Brier)) * 100``; ``None`` below 0 (no square root).
-
-    >>> brier_index(0.25), brier_index(0.0), brier_index(1.0)
-    (50.0, 100.0, 0.0)
-    """
-    if adjusted is None or adjusted < 0:
-        return None
-    return (1 - math.sqrt(adjusted)) * 100
 
 
 def _mean(values: Sequence[float]) -> float | None:

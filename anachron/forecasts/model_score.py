@@ -18,8 +18,12 @@ forecast, from :func:`scored_sample`):
 
 Every figure but the reliability table (whose bins carry Wilson intervals)
 is an :class:`Interval`: the value, its CI and its ``n``.  The CIs come
-from B resamples (``random.Random(seed)``, ``n`` indices drawn with
-replacement), each statistic recomputed on the same resample, so they are
+from B resamples (``random.Random(seed)``, ``n`` samples drawn uniformly
+with replacement by the block resampler,
+:func:`anachron.core.stats.bootstrap.bootstrap_column_totals`, which sums the
+draws in C: the scores enter its sums in fixed point, ``round(x * 2**27)``,
+each within 2**-28 of its float, far below the bootstrap's own spread; the
+point figures are from the floats), each statistic recomputed on the same resample, so they are
 paired: the inflation's CI is that of ``mean(all) - mean(clean)`` within
 each resample.  The CI's ends are the ``(1 - confidence) / 2`` and
 ``(1 + confidence) / 2`` percentiles of the draws
@@ -41,7 +45,7 @@ from dataclasses import dataclass, field
 from typing import Any, Mapping, Sequence
 
 from anachron.core.errors import AnachronError
-from anachron.core.stats.bootstrap import percentile
+from anachron.core.stats.bootstrap import bootstrap_column_totals, percentile
 from anachron.forecasts.forecast import Forecast, brier, log_loss
 from anachron.forecasts.leak_split import SOURCES, leak_class, leak_sources
 from anachron.forecasts.reliability import ReliabilityBin, calibration_pairs, reliability
@@ -114,6 +118,13 @@ class ModelScore:
         return out
 
 
+_SCALE = 1 << 27  # the fixed point of the resampled sums
+
+
+def _fixed(value: float) -> int:
+    return round(value * _SCALE)
+
+
 def _mean(values: Sequence[float]) -> float | None:
     return math.fsum(values) / len(values) if values else None
 
@@ -142,7 +153,7 @@ def score_model(
     """Score one model's *samples* (at least one), each figure with a percentile-bootstrap CI.
 
     Every statistic is recomputed on the same B resamples of the samples
-    (``random.Random(seed)``, indices drawn with replacement), so the
+    (``random.Random(seed)``, samples drawn with replacement; module docstring), so the
     intervals are paired: the inflation's CI is that of ``mean(all) -
     mean(clean)`` over each resample.  A resample without a clean sample has
     no inflation and is left out of its CI (``undefined_resamples`` counts
@@ -170,46 +181,51 @@ def score_model(
             keys += [f"src:{src}" for src in SOURCES if src in s.sources]
             keys += [f"merged:{src}" for src in SOURCES if source_member[src][i]]
         groups.append(tuple(keys))
-    rng = random.Random(seed)
+    # The resamples' sums are made in C by the block resampler, on the scores in fixed point
+    # (round(x * 2**27): each within 2**-28 of its float); the point figures are from the floats.
+    keys = sorted({key for keys_i in groups for key in keys_i})
+    columns = [[_fixed(b) for b in briers], [_fixed(v) for v in logs], [_fixed(v) for v in bases]]
+    for key in keys:
+        columns.append([int(key in keys_i) for keys_i in groups])
+        columns.append([_fixed(b) if key in keys_i else 0 for b, keys_i in zip(briers, groups)])
+    slot = {key: 3 + 2 * j for j, key in enumerate(keys)}
     draws: dict[str, list[float]] = {"brier": [], "log": [], "skill": [], "inflation": []}
     draws.update({f"class:{c}": [] for c in classes})
     for src in SOURCES:
         draws[f"src:{src}"] = []
         draws[f"srcinf:{src}"] = []
     undefined = 0
-    indices = range(n)
-    for _ in range(n_resamples):
-        total = log_total = base_total = 0.0
-        sums: dict[str, float] = {}
-        counts: dict[str, int] = {}
-        for i in rng.choices(indices, k=n):
-            b = briers[i]
-            total += b
-            log_total += logs[i]
-            base_total += bases[i]
-            for key in groups[i]:
-                sums[key] = sums.get(key, 0.0) + b
-                counts[key] = counts.get(key, 0) + 1
-        draws["brier"].append(total / n)
-        draws["log"].append(log_total / n)
-        skill = _skill(total, base_total)
-        if skill is not None:
-            draws["skill"].append(skill)
+    scale_n = n * _SCALE
+
+    def mean_of(totals: tuple[int, ...], key: str) -> float | None:
+        at = slot.get(key)
+        return totals[at + 1] / (totals[at] * _SCALE) if at is not None and totals[at] else None
+
+    for totals in bootstrap_column_totals(columns, n_resamples, random.Random(seed)):
+        total, log_total, base_total = totals[0], totals[1], totals[2]
+        draws["brier"].append(total / scale_n)
+        draws["log"].append(log_total / scale_n)
+        if base_total:
+            draws["skill"].append(1 - total / base_total)
         if not has_split:
             continue
         for c in classes:
-            if counts.get(f"class:{c}"):
-                draws[f"class:{c}"].append(sums[f"class:{c}"] / counts[f"class:{c}"])
-        clean = sums["class:clean"] / counts["class:clean"] if counts.get("class:clean") else None
+            value = mean_of(totals, f"class:{c}")
+            if value is not None:
+                draws[f"class:{c}"].append(value)
+        clean = mean_of(totals, "class:clean")
         if clean is None:
             undefined += 1
         else:
-            draws["inflation"].append(total / n - clean)
+            draws["inflation"].append(total / scale_n - clean)
         for src in SOURCES:
-            if counts.get(f"src:{src}"):
-                draws[f"src:{src}"].append(sums[f"src:{src}"] / counts[f"src:{src}"])
+            value = mean_of(totals, f"src:{src}")
+            if value is not None:
+                draws[f"src:{src}"].append(value)
                 if clean is not None:
-                    draws[f"srcinf:{src}"].append(sums[f"merged:{src}"] / counts[f"merged:{src}"] - clean)
+                    merged = mean_of(totals, f"merged:{src}")
+                    assert merged is not None  # a sample of the source is in the merged group
+                    draws[f"srcinf:{src}"].append(merged - clean)
 
     pairs = [pair for s in samples for pair in s.calibration]
     point_skill = _skill(math.fsum(briers), math.fsum(bases))

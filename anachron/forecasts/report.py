@@ -30,6 +30,7 @@ from anachron.forecasts.difficulty import difficulty_adjusted
 from anachron.forecasts.forecast import LOG_CLIP, SUM_TOLERANCE, Forecast, check_kind
 from anachron.forecasts.model_score import base_rate, score_model, scored_sample, uniform
 from anachron.forecasts.reading import Forecasts, load_forecasts, load_resolutions, load_scores
+from anachron.forecasts.resampling import question_bootstrap
 
 __all__ = ["build_report", "model_badge", "ranked", "small_n_warnings"]
 
@@ -72,12 +73,17 @@ def _ids(ids: Sequence[str]) -> list[str]:
     return sorted(ids)
 
 
+def _steps(models: int) -> int:
+    """The steps of a report: each model's scores, the question bootstrap, each pair's comparison."""
+    return models + 1 + models * (models - 1) // 2
+
+
 def _counted(models: list[str], progress: Callable[[int, int], None] | None) -> Iterator[str]:
     """*models*, each reported to *progress* once the loop over it is done (when the next is asked for)."""
     for model in models:
         yield model
         if progress is not None:
-            progress(1, len(models))
+            progress(1, _steps(len(models)))
 
 
 def build_report(
@@ -94,8 +100,9 @@ def build_report(
 ) -> dict[str, Any]:
     """The report as JSON-ready data (docs/outcomes.md, "JSON").
 
-    *progress*, if given, is told ``(1, models in all)`` as each model's
-    scores (with their bootstrap) are done.
+    *progress*, if given, is told ``(1, steps in all)`` as each step is
+    done: each model's scores (with their bootstrap), the question bootstrap
+    of the difficulty-adjusted Brier, each pair's paired comparison.
 
     *scores* maps a model name (``None``: every model) to its run's
     ``anachron score --format json`` output.  A forecast without a
@@ -182,14 +189,26 @@ def build_report(
             entry["unscored_samples"] = {"n": len(unscored), "samples": _ids(unscored)}
         models.append(entry)
     fit = difficulty_adjusted(observations)
+    # The interval ForecastBench's way: questions resampled (within groups when the files give them: the
+    # resolutions read here carry no source, so every question is its own unit) and the fit redone on each.
+    intervals = question_bootstrap(observations, n_resamples=n_resamples, seed=seed, confidence=confidence)
+    if progress is not None:
+        progress(1, _steps(len(by_model)))
     for entry in models:
         entry["difficulty_adjusted_brier"] = fit.models[entry["model"]]
+        row = intervals.models[entry["model"]]
+        entry["difficulty_adjusted"] = {
+            **row.adjusted.to_dict(), "brier_index": row.brier_index.to_dict(),
+            "rank_first": row.rank_first, "undefined_resamples": row.undefined_resamples,
+        }
     comparisons = []
     badge_of = {entry["model"]: entry["badge"] for entry in models}
     for a, b in combinations(sorted(by_model), 2):
         common = sorted(per_sample_brier[a].keys() & per_sample_brier[b].keys())
         if not common:
             comparisons.append({"a": a, "b": b, "badges": [badge_of[a], badge_of[b]], "n": 0, "note": "no sample in common"})
+            if progress is not None:
+                progress(1, _steps(len(by_model)))
             continue
         # A Brier score is a rate in [0, 1]: compare_modes checks it by the rule of its rate metric (tclr), and
         # the report is labelled brier (the metrics of `anachron compare` are the score output's fields).
@@ -198,6 +217,8 @@ def build_report(
             confidence=confidence, n_resamples=n_resamples, seed=seed, metric="tclr",
         )
         comparisons.append({"a": a, "b": b, "badges": [badge_of[a], badge_of[b]], **replace(report, metric="brier").to_dict()})
+        if progress is not None:
+            progress(1, _steps(len(by_model)))
     return {
         "format": "anachron-outcomes/1",
         "baseline": label,
@@ -209,6 +230,7 @@ def build_report(
         "sum_tolerance": SUM_TOLERANCE,
         "unresolved_entries": unresolved_entries,
         "fixed_effects": {"iterations": fit.iterations, "converged": fit.converged},
+        "question_bootstrap": {k: v for k, v in intervals.to_dict().items() if k not in ("models", "parts", "seed", "confidence", "resamples", "reference")},
         "leak_split": bool(score_tables),
         "models": models,
         "comparisons": comparisons,

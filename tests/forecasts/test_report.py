@@ -125,3 +125,31 @@ class ReportTest(OutcomesCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+class QuestionBootstrapInReportTest(OutcomesCase):
+    def test_adjusted_brier_interval_and_first_place_shares(self):
+        other = self.files.write("b.jsonl", jsonl([
+            {"sample_id": "s1", "probability": 0.5, "model": "m-b"},
+            {"sample_id": "s2", "probability": 0.5, "model": "m-b"},
+        ]))
+        report = self.report(self.pred, other, self.res)
+        self.assertEqual(report["question_bootstrap"]["questions"], 3)
+        # the resolution files carry no source: every question is its own unit, and the report says so
+        self.assertEqual((report["question_bootstrap"]["groups"], report["question_bootstrap"]["ungrouped_questions"]), (0, 3))
+        shares = 0.0
+        for m in report["models"]:
+            adjusted = m["difficulty_adjusted"]
+            self.assertAlmostEqual(adjusted["value"], m["difficulty_adjusted_brier"], places=9)
+            self.assertLessEqual(adjusted["ci_low"], adjusted["ci_high"])
+            self.assertAlmostEqual(adjusted["brier_index"]["value"], (1 - adjusted["value"] ** 0.5) * 100, places=9)
+            shares += adjusted["rank_first"]
+        self.assertAlmostEqual(shares, 1.0, places=9)
+
+    def test_progress_counts_models_bootstrap_and_pairs(self):
+        from anachron.forecasts.report import build_report
+
+        other = self.files.write("b.jsonl", jsonl([{"sample_id": "s1", "probability": 0.5, "model": "m-b"}]))
+        calls = []
+        build_report([self.pred, other], self.res, n_resamples=100, progress=lambda n, total: calls.append((n, total)))
+        self.assertEqual(calls, [(1, 4)] * 4)  # 2 models, the question bootstrap, 1 pair

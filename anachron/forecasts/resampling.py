@@ -1,0 +1,523 @@
+"""Intervals on the difficulty-adjusted Brier as ForecastBench computes them: questions resampled within groups, the fit redone on each.
+
+:func:`question_bootstrap` takes a panel of ``(question, model, brier)``
+observations (at most one per pair, each Brier in [0, 1]) and, optionally, a
+group per question (ForecastBench's ``(forecast due date, source)``).  Each of
+B resamples draws, within every group of ``n_g`` questions, ``n_g`` of its
+questions uniformly with replacement (a question drawn twice counts twice,
+as two questions with the same forecasts), and refits the two-way fixed
+effects of :mod:`anachron.forecasts.difficulty` on the resample::
+
+    brier[q, m] = question[q] + model[m] + error
+
+Per model, over the resamples in which it answered a drawn question:
+
+- the **difficulty-adjusted Brier** ``A_m`` (the fit's model effect, on
+  ForecastBench's scale: the question effects average 0 over the drawn
+  questions) with its percentile interval, and the plain mean Brier with its;
+- the **Brier Index** ``(1 - sqrt(A_m)) * 100``, its interval the percentiles
+  of the index over the resamples (not the transformed ends of ``A_m``'s);
+- with a *reference* model, the **p-value** ``P(A_m <= A_ref)``: the share of
+  the resamples in which the model scores at least as well as the reference
+  (paired: both are refitted on the same resample).  Small: the model is
+  reliably worse than the reference.  The reference's own is 1;
+- the **rank-first share**: the share of resamples in which the model has the
+  lowest ``A_m`` (a tie shares the resample equally).
+
+The percentile is :func:`anachron.core.stats.bootstrap.percentile` (numpy's
+default), at ``(1 -+ confidence) / 2``.
+
+**Parts** (ForecastBench's question types): with *parts* mapping every
+question to a part, each part is fitted on its own on every resample (the
+result's ``parts``: one leaderboard per part), and a model's overall figure
+is the mean over the parts of its part figures, ForecastBench's "mean of the
+type means", on the same resamples; a model missing from a part has no
+overall figure (``None``).  Groups should not straddle parts (ForecastBench's
+``(due date, source)`` never does: the source gives the type).
+
+**The refit.**  Eliminating the question effects leaves an M x M system in
+the model effects (M models), whose coefficients are sums over the drawn
+questions of quantities fixed per question: the count of the questions of
+each *pattern* (the set of models that answered it), the sum of their mean
+Brier (kept per model instead, as two sums, when a part has more than twice
+as many patterns as models), and each model's Brier sum.  So one resample is a weighted sum over
+the distinct questions, made in C by the block resampler of
+:mod:`anachron.core.stats.bootstrap` on these columns in fixed point
+(``round(x * 2**27)``: each drawn figure is within 2**-28 of its float, far
+below the bootstrap's own noise), then an M x M solve.  The point estimates
+are computed in floating point from the data (``math.fsum``).
+
+Edge cases:
+
+- a question without a group (*groups* ``None``, or a question it maps to
+  ``None``) is resampled among all the ungrouped questions, each its own unit
+  (``ungrouped`` counts them): with no groups at all this is the plain
+  question bootstrap;
+- a group of one question is always redrawn as itself: it adds no spread
+  (``singleton_groups`` counts them).  When no group has two questions every
+  resample is the data: there is no interval (``ci_low``/``ci_high``
+  ``None``, ``degenerate`` says why), never a zero-width one;
+- a resample in which a model answered no drawn question has no figure for
+  it: left out of its intervals, counted in ``undefined_resamples``, and not a
+  first place;
+- models linked by no common question in a resample are each put on the
+  scale within their own linked set (its questions' effects average 0);
+- a Brier outside [0, 1], a pair given twice, an unknown reference, no
+  observation, or fewer than one resample is an :class:`AnachronError`.
+
+>>> obs = [(q, "a", 0.04) for q in "pqrs"] + [(q, "b", 0.25) for q in "pqrs"]
+>>> result = question_bootstrap(obs, n_resamples=200, reference="a")
+>>> [(m.model, round(m.adjusted.value, 4), m.rank_first, m.p_value) for m in result.models.values()]
+[('a', 0.04, 1.0, 1.0), ('b', 0.25, 0.0, 0.0)]
+>>> round(result.models["a"].brier_index.value, 6)  # (1 - sqrt(0.04)) * 100
+80.0
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from dataclasses import dataclass
+from typing import Any, Callable, Hashable, Iterable, Mapping, Sequence
+
+from anachron.core.errors import AnachronError
+from anachron.core.stats.bootstrap import bootstrap_column_totals, percentile
+from anachron.forecasts.model_score import Interval
+
+__all__ = ["ModelResamples", "QuestionBootstrap", "brier_index", "question_bootstrap"]
+
+SCALE = 1 << 27  # fixed point of the resampled columns: 28 bits, four 7-bit limbs a column
+_PATTERNS_PER_MODEL = 2  # more answer patterns than this per model: a part's mean-Brier sums are kept per model
+_BATCH_CELLS = 1 << 20  # questions x columns resampled at once: bounds the memory of a large group
+
+
+def brier_index(adjusted: float | None) -> float | None:
+    """ForecastBench's Brier Index ``(1 - sqrt(adjusted)) * 100``; ``None`` for ``None`` or a negative figure.
+
+    >>> brier_index(0.25), brier_index(0.0), brier_index(1.0), brier_index(-0.01)
+    (50.0, 100.0, 0.0, None)
+    """
+    if adjusted is None or adjusted < 0:
+        return None
+    return (1 - math.sqrt(adjusted)) * 100
+
+
+@dataclass(frozen=True)
+class ModelResamples:
+    """One model's figures over the question resamples (module docstring)."""
+
+    model: str
+    questions: int  # the questions it answered
+    brier: Interval  # its plain mean Brier
+    adjusted: Interval  # its difficulty-adjusted Brier
+    brier_index: Interval
+    p_value: float | None  # P(adjusted <= the reference's); None without a reference or an interval
+    rank_first: float | None  # share of the resamples in which it ranks first; None without an interval
+    undefined_resamples: int  # resamples in which it answered no drawn question
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "model": self.model,
+            "questions": self.questions,
+            "brier": self.brier.to_dict(),
+            "adjusted_brier": self.adjusted.to_dict(),
+            "brier_index": self.brier_index.to_dict(),
+            "p_value": self.p_value,
+            "rank_first": self.rank_first,
+            "undefined_resamples": self.undefined_resamples,
+        }
+
+
+@dataclass(frozen=True)
+class QuestionBootstrap:
+    """The grouped question bootstrap of a panel: per model its :class:`ModelResamples`, and how it was drawn."""
+
+    models: Mapping[str, ModelResamples]
+    questions: int
+    groups: int  # groups given (the ungrouped questions' pool not counted)
+    ungrouped: int  # questions without a group, resampled together
+    singleton_groups: int
+    resamples: int
+    seed: int
+    confidence: float
+    reference: str | None
+    degenerate: str | None = None  # why there is no interval, when there is none
+    parts: Mapping[str, Mapping[str, ModelResamples]] | None = None  # with parts: each part's own figures
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "method": "questions resampled within groups, fixed effects refitted per resample",
+            "questions": self.questions,
+            "groups": self.groups,
+            "ungrouped_questions": self.ungrouped,
+            "singleton_groups": self.singleton_groups,
+            "resamples": self.resamples,
+            "seed": self.seed,
+            "confidence": self.confidence,
+            "reference": self.reference,
+            "degenerate": self.degenerate,
+            "models": [m.to_dict() for m in self.models.values()],
+            "parts": None if self.parts is None else {
+                name: [m.to_dict() for m in rows.values()] for name, rows in self.parts.items()
+            },
+        }
+
+
+def _solve(matrix: list[list[float]], rhs: list[float]) -> list[float]:
+    """Gaussian elimination with partial pivoting (a small, nonsingular system)."""
+    size = len(rhs)
+    a = [row[:] + [r] for row, r in zip(matrix, rhs)]
+    for col in range(size):
+        pivot = max(range(col, size), key=lambda r: abs(a[r][col]))
+        a[col], a[pivot] = a[pivot], a[col]
+        head = a[col]
+        for r in range(col + 1, size):
+            factor = a[r][col] / head[col]
+            if factor:
+                row = a[r]
+                for c in range(col, size + 1):
+                    row[c] -= factor * head[c]
+    out = [0.0] * size
+    for r in range(size - 1, -1, -1):
+        out[r] = (a[r][size] - math.fsum(a[r][c] * out[c] for c in range(r + 1, size))) / a[r][r]
+    return out
+
+
+def _refit(
+    patterns: Sequence[tuple[int, ...]], counts: Sequence[float], bbar_sums: Sequence[float] | None, brier_sums: Sequence[float],
+    models: int, by_model: tuple[Sequence[float], Sequence[float]] | None = None,
+) -> list[float | None]:
+    """Each model's difficulty-adjusted Brier from the resample's sums (None: it answered no drawn question).
+
+    *counts[p]* and *bbar_sums[p]* are the number of drawn questions of pattern
+    p (the models that answered them) and the sum of their mean Brier;
+    *brier_sums[m]* model m's Brier sum.  With the question effects
+    eliminated (q = mean over its models of brier - model), the normal
+    equations of the model effects are ``L x = r``: ``L = diag(n) - P``,
+    ``P[m][m'] = sum_p counts[p] [m, m' in p] / |p|``, ``r[m] = brier_sums[m] -
+    sum_p [m in p] bbar_sums[p]``.  L's rows sum to 0 (the common shift); per
+    linked set one effect is pinned at 0, then the set is put on the scale
+    where its questions' effects average 0.  *by_model*, instead of
+    *bbar_sums*, gives per model the sums those make: of its drawn questions'
+    mean Brier, and of the same over ``|p|``.
+    """
+    n = [0.0] * models
+    weight = [[0.0] * models for _ in range(models)]
+    u = [0.0] * models  # sum over its drawn questions of their mean Brier
+    share = [0.0] * models  # sum of count / |p|: its share of the questions
+    share_bbar = [0.0] * models
+    if by_model is not None:
+        u, share_bbar = list(by_model[0]), list(by_model[1])
+    for p, (pattern, count) in enumerate(zip(patterns, counts)):
+        if not count:
+            continue
+        k = len(pattern)
+        for m in pattern:
+            n[m] += count
+            if bbar_sums is not None:
+                u[m] += bbar_sums[p]
+                share_bbar[m] += bbar_sums[p] / k
+            share[m] += count / k
+            row = weight[m]
+            for m2 in pattern:
+                row[m2] += count / k
+    present = [m for m in range(models) if n[m]]
+    out: list[float | None] = [None] * models
+    seen: set[int] = set()
+    for start in present:
+        if start in seen:
+            continue
+        linked = [start]
+        seen.add(start)
+        for m in linked:  # grows as it is walked: the models linked to start through shared questions
+            for m2 in present:
+                if m2 not in seen and weight[m][m2]:
+                    seen.add(m2)
+                    linked.append(m2)
+        linked.sort()
+        effect = dict.fromkeys(linked, 0.0)
+        if len(linked) > 1:
+            free = linked[1:]  # linked[0] pinned at 0
+            matrix = [[(n[m] if m == m2 else 0.0) - weight[m][m2] for m2 in free] for m in free]
+            solved = _solve(matrix, [brier_sums[m] - u[m] for m in free])
+            effect.update(zip(free, solved))
+        total_share = math.fsum(share[m] for m in linked)
+        shift = (math.fsum(share_bbar[m] for m in linked) - math.fsum(share[m] * effect[m] for m in linked)) / total_share
+        for m in linked:
+            out[m] = effect[m] + shift
+    return out
+
+
+def _interval(point: float | None, draws: list[float], confidence: float, n: int, varied: bool) -> Interval:
+    if point is None or not draws or not varied:
+        return Interval(point, None, None, n)
+    draws.sort()
+    alpha = (1 - confidence) / 2
+    return Interval(point, percentile(draws, alpha), percentile(draws, 1 - alpha), n)
+
+
+class _Tally:
+    """The figures of one leaderboard (a part, or the overall one) over the resamples."""
+
+    def __init__(self, models: int, reference: int | None) -> None:
+        self.adjusted: list[list[float]] = [[] for _ in range(models)]
+        self.index: list[list[float]] = [[] for _ in range(models)]
+        self.brier: list[list[float]] = [[] for _ in range(models)]
+        self.undefined = [0] * models
+        self.first = [0.0] * models
+        self.as_good = [0] * models
+        self.paired = [0] * models
+        self.reference = reference
+
+    def add(self, adjusted: Sequence[float | None], brier: Sequence[float | None]) -> None:
+        best = None
+        for m, value in enumerate(adjusted):
+            if value is None:
+                self.undefined[m] += 1
+                continue
+            self.adjusted[m].append(value)
+            self.brier[m].append(brier[m])  # type: ignore[arg-type]
+            index = brier_index(value)
+            if index is not None:
+                self.index[m].append(index)
+            if best is None or value < best:
+                best = value
+        if best is not None:
+            winners = [m for m, value in enumerate(adjusted) if value == best]
+            for m in winners:
+                self.first[m] += 1 / len(winners)
+        ref = self.reference
+        if ref is not None and adjusted[ref] is not None:
+            for m, value in enumerate(adjusted):
+                if value is not None:
+                    self.paired[m] += 1
+                    self.as_good[m] += value <= adjusted[ref]  # type: ignore[operator]
+
+    def rows(self, names: Sequence[str], adjusted: Sequence[float | None], brier: Sequence[float | None],
+             questions: Sequence[int], confidence: float, varied: bool, n_resamples: int) -> dict[str, ModelResamples]:
+        out = {}
+        for m, name in enumerate(names):
+            n = questions[m]
+            out[name] = ModelResamples(
+                model=name,
+                questions=n,
+                brier=_interval(brier[m], self.brier[m], confidence, n, varied),
+                adjusted=_interval(adjusted[m], self.adjusted[m], confidence, n, varied),
+                brier_index=_interval(brier_index(adjusted[m]), self.index[m], confidence, n, varied),
+                p_value=self.as_good[m] / self.paired[m] if self.reference is not None and varied and self.paired[m] else None,
+                rank_first=self.first[m] / n_resamples if varied else None,
+                undefined_resamples=self.undefined[m] if varied else 0,
+            )
+        return out
+
+
+def _mean_of_parts(figures: Sequence[Sequence[float | None]], models: int) -> list[float | None]:
+    """Per model, the mean of its figure over the parts: None unless it has one in every part."""
+    out: list[float | None] = []
+    for m in range(models):
+        values = [part[m] for part in figures]
+        out.append(None if any(v is None for v in values) else math.fsum(values) / len(values))  # type: ignore[arg-type]
+    return out
+
+
+def question_bootstrap(
+    observations: Iterable[tuple[str, str, float]],
+    *,
+    groups: Mapping[str, Hashable | None] | None = None,
+    parts: Mapping[str, str] | None = None,
+    reference: str | None = None,
+    n_resamples: int = 2000,
+    seed: int = 0,
+    confidence: float = 0.95,
+    progress: Callable[[int, int], None] | None = None,
+) -> QuestionBootstrap:
+    """The grouped question bootstrap of a panel of ``(question, model, brier)`` (module docstring).
+
+    *groups* maps a question to its group (any hashable: ForecastBench's
+    ``(due date, source)``); a question absent from it, or mapped to
+    ``None``, is resampled among the ungrouped questions.  *parts*, if
+    given, maps every question to a part (ForecastBench's question type,
+    ``dataset`` or ``market``): each part is fitted on its own on every
+    resample (``parts`` of the result), and the overall figure (``models``)
+    is the mean over the parts of a model's part figures, ``None`` for a
+    model missing from a part.  *progress*, if given, is told
+    ``(questions, all questions)`` as each group's resamples are drawn.
+    Same panel, groups and *seed*: the same figures, to the bit.
+    """
+    if isinstance(n_resamples, bool) or not isinstance(n_resamples, int) or n_resamples < 1:
+        raise AnachronError(f"question bootstrap: resamples must be a whole number of at least 1, got {n_resamples!r}")
+    if not 0 < confidence < 1:
+        raise AnachronError(f"question bootstrap: confidence must lie strictly between 0 and 1, got {confidence!r}")
+    by_question: dict[str, dict[str, float]] = {}
+    for question, model, value in observations:
+        if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 <= value <= 1:
+            raise AnachronError(f"question bootstrap: model {model!r}, question {question!r}: Brier {value!r} is not in [0, 1]")
+        row = by_question.setdefault(question, {})
+        if model in row:
+            raise AnachronError(f"model {model!r} scored question {question!r} twice")
+        row[model] = float(value)
+    if not by_question:
+        raise AnachronError("question bootstrap: no observation")
+    names = sorted({m for row in by_question.values() for m in row})
+    if reference is not None and reference not in names:
+        raise AnachronError(f"question bootstrap: reference {reference!r} is not a model of the panel (models: {', '.join(names)})")
+    part_names = [""]
+    if parts is not None:
+        missing = sorted(q for q in by_question if not isinstance(parts.get(q), str))
+        if missing:
+            raise AnachronError(f"question bootstrap: question {missing[0]!r} has no part (a string) in parts")
+        part_names = sorted({parts[q] for q in by_question})
+    part_index = {name: j for j, name in enumerate(part_names)}
+    index = {m: i for i, m in enumerate(names)}
+    models = len(names)
+
+    # Per question: its pattern (its part and the models that answered it), its mean Brier, its Briers.
+    pattern_of: dict[tuple[int, tuple[int, ...]], int] = {}
+    # A row per question, (pattern, mean Brier, its Briers in the pattern's order of models): compact, since a
+    # panel of 10**6 forecasts has 10**5 of them.
+    rows_by_group: dict[Hashable, list[tuple[int, float, tuple[float, ...]]]] = {}
+    ungrouped = 0
+    total_questions = len(by_question)
+    for question in sorted(by_question):
+        row = by_question.pop(question)  # freed as it is read: the rows below replace it
+        part = 0 if parts is None else part_index[parts[question]]
+        ordered = sorted(row.items(), key=lambda item: index[item[0]])
+        p = pattern_of.setdefault((part, tuple(index[m] for m, _ in ordered)), len(pattern_of))
+        bbar = math.fsum(row.values()) / len(row)
+        key = None if groups is None else groups.get(question)
+        if key is None:
+            ungrouped += 1
+            key = ("\0ungrouped",)  # one pool; a tuple no caller's group key equals by chance
+        rows_by_group.setdefault(key, []).append((p, bbar, tuple(v for _, v in ordered)))
+    patterns = sorted(pattern_of, key=pattern_of.__getitem__)
+    npat = len(patterns)
+    by_part = [[p for p, (part, _) in enumerate(patterns) if part == j] for j in range(len(part_names))]
+    position = [{m: i for i, m in enumerate(pattern)} for _, pattern in patterns]  # a model's place in a row
+
+    def brier_slot(p: int, m: int) -> int:
+        return 2 * npat + patterns[p][0] * models + m
+
+    # A part of many answer patterns takes its mean-Brier sums per model (two columns a model) rather
+    # than per pattern (one a pattern): fewer columns to resample, the same fit.
+    nparts = len(part_names)
+    per_model = [len(pats) > _PATTERNS_PER_MODEL * len({m for p in pats for m in patterns[p][1]}) for pats in by_part]
+    base_u = 2 * npat + nparts * models
+    base_s = base_u + nparts * models
+
+    def fit(counts: Sequence[float], bbar_sums: Sequence[float] | None, brier_sums: Sequence[float],
+            u_sums: Sequence[float] | None = None, s_sums: Sequence[float] | None = None):
+        """Per part, each model's adjusted Brier, mean Brier and questions, from one resample's sums."""
+        out = []
+        for j, pats in enumerate(by_part):
+            if u_sums is not None and s_sums is not None and per_model[j]:
+                adjusted = _refit([patterns[p][1] for p in pats], [counts[p] for p in pats], None,
+                                  brier_sums[j * models:(j + 1) * models], models,
+                                  (u_sums[j * models:(j + 1) * models], s_sums[j * models:(j + 1) * models]))
+            else:
+                assert bbar_sums is not None
+                adjusted = _refit([patterns[p][1] for p in pats], [counts[p] for p in pats], [bbar_sums[p] for p in pats],
+                                  brier_sums[j * models:(j + 1) * models], models)
+            answered = [0.0] * models
+            for p in pats:
+                for m in patterns[p][1]:
+                    answered[m] += counts[p]
+            brier = [brier_sums[j * models + m] / answered[m] if answered[m] else None for m in range(models)]
+            out.append((adjusted, brier, [int(a) for a in answered]))
+        return out
+
+    # The point: the fit on the data, in floating point.
+    counts = [0.0] * npat
+    bbar_lists: list[list[float]] = [[] for _ in patterns]
+    brier_lists: list[list[float]] = [[] for _ in range(len(part_names) * models)]
+    for rows in rows_by_group.values():
+        for p, bbar, values in rows:
+            counts[p] += 1
+            bbar_lists[p].append(bbar)
+            for m, v in zip(patterns[p][1], values):
+                brier_lists[brier_slot(p, m) - 2 * npat].append(v)
+    point = fit(counts, [math.fsum(s) for s in bbar_lists], [math.fsum(b) for b in brier_lists])
+    del bbar_lists, brier_lists
+
+    # The resamples: per group, the column totals of its drawn questions (fixed point), summed over the groups.
+    group_keys = sorted(rows_by_group, key=repr)  # a fixed order of the groups: the random stream is consumed in it
+    varied = any(len(rows) > 1 for rows in rows_by_group.values())
+    singletons = sum(1 for key, rows in rows_by_group.items() if len(rows) == 1 and key != ("\0ungrouped",))
+    rng = random.Random(seed)
+    width = base_s + nparts * models
+    totals = [[0] * width for _ in range(n_resamples)] if varied else []
+    fixed = [0] * width  # the groups of one question: the same in every resample
+    for key in group_keys:
+        rows = rows_by_group[key]
+        present_p = sorted({p for p, _, _ in rows})
+        brier_slots = sorted({brier_slot(p, m) for p in present_p for m in patterns[p][1]})
+        model_slots = sorted({base + brier_slot(p, m) - 2 * npat for p in present_p if per_model[patterns[p][0]]
+                              for m in patterns[p][1] for base in (base_u, base_s)})
+
+        def column(slot: int, rows=rows) -> list[int]:
+            if slot >= base_u:  # a model's sum of mean Brier (or of mean Brier / |p|) over its questions
+                over_k = slot >= base_s
+                part, m = divmod(slot - (base_s if over_k else base_u), models)
+                return [round((bbar / len(patterns[p][1]) if over_k else bbar) * SCALE) if patterns[p][0] == part and m in position[p]
+                        else 0 for p, bbar, _ in rows]
+            if slot >= 2 * npat:
+                part, m = divmod(slot - 2 * npat, models)
+                at = [position[p].get(m) if patterns[p][0] == part else None for p in range(npat)]
+                return [0 if at[p] is None else round(values[at[p]] * SCALE) for p, _, values in rows]
+            p, bbar_column = divmod(slot, 2)
+            if bbar_column:
+                return [round(bbar * SCALE) if q == p else 0 for q, bbar, _ in rows]
+            return [int(q == p) for q, _, _ in rows]
+
+        slots = [2 * p for p in present_p] + [2 * p + 1 for p in present_p if not per_model[patterns[p][0]]] + brier_slots + model_slots
+        if len(rows) == 1 or not varied:
+            for slot in slots:
+                fixed[slot] += sum(column(slot))
+        else:
+            # Columns are resampled a batch at a time, each batch from the same generator state: the same
+            # draws, so the same totals as one pass, with the memory of a batch (a large group, 10**6 rows).
+            state = rng.getstate()
+            per_batch = max(1, _BATCH_CELLS // len(rows))
+            for at in range(0, len(slots), per_batch):
+                batch = slots[at:at + per_batch]
+                rng.setstate(state)
+                for resample, drawn in zip(totals, bootstrap_column_totals([column(s) for s in batch], n_resamples, rng)):
+                    for slot, value in zip(batch, drawn):
+                        resample[slot] += value
+        if progress is not None:
+            progress(len(rows), total_questions)
+
+    ref = None if reference is None else index[reference]
+    part_tallies = [_Tally(models, ref) for _ in part_names]
+    overall = _Tally(models, ref)
+    for resample in totals:
+        sums = [a + b for a, b in zip(resample, fixed)]
+        fitted = fit([float(sums[2 * p]) for p in range(npat)], [sums[2 * p + 1] / SCALE for p in range(npat)],
+                     [v / SCALE for v in sums[2 * npat:base_u]], [v / SCALE for v in sums[base_u:base_s]],
+                     [v / SCALE for v in sums[base_s:]])
+        for tally, (adjusted, brier, _) in zip(part_tallies, fitted):
+            tally.add(adjusted, brier)
+        if parts is not None:
+            overall.add(_mean_of_parts([f[0] for f in fitted], models), _mean_of_parts([f[1] for f in fitted], models))
+
+    degenerate = None if varied else "no group holds two questions: every resample is the data"
+    part_rows = {name: tally.rows(names, point[j][0], point[j][1], point[j][2], confidence, varied, n_resamples)
+                 for j, (name, tally) in enumerate(zip(part_names, part_tallies))}
+    if parts is None:
+        rows_out = part_rows[""]
+    else:
+        answered_all = [sum(point[j][2][m] for j in range(len(part_names))) for m in range(models)]
+        rows_out = overall.rows(names, _mean_of_parts([f[0] for f in point], models), _mean_of_parts([f[1] for f in point], models),
+                                answered_all, confidence, varied, n_resamples)
+    return QuestionBootstrap(
+        models=rows_out,
+        questions=total_questions,
+        groups=sum(1 for key in rows_by_group if key != ("\0ungrouped",)),
+        ungrouped=ungrouped,
+        singleton_groups=singletons,
+        resamples=n_resamples,
+        seed=seed,
+        confidence=confidence,
+        reference=reference,
+        degenerate=degenerate,
+        parts=None if parts is None else part_rows,
+    )

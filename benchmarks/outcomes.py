@@ -1,0 +1,193 @@
+"""Time ``anachron outcomes`` against a numpy implementation of the same Brier and percentile bootstrap.
+
+    python benchmarks/outcomes.py                          # 20,000 questions x 5 models = 100,000 forecasts, B = 2,000
+    python benchmarks/outcomes.py --questions 2000 --rounds 2   # a quick run
+    python benchmarks/outcomes.py --questions 200000 --rounds 1 --only command   # 10**6 forecasts: time and peak RSS
+
+Every round times, one after the other (rounds interleaved, CPU time of the
+process or of the child):
+
+- ``function``: :func:`anachron.forecasts.report.build_report` in this
+  process, from the files (reading, every model's scores and their CIs, the
+  question bootstrap of the adjusted Brier, the paired comparisons), with
+  the CPU time of each of these parts;
+- ``command``: ``python -m anachron outcomes ... --format json --out FILE
+  --quiet`` in a child (interpreter start included), with its peak RSS;
+- ``numpy``: the same files read with ``json.loads`` into arrays, each
+  model's Brier, and its percentile bootstrap (B resamples of its forecasts,
+  ``Generator.integers`` indices in chunks of about 10**7, the means,
+  ``np.percentile`` at 2.5 and 97.5: numpy's default, linear, is Anachron's).
+
+The data: per question an outcome (1 with probability 0.4) and, per model,
+a probability rounded to 3 decimals from a noisy signal; each model skips 3%
+of the questions (an uneven panel).  Needs numpy (the test extra).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import random
+import resource
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from anachron.forecasts.report import build_report  # noqa: E402
+
+
+def write_inputs(directory: Path, questions: int, models: int, seed: int = 2024) -> tuple[list[Path], Path, int]:
+    rng = random.Random(seed)
+    outcomes = [int(rng.random() < 0.4) for _ in range(questions)]
+    files = []
+    count = 0
+    for m in range(models):
+        path = directory / f"model{m}.jsonl"
+        skill = 0.5 + 0.1 * m
+        with open(path, "w", encoding="utf-8") as out:
+            for q, o in enumerate(outcomes):
+                if rng.random() < 0.03:
+                    continue
+                signal = skill * o + (1 - skill) * rng.random()
+                p = round(min(max(signal + rng.gauss(0, 0.15), 0.0), 1.0), 3)
+                out.write(json.dumps({"sample_id": f"q{q:07d}", "probability": p}) + "\n")
+                count += 1
+        files.append(path)
+    resolutions = directory / "resolutions.jsonl"
+    with open(resolutions, "w", encoding="utf-8") as out:
+        for q, o in enumerate(outcomes):
+            out.write(json.dumps({"sample_id": f"q{q:07d}", "resolved_to": o}) + "\n")
+    return files, resolutions, count
+
+
+PARTS = ("score_model", "question_bootstrap", "compare_modes")  # the report's steps whose CPU time is split out
+
+
+def time_function(files, resolutions, resamples):
+    """CPU time of build_report, and of its parts (each model's scores, the question bootstrap, the pairs)."""
+    from anachron.forecasts import report as module
+
+    spent = dict.fromkeys(PARTS, 0.0)
+    originals = {name: getattr(module, name) for name in PARTS}
+
+    def timed(name):
+        def call(*args, **kwargs):
+            start = time.process_time()
+            try:
+                return originals[name](*args, **kwargs)
+            finally:
+                spent[name] += time.process_time() - start
+        return call
+
+    for name in PARTS:
+        setattr(module, name, timed(name))
+    try:
+        start = time.process_time()
+        build_report(files, resolutions, n_resamples=resamples, seed=0)
+        total = time.process_time() - start
+    finally:
+        for name, original in originals.items():
+            setattr(module, name, original)
+    return total, spent
+
+
+def time_command(files, resolutions, resamples, out):
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    subprocess.run([sys.executable, "-m", "anachron", "outcomes", *map(str, files), str(resolutions), "--resamples", str(resamples),
+                    "--format", "json", "--out", str(out), "--quiet"], check=True, cwd=ROOT)
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime
+    return cpu, after.ru_maxrss / 1024  # ru_maxrss: KiB on Linux; the largest child so far
+
+
+def time_numpy(files, resolutions, resamples):
+    import numpy as np
+
+    start = time.process_time()
+    outcome = {}
+    with open(resolutions, encoding="utf-8") as handle:
+        for line in handle.read().split("\n"):
+            if line:
+                record = json.loads(line)
+                outcome[record["sample_id"]] = record["resolved_to"]
+    cis = {}
+    rng = np.random.default_rng(0)
+    for path in files:
+        probs, outs = [], []
+        with open(path, encoding="utf-8") as handle:
+            for line in handle.read().split("\n"):
+                if line:
+                    record = json.loads(line)
+                    probs.append(record["probability"])
+                    outs.append(outcome[record["sample_id"]])
+        brier = (np.asarray(probs) - np.asarray(outs)) ** 2
+        n = len(brier)
+        chunk = max(1, 10**7 // n)
+        means = np.empty(resamples)
+        for at in range(0, resamples, chunk):
+            k = min(chunk, resamples - at)
+            means[at:at + k] = brier[rng.integers(0, n, size=(k, n))].mean(axis=1)
+        low, high = np.percentile(means, [2.5, 97.5])
+        cis[Path(path).stem] = (float(low), float(high))
+    return time.process_time() - start, cis
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0], allow_abbrev=False)
+    parser.add_argument("--questions", type=int, default=20_000)
+    parser.add_argument("--models", type=int, default=5)
+    parser.add_argument("--resamples", type=int, default=2000)
+    parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--only", choices=("function", "command", "numpy"), action="append")
+    args = parser.parse_args()
+    peers = args.only or ["function", "command", "numpy"]
+    try:
+        import numpy
+        numpy_version = numpy.__version__
+    except ImportError:
+        numpy_version = None
+        peers = [p for p in peers if p != "numpy"]
+    print(f"machine: {platform.python_implementation()} {platform.python_version()}, nproc {os.cpu_count()}, numpy {numpy_version}, "
+          f"load average {os.getloadavg()[0]:.1f}")
+    with tempfile.TemporaryDirectory() as tmp:
+        files, resolutions, count = write_inputs(Path(tmp), args.questions, args.models)
+        print(f"{count:,} forecasts ({args.models} models x {args.questions:,} questions, 3% skipped), B = {args.resamples:,}")
+        times: dict[str, list[float]] = {p: [] for p in peers}
+        for round_ in range(1, args.rounds + 1):
+            line = [f"round {round_}:"]
+            for peer in peers:
+                if peer == "function":
+                    seconds, spent = time_function(files, resolutions, args.resamples)
+                elif peer == "command":
+                    seconds, rss = time_command(files, resolutions, args.resamples, Path(tmp) / "out.json")
+                    line.append(f"(peak RSS {rss:,.0f} MB)")
+                else:
+                    seconds, _ = time_numpy(files, resolutions, args.resamples)
+                times[peer].append(seconds)
+                line.insert(-1 if peer == "command" else len(line), f"{peer} {seconds:.2f} s")
+            if "numpy" in times:
+                for peer in ("function", "command"):
+                    if peer in times:
+                        line.append(f"{peer}/numpy {times[peer][-1] / times['numpy'][-1]:.2f}")
+            print("  ".join(line), f"load {os.getloadavg()[0]:.1f}", flush=True)
+            if "function" in times:
+                print("  function's parts: " + ", ".join(f"{name} {spent[name]:.2f} s" for name in PARTS)
+                      + f", the rest {times['function'][-1] - sum(spent.values()):.2f} s", flush=True)
+        for peer, values in times.items():
+            print(f"{peer}: best {min(values):.2f} s, median {sorted(values)[len(values) // 2]:.2f} s")
+        if "numpy" in times:
+            for peer in ("function", "command"):
+                if peer in times:
+                    ratios = sorted(a / b for a, b in zip(times[peer], times["numpy"]))
+                    print(f"{peer} / numpy, per round: " + ", ".join(f"{r:.2f}" for r in ratios))
+
+
+if __name__ == "__main__":
+    main()

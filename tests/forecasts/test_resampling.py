@@ -1,0 +1,229 @@
+"""The question bootstrap (anachron.forecasts.resampling): groups kept, the fit redone per resample, p-values and first places."""
+
+from __future__ import annotations
+
+import itertools
+import json
+import random
+import unittest
+from unittest import mock
+
+from anachron.core.errors import AnachronError
+from anachron.forecasts import resampling
+from anachron.forecasts.difficulty import difficulty_adjusted
+from anachron.forecasts.resampling import brier_index, question_bootstrap
+
+
+def _refit_on(panel: dict[str, dict[str, float]], drawn: tuple[str, ...], model: str) -> float | None:
+    """The difficulty-adjusted Brier of *model* fitted on the questions *drawn* (a copy per draw)."""
+    obs = [(f"{q}#{i}", m, v) for i, q in enumerate(drawn) for m, v in panel[q].items()]
+    fit = difficulty_adjusted(obs)
+    return fit.models.get(model)
+
+
+class GroupsTest(unittest.TestCase):
+    def test_resamples_keep_each_group_its_size(self):
+        # Model a scores 0 on every question of group x and 1 on every one of group y.  Drawn within the
+        # groups, every resample holds 4 questions of each: a's mean Brier is 0.5 in every resample.
+        # Drawn from one pool, the mix varies, and so does the mean.
+        obs = [(f"x{i}", "a", 0.0) for i in range(4)] + [(f"y{i}", "a", 1.0) for i in range(4)]
+        groups = {f"x{i}": "x" for i in range(4)} | {f"y{i}": "y" for i in range(4)}
+        kept = question_bootstrap(obs, groups=groups, n_resamples=300).models["a"].brier
+        self.assertEqual((kept.ci_low, kept.ci_high), (0.5, 0.5))
+        pooled = question_bootstrap(obs, n_resamples=300)
+        self.assertLess(pooled.models["a"].brier.ci_low, 0.4)
+        self.assertGreater(pooled.models["a"].brier.ci_high, 0.6)
+        self.assertEqual((pooled.groups, pooled.ungrouped), (0, 8))
+
+    def test_question_without_group_joins_the_ungrouped_pool(self):
+        obs = [(f"q{i}", "a", i / 10) for i in range(6)]
+        result = question_bootstrap(obs, groups={"q0": ("2025-01-01", "acled"), "q1": ("2025-01-01", "acled"), "q2": None},
+                                    n_resamples=100)
+        self.assertEqual((result.groups, result.ungrouped, result.singleton_groups), (1, 4, 0))
+        self.assertEqual(result.to_dict()["ungrouped_questions"], 4)
+
+    def test_group_of_one_question_is_counted_and_adds_no_spread(self):
+        obs = [("q1", "a", 0.2), ("q2", "a", 0.4), ("q3", "a", 0.9)]
+        result = question_bootstrap(obs, groups={"q1": 1, "q2": 1, "q3": 2}, n_resamples=400)
+        self.assertEqual(result.singleton_groups, 1)
+        brier = result.models["a"].brier
+        # q3 is in every resample; q1 and q2 make up the other two draws: the mean lies in [(0.4+0.9)/3 .. (0.8+0.9)/3].
+        self.assertAlmostEqual(brier.ci_low, (0.4 + 0.9) / 3, places=7)
+        self.assertAlmostEqual(brier.ci_high, (0.8 + 0.9) / 3, places=7)
+
+
+class RefitTest(unittest.TestCase):
+    # Five questions in one group; b skipped q3.  A resample is a multiset of five questions, and each
+    # resample's figure must be the fixed effects refitted on it (each copy of a question its own question).
+    panel = {"q1": {"a": 0.04, "b": 0.36}, "q2": {"a": 0.49, "b": 0.09}, "q3": {"a": 0.81},
+             "q4": {"a": 0.16, "b": 0.64}, "q5": {"a": 0.25, "b": 0.01}}
+
+    def test_interval_ends_are_refits_on_resamples(self):
+        obs = [(q, m, v) for q, row in self.panel.items() for m, v in row.items()]
+        multisets = list(itertools.combinations_with_replacement(sorted(self.panel), 5))
+        refits = {_refit_on(self.panel, drawn, "b") for drawn in multisets} - {None}
+        # Not refitted: the full panel's question effects kept, b's mean of brier - effect over its draws,
+        # on the same scale (the drawn questions' effects averaging 0).
+        full = difficulty_adjusted(obs)
+        kept = set()
+        for drawn in multisets:
+            mine = [q for q in drawn if "b" in self.panel[q]]
+            if mine:
+                kept.add(sum(self.panel[q]["b"] - full.questions[q] for q in mine) / len(mine)
+                         + sum(full.questions[q] for q in drawn) / len(drawn))
+        # B = 2001 puts the 2.5% and 97.5% points on order statistics (no interpolation).
+        interval = question_bootstrap(obs, n_resamples=2001, seed=3).models["b"].adjusted
+        ends = (interval.ci_low, interval.ci_high)
+        for end in ends:
+            self.assertTrue(any(abs(end - r) < 1e-7 for r in refits), (end, sorted(refits)))
+        self.assertFalse(all(any(abs(end - k) < 1e-7 for k in kept) for end in ends),
+                         "this panel must tell a refit from the kept effects")
+
+    def test_point_is_the_fixed_effects_fit(self):
+        rng = random.Random(5)
+        obs = [(f"q{q}", m, rng.random() ** 2) for q in range(40) for m in "abcd" if rng.random() < 0.7]
+        fit = difficulty_adjusted(obs)
+        result = question_bootstrap(obs, n_resamples=100)
+        for model, row in result.models.items():
+            self.assertAlmostEqual(row.adjusted.value, fit.models[model], places=10)
+            self.assertAlmostEqual(row.brier_index.value, brier_index(fit.models[model]), places=8)
+            self.assertLessEqual(row.adjusted.ci_low, row.adjusted.ci_high)
+            # the index falls as the Brier rises: its interval is the other way round
+            self.assertLess(abs(row.brier_index.ci_low - brier_index(row.adjusted.ci_high)), 2.0)
+
+
+class SkillTest(unittest.TestCase):
+    def test_dominated_model_never_first_and_p_value_zero(self):
+        rng = random.Random(1)
+        obs = []
+        for q in range(30):
+            good = rng.random() * 0.2
+            obs += [(f"q{q}", "good", good), (f"q{q}", "bad", good + 0.1)]
+        result = question_bootstrap(obs, reference="good", n_resamples=500)
+        self.assertEqual(result.models["good"].rank_first, 1.0)
+        self.assertEqual(result.models["bad"].rank_first, 0.0)
+        self.assertEqual(result.models["bad"].p_value, 0.0)
+        self.assertEqual(result.models["good"].p_value, 1.0)  # the reference against itself
+
+    def test_mirror_models_share_first_place_and_p_value_three_quarters(self):
+        # q1: a 0, b 1; q2: a 1, b 0.  A resample of two: {q1,q1} a wins (1/4), {q2,q2} b wins (1/4),
+        # {q1,q2} a tie (1/2), shared.  So each ranks first in half the resamples, and
+        # P(b <= a) = 1/4 + 1/2 = 3/4.
+        obs = [("q1", "a", 0.0), ("q1", "b", 1.0), ("q2", "a", 1.0), ("q2", "b", 0.0)]
+        result = question_bootstrap(obs, reference="a", n_resamples=2000, seed=7)
+        self.assertAlmostEqual(result.models["a"].rank_first, 0.5, delta=0.04)
+        self.assertAlmostEqual(result.models["a"].rank_first + result.models["b"].rank_first, 1.0, places=12)
+        self.assertAlmostEqual(result.models["b"].p_value, 0.75, delta=0.04)
+
+    def test_model_missing_from_a_resample_is_undefined_not_first(self):
+        obs = [(f"q{q}", "a", 0.3) for q in range(10)] + [("q0", "b", 0.0)]
+        result = question_bootstrap(obs, n_resamples=1000)
+        b = result.models["b"]
+        # q0 is missed with probability (9/10)**10, about 0.35
+        self.assertGreater(b.undefined_resamples, 250)
+        self.assertLess(b.undefined_resamples, 450)
+        self.assertAlmostEqual(b.rank_first, 1 - b.undefined_resamples / 1000, places=12)
+
+
+class DeterminismTest(unittest.TestCase):
+    def test_same_seed_same_bytes_other_seed_other_draws(self):
+        rng = random.Random(2)
+        obs = [(f"q{q}", m, rng.random()) for q in range(50) for m in "abc"]
+        groups = {f"q{q}": q % 4 for q in range(50)}
+        one = json.dumps(question_bootstrap(obs, groups=groups, reference="a", n_resamples=300, seed=9).to_dict())
+        two = json.dumps(question_bootstrap(list(reversed(obs)), groups=groups, reference="a", n_resamples=300, seed=9).to_dict())
+        other = json.dumps(question_bootstrap(obs, groups=groups, reference="a", n_resamples=300, seed=10).to_dict())
+        self.assertEqual(one, two)
+        self.assertNotEqual(one, other)
+
+
+class PartsTest(unittest.TestCase):
+    def test_overall_is_the_mean_of_the_part_figures(self):
+        # ForecastBench's overall score: the mean of the type means, not the pooled mean.  a is 0.1 on the
+        # 2 dataset questions and 0.3 on the 6 market ones: overall 0.2 (pooled: 0.25), in every resample.
+        obs = [(f"d{i}", "a", 0.1) for i in range(2)] + [(f"m{i}", "a", 0.3) for i in range(6)]
+        obs += [(f"d{i}", "b", 0.2 + 0.1 * i) for i in range(2)] + [(f"m{i}", "b", 0.05 * i) for i in range(6)]
+        obs += [(f"m{i}", "c", 0.5) for i in range(6)]  # market questions only
+        parts = {f"d{i}": "dataset" for i in range(2)} | {f"m{i}": "market" for i in range(6)}
+        result = question_bootstrap(obs, parts=parts, groups=parts, reference="a", n_resamples=300)
+        a = result.models["a"]
+        self.assertAlmostEqual(a.adjusted.value, 0.2, places=12)
+        self.assertAlmostEqual(a.brier.value, 0.2, places=12)
+        self.assertAlmostEqual(a.adjusted.ci_low, 0.2, places=7)
+        self.assertAlmostEqual(a.adjusted.ci_high, 0.2, places=7)
+        self.assertEqual(a.questions, 8)
+        self.assertAlmostEqual(result.parts["market"]["a"].brier.value, 0.3, places=12)
+        self.assertAlmostEqual(result.parts["dataset"]["b"].brier.value, 0.25, places=12)
+        # c answered no dataset question: no overall figure (cannot tell), but its market row stands
+        self.assertIsNone(result.models["c"].adjusted.value)
+        self.assertEqual(result.models["c"].undefined_resamples, 300)
+        self.assertIsNotNone(result.parts["market"]["c"].adjusted.value)
+        self.assertEqual(sorted(result.to_dict()["parts"]), ["dataset", "market"])
+
+    def test_question_without_a_part_is_an_error(self):
+        with self.assertRaises(AnachronError):
+            question_bootstrap([("q1", "a", 0.1), ("q2", "a", 0.2)], parts={"q1": "dataset"}, n_resamples=10)
+
+
+class BatchTest(unittest.TestCase):
+    def test_columns_resampled_in_batches_give_the_same_figures(self):
+        # A large group's columns are resampled a batch at a time (bounded memory) from the same
+        # generator state: the same draws, so the same bytes as one pass.
+        rng = random.Random(4)
+        obs = [(f"q{q}", m, rng.random()) for q in range(60) for m in "abcd" if rng.random() < 0.8]
+        groups = {f"q{q}": q % 3 for q in range(60)}
+        one_pass = json.dumps(question_bootstrap(obs, groups=groups, reference="b", n_resamples=200).to_dict())
+        with mock.patch.object(resampling, "_BATCH_CELLS", 25):
+            batched = json.dumps(question_bootstrap(obs, groups=groups, reference="b", n_resamples=200).to_dict())
+        self.assertEqual(one_pass, batched)
+
+
+class ColumnsTest(unittest.TestCase):
+    def test_sums_per_model_or_per_pattern_give_the_same_fit(self):
+        # A part of many answer patterns keeps its mean-Brier sums per model instead of per pattern: the
+        # same resamples, the same fit, up to the fixed point's rounding.
+        rng = random.Random(6)
+        obs = [(f"q{q}", m, rng.random()) for q in range(80) for m in "abcd" if rng.random() < 0.6]
+        parts = {f"q{q}": "dm"[q % 2] for q in range(80)}
+        figures = []
+        for threshold in (0, 10**9):
+            with mock.patch.object(resampling, "_PATTERNS_PER_MODEL", threshold):
+                result = question_bootstrap(obs, parts=parts, groups={f"q{q}": q % 5 for q in range(80)}, reference="a",
+                                            n_resamples=200)
+            figures.append([(m.adjusted.ci_low, m.adjusted.ci_high, m.brier_index.ci_low, m.p_value, m.rank_first)
+                            for rows in result.parts.values() for m in rows.values()])
+        for per_model, per_pattern in zip(*figures):
+            for x, y in zip(per_model, per_pattern):
+                self.assertAlmostEqual(x, y, places=6)
+
+
+class EdgeTest(unittest.TestCase):
+    def test_one_question_has_no_interval(self):
+        result = question_bootstrap([("q1", "a", 0.25), ("q1", "b", 0.09)], reference="a", n_resamples=100)
+        self.assertIsNotNone(result.degenerate)
+        a = result.models["a"]
+        self.assertAlmostEqual(a.adjusted.value, 0.25, places=12)
+        self.assertEqual((a.adjusted.ci_low, a.adjusted.ci_high, a.brier_index.ci_low), (None, None, None))
+        self.assertEqual((a.p_value, a.rank_first), (None, None))
+        self.assertAlmostEqual(a.brier_index.value, 50.0, places=9)
+
+    def test_bad_inputs_are_errors(self):
+        obs = [("q1", "a", 0.25), ("q2", "a", 0.5)]
+        for kwargs in ({"n_resamples": 0}, {"n_resamples": -3}, {"n_resamples": 2.5}, {"n_resamples": True},
+                       {"confidence": 1.0}, {"confidence": 0.0}, {"reference": "zz"}):
+            with self.subTest(kwargs=kwargs), self.assertRaises(AnachronError):
+                question_bootstrap(obs, **kwargs)
+        for bad in ([("q1", "a", 1.5)], [("q1", "a", float("nan"))], [("q1", "a", True)], [("q1", "a", "0.2")],
+                    [("q1", "a", 0.1), ("q1", "a", 0.2)], []):
+            with self.subTest(obs=bad), self.assertRaises(AnachronError):
+                question_bootstrap(bad, n_resamples=10)
+
+    def test_brier_index(self):
+        self.assertEqual(brier_index(0.25), 50.0)
+        self.assertEqual(brier_index(1.0), 0.0)
+        self.assertIsNone(brier_index(-1e-9))
+        self.assertIsNone(brier_index(None))
+
+
+if __name__ == "__main__":
+    unittest.main()
