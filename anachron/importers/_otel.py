@@ -127,6 +127,18 @@ def _message_content(value: Any) -> Any:
     return value
 
 
+def _result_content(value: Any) -> tuple[Any, Any]:
+    """:func:`_message_content` of a tool's result, and the JSON it parsed when that is the result itself
+    (a plain JSON result, the usual case: :meth:`Session.result` reads it without parsing it again)."""
+    if not (isinstance(value, str) and value.lstrip()[:1] == "{"):
+        return _message_content(value), None
+    parsed = parse_arguments(value)
+    if not isinstance(parsed, dict):
+        return value, None
+    content = _message_content(parsed)
+    return (value, parsed) if content is parsed else (content, None)
+
+
 def _answer(attributes: Mapping[str, Any]) -> str | None:
     """The answer on a span that is not a chat span: an OpenInference ``AGENT`` span's ``output.value``
     (its text, or the ``output`` / ``final_output`` string of a JSON object)."""
@@ -175,19 +187,27 @@ def _links(turn: Turn) -> tuple[list[str], list[int], int, bool]:
     return made, prefixes[:-1] if len(prefixes) > 1 else [], running, bool(turn.inputs or turn.outputs)
 
 
-def _tool_keys(span: Mapping[str, Any], attributes: Mapping[str, Any], convention: tuple[str, str, str, str, str]) -> list[str]:
-    """What ties a tool span to the chat call it ran (:func:`_made_keys`)."""
-    name = attributes.get(convention[2]) or span.get("name")
-    ident = attributes.get(CALL_ID) if isinstance(attributes.get(CALL_ID), str) else None
-    return _made_keys(ident, name, _tool_arguments(attributes, convention))
+def _tool_ref(span: Mapping[str, Any], attributes: Mapping[str, Any], convention: tuple[str, str, str, str, str]) -> tuple:
+    """What of a tool span :func:`_tool_keys` reads, kept small: its name, call id and arguments' attributes."""
+    argument_keys = (convention[3], PYDANTIC_AI_V2[0])
+    return (attributes.get(convention[2]) or span.get("name"), attributes.get(CALL_ID),
+            {key: attributes[key] for key in argument_keys if key in attributes}, convention)
+
+
+def _tool_keys(ref: tuple) -> list[str]:
+    """What ties a tool span (its :func:`_tool_ref`) to the chat call it ran (:func:`_made_keys`)."""
+    name, ident, arguments, convention = ref
+    if isinstance(ident, str) and ident:
+        return _made_keys(ident, name, None)
+    return _made_keys(None, name, _tool_arguments(arguments, convention))
 
 
 def _join(first: Mapping[str, int], turns: Mapping[str, list[tuple[int, int, Any]]],
-          tools: Mapping[str, list[list[str]]]) -> dict[str, str]:
+          tools: Mapping[str, list[tuple]]) -> dict[str, str]:
     """Each trace's sample: its own, or that of the conversation a span of it continues.
 
     *first*: each trace's earliest start; *turns*: its chat spans' (start, rank, :func:`_links`);
-    *tools*: its tool spans' :func:`_tool_keys`.  A chat span whose input messages begin with all
+    *tools*: its tool spans' :func:`_tool_ref`.  A chat span whose input messages begin with all
     of an earlier chat span's messages (inputs and outputs) continues its conversation; of
     several, the longest one, then the last to start.  A tool span runs the call a chat span's
     output made: same call id, else (a span without one) same name and arguments.  Such traces
@@ -212,9 +232,9 @@ def _join(first: Mapping[str, int], turns: Mapping[str, list[tuple[int, int, Any
     for _, _, trace_id, links in ordered:
         for key in links[0]:
             made.setdefault(key, trace_id)
-    for trace_id, spans in tools.items():
-        for keys in spans:
-            maker = next((made[key] for key in keys if key in made), None)
+    for trace_id, spans in tools.items() if made else ():  # the keys are worked out only when a chat span made calls
+        for ref in spans:
+            maker = next((made[key] for key in _tool_keys(ref) if key in made), None)
             if maker is not None:
                 union(maker, trace_id)
     seen: dict[int, str] = {}  # running hash of a whole conversation -> the trace of the last span that had it
@@ -282,7 +302,7 @@ def _survey(path: str, documents: Iterator[tuple[int, str, Any]], options: Optio
     (that span is read whole, with them)."""
     traces: dict[str, list[Any]] = {}  # trace -> [earliest start, its rank, its where, last line]
     turns: dict[str, list[tuple[int, int, Any]]] = {}
-    tools: dict[str, list[list[str]]] = {}
+    tools: dict[str, list[tuple]] = {}
     keys: dict[str, str] = {}
     wanted_logs: set[int] = set()
     named: set[Any] = set()  # (trace, span id) of the spans, and of the log events that name one
@@ -324,7 +344,7 @@ def _survey(path: str, documents: Iterator[tuple[int, str, Any]], options: Optio
             if turn is not None:
                 turns.setdefault(trace_id, []).append((start, order, _links(turn)))
             elif convention is not None:
-                tools.setdefault(trace_id, []).append(_tool_keys(span, attributes, convention))
+                tools.setdefault(trace_id, []).append(_tool_ref(span, attributes, convention))
             if options.sample_id_from is not None and trace_id not in keys:
                 value = attributes.get(options.sample_id_from, resource.get(options.sample_id_from))
                 if isinstance(value, (str, int)) and not isinstance(value, bool) and value != "":
@@ -354,7 +374,7 @@ def _read_held(path: str, options: Options) -> Iterator[Record]:
     """:func:`read` for a log read whole."""
     traces: dict[str, list[Entry]] = {}
     turns: dict[str, list[tuple[int, int, Any]]] = {}
-    tools: dict[str, list[list[str]]] = {}
+    tools: dict[str, list[tuple]] = {}
     keys: dict[str, str] = {}
     for order, (at, span, resource, attributes, scope) in enumerate(otlp_spans(path, _wanted)):
         trace_id = span["traceId"]
@@ -365,7 +385,7 @@ def _read_held(path: str, options: Options) -> Iterator[Record]:
         if turn is not None:
             turns.setdefault(trace_id, []).append((start, order, _links(turn)))
         elif _convention(attributes) is not None:
-            tools.setdefault(trace_id, []).append(_tool_keys(span, attributes, _convention(attributes)))
+            tools.setdefault(trace_id, []).append(_tool_ref(span, attributes, _convention(attributes)))
         if options.sample_id_from is not None and trace_id not in keys:
             value = attributes.get(options.sample_id_from, resource.get(options.sample_id_from))
             if isinstance(value, (str, int)) and not isinstance(value, bool) and value != "":
@@ -449,10 +469,20 @@ def unknown_attribute(key: str) -> str | None:
     >>> unknown_attribute("llm.output_messages.0.message.tool_calls.1.tool_call.id"), unknown_attribute("http.url")
     (None, None)
     """
+    if key in _COUNTED:
+        return _COUNTED[key]
     if not key.startswith(WATCHED) or key.startswith(IGNORED_FAMILIES):
-        return None
-    name = _INDEX.sub(".N", key)
-    return None if name in READ or name in IGNORED else name
+        name = None
+    else:
+        name = _INDEX.sub(".N", key)
+        name = None if name in READ or name in IGNORED else name
+    if len(_COUNTED) < MAX_COUNTED:  # a log of ever new names keeps to the bound
+        _COUNTED[key] = name
+    return name
+
+
+MAX_COUNTED = 4096  # attribute names whose verdict is kept (the instrumentations write a few dozen)
+_COUNTED: dict[str, str | None] = {}
 
 
 def _unknown_warning(counts: Mapping[str, int]) -> str | None:
@@ -489,7 +519,8 @@ def _record(spans: list[Entry], sample_id: str, options: Options) -> Record:
     skipped: dict[str, int] = {}
     for start, order, at, span, attributes, scope in spans:
         turn = chat_turn(attributes, scope)
-        for key in attributes if turn is not None or _convention(attributes) is not None else ():  # the spans read
+        convention = _convention(attributes) if turn is None else None
+        for key in attributes if turn is not None or convention is not None else ():  # the chat and tool spans: those read
             name = unknown_attribute(key) if key != options.sample_id_from else None
             if name is not None:
                 skipped[name] = skipped.get(name, 0) + 1
@@ -499,7 +530,7 @@ def _record(spans: list[Entry], sample_id: str, options: Options) -> Record:
             last_end = end
             session.final_answer(answer)
         if turn is None:
-            if _convention(attributes) is not None:
+            if convention is not None:
                 events.append((start, order, "tool", (at, span, attributes, scope)))
             continue
         shown = any(part.get("type") == "tool_call" for _, parts in turn.outputs for part in parts)
@@ -649,7 +680,10 @@ def _tool_call(session: Session, at: str, span: Mapping[str, Any], attributes: M
         session.failed(entry, failure)
     elif result_key in attributes and attributes[result_key] != REDACTED:  # a hidden result is no empty result
         result = attributes[result_key]
-        session.result(entry, _unwrap(result, "outputs") if wrapped else _message_content(result))
+        if wrapped:
+            session.result(entry, _unwrap(result, "outputs"))
+        else:
+            session.result(entry, *_result_content(result))
     elif call_id is not None and "id:" + call_id in responses:
         session.result(entry, _message_content(responses["id:" + call_id]))  # the next chat span's input shows it
     else:

@@ -53,7 +53,12 @@ def _value(any_value: Any, where: str, depth: int = 0) -> Any:
 
 def _attributes(pairs: Any, where: str, depth: int = 0) -> dict[str, Any]:
     out: dict[str, Any] = {}
-    for index, pair in enumerate(expect_list(pairs or [], where, "attributes")):
+    for index, pair in enumerate(pairs if type(pairs) is list else expect_list(pairs or [], where, "attributes")):
+        # Most values are strings: read without building the names an error would need.
+        value = pair.get("value") if type(pair) is dict else None
+        if type(value) is dict and "stringValue" in value and type(pair.get("key")) is str and depth <= MAX_DEPTH:
+            out[pair["key"]] = value["stringValue"]
+            continue
         pair = expect_object(pair, f"{where} attributes[{index}]", "a key/value pair")
         key = pair.get("key")
         if not isinstance(key, str):
@@ -66,6 +71,10 @@ def nanos(value: Any, at: str, key: str) -> int:
     """A span's time in nanoseconds since the epoch (OTLP JSON writes it as a decimal string); 0 when absent."""
     if value is None:
         return 0
+    if type(value) is str and len(value) <= 20 and value.isdigit() and value.isascii():
+        number = int(value)  # the usual case, at most 20 digits: the checks below in brief
+        if number <= UINT64_MAX:
+            return number
     number = value
     if isinstance(value, str) and value.isascii() and value.isdigit() and len(value.lstrip("0")) <= 20:
         number = int(value)  # at most 20 digits: a uint64, and never too long for int()
