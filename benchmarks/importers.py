@@ -169,9 +169,10 @@ def import_all(fmt: str, path: Path, options: Options) -> None:
 def peak_memory(fmt: str, path: Path, what: str) -> int:
     """The peak resident memory (MiB) of a fresh process that only reads the log (*what* ``floor``) or only imports it."""
     root = str(Path(__file__).resolve().parent.parent)
-    files = [str(file) for file in log_files(path)]
     if what == "floor":
-        work = (f"for name in {files!r}:\n    for line in open(name, encoding='utf-8').read().split('\\n'):\n"
+        work = (f"import pathlib\np = pathlib.Path({str(path)!r})\n"
+                "for name in (sorted(p.glob('*.jsonl')) if p.is_dir() else [p]):\n"
+                "    for line in open(name, encoding='utf-8').read().split('\\n'):\n"
                 "        if line: json.loads(line)\n")
     else:
         work = (f"sys.path.insert(0, {root!r})\nfrom anachron.importers import Options, import_logs\n"
