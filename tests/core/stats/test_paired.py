@@ -676,15 +676,17 @@ def _fractions(n: int, denominators: int, seed: int = 7) -> tuple[dict[str, floa
 
 
 class PairedResamplingChoice(unittest.TestCase):
-    """From 1,000 pairs on, dozens of distinct differences resample in blocks (K^2 > 0.4 n), not by K
-    binomial draws a resample: the same estimator, drawn faster (issue 37)."""
+    """From 256 pairs on, dozens of distinct differences resample in blocks (K^2 > 0.4 n), not by K
+    binomial draws a resample nor by n draws in Python: the same estimator, drawn faster (issue 37)."""
 
-    def test_dozens_of_distinct_differences_from_1000_pairs_resample_in_blocks(self):
+    def test_dozens_of_distinct_differences_from_256_pairs_resample_in_blocks(self):
         u, e = _fractions(1000, 6)
         self.assertEqual(len({u[s] - e[s] for s in u}), 33)  # 12 K <= n: multinomial by the rule before
         self.assertEqual(compare_modes(u, e, n_resamples=200).resampling, "blocks")
-        u, e = _fractions(999, 6)  # below 1,000 pairs the rule is the one before
-        self.assertEqual(compare_modes(u, e, n_resamples=200).resampling, "multinomial")
+        u, e = _fractions(600, 6)
+        self.assertEqual(compare_modes(u, e, n_resamples=200).resampling, "blocks")
+        u, e = _fractions(255, 6)  # below 256 pairs the rule is the one before
+        self.assertEqual(compare_modes(u, e, n_resamples=200).resampling, "direct")
         binary = {f"s{i}": float(i % 3 == 0) for i in range(1000)}
         self.assertEqual(compare_modes(binary, {s: 0.0 for s in binary}, n_resamples=200).resampling, "multinomial")
 
