@@ -135,3 +135,38 @@ class StreamedLogs(unittest.TestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+class FastPaths(unittest.TestCase):
+    """A span time and a string attribute are read on a fast path: the same values and errors as the checked one."""
+
+    def setUp(self):
+        self.tmp = tempfile.TemporaryDirectory()
+        self.addCleanup(self.tmp.cleanup)
+
+    def read(self, **changes):
+        path = Path(self.tmp.name) / "log.jsonl"
+        path.write_text(span(**changes) + "\n" + span(traceId="b") + "\n", encoding="utf-8")
+        return [record for _, record in import_logs("otel", [str(path)], OPTIONS)]
+
+    def test_span_times_at_the_edges_of_uint64(self):
+        for value, time in (("0", None), ("00000000000000000001", "1970-01-01T00:00:00+00:00"), ("1672531200000000000", "2023-01-01T00:00:00+00:00")):
+            with self.subTest(value=value):
+                self.assertEqual(self.read(startTimeUnixNano=value)[0]["interactions"][0].get("time"), time)
+        for value in ("18446744073709551616", "١٢٣", "+1", " 1", "1" * 21):
+            with self.subTest(value=value), self.assertRaisesRegex(AnachronError, r"log\.jsonl:1 .* startTimeUnixNano is"):
+                self.read(startTimeUnixNano=value)
+
+    def test_string_attributes_beside_every_other_kind_of_value(self):
+        attributes = SPAN["attributes"] + [
+            {"key": "gen_ai.tool.name", "value": {"stringValue": "web_search", "intValue": "3"}},  # the first kind wins
+            {"key": "gen_ai.tool.call.arguments", "value": {"stringValue": '{"query": "ipo"}'}},
+            {"key": "gen_ai.tool.call.result", "value": {"arrayValue": {"values": [{"stringValue": "https://example.com/a"}]}}},
+        ]
+        call = self.read(attributes=attributes)[0]["interactions"][0]
+        self.assertEqual((call["tool"], call["query"]), ("web_search", "ipo"))
+        self.assertEqual([item["url"] for item in call["returned"]], ["https://example.com/a"])
+        for bad, message in (([{"key": 3, "value": {"stringValue": "x"}}], r"attributes\[0\]: key is 3, expected a string"),
+                             ([{"value": {"stringValue": "x"}}], "key is"), (["pair"], "a key/value pair")):
+            with self.subTest(bad=bad), self.assertRaisesRegex(AnachronError, message):
+                self.read(attributes=bad)
