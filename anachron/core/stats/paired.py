@@ -38,7 +38,7 @@ from anachron.core.validate import positive_int
 from anachron.core.scores import check_scores, metric_kind
 from anachron.core.stats.bootstrap import (
     BlockResamples, OrderStatistics, bootstrap_column_bounds, bootstrap_pair_totals, bootstrap_totals, count_below,
-    resampling_method,
+    paired_method, resampling_method,
 )
 from anachron.core.stats.intervals import CI_METHODS, acceleration, interval
 from anachron.core.stats.signtest import sign_test
@@ -286,7 +286,7 @@ def compare_modes(
 
     values = sorted(differences)
     counts = [differences[v] for v in values]
-    method = resampling_method(len(values), n)
+    method = paired_method(len(values), n)
     rng = random.Random(seed)
     b = int(n_resamples)
     sum_d = sum_u - sum_e
@@ -406,7 +406,7 @@ def _relative_interval(
         if ci_method == "bca":
             below = Fraction(doubled_below, 2 * len(ratios))
     else:
-        method = resampling_method(len(keys), n)
+        method = resampling_method(len(keys), n)  # drawn directly or by multinomials: paired_method's blocks are shared only
         totals = bootstrap_pair_totals(keys, counts, b, rng, "direct" if method == "blocks" else method)
         defined = [(tu, td) for tu, td in totals if tu]
         undefined = b - len(defined)
