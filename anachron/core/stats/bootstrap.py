@@ -538,8 +538,9 @@ class ByteResamples:
     textbook bootstrap.
 
     Each column, less its least value, is split at a bit cut (as :class:`BlockResamples` does)
-    into a high part, cut into limbs of as many bits as n of them sum exactly in adler32's low
-    half (8 up to 256 rows, 7 up to 515, 6 up to 1,039), and a low part bounded by its range.
+    into a high part, cut, per group, into limbs of as many bits as the most draws a resample made
+    in the group sum exactly in adler32's low half (8 up to 256 draws, 7 up to 515, 6 up to 1,039),
+    and a low part bounded by its range.
     Per limb and group, one ``bytes.translate`` gathers the drawn rows' limbs and one
     ``zlib.adler32`` a resample sums them: a few C calls a resample, not n draws in Python.
     :meth:`exact` sums a resample's drawn rows (kept, one byte a draw) in Python.
@@ -550,9 +551,6 @@ class ByteResamples:
         self.n = n
         lows = [min(column) for column in columns]
         self._shifted = shifted = [[v - low for v in column] for low, column in zip(lows, columns)]
-        limb_bits = 8
-        while n * ((1 << limb_bits) - 1) > 65519:  # (1 + sum) mod 65521 is the sum plus 1 up to here
-            limb_bits -= 1
         cuts = [_cut(values, n, bits) for values in shifted]
         rests = [[v & ((1 << cut) - 1) for v in values] for cut, values in zip(cuts, shifted)]
         self._base = [n * low for low in lows]
@@ -565,17 +563,23 @@ class ByteResamples:
         self._streams, self._slices = self._draw(rng, n, n_resamples, groups, size, short)
         self._exact: dict[int, tuple[int, ...]] = {}
         self._high_sums = []
+        # A group's limbs are as wide as the most draws a resample made in it allow (a group of G
+        # gets about n / G of them): (1 + sum) mod 65521 is the sum plus 1 while the sum is below 65520.
+        widths = []
+        for slices in self._slices:
+            most = max(1, max(part.stop - part.start for part in slices))
+            widths.append(next(bits for bits in range(8, 0, -1) if most * ((1 << bits) - 1) <= 65519))
         for cut, values in zip(cuts, shifted):
             high = [v >> cut for v in values]
             total: list[int] = [0] * n_resamples
             added = 0  # each adler32 call added 1 to its limb's sum
-            for k in range(-(-max(high).bit_length() // limb_bits)):
-                limb = [v >> (k * limb_bits) & ((1 << limb_bits) - 1) for v in high]
-                for g, (stream, slices) in enumerate(zip(self._streams, self._slices)):
-                    table = bytes(limb[self._first[g]:self._first[g + 1]]).ljust(256, b"\0")
+            for g, (stream, slices, bits) in enumerate(zip(self._streams, self._slices, widths)):
+                rows = high[self._first[g]:self._first[g + 1]]
+                for k in range(-(-max(rows).bit_length() // bits)):
+                    table = bytes([v >> (k * bits) & ((1 << bits) - 1) for v in rows]).ljust(256, b"\0")
                     sums = map(and_, map(_adler32, map(memoryview(stream.translate(table)).__getitem__, slices)), repeat(0xFFFF))
-                    total = list(map(add, total, map(lshift, sums, repeat(k * limb_bits))) if k or g else sums)
-                    added += 1 << (k * limb_bits)
+                    total = list(map(add, total, map(lshift, sums, repeat(k * bits))) if k or g else sums)
+                    added += 1 << (k * bits)
             total = list(map(sub, total, repeat(added)))
             self._high_sums.append(list(map(lshift, total, repeat(cut))) if cut else total)
 
