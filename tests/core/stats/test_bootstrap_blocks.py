@@ -266,12 +266,14 @@ class TwoPassesTest(unittest.TestCase):
         self.assertEqual([stats[0], stats[1], stats[2]], [1.0, 2.0, 3.0])
 
 
-def reference_report(u: dict, e: dict, b: int, seed: int, ci_method: str, metric: str, confidence: float = 0.95) -> tuple:
-    """compare_modes's two intervals recomputed from the plain reference sums of every resample."""
+def reference_report(u: dict, e: dict, b: int, seed: int, ci_method: str, metric: str, confidence: float = 0.95,
+                     totals_of=reference_totals) -> tuple:
+    """compare_modes's two intervals recomputed from the plain reference sums of every resample
+    (*totals_of*: the draws of the path compare_modes takes, summed plainly)."""
     columns, den = rows_of(u, e)
     n = len(u)
     sum_u, sum_d = sum(columns[0]), sum(columns[1])
-    totals = reference_totals(columns if sum_u else columns[1:], b, random.Random(seed))
+    totals = totals_of(columns if sum_u else columns[1:], b, random.Random(seed))
     d_totals = [t[-1] for t in totals]
     below = Fraction(sum(2 * (t < sum_d) + (t == sum_d) for t in d_totals), 2 * b)
     report = compare_modes(u, e, n_resamples=b, seed=seed, ci_method=ci_method, confidence=confidence, metric=metric)
