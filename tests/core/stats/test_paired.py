@@ -680,26 +680,28 @@ class PairedResamplingChoice(unittest.TestCase):
     binomial draws a resample nor by n draws in Python: the same estimator, drawn faster (issue 37)."""
 
     def test_dozens_of_distinct_differences_from_256_pairs_resample_in_blocks(self):
-        u, e = _fractions(1000, 6)
-        self.assertEqual(len({u[s] - e[s] for s in u}), 33)  # 12 K <= n: multinomial by the rule before
+        u, e = _fractions(2000, 6)
+        self.assertEqual(len({u[s] - e[s] for s in u}), 36)  # 12 K <= n: multinomial by the rule before
         self.assertEqual(compare_modes(u, e, n_resamples=200).resampling, "blocks")
-        u, e = _fractions(600, 6)
-        self.assertEqual(compare_modes(u, e, n_resamples=200).resampling, "blocks")
-        u, e = _fractions(255, 6)  # below 256 pairs the rule is the one before
+        u, e = _fractions(600, 6)  # below BYTES_UNTIL pairs, where blocks would be: every resample's bytes at once
+        self.assertEqual(compare_modes(u, e, n_resamples=200).resampling, "bytes")
+        u, e = _fractions(255, 6)
+        self.assertEqual(compare_modes(u, e, n_resamples=200).resampling, "bytes")
+        u, e = _fractions(63, 6)  # below BYTES_FROM pairs the rule is the one before
         self.assertEqual(compare_modes(u, e, n_resamples=200).resampling, "direct")
         binary = {f"s{i}": float(i % 3 == 0) for i in range(1000)}
         self.assertEqual(compare_modes(binary, {s: 0.0 for s in binary}, n_resamples=200).resampling, "multinomial")
 
     def test_blocks_and_multinomial_draw_the_same_interval(self):
-        u, e = _fractions(1000, 6)
+        u, e = _fractions(2000, 6)
         report = compare_modes(u, e, n_resamples=4000, seed=3)
         self.assertEqual(report.resampling, "blocks")
         differences = [round((u[s] - e[s]) * 2**60) for s in u]  # exact: every TCLR here (0, or >= 1/6) is a multiple of 2**-60
         values = sorted(set(differences))
         counts = [differences.count(v) for v in values]
         totals = sorted(_bootstrap.bootstrap_totals(values, counts, 4000, random.Random(3), "multinomial"))
-        low, high = (_bootstrap.percentile([t / 2**60 / 1000 for t in totals], q) for q in (0.025, 0.975))
-        spread = statistics.pstdev(u[s] - e[s] for s in u) / math.sqrt(1000)
+        low, high = (_bootstrap.percentile([t / 2**60 / 2000 for t in totals], q) for q in (0.025, 0.975))
+        spread = statistics.pstdev(u[s] - e[s] for s in u) / math.sqrt(2000)
         self.assertLess(abs(report.ci_low - low), spread / 4)
         self.assertLess(abs(report.ci_high - high), spread / 4)
 
