@@ -13,7 +13,7 @@ the date filter; OpenReward's search and fetch with ``as_of``):
 SDKs: exa-py 2.28.0 and tavily-python 0.8.5, from the ``test`` extra (they fail, not skip, under
 ``ANACHRON_REQUIRE_EXTRAS=1``).  openreward 0.1.167 is not in the extra: it pins ``sse-starlette==2.3.6``
 while the ``mcp`` extra needs ``>=3.0.0``, so the two cannot be installed together; its check runs where
-it is installed (``pip install --no-deps openreward==0.1.167`` is enough: only its web client,
+it is installed (``.ci/run`` installs it so; ``pip install --no-deps openreward==0.1.167`` is enough: only its web client,
 ``openreward/web_service.py``, standard library and aiohttp, is loaded) and is skipped elsewhere.
 
 Brave Search, the Wayback Machine's CDX server and Common Crawl's index server publish no official
@@ -35,7 +35,7 @@ from anachron.timelock.web.services import ExaBackend, OpenRewardBackend, Tavily
 from anachron.timelock.web.transport import Transport
 
 from tests import web_stubs
-from tests.support import require_extra
+from tests.support import extras_required, require_extra
 
 T = dt.date.fromisoformat(web_stubs.T)
 END_OF_T = f"{web_stubs.T}T23:59:59.999Z"  # what ExaBackend sends: the last moment of T
@@ -151,14 +151,16 @@ def openreward_web_service():
     """openreward's backdated-web client, ``openreward/web_service.py``, loaded on its own.
 
     The package's ``__init__`` imports the whole SDK (google-genai, fastapi, grpc...); this module
-    needs only the standard library and aiohttp.  Skipped where openreward is not installed: it is
-    not in the ``test`` extra (see the module docstring).
+    needs only the standard library and aiohttp.  Skipped where openreward is not installed (it is
+    not in the ``test`` extra: see the module docstring); in CI, which installs it, a failure.
     """
     name = "_anachron_checked_openreward_web_service"
     if name in sys.modules:
         return sys.modules[name]
     spec = importlib.util.find_spec("openreward")
     if spec is None or not spec.submodule_search_locations:
+        if extras_required():  # .ci/run installs it
+            raise AssertionError("openreward is not installed: pip install --no-deps openreward==0.1.167")
         raise unittest.SkipTest("openreward is not installed (not in the test extra: its sse-starlette==2.3.6 pin "
                                 "conflicts with the mcp extra); pip install --no-deps openreward==0.1.167 to run this check")
     path = os.path.join(list(spec.submodule_search_locations)[0], "web_service.py")
