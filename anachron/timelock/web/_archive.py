@@ -1,5 +1,5 @@
-"""What the two archive backends (:mod:`.wayback`, :mod:`.commoncrawl`) share: a bounded GET that
-follows no redirect, the checks of their arguments, and the page they make of an archived response.
+"""What the two archive backends (:mod:`.wayback`, :mod:`.commoncrawl`) share: a GET through the web
+transport that follows no redirect, the checks of their arguments, and the page they make of an archived response.
 
 Standard library only.  Every fault of the service is an :class:`UpstreamError` naming the
 backend and the cause; nothing here raises anything else for what a server sends.
@@ -9,38 +9,22 @@ from __future__ import annotations
 
 import datetime as _dt
 import email.message
-import http.client
 import re
-import threading
-import time
-import urllib.error
 import urllib.parse
-import urllib.request
 from dataclasses import dataclass
 from typing import Any, Mapping
 
 from anachron.core.errors import AnachronError
-from anachron.timelock.backends import MAX_TIMEOUT, UPSTREAM_MAX_BYTES, Hit, UpstreamError
+from anachron.timelock.backends import Hit, UpstreamError
+from anachron.timelock.web.transport import Request, Transport
 
 GUARANTEE = "capture"
 TOOLS = ("fetch",)
-_CHUNK = 64 * 1024
 _CONTROL = re.compile(r"[\x00-\x1f\x7f\u0085\u2028\u2029]")
 _SURROGATE = re.compile("[\ud800-\udfff]")
 _TITLE = re.compile(r"<title[^>]*>(.*?)</title\s*>", re.IGNORECASE | re.DOTALL)
 # What an archived response may be to be served as a page: text, markup or JSON (never bytes of an image).
 _TEXTUAL = re.compile(r"text/|application/(?:xhtml\+xml|xml|json|ld\+json|rss\+xml|atom\+xml)$", re.IGNORECASE)
-
-
-class _KeepRedirects(urllib.request.HTTPRedirectHandler):
-    """A redirect is answered as what it is (an ``HTTPError`` with its Location): the backend decides
-    whether to follow it, because an archive may redirect to a capture after T."""
-
-    def redirect_request(self, req, fp, code, msg, headers, newurl):  # noqa: D102 (urllib's signature)
-        return None
-
-
-_OPENER = urllib.request.build_opener(_KeepRedirects)
 
 
 @dataclass(frozen=True)
@@ -52,12 +36,6 @@ class Reply:
     def header(self, name: str) -> str | None:
         value = self.headers.get(name)
         return value if isinstance(value, str) else None
-
-
-def check_timeout(timeout: float) -> float:
-    if not (isinstance(timeout, (int, float)) and not isinstance(timeout, bool) and 0 < timeout <= MAX_TIMEOUT):  # False for NaN
-        raise AnachronError(f"timeout: expected seconds in (0, {MAX_TIMEOUT:g}], got {timeout!r}")
-    return float(timeout)
 
 
 def check_base(name: str, url: str) -> str:
@@ -90,70 +68,17 @@ def end_of(as_of: _dt.date) -> _dt.datetime:
 def get(
     backend: str, what: str, url: str, *, timeout: float, headers: Mapping[str, str] | None = None, transport: Any = None
 ) -> Reply:
-    """GET *url*, whatever its status, within *timeout* seconds in total and :data:`UPSTREAM_MAX_BYTES`.
-
-    A worker thread bounds the whole exchange, as UpstreamBackend does: a socket timeout alone restarts
-    with every byte a slow-drip server sends.  A worker left behind ends at its next socket timeout.
-    With a *transport* (:mod:`anachron.timelock.web.transport`: ``anachron serve`` gives one), the
-    exchange goes through it, so ``--record`` and ``--replay`` cover it; its bounds are the same.
+    """GET *url*, whatever its status (a redirect is handed back, never followed: the backend decides
+    whether its target is a capture at or before T), through *transport*
+    (:mod:`anachron.timelock.web.transport`; ``anachron serve`` gives one, so ``--record`` and ``--replay``
+    cover it), or a live one bounded by *timeout* seconds in total and its byte cap.
     """
-    if transport is not None:
-        from anachron.timelock.web.transport import Request
-
-        sent = transport.send(Request("GET", url, f"{backend}: {what}", None, dict(headers or {})))
-        kept = email.message.Message()
-        for name, value in sent.headers.items():
-            kept[name] = value
-        return Reply(sent.status, kept, sent.body)
-    deadline = time.monotonic() + timeout
-    outcome: dict[str, object] = {}
-
-    def exchange() -> None:
-        try:
-            outcome["reply"] = _exchange(backend, what, url, timeout, deadline, headers or {})
-        except BaseException as exc:  # handed to the caller's thread
-            outcome["error"] = exc
-
-    worker = threading.Thread(target=exchange, name=f"anachron-upstream-{backend}", daemon=True)
-    worker.start()
-    worker.join(timeout)
-    if worker.is_alive():
-        raise UpstreamError(f"{backend}: {what} took longer than {timeout:g} s")
-    if "error" in outcome:
-        raise outcome["error"]  # type: ignore[misc]
-    return outcome["reply"]  # type: ignore[return-value]
-
-
-def _exchange(backend: str, what: str, url: str, timeout: float, deadline: float, headers: Mapping[str, str]) -> Reply:
-    request = urllib.request.Request(url, headers={"User-Agent": "anachron-timelock", **headers}, method="GET")
-    try:
-        try:
-            response = _OPENER.open(request, timeout=timeout)
-        except urllib.error.HTTPError as exc:  # any status but 2xx, redirects included: the caller judges
-            response = exc
-        with response:
-            status = response.status if response.status is not None else response.code
-            return Reply(int(status), response.headers, _read(backend, what, response, deadline, timeout))
-    except UpstreamError:
-        raise
-    except (urllib.error.URLError, OSError) as exc:
-        raise UpstreamError(f"{backend}: {what} unreachable: {getattr(exc, 'reason', exc)}") from None
-    except (http.client.HTTPException, ValueError) as exc:
-        # BadStatusLine, LineTooLong, IncompleteRead, too many headers...: a broken reply.
-        raise UpstreamError(f"{backend}: {what} sent a broken reply ({type(exc).__name__})") from None
-
-
-def _read(backend: str, what: str, response, deadline: float, timeout: float) -> bytes:
-    chunks, size = [], 0
-    while time.monotonic() < deadline:
-        chunk = response.read(_CHUNK)
-        if not chunk:
-            return b"".join(chunks)
-        size += len(chunk)
-        if size > UPSTREAM_MAX_BYTES:
-            raise UpstreamError(f"{backend}: {what} answered more than {UPSTREAM_MAX_BYTES} bytes")
-        chunks.append(chunk)
-    raise UpstreamError(f"{backend}: {what} took longer than {timeout:g} s")
+    transport = transport if transport is not None else Transport(timeout=timeout)
+    sent = transport.send(Request("GET", url, f"{backend}: {what}", None, dict(headers or {})))
+    kept = email.message.Message()
+    for name, value in sent.headers.items():
+        kept[name] = value
+    return Reply(sent.status, kept, sent.body)
 
 
 def clean(text: str) -> str:

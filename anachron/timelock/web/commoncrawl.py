@@ -35,7 +35,8 @@ from typing import Any
 from anachron.core.errors import AnachronError
 from anachron.core.jsonio import parse_json
 from anachron.timelock.backends import UPSTREAM_MAX_BYTES, Hit, UpstreamError
-from anachron.timelock.web._archive import GUARANTEE, TOOLS, check_base, check_timeout, end_of, get, one_line, page, page_url, unseen
+from anachron.timelock.web.transport import check_timeout
+from anachron.timelock.web._archive import GUARANTEE, TOOLS, check_base, end_of, get, one_line, page, page_url, unseen
 from anachron.timelock.web.wayback import capture_time
 
 __all__ = ["CommonCrawlBackend", "Record", "parse_collinfo", "parse_index", "read_record"]
@@ -245,7 +246,7 @@ class CommonCrawlBackend:
         self._transport = transport  # anachron serve's (recorded or replayed); None: the network, directly
         self.source = check_base(self.name, base_url or DEFAULT_URL)
         self.data = check_base(self.name, data_url or base_url or DEFAULT_DATA_URL)
-        self._timeout = check_timeout(timeout)
+        self._timeout = check_timeout(timeout, "timeout")
 
     def search(self, query: str, *, k: int, as_of: _dt.date, mode: str) -> list[Hit]:
         raise UpstreamError("commoncrawl: backend serves fetch only")

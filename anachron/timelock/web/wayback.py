@@ -33,7 +33,8 @@ from typing import Any
 from anachron.core.errors import AnachronError
 from anachron.core.jsonio import parse_json
 from anachron.timelock.backends import Hit, UpstreamError
-from anachron.timelock.web._archive import GUARANTEE, TOOLS, Reply, check_base, check_timeout, end_of, get, one_line, page, page_url, quoted, unseen
+from anachron.timelock.web.transport import check_timeout
+from anachron.timelock.web._archive import GUARANTEE, TOOLS, Reply, check_base, end_of, get, one_line, page, page_url, quoted, unseen
 
 __all__ = ["WaybackBackend", "capture_time", "parse_cdx"]
 
@@ -87,7 +88,7 @@ class WaybackBackend:
     def __init__(self, base_url: str | None = None, *, timeout: float = 30.0, transport: Any = None) -> None:
         self._transport = transport  # anachron serve's (recorded or replayed); None: the network, directly
         self.source = check_base(self.name, base_url or DEFAULT_URL)
-        self._timeout = check_timeout(timeout)
+        self._timeout = check_timeout(timeout, "timeout")
 
     def search(self, query: str, *, k: int, as_of: _dt.date, mode: str) -> list[Hit]:
         raise UpstreamError("wayback: backend serves fetch only")
