@@ -53,7 +53,7 @@ from anachron.core.errors import AnachronError, describe
 from anachron.core.jsonio import Record, json_line, json_or_none
 from anachron.importers._common import Options, Session, parse_arguments
 from anachron.importers._otel_chat import CHAT_ATTRIBUTES, GENAI, OPENINFERENCE, PYDANTIC_AI, TRACELOOP, Turn, answer_text, chat_turn, signature
-from anachron.importers._otel_otlp import Streamed, document_items, event_span, iso_time, nanos
+from anachron.importers._otel_otlp import Streamed, checked_items, document_items, event_span, iso_time, nanos
 from anachron.importers._otel_otlp import spans as otlp_spans
 
 FORMAT = "otel"
@@ -279,7 +279,7 @@ def read(path: str, options: Options) -> Iterator[Record]:
     held: dict[str, list[Entry]] = {}  # the spans of the samples not built yet
     built, order = 0, 0
     for index, where, document in streamed.again():
-        for at, item, _, attributes, scope, is_log in document_items(where, document):
+        for at, item, attributes, scope, is_log in checked_items(where, document):
             order += 1
             if is_log and order not in wanted_logs:
                 continue
