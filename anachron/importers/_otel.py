@@ -565,7 +565,7 @@ def _record(spans: list[Entry], sample_id: str, options: Options) -> Record:
         if not (isinstance(part.get("id"), str) and part["id"] in tool_ids):
             queues.setdefault(part["name"], []).append(key)
     paired: dict[int, str] = {}
-    for _, order, kind, payload in sorted(events, key=lambda e: (e[0], e[1])):
+    for _, order, kind, payload in sorted(events, key=lambda e: (e[0], e[1])) if queues else ():  # no chat call: none to pair
         if kind == "tool" and not isinstance(payload[2].get(CALL_ID), str):
             name = payload[2].get(payload[4][2]) or payload[1].get("name")
             if queues.get(name):
