@@ -262,7 +262,7 @@ def _iso_time(value: Any) -> str | None:
 
 
 def _first_string(arguments: Any, names: tuple[str, ...]) -> str | None:
-    if not isinstance(arguments, dict):
+    if not isinstance(arguments, dict) or arguments.keys().isdisjoint(names):  # the usual answer, asked in C
         return None
     for name in names:
         value = arguments.get(name)
@@ -421,8 +421,7 @@ class Session:
         """An ok call's result, by the one rule of :mod:`._results`; a fetch gives its one item.
         *parsed*: the JSON *value* holds, when the caller parsed it already (read once, not twice)."""
         if self.lock_result(entry, value):
-            return
-        self.receipt(entry, value)
+            return  # else no receipt of the call's own tool begins it: receipt() would keep none
         url = entry.get("target")
         if _is_fetch(entry["tool"]) and isinstance(url, str):
             text = value if isinstance(value, str) else None

@@ -53,7 +53,7 @@ from anachron.core.errors import AnachronError, describe
 from anachron.core.jsonio import Record, json_line, json_or_none
 from anachron.importers._common import Options, Session, parse_arguments
 from anachron.importers._otel_chat import CHAT_ATTRIBUTES, GENAI, OPENINFERENCE, PYDANTIC_AI, TRACELOOP, Turn, answer_text, chat_turn, signature
-from anachron.importers._otel_otlp import Streamed, document_items, event_span, iso_time, nanos
+from anachron.importers._otel_otlp import Streamed, checked_items, document_items, event_span, iso_time, nanos
 from anachron.importers._otel_otlp import spans as otlp_spans
 
 FORMAT = "otel"
@@ -279,7 +279,7 @@ def read(path: str, options: Options) -> Iterator[Record]:
     held: dict[str, list[Entry]] = {}  # the spans of the samples not built yet
     built, order = 0, 0
     for index, where, document in streamed.again():
-        for at, item, _, attributes, scope, is_log in document_items(where, document):
+        for at, item, attributes, scope, is_log in checked_items(where, document):
             order += 1
             if is_log and order not in wanted_logs:
                 continue
@@ -483,6 +483,7 @@ def unknown_attribute(key: str) -> str | None:
 
 MAX_COUNTED = 4096  # attribute names whose verdict is kept (the instrumentations write a few dozen)
 _COUNTED: dict[str, str | None] = {}
+_UNSEEN = object()  # no verdict cached for a name yet
 
 
 def _unknown_warning(counts: Mapping[str, int]) -> str | None:
@@ -504,8 +505,11 @@ def _record(spans: list[Entry], sample_id: str, options: Options) -> Record:
     session = Session(spans[0][2].split(" ", 1)[0], FORMAT, options.corpus)
     last_end = -1
     tool_ids: set[str] = set()
+    kinds = []  # each span's convention, worked out once (every step below asks it)
     for _, _, _, _, attributes, _ in spans:
-        if _convention(attributes) is not None and isinstance(attributes.get(CALL_ID), str):
+        convention = _convention(attributes)
+        kinds.append(convention)
+        if convention is not None and isinstance(attributes.get(CALL_ID), str):
             tool_ids.add(attributes[CALL_ID])
     # Every chat call and response of the sample, by call identity.
     chat_calls: dict[str, tuple[int, int, str, dict[str, Any]]] = {}
@@ -517,12 +521,14 @@ def _record(spans: list[Entry], sample_id: str, options: Options) -> Record:
     unseen: dict[str, int] = {}  # per convention: of those, the ones whose model called tools
     events: list[tuple[int, int, str, Any]] = []
     skipped: dict[str, int] = {}
-    for start, order, at, span, attributes, scope in spans:
+    for (start, order, at, span, attributes, scope), convention in zip(spans, kinds):
         turn = chat_turn(attributes, scope)
-        convention = _convention(attributes) if turn is None else None
+        convention = convention if turn is None else None
         for key in attributes if turn is not None or convention is not None else ():  # the chat and tool spans: those read
-            name = unknown_attribute(key) if key != options.sample_id_from else None
-            if name is not None:
+            name = _COUNTED.get(key, _UNSEEN)  # the cached verdict, without a call a key
+            if name is _UNSEEN:
+                name = unknown_attribute(key)
+            if name is not None and key != options.sample_id_from:
                 skipped[name] = skipped.get(name, 0) + 1
         end = nanos(span.get("endTimeUnixNano"), at, "endTimeUnixNano")
         answer = _answer(attributes) if turn is None else answer_text(turn)
@@ -531,7 +537,7 @@ def _record(spans: list[Entry], sample_id: str, options: Options) -> Record:
             session.final_answer(answer)
         if turn is None:
             if convention is not None:
-                events.append((start, order, "tool", (at, span, attributes, scope)))
+                events.append((start, order, "tool", (at, span, attributes, scope, convention)))
             continue
         shown = any(part.get("type") == "tool_call" for _, parts in turn.outputs for part in parts)
         if turn.called_tools and not shown:  # its finish reason says it called tools the log does not show
@@ -559,9 +565,9 @@ def _record(spans: list[Entry], sample_id: str, options: Options) -> Record:
         if not (isinstance(part.get("id"), str) and part["id"] in tool_ids):
             queues.setdefault(part["name"], []).append(key)
     paired: dict[int, str] = {}
-    for _, order, kind, payload in sorted(events, key=lambda e: (e[0], e[1])):
+    for _, order, kind, payload in sorted(events, key=lambda e: (e[0], e[1])) if queues else ():  # no chat call: none to pair
         if kind == "tool" and not isinstance(payload[2].get(CALL_ID), str):
-            name = payload[2].get(_convention(payload[2])[2]) or payload[1].get("name")
+            name = payload[2].get(payload[4][2]) or payload[1].get("name")
             if queues.get(name):
                 paired[order] = queues[name].pop(0)
     made = set(paired.values())
@@ -571,24 +577,23 @@ def _record(spans: list[Entry], sample_id: str, options: Options) -> Record:
     synthetic: list[dict[str, Any]] = []
     for time, order, kind, payload in sorted(events, key=lambda e: (e[0], e[1])):
         if kind == "tool":
-            at, span, attributes, scope = payload
-            convention = _convention(attributes)
+            at, span, attributes, scope, convention = payload
             chat = chat_calls[paired[order]][3] if order in paired else None
-            entry = _tool_call(session, at, span, attributes, convention, responses, chat)
+            entry = _tool_call(session, at, time, span, attributes, convention, responses, chat)
             if entry["status"] == "unrecorded":
                 name = PYDANTIC_AI if scope == PYDANTIC_AI else TOOL_SPAN_CONVENTION[convention]
                 missing[name] = missing.get(name, 0) + 1
         elif kind == "chat":
             key, convention, part = payload
             arguments = parse_arguments(part.get("arguments"))
-            entry = session.call(part["name"], arguments, call_id=part.get("id") or None, time=iso_time(time))
+            entry = _call(session, part["name"], arguments, part.get("id") or None, time)
             if key in responses:
                 session.result(entry, _message_content(responses[key]))
             else:
                 _unrecorded(entry)
                 missing["end"] = missing.get("end", 0) + 1
         else:
-            entry = session.call(UNKNOWN_TOOL, time=iso_time(time))
+            entry = _call(session, UNKNOWN_TOOL, None, None, time)
             _unrecorded(entry)
             synthetic.append(entry)
             unseen[payload] = unseen.get(payload, 0) + 1
@@ -656,10 +661,20 @@ def _tool_arguments(attributes: Mapping[str, Any], convention: tuple[str, str, s
     return arguments
 
 
-def _tool_call(session: Session, at: str, span: Mapping[str, Any], attributes: Mapping[str, Any],
+def _call(session: Session, name: str, arguments: Any, call_id: str | None, start: int) -> dict[str, Any]:
+    """:meth:`Session.call` at the OTLP time *start*: ``iso_time`` writes an ISO time that call() would
+    only parse again to check it, so it is set here, where call() would put it (its last key)."""
+    entry = session.call(name, arguments, call_id=call_id)
+    time = iso_time(start)
+    if time is not None:
+        entry["time"] = time
+    return entry
+
+
+def _tool_call(session: Session, at: str, start: int, span: Mapping[str, Any], attributes: Mapping[str, Any],
                convention: tuple[str, str, str, str, str], responses: Mapping[str, Any],
                chat: Mapping[str, Any] | None) -> dict[str, Any]:
-    """A tool span's call; *chat* is the chat call it made, when the span names no call id."""
+    """A tool span's call (*start*: its start time); *chat* is the chat call it made, when the span names no call id."""
     _, _, name_key, _, result_key = convention
     if convention is CONVENTIONS[0] and result_key not in attributes:  # pydantic-ai's format versions 2 to 4
         result_key = PYDANTIC_AI_V2[1]
@@ -673,8 +688,7 @@ def _tool_call(session: Session, at: str, span: Mapping[str, Any], attributes: M
         call_id = chat.get("id") if isinstance(chat.get("id"), str) and chat["id"] else None
         if not isinstance(arguments, dict):  # LangChain writes a Python repr, or nothing: the model's JSON
             arguments = parse_arguments(chat.get("arguments"))
-    start = nanos(span.get("startTimeUnixNano"), at, "startTimeUnixNano")
-    entry = session.call(name, arguments, call_id=call_id, time=iso_time(start))
+    entry = _call(session, name, arguments, call_id, start)
     failure = _failed(span, attributes)
     if failure is not None:
         session.failed(entry, failure)

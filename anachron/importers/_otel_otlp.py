@@ -131,6 +131,24 @@ def document_items(where: str, document: Any) -> Iterator[tuple[str, Mapping[str
                     yield at, item, resource, attributes, scope_name, kind == "resourceLogs"
 
 
+def checked_items(where: str, document: Any) -> Iterator[tuple[str, Mapping[str, Any], dict[str, Any], str, bool]]:
+    """:func:`document_items` of a document it has read already without an error (a streamed log's second
+    reading): the same spans and log records, ``where`` and attributes, without the checks (the resource's
+    attributes are not read again: only the first reading asks them)."""
+    for kind, scopes_key, legacy, items_key in (("resourceSpans", "scopeSpans", "instrumentationLibrarySpans", "spans"),
+                                                 ("resourceLogs", "scopeLogs", "instrumentationLibraryLogs", "logRecords")):
+        is_log = kind == "resourceLogs"
+        for r, resource_entry in enumerate(document.get(kind) or ()):
+            r_at = f"{where} {kind}[{r}]"
+            for s, scope in enumerate(resource_entry.get(scopes_key, resource_entry.get(legacy)) or ()):
+                s_at = f"{r_at} {scopes_key}[{s}]"
+                named = scope.get("scope", scope.get("instrumentationLibrary"))
+                scope_name = named.get("name") if isinstance(named, dict) and isinstance(named.get("name"), str) else ""
+                for n, item in enumerate(scope.get(items_key) or ()):
+                    at = f"{s_at} {items_key}[{n}]"
+                    yield at, item, _attributes(item.get("attributes"), at), scope_name, is_log
+
+
 def event_span(at: str, record: Mapping[str, Any]) -> dict[str, Any]:
     """A log event as a span of no duration; a record without trace context is a trace of its own."""
     time = nanos(record.get("timeUnixNano"), at, "timeUnixNano") or nanos(
