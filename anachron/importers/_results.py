@@ -32,7 +32,7 @@ __all__ = ["LIST_PATHS", "fetch_item", "result_items", "text_items", "text_of"]
 LIST_PATHS = (("results",), ("web", "results"), ("organic",), ("organic_results",), ("data",))
 SNIPPET_FIELDS = ("snippet", "description", "content", "summary")
 TEXT_FIELDS = ("text", "raw_content", "markdown")
-_DATES = frozenset(DATE_FIELDS + MODIFIED_FIELDS)
+_DATES = tuple(dict.fromkeys(DATE_FIELDS + MODIFIED_FIELDS))  # one order: a set's would follow string hashing
 
 # Of a result kept in the trace: the core reads at most 256 KiB of an item's text.
 MAX_TEXT = 256 * 1024
@@ -122,7 +122,9 @@ def _object_item(entry: Mapping[str, Any], url: str, corpus: Corpus | None) -> A
     text = _first_text(entry, TEXT_FIELDS, MAX_TEXT)
     if text is not None:
         item["text"] = text
-    for name in _DATES.intersection(entry):
+    for name in _DATES:
+        if name not in entry:
+            continue
         value = entry[name]
         kind = type(value)
         if kind is str or kind is int or (kind is float and math.isfinite(value)):
