@@ -44,7 +44,7 @@ from anachron.forecasts.forecast import Forecast
 from anachron.forecasts.forecastbench import BENCHMARK, DUMMY_MODELS, Entry, Rounds
 from anachron.forecasts.model_score import ModelScore, ScoredSample, score_model, scored_sample, uniform
 from anachron.forecasts.report import model_badge, small_n_warnings
-from anachron.forecasts.resampling import brier_index  # one definition: the question bootstrap's
+from anachron.forecasts.resampling import ModelResamples, brier_index, question_bootstrap
 from anachron.forecasts.table import grid
 
 __all__ = [
@@ -141,6 +141,36 @@ def _effects(
     info["questions"] = len(questions)
     info["without_effect"] = len(questions - raw.keys())
     return raw, info
+
+
+def _question_intervals(samples, scored_models, bare, effects, difficulty, pool_exclude, pool_preset, cutoffs,
+                        reference, n_resamples, seed, confidence):
+    """The question bootstrap of the whole board: questions resampled within (due date, source), the pool's
+    fit redone on every resample (a type with outside effects keeps them), every model scored against it."""
+    observations, groups, parts, day = [], {}, {}, {}
+    for m in scored_models:
+        for e, s, _ in samples[m]:
+            observations.append((e.sample_id, m, s.brier))
+            groups[e.sample_id] = (e.round.isoformat(), e.source)
+            parts[e.sample_id] = e.qtype
+            day[e.sample_id] = e.round
+    exclude = set(pool_exclude)
+    fixed = {t: {q: v for q, v in effects.items() if parts.get(q) == t} for t, info in difficulty.items() if info["from"] == "file"}
+    return question_bootstrap(
+        observations, groups=groups, parts=parts, reference=reference, n_resamples=n_resamples, seed=seed,
+        confidence=confidence, pool=lambda q, m: _in_pool(m, bare[m], day[q], exclude, pool_preset, cutoffs),
+        fixed_effects=fixed,
+    )
+
+
+def _interval_fields(figures: ModelResamples | None) -> dict[str, Any]:
+    """A row's figures from the question bootstrap: the intervals on the adjusted Brier and the Brier Index,
+    the p-value against the reference, the share of first places."""
+    if figures is None:
+        return {"adjusted_brier_ci": None, "brier_index_ci": None, "p_value": None, "rank_first": None}
+    return {"adjusted_brier_ci": [figures.adjusted.ci_low, figures.adjusted.ci_high],
+            "brier_index_ci": [figures.brier_index.ci_low, figures.brier_index.ci_high],
+            "p_value": figures.p_value, "rank_first": figures.rank_first}
 
 
 def build_leaderboard(
@@ -267,6 +297,8 @@ def build_leaderboard(
         info["pool"] = sorted(pool_models) if (external or {}).get(qtype) is None else None
         difficulty[qtype] = info
     types_present = [t for t in TYPES if t in difficulty]
+    intervals = _question_intervals(samples, scored_models, bare, effects, difficulty, pool_exclude, pool_preset, cutoffs,
+                                    reference, n_resamples, seed, confidence)
     ref_brier = {} if reference is None else {e.sample_id: s.brier for e, s, _ in samples.get(reference, [])}
 
     def row(model: str, group: str, value: str, part: list[tuple[Entry, ScoredSample, bool]]) -> dict[str, Any]:
@@ -313,6 +345,9 @@ def build_leaderboard(
                        "no question of every type: no overall score (ForecastBench's overall is the mean of the type means)"])}
         if "leak_split" in pooled:
             overall["leak_split"] = pooled["leak_split"]  # over every sample of the model, pooled
+        for r in type_rows:
+            r.update(_interval_fields(intervals.parts[r["value"]][model] if intervals.parts else None))
+        overall.update(_interval_fields(intervals.models[model]))
         rows = type_rows + [overall]
         for name in by:
             values = sorted({groupings[name](e) for e, _, _ in part_of})
@@ -349,6 +384,8 @@ def build_leaderboard(
                                           "forecasts": rounds.combination_forecasts},
         "unresolved_entries": rounds.unresolved_entries,
         "difficulty": difficulty,
+        "question_bootstrap": {k: v for k, v in intervals.to_dict().items()
+                               if k in ("method", "questions", "groups", "singleton_groups", "degenerate")},
         "leak_split": scores is not None,
         "models": result_models,
         "unscored_models": [m for m in models if m not in scored_models],
@@ -367,7 +404,8 @@ def ranked_rows(report: Mapping[str, Any], badge: str) -> list[Mapping[str, Any]
 
 CSV_COLUMNS = (
     "model", "badge", "group", "value", "n", "brier", "brier_ci_low", "brier_ci_high", "difficulty_adjusted_brier",
-    "brier_index", "brier_skill", "skill_vs_reference", "skill_vs_reference_n", "imputed", "clean_n", "clean_brier",
+    "difficulty_adjusted_brier_ci_low", "difficulty_adjusted_brier_ci_high", "brier_index", "brier_index_ci_low",
+    "brier_index_ci_high", "p_value_vs_reference", "rank_first", "brier_skill", "skill_vs_reference", "skill_vs_reference_n", "imputed", "clean_n", "clean_brier",
     "leaked_n", "leaked_brier", "unverified_n", "leak_inflation", "leak_inflation_ci_low", "leak_inflation_ci_high",
     "warnings",
 )
@@ -382,10 +420,14 @@ def csv_records(report: Mapping[str, Any]) -> list[dict[str, Any]]:
                 split = r.get("leak_split") or {}
                 inflation = split.get("inflation") or {}
                 ref = r.get("skill_vs_reference") or {}
+                adj_ci, index_ci = r.get("adjusted_brier_ci") or (None, None), r.get("brier_index_ci") or (None, None)
                 out.append({
                     "model": m["model"], "badge": badge, "group": r["group"], "value": r["value"], "n": r["n"],
                     "brier": r["brier"]["value"], "brier_ci_low": r["brier"]["ci_low"], "brier_ci_high": r["brier"]["ci_high"],
-                    "difficulty_adjusted_brier": r["difficulty_adjusted_brier"], "brier_index": r["brier_index"],
+                    "difficulty_adjusted_brier": r["difficulty_adjusted_brier"], "difficulty_adjusted_brier_ci_low": adj_ci[0],
+                    "difficulty_adjusted_brier_ci_high": adj_ci[1], "brier_index": r["brier_index"],
+                    "brier_index_ci_low": index_ci[0], "brier_index_ci_high": index_ci[1],
+                    "p_value_vs_reference": r.get("p_value"), "rank_first": r.get("rank_first"),
                     "brier_skill": (r.get("brier_skill") or {}).get("value"), "skill_vs_reference": ref.get("value"),
                     "skill_vs_reference_n": ref.get("n"), "imputed": r["imputed"],
                     "clean_n": (split.get("clean") or {}).get("n"), "clean_brier": (split.get("clean") or {}).get("value"),
@@ -410,13 +452,21 @@ def _ci(iv: Mapping[str, Any] | None, signed: bool = False) -> str:
     return f"{fmt.format(iv['value'] + 0.0)} [{fmt.format(iv['ci_low'] + 0.0)}, {fmt.format(iv['ci_high'] + 0.0)}]"
 
 
+def _with_ci(value: float | None, ends: Sequence[float | None] | None, digits: int = 3) -> str:
+    if value is None or not ends or ends[0] is None:
+        return _f(value, digits)
+    return f"{_f(value, digits)} [{_f(ends[0], digits)}, {_f(ends[1], digits)}]"
+
+
 def render_leaderboard(report: Mapping[str, Any]) -> str:
     """The leaderboard as text: one block per badge (pre-event models first), a line per model and row."""
     level = f"{report['confidence'] * 100:.10g}%"
     out = [
         f"ForecastBench leaderboard: {len(report['models'])} model(s), round(s) {', '.join(report['rounds'])}; "
         f"Brier (lower is better) with {level} bootstrap CIs ({report['resamples']} resamples, seed {report['seed']}); "
-        "overall = mean of the type means; Brier Index = (1 - sqrt(adjusted Brier)) x 100"
+        "overall = mean of the type means; Brier Index = (1 - sqrt(adjusted Brier)) x 100; the adjusted Brier's and "
+        "the Index's CIs, p (P(adjusted <= the reference's)) and first (share of resamples ranked first) resample "
+        "questions within (due date, source), the difficulty refitted on each"
     ]
     split = report["leak_split"]
     for badge in BADGES:
@@ -424,9 +474,9 @@ def render_leaderboard(report: Mapping[str, Any]) -> str:
         if not models:
             continue
         out += ["", f"[{badge}]"]
-        header = ["rank", "model", "questions", "n", "Brier [CI]", "adj. Brier", "Brier Index", "skill"]
+        header = ["rank", "model", "questions", "n", "Brier [CI]", "adj. Brier [CI]", "Brier Index [CI]", "first", "skill"]
         if report["reference"] is not None:
-            header.append("vs reference")
+            header += ["vs reference", "p"]
         if split:
             header += ["clean Brier", "leaked Brier", "leak inflation [CI]"]
         table = []
@@ -434,10 +484,11 @@ def render_leaderboard(report: Mapping[str, Any]) -> str:
             for r in m["rows"]:
                 cells = [str(rank) if r["group"] == "overall" else "", m["model"],
                          r["value"] if r["group"] in ("type", "overall") else f"{r['group']}={r['value']}",
-                         str(r["n"]), _ci(r["brier"]), _f(r["difficulty_adjusted_brier"]), _f(r["brier_index"], 1),
+                         str(r["n"]), _ci(r["brier"]), _with_ci(r["difficulty_adjusted_brier"], r.get("adjusted_brier_ci")),
+                         _with_ci(r["brier_index"], r.get("brier_index_ci"), 1), _f(r.get("rank_first"), 2),
                          _f((r.get("brier_skill") or {}).get("value"))]
                 if report["reference"] is not None:
-                    cells.append(_f((r["skill_vs_reference"] or {}).get("value")))
+                    cells += [_f((r["skill_vs_reference"] or {}).get("value")), _f(r.get("p_value"))]
                 if split:
                     ls = r.get("leak_split") or {}
                     cells += [_f((ls.get("clean") or {}).get("value")), _f((ls.get("leaked") or {}).get("value")),
