@@ -38,7 +38,7 @@ from typing import Any, Callable, Mapping, Sequence
 from anachron.bank.cutoffs import BADGES
 from anachron.core.dates import known_at
 from anachron.core.errors import AnachronError
-from anachron.core.stats.bootstrap import percentile
+from anachron.core.stats.bootstrap import bootstrap_column_totals, percentile
 from anachron.forecasts.difficulty import difficulty_adjusted
 from anachron.forecasts.forecast import Forecast
 from anachron.forecasts.forecastbench import BENCHMARK, DUMMY_MODELS, Entry, Rounds
@@ -56,6 +56,7 @@ TYPES = ("dataset", "market")
 IMPUTED_CUTOFF = 0.05  # ForecastBench's IMPUTED_CUTOFF_PCT: a round with more than 5% filled is dropped
 MODEL_AGE_CUTOFF_DAYS = 365  # ForecastBench's MODEL_RELEASE_DAYS_CUTOFF: older models leave the difficulty pool
 FILL = 0.5  # ForecastBench's default imputation (src/resolve/_impute.py)
+_SCALE = 1 << 27  # the fixed point of the memory gap's resampled Brier sums (model_score's)
 
 # (model, the row's samples, their entries in the same order) -> the row's scores and intervals.
 ScoreRow = Callable[[str, Sequence[ScoredSample], Sequence[Entry]], ModelScore]
@@ -72,7 +73,10 @@ def memory_gap(
 
     A positive gap: the model does better on what it could have read in
     training.  The CI is a percentile bootstrap resampling each part apart
-    (``random.Random(seed)``); no part, no gap.
+    (``random.Random(seed)``, the after part's B resamples drawn first; each
+    part's resample sums made in C by the block resampler, on the Briers in
+    fixed point as :func:`anachron.forecasts.model_score.score_model` does);
+    no part, no gap.
 
     >>> memory_gap([0.0, 0.0], [0.25, 0.25], n_resamples=100, seed=0, confidence=0.9)["gap"]["value"]
     0.25
@@ -87,11 +91,10 @@ def memory_gap(
         out["warnings"].append("no question on one side of the cutoff: no gap")
         return out
     rng = random.Random(seed)
-    draws = []
     nb, na = len(before), len(after)
-    for _ in range(n_resamples):
-        draws.append(math.fsum(rng.choices(after, k=na)) / na - math.fsum(rng.choices(before, k=nb)) / nb)
-    draws.sort()
+    after_sums = bootstrap_column_totals([[round(v * _SCALE) for v in after]], n_resamples, rng)
+    before_sums = bootstrap_column_totals([[round(v * _SCALE) for v in before]], n_resamples, rng)
+    draws = sorted(a / (na * _SCALE) - b / (nb * _SCALE) for (a,), (b,) in zip(after_sums, before_sums))
     alpha = (1 - confidence) / 2
     out["gap"] = {
         "value": out["after"]["brier"] - out["before"]["brier"],
