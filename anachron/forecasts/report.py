@@ -139,6 +139,7 @@ def build_report(
     observations = []
     for model in _counted(sorted(by_model), progress):
         table = by_model[model]
+        by_model[model] = {}  # scored below: its forecasts are not needed again (10**6 of them in a large report)
         leak_table = score_tables.get(model, score_tables.get(None)) if score_tables else None
         leak_file = (scores or {}).get(model, (scores or {}).get(None, "scores"))
         missing = [s for s in table if s not in resolutions]
