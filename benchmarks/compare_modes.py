@@ -1,7 +1,7 @@
 """Time compare_modes against scipy's vectorized bootstrap and a plain Python loop.
 
-    python benchmarks/compare_modes.py                   # n = 27, 1,000, 100,000, 1,000,000; B = 10,000
-    python benchmarks/compare_modes.py --sizes 27 1000   # a quick run
+    python benchmarks/compare_modes.py                   # n = 100 to 100,000, three kinds of scores; B = 10,000
+    python benchmarks/compare_modes.py --sizes 100 1000 --kinds leak --repeat 3   # a quick run
     python benchmarks/compare_modes.py --continuous --sizes 1000 10000 --clock cpu   # CPU time: a shared machine
 
 All three compute the same paired percentile-bootstrap CI of the mean
@@ -21,16 +21,23 @@ A peer whose B * n exceeds its work budget (``--loop-budget``, ``--scipy-budget`
 in resampled values) is timed on fewer resamples and its time scaled linearly
 to B; such cells are marked ``~`` and the resamples actually timed are listed.
 
-The data look like leak scores: TCLR = leaking interactions / interactions
-with 0..5 interactions per sample, so the differences take few distinct
-values and compare_modes takes its multinomial path (its cost no longer
-grows with n).  With ``--continuous`` they are continuous scores instead
-(u uniform in [0, 1), e = u times another uniform draw: every difference
-distinct), the direct path (``blocks`` from 1,000 pairs); scipy then
-computes both statistics compare_modes reports, the mean difference and the
-relative reduction mean(u - e) / mean(u), in two calls (``scipy`` is their
-sum, ``scipy d`` the first alone), and the loop is left out
-(``--loop-budget 0``) unless asked for.
+Three kinds of scores (``--kinds``, all by default):
+
+- ``binary``: TCLR 0 or 1 (a sample leaked or not; 40% of the unrestricted
+  run's samples, 10% of the enforced run's): three distinct differences;
+- ``leak``: TCLR as real runs give it, many ties and a few fractions: each
+  sample makes 1 to 12 calls; half the unrestricted samples and 80% of the
+  enforced ones leak none, the others leak each call with probability 0.4
+  (unrestricted) or 0.1 (enforced): dozens of distinct differences, most
+  pairs tied at 0;
+- ``continuous``: u uniform in [0, 1), e = u times another uniform draw:
+  every difference distinct (``--continuous`` is ``--kinds continuous``).
+
+compare_modes reports two intervals, of the mean difference and of the
+relative reduction mean(u - e) / mean(u); scipy computes them in two calls
+(``scipy`` is their sum, ``scipy d`` the first alone).  The loop is left out
+(``--loop-budget 0``) unless asked for.  Each round times every peer once,
+interleaved (a load that drifts hits all); every round is printed, then the best.
 
 Needs numpy and scipy for the peer (``--no-scipy`` runs without).  numpy here does no BLAS work (indexing and means), but if
 OPENBLAS_CORETYPE is set it is reported: see docs/performance.md.
@@ -58,16 +65,27 @@ CLOCK = time.perf_counter  # --clock cpu: time.process_time (this process's CPU 
 
 
 def leak_scores(n: int, seed: int = 2024) -> tuple[dict[str, float], dict[str, float]]:
-    """Per-sample TCLR of an unrestricted and an enforced run over n samples."""
+    """Per-sample TCLR of an unrestricted and an enforced run over n samples: many ties, a few fractions."""
     rng = random.Random(seed)
     unrestricted, enforced = {}, {}
     for i in range(n):
-        calls = rng.randint(0, 5)
-        leaks_u = sum(rng.random() < 0.3 for _ in range(calls))
-        leaks_e = sum(rng.random() < 0.05 for _ in range(calls))
+        calls = rng.randint(1, 12)
+        leaks_u = 0 if rng.random() < 0.5 else sum(rng.random() < 0.4 for _ in range(calls))
+        leaks_e = 0 if rng.random() < 0.8 else sum(rng.random() < 0.1 for _ in range(calls))
         sample = f"sample-{i:07d}"
-        unrestricted[sample] = leaks_u / calls if calls else 0.0
-        enforced[sample] = leaks_e / calls if calls else 0.0
+        unrestricted[sample] = leaks_u / calls
+        enforced[sample] = leaks_e / calls
+    return unrestricted, enforced
+
+
+def binary_scores(n: int, seed: int = 2024) -> tuple[dict[str, float], dict[str, float]]:
+    """Per-sample TCLR 0 or 1: a sample leaked or not."""
+    rng = random.Random(seed)
+    unrestricted, enforced = {}, {}
+    for i in range(n):
+        sample = f"sample-{i:07d}"
+        unrestricted[sample] = float(rng.random() < 0.4)
+        enforced[sample] = float(rng.random() < 0.1)
     return unrestricted, enforced
 
 
@@ -152,73 +170,83 @@ def machine() -> str:
     return "; ".join(parts)
 
 
+KINDS = {"binary": binary_scores, "leak": leak_scores, "continuous": continuous_scores}
+
+
 def main(argv=None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--sizes", type=int, nargs="+", default=[27, 1_000, 100_000, 1_000_000])
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0], allow_abbrev=False)
+    parser.add_argument("--sizes", type=int, nargs="+", default=[100, 300, 1_000, 3_000, 10_000, 100_000])
+    parser.add_argument("--kinds", default="binary,leak,continuous", help=f"comma-separated, of {', '.join(KINDS)}")
     parser.add_argument("--resamples", type=int, default=10_000)
-    parser.add_argument("--loop-budget", type=int, default=10**7, help="resampled values the loop may draw")
+    parser.add_argument("--loop-budget", type=int, default=0, help="resampled values the loop may draw (0: no loop)")
     parser.add_argument("--scipy-budget", type=int, default=10**11, help="resampled values scipy may draw")
     parser.add_argument("--no-scipy", action="store_true")
-    parser.add_argument("--continuous", action="store_true", help="continuous scores (every difference distinct); scipy computes both statistics")
-    parser.add_argument("--repeat", type=int, default=1, help="rounds, each timing every peer once; the best is kept")
-    parser.add_argument("--clock", choices=("wall", "cpu"), default="wall", help="wall time, or this process's CPU time")
+    parser.add_argument("--continuous", action="store_true", help="--kinds continuous")
+    parser.add_argument("--repeat", type=int, default=3, help="rounds, each timing every peer once; every round printed, then the best")
+    parser.add_argument("--clock", choices=("wall", "cpu"), default="cpu", help="wall time, or this process's CPU time")
     args = parser.parse_args(argv)
     global CLOCK
     CLOCK = time.process_time if args.clock == "cpu" else time.perf_counter
+    kinds = ["continuous"] if args.continuous else args.kinds.split(",")
+    if set(kinds) - set(KINDS):
+        parser.error(f"--kinds: choose from {', '.join(KINDS)}")
     if not args.no_scipy:
         try:  # the peer: say so before the first timing, not in a traceback minutes later
+            import numpy as np
             import scipy.stats  # noqa: F401
         except ImportError as exc:
             parser.exit(2, f"compare_modes.py: the scipy peer needs scipy ({exc}): pip install scipy, or pass --no-scipy\n")
     b = args.resamples
     print(f"machine: {machine()}")
-    print(f"B = {b:,} resamples, 95% percentile CI, seed 0, {'continuous scores' if args.continuous else 'leak-like scores'}, best of {args.repeat}, {args.clock} time")
+    print(f"B = {b:,} resamples, 95% percentile CI, seed 0, best of {args.repeat} interleaved rounds, {args.clock} time")
     print()
-    header = (f"{'n':>9}  {'K':>3}  {'path':<11}  {'compare_modes':>13}  {'scipy':>9}  {'loop':>10}"
-              f"  {'scipy/ours':>10}  {'loop/ours':>9}")
+    header = (f"{'kind':<10}  {'n':>9}  {'K':>4}  {'path':<11}  {'compare_modes':>13}  {'scipy':>9}  {'scipy d':>8}  {'loop':>10}"
+              f"  {'scipy/ours':>10}  {'scipy d/ours':>12}  {'loop/ours':>9}")
     print(header)
     print("-" * len(header))
     notes, cis = [], []
-    for n in args.sizes:
-        u, e = continuous_scores(n) if args.continuous else leak_scores(n)
-        rounds = []
-        for _ in range(args.repeat):  # interleaved: a load that drifts hits every peer
-            ours, ci_ours, report = time_compare_modes(u, e, b)
-            if args.no_scipy:
-                scipy_s, ci_scipy, scipy_timed = math.nan, None, b
-            else:
-                scipy_s, ci_scipy, scipy_timed = time_scipy(u, e, b, args.scipy_budget)
-                if args.continuous:
-                    import numpy as np
 
-                    ratio_s, _, _ = time_scipy(u, e, b, args.scipy_budget, lambda x, y, axis: np.mean(x - y, axis=axis) / np.mean(x, axis=axis))
-                    scipy_d, scipy_s = scipy_s, scipy_s + ratio_s
-            rounds.append((ours, scipy_s, scipy_d if args.continuous and not args.no_scipy else math.nan))
-        ours = min(r[0] for r in rounds)
-        scipy_s = min(r[1] for r in rounds)
-        scipy_d = min(r[2] for r in rounds)
-        distinct = len({u[s] - e[s] for s in u})
-        row = f"{n:>9,}  {min(distinct, 999):>3}  {report.resampling:<11}  {ours:>12.3f}s"
-        loop_s, ci_loop, loop_timed = time_loop(u, e, b, args.loop_budget if not args.continuous or args.loop_budget != 10**7 else n)
-        mark_s = "~" if scipy_timed < b else " "
-        mark_l = "~" if loop_timed < b else " "
-        scipy_cells = ("n/a", "n/a") if args.no_scipy else (f"{scipy_s:.3f}s", f"{scipy_s / ours:.1f}")
-        row += f"  {mark_s}{scipy_cells[0]:>8}  {mark_l}{loop_s:>8.2f}s  {scipy_cells[1]:>10}  {loop_s / ours:>9.0f}"
-        print(row, flush=True)
-        if args.continuous and not args.no_scipy:
-            print(f"{'':>9}  scipy, the mean difference alone: {scipy_d:.3f}s ({scipy_d / ours:.2f} x compare_modes)", flush=True)
-        if scipy_timed and scipy_timed < b:
-            notes.append(f"n={n:,}: scipy timed on {scipy_timed:,} resamples, scaled to {b:,}")
-        if loop_timed < b:
-            notes.append(f"n={n:,}: loop timed on {loop_timed:,} resamples, scaled to {b:,}")
-        cis.append((n, ci_ours, ci_scipy, ci_loop))
+    def relative(x, y, axis):
+        return np.mean(x - y, axis=axis) / np.mean(x, axis=axis)
+
+    for kind in kinds:
+        for n in args.sizes:
+            u, e = KINDS[kind](n)
+            rounds = []
+            for number in range(args.repeat):  # interleaved: a load that drifts hits every peer
+                ours, ci_ours, report = time_compare_modes(u, e, b)
+                if args.no_scipy:
+                    scipy_d, ci_scipy, scipy_timed, ratio_s = math.nan, None, b, math.nan
+                else:
+                    scipy_d, ci_scipy, scipy_timed = time_scipy(u, e, b, args.scipy_budget)
+                    ratio_s, _, _ = time_scipy(u, e, b, args.scipy_budget, relative)
+                rounds.append((ours, scipy_d + ratio_s, scipy_d))
+                print(f"  {kind} n={n:,} round {number + 1}: compare_modes {ours:.3f}s, scipy {scipy_d + ratio_s:.3f}s "
+                      f"(d {scipy_d:.3f}s): scipy / ours {(scipy_d + ratio_s) / ours:.2f}", flush=True)
+            ours, scipy_s, scipy_d = (min(r[i] for r in rounds) for i in range(3))
+            distinct = len({u[s] - e[s] for s in u})
+            row = f"{kind:<10}  {n:>9,}  {min(distinct, 9999):>4}  {report.resampling:<11}  {ours:>12.3f}s"
+            loop_s, ci_loop, loop_timed = time_loop(u, e, b, args.loop_budget) if args.loop_budget else (math.nan, None, b)
+            mark_s = "~" if scipy_timed < b else " "
+            mark_l = "~" if loop_timed < b else " "
+            scipy_cells = ("n/a", "n/a", "n/a", "n/a") if args.no_scipy else (
+                f"{scipy_s:.3f}s", f"{scipy_d:.3f}s", f"{scipy_s / ours:.2f}", f"{scipy_d / ours:.2f}")
+            loop_cells = (f"{loop_s:.2f}s", f"{loop_s / ours:.0f}") if args.loop_budget else ("n/a", "n/a")
+            row += (f"  {mark_s}{scipy_cells[0]:>8}  {scipy_cells[1]:>8}  {mark_l}{loop_cells[0]:>9}  {scipy_cells[2]:>10}"
+                    f"  {scipy_cells[3]:>12}  {loop_cells[1]:>9}")
+            print(row, flush=True)
+            if scipy_timed and scipy_timed < b:
+                notes.append(f"{kind} n={n:,}: scipy timed on {scipy_timed:,} resamples, scaled to {b:,}")
+            if args.loop_budget and loop_timed < b:
+                notes.append(f"{kind} n={n:,}: loop timed on {loop_timed:,} resamples, scaled to {b:,}")
+            cis.append((kind, n, ci_ours, ci_scipy, ci_loop))
     print()
     for note in notes:
         print(f"~ {note}")
     print("CIs (compare_modes | scipy | loop; the last two are only as precise as their resamples):")
-    for n, *intervals in cis:
+    for kind, n, *intervals in cis:
         shown = " | ".join("n/a" if ci is None else f"[{ci[0]:+.4f}, {ci[1]:+.4f}]" for ci in intervals)
-        print(f"  n={n:,}: {shown}")
+        print(f"  {kind} n={n:,}: {shown}")
     return 0
 
 

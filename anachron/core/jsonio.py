@@ -86,6 +86,10 @@ def _no_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     return obj
 
 
+_STRICT = json.JSONDecoder(object_pairs_hook=_no_duplicates, parse_constant=_reject_constant)
+_LENIENT = json.JSONDecoder(parse_constant=_reject_constant)
+
+
 def parse_json(
     text: str,
     where: str,
@@ -118,7 +122,11 @@ def parse_json(
     if multiline and file is None:
         file = where
     try:
-        value = json.loads(text, object_pairs_hook=None if repeated_keys else _no_duplicates, parse_constant=_reject_constant)
+        if isinstance(text, str) and not text.startswith(_BOM):
+            # One decoder per mode, reused: json.loads builds a new one per call when given hooks.
+            value = (_LENIENT if repeated_keys else _STRICT).decode(text)
+        else:  # bytes, or a BOM json.loads refuses by its own message
+            value = json.loads(text, object_pairs_hook=None if repeated_keys else _no_duplicates, parse_constant=_reject_constant)
     except json.JSONDecodeError as exc:
         at = f"{where}:{exc.lineno}" if multiline else where
         number = exc.lineno if multiline else line

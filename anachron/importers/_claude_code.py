@@ -59,6 +59,7 @@ a file that is a JSON array is read as those records.
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 from typing import Any, Iterator, Mapping, Sequence
 
@@ -275,10 +276,10 @@ def read_sessions(paths: Sequence[str], options: Options) -> Iterator[Record]:
     """One trace record per session of the transcripts *paths* stand for (:func:`_files`), in the
     order each session is first met; a session's main files are read before its subagents'."""
     groups: dict[str, list[Path]] = {}
-    seen: set[Path] = set()
+    seen: set[str] = set()
     for path in paths:
         for file in _files(path):
-            real = file.resolve()
+            real = os.path.realpath(file)  # what Path.resolve gives, without building a Path
             if real in seen:
                 continue  # passed and brought along: read once
             seen.add(real)

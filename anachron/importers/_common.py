@@ -417,8 +417,9 @@ class Session:
             self.ok(entry, shown)
             entry["error"] = error
 
-    def result(self, entry: dict[str, Any], value: Any) -> None:
-        """An ok call's result, by the one rule of :mod:`._results`; a fetch gives its one item."""
+    def result(self, entry: dict[str, Any], value: Any, parsed: Any = None) -> None:
+        """An ok call's result, by the one rule of :mod:`._results`; a fetch gives its one item.
+        *parsed*: the JSON *value* holds, when the caller parsed it already (read once, not twice)."""
         if self.lock_result(entry, value):
             return
         self.receipt(entry, value)
@@ -427,7 +428,7 @@ class Session:
             text = value if isinstance(value, str) else None
             self.ok(entry, [fetch_item(url, text, self.corpus)] if text is not None else result_items(value, self.corpus))
         else:
-            self.ok(entry, result_items(value, self.corpus))
+            self.ok(entry, result_items(value if parsed is None else parsed, self.corpus))
 
     def unknown_item(self, kind: Any, item: Mapping[str, Any], place: str, time: str | None = None) -> dict[str, Any] | None:
         """An item (block, record) of a type the importer does not know: reported, never skipped.

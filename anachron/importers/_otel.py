@@ -53,7 +53,7 @@ from anachron.core.errors import AnachronError, describe
 from anachron.core.jsonio import Record, json_line, json_or_none
 from anachron.importers._common import Options, Session, parse_arguments
 from anachron.importers._otel_chat import CHAT_ATTRIBUTES, GENAI, OPENINFERENCE, PYDANTIC_AI, TRACELOOP, Turn, answer_text, chat_turn, signature
-from anachron.importers._otel_otlp import iso_time, nanos
+from anachron.importers._otel_otlp import Streamed, document_items, event_span, iso_time, nanos
 from anachron.importers._otel_otlp import spans as otlp_spans
 
 FORMAT = "otel"
@@ -127,6 +127,18 @@ def _message_content(value: Any) -> Any:
     return value
 
 
+def _result_content(value: Any) -> tuple[Any, Any]:
+    """:func:`_message_content` of a tool's result, and the JSON it parsed when that is the result itself
+    (a plain JSON result, the usual case: :meth:`Session.result` reads it without parsing it again)."""
+    if not (isinstance(value, str) and value.lstrip()[:1] == "{"):
+        return _message_content(value), None
+    parsed = parse_arguments(value)
+    if not isinstance(parsed, dict):
+        return value, None
+    content = _message_content(parsed)
+    return (value, parsed) if content is parsed else (content, None)
+
+
 def _answer(attributes: Mapping[str, Any]) -> str | None:
     """The answer on a span that is not a chat span: an OpenInference ``AGENT`` span's ``output.value``
     (its text, or the ``output`` / ``final_output`` string of a JSON object)."""
@@ -157,16 +169,51 @@ def _unrecorded(entry: dict[str, Any]) -> None:
     entry.pop("returned", None)
 
 
-def _group(traces: Mapping[str, list[Any]], turns: Mapping[str, list[tuple[int, int, Turn]]]) -> dict[str, str]:
+def _links(turn: Turn) -> tuple[list[str], list[int], int, bool]:
+    """What of a chat span ties traces together (:func:`_join`): the keys of the calls its output made,
+    the running hashes of its input messages but the last, the hash of its whole conversation, whether it has one."""
+    made: list[str] = []
+    for _, parts in turn.outputs:
+        for part in parts:
+            if part.get("type") == "tool_call" and isinstance(part.get("name"), str):
+                arguments = parse_arguments(part.get("arguments"))
+                made += _made_keys(part.get("id"), part["name"], arguments) + _made_keys(None, part["name"], arguments)
+    running, prefixes = 0, []
+    for message in turn.inputs:
+        running = hash((running, signature(message)))
+        prefixes.append(running)
+    for message in turn.outputs:
+        running = hash((running, signature(message)))
+    return made, prefixes[:-1] if len(prefixes) > 1 else [], running, bool(turn.inputs or turn.outputs)
+
+
+def _tool_ref(span: Mapping[str, Any], attributes: Mapping[str, Any], convention: tuple[str, str, str, str, str]) -> tuple:
+    """What of a tool span :func:`_tool_keys` reads, kept small: its name, call id and arguments' attributes."""
+    argument_keys = (convention[3], PYDANTIC_AI_V2[0])
+    return (attributes.get(convention[2]) or span.get("name"), attributes.get(CALL_ID),
+            {key: attributes[key] for key in argument_keys if key in attributes}, convention)
+
+
+def _tool_keys(ref: tuple) -> list[str]:
+    """What ties a tool span (its :func:`_tool_ref`) to the chat call it ran (:func:`_made_keys`)."""
+    name, ident, arguments, convention = ref
+    if isinstance(ident, str) and ident:
+        return _made_keys(ident, name, None)
+    return _made_keys(None, name, _tool_arguments(arguments, convention))
+
+
+def _join(first: Mapping[str, int], turns: Mapping[str, list[tuple[int, int, Any]]],
+          tools: Mapping[str, list[tuple]]) -> dict[str, str]:
     """Each trace's sample: its own, or that of the conversation a span of it continues.
 
-    A chat span whose input messages begin with all of an earlier chat span's
-    messages (inputs and outputs) continues its conversation; of several, the
-    longest one, then the last to start.  A tool span runs the call a chat
-    span's output made: same call id, else (a span without one) same name and
-    arguments.  Such traces are one sample, named by the first trace to start.
+    *first*: each trace's earliest start; *turns*: its chat spans' (start, rank, :func:`_links`);
+    *tools*: its tool spans' :func:`_tool_ref`.  A chat span whose input messages begin with all
+    of an earlier chat span's messages (inputs and outputs) continues its conversation; of
+    several, the longest one, then the last to start.  A tool span runs the call a chat span's
+    output made: same call id, else (a span without one) same name and arguments.  Such traces
+    are one sample, named by the first trace to start (whatever the order the ties are met in).
     """
-    parent = {trace_id: trace_id for trace_id in traces}
+    parent = {trace_id: trace_id for trace_id in first}
 
     def root(trace_id: str) -> str:
         while parent[trace_id] != trace_id:
@@ -174,45 +221,31 @@ def _group(traces: Mapping[str, list[Any]], turns: Mapping[str, list[tuple[int, 
             trace_id = parent[trace_id]
         return trace_id
 
-    ordered = sorted((start, order, trace_id, turn) for trace_id, entries in turns.items() for start, order, turn in entries)
-    seen: dict[int, str] = {}  # running hash of a whole conversation -> the trace of the last span that had it
+    def union(a: str, b: str) -> None:
+        a, b = root(a), root(b)
+        if a != b:
+            earlier, later = sorted((a, b), key=lambda t: (first[t], t))
+            parent[later] = earlier
+
+    ordered = sorted((start, order, trace_id, links) for trace_id, entries in turns.items() for start, order, links in entries)
     made: dict[str, str] = {}  # a call of a chat span's output -> its trace
-    for _, _, trace_id, turn in ordered:
-        for _, parts in turn.outputs:
-            for part in parts:
-                if part.get("type") == "tool_call" and isinstance(part.get("name"), str):
-                    arguments = parse_arguments(part.get("arguments"))
-                    for key in _made_keys(part.get("id"), part["name"], arguments) + _made_keys(None, part["name"], arguments):
-                        made.setdefault(key, trace_id)
-    for trace_id, entries in traces.items():
-        for _, _, _, span, attributes, _ in entries:
-            convention = _convention(attributes) if chat_turn(attributes) is None else None
-            if convention is None:
-                continue
-            name = attributes.get(convention[2]) or span.get("name")
-            ident = attributes.get(CALL_ID) if isinstance(attributes.get(CALL_ID), str) else None
-            keys = _made_keys(ident, name, _tool_arguments(attributes, convention))
-            maker = next((made[key] for key in keys if key in made), None)
-            if maker is not None and root(maker) != root(trace_id):
-                first, second = sorted((root(maker), root(trace_id)), key=lambda t: (traces[t][0][0], t))
-                parent[second] = first
-    for _, _, trace_id, turn in ordered:
-        running, prefixes = 0, []
-        for message in turn.inputs:
-            running = hash((running, signature(message)))
-            prefixes.append(running)
-        for prefix in reversed(prefixes[:-1] if len(prefixes) > 1 else []):
+    for _, _, trace_id, links in ordered:
+        for key in links[0]:
+            made.setdefault(key, trace_id)
+    for trace_id, spans in tools.items() if made else ():  # the keys are worked out only when a chat span made calls
+        for ref in spans:
+            maker = next((made[key] for key in _tool_keys(ref) if key in made), None)
+            if maker is not None:
+                union(maker, trace_id)
+    seen: dict[int, str] = {}  # running hash of a whole conversation -> the trace of the last span that had it
+    for _, _, trace_id, (_, prefixes, running, talked) in ordered:
+        for prefix in reversed(prefixes):
             if prefix in seen:
-                a, b = root(seen[prefix]), root(trace_id)
-                if a != b:
-                    first, second = sorted((a, b), key=lambda t: (traces[t][0][0], t))
-                    parent[second] = first
+                union(seen[prefix], trace_id)
                 break
-        for message in turn.outputs:
-            running = hash((running, signature(message)))
-        if turn.inputs or turn.outputs:
+        if talked:
             seen[running] = trace_id
-    return {trace_id: root(trace_id) for trace_id in traces}
+    return {trace_id: root(trace_id) for trace_id in first}
 
 
 def _made_keys(ident: Any, name: Any, arguments: Any) -> list[str]:
@@ -223,9 +256,125 @@ def _made_keys(ident: Any, name: Any, arguments: Any) -> list[str]:
 
 
 def read(path: str, options: Options) -> Iterator[Record]:
-    # A trace's spans may be spread over the whole file: group first, then build each sample.
+    """The samples of the log, in the order their first trace appears.
+
+    A trace's spans may be spread over the whole file, so a JSON Lines log is
+    read twice, never whole: first every span is checked and the traces are
+    joined into samples (:func:`_survey`, which keeps a few numbers a span),
+    then each sample is built as soon as the line of its last span is read.
+    A log of one document, and one whose log events add attributes to a span
+    (the GenAI event mode), is read whole.
+    """
+    streamed = Streamed(path)
+    try:
+        documents = streamed.checked()
+        plan = None if documents is None else _survey(path, documents, options)
+    except AnachronError as exc:
+        raise streamed.finish(exc) from None
+    if plan is None:
+        yield from _read_held(path, options)
+        return
+    sample_of, last_line, wanted_logs = plan
+    queue = list(last_line.items())
+    held: dict[str, list[Entry]] = {}  # the spans of the samples not built yet
+    built, order = 0, 0
+    for index, where, document in streamed.again():
+        for at, item, _, attributes, scope, is_log in document_items(where, document):
+            order += 1
+            if is_log and order not in wanted_logs:
+                continue
+            span = event_span(at, item) if is_log else item
+            start = nanos(span.get("startTimeUnixNano"), at, "startTimeUnixNano")
+            held.setdefault(sample_of[span["traceId"]], []).append((start, order, at, span, attributes, scope))
+        while built < len(queue) and queue[built][1] <= index:
+            sample_id = queue[built][0]
+            built += 1
+            spans = held.pop(sample_id)
+            spans.sort(key=lambda entry: (entry[0], entry[1]))
+            yield spans[0][2], _record(spans, sample_id, options)
+
+
+def _survey(path: str, documents: Iterator[tuple[int, str, Any]], options: Options
+            ) -> tuple[dict[str, str], dict[str, int], set[int]] | None:
+    """The first reading of a streamed log: every span checked, as :func:`_read_held` checks it, and
+    the samples: (each trace's sample, each sample's last line in the order samples are built, the
+    ranks of the log events read as spans).  ``None`` when a log event adds attributes to a span
+    (that span is read whole, with them)."""
+    traces: dict[str, list[Any]] = {}  # trace -> [earliest start, its rank, its where, last line]
+    turns: dict[str, list[tuple[int, int, Any]]] = {}
+    tools: dict[str, list[tuple]] = {}
+    keys: dict[str, str] = {}
+    wanted_logs: set[int] = set()
+    named: set[Any] = set()  # (trace, span id) of the spans, and of the log events that name one
+    naming: set[Any] = set()
+    late: AnachronError | None = None  # a bad time: reported after every span is read, as before
+    order = 0
+    for index, where, document in documents:
+        for at, item, resource, attributes, scope, is_log in document_items(where, document):
+            order += 1
+            turn = chat_turn(attributes, scope)
+            convention = _convention(attributes) if turn is None else None
+            if is_log:
+                if turn is None and convention is None:
+                    continue
+                wanted_logs.add(order)
+                span = event_span(at, item)
+                if isinstance(span.get("spanId"), str) and span["spanId"] != "":
+                    naming.add((span["traceId"], span["spanId"]))
+            else:
+                span = item
+                try:
+                    named.add((span["traceId"], span.get("spanId")))
+                except TypeError:  # an id that is no JSON scalar: read whole, as before
+                    return None
+            trace_id = span["traceId"]
+            start = 0
+            try:
+                start = nanos(span.get("startTimeUnixNano"), at, "startTimeUnixNano")
+                nanos(span.get("endTimeUnixNano"), at, "endTimeUnixNano")
+            except AnachronError as exc:
+                late = late or exc
+            trace = traces.get(trace_id)
+            if trace is None:
+                traces[trace_id] = [start, order, at, index]
+            else:
+                if start < trace[0]:
+                    trace[:3] = [start, order, at]
+                trace[3] = index
+            if turn is not None:
+                turns.setdefault(trace_id, []).append((start, order, _links(turn)))
+            elif convention is not None:
+                tools.setdefault(trace_id, []).append(_tool_ref(span, attributes, convention))
+            if options.sample_id_from is not None and trace_id not in keys:
+                value = attributes.get(options.sample_id_from, resource.get(options.sample_id_from))
+                if isinstance(value, (str, int)) and not isinstance(value, bool) and value != "":
+                    keys[trace_id] = str(value)
+    if naming & named:
+        return None
+    if late is not None:
+        raise late
+    if not traces:
+        raise AnachronError(f"{path}: no span in the log (expected OTLP JSON with resourceSpans / scopeSpans / spans)")
+    if options.sample_id_from is None:
+        sample_of = _join({trace_id: trace[0] for trace_id, trace in traces.items()}, turns, tools)
+    else:
+        for trace_id, trace in traces.items():
+            if trace_id not in keys:
+                raise AnachronError(
+                    f"{trace[2]}: no span or resource of trace {trace_id} has attribute {options.sample_id_from!r} (--sample-id-from)")
+        sample_of = keys
+    last_line: dict[str, int] = {}
+    for trace_id, trace in traces.items():
+        sample_id = sample_of[trace_id]
+        last_line[sample_id] = max(last_line.get(sample_id, -1), trace[3])
+    return sample_of, last_line, wanted_logs
+
+
+def _read_held(path: str, options: Options) -> Iterator[Record]:
+    """:func:`read` for a log read whole."""
     traces: dict[str, list[Entry]] = {}
-    turns: dict[str, list[tuple[int, int, Turn]]] = {}
+    turns: dict[str, list[tuple[int, int, Any]]] = {}
+    tools: dict[str, list[tuple]] = {}
     keys: dict[str, str] = {}
     for order, (at, span, resource, attributes, scope) in enumerate(otlp_spans(path, _wanted)):
         trace_id = span["traceId"]
@@ -234,7 +383,9 @@ def read(path: str, options: Options) -> Iterator[Record]:
         traces.setdefault(trace_id, []).append((start, order, at, span, attributes, scope))
         turn = chat_turn(attributes, scope)
         if turn is not None:
-            turns.setdefault(trace_id, []).append((start, order, turn))
+            turns.setdefault(trace_id, []).append((start, order, _links(turn)))
+        elif _convention(attributes) is not None:
+            tools.setdefault(trace_id, []).append(_tool_ref(span, attributes, _convention(attributes)))
         if options.sample_id_from is not None and trace_id not in keys:
             value = attributes.get(options.sample_id_from, resource.get(options.sample_id_from))
             if isinstance(value, (str, int)) and not isinstance(value, bool) and value != "":
@@ -245,7 +396,7 @@ def read(path: str, options: Options) -> Iterator[Record]:
         spans.sort(key=lambda entry: (entry[0], entry[1]))
     samples: dict[str, list[Entry]] = {}
     if options.sample_id_from is None:
-        joined = _group(traces, turns)
+        joined = _join({trace_id: spans[0][0] for trace_id, spans in traces.items()}, turns, tools)
         for trace_id, spans in traces.items():
             samples.setdefault(joined[trace_id], []).extend(spans)
     for trace_id, spans in traces.items() if options.sample_id_from is not None else ():
@@ -318,10 +469,20 @@ def unknown_attribute(key: str) -> str | None:
     >>> unknown_attribute("llm.output_messages.0.message.tool_calls.1.tool_call.id"), unknown_attribute("http.url")
     (None, None)
     """
+    if key in _COUNTED:
+        return _COUNTED[key]
     if not key.startswith(WATCHED) or key.startswith(IGNORED_FAMILIES):
-        return None
-    name = _INDEX.sub(".N", key)
-    return None if name in READ or name in IGNORED else name
+        name = None
+    else:
+        name = _INDEX.sub(".N", key)
+        name = None if name in READ or name in IGNORED else name
+    if len(_COUNTED) < MAX_COUNTED:  # a log of ever new names keeps to the bound
+        _COUNTED[key] = name
+    return name
+
+
+MAX_COUNTED = 4096  # attribute names whose verdict is kept (the instrumentations write a few dozen)
+_COUNTED: dict[str, str | None] = {}
 
 
 def _unknown_warning(counts: Mapping[str, int]) -> str | None:
@@ -357,18 +518,19 @@ def _record(spans: list[Entry], sample_id: str, options: Options) -> Record:
     events: list[tuple[int, int, str, Any]] = []
     skipped: dict[str, int] = {}
     for start, order, at, span, attributes, scope in spans:
-        for key in attributes if _wanted(attributes) else ():  # the chat and tool spans: those read
+        turn = chat_turn(attributes, scope)
+        convention = _convention(attributes) if turn is None else None
+        for key in attributes if turn is not None or convention is not None else ():  # the chat and tool spans: those read
             name = unknown_attribute(key) if key != options.sample_id_from else None
             if name is not None:
                 skipped[name] = skipped.get(name, 0) + 1
         end = nanos(span.get("endTimeUnixNano"), at, "endTimeUnixNano")
-        turn = chat_turn(attributes, scope)
         answer = _answer(attributes) if turn is None else answer_text(turn)
         if answer is not None and end >= last_end:
             last_end = end
             session.final_answer(answer)
         if turn is None:
-            if _convention(attributes) is not None:
+            if convention is not None:
                 events.append((start, order, "tool", (at, span, attributes, scope)))
             continue
         shown = any(part.get("type") == "tool_call" for _, parts in turn.outputs for part in parts)
@@ -518,7 +680,10 @@ def _tool_call(session: Session, at: str, span: Mapping[str, Any], attributes: M
         session.failed(entry, failure)
     elif result_key in attributes and attributes[result_key] != REDACTED:  # a hidden result is no empty result
         result = attributes[result_key]
-        session.result(entry, _unwrap(result, "outputs") if wrapped else _message_content(result))
+        if wrapped:
+            session.result(entry, _unwrap(result, "outputs"))
+        else:
+            session.result(entry, *_result_content(result))
     elif call_id is not None and "id:" + call_id in responses:
         session.result(entry, _message_content(responses["id:" + call_id]))  # the next chat span's input shows it
     else:

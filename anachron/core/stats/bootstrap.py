@@ -43,13 +43,13 @@ import sys
 from array import array
 from bisect import bisect_left
 from collections.abc import Sequence as SequenceABC
-from itertools import repeat
-from operator import and_
+from itertools import accumulate, compress, count as counting, repeat
+from operator import add, and_, ge, le, lshift, sub
 from typing import Iterable, Sequence
 
 __all__ = [
-    "BlockResamples", "OrderStatistics", "binomial", "bootstrap_column_bounds", "bootstrap_column_totals", "bootstrap_means",
-    "bootstrap_pair_totals", "bootstrap_totals", "count_below", "percentile", "resampling_method",
+    "BlockResamples", "ByteResamples", "OrderStatistics", "binomial", "bootstrap_byte_bounds", "bootstrap_column_bounds", "bootstrap_column_totals", "bootstrap_means",
+    "bootstrap_pair_totals", "bootstrap_totals", "count_below", "paired_method", "percentile", "resampling_method",
 ]
 
 # A resample costs about K binomial draws on one path and n uniform draws on
@@ -72,6 +72,35 @@ def resampling_method(distinct: int, n: int) -> str:
     if distinct * _BINOMIAL_COST <= n:
         return "multinomial"
     return "blocks" if n >= BLOCKS_FROM else "direct"
+
+
+def paired_method(distinct: int, n: int, n_resamples: int | None = None) -> str:
+    """compare_modes' choice: :func:`resampling_method`, except that from :data:`PAIRED_BLOCKS_FROM`
+    pairs on the draws are made in blocks, unless K binomial draws cost less than a resample of blocks.
+
+    A blocks resample costs about as much as 20 sqrt(n / 1,000) binomial draws (timed at
+    n = 1,000 to 100,000), far less than the n uniform draws the 12 K <= n rule weighs K
+    against: K^2 <= 0.4 n.  Issue 37: leak-like scores at n = 1,000 have some 60 distinct
+    differences, where 60 binomial draws a resample took four times the blocks' time.
+
+    >>> paired_method(20, 1000), paired_method(21, 1000), paired_method(3, 100), paired_method(62, 10_000)
+    ('multinomial', 'blocks', 'multinomial', 'multinomial')
+    >>> paired_method(255, 255), paired_method(256, 256)
+    ('direct', 'blocks')
+    """
+    method = resampling_method(distinct, n)
+    if n >= PAIRED_BLOCKS_FROM and (method == "direct" or method == "multinomial" and 5 * distinct * distinct > 2 * n):
+        method = "blocks"
+    if n_resamples is not None and BYTES_FROM <= n < BYTES_UNTIL and n * n_resamples <= _BYTES_BUDGET and (
+            n < PAIRED_BLOCKS_FROM or method == "blocks"):
+        return "bytes"
+    return method
+
+
+# compare_modes draws in blocks from here (where K binomial draws would cost more): two intervals
+# read one draw of blocks, and a block of 256 rows is whole (timed: 2 to 3 times faster than the
+# direct draws at 256 to 999 pairs; at 100, no faster).
+PAIRED_BLOCKS_FROM = 256
 
 
 def binomial(rng: random.Random, n: int, numerator: int, denominator: int) -> int:
@@ -471,6 +500,167 @@ def bootstrap_column_totals(columns: Sequence[Sequence[int]], n_resamples: int, 
     return list(resamples.exact(range(n_resamples)).values())
 
 
+# compare_modes draws every resample's rows at once (ByteResamples) from here up to, not
+# including, BYTES_UNTIL pairs, while B n draws fit in _BYTES_BUDGET (one byte a draw and stream).
+# Below, the direct draws stay (the demo's 27 samples give the figures they always gave); at
+# 1,040 pairs a 6-bit limb no longer sums exactly in one adler32 call.
+BYTES_FROM = 64
+BYTES_UNTIL = 1040
+_BYTES_BUDGET = 1 << 24
+
+
+def _uniform_bytes(rng: random.Random, count: int, size: int) -> bytes:
+    """*count* bytes uniform on [0, *size*) (1 <= size <= 256), independent: random bytes at or
+    above the largest multiple of *size* are dropped (``bytes.translate``'s delete), the rest
+    taken modulo *size*."""
+    keep = 256 // size * size
+    table = bytes([i % size for i in range(256)])
+    reject = bytes(range(keep, 256))
+    parts = []
+    have = 0
+    while have < count:
+        got = rng.randbytes((count - have) * 256 // keep + 64).translate(table, reject)
+        parts.append(got)
+        have += len(got)
+    return b"".join(parts)[:count]
+
+
+class ByteResamples:
+    """The column totals of "bytes" resamples: every resample's rows drawn at once, bounded after
+    one pass, exact on demand (the interface of :class:`BlockResamples`).
+
+    The n rows are cut into G = ceil(n / 256) groups of s = ceil(n / G) rows, the last G s - n
+    groups one row short. A draw picks a group (a byte uniform on [0, G)), kept, for a short group,
+    only if a second byte uniform on [0, s) is not s - 1: so group g is kept with probability
+    proportional to its rows. Group g's draws then take their rows, in order, from a stream of
+    its own of bytes uniform on its rows (:func:`_uniform_bytes`). So every draw is uniform over
+    the n rows and independent of the others, and resample i is draws i n to (i + 1) n - 1: the
+    textbook bootstrap.
+
+    Each column, less its least value, is split at a bit cut (as :class:`BlockResamples` does)
+    into a high part, cut, per group, into limbs of as many bits as the most draws a resample made
+    in the group sum exactly in adler32's low half (8 up to 256 draws, 7 up to 515, 6 up to 1,039),
+    and a low part bounded by its range.
+    Per limb and group, one ``bytes.translate`` gathers the drawn rows' limbs and one
+    ``zlib.adler32`` a resample sums them: a few C calls a resample, not n draws in Python.
+    :meth:`exact` sums a resample's drawn rows (kept, one byte a draw) in Python.
+    """
+
+    def __init__(self, columns: Sequence[Sequence[int]], n_resamples: int, rng: random.Random, bits: int | None) -> None:
+        n = len(columns[0])
+        self.n = n
+        lows = [min(column) for column in columns]
+        self._shifted = shifted = [[v - low for v in column] for low, column in zip(lows, columns)]
+        cuts = [_cut(values, n, bits) for values in shifted]
+        rests = [[v & ((1 << cut) - 1) for v in values] for cut, values in zip(cuts, shifted)]
+        self._base = [n * low for low in lows]
+        self._floor = [n * low + n * min(rest) for low, rest in zip(lows, rests)]
+        self._spread = [n * (max(rest) - min(rest)) for rest in rests]
+        groups = -(-n // 256)
+        size = -(-n // groups)
+        short = groups * size - n  # the last `short` groups have size - 1 rows
+        self._first = [g * size - max(0, g - (groups - short)) for g in range(groups + 1)]  # group g: rows first[g] ..
+        self._streams, self._slices = self._draw(rng, n, n_resamples, groups, size, short)
+        self._exact: dict[int, tuple[int, ...]] = {}
+        self._high_sums = []
+        # A group's limbs are as wide as the most draws a resample made in it allow (a group of G
+        # gets about n / G of them): (1 + sum) mod 65521 is the sum plus 1 while the sum is below 65520.
+        widths = []
+        for slices in self._slices:
+            most = max(1, max(part.stop - part.start for part in slices))
+            widths.append(next(bits for bits in range(8, 0, -1) if most * ((1 << bits) - 1) <= 65519))
+        for cut, values in zip(cuts, shifted):
+            high = [v >> cut for v in values]
+            total: list[int] = [0] * n_resamples
+            added = 0  # each adler32 call added 1 to its limb's sum
+            for g, (stream, slices, bits) in enumerate(zip(self._streams, self._slices, widths)):
+                rows = high[self._first[g]:self._first[g + 1]]
+                for k in range(-(-max(rows).bit_length() // bits)):
+                    table = bytes([v >> (k * bits) & ((1 << bits) - 1) for v in rows]).ljust(256, b"\0")
+                    sums = map(and_, map(_adler32, map(memoryview(stream.translate(table)).__getitem__, slices)), repeat(0xFFFF))
+                    total = list(map(add, total, map(lshift, sums, repeat(k * bits))) if k or g else sums)
+                    added += 1 << (k * bits)
+            total = list(map(sub, total, repeat(added)))
+            self._high_sums.append(list(map(lshift, total, repeat(cut))) if cut else total)
+
+    @staticmethod
+    def _draw(rng: random.Random, n: int, n_resamples: int, groups: int, size: int, short: int) -> tuple[list[bytes], list[list[slice]]]:
+        """Each group's stream of drawn rows (bytes) and, per resample, the slice of it the resample drew."""
+        count = n * n_resamples
+        if groups == 1:
+            return [_uniform_bytes(rng, count, size)], [[slice(at, at + n) for at in range(0, count, n)]]
+        parts = []
+        have = 0
+        while have < count:  # the groups of the draws, those refused in a short group dropped
+            want = count - have + (count - have) * short // (groups * size) + 64
+            drawn = _uniform_bytes(rng, want, groups)
+            if short:
+                coins = _uniform_bytes(rng, want, size)
+                refused = (int.from_bytes(drawn.translate(bytes([255 if i >= groups - short else 0 for i in range(256)])), "little")
+                           & int.from_bytes(coins.translate(bytes([255 if i == size - 1 else 0 for i in range(256)])), "little")
+                           ).to_bytes(want, "little")
+                drawn = _without(drawn, refused)
+            parts.append(drawn)
+            have += len(drawn)
+        drawn = b"".join(parts)[:count]
+        resamples = [slice(at, at + n) for at in range(0, count, n)]
+        counts = []
+        for g in range(1, groups):  # a resample's draws in group g (in group 0: the rest)
+            one = drawn.translate(bytes([1 if i == g else 0 for i in range(256)])) if groups > 2 else drawn
+            counts.append(list(map(sub, map(and_, map(_adler32, map(memoryview(one).__getitem__, resamples)), repeat(0xFFFF)), repeat(1))))
+        counts.insert(0, list(map(sub, repeat(n), map(sum, zip(*counts)))))
+        streams, slices = [], []
+        for g in range(groups):
+            ends = list(accumulate(counts[g]))
+            streams.append(_uniform_bytes(rng, ends[-1], size - (g >= groups - short)))
+            slices.append(list(map(slice, [0, *ends[:-1]], ends)))
+        return streams, slices
+
+    def bounds(self, column: int) -> tuple[list[int], list[int]]:
+        """Every resample's least and greatest possible total of *column*, as exact integers."""
+        floor, spread = self._floor[column], self._spread[column]
+        lows = list(map(add, self._high_sums[column], repeat(floor)))
+        return lows, (list(map(add, lows, repeat(spread))) if spread else lows)
+
+    def exact(self, indices: Iterable[int]) -> dict[int, tuple[int, ...]]:
+        """The exact totals (one per column) of the resamples numbered *indices*."""
+        indices = list(indices)
+        for i in indices:
+            if i in self._exact:
+                continue
+            if not any(self._spread):  # the first pass was exact
+                self._exact[i] = tuple(s[i] + f for s, f in zip(self._high_sums, self._floor))
+                continue
+            rows: list[int] = []
+            for first, stream, slices in zip(self._first, self._streams, self._slices):
+                rows += map(add, stream[slices[i]], repeat(first))
+            self._exact[i] = tuple(base + sum(map(values.__getitem__, rows)) for base, values in zip(self._base, self._shifted))
+        return {i: self._exact[i] for i in indices}
+
+
+def _without(data: bytes, flags: bytes) -> bytes:
+    """*data* less the bytes where *flags* is not 0."""
+    edges = [-1]
+    at = flags.find(255)
+    while at >= 0:
+        edges.append(at)
+        at = flags.find(255, at + 1)
+    edges.append(len(data))
+    return b"".join([data[a + 1:b] for a, b in zip(edges, edges[1:])])
+
+
+def bootstrap_byte_bounds(columns: Sequence[Sequence[int]], n_resamples: int, rng: random.Random) -> ByteResamples:
+    """Resample the n rows of *columns* (n < :data:`BYTES_UNTIL`) uniformly with replacement,
+    *n_resamples* times, every resample's rows drawn at once ("bytes" resampling,
+    :class:`ByteResamples`); every resample's column totals, bounded, exact on demand.
+
+    >>> r = bootstrap_byte_bounds([[0, 1000, 7]], 3, random.Random(0))
+    >>> [lo <= t <= hi for lo, hi, (t,) in zip(*r.bounds(0), r.exact(range(3)).values())]
+    [True, True, True]
+    """
+    return ByteResamples(columns, n_resamples, rng, None)
+
+
 class OrderStatistics(SequenceABC):
     """The sorted statistics of resamples known within bounds, each read exactly.
 
@@ -509,7 +699,7 @@ class OrderStatistics(SequenceABC):
         if rank not in self._done:
             ranks = [r for r in (rank, rank + 1) if r < len(self) and r not in self._done]
             low, high = self._sorted_lows[ranks[0]], self._sorted_highs[ranks[-1]]
-            meeting = [i for i, (lo, hi) in enumerate(zip(self._lows, self._highs)) if lo <= high and hi >= low]
+            meeting = list(compress(counting(), map(and_, map(le, self._lows, repeat(high)), map(ge, self._highs, repeat(low)))))
             keys = self._exact(meeting)
             for r in ranks:
                 low, high = self._sorted_lows[r], self._sorted_highs[r]

@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from typing import Sequence
 
 from anachron.core.errors import AnachronError
-from anachron.core.stats.bootstrap import bootstrap_totals, resampling_method
+from anachron.core.stats.bootstrap import OrderStatistics, bootstrap_byte_bounds, bootstrap_totals, paired_method, resampling_method
 from anachron.core.stats.intervals import interval
 from anachron.core.stats.paired import check_options
 
@@ -42,7 +42,7 @@ class MeanInterval:
     confidence: float
     n_resamples: int
     seed: int
-    resampling: str  # "multinomial" or "direct" (stats.bootstrap): the same estimator
+    resampling: str  # "multinomial", "direct", "blocks" or "bytes" (stats.bootstrap): the same estimator
 
     @property
     def degenerate(self) -> bool:
@@ -75,8 +75,14 @@ def mean_interval(
     counts = [tally[v] for v in distinct]
     n = len(values)
     scale = n * denominator
-    method = resampling_method(len(distinct), n)
-    totals = bootstrap_totals(distinct, counts, n_resamples, random.Random(seed), method)
-    low, high = interval(sorted(t / scale for t in totals), "percentile", float(confidence))
+    method = paired_method(len(distinct), n, n_resamples)  # type: ignore[arg-type]
+    if method == "bytes":  # compare_modes' draws, so a run against zeros reads the same interval
+        drawn = bootstrap_byte_bounds([[v for v, c in zip(distinct, counts) for _ in range(c)]], n_resamples, random.Random(seed))  # type: ignore[arg-type]
+        means: Sequence[float] = OrderStatistics(*drawn.bounds(0), lambda indices: {i: t for i, (t,) in drawn.exact(indices).items()},
+                                                 lambda total: total / scale)
+    else:
+        method = resampling_method(len(distinct), n)
+        means = sorted(t / scale for t in bootstrap_totals(distinct, counts, n_resamples, random.Random(seed), method))
+    low, high = interval(means, "percentile", float(confidence))
     mean = sum(v * c for v, c in zip(distinct, counts)) / scale
     return MeanInterval(n, mean, low, high, float(confidence), n_resamples, int(seed), method)

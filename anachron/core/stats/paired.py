@@ -27,6 +27,8 @@ import numbers
 import random
 import sys
 from collections import Counter
+from itertools import repeat
+from operator import truediv
 from fractions import Fraction
 from dataclasses import asdict, dataclass
 from typing import Any, Mapping, Sequence
@@ -37,8 +39,8 @@ from anachron.core.errors import AnachronError
 from anachron.core.validate import positive_int
 from anachron.core.scores import check_scores, metric_kind
 from anachron.core.stats.bootstrap import (
-    BlockResamples, OrderStatistics, bootstrap_column_bounds, bootstrap_pair_totals, bootstrap_totals, count_below,
-    resampling_method,
+    BlockResamples, ByteResamples, OrderStatistics, bootstrap_byte_bounds, bootstrap_column_bounds, bootstrap_pair_totals, bootstrap_totals, count_below,
+    paired_method, resampling_method,
 )
 from anachron.core.stats.intervals import CI_METHODS, acceleration, interval
 from anachron.core.stats.signtest import sign_test
@@ -286,19 +288,19 @@ def compare_modes(
 
     values = sorted(differences)
     counts = [differences[v] for v in values]
-    method = resampling_method(len(values), n)
-    rng = random.Random(seed)
     b = int(n_resamples)
+    method = paired_method(len(values), n, b)
+    rng = random.Random(seed)
     sum_d = sum_u - sum_e
     shared = None
     below = a = None
-    if method == "blocks":
+    if method in ("blocks", "bytes"):
         # One draw of rows serves both intervals: each resample's sums of u and of d, bounded by a
         # first pass over their high bits; only the resamples an order statistic or BCa's count
         # can depend on are replayed exactly (bootstrap_column_bounds).
         rows = sorted((numerator[x], numerator[x] - numerator[y]) for (x, y), count in pairs.items() for _ in range(count))
         columns = [[r[0] for r in rows], [r[1] for r in rows]] if sum_u else [[r[1] for r in rows]]
-        shared = bootstrap_column_bounds(columns, b, rng)
+        shared = (bootstrap_byte_bounds if method == "bytes" else bootstrap_column_bounds)(columns, b, rng)
         last = len(columns) - 1
         d_lows, d_highs = shared.bounds(last)
 
@@ -382,7 +384,7 @@ BEYOND_A_FLOAT = "the relative reduction is not reported"  # how the warning beg
 
 def _relative_interval(
     pairs: Counter, numerator: Mapping[float, int], sum_u: int, sum_d: int, b: int, rng: random.Random, ci_method: str,
-    confidence: float, shared: BlockResamples | None = None,
+    confidence: float, shared: BlockResamples | ByteResamples | None = None,
 ) -> tuple[float | None, float | None, int]:
     """The bootstrap CI of mean(d) / mean(u), and how many resamples had mean(u) = 0 (left out).
 
@@ -406,7 +408,7 @@ def _relative_interval(
         if ci_method == "bca":
             below = Fraction(doubled_below, 2 * len(ratios))
     else:
-        method = resampling_method(len(keys), n)
+        method = resampling_method(len(keys), n)  # drawn directly or by multinomials: paired_method's blocks are shared only
         totals = bootstrap_pair_totals(keys, counts, b, rng, "direct" if method == "blocks" else method)
         defined = [(tu, td) for tu, td in totals if tu]
         undefined = b - len(defined)
@@ -437,11 +439,20 @@ def _ratio_bounds(u_low: int, u_high: int, d_low: int, d_high: int) -> tuple[flo
     return math.nextafter(min(corners), -math.inf), math.nextafter(max(corners), math.inf)
 
 
-def _shared_ratios(shared: BlockResamples, sum_u: int, sum_d: int, bca: bool) -> tuple[Sequence[float], int]:
+def _shared_ratios(shared: BlockResamples | ByteResamples, sum_u: int, sum_d: int, bca: bool) -> tuple[Sequence[float], int]:
     """The sorted ratios td / tu of the "blocks" resamples with tu > 0 (exact where read), and
     twice the number below sum_d / sum_u plus the number equal to it (when *bca*)."""
     u_lows, u_highs = shared.bounds(0)
     d_lows, d_highs = shared.bounds(1)
+    if all(u_lows):  # every resample's tu > 0: float bounds on its ratio in C-level passes
+        try:
+            corners = [list(map(truediv, d, u)) for d in (d_lows, d_highs) for u in (u_lows, u_highs)]
+        except OverflowError:  # a corner beyond every float: the loop below bounds it
+            pass
+        else:
+            lows = list(map(math.nextafter, map(min, *corners), repeat(-math.inf)))
+            highs = list(map(math.nextafter, map(max, *corners), repeat(math.inf)))
+            return _ratio_statistics(shared, range(len(lows)), lows, highs, sum_u, sum_d, bca)
     # tu >= 0 (u is never negative): a resample whose bound on tu reaches 0 but not only 0 is resolved exactly.
     unsure = [i for i, (lo, hi) in enumerate(zip(u_lows, u_highs)) if lo == 0 < hi]
     known = shared.exact(unsure)
@@ -463,6 +474,13 @@ def _shared_ratios(shared: BlockResamples, sum_u: int, sum_d: int, bca: bool) ->
             lows.append(low)
             highs.append(high)
         numbers.append(i)
+    return _ratio_statistics(shared, numbers, lows, highs, sum_u, sum_d, bca)
+
+
+def _ratio_statistics(shared: BlockResamples | ByteResamples, numbers: Sequence[int], lows: Sequence, highs: Sequence,
+                      sum_u: int, sum_d: int, bca: bool) -> tuple[Sequence[float], int]:
+    """The ratios of the resamples numbered *numbers*, each within [lows[j], highs[j]]: their
+    order statistics and BCa's doubled count below sum_d / sum_u (as :func:`_shared_ratios`)."""
 
     def exact(indices):
         totals = shared.exact([numbers[j] for j in indices])

@@ -52,6 +52,17 @@ def reference_totals(columns: list[list[int]], b: int, rng: random.Random) -> li
     return out
 
 
+def plain_ratio_bootstrap(u: dict, e: dict, b: int, seed: int) -> list[float]:
+    """The textbook loop of the relative reduction: resample the pairs, sum(u - e) / sum(u), sorted."""
+    rng = random.Random(seed)
+    ids = list(u)
+    ratios = []
+    for _ in range(b):
+        drawn = rng.choices(ids, k=len(ids))
+        ratios.append(math.fsum(u[s] - e[s] for s in drawn) / math.fsum(u[s] for s in drawn))
+    return sorted(ratios)
+
+
 def rows_of(u: dict, e: dict) -> list[list[int]]:
     """compare_modes's columns: u and d = u - e as integers over the common power-of-two
     denominator, the rows sorted by (u, d)."""
@@ -126,19 +137,14 @@ class BlocksThroughCompareModesTest(unittest.TestCase):
                 self.assertLessEqual(abs(estimate - type7(reference, q)), order_statistic_band(reference, q))
 
     def test_the_relative_interval_agrees_with_a_plain_ratio_bootstrap(self):
-        u, e = continuous(1000, 5)
-        report = compare_modes(u, e, n_resamples=2000, seed=1)
-        rng = random.Random(77)
-        ids = list(u)
-        ratios = []
-        for _ in range(2000):
-            drawn = rng.choices(ids, k=len(ids))
-            su = math.fsum(u[s] for s in drawn)
-            ratios.append(math.fsum(u[s] - e[s] for s in drawn) / su)
-        ratios.sort()
-        for estimate, q in ((report.relative_ci_low, 0.025), (report.relative_ci_high, 0.975)):
-            with self.subTest(q=q):
-                self.assertLessEqual(abs(estimate - type7(ratios, q)), order_statistic_band(ratios, q))
+        for n, path in ((200, "bytes"), (1200, "blocks")):  # both ways of reading one draw for two intervals
+            u, e = continuous(n, 5)
+            report = compare_modes(u, e, n_resamples=2000, seed=1)
+            self.assertEqual(report.resampling, path)
+            ratios = plain_ratio_bootstrap(u, e, 2000, seed=77)
+            for estimate, q in ((report.relative_ci_low, 0.025), (report.relative_ci_high, 0.975)):
+                with self.subTest(n=n, q=q):
+                    self.assertLessEqual(abs(estimate - type7(ratios, q)), order_statistic_band(ratios, q))
 
     def test_agrees_with_scipy_within_monte_carlo_error(self):
         require_extra("scipy", "test")
@@ -160,7 +166,7 @@ class BlocksThroughCompareModesTest(unittest.TestCase):
                 self.assertLessEqual(abs(estimate - theirs), order_statistic_band(reference, q))
 
     def test_deterministic_for_a_seed_and_blind_to_the_order_of_the_samples(self):
-        u, e = continuous(1000, 4)
+        u, e = continuous(1200, 4)
         for ci_method in ("percentile",):  # bca: its jackknife of the ratio sums Fractions, slow on continuous scores
             with self.subTest(ci_method=ci_method):
                 first = compare_modes(u, e, n_resamples=300, seed=42, ci_method=ci_method).to_dict()
@@ -171,8 +177,8 @@ class BlocksThroughCompareModesTest(unittest.TestCase):
                 self.assertNotEqual(compare_modes(u, e, n_resamples=300, seed=43, ci_method=ci_method).ci_low, first["ci_low"])
 
     def test_no_unrestricted_mass_draws_only_the_differences(self):
-        zeros = {f"s{i}": 0.0 for i in range(1000)}
-        e = {f"s{i}": i / 4096 for i in range(1000)}
+        zeros = {f"s{i}": 0.0 for i in range(1200)}
+        e = {f"s{i}": i / 4096 for i in range(1200)}
         report = compare_modes(zeros, e, n_resamples=200, seed=0)
         self.assertEqual((report.resampling, report.relative_reduction, report.relative_ci_low), ("blocks", None, None))
         self.assertLess(report.ci_high, 0)
@@ -260,12 +266,14 @@ class TwoPassesTest(unittest.TestCase):
         self.assertEqual([stats[0], stats[1], stats[2]], [1.0, 2.0, 3.0])
 
 
-def reference_report(u: dict, e: dict, b: int, seed: int, ci_method: str, metric: str, confidence: float = 0.95) -> tuple:
-    """compare_modes's two intervals recomputed from the plain reference sums of every resample."""
+def reference_report(u: dict, e: dict, b: int, seed: int, ci_method: str, metric: str, confidence: float = 0.95,
+                     totals_of=reference_totals) -> tuple:
+    """compare_modes's two intervals recomputed from the plain reference sums of every resample
+    (*totals_of*: the draws of the path compare_modes takes, summed plainly)."""
     columns, den = rows_of(u, e)
     n = len(u)
     sum_u, sum_d = sum(columns[0]), sum(columns[1])
-    totals = reference_totals(columns if sum_u else columns[1:], b, random.Random(seed))
+    totals = totals_of(columns if sum_u else columns[1:], b, random.Random(seed))
     d_totals = [t[-1] for t in totals]
     below = Fraction(sum(2 * (t < sum_d) + (t == sum_d) for t in d_totals), 2 * b)
     report = compare_modes(u, e, n_resamples=b, seed=seed, ci_method=ci_method, confidence=confidence, metric=metric)

@@ -662,3 +662,54 @@ class ScoresTest(unittest.TestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+def _fractions(n: int, denominators: int, seed: int = 7) -> tuple[dict[str, float], dict[str, float]]:
+    """Leak-like scores: leaks / calls with 1..*denominators* calls, most pairs tied at 0."""
+    rng = random.Random(seed)
+    u, e = {}, {}
+    for i in range(n):
+        calls = rng.randint(1, denominators)
+        u[f"s{i}"] = (0 if rng.random() < 0.5 else rng.randint(0, calls)) / calls
+        e[f"s{i}"] = (0 if rng.random() < 0.8 else rng.randint(0, calls)) / calls
+    return u, e
+
+
+class PairedResamplingChoice(unittest.TestCase):
+    """From 256 pairs on, dozens of distinct differences resample in blocks (K^2 > 0.4 n), not by K
+    binomial draws a resample nor by n draws in Python: the same estimator, drawn faster (issue 37)."""
+
+    def test_dozens_of_distinct_differences_from_256_pairs_resample_in_blocks(self):
+        u, e = _fractions(2000, 6)
+        self.assertEqual(len({u[s] - e[s] for s in u}), 36)  # 12 K <= n: multinomial by the rule before
+        self.assertEqual(compare_modes(u, e, n_resamples=200).resampling, "blocks")
+        u, e = _fractions(600, 6)  # below BYTES_UNTIL pairs, where blocks would be: every resample's bytes at once
+        self.assertEqual(compare_modes(u, e, n_resamples=200).resampling, "bytes")
+        u, e = _fractions(255, 6)
+        self.assertEqual(compare_modes(u, e, n_resamples=200).resampling, "bytes")
+        u, e = _fractions(63, 6)  # below BYTES_FROM pairs the rule is the one before
+        self.assertEqual(compare_modes(u, e, n_resamples=200).resampling, "direct")
+        binary = {f"s{i}": float(i % 3 == 0) for i in range(1000)}
+        self.assertEqual(compare_modes(binary, {s: 0.0 for s in binary}, n_resamples=200).resampling, "multinomial")
+
+    def test_blocks_and_multinomial_draw_the_same_interval(self):
+        u, e = _fractions(2000, 6)
+        report = compare_modes(u, e, n_resamples=4000, seed=3)
+        self.assertEqual(report.resampling, "blocks")
+        differences = [round((u[s] - e[s]) * 2**60) for s in u]  # exact: every TCLR here (0, or >= 1/6) is a multiple of 2**-60
+        values = sorted(set(differences))
+        counts = [differences.count(v) for v in values]
+        totals = sorted(_bootstrap.bootstrap_totals(values, counts, 4000, random.Random(3), "multinomial"))
+        low, high = (_bootstrap.percentile([t / 2**60 / 2000 for t in totals], q) for q in (0.025, 0.975))
+        spread = statistics.pstdev(u[s] - e[s] for s in u) / math.sqrt(2000)
+        self.assertLess(abs(report.ci_low - low), spread / 4)
+        self.assertLess(abs(report.ci_high - high), spread / 4)
+
+    def test_ties_and_a_single_pair_read_as_before(self):
+        tied = {f"s{i}": (i % 7) / 7 for i in range(1500)}
+        report = compare_modes(tied, tied, n_resamples=200)
+        self.assertEqual((report.ci_low, report.ci_high, report.sign_test_p), (0.0, 0.0, 1.0))
+        one = compare_modes({"a": 0.5}, {"a": 0.25}, n_resamples=200)
+        self.assertEqual((one.ci_low, one.ci_high), (0.25, 0.25))
+        with self.assertRaises(AnachronError):
+            compare_modes({f"s{i}": (i % 30) / 30 for i in range(1000)} | {"s0": math.nan}, {f"s{i}": 0.0 for i in range(1000)})
