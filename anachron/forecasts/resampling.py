@@ -35,6 +35,16 @@ type means", on the same resamples; a model missing from a part has no
 overall figure (``None``).  Groups should not straddle parts (ForecastBench's
 ``(due date, source)`` never does: the source gives the type).
 
+**The pool and outside effects** (ForecastBench's leaderboard): with
+*pool*, a part's effects are fitted on the pool's drawn observations only
+(each question's pattern is then the pool models that answered it and all
+the models that did), and every model's figure is its mean of ``brier -
+effect`` over its drawn questions that have an effect (one the pool
+answered); for a pool model that is its fitted effect.  With
+*fixed_effects* for a part, its effects are the given ones on every
+resample.  Such a part keeps its mean-Brier sums per pattern (a column a
+pattern): a ragged panel of many models costs a column per answer pattern.
+
 **The refit.**  Eliminating the question effects leaves an M x M system in
 the model effects (M models), whose coefficients are sums over the drawn
 questions of quantities fixed per question: the count of the questions of
