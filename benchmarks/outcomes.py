@@ -16,7 +16,23 @@ process or of the child):
 - ``numpy``: the same files read with ``json.loads`` into arrays, each
   model's Brier, and its percentile bootstrap (B resamples of its forecasts,
   ``Generator.integers`` indices in chunks of about 10**7, the means,
-  ``np.percentile`` at 2.5 and 97.5: numpy's default, linear, is Anachron's).
+  ``np.percentile`` at 2.5 and 97.5: numpy's default, linear, is Anachron's);
+  then the twins of the report's other parts, each timed apart: ``pairs``,
+  every pair's paired percentile bootstrap of the mean Brier difference over
+  their common questions (B resamples), and ``questions``, the question
+  bootstrap with the refit (B resamples of the questions; per resample the
+  weighted two-way fixed-effects fit with the question effects eliminated,
+  an M x M solve, batched by ``np.linalg.solve``; each model's adjusted
+  Brier on the scale where the drawn questions' effects average 0, and its
+  percentile interval).
+
+Each part is compared with its twin (``score_model`` with ``models``,
+``compare_modes`` with ``pairs``, ``question_bootstrap`` with
+``questions``), and the whole with the sum of numpy's parts (reading
+included).  The twins compute fewer figures than Anachron's parts
+(``score_model`` also gives the log loss and the skill with their CIs,
+``compare_modes`` a paired report): the ratios are upper bounds on the
+cost of the same figures.
 
 The data: per question an outcome (1 with probability 0.4) and, per model,
 a probability rounded to 3 decimals from a noisy signal; each model skips 3%
@@ -68,6 +84,7 @@ def write_inputs(directory: Path, questions: int, models: int, seed: int = 2024)
 
 
 PARTS = ("score_model", "question_bootstrap", "compare_modes")  # the report's steps whose CPU time is split out
+TWINS = {"score_model": "models", "question_bootstrap": "questions", "compare_modes": "pairs"}  # each part's numpy twin
 
 
 def time_function(files, resolutions, resamples):
@@ -119,15 +136,18 @@ def time_numpy(files, resolutions, resamples):
                 outcome[record["sample_id"]] = record["resolved_to"]
     cis = {}
     rng = np.random.default_rng(0)
+    per_model = {}
     for path in files:
-        probs, outs = [], []
+        probs, outs, ids = [], [], []
         with open(path, encoding="utf-8") as handle:
             for line in handle.read().split("\n"):
                 if line:
                     record = json.loads(line)
                     probs.append(record["probability"])
                     outs.append(outcome[record["sample_id"]])
+                    ids.append(record["sample_id"])
         brier = (np.asarray(probs) - np.asarray(outs)) ** 2
+        per_model[Path(path).stem] = (ids, brier)
         n = len(brier)
         chunk = max(1, 10**7 // n)
         means = np.empty(resamples)
@@ -136,7 +156,79 @@ def time_numpy(files, resolutions, resamples):
             means[at:at + k] = brier[rng.integers(0, n, size=(k, n))].mean(axis=1)
         low, high = np.percentile(means, [2.5, 97.5])
         cis[Path(path).stem] = (float(low), float(high))
-    return time.process_time() - start, cis
+    spent = {"models": time.process_time() - start}
+    start = time.process_time()
+    numpy_pairs(per_model, resamples, rng)
+    spent["pairs"] = time.process_time() - start
+    start = time.process_time()
+    numpy_question_bootstrap(per_model, resamples, rng)
+    spent["questions"] = time.process_time() - start
+    return sum(spent.values()), spent
+
+
+def numpy_pairs(per_model, resamples, rng):
+    """Every pair's paired percentile bootstrap of the mean Brier difference over their common questions."""
+    import numpy as np
+
+    names = sorted(per_model)
+    out = {}
+    for i, a in enumerate(names):
+        for b in names[i + 1:]:
+            ia, ba = per_model[a]
+            ib, bb = per_model[b]
+            common, ka, kb = np.intersect1d(np.asarray(ia), np.asarray(ib), assume_unique=True, return_indices=True)
+            diff = ba[ka] - bb[kb]
+            n = len(diff)
+            chunk = max(1, 10**7 // n)
+            means = np.empty(resamples)
+            for at in range(0, resamples, chunk):
+                k = min(chunk, resamples - at)
+                means[at:at + k] = diff[rng.integers(0, n, size=(k, n))].mean(axis=1)
+            out[(a, b)] = (float(diff.mean()), *np.percentile(means, [2.5, 97.5]))
+    return out
+
+
+def numpy_question_bootstrap(per_model, resamples, rng):
+    """The question bootstrap with the refit: per resample the counts of the drawn questions, the normal
+    equations of the model effects with the question effects eliminated (as anachron.forecasts.resampling
+    builds them), one batched solve; each model's adjusted Brier, its percentile interval."""
+    import numpy as np
+
+    names = sorted(per_model)
+    questions = sorted({q for ids, _ in per_model.values() for q in ids})
+    qi = {q: i for i, q in enumerate(questions)}
+    nq, nm = len(questions), len(names)
+    answered = np.zeros((nq, nm))
+    brier = np.zeros((nq, nm))
+    for m, name in enumerate(names):
+        ids, values = per_model[name]
+        rows = np.fromiter((qi[q] for q in ids), dtype=np.int64, count=len(ids))
+        answered[rows, m] = 1.0
+        brier[rows, m] = values
+    k = answered.sum(axis=1)
+    bbar = brier.sum(axis=1) / k
+    share = answered / k[:, None]
+    # Per question the quantities summed over a resample: n_m, the M x M weights, brier sums, bbar per model, the shares.
+    features = np.hstack([answered, (share[:, :, None] * answered[:, None, :]).reshape(nq, nm * nm), brier,
+                          answered * bbar[:, None], share, (share * bbar[:, None]).sum(axis=1, keepdims=True)])
+    chunk = max(1, 10**7 // nq)
+    adjusted = np.empty((resamples, nm))
+    for at in range(0, resamples, chunk):
+        c = min(chunk, resamples - at)
+        draws = rng.integers(0, nq, size=(c, nq)) + (np.arange(c) * nq)[:, None]
+        weights = np.bincount(draws.ravel(), minlength=c * nq).reshape(c, nq).astype(float)
+        sums = weights @ features
+        n = sums[:, :nm]
+        p = sums[:, nm:nm + nm * nm].reshape(c, nm, nm)
+        r = sums[:, nm + nm * nm:nm + nm * nm + nm] - sums[:, nm + nm * nm + nm:nm + nm * nm + 2 * nm]
+        shares = sums[:, nm + nm * nm + 2 * nm:nm + nm * nm + 3 * nm]
+        lap = -p
+        lap[:, np.arange(nm), np.arange(nm)] += n
+        x = np.zeros((c, nm))
+        x[:, 1:] = np.linalg.solve(lap[:, 1:, 1:], r[:, 1:, None])[:, :, 0]  # the first model pinned at 0
+        shift = (sums[:, -1] - (shares * x).sum(axis=1)) / weights.sum(axis=1)
+        adjusted[at:at + c] = x + shift[:, None]
+    return np.percentile(adjusted, [2.5, 97.5], axis=0)
 
 
 def main() -> None:
@@ -169,7 +261,7 @@ def main() -> None:
                     seconds, rss = time_command(files, resolutions, args.resamples, Path(tmp) / "out.json")
                     line.append(f"(peak RSS {rss:,.0f} MB)")
                 else:
-                    seconds, _ = time_numpy(files, resolutions, args.resamples)
+                    seconds, numpy_spent = time_numpy(files, resolutions, args.resamples)
                 times[peer].append(seconds)
                 line.insert(-1 if peer == "command" else len(line), f"{peer} {seconds:.2f} s")
             if "numpy" in times:
@@ -180,6 +272,11 @@ def main() -> None:
             if "function" in times:
                 print("  function's parts: " + ", ".join(f"{name} {spent[name]:.2f} s" for name in PARTS)
                       + f", the rest {times['function'][-1] - sum(spent.values()):.2f} s", flush=True)
+            if "numpy" in times:
+                print("  numpy's parts: " + ", ".join(f"{name} {numpy_spent[name]:.2f} s" for name in TWINS.values()), flush=True)
+            if "function" in times and "numpy" in times:
+                print("  part / its numpy twin: " + ", ".join(f"{name} / {twin} {spent[name] / numpy_spent[twin]:.2f}"
+                                                               for name, twin in TWINS.items()), flush=True)
         for peer, values in times.items():
             print(f"{peer}: best {min(values):.2f} s, median {sorted(values)[len(values) // 2]:.2f} s")
         if "numpy" in times:

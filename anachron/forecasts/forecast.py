@@ -58,7 +58,7 @@ LOG_CLIP = 1e-6  # the smallest probability the log loss reads: -ln(1e-6) ~ 13.8
 SUM_TOLERANCE = 1e-6  # a categorical forecast's probabilities sum to 1 within this
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)  # slots: a report may hold 10**6 of them
 class Forecast:
     """One model's forecast of one sample: ``probability`` (binary) or ``probabilities`` (categorical)."""
 

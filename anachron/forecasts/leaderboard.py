@@ -38,13 +38,13 @@ from typing import Any, Callable, Mapping, Sequence
 from anachron.bank.cutoffs import BADGES
 from anachron.core.dates import known_at
 from anachron.core.errors import AnachronError
-from anachron.core.stats.bootstrap import percentile
+from anachron.core.stats.bootstrap import bootstrap_column_totals, percentile
 from anachron.forecasts.difficulty import difficulty_adjusted
 from anachron.forecasts.forecast import Forecast
 from anachron.forecasts.forecastbench import BENCHMARK, DUMMY_MODELS, Entry, Rounds
 from anachron.forecasts.model_score import ModelScore, ScoredSample, score_model, scored_sample, uniform
 from anachron.forecasts.report import model_badge, small_n_warnings
-from anachron.forecasts.resampling import brier_index  # one definition: the question bootstrap's
+from anachron.forecasts.resampling import ModelResamples, brier_index, question_bootstrap
 from anachron.forecasts.table import grid
 
 __all__ = [
@@ -56,6 +56,7 @@ TYPES = ("dataset", "market")
 IMPUTED_CUTOFF = 0.05  # ForecastBench's IMPUTED_CUTOFF_PCT: a round with more than 5% filled is dropped
 MODEL_AGE_CUTOFF_DAYS = 365  # ForecastBench's MODEL_RELEASE_DAYS_CUTOFF: older models leave the difficulty pool
 FILL = 0.5  # ForecastBench's default imputation (src/resolve/_impute.py)
+_SCALE = 1 << 27  # the fixed point of the memory gap's resampled Brier sums (model_score's)
 
 # (model, the row's samples, their entries in the same order) -> the row's scores and intervals.
 ScoreRow = Callable[[str, Sequence[ScoredSample], Sequence[Entry]], ModelScore]
@@ -72,7 +73,10 @@ def memory_gap(
 
     A positive gap: the model does better on what it could have read in
     training.  The CI is a percentile bootstrap resampling each part apart
-    (``random.Random(seed)``); no part, no gap.
+    (``random.Random(seed)``, the after part's B resamples drawn first; each
+    part's resample sums made in C by the block resampler, on the Briers in
+    fixed point as :func:`anachron.forecasts.model_score.score_model` does);
+    no part, no gap.
 
     >>> memory_gap([0.0, 0.0], [0.25, 0.25], n_resamples=100, seed=0, confidence=0.9)["gap"]["value"]
     0.25
@@ -87,11 +91,10 @@ def memory_gap(
         out["warnings"].append("no question on one side of the cutoff: no gap")
         return out
     rng = random.Random(seed)
-    draws = []
     nb, na = len(before), len(after)
-    for _ in range(n_resamples):
-        draws.append(math.fsum(rng.choices(after, k=na)) / na - math.fsum(rng.choices(before, k=nb)) / nb)
-    draws.sort()
+    after_sums = bootstrap_column_totals([[round(v * _SCALE) for v in after]], n_resamples, rng)
+    before_sums = bootstrap_column_totals([[round(v * _SCALE) for v in before]], n_resamples, rng)
+    draws = sorted(a / (na * _SCALE) - b / (nb * _SCALE) for (a,), (b,) in zip(after_sums, before_sums))
     alpha = (1 - confidence) / 2
     out["gap"] = {
         "value": out["after"]["brier"] - out["before"]["brier"],
@@ -141,6 +144,36 @@ def _effects(
     info["questions"] = len(questions)
     info["without_effect"] = len(questions - raw.keys())
     return raw, info
+
+
+def _question_intervals(samples, scored_models, bare, effects, difficulty, pool_exclude, pool_preset, cutoffs,
+                        reference, n_resamples, seed, confidence):
+    """The question bootstrap of the whole board: questions resampled within (due date, source), the pool's
+    fit redone on every resample (a type with outside effects keeps them), every model scored against it."""
+    observations, groups, parts, day = [], {}, {}, {}
+    for m in scored_models:
+        for e, s, _ in samples[m]:
+            observations.append((e.sample_id, m, s.brier))
+            groups[e.sample_id] = (e.round.isoformat(), e.source)
+            parts[e.sample_id] = e.qtype
+            day[e.sample_id] = e.round
+    exclude = set(pool_exclude)
+    fixed = {t: {q: v for q, v in effects.items() if parts.get(q) == t} for t, info in difficulty.items() if info["from"] == "file"}
+    return question_bootstrap(
+        observations, groups=groups, parts=parts, reference=reference, n_resamples=n_resamples, seed=seed,
+        confidence=confidence, pool=lambda q, m: _in_pool(m, bare[m], day[q], exclude, pool_preset, cutoffs),
+        fixed_effects=fixed,
+    )
+
+
+def _interval_fields(figures: ModelResamples | None) -> dict[str, Any]:
+    """A row's figures from the question bootstrap: the intervals on the adjusted Brier and the Brier Index,
+    the p-value against the reference, the share of first places."""
+    if figures is None:
+        return {"adjusted_brier_ci": None, "brier_index_ci": None, "p_value": None, "rank_first": None}
+    return {"adjusted_brier_ci": [figures.adjusted.ci_low, figures.adjusted.ci_high],
+            "brier_index_ci": [figures.brier_index.ci_low, figures.brier_index.ci_high],
+            "p_value": figures.p_value, "rank_first": figures.rank_first}
 
 
 def build_leaderboard(
@@ -267,6 +300,8 @@ def build_leaderboard(
         info["pool"] = sorted(pool_models) if (external or {}).get(qtype) is None else None
         difficulty[qtype] = info
     types_present = [t for t in TYPES if t in difficulty]
+    intervals = _question_intervals(samples, scored_models, bare, effects, difficulty, pool_exclude, pool_preset, cutoffs,
+                                    reference, n_resamples, seed, confidence)
     ref_brier = {} if reference is None else {e.sample_id: s.brier for e, s, _ in samples.get(reference, [])}
 
     def row(model: str, group: str, value: str, part: list[tuple[Entry, ScoredSample, bool]]) -> dict[str, Any]:
@@ -313,6 +348,9 @@ def build_leaderboard(
                        "no question of every type: no overall score (ForecastBench's overall is the mean of the type means)"])}
         if "leak_split" in pooled:
             overall["leak_split"] = pooled["leak_split"]  # over every sample of the model, pooled
+        for r in type_rows:
+            r.update(_interval_fields(intervals.parts[r["value"]][model] if intervals.parts else None))
+        overall.update(_interval_fields(intervals.models[model]))
         rows = type_rows + [overall]
         for name in by:
             values = sorted({groupings[name](e) for e, _, _ in part_of})
@@ -349,6 +387,8 @@ def build_leaderboard(
                                           "forecasts": rounds.combination_forecasts},
         "unresolved_entries": rounds.unresolved_entries,
         "difficulty": difficulty,
+        "question_bootstrap": {k: v for k, v in intervals.to_dict().items()
+                               if k in ("method", "questions", "groups", "singleton_groups", "degenerate")},
         "leak_split": scores is not None,
         "models": result_models,
         "unscored_models": [m for m in models if m not in scored_models],
@@ -367,7 +407,8 @@ def ranked_rows(report: Mapping[str, Any], badge: str) -> list[Mapping[str, Any]
 
 CSV_COLUMNS = (
     "model", "badge", "group", "value", "n", "brier", "brier_ci_low", "brier_ci_high", "difficulty_adjusted_brier",
-    "brier_index", "brier_skill", "skill_vs_reference", "skill_vs_reference_n", "imputed", "clean_n", "clean_brier",
+    "difficulty_adjusted_brier_ci_low", "difficulty_adjusted_brier_ci_high", "brier_index", "brier_index_ci_low",
+    "brier_index_ci_high", "p_value_vs_reference", "rank_first", "brier_skill", "skill_vs_reference", "skill_vs_reference_n", "imputed", "clean_n", "clean_brier",
     "leaked_n", "leaked_brier", "unverified_n", "leak_inflation", "leak_inflation_ci_low", "leak_inflation_ci_high",
     "warnings",
 )
@@ -382,10 +423,14 @@ def csv_records(report: Mapping[str, Any]) -> list[dict[str, Any]]:
                 split = r.get("leak_split") or {}
                 inflation = split.get("inflation") or {}
                 ref = r.get("skill_vs_reference") or {}
+                adj_ci, index_ci = r.get("adjusted_brier_ci") or (None, None), r.get("brier_index_ci") or (None, None)
                 out.append({
                     "model": m["model"], "badge": badge, "group": r["group"], "value": r["value"], "n": r["n"],
                     "brier": r["brier"]["value"], "brier_ci_low": r["brier"]["ci_low"], "brier_ci_high": r["brier"]["ci_high"],
-                    "difficulty_adjusted_brier": r["difficulty_adjusted_brier"], "brier_index": r["brier_index"],
+                    "difficulty_adjusted_brier": r["difficulty_adjusted_brier"], "difficulty_adjusted_brier_ci_low": adj_ci[0],
+                    "difficulty_adjusted_brier_ci_high": adj_ci[1], "brier_index": r["brier_index"],
+                    "brier_index_ci_low": index_ci[0], "brier_index_ci_high": index_ci[1],
+                    "p_value_vs_reference": r.get("p_value"), "rank_first": r.get("rank_first"),
                     "brier_skill": (r.get("brier_skill") or {}).get("value"), "skill_vs_reference": ref.get("value"),
                     "skill_vs_reference_n": ref.get("n"), "imputed": r["imputed"],
                     "clean_n": (split.get("clean") or {}).get("n"), "clean_brier": (split.get("clean") or {}).get("value"),
@@ -410,13 +455,21 @@ def _ci(iv: Mapping[str, Any] | None, signed: bool = False) -> str:
     return f"{fmt.format(iv['value'] + 0.0)} [{fmt.format(iv['ci_low'] + 0.0)}, {fmt.format(iv['ci_high'] + 0.0)}]"
 
 
+def _with_ci(value: float | None, ends: Sequence[float | None] | None, digits: int = 3) -> str:
+    if value is None or not ends or ends[0] is None:
+        return _f(value, digits)
+    return f"{_f(value, digits)} [{_f(ends[0], digits)}, {_f(ends[1], digits)}]"
+
+
 def render_leaderboard(report: Mapping[str, Any]) -> str:
     """The leaderboard as text: one block per badge (pre-event models first), a line per model and row."""
     level = f"{report['confidence'] * 100:.10g}%"
     out = [
         f"ForecastBench leaderboard: {len(report['models'])} model(s), round(s) {', '.join(report['rounds'])}; "
         f"Brier (lower is better) with {level} bootstrap CIs ({report['resamples']} resamples, seed {report['seed']}); "
-        "overall = mean of the type means; Brier Index = (1 - sqrt(adjusted Brier)) x 100"
+        "overall = mean of the type means; Brier Index = (1 - sqrt(adjusted Brier)) x 100; the adjusted Brier's and "
+        "the Index's CIs, p (P(adjusted <= the reference's)) and first (share of resamples ranked first) resample "
+        "questions within (due date, source), the difficulty refitted on each"
     ]
     split = report["leak_split"]
     for badge in BADGES:
@@ -424,9 +477,9 @@ def render_leaderboard(report: Mapping[str, Any]) -> str:
         if not models:
             continue
         out += ["", f"[{badge}]"]
-        header = ["rank", "model", "questions", "n", "Brier [CI]", "adj. Brier", "Brier Index", "skill"]
+        header = ["rank", "model", "questions", "n", "Brier [CI]", "adj. Brier [CI]", "Brier Index [CI]", "first", "skill"]
         if report["reference"] is not None:
-            header.append("vs reference")
+            header += ["vs reference", "p"]
         if split:
             header += ["clean Brier", "leaked Brier", "leak inflation [CI]"]
         table = []
@@ -434,10 +487,11 @@ def render_leaderboard(report: Mapping[str, Any]) -> str:
             for r in m["rows"]:
                 cells = [str(rank) if r["group"] == "overall" else "", m["model"],
                          r["value"] if r["group"] in ("type", "overall") else f"{r['group']}={r['value']}",
-                         str(r["n"]), _ci(r["brier"]), _f(r["difficulty_adjusted_brier"]), _f(r["brier_index"], 1),
+                         str(r["n"]), _ci(r["brier"]), _with_ci(r["difficulty_adjusted_brier"], r.get("adjusted_brier_ci")),
+                         _with_ci(r["brier_index"], r.get("brier_index_ci"), 1), _f(r.get("rank_first"), 2),
                          _f((r.get("brier_skill") or {}).get("value"))]
                 if report["reference"] is not None:
-                    cells.append(_f((r["skill_vs_reference"] or {}).get("value")))
+                    cells += [_f((r["skill_vs_reference"] or {}).get("value")), _f(r.get("p_value"))]
                 if split:
                     ls = r.get("leak_split") or {}
                     cells += [_f((ls.get("clean") or {}).get("value")), _f((ls.get("leaked") or {}).get("value")),

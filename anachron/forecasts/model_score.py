@@ -66,7 +66,7 @@ class Interval:
         return {"value": self.value, "ci_low": self.ci_low, "ci_high": self.ci_high, "n": self.n}
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)  # slots: one per forecast, 10**6 in a large report
 class ScoredSample:
     """One sample's scores under one model, with its baseline's Brier and its leak class (None: no leakage scores)."""
 

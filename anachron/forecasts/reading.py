@@ -29,21 +29,23 @@ Every rejection names the file and line (JSON Lines) or the file and entry
 from __future__ import annotations
 
 import datetime as _dt
+import json
 import os
+import sys
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Mapping
+from typing import Any, Callable, Iterable, Mapping
 
 from anachron.core.attribution import day_field
 from anachron.core.errors import AnachronError, describe
-from anachron.core.jsonio import parse_json, read_json, read_records, read_text
+from anachron.core.jsonio import parse_json, read_json, read_records, read_text, stream_records
 from anachron.core.leakage import read_samples
 from anachron.forecasts.forecast import Forecast, answer_probability, check_distribution, check_probability
 
 __all__ = ["Forecasts", "Resolution", "forecastbench_key", "load_forecasts", "load_resolutions", "load_scores", "question_key"]
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)  # slots: 10**5 of them in a large report
 class Resolution:
     """What a sample resolved to, and when (``None``: not given)."""
 
@@ -63,8 +65,26 @@ class Forecasts:
     as_of: Mapping[str, _dt.date] | None = None  # T of each trace sample, when the file gave it
 
 
-def _document(path: str | os.PathLike[str]) -> tuple[Any, list[tuple[str, dict]]]:
-    """``(json object, [])`` for a one-document file, else ``(None, [(where, record), ...])`` for JSON Lines."""
+_DOCUMENT_KEYS = ("forecasts", "resolutions", "questions")
+
+
+def _streamable(path: str | os.PathLike[str]) -> bool:
+    """Whether *path* is plainly JSON Lines: its first line alone is an object of none of the one-document
+    keys.  Such a file is never one document (an object followed by more text is no JSON document)."""
+    try:
+        with open(path, "rb") as fh:
+            first = fh.readline().decode("utf-8").removeprefix("\ufeff")
+        obj = json.loads(first)
+    except (OSError, ValueError, RecursionError):
+        return False  # whatever it is, the whole-file reading below says it
+    return isinstance(obj, dict) and not any(key in obj for key in _DOCUMENT_KEYS)
+
+
+def _document(path: str | os.PathLike[str]) -> tuple[Any, Iterable[tuple[str, dict]]]:
+    """``(json object, [])`` for a one-document file, else ``(None, (where, record), ...)`` for JSON Lines
+    (streamed a line at a time when the first line shows it: 10**6 forecasts are never all in memory as dicts)."""
+    if _streamable(path):
+        return None, stream_records(path)
     text = read_text(path)
     stripped = text.lstrip()
     if stripped.startswith("{"):
@@ -72,7 +92,7 @@ def _document(path: str | os.PathLike[str]) -> tuple[Any, list[tuple[str, dict]]
             obj = parse_json(text, str(path), multiline=True)
         except AnachronError:
             obj = None  # several objects: JSON Lines
-        if isinstance(obj, dict) and ("forecasts" in obj or "resolutions" in obj or "questions" in obj):
+        if isinstance(obj, dict) and any(key in obj for key in _DOCUMENT_KEYS):
             return obj, []
     records = read_records(path)
     return None, records
@@ -109,19 +129,28 @@ def question_key(where: str, entry: Mapping[str, Any]) -> str:
     return key
 
 
-def _add(by_model: dict[str, dict[str, Forecast]], seen: dict[tuple[str, str], str], where: str, forecast: Forecast) -> None:
-    key = (forecast.model, forecast.sample_id)
-    if key in seen:
-        raise AnachronError(f"{where}: model {forecast.model!r} forecast sample {forecast.sample_id!r} twice (first at {seen[key]})")
-    seen[key] = where
-    by_model.setdefault(forecast.model, {})[forecast.sample_id] = forecast
+def _add(by_model: dict[str, dict[str, Forecast]], where: str, forecast: Forecast, first_at: Callable[[Forecast], str]) -> None:
+    table = by_model.setdefault(forecast.model, {})
+    if forecast.sample_id in table:
+        raise AnachronError(f"{where}: model {forecast.model!r} forecast sample {forecast.sample_id!r} twice (first at {first_at(forecast)})")
+    table[forecast.sample_id] = forecast
+
+
+def _first_line(path: str | os.PathLike[str], default_model: str) -> Callable[[Forecast], str]:
+    """Where a JSON Lines file first forecast *forecast*'s sample for its model: read again, on the error only
+    (a where kept per forecast would cost more than the forecasts)."""
+    def find(forecast: Forecast) -> str:
+        for where, record in (stream_records(path) if _streamable(path) else read_records(path)):
+            if record.get("sample_id") == forecast.sample_id and record.get("model", default_model) == forecast.model:
+                return where
+        return "an earlier line"
+    return find
 
 
 def load_forecasts(path: str | os.PathLike[str]) -> Forecasts:
     """The forecasts in *path* (any of the three shapes; module docstring)."""
     obj, records = _document(path)
     by_model: dict[str, dict[str, Forecast]] = {}
-    seen: dict[tuple[str, str], str] = {}
     default_model = Path(path).stem.split(".")[0] or str(path)
     if obj is not None:
         entries = obj.get("forecasts")
@@ -136,17 +165,22 @@ def load_forecasts(path: str | os.PathLike[str]) -> Forecasts:
             where = f"{path}: forecasts[{i}]"
             if not isinstance(entry, dict):
                 raise AnachronError(f"{where}: expected an object, got {describe(entry)}")
-            sample_id = forecastbench_key(where, entry)
+            sample_id = sys.intern(forecastbench_key(where, entry))
             probability = check_probability(entry.get("forecast"), f"{where} (sample {sample_id})")
-            _add(by_model, seen, where, Forecast(sample_id, model, probability=probability))
+            _add(by_model, where, Forecast(sample_id, model, probability=probability),
+                 lambda f, entries=entries: next(f"{path}: forecasts[{j}]" for j, e in enumerate(entries)
+                                                 if isinstance(e, dict) and forecastbench_key("", e) == f.sample_id))
         return Forecasts(by_model)
     unread: dict[str, list[str]] = {}
     as_of: dict[str, _dt.date] = {}
+    first_at = _first_line(path, default_model)
     for where, record in records:
-        sample_id = _text(where, record, "sample_id")
+        # Interned: the sample id of five models' files and of the resolutions is one string, not six.
+        sample_id = sys.intern(_text(where, record, "sample_id"))
         model = record.get("model", default_model)
         if not isinstance(model, str) or not model:
             raise AnachronError(f"{where}: model is {describe(model)}, expected a non-empty string")
+        model = sys.intern(model)
         label = f"{where} (sample {sample_id})"
         given = [name for name in ("probability", "probabilities", "answer") if name in record]
         if len(given) > 1:
@@ -169,7 +203,7 @@ def load_forecasts(path: str | os.PathLike[str]) -> Forecasts:
             forecast = Forecast(sample_id, model, probability=p)
         else:
             raise AnachronError(f"{label}: no probability, probabilities or answer")
-        _add(by_model, seen, where, forecast)
+        _add(by_model, where, forecast, first_at)
     for model, ids in unread.items():
         if model not in by_model:
             raise AnachronError(f"{path}: model {model!r}: none of its {len(ids)} answers states a probability")
@@ -219,7 +253,7 @@ def load_resolutions(path: str | os.PathLike[str]) -> tuple[dict[str, Resolution
                 continue
             question_rows.append(sample_id)
         else:
-            sample_id = _text(where, entry, "sample_id")
+            sample_id = sys.intern(_text(where, entry, "sample_id"))
         if "resolved_to" not in entry or entry["resolved_to"] is None:
             unresolved += 1
             continue

@@ -136,9 +136,13 @@ def build_report(
 
     models: list[dict[str, Any]] = []
     per_sample_brier: dict[str, dict[str, float]] = {}
-    observations = []
+
+    def observations() -> Iterator[tuple[str, str, float]]:
+        # Made from per_sample_brier when read (models in order, each one's samples sorted): not a second copy.
+        return ((sample_id, model, value) for model, table in per_sample_brier.items() for sample_id, value in table.items())
     for model in _counted(sorted(by_model), progress):
         table = by_model[model]
+        by_model[model] = {}  # scored below: its forecasts are not needed again (10**6 of them in a large report)
         leak_table = score_tables.get(model, score_tables.get(None)) if score_tables else None
         leak_file = (scores or {}).get(model, (scores or {}).get(None, "scores"))
         missing = [s for s in table if s not in resolutions]
@@ -175,7 +179,6 @@ def build_report(
         score = score_model(model, samples, baseline=label, n_resamples=n_resamples, seed=seed, confidence=confidence)
         badge, why = model_badge(model, cutoffs, days)
         per_sample_brier[model] = {s.sample_id: s.brier for s in samples}
-        observations += [(s.sample_id, model, s.brier) for s in samples]
         entry = score.to_dict()
         entry.update({
             "warnings": small_n_warnings(len(samples)),
@@ -188,10 +191,10 @@ def build_report(
             unscored = [s.sample_id for s in samples if s.sample_id not in leak_table]
             entry["unscored_samples"] = {"n": len(unscored), "samples": _ids(unscored)}
         models.append(entry)
-    fit = difficulty_adjusted(observations)
+    fit = difficulty_adjusted(observations())
     # The interval ForecastBench's way: questions resampled (within groups when the files give them: the
     # resolutions read here carry no source, so every question is its own unit) and the fit redone on each.
-    intervals = question_bootstrap(observations, n_resamples=n_resamples, seed=seed, confidence=confidence)
+    intervals = question_bootstrap(observations(), n_resamples=n_resamples, seed=seed, confidence=confidence)
     if progress is not None:
         progress(1, _steps(len(by_model)))
     for entry in models:

@@ -35,6 +35,16 @@ type means", on the same resamples; a model missing from a part has no
 overall figure (``None``).  Groups should not straddle parts (ForecastBench's
 ``(due date, source)`` never does: the source gives the type).
 
+**The pool and outside effects** (ForecastBench's leaderboard): with
+*pool*, a part's effects are fitted on the pool's drawn observations only
+(each question's pattern is then the pool models that answered it and all
+the models that did), and every model's figure is its mean of ``brier -
+effect`` over its drawn questions that have an effect (one the pool
+answered); for a pool model that is its fitted effect.  With
+*fixed_effects* for a part, its effects are the given ones on every
+resample.  Such a part keeps its mean-Brier sums per pattern (a column a
+pattern): a ragged panel of many models costs a column per answer pattern.
+
 **The refit.**  Eliminating the question effects leaves an M x M system in
 the model effects (M models), whose coefficients are sums over the drawn
 questions of quantities fixed per question: the count of the questions of
@@ -330,6 +340,8 @@ def question_bootstrap(
     seed: int = 0,
     confidence: float = 0.95,
     progress: Callable[[int, int], None] | None = None,
+    pool: Callable[[str, str], bool] | None = None,
+    fixed_effects: Mapping[str, Mapping[str, float]] | None = None,
 ) -> QuestionBootstrap:
     """The grouped question bootstrap of a panel of ``(question, model, brier)`` (module docstring).
 
@@ -343,6 +355,16 @@ def question_bootstrap(
     model missing from a part.  *progress*, if given, is told
     ``(questions, all questions)`` as each group's resamples are drawn.
     Same panel, groups and *seed*: the same figures, to the bit.
+
+    *pool* (``pool(question, model)``: is this observation in the difficulty
+    pool?) restricts the fit to the pool's observations; on every resample
+    the question effects are fitted on the pool's drawn observations alone,
+    and every model, in the pool or not, is scored against them: its mean of
+    ``brier - effect`` over its drawn questions that have an effect (one the
+    pool answered).  *fixed_effects* maps a part (``""`` without *parts*) to
+    outside question effects: that part is not fitted, on the data or on any
+    resample; a question without an effect there is left out of its adjusted
+    Brier.
     """
     if isinstance(n_resamples, bool) or not isinstance(n_resamples, int) or n_resamples < 1:
         raise AnachronError(f"question bootstrap: resamples must be a whole number of at least 1, got {n_resamples!r}")
@@ -371,8 +393,15 @@ def question_bootstrap(
     index = {m: i for i, m in enumerate(names)}
     models = len(names)
 
-    # Per question: its pattern (its part and the models that answered it), its mean Brier, its Briers.
-    pattern_of: dict[tuple[int, tuple[int, ...]], int] = {}
+    fixed_index: dict[int, Mapping[str, float]] = {}
+    for name, table in (fixed_effects or {}).items():
+        if name not in part_index:
+            raise AnachronError(f"question bootstrap: fixed effects given for part {name!r}, which has no question")
+        fixed_index[part_index[name]] = table
+    # Per question: its pattern (its part, the models whose Briers fit its effect, and all the models that
+    # answered it), the mean Brier of the fitted ones, its Briers in the order of the answering models.
+    # Without a pool or fixed effects the two sets are the same.
+    pattern_of: dict[tuple[int, tuple[int, ...], tuple[int, ...]], int] = {}
     # A row per question, (pattern, mean Brier, its Briers in the pattern's order of models): compact, since a
     # panel of 10**6 forecasts has 10**5 of them.
     rows_by_group: dict[Hashable, list[tuple[int, float, tuple[float, ...]]]] = {}
@@ -382,8 +411,14 @@ def question_bootstrap(
         row = by_question.pop(question)  # freed as it is read: the rows below replace it
         part = 0 if parts is None else part_index[parts[question]]
         ordered = sorted(row.items(), key=lambda item: index[item[0]])
-        p = pattern_of.setdefault((part, tuple(index[m] for m, _ in ordered)), len(pattern_of))
-        bbar = math.fsum(row.values()) / len(row)
+        answered = tuple(index[m] for m, _ in ordered)
+        if part in fixed_index:
+            fitted = answered if question in fixed_index[part] else ()
+            bbar = fixed_index[part][question] if fitted else 0.0  # the effect itself: summed per model below
+        else:
+            fitted = answered if pool is None else tuple(index[m] for m, _ in ordered if pool(question, m))
+            bbar = math.fsum(row[names[m]] for m in fitted) / len(fitted) if fitted else 0.0
+        p = pattern_of.setdefault((part, fitted, answered), len(pattern_of))
         key = None if groups is None else groups.get(question)
         if key is None:
             ungrouped += 1
@@ -391,50 +426,86 @@ def question_bootstrap(
         rows_by_group.setdefault(key, []).append((p, bbar, tuple(v for _, v in ordered)))
     patterns = sorted(pattern_of, key=pattern_of.__getitem__)
     npat = len(patterns)
-    by_part = [[p for p, (part, _) in enumerate(patterns) if part == j] for j in range(len(part_names))]
-    position = [{m: i for i, m in enumerate(pattern)} for _, pattern in patterns]  # a model's place in a row
-
-    def brier_slot(p: int, m: int) -> int:
-        return 2 * npat + patterns[p][0] * models + m
-
-    # A part of many answer patterns takes its mean-Brier sums per model (two columns a model) rather
-    # than per pattern (one a pattern): fewer columns to resample, the same fit.
     nparts = len(part_names)
-    per_model = [len(pats) > _PATTERNS_PER_MODEL * len({m for p in pats for m in patterns[p][1]}) for pats in by_part]
+    by_part = [[p for p, (part, _, _) in enumerate(patterns) if part == j] for j in range(nparts)]
+    position = [{m: i for i, m in enumerate(answered)} for _, _, answered in patterns]  # a model's place in a row
+    fitted_set = [set(fitted) for _, fitted, _ in patterns]
+    # A part is "plain" (every Brier fits the effects: the fit's model effects are the figures), "pool" (some
+    # Briers are scored against the pool's effects only) or "fixed" (outside effects, no fit).
+    mode = ["fixed" if j in fixed_index else "pool" if any(patterns[p][1] != patterns[p][2] for p in pats) else "plain"
+            for j, pats in enumerate(by_part)]
+
+    def brier_at(p: int, m: int) -> int:
+        """Where model m's Brier on a question of pattern p is summed: per part and model, three kinds (the
+        Briers that fit the effects, or are scored against them; those scored against the pool's; those of a
+        question without an effect)."""
+        part, fitted, _ = patterns[p]
+        kind = 0 if m in fitted_set[p] else 1 if fitted else 2
+        return (kind * nparts + part) * models + m
+
+    # A plain part of many answer patterns takes its mean-Brier sums per model (two columns a model) rather
+    # than per pattern (one a pattern): fewer columns to resample, the same fit.
+    per_model = [mode[j] == "plain" and len(pats) > _PATTERNS_PER_MODEL * len({m for p in pats for m in patterns[p][2]})
+                 for j, pats in enumerate(by_part)]
     base_u = 2 * npat + nparts * models
     base_s = base_u + nparts * models
+    base_x = base_s + nparts * models  # the Briers of the second and third kinds
+
+    def brier_slot(p: int, m: int) -> int:
+        at = brier_at(p, m)
+        return 2 * npat + at if at < nparts * models else base_x + at - nparts * models
 
     def fit(counts: Sequence[float], bbar_sums: Sequence[float] | None, brier_sums: Sequence[float],
             u_sums: Sequence[float] | None = None, s_sums: Sequence[float] | None = None):
         """Per part, each model's adjusted Brier, mean Brier and questions, from one resample's sums."""
         out = []
         for j, pats in enumerate(by_part):
-            if u_sums is not None and s_sums is not None and per_model[j]:
-                adjusted = _refit([patterns[p][1] for p in pats], [counts[p] for p in pats], None,
-                                  brier_sums[j * models:(j + 1) * models], models,
+            own = brier_sums[j * models:(j + 1) * models]
+            if mode[j] == "fixed":
+                adjusted: list[float | None] = [0.0] * models
+            elif u_sums is not None and s_sums is not None and per_model[j]:
+                adjusted = _refit([patterns[p][1] for p in pats], [counts[p] for p in pats], None, own, models,
                                   (u_sums[j * models:(j + 1) * models], s_sums[j * models:(j + 1) * models]))
             else:
                 assert bbar_sums is not None
-                adjusted = _refit([patterns[p][1] for p in pats], [counts[p] for p in pats], [bbar_sums[p] for p in pats],
-                                  brier_sums[j * models:(j + 1) * models], models)
+                fits = [p for p in pats if patterns[p][1]]
+                adjusted = _refit([patterns[p][1] for p in fits], [counts[p] for p in fits], [bbar_sums[p] for p in fits],
+                                  own, models)
             answered = [0.0] * models
             for p in pats:
-                for m in patterns[p][1]:
+                for m in patterns[p][2]:
                     answered[m] += counts[p]
-            brier = [brier_sums[j * models + m] / answered[m] if answered[m] else None for m in range(models)]
+            brier = [math.fsum(brier_sums[(k * nparts + j) * models + m] for k in range(3)) / answered[m] if answered[m] else None
+                     for m in range(models)]
+            if mode[j] != "plain":
+                # Every model against the effects: q = mean Brier of its fitted models - their mean model effect.
+                assert bbar_sums is not None
+                effect_sums = [0.0] * models
+                with_effect = [0.0] * models
+                for p in pats:
+                    fitted, count = patterns[p][1], counts[p]
+                    if not fitted or not count:
+                        continue
+                    shift = math.fsum(adjusted[m] for m in fitted) / len(fitted)  # type: ignore[misc]
+                    total = bbar_sums[p] - count * shift
+                    for m in patterns[p][2]:
+                        effect_sums[m] += total
+                        with_effect[m] += count
+                adjusted = [(brier_sums[j * models + m] + brier_sums[(nparts + j) * models + m] - effect_sums[m]) / with_effect[m]
+                            if with_effect[m] else None for m in range(models)]
             out.append((adjusted, brier, [int(a) for a in answered]))
         return out
 
     # The point: the fit on the data, in floating point.
     counts = [0.0] * npat
     bbar_lists: list[list[float]] = [[] for _ in patterns]
-    brier_lists: list[list[float]] = [[] for _ in range(len(part_names) * models)]
+    brier_lists: list[list[float]] = [[] for _ in range(3 * nparts * models)]
     for rows in rows_by_group.values():
         for p, bbar, values in rows:
             counts[p] += 1
             bbar_lists[p].append(bbar)
-            for m, v in zip(patterns[p][1], values):
-                brier_lists[brier_slot(p, m) - 2 * npat].append(v)
+            for m, v in zip(patterns[p][2], values):
+                brier_lists[brier_at(p, m)].append(v)
     point = fit(counts, [math.fsum(s) for s in bbar_lists], [math.fsum(b) for b in brier_lists])
     del bbar_lists, brier_lists
 
@@ -443,32 +514,34 @@ def question_bootstrap(
     varied = any(len(rows) > 1 for rows in rows_by_group.values())
     singletons = sum(1 for key, rows in rows_by_group.items() if len(rows) == 1 and key != ("\0ungrouped",))
     rng = random.Random(seed)
-    width = base_s + nparts * models
+    width = base_x + 2 * nparts * models
     totals = [[0] * width for _ in range(n_resamples)] if varied else []
     fixed = [0] * width  # the groups of one question: the same in every resample
     for key in group_keys:
         rows = rows_by_group[key]
         present_p = sorted({p for p, _, _ in rows})
-        brier_slots = sorted({brier_slot(p, m) for p in present_p for m in patterns[p][1]})
+        brier_slots = sorted({brier_slot(p, m) for p in present_p for m in patterns[p][2]})
         model_slots = sorted({base + brier_slot(p, m) - 2 * npat for p in present_p if per_model[patterns[p][0]]
-                              for m in patterns[p][1] for base in (base_u, base_s)})
+                              for m in patterns[p][2] for base in (base_u, base_s)})
 
         def column(slot: int, rows=rows) -> list[int]:
+            if slot >= base_x or 2 * npat <= slot < base_u:
+                where = slot - 2 * npat if slot < base_u else slot - base_x + nparts * models
+                m = where % models
+                at = [position[p][m] if m in position[p] and brier_at(p, m) == where else None for p in range(npat)]
+                return [0 if at[p] is None else round(values[at[p]] * SCALE) for p, _, values in rows]
             if slot >= base_u:  # a model's sum of mean Brier (or of mean Brier / |p|) over its questions
                 over_k = slot >= base_s
                 part, m = divmod(slot - (base_s if over_k else base_u), models)
                 return [round((bbar / len(patterns[p][1]) if over_k else bbar) * SCALE) if patterns[p][0] == part and m in position[p]
                         else 0 for p, bbar, _ in rows]
-            if slot >= 2 * npat:
-                part, m = divmod(slot - 2 * npat, models)
-                at = [position[p].get(m) if patterns[p][0] == part else None for p in range(npat)]
-                return [0 if at[p] is None else round(values[at[p]] * SCALE) for p, _, values in rows]
             p, bbar_column = divmod(slot, 2)
             if bbar_column:
                 return [round(bbar * SCALE) if q == p else 0 for q, bbar, _ in rows]
             return [int(q == p) for q, _, _ in rows]
 
-        slots = [2 * p for p in present_p] + [2 * p + 1 for p in present_p if not per_model[patterns[p][0]]] + brier_slots + model_slots
+        slots = ([2 * p for p in present_p] + [2 * p + 1 for p in present_p if patterns[p][1] and not per_model[patterns[p][0]]]
+                 + brier_slots + model_slots)
         if len(rows) == 1 or not varied:
             for slot in slots:
                 fixed[slot] += sum(column(slot))
@@ -492,8 +565,8 @@ def question_bootstrap(
     for resample in totals:
         sums = [a + b for a, b in zip(resample, fixed)]
         fitted = fit([float(sums[2 * p]) for p in range(npat)], [sums[2 * p + 1] / SCALE for p in range(npat)],
-                     [v / SCALE for v in sums[2 * npat:base_u]], [v / SCALE for v in sums[base_u:base_s]],
-                     [v / SCALE for v in sums[base_s:]])
+                     [v / SCALE for v in sums[2 * npat:base_u] + sums[base_x:]], [v / SCALE for v in sums[base_u:base_s]],
+                     [v / SCALE for v in sums[base_s:base_x]])
         for tally, (adjusted, brier, _) in zip(part_tallies, fitted):
             tally.add(adjusted, brier)
         if parts is not None:

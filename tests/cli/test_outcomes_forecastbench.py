@@ -107,6 +107,44 @@ class ConstantBaselinesTest(Board):
         self.assertAlmostEqual(x["brier_skill"]["value"], 1 - x["brier"]["value"] / 0.25, places=12)  # the ratio, beside it
 
 
+class QuestionBootstrapRowsTest(Board):
+    def test_rows_carry_the_refitted_intervals_p_values_and_first_places(self):
+        r = make_round("2025-03-02", dataset=12, market=10, seed=4)
+        sets = baselines(r)
+        sets["x"] = forecast_set(r, "model-x", _noisy(5, 0.9))
+        write_round(self.root, r, sets)
+        half = "ForecastBench Always 0.5"
+        report = self.run_json(str(self.root), "--reference", half, "--difficulty-pool", "forecastbench")
+        self.assertEqual(report["question_bootstrap"]["groups"], len({s for _, s, _, _ in r.entries}))
+        for value in ("dataset", "market", "overall"):
+            group = "overall" if value == "overall" else "type"
+            rows = [_row(report, m["model"], group, value) for m in report["models"]]
+            self.assertAlmostEqual(sum(row["rank_first"] for row in rows), 1.0, places=9, msg=value)
+            for row in rows:
+                low, high = row["adjusted_brier_ci"]
+                self.assertLessEqual(low, row["difficulty_adjusted_brier"] + 1e-9, (value, row["model"]))
+                self.assertGreaterEqual(high, row["difficulty_adjusted_brier"] - 1e-9, (value, row["model"]))
+                self.assertLessEqual(row["brier_index_ci"][0], row["brier_index_ci"][1])
+            self.assertEqual(_row(report, half, group, value)["p_value"], 1.0)  # the reference against itself
+            x = _row(report, "Lab model-x", group, value)
+            self.assertGreater(x["rank_first"], 0.9)
+            self.assertEqual(x["p_value"], 1.0)  # always at least as good as 0.5
+            self.assertLess(x["adjusted_brier_ci"][0], x["adjusted_brier_ci"][1])
+            # Always 0.5 answers every question: with the effects averaging 0 on every resample, 0.25 each time.
+            for end in _row(report, half, group, value)["adjusted_brier_ci"]:
+                self.assertAlmostEqual(end, 0.25, places=7)
+        status, out, err = run_cli("outcomes", "--forecastbench", str(self.root), "--quiet", "--resamples", "100",
+                                   "--reference", half, "--format", "csv")
+        self.assertEqual(status, 0, err)
+        header = out.split("\n")[0].split(",")
+        for column in ("difficulty_adjusted_brier_ci_low", "brier_index_ci_high", "p_value_vs_reference", "rank_first"):
+            self.assertIn(column, header)
+        status, out, err = run_cli("outcomes", "--forecastbench", str(self.root), "--quiet", "--resamples", "100")
+        self.assertEqual(status, 0, err)
+        self.assertIn("adj. Brier [CI]", out)
+        self.assertIn("first", out)
+
+
 class ByRoundTest(Board):
     def test_a_row_per_round_and_a_model_in_one_forecast_set_per_round(self):
         rounds = [make_round("2025-03-02", dataset=4, market=2, seed=31), make_round("2025-03-16", dataset=3, market=2, seed=32)]
@@ -258,8 +296,11 @@ class KnowledgeInWeightsTest(Board):
         self.assertGreater(kw["gap"]["ci_low"], 0)
 
     def test_no_memory_no_gap(self):
-        report = self.run_json(*self._write(False, 12))
+        # A 95% CI misses 0 one time in twenty without any gap: seed 12's data has a chance gap of -0.056, on
+        # the edge; this panel's (seed 13) is near 0, as a panel without a planted memory mostly is.
+        report = self.run_json(*self._write(False, 13))
         kw = report["models"][0]["knowledge_in_weights"]
+        self.assertLess(abs(kw["gap"]["value"]), 0.01)
         self.assertLessEqual(kw["gap"]["ci_low"], 0)
         self.assertGreaterEqual(kw["gap"]["ci_high"], 0)
 

@@ -5,6 +5,9 @@ from __future__ import annotations
 
 import json
 import unittest
+from unittest import mock
+
+from anachron.forecasts import reading
 
 from tests.outcome_fixtures import OutcomesCase, jsonl, score_record
 
@@ -26,6 +29,9 @@ class ReadingTest(OutcomesCase):
             "a lone surrogate in an id": ('{"sample_id": "s\\ud800", "probability": 2}\n', r"bad\.jsonl:1 \(sample s.{1,6}\): probability is 2"),
             "U+2028 in an id": ('{"sample_id": "s\u2028", "probability": 1.5}\n', r"bad\.jsonl:1 \(sample s\u2028\): probability is 1\.5"),
             "twice": ('{"sample_id": "s1", "probability": 0.5}\n{"sample_id": "s1", "probability": 0.4}\n', r"bad\.jsonl:2: .*twice \(first at .*bad\.jsonl:1\)"),
+            "twice, among other models": ('{"sample_id": "s1", "model": "a", "probability": 0.5}\n\n{"sample_id": "s1", "probability": 0.5}\n'
+                                          '{"sample_id": "s1", "model": "bad", "probability": 0.4}\n',
+                                          r"bad\.jsonl:4: model 'bad' .*twice \(first at .*bad\.jsonl:3\)"),
             "not an object": ("[1]\n", r"bad\.jsonl:1: expected a JSON object"),
         }
         for name, (text, pattern) in cases.items():
@@ -135,6 +141,11 @@ class ReadingTest(OutcomesCase):
         self.assertEqual(self.report(forecast, resolution, "--model-cutoffs", cut)["models"][0]["badge"], "pre-event model")
         cut = self.files.write("fbcut2.json", json.dumps({"Org Model-1": {"training_cutoff": "2024-01-01", "release_date": "2025-03-02"}}))
         self.assertEqual(self.report(forecast, resolution, "--model-cutoffs", cut)["models"][0]["badge"], "web-locked only")
+        twice = self.files.write("fbtwice.json", json.dumps({"model": "x", "forecasts": [
+            {"id": "q", "forecast": 0.2}, {"id": "r", "forecast": 0.2}, {"id": "q", "forecast": 0.3}]}))
+        code, _, err = self.outcomes(twice, resolution)
+        self.assertEqual(code, 2)
+        self.assertRegex(err, r"fbtwice\.json: forecasts\[2\]: .*twice \(first at .*fbtwice\.json: forecasts\[0\]\)")
         bad = self.files.write("fbbad.json", json.dumps({"model": "x", "forecasts": [{"id": "q", "forecast": 2}]}))
         code, _, err = self.outcomes(bad, resolution)
         self.assertEqual(code, 2)
@@ -175,6 +186,22 @@ class ReadingTest(OutcomesCase):
                 code, out, err = self.outcomes(self.pred, self.res, *argv)
                 self.assertEqual((code, out), (2, ""))
                 self.assertRegex(err, r"leaky\.json: samples\[0\] \(sample 's1'\): result_leaks must be a non-negative integer")
+
+
+
+class StreamingTest(OutcomesCase):
+    def test_json_lines_forecasts_are_read_a_line_at_a_time_and_a_document_whole(self):
+        # A file of 10**6 forecasts must never be in memory as text and dicts at once: JSON Lines whose first
+        # line is a record are streamed (the whole-file reader is never called), a one-document set is read whole.
+        path = self.files.write("stream.jsonl", '{"sample_id": "s1", "probability": 0.25}\n{"sample_id": "s2", "model": "m", "probability": 1}\n')
+        whole = reading.load_forecasts(path)
+        with mock.patch.object(reading, "read_text", side_effect=AssertionError("read whole")):
+            streamed = reading.load_forecasts(path)
+            self.assertEqual(streamed.by_model, whole.by_model)
+            self.assertEqual(sorted(streamed.by_model), ["m", "stream"])
+            document = self.files.write("doc.json", json.dumps({"model": "x", "forecasts": [{"id": "q", "forecast": 0.2}]}))
+            with self.assertRaisesRegex(AssertionError, "read whole"):
+                reading.load_forecasts(document)
 
 
 if __name__ == "__main__":

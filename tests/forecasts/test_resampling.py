@@ -12,6 +12,7 @@ from anachron.core.errors import AnachronError
 from anachron.forecasts import resampling
 from anachron.forecasts.difficulty import difficulty_adjusted
 from anachron.forecasts.resampling import brier_index, question_bootstrap
+from tests.support import require_extra
 
 
 def _refit_on(panel: dict[str, dict[str, float]], drawn: tuple[str, ...], model: str) -> float | None:
@@ -19,6 +20,37 @@ def _refit_on(panel: dict[str, dict[str, float]], drawn: tuple[str, ...], model:
     obs = [(f"{q}#{i}", m, v) for i, q in enumerate(drawn) for m, v in panel[q].items()]
     fit = difficulty_adjusted(obs)
     return fit.models.get(model)
+
+
+def _pool_effects(rows: list[tuple[str, str, float]], pool: set[str]) -> dict[str, float]:
+    """Least squares (numpy) of brier ~ question + model on the pool's rows: the question effects, averaging 0."""
+    import numpy as np
+
+    fitted = [(q, m, b) for q, m, b in rows if m in pool]
+    questions = sorted({q for q, _, _ in fitted})
+    models = sorted({m for _, m, _ in fitted})
+    qi = {q: i for i, q in enumerate(questions)}
+    mi = {m: i for i, m in enumerate(models[1:])}
+    x = np.zeros((len(fitted), len(questions) + len(mi)))
+    y = np.array([b for _, _, b in fitted])
+    for r, (q, m, _) in enumerate(fitted):
+        x[r, qi[q]] = 1.0
+        if m in mi:
+            x[r, len(questions) + mi[m]] = 1.0
+    coef = np.linalg.lstsq(x, y, rcond=None)[0]
+    shift = float(np.mean(coef[:len(questions)]))
+    return {q: float(coef[qi[q]]) - shift for q in questions}
+
+
+def _scores_against_pool(rows: list[tuple[str, str, float]], pool: set[str]) -> dict[str, float]:
+    """Every model's mean of brier - effect (:func:`_pool_effects`) over its questions that have an effect."""
+    effect = _pool_effects(rows, pool)
+    out = {}
+    for m in sorted({m for _, m, _ in rows}):
+        mine = [b - effect[q] for q, mm, b in rows if mm == m and q in effect]
+        if mine:
+            out[m] = sum(mine) / len(mine)
+    return out
 
 
 class GroupsTest(unittest.TestCase):
@@ -223,6 +255,80 @@ class EdgeTest(unittest.TestCase):
         self.assertEqual(brier_index(1.0), 0.0)
         self.assertIsNone(brier_index(-1e-9))
         self.assertIsNone(brier_index(None))
+
+
+class DifficultyPoolTest(unittest.TestCase):
+    # An uneven panel: a answers every question, b and c skip some, the baseline z answers a few questions
+    # and one (q9) that no pool model answered: it has no effect, and is left out of z's adjusted Brier.
+    rows = [(f"q{i}", "a", ((i * 7) % 10) / 10) for i in range(9)]
+    rows += [(f"q{i}", "b", ((i * 3) % 10) / 12) for i in range(9) if i % 3]
+    rows += [(f"q{i}", "c", ((i * 5) % 9) / 9) for i in range(9) if i % 2 == 0]
+    rows += [("q1", "z", 0.1), ("q2", "z", 0.6), ("q4", "z", 0.3), ("q7", "z", 0.9), ("q9", "z", 1.0)]
+    pool = {"a", "b", "c"}
+
+    def test_point_is_least_squares_on_the_pool_rows_and_every_model_scored_against_it(self):
+        require_extra("numpy", "test")
+        result = question_bootstrap(self.rows, n_resamples=50, pool=lambda q, m: m in self.pool)
+        expected = _scores_against_pool(self.rows, self.pool)
+        for model, value in expected.items():
+            self.assertAlmostEqual(result.models[model].adjusted.value, value, places=10, msg=model)
+        self.assertEqual(result.models["z"].questions, 5)  # q9 counts for its plain Brier, not its adjusted one
+        self.assertAlmostEqual(result.models["z"].brier.value, (0.1 + 0.6 + 0.3 + 0.9 + 1.0) / 5, places=12)
+        # Left out of the pool, z no longer moves the effects: b's figure differs from the fit on every model.
+        every = question_bootstrap([r for r in self.rows if r[0] != "q9"], n_resamples=50)
+        self.assertNotAlmostEqual(every.models["b"].adjusted.value, result.models["b"].adjusted.value, places=6)
+
+    def test_interval_ends_are_refits_of_the_pool_on_resamples(self):
+        require_extra("numpy", "test")
+        rows = [r for r in self.rows if r[0] in ("q1", "q2", "q4", "q5", "q7")]
+        panel: dict[str, list[tuple[str, float]]] = {}
+        for q, m, b in rows:
+            panel.setdefault(q, []).append((m, b))
+        fit = _pool_effects(rows, self.pool)
+        refits, kept = set(), set()
+        for drawn in itertools.combinations_with_replacement(sorted(panel), len(panel)):
+            if not any(m == "z" for q in drawn for m, _ in panel[q]):
+                continue
+            copies = [(f"{q}#{i}", m, b) for i, q in enumerate(drawn) for m, b in panel[q]]
+            refits.add(_scores_against_pool(copies, self.pool)["z"])
+            # Not refitted: the data's effects kept, recentred on the drawn questions.
+            centre = sum(fit[q] for q in drawn) / len(drawn)
+            mine = [b - (fit[q] - centre) for q in drawn for m, b in panel[q] if m == "z"]
+            kept.add(sum(mine) / len(mine))
+        interval = question_bootstrap(rows, n_resamples=2001, seed=4, pool=lambda q, m: m in self.pool).models["z"].adjusted
+        ends = (interval.ci_low, interval.ci_high)
+        for end in ends:
+            self.assertTrue(any(abs(end - r) < 1e-7 for r in refits), (end, sorted(refits)))
+        self.assertFalse(all(any(abs(end - k) < 1e-7 for k in kept) for end in ends),
+                         "this panel must tell a refit from the kept effects")
+
+    def test_fixed_effects_are_not_refitted(self):
+        effects = {"q1": 0.1, "q2": -0.2, "q4": 0.05, "q7": 0.3}  # q9 has none: left out
+        result = question_bootstrap(self.rows, n_resamples=2001, seed=2, fixed_effects={"": effects})
+        z = result.models["z"].adjusted
+        self.assertAlmostEqual(z.value, (0.1 - 0.1 + 0.6 + 0.2 + 0.3 - 0.05 + 0.9 - 0.3) / 4, places=12)
+        zb = {q: b for q, m, b in self.rows if m == "z"}
+        # Every resample: z's mean of brier - effect over its drawn questions with an effect, the effects as given.
+        figures = set()
+        for drawn in itertools.combinations_with_replacement(sorted({q for q, _, _ in self.rows}), 10):
+            mine = [zb[q] - effects[q] for q in drawn if q in effects]
+            if mine:
+                figures.add(sum(mine) / len(mine))
+        for end in (z.ci_low, z.ci_high):
+            self.assertTrue(any(abs(end - f) < 1e-7 for f in figures), end)
+        a = result.models["a"].adjusted
+        mine = [b - effects[q] for q, m, b in self.rows if m == "a" and q in effects]
+        self.assertAlmostEqual(a.value, sum(mine) / len(mine), places=12)
+
+    def test_same_seed_same_figures(self):
+        run = lambda: question_bootstrap(self.rows, n_resamples=300, seed=9, reference="a",  # noqa: E731
+                                         pool=lambda q, m: m in self.pool).to_dict()
+        self.assertEqual(json.dumps(run()), json.dumps(run()))
+
+    def test_fixed_effects_for_a_part_without_questions_is_an_error(self):
+        with self.assertRaises(AnachronError):
+            question_bootstrap(self.rows, n_resamples=10, parts={q: "dataset" for q, _, _ in self.rows},
+                               fixed_effects={"market": {"q1": 0.0}})
 
 
 if __name__ == "__main__":
