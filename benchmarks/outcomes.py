@@ -59,6 +59,17 @@ sys.path.insert(0, str(ROOT))
 from anachron.forecasts.report import build_report  # noqa: E402
 
 
+def _resampled_means(np, values, resamples, rng):
+    """The means of *resamples* percentile-bootstrap resamples of *values*, drawn in chunks of about 10**7 indices."""
+    n = len(values)
+    chunk = max(1, 10**7 // n)
+    means = np.empty(resamples)
+    for at in range(0, resamples, chunk):
+        k = min(chunk, resamples - at)
+        means[at:at + k] = values[rng.integers(0, n, size=(k, n))].mean(axis=1)
+    return means
+
+
 def write_inputs(directory: Path, questions: int, models: int, seed: int = 2024) -> tuple[list[Path], Path, int]:
     rng = random.Random(seed)
     outcomes = [int(rng.random() < 0.4) for _ in range(questions)]
@@ -148,12 +159,7 @@ def time_numpy(files, resolutions, resamples):
                     ids.append(record["sample_id"])
         brier = (np.asarray(probs) - np.asarray(outs)) ** 2
         per_model[Path(path).stem] = (ids, brier)
-        n = len(brier)
-        chunk = max(1, 10**7 // n)
-        means = np.empty(resamples)
-        for at in range(0, resamples, chunk):
-            k = min(chunk, resamples - at)
-            means[at:at + k] = brier[rng.integers(0, n, size=(k, n))].mean(axis=1)
+        means = _resampled_means(np, brier, resamples, rng)
         low, high = np.percentile(means, [2.5, 97.5])
         cis[Path(path).stem] = (float(low), float(high))
     spent = {"models": time.process_time() - start}
@@ -178,12 +184,7 @@ def numpy_pairs(per_model, resamples, rng):
             ib, bb = per_model[b]
             common, ka, kb = np.intersect1d(np.asarray(ia), np.asarray(ib), assume_unique=True, return_indices=True)
             diff = ba[ka] - bb[kb]
-            n = len(diff)
-            chunk = max(1, 10**7 // n)
-            means = np.empty(resamples)
-            for at in range(0, resamples, chunk):
-                k = min(chunk, resamples - at)
-                means[at:at + k] = diff[rng.integers(0, n, size=(k, n))].mean(axis=1)
+            means = _resampled_means(np, diff, resamples, rng)
             out[(a, b)] = (float(diff.mean()), *np.percentile(means, [2.5, 97.5]))
     return out
 
