@@ -220,7 +220,8 @@ def build_leaderboard(
     to its ``{sample id: leakage record}``; *cutoffs* is the bank's model
     table (the badge, the pool preset's model age, the training cutoff).
     *progress*, if given, is told ``(steps done, steps in all)``: a step per
-    question as the question bootstrap draws its group, then one per model.
+    question as the question bootstrap draws its group, then per model a
+    step per forecast and row it is scored in.
     *score_row* gives each row's n, log loss and leak split; its Brier and
     skill intervals are replaced by the question bootstrap's.
     """
@@ -327,13 +328,15 @@ def build_leaderboard(
         info["pool"] = sorted(pool_models) if (external or {}).get(qtype) is None else None
         difficulty[qtype] = info
     types_present = [t for t in TYPES if t in difficulty]
-    # Progress in steps: each question as its group's resamples are drawn (the long part), then each model.
-    questions_seen = [0]
+    # Progress in steps: a step per question as its group's resamples are drawn, then per model a step per
+    # forecast and row it is scored in (each row's own bootstrap of the log loss): both phases take time.
+    rows_per_forecast = 1 + len(by) + (scores is not None)
+    steps = len({e.sample_id for m in scored_models for e, _, _ in samples[m]}) + rows_per_forecast * sum(
+        len(samples[m]) for m in scored_models)
 
     def question_steps(count: int, questions: int) -> None:
-        questions_seen[0] = questions
         if progress is not None:
-            progress(count, questions + len(scored_models))
+            progress(count, steps)
     intervals = _question_intervals(samples, scored_models, bare, effects, difficulty, pool_exclude, pool_preset, cutoffs,
                                     reference, n_resamples, seed, confidence, by, question_steps)
     ref_brier = {} if reference is None else {e.sample_id: s.brier for e, s, _ in samples.get(reference, [])}
@@ -406,7 +409,7 @@ def build_leaderboard(
             }
         result_models.append(entry)
         if progress is not None:
-            progress(1, questions_seen[0] + len(scored_models))
+            progress(rows_per_forecast * len(part_of), steps)
     return {
         "format": "anachron-leaderboard/1",
         "confidence": confidence,
