@@ -1,13 +1,16 @@
 """ForecastBench's leaderboard from its own files, with the leak split: ``anachron outcomes --forecastbench``.
 
 OUTCOME MATERIAL (reads resolutions): never imported by a serving path.
-The files are read by :mod:`anachron.forecasts.forecastbench`; each row's
-scores and intervals are :func:`anachron.forecasts.model_score.score_model`'s
-(another interval can be plugged in per row as *score_row*: a row is one
-model over one group of questions, and it is given the row's samples and
-their entries, whose ``round`` and ``source`` are the groups a resampling
-within (due date, source) needs); the
-question effects are :func:`anachron.forecasts.difficulty.difficulty_adjusted`'s
+The files are read by :mod:`anachron.forecasts.forecastbench`; every row's
+intervals on the Brier, the skill ratio, the adjusted Brier and the Brier
+Index, its p-value and its first places come from one question bootstrap of
+the board (:func:`anachron.forecasts.resampling.question_bootstrap`:
+questions resampled within (due date, source), the difficulty refitted on
+each resample; a ``--by`` row is a subset scored against its type's effects
+on the same draws); its n, log loss and leak split are
+:func:`anachron.forecasts.model_score.score_model`'s (another can be
+plugged in per row as *score_row*: it is given the row's samples and their
+entries); the question effects are :func:`anachron.forecasts.difficulty.difficulty_adjusted`'s
 fit on the difficulty pool, or an outside file's.  docs/outcomes.md,
 "ForecastBench leaderboards", gives each definition and its source in
 ForecastBench's code:
@@ -506,9 +509,10 @@ def render_leaderboard(report: Mapping[str, Any]) -> str:
     out = [
         f"ForecastBench leaderboard: {len(report['models'])} model(s), round(s) {', '.join(report['rounds'])}; "
         f"Brier (lower is better) with {level} bootstrap CIs ({report['resamples']} resamples, seed {report['seed']}); "
-        "overall = mean of the type means; Brier Index = (1 - sqrt(adjusted Brier)) x 100; the adjusted Brier's and "
-        "the Index's CIs, p (P(adjusted <= the reference's)) and first (share of resamples ranked first) resample "
-        "questions within (due date, source), the difficulty refitted on each"
+        "overall = mean of the type means; Brier Index = (1 - sqrt(adjusted Brier)) x 100; every row's CIs, p "
+        "(P(adjusted <= the reference's)) and first (share of resamples ranked first) resample questions within "
+        "(due date, source), the difficulty refitted on each; a source or round row is scored against its type's "
+        "question effects"
     ]
     split = report["leak_split"]
     for badge in BADGES:
