@@ -456,6 +456,9 @@ def question_bootstrap(
     cells_of_part = [[c for c, (part, _) in enumerate(cell_keys) if part == j] for j in range(nparts)]
     subset_names = sorted({name for _, names_in in cell_keys for name in names_in})
     by_part = [[p for p, (part, _, _) in enumerate(patterns) if part == j] for j in range(nparts)]
+    by_cell: list[list[int]] = [[] for _ in cell_keys]  # a resample's pass over the subsets: linear in the patterns
+    for p, c in enumerate(cell_of):
+        by_cell[c].append(p)
     position = [{m: i for i, m in enumerate(answered)} for _, _, answered in patterns]  # a model's place in a row
     fitted_set = [set(fitted) for _, fitted, _ in patterns]
     # A part is "plain" (every Brier fits the effects: the fit's model effects are the figures), "pool" (some
@@ -555,9 +558,9 @@ def question_bootstrap(
                 assert bbar_sums is not None
                 for c in cells_of_part[j]:
                     numerator, with_effect, brier_total, asked = cell = [[0.0] * models for _ in range(4)]
-                    for p in by_part[j]:
+                    for p in by_cell[c]:
                         count = counts[p]
-                        if cell_of[p] != c or not count:
+                        if not count:
                             continue
                         fitted = patterns[p][1]
                         total = 0.0
