@@ -358,6 +358,35 @@ class OutputsTest(Board):
         self.assertEqual(again[:2], (0, ""))
         self.assertEqual(target.read_text(encoding="utf-8"), out)
 
+    def test_a_terminal_sees_the_steps_and_quiet_or_a_pipe_sees_nothing(self):
+        import contextlib
+        import io
+        from unittest import mock
+
+        from anachron.cli import main
+
+        class Terminal(io.StringIO):
+            def isatty(self):
+                return True
+
+        def on_terminal(*extra):
+            ticks = iter(range(10_000))  # a second a reading of the clock: every step is shown
+            out, err = io.StringIO(), Terminal()
+            with mock.patch("anachron.output.progress.time.monotonic", lambda: float(next(ticks))), \
+                    contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+                status = main(["outcomes", "--forecastbench", str(self.root), "--resamples", "100", "--by", "source", *extra])
+            return status, out.getvalue(), err.getvalue()
+        status, out, err = on_terminal()
+        self.assertEqual(status, 0, err)
+        self.assertIn("\ranachron outcomes: ", err)
+        self.assertIn(" steps, ", err)
+        self.assertTrue(err.endswith("\r") and err.rsplit("\r", 2)[-2].strip() == "", "the line is cleared")
+        quiet = on_terminal("--quiet")
+        piped = run_cli("outcomes", "--forecastbench", str(self.root), "--resamples", "100", "--by", "source")
+        self.assertEqual((quiet[0], quiet[2], piped[0], piped[2]), (0, "", 0, ""))
+        self.assertEqual(out, quiet[1])  # stdout is the same bytes with or without progress
+        self.assertEqual(out, piped[1])
+
     def test_same_input_same_bytes(self):
         one = run_cli("outcomes", "--forecastbench", str(self.root), "--quiet", "--resamples", "100")
         self.assertEqual(one[0], 0, one[2])
