@@ -586,8 +586,8 @@ class ByteResamples:
             mask = (1 << bits) - 1
             for k in range(-(-max(rows).bit_length() // bits)):
                 table = bytes([v >> (k * bits) & mask for v in rows]).ljust(256, b"\0")
-                view = memoryview(stream.translate(table))
-                sums = map(and_, map(_adler32, map(view.__getitem__, parts)), repeat(0xFFFF))
+                # Slices of bytes, not of a memoryview: copying a resample's draws is cheaper than a view.
+                sums = map(and_, map(_adler32, map(stream.translate(table).__getitem__, parts)), repeat(0xFFFF))
                 if k:
                     sums = map(lshift, sums, repeat(k * bits))
                 total = list(sums) if total is None else list(map(add, total, sums))
@@ -667,6 +667,9 @@ class ByteResamples:
         return {i: self._exact[i] for i in indices}
 
 
+_BAND_SHARE = 2  # the first pass bounds a total within about 2^-2 of its standard error
+
+
 def _first_cut(shifted: Sequence[int], n: int, bits: int | None, limb: int) -> int:
     """How many low bits of *shifted* (non-negative) the first pass leaves out: all but the top
     *bits*, or, when *bits* is None, all but as few whole limbs of *limb* bits as bound a resample
@@ -681,7 +684,7 @@ def _first_cut(shifted: Sequence[int], n: int, bits: int | None, limb: int) -> i
     if spread <= 0:
         return width  # one value: no high part to sum
     # 2^cut <= sigma / (4 sqrt(n)), sigma^2 = spread / n^2
-    cut = max(0, min(width, drop + math.floor(0.5 * (math.log2(spread) - 3 * math.log2(n))) - 2))
+    cut = max(0, min(width, drop + math.floor(0.5 * (math.log2(spread) - 3 * math.log2(n))) - _BAND_SHARE))
     wanted = width - cut
     return max(0, width - -(-wanted // limb) * limb)
 
