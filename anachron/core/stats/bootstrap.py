@@ -45,12 +45,12 @@ from bisect import bisect_left, bisect_right
 from fractions import Fraction
 from collections.abc import Sequence as SequenceABC
 from itertools import accumulate, compress, count as counting, repeat
-from operator import add, and_, ge, le, lshift, sub
+from operator import add, and_, attrgetter, ge, le, lshift, sub
 from typing import Iterable, Sequence
 
 __all__ = [
     "BandStatistics", "BlockResamples", "band_edge", "ByteResamples", "OrderStatistics", "binomial", "bootstrap_byte_bounds", "bootstrap_column_bounds", "bootstrap_column_totals", "bootstrap_means",
-    "bootstrap_pair_totals", "bootstrap_totals", "count_below", "paired_method", "percentile", "resampling_method",
+    "bootstrap_pair_totals", "bootstrap_totals", "count_below", "log2_sd", "paired_method", "percentile", "resampling_method",
 ]
 
 # A resample costs about K binomial draws on one path and n uniform draws on
@@ -526,6 +526,9 @@ def _uniform_bytes(rng: random.Random, count: int, size: int) -> bytes:
     return b"".join(parts)[:count]
 
 
+_start, _stop = attrgetter("start"), attrgetter("stop")
+
+
 class ByteResamples:
     """The column totals of "bytes" resamples: every resample's rows drawn at once, bounded after
     one pass, exact on demand (the interface of :class:`BlockResamples`, and :meth:`band`).
@@ -548,7 +551,8 @@ class ByteResamples:
     the low parts of the resamples asked for the same way, over their drawn bytes joined.
     """
 
-    def __init__(self, columns: Sequence[Sequence[int]], n_resamples: int, rng: random.Random, bits: int | None) -> None:
+    def __init__(self, columns: Sequence[Sequence[int]], n_resamples: int, rng: random.Random, bits: int | None,
+                 log_sds: Sequence[float] | None = None) -> None:
         n = len(columns[0])
         self.n = n
         lows = [min(column) for column in columns]
@@ -562,9 +566,10 @@ class ByteResamples:
         # gets about n / G of them): (1 + sum) mod 65521 is the sum plus 1 while the sum is below 65520.
         self._widths = widths = []
         for slices in self._slices:
-            most = max(1, max(part.stop - part.start for part in slices))
+            most = n if groups == 1 else max(1, max(map(sub, map(_stop, slices), map(_start, slices))))
             widths.append(next(bits for bits in range(8, 0, -1) if most * ((1 << bits) - 1) <= 65519))
-        self._cuts = cuts = [_first_cut(values, n, bits, min(widths)) for values in shifted]
+        self._cuts = cuts = [_first_cut(values, n, bits, min(widths), None if log_sds is None else log_sds[c])
+                             for c, values in enumerate(shifted)]
         self._rests = rests = [[v & ((1 << cut) - 1) for v in values] for cut, values in zip(cuts, shifted)]
         self._base = [n * low for low in lows]
         self._floor = [n * low + n * min(rest) for low, rest in zip(lows, rests)]
@@ -667,24 +672,39 @@ class ByteResamples:
         return {i: self._exact[i] for i in indices}
 
 
-_BAND_SHARE = 2  # the first pass bounds a total within about 2^-2 of its standard error
+_BAND_SHARE = 3  # the first pass bounds a total within about 2^-3 of the standard error that matters
 
 
-def _first_cut(shifted: Sequence[int], n: int, bits: int | None, limb: int) -> int:
+def log2_sd(values: Sequence[int]) -> float:
+    """log2 of the population standard deviation of the integers *values* (from their top 60 bits,
+    about), or -inf when they are all equal.
+
+    >>> log2_sd([0, 2]), log2_sd([5, 5])
+    (0.0, -inf)
+    """
+    n = len(values)
+    drop = max(0, max(map(abs, values)).bit_length() - 60)
+    xs = [v >> drop for v in values]
+    spread = n * sum(x * x for x in xs) - sum(xs) ** 2  # n^2 times the variance, exact
+    if spread <= 0:
+        return -math.inf
+    return drop + 0.5 * math.log2(spread) - math.log2(n)
+
+
+def _first_cut(shifted: Sequence[int], n: int, bits: int | None, limb: int, log_sd: float | None = None) -> int:
     """How many low bits of *shifted* (non-negative) the first pass leaves out: all but the top
     *bits*, or, when *bits* is None, all but as few whole limbs of *limb* bits as bound a resample
-    total within about a quarter of its standard error sigma sqrt(n) (the low part's range, times
-    n, is below n 2^cut). It sets the speed (a limb more a pass, or more replays), never a total."""
+    total within about a quarter of the standard error sigma sqrt(n) that matters (2^cut at most
+    sigma / (4 sqrt(n)); the low part's range, times n, is below n 2^cut), sigma = 2^log_sd, by
+    default the column's own. It sets the speed (a limb more a pass, or more replays), never a total."""
     width = max(shifted).bit_length()
     if bits is not None:
         return max(0, width - bits)
-    drop = max(0, width - 60)  # the spread's scale, from the top 60 bits
-    xs = [v >> drop for v in shifted]
-    spread = n * sum(x * x for x in xs) - sum(xs) ** 2  # n^2 times the variance, exact
-    if spread <= 0:
+    if log_sd is None:
+        log_sd = log2_sd(shifted)
+    if log_sd == -math.inf:
         return width  # one value: no high part to sum
-    # 2^cut <= sigma / (4 sqrt(n)), sigma^2 = spread / n^2
-    cut = max(0, min(width, drop + math.floor(0.5 * (math.log2(spread) - 3 * math.log2(n))) - _BAND_SHARE))
+    cut = max(0, min(width, math.floor(log_sd - 0.5 * math.log2(n)) - _BAND_SHARE))
     wanted = width - cut
     return max(0, width - -(-wanted // limb) * limb)
 
@@ -700,16 +720,19 @@ def _without(data: bytes, flags: bytes) -> bytes:
     return b"".join([data[a + 1:b] for a, b in zip(edges, edges[1:])])
 
 
-def bootstrap_byte_bounds(columns: Sequence[Sequence[int]], n_resamples: int, rng: random.Random) -> ByteResamples:
+def bootstrap_byte_bounds(columns: Sequence[Sequence[int]], n_resamples: int, rng: random.Random,
+                          log_sds: Sequence[float] | None = None) -> ByteResamples:
     """Resample the n rows of *columns* (n < :data:`BYTES_UNTIL`) uniformly with replacement,
     *n_resamples* times, every resample's rows drawn at once ("bytes" resampling,
     :class:`ByteResamples`); every resample's column totals, bounded, exact on demand.
+    *log_sds* (log2 of a standard deviation a column, in its units) says how finely each column's
+    totals will be read: the first pass bounds them within about a quarter of that, times sqrt(n).
 
     >>> r = bootstrap_byte_bounds([[0, 1000, 7]], 3, random.Random(0))
     >>> [lo <= t <= hi for lo, hi, (t,) in zip(*r.bounds(0), r.exact(range(3)).values())]
     [True, True, True]
     """
-    return ByteResamples(columns, n_resamples, rng, None)
+    return ByteResamples(columns, n_resamples, rng, None, log_sds)
 
 
 class OrderStatistics(SequenceABC):

@@ -39,7 +39,7 @@ from anachron.core.errors import AnachronError
 from anachron.core.validate import positive_int
 from anachron.core.scores import check_scores, metric_kind
 from anachron.core.stats.bootstrap import (
-    BandStatistics, BlockResamples, band_edge, ByteResamples, OrderStatistics, bootstrap_byte_bounds, bootstrap_column_bounds, bootstrap_pair_totals, bootstrap_totals, count_below,
+    BandStatistics, BlockResamples, band_edge, log2_sd, ByteResamples, OrderStatistics, bootstrap_byte_bounds, bootstrap_column_bounds, bootstrap_pair_totals, bootstrap_totals, count_below,
     paired_method, resampling_method,
 )
 from anachron.core.stats.intervals import CI_METHODS, acceleration, interval
@@ -300,7 +300,10 @@ def compare_modes(
         # can depend on are replayed exactly (bootstrap_column_bounds).
         rows = sorted((numerator[x], numerator[x] - numerator[y]) for (x, y), count in pairs.items() for _ in range(count))
         columns = [[r[0] for r in rows], [r[1] for r in rows]] if sum_u else [[r[1] for r in rows]]
-        shared = (bootstrap_byte_bounds if method == "bytes" else bootstrap_column_bounds)(columns, b, rng)
+        if method == "bytes":
+            shared = bootstrap_byte_bounds(columns, b, rng, _read_scales(columns, sum_u, sum_d))
+        else:
+            shared = bootstrap_column_bounds(columns, b, rng)
         last = len(columns) - 1
 
         def exact_d(indices):
@@ -369,6 +372,19 @@ def compare_modes(
         relative_ci_high=relative_ci[1],
         warnings=warnings,
     )
+
+
+def _read_scales(columns: list[list[int]], sum_u: int, sum_d: int) -> list[float] | None:
+    """log2 of how finely each column's resample totals are read (bootstrap_byte_bounds): the ratio
+    mean(d) / mean(u) = R moves with d - R u (the delta method), so u is read to that spread over
+    |R| and d to the least of its own and that one; None (each its own) without a ratio."""
+    if len(columns) < 2 or not sum_d:
+        return None
+    us, ds = columns
+    moved = log2_sd([d * sum_u - sum_d * u for u, d in zip(us, ds)]) - math.log2(sum_u)  # of d - R u
+    if moved == -math.inf:
+        return None  # every resample has the ratio R
+    return [moved - (math.log2(abs(sum_d)) - math.log2(sum_u)), min(log2_sd(ds), moved)]
 
 
 def _fits_a_float(numerator: int, denominator: int) -> bool:
