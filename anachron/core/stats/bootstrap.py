@@ -45,7 +45,7 @@ from bisect import bisect_left, bisect_right
 from fractions import Fraction
 from collections.abc import Sequence as SequenceABC
 from itertools import accumulate, compress, count as counting, repeat
-from operator import add, and_, attrgetter, ge, le, lshift, sub
+from operator import add, and_, attrgetter, ge, getitem, le, lshift, sub
 from typing import Iterable, Sequence
 
 __all__ = [
@@ -591,8 +591,9 @@ class ByteResamples:
             mask = (1 << bits) - 1
             for k in range(-(-max(rows).bit_length() // bits)):
                 table = bytes([v >> (k * bits) & mask for v in rows]).ljust(256, b"\0")
-                # Slices of bytes, not of a memoryview: copying a resample's draws is cheaper than a view.
-                sums = map(and_, map(_adler32, map(stream.translate(table).__getitem__, parts)), repeat(0xFFFF))
+                # Slices of bytes by operator.getitem: copying a resample's draws is cheaper than a
+                # memoryview's slice, and getitem cheaper than a bound __getitem__ (a slot wrapper).
+                sums = map(and_, map(_adler32, map(getitem, repeat(stream.translate(table)), parts)), repeat(0xFFFF))
                 if k:
                     sums = map(lshift, sums, repeat(k * bits))
                 total = list(sums) if total is None else list(map(add, total, sums))
@@ -623,7 +624,7 @@ class ByteResamples:
         counts = []
         for g in range(1, groups):  # a resample's draws in group g (in group 0: the rest)
             one = drawn.translate(bytes([1 if i == g else 0 for i in range(256)])) if groups > 2 else drawn
-            counts.append(list(map(sub, map(and_, map(_adler32, map(memoryview(one).__getitem__, resamples)), repeat(0xFFFF)), repeat(1))))
+            counts.append(list(map(sub, map(and_, map(_adler32, map(getitem, repeat(one), resamples)), repeat(0xFFFF)), repeat(1))))
         counts.insert(0, list(map(sub, repeat(n), map(sum, zip(*counts)))))
         streams, slices = [], []
         for g in range(groups):
@@ -657,7 +658,7 @@ class ByteResamples:
             streams, slices = [], []
             for stream, parts in zip(self._streams, self._slices):
                 chosen = list(map(parts.__getitem__, todo))
-                streams.append(b"".join(map(stream.__getitem__, chosen)))
+                streams.append(b"".join(map(getitem, repeat(stream), chosen)))
                 ends = list(accumulate([part.stop - part.start for part in chosen]))
                 slices.append(list(map(slice, [0, *ends[:-1]], ends)))
             columns = []
@@ -672,7 +673,7 @@ class ByteResamples:
         return {i: self._exact[i] for i in indices}
 
 
-_BAND_SHARE = 3  # the first pass bounds a total within about 2^-3 of the standard error that matters
+_BAND_SHARE = 4  # the first pass bounds a total within about 2^-3 of the standard error that matters
 
 
 def log2_sd(values: Sequence[int]) -> float:
