@@ -532,11 +532,13 @@ def _band_ratios(shared: ByteResamples, sum_u: int, sum_d: int, bca: bool) -> tu
     err_d = 3 * _EPSILON * (max(kd) + abs(alpha_d))
     least = Fraction(min(fpu)) - err_u - half_u
     largest = max(max(fpd), -min(fpd))
-    if least <= 0 or not math.isfinite(largest):
+    if least <= 0 or not (math.isfinite(largest) and math.isfinite(max(fpu))):
         return None
     most = (Fraction(largest) + err_d) / least
     half = (half_d + most * half_u + err_d + most * err_u) / least + _EPSILON * most + Fraction(1, 1 << 1074)
     keys = list(map(truediv, fpd, fpu))
+    if not math.isfinite(sum(keys)):  # a quotient beyond every float (or a sum beyond it): the bounds a resample
+        return None
     top = au + su * max(ku) + wu  # above every resample's tu
     shift = top.bit_length() + max(top, sum_u).bit_length() + 1
     ratios_of: dict[int, tuple[int, int]] = {}
