@@ -44,7 +44,7 @@ from array import array
 from bisect import bisect_left
 from collections.abc import Sequence as SequenceABC
 from itertools import accumulate, compress, count as counting, repeat
-from operator import add, and_, ge, le, lshift, sub
+from operator import add, and_, ge, le, lshift, mul, sub
 from typing import Iterable, Sequence
 
 __all__ = [
@@ -459,9 +459,247 @@ class BlockResamples:
         return {i: self._exact[i] for i in indices}
 
 
+# From BYTES_UNTIL rows the "blocks" draws are made by groups (GroupResamples): 256 rows a group,
+# each group's draws of every resample from one stream, a few C calls a group and limb.
+_GROUP_ROWS = 256
+_GROUP_STATES = 2500  # generator states kept to replay the groups' draws from (2.5 KB each)
+
+
+def _group_bytes(rng: random.Random, count: int, size: int) -> bytes:
+    """*count* bytes uniform on [0, *size*): a whole group's are random bytes as drawn; a group
+    of one row draws nothing."""
+    if size == _GROUP_ROWS:
+        return rng.randbytes(count)
+    if size == 1:
+        return bytes(count)
+    return _uniform_bytes(rng, count, size)
+
+
+def _group_counts(rng: random.Random, n: int, n_resamples: int) -> list[list[int]]:
+    """Per group of :class:`GroupResamples` (n // 256 groups of 256 rows, then one of the n % 256
+    rows left, if any), every resample's number of draws in it: Multinomial(n, rows / n).
+
+    The whole groups are taken as complete binary trees of 2^k groups (k from the binary digits
+    of n // 256, largest first), the short group after them. A resample's n draws are shared out
+    among the trees (and the short group) by conditional binomials (:func:`binomial`'s sampler,
+    its set-up cached); within a tree each node's draws m are split between its two equal halves
+    by Binomial(m, 1/2), drawn exactly as the number of ones in m random bits."""
+    whole, short = divmod(n, _GROUP_ROWS)
+    trees = [1 << k for k in range(whole.bit_length() - 1, -1, -1) if whole >> k & 1]
+    sizes = [t * _GROUP_ROWS for t in trees] + ([short] if short else [])
+    drawn: list[list[int]] = [[] for _ in sizes]
+    steps = []
+    rows = n
+    for size in sizes[:-1]:
+        complement = 2 * size > rows
+        small = rows - size if complement else size
+        steps.append((complement, small / rows, (rows - small) / rows, {}))
+        rows -= size
+    for _ in range(n_resamples):
+        left = n
+        for out, (complement, p, q, cache) in zip(drawn, steps):
+            setup = cache.get(left)
+            if setup is None:
+                setup = cache[left] = _setup(left, p, q) if left else None
+            m = _draw(rng, left, setup) if left else 0
+            m = left - m if complement else m
+            out.append(m)
+            left -= m
+        drawn[-1].append(left)
+    getrandbits = rng.getrandbits
+    counts = []
+    for tree, level in zip(trees, drawn):
+        for _ in range(tree.bit_length() - 1):  # halve every node's draws, level by level
+            heads = list(map(int.bit_count, map(getrandbits, level)))
+            halves = [0] * (2 * len(level))
+            halves[0::2] = heads
+            halves[1::2] = map(sub, level, heads)
+            level = halves
+        counts += [level[g::tree] for g in range(tree)]  # resample-major: resample i's groups at i * tree ..
+    if short:
+        counts.append(drawn[-1])
+    return counts
+
+
+def _limb_width(most: int) -> int:
+    """The widest limb (bits) whose *most* draws sum below 65520 in adler32's low half; 0 if none."""
+    return next((bits for bits in range(8, 0, -1) if most * ((1 << bits) - 1) <= 65519), 0)
+
+
+class GroupResamples:
+    """The column totals of "blocks" resamples from :data:`BYTES_UNTIL` rows: bounded after one pass,
+    exact on demand (the interface of :class:`BlockResamples`), drawn by groups.
+
+    The rows are sorted by their columns (lexicographically: rows alike fall in one group) and cut
+    into n // 256 groups of 256 rows and one of the n % 256 left. Each resample's numbers of
+    draws in the groups are Multinomial(n, rows / n) (:func:`_group_counts`); then, group by
+    group, the draws of every resample in it are one stream of bytes uniform on its rows (random
+    bytes for a whole group), read in order: resample 0's count, then resample 1's, and so on. So
+    every resample is n independent uniform draws of the n rows: the textbook bootstrap.
+
+    Per group, each column is shifted by the group's own least value (a column constant in the
+    group costs one product: the group's count times the value) and split at the column's bit
+    cut (as :class:`BlockResamples` does) into a high part, cut into limbs as wide as the most
+    draws a resample made in the group sum exactly in adler32's low half (7 bits up to 515), and
+    a low part bounded by its range. Per group and limb, one ``bytes.translate`` of the stream and
+    one ``zlib.adler32`` a resample (through ``map``) sum the high parts. The streams are not
+    kept: the generator state before each chunk of a group's stream is (when a low part is
+    left), and :meth:`exact` regenerates only the chunks its resamples read.
+    """
+
+    def __init__(self, columns: Sequence[Sequence[int]], n_resamples: int, rng: random.Random, bits: int | None,
+                 *, keep_states: bool | None = None) -> None:
+        n = len(columns[0])
+        self.n = n
+        self.n_resamples = n_resamples
+        self._order = order = sorted(range(n), key=list(zip(*columns)).__getitem__)
+        lows = [min(column) for column in columns]
+        self._shifted = shifted = [[column[i] - low for i in order] for low, column in zip(lows, columns)]
+        cuts = [_cut(values, n, bits) for values in shifted]
+        self._base = [n * low for low in lows]
+        self._first = list(range(0, n, _GROUP_ROWS)) + [n]
+        groups = len(self._first) - 1
+        # Per group and column: the least value, the low parts' least and range, the high parts.
+        plan = []
+        for g in range(groups):
+            a, b = self._first[g], self._first[g + 1]
+            per_column = []
+            for cut, values in zip(cuts, shifted):
+                part = values[a:b]
+                low, high = min(part), max(part)
+                if low == high:
+                    per_column.append((low, 0, (), 0))
+                    continue
+                if cut:  # the limbs that reach down to the cut hold a few bits more here: cut lower, for free
+                    width = (high - low).bit_length()
+                    cut = max(0, width - _FIRST_BITS * -(-max(0, width - cut) // _FIRST_BITS))
+                mask = (1 << cut) - 1
+                rests = [(v - low) & mask for v in part] if cut else [0]
+                least = min(rests)
+                per_column.append((low + least, max(rests) - least, [(v - low) >> cut for v in part], cut))
+            plan.append(per_column)
+        replay = any(spread for per_column in plan for _, spread, _, _ in per_column)
+        self._keep = replay if keep_states is None else keep_states
+        self._counts = counts = _group_counts(rng, n, n_resamples)
+        # A chunk of a group's stream holds `stride` resamples' draws; a state is kept before each.
+        self._stride = stride = max(1, -(-(n_resamples * groups) // _GROUP_STATES))
+        self._states: list[list[tuple]] = []
+        columns_n = len(columns)
+        lows_sum: list[list[int]] = [[0] * n_resamples for _ in range(columns_n)]
+        spreads: list[list[int]] = [[0] * n_resamples for _ in range(columns_n)]
+        # Per column and place (bits): the number of adler32 sums added there and their total (each
+        # sum is adler32's low half, 1 + the limbs' sum: the 1s are taken off at the end).
+        placed: list[dict[int, tuple[int, list[int]]]] = [{} for _ in range(columns_n)]
+        for g in range(groups):
+            size = self._first[g + 1] - self._first[g]
+            chunks = []
+            states = []
+            for at in range(0, n_resamples, stride):
+                if self._keep:
+                    version, state, gauss = rng.getstate()
+                    states.append((version, array("I", state), gauss))
+                chunks.append(_group_bytes(rng, sum(counts[g][at:at + stride]), size))
+            self._states.append(states)
+            stream = b"".join(chunks)
+            del chunks
+            ends = list(accumulate(counts[g]))
+            slices = list(map(slice, [0, *ends[:-1]], ends))
+            width = _limb_width(max(counts[g]))
+            limb_sums: dict[bytes, list[int]] = {}  # a table met twice in the group (a column repeated) is summed once
+            for c, (least, spread, high, cut) in enumerate(plan[g]):
+                if least:
+                    lows_sum[c] = list(map(add, lows_sum[c], map(mul, counts[g], repeat(least))))
+                if spread:
+                    spreads[c] = list(map(add, spreads[c], map(mul, counts[g], repeat(spread))))
+                if not high:
+                    continue
+                if not width:  # a resample drew more than 1,039 times from 256 rows: sum in Python, plus 1 as adler32 would
+                    sums = [1 + sum(map(high.__getitem__, stream[part])) for part in slices]
+                    places = [(cut, sums)]
+                else:
+                    mask = (1 << width) - 1
+                    places = []
+                    for k in range(-(-max(high).bit_length() // width)):
+                        table = bytes([v >> (k * width) & mask for v in high]).ljust(256, b"\0")
+                        sums = limb_sums.get(table)
+                        if sums is None:
+                            view = memoryview(stream.translate(table))
+                            sums = limb_sums[table] = list(map(and_, map(_adler32, map(view.__getitem__, slices)), repeat(0xFFFF)))
+                        places.append((k * width + cut, sums))
+                for place, sums in places:
+                    calls, earlier = placed[c].get(place, (0, None))
+                    placed[c][place] = (calls + 1, sums if earlier is None else list(map(add, earlier, sums)))
+            del stream
+        self._floors = []
+        for c in range(columns_n):
+            total = list(map(add, lows_sum[c], repeat(self._base[c])))
+            for place, (calls, sums) in placed[c].items():
+                total = list(map(add, total, map(lshift, map(sub, sums, repeat(calls)), repeat(place))))
+            self._floors.append(total)
+        self._spreads = spreads
+        self._exact: dict[int, tuple[int, ...]] = {}
+
+    def bounds(self, column: int) -> tuple[list[int], list[int]]:
+        """Every resample's least and greatest possible total of *column*, as exact integers."""
+        lows = self._floors[column]
+        spread = self._spreads[column]
+        return lows, (list(map(add, lows, spread)) if any(spread) else lows)
+
+    def _replay(self, indices: Sequence[int]):
+        """For each of *indices* (sorted, distinct) and group: the group, the resample and the bytes
+        (rows of the group) it drew, regenerated from the kept states, a chunk at a time."""
+        if not self._keep:
+            raise ValueError("no generator states were kept: the draws cannot be replayed")
+        replay = random.Random()
+        for g, states in enumerate(self._states):
+            size = self._first[g + 1] - self._first[g]
+            counts = self._counts[g]
+            chunk = -1
+            data = b""
+            start = 0
+            for i in indices:
+                if i // self._stride != chunk:
+                    chunk = i // self._stride
+                    version, state, gauss = states[chunk]
+                    replay.setstate((version, tuple(state), gauss))
+                    at = chunk * self._stride
+                    data = _group_bytes(replay, sum(counts[at:at + self._stride]), size)
+                    offsets = [0, *accumulate(counts[at:at + self._stride])]
+                    start = at
+                yield g, i, data[offsets[i - start]:offsets[i - start + 1]]
+
+    def exact(self, indices: Iterable[int]) -> dict[int, tuple[int, ...]]:
+        """The exact totals (one per column) of the resamples numbered *indices*."""
+        indices = list(indices)
+        todo = sorted({i for i in indices if i not in self._exact})
+        if todo and not any(map(any, self._spreads)):  # the first pass was exact
+            for i in todo:
+                self._exact[i] = tuple(floor[i] for floor in self._floors)
+        elif todo:
+            sums = {i: [0] * len(self._shifted) for i in todo}
+            for g, i, drawn in self._replay(todo):
+                first = self._first[g]
+                rows = [first + r for r in drawn]
+                totals = sums[i]
+                for c, values in enumerate(self._shifted):
+                    totals[c] += sum(map(values.__getitem__, rows))
+            for i in todo:
+                self._exact[i] = tuple(map(add, self._base, sums[i]))
+        return {i: self._exact[i] for i in indices}
+
+    def drawn(self, index: int) -> list[int]:
+        """The rows (their places in the columns as given) resample *index* drew, in the order
+        drawn, group by group (for checks; needs the generator states, ``keep_states=True``)."""
+        rows: list[int] = []
+        for g, _, drawn in self._replay([index]):
+            first = self._first[g]
+            rows += [self._order[first + r] for r in drawn]
+        return rows
+
+
 def bootstrap_column_bounds(
     columns: Sequence[Sequence[int]], n_resamples: int, rng: random.Random, *, first_pass_bits: int | None = None,
-) -> BlockResamples:
+) -> BlockResamples | GroupResamples:
     """Resample the n rows of *columns* (each a sequence of n integers) uniformly with replacement,
     *n_resamples* times ("blocks" resampling); every resample's column totals, bounded, exact on demand.
 
@@ -484,6 +722,8 @@ def bootstrap_column_bounds(
     >>> [lo <= t <= hi for lo, hi, (t,) in zip(*r.bounds(0), r.exact(range(3)).values())]
     [True, True, True]
     """
+    if len(columns[0]) >= BYTES_UNTIL:
+        return GroupResamples(columns, n_resamples, rng, first_pass_bits)
     return BlockResamples(columns, n_resamples, rng, first_pass_bits)
 
 
@@ -496,7 +736,7 @@ def bootstrap_column_totals(columns: Sequence[Sequence[int]], n_resamples: int, 
     >>> round(sum(t for t, in bootstrap_column_totals([[1, 0]], 2000, random.Random(1))) / 2000, 1)  # E = n / 2
     1.0
     """
-    resamples = BlockResamples(columns, n_resamples, rng, sys.maxsize)  # every bit in the first pass: exact
+    resamples = bootstrap_column_bounds(columns, n_resamples, rng, first_pass_bits=sys.maxsize)  # every bit in the first pass: exact
     return list(resamples.exact(range(n_resamples)).values())
 
 
