@@ -37,6 +37,7 @@ stream differs.  :func:`resampling_method` picks the cheaper one.
 
 from __future__ import annotations
 
+import hashlib
 import math
 import random
 import sys
@@ -462,17 +463,27 @@ class BlockResamples:
 # From BYTES_UNTIL rows the "blocks" draws are made by groups (GroupResamples): 256 rows a group,
 # each group's draws of every resample from one stream, a few C calls a group and limb.
 _GROUP_ROWS = 256
-_GROUP_STATES = 2500  # generator states kept to replay the groups' draws from (2.5 KB each)
+_GROUP_CHUNK = 16  # resamples a chunk of a group's stream holds: the least a replay regenerates
 
 
-def _group_bytes(rng: random.Random, count: int, size: int) -> bytes:
-    """*count* bytes uniform on [0, *size*): a whole group's are random bytes as drawn; a group
-    of one row draws nothing."""
+def _group_bytes(key: bytes, count: int, size: int) -> bytes:
+    """*count* bytes uniform on [0, *size*), independent: the start of SHAKE-128's output for *key*
+    (a whole group's draws are its bytes as they come; a group of one row draws nothing; else the
+    bytes at or above the largest multiple of *size* are dropped and the rest taken modulo *size*).
+    An output's start does not depend on its length, so a chunk is regenerated from its key alone."""
     if size == _GROUP_ROWS:
-        return rng.randbytes(count)
+        return hashlib.shake_128(key).digest(count)
     if size == 1:
         return bytes(count)
-    return _uniform_bytes(rng, count, size)
+    keep = 256 // size * size
+    table = bytes([i % size for i in range(256)])
+    reject = bytes(range(keep, 256))
+    want = count * 256 // keep + 64
+    while True:
+        drawn = hashlib.shake_128(key).digest(want).translate(table, reject)
+        if len(drawn) >= count:
+            return drawn[:count]
+        want *= 2
 
 
 def _group_counts(rng: random.Random, n: int, n_resamples: int) -> list[list[int]]:
@@ -547,8 +558,7 @@ class GroupResamples:
     left), and :meth:`exact` regenerates only the chunks its resamples read.
     """
 
-    def __init__(self, columns: Sequence[Sequence[int]], n_resamples: int, rng: random.Random, bits: int | None,
-                 *, keep_states: bool | None = None) -> None:
+    def __init__(self, columns: Sequence[Sequence[int]], n_resamples: int, rng: random.Random, bits: int | None) -> None:
         n = len(columns[0])
         self.n = n
         self.n_resamples = n_resamples
@@ -578,12 +588,10 @@ class GroupResamples:
                 least = min(rests)
                 per_column.append((low + least, max(rests) - least, [(v - low) >> cut for v in part], cut))
             plan.append(per_column)
-        replay = any(spread for per_column in plan for _, spread, _, _ in per_column)
-        self._keep = replay if keep_states is None else keep_states
         self._counts = counts = _group_counts(rng, n, n_resamples)
-        # A chunk of a group's stream holds `stride` resamples' draws; a state is kept before each.
-        self._stride = stride = max(1, -(-(n_resamples * groups) // _GROUP_STATES))
-        self._states: list[list[tuple]] = []
+        # Each group's stream is drawn (and replayed) a chunk of _GROUP_CHUNK resamples at a time, chunk k
+        # from SHAKE-128 keyed by the group's 128 random bits and k.
+        self._keys = [rng.getrandbits(128).to_bytes(16, "little") for _ in range(groups)]
         columns_n = len(columns)
         lows_sum: list[list[int]] = [[0] * n_resamples for _ in range(columns_n)]
         spreads: list[list[int]] = [[0] * n_resamples for _ in range(columns_n)]
@@ -592,18 +600,14 @@ class GroupResamples:
         placed: list[dict[int, tuple[int, list[int]]]] = [{} for _ in range(columns_n)]
         for g in range(groups):
             size = self._first[g + 1] - self._first[g]
-            chunks = []
-            states = []
-            for at in range(0, n_resamples, stride):
-                if self._keep:
-                    version, state, gauss = rng.getstate()
-                    states.append((version, array("I", state), gauss))
-                chunks.append(_group_bytes(rng, sum(counts[g][at:at + stride]), size))
-            self._states.append(states)
+            key = self._keys[g]
+            chunks = [_group_bytes(key + k.to_bytes(4, "little"), sum(counts[g][at:at + _GROUP_CHUNK]), size)
+                      for k, at in enumerate(range(0, n_resamples, _GROUP_CHUNK))]
             stream = b"".join(chunks)
             del chunks
             ends = list(accumulate(counts[g]))
-            slices = list(map(slice, [0, *ends[:-1]], ends))
+            pieces = list(map(stream.__getitem__, map(slice, [0, *ends[:-1]], ends)))  # each resample's draws
+            del stream
             width = _limb_width(max(counts[g]))
             limb_sums: dict[bytes, list[int]] = {}  # a table met twice in the group (a column repeated) is summed once
             for c, (least, spread, high, cut) in enumerate(plan[g]):
@@ -614,7 +618,7 @@ class GroupResamples:
                 if not high:
                     continue
                 if not width:  # a resample drew more than 1,039 times from 256 rows: sum in Python, plus 1 as adler32 would
-                    sums = [1 + sum(map(high.__getitem__, stream[part])) for part in slices]
+                    sums = [1 + sum(map(high.__getitem__, piece)) for piece in pieces]
                     places = [(cut, sums)]
                 else:
                     mask = (1 << width) - 1
@@ -623,13 +627,12 @@ class GroupResamples:
                         table = bytes([v >> (k * width) & mask for v in high]).ljust(256, b"\0")
                         sums = limb_sums.get(table)
                         if sums is None:
-                            view = memoryview(stream.translate(table))
-                            sums = limb_sums[table] = list(map(and_, map(_adler32, map(view.__getitem__, slices)), repeat(0xFFFF)))
+                            sums = limb_sums[table] = list(map(and_, map(_adler32, map(bytes.translate, pieces, repeat(table))), repeat(0xFFFF)))
                         places.append((k * width + cut, sums))
                 for place, sums in places:
                     calls, earlier = placed[c].get(place, (0, None))
                     placed[c][place] = (calls + 1, sums if earlier is None else list(map(add, earlier, sums)))
-            del stream
+            del pieces
         self._floors = []
         for c in range(columns_n):
             total = list(map(add, lows_sum[c], repeat(self._base[c])))
@@ -647,26 +650,20 @@ class GroupResamples:
 
     def _replay(self, indices: Sequence[int]):
         """For each of *indices* (sorted, distinct) and group: the group, the resample and the bytes
-        (rows of the group) it drew, regenerated from the kept states, a chunk at a time."""
-        if not self._keep:
-            raise ValueError("no generator states were kept: the draws cannot be replayed")
-        replay = random.Random()
-        for g, states in enumerate(self._states):
+        (rows of the group) it drew, regenerated a chunk at a time."""
+        for g, key in enumerate(self._keys):
             size = self._first[g + 1] - self._first[g]
             counts = self._counts[g]
             chunk = -1
             data = b""
-            start = 0
+            offsets: list[int] = []
             for i in indices:
-                if i // self._stride != chunk:
-                    chunk = i // self._stride
-                    version, state, gauss = states[chunk]
-                    replay.setstate((version, tuple(state), gauss))
-                    at = chunk * self._stride
-                    data = _group_bytes(replay, sum(counts[at:at + self._stride]), size)
-                    offsets = [0, *accumulate(counts[at:at + self._stride])]
-                    start = at
-                yield g, i, data[offsets[i - start]:offsets[i - start + 1]]
+                if i // _GROUP_CHUNK != chunk:
+                    chunk = i // _GROUP_CHUNK
+                    at = chunk * _GROUP_CHUNK
+                    data = _group_bytes(key + chunk.to_bytes(4, "little"), sum(counts[at:at + _GROUP_CHUNK]), size)
+                    offsets = [0, *accumulate(counts[at:at + _GROUP_CHUNK])]
+                yield g, i, data[offsets[i - at]:offsets[i - at + 1]]
 
     def exact(self, indices: Iterable[int]) -> dict[int, tuple[int, ...]]:
         """The exact totals (one per column) of the resamples numbered *indices*."""
@@ -689,7 +686,7 @@ class GroupResamples:
 
     def drawn(self, index: int) -> list[int]:
         """The rows (their places in the columns as given) resample *index* drew, in the order
-        drawn, group by group (for checks; needs the generator states, ``keep_states=True``)."""
+        drawn, group by group (for checks)."""
         rows: list[int] = []
         for g, _, drawn in self._replay([index]):
             first = self._first[g]

@@ -6,6 +6,7 @@ Speed is measured in benchmarks/outcomes.py and benchmarks/compare_modes.py, nev
 
 from __future__ import annotations
 
+import hashlib
 import random
 import sys
 import unittest
@@ -25,8 +26,9 @@ def reference_group_totals(columns: list[list[int]], b: int, rng: random.Random)
     into groups of 256 and one of the rest; per resample, the whole groups' share as complete
     binary trees (n // 256's binary digits, largest first) then the short group, by conditional
     binomials; within a tree, each node's draws split between its halves by the ones in as many
-    random bits, level by level over every resample; then per group, every resample's draws in
-    turn from its stream of bytes, drawn a chunk of resamples at a time."""
+    random bits, level by level over every resample; then 128 random bits a group, its key; per
+    group, every resample's draws in turn, 16 resamples' from chunk k of its stream: the bytes of
+    SHAKE-128(key, k) below the largest multiple of the group's rows, modulo its rows."""
     n = len(columns[0])
     rows = sorted(zip(*columns))
     whole, short = divmod(n, 256)
@@ -56,18 +58,16 @@ def reference_group_totals(columns: list[list[int]], b: int, rng: random.Random)
         counts += [[nodes[g] for nodes in level] for g in range(tree)]
     if short:
         counts.append([share[-1] for share in shares])
-    stride = max(1, -(-(b * len(counts)) // 2500))
+    keys = [rng.getrandbits(128).to_bytes(16, "little") for _ in counts]
     totals = [[0] * len(columns) for _ in range(b)]
     for g, per_resample in enumerate(counts):
         size = min(256, n - 256 * g)
-        for at in range(0, b, stride):
-            chunk = per_resample[at:at + stride]
-            if size == 256:
-                drawn = rng.randbytes(sum(chunk))
-            elif size == 1:
-                drawn = bytes(sum(chunk))
-            else:  # bytes below the largest multiple of size, taken modulo size (the bytes resampler's)
-                drawn = _bootstrap._uniform_bytes(rng, sum(chunk), size)
+        keep = 256 // size * size
+        for k, at in enumerate(range(0, b, 16)):
+            chunk = per_resample[at:at + 16]
+            stream = hashlib.shake_128(keys[g] + k.to_bytes(4, "little")).digest(4 * sum(chunk) + 256)
+            drawn = [x % size for x in stream if x < keep][:sum(chunk)]  # the bytes below a multiple of size
+            assert len(drawn) == sum(chunk), "the reference's stream was too short"
             position = 0
             for i, m in enumerate(chunk, start=at):
                 for x in drawn[position:position + m]:
@@ -89,7 +89,7 @@ class GroupDrawsTest(unittest.TestCase):
         for n in (BYTES_UNTIL, 1024 + 256, 256 * 7, 256 * 5 + 1, 256 * 6 + 2, 256 * 5 - 1):
             columns = [[rng.getrandbits(100) - (1 << 99) for _ in range(n)], [rng.randrange(3) for _ in range(n)], [5] * n]
             with self.subTest(n=n):
-                resamples = GroupResamples(columns, 25, random.Random(n), sys.maxsize, keep_states=True)
+                resamples = GroupResamples(columns, 25, random.Random(n), sys.maxsize)
                 totals = resamples.exact(range(25))
                 for i in range(25):
                     drawn = resamples.drawn(i)
@@ -111,7 +111,7 @@ class GroupDrawsTest(unittest.TestCase):
         # 7 whole groups (trees of 4, 2 and 1) and one of 100 rows: each group's draws in a resample is
         # Binomial(n, rows / n); over B resamples their totals are multinomial, their spread binomial.
         n, b = 256 * 7 + 100, 400
-        resamples = GroupResamples(identity_columns(n), b, random.Random(3), sys.maxsize, keep_states=True)
+        resamples = GroupResamples(identity_columns(n), b, random.Random(3), sys.maxsize)
         sizes = [256] * 7 + [100]
         per_group = [[0] * b for _ in sizes]
         for i in range(b):
@@ -145,7 +145,7 @@ class GroupDrawsTest(unittest.TestCase):
     def test_a_column_constant_in_each_group_costs_its_counts_times_its_value(self):
         n = 256 * 5 + 30
         columns = [list(range(n)), [(r // 256) * 1000 - 7 for r in range(n)], [3] * n]
-        resamples = GroupResamples(columns, 20, random.Random(4), None, keep_states=True)
+        resamples = GroupResamples(columns, 20, random.Random(4), None)
         for c in (1, 2):
             lows, highs = resamples.bounds(c)
             self.assertEqual(lows, highs)  # no low part: known exactly after one pass
@@ -187,18 +187,13 @@ class GroupDrawsTest(unittest.TestCase):
         self.assertIsInstance(bootstrap_column_bounds(columns, 3, random.Random(0)), BlockResamples)
         self.assertIsInstance(bootstrap_column_bounds(identity_columns(BYTES_UNTIL), 3, random.Random(0)), GroupResamples)
 
-    def test_same_seed_same_totals_and_keeping_states_changes_no_draw(self):
+    def test_same_seed_same_totals_at_any_split(self):
         rng = random.Random(9)
         columns = [[rng.getrandbits(50) for _ in range(1500)]]
         first = GroupResamples(columns, 30, random.Random(10), None).exact(range(30))
-        self.assertEqual(GroupResamples(columns, 30, random.Random(10), None, keep_states=True).exact(range(30)), first)
         self.assertEqual(GroupResamples(columns, 30, random.Random(10), sys.maxsize).exact(range(30)), first)
+        self.assertEqual(GroupResamples(columns, 30, random.Random(10), 3).exact(range(30)), first)
         self.assertNotEqual(GroupResamples(columns, 30, random.Random(11), None).exact(range(30)), first)
-
-    def test_without_kept_states_the_draws_are_not_replayed(self):
-        resamples = GroupResamples(identity_columns(1100), 5, random.Random(0), sys.maxsize)
-        with self.assertRaises(ValueError):
-            resamples.drawn(0)
 
     def test_sums_without_zlib_or_beyond_a_limb_are_the_same(self):
         rng = random.Random(12)
