@@ -30,6 +30,14 @@ Two ways to draw a resample, the same estimator:
   from a saved generator state, only the resamples whose bounds leave their
   place in the order (or their side of the estimate) open, and sum them
   exactly.  So every figure is that of one exact pass over the same draws.
+  From :data:`BYTES_UNTIL` rows the same draws are made by groups
+  (:class:`GroupResamples`): 256 sorted rows a group, a resample's count in
+  each group drawn as a multinomial (conditional binomials between complete
+  binary trees of groups, and within a tree Binomial(m, 1/2) as the ones in m
+  random bits), then each group's draws of every resample as one stream of
+  bytes (SHAKE-128, keyed per group and chunk of 16 resamples, so a replay
+  regenerates only the chunks it reads), summed a few C calls a group and
+  limb, not a resample; a column constant in a group costs one product there.
 
 All give resample means with exactly the same distribution; only the random
 stream differs.  :func:`resampling_method` picks the cheaper one.
@@ -713,7 +721,9 @@ def bootstrap_column_bounds(
     them; None: chosen from the column's spread, see :class:`BlockResamples`),
     so a resample's total is known to lie in ``bounds(c)``; ``exact(indices)``
     replays those resamples to give their exact totals.  The generator is left
-    where one pass over all the draws leaves it.
+    where one pass over all the draws leaves it.  From :data:`BYTES_UNTIL`
+    rows the draws are made by groups instead (:class:`GroupResamples`, the
+    same interface and guarantees).
 
     >>> r = bootstrap_column_bounds([[0, 1000]], 3, random.Random(0), first_pass_bits=1)
     >>> [lo <= t <= hi for lo, hi, (t,) in zip(*r.bounds(0), r.exact(range(3)).values())]
