@@ -577,26 +577,7 @@ class GroupResamples:
         self._base = [n * low for low in lows]
         self._first = list(range(0, n, _GROUP_ROWS)) + [n]
         groups = len(self._first) - 1
-        # Per group and column: the least value, the low parts' least and range, the high parts.
-        plan = []
-        for g in range(groups):
-            a, b = self._first[g], self._first[g + 1]
-            per_column = []
-            for cut, values in zip(cuts, shifted):
-                part = values[a:b]
-                low, high = min(part), max(part)
-                if low == high:
-                    per_column.append((low, 0, (), 0))
-                    continue
-                if cut:  # the limbs that reach down to the cut hold a few bits more here: cut lower, for free
-                    width = (high - low).bit_length()
-                    cut = max(0, width - _FIRST_BITS * -(-max(0, width - cut) // _FIRST_BITS))
-                mask = (1 << cut) - 1
-                rests = [(v - low) & mask for v in part] if cut else [0]
-                least = min(rests)
-                per_column.append((low + least, max(rests) - least, [(v - low) >> cut for v in part], cut))
-            plan.append(per_column)
-        self._counts = counts = _group_counts(rng, n, n_resamples)
+        self._counts = counts = [array("I", c) for c in _group_counts(rng, n, n_resamples)]
         # Each group's stream is drawn (and replayed) a chunk of _GROUP_CHUNK resamples at a time, chunk k
         # from SHAKE-128 keyed by the group's 128 random bits and k.
         self._keys = [rng.getrandbits(128).to_bytes(16, "little") for _ in range(groups)]
@@ -618,7 +599,7 @@ class GroupResamples:
             del stream
             width = _limb_width(max(counts[g]))
             limb_sums: dict[bytes, list[int]] = {}  # a table met twice in the group (a column repeated) is summed once
-            for c, (least, spread, high, cut) in enumerate(plan[g]):
+            for c, (least, spread, high, cut) in enumerate(self._plan(shifted, cuts, self._first[g], self._first[g + 1])):
                 if least:
                     lows_sum[c] = list(map(add, lows_sum[c], map(mul, counts[g], repeat(least))))
                 if spread:
@@ -649,6 +630,26 @@ class GroupResamples:
             self._floors.append(total)
         self._spreads = spreads
         self._exact: dict[int, tuple[int, ...]] = {}
+
+    @staticmethod
+    def _plan(shifted: list[list[int]], cuts: list[int], a: int, b: int) -> list[tuple]:
+        """Per column, for rows a..b-1 (a group): the least value plus the low parts' least, the low
+        parts' range, the high parts (() when the column is constant there) and the group's cut."""
+        per_column: list[tuple] = []
+        for cut, values in zip(cuts, shifted):
+            part = values[a:b]
+            low, high = min(part), max(part)
+            if low == high:
+                per_column.append((low, 0, (), 0))
+                continue
+            if cut:  # the limbs that reach down to the cut hold a few bits more here: cut lower, for free
+                width = (high - low).bit_length()
+                cut = max(0, width - _FIRST_BITS * -(-max(0, width - cut) // _FIRST_BITS))
+            mask = (1 << cut) - 1
+            rests = [(v - low) & mask for v in part] if cut else [0]
+            least = min(rests)
+            per_column.append((low + least, max(rests) - least, [(v - low) >> cut for v in part], cut))
+        return per_column
 
     def bounds(self, column: int) -> tuple[list[int], list[int]]:
         """Every resample's least and greatest possible total of *column*, as exact integers."""
