@@ -589,17 +589,18 @@ class GroupResamples:
         placed: list[dict[int, tuple[int, list[int]]]] = [{} for _ in range(columns_n)]
         for g in range(groups):
             size = self._first[g + 1] - self._first[g]
-            key = self._keys[g]
-            chunks = [_group_bytes(key + k.to_bytes(4, "little"), sum(counts[g][at:at + _GROUP_CHUNK]), size)
-                      for k, at in enumerate(range(0, n_resamples, _GROUP_CHUNK))]
-            stream = b"".join(chunks)
-            del chunks
-            ends = list(accumulate(counts[g]))
-            pieces = list(map(stream.__getitem__, map(slice, [0, *ends[:-1]], ends)))  # each resample's draws
-            del stream
+            plan = self._plan(shifted, cuts, self._first[g], self._first[g + 1])
+            pieces: list[bytes] = []
+            if any(high for _, _, high, _ in plan):  # else every column is constant here: its counts suffice
+                key = self._keys[g]
+                stream = b"".join([_group_bytes(key + k.to_bytes(4, "little"), sum(counts[g][at:at + _GROUP_CHUNK]), size)
+                                   for k, at in enumerate(range(0, n_resamples, _GROUP_CHUNK))])
+                ends = list(accumulate(counts[g]))
+                pieces = list(map(stream.__getitem__, map(slice, [0, *ends[:-1]], ends)))  # each resample's draws
+                del stream
             width = _limb_width(max(counts[g]))
             limb_sums: dict[bytes, list[int]] = {}  # a table met twice in the group (a column repeated) is summed once
-            for c, (least, spread, high, cut) in enumerate(self._plan(shifted, cuts, self._first[g], self._first[g + 1])):
+            for c, (least, spread, high, cut) in enumerate(plan):
                 if least:
                     lows_sum[c] = list(map(add, lows_sum[c], map(mul, counts[g], repeat(least))))
                 if spread:

@@ -154,6 +154,17 @@ class GroupDrawsTest(unittest.TestCase):
             self.assertEqual(totals[1], sum((r // 256) * 1000 - 7 for r in drawn))
             self.assertEqual(totals[2], 3 * n)
 
+    def test_groups_constant_in_every_column_draw_the_same_rows_unread(self):
+        # Where every column is constant in a group its stream is not drawn in the first pass: the
+        # totals are those of the same draws read with a varying column beside it, and of the rows drawn.
+        n = 256 * 4 + 77
+        steps = [(r // 256) * 10 - 3 for r in range(n)]
+        alone = GroupResamples([steps], 30, random.Random(13), None)
+        beside = GroupResamples([steps, list(range(n))], 30, random.Random(13), None)
+        self.assertEqual([t[0] for t in alone.exact(range(30)).values()], [t[0] for t in beside.exact(range(30)).values()])
+        for i, (total,) in alone.exact(range(30)).items():
+            self.assertEqual(total, sum(steps[r] for r in alone.drawn(i)))
+
     def test_bounds_hold_the_exact_totals_and_replays_give_them_at_any_split(self):
         rng = random.Random(6)
         n, b = 1300, 60
