@@ -569,7 +569,6 @@ class GroupResamples:
     def __init__(self, columns: Sequence[Sequence[int]], n_resamples: int, rng: random.Random, bits: int | None) -> None:
         n = len(columns[0])
         self.n = n
-        self.n_resamples = n_resamples
         self._order = order = sorted(range(n), key=list(zip(*columns)).__getitem__)
         lows = [min(column) for column in columns]
         self._shifted = shifted = [[column[i] - low for i in order] for low, column in zip(lows, columns)]
@@ -654,7 +653,7 @@ class GroupResamples:
 
     def bounds(self, column: int) -> tuple[list[int], list[int]]:
         """Every resample's least and greatest possible total of *column*, as exact integers."""
-        lows = self._floors[column]
+        lows = list(self._floors[column])  # a copy: the caller may sort or change it
         spread = self._spreads[column]
         return lows, (list(map(add, lows, spread)) if any(spread) else lows)
 
