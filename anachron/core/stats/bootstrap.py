@@ -30,6 +30,14 @@ Two ways to draw a resample, the same estimator:
   from a saved generator state, only the resamples whose bounds leave their
   place in the order (or their side of the estimate) open, and sum them
   exactly.  So every figure is that of one exact pass over the same draws.
+  From :data:`BYTES_UNTIL` rows the same draws are made by groups
+  (:class:`GroupResamples`): 256 sorted rows a group, a resample's count in
+  each group drawn as a multinomial (conditional binomials between complete
+  binary trees of groups, and within a tree Binomial(m, 1/2) as the ones in m
+  random bits), then each group's draws of every resample as one stream of
+  bytes (SHAKE-128, keyed per group and chunk of 16 resamples, so a replay
+  regenerates only the chunks it reads), summed a few C calls a group and
+  limb, not a resample; a column constant in a group costs one product there.
 
 All give resample means with exactly the same distribution; only the random
 stream differs.  :func:`resampling_method` picks the cheaper one.
@@ -37,6 +45,7 @@ stream differs.  :func:`resampling_method` picks the cheaper one.
 
 from __future__ import annotations
 
+import hashlib
 import math
 import random
 import sys
@@ -45,11 +54,11 @@ from bisect import bisect_left, bisect_right
 from fractions import Fraction
 from collections.abc import Sequence as SequenceABC
 from itertools import accumulate, compress, count as counting, repeat
-from operator import add, and_, attrgetter, ge, getitem, le, lshift, sub
+from operator import add, and_, attrgetter, ge, getitem, le, lshift, mul, sub
 from typing import Iterable, Sequence
 
 __all__ = [
-    "BandStatistics", "BlockResamples", "band_edge", "ByteResamples", "OrderStatistics", "binomial", "bootstrap_byte_bounds", "bootstrap_column_bounds", "bootstrap_column_totals", "bootstrap_means",
+    "BandStatistics", "BlockResamples", "band_edge", "ByteResamples", "GroupResamples", "OrderStatistics", "binomial", "bootstrap_byte_bounds", "bootstrap_column_bounds", "bootstrap_column_totals", "bootstrap_means",
     "bootstrap_pair_totals", "bootstrap_totals", "count_below", "log2_sd", "paired_method", "percentile", "resampling_method",
 ]
 
@@ -460,9 +469,244 @@ class BlockResamples:
         return {i: self._exact[i] for i in indices}
 
 
+# From BYTES_UNTIL rows the "blocks" draws are made by groups (GroupResamples): 256 rows a group,
+# each group's draws of every resample from one stream, a few C calls a group and limb.
+_GROUP_ROWS = 256
+_GROUP_CHUNK = 16  # resamples a chunk of a group's stream holds: the least a replay regenerates
+
+
+def _group_bytes(key: bytes, count: int, size: int) -> bytes:
+    """*count* bytes uniform on [0, *size*), independent: the start of SHAKE-128's output for *key*
+    (a whole group's draws are its bytes as they come; a group of one row draws nothing; else the
+    bytes at or above the largest multiple of *size* are dropped and the rest taken modulo *size*).
+    An output's start does not depend on its length, so a chunk is regenerated from its key alone."""
+    if size == _GROUP_ROWS:
+        return hashlib.shake_128(key).digest(count)
+    if size == 1:
+        return bytes(count)
+    keep = 256 // size * size
+    table = bytes([i % size for i in range(256)])
+    reject = bytes(range(keep, 256))
+    want = count * 256 // keep + 64
+    while True:
+        drawn = hashlib.shake_128(key).digest(want).translate(table, reject)
+        if len(drawn) >= count:
+            return drawn[:count]
+        want *= 2
+
+
+def _group_counts(rng: random.Random, n: int, n_resamples: int) -> list[list[int]]:
+    """Per group of :class:`GroupResamples` (n // 256 groups of 256 rows, then one of the n % 256
+    rows left, if any), every resample's number of draws in it: Multinomial(n, rows / n).
+
+    The whole groups are taken as complete binary trees of 2^k groups (k from the binary digits
+    of n // 256, largest first), the short group after them. A resample's n draws are shared out
+    among the trees (and the short group) by conditional binomials (:func:`binomial`'s sampler,
+    its set-up cached); within a tree each node's draws m are split between its two equal halves
+    by Binomial(m, 1/2), drawn exactly as the number of ones in m random bits."""
+    whole, short = divmod(n, _GROUP_ROWS)
+    trees = [1 << k for k in range(whole.bit_length() - 1, -1, -1) if whole >> k & 1]
+    sizes = [t * _GROUP_ROWS for t in trees] + ([short] if short else [])
+    drawn: list[list[int]] = [[] for _ in sizes]
+    steps = []
+    rows = n
+    for size in sizes[:-1]:
+        complement = 2 * size > rows
+        small = rows - size if complement else size
+        steps.append((complement, small / rows, (rows - small) / rows, {}))
+        rows -= size
+    for _ in range(n_resamples):
+        left = n
+        for out, (complement, p, q, cache) in zip(drawn, steps):
+            setup = cache.get(left)
+            if setup is None:
+                setup = cache[left] = _setup(left, p, q) if left else None
+            m = _draw(rng, left, setup) if left else 0
+            m = left - m if complement else m
+            out.append(m)
+            left -= m
+        drawn[-1].append(left)
+    getrandbits = rng.getrandbits
+    counts = []
+    for tree, level in zip(trees, drawn):
+        for _ in range(tree.bit_length() - 1):  # halve every node's draws, level by level
+            heads = list(map(int.bit_count, map(getrandbits, level)))
+            halves = [0] * (2 * len(level))
+            halves[0::2] = heads
+            halves[1::2] = map(sub, level, heads)
+            level = halves
+        counts += [level[g::tree] for g in range(tree)]  # resample-major: resample i's groups at i * tree ..
+    if short:
+        counts.append(drawn[-1])
+    return counts
+
+
+def _limb_width(most: int) -> int:
+    """The widest limb (bits) whose *most* draws sum below 65520 in adler32's low half; 0 if none."""
+    return next((bits for bits in range(8, 0, -1) if most * ((1 << bits) - 1) <= 65519), 0)
+
+
+class GroupResamples:
+    """The column totals of "blocks" resamples from :data:`BYTES_UNTIL` rows: bounded after one pass,
+    exact on demand (the interface of :class:`BlockResamples`), drawn by groups.
+
+    The rows are sorted by their columns (lexicographically: rows alike fall in one group) and cut
+    into n // 256 groups of 256 rows and one of the n % 256 left. Each resample's numbers of
+    draws in the groups are Multinomial(n, rows / n) (:func:`_group_counts`); then, group by
+    group, the draws of every resample in it are one stream of bytes uniform on its rows (random
+    bytes for a whole group), read in order: resample 0's count, then resample 1's, and so on. So
+    every resample is n independent uniform draws of the n rows: the textbook bootstrap.
+
+    Per group, each column is shifted by the group's own least value (a column constant in the
+    group costs one product: the group's count times the value) and split at the column's bit
+    cut (as :class:`BlockResamples` does) into a high part, cut into limbs as wide as the most
+    draws a resample made in the group sum exactly in adler32's low half (7 bits up to 515), and
+    a low part bounded by its range. Per group and limb, one ``bytes.translate`` of the stream and
+    one ``zlib.adler32`` a resample (through ``map``) sum the high parts. The streams are not
+    kept: the generator state before each chunk of a group's stream is (when a low part is
+    left), and :meth:`exact` regenerates only the chunks its resamples read.
+    """
+
+    def __init__(self, columns: Sequence[Sequence[int]], n_resamples: int, rng: random.Random, bits: int | None) -> None:
+        n = len(columns[0])
+        self.n = n
+        self._order = order = sorted(range(n), key=list(zip(*columns)).__getitem__)
+        lows = [min(column) for column in columns]
+        self._shifted = shifted = [[column[i] - low for i in order] for low, column in zip(lows, columns)]
+        cuts = [_cut(values, n, bits) for values in shifted]
+        self._base = [n * low for low in lows]
+        self._first = list(range(0, n, _GROUP_ROWS)) + [n]
+        groups = len(self._first) - 1
+        self._counts = counts = [array("I", c) for c in _group_counts(rng, n, n_resamples)]
+        # Each group's stream is drawn (and replayed) a chunk of _GROUP_CHUNK resamples at a time, chunk k
+        # from SHAKE-128 keyed by the group's 128 random bits and k.
+        self._keys = [rng.getrandbits(128).to_bytes(16, "little") for _ in range(groups)]
+        columns_n = len(columns)
+        lows_sum: list[list[int]] = [[0] * n_resamples for _ in range(columns_n)]
+        spreads: list[list[int]] = [[0] * n_resamples for _ in range(columns_n)]
+        # Per column and place (bits): the number of adler32 sums added there and their total (each
+        # sum is adler32's low half, 1 + the limbs' sum: the 1s are taken off at the end).
+        placed: list[dict[int, tuple[int, list[int]]]] = [{} for _ in range(columns_n)]
+        for g in range(groups):
+            size = self._first[g + 1] - self._first[g]
+            plan = self._plan(shifted, cuts, self._first[g], self._first[g + 1])
+            pieces: list[bytes] = []
+            if any(high for _, _, high, _ in plan):  # else every column is constant here: its counts suffice
+                key = self._keys[g]
+                stream = b"".join([_group_bytes(key + k.to_bytes(4, "little"), sum(counts[g][at:at + _GROUP_CHUNK]), size)
+                                   for k, at in enumerate(range(0, n_resamples, _GROUP_CHUNK))])
+                ends = list(accumulate(counts[g]))
+                pieces = list(map(stream.__getitem__, map(slice, [0, *ends[:-1]], ends)))  # each resample's draws
+                del stream
+            width = _limb_width(max(counts[g]))
+            limb_sums: dict[bytes, list[int]] = {}  # a table met twice in the group (a column repeated) is summed once
+            for c, (least, spread, high, cut) in enumerate(plan):
+                if least:
+                    lows_sum[c] = list(map(add, lows_sum[c], map(mul, counts[g], repeat(least))))
+                if spread:
+                    spreads[c] = list(map(add, spreads[c], map(mul, counts[g], repeat(spread))))
+                if not high:
+                    continue
+                if not width:  # a resample drew more than 1,039 times from 256 rows: sum in Python, plus 1 as adler32 would
+                    sums = [1 + sum(map(high.__getitem__, piece)) for piece in pieces]
+                    places = [(cut, sums)]
+                else:
+                    mask = (1 << width) - 1
+                    places = []
+                    for k in range(-(-max(high).bit_length() // width)):
+                        table = bytes([v >> (k * width) & mask for v in high]).ljust(256, b"\0")
+                        sums = limb_sums.get(table)
+                        if sums is None:
+                            sums = limb_sums[table] = list(map(and_, map(_adler32, map(bytes.translate, pieces, repeat(table))), repeat(0xFFFF)))
+                        places.append((k * width + cut, sums))
+                for place, sums in places:
+                    calls, earlier = placed[c].get(place, (0, None))
+                    placed[c][place] = (calls + 1, sums if earlier is None else list(map(add, earlier, sums)))
+            del pieces
+        self._floors = []
+        for c in range(columns_n):
+            total = list(map(add, lows_sum[c], repeat(self._base[c])))
+            for place, (calls, sums) in placed[c].items():
+                total = list(map(add, total, map(lshift, map(sub, sums, repeat(calls)), repeat(place))))
+            self._floors.append(total)
+        self._spreads = spreads
+        self._exact: dict[int, tuple[int, ...]] = {}
+
+    @staticmethod
+    def _plan(shifted: list[list[int]], cuts: list[int], a: int, b: int) -> list[tuple]:
+        """Per column, for rows a..b-1 (a group): the least value plus the low parts' least, the low
+        parts' range, the high parts (() when the column is constant there) and the group's cut."""
+        per_column: list[tuple] = []
+        for cut, values in zip(cuts, shifted):
+            part = values[a:b]
+            low, high = min(part), max(part)
+            if low == high:
+                per_column.append((low, 0, (), 0))
+                continue
+            if cut:  # the limbs that reach down to the cut hold a few bits more here: cut lower, for free
+                width = (high - low).bit_length()
+                cut = max(0, width - _FIRST_BITS * -(-max(0, width - cut) // _FIRST_BITS))
+            mask = (1 << cut) - 1
+            rests = [(v - low) & mask for v in part] if cut else [0]
+            least = min(rests)
+            per_column.append((low + least, max(rests) - least, [(v - low) >> cut for v in part], cut))
+        return per_column
+
+    def bounds(self, column: int) -> tuple[list[int], list[int]]:
+        """Every resample's least and greatest possible total of *column*, as exact integers."""
+        lows = list(self._floors[column])  # a copy: the caller may sort or change it
+        spread = self._spreads[column]
+        return lows, (list(map(add, lows, spread)) if any(spread) else lows)
+
+    def _replay(self, indices: Sequence[int]):
+        """For each of *indices* (sorted, distinct) and group: the group, the resample and the bytes
+        (rows of the group) it drew, regenerated a chunk at a time."""
+        for g, key in enumerate(self._keys):
+            size = self._first[g + 1] - self._first[g]
+            counts = self._counts[g]
+            chunk = -1
+            data = b""
+            offsets: list[int] = []
+            for i in indices:
+                if i // _GROUP_CHUNK != chunk:
+                    chunk = i // _GROUP_CHUNK
+                    at = chunk * _GROUP_CHUNK
+                    data = _group_bytes(key + chunk.to_bytes(4, "little"), sum(counts[at:at + _GROUP_CHUNK]), size)
+                    offsets = [0, *accumulate(counts[at:at + _GROUP_CHUNK])]
+                yield g, i, data[offsets[i - at]:offsets[i - at + 1]]
+
+    def exact(self, indices: Iterable[int]) -> dict[int, tuple[int, ...]]:
+        """The exact totals (one per column) of the resamples numbered *indices*."""
+        indices = list(indices)
+        todo = sorted({i for i in indices if i not in self._exact})
+        if todo and not any(map(any, self._spreads)):  # the first pass was exact
+            for i in todo:
+                self._exact[i] = tuple(floor[i] for floor in self._floors)
+        elif todo:
+            sums = {i: [0] * len(self._shifted) for i in todo}
+            for g, i, drawn in self._replay(todo):
+                first = self._first[g]
+                rows = [first + r for r in drawn]
+                totals = sums[i]
+                for c, values in enumerate(self._shifted):
+                    totals[c] += sum(map(values.__getitem__, rows))
+            for i in todo:
+                self._exact[i] = tuple(map(add, self._base, sums[i]))
+        return {i: self._exact[i] for i in indices}
+
+    def drawn(self, index: int) -> list[int]:
+        """The rows (their places in the columns as given) resample *index* drew, in the order
+        drawn, group by group (for checks)."""
+        rows: list[int] = []
+        for g, _, drawn in self._replay([index]):
+            first = self._first[g]
+            rows += [self._order[first + r] for r in drawn]
+        return rows
+
+
 def bootstrap_column_bounds(
     columns: Sequence[Sequence[int]], n_resamples: int, rng: random.Random, *, first_pass_bits: int | None = None,
-) -> BlockResamples:
+) -> BlockResamples | GroupResamples:
     """Resample the n rows of *columns* (each a sequence of n integers) uniformly with replacement,
     *n_resamples* times ("blocks" resampling); every resample's column totals, bounded, exact on demand.
 
@@ -479,12 +723,16 @@ def bootstrap_column_bounds(
     them; None: chosen from the column's spread, see :class:`BlockResamples`),
     so a resample's total is known to lie in ``bounds(c)``; ``exact(indices)``
     replays those resamples to give their exact totals.  The generator is left
-    where one pass over all the draws leaves it.
+    where one pass over all the draws leaves it.  From :data:`BYTES_UNTIL`
+    rows the draws are made by groups instead (:class:`GroupResamples`, the
+    same interface and guarantees).
 
     >>> r = bootstrap_column_bounds([[0, 1000]], 3, random.Random(0), first_pass_bits=1)
     >>> [lo <= t <= hi for lo, hi, (t,) in zip(*r.bounds(0), r.exact(range(3)).values())]
     [True, True, True]
     """
+    if len(columns[0]) >= BYTES_UNTIL:
+        return GroupResamples(columns, n_resamples, rng, first_pass_bits)
     return BlockResamples(columns, n_resamples, rng, first_pass_bits)
 
 
@@ -497,7 +745,7 @@ def bootstrap_column_totals(columns: Sequence[Sequence[int]], n_resamples: int, 
     >>> round(sum(t for t, in bootstrap_column_totals([[1, 0]], 2000, random.Random(1))) / 2000, 1)  # E = n / 2
     1.0
     """
-    resamples = BlockResamples(columns, n_resamples, rng, sys.maxsize)  # every bit in the first pass: exact
+    resamples = bootstrap_column_bounds(columns, n_resamples, rng, first_pass_bits=sys.maxsize)  # every bit in the first pass: exact
     return list(resamples.exact(range(n_resamples)).values())
 
 
