@@ -46,7 +46,9 @@ from __future__ import annotations
 
 import ast
 import json
+import marshal
 import re
+import tempfile
 from typing import Any, Iterator, Mapping
 
 from anachron.core.errors import AnachronError, describe
@@ -259,47 +261,114 @@ def read(path: str, options: Options) -> Iterator[Record]:
     """The samples of the log, in the order their first trace appears.
 
     A trace's spans may be spread over the whole file, so a JSON Lines log is
-    read twice, never whole: first every span is checked and the traces are
-    joined into samples (:func:`_survey`, which keeps a few numbers a span),
-    then each sample is built as soon as the line of its last span is read.
+    read line by line, never whole (:func:`_survey`): every span is checked and
+    the traces are joined into samples, keeping a few numbers a span; a sample
+    whose traces all start and end on one line is built as soon as that line is
+    read and set aside on disk (:class:`_Spill`).  A sample the rest of the
+    log proves otherwise (a later span of its traces, a trace joined to it) is
+    built again by a second reading, once the line of its last span is read.
     A log of one document, and one whose log events add attributes to a span
     (the GenAI event mode), is read whole.
     """
     streamed = Streamed(path)
-    try:
-        documents = streamed.checked()
-        plan = None if documents is None else _survey(path, documents, options)
-    except AnachronError as exc:
-        raise streamed.finish(exc) from None
-    if plan is None:
-        yield from _read_held(path, options)
-        return
-    sample_of, last_line, wanted_logs = plan
-    queue = list(last_line.items())
+    with _Spill() as spill:
+        try:
+            documents = streamed.checked()
+            plan = None if documents is None else _survey(path, documents, options, spill)
+        except AnachronError as exc:
+            raise streamed.finish(exc) from None
+        if plan is None:
+            yield from _read_held(path, options)
+            return
+        sample_of, last_line, wanted_logs, ready = plan
+        rest = None  # the second reading, begun at the first sample it must build
+        try:
+            for sample_id, line in last_line.items():
+                if sample_id in ready:
+                    yield spill.get(ready[sample_id])
+                    continue
+                if rest is None:
+                    rest = _built_again(streamed, sample_of, wanted_logs, ready, options)
+                    next(rest)
+                yield rest.send((sample_id, line))
+        finally:
+            if rest is not None:
+                rest.close()
+
+
+def _built_again(streamed: Streamed, sample_of: Mapping[str, str], wanted_logs: set[int], ready: Mapping[str, Any],
+                 options: Options) -> Any:
+    """The second reading: a coroutine sent (sample, its last line) in order, answering its (where, record).
+
+    Only the spans of samples not built by the first reading (not in *ready*) are held; the log is
+    read no further than the last line of the last sample asked."""
     held: dict[str, list[Entry]] = {}  # the spans of the samples not built yet
-    built, order = 0, 0
-    for index, where, document in streamed.again():
-        for at, item, attributes, scope, is_log in checked_items(where, document):
-            order += 1
-            if is_log and order not in wanted_logs:
-                continue
-            span = event_span(at, item) if is_log else item
-            start = nanos(span.get("startTimeUnixNano"), at, "startTimeUnixNano")
-            held.setdefault(sample_of[span["traceId"]], []).append((start, order, at, span, attributes, scope))
-        while built < len(queue) and queue[built][1] <= index:
-            sample_id = queue[built][0]
-            built += 1
-            spans = held.pop(sample_id)
-            spans.sort(key=lambda entry: (entry[0], entry[1]))
-            yield spans[0][2], _record(spans, sample_id, options)
+    order = 0
+    lines = streamed.again()
+    index = -1
+    answer: Any = None
+    while True:
+        sample_id, line = yield answer
+        while index < line:
+            index, where, document = next(lines)
+            for at, item, attributes, scope, is_log in checked_items(where, document):
+                order += 1
+                if is_log and order not in wanted_logs:
+                    continue
+                span = event_span(at, item) if is_log else item
+                sample = sample_of[span["traceId"]]
+                if sample not in ready:
+                    start = nanos(span.get("startTimeUnixNano"), at, "startTimeUnixNano")
+                    held.setdefault(sample, []).append((start, order, at, span, attributes, scope))
+        spans = held.pop(sample_id)
+        spans.sort(key=lambda entry: (entry[0], entry[1]))
+        answer = spans[0][2], _record(spans, sample_id, options)
 
 
-def _survey(path: str, documents: Iterator[tuple[int, str, Any]], options: Options
-            ) -> tuple[dict[str, str], dict[str, int], set[int]] | None:
+class _Spill:
+    """Records built by the first reading, kept on disk until their turn (memory stays bounded):
+    :meth:`put` returns where a record is, :meth:`get` reads it back.  The file is made at the first
+    record and removed on leaving the ``with`` block."""
+
+    def __init__(self) -> None:
+        self.file: Any = None
+        self.end = 0
+
+    def __enter__(self) -> "_Spill":
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        if self.file is not None:
+            self.file.close()
+
+    def put(self, built: tuple[str, Record]) -> tuple[int, int] | None:
+        """Where *built* (where, record) is kept; ``None`` when marshal cannot write it (too deep: built again)."""
+        try:
+            data = marshal.dumps(built)
+        except ValueError:
+            return None
+        if self.file is None:
+            self.file = tempfile.TemporaryFile()
+        self.file.seek(self.end)
+        self.file.write(data)
+        self.end += len(data)
+        return self.end - len(data), len(data)
+
+    def get(self, place: tuple[int, int]) -> tuple[str, Record]:
+        self.file.seek(place[0])
+        return marshal.loads(self.file.read(place[1]))
+
+
+def _survey(path: str, documents: Iterator[tuple[int, str, Any]], options: Options, spill: _Spill
+            ) -> tuple[dict[str, str], dict[str, int], set[int], dict[str, Any]] | None:
     """The first reading of a streamed log: every span checked, as :func:`_read_held` checks it, and
     the samples: (each trace's sample, each sample's last line in the order samples are built, the
-    ranks of the log events read as spans).  ``None`` when a log event adds attributes to a span
-    (that span is read whole, with them)."""
+    ranks of the log events read as spans, where *spill* holds each sample built already).  ``None``
+    when a log event adds attributes to a span (that span is read whole, with them).
+
+    A line's traces that no earlier line holds are joined among themselves and their samples built
+    (:func:`_built_early`); at the end such a sample stands when the whole log joins the same traces
+    into it and no later line holds a span of them."""
     traces: dict[str, list[Any]] = {}  # trace -> [earliest start, its rank, its where, last line]
     turns: dict[str, list[tuple[int, int, Any]]] = {}
     tools: dict[str, list[tuple]] = {}
@@ -308,8 +377,11 @@ def _survey(path: str, documents: Iterator[tuple[int, str, Any]], options: Optio
     named: set[Any] = set()  # (trace, span id) of the spans, and of the log events that name one
     naming: set[Any] = set()
     late: AnachronError | None = None  # a bad time: reported after every span is read, as before
+    early: dict[str, Any] = {}  # sample -> (its line, its traces, where the spill keeps it), or None
     order = 0
     for index, where, document in documents:
+        line: list[tuple[Entry, Any]] = []  # this line's spans, with their turns, for _built_early
+        fresh: dict[str, None] = {}  # the traces this line is the first to hold, in order
         for at, item, resource, attributes, scope, is_log in document_items(where, document):
             order += 1
             turn = chat_turn(attributes, scope)
@@ -337,10 +409,12 @@ def _survey(path: str, documents: Iterator[tuple[int, str, Any]], options: Optio
             trace = traces.get(trace_id)
             if trace is None:
                 traces[trace_id] = [start, order, at, index]
+                fresh[trace_id] = None
             else:
                 if start < trace[0]:
                     trace[:3] = [start, order, at]
                 trace[3] = index
+            line.append(((start, order, at, span, attributes, scope), turn))
             if turn is not None:
                 turns.setdefault(trace_id, []).append((start, order, _links(turn)))
             elif convention is not None:
@@ -349,6 +423,8 @@ def _survey(path: str, documents: Iterator[tuple[int, str, Any]], options: Optio
                 value = attributes.get(options.sample_id_from, resource.get(options.sample_id_from))
                 if isinstance(value, (str, int)) and not isinstance(value, bool) and value != "":
                     keys[trace_id] = str(value)
+        if fresh and late is None:
+            _built_early(index, line, fresh, traces, turns, tools, keys, options, spill, early)
     if naming & named:
         return None
     if late is not None:
@@ -364,10 +440,55 @@ def _survey(path: str, documents: Iterator[tuple[int, str, Any]], options: Optio
                     f"{trace[2]}: no span or resource of trace {trace_id} has attribute {options.sample_id_from!r} (--sample-id-from)")
         sample_of = keys
     last_line: dict[str, int] = {}
+    size: dict[str, int] = {}
     for trace_id, trace in traces.items():
         sample_id = sample_of[trace_id]
         last_line[sample_id] = max(last_line.get(sample_id, -1), trace[3])
-    return sample_of, last_line, wanted_logs
+        size[sample_id] = size.get(sample_id, 0) + 1
+    ready = {}  # the samples built early that stand: the whole log agrees with their line
+    for sample_id, built in early.items():
+        if built is not None and last_line.get(sample_id) == built[0] and size[sample_id] == len(built[1]) and all(
+                sample_of[trace_id] == sample_id for trace_id in built[1]):
+            ready[sample_id] = built[2]
+    return sample_of, last_line, wanted_logs, ready
+
+
+def _built_early(index: int, line: list[tuple[Entry, Any]], fresh: Mapping[str, None], traces: Mapping[str, list[Any]],
+                 turns: Mapping[str, list[tuple[int, int, Any]]], tools: Mapping[str, list[tuple]],
+                 keys: Mapping[str, str], options: Options, spill: _Spill, early: dict[str, Any]) -> None:
+    """The samples of the traces that line *index* is the first to hold, joined as if the log ended there, built
+    into *spill* and noted in *early*: (the line, the traces, where the record is kept), or ``None`` for a sample
+    that cannot be built early (named twice, or its record an error: the second reading builds it, or reports it)."""
+    if options.sample_id_from is None:
+        joined = _join({trace_id: traces[trace_id][0] for trace_id in fresh},
+                       {trace_id: turns[trace_id] for trace_id in fresh if trace_id in turns},
+                       {trace_id: tools[trace_id] for trace_id in fresh if trace_id in tools})
+    else:
+        joined = {trace_id: keys[trace_id] for trace_id in fresh if trace_id in keys}
+    members: dict[str, list[str]] = {}
+    for trace_id in fresh:
+        if trace_id in joined:
+            members.setdefault(joined[trace_id], []).append(trace_id)
+    spans: dict[str, list[Entry]] = {}
+    known: dict[int, Any] = {}  # each span's chat turn, by rank, worked out once
+    for entry, turn in line:
+        sample_id = joined.get(entry[3]["traceId"])
+        if sample_id is not None:
+            spans.setdefault(sample_id, []).append(entry)
+            known[entry[1]] = turn
+    for sample_id, kept in members.items():
+        if sample_id in early:
+            early[sample_id] = None  # a sample of two lines' traces: built by the second reading
+            continue
+        entries = spans[sample_id]
+        entries.sort(key=lambda entry: (entry[0], entry[1]))
+        try:
+            built = (entries[0][2], _record(entries, sample_id, options, known))
+        except AnachronError:
+            early[sample_id] = None  # reported where the second reading builds it, after the samples before it
+            continue
+        place = spill.put(built)
+        early[sample_id] = None if place is None else (index, tuple(kept), place)
 
 
 def _read_held(path: str, options: Options) -> Iterator[Record]:
@@ -500,8 +621,10 @@ def _unknown_warning(counts: Mapping[str, int]) -> str | None:
             " update anachron if they hold tool calls or results")
 
 
-def _record(spans: list[Entry], sample_id: str, options: Options) -> Record:
-    """One sample: tool spans, then the chat spans' calls no tool span made (same call id), in time order."""
+def _record(spans: list[Entry], sample_id: str, options: Options, known: Mapping[int, Any] | None = None) -> Record:
+    """One sample: tool spans, then the chat spans' calls no tool span made (same call id), in time order.
+
+    *known*: each span's :func:`chat_turn` by rank, when the first reading has it already."""
     session = Session(spans[0][2].split(" ", 1)[0], FORMAT, options.corpus)
     last_end = -1
     tool_ids: set[str] = set()
@@ -522,7 +645,7 @@ def _record(spans: list[Entry], sample_id: str, options: Options) -> Record:
     events: list[tuple[int, int, str, Any]] = []
     skipped: dict[str, int] = {}
     for (start, order, at, span, attributes, scope), convention in zip(spans, kinds):
-        turn = chat_turn(attributes, scope)
+        turn = chat_turn(attributes, scope) if known is None else known[order]
         convention = convention if turn is None else None
         for key in attributes if turn is not None or convention is not None else ():  # the chat and tool spans: those read
             name = _COUNTED.get(key, _UNSEEN)  # the cached verdict, without a call a key
