@@ -333,6 +333,7 @@ class _Spill:
     def __init__(self) -> None:
         self.file: Any = None
         self.end = 0
+        self.at = -1  # where the file's position is when reading (records are read back in the order written)
 
     def __enter__(self) -> "_Spill":
         return self
@@ -349,13 +350,14 @@ class _Spill:
             return None
         if self.file is None:
             self.file = tempfile.TemporaryFile()
-        self.file.seek(self.end)
-        self.file.write(data)
+        self.file.write(data)  # every put comes before the first get: the file's position is its end
         self.end += len(data)
         return self.end - len(data), len(data)
 
     def get(self, place: tuple[int, int]) -> tuple[str, Record]:
-        self.file.seek(place[0])
+        if self.at != place[0]:
+            self.file.seek(place[0])
+        self.at = place[0] + place[1]
         return marshal.loads(self.file.read(place[1]))
 
 
@@ -380,12 +382,12 @@ def _survey(path: str, documents: Iterator[tuple[int, str, Any]], options: Optio
     early: dict[str, Any] = {}  # sample -> (its line, its traces, where the spill keeps it), or None
     order = 0
     for index, where, document in documents:
-        line: list[tuple[Entry, Any]] = []  # this line's spans, with their turns, for _built_early
+        line: list[tuple[Entry, Any]] = []  # this line's spans, with (turn, convention, end), for _built_early
         fresh: dict[str, None] = {}  # the traces this line is the first to hold, in order
         for at, item, resource, attributes, scope, is_log in document_items(where, document):
             order += 1
             turn = chat_turn(attributes, scope)
-            convention = _convention(attributes) if turn is None else None
+            convention = _convention(attributes)
             if is_log:
                 if turn is None and convention is None:
                     continue
@@ -400,10 +402,10 @@ def _survey(path: str, documents: Iterator[tuple[int, str, Any]], options: Optio
                 except TypeError:  # an id that is no JSON scalar: read whole, as before
                     return None
             trace_id = span["traceId"]
-            start = 0
+            start = end = 0
             try:
                 start = nanos(span.get("startTimeUnixNano"), at, "startTimeUnixNano")
-                nanos(span.get("endTimeUnixNano"), at, "endTimeUnixNano")
+                end = nanos(span.get("endTimeUnixNano"), at, "endTimeUnixNano")
             except AnachronError as exc:
                 late = late or exc
             trace = traces.get(trace_id)
@@ -414,7 +416,7 @@ def _survey(path: str, documents: Iterator[tuple[int, str, Any]], options: Optio
                 if start < trace[0]:
                     trace[:3] = [start, order, at]
                 trace[3] = index
-            line.append(((start, order, at, span, attributes, scope), turn))
+            line.append(((start, order, at, span, attributes, scope), (turn, convention, end)))
             if turn is not None:
                 turns.setdefault(trace_id, []).append((start, order, _links(turn)))
             elif convention is not None:
@@ -470,12 +472,12 @@ def _built_early(index: int, line: list[tuple[Entry, Any]], fresh: Mapping[str, 
         if trace_id in joined:
             members.setdefault(joined[trace_id], []).append(trace_id)
     spans: dict[str, list[Entry]] = {}
-    known: dict[int, Any] = {}  # each span's chat turn, by rank, worked out once
-    for entry, turn in line:
+    known: dict[int, Any] = {}  # each span's chat turn, convention and end, by rank, worked out once
+    for entry, kind in line:
         sample_id = joined.get(entry[3]["traceId"])
         if sample_id is not None:
             spans.setdefault(sample_id, []).append(entry)
-            known[entry[1]] = turn
+            known[entry[1]] = kind
     for sample_id, kept in members.items():
         if sample_id in early:
             early[sample_id] = None  # a sample of two lines' traces: built by the second reading
@@ -624,13 +626,13 @@ def _unknown_warning(counts: Mapping[str, int]) -> str | None:
 def _record(spans: list[Entry], sample_id: str, options: Options, known: Mapping[int, Any] | None = None) -> Record:
     """One sample: tool spans, then the chat spans' calls no tool span made (same call id), in time order.
 
-    *known*: each span's :func:`chat_turn` by rank, when the first reading has it already."""
+    *known*: each span's :func:`chat_turn`, :func:`_convention` and end by rank, when the first reading has them."""
     session = Session(spans[0][2].split(" ", 1)[0], FORMAT, options.corpus)
     last_end = -1
     tool_ids: set[str] = set()
     kinds = []  # each span's convention, worked out once (every step below asks it)
-    for _, _, _, _, attributes, _ in spans:
-        convention = _convention(attributes)
+    for _, order, _, _, attributes, _ in spans:
+        convention = _convention(attributes) if known is None else known[order][1]
         kinds.append(convention)
         if convention is not None and isinstance(attributes.get(CALL_ID), str):
             tool_ids.add(attributes[CALL_ID])
@@ -645,7 +647,7 @@ def _record(spans: list[Entry], sample_id: str, options: Options, known: Mapping
     events: list[tuple[int, int, str, Any]] = []
     skipped: dict[str, int] = {}
     for (start, order, at, span, attributes, scope), convention in zip(spans, kinds):
-        turn = chat_turn(attributes, scope) if known is None else known[order]
+        turn, _, end = (chat_turn(attributes, scope), None, None) if known is None else known[order]
         convention = convention if turn is None else None
         for key in attributes if turn is not None or convention is not None else ():  # the chat and tool spans: those read
             name = _COUNTED.get(key, _UNSEEN)  # the cached verdict, without a call a key
@@ -653,7 +655,8 @@ def _record(spans: list[Entry], sample_id: str, options: Options, known: Mapping
                 name = unknown_attribute(key)
             if name is not None and key != options.sample_id_from:
                 skipped[name] = skipped.get(name, 0) + 1
-        end = nanos(span.get("endTimeUnixNano"), at, "endTimeUnixNano")
+        if end is None:
+            end = nanos(span.get("endTimeUnixNano"), at, "endTimeUnixNano")
         answer = _answer(attributes) if turn is None else answer_text(turn)
         if answer is not None and end >= last_end:
             last_end = end
