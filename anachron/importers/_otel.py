@@ -171,10 +171,10 @@ def _unrecorded(entry: dict[str, Any]) -> None:
     entry.pop("returned", None)
 
 
-def _links(turn: Turn) -> tuple[list[str], list[int], int, bool]:
+def _links(turn: Turn) -> tuple[tuple[int, ...], tuple[int, ...], int, bool]:
     """What of a chat span ties traces together (:func:`_join`): the keys of the calls its output made,
     the running hashes of its input messages but the last, the hash of its whole conversation, whether it has one."""
-    made: list[str] = []
+    made: list[int] = []
     for _, parts in turn.outputs:
         for part in parts:
             if part.get("type") == "tool_call" and isinstance(part.get("name"), str):
@@ -186,30 +186,25 @@ def _links(turn: Turn) -> tuple[list[str], list[int], int, bool]:
         prefixes.append(running)
     for message in turn.outputs:
         running = hash((running, signature(message)))
-    return made, prefixes[:-1] if len(prefixes) > 1 else [], running, bool(turn.inputs or turn.outputs)
+    # Tuples: kept to the end of the first reading, and a tuple of strings and numbers is no work for the garbage collector.
+    return tuple(made), tuple(prefixes[:-1]), running, bool(turn.inputs or turn.outputs)
 
 
-def _tool_ref(span: Mapping[str, Any], attributes: Mapping[str, Any], convention: tuple[str, str, str, str, str]) -> tuple:
-    """What of a tool span :func:`_tool_keys` reads, kept small: its name, call id and arguments' attributes."""
-    argument_keys = (convention[3], PYDANTIC_AI_V2[0])
-    return (attributes.get(convention[2]) or span.get("name"), attributes.get(CALL_ID),
-            {key: attributes[key] for key in argument_keys if key in attributes}, convention)
-
-
-def _tool_keys(ref: tuple) -> list[str]:
-    """What ties a tool span (its :func:`_tool_ref`) to the chat call it ran (:func:`_made_keys`)."""
-    name, ident, arguments, convention = ref
+def _tool_key(span: Mapping[str, Any], attributes: Mapping[str, Any], convention: tuple[str, str, str, str, str]) -> int:
+    """What ties a tool span to the chat call it ran (:func:`_made_keys`): one number, kept to the end of
+    the first reading in place of the span's name and arguments."""
+    ident = attributes.get(CALL_ID)
     if isinstance(ident, str) and ident:
-        return _made_keys(ident, name, None)
-    return _made_keys(None, name, _tool_arguments(arguments, convention))
+        return _made_keys(ident, None, None)[0]
+    return _made_keys(None, attributes.get(convention[2]) or span.get("name"), _tool_arguments(attributes, convention))[0]
 
 
 def _join(first: Mapping[str, int], turns: Mapping[str, list[tuple[int, int, Any]]],
-          tools: Mapping[str, list[tuple]]) -> dict[str, str]:
+          tools: Mapping[str, list[int]]) -> dict[str, str]:
     """Each trace's sample: its own, or that of the conversation a span of it continues.
 
     *first*: each trace's earliest start; *turns*: its chat spans' (start, rank, :func:`_links`);
-    *tools*: its tool spans' :func:`_tool_ref`.  A chat span whose input messages begin with all
+    *tools*: its tool spans' :func:`_tool_key`.  A chat span whose input messages begin with all
     of an earlier chat span's messages (inputs and outputs) continues its conversation; of
     several, the longest one, then the last to start.  A tool span runs the call a chat span's
     output made: same call id, else (a span without one) same name and arguments.  Such traces
@@ -230,15 +225,14 @@ def _join(first: Mapping[str, int], turns: Mapping[str, list[tuple[int, int, Any
             parent[later] = earlier
 
     ordered = sorted((start, order, trace_id, links) for trace_id, entries in turns.items() for start, order, links in entries)
-    made: dict[str, str] = {}  # a call of a chat span's output -> its trace
+    made: dict[int, str] = {}  # a call of a chat span's output -> its trace
     for _, _, trace_id, links in ordered:
         for key in links[0]:
             made.setdefault(key, trace_id)
-    for trace_id, spans in tools.items() if made else ():  # the keys are worked out only when a chat span made calls
-        for ref in spans:
-            maker = next((made[key] for key in _tool_keys(ref) if key in made), None)
-            if maker is not None:
-                union(maker, trace_id)
+    for trace_id, keys in tools.items() if made else ():
+        for key in keys:
+            if key in made:
+                union(made[key], trace_id)
     seen: dict[int, str] = {}  # running hash of a whole conversation -> the trace of the last span that had it
     for _, _, trace_id, (_, prefixes, running, talked) in ordered:
         for prefix in reversed(prefixes):
@@ -250,11 +244,12 @@ def _join(first: Mapping[str, int], turns: Mapping[str, list[tuple[int, int, Any
     return {trace_id: root(trace_id) for trace_id in first}
 
 
-def _made_keys(ident: Any, name: Any, arguments: Any) -> list[str]:
-    """What ties a tool span to the chat call it ran: the call id; without one, the name and arguments."""
+def _made_keys(ident: Any, name: Any, arguments: Any) -> list[int]:
+    """What ties a tool span to the chat call it ran: the call id; without one, the name and arguments.
+    Their hash, as for a conversation (:func:`_links`): the first reading keeps it for every span to the end."""
     if isinstance(ident, str) and ident:
-        return ["id:" + ident]
-    return [json_line([name, arguments], ensure_ascii=True, default=str)]
+        return [hash("id:" + ident)]
+    return [hash(json_line([name, arguments], ensure_ascii=True, default=str))]
 
 
 def read(path: str, options: Options) -> Iterator[Record]:
@@ -366,18 +361,18 @@ def _survey(path: str, documents: Iterator[tuple[int, str, Any]], options: Optio
     """The first reading of a streamed log: every span checked, as :func:`_read_held` checks it, and
     the samples: (each trace's sample, each sample's last line in the order samples are built, the
     ranks of the log events read as spans, where *spill* holds each sample built already).  ``None``
-    when a log event adds attributes to a span (that span is read whole, with them).
+    when a log event names a span (it may add attributes to it: the log is read whole, with them).
 
     A line's traces that no earlier line holds are joined among themselves and their samples built
     (:func:`_built_early`); at the end such a sample stands when the whole log joins the same traces
     into it and no later line holds a span of them."""
-    traces: dict[str, list[Any]] = {}  # trace -> [earliest start, its rank, its where, last line]
+    # trace -> (earliest start, its rank, its where (kept only for --sample-id-from's error), last line)
+    traces: dict[str, tuple[int, int, str | None, int]] = {}
+    keyed = options.sample_id_from is not None
     turns: dict[str, list[tuple[int, int, Any]]] = {}
-    tools: dict[str, list[tuple]] = {}
+    tools: dict[str, list[int]] = {}
     keys: dict[str, str] = {}
     wanted_logs: set[int] = set()
-    named: set[Any] = set()  # (trace, span id) of the spans, and of the log events that name one
-    naming: set[Any] = set()
     late: AnachronError | None = None  # a bad time: reported after every span is read, as before
     early: dict[str, Any] = {}  # sample -> (its line, its traces, where the spill keeps it), or None
     order = 0
@@ -394,13 +389,11 @@ def _survey(path: str, documents: Iterator[tuple[int, str, Any]], options: Optio
                 wanted_logs.add(order)
                 span = event_span(at, item)
                 if isinstance(span.get("spanId"), str) and span["spanId"] != "":
-                    naming.add((span["traceId"], span["spanId"]))
+                    # It may add attributes to a span (the GenAI event mode): read whole, where the spans are
+                    # held to be found (keeping every span's ids here would grow with the log).
+                    return None
             else:
                 span = item
-                try:
-                    named.add((span["traceId"], span.get("spanId")))
-                except TypeError:  # an id that is no JSON scalar: read whole, as before
-                    return None
             trace_id = span["traceId"]
             start = end = 0
             try:
@@ -410,25 +403,23 @@ def _survey(path: str, documents: Iterator[tuple[int, str, Any]], options: Optio
                 late = late or exc
             trace = traces.get(trace_id)
             if trace is None:
-                traces[trace_id] = [start, order, at, index]
+                traces[trace_id] = (start, order, at if keyed else None, index)
                 fresh[trace_id] = None
-            else:
-                if start < trace[0]:
-                    trace[:3] = [start, order, at]
-                trace[3] = index
+            elif start < trace[0]:
+                traces[trace_id] = (start, order, at if keyed else None, index)
+            elif trace[3] != index:
+                traces[trace_id] = trace[:3] + (index,)
             line.append(((start, order, at, span, attributes, scope), (turn, convention, end)))
             if turn is not None:
                 turns.setdefault(trace_id, []).append((start, order, _links(turn)))
             elif convention is not None:
-                tools.setdefault(trace_id, []).append(_tool_ref(span, attributes, convention))
+                tools.setdefault(trace_id, []).append(_tool_key(span, attributes, convention))
             if options.sample_id_from is not None and trace_id not in keys:
                 value = attributes.get(options.sample_id_from, resource.get(options.sample_id_from))
                 if isinstance(value, (str, int)) and not isinstance(value, bool) and value != "":
                     keys[trace_id] = str(value)
         if fresh and late is None:
             _built_early(index, line, fresh, traces, turns, tools, keys, options, spill, early)
-    if naming & named:
-        return None
     if late is not None:
         raise late
     if not traces:
@@ -455,8 +446,8 @@ def _survey(path: str, documents: Iterator[tuple[int, str, Any]], options: Optio
     return sample_of, last_line, wanted_logs, ready
 
 
-def _built_early(index: int, line: list[tuple[Entry, Any]], fresh: Mapping[str, None], traces: Mapping[str, list[Any]],
-                 turns: Mapping[str, list[tuple[int, int, Any]]], tools: Mapping[str, list[tuple]],
+def _built_early(index: int, line: list[tuple[Entry, Any]], fresh: Mapping[str, None], traces: Mapping[str, tuple],
+                 turns: Mapping[str, list[tuple[int, int, Any]]], tools: Mapping[str, list[int]],
                  keys: Mapping[str, str], options: Options, spill: _Spill, early: dict[str, Any]) -> None:
     """The samples of the traces that line *index* is the first to hold, joined as if the log ended there, built
     into *spill* and noted in *early*: (the line, the traces, where the record is kept), or ``None`` for a sample
@@ -497,7 +488,7 @@ def _read_held(path: str, options: Options) -> Iterator[Record]:
     """:func:`read` for a log read whole."""
     traces: dict[str, list[Entry]] = {}
     turns: dict[str, list[tuple[int, int, Any]]] = {}
-    tools: dict[str, list[tuple]] = {}
+    tools: dict[str, list[int]] = {}
     keys: dict[str, str] = {}
     for order, (at, span, resource, attributes, scope) in enumerate(otlp_spans(path, _wanted)):
         trace_id = span["traceId"]
@@ -508,7 +499,7 @@ def _read_held(path: str, options: Options) -> Iterator[Record]:
         if turn is not None:
             turns.setdefault(trace_id, []).append((start, order, _links(turn)))
         elif _convention(attributes) is not None:
-            tools.setdefault(trace_id, []).append(_tool_ref(span, attributes, _convention(attributes)))
+            tools.setdefault(trace_id, []).append(_tool_key(span, attributes, _convention(attributes)))
         if options.sample_id_from is not None and trace_id not in keys:
             value = attributes.get(options.sample_id_from, resource.get(options.sample_id_from))
             if isinstance(value, (str, int)) and not isinstance(value, bool) and value != "":
@@ -808,7 +799,8 @@ def _tool_call(session: Session, at: str, start: int, span: Mapping[str, Any], a
     name = attributes.get(name_key) or span.get("name")
     if not isinstance(name, str) or not name:
         raise AnachronError(f"{at}: a tool span needs {name_key!r} or a name, got {describe(name)}")
-    call_id = attributes.get(CALL_ID) if isinstance(attributes.get(CALL_ID), str) else None
+    call_id = attributes.get(CALL_ID)
+    call_id = call_id if isinstance(call_id, str) else None
     arguments = _tool_arguments(attributes, convention)
     if chat is not None:
         call_id = chat.get("id") if isinstance(chat.get("id"), str) and chat["id"] else None

@@ -159,6 +159,17 @@ class StreamedLogs(unittest.TestCase):
         with self.assertRaisesRegex(AnachronError, r"log\.jsonl:2 resourceSpans\[0\] scopeSpans\[0\] spans\[0\]: a tool span needs"):
             next(records)
 
+    def test_a_span_id_that_is_not_a_string_is_the_error_named_by_its_span(self):
+        for value in ([1], {"a": 1}, 3):
+            with self.subTest(value=value):
+                path = self.write("log.jsonl", span() + "\n" + span(spanId=value) + "\n")
+                with self.assertRaisesRegex(AnachronError, r"log\.jsonl:2 resourceSpans\[0\] scopeSpans\[0\] spans\[0\]: spanId is"):
+                    out(path)
+                held = self.write("held.json", json.dumps(json.loads(span(spanId=value)), indent=1))
+                with self.assertRaisesRegex(AnachronError, r"held\.json resourceSpans\[0\] scopeSpans\[0\] spans\[0\]: spanId is"):
+                    out(held)
+        self.assertEqual(len(out(self.write("log.jsonl", span(spanId=None) + "\n" + span(spanId="b1") + "\n"))), 1)
+
 
 if __name__ == "__main__":
     unittest.main()
