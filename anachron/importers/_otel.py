@@ -257,13 +257,13 @@ def read(path: str, options: Options) -> Iterator[Record]:
 
     A trace's spans may be spread over the whole file, so a JSON Lines log is
     read line by line, never whole (:func:`_survey`): every span is checked and
-    the traces are joined into samples, keeping a few numbers a span; a sample
-    whose traces all start and end on one line is built as soon as that line is
-    read and set aside on disk (:class:`_Spill`).  A sample the rest of the
-    log proves otherwise (a later span of its traces, a trace joined to it) is
-    built again by a second reading, once the line of its last span is read.
-    A log of one document, and one whose log events add attributes to a span
-    (the GenAI event mode), is read whole.
+    the traces are joined into samples, keeping a few numbers a trace, chat span
+    and tool span; a sample whose traces all start and end on one line is built
+    as soon as that line is read and set aside on disk (:class:`_Spill`).  A
+    sample the rest of the log proves otherwise (a later span of its traces, a
+    trace joined to it) is built again by a second reading, once the line of its
+    last span is read.  A log of one document, and one with a log event that
+    names a span (the GenAI event mode adds attributes to spans so), is read whole.
     """
     streamed = Streamed(path)
     with _Spill() as spill:
@@ -337,23 +337,27 @@ class _Spill:
         if self.file is not None:
             self.file.close()
 
-    def put(self, built: tuple[str, Record]) -> tuple[int, int] | None:
-        """Where *built* (where, record) is kept; ``None`` when marshal cannot write it (too deep: built again)."""
+    def put(self, built: tuple[str, Record]) -> int | None:
+        """Where *built* (where, record) is kept (its offset and length in one number: the first reading keeps
+        one a sample); ``None`` when marshal cannot write it (too deep: built again)."""
         try:
             data = marshal.dumps(built)
         except ValueError:
             return None
+        if len(data) >> 32:
+            return None  # a record of 4 GiB or more is not kept: built again
         if self.file is None:
             self.file = tempfile.TemporaryFile()
         self.file.write(data)  # every put comes before the first get: the file's position is its end
         self.end += len(data)
-        return self.end - len(data), len(data)
+        return (self.end - len(data)) << 32 | len(data)
 
-    def get(self, place: tuple[int, int]) -> tuple[str, Record]:
-        if self.at != place[0]:
-            self.file.seek(place[0])
-        self.at = place[0] + place[1]
-        return marshal.loads(self.file.read(place[1]))
+    def get(self, place: int) -> tuple[str, Record]:
+        offset, length = place >> 32, place & 0xFFFFFFFF
+        if self.at != offset:
+            self.file.seek(offset)
+        self.at = offset + length
+        return marshal.loads(self.file.read(length))
 
 
 def _survey(path: str, documents: Iterator[tuple[int, str, Any]], options: Options, spill: _Spill
