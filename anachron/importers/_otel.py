@@ -190,13 +190,14 @@ def _links(turn: Turn) -> tuple[tuple[int, ...], tuple[int, ...], int, bool]:
     return tuple(made), tuple(prefixes[:-1]), running, bool(turn.inputs or turn.outputs)
 
 
-def _tool_key(span: Mapping[str, Any], attributes: Mapping[str, Any], convention: tuple[str, str, str, str, str]) -> int:
-    """What ties a tool span to the chat call it ran (:func:`_made_keys`): one number, kept to the end of
-    the first reading in place of the span's name and arguments."""
+def _tool_key(span: Mapping[str, Any], attributes: Mapping[str, Any], convention: tuple[str, str, str, str, str],
+              arguments: Any) -> int:
+    """What ties a tool span (*arguments*: its :func:`_tool_arguments`) to the chat call it ran
+    (:func:`_made_keys`): one number, kept to the end of the first reading in place of its name and arguments."""
     ident = attributes.get(CALL_ID)
     if isinstance(ident, str) and ident:
         return _made_keys(ident, None, None)[0]
-    return _made_keys(None, attributes.get(convention[2]) or span.get("name"), _tool_arguments(attributes, convention))[0]
+    return _made_keys(None, attributes.get(convention[2]) or span.get("name"), arguments)[0]
 
 
 def _join(first: Mapping[str, int], turns: Mapping[str, list[tuple[int, int, Any]]],
@@ -381,7 +382,7 @@ def _survey(path: str, documents: Iterator[tuple[int, str, Any]], options: Optio
     early: dict[str, Any] = {}  # sample -> (its line, its traces, where the spill keeps it), or None
     order = 0
     for index, where, document in documents:
-        line: list[tuple[Entry, Any]] = []  # this line's spans, with (turn, convention, end), for _built_early
+        line: list[tuple[Entry, Any]] = []  # this line's spans, with (turn, convention, end, arguments), for _built_early
         fresh: dict[str, None] = {}  # the traces this line is the first to hold, in order
         for at, item, resource, attributes, scope, is_log in document_items(where, document):
             order += 1
@@ -413,11 +414,13 @@ def _survey(path: str, documents: Iterator[tuple[int, str, Any]], options: Optio
                 traces[trace_id] = (start, order, at if keyed else None, index)
             elif trace[3] != index:
                 traces[trace_id] = trace[:3] + (index,)
-            line.append(((start, order, at, span, attributes, scope), (turn, convention, end)))
+            arguments = _UNREAD
             if turn is not None:
                 turns.setdefault(trace_id, []).append((start, order, _links(turn)))
             elif convention is not None:
-                tools.setdefault(trace_id, []).append(_tool_key(span, attributes, convention))
+                arguments = _tool_arguments(attributes, convention)  # read once: for the join and the sample
+                tools.setdefault(trace_id, []).append(_tool_key(span, attributes, convention, arguments))
+            line.append(((start, order, at, span, attributes, scope), (turn, convention, end, arguments)))
             if options.sample_id_from is not None and trace_id not in keys:
                 value = attributes.get(options.sample_id_from, resource.get(options.sample_id_from))
                 if isinstance(value, (str, int)) and not isinstance(value, bool) and value != "":
@@ -503,7 +506,8 @@ def _read_held(path: str, options: Options) -> Iterator[Record]:
         if turn is not None:
             turns.setdefault(trace_id, []).append((start, order, _links(turn)))
         elif _convention(attributes) is not None:
-            tools.setdefault(trace_id, []).append(_tool_key(span, attributes, _convention(attributes)))
+            convention = _convention(attributes)
+            tools.setdefault(trace_id, []).append(_tool_key(span, attributes, convention, _tool_arguments(attributes, convention)))
         if options.sample_id_from is not None and trace_id not in keys:
             value = attributes.get(options.sample_id_from, resource.get(options.sample_id_from))
             if isinstance(value, (str, int)) and not isinstance(value, bool) and value != "":
@@ -602,6 +606,7 @@ def unknown_attribute(key: str) -> str | None:
 MAX_COUNTED = 4096  # attribute names whose verdict is kept (the instrumentations write a few dozen)
 _COUNTED: dict[str, str | None] = {}
 _UNSEEN = object()  # no verdict cached for a name yet
+_UNREAD = object()  # a tool span's arguments the first reading did not read
 
 
 def _unknown_warning(counts: Mapping[str, int]) -> str | None:
@@ -621,7 +626,8 @@ def _unknown_warning(counts: Mapping[str, int]) -> str | None:
 def _record(spans: list[Entry], sample_id: str, options: Options, known: Mapping[int, Any] | None = None) -> Record:
     """One sample: tool spans, then the chat spans' calls no tool span made (same call id), in time order.
 
-    *known*: each span's :func:`chat_turn`, :func:`_convention` and end by rank, when the first reading has them."""
+    *known*: each span's :func:`chat_turn`, :func:`_convention`, end and a tool span's :func:`_tool_arguments`, by rank,
+    when the first reading has them."""
     session = Session(spans[0][2].split(" ", 1)[0], FORMAT, options.corpus)
     last_end = -1
     tool_ids: set[str] = set()
@@ -642,7 +648,7 @@ def _record(spans: list[Entry], sample_id: str, options: Options, known: Mapping
     events: list[tuple[int, int, str, Any]] = []
     skipped: dict[str, int] = {}
     for (start, order, at, span, attributes, scope), convention in zip(spans, kinds):
-        turn, _, end = (chat_turn(attributes, scope), None, None) if known is None else known[order]
+        turn, _, end, arguments = (chat_turn(attributes, scope), None, None, _UNREAD) if known is None else known[order]
         convention = convention if turn is None else None
         for key in attributes if turn is not None or convention is not None else ():  # the chat and tool spans: those read
             name = _COUNTED.get(key, _UNSEEN)  # the cached verdict, without a call a key
@@ -658,7 +664,7 @@ def _record(spans: list[Entry], sample_id: str, options: Options, known: Mapping
             session.final_answer(answer)
         if turn is None:
             if convention is not None:
-                events.append((start, order, "tool", (at, span, attributes, scope, convention)))
+                events.append((start, order, "tool", (at, span, attributes, scope, convention, arguments)))
             continue
         shown = any(part.get("type") == "tool_call" for _, parts in turn.outputs for part in parts)
         if turn.called_tools and not shown:  # its finish reason says it called tools the log does not show
@@ -698,9 +704,9 @@ def _record(spans: list[Entry], sample_id: str, options: Options, known: Mapping
     synthetic: list[dict[str, Any]] = []
     for time, order, kind, payload in sorted(events, key=lambda e: (e[0], e[1])):
         if kind == "tool":
-            at, span, attributes, scope, convention = payload
+            at, span, attributes, scope, convention, arguments = payload
             chat = chat_calls[paired[order]][3] if order in paired else None
-            entry = _tool_call(session, at, time, span, attributes, convention, responses, chat)
+            entry = _tool_call(session, at, time, span, attributes, convention, responses, chat, arguments)
             if entry["status"] == "unrecorded":
                 name = PYDANTIC_AI if scope == PYDANTIC_AI else TOOL_SPAN_CONVENTION[convention]
                 missing[name] = missing.get(name, 0) + 1
@@ -794,8 +800,9 @@ def _call(session: Session, name: str, arguments: Any, call_id: str | None, star
 
 def _tool_call(session: Session, at: str, start: int, span: Mapping[str, Any], attributes: Mapping[str, Any],
                convention: tuple[str, str, str, str, str], responses: Mapping[str, Any],
-               chat: Mapping[str, Any] | None) -> dict[str, Any]:
-    """A tool span's call (*start*: its start time); *chat* is the chat call it made, when the span names no call id."""
+               chat: Mapping[str, Any] | None, arguments: Any = _UNREAD) -> dict[str, Any]:
+    """A tool span's call (*start*: its start time); *chat* is the chat call it made, when the span names no call id;
+    *arguments*: its :func:`_tool_arguments`, when the first reading read them."""
     _, _, name_key, _, result_key = convention
     if convention is CONVENTIONS[0] and result_key not in attributes:  # pydantic-ai's format versions 2 to 4
         result_key = PYDANTIC_AI_V2[1]
@@ -805,7 +812,7 @@ def _tool_call(session: Session, at: str, start: int, span: Mapping[str, Any], a
         raise AnachronError(f"{at}: a tool span needs {name_key!r} or a name, got {describe(name)}")
     call_id = attributes.get(CALL_ID)
     call_id = call_id if isinstance(call_id, str) else None
-    arguments = _tool_arguments(attributes, convention)
+    arguments = _tool_arguments(attributes, convention) if arguments is _UNREAD else arguments
     if chat is not None:
         call_id = chat.get("id") if isinstance(chat.get("id"), str) and chat["id"] else None
         if not isinstance(arguments, dict):  # LangChain writes a Python repr, or nothing: the model's JSON
