@@ -725,7 +725,9 @@ def bootstrap_column_bounds(
     replays those resamples to give their exact totals.  The generator is left
     where one pass over all the draws leaves it.  From :data:`BYTES_UNTIL`
     rows the draws are made by groups instead (:class:`GroupResamples`, the
-    same interface and guarantees).
+    same interface and guarantees; the generator gives only the groups'
+    counts and keys, so it is left after those, whatever *first_pass_bits*).
+    Replays (``exact``, ``drawn``) never move it.
 
     >>> r = bootstrap_column_bounds([[0, 1000]], 3, random.Random(0), first_pass_bits=1)
     >>> [lo <= t <= hi for lo, hi, (t,) in zip(*r.bounds(0), r.exact(range(3)).values())]

@@ -234,5 +234,22 @@ class NoResampleTest(unittest.TestCase):
                 self.assertEqual((drawn.bounds(0), drawn.exact([])), (([], []), {}))
 
 
+class GeneratorStateTest(unittest.TestCase):
+    def test_the_generator_is_left_after_the_counts_and_keys_whatever_the_cut_and_the_replays(self):
+        rng = random.Random(13)
+        columns = [[rng.getrandbits(50) for _ in range(1300)], [rng.randrange(2) for _ in range(1300)]]
+        check = random.Random(4)
+        reference_group_totals(columns, 20, check)
+        after = check.getstate()
+        for bits in (None, 0, 3, sys.maxsize):
+            with self.subTest(bits=bits):
+                generator = random.Random(4)
+                resamples = GroupResamples(columns, 20, generator, bits)
+                self.assertEqual(generator.getstate(), after)
+                resamples.exact([19, 2, 7])
+                resamples.drawn(5)
+                self.assertEqual(generator.getstate(), after)  # a replay regenerates its streams from their keys
+
+
 if __name__ == "__main__":
     unittest.main()
