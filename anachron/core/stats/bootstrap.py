@@ -598,7 +598,7 @@ class GroupResamples:
                 ends = list(accumulate(counts[g]))
                 pieces = list(map(stream.__getitem__, map(slice, [0, *ends[:-1]], ends)))  # each resample's draws
                 del stream
-            width = _limb_width(max(counts[g]))
+            width = _limb_width(max(counts[g], default=0))  # no resample (B = 0): no draw
             limb_sums: dict[bytes, list[int]] = {}  # a table met twice in the group (a column repeated) is summed once
             for c, (least, spread, high, cut) in enumerate(plan):
                 if least:
@@ -607,7 +607,7 @@ class GroupResamples:
                     spreads[c] = list(map(add, spreads[c], map(mul, counts[g], repeat(spread))))
                 if not high:
                     continue
-                if not width:  # a resample drew more than 1,039 times from 256 rows: sum in Python, plus 1 as adler32 would
+                if not width:  # a resample drew more than 65,519 times from the group: sum in Python, plus 1 as adler32 would
                     sums = [1 + sum(map(high.__getitem__, piece)) for piece in pieces]
                     places = [(cut, sums)]
                 else:
@@ -725,7 +725,9 @@ def bootstrap_column_bounds(
     replays those resamples to give their exact totals.  The generator is left
     where one pass over all the draws leaves it.  From :data:`BYTES_UNTIL`
     rows the draws are made by groups instead (:class:`GroupResamples`, the
-    same interface and guarantees).
+    same interface and guarantees; the generator gives only the groups'
+    counts and keys, so it is left after those, whatever *first_pass_bits*).
+    Replays (``exact``, ``drawn``) never move it.
 
     >>> r = bootstrap_column_bounds([[0, 1000]], 3, random.Random(0), first_pass_bits=1)
     >>> [lo <= t <= hi for lo, hi, (t,) in zip(*r.bounds(0), r.exact(range(3)).values())]
@@ -814,7 +816,7 @@ class ByteResamples:
         # gets about n / G of them): (1 + sum) mod 65521 is the sum plus 1 while the sum is below 65520.
         self._widths = widths = []
         for slices in self._slices:
-            most = n if groups == 1 else max(1, max(map(sub, map(_stop, slices), map(_start, slices))))
+            most = n if groups == 1 else max(1, max(map(sub, map(_stop, slices), map(_start, slices)), default=0))
             widths.append(next(bits for bits in range(8, 0, -1) if most * ((1 << bits) - 1) <= 65519))
         self._cuts = cuts = [_first_cut(values, n, bits, min(widths), None if log_sds is None else log_sds[c])
                              for c, values in enumerate(shifted)]
@@ -877,7 +879,7 @@ class ByteResamples:
         streams, slices = [], []
         for g in range(groups):
             ends = list(accumulate(counts[g]))
-            streams.append(_uniform_bytes(rng, ends[-1], size - (g >= groups - short)))
+            streams.append(_uniform_bytes(rng, ends[-1] if ends else 0, size - (g >= groups - short)))
             slices.append(list(map(slice, [0, *ends[:-1]], ends)))
         return streams, slices
 

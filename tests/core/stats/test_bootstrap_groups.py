@@ -14,7 +14,7 @@ from unittest import mock
 
 from anachron.core.stats import bootstrap as _bootstrap
 from anachron.core.stats.bootstrap import (
-    BYTES_UNTIL, BlockResamples, GroupResamples, binomial, bootstrap_column_bounds, bootstrap_column_totals,
+    BYTES_UNTIL, BlockResamples, GroupResamples, binomial, bootstrap_byte_bounds, bootstrap_column_bounds, bootstrap_column_totals,
 )
 
 # chi-square critical values at p = 0.001 (fixed seeds: a test either always passes or always fails)
@@ -217,6 +217,38 @@ class GroupDrawsTest(unittest.TestCase):
             self.assertEqual(bootstrap_column_totals(columns, 30, random.Random(2)), reference)
             resamples = bootstrap_column_bounds(columns, 30, random.Random(2), first_pass_bits=9)
             self.assertEqual(list(resamples.exact(range(30)).values()), reference)
+
+
+class NoResampleTest(unittest.TestCase):
+    def test_no_resample_gives_no_totals_at_every_size(self):
+        # B = 0 reads as on the smallest inputs, on every path (blocks, bytes, groups): nothing drawn, no total.
+        for n in (BYTES_UNTIL - 1, BYTES_UNTIL, 1300, 2049):
+            columns = [[random.Random(n).getrandbits(40) for _ in range(n)], [7] * n]
+            with self.subTest(n=n):
+                self.assertEqual(bootstrap_column_totals(columns, 0, random.Random(0)), [])
+                drawn = bootstrap_column_bounds(columns, 0, random.Random(0))
+                self.assertEqual((drawn.bounds(0), drawn.bounds(1), drawn.exact([])), (([], []), ([], []), {}))
+        for n in (64, 256, 257, 600, BYTES_UNTIL - 1):
+            with self.subTest("bytes", n=n):
+                drawn = bootstrap_byte_bounds([list(range(n))], 0, random.Random(0))
+                self.assertEqual((drawn.bounds(0), drawn.exact([])), (([], []), {}))
+
+
+class GeneratorStateTest(unittest.TestCase):
+    def test_the_generator_is_left_after_the_counts_and_keys_whatever_the_cut_and_the_replays(self):
+        rng = random.Random(13)
+        columns = [[rng.getrandbits(50) for _ in range(1300)], [rng.randrange(2) for _ in range(1300)]]
+        check = random.Random(4)
+        reference_group_totals(columns, 20, check)
+        after = check.getstate()
+        for bits in (None, 0, 3, sys.maxsize):
+            with self.subTest(bits=bits):
+                generator = random.Random(4)
+                resamples = GroupResamples(columns, 20, generator, bits)
+                self.assertEqual(generator.getstate(), after)
+                resamples.exact([19, 2, 7])
+                resamples.drawn(5)
+                self.assertEqual(generator.getstate(), after)  # a replay regenerates its streams from their keys
 
 
 if __name__ == "__main__":
