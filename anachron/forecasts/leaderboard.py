@@ -42,6 +42,7 @@ from anachron.bank.cutoffs import BADGES
 from anachron.core.dates import known_at
 from anachron.core.errors import AnachronError
 from anachron.core.stats.bootstrap import bootstrap_column_totals, percentile
+from anachron.core.validate import positive_int
 from anachron.forecasts.difficulty import difficulty_adjusted
 from anachron.forecasts.forecast import Forecast
 from anachron.forecasts.forecastbench import BENCHMARK, DUMMY_MODELS, Entry, Rounds
@@ -90,6 +91,7 @@ def memory_gap(
         "gap": {"value": None, "ci_low": None, "ci_high": None},
         "warnings": small_n_warnings(min(len(before), len(after))) if before and after else [],
     }
+    positive_int(n_resamples, "n_resamples")
     if not before or not after:
         out["warnings"].append("no question on one side of the cutoff: no gap")
         return out
@@ -231,6 +233,7 @@ def build_leaderboard(
     for name in by:
         if name not in _GROUPINGS:
             raise AnachronError(f"--by {name!r}: expected one of {', '.join(_GROUPINGS)}")
+    positive_int(n_resamples, "n_resamples")  # before any work: every row's intervals need at least one resample
     if score_row is None:
         def score_row(model: str, samples: Sequence[ScoredSample], entries: Sequence[Entry]) -> ModelScore:
             return score_model(model, samples, baseline="0.5", n_resamples=n_resamples, seed=seed, confidence=confidence)

@@ -200,6 +200,11 @@ class ByRowsTest(unittest.TestCase):
         with self.assertRaises(AnachronError):
             build_leaderboard(self.rounds, by=["model"], n_resamples=10)
 
+    def test_no_resample_is_an_error_before_any_work(self):
+        for bad in (0, -1, 2.5, True):
+            with self.assertRaisesRegex(AnachronError, "n_resamples"):
+                build_leaderboard(self.rounds, n_resamples=bad)
+
 
 class BrierIndexTest(unittest.TestCase):
     def test_the_index_of_the_reference_points(self):
@@ -215,6 +220,11 @@ class MemoryGapTest(unittest.TestCase):
         out = memory_gap([], [0.1, 0.2], n_resamples=100, seed=0, confidence=0.95)
         self.assertIsNone(out["gap"]["value"])
         self.assertIn("no question on one side of the cutoff: no gap", out["warnings"])
+
+    def test_no_resample_is_an_error_even_with_an_empty_side(self):
+        for before in ([], [0.1, 0.2]):
+            with self.assertRaisesRegex(AnachronError, "n_resamples"):
+                memory_gap(before, [0.1, 0.3], n_resamples=0, seed=0, confidence=0.95)
 
     def test_the_gap_is_after_minus_before_with_a_seeded_interval(self):
         rng = random.Random(3)
