@@ -171,6 +171,7 @@ def build_report(
         for model, ids in (loaded.unread or {}).items():
             unread.setdefault(model, []).extend(ids)
         trace_as_of.update(loaded.as_of or {})
+        loaded = table = None  # type: ignore[assignment]  # the file's forecasts as read: compacted above
     if not by_model:
         raise AnachronError("no forecast read from " + ", ".join(map(str, forecast_files)))
     score_tables = {key: load_scores(path) for key, path in (scores or {}).items()}
@@ -247,13 +248,15 @@ def build_report(
         models.append(entry)
         del samples, days, score  # one model's objects at a time, not two
     fit = difficulty_adjusted(observations())
+    adjusted_brier, fixed_effects = fit.models, {"iterations": fit.iterations, "converged": fit.converged}
+    del fit  # its question effects (one a question) are not reported
     # The interval ForecastBench's way: questions resampled (within groups when the files give them: the
     # resolutions read here carry no source, so every question is its own unit) and the fit redone on each.
     intervals = question_bootstrap(observations(), n_resamples=n_resamples, seed=seed, confidence=confidence)
     if progress is not None:
         progress(1, _steps(len(model_names)))
     for entry in models:
-        entry["difficulty_adjusted_brier"] = fit.models[entry["model"]]
+        entry["difficulty_adjusted_brier"] = adjusted_brier[entry["model"]]
         row = intervals.models[entry["model"]]
         entry["difficulty_adjusted"] = {
             **row.adjusted.to_dict(), "brier_index": row.brier_index.to_dict(),
@@ -286,7 +289,7 @@ def build_report(
         "log_clip": LOG_CLIP,
         "sum_tolerance": SUM_TOLERANCE,
         "unresolved_entries": unresolved_entries,
-        "fixed_effects": {"iterations": fit.iterations, "converged": fit.converged},
+        "fixed_effects": fixed_effects,
         "question_bootstrap": {k: v for k, v in intervals.to_dict().items() if k not in ("models", "parts", "seed", "confidence", "resamples", "reference")},
         "leak_split": bool(score_tables),
         "models": models,
