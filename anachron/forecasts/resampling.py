@@ -556,7 +556,8 @@ def question_bootstrap(
             for at in range(0, len(slots), per_batch):
                 batch = slots[at:at + per_batch]
                 rng.setstate(state)
-                for resample, drawn in zip(totals, bootstrap_column_totals([column(s) for s in batch], n_resamples, rng)):
+                # Each column an array('q'): 8 bytes a cell, not a list of int objects (2**20 cells a batch).
+                for resample, drawn in zip(totals, bootstrap_column_totals([array("q", column(s)) for s in batch], n_resamples, rng)):
                     for slot, value in zip(batch, drawn):
                         resample[slot] += value
         if progress is not None:
