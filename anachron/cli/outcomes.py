@@ -131,7 +131,7 @@ def _leaderboard(args: argparse.Namespace, scores: dict[str | None, str], cutoff
     external = _difficulty_from(args.difficulty_from)
     rounds = load_rounds(paths)
     tables = {key: load_scores(path) for key, path in scores.items()} if scores else None
-    with progress(args, "models") as shown:
+    with progress(args, "steps") as shown:
         report = build_leaderboard(
             rounds, by=list(dict.fromkeys(args.by)), pool_exclude=args.difficulty_pool_exclude,
             pool_preset=args.difficulty_pool == "forecastbench", cutoffs=cutoffs, external=external, impute=args.impute,

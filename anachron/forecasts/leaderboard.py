@@ -1,13 +1,16 @@
 """ForecastBench's leaderboard from its own files, with the leak split: ``anachron outcomes --forecastbench``.
 
 OUTCOME MATERIAL (reads resolutions): never imported by a serving path.
-The files are read by :mod:`anachron.forecasts.forecastbench`; each row's
-scores and intervals are :func:`anachron.forecasts.model_score.score_model`'s
-(another interval can be plugged in per row as *score_row*: a row is one
-model over one group of questions, and it is given the row's samples and
-their entries, whose ``round`` and ``source`` are the groups a resampling
-within (due date, source) needs); the
-question effects are :func:`anachron.forecasts.difficulty.difficulty_adjusted`'s
+The files are read by :mod:`anachron.forecasts.forecastbench`; every row's
+intervals on the Brier, the skill ratio, the adjusted Brier and the Brier
+Index, its p-value and its first places come from one question bootstrap of
+the board (:func:`anachron.forecasts.resampling.question_bootstrap`:
+questions resampled within (due date, source), the difficulty refitted on
+each resample; a ``--by`` row is a subset scored against its type's effects
+on the same draws); its n, log loss and leak split are
+:func:`anachron.forecasts.model_score.score_model`'s (another can be
+plugged in per row as *score_row*: it is given the row's samples and their
+entries); the question effects are :func:`anachron.forecasts.difficulty.difficulty_adjusted`'s
 fit on the difficulty pool, or an outside file's.  docs/outcomes.md,
 "ForecastBench leaderboards", gives each definition and its source in
 ForecastBench's code:
@@ -147,31 +150,51 @@ def _effects(
 
 
 def _question_intervals(samples, scored_models, bare, effects, difficulty, pool_exclude, pool_preset, cutoffs,
-                        reference, n_resamples, seed, confidence):
+                        reference, n_resamples, seed, confidence, by, progress):
     """The question bootstrap of the whole board: questions resampled within (due date, source), the pool's
-    fit redone on every resample (a type with outside effects keeps them), every model scored against it."""
-    observations, groups, parts, day = [], {}, {}, {}
+    fit redone on every resample (a type with outside effects keeps them), every model scored against it;
+    each --by value a subset (``source=acled``) scored against its type's effects on the same resamples."""
+    observations, groups, parts, day, subsets = [], {}, {}, {}, {}
     for m in scored_models:
         for e, s, _ in samples[m]:
             observations.append((e.sample_id, m, s.brier))
             groups[e.sample_id] = (e.round.isoformat(), e.source)
             parts[e.sample_id] = e.qtype
             day[e.sample_id] = e.round
+            if by:
+                subsets[e.sample_id] = [_subset(name, e) for name in by]
     exclude = set(pool_exclude)
     fixed = {t: {q: v for q, v in effects.items() if parts.get(q) == t} for t, info in difficulty.items() if info["from"] == "file"}
     return question_bootstrap(
         observations, groups=groups, parts=parts, reference=reference, n_resamples=n_resamples, seed=seed,
         confidence=confidence, pool=lambda q, m: _in_pool(m, bare[m], day[q], exclude, pool_preset, cutoffs),
-        fixed_effects=fixed,
+        fixed_effects=fixed, subsets=subsets if by else None, progress=progress,
     )
 
 
-def _interval_fields(figures: ModelResamples | None) -> dict[str, Any]:
-    """A row's figures from the question bootstrap: the intervals on the adjusted Brier and the Brier Index,
-    the p-value against the reference, the share of first places."""
+_GROUPINGS: dict[str, Callable[[Entry], str]] = {"source": lambda e: e.source, "round": lambda e: e.round.isoformat()}
+
+
+def _subset(name: str, entry: Entry) -> str:
+    """The question bootstrap's name of the --by *name* row *entry* is in (``source=acled``)."""
+    return f"{name}={_GROUPINGS[name](entry)}"
+
+
+def _interval_fields(row: dict[str, Any], figures: ModelResamples | None) -> dict[str, Any]:
+    """A row's figures from the question bootstrap: the intervals on the Brier (and so on the skill ratio,
+    ``1 - Brier / 0.25``), on the adjusted Brier and on the Brier Index, the p-value against the reference,
+    the share of first places."""
+    brier = {**row["brier"], "ci_low": None if figures is None else figures.brier.ci_low,
+             "ci_high": None if figures is None else figures.brier.ci_high}
+    out: dict[str, Any] = {"brier": brier}
+    if "brier_skill" in row:
+        # A decreasing affine map of the Brier: its percentiles are the Brier's, mapped and swapped.
+        out["brier_skill"] = {**row["brier_skill"],
+                              "ci_low": None if brier["ci_high"] is None else 1 - brier["ci_high"] / 0.25,
+                              "ci_high": None if brier["ci_low"] is None else 1 - brier["ci_low"] / 0.25}
     if figures is None:
-        return {"adjusted_brier_ci": None, "brier_index_ci": None, "p_value": None, "rank_first": None}
-    return {"adjusted_brier_ci": [figures.adjusted.ci_low, figures.adjusted.ci_high],
+        return {**out, "adjusted_brier_ci": None, "brier_index_ci": None, "p_value": None, "rank_first": None}
+    return {**out, "adjusted_brier_ci": [figures.adjusted.ci_low, figures.adjusted.ci_high],
             "brier_index_ci": [figures.brier_index.ci_low, figures.brier_index.ci_high],
             "p_value": figures.p_value, "rank_first": figures.rank_first}
 
@@ -199,7 +222,15 @@ def build_leaderboard(
     :func:`effect_key` (:func:`anachron.forecasts.forecastbench.load_question_effects`); *scores* maps a model (``None``: every model)
     to its ``{sample id: leakage record}``; *cutoffs* is the bank's model
     table (the badge, the pool preset's model age, the training cutoff).
+    *progress*, if given, is told ``(steps done, steps in all)``: a step per
+    question as the question bootstrap draws its group, then per model a
+    step per forecast and row it is scored in.
+    *score_row* gives each row's n, log loss and leak split; its Brier and
+    skill intervals are replaced by the question bootstrap's.
     """
+    for name in by:
+        if name not in _GROUPINGS:
+            raise AnachronError(f"--by {name!r}: expected one of {', '.join(_GROUPINGS)}")
     if score_row is None:
         def score_row(model: str, samples: Sequence[ScoredSample], entries: Sequence[Entry]) -> ModelScore:
             return score_model(model, samples, baseline="0.5", n_resamples=n_resamples, seed=seed, confidence=confidence)
@@ -300,8 +331,17 @@ def build_leaderboard(
         info["pool"] = sorted(pool_models) if (external or {}).get(qtype) is None else None
         difficulty[qtype] = info
     types_present = [t for t in TYPES if t in difficulty]
+    # Progress in steps: a step per question as its group's resamples are drawn, then per model a step per
+    # forecast and row it is scored in (each row's own bootstrap of the log loss): both phases take time.
+    rows_per_forecast = 1 + len(by) + (scores is not None)
+    steps = len({e.sample_id for m in scored_models for e, _, _ in samples[m]}) + rows_per_forecast * sum(
+        len(samples[m]) for m in scored_models)
+
+    def question_steps(count: int, questions: int) -> None:
+        if progress is not None:
+            progress(count, steps)
     intervals = _question_intervals(samples, scored_models, bare, effects, difficulty, pool_exclude, pool_preset, cutoffs,
-                                    reference, n_resamples, seed, confidence)
+                                    reference, n_resamples, seed, confidence, by, question_steps)
     ref_brier = {} if reference is None else {e.sample_id: s.brier for e, s, _ in samples.get(reference, [])}
 
     def row(model: str, group: str, value: str, part: list[tuple[Entry, ScoredSample, bool]]) -> dict[str, Any]:
@@ -322,7 +362,6 @@ def build_leaderboard(
             out["leak_split"] = entry["leak_split"]
         return out
 
-    groupings = {"source": lambda e: e.source, "round": lambda e: e.round.isoformat()}
     result_models = []
     for model in scored_models:
         part_of = samples[model]
@@ -349,12 +388,15 @@ def build_leaderboard(
         if "leak_split" in pooled:
             overall["leak_split"] = pooled["leak_split"]  # over every sample of the model, pooled
         for r in type_rows:
-            r.update(_interval_fields(intervals.parts[r["value"]][model] if intervals.parts else None))
-        overall.update(_interval_fields(intervals.models[model]))
+            r.update(_interval_fields(r, intervals.parts[r["value"]][model] if intervals.parts else None))
+        overall.update(_interval_fields(overall, intervals.models[model]))
         rows = type_rows + [overall]
         for name in by:
-            values = sorted({groupings[name](e) for e, _, _ in part_of})
-            rows += [row(model, name, v, [x for x in part_of if groupings[name](x[0]) == v]) for v in values]
+            values = sorted({_GROUPINGS[name](e) for e, _, _ in part_of})
+            for v in values:
+                r = row(model, name, v, [x for x in part_of if _GROUPINGS[name](x[0]) == v])
+                r.update(_interval_fields(r, intervals.subsets[f"{name}={v}"][model] if intervals.subsets else None))
+                rows.append(r)
         badge, why = model_badge(model, cutoffs, [e.resolution_date or e.round for e, _, _ in part_of])
         entry: dict[str, Any] = {"model": model, "badge": badge, "badge_reason": why, "rows": rows, **notes[model]}
         cutoff = (cutoffs or {}).get(model)
@@ -370,7 +412,7 @@ def build_leaderboard(
             }
         result_models.append(entry)
         if progress is not None:
-            progress(1, len(scored_models))
+            progress(rows_per_forecast * len(part_of), steps)
     return {
         "format": "anachron-leaderboard/1",
         "confidence": confidence,
@@ -467,9 +509,10 @@ def render_leaderboard(report: Mapping[str, Any]) -> str:
     out = [
         f"ForecastBench leaderboard: {len(report['models'])} model(s), round(s) {', '.join(report['rounds'])}; "
         f"Brier (lower is better) with {level} bootstrap CIs ({report['resamples']} resamples, seed {report['seed']}); "
-        "overall = mean of the type means; Brier Index = (1 - sqrt(adjusted Brier)) x 100; the adjusted Brier's and "
-        "the Index's CIs, p (P(adjusted <= the reference's)) and first (share of resamples ranked first) resample "
-        "questions within (due date, source), the difficulty refitted on each"
+        "overall = mean of the type means; Brier Index = (1 - sqrt(adjusted Brier)) x 100; every row's CIs, p "
+        "(P(adjusted <= the reference's)) and first (share of resamples ranked first) resample questions within "
+        "(due date, source), the difficulty refitted on each; a source or round row is scored against its type's "
+        "question effects"
     ]
     split = report["leak_split"]
     for badge in BADGES:

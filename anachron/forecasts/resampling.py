@@ -155,6 +155,7 @@ class QuestionBootstrap:
     reference: str | None
     degenerate: str | None = None  # why there is no interval, when there is none
     parts: Mapping[str, Mapping[str, ModelResamples]] | None = None  # with parts: each part's own figures
+    subsets: Mapping[str, Mapping[str, ModelResamples]] | None = None  # with subsets: each subset's figures
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -172,6 +173,9 @@ class QuestionBootstrap:
             "parts": None if self.parts is None else {
                 name: [m.to_dict() for m in rows.values()] for name, rows in self.parts.items()
             },
+            # Only when asked: a caller that lists the keys it drops (the single-run report) sees no new one.
+            **({} if self.subsets is None else {"subsets": {
+                name: [m.to_dict() for m in rows.values()] for name, rows in self.subsets.items()}}),
         }
 
 
@@ -344,6 +348,7 @@ def question_bootstrap(
     progress: Callable[[int, int], None] | None = None,
     pool: Callable[[str, str], bool] | None = None,
     fixed_effects: Mapping[str, Mapping[str, float]] | None = None,
+    subsets: Mapping[str, Sequence[str]] | None = None,
 ) -> QuestionBootstrap:
     """The grouped question bootstrap of a panel of ``(question, model, brier)`` (module docstring).
 
@@ -367,6 +372,15 @@ def question_bootstrap(
     outside question effects: that part is not fitted, on the data or on any
     resample; a question without an effect there is left out of its adjusted
     Brier.
+
+    *subsets* maps every question to the names of the subsets it is in (the
+    leaderboard's ``--by`` rows: ``source=acled``, ``round=2025-03-02``); a
+    subset may span parts.  Each subset gets, on the same resamples, its
+    models' figures (``subsets`` of the result) without a fit of its own:
+    the adjusted Brier is the mean of ``brier - question effect`` over its
+    drawn questions that have an effect, the effects those of its part's fit
+    on the whole resample; the Brier is its plain mean; the rank-first share
+    and the p-value compare the models on the subset.
     """
     if isinstance(n_resamples, bool) or not isinstance(n_resamples, int) or n_resamples < 1:
         raise AnachronError(f"question bootstrap: resamples must be a whole number of at least 1, got {n_resamples!r}")
@@ -390,6 +404,11 @@ def question_bootstrap(
             raise AnachronError(f"question bootstrap: question {missing[0]!r} has no part (a string) in parts")
         part_names = sorted({parts[q] for q in by_question})
     part_index = {name: j for j, name in enumerate(part_names)}
+    if subsets is not None:
+        missing = sorted(q for q in by_question if isinstance(subsets.get(q), str)
+                         or not all(isinstance(name, str) for name in subsets.get(q) or (None,)))
+        if missing:
+            raise AnachronError(f"question bootstrap: question {missing[0]!r} has no subsets (a list of strings) in subsets")
     index = {m: i for i, m in enumerate(names)}
     models = len(names)
 
@@ -401,7 +420,9 @@ def question_bootstrap(
     # Per question: its pattern (its part, the models whose Briers fit its effect, and all the models that
     # answered it), the mean Brier of the fitted ones, its Briers in the order of the answering models.
     # Without a pool or fixed effects the two sets are the same.
-    pattern_of: dict[tuple[int, tuple[int, ...], tuple[int, ...]], int] = {}
+    # A question's cell is its part and the subsets it is in: its Briers are summed per cell (a cell a part
+    # without subsets), so a subset's figures are sums over its cells.
+    pattern_of: dict[tuple[int, tuple[int, ...], tuple[int, ...], tuple[int, tuple[str, ...]]], int] = {}
     # A row per question, (pattern, mean Brier, its Briers in the pattern's order of models): compact, since a
     # panel of 10**6 forecasts has 10**5 of them (the Briers in an array('d'): half a tuple of floats).
     rows_by_group: dict[Hashable, list[tuple[int, float, Sequence[float]]]] = {}
@@ -420,17 +441,27 @@ def question_bootstrap(
         else:
             fitted = answered if pool is None else tuple(index[m] for m, _ in ordered if pool(question, m))
             bbar = math.fsum(row[names[m]] for m in fitted) / len(fitted) if fitted else 0.0
-        p = pattern_of.setdefault((part, fitted, answered), len(pattern_of))
+        cell = (part, () if subsets is None else tuple(sorted(set(subsets[question]))))
+        p = pattern_of.setdefault((part, fitted, answered, cell), len(pattern_of))
         key = None if groups is None else groups.get(question)
         if key is None:
             ungrouped += 1
             key = ("\0ungrouped",)  # one pool; a tuple no caller's group key equals by chance
         rows_by_group.setdefault(key, []).append((p, bbar, array("d", [v for _, v in ordered])))
     del panel, by_question  # the rows replace them
-    patterns = sorted(pattern_of, key=pattern_of.__getitem__)
+    cell_keys = sorted({key[3] for key in pattern_of})  # by part first: without subsets, a cell is its part
+    cell_index = {key: c for c, key in enumerate(cell_keys)}
+    cell_of = [cell_index[key[3]] for key in sorted(pattern_of, key=pattern_of.__getitem__)]
+    patterns = [key[:3] for key in sorted(pattern_of, key=pattern_of.__getitem__)]
     npat = len(patterns)
     nparts = len(part_names)
+    ncells = len(cell_keys)  # nparts without subsets, in the same order: the same layout, the same figures
+    cells_of_part = [[c for c, (part, _) in enumerate(cell_keys) if part == j] for j in range(nparts)]
+    subset_names = sorted({name for _, names_in in cell_keys for name in names_in})
     by_part = [[p for p, (part, _, _) in enumerate(patterns) if part == j] for j in range(nparts)]
+    by_cell: list[list[int]] = [[] for _ in cell_keys]  # a resample's pass over the subsets: linear in the patterns
+    for p, c in enumerate(cell_of):
+        by_cell[c].append(p)
     position = [{m: i for i, m in enumerate(answered)} for _, _, answered in patterns]  # a model's place in a row
     fitted_set = [set(fitted) for _, fitted, _ in patterns]
     # A part is "plain" (every Brier fits the effects: the fit's model effects are the figures), "pool" (some
@@ -444,72 +475,131 @@ def question_bootstrap(
         question without an effect)."""
         part, fitted, _ = patterns[p]
         kind = 0 if m in fitted_set[p] else 1 if fitted else 2
-        return (kind * nparts + part) * models + m
+        return (kind * ncells + cell_of[p]) * models + m
 
     # A plain part of many answer patterns takes its mean-Brier sums per model (two columns a model) rather
     # than per pattern (one a pattern): fewer columns to resample, the same fit.
-    per_model = [mode[j] == "plain" and len(pats) > _PATTERNS_PER_MODEL * len({m for p in pats for m in patterns[p][2]})
+    per_model = [mode[j] == "plain" and len({patterns[p] for p in pats}) > _PATTERNS_PER_MODEL * len({m for p in pats for m in patterns[p][2]})
                  for j, pats in enumerate(by_part)]
-    base_u = 2 * npat + nparts * models
+    base_u = 2 * npat + ncells * models
     base_s = base_u + nparts * models
     base_x = base_s + nparts * models  # the Briers of the second and third kinds
 
     def brier_slot(p: int, m: int) -> int:
         at = brier_at(p, m)
-        return 2 * npat + at if at < nparts * models else base_x + at - nparts * models
+        return 2 * npat + at if at < ncells * models else base_x + at - ncells * models
+
+    # The patterns without their cells, in the same order as without subsets.
+    base_keys = list(dict.fromkeys(patterns))
+    base_id = {key: b for b, key in enumerate(base_keys)}
+    base_of = [base_id[key] for key in patterns]
+    by_base_part = [[b for b, (part, _, _) in enumerate(base_keys) if part == j] for j in range(nparts)]
+
+    def part_sums(brier_sums: Sequence[float], kind: int, j: int) -> list[float]:
+        """Per model, the Brier sum of one kind over part j's cells (the cell's own sum without subsets)."""
+        if len(cells_of_part[j]) == 1:
+            at = (kind * ncells + cells_of_part[j][0]) * models
+            return list(brier_sums[at:at + models])
+        return [math.fsum(brier_sums[(kind * ncells + c) * models + m] for c in cells_of_part[j]) for m in range(models)]
 
     def fit(counts: Sequence[float], bbar_sums: Sequence[float] | None, brier_sums: Sequence[float],
             u_sums: Sequence[float] | None = None, s_sums: Sequence[float] | None = None):
-        """Per part, each model's adjusted Brier, mean Brier and questions, from one resample's sums."""
+        """Per part, each model's adjusted Brier, mean Brier and questions, from one resample's sums; with
+        subsets, per subset the same against its parts' effects (else None)."""
         out = []
-        for j, pats in enumerate(by_part):
-            own = brier_sums[j * models:(j + 1) * models]
+        # Per subset and model: the adjusted Brier's numerator and questions, the Brier sum and questions.
+        totals_of = {name: [[0.0] * models for _ in range(4)] for name in subset_names}
+        bcounts, bbar = counts, bbar_sums
+        if subsets is not None:
+            # A part is fitted on its patterns merged over its cells: on a resample the merged sums are exact
+            # (fixed point), so the part's figures are those without subsets, to the bit.
+            bcounts = [0.0] * len(base_keys)
+            bbar = [0.0] * len(base_keys) if bbar_sums is not None else None
+            for p, b in enumerate(base_of):
+                bcounts[b] += counts[p]
+                if bbar is not None and bbar_sums is not None:
+                    bbar[b] += bbar_sums[p]
+        for j, pats in enumerate(by_base_part):
+            own = part_sums(brier_sums, 0, j)
             if mode[j] == "fixed":
                 adjusted: list[float | None] = [0.0] * models
             elif u_sums is not None and s_sums is not None and per_model[j]:
-                adjusted = _refit([patterns[p][1] for p in pats], [counts[p] for p in pats], None, own, models,
+                adjusted = _refit([base_keys[p][1] for p in pats], [bcounts[p] for p in pats], None, own, models,
                                   (u_sums[j * models:(j + 1) * models], s_sums[j * models:(j + 1) * models]))
             else:
-                assert bbar_sums is not None
-                fits = [p for p in pats if patterns[p][1]]
-                adjusted = _refit([patterns[p][1] for p in fits], [counts[p] for p in fits], [bbar_sums[p] for p in fits],
+                assert bbar is not None
+                fits = [p for p in pats if base_keys[p][1]]
+                adjusted = _refit([base_keys[p][1] for p in fits], [bcounts[p] for p in fits], [bbar[p] for p in fits],
                                   own, models)
             answered = [0.0] * models
             for p in pats:
-                for m in patterns[p][2]:
-                    answered[m] += counts[p]
-            brier = [math.fsum(brier_sums[(k * nparts + j) * models + m] for k in range(3)) / answered[m] if answered[m] else None
+                for m in base_keys[p][2]:
+                    answered[m] += bcounts[p]
+            kinds = [part_sums(brier_sums, k, j) for k in range(3)]
+            brier = [math.fsum(kinds[k][m] for k in range(3)) / answered[m] if answered[m] else None
                      for m in range(models)]
+            effects = adjusted  # the fit's model effects, which give the question effects below
             if mode[j] != "plain":
                 # Every model against the effects: q = mean Brier of its fitted models - their mean model effect.
-                assert bbar_sums is not None
+                assert bbar is not None
                 effect_sums = [0.0] * models
                 with_effect = [0.0] * models
                 for p in pats:
-                    fitted, count = patterns[p][1], counts[p]
+                    fitted, count = base_keys[p][1], bcounts[p]
                     if not fitted or not count:
                         continue
                     shift = math.fsum(adjusted[m] for m in fitted) / len(fitted)  # type: ignore[misc]
-                    total = bbar_sums[p] - count * shift
-                    for m in patterns[p][2]:
+                    total = bbar[p] - count * shift
+                    for m in base_keys[p][2]:
                         effect_sums[m] += total
                         with_effect[m] += count
-                adjusted = [(brier_sums[j * models + m] + brier_sums[(nparts + j) * models + m] - effect_sums[m]) / with_effect[m]
+                adjusted = [(kinds[0][m] + kinds[1][m] - effect_sums[m]) / with_effect[m]
                             if with_effect[m] else None for m in range(models)]
+            if subsets is not None:
+                # A subset's figure: its drawn questions' mean of brier - the part's question effect (as above,
+                # from the part's fit on the whole resample), and its mean Brier.
+                assert bbar_sums is not None
+                for c in cells_of_part[j]:
+                    numerator, with_effect, brier_total, asked = cell = [[0.0] * models for _ in range(4)]
+                    for p in by_cell[c]:
+                        count = counts[p]
+                        if not count:
+                            continue
+                        fitted = patterns[p][1]
+                        total = 0.0
+                        if fitted:
+                            total = bbar_sums[p] - count * math.fsum(effects[m] for m in fitted) / len(fitted)  # type: ignore[misc]
+                        for m in patterns[p][2]:
+                            asked[m] += count
+                            if fitted:
+                                numerator[m] -= total
+                                with_effect[m] += count
+                    for m in range(models):
+                        at = c * models + m
+                        numerator[m] += brier_sums[at] + brier_sums[ncells * models + at]
+                        brier_total[m] = brier_sums[at] + brier_sums[ncells * models + at] + brier_sums[2 * ncells * models + at]
+                    for name in cell_keys[c][1]:
+                        for mine, theirs in zip(totals_of[name], cell):
+                            for m in range(models):
+                                mine[m] += theirs[m]
             out.append((adjusted, brier, [int(a) for a in answered]))
-        return out
+        by_subset = None
+        if subsets is not None:
+            by_subset = [([n / w if w else None for n, w in zip(num, wth)], [b / a if a else None for b, a in zip(bt, ask)],
+                          [int(a) for a in ask]) for num, wth, bt, ask in (totals_of[name] for name in subset_names)]
+        return out, by_subset
 
     # The point: the fit on the data, in floating point.
     counts = [0.0] * npat
     bbar_lists: list[list[float]] = [[] for _ in patterns]
-    brier_lists: list[list[float]] = [[] for _ in range(3 * nparts * models)]
+    brier_lists: list[list[float]] = [[] for _ in range(3 * ncells * models)]
     for rows in rows_by_group.values():
         for p, bbar, values in rows:
             counts[p] += 1
             bbar_lists[p].append(bbar)
             for m, v in zip(patterns[p][2], values):
                 brier_lists[brier_at(p, m)].append(v)
-    point = fit(counts, [math.fsum(s) for s in bbar_lists], [math.fsum(b) for b in brier_lists])
+    point, point_subsets = fit(counts, [math.fsum(s) for s in bbar_lists], [math.fsum(b) for b in brier_lists])
     del bbar_lists, brier_lists
 
     # The resamples: per group, the column totals of its drawn questions (fixed point), summed over the groups.
@@ -517,19 +607,19 @@ def question_bootstrap(
     varied = any(len(rows) > 1 for rows in rows_by_group.values())
     singletons = sum(1 for key, rows in rows_by_group.items() if len(rows) == 1 and key != ("\0ungrouped",))
     rng = random.Random(seed)
-    width = base_x + 2 * nparts * models
+    width = base_x + 2 * ncells * models
     totals = [[0] * width for _ in range(n_resamples)] if varied else []
     fixed = [0] * width  # the groups of one question: the same in every resample
     for key in group_keys:
         rows = rows_by_group[key]
         present_p = sorted({p for p, _, _ in rows})
         brier_slots = sorted({brier_slot(p, m) for p in present_p for m in patterns[p][2]})
-        model_slots = sorted({base + brier_slot(p, m) - 2 * npat for p in present_p if per_model[patterns[p][0]]
+        model_slots = sorted({base + patterns[p][0] * models + m for p in present_p if per_model[patterns[p][0]]
                               for m in patterns[p][2] for base in (base_u, base_s)})
 
         def column(slot: int, rows=rows) -> list[int]:
             if slot >= base_x or 2 * npat <= slot < base_u:
-                where = slot - 2 * npat if slot < base_u else slot - base_x + nparts * models
+                where = slot - 2 * npat if slot < base_u else slot - base_x + ncells * models
                 m = where % models
                 at = [position[p][m] if m in position[p] and brier_at(p, m) == where else None for p in range(npat)]
                 return [0 if at[p] is None else round(values[at[p]] * SCALE) for p, _, values in rows]
@@ -543,7 +633,9 @@ def question_bootstrap(
                 return [round(bbar * SCALE) if q == p else 0 for q, bbar, _ in rows]
             return [int(q == p) for q, _, _ in rows]
 
-        slots = ([2 * p for p in present_p] + [2 * p + 1 for p in present_p if patterns[p][1] and not per_model[patterns[p][0]]]
+        # Subsets need each pattern's mean-Brier sums (their question effects) even where the fit has them per model.
+        slots = ([2 * p for p in present_p] + [2 * p + 1 for p in present_p
+                                               if patterns[p][1] and (subsets is not None or not per_model[patterns[p][0]])]
                  + brier_slots + model_slots)
         if len(rows) == 1 or not varied:
             for slot in slots:
@@ -566,15 +658,18 @@ def question_bootstrap(
     ref = None if reference is None else index[reference]
     part_tallies = [_Tally(models, ref) for _ in part_names]
     overall = _Tally(models, ref)
+    subset_tallies = [_Tally(models, ref) for _ in subset_names]
     for resample in totals:
         sums = [a + b for a, b in zip(resample, fixed)]
-        fitted = fit([float(sums[2 * p]) for p in range(npat)], [sums[2 * p + 1] / SCALE for p in range(npat)],
+        fitted, subset_figures = fit([float(sums[2 * p]) for p in range(npat)], [sums[2 * p + 1] / SCALE for p in range(npat)],
                      [v / SCALE for v in sums[2 * npat:base_u] + sums[base_x:]], [v / SCALE for v in sums[base_u:base_s]],
                      [v / SCALE for v in sums[base_s:base_x]])
         for tally, (adjusted, brier, _) in zip(part_tallies, fitted):
             tally.add(adjusted, brier)
         if parts is not None:
             overall.add(_mean_of_parts([f[0] for f in fitted], models), _mean_of_parts([f[1] for f in fitted], models))
+        for tally, (adjusted, brier, _) in zip(subset_tallies, subset_figures or ()):
+            tally.add(adjusted, brier)
 
     degenerate = None if varied else "no group holds two questions: every resample is the data"
     part_rows = {name: tally.rows(names, point[j][0], point[j][1], point[j][2], confidence, varied, n_resamples)
@@ -597,4 +692,7 @@ def question_bootstrap(
         reference=reference,
         degenerate=degenerate,
         parts=None if parts is None else part_rows,
+        subsets=None if point_subsets is None else {
+            name: tally.rows(names, *point_subsets[i], confidence, varied, n_resamples)
+            for i, (name, tally) in enumerate(zip(subset_names, subset_tallies))},
     )

@@ -46,7 +46,9 @@ from __future__ import annotations
 
 import ast
 import json
+import marshal
 import re
+import tempfile
 from typing import Any, Iterator, Mapping
 
 from anachron.core.errors import AnachronError, describe
@@ -169,10 +171,10 @@ def _unrecorded(entry: dict[str, Any]) -> None:
     entry.pop("returned", None)
 
 
-def _links(turn: Turn) -> tuple[list[str], list[int], int, bool]:
+def _links(turn: Turn) -> tuple[tuple[int, ...], tuple[int, ...], int, bool]:
     """What of a chat span ties traces together (:func:`_join`): the keys of the calls its output made,
     the running hashes of its input messages but the last, the hash of its whole conversation, whether it has one."""
-    made: list[str] = []
+    made: list[int] = []
     for _, parts in turn.outputs:
         for part in parts:
             if part.get("type") == "tool_call" and isinstance(part.get("name"), str):
@@ -184,30 +186,26 @@ def _links(turn: Turn) -> tuple[list[str], list[int], int, bool]:
         prefixes.append(running)
     for message in turn.outputs:
         running = hash((running, signature(message)))
-    return made, prefixes[:-1] if len(prefixes) > 1 else [], running, bool(turn.inputs or turn.outputs)
+    # Tuples: kept to the end of the first reading, and a tuple of strings and numbers is no work for the garbage collector.
+    return tuple(made), tuple(prefixes[:-1]), running, bool(turn.inputs or turn.outputs)
 
 
-def _tool_ref(span: Mapping[str, Any], attributes: Mapping[str, Any], convention: tuple[str, str, str, str, str]) -> tuple:
-    """What of a tool span :func:`_tool_keys` reads, kept small: its name, call id and arguments' attributes."""
-    argument_keys = (convention[3], PYDANTIC_AI_V2[0])
-    return (attributes.get(convention[2]) or span.get("name"), attributes.get(CALL_ID),
-            {key: attributes[key] for key in argument_keys if key in attributes}, convention)
-
-
-def _tool_keys(ref: tuple) -> list[str]:
-    """What ties a tool span (its :func:`_tool_ref`) to the chat call it ran (:func:`_made_keys`)."""
-    name, ident, arguments, convention = ref
+def _tool_key(span: Mapping[str, Any], attributes: Mapping[str, Any], convention: tuple[str, str, str, str, str],
+              arguments: Any) -> int:
+    """What ties a tool span (*arguments*: its :func:`_tool_arguments`) to the chat call it ran
+    (:func:`_made_keys`): one number, kept to the end of the first reading in place of its name and arguments."""
+    ident = attributes.get(CALL_ID)
     if isinstance(ident, str) and ident:
-        return _made_keys(ident, name, None)
-    return _made_keys(None, name, _tool_arguments(arguments, convention))
+        return _made_keys(ident, None, None)[0]
+    return _made_keys(None, attributes.get(convention[2]) or span.get("name"), arguments)[0]
 
 
 def _join(first: Mapping[str, int], turns: Mapping[str, list[tuple[int, int, Any]]],
-          tools: Mapping[str, list[tuple]]) -> dict[str, str]:
+          tools: Mapping[str, list[int]]) -> dict[str, str]:
     """Each trace's sample: its own, or that of the conversation a span of it continues.
 
     *first*: each trace's earliest start; *turns*: its chat spans' (start, rank, :func:`_links`);
-    *tools*: its tool spans' :func:`_tool_ref`.  A chat span whose input messages begin with all
+    *tools*: its tool spans' :func:`_tool_key`.  A chat span whose input messages begin with all
     of an earlier chat span's messages (inputs and outputs) continues its conversation; of
     several, the longest one, then the last to start.  A tool span runs the call a chat span's
     output made: same call id, else (a span without one) same name and arguments.  Such traces
@@ -228,15 +226,14 @@ def _join(first: Mapping[str, int], turns: Mapping[str, list[tuple[int, int, Any
             parent[later] = earlier
 
     ordered = sorted((start, order, trace_id, links) for trace_id, entries in turns.items() for start, order, links in entries)
-    made: dict[str, str] = {}  # a call of a chat span's output -> its trace
+    made: dict[int, str] = {}  # a call of a chat span's output -> its trace
     for _, _, trace_id, links in ordered:
         for key in links[0]:
             made.setdefault(key, trace_id)
-    for trace_id, spans in tools.items() if made else ():  # the keys are worked out only when a chat span made calls
-        for ref in spans:
-            maker = next((made[key] for key in _tool_keys(ref) if key in made), None)
-            if maker is not None:
-                union(maker, trace_id)
+    for trace_id, keys in tools.items() if made else ():
+        for key in keys:
+            if key in made:
+                union(made[key], trace_id)
     seen: dict[int, str] = {}  # running hash of a whole conversation -> the trace of the last span that had it
     for _, _, trace_id, (_, prefixes, running, talked) in ordered:
         for prefix in reversed(prefixes):
@@ -248,109 +245,188 @@ def _join(first: Mapping[str, int], turns: Mapping[str, list[tuple[int, int, Any
     return {trace_id: root(trace_id) for trace_id in first}
 
 
-def _made_keys(ident: Any, name: Any, arguments: Any) -> list[str]:
-    """What ties a tool span to the chat call it ran: the call id; without one, the name and arguments."""
+def _made_keys(ident: Any, name: Any, arguments: Any) -> list[int]:
+    """What ties a tool span to the chat call it ran: the call id; without one, the name and arguments.
+    Their hash, as for a conversation (:func:`_links`): the first reading keeps it for every span to the end."""
     if isinstance(ident, str) and ident:
-        return ["id:" + ident]
-    return [json_line([name, arguments], ensure_ascii=True, default=str)]
+        return [hash("id:" + ident)]
+    return [hash(json_line([name, arguments], ensure_ascii=True, default=str))]
 
 
 def read(path: str, options: Options) -> Iterator[Record]:
     """The samples of the log, in the order their first trace appears.
 
     A trace's spans may be spread over the whole file, so a JSON Lines log is
-    read twice, never whole: first every span is checked and the traces are
-    joined into samples (:func:`_survey`, which keeps a few numbers a span),
-    then each sample is built as soon as the line of its last span is read.
-    A log of one document, and one whose log events add attributes to a span
-    (the GenAI event mode), is read whole.
+    read line by line, never whole (:func:`_survey`): every span is checked and
+    the traces are joined into samples, keeping a few numbers a trace, chat span
+    and tool span; a sample whose traces all start and end on one line is built
+    as soon as that line is read and set aside on disk (:class:`_Spill`).  A
+    sample the rest of the log proves otherwise (a later span of its traces, a
+    trace joined to it) is built again by a second reading, once the line of its
+    last span is read.  A log of one document, and one with a log event that
+    names a span (the GenAI event mode adds attributes to spans so), is read whole.
     """
     streamed = Streamed(path)
-    try:
-        documents = streamed.checked()
-        plan = None if documents is None else _survey(path, documents, options)
-    except AnachronError as exc:
-        raise streamed.finish(exc) from None
-    if plan is None:
-        yield from _read_held(path, options)
-        return
-    sample_of, last_line, wanted_logs = plan
-    queue = list(last_line.items())
+    with _Spill() as spill:
+        try:
+            documents = streamed.checked()
+            plan = None if documents is None else _survey(path, documents, options, spill)
+        except AnachronError as exc:
+            raise streamed.finish(exc) from None
+        if plan is None:
+            yield from _read_held(path, options)
+            return
+        sample_of, last_line, wanted_logs, ready = plan
+        rest = None  # the second reading, begun at the first sample it must build
+        try:
+            for sample_id, line in last_line.items():
+                if sample_id in ready:
+                    yield spill.get(ready[sample_id])
+                    continue
+                if rest is None:
+                    rest = _built_again(streamed, sample_of, wanted_logs, ready, options)
+                    next(rest)
+                yield rest.send((sample_id, line))
+        finally:
+            if rest is not None:
+                rest.close()
+
+
+def _built_again(streamed: Streamed, sample_of: Mapping[str, str], wanted_logs: set[int], ready: Mapping[str, Any],
+                 options: Options) -> Any:
+    """The second reading: a coroutine sent (sample, its last line) in order, answering its (where, record).
+
+    Only the spans of samples not built by the first reading (not in *ready*) are held; the log is
+    read no further than the last line of the last sample asked."""
     held: dict[str, list[Entry]] = {}  # the spans of the samples not built yet
-    built, order = 0, 0
-    for index, where, document in streamed.again():
-        for at, item, attributes, scope, is_log in checked_items(where, document):
-            order += 1
-            if is_log and order not in wanted_logs:
-                continue
-            span = event_span(at, item) if is_log else item
-            start = nanos(span.get("startTimeUnixNano"), at, "startTimeUnixNano")
-            held.setdefault(sample_of[span["traceId"]], []).append((start, order, at, span, attributes, scope))
-        while built < len(queue) and queue[built][1] <= index:
-            sample_id = queue[built][0]
-            built += 1
-            spans = held.pop(sample_id)
-            spans.sort(key=lambda entry: (entry[0], entry[1]))
-            yield spans[0][2], _record(spans, sample_id, options)
+    order = 0
+    lines = streamed.again()
+    index = -1
+    answer: Any = None
+    while True:
+        sample_id, line = yield answer
+        while index < line:
+            index, where, document = next(lines)
+            for at, item, attributes, scope, is_log in checked_items(where, document):
+                order += 1
+                if is_log and order not in wanted_logs:
+                    continue
+                span = event_span(at, item) if is_log else item
+                sample = sample_of[span["traceId"]]
+                if sample not in ready:
+                    start = nanos(span.get("startTimeUnixNano"), at, "startTimeUnixNano")
+                    held.setdefault(sample, []).append((start, order, at, span, attributes, scope))
+        spans = held.pop(sample_id)
+        spans.sort(key=lambda entry: (entry[0], entry[1]))
+        answer = spans[0][2], _record(spans, sample_id, options)
 
 
-def _survey(path: str, documents: Iterator[tuple[int, str, Any]], options: Options
-            ) -> tuple[dict[str, str], dict[str, int], set[int]] | None:
+class _Spill:
+    """Records built by the first reading, kept on disk until their turn (memory stays bounded):
+    :meth:`put` returns where a record is, :meth:`get` reads it back.  The file is made at the first
+    record and removed on leaving the ``with`` block."""
+
+    def __init__(self) -> None:
+        self.file: Any = None
+        self.end = 0
+        self.at = -1  # where the file's position is when reading (records are read back in the order written)
+
+    def __enter__(self) -> "_Spill":
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        if self.file is not None:
+            self.file.close()
+
+    def put(self, built: tuple[str, Record]) -> int | None:
+        """Where *built* (where, record) is kept (its offset and length in one number: the first reading keeps
+        one a sample); ``None`` when marshal cannot write it (too deep: built again)."""
+        try:
+            data = marshal.dumps(built)
+        except ValueError:
+            return None
+        if len(data) >> 32:
+            return None  # a record of 4 GiB or more is not kept: built again
+        if self.file is None:
+            self.file = tempfile.TemporaryFile()
+        self.file.write(data)  # every put comes before the first get: the file's position is its end
+        self.end += len(data)
+        return (self.end - len(data)) << 32 | len(data)
+
+    def get(self, place: int) -> tuple[str, Record]:
+        offset, length = place >> 32, place & 0xFFFFFFFF
+        if self.at != offset:
+            self.file.seek(offset)
+        self.at = offset + length
+        return marshal.loads(self.file.read(length))
+
+
+def _survey(path: str, documents: Iterator[tuple[int, str, Any]], options: Options, spill: _Spill
+            ) -> tuple[dict[str, str], dict[str, int], set[int], dict[str, Any]] | None:
     """The first reading of a streamed log: every span checked, as :func:`_read_held` checks it, and
     the samples: (each trace's sample, each sample's last line in the order samples are built, the
-    ranks of the log events read as spans).  ``None`` when a log event adds attributes to a span
-    (that span is read whole, with them)."""
-    traces: dict[str, list[Any]] = {}  # trace -> [earliest start, its rank, its where, last line]
+    ranks of the log events read as spans, where *spill* holds each sample built already).  ``None``
+    when a log event names a span (it may add attributes to it: the log is read whole, with them).
+
+    A line's traces that no earlier line holds are joined among themselves and their samples built
+    (:func:`_built_early`); at the end such a sample stands when the whole log joins the same traces
+    into it and no later line holds a span of them."""
+    # trace -> (earliest start, its rank, its where (kept only for --sample-id-from's error), last line)
+    traces: dict[str, tuple[int, int, str | None, int]] = {}
+    keyed = options.sample_id_from is not None
     turns: dict[str, list[tuple[int, int, Any]]] = {}
-    tools: dict[str, list[tuple]] = {}
+    tools: dict[str, list[int]] = {}
     keys: dict[str, str] = {}
     wanted_logs: set[int] = set()
-    named: set[Any] = set()  # (trace, span id) of the spans, and of the log events that name one
-    naming: set[Any] = set()
     late: AnachronError | None = None  # a bad time: reported after every span is read, as before
+    early: dict[str, Any] = {}  # sample -> (its line, its traces, where the spill keeps it), or None
     order = 0
     for index, where, document in documents:
+        line: list[tuple[Entry, Any]] = []  # this line's spans, with (turn, convention, end, arguments), for _built_early
+        fresh: dict[str, None] = {}  # the traces this line is the first to hold, in order
         for at, item, resource, attributes, scope, is_log in document_items(where, document):
             order += 1
             turn = chat_turn(attributes, scope)
-            convention = _convention(attributes) if turn is None else None
+            convention = _convention(attributes)
             if is_log:
                 if turn is None and convention is None:
                     continue
                 wanted_logs.add(order)
                 span = event_span(at, item)
                 if isinstance(span.get("spanId"), str) and span["spanId"] != "":
-                    naming.add((span["traceId"], span["spanId"]))
+                    # It may add attributes to a span (the GenAI event mode): read whole, where the spans are
+                    # held to be found (keeping every span's ids here would grow with the log).
+                    return None
             else:
                 span = item
-                try:
-                    named.add((span["traceId"], span.get("spanId")))
-                except TypeError:  # an id that is no JSON scalar: read whole, as before
-                    return None
             trace_id = span["traceId"]
-            start = 0
+            start = end = 0
             try:
                 start = nanos(span.get("startTimeUnixNano"), at, "startTimeUnixNano")
-                nanos(span.get("endTimeUnixNano"), at, "endTimeUnixNano")
+                end = nanos(span.get("endTimeUnixNano"), at, "endTimeUnixNano")
             except AnachronError as exc:
                 late = late or exc
             trace = traces.get(trace_id)
             if trace is None:
-                traces[trace_id] = [start, order, at, index]
-            else:
-                if start < trace[0]:
-                    trace[:3] = [start, order, at]
-                trace[3] = index
+                traces[trace_id] = (start, order, at if keyed else None, index)
+                fresh[trace_id] = None
+            elif start < trace[0]:
+                traces[trace_id] = (start, order, at if keyed else None, index)
+            elif trace[3] != index:
+                traces[trace_id] = trace[:3] + (index,)
+            arguments = _UNREAD
             if turn is not None:
                 turns.setdefault(trace_id, []).append((start, order, _links(turn)))
             elif convention is not None:
-                tools.setdefault(trace_id, []).append(_tool_ref(span, attributes, convention))
+                arguments = _tool_arguments(attributes, convention)  # read once: for the join and the sample
+                tools.setdefault(trace_id, []).append(_tool_key(span, attributes, convention, arguments))
+            line.append(((start, order, at, span, attributes, scope), (turn, convention, end, arguments)))
             if options.sample_id_from is not None and trace_id not in keys:
                 value = attributes.get(options.sample_id_from, resource.get(options.sample_id_from))
                 if isinstance(value, (str, int)) and not isinstance(value, bool) and value != "":
                     keys[trace_id] = str(value)
-    if naming & named:
-        return None
+        if fresh and late is None:
+            _built_early(index, line, fresh, traces, turns, tools, keys, options, spill, early)
     if late is not None:
         raise late
     if not traces:
@@ -364,17 +440,62 @@ def _survey(path: str, documents: Iterator[tuple[int, str, Any]], options: Optio
                     f"{trace[2]}: no span or resource of trace {trace_id} has attribute {options.sample_id_from!r} (--sample-id-from)")
         sample_of = keys
     last_line: dict[str, int] = {}
+    size: dict[str, int] = {}
     for trace_id, trace in traces.items():
         sample_id = sample_of[trace_id]
         last_line[sample_id] = max(last_line.get(sample_id, -1), trace[3])
-    return sample_of, last_line, wanted_logs
+        size[sample_id] = size.get(sample_id, 0) + 1
+    ready = {}  # the samples built early that stand: the whole log agrees with their line
+    for sample_id, built in early.items():
+        if built is not None and last_line.get(sample_id) == built[0] and size[sample_id] == len(built[1]) and all(
+                sample_of[trace_id] == sample_id for trace_id in built[1]):
+            ready[sample_id] = built[2]
+    return sample_of, last_line, wanted_logs, ready
+
+
+def _built_early(index: int, line: list[tuple[Entry, Any]], fresh: Mapping[str, None], traces: Mapping[str, tuple],
+                 turns: Mapping[str, list[tuple[int, int, Any]]], tools: Mapping[str, list[int]],
+                 keys: Mapping[str, str], options: Options, spill: _Spill, early: dict[str, Any]) -> None:
+    """The samples of the traces that line *index* is the first to hold, joined as if the log ended there, built
+    into *spill* and noted in *early*: (the line, the traces, where the record is kept), or ``None`` for a sample
+    that cannot be built early (named twice, or its record an error: the second reading builds it, or reports it)."""
+    if options.sample_id_from is None:
+        joined = _join({trace_id: traces[trace_id][0] for trace_id in fresh},
+                       {trace_id: turns[trace_id] for trace_id in fresh if trace_id in turns},
+                       {trace_id: tools[trace_id] for trace_id in fresh if trace_id in tools})
+    else:
+        joined = {trace_id: keys[trace_id] for trace_id in fresh if trace_id in keys}
+    members: dict[str, list[str]] = {}
+    for trace_id in fresh:
+        if trace_id in joined:
+            members.setdefault(joined[trace_id], []).append(trace_id)
+    spans: dict[str, list[Entry]] = {}
+    known: dict[int, Any] = {}  # each span's chat turn, convention and end, by rank, worked out once
+    for entry, kind in line:
+        sample_id = joined.get(entry[3]["traceId"])
+        if sample_id is not None:
+            spans.setdefault(sample_id, []).append(entry)
+            known[entry[1]] = kind
+    for sample_id, kept in members.items():
+        if sample_id in early:
+            early[sample_id] = None  # a sample of two lines' traces: built by the second reading
+            continue
+        entries = spans[sample_id]
+        entries.sort(key=lambda entry: (entry[0], entry[1]))
+        try:
+            built = (entries[0][2], _record(entries, sample_id, options, known))
+        except AnachronError:
+            early[sample_id] = None  # reported where the second reading builds it, after the samples before it
+            continue
+        place = spill.put(built)
+        early[sample_id] = None if place is None else (index, tuple(kept), place)
 
 
 def _read_held(path: str, options: Options) -> Iterator[Record]:
     """:func:`read` for a log read whole."""
     traces: dict[str, list[Entry]] = {}
     turns: dict[str, list[tuple[int, int, Any]]] = {}
-    tools: dict[str, list[tuple]] = {}
+    tools: dict[str, list[int]] = {}
     keys: dict[str, str] = {}
     for order, (at, span, resource, attributes, scope) in enumerate(otlp_spans(path, _wanted)):
         trace_id = span["traceId"]
@@ -385,7 +506,8 @@ def _read_held(path: str, options: Options) -> Iterator[Record]:
         if turn is not None:
             turns.setdefault(trace_id, []).append((start, order, _links(turn)))
         elif _convention(attributes) is not None:
-            tools.setdefault(trace_id, []).append(_tool_ref(span, attributes, _convention(attributes)))
+            convention = _convention(attributes)
+            tools.setdefault(trace_id, []).append(_tool_key(span, attributes, convention, _tool_arguments(attributes, convention)))
         if options.sample_id_from is not None and trace_id not in keys:
             value = attributes.get(options.sample_id_from, resource.get(options.sample_id_from))
             if isinstance(value, (str, int)) and not isinstance(value, bool) and value != "":
@@ -484,6 +606,7 @@ def unknown_attribute(key: str) -> str | None:
 MAX_COUNTED = 4096  # attribute names whose verdict is kept (the instrumentations write a few dozen)
 _COUNTED: dict[str, str | None] = {}
 _UNSEEN = object()  # no verdict cached for a name yet
+_UNREAD = object()  # a tool span's arguments the first reading did not read
 
 
 def _unknown_warning(counts: Mapping[str, int]) -> str | None:
@@ -500,14 +623,17 @@ def _unknown_warning(counts: Mapping[str, int]) -> str | None:
             " update anachron if they hold tool calls or results")
 
 
-def _record(spans: list[Entry], sample_id: str, options: Options) -> Record:
-    """One sample: tool spans, then the chat spans' calls no tool span made (same call id), in time order."""
+def _record(spans: list[Entry], sample_id: str, options: Options, known: Mapping[int, Any] | None = None) -> Record:
+    """One sample: tool spans, then the chat spans' calls no tool span made (same call id), in time order.
+
+    *known*: each span's :func:`chat_turn`, :func:`_convention`, end and a tool span's :func:`_tool_arguments`, by rank,
+    when the first reading has them."""
     session = Session(spans[0][2].split(" ", 1)[0], FORMAT, options.corpus)
     last_end = -1
     tool_ids: set[str] = set()
     kinds = []  # each span's convention, worked out once (every step below asks it)
-    for _, _, _, _, attributes, _ in spans:
-        convention = _convention(attributes)
+    for _, order, _, _, attributes, _ in spans:
+        convention = _convention(attributes) if known is None else known[order][1]
         kinds.append(convention)
         if convention is not None and isinstance(attributes.get(CALL_ID), str):
             tool_ids.add(attributes[CALL_ID])
@@ -522,7 +648,7 @@ def _record(spans: list[Entry], sample_id: str, options: Options) -> Record:
     events: list[tuple[int, int, str, Any]] = []
     skipped: dict[str, int] = {}
     for (start, order, at, span, attributes, scope), convention in zip(spans, kinds):
-        turn = chat_turn(attributes, scope)
+        turn, _, end, arguments = (chat_turn(attributes, scope), None, None, _UNREAD) if known is None else known[order]
         convention = convention if turn is None else None
         for key in attributes if turn is not None or convention is not None else ():  # the chat and tool spans: those read
             name = _COUNTED.get(key, _UNSEEN)  # the cached verdict, without a call a key
@@ -530,14 +656,15 @@ def _record(spans: list[Entry], sample_id: str, options: Options) -> Record:
                 name = unknown_attribute(key)
             if name is not None and key != options.sample_id_from:
                 skipped[name] = skipped.get(name, 0) + 1
-        end = nanos(span.get("endTimeUnixNano"), at, "endTimeUnixNano")
+        if end is None:
+            end = nanos(span.get("endTimeUnixNano"), at, "endTimeUnixNano")
         answer = _answer(attributes) if turn is None else answer_text(turn)
         if answer is not None and end >= last_end:
             last_end = end
             session.final_answer(answer)
         if turn is None:
             if convention is not None:
-                events.append((start, order, "tool", (at, span, attributes, scope, convention)))
+                events.append((start, order, "tool", (at, span, attributes, scope, convention, arguments)))
             continue
         shown = any(part.get("type") == "tool_call" for _, parts in turn.outputs for part in parts)
         if turn.called_tools and not shown:  # its finish reason says it called tools the log does not show
@@ -577,9 +704,9 @@ def _record(spans: list[Entry], sample_id: str, options: Options) -> Record:
     synthetic: list[dict[str, Any]] = []
     for time, order, kind, payload in sorted(events, key=lambda e: (e[0], e[1])):
         if kind == "tool":
-            at, span, attributes, scope, convention = payload
+            at, span, attributes, scope, convention, arguments = payload
             chat = chat_calls[paired[order]][3] if order in paired else None
-            entry = _tool_call(session, at, time, span, attributes, convention, responses, chat)
+            entry = _tool_call(session, at, time, span, attributes, convention, responses, chat, arguments)
             if entry["status"] == "unrecorded":
                 name = PYDANTIC_AI if scope == PYDANTIC_AI else TOOL_SPAN_CONVENTION[convention]
                 missing[name] = missing.get(name, 0) + 1
@@ -673,8 +800,9 @@ def _call(session: Session, name: str, arguments: Any, call_id: str | None, star
 
 def _tool_call(session: Session, at: str, start: int, span: Mapping[str, Any], attributes: Mapping[str, Any],
                convention: tuple[str, str, str, str, str], responses: Mapping[str, Any],
-               chat: Mapping[str, Any] | None) -> dict[str, Any]:
-    """A tool span's call (*start*: its start time); *chat* is the chat call it made, when the span names no call id."""
+               chat: Mapping[str, Any] | None, arguments: Any = _UNREAD) -> dict[str, Any]:
+    """A tool span's call (*start*: its start time); *chat* is the chat call it made, when the span names no call id;
+    *arguments*: its :func:`_tool_arguments`, when the first reading read them."""
     _, _, name_key, _, result_key = convention
     if convention is CONVENTIONS[0] and result_key not in attributes:  # pydantic-ai's format versions 2 to 4
         result_key = PYDANTIC_AI_V2[1]
@@ -682,8 +810,9 @@ def _tool_call(session: Session, at: str, start: int, span: Mapping[str, Any], a
     name = attributes.get(name_key) or span.get("name")
     if not isinstance(name, str) or not name:
         raise AnachronError(f"{at}: a tool span needs {name_key!r} or a name, got {describe(name)}")
-    call_id = attributes.get(CALL_ID) if isinstance(attributes.get(CALL_ID), str) else None
-    arguments = _tool_arguments(attributes, convention)
+    call_id = attributes.get(CALL_ID)
+    call_id = call_id if isinstance(call_id, str) else None
+    arguments = _tool_arguments(attributes, convention) if arguments is _UNREAD else arguments
     if chat is not None:
         call_id = chat.get("id") if isinstance(chat.get("id"), str) and chat["id"] else None
         if not isinstance(arguments, dict):  # LangChain writes a Python repr, or nothing: the model's JSON

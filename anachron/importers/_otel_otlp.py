@@ -14,12 +14,13 @@ them.  Int64 values travel as decimal strings.  Every malformed part is an error
 
 from __future__ import annotations
 
+import datetime as _dt
 import json
 from typing import Any, Callable, Iterator, Mapping
 
 from anachron.core.errors import AnachronError, describe
 from anachron.core.jsonio import parse_json, read_text
-from anachron.importers._common import documents, epoch_iso, expect_list, expect_object
+from anachron.importers._common import documents, expect_list, expect_object
 
 MAX_DEPTH = 32  # nesting of AnyValues read (bounds hostile input)
 INT64 = (-(1 << 63), (1 << 63) - 1)  # an OTLP intValue's range
@@ -92,7 +93,12 @@ def _cut(text: str) -> str:
 
 def iso_time(nanos: int) -> str | None:
     """An OTLP time (nanoseconds since the epoch; 0 is none) as an ISO date-time in UTC, or ``None``."""
-    return epoch_iso(nanos / 1e9) if nanos else None
+    if not nanos:
+        return None
+    try:  # epoch_iso's work without its checks: a span time is a uint64 (nanos), never a bool or NaN
+        return _dt.datetime.fromtimestamp(nanos / 1e9, _dt.timezone.utc).isoformat()
+    except (OverflowError, OSError, ValueError):
+        return None
 
 
 def _items(path: str, wanted: Callable[[Mapping[str, Any]], bool]) -> Iterator[tuple[str, Mapping[str, Any], Mapping[str, Any], dict[str, Any], str, bool]]:
@@ -128,6 +134,8 @@ def document_items(where: str, document: Any) -> Iterator[tuple[str, Mapping[str
                     attributes = _attributes(item.get("attributes"), at)
                     if kind == "resourceSpans" and (not isinstance(item.get("traceId"), str) or not item["traceId"]):
                         raise AnachronError(f"{at}: traceId is {describe(item.get('traceId'))}, expected a hex string")
+                    if kind == "resourceSpans" and item.get("spanId") is not None and not isinstance(item["spanId"], str):  # it names the span
+                        raise AnachronError(f"{at}: spanId is {describe(item['spanId'])}, expected a hex string")
                     yield at, item, resource, attributes, scope_name, kind == "resourceLogs"
 
 

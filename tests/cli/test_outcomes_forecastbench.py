@@ -144,6 +144,39 @@ class QuestionBootstrapRowsTest(Board):
         self.assertIn("adj. Brier [CI]", out)
         self.assertIn("first", out)
 
+    def test_by_rows_carry_the_question_bootstrap_figures_in_json_and_csv(self):
+        import csv
+        import io
+
+        r = make_round("2025-03-02", dataset=10, market=8, seed=6)
+        sets = baselines(r)
+        sets["x"] = forecast_set(r, "model-x", _noisy(7, 0.6))
+        write_round(self.root, r, sets)
+        argv = (str(self.root), "--by", "source", "--reference", "ForecastBench Always 0.5")
+        report = self.run_json(*argv)
+        status, out, err = run_cli("outcomes", "--forecastbench", "--format", "csv", "--resamples", "100", "--quiet", *argv)
+        self.assertEqual(status, 0, err)
+        records = {(row["model"], row["group"], row["value"]): row for row in csv.DictReader(io.StringIO(out))}
+        sources = {s for _, s, _, _ in r.entries}
+        for m in report["models"]:
+            by_rows = [row for row in m["rows"] if row["group"] == "source"]
+            self.assertEqual({row["value"] for row in by_rows}, sources)
+            for row in by_rows:
+                record = records[(m["model"], "source", row["value"])]
+                with self.subTest(model=m["model"], source=row["value"]):
+                    for column, value in (("brier_ci_low", row["brier"]["ci_low"]), ("brier_ci_high", row["brier"]["ci_high"]),
+                                          ("difficulty_adjusted_brier_ci_low", row["adjusted_brier_ci"][0]),
+                                          ("difficulty_adjusted_brier_ci_high", row["adjusted_brier_ci"][1]),
+                                          ("brier_index_ci_low", row["brier_index_ci"][0]),
+                                          ("brier_index_ci_high", row["brier_index_ci"][1]),
+                                          ("p_value_vs_reference", row["p_value"]), ("rank_first", row["rank_first"])):
+                        self.assertIsNotNone(value, column)
+                        self.assertAlmostEqual(float(record[column]), value, places=9, msg=column)
+        # each source's rows share the first places of the resamples among the board's models
+        for source in sources:
+            shares = [_row(report, m["model"], "source", source)["rank_first"] for m in report["models"]]
+            self.assertAlmostEqual(sum(shares), 1.0, places=9, msg=source)
+
 
 class ByRoundTest(Board):
     def test_a_row_per_round_and_a_model_in_one_forecast_set_per_round(self):
@@ -324,6 +357,35 @@ class OutputsTest(Board):
                         "--out", str(target))
         self.assertEqual(again[:2], (0, ""))
         self.assertEqual(target.read_text(encoding="utf-8"), out)
+
+    def test_a_terminal_sees_the_steps_and_quiet_or_a_pipe_sees_nothing(self):
+        import contextlib
+        import io
+        from unittest import mock
+
+        from anachron.cli import main
+
+        class Terminal(io.StringIO):
+            def isatty(self):
+                return True
+
+        def on_terminal(*extra):
+            ticks = iter(range(10_000))  # a second a reading of the clock: every step is shown
+            out, err = io.StringIO(), Terminal()
+            with mock.patch("anachron.output.progress.time.monotonic", lambda: float(next(ticks))), \
+                    contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+                status = main(["outcomes", "--forecastbench", str(self.root), "--resamples", "100", "--by", "source", *extra])
+            return status, out.getvalue(), err.getvalue()
+        status, out, err = on_terminal()
+        self.assertEqual(status, 0, err)
+        self.assertIn("\ranachron outcomes: ", err)
+        self.assertIn(" steps, ", err)
+        self.assertTrue(err.endswith("\r") and err.rsplit("\r", 2)[-2].strip() == "", "the line is cleared")
+        quiet = on_terminal("--quiet")
+        piped = run_cli("outcomes", "--forecastbench", str(self.root), "--resamples", "100", "--by", "source")
+        self.assertEqual((quiet[0], quiet[2], piped[0], piped[2]), (0, "", 0, ""))
+        self.assertEqual(out, quiet[1])  # stdout is the same bytes with or without progress
+        self.assertEqual(out, piped[1])
 
     def test_same_input_same_bytes(self):
         one = run_cli("outcomes", "--forecastbench", str(self.root), "--quiet", "--resamples", "100")

@@ -118,6 +118,89 @@ class DifficultyPoolTest(unittest.TestCase):
             build_leaderboard(self._uneven(), n_resamples=100, reference="nobody")
 
 
+class ByRowsTest(unittest.TestCase):
+    """The --by rows and every row's Brier CI come from the question bootstrap: questions resampled within
+    (due date, source), the same draws as the adjusted Brier's."""
+
+    def setUp(self) -> None:
+        self.tmp = tempfile.TemporaryDirectory()
+        self.addCleanup(self.tmp.cleanup)
+        root = Path(self.tmp.name)
+        # One round: 10 dataset questions, two per dataset source, each at two horizons (groups of four
+        # entries); 4 market questions, one per market source (groups of one: no spread in the bootstrap).
+        r = make_round("2025-03-02", dataset=10, market=4, seed=31)
+        rng = random.Random(32)
+        sets = baselines(r)
+        for name, skill in (("a", 0.7), ("b", 0.3)):
+            sets[name] = forecast_set(r, name, lambda i, s, d, o, k=skill: round(min(1.0, max(0.0, 0.5 + k * (o - 0.5) + rng.uniform(-0.3, 0.3))), 4))
+        write_round(root, r, sets)
+        self.rounds = load_rounds([str(root)])
+
+    def _rows(self, report, model):
+        return {(r["group"], r["value"]): r for r in next(m for m in report["models"] if m["model"] == model)["rows"]}
+
+    def test_a_row_whose_groups_hold_one_question_each_has_no_spread(self):
+        report = build_leaderboard(self.rounds, by=["source"], n_resamples=300, seed=2, reference="Lab b")
+        rows = self._rows(report, "Lab a")
+        for key in (("type", "market"), ("source", "manifold"), ("source", "infer")):
+            brier = rows[key]["brier"]
+            self.assertEqual(brier["ci_low"], brier["ci_high"], key)  # every resample draws the same questions
+            self.assertAlmostEqual(brier["ci_low"], brier["value"], places=7, msg=key)  # in fixed point (2**-27)
+            self.assertAlmostEqual(rows[key]["adjusted_brier_ci"][0], rows[key]["adjusted_brier_ci"][1], places=7, msg=key)
+        for key in (("type", "dataset"), ("source", "acled"), ("overall", "overall")):
+            brier = rows[key]["brier"]
+            self.assertLess(brier["ci_low"], brier["ci_high"], key)
+            low, high = rows[key]["adjusted_brier_ci"]
+            self.assertLess(low, high, key)
+            self.assertLessEqual(brier["ci_low"], brier["value"])
+            self.assertLessEqual(brier["value"], brier["ci_high"])
+        for r in rows.values():
+            self.assertIsNotNone(r["p_value"], r["value"])
+            self.assertIsNotNone(r["rank_first"], r["value"])
+            self.assertIsNotNone(r["brier_index_ci"], r["value"])
+
+    def test_every_row_takes_its_intervals_from_the_grouped_question_bootstrap(self):
+        from anachron.forecasts.resampling import question_bootstrap
+
+        report = build_leaderboard(self.rounds, by=["source", "round"], n_resamples=200, seed=4)
+        observations, groups, parts, subsets = [], {}, {}, {}
+        for fs in self.rounds.sets:
+            for entry, _, p in self.rounds.resolve(fs):
+                if entry is not None and entry.outcome is not None:
+                    observations.append((entry.sample_id, fs.model, (p - entry.outcome) ** 2))
+                    groups[entry.sample_id] = (entry.round.isoformat(), entry.source)
+                    parts[entry.sample_id] = entry.qtype
+                    subsets[entry.sample_id] = [f"source={entry.source}", f"round={entry.round.isoformat()}"]
+        direct = question_bootstrap(observations, groups=groups, parts=parts, subsets=subsets, n_resamples=200, seed=4)
+        for m in report["models"]:
+            for r in m["rows"]:
+                figures = (direct.models if r["group"] == "overall" else direct.parts[r["value"]] if r["group"] == "type"
+                           else direct.subsets[f"{r['group']}={r['value']}"])[m["model"]]
+                with self.subTest(model=m["model"], row=(r["group"], r["value"])):
+                    self.assertEqual([r["brier"]["ci_low"], r["brier"]["ci_high"]], [figures.brier.ci_low, figures.brier.ci_high])
+                    self.assertEqual(r["adjusted_brier_ci"], [figures.adjusted.ci_low, figures.adjusted.ci_high])
+                    self.assertEqual(r["brier_index_ci"], [figures.brier_index.ci_low, figures.brier_index.ci_high])
+                    self.assertEqual(r["rank_first"], figures.rank_first)
+                    if "brier_skill" in r and r["brier"]["ci_low"] is not None:
+                        # the skill ratio 1 - Brier / 0.25: the Brier's ends, mapped and swapped
+                        self.assertAlmostEqual(r["brier_skill"]["ci_low"], 1 - r["brier"]["ci_high"] / 0.25, places=12)
+                        self.assertAlmostEqual(r["brier_skill"]["ci_high"], 1 - r["brier"]["ci_low"] / 0.25, places=12)
+
+    def test_progress_counts_each_question_then_each_model_s_forecasts_per_row_up_to_its_total(self):
+        calls = []
+        report = build_leaderboard(self.rounds, by=["source", "round"], n_resamples=20,
+                                   progress=lambda done, total: calls.append((done, total)))
+        forecasts = [next(r for r in m["rows"] if r["group"] == "overall")["n"] for m in report["models"]]
+        total = report["question_bootstrap"]["questions"] + 3 * sum(forecasts)  # type, source and round rows
+        self.assertEqual({t for _, t in calls}, {total})
+        self.assertEqual(sum(done for done, _ in calls), total)
+        self.assertEqual(sorted(done for done, _ in calls[-len(forecasts):]), sorted(3 * n for n in forecasts))
+
+    def test_an_unknown_grouping_is_an_error(self):
+        with self.assertRaises(AnachronError):
+            build_leaderboard(self.rounds, by=["model"], n_resamples=10)
+
+
 class BrierIndexTest(unittest.TestCase):
     def test_the_index_of_the_reference_points(self):
         self.assertEqual(brier_index(0.25), 50.0)

@@ -340,5 +340,77 @@ class DifficultyPoolTest(unittest.TestCase):
                                fixed_effects={"market": {"q1": 0.0}})
 
 
+class SubsetsTest(unittest.TestCase):
+    # Six questions in two groups of three; b skips q2 and q4.  Subset x (q0, q1, q3) straddles the groups.
+    rows = [(f"q{i}", "a", ((i * 7) % 10) / 10) for i in range(6)]
+    rows += [(f"q{i}", "b", ((i * 3) % 10) / 12) for i in range(6) if i not in (2, 4)]
+    rows += [(f"q{i}", "c", ((i * 5) % 9) / 9) for i in range(6)]
+    groups = {f"q{i}": i // 3 for i in range(6)}
+    subsets = {f"q{i}": ["x" if i in (0, 1, 3) else "y"] for i in range(6)}
+
+    def test_a_subset_is_scored_against_the_effects_refitted_on_the_whole_resample(self):
+        result = question_bootstrap(self.rows, groups=self.groups, subsets=self.subsets, n_resamples=2001, seed=5)
+        panel: dict[str, dict[str, float]] = {}
+        for q, m, b in self.rows:
+            panel.setdefault(q, {})[m] = b
+        refits, kept = set(), set()
+        data_fit = difficulty_adjusted(self.rows)
+        data_shift = sum(data_fit.questions.values()) / len(data_fit.questions)
+        for one in itertools.combinations_with_replacement(["q0", "q1", "q2"], 3):
+            for two in itertools.combinations_with_replacement(["q3", "q4", "q5"], 3):
+                drawn = [(f"{q}#{i}", q) for i, q in enumerate(one + two)]
+                fit = difficulty_adjusted([(copy, m, v) for copy, q in drawn for m, v in panel[q].items()])
+                shift = sum(fit.questions.values()) / len(fit.questions)
+                mine = [(panel[q]["b"], fit.questions[copy] - shift, q) for copy, q in drawn if q in ("q0", "q1", "q3")
+                        and "b" in panel[q]]
+                if mine:
+                    refits.add(sum(b - e for b, e, _ in mine) / len(mine))
+                    kept.add(sum(b - (data_fit.questions[q] - data_shift) for b, _, q in mine) / len(mine))
+        b = result.subsets["x"]["b"].adjusted
+        expected = [v - (data_fit.questions[q] - data_shift) for q, m, v in self.rows if m == "b" and q in ("q0", "q1", "q3")]
+        self.assertAlmostEqual(b.value, sum(expected) / len(expected), places=12)
+        for end in (b.ci_low, b.ci_high):
+            self.assertTrue(any(abs(end - r) < 1e-7 for r in refits), (end, sorted(refits)))
+        self.assertFalse(all(any(abs(end - k) < 1e-7 for k in kept) for end in (b.ci_low, b.ci_high)),
+                         "this panel must tell a refit from the kept effects")
+
+    def test_a_subset_spanning_a_part_gives_the_part_figures_on_the_same_draws(self):
+        parts = {f"q{i}": "dataset" if i < 3 else "market" for i in range(6)}
+        subsets = {q: [f"type={part}", "all"] for q, part in parts.items()}
+        result = question_bootstrap(self.rows, groups=self.groups, parts=parts, subsets=subsets, reference="a",
+                                    n_resamples=400, seed=3, pool=lambda q, m: m != "c")
+        for part in ("dataset", "market"):
+            for model in "abc":
+                whole, sub = result.parts[part][model], result.subsets[f"type={part}"][model]
+                for got, want in ((sub.adjusted, whole.adjusted), (sub.brier, whole.brier), (sub.brier_index, whole.brier_index)):
+                    for x, y in ((got.value, want.value), (got.ci_low, want.ci_low), (got.ci_high, want.ci_high)):
+                        self.assertAlmostEqual(x, y, places=7, msg=(part, model))
+                self.assertEqual((sub.rank_first, sub.p_value), (whole.rank_first, whole.p_value))
+        # "all" straddles the parts: its Brier pools their questions (not the mean of the part means)
+        pooled = [b for _, m, b in self.rows if m == "b"]
+        self.assertAlmostEqual(result.subsets["all"]["b"].brier.value, sum(pooled) / len(pooled), places=12)
+        self.assertEqual(result.subsets["all"]["b"].questions, len(pooled))
+
+    def test_subsets_leave_the_other_figures_as_they_were_to_the_bit(self):
+        parts = {f"q{i}": "dataset" if i % 2 else "market" for i in range(6)}
+        run = lambda **kw: question_bootstrap(self.rows, groups=self.groups, parts=parts, reference="b",  # noqa: E731
+                                              n_resamples=300, seed=1, **kw).to_dict()
+        without, with_ = run(), run(subsets=self.subsets)
+        self.assertNotIn("subsets", without)
+        self.assertEqual(sorted(with_["subsets"]), ["x", "y"])
+        for key in ("models", "parts"):
+            # the resampled ends and shares are exact sums; the points are equal up to the last bit
+            for got, want in zip(with_[key] if key == "models" else with_[key]["dataset"],
+                                 without[key] if key == "models" else without[key]["dataset"]):
+                for figure in ("brier", "adjusted_brier", "brier_index"):
+                    self.assertEqual((got[figure]["ci_low"], got[figure]["ci_high"]), (want[figure]["ci_low"], want[figure]["ci_high"]))
+                self.assertEqual((got["p_value"], got["rank_first"]), (want["p_value"], want["rank_first"]))
+
+    def test_a_question_without_subsets_is_an_error(self):
+        for bad in ({"q0": ["x"]}, {**self.subsets, "q1": "x"}, {**self.subsets, "q2": [None]}):
+            with self.subTest(bad), self.assertRaises(AnachronError):
+                question_bootstrap(self.rows, n_resamples=10, subsets=bad)
+
+
 if __name__ == "__main__":
     unittest.main()

@@ -132,6 +132,44 @@ class StreamedLogs(unittest.TestCase):
             self.assertIn("bad.jsonl:2: invalid JSON", err)
             self.assertFalse((Path(tmp) / "t.jsonl").exists())
 
+    def test_a_sample_built_on_its_line_stands_only_when_the_rest_of_the_log_agrees(self):
+        # The first reading builds a line's own traces' samples; a later line that adds a span to a trace,
+        # or names the same sample, makes it built again: the records are those of the log read whole.
+        tagged = [{"key": "session.id", "value": {"stringValue": "s1"}}] + SPAN["attributes"]
+        lines = [span(traceId="a", attributes=tagged), span(traceId="b", startTimeUnixNano="3"),
+                 span(traceId="c", attributes=tagged, startTimeUnixNano="2"), span(traceId="b", startTimeUnixNano="1"),
+                 span(traceId="d", attributes=tagged)]
+        whole = {"resourceSpans": [entry for line in lines for entry in json.loads(line)["resourceSpans"]]}
+        for options in (OPTIONS, Options(as_of=dt.date(2023, 1, 1), sample_id_from="session.id")):
+            with self.subTest(sample_id_from=options.sample_id_from):
+                if options.sample_id_from is not None:  # trace b has no session.id: the error of the log read whole
+                    lines = [line for line in lines if '"traceId": "b"' not in line]
+                    whole["resourceSpans"] = [entry for line in lines for entry in json.loads(line)["resourceSpans"]]
+                streamed = out(self.write("log.jsonl", "\n".join(lines) + "\n"), options)
+                held = out(self.write("held.json", json.dumps(whole, indent=1)), options)
+                self.assertEqual([record for _, record in streamed], [record for _, record in held])
+                self.assertEqual(len(streamed), 4 if options.sample_id_from is None else 1)
+
+    def test_a_sample_whose_record_is_an_error_fails_after_the_samples_before_it(self):
+        nameless = [{"key": "gen_ai.operation.name", "value": {"stringValue": "execute_tool"}}]
+        path = self.write("log.jsonl", "\n".join([span(traceId="a"), span(traceId="b", name="", attributes=nameless),
+                                                 span(traceId="c")]) + "\n")
+        records = import_logs("otel", [str(path)], OPTIONS)
+        self.assertEqual(next(records)[1]["sample_id"], "a")
+        with self.assertRaisesRegex(AnachronError, r"log\.jsonl:2 resourceSpans\[0\] scopeSpans\[0\] spans\[0\]: a tool span needs"):
+            next(records)
+
+    def test_a_span_id_that_is_not_a_string_is_the_error_named_by_its_span(self):
+        for value in ([1], {"a": 1}, 3):
+            with self.subTest(value=value):
+                path = self.write("log.jsonl", span() + "\n" + span(spanId=value) + "\n")
+                with self.assertRaisesRegex(AnachronError, r"log\.jsonl:2 resourceSpans\[0\] scopeSpans\[0\] spans\[0\]: spanId is"):
+                    out(path)
+                held = self.write("held.json", json.dumps(json.loads(span(spanId=value)), indent=1))
+                with self.assertRaisesRegex(AnachronError, r"held\.json resourceSpans\[0\] scopeSpans\[0\] spans\[0\]: spanId is"):
+                    out(held)
+        self.assertEqual(len(out(self.write("log.jsonl", span(spanId=None) + "\n" + span(spanId="b1") + "\n"))), 1)
+
 
 if __name__ == "__main__":
     unittest.main()

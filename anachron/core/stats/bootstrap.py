@@ -30,6 +30,14 @@ Two ways to draw a resample, the same estimator:
   from a saved generator state, only the resamples whose bounds leave their
   place in the order (or their side of the estimate) open, and sum them
   exactly.  So every figure is that of one exact pass over the same draws.
+  From :data:`BYTES_UNTIL` rows the same draws are made by groups
+  (:class:`GroupResamples`): 256 sorted rows a group, a resample's count in
+  each group drawn as a multinomial (conditional binomials between complete
+  binary trees of groups, and within a tree Binomial(m, 1/2) as the ones in m
+  random bits), then each group's draws of every resample as one stream of
+  bytes (SHAKE-128, keyed per group and chunk of 16 resamples, so a replay
+  regenerates only the chunks it reads), summed a few C calls a group and
+  limb, not a resample; a column constant in a group costs one product there.
 
 All give resample means with exactly the same distribution; only the random
 stream differs.  :func:`resampling_method` picks the cheaper one.
@@ -37,19 +45,21 @@ stream differs.  :func:`resampling_method` picks the cheaper one.
 
 from __future__ import annotations
 
+import hashlib
 import math
 import random
 import sys
 from array import array
-from bisect import bisect_left
+from bisect import bisect_left, bisect_right
+from fractions import Fraction
 from collections.abc import Sequence as SequenceABC
 from itertools import accumulate, compress, count as counting, repeat
-from operator import add, and_, ge, le, lshift, sub
+from operator import add, and_, attrgetter, ge, getitem, le, lshift, mul, sub
 from typing import Iterable, Sequence
 
 __all__ = [
-    "BlockResamples", "ByteResamples", "OrderStatistics", "binomial", "bootstrap_byte_bounds", "bootstrap_column_bounds", "bootstrap_column_totals", "bootstrap_means",
-    "bootstrap_pair_totals", "bootstrap_totals", "count_below", "paired_method", "percentile", "resampling_method",
+    "BandStatistics", "BlockResamples", "band_edge", "ByteResamples", "GroupResamples", "OrderStatistics", "binomial", "bootstrap_byte_bounds", "bootstrap_column_bounds", "bootstrap_column_totals", "bootstrap_means",
+    "bootstrap_pair_totals", "bootstrap_totals", "count_below", "log2_sd", "paired_method", "percentile", "resampling_method",
 ]
 
 # A resample costs about K binomial draws on one path and n uniform draws on
@@ -459,9 +469,244 @@ class BlockResamples:
         return {i: self._exact[i] for i in indices}
 
 
+# From BYTES_UNTIL rows the "blocks" draws are made by groups (GroupResamples): 256 rows a group,
+# each group's draws of every resample from one stream, a few C calls a group and limb.
+_GROUP_ROWS = 256
+_GROUP_CHUNK = 16  # resamples a chunk of a group's stream holds: the least a replay regenerates
+
+
+def _group_bytes(key: bytes, count: int, size: int) -> bytes:
+    """*count* bytes uniform on [0, *size*), independent: the start of SHAKE-128's output for *key*
+    (a whole group's draws are its bytes as they come; a group of one row draws nothing; else the
+    bytes at or above the largest multiple of *size* are dropped and the rest taken modulo *size*).
+    An output's start does not depend on its length, so a chunk is regenerated from its key alone."""
+    if size == _GROUP_ROWS:
+        return hashlib.shake_128(key).digest(count)
+    if size == 1:
+        return bytes(count)
+    keep = 256 // size * size
+    table = bytes([i % size for i in range(256)])
+    reject = bytes(range(keep, 256))
+    want = count * 256 // keep + 64
+    while True:
+        drawn = hashlib.shake_128(key).digest(want).translate(table, reject)
+        if len(drawn) >= count:
+            return drawn[:count]
+        want *= 2
+
+
+def _group_counts(rng: random.Random, n: int, n_resamples: int) -> list[list[int]]:
+    """Per group of :class:`GroupResamples` (n // 256 groups of 256 rows, then one of the n % 256
+    rows left, if any), every resample's number of draws in it: Multinomial(n, rows / n).
+
+    The whole groups are taken as complete binary trees of 2^k groups (k from the binary digits
+    of n // 256, largest first), the short group after them. A resample's n draws are shared out
+    among the trees (and the short group) by conditional binomials (:func:`binomial`'s sampler,
+    its set-up cached); within a tree each node's draws m are split between its two equal halves
+    by Binomial(m, 1/2), drawn exactly as the number of ones in m random bits."""
+    whole, short = divmod(n, _GROUP_ROWS)
+    trees = [1 << k for k in range(whole.bit_length() - 1, -1, -1) if whole >> k & 1]
+    sizes = [t * _GROUP_ROWS for t in trees] + ([short] if short else [])
+    drawn: list[list[int]] = [[] for _ in sizes]
+    steps = []
+    rows = n
+    for size in sizes[:-1]:
+        complement = 2 * size > rows
+        small = rows - size if complement else size
+        steps.append((complement, small / rows, (rows - small) / rows, {}))
+        rows -= size
+    for _ in range(n_resamples):
+        left = n
+        for out, (complement, p, q, cache) in zip(drawn, steps):
+            setup = cache.get(left)
+            if setup is None:
+                setup = cache[left] = _setup(left, p, q) if left else None
+            m = _draw(rng, left, setup) if left else 0
+            m = left - m if complement else m
+            out.append(m)
+            left -= m
+        drawn[-1].append(left)
+    getrandbits = rng.getrandbits
+    counts = []
+    for tree, level in zip(trees, drawn):
+        for _ in range(tree.bit_length() - 1):  # halve every node's draws, level by level
+            heads = list(map(int.bit_count, map(getrandbits, level)))
+            halves = [0] * (2 * len(level))
+            halves[0::2] = heads
+            halves[1::2] = map(sub, level, heads)
+            level = halves
+        counts += [level[g::tree] for g in range(tree)]  # resample-major: resample i's groups at i * tree ..
+    if short:
+        counts.append(drawn[-1])
+    return counts
+
+
+def _limb_width(most: int) -> int:
+    """The widest limb (bits) whose *most* draws sum below 65520 in adler32's low half; 0 if none."""
+    return next((bits for bits in range(8, 0, -1) if most * ((1 << bits) - 1) <= 65519), 0)
+
+
+class GroupResamples:
+    """The column totals of "blocks" resamples from :data:`BYTES_UNTIL` rows: bounded after one pass,
+    exact on demand (the interface of :class:`BlockResamples`), drawn by groups.
+
+    The rows are sorted by their columns (lexicographically: rows alike fall in one group) and cut
+    into n // 256 groups of 256 rows and one of the n % 256 left. Each resample's numbers of
+    draws in the groups are Multinomial(n, rows / n) (:func:`_group_counts`); then, group by
+    group, the draws of every resample in it are one stream of bytes uniform on its rows (random
+    bytes for a whole group), read in order: resample 0's count, then resample 1's, and so on. So
+    every resample is n independent uniform draws of the n rows: the textbook bootstrap.
+
+    Per group, each column is shifted by the group's own least value (a column constant in the
+    group costs one product: the group's count times the value) and split at the column's bit
+    cut (as :class:`BlockResamples` does) into a high part, cut into limbs as wide as the most
+    draws a resample made in the group sum exactly in adler32's low half (7 bits up to 515), and
+    a low part bounded by its range. Per group and limb, one ``bytes.translate`` of the stream and
+    one ``zlib.adler32`` a resample (through ``map``) sum the high parts. The streams are not
+    kept: the generator state before each chunk of a group's stream is (when a low part is
+    left), and :meth:`exact` regenerates only the chunks its resamples read.
+    """
+
+    def __init__(self, columns: Sequence[Sequence[int]], n_resamples: int, rng: random.Random, bits: int | None) -> None:
+        n = len(columns[0])
+        self.n = n
+        self._order = order = sorted(range(n), key=list(zip(*columns)).__getitem__)
+        lows = [min(column) for column in columns]
+        self._shifted = shifted = [[column[i] - low for i in order] for low, column in zip(lows, columns)]
+        cuts = [_cut(values, n, bits) for values in shifted]
+        self._base = [n * low for low in lows]
+        self._first = list(range(0, n, _GROUP_ROWS)) + [n]
+        groups = len(self._first) - 1
+        self._counts = counts = [array("I", c) for c in _group_counts(rng, n, n_resamples)]
+        # Each group's stream is drawn (and replayed) a chunk of _GROUP_CHUNK resamples at a time, chunk k
+        # from SHAKE-128 keyed by the group's 128 random bits and k.
+        self._keys = [rng.getrandbits(128).to_bytes(16, "little") for _ in range(groups)]
+        columns_n = len(columns)
+        lows_sum: list[list[int]] = [[0] * n_resamples for _ in range(columns_n)]
+        spreads: list[list[int]] = [[0] * n_resamples for _ in range(columns_n)]
+        # Per column and place (bits): the number of adler32 sums added there and their total (each
+        # sum is adler32's low half, 1 + the limbs' sum: the 1s are taken off at the end).
+        placed: list[dict[int, tuple[int, list[int]]]] = [{} for _ in range(columns_n)]
+        for g in range(groups):
+            size = self._first[g + 1] - self._first[g]
+            plan = self._plan(shifted, cuts, self._first[g], self._first[g + 1])
+            pieces: list[bytes] = []
+            if any(high for _, _, high, _ in plan):  # else every column is constant here: its counts suffice
+                key = self._keys[g]
+                stream = b"".join([_group_bytes(key + k.to_bytes(4, "little"), sum(counts[g][at:at + _GROUP_CHUNK]), size)
+                                   for k, at in enumerate(range(0, n_resamples, _GROUP_CHUNK))])
+                ends = list(accumulate(counts[g]))
+                pieces = list(map(stream.__getitem__, map(slice, [0, *ends[:-1]], ends)))  # each resample's draws
+                del stream
+            width = _limb_width(max(counts[g]))
+            limb_sums: dict[bytes, list[int]] = {}  # a table met twice in the group (a column repeated) is summed once
+            for c, (least, spread, high, cut) in enumerate(plan):
+                if least:
+                    lows_sum[c] = list(map(add, lows_sum[c], map(mul, counts[g], repeat(least))))
+                if spread:
+                    spreads[c] = list(map(add, spreads[c], map(mul, counts[g], repeat(spread))))
+                if not high:
+                    continue
+                if not width:  # a resample drew more than 1,039 times from 256 rows: sum in Python, plus 1 as adler32 would
+                    sums = [1 + sum(map(high.__getitem__, piece)) for piece in pieces]
+                    places = [(cut, sums)]
+                else:
+                    mask = (1 << width) - 1
+                    places = []
+                    for k in range(-(-max(high).bit_length() // width)):
+                        table = bytes([v >> (k * width) & mask for v in high]).ljust(256, b"\0")
+                        sums = limb_sums.get(table)
+                        if sums is None:
+                            sums = limb_sums[table] = list(map(and_, map(_adler32, map(bytes.translate, pieces, repeat(table))), repeat(0xFFFF)))
+                        places.append((k * width + cut, sums))
+                for place, sums in places:
+                    calls, earlier = placed[c].get(place, (0, None))
+                    placed[c][place] = (calls + 1, sums if earlier is None else list(map(add, earlier, sums)))
+            del pieces
+        self._floors = []
+        for c in range(columns_n):
+            total = list(map(add, lows_sum[c], repeat(self._base[c])))
+            for place, (calls, sums) in placed[c].items():
+                total = list(map(add, total, map(lshift, map(sub, sums, repeat(calls)), repeat(place))))
+            self._floors.append(total)
+        self._spreads = spreads
+        self._exact: dict[int, tuple[int, ...]] = {}
+
+    @staticmethod
+    def _plan(shifted: list[list[int]], cuts: list[int], a: int, b: int) -> list[tuple]:
+        """Per column, for rows a..b-1 (a group): the least value plus the low parts' least, the low
+        parts' range, the high parts (() when the column is constant there) and the group's cut."""
+        per_column: list[tuple] = []
+        for cut, values in zip(cuts, shifted):
+            part = values[a:b]
+            low, high = min(part), max(part)
+            if low == high:
+                per_column.append((low, 0, (), 0))
+                continue
+            if cut:  # the limbs that reach down to the cut hold a few bits more here: cut lower, for free
+                width = (high - low).bit_length()
+                cut = max(0, width - _FIRST_BITS * -(-max(0, width - cut) // _FIRST_BITS))
+            mask = (1 << cut) - 1
+            rests = [(v - low) & mask for v in part] if cut else [0]
+            least = min(rests)
+            per_column.append((low + least, max(rests) - least, [(v - low) >> cut for v in part], cut))
+        return per_column
+
+    def bounds(self, column: int) -> tuple[list[int], list[int]]:
+        """Every resample's least and greatest possible total of *column*, as exact integers."""
+        lows = list(self._floors[column])  # a copy: the caller may sort or change it
+        spread = self._spreads[column]
+        return lows, (list(map(add, lows, spread)) if any(spread) else lows)
+
+    def _replay(self, indices: Sequence[int]):
+        """For each of *indices* (sorted, distinct) and group: the group, the resample and the bytes
+        (rows of the group) it drew, regenerated a chunk at a time."""
+        for g, key in enumerate(self._keys):
+            size = self._first[g + 1] - self._first[g]
+            counts = self._counts[g]
+            chunk = -1
+            data = b""
+            offsets: list[int] = []
+            for i in indices:
+                if i // _GROUP_CHUNK != chunk:
+                    chunk = i // _GROUP_CHUNK
+                    at = chunk * _GROUP_CHUNK
+                    data = _group_bytes(key + chunk.to_bytes(4, "little"), sum(counts[at:at + _GROUP_CHUNK]), size)
+                    offsets = [0, *accumulate(counts[at:at + _GROUP_CHUNK])]
+                yield g, i, data[offsets[i - at]:offsets[i - at + 1]]
+
+    def exact(self, indices: Iterable[int]) -> dict[int, tuple[int, ...]]:
+        """The exact totals (one per column) of the resamples numbered *indices*."""
+        indices = list(indices)
+        todo = sorted({i for i in indices if i not in self._exact})
+        if todo and not any(map(any, self._spreads)):  # the first pass was exact
+            for i in todo:
+                self._exact[i] = tuple(floor[i] for floor in self._floors)
+        elif todo:
+            sums = {i: [0] * len(self._shifted) for i in todo}
+            for g, i, drawn in self._replay(todo):
+                first = self._first[g]
+                rows = [first + r for r in drawn]
+                totals = sums[i]
+                for c, values in enumerate(self._shifted):
+                    totals[c] += sum(map(values.__getitem__, rows))
+            for i in todo:
+                self._exact[i] = tuple(map(add, self._base, sums[i]))
+        return {i: self._exact[i] for i in indices}
+
+    def drawn(self, index: int) -> list[int]:
+        """The rows (their places in the columns as given) resample *index* drew, in the order
+        drawn, group by group (for checks)."""
+        rows: list[int] = []
+        for g, _, drawn in self._replay([index]):
+            first = self._first[g]
+            rows += [self._order[first + r] for r in drawn]
+        return rows
+
+
 def bootstrap_column_bounds(
     columns: Sequence[Sequence[int]], n_resamples: int, rng: random.Random, *, first_pass_bits: int | None = None,
-) -> BlockResamples:
+) -> BlockResamples | GroupResamples:
     """Resample the n rows of *columns* (each a sequence of n integers) uniformly with replacement,
     *n_resamples* times ("blocks" resampling); every resample's column totals, bounded, exact on demand.
 
@@ -478,12 +723,16 @@ def bootstrap_column_bounds(
     them; None: chosen from the column's spread, see :class:`BlockResamples`),
     so a resample's total is known to lie in ``bounds(c)``; ``exact(indices)``
     replays those resamples to give their exact totals.  The generator is left
-    where one pass over all the draws leaves it.
+    where one pass over all the draws leaves it.  From :data:`BYTES_UNTIL`
+    rows the draws are made by groups instead (:class:`GroupResamples`, the
+    same interface and guarantees).
 
     >>> r = bootstrap_column_bounds([[0, 1000]], 3, random.Random(0), first_pass_bits=1)
     >>> [lo <= t <= hi for lo, hi, (t,) in zip(*r.bounds(0), r.exact(range(3)).values())]
     [True, True, True]
     """
+    if len(columns[0]) >= BYTES_UNTIL:
+        return GroupResamples(columns, n_resamples, rng, first_pass_bits)
     return BlockResamples(columns, n_resamples, rng, first_pass_bits)
 
 
@@ -496,7 +745,7 @@ def bootstrap_column_totals(columns: Sequence[Sequence[int]], n_resamples: int, 
     >>> round(sum(t for t, in bootstrap_column_totals([[1, 0]], 2000, random.Random(1))) / 2000, 1)  # E = n / 2
     1.0
     """
-    resamples = BlockResamples(columns, n_resamples, rng, sys.maxsize)  # every bit in the first pass: exact
+    resamples = bootstrap_column_bounds(columns, n_resamples, rng, first_pass_bits=sys.maxsize)  # every bit in the first pass: exact
     return list(resamples.exact(range(n_resamples)).values())
 
 
@@ -525,9 +774,12 @@ def _uniform_bytes(rng: random.Random, count: int, size: int) -> bytes:
     return b"".join(parts)[:count]
 
 
+_start, _stop = attrgetter("start"), attrgetter("stop")
+
+
 class ByteResamples:
     """The column totals of "bytes" resamples: every resample's rows drawn at once, bounded after
-    one pass, exact on demand (the interface of :class:`BlockResamples`).
+    one pass, exact on demand (the interface of :class:`BlockResamples`, and :meth:`band`).
 
     The n rows are cut into G = ceil(n / 256) groups of s = ceil(n / G) rows, the last G s - n
     groups one row short. A draw picks a group (a byte uniform on [0, G)), kept, for a short group,
@@ -537,51 +789,64 @@ class ByteResamples:
     the n rows and independent of the others, and resample i is draws i n to (i + 1) n - 1: the
     textbook bootstrap.
 
-    Each column, less its least value, is split at a bit cut (as :class:`BlockResamples` does)
-    into a high part, cut, per group, into limbs of as many bits as the most draws a resample made
-    in the group sum exactly in adler32's low half (8 up to 256 draws, 7 up to 515, 6 up to 1,039),
-    and a low part bounded by its range.
-    Per limb and group, one ``bytes.translate`` gathers the drawn rows' limbs and one
-    ``zlib.adler32`` a resample sums them: a few C calls a resample, not n draws in Python.
-    :meth:`exact` sums a resample's drawn rows (kept, one byte a draw) in Python.
+    Each column, less its least value, is split at a bit cut into a high part and a low part
+    bounded by its range. Sums are made per group in limbs of as many bits as the most draws a
+    resample made in the group sum exactly in adler32's low half (8 up to 256 draws, 7 up to 515,
+    6 up to 1,039): per limb and group, one ``bytes.translate`` gathers the drawn rows' limbs and
+    one ``zlib.adler32`` a resample sums them, a few C calls a resample, not n draws in Python.
+    The first pass sums the high parts of every resample (one limb a group where that bounds a
+    total within about a quarter of its standard error, :func:`_first_cut`); :meth:`exact` sums
+    the low parts of the resamples asked for the same way, over their drawn bytes joined.
     """
 
-    def __init__(self, columns: Sequence[Sequence[int]], n_resamples: int, rng: random.Random, bits: int | None) -> None:
+    def __init__(self, columns: Sequence[Sequence[int]], n_resamples: int, rng: random.Random, bits: int | None,
+                 log_sds: Sequence[float] | None = None) -> None:
         n = len(columns[0])
         self.n = n
         lows = [min(column) for column in columns]
-        self._shifted = shifted = [[v - low for v in column] for low, column in zip(lows, columns)]
-        cuts = [_cut(values, n, bits) for values in shifted]
-        rests = [[v & ((1 << cut) - 1) for v in values] for cut, values in zip(cuts, shifted)]
-        self._base = [n * low for low in lows]
-        self._floor = [n * low + n * min(rest) for low, rest in zip(lows, rests)]
-        self._spread = [n * (max(rest) - min(rest)) for rest in rests]
+        shifted = [[v - low for v in column] for low, column in zip(lows, columns)]
         groups = -(-n // 256)
         size = -(-n // groups)
         short = groups * size - n  # the last `short` groups have size - 1 rows
         self._first = [g * size - max(0, g - (groups - short)) for g in range(groups + 1)]  # group g: rows first[g] ..
         self._streams, self._slices = self._draw(rng, n, n_resamples, groups, size, short)
-        self._exact: dict[int, tuple[int, ...]] = {}
-        self._high_sums = []
         # A group's limbs are as wide as the most draws a resample made in it allow (a group of G
         # gets about n / G of them): (1 + sum) mod 65521 is the sum plus 1 while the sum is below 65520.
-        widths = []
+        self._widths = widths = []
         for slices in self._slices:
-            most = max(1, max(part.stop - part.start for part in slices))
+            most = n if groups == 1 else max(1, max(map(sub, map(_stop, slices), map(_start, slices))))
             widths.append(next(bits for bits in range(8, 0, -1) if most * ((1 << bits) - 1) <= 65519))
+        self._cuts = cuts = [_first_cut(values, n, bits, min(widths), None if log_sds is None else log_sds[c])
+                             for c, values in enumerate(shifted)]
+        self._rests = rests = [[v & ((1 << cut) - 1) for v in values] for cut, values in zip(cuts, shifted)]
+        self._base = [n * low for low in lows]
+        self._floor = [n * low + n * min(rest) for low, rest in zip(lows, rests)]
+        self._spread = [n * (max(rest) - min(rest)) for rest in rests]
+        self._keys, self._added = [], []
         for cut, values in zip(cuts, shifted):
-            high = [v >> cut for v in values]
-            total: list[int] = [0] * n_resamples
-            added = 0  # each adler32 call added 1 to its limb's sum
-            for g, (stream, slices, bits) in enumerate(zip(self._streams, self._slices, widths)):
-                rows = high[self._first[g]:self._first[g + 1]]
-                for k in range(-(-max(rows).bit_length() // bits)):
-                    table = bytes([v >> (k * bits) & ((1 << bits) - 1) for v in rows]).ljust(256, b"\0")
-                    sums = map(and_, map(_adler32, map(memoryview(stream.translate(table)).__getitem__, slices)), repeat(0xFFFF))
-                    total = list(map(add, total, map(lshift, sums, repeat(k * bits))) if k or g else sums)
-                    added += 1 << (k * bits)
-            total = list(map(sub, total, repeat(added)))
-            self._high_sums.append(list(map(lshift, total, repeat(cut))) if cut else total)
+            keys, added = self._sums([v >> cut for v in values], self._streams, self._slices, n_resamples)
+            self._keys.append(keys)
+            self._added.append(added)
+        self._exact: dict[int, tuple[int, ...]] = {}
+
+    def _sums(self, values: Sequence[int], streams: Sequence[bytes], slices: Sequence[Sequence[slice]], count: int) -> tuple[list[int], int]:
+        """Each resample's sum of *values* (non-negative, one a row) over its draws (*slices* of each
+        group's *streams*), plus a constant, and that constant (each adler32 call adds 1 to its limb)."""
+        total: list[int] | None = None
+        added = 0
+        for g, (stream, parts, bits) in enumerate(zip(streams, slices, self._widths)):
+            rows = values[self._first[g]:self._first[g + 1]]
+            mask = (1 << bits) - 1
+            for k in range(-(-max(rows).bit_length() // bits)):
+                table = bytes([v >> (k * bits) & mask for v in rows]).ljust(256, b"\0")
+                # Slices of bytes by operator.getitem: copying a resample's draws is cheaper than a
+                # memoryview's slice, and getitem cheaper than a bound __getitem__ (a slot wrapper).
+                sums = map(and_, map(_adler32, map(getitem, repeat(stream.translate(table)), parts)), repeat(0xFFFF))
+                if k:
+                    sums = map(lshift, sums, repeat(k * bits))
+                total = list(sums) if total is None else list(map(add, total, sums))
+                added += 1 << (k * bits)
+        return (total if total is not None else [0] * count), added
 
     @staticmethod
     def _draw(rng: random.Random, n: int, n_resamples: int, groups: int, size: int, short: int) -> tuple[list[bytes], list[list[slice]]]:
@@ -607,7 +872,7 @@ class ByteResamples:
         counts = []
         for g in range(1, groups):  # a resample's draws in group g (in group 0: the rest)
             one = drawn.translate(bytes([1 if i == g else 0 for i in range(256)])) if groups > 2 else drawn
-            counts.append(list(map(sub, map(and_, map(_adler32, map(memoryview(one).__getitem__, resamples)), repeat(0xFFFF)), repeat(1))))
+            counts.append(list(map(sub, map(and_, map(_adler32, map(getitem, repeat(one), resamples)), repeat(0xFFFF)), repeat(1))))
         counts.insert(0, list(map(sub, repeat(n), map(sum, zip(*counts)))))
         streams, slices = [], []
         for g in range(groups):
@@ -618,24 +883,79 @@ class ByteResamples:
 
     def bounds(self, column: int) -> tuple[list[int], list[int]]:
         """Every resample's least and greatest possible total of *column*, as exact integers."""
-        floor, spread = self._floor[column], self._spread[column]
-        lows = list(map(add, self._high_sums[column], repeat(floor)))
+        keys, offset, scale, spread = self.band(column)
+        lows = list(map(add, map(lshift, keys, repeat(scale.bit_length() - 1)), repeat(offset)))
         return lows, (list(map(add, lows, repeat(spread))) if spread else lows)
+
+    def band(self, column: int) -> tuple[list[int], int, int, int]:
+        """(keys, offset, scale, spread): resample i's total of *column* lies in
+        [offset + scale keys[i], offset + scale keys[i] + spread], scale a power of two."""
+        cut = self._cuts[column]
+        return self._keys[column], self._floor[column] - (self._added[column] << cut), 1 << cut, self._spread[column]
 
     def exact(self, indices: Iterable[int]) -> dict[int, tuple[int, ...]]:
         """The exact totals (one per column) of the resamples numbered *indices*."""
         indices = list(indices)
-        for i in indices:
-            if i in self._exact:
-                continue
-            if not any(self._spread):  # the first pass was exact
-                self._exact[i] = tuple(s[i] + f for s, f in zip(self._high_sums, self._floor))
-                continue
-            rows: list[int] = []
-            for first, stream, slices in zip(self._first, self._streams, self._slices):
-                rows += map(add, stream[slices[i]], repeat(first))
-            self._exact[i] = tuple(base + sum(map(values.__getitem__, rows)) for base, values in zip(self._base, self._shifted))
+        todo = [i for i in dict.fromkeys(indices) if i not in self._exact]
+        if todo and not any(self._cuts):  # the first pass summed every bit
+            highs = [[base + ((keys[i] - added) << cut) for i in todo]
+                     for keys, added, cut, base in zip(self._keys, self._added, self._cuts, self._base)]
+            self._exact.update(zip(todo, zip(*highs)))
+        elif todo:
+            # The low parts of just these resamples: their drawn bytes joined, summed as the first pass sums.
+            streams, slices = [], []
+            for stream, parts in zip(self._streams, self._slices):
+                chosen = list(map(parts.__getitem__, todo))
+                streams.append(b"".join(map(getitem, repeat(stream), chosen)))
+                ends = list(accumulate([part.stop - part.start for part in chosen]))
+                slices.append(list(map(slice, [0, *ends[:-1]], ends)))
+            columns = []
+            for c, (keys, cut, rest, base) in enumerate(zip(self._keys, self._cuts, self._rests, self._base)):
+                highs = [(keys[i] - self._added[c]) << cut for i in todo]
+                if cut:
+                    lows, added = self._sums(rest, streams, slices, len(todo))
+                    columns.append([base + high + low - added for high, low in zip(highs, lows)])
+                else:
+                    columns.append([base + high for high in highs])
+            self._exact.update(zip(todo, zip(*columns)))
         return {i: self._exact[i] for i in indices}
+
+
+_BAND_SHARE = 4  # the first pass bounds a total within about 2^-3 of the standard error that matters
+
+
+def log2_sd(values: Sequence[int]) -> float:
+    """log2 of the population standard deviation of the integers *values* (from their top 60 bits,
+    about), or -inf when they are all equal.
+
+    >>> log2_sd([0, 2]), log2_sd([5, 5])
+    (0.0, -inf)
+    """
+    n = len(values)
+    drop = max(0, max(map(abs, values)).bit_length() - 60)
+    xs = [v >> drop for v in values]
+    spread = n * sum(x * x for x in xs) - sum(xs) ** 2  # n^2 times the variance, exact
+    if spread <= 0:
+        return -math.inf
+    return drop + 0.5 * math.log2(spread) - math.log2(n)
+
+
+def _first_cut(shifted: Sequence[int], n: int, bits: int | None, limb: int, log_sd: float | None = None) -> int:
+    """How many low bits of *shifted* (non-negative) the first pass leaves out: all but the top
+    *bits*, or, when *bits* is None, all but as few whole limbs of *limb* bits as bound a resample
+    total within about a quarter of the standard error sigma sqrt(n) that matters (2^cut at most
+    sigma / (4 sqrt(n)); the low part's range, times n, is below n 2^cut), sigma = 2^log_sd, by
+    default the column's own. It sets the speed (a limb more a pass, or more replays), never a total."""
+    width = max(shifted).bit_length()
+    if bits is not None:
+        return max(0, width - bits)
+    if log_sd is None:
+        log_sd = log2_sd(shifted)
+    if log_sd == -math.inf:
+        return width  # one value: no high part to sum
+    cut = max(0, min(width, math.floor(log_sd - 0.5 * math.log2(n)) - _BAND_SHARE))
+    wanted = width - cut
+    return max(0, width - -(-wanted // limb) * limb)
 
 
 def _without(data: bytes, flags: bytes) -> bytes:
@@ -649,16 +969,19 @@ def _without(data: bytes, flags: bytes) -> bytes:
     return b"".join([data[a + 1:b] for a, b in zip(edges, edges[1:])])
 
 
-def bootstrap_byte_bounds(columns: Sequence[Sequence[int]], n_resamples: int, rng: random.Random) -> ByteResamples:
+def bootstrap_byte_bounds(columns: Sequence[Sequence[int]], n_resamples: int, rng: random.Random,
+                          log_sds: Sequence[float] | None = None) -> ByteResamples:
     """Resample the n rows of *columns* (n < :data:`BYTES_UNTIL`) uniformly with replacement,
     *n_resamples* times, every resample's rows drawn at once ("bytes" resampling,
     :class:`ByteResamples`); every resample's column totals, bounded, exact on demand.
+    *log_sds* (log2 of a standard deviation a column, in its units) says how finely each column's
+    totals will be read: the first pass bounds them within about a quarter of that, times sqrt(n).
 
     >>> r = bootstrap_byte_bounds([[0, 1000, 7]], 3, random.Random(0))
     >>> [lo <= t <= hi for lo, hi, (t,) in zip(*r.bounds(0), r.exact(range(3)).values())]
     [True, True, True]
     """
-    return ByteResamples(columns, n_resamples, rng, None)
+    return ByteResamples(columns, n_resamples, rng, None, log_sds)
 
 
 class OrderStatistics(SequenceABC):
@@ -697,16 +1020,81 @@ class OrderStatistics(SequenceABC):
         if not 0 <= rank < len(self):
             raise IndexError(rank)
         if rank not in self._done:
-            ranks = [r for r in (rank, rank + 1) if r < len(self) and r not in self._done]
-            low, high = self._sorted_lows[ranks[0]], self._sorted_highs[ranks[-1]]
-            meeting = list(compress(counting(), map(and_, map(le, self._lows, repeat(high)), map(ge, self._highs, repeat(low)))))
-            keys = self._exact(meeting)
-            for r in ranks:
-                low, high = self._sorted_lows[r], self._sorted_highs[r]
-                below = bisect_left(self._sorted_highs, low)  # highs < L: wholly below the r-th
-                inside = sorted(keys[i] for i in meeting if self._lows[i] <= high and self._highs[i] >= low)
-                self._done[r] = self._value(inside[r - below])
+            self._read([r for r in (rank, rank + 1) if r < len(self) and r not in self._done])
         return self._done[rank]
+
+    def _read(self, ranks: list[int]) -> None:
+        """Set ``_done[r]`` for the consecutive *ranks*."""
+        low, high = self._sorted_lows[ranks[0]], self._sorted_highs[ranks[-1]]
+        meeting = list(compress(counting(), map(and_, map(le, self._lows, repeat(high)), map(ge, self._highs, repeat(low)))))
+        keys = self._exact(meeting)
+        for r in ranks:
+            low, high = self._sorted_lows[r], self._sorted_highs[r]
+            below = bisect_left(self._sorted_highs, low)  # highs < L: wholly below the r-th
+            inside = sorted(keys[i] for i in meeting if self._lows[i] <= high and self._highs[i] >= low)
+            self._done[r] = self._value(inside[r - below])
+
+
+class BandStatistics(OrderStatistics):
+    """The sorted statistics of items each known to lie in a band about a key of its own: as
+    :class:`OrderStatistics`, with one sort of the keys and no bound a resample.
+
+    Item i's exact key (``exact(indices)``, a dict) lies in a band of one width in key units about
+    ``keys[i]``, so an item whose key is more than *slack* (the band's width, an int for int keys,
+    a float or Fraction for float keys) below another's has an exact key below the other's.  Rank
+    r's exact key is then one of the items whose keys lie within *slack* of the r-th smallest key;
+    those below that window lie wholly below it.  *value* must not decrease as the exact key grows.
+
+    >>> stats = BandStatistics([7, 5, 3], 0, lambda indices: {i: [7, 5, 3][i] for i in indices}, float)
+    >>> [stats[r] for r in range(3)], len(stats)
+    ([3.0, 5.0, 7.0], 3)
+    """
+
+    def __init__(self, keys: Sequence, slack, exact, value) -> None:
+        self._order = sorted(range(len(keys)), key=keys.__getitem__)
+        self._sorted = list(map(keys.__getitem__, self._order))
+        self._slack, self._exact, self._value = slack, exact, value
+        self._done: dict[int, float] = {}
+
+    def __len__(self) -> int:
+        return len(self._order)
+
+    def _read(self, ranks: list[int]) -> None:
+        first = bisect_left(self._sorted, band_edge(self._sorted[ranks[0]], self._slack, -1))
+        last = bisect_right(self._sorted, band_edge(self._sorted[ranks[-1]], self._slack, 1))
+        keys = sorted(self._exact(self._order[first:last]).values())
+        for r in ranks:
+            self._done[r] = self._value(keys[r - first])
+
+    def count_below(self, surely_below, surely_above, target) -> int:
+        """Twice the number of items whose exact key is below *target* plus the number equal to it,
+        given that a key below *surely_below* means an exact key below *target*, and one above
+        *surely_above* an exact key above it (:func:`count_below`)."""
+        first = bisect_left(self._sorted, surely_below)
+        last = bisect_right(self._sorted, surely_above)
+        doubled = 2 * first
+        for key in self._exact(self._order[first:last]).values():
+            doubled += 2 * (key < target) + (key == target)
+        return doubled
+
+
+def band_edge(key, slack, sign: int):
+    """*key* + *sign* *slack*, exactly for ints; else the float on the far side of the exact sum
+    (never nearer *key*), or an infinity beyond every float.
+
+    >>> band_edge(5, 2, -1), band_edge(0.1, 0.2, 1) >= 0.1 + 0.2, band_edge(1.0, 2 ** 2000, 1)
+    (3, True, inf)
+    """
+    if isinstance(key, int) and isinstance(slack, int):
+        return key + sign * slack
+    exact = Fraction(key) + sign * Fraction(slack)
+    try:
+        moved = float(exact)
+    except OverflowError:
+        return sign * math.inf
+    if sign * (Fraction(moved) - exact) < 0:
+        moved = math.nextafter(moved, sign * math.inf)
+    return moved
 
 
 def count_below(lows: Sequence, highs: Sequence, target, exact) -> int:

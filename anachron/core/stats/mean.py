@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from typing import Sequence
 
 from anachron.core.errors import AnachronError
-from anachron.core.stats.bootstrap import OrderStatistics, bootstrap_byte_bounds, bootstrap_totals, paired_method, resampling_method
+from anachron.core.stats.bootstrap import BandStatistics, bootstrap_byte_bounds, bootstrap_totals, paired_method, resampling_method
 from anachron.core.stats.intervals import interval
 from anachron.core.stats.paired import check_options
 
@@ -78,8 +78,9 @@ def mean_interval(
     method = paired_method(len(distinct), n, n_resamples)  # type: ignore[arg-type]
     if method == "bytes":  # compare_modes' draws, so a run against zeros reads the same interval
         drawn = bootstrap_byte_bounds([[v for v, c in zip(distinct, counts) for _ in range(c)]], n_resamples, random.Random(seed))  # type: ignore[arg-type]
-        means: Sequence[float] = OrderStatistics(*drawn.bounds(0), lambda indices: {i: t for i, (t,) in drawn.exact(indices).items()},
-                                                 lambda total: total / scale)
+        keys, _, step, spread = drawn.band(0)
+        means: Sequence[float] = BandStatistics(keys, spread // step, lambda indices: {i: t for i, (t,) in drawn.exact(indices).items()},
+                                                lambda total: total / scale)
     else:
         method = resampling_method(len(distinct), n)
         means = sorted(t / scale for t in bootstrap_totals(distinct, counts, n_resamples, random.Random(seed), method))

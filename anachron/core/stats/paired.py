@@ -28,7 +28,7 @@ import random
 import sys
 from collections import Counter
 from itertools import repeat
-from operator import truediv
+from operator import add, truediv
 from fractions import Fraction
 from dataclasses import asdict, dataclass
 from typing import Any, Mapping, Sequence
@@ -39,7 +39,7 @@ from anachron.core.errors import AnachronError
 from anachron.core.validate import positive_int
 from anachron.core.scores import check_scores, metric_kind
 from anachron.core.stats.bootstrap import (
-    BlockResamples, ByteResamples, OrderStatistics, bootstrap_byte_bounds, bootstrap_column_bounds, bootstrap_pair_totals, bootstrap_totals, count_below,
+    BandStatistics, BlockResamples, band_edge, log2_sd, ByteResamples, OrderStatistics, bootstrap_byte_bounds, bootstrap_column_bounds, bootstrap_pair_totals, bootstrap_totals, count_below,
     paired_method, resampling_method,
 )
 from anachron.core.stats.intervals import CI_METHODS, acceleration, interval
@@ -300,16 +300,26 @@ def compare_modes(
         # can depend on are replayed exactly (bootstrap_column_bounds).
         rows = sorted((numerator[x], numerator[x] - numerator[y]) for (x, y), count in pairs.items() for _ in range(count))
         columns = [[r[0] for r in rows], [r[1] for r in rows]] if sum_u else [[r[1] for r in rows]]
-        shared = (bootstrap_byte_bounds if method == "bytes" else bootstrap_column_bounds)(columns, b, rng)
+        if method == "bytes":
+            shared = bootstrap_byte_bounds(columns, b, rng, _read_scales(columns, sum_u, sum_d))
+        else:
+            shared = bootstrap_column_bounds(columns, b, rng)
         last = len(columns) - 1
-        d_lows, d_highs = shared.bounds(last)
 
         def exact_d(indices):
             return {i: t[last] for i, t in shared.exact(indices).items()}
 
-        means: Sequence[float] = OrderStatistics(d_lows, d_highs, exact_d, lambda total: total / scale)
-        if ci_method == "bca":
-            below = Fraction(count_below(d_lows, d_highs, sum_d, exact_d), 2 * b)
+        if isinstance(shared, ByteResamples):  # each total within one spread of a key: one sort of the keys
+            keys, offset, step, spread = shared.band(last)
+            band = BandStatistics(keys, spread // step, exact_d, lambda total: total / scale)
+            means: Sequence[float] = band
+            if ci_method == "bca":  # a key below the first bound has its total below sum_d; above the second, above
+                below = Fraction(band.count_below(-((offset + spread - sum_d) // step), (sum_d - offset) // step, sum_d), 2 * b)
+        else:
+            d_lows, d_highs = shared.bounds(last)
+            means = OrderStatistics(d_lows, d_highs, exact_d, lambda total: total / scale)
+            if ci_method == "bca":
+                below = Fraction(count_below(d_lows, d_highs, sum_d, exact_d), 2 * b)
     else:
         totals = bootstrap_totals(values, counts, b, rng, method)
         means = sorted(total / scale for total in totals)
@@ -362,6 +372,19 @@ def compare_modes(
         relative_ci_high=relative_ci[1],
         warnings=warnings,
     )
+
+
+def _read_scales(columns: list[list[int]], sum_u: int, sum_d: int) -> list[float] | None:
+    """log2 of how finely each column's resample totals are read (bootstrap_byte_bounds): the ratio
+    mean(d) / mean(u) = R moves with d - R u (the delta method), so u is read to that spread over
+    |R| and d to the least of its own and that one; None (each its own) without a ratio."""
+    if len(columns) < 2 or not sum_d:
+        return None
+    us, ds = columns
+    moved = log2_sd([d * sum_u - sum_d * u for u, d in zip(us, ds)]) - math.log2(sum_u)  # of d - R u
+    if moved == -math.inf:
+        return None  # every resample has the ratio R
+    return [moved - (math.log2(abs(sum_d)) - math.log2(sum_u)), min(log2_sd(ds), moved)]
 
 
 def _fits_a_float(numerator: int, denominator: int) -> bool:
@@ -442,6 +465,10 @@ def _ratio_bounds(u_low: int, u_high: int, d_low: int, d_high: int) -> tuple[flo
 def _shared_ratios(shared: BlockResamples | ByteResamples, sum_u: int, sum_d: int, bca: bool) -> tuple[Sequence[float], int]:
     """The sorted ratios td / tu of the "blocks" resamples with tu > 0 (exact where read), and
     twice the number below sum_d / sum_u plus the number equal to it (when *bca*)."""
+    if isinstance(shared, ByteResamples):
+        banded = _band_ratios(shared, sum_u, sum_d, bca)
+        if banded is not None:
+            return banded
     u_lows, u_highs = shared.bounds(0)
     d_lows, d_highs = shared.bounds(1)
     if all(u_lows):  # every resample's tu > 0: float bounds on its ratio in C-level passes
@@ -475,6 +502,62 @@ def _shared_ratios(shared: BlockResamples | ByteResamples, sum_u: int, sum_d: in
             highs.append(high)
         numbers.append(i)
     return _ratio_statistics(shared, numbers, lows, highs, sum_u, sum_d, bca)
+
+
+_EPSILON = Fraction(1, 1 << 53)  # a float's relative rounding error, at most
+
+
+def _band_ratios(shared: ByteResamples, sum_u: int, sum_d: int, bca: bool) -> tuple[Sequence[float], int] | None:
+    """:func:`_shared_ratios` from the first pass's keys, with one band for every resample: None
+    where it does not apply (a resample's unrestricted total may be 0, or a float overflows).
+
+    Resample i's totals are tu = su xu_i and td = sd xd_i, xu_i in [pu_i, pu_i + bu] with
+    pu_i = ku_i + au / su and bu = wu / su (xd_i likewise): its ratio, over sd / su, is xd_i / xu_i,
+    within W of the float q_i = (pd_i + bd / 2) / (pu_i + bu / 2) (each sum and quotient rounded
+    once), with W, exact, bounding the bands' effect (bd / 2 + M bu / 2) / P and the floats'
+    rounding (each step's error at most eps of its size), P below every xu_i and M above every
+    |q_i|.  Read ratios are keyed by exact integers, floor(td 2^k / tu), 2^k above tu^2 and
+    tu sum_u: distinct ratios, distinct keys."""
+    ku, au, su, wu = shared.band(0)
+    kd, ad, sd, wd = shared.band(1)
+    half_u, half_d = Fraction(wu, 2 * su), Fraction(wd, 2 * sd)
+    alpha_u, alpha_d = Fraction(au, su) + half_u, Fraction(ad, sd) + half_d
+    try:
+        fpu = list(map(add, ku, repeat(float(alpha_u))))
+        fpd = list(map(add, kd, repeat(float(alpha_d))))
+    except OverflowError:
+        return None
+    # float(k) + float(alpha), each rounded once, then their sum: within 3 eps of |k| + |alpha|.
+    err_u = 3 * _EPSILON * (max(ku) + abs(alpha_u))
+    err_d = 3 * _EPSILON * (max(kd) + abs(alpha_d))
+    least = Fraction(min(fpu)) - err_u - half_u
+    largest = max(max(fpd), -min(fpd))
+    if least <= 0 or not (math.isfinite(largest) and math.isfinite(max(fpu))):
+        return None
+    most = (Fraction(largest) + err_d) / least
+    half = (half_d + most * half_u + err_d + most * err_u) / least + _EPSILON * most + Fraction(1, 1 << 1074)
+    keys = list(map(truediv, fpd, fpu))
+    if not math.isfinite(sum(keys)):  # a quotient beyond every float (or a sum beyond it): the bounds a resample
+        return None
+    top = au + su * max(ku) + wu  # above every resample's tu
+    shift = top.bit_length() + max(top, sum_u).bit_length() + 1
+    ratios_of: dict[int, tuple[int, int]] = {}
+
+    def exact(indices):
+        totals = shared.exact(indices)
+        out = {}
+        for i in indices:
+            tu, td = totals[i]
+            out[i] = key = (td << shift) // tu
+            ratios_of[key] = (td, tu)
+        return out
+
+    ratios = BandStatistics(keys, 2 * half, exact, lambda key: _float_ratio(*ratios_of[key]))
+    doubled = 0
+    if bca:
+        scaled = Fraction(sum_d * su, sum_u * sd)  # sum_d / sum_u in the keys' units
+        doubled = ratios.count_below(band_edge(scaled, half, -1), band_edge(scaled, half, 1), (sum_d << shift) // sum_u)
+    return ratios, doubled
 
 
 def _ratio_statistics(shared: BlockResamples | ByteResamples, numbers: Sequence[int], lows: Sequence, highs: Sequence,

@@ -11,7 +11,8 @@ import unittest
 from unittest import mock
 from anachron.core.stats import bootstrap as _bootstrap
 from anachron.core.stats.paired import EXACT_JACKKNIFE
-from tests.core.stats.test_bootstrap_blocks import reference_report, reference_totals as blocks_totals
+from tests.core.stats.test_bootstrap_blocks import reference_report
+from tests.core.stats.test_bootstrap_groups import reference_group_totals
 from tests.core.stats.test_bootstrap_bytes import reference_totals as bytes_totals
 
 
@@ -35,7 +36,8 @@ class TwoPassesThroughCompareModesTest(unittest.TestCase):
     def test_the_intervals_are_the_plain_sums_ones(self):
         # The default first pass, and one so coarse (its bounds 2**8 standard errors wide) that
         # nearly every resample is replayed: the same figures either way.
-        paths = ((1200, "blocks", blocks_totals), (300, "bytes", bytes_totals))  # each path against its own draws
+        # Each path against its own draws; from BYTES_UNTIL pairs the blocks are drawn by groups.
+        paths = ((1200, "blocks", reference_group_totals), (300, "bytes", bytes_totals))
         for (n, path, totals_of), share in itertools.product(paths, (_bootstrap._SPREAD_SHARE, -8)):
             for name, u, e in self.cases(n):
                 ud = {f"s{i}": x for i, x in enumerate(u)}

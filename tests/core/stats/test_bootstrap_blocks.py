@@ -15,11 +15,12 @@ from unittest import mock
 from anachron.core import compare_modes
 from anachron.core.stats import bootstrap as _bootstrap, paired as _paired
 from anachron.core.stats.bootstrap import (
-    BLOCKS_FROM, OrderStatistics, binomial, bootstrap_column_bounds, bootstrap_column_totals, count_below, resampling_method,
+    BLOCKS_FROM, BYTES_UNTIL, OrderStatistics, binomial, bootstrap_column_bounds, bootstrap_column_totals, count_below, resampling_method,
 )
 from anachron.core.stats.intervals import interval
 from anachron.core.stats.paired import EXACT_JACKKNIFE
 from tests.support import require_extra
+from tests.core.stats.test_bootstrap_groups import reference_group_totals
 from tests.core.stats.test_paired import order_statistic_band, plain_bootstrap, type7
 
 
@@ -192,13 +193,15 @@ class TwoPassesTest(unittest.TestCase):
         for n in (1, 2, 3, 255, 256, 257, 300, 1000, 1537):
             big = [rng.getrandbits(130) - (1 << 129) for _ in range(n)]  # signed, beyond any machine word
             small = [rng.randrange(3) for _ in range(n)]
+            # From BYTES_UNTIL rows the draws are made by groups (test_bootstrap_groups states them).
+            reference = reference_totals if n < BYTES_UNTIL else reference_group_totals
             with self.subTest(n=n):
                 self.assertEqual(bootstrap_column_totals([big, small], 40, random.Random(n)),
-                                 reference_totals([big, small], 40, random.Random(n)))
+                                 reference([big, small], 40, random.Random(n)))
 
     def test_bounds_hold_the_exact_totals_and_replays_give_them_at_any_split(self):
         rng = random.Random(6)
-        n = 1300
+        n = 1030  # 4 blocks of 256 and blocks of 4 and 2, below BYTES_UNTIL (above, test_bootstrap_groups)
         columns = [[rng.getrandbits(90) for _ in range(n)], [rng.getrandbits(70) - (1 << 69) for _ in range(n)],
                    [7] * n, [rng.choice((0, 1 << 80)) for _ in range(n)]]
         b = 60
@@ -221,7 +224,7 @@ class TwoPassesTest(unittest.TestCase):
 
     def test_without_zlib_the_sums_are_the_same(self):
         rng = random.Random(12)
-        n = 1100
+        n = 1030
         columns = [[rng.getrandbits(80) for _ in range(n)], [rng.getrandbits(40) for _ in range(n)]]
         reference = reference_totals(columns, 30, random.Random(2))
         with mock.patch.object(_bootstrap, "_adler32", _bootstrap._python_adler32):

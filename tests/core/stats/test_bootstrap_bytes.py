@@ -14,9 +14,11 @@ import unittest
 from unittest import mock
 
 from anachron.core import AnachronError, compare_modes
-from anachron.core.stats import bootstrap as _bootstrap
-from anachron.core.stats.bootstrap import BYTES_FROM, BYTES_UNTIL, ByteResamples, paired_method
+from anachron.core.stats import bootstrap as _bootstrap, paired as _paired
+from anachron.core.stats.bootstrap import BYTES_FROM, BYTES_UNTIL, BandStatistics, ByteResamples, band_edge, paired_method
 from anachron.core.stats.mean import mean_interval
+from fractions import Fraction
+
 from tests.core.stats.test_bootstrap_blocks import continuous, rows_of
 from tests.core.stats.test_paired import order_statistic_band, plain_bootstrap, type7
 
@@ -191,6 +193,123 @@ class ThroughCompareModesTest(unittest.TestCase):
         m = mean_interval(values, n_resamples=1000, seed=3)
         c = compare_modes({f"s{i}": v for i, v in enumerate(values)}, {f"s{i}": 0.0 for i in range(300)}, n_resamples=1000, seed=3)
         self.assertEqual((m.low, m.high, m.resampling), (c.ci_low, c.ci_high, "bytes"))
+
+
+class BandTest(unittest.TestCase):
+    """The first pass's keys: every total within its band, whatever the columns and the cut."""
+
+    def test_every_total_lies_in_its_band(self):
+        rng = random.Random(3)
+        columns = {
+            "continuous": [[rng.getrandbits(62) for _ in range(300)], [rng.getrandbits(62) - (1 << 61) for _ in range(300)]],
+            "ties and fractions": [[rng.choice((0, 0, 0, 1 << 40, 5 << 38)) for _ in range(100)]] * 2,
+            "two values": [[rng.randrange(2) for _ in range(700)]] * 2,
+            "one value": [[7] * 64, [-3] * 64],
+        }
+        for name, cols in columns.items():
+            for bits in (None, 1, 8):
+                with self.subTest(name, bits=bits):
+                    drawn = ByteResamples(cols, 60, random.Random(1), bits)
+                    exact = list(drawn.exact(range(60)).values())
+                    for c in range(len(cols)):
+                        keys, offset, scale, spread = drawn.band(c)
+                        self.assertEqual(scale & (scale - 1), 0)  # a power of two
+                        self.assertTrue(all(offset + scale * k <= t[c] <= offset + scale * k + spread for k, t in zip(keys, exact)))
+                        self.assertEqual(drawn.bounds(c), ([offset + scale * k for k in keys], [offset + scale * k + spread for k in keys]))
+
+    def test_a_resample_read_alone_sums_as_when_read_with_all(self):
+        column = [random.Random(i).getrandbits(50) for i in range(513)]
+        expected = reference_totals([column], 40, random.Random(2))
+        drawn = ByteResamples([column], 40, random.Random(2), None)
+        self.assertEqual(drawn.exact([39, 3, 3]), {39: expected[39], 3: expected[3]})
+        self.assertEqual(list(drawn.exact(range(40)).values()), expected)
+
+
+class BandStatisticsTest(unittest.TestCase):
+    """Ranks read from keys known within a band: the ranks of the exact keys, for every slack that holds."""
+
+    def _cases(self):
+        rng = random.Random(8)
+        for trial in range(40):
+            size = rng.randrange(1, 60)
+            width = rng.choice((0, 1, 5, 40))
+            exact = [rng.randrange(-50, 50) for _ in range(size)]
+            keys = [x - rng.randrange(0, width + 1) for x in exact]  # exact in [key, key + width]
+            yield exact, keys, width
+
+    def test_ranks_are_those_of_the_exact_keys(self):
+        for exact, keys, width in self._cases():
+            with self.subTest(exact=exact, keys=keys):
+                read: list[int] = []
+
+                def lookup(indices):
+                    read.extend(indices)
+                    return {i: exact[i] for i in indices}
+
+                stats = BandStatistics(keys, width, lookup, float)
+                self.assertEqual(stats[:], [float(x) for x in sorted(exact)])
+                self.assertEqual((len(stats), stats[-1]), (len(exact), float(max(exact))))
+                with self.assertRaises(IndexError):
+                    stats[len(exact)]
+
+    def test_counts_below_are_the_exact_keys_counts(self):
+        for exact, keys, width in self._cases():
+            for target in (-60, 0, exact[0], 60):
+                with self.subTest(exact=exact, target=target):
+                    stats = BandStatistics(keys, width, lambda indices: {i: exact[i] for i in indices}, float)
+                    doubled = stats.count_below(target - width, target, target)  # key < t - w: below; key > t: above
+                    self.assertEqual(doubled, sum(2 * (x < target) + (x == target) for x in exact))
+
+    def test_float_keys_move_outwards(self):
+        for key, slack in ((0.1, 0.2), (1e308, 1e308), (-3.0, Fraction(1, 3)), (5e-324, 5e-324)):
+            with self.subTest(key=key, slack=slack):
+                low, high = band_edge(key, slack, -1), band_edge(key, slack, 1)
+                self.assertLessEqual(Fraction(low) if math.isfinite(low) else -math.inf, Fraction(key) - Fraction(slack))
+                self.assertGreaterEqual(Fraction(high) if math.isfinite(high) else math.inf, Fraction(key) + Fraction(slack))
+
+
+def _without_bands():
+    """compare_modes reading the bytes path's draws through a bound a resample (the code before the bands)."""
+    return mock.patch.object(_paired, "ByteResamples", type("NotByteResamples", (), {}))
+
+
+class BandedFiguresTest(unittest.TestCase):
+    def test_the_bands_give_the_figures_of_the_bounds_for_the_same_draws(self):
+        rng = random.Random(6)
+        cases = {
+            "continuous": continuous(100, 5),
+            "many ties": ({f"s{i}": rng.choice((0.0, 0.0, 0.25, 1 / 3, 1.0)) for i in range(200)},
+                          {f"s{i}": rng.choice((0.0, 0.0, 0.0, 0.125)) for i in range(200)}),
+            "worse enforced": ({f"s{i}": rng.random() for i in range(257)}, {f"s{i}": rng.random() for i in range(257)}),
+            "mostly nothing unrestricted": ({f"s{i}": 1.0 if i < 3 else 0.0 for i in range(64)}, {f"s{i}": 0.0 for i in range(64)}),
+            "tiny unrestricted": ({f"s{i}": 5e-324 * (1 + i % 3) for i in range(80)}, {f"s{i}": 0.0 if i % 2 else 5e-324 for i in range(80)}),
+            "two values": ({f"s{i}": float(i % 2) for i in range(128)}, {f"s{i}": float(i % 5 == 0) for i in range(128)}),
+        }
+        for name, (u, e) in cases.items():
+            for ci_method in ("percentile", "bca"):
+                with self.subTest(name, ci_method=ci_method):
+                    banded = compare_modes(u, e, n_resamples=400, seed=2, ci_method=ci_method)
+                    with _without_bands():
+                        bounded = compare_modes(u, e, n_resamples=400, seed=2, ci_method=ci_method)
+                    self.assertEqual(banded.resampling, "bytes")
+                    self.assertEqual(banded.to_dict(), bounded.to_dict())
+
+    def test_bca_reads_the_reference_draws(self):
+        # BCa's p0 counts the exact resample statistics below the estimate: those of the reference draws.
+        u, e = continuous(130, 9)
+        columns, den = rows_of(u, e)
+        totals = reference_totals(columns, 500, random.Random(7))
+        sum_u, sum_d = sum(columns[0]), sum(columns[1])
+        report = compare_modes(u, e, n_resamples=500, seed=7, ci_method="bca")
+        with mock.patch.object(_paired, "interval", wraps=_paired.interval) as seen:
+            compare_modes(u, e, n_resamples=500, seed=7, ci_method="bca")
+        (d_stats, *_), d_options = seen.call_args_list[0]
+        (ratio_stats, *_), ratio_options = seen.call_args_list[1]
+        self.assertEqual(d_options["below"], Fraction(sum(2 * (td < sum_d) + (td == sum_d) for _, td in totals), 1000))
+        self.assertEqual(ratio_options["below"], Fraction(sum(2 * (td * sum_u < sum_d * tu) + (td * sum_u == sum_d * tu) for tu, td in totals), 1000))
+        self.assertEqual(d_stats[:], sorted(td / (130 * den) for _, td in totals))
+        self.assertEqual(ratio_stats[:], sorted(td / tu for tu, td in totals))
+        self.assertEqual(report.resampling, "bytes")
 
 
 if __name__ == "__main__":

@@ -1,0 +1,223 @@
+"""The "blocks" resampling from BYTES_UNTIL rows, made by groups of 256 rows (GroupResamples):
+uniform, exact, seeded, bounded.
+
+Speed is measured in benchmarks/outcomes.py and benchmarks/compare_modes.py, never here.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import random
+import sys
+import unittest
+from unittest import mock
+
+from anachron.core.stats import bootstrap as _bootstrap
+from anachron.core.stats.bootstrap import (
+    BYTES_UNTIL, BlockResamples, GroupResamples, binomial, bootstrap_column_bounds, bootstrap_column_totals,
+)
+
+# chi-square critical values at p = 0.001 (fixed seeds: a test either always passes or always fails)
+_CHI2_999 = {1: 10.83, 4: 18.47, 5: 20.52, 7: 24.32}
+
+
+def reference_group_totals(columns: list[list[int]], b: int, rng: random.Random) -> list[tuple[int, ...]]:
+    """The draws as docs/metrics.md states them, summed plainly: rows sorted by their columns, cut
+    into groups of 256 and one of the rest; per resample, the whole groups' share as complete
+    binary trees (n // 256's binary digits, largest first) then the short group, by conditional
+    binomials; within a tree, each node's draws split between its halves by the ones in as many
+    random bits, level by level over every resample; then 128 random bits a group, its key; per
+    group, every resample's draws in turn, 16 resamples' from chunk k of its stream: the bytes of
+    SHAKE-128(key, k) below the largest multiple of the group's rows, modulo its rows."""
+    n = len(columns[0])
+    rows = sorted(zip(*columns))
+    whole, short = divmod(n, 256)
+    trees = [1 << k for k in range(whole.bit_length() - 1, -1, -1) if whole >> k & 1]
+    sizes = [256 * t for t in trees] + ([short] if short else [])
+    shares = []
+    for _ in range(b):
+        left, rest, share = n, n, []
+        for size in sizes[:-1]:
+            m = binomial(rng, left, size, rest)
+            share.append(m)
+            left -= m
+            rest -= size
+        shares.append(share + [left])
+    counts = []  # per group, per resample
+    for j, tree in enumerate(trees):
+        level = [[share[j]] for share in shares]  # per resample, its nodes
+        for _ in range(tree.bit_length() - 1):
+            halves = []
+            for nodes in level:
+                split = []
+                for m in nodes:
+                    heads = bin(rng.getrandbits(m)).count("1") if m else 0
+                    split += [heads, m - heads]
+                halves.append(split)
+            level = halves
+        counts += [[nodes[g] for nodes in level] for g in range(tree)]
+    if short:
+        counts.append([share[-1] for share in shares])
+    keys = [rng.getrandbits(128).to_bytes(16, "little") for _ in counts]
+    totals = [[0] * len(columns) for _ in range(b)]
+    for g, per_resample in enumerate(counts):
+        size = min(256, n - 256 * g)
+        keep = 256 // size * size
+        for k, at in enumerate(range(0, b, 16)):
+            chunk = per_resample[at:at + 16]
+            stream = hashlib.shake_128(keys[g] + k.to_bytes(4, "little")).digest(4 * sum(chunk) + 256)
+            drawn = [x % size for x in stream if x < keep][:sum(chunk)]  # the bytes below a multiple of size
+            assert len(drawn) == sum(chunk), "the reference's stream was too short"
+            position = 0
+            for i, m in enumerate(chunk, start=at):
+                for x in drawn[position:position + m]:
+                    for c, value in enumerate(rows[256 * g + x]):
+                        totals[i][c] += value
+                position += m
+    return [tuple(t) for t in totals]
+
+
+def identity_columns(n: int) -> list[list[int]]:
+    """A first column 0..n-1, so that the sorted rows are the rows as given: row r is in group r // 256."""
+    return [list(range(n))]
+
+
+class GroupDrawsTest(unittest.TestCase):
+    def test_the_totals_are_the_direct_sums_of_the_rows_each_resample_drew(self):
+        rng = random.Random(1)
+        # Path boundary; whole groups only (one tree, then three); a short group of 1, 2 and 255 rows.
+        for n in (BYTES_UNTIL, 1024 + 256, 256 * 7, 256 * 5 + 1, 256 * 6 + 2, 256 * 5 - 1):
+            columns = [[rng.getrandbits(100) - (1 << 99) for _ in range(n)], [rng.randrange(3) for _ in range(n)], [5] * n]
+            with self.subTest(n=n):
+                resamples = GroupResamples(columns, 25, random.Random(n), sys.maxsize)
+                totals = resamples.exact(range(25))
+                for i in range(25):
+                    drawn = resamples.drawn(i)
+                    self.assertEqual(len(drawn), n)
+                    self.assertEqual(totals[i], tuple(sum(column[r] for r in drawn) for column in columns))
+
+    def test_the_totals_are_the_reference_draws_summed(self):
+        rng = random.Random(2)
+        for n in (BYTES_UNTIL, 256 * 6 + 1, 2100):
+            columns = [[rng.getrandbits(40) for _ in range(n)], [rng.randrange(-9, 9) for _ in range(n)]]
+            with self.subTest(n=n):
+                generator = random.Random(n)
+                self.assertEqual(bootstrap_column_totals(columns, 30, generator), reference_group_totals(columns, 30, random.Random(n)))
+                check = random.Random(n)
+                reference_group_totals(columns, 30, check)
+                self.assertEqual(generator.random(), check.random())  # left where one pass leaves it
+
+    def test_group_counts_follow_the_multinomial(self):
+        # 7 whole groups (trees of 4, 2 and 1) and one of 100 rows: each group's draws in a resample is
+        # Binomial(n, rows / n); over B resamples their totals are multinomial, their spread binomial.
+        n, b = 256 * 7 + 100, 400
+        resamples = GroupResamples(identity_columns(n), b, random.Random(3), sys.maxsize)
+        sizes = [256] * 7 + [100]
+        per_group = [[0] * b for _ in sizes]
+        for i in range(b):
+            for r in resamples.drawn(i):
+                per_group[r // 256][i] += 1
+        totals = [sum(counts) for counts in per_group]
+        chi2 = sum((t - b * s) ** 2 / (b * s) for t, s in zip(totals, sizes))
+        self.assertLess(chi2, _CHI2_999[7])
+        for s, counts in zip(sizes, per_group):
+            p = s / n
+            variance = sum((c - n * p) ** 2 for c in counts) / b
+            self.assertLess(abs(variance / (n * p * (1 - p)) - 1), 0.3)  # a binomial's spread: neither fixed nor doubled
+        # Within a group, every row alike: the draws of rows 0..255 of group 0, in four bands of 64.
+        bands = [0] * 4
+        for i in range(b):
+            for r in resamples.drawn(i):
+                if r < 256:
+                    bands[r // 64] += 1
+        expected = sum(bands) / 4
+        self.assertLess(sum((x - expected) ** 2 / expected for x in bands), 16.27)  # 3 degrees of freedom
+
+    def test_a_favoured_group_would_be_caught(self):
+        # The test above has the power to see a group drawn 5% too often: the same statistic on counts so biased.
+        n, b, sizes = 256 * 7 + 100, 400, [256] * 7 + [100]
+        expected = [b * s for s in sizes]
+        biased = [e * 1.05 if g == 2 else e for g, e in enumerate(expected)]
+        scale = b * n / sum(biased)
+        chi2 = sum((t * scale - e) ** 2 / e for t, e in zip(biased, expected))
+        self.assertGreater(chi2, _CHI2_999[7])
+
+    def test_a_column_constant_in_each_group_costs_its_counts_times_its_value(self):
+        n = 256 * 5 + 30
+        columns = [list(range(n)), [(r // 256) * 1000 - 7 for r in range(n)], [3] * n]
+        resamples = GroupResamples(columns, 20, random.Random(4), None)
+        for c in (1, 2):
+            lows, highs = resamples.bounds(c)
+            self.assertEqual(lows, highs)  # no low part: known exactly after one pass
+        for i, totals in resamples.exact(range(20)).items():
+            drawn = resamples.drawn(i)
+            self.assertEqual(totals[1], sum((r // 256) * 1000 - 7 for r in drawn))
+            self.assertEqual(totals[2], 3 * n)
+
+    def test_groups_constant_in_every_column_draw_the_same_rows_unread(self):
+        # Where every column is constant in a group its stream is not drawn in the first pass: the
+        # totals are those of the same draws read with a varying column beside it, and of the rows drawn.
+        n = 256 * 4 + 77
+        steps = [(r // 256) * 10 - 3 for r in range(n)]
+        alone = GroupResamples([steps], 30, random.Random(13), None)
+        beside = GroupResamples([steps, list(range(n))], 30, random.Random(13), None)
+        self.assertEqual([t[0] for t in alone.exact(range(30)).values()], [t[0] for t in beside.exact(range(30)).values()])
+        for i, (total,) in alone.exact(range(30)).items():
+            self.assertEqual(total, sum(steps[r] for r in alone.drawn(i)))
+
+    def test_bounds_hold_the_exact_totals_and_replays_give_them_at_any_split(self):
+        rng = random.Random(6)
+        n, b = 1300, 60
+        columns = [[rng.getrandbits(90) for _ in range(n)], [rng.getrandbits(70) - (1 << 69) for _ in range(n)],
+                   [7] * n, [rng.choice((0, 1 << 80)) for _ in range(n)]]
+        reference = reference_group_totals(columns, b, random.Random(1))
+        for bits in (None, 0, 1, 7, 8, 15, 64, 200):
+            with self.subTest(bits=bits):
+                resamples = bootstrap_column_bounds(columns, b, random.Random(1), first_pass_bits=bits)
+                self.assertIsInstance(resamples, GroupResamples)
+                for c in range(len(columns)):
+                    lows, highs = resamples.bounds(c)
+                    self.assertTrue(all(lo <= t[c] <= hi for lo, hi, t in zip(lows, highs, reference)))
+                picked = [b - 1, 3, 3, 17, 0, 18, 40]  # out of order, repeated, and in two calls
+                self.assertEqual(resamples.exact(picked), {i: reference[i] for i in picked})
+                self.assertEqual(list(resamples.exact(range(b)).values()), reference)
+
+    def test_the_first_pass_is_tighter_than_the_cut_where_a_group_is_narrow(self):
+        # Sorted rows make groups narrow: the limbs that reach the cut hold more bits, so the bounds are
+        # narrower than n times the global low part's range.
+        n = 2048
+        rng = random.Random(7)
+        column = sorted(rng.getrandbits(60) for _ in range(n))
+        resamples = GroupResamples([column], 40, random.Random(8), 20)
+        lows, highs = resamples.bounds(0)
+        cut = (max(column) - min(column)).bit_length() - 20  # the first pass's global cut (20 high bits kept)
+        self.assertTrue(all(hi - lo < n << (cut - 3) for lo, hi in zip(lows, highs)))  # 8 groups: 3 bits more each
+
+    def test_the_path_starts_at_bytes_until(self):
+        columns = identity_columns(BYTES_UNTIL - 1)
+        self.assertIsInstance(bootstrap_column_bounds(columns, 3, random.Random(0)), BlockResamples)
+        self.assertIsInstance(bootstrap_column_bounds(identity_columns(BYTES_UNTIL), 3, random.Random(0)), GroupResamples)
+
+    def test_same_seed_same_totals_at_any_split(self):
+        rng = random.Random(9)
+        columns = [[rng.getrandbits(50) for _ in range(1500)]]
+        first = GroupResamples(columns, 30, random.Random(10), None).exact(range(30))
+        self.assertEqual(GroupResamples(columns, 30, random.Random(10), sys.maxsize).exact(range(30)), first)
+        self.assertEqual(GroupResamples(columns, 30, random.Random(10), 3).exact(range(30)), first)
+        self.assertNotEqual(GroupResamples(columns, 30, random.Random(11), None).exact(range(30)), first)
+
+    def test_sums_without_zlib_or_beyond_a_limb_are_the_same(self):
+        rng = random.Random(12)
+        columns = [[rng.getrandbits(80) for _ in range(1100)], [rng.getrandbits(40) for _ in range(1100)]]
+        reference = reference_group_totals(columns, 30, random.Random(2))
+        with mock.patch.object(_bootstrap, "_adler32", _bootstrap._python_adler32):
+            self.assertEqual(bootstrap_column_totals(columns, 30, random.Random(2)), reference)
+        # A group drawn more often than a limb sums exactly (more than 1,039 draws): summed in Python.
+        with mock.patch.object(_bootstrap, "_limb_width", lambda most: 0):
+            self.assertEqual(bootstrap_column_totals(columns, 30, random.Random(2)), reference)
+            resamples = bootstrap_column_bounds(columns, 30, random.Random(2), first_pass_bits=9)
+            self.assertEqual(list(resamples.exact(range(30)).values()), reference)
+
+
+if __name__ == "__main__":
+    unittest.main()
