@@ -25,12 +25,93 @@ average 0 over the *questions*.  Edge cases:
 from __future__ import annotations
 
 import math
+from array import array
 from dataclasses import dataclass
-from typing import Iterable, Mapping
+from operator import sub
+from typing import Callable, Iterable, Mapping
 
 from anachron.core.errors import AnachronError
 
 __all__ = ["FixedEffects", "difficulty_adjusted"]
+
+
+class Panel:
+    """``(question, model, value)`` observations held in arrays, grouped by question: about 16 bytes an
+    observation (a model's index and its value), where a dict keyed by ``(question, model)`` costs about 200.
+
+    ``questions`` and ``models`` map each name to its index (in order of first appearance);
+    ``question_rows[question_start[q]:question_start[q + 1]]`` are the models that answered question ``q``
+    (in the order of the observations), ``question_values`` their values.  A pair given twice is an
+    :class:`AnachronError` naming the first repeat in the order of the observations.  *check*, if given, is
+    called as ``check(question, model, value)`` on each observation as it is read (it raises on a bad one;
+    a repeat before it is named first).
+    """
+
+    __slots__ = ("questions", "models", "question_rows", "question_values", "question_start", "size")
+
+    def __init__(self, observations: Iterable[tuple[str, str, float]],
+                 check: Callable[[str, str, float], None] | None = None) -> None:
+        questions: dict[str, int] = {}
+        models: dict[str, int] = {}
+        q_col, m_col, values = array("l"), array("l"), array("d")
+        for question, model, value in observations:
+            if check is not None:
+                try:
+                    check(question, model, value)
+                except AnachronError:
+                    self._repeat(q_col, m_col, questions, models)
+                    raise
+            q_col.append(questions.setdefault(question, len(questions)))
+            m_col.append(models.setdefault(model, len(models)))
+            values.append(value)
+        # A counting sort by question (stable: each question's rows keep the observations' order).
+        start = array("l", bytes(8 * (len(questions) + 1)))
+        for q in q_col:
+            start[q + 1] += 1
+        for q in range(len(questions)):
+            start[q + 1] += start[q]
+        at = array("l", start[:-1])
+        rows, row_values = array("l", bytes(8 * len(q_col))), array("d", bytes(8 * len(q_col)))
+        for q, m, value in zip(q_col, m_col, values):
+            i = at[q]
+            rows[i] = m
+            row_values[i] = value
+            at[q] = i + 1
+        if any(len(set(rows[start[q]:start[q + 1]])) < start[q + 1] - start[q] for q in range(len(questions))):
+            self._repeat(q_col, m_col, questions, models)
+        self.questions, self.models = questions, models
+        self.question_rows, self.question_values, self.question_start = rows, row_values, start
+        self.size = len(values)
+
+    @staticmethod
+    def _repeat(q_col: array[int], m_col: array[int], questions: Mapping[str, int], models: Mapping[str, int]) -> None:
+        """The error for the first pair given twice, if one is (the error path only: a set of every pair)."""
+        seen: set[tuple[int, int]] = set()
+        for pair in zip(q_col, m_col):
+            if pair in seen:
+                question = next(name for name, i in questions.items() if i == pair[0])
+                model = next(name for name, i in models.items() if i == pair[1])
+                raise AnachronError(f"model {model!r} scored question {question!r} twice")
+            seen.add(pair)
+
+    def by_model(self) -> tuple[array[int], array[float], array[int]]:
+        """``(questions, values, start)``: the same observations grouped by model (each model's in question order)."""
+        rows, starts = self.question_rows, self.question_start
+        start = array("l", bytes(8 * (len(self.models) + 1)))
+        for m in rows:
+            start[m + 1] += 1
+        for m in range(len(self.models)):
+            start[m + 1] += start[m]
+        at = array("l", start[:-1])
+        questions, values = array("l", bytes(8 * len(rows))), array("d", bytes(8 * len(rows)))
+        for q in range(len(self.questions)):
+            for i in range(starts[q], starts[q + 1]):
+                m = rows[i]
+                j = at[m]
+                questions[j] = q
+                values[j] = self.question_values[i]
+                at[m] = j + 1
+        return questions, values, start
 
 
 @dataclass(frozen=True)
@@ -66,41 +147,38 @@ def difficulty_adjusted(
     >>> {m: round(v, 6) for m, v in fit.models.items()}  # q1 is hard, q2 easy: b answered both
     {'a': 0.0, 'b': 0.25}
     """
-    data: dict[tuple[str, str], float] = {}
-    for question, model, value in observations:
-        if (question, model) in data:
-            raise AnachronError(f"model {model!r} scored question {question!r} twice")
-        data[(question, model)] = value
-    if not data:
+    panel = Panel(observations)
+    if not panel.size:
         raise AnachronError("difficulty-adjusted Brier: no observation")
-    by_model: dict[str, list[tuple[str, float]]] = {}
-    by_question: dict[str, list[tuple[str, float]]] = {}
-    for (question, model), value in data.items():
-        by_model.setdefault(model, []).append((question, value))
-        by_question.setdefault(question, []).append((model, value))
-    q_eff = dict.fromkeys(by_question, 0.0)
-    m_eff = dict.fromkeys(by_model, 0.0)
+    q_models, q_values, q_start = panel.question_rows, panel.question_values, panel.question_start
+    m_questions, m_values, m_start = panel.by_model()
+    q_eff = [0.0] * len(panel.questions)
+    m_eff = [0.0] * len(panel.models)
     converged = False
     iterations = 0
+    # Each effect is a mean over an array slice: math.fsum is exactly rounded, so the order in which a
+    # model's or a question's Briers are held does not change a bit of the fit.
     for iterations in range(1, max_iterations + 1):
         moved = 0.0
-        for model, rows in by_model.items():
-            new = math.fsum(v - q_eff[q] for q, v in rows) / len(rows)
-            moved = max(moved, abs(new - m_eff[model]))
-            m_eff[model] = new
-        for question, rows in by_question.items():
-            new = math.fsum(v - m_eff[m] for m, v in rows) / len(rows)
-            moved = max(moved, abs(new - q_eff[question]))
-            q_eff[question] = new
+        for m in range(len(m_eff)):
+            at, stop = m_start[m], m_start[m + 1]
+            new = math.fsum(map(sub, m_values[at:stop], map(q_eff.__getitem__, m_questions[at:stop]))) / (stop - at)
+            moved = max(moved, abs(new - m_eff[m]))
+            m_eff[m] = new
+        for q in range(len(q_eff)):
+            at, stop = q_start[q], q_start[q + 1]
+            new = math.fsum(map(sub, q_values[at:stop], map(m_eff.__getitem__, q_models[at:stop]))) / (stop - at)
+            moved = max(moved, abs(new - q_eff[q]))
+            q_eff[q] = new
         if moved <= tolerance:
             converged = True
             break
     # ForecastBench adds 0.25 - score("Always 0.5"), and Always 0.5 answers every question: its score is
     # 0.25 - mean(question effects over the questions), so the shift is that unweighted mean.
-    shift = math.fsum(q_eff.values()) / len(q_eff)
+    shift = math.fsum(q_eff) / len(q_eff)
     return FixedEffects(
-        models={m: v + shift for m, v in sorted(m_eff.items())},
-        questions={q: v - shift for q, v in sorted(q_eff.items())},
+        models={m: m_eff[i] + shift for m, i in sorted(panel.models.items())},
+        questions={q: q_eff[i] - shift for q, i in sorted(panel.questions.items())},
         iterations=iterations,
         converged=converged,
     )

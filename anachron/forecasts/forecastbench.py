@@ -32,6 +32,7 @@ import datetime as _dt
 import math
 import os
 import re
+import sys
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
@@ -91,7 +92,8 @@ class Entry:
 
 @dataclass
 class ForecastSet:
-    """One model's forecasts of one round: ``{question key: probability}`` and where each was read."""
+    """One model's forecasts of one round: ``{question key: probability}`` (where each was read is found again
+    on an error only: a string a forecast would cost more than the forecasts)."""
 
     model: str  # "organization model", as the single-file reader names it
     bare: str  # the file's ``model`` field (the dummy names are matched on it)
@@ -101,7 +103,6 @@ class ForecastSet:
     path: str
     forecasts: dict[str, float] = field(default_factory=dict)
     undated: dict[str, float] = field(default_factory=dict)  # question (no horizon) -> p, resolution_date null
-    where: dict[str, str] = field(default_factory=dict)
 
 
 @dataclass
@@ -206,7 +207,7 @@ def _read_resolutions(rounds: Rounds, path: str, obj: Mapping[str, Any]) -> None
             rounds.combination_entries += 1
             continue
         source, qtype = _source(where, item)
-        key = forecastbench_key(where, item)
+        key = sys.intern(forecastbench_key(where, item))  # one string for the entry and every model's forecast of it
         resolved = item.get("resolved")
         if resolved not in (True, False, None):
             raise AnachronError(f"{where}: resolved is {describe(resolved)}, expected true or false")
@@ -248,19 +249,28 @@ def _read_forecasts(rounds: Rounds, path: str, obj: Mapping[str, Any]) -> None:
             rounds.combination_forecasts += 1
             continue
         _source(where, item)
-        key = forecastbench_key(where, item)
+        key = sys.intern(forecastbench_key(where, item))
         p = check_probability(item.get("forecast"), f"{where} (question {key})")
         dated = item.get("resolution_date") is not None
         target = fs.forecasts if dated else fs.undated
-        name = key if dated else question_key(where, item)
+        name = key if dated else sys.intern(question_key(where, item))
         if name in target:
-            raise AnachronError(f"{where}: model {model!r} forecast question {name!r} twice (first at {fs.where[name]})")
+            raise AnachronError(f"{where}: model {model!r} forecast question {name!r} twice (first at {_first(obj, path, name)})")
         target[name] = p
-        fs.where[name] = where
     for other in rounds.sets:
         if (other.model, other.round) == (fs.model, fs.round):
             raise AnachronError(f"{path}: model {model!r} has a second forecast set for round {fs.round} (first: {other.path})")
     rounds.sets.append(fs)
+
+
+def _first(obj: Mapping[str, Any], path: str, name: str) -> str:
+    """Where a forecast set first forecast *name* (its key, or its question's when undated)."""
+    for where, item in _entries(obj, "forecasts", path):
+        if not _combination(item):
+            dated = item.get("resolution_date") is not None
+            if (forecastbench_key(where, item) if dated else question_key(where, item)) == name:
+                return where
+    return "an earlier entry"
 
 
 def load_rounds(paths: Sequence[str | os.PathLike[str]]) -> Rounds:

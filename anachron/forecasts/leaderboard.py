@@ -297,7 +297,7 @@ def build_leaderboard(
     for model in models:
         leak_table = None if scores is None else scores.get(model, scores.get(None))
         rows = []
-        for entry, p, imputed in sorted(joined[model], key=lambda t: t[0].sample_id):
+        for entry, p, imputed in sorted(joined.pop(model), key=lambda t: t[0].sample_id):  # dropped once scored
             forecast = Forecast(entry.sample_id, model, probability=p)
             record = None
             if leak_table is not None:

@@ -31,10 +31,12 @@ from __future__ import annotations
 import datetime as _dt
 import json
 import os
+import re
 import sys
+from array import array
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable, Iterable, Mapping
+from typing import Any, Callable, Iterable, Iterator, Mapping
 
 from anachron.core.attribution import day_field
 from anachron.core.errors import AnachronError, describe
@@ -42,7 +44,7 @@ from anachron.core.jsonio import parse_json, read_json, read_records, read_text,
 from anachron.core.leakage import read_samples
 from anachron.forecasts.forecast import Forecast, answer_probability, check_distribution, check_probability
 
-__all__ = ["Forecasts", "Resolution", "forecastbench_key", "load_forecasts", "load_resolutions", "load_scores", "question_key"]
+__all__ = ["Forecasts", "Resolution", "Resolutions", "forecastbench_key", "load_forecasts", "load_resolutions", "load_scores", "question_key"]
 
 
 @dataclass(frozen=True, slots=True)  # slots: 10**5 of them in a large report
@@ -222,11 +224,82 @@ def _outcome(where: str, value: Any) -> int | str:
     raise AnachronError(f"{where}: resolved_to is {describe(value)}, expected 0, 1 or an option name")
 
 
-def load_resolutions(path: str | os.PathLike[str]) -> tuple[dict[str, Resolution], int]:
-    """``({sample id: Resolution}, unresolved)``: the resolutions in *path*, and how many entries have none yet."""
+_NUMBERED = re.compile(r"(.*?)([1-9][0-9]*|0)(\]?)", re.S)  # a where's number: a line, or an entry's index
+
+
+class Resolutions(Mapping[str, Resolution]):
+    """``{sample id: Resolution}`` held in columns, each :class:`Resolution` made again when it is asked for.
+
+    A row is about 40 bytes besides its id's dict entry, where a :class:`Resolution` with its own
+    file-and-line string costs about 200: the outcome (a shared 0, 1 or option string), the two dates
+    as day ordinals (0: none), and where it was read as a number under a prefix kept once
+    (``"resolutions.jsonl:"`` and the line, or ``"set.json: resolutions["``, the index and ``"]"``).
+    """
+
+    __slots__ = ("_row", "_ids", "_outcomes", "_dates", "_as_of", "_where", "_places", "_other")
+
+    def __init__(self) -> None:
+        self._row: dict[str, int] = {}  # sample id -> its row (a ForecastBench alias shares its question's row)
+        self._ids: list[str] = []
+        self._outcomes: list[int | str] = []
+        self._dates, self._as_of, self._where = array("l"), array("l"), array("q")
+        self._places: dict[tuple[str, str], int] = {}  # (prefix, suffix) of a where -> its index
+        self._other: dict[int, str | None] = {}  # a row whose where is not a prefix and a number: as given
+
+    def add(self, resolution: Resolution) -> None:
+        """Hold *resolution* under its sample id (which must not be held yet)."""
+        row = len(self._ids)
+        self._row[resolution.sample_id] = row
+        self._ids.append(resolution.sample_id)
+        self._outcomes.append(resolution.outcome)
+        self._dates.append(0 if resolution.resolution_date is None else resolution.resolution_date.toordinal())
+        self._as_of.append(0 if resolution.as_of is None else resolution.as_of.toordinal())
+        found = None if resolution.where is None else _NUMBERED.fullmatch(resolution.where)
+        if found is None:
+            self._other[row] = resolution.where
+            self._where.append(0)
+        else:
+            place = self._places.setdefault((found[1], found[3]), len(self._places))
+            self._where.append(int(found[2]) * 65536 + place)  # the number and its place in one signed 64-bit cell
+
+    def alias(self, sample_id: str, other: str) -> None:
+        """Resolve *sample_id* by *other*'s resolution (a ForecastBench market question's dateless key)."""
+        self._row[sample_id] = self._row[other]
+
+    def where(self, sample_id: str) -> str | None:
+        """Where *sample_id*'s resolution was read (a ``KeyError`` if it has none)."""
+        row = self._row[sample_id]
+        if row in self._other:
+            return self._other[row]
+        number, place = divmod(self._where[row], 65536)
+        prefix, suffix = next(key for key, i in self._places.items() if i == place)
+        return f"{prefix}{number}{suffix}"
+
+    def __getitem__(self, sample_id: str) -> Resolution:
+        row = self._row[sample_id]
+        day, as_of = self._dates[row], self._as_of[row]
+        return Resolution(
+            self._ids[row], self._outcomes[row], _dt.date.fromordinal(day) if day else None,
+            _dt.date.fromordinal(as_of) if as_of else None, self.where(sample_id),
+        )
+
+    def __contains__(self, sample_id: object) -> bool:
+        return sample_id in self._row
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._row)
+
+    def __len__(self) -> int:
+        return len(self._row)
+
+
+def load_resolutions(path: str | os.PathLike[str]) -> tuple[Resolutions, int]:
+    """``({sample id: Resolution}, unresolved)``: the resolutions in *path*, and how many entries have none yet.
+
+    The mapping is a :class:`Resolutions`: compact, for the 10**5 questions of a large report.
+    """
     obj, records = _document(path)
-    out: dict[str, Resolution] = {}
-    first: dict[str, str] = {}
+    out = Resolutions()
     rows: dict[str, list[str | None]] = {}  # ForecastBench question -> its entries' keys (None: not resolved)
     unresolved = 0
     if obj is not None:
@@ -245,7 +318,7 @@ def load_resolutions(path: str | os.PathLike[str]) -> tuple[dict[str, Resolution
         if not isinstance(entry, dict):
             raise AnachronError(f"{where}: expected an object, got {describe(entry)}")
         if forecastbench:
-            sample_id = forecastbench_key(where, entry)
+            sample_id = sys.intern(forecastbench_key(where, entry))
             question_rows = rows.setdefault(question_key(where, entry), [])
             if entry.get("resolved") is False or entry.get("resolved_to") is None:
                 question_rows.append(None)
@@ -257,20 +330,19 @@ def load_resolutions(path: str | os.PathLike[str]) -> tuple[dict[str, Resolution
         if "resolved_to" not in entry or entry["resolved_to"] is None:
             unresolved += 1
             continue
-        if sample_id in first:
-            raise AnachronError(f"{where}: sample {sample_id!r} resolved twice (first at {first[sample_id]})")
-        first[sample_id] = where
-        out[sample_id] = Resolution(
+        if sample_id in out:
+            raise AnachronError(f"{where}: sample {sample_id!r} resolved twice (first at {out.where(sample_id)})")
+        out.add(Resolution(
             sample_id, _outcome(f"{where} (sample {sample_id})", entry["resolved_to"]),
             day_field(where, entry, "resolution_date"), day_field(where, entry, "as_of") or due, where,
-        )
+        ))
     # A market question's forecast names no resolution date (ForecastBench writes null there) while
     # its one entry in the resolution set carries the market's close date: a forecast without a date
     # is resolved by the question's only entry.  A question with several entries (a dataset
     # question's horizons) has no such alias: a forecast of it without a date stays unresolved.
     for question, keys in rows.items():
         if len(keys) == 1 and keys[0] is not None and question not in out:
-            out[question] = out[keys[0]]
+            out.alias(question, keys[0])
     return out, unresolved
 
 

@@ -16,7 +16,9 @@ its models by :func:`ranked`.
 from __future__ import annotations
 
 import datetime as _dt
+import math
 import os
+from array import array
 from dataclasses import replace
 from itertools import combinations
 from typing import Any, Callable, Iterator, Mapping, Sequence
@@ -86,6 +88,53 @@ def _counted(models: list[str], progress: Callable[[int, int], None] | None) -> 
             progress(1, _steps(len(models)))
 
 
+class _Compact:
+    """One model's forecasts as read, held compactly until the model is scored: its sample ids sorted (the
+    reader's interned strings), a binary forecast's probability in an ``array('d')`` (NaN: categorical, kept
+    whole in *other*).  About 16 bytes a binary forecast, where a dict of :class:`Forecast` costs about 130."""
+
+    __slots__ = ("model", "ids", "probabilities", "other")
+
+    def __init__(self, model: str, table: Mapping[str, Forecast]) -> None:
+        self.model = model
+        self.ids = sorted(table)
+        self.probabilities = array("d")
+        self.other: dict[str, Forecast] = {}
+        for sample_id in self.ids:
+            forecast = table[sample_id]
+            if forecast.probability is not None and forecast.probabilities is None:
+                self.probabilities.append(forecast.probability)
+            else:
+                self.probabilities.append(math.nan)
+                self.other[sample_id] = forecast
+
+    def resolved(self, resolutions: Mapping[str, Any]) -> Iterator[Forecast]:
+        """Its forecasts of a resolved sample, in the order of their ids, each made again as it is asked for."""
+        for sample_id, p in zip(self.ids, self.probabilities):
+            if sample_id in resolutions:
+                yield self.other[sample_id] if p != p else Forecast(sample_id, self.model, probability=p)
+
+
+def _common(a: tuple[list[str], array[float]], b: tuple[list[str], array[float]]) -> tuple[dict[str, float], dict[str, float]]:
+    """Two models' Briers over the samples both scored, in the order of their ids (each side's ids are sorted)."""
+    (ids_a, briers_a), (ids_b, briers_b) = a, b
+    side_a: dict[str, float] = {}
+    side_b: dict[str, float] = {}
+    i = j = 0
+    while i < len(ids_a) and j < len(ids_b):
+        x, y = ids_a[i], ids_b[j]
+        if x == y:
+            side_a[x] = briers_a[i]
+            side_b[x] = briers_b[j]
+            i += 1
+            j += 1
+        elif x < y:
+            i += 1
+        else:
+            j += 1
+    return side_a, side_b
+
+
 def build_report(
     forecast_files: Sequence[str | os.PathLike[str]],
     resolutions_file: str | os.PathLike[str],
@@ -110,7 +159,7 @@ def build_report(
     stating no probability.
     """
     resolutions, unresolved_entries = load_resolutions(resolutions_file)
-    by_model: dict[str, dict[str, Forecast]] = {}
+    by_model: dict[str, _Compact] = {}
     unread: dict[str, list[str]] = {}
     trace_as_of: dict[str, _dt.date] = {}
     for path in forecast_files:
@@ -118,10 +167,11 @@ def build_report(
         for model, table in loaded.by_model.items():
             if model in by_model:
                 raise AnachronError(f"{path}: model {model!r} is also in another forecast file")
-            by_model[model] = dict(table)
+            by_model[model] = _Compact(model, table)
         for model, ids in (loaded.unread or {}).items():
             unread.setdefault(model, []).extend(ids)
         trace_as_of.update(loaded.as_of or {})
+        loaded = table = None  # type: ignore[assignment]  # the file's forecasts as read: compacted above
     if not by_model:
         raise AnachronError("no forecast read from " + ", ".join(map(str, forecast_files)))
     score_tables = {key: load_scores(path) for key, path in (scores or {}).items()}
@@ -131,25 +181,29 @@ def build_report(
     label, given = _baseline_forecasts(baseline)
     rate = None
     if baseline == "base-rate":
-        forecast_ids = sorted({s for table in by_model.values() for s in table if s in resolutions})
+        forecast_ids = sorted({s for table in by_model.values() for s in table.ids if s in resolutions})
         rate = base_rate([resolutions[s].outcome for s in forecast_ids])  # each resolved sample once
 
     models: list[dict[str, Any]] = []
-    per_sample_brier: dict[str, dict[str, float]] = {}
+    # Per model its scored samples' ids (sorted; the interned strings shared by every model) and their Briers:
+    # 16 bytes a forecast, the only per-forecast data held from a model's scoring to the end of the report.
+    per_sample_brier: dict[str, tuple[list[str], array[float]]] = {}
 
     def observations() -> Iterator[tuple[str, str, float]]:
         # Made from per_sample_brier when read (models in order, each one's samples sorted): not a second copy.
-        return ((sample_id, model, value) for model, table in per_sample_brier.items() for sample_id, value in table.items())
-    for model in _counted(sorted(by_model), progress):
-        table = by_model[model]
-        by_model[model] = {}  # scored below: its forecasts are not needed again (10**6 of them in a large report)
+        return ((sample_id, model, value) for model, (ids, briers) in per_sample_brier.items()
+                for sample_id, value in zip(ids, briers))
+    model_names = sorted(by_model)
+    for model in _counted(model_names, progress):
+        table = by_model.pop(model)  # scored below: its forecasts are not needed again (10**6 of them in a large report)
         leak_table = score_tables.get(model, score_tables.get(None)) if score_tables else None
         leak_file = (scores or {}).get(model, (scores or {}).get(None, "scores"))
-        missing = [s for s in table if s not in resolutions]
+        missing = [s for s in table.ids if s not in resolutions]
         samples = []
         days: list[_dt.date | None] = []
-        for sample_id in sorted(s for s in table if s in resolutions):
-            forecast, resolution = table[sample_id], resolutions[sample_id]
+        for forecast in table.resolved(resolutions):
+            sample_id = forecast.sample_id
+            resolution = resolutions[sample_id]
             if given is not None:
                 base = given.get(sample_id)
                 if base is None:
@@ -174,11 +228,12 @@ def build_report(
             days.append(resolution.resolution_date or as_of)
         if not samples:
             raise AnachronError(
-                f"model {model!r}: none of its {len(table)} forecasts has a resolution in {resolutions_file}"
+                f"model {model!r}: none of its {len(table.ids)} forecasts has a resolution in {resolutions_file}"
             )
+        del table
         score = score_model(model, samples, baseline=label, n_resamples=n_resamples, seed=seed, confidence=confidence)
         badge, why = model_badge(model, cutoffs, days)
-        per_sample_brier[model] = {s.sample_id: s.brier for s in samples}
+        per_sample_brier[model] = ([s.sample_id for s in samples], array("d", [s.brier for s in samples]))
         entry = score.to_dict()
         entry.update({
             "warnings": small_n_warnings(len(samples)),
@@ -191,14 +246,17 @@ def build_report(
             unscored = [s.sample_id for s in samples if s.sample_id not in leak_table]
             entry["unscored_samples"] = {"n": len(unscored), "samples": _ids(unscored)}
         models.append(entry)
+        del samples, days, score  # one model's objects at a time, not two
     fit = difficulty_adjusted(observations())
+    adjusted_brier, fixed_effects = fit.models, {"iterations": fit.iterations, "converged": fit.converged}
+    del fit  # its question effects (one a question) are not reported
     # The interval ForecastBench's way: questions resampled (within groups when the files give them: the
     # resolutions read here carry no source, so every question is its own unit) and the fit redone on each.
     intervals = question_bootstrap(observations(), n_resamples=n_resamples, seed=seed, confidence=confidence)
     if progress is not None:
-        progress(1, _steps(len(by_model)))
+        progress(1, _steps(len(model_names)))
     for entry in models:
-        entry["difficulty_adjusted_brier"] = fit.models[entry["model"]]
+        entry["difficulty_adjusted_brier"] = adjusted_brier[entry["model"]]
         row = intervals.models[entry["model"]]
         entry["difficulty_adjusted"] = {
             **row.adjusted.to_dict(), "brier_index": row.brier_index.to_dict(),
@@ -206,22 +264,21 @@ def build_report(
         }
     comparisons = []
     badge_of = {entry["model"]: entry["badge"] for entry in models}
-    for a, b in combinations(sorted(by_model), 2):
-        common = sorted(per_sample_brier[a].keys() & per_sample_brier[b].keys())
-        if not common:
+    for a, b in combinations(model_names, 2):
+        # The pair's inputs are made for the pair and dropped after it: two dicts of its common samples at a time.
+        side_a, side_b = _common(per_sample_brier[a], per_sample_brier[b])
+        if not side_a:
             comparisons.append({"a": a, "b": b, "badges": [badge_of[a], badge_of[b]], "n": 0, "note": "no sample in common"})
             if progress is not None:
-                progress(1, _steps(len(by_model)))
+                progress(1, _steps(len(model_names)))
             continue
         # A Brier score is a rate in [0, 1]: compare_modes checks it by the rule of its rate metric (tclr), and
         # the report is labelled brier (the metrics of `anachron compare` are the score output's fields).
-        report = compare_modes(
-            {s: per_sample_brier[a][s] for s in common}, {s: per_sample_brier[b][s] for s in common},
-            confidence=confidence, n_resamples=n_resamples, seed=seed, metric="tclr",
-        )
+        report = compare_modes(side_a, side_b, confidence=confidence, n_resamples=n_resamples, seed=seed, metric="tclr")
+        del side_a, side_b
         comparisons.append({"a": a, "b": b, "badges": [badge_of[a], badge_of[b]], **replace(report, metric="brier").to_dict()})
         if progress is not None:
-            progress(1, _steps(len(by_model)))
+            progress(1, _steps(len(model_names)))
     return {
         "format": "anachron-outcomes/1",
         "baseline": label,
@@ -232,7 +289,7 @@ def build_report(
         "log_clip": LOG_CLIP,
         "sum_tolerance": SUM_TOLERANCE,
         "unresolved_entries": unresolved_entries,
-        "fixed_effects": {"iterations": fit.iterations, "converged": fit.converged},
+        "fixed_effects": fixed_effects,
         "question_bootstrap": {k: v for k, v in intervals.to_dict().items() if k not in ("models", "parts", "seed", "confidence", "resamples", "reference")},
         "leak_split": bool(score_tables),
         "models": models,

@@ -87,11 +87,13 @@ from __future__ import annotations
 
 import math
 import random
+from array import array
 from dataclasses import dataclass
 from typing import Any, Callable, Hashable, Iterable, Mapping, Sequence
 
 from anachron.core.errors import AnachronError
 from anachron.core.stats.bootstrap import bootstrap_column_totals, percentile
+from anachron.forecasts.difficulty import Panel
 from anachron.forecasts.model_score import Interval
 
 __all__ = ["ModelResamples", "QuestionBootstrap", "brier_index", "question_bootstrap"]
@@ -384,17 +386,15 @@ def question_bootstrap(
         raise AnachronError(f"question bootstrap: resamples must be a whole number of at least 1, got {n_resamples!r}")
     if not 0 < confidence < 1:
         raise AnachronError(f"question bootstrap: confidence must lie strictly between 0 and 1, got {confidence!r}")
-    by_question: dict[str, dict[str, float]] = {}
-    for question, model, value in observations:
+    def check(question: str, model: str, value: float) -> None:
         if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 <= value <= 1:
             raise AnachronError(f"question bootstrap: model {model!r}, question {question!r}: Brier {value!r} is not in [0, 1]")
-        row = by_question.setdefault(question, {})
-        if model in row:
-            raise AnachronError(f"model {model!r} scored question {question!r} twice")
-        row[model] = float(value)
+    panel = Panel(observations, check)  # in arrays: 10**6 observations are not 10**6 dict entries
+    by_question = panel.questions  # question -> its index in the panel
     if not by_question:
         raise AnachronError("question bootstrap: no observation")
-    names = sorted({m for row in by_question.values() for m in row})
+    names = sorted(panel.models)
+    panel_names = sorted(panel.models, key=panel.models.__getitem__)  # the panel's model indices' names
     if reference is not None and reference not in names:
         raise AnachronError(f"question bootstrap: reference {reference!r} is not a model of the panel (models: {', '.join(names)})")
     part_names = [""]
@@ -424,12 +424,14 @@ def question_bootstrap(
     # without subsets), so a subset's figures are sums over its cells.
     pattern_of: dict[tuple[int, tuple[int, ...], tuple[int, ...], tuple[int, tuple[str, ...]]], int] = {}
     # A row per question, (pattern, mean Brier, its Briers in the pattern's order of models): compact, since a
-    # panel of 10**6 forecasts has 10**5 of them.
-    rows_by_group: dict[Hashable, list[tuple[int, float, tuple[float, ...]]]] = {}
+    # panel of 10**6 forecasts has 10**5 of them (the Briers in an array('d'): half a tuple of floats).
+    rows_by_group: dict[Hashable, list[tuple[int, float, Sequence[float]]]] = {}
     ungrouped = 0
     total_questions = len(by_question)
     for question in sorted(by_question):
-        row = by_question.pop(question)  # freed as it is read: the rows below replace it
+        qi = by_question[question]
+        at, stop = panel.question_start[qi], panel.question_start[qi + 1]
+        row = {panel_names[m]: v for m, v in zip(panel.question_rows[at:stop], panel.question_values[at:stop])}
         part = 0 if parts is None else part_index[parts[question]]
         ordered = sorted(row.items(), key=lambda item: index[item[0]])
         answered = tuple(index[m] for m, _ in ordered)
@@ -445,7 +447,8 @@ def question_bootstrap(
         if key is None:
             ungrouped += 1
             key = ("\0ungrouped",)  # one pool; a tuple no caller's group key equals by chance
-        rows_by_group.setdefault(key, []).append((p, bbar, tuple(v for _, v in ordered)))
+        rows_by_group.setdefault(key, []).append((p, bbar, array("d", [v for _, v in ordered])))
+    del panel, by_question  # the rows replace them
     cell_keys = sorted({key[3] for key in pattern_of})  # by part first: without subsets, a cell is its part
     cell_index = {key: c for c, key in enumerate(cell_keys)}
     cell_of = [cell_index[key[3]] for key in sorted(pattern_of, key=pattern_of.__getitem__)]
@@ -645,7 +648,8 @@ def question_bootstrap(
             for at in range(0, len(slots), per_batch):
                 batch = slots[at:at + per_batch]
                 rng.setstate(state)
-                for resample, drawn in zip(totals, bootstrap_column_totals([column(s) for s in batch], n_resamples, rng)):
+                # Each column an array('q'): 8 bytes a cell, not a list of int objects (2**20 cells a batch).
+                for resample, drawn in zip(totals, bootstrap_column_totals([array("q", column(s)) for s in batch], n_resamples, rng)):
                     for slot, value in zip(batch, drawn):
                         resample[slot] += value
         if progress is not None:

@@ -409,6 +409,17 @@ class BadInputTest(Board):
         self.edit(self.forecasts, lambda d: d["forecasts"][1].update(forecast=1.5))
         self.refused("--forecastbench", str(self.root), needle=f"{self.forecasts}: forecasts[1]")
 
+    def test_a_question_forecast_twice_names_both_entries(self):
+        # Dated (a dataset question at a horizon) and undated (a market question): each names where it was first.
+        for first in (1, 6):
+            with self.subTest(first=first):
+                self.edit(self.forecasts, lambda d: d["forecasts"].append(dict(d["forecasts"][first])))
+                again = len(json.loads(self.forecasts.read_text(encoding="utf-8"))["forecasts"]) - 1
+                self.refused("--forecastbench", str(self.root),
+                             needle=f"{self.forecasts}: forecasts[{again}]: model 'Lab model-x' forecast question")
+                self.refused("--forecastbench", str(self.root), needle=f"twice (first at {self.forecasts}: forecasts[{first}])")
+                self.edit(self.forecasts, lambda d: d["forecasts"].pop())
+
     def test_an_unknown_source_is_refused(self):
         res = Path(self.paths[1])
         self.edit(res, lambda d: d["resolutions"][0].update(source="fredd"))

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import random
 import unittest
 
 from anachron.core.errors import AnachronError
@@ -59,8 +60,24 @@ class FixedEffectsTest(unittest.TestCase):
     def test_duplicates_and_empty(self):
         with self.assertRaisesRegex(AnachronError, "twice"):
             difficulty_adjusted([("q", "m", 0.1), ("q", "m", 0.2)])
+        # The first pair repeated, in the order given, is the one named.
+        with self.assertRaisesRegex(AnachronError, r"^model 'b' scored question 'q2' twice$"):
+            difficulty_adjusted([("q1", "a", 0.1), ("q2", "b", 0.2), ("q1", "b", 0.3), ("q2", "b", 0.4), ("q1", "a", 0.5)])
         with self.assertRaisesRegex(AnachronError, "no observation"):
             difficulty_adjusted([])
+
+    def test_the_fit_does_not_depend_on_the_order_of_the_observations(self):
+        # Held in arrays grouped by question and by model: any order of the same panel gives the same bits.
+        rng = random.Random(3)
+        obs = [(f"q{q}", f"m{m}", rng.random()) for q in range(40) for m in range(4) if rng.random() < 0.8]
+        fit = difficulty_adjusted(obs)
+        for seed in range(3):
+            shuffled = obs[:]
+            random.Random(seed).shuffle(shuffled)
+            again = difficulty_adjusted(iter(shuffled))
+            self.assertEqual((again.models, again.questions, again.iterations), (fit.models, fit.questions, fit.iterations))
+        self.assertEqual(list(fit.models), sorted({m for _, m, _ in obs}))
+        self.assertEqual(list(fit.questions), sorted({q for q, _, _ in obs}))
 
 
 if __name__ == "__main__":

@@ -3,6 +3,7 @@ trace answers), and every rejection naming its file and line or entry."""
 
 from __future__ import annotations
 
+import datetime as dt
 import json
 import unittest
 from unittest import mock
@@ -41,6 +42,28 @@ class ReadingTest(OutcomesCase):
                 self.assertEqual((code, out), (2, ""))
                 self.assertEqual(err.count("\n"), 1, err)
                 self.assertRegex(err, pattern)
+
+    def test_a_resolution_keeps_its_file_line_and_dates(self):
+        lines = [json.dumps({"sample_id": f"s{i}", "resolved_to": i % 2}) for i in range(1, 13)]
+        lines[10] = json.dumps({"sample_id": "s11", "resolved_to": "yes", "resolution_date": "2024-03-05", "as_of": "2024-01-02"})
+        path = self.files.write("res12.jsonl", "\n".join(lines[:4]) + "\n\n" + "\n".join(lines[4:]) + "\n")
+        resolutions, unresolved = reading.load_resolutions(path)
+        self.assertEqual((len(resolutions), unresolved), (12, 0))
+        self.assertEqual(resolutions["s3"], reading.Resolution("s3", 1, None, None, f"{path}:3"))
+        self.assertEqual(resolutions["s12"].where, f"{path}:13")  # after the blank line
+        self.assertEqual(resolutions["s11"], reading.Resolution("s11", "yes", dt.date(2024, 3, 5), dt.date(2024, 1, 2), f"{path}:12"))
+        self.assertNotIn("s13", resolutions)
+        self.assertEqual(list(resolutions), [f"s{i}" for i in range(1, 13)])
+        again = self.files.write("res13.jsonl", "\n".join(lines) + "\n" + lines[9] + "\n")
+        code, out, err = self.outcomes(self.pred, again)
+        self.assertEqual((code, out), (2, ""))
+        self.assertIn(f"{again}:13: sample 's10' resolved twice (first at {again}:10)", err)
+        document = self.files.write("set.json", json.dumps({"forecast_due_date": "2024-01-01", "resolutions": [
+            {"id": f"m{i}", "resolution_date": "2024-02-01", "resolved_to": 1, "resolved": True} for i in range(11)]}))
+        resolutions, _ = reading.load_resolutions(document)
+        self.assertEqual(resolutions["m10@2024-02-01"].where, f"{document}: resolutions[10]")
+        self.assertEqual(resolutions["m10"], resolutions["m10@2024-02-01"])  # a market question's dateless alias
+        self.assertEqual(resolutions["m0"].as_of, dt.date(2024, 1, 1))
 
     def test_bad_resolutions(self):
         cases = {

@@ -250,6 +250,15 @@ class EdgeTest(unittest.TestCase):
             with self.subTest(obs=bad), self.assertRaises(AnachronError):
                 question_bootstrap(bad, n_resamples=10)
 
+    def test_the_first_bad_observation_in_order_is_named(self):
+        # A repeated pair before a Brier out of range is named, and the other way round.
+        repeat_first = [("q1", "a", 0.1), ("q2", "b", 0.2), ("q2", "b", 0.3), ("q3", "a", 1.5)]
+        with self.assertRaisesRegex(AnachronError, r"^model 'b' scored question 'q2' twice$"):
+            question_bootstrap(repeat_first, n_resamples=10)
+        range_first = [("q1", "a", 0.1), ("q3", "a", 1.5), ("q2", "b", 0.2), ("q2", "b", 0.3)]
+        with self.assertRaisesRegex(AnachronError, r"model 'a', question 'q3': Brier 1\.5 is not in \[0, 1\]"):
+            question_bootstrap(range_first, n_resamples=10)
+
     def test_brier_index(self):
         self.assertEqual(brier_index(0.25), 50.0)
         self.assertEqual(brier_index(1.0), 0.0)
