@@ -236,7 +236,7 @@ class Resolutions(Mapping[str, Resolution]):
     (``"resolutions.jsonl:"`` and the line, or ``"set.json: resolutions["``, the index and ``"]"``).
     """
 
-    __slots__ = ("_row", "_ids", "_outcomes", "_dates", "_as_of", "_where", "_places", "_other")
+    __slots__ = ("_row", "_ids", "_outcomes", "_dates", "_as_of", "_where", "_places", "_place_keys", "_other")
 
     def __init__(self) -> None:
         self._row: dict[str, int] = {}  # sample id -> its row (a ForecastBench alias shares its question's row)
@@ -244,6 +244,7 @@ class Resolutions(Mapping[str, Resolution]):
         self._outcomes: list[int | str] = []
         self._dates, self._as_of, self._where = array("l"), array("l"), array("q")
         self._places: dict[tuple[str, str], int] = {}  # (prefix, suffix) of a where -> its index
+        self._place_keys: list[tuple[str, str]] = []  # index -> (prefix, suffix): a where is made per row asked for
         self._other: dict[int, str | None] = {}  # a row whose where is not a prefix and a number: as given
 
     def add(self, resolution: Resolution) -> None:
@@ -259,7 +260,10 @@ class Resolutions(Mapping[str, Resolution]):
             self._other[row] = resolution.where
             self._where.append(0)
         else:
-            place = self._places.setdefault((found[1], found[3]), len(self._places))
+            place = self._places.get((found[1], found[3]))
+            if place is None:
+                place = self._places[found[1], found[3]] = len(self._place_keys)
+                self._place_keys.append((found[1], found[3]))
             self._where.append(int(found[2]) * 65536 + place)  # the number and its place in one signed 64-bit cell
 
     def alias(self, sample_id: str, other: str) -> None:
@@ -272,7 +276,7 @@ class Resolutions(Mapping[str, Resolution]):
         if row in self._other:
             return self._other[row]
         number, place = divmod(self._where[row], 65536)
-        prefix, suffix = next(key for key, i in self._places.items() if i == place)
+        prefix, suffix = self._place_keys[place]
         return f"{prefix}{number}{suffix}"
 
     def __getitem__(self, sample_id: str) -> Resolution:
