@@ -65,11 +65,7 @@ class Panel:
             m_col.append(models.setdefault(model, len(models)))
             values.append(value)
         # A counting sort by question (stable: each question's rows keep the observations' order).
-        start = array("l", bytes(8 * (len(questions) + 1)))
-        for q in q_col:
-            start[q + 1] += 1
-        for q in range(len(questions)):
-            start[q + 1] += start[q]
+        start = _starts(q_col, len(questions))
         at = array("l", start[:-1])
         rows, row_values = array("l", bytes(8 * len(q_col))), array("d", bytes(8 * len(q_col)))
         for q, m, value in zip(q_col, m_col, values):
@@ -97,11 +93,7 @@ class Panel:
     def by_model(self) -> tuple[array[int], array[float], array[int]]:
         """``(questions, values, start)``: the same observations grouped by model (each model's in question order)."""
         rows, starts = self.question_rows, self.question_start
-        start = array("l", bytes(8 * (len(self.models) + 1)))
-        for m in rows:
-            start[m + 1] += 1
-        for m in range(len(self.models)):
-            start[m + 1] += start[m]
+        start = _starts(rows, len(self.models))
         at = array("l", start[:-1])
         questions, values = array("l", bytes(8 * len(rows))), array("d", bytes(8 * len(rows)))
         for q in range(len(self.questions)):
@@ -112,6 +104,16 @@ class Panel:
                 values[j] = self.question_values[i]
                 at[m] = j + 1
         return questions, values, start
+
+
+def _starts(keys: Iterable[int], count: int) -> array[int]:
+    """A counting sort's offsets: ``start[k]`` rows hold keys below k (*count* keys, 0 to count - 1)."""
+    start = array("l", bytes(8 * (count + 1)))
+    for k in keys:
+        start[k + 1] += 1
+    for k in range(count):
+        start[k + 1] += start[k]
+    return start
 
 
 @dataclass(frozen=True)
