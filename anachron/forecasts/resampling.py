@@ -88,11 +88,12 @@ from __future__ import annotations
 import math
 import random
 from array import array
+from collections import Counter
 from dataclasses import dataclass
 from typing import Any, Callable, Hashable, Iterable, Mapping, Sequence
 
 from anachron.core.errors import AnachronError
-from anachron.core.stats.bootstrap import bootstrap_column_totals, percentile
+from anachron.core.stats.bootstrap import BYTES_UNTIL, bootstrap_column_totals, percentile
 from anachron.forecasts.difficulty import Panel
 from anachron.forecasts.model_score import Interval
 
@@ -101,6 +102,7 @@ __all__ = ["ModelResamples", "QuestionBootstrap", "brier_index", "question_boots
 SCALE = 1 << 27  # fixed point of the resampled columns: 28 bits, four 7-bit limbs a column
 _PATTERNS_PER_MODEL = 2  # more answer patterns than this per model: a part's mean-Brier sums are kept per model
 _BATCH_CELLS = 1 << 20  # questions x columns resampled at once: bounds the memory of a large group
+_PATTERN_ROWS = 256  # a pattern with this many questions in a large group draws its Briers per pattern
 
 
 def brier_index(adjusted: float | None) -> float | None:
@@ -607,36 +609,79 @@ def question_bootstrap(
     varied = any(len(rows) > 1 for rows in rows_by_group.values())
     singletons = sum(1 for key, rows in rows_by_group.items() if len(rows) == 1 and key != ("\0ungrouped",))
     rng = random.Random(seed)
-    width = base_x + 2 * ncells * models
+    # From BYTES_UNTIL rows a group is resampled by the groups resampler, which sorts its rows (by answer
+    # pattern first) and draws them 256 at a time: a pattern of _PATTERN_ROWS questions or more there has
+    # most of those 256-row groups to itself. Such a pattern draws its Briers as a column per (pattern,
+    # model) and no mean-Brier column: its mean-Brier sums are its fitted models' Brier sums over its size
+    # (exact integers), one drawn column a model less. Not in a part of outside effects (they are not Briers).
+
+    def group_slots(present_p: Sequence[int], own: set[int]) -> tuple[list[int], list[int], list[int], list[int]]:
+        """A group's columns but those per (pattern, model): its patterns' counts, the mean-Brier sums per
+        pattern, the Brier sums, the mean-Brier sums per model."""
+        rest_p = [p for p in present_p if p not in own]
+        # Subsets need each pattern's mean-Brier sums (their question effects) even where the fit has them per model.
+        bbar_slots = [2 * p + 1 for p in rest_p if patterns[p][1] and (subsets is not None or not per_model[patterns[p][0]])]
+        brier_slots = sorted({brier_slot(p, m) for p in rest_p for m in patterns[p][2]})
+        model_slots = sorted({base + patterns[p][0] * models + m for p in rest_p if per_model[patterns[p][0]]
+                              for m in patterns[p][2] for base in (base_u, base_s)})
+        return [2 * p for p in present_p], bbar_slots, brier_slots, model_slots
+
+    by_briers: dict[Hashable, set[int]] = {}
+    for key, rows in rows_by_group.items():
+        if len(rows) < BYTES_UNTIL:
+            continue
+        sizes = Counter(p for p, _, _ in rows)
+        present_p = sorted(sizes)
+        own: set[int] = set()
+        # Largest first, while the group's columns stay within one batch (below): more batches would each
+        # draw the group's counts and streams again.
+        budget = max(1, _BATCH_CELLS // len(rows))
+        for p in sorted(sizes, key=lambda p: (-sizes[p], p)):
+            if sizes[p] < _PATTERN_ROWS:
+                break
+            if not patterns[p][1] or mode[patterns[p][0]] == "fixed":
+                continue
+            before = sum(map(len, group_slots(present_p, own))) + sum(len(patterns[q][2]) for q in own)
+            after = sum(map(len, group_slots(present_p, own | {p}))) + sum(len(patterns[q][2]) for q in own | {p})
+            if after <= max(budget, before):
+                own.add(p)
+        by_briers[key] = own
+    base_pm = base_x + 2 * ncells * models
+    pattern_at: dict[int, int] = {}  # a pattern drawn by its Briers: its first (pattern, model) slot
+    for p in sorted(set().union(*by_briers.values())):
+        pattern_at[p] = base_pm + sum(len(patterns[q][2]) for q in pattern_at)
+    width = base_pm + sum(len(patterns[p][2]) for p in pattern_at)
     totals = [[0] * width for _ in range(n_resamples)] if varied else []
     fixed = [0] * width  # the groups of one question: the same in every resample
     for key in group_keys:
         rows = rows_by_group[key]
+        own = by_briers.get(key, set())  # the patterns drawn by their Briers here
         present_p = sorted({p for p, _, _ in rows})
-        brier_slots = sorted({brier_slot(p, m) for p in present_p for m in patterns[p][2]})
-        model_slots = sorted({base + patterns[p][0] * models + m for p in present_p if per_model[patterns[p][0]]
-                              for m in patterns[p][2] for base in (base_u, base_s)})
+        count_slots, bbar_slots, brier_slots, model_slots = group_slots(present_p, own)
+        # Last: rows of one pattern are then ordered by their Briers in the models' order, as without them.
+        pattern_slots = [pattern_at[p] + i for p in sorted(own) for i in range(len(patterns[p][2]))]
 
-        def column(slot: int, rows=rows) -> list[int]:
+        def column(slot: int, rows=rows, own=own) -> list[int]:
+            if slot >= base_pm:  # one pattern's Briers of one model
+                p = max(q for q in own if pattern_at[q] <= slot)
+                i = slot - pattern_at[p]
+                return [round(values[i] * SCALE) if q == p else 0 for q, _, values in rows]
             if slot >= base_x or 2 * npat <= slot < base_u:
                 where = slot - 2 * npat if slot < base_u else slot - base_x + ncells * models
                 m = where % models
-                at = [position[p][m] if m in position[p] and brier_at(p, m) == where else None for p in range(npat)]
+                at = [position[p][m] if m in position[p] and brier_at(p, m) == where and p not in own else None for p in range(npat)]
                 return [0 if at[p] is None else round(values[at[p]] * SCALE) for p, _, values in rows]
             if slot >= base_u:  # a model's sum of mean Brier (or of mean Brier / |p|) over its questions
                 over_k = slot >= base_s
                 part, m = divmod(slot - (base_s if over_k else base_u), models)
-                return [round((bbar / len(patterns[p][1]) if over_k else bbar) * SCALE) if patterns[p][0] == part and m in position[p]
-                        else 0 for p, bbar, _ in rows]
+                return [round((bbar / len(patterns[p][1]) if over_k else bbar) * SCALE)
+                        if patterns[p][0] == part and m in position[p] and p not in own else 0 for p, bbar, _ in rows]
             p, bbar_column = divmod(slot, 2)
             if bbar_column:
                 return [round(bbar * SCALE) if q == p else 0 for q, bbar, _ in rows]
             return [int(q == p) for q, _, _ in rows]
 
-        # Subsets need each pattern's mean-Brier sums (their question effects) even where the fit has them per model.
-        slots = ([2 * p for p in present_p] + [2 * p + 1 for p in present_p
-                                               if patterns[p][1] and (subsets is not None or not per_model[patterns[p][0]])]
-                 + brier_slots + model_slots)
+        slots = count_slots + bbar_slots + brier_slots + model_slots + pattern_slots
         if len(rows) == 1 or not varied:
             for slot in slots:
                 fixed[slot] += sum(column(slot))
@@ -645,12 +690,26 @@ def question_bootstrap(
             # draws, so the same totals as one pass, with the memory of a batch (a large group, 10**6 rows).
             state = rng.getstate()
             per_batch = max(1, _BATCH_CELLS // len(rows))
+            rank = None
+            if len(slots) > per_batch:
+                # The groups resampler orders the rows by the columns it is given, so batches of other columns
+                # would draw other questions: each batch leads with every row's rank in one order (by pattern,
+                # then Briers, then question), which fixes the rows' order, hence the questions drawn.
+                per_batch = max(1, per_batch - 1)
+                order = sorted(range(len(rows)), key=lambda i: (rows[i][0], tuple(rows[i][2]), i))
+                rank = array("q", bytes(8 * len(rows)))
+                for place, i in enumerate(order):
+                    rank[i] = place
+                del order
             for at in range(0, len(slots), per_batch):
                 batch = slots[at:at + per_batch]
                 rng.setstate(state)
                 # Each column an array('q'): 8 bytes a cell, not a list of int objects (2**20 cells a batch).
-                for resample, drawn in zip(totals, bootstrap_column_totals([array("q", column(s)) for s in batch], n_resamples, rng)):
-                    for slot, value in zip(batch, drawn):
+                columns = [array("q", column(s)) for s in batch]
+                drawn_totals = bootstrap_column_totals(columns if rank is None else [rank, *columns], n_resamples, rng)
+                del columns
+                for resample, drawn in zip(totals, drawn_totals):
+                    for slot, value in zip(batch, drawn[0 if rank is None else 1:]):
                         resample[slot] += value
         if progress is not None:
             progress(len(rows), total_questions)
@@ -659,11 +718,28 @@ def question_bootstrap(
     part_tallies = [_Tally(models, ref) for _ in part_names]
     overall = _Tally(models, ref)
     subset_tallies = [_Tally(models, ref) for _ in subset_names]
+    # Per pattern drawn by its Briers: its first slot, where its models' Brier sums go, the places of its
+    # fitted models among them, its size, and the models whose sums of mean Brier are kept per model.
+    derived = [(p, at, [brier_slot(p, m) for m in patterns[p][2]], [position[p][m] for m in patterns[p][1]],
+                len(patterns[p][1]) * SCALE, len(patterns[p][1]),
+                [patterns[p][0] * models + m for m in patterns[p][2]] if per_model[patterns[p][0]] else [])
+               for p, at in pattern_at.items()]
     for resample in totals:
         sums = [a + b for a, b in zip(resample, fixed)]
-        fitted, subset_figures = fit([float(sums[2 * p]) for p in range(npat)], [sums[2 * p + 1] / SCALE for p in range(npat)],
-                     [v / SCALE for v in sums[2 * npat:base_u] + sums[base_x:]], [v / SCALE for v in sums[base_u:base_s]],
-                     [v / SCALE for v in sums[base_s:base_x]])
+        bbar_sums = [sums[2 * p + 1] / SCALE for p in range(npat)]
+        u_sums = [v / SCALE for v in sums[base_u:base_s]]
+        s_sums = [v / SCALE for v in sums[base_s:base_x]]
+        for p, at, slots_p, fitted_at, over, k, model_at in derived:
+            drawn = sums[at:at + len(slots_p)]
+            for slot, value in zip(slots_p, drawn):
+                sums[slot] += value  # exact: integers
+            mean_sum = sum([drawn[i] for i in fitted_at]) / over  # the sum over its drawn questions of their mean Brier
+            bbar_sums[p] += mean_sum
+            for j in model_at:
+                u_sums[j] += mean_sum
+                s_sums[j] += mean_sum / k
+        fitted, subset_figures = fit([float(sums[2 * p]) for p in range(npat)], bbar_sums,
+                     [v / SCALE for v in sums[2 * npat:base_u] + sums[base_x:base_pm]], u_sums, s_sums)
         for tally, (adjusted, brier, _) in zip(part_tallies, fitted):
             tally.add(adjusted, brier)
         if parts is not None:

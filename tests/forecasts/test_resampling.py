@@ -229,6 +229,77 @@ class ColumnsTest(unittest.TestCase):
                 self.assertAlmostEqual(x, y, places=6)
 
 
+def _additive_panel(questions: int = 2000) -> tuple[list[tuple[str, str, float]], dict[str, float]]:
+    """Briers that are a question's difficulty plus a model's skill, exactly, on an uneven panel of patterns
+    from 1 to 300 questions (a large group: the groups resampler). On every resample each model's adjusted
+    Brier is its skill plus the drawn questions' mean difficulty: every model's interval is the complete
+    model a's shifted by the skills' difference, and a's adjusted interval is its Brier interval."""
+    skill = {"a": 0.05, "b": 0.15, "c": 0.25, "d": 0.35}
+    answered = {**dict.fromkeys(range(12), "abcd"), 12: "acd", 13: "acd", 14: "acd", 15: "abd", 16: "abd", 17: "abc",
+                18: "ab", 19: "a"}
+    rng = random.Random(11)
+    obs = []
+    for q in range(questions):
+        difficulty = rng.random() / 2
+        obs += [(f"q{q:05d}", m, difficulty + skill[m]) for m in answered[q % 20]]
+    return obs, skill
+
+
+class PatternBriersTest(unittest.TestCase):
+    """A pattern with many questions in a large group draws its Briers per (pattern, model) and its mean-Brier
+    sums are made from them: the fit on every resample is still the fit of the drawn questions."""
+
+    def assert_shifted(self, result, skill, places=7):
+        a = result.models["a"]
+        self.assertAlmostEqual(a.adjusted.ci_low, a.brier.ci_low, places=places)
+        self.assertAlmostEqual(a.adjusted.ci_high, a.brier.ci_high, places=places)
+        for m, row in result.models.items():
+            self.assertAlmostEqual(row.adjusted.ci_low - a.adjusted.ci_low, skill[m] - skill["a"], places=places)
+            self.assertAlmostEqual(row.adjusted.ci_high - a.adjusted.ci_high, skill[m] - skill["a"], places=places)
+
+    def test_each_model_is_its_skill_plus_the_drawn_difficulty_sums_per_pattern_or_per_model(self):
+        obs, skill = _additive_panel()
+        for threshold in (0, 10**9):  # mean-Brier sums per model, or per pattern
+            with self.subTest(per_model=threshold == 0), mock.patch.object(resampling, "_PATTERNS_PER_MODEL", threshold):
+                result = question_bootstrap(obs, n_resamples=40)
+                self.assertGreater(result.models["a"].adjusted.ci_high, result.models["a"].adjusted.ci_low)
+                self.assert_shifted(result, skill)
+
+    def test_each_model_is_its_skill_plus_the_drawn_difficulty_with_a_pool(self):
+        # Effects fitted on a, b and c: d, outside the pool, is scored against them.
+        obs, skill = _additive_panel()
+        result = question_bootstrap(obs, n_resamples=40, pool=lambda question, model: model != "d")
+        self.assert_shifted(result, skill)
+
+    def test_patterns_drawn_by_their_briers_give_the_figures_of_their_mean_brier_sums(self):
+        # With the mean-Brier sums per model the rows keep their order, so the same questions are drawn:
+        # the same figures, up to the fixed point's rounding of each question's mean Brier.
+        obs, _ = _additive_panel()
+        noisy = [(q, m, min(1.0, v + random.Random(q + m).random() / 10)) for q, m, v in obs]
+        figures = []
+        for rows in (_PATTERN_ROWS_DEFAULT, 10**9):
+            with mock.patch.object(resampling, "_PATTERNS_PER_MODEL", 0), mock.patch.object(resampling, "_PATTERN_ROWS", rows):
+                result = question_bootstrap(noisy, n_resamples=40, reference="b")
+            figures.append([(m.brier.ci_low, m.brier.ci_high, m.adjusted.ci_low, m.adjusted.ci_high, m.p_value, m.rank_first)
+                            for m in result.models.values()])
+        for drawn_by_briers, drawn_by_means in zip(*figures):
+            self.assertEqual(drawn_by_briers[:2], drawn_by_means[:2])  # the Brier sums are the same integers
+            self.assertEqual(drawn_by_briers[4:], drawn_by_means[4:])
+            for x, y in zip(drawn_by_briers[2:4], drawn_by_means[2:4]):
+                self.assertAlmostEqual(x, y, places=8)
+
+    def test_a_large_group_resampled_in_batches_draws_the_same_questions_for_every_column(self):
+        # Each batch of columns is drawn from the same generator state by a resampler that orders the rows
+        # by its columns: unless the order is fixed, the batches would sum other questions.
+        obs, skill = _additive_panel()
+        with mock.patch.object(resampling, "_BATCH_CELLS", 4 * 2000):
+            result = question_bootstrap(obs, n_resamples=30)
+        self.assert_shifted(result, skill)
+
+
+_PATTERN_ROWS_DEFAULT = resampling._PATTERN_ROWS
+
+
 class EdgeTest(unittest.TestCase):
     def test_one_question_has_no_interval(self):
         result = question_bootstrap([("q1", "a", 0.25), ("q1", "b", 0.09)], reference="a", n_resamples=100)
