@@ -661,25 +661,39 @@ def question_bootstrap(
         # Last: rows of one pattern are then ordered by their Briers in the models' order, as without them.
         pattern_slots = [pattern_at[p] + i for p in sorted(own) for i in range(len(patterns[p][2]))]
 
-        def column(slot: int, rows=rows, own=own) -> list[int]:
+        rows_of: dict[int, list[int]] = {}  # per pattern its rows: a column is filled at its own pattern's rows only
+        for r, (p, _, _) in enumerate(rows):
+            rows_of.setdefault(p, []).append(r)
+
+        def column(slot: int, rows=rows, own=own, rows_of=rows_of) -> array[int]:
+            out = array("q", bytes(8 * len(rows)))
             if slot >= base_pm:  # one pattern's Briers of one model
                 p = max(q for q in own if pattern_at[q] <= slot)
                 i = slot - pattern_at[p]
-                return [round(values[i] * SCALE) if q == p else 0 for q, _, values in rows]
-            if slot >= base_x or 2 * npat <= slot < base_u:
+                for r in rows_of[p]:
+                    out[r] = round(rows[r][2][i] * SCALE)
+            elif slot >= base_x or 2 * npat <= slot < base_u:
                 where = slot - 2 * npat if slot < base_u else slot - base_x + ncells * models
                 m = where % models
-                at = [position[p][m] if m in position[p] and brier_at(p, m) == where and p not in own else None for p in range(npat)]
-                return [0 if at[p] is None else round(values[at[p]] * SCALE) for p, _, values in rows]
-            if slot >= base_u:  # a model's sum of mean Brier (or of mean Brier / |p|) over its questions
+                for p, at in rows_of.items():
+                    if p not in own and m in position[p] and brier_at(p, m) == where:
+                        i = position[p][m]
+                        for r in at:
+                            out[r] = round(rows[r][2][i] * SCALE)
+            elif slot >= base_u:  # a model's sum of mean Brier (or of mean Brier / |p|) over its questions
                 over_k = slot >= base_s
                 part, m = divmod(slot - (base_s if over_k else base_u), models)
-                return [round((bbar / len(patterns[p][1]) if over_k else bbar) * SCALE)
-                        if patterns[p][0] == part and m in position[p] and p not in own else 0 for p, bbar, _ in rows]
-            p, bbar_column = divmod(slot, 2)
-            if bbar_column:
-                return [round(bbar * SCALE) if q == p else 0 for q, bbar, _ in rows]
-            return [int(q == p) for q, _, _ in rows]
+                for p, at in rows_of.items():
+                    if p not in own and patterns[p][0] == part and m in position[p]:
+                        k = len(patterns[p][1])
+                        for r in at:
+                            bbar = rows[r][1]
+                            out[r] = round((bbar / k if over_k else bbar) * SCALE)
+            else:
+                p, bbar_column = divmod(slot, 2)
+                for r in rows_of.get(p, ()):
+                    out[r] = round(rows[r][1] * SCALE) if bbar_column else 1
+            return out
 
         slots = count_slots + bbar_slots + brier_slots + model_slots + pattern_slots
         if len(rows) == 1 or not varied:
@@ -704,8 +718,8 @@ def question_bootstrap(
             for at in range(0, len(slots), per_batch):
                 batch = slots[at:at + per_batch]
                 rng.setstate(state)
-                # Each column an array('q'): 8 bytes a cell, not a list of int objects (2**20 cells a batch).
-                columns = [array("q", column(s)) for s in batch]
+                # Each column an array('q') (column): 8 bytes a cell, not a list of int objects (2**20 cells a batch).
+                columns = [column(s) for s in batch]
                 drawn_totals = bootstrap_column_totals(columns if rank is None else [rank, *columns], n_resamples, rng)
                 del columns
                 for resample, drawn in zip(totals, drawn_totals):
