@@ -54,7 +54,10 @@ as many patterns as models), and each model's Brier sum.  So one resample is a w
 the distinct questions, made in C by the block resampler of
 :mod:`anachron.core.stats.bootstrap` on these columns in fixed point
 (``round(x * 2**27)``: each drawn figure is within 2**-28 of its float, far
-below the bootstrap's own noise), then an M x M solve.  The point estimates
+below the bootstrap's own noise), then an M x M solve.  In a group of
+BYTES_UNTIL questions or more, a pattern of 256 of them draws its Briers per
+(pattern, model), and its mean-Brier sums are made from those (exact
+integers over the pattern's size) rather than drawn.  The point estimates
 are computed in floating point from the data (``math.fsum``).
 
 Edge cases:

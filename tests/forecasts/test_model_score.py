@@ -96,5 +96,16 @@ class ScoreModelTest(unittest.TestCase):
         self.assertIsNone(score_model("m", [perfect], baseline="x", n_resamples=100).skill.value)
 
 
+    def test_resampled_figures_are_within_the_fixed_points_half_step_of_their_floats(self):
+        # Every resample of one repeated score has that score's mean: the drawn sums are in fixed point
+        # (2^-20), so each CI end is within 2^-21 of it, on the direct draws and on the groups resampler's.
+        for n in (30, 1500):
+            score = score_model("m", [ScoredSample(f"s{i}", 0.123456789, 2.718281828, 0.25, ((0.5, 1),)) for i in range(n)],
+                                baseline="0.5", n_resamples=50)
+            for interval, value in ((score.brier, 0.123456789), (score.log_loss, 2.718281828)):
+                self.assertEqual(interval.value, value)
+                for end in (interval.ci_low, interval.ci_high):
+                    self.assertLessEqual(abs(end - value), 2**-21)
+
 if __name__ == "__main__":
     unittest.main()
