@@ -433,19 +433,25 @@ def question_bootstrap(
     rows_by_group: dict[Hashable, list[tuple[int, float, Sequence[float]]]] = {}
     ungrouped = 0
     total_questions = len(by_question)
+    to_index = [index[name] for name in panel_names]  # a panel's model index -> the model's place in names
+    starts, model_rows, model_values = panel.question_start, panel.question_rows, panel.question_values
     for question in sorted(by_question):
         qi = by_question[question]
-        at, stop = panel.question_start[qi], panel.question_start[qi + 1]
-        row = {panel_names[m]: v for m, v in zip(panel.question_rows[at:stop], panel.question_values[at:stop])}
+        at, stop = starts[qi], starts[qi + 1]
+        # (model, Brier) in the models' order: a question's models are distinct (the panel refuses a repeat).
+        ordered = sorted(zip([to_index[m] for m in model_rows[at:stop]], model_values[at:stop]))
         part = 0 if parts is None else part_index[parts[question]]
-        ordered = sorted(row.items(), key=lambda item: index[item[0]])
-        answered = tuple(index[m] for m, _ in ordered)
+        answered = tuple(m for m, _ in ordered)
         if part in fixed_index:
             fitted = answered if question in fixed_index[part] else ()
             bbar = fixed_index[part][question] if fitted else 0.0  # the effect itself: summed per model below
+        elif pool is None:
+            fitted = answered
+            bbar = math.fsum([v for _, v in ordered]) / len(fitted)
         else:
-            fitted = answered if pool is None else tuple(index[m] for m, _ in ordered if pool(question, m))
-            bbar = math.fsum(row[names[m]] for m in fitted) / len(fitted) if fitted else 0.0
+            fitted = tuple(m for m, _ in ordered if pool(question, names[m]))
+            value_of = dict(ordered)
+            bbar = math.fsum([value_of[m] for m in fitted]) / len(fitted) if fitted else 0.0
         cell = (part, () if subsets is None else tuple(sorted(set(subsets[question]))))
         p = pattern_of.setdefault((part, fitted, answered, cell), len(pattern_of))
         key = None if groups is None else groups.get(question)
