@@ -60,7 +60,7 @@ TYPES = ("dataset", "market")
 IMPUTED_CUTOFF = 0.05  # ForecastBench's IMPUTED_CUTOFF_PCT: a round with more than 5% filled is dropped
 MODEL_AGE_CUTOFF_DAYS = 365  # ForecastBench's MODEL_RELEASE_DAYS_CUTOFF: older models leave the difficulty pool
 FILL = 0.5  # ForecastBench's default imputation (src/resolve/_impute.py)
-_SCALE = 1 << 27  # the fixed point of the memory gap's resampled Brier sums (model_score's)
+_SCALE = 1 << 27  # the fixed point of the memory gap's resampled Brier sums (each within 2**-28 of its float)
 
 # (model, the row's samples, their entries in the same order) -> the row's scores and intervals.
 ScoreRow = Callable[[str, Sequence[ScoredSample], Sequence[Entry]], ModelScore]
