@@ -487,7 +487,7 @@ def _group_bytes(key: bytes, count: int, size: int) -> bytes:
     keep = 256 // size * size
     table = bytes([i % size for i in range(256)])
     reject = bytes(range(keep, 256))
-    want = count * 256 // keep + 64
+    want = _enough(count, 256 - keep, 256)
     while True:
         drawn = hashlib.shake_128(key).digest(want).translate(table, reject)
         if len(drawn) >= count:
@@ -760,20 +760,29 @@ BYTES_UNTIL = 1040
 _BYTES_BUDGET = 1 << 24
 
 
-def _uniform_bytes(rng: random.Random, count: int, size: int) -> bytes:
-    """*count* bytes uniform on [0, *size*) (1 <= size <= 256), independent: random bytes at or
-    above the largest multiple of *size* are dropped (``bytes.translate``'s delete), the rest
-    taken modulo *size*."""
+def _enough(count: int, refused: int, out_of: int) -> int:
+    """Draws to look at to keep *count* of them when each is refused with probability refused / out_of:
+    the mean plus six standard deviations of the refusals (so one SHAKE-128 call almost always does)."""
+    mean = count * refused / (out_of - refused)
+    return count + math.ceil(mean + 6 * math.sqrt(mean)) + 64
+
+
+def _uniform_bytes(key: bytes, count: int, size: int) -> bytes:
+    """*count* bytes uniform on [0, *size*) (1 <= size <= 256), independent: the start of SHAKE-128's
+    output for *key*, less its bytes at or above the largest multiple of *size* (``bytes.translate``'s
+    delete), taken modulo *size*. An output's start does not depend on its length, so asking for
+    more bytes only extends the same draws."""
     keep = 256 // size * size
+    if keep == 256:  # no byte refused: a plain translate (the delete path costs about four times as much)
+        return hashlib.shake_128(key).digest(count).translate(bytes([i % size for i in range(256)]))
     table = bytes([i % size for i in range(256)])
     reject = bytes(range(keep, 256))
-    parts = []
-    have = 0
-    while have < count:
-        got = rng.randbytes((count - have) * 256 // keep + 64).translate(table, reject)
-        parts.append(got)
-        have += len(got)
-    return b"".join(parts)[:count]
+    want = _enough(count, 256 - keep, 256)
+    while True:
+        drawn = hashlib.shake_128(key).digest(want).translate(table, reject)
+        if len(drawn) >= count:
+            return drawn[:count]
+        want += want // 2
 
 
 _start, _stop = attrgetter("start"), attrgetter("stop")
@@ -812,13 +821,11 @@ class ByteResamples:
         short = groups * size - n  # the last `short` groups have size - 1 rows
         self._first = [g * size - max(0, g - (groups - short)) for g in range(groups + 1)]  # group g: rows first[g] ..
         self._streams, self._slices = self._draw(rng, n, n_resamples, groups, size, short)
-        # A group's limbs are as wide as the most draws a resample made in it allow (a group of G
-        # gets about n / G of them): (1 + sum) mod 65521 is the sum plus 1 while the sum is below 65520.
-        self._widths = widths = []
-        for slices in self._slices:
-            most = n if groups == 1 else max(1, max(map(sub, map(_stop, slices), map(_start, slices)), default=0))
-            widths.append(next(bits for bits in range(8, 0, -1) if most * ((1 << bits) - 1) <= 65519))
-        self._cuts = cuts = [_first_cut(values, n, bits, min(widths), None if log_sds is None else log_sds[c])
+        # One adler32 call a resample and limb runs on from group to group (its value argument), so
+        # a limb is as wide as n draws allow: (1 + sum) mod 65521 is the sum plus 1 while the sum is
+        # below 65520 (8 bits up to 256 pairs, 7 up to 515, 6 up to 1,040).
+        self._width = width = next(bits for bits in range(8, 0, -1) if n * ((1 << bits) - 1) <= 65519)
+        self._cuts = cuts = [_first_cut(values, n, bits, width, None if log_sds is None else log_sds[c])
                              for c, values in enumerate(shifted)]
         self._rests = rests = [[v & ((1 << cut) - 1) for v in values] for cut, values in zip(cuts, shifted)]
         self._base = [n * low for low in lows]
@@ -833,53 +840,61 @@ class ByteResamples:
 
     def _sums(self, values: Sequence[int], streams: Sequence[bytes], slices: Sequence[Sequence[slice]], count: int) -> tuple[list[int], int]:
         """Each resample's sum of *values* (non-negative, one a row) over its draws (*slices* of each
-        group's *streams*), plus a constant, and that constant (each adler32 call adds 1 to its limb)."""
+        group's *streams*), plus a constant, and that constant (each limb's adler32 chain adds 1)."""
+        bits = self._width
+        mask = (1 << bits) - 1
+        groups = [values[self._first[g]:self._first[g + 1]] for g in range(len(streams))]
         total: list[int] | None = None
         added = 0
-        for g, (stream, parts, bits) in enumerate(zip(streams, slices, self._widths)):
-            rows = values[self._first[g]:self._first[g + 1]]
-            mask = (1 << bits) - 1
-            for k in range(-(-max(rows).bit_length() // bits)):
+        for k in range(-(-max(values).bit_length() // bits)):
+            sums = None
+            for rows, stream, parts in zip(groups, streams, slices):
+                if not max(rows) >> (k * bits):
+                    continue  # no row of this group has this limb: it adds nothing
                 table = bytes([v >> (k * bits) & mask for v in rows]).ljust(256, b"\0")
                 # Slices of bytes by operator.getitem: copying a resample's draws is cheaper than a
                 # memoryview's slice, and getitem cheaper than a bound __getitem__ (a slot wrapper).
-                sums = map(and_, map(_adler32, map(getitem, repeat(stream.translate(table)), parts)), repeat(0xFFFF))
-                if k:
-                    sums = map(lshift, sums, repeat(k * bits))
-                total = list(sums) if total is None else list(map(add, total, sums))
-                added += 1 << (k * bits)
+                drawn = map(getitem, repeat(stream.translate(table)), parts)
+                sums = map(_adler32, drawn) if sums is None else map(_adler32, drawn, sums)
+            if sums is None:
+                continue
+            sums = map(and_, sums, repeat(0xFFFF))
+            if k:
+                sums = map(lshift, sums, repeat(k * bits))
+            total = list(sums) if total is None else list(map(add, total, sums))
+            added += 1 << (k * bits)
         return (total if total is not None else [0] * count), added
 
     @staticmethod
     def _draw(rng: random.Random, n: int, n_resamples: int, groups: int, size: int, short: int) -> tuple[list[bytes], list[list[slice]]]:
         """Each group's stream of drawn rows (bytes) and, per resample, the slice of it the resample drew."""
         count = n * n_resamples
+        key = rng.getrandbits(128).to_bytes(16, "little")  # the one draw from *rng*: every stream is SHAKE-128 of it
         if groups == 1:
-            return [_uniform_bytes(rng, count, size)], [[slice(at, at + n) for at in range(0, count, n)]]
-        parts = []
-        have = 0
-        while have < count:  # the groups of the draws, those refused in a short group dropped
-            want = count - have + (count - have) * short // (groups * size) + 64
-            drawn = _uniform_bytes(rng, want, groups)
+            return [_uniform_bytes(key + b"\2\0", count, size)], [[slice(at, at + n) for at in range(0, count, n)]]
+        want = _enough(count, short, groups * size)  # draws to look at, refused ones included
+        while True:  # the groups of the draws, those refused in a short group dropped
+            drawn = _uniform_bytes(key + b"\0", want, groups)
             if short:
-                coins = _uniform_bytes(rng, want, size)
+                coins = _uniform_bytes(key + b"\1", want, size)
                 refused = (int.from_bytes(drawn.translate(bytes([255 if i >= groups - short else 0 for i in range(256)])), "little")
-                           & int.from_bytes(coins.translate(bytes([255 if i == size - 1 else 0 for i in range(256)])), "little")
-                           ).to_bytes(want, "little")
-                drawn = _without(drawn, refused)
-            parts.append(drawn)
-            have += len(drawn)
-        drawn = b"".join(parts)[:count]
+                           & int.from_bytes(coins.translate(bytes([255 if i == size - 1 else 0 for i in range(256)])), "little"))
+                # A refused draw's group byte becomes 255 (no group's: groups <= 5) and is deleted, in C.
+                drawn = (int.from_bytes(drawn, "little") | refused).to_bytes(want, "little").translate(None, b"\xff")
+            if len(drawn) >= count:
+                break
+            want += want // 2  # the streams' starts do not change with their length: the same draws, more of them
+        drawn = drawn[:count]
         resamples = [slice(at, at + n) for at in range(0, count, n)]
         counts = []
-        for g in range(1, groups):  # a resample's draws in group g (in group 0: the rest)
+        for g in range(1, groups):  # a resample's draws in group g (in group 0: the rest), summed by adler32 (1 + sum)
             one = drawn.translate(bytes([1 if i == g else 0 for i in range(256)])) if groups > 2 else drawn
             counts.append(list(map(sub, map(and_, map(_adler32, map(getitem, repeat(one), resamples)), repeat(0xFFFF)), repeat(1))))
         counts.insert(0, list(map(sub, repeat(n), map(sum, zip(*counts)))))
         streams, slices = [], []
         for g in range(groups):
             ends = list(accumulate(counts[g]))
-            streams.append(_uniform_bytes(rng, ends[-1] if ends else 0, size - (g >= groups - short)))
+            streams.append(_uniform_bytes(key + bytes([2, g]), ends[-1] if ends else 0, size - (g >= groups - short)))
             slices.append(list(map(slice, [0, *ends[:-1]], ends)))
         return streams, slices
 

@@ -7,6 +7,7 @@ Speed is measured in benchmarks/compare_modes.py, never here.
 
 from __future__ import annotations
 
+import hashlib
 import math
 import random
 import sys
@@ -23,42 +24,34 @@ from tests.core.stats.test_bootstrap_blocks import continuous, rows_of
 from tests.core.stats.test_paired import order_statistic_band, plain_bootstrap, type7
 
 
-def reference_totals(columns: list[list[int]], b: int, rng: random.Random) -> list[tuple[int, ...]]:
-    """The "bytes" draws as docs/metrics.md states them, summed plainly, one draw at a time."""
-    n = len(columns[0])
+def reference_draws(n: int, b: int, rng: random.Random) -> list[list[int]]:
+    """The rows each "bytes" resample draws, as docs/metrics.md states them, one draw at a time."""
     groups = -(-n // 256)
     size = -(-n // groups)
     short = groups * size - n
+    key = rng.getrandbits(128).to_bytes(16, "little")
 
-    def uniform(count: int, over: int) -> list[int]:
+    def uniform(label: bytes, count: int, over: int) -> list[int]:
         keep = 256 // over * over
-        out: list[int] = []
-        while len(out) < count:
-            out += [x % over for x in rng.randbytes((count - len(out)) * 256 // keep + 64) if x < keep]
-        return out[:count]
+        stream = hashlib.shake_128(key + label).digest(count * 2 + 4096)  # enough, but for a vanishing chance
+        out = [x % over for x in stream if x < keep][:count]
+        assert len(out) == count
+        return out
 
     count = n * b
     if groups == 1:
-        drawn = uniform(count, size)
-        return [tuple(sum(column[r] for r in drawn[i * n:(i + 1) * n]) for column in columns) for i in range(b)]
-    picked: list[int] = []
-    while len(picked) < count:
-        left = count - len(picked)
-        want = left + left * short // (groups * size) + 64
-        chosen = uniform(want, groups)
-        if short:
-            coins = uniform(want, size)
-            chosen = [g for g, coin in zip(chosen, coins) if not (g >= groups - short and coin == size - 1)]
-        picked += chosen
-    picked = picked[:count]
+        drawn = uniform(b"\2\0", count, size)
+        return [drawn[i * n:(i + 1) * n] for i in range(b)]
+    chosen, coins = uniform(b"\0", 2 * count, groups), uniform(b"\1", 2 * count, size)
+    picked = [g for g, coin in zip(chosen, coins) if not (g >= groups - short and coin == size - 1)][:count]
     first = [g * size - max(0, g - (groups - short)) for g in range(groups + 1)]
-    per_group = [[picked[i * n:(i + 1) * n].count(g) for i in range(b)] for g in range(groups)]
-    streams = [iter(uniform(sum(per_group[g]), first[g + 1] - first[g])) for g in range(groups)]
-    out = []
-    for i in range(b):
-        rows = [first[g] + next(streams[g]) for g in range(groups) for _ in range(per_group[g][i])]
-        out.append(tuple(sum(column[r] for r in rows) for column in columns))
-    return out
+    streams = [iter(uniform(bytes([2, g]), picked.count(g), first[g + 1] - first[g])) for g in range(groups)]
+    return [[first[g] + next(streams[g]) for g in picked[i * n:(i + 1) * n]] for i in range(b)]
+
+
+def reference_totals(columns: list[list[int]], b: int, rng: random.Random) -> list[tuple[int, ...]]:
+    """The "bytes" draws (:func:`reference_draws`) summed plainly."""
+    return [tuple(sum(column[r] for r in rows) for column in columns) for rows in reference_draws(len(columns[0]), b, rng)]
 
 
 class DrawsTest(unittest.TestCase):
