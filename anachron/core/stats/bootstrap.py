@@ -871,7 +871,7 @@ class ByteResamples:
         count = n * n_resamples
         key = rng.getrandbits(128).to_bytes(16, "little")  # the one draw from *rng*: every stream is SHAKE-128 of it
         if groups == 1:
-            return [_uniform_bytes(key + b"\2\0", count, size)], [[slice(at, at + n) for at in range(0, count, n)]]
+            return [_uniform_bytes(key + b"\2\0", count, size)], [list(map(slice, range(0, count, n), range(n, count + n, n)))]
         want = _enough(count, short, groups * size)  # draws to look at, refused ones included
         while True:  # the groups of the draws, those refused in a short group dropped
             drawn = _uniform_bytes(key + b"\0", want, groups)
@@ -885,7 +885,7 @@ class ByteResamples:
                 break
             want += want // 2  # the streams' starts do not change with their length: the same draws, more of them
         drawn = drawn[:count]
-        resamples = [slice(at, at + n) for at in range(0, count, n)]
+        resamples = list(map(slice, range(0, count, n), range(n, count + n, n)))
         counts = []
         for g in range(1, groups):  # a resample's draws in group g (in group 0: the rest), summed by adler32 (1 + sum)
             one = drawn.translate(bytes([1 if i == g else 0 for i in range(256)])) if groups > 2 else drawn
