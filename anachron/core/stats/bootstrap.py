@@ -937,6 +937,13 @@ class ByteResamples:
             self._exact.update(zip(todo, zip(*columns)))
         return {i: self._exact[i] for i in indices}
 
+    def drawn(self, index: int) -> list[int]:
+        """The rows resample *index* drew, group by group, each group's in the order drawn (for checks)."""
+        rows: list[int] = []
+        for g, (stream, parts) in enumerate(zip(self._streams, self._slices)):
+            rows += [self._first[g] + r for r in stream[parts[index]]]
+        return rows
+
 
 _BAND_SHARE = 4  # the first pass bounds a total within about 2^-3 of the standard error that matters
 

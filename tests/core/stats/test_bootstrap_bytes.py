@@ -73,7 +73,7 @@ class DrawsTest(unittest.TestCase):
     def test_every_row_is_drawn_alike(self):
         # One draw a row of weight 1: a resample's total counts that row's draws. Over B resamples of n
         # rows, each row's count is Binomial(B n, 1 / n); the chi-square over rows stays near n - 1.
-        for n in (100, 257, 300, 1000):
+        for n in (100, 129, 257, 300, 301, 1000):
             with self.subTest(n=n):
                 b = 3000 if n < 1000 else 1000
                 read = range(0, n, max(1, n // 40))  # 40 rows a size, each its own column
@@ -82,6 +82,51 @@ class DrawsTest(unittest.TestCase):
                 hits = [sum(column) for column in zip(*totals)]
                 chi = sum((h - b) ** 2 / b for h in hits)
                 self.assertLess(abs(chi - len(read)), 6 * math.sqrt(2 * len(read)))
+
+    def test_the_rows_drawn_are_the_stated_draws_and_sum_to_the_totals(self):
+        rng = random.Random(12)
+        for n in (64, 100, 129, 255, 256, 257, 301, 513, 1000, 1039):
+            column = [rng.getrandbits(60) - (1 << 59) for _ in range(n)]
+            with self.subTest(n=n):
+                drawn = ByteResamples([column], 7, random.Random(n), None)
+                stated = reference_draws(n, 7, random.Random(n))
+                exact = drawn.exact(range(7))
+                for i in range(7):
+                    rows = drawn.drawn(i)
+                    self.assertEqual((len(rows), sorted(rows)), (n, sorted(stated[i])))
+                    self.assertEqual(exact[i], (sum(column[r] for r in rows),))
+
+    def test_consecutive_draws_are_independent(self):
+        # Within a group, each draw's row against the next one's, in 6 x 6 bins of the group's rows:
+        # the chi-square of independence stays near its 25 degrees of freedom. n = 100: one group;
+        # n = 301: two groups, the short one's draws kept by a second byte.
+        for n in (100, 301):
+            with self.subTest(n=n):
+                drawn = ByteResamples([[0] * n], 400, random.Random(3), None)
+                first = [0, n] if n <= 256 else [0, 151, 301]
+                table = [[0] * 6 for _ in range(6)]
+                for i in range(400):
+                    rows = drawn.drawn(i)
+                    for g in range(len(first) - 1):
+                        mine = [(r - first[g]) * 6 // (first[g + 1] - first[g]) for r in rows if first[g] <= r < first[g + 1]]
+                        for a, b in zip(mine, mine[1:]):
+                            table[a][b] += 1
+                total = sum(map(sum, table))
+                rows_sum, cols_sum = [sum(r) for r in table], [sum(c) for c in zip(*table)]
+                chi = sum((table[a][b] - rows_sum[a] * cols_sum[b] / total) ** 2 / (rows_sum[a] * cols_sum[b] / total)
+                          for a in range(6) for b in range(6))
+                self.assertLess(abs(chi - 25), 6 * math.sqrt(2 * 25))
+
+    def test_a_resamples_draws_share_out_among_the_groups_as_a_multinomial(self):
+        # n = 301: groups of 151 and 150 rows; a resample's draws in the second are Binomial(301, 150 / 301):
+        # its mean and variance over the resamples, each within 6 standard errors.
+        b = 4000
+        drawn = ByteResamples([[int(r >= 151) for r in range(301)]], b, random.Random(8), sys.maxsize)
+        counts = [t for t, in drawn.exact(range(b)).values()]
+        p = 150 / 301
+        mean, var = sum(counts) / b, sum((c - 301 * p) ** 2 for c in counts) / b
+        self.assertLess(abs(mean - 301 * p), 6 * math.sqrt(301 * p * (1 - p) / b))
+        self.assertLess(abs(var / (301 * p * (1 - p)) - 1), 6 * math.sqrt(2 / b))
 
     def test_the_same_seed_draws_the_same_resamples(self):
         column = list(range(300))
