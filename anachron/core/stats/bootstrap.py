@@ -773,6 +773,8 @@ def _uniform_bytes(key: bytes, count: int, size: int) -> bytes:
     delete), taken modulo *size*. An output's start does not depend on its length, so asking for
     more bytes only extends the same draws."""
     keep = 256 // size * size
+    if size == 256:
+        return hashlib.shake_128(key).digest(count)
     if keep == 256:  # no byte refused: a plain translate (the delete path costs about four times as much)
         return hashlib.shake_128(key).digest(count).translate(bytes([i % size for i in range(256)]))
     table = bytes([i % size for i in range(256)])
@@ -816,11 +818,8 @@ class ByteResamples:
         self.n = n
         lows = [min(column) for column in columns]
         shifted = [[v - low for v in column] for low, column in zip(lows, columns)]
-        groups = -(-n // 256)
-        size = -(-n // groups)
-        short = groups * size - n  # the last `short` groups have size - 1 rows
-        self._first = [g * size - max(0, g - (groups - short)) for g in range(groups + 1)]  # group g: rows first[g] ..
-        self._streams, self._slices = self._draw(rng, n, n_resamples, groups, size, short)
+        self._first = [*range(0, n, _GROUP_ROWS), n]  # group g: rows first[g] .. first[g + 1] - 1
+        self._streams, self._slices = self._draw(rng, n, n_resamples)
         # One adler32 call a resample and limb runs on from group to group (its value argument), so
         # a limb is as wide as n draws allow: (1 + sum) mod 65521 is the sum plus 1 while the sum is
         # below 65520 (8 bits up to 256 pairs, 7 up to 515, 6 up to 1,040).
@@ -866,35 +865,16 @@ class ByteResamples:
         return (total if total is not None else [0] * count), added
 
     @staticmethod
-    def _draw(rng: random.Random, n: int, n_resamples: int, groups: int, size: int, short: int) -> tuple[list[bytes], list[list[slice]]]:
+    def _draw(rng: random.Random, n: int, n_resamples: int) -> tuple[list[bytes], list[list[slice]]]:
         """Each group's stream of drawn rows (bytes) and, per resample, the slice of it the resample drew."""
-        count = n * n_resamples
-        key = rng.getrandbits(128).to_bytes(16, "little")  # the one draw from *rng*: every stream is SHAKE-128 of it
-        if groups == 1:
-            return [_uniform_bytes(key + b"\2\0", count, size)], [list(map(slice, range(0, count, n), range(n, count + n, n)))]
-        want = _enough(count, short, groups * size)  # draws to look at, refused ones included
-        while True:  # the groups of the draws, those refused in a short group dropped
-            drawn = _uniform_bytes(key + b"\0", want, groups)
-            if short:
-                coins = _uniform_bytes(key + b"\1", want, size)
-                refused = (int.from_bytes(drawn.translate(bytes([255 if i >= groups - short else 0 for i in range(256)])), "little")
-                           & int.from_bytes(coins.translate(bytes([255 if i == size - 1 else 0 for i in range(256)])), "little"))
-                # A refused draw's group byte becomes 255 (no group's: groups <= 5) and is deleted, in C.
-                drawn = (int.from_bytes(drawn, "little") | refused).to_bytes(want, "little").translate(None, b"\xff")
-            if len(drawn) >= count:
-                break
-            want += want // 2  # the streams' starts do not change with their length: the same draws, more of them
-        drawn = drawn[:count]
-        resamples = list(map(slice, range(0, count, n), range(n, count + n, n)))
-        counts = []
-        for g in range(1, groups):  # a resample's draws in group g (in group 0: the rest), summed by adler32 (1 + sum)
-            one = drawn.translate(bytes([1 if i == g else 0 for i in range(256)])) if groups > 2 else drawn
-            counts.append(list(map(sub, map(and_, map(_adler32, map(getitem, repeat(one), resamples)), repeat(0xFFFF)), repeat(1))))
-        counts.insert(0, list(map(sub, repeat(n), map(sum, zip(*counts)))))
+        key = rng.getrandbits(128).to_bytes(16, "little")  # every stream is SHAKE-128 of it and the group
+        if n <= _GROUP_ROWS:
+            count = n * n_resamples
+            return [_uniform_bytes(key + b"\0", count, n)], [list(map(slice, range(0, count, n), range(n, count + n, n)))]
         streams, slices = [], []
-        for g in range(groups):
-            ends = list(accumulate(counts[g]))
-            streams.append(_uniform_bytes(key + bytes([2, g]), ends[-1] if ends else 0, size - (g >= groups - short)))
+        for g, counts in enumerate(_group_counts(rng, n, n_resamples)):  # Multinomial(n, rows / n) a resample
+            ends = list(accumulate(counts))
+            streams.append(_uniform_bytes(key + bytes([g]), ends[-1] if ends else 0, min(_GROUP_ROWS, n - g * _GROUP_ROWS)))
             slices.append(list(map(slice, [0, *ends[:-1]], ends)))
         return streams, slices
 

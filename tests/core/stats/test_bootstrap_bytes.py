@@ -26,9 +26,6 @@ from tests.core.stats.test_paired import order_statistic_band, plain_bootstrap, 
 
 def reference_draws(n: int, b: int, rng: random.Random) -> list[list[int]]:
     """The rows each "bytes" resample draws, as docs/metrics.md states them, one draw at a time."""
-    groups = -(-n // 256)
-    size = -(-n // groups)
-    short = groups * size - n
     key = rng.getrandbits(128).to_bytes(16, "little")
 
     def uniform(label: bytes, count: int, over: int) -> list[int]:
@@ -38,15 +35,13 @@ def reference_draws(n: int, b: int, rng: random.Random) -> list[list[int]]:
         assert len(out) == count
         return out
 
-    count = n * b
-    if groups == 1:
-        drawn = uniform(b"\2\0", count, size)
+    if n <= 256:
+        drawn = uniform(b"\0", n * b, n)
         return [drawn[i * n:(i + 1) * n] for i in range(b)]
-    chosen, coins = uniform(b"\0", 2 * count, groups), uniform(b"\1", 2 * count, size)
-    picked = [g for g, coin in zip(chosen, coins) if not (g >= groups - short and coin == size - 1)][:count]
-    first = [g * size - max(0, g - (groups - short)) for g in range(groups + 1)]
-    streams = [iter(uniform(bytes([2, g]), picked.count(g), first[g + 1] - first[g])) for g in range(groups)]
-    return [[first[g] + next(streams[g]) for g in picked[i * n:(i + 1) * n]] for i in range(b)]
+    # Groups of 256 rows (the last one of the rest); a resample's count in each as the groups path draws them.
+    counts = _bootstrap._group_counts(rng, n, b)
+    streams = [iter(uniform(bytes([g]), sum(counts[g]), min(256, n - 256 * g))) for g in range(len(counts))]
+    return [[256 * g + next(streams[g]) for g in range(len(counts)) for _ in range(counts[g][i])] for i in range(b)]
 
 
 def reference_totals(columns: list[list[int]], b: int, rng: random.Random) -> list[tuple[int, ...]]:
@@ -99,11 +94,11 @@ class DrawsTest(unittest.TestCase):
     def test_consecutive_draws_are_independent(self):
         # Within a group, each draw's row against the next one's, in 6 x 6 bins of the group's rows:
         # the chi-square of independence stays near its 25 degrees of freedom. n = 100: one group;
-        # n = 301: two groups, the short one's draws kept by a second byte.
+        # n = 301: groups of 256 and 45 rows, the second's bytes drawn by rejection.
         for n in (100, 301):
             with self.subTest(n=n):
                 drawn = ByteResamples([[0] * n], 400, random.Random(3), None)
-                first = [0, n] if n <= 256 else [0, 151, 301]
+                first = [0, n] if n <= 256 else [0, 256, 301]
                 table = [[0] * 6 for _ in range(6)]
                 for i in range(400):
                     rows = drawn.drawn(i)
@@ -118,15 +113,23 @@ class DrawsTest(unittest.TestCase):
                 self.assertLess(abs(chi - 25), 6 * math.sqrt(2 * 25))
 
     def test_a_resamples_draws_share_out_among_the_groups_as_a_multinomial(self):
-        # n = 301: groups of 151 and 150 rows; a resample's draws in the second are Binomial(301, 150 / 301):
-        # its mean and variance over the resamples, each within 6 standard errors.
-        b = 4000
-        drawn = ByteResamples([[int(r >= 151) for r in range(301)]], b, random.Random(8), sys.maxsize)
-        counts = [t for t, in drawn.exact(range(b)).values()]
-        p = 150 / 301
-        mean, var = sum(counts) / b, sum((c - 301 * p) ** 2 for c in counts) / b
-        self.assertLess(abs(mean - 301 * p), 6 * math.sqrt(301 * p * (1 - p) / b))
-        self.assertLess(abs(var / (301 * p * (1 - p)) - 1), 6 * math.sqrt(2 / b))
+        # Groups of 256 rows and one of the rest: a resample's draws in groups a and b have means n p,
+        # variances n p (1 - p) and covariance -n p_a p_b (Multinomial(n, rows / n)), each within 6
+        # standard errors over the resamples.
+        b = 3000
+        for n in (301, 1000, 1039):
+            sizes = [min(256, n - g) for g in range(0, n, 256)]
+            columns = [[int(256 * g <= r < 256 * g + size) for r in range(n)] for g, size in enumerate(sizes)]
+            counts = list(ByteResamples(columns, b, random.Random(n), sys.maxsize).exact(range(b)).values())
+            for g, h in ((0, len(sizes) - 1), (len(sizes) - 2, len(sizes) - 1)):
+                with self.subTest(n=n, groups=(g, h)):
+                    p, q = sizes[g] / n, sizes[h] / n
+                    xs, ys = [c[g] for c in counts], [c[h] for c in counts]
+                    var_x, var_y = n * p * (1 - p), n * q * (1 - q)
+                    self.assertLess(abs(sum(xs) / b - n * p), 6 * math.sqrt(var_x / b))
+                    self.assertLess(abs(sum((x - n * p) ** 2 for x in xs) / b / var_x - 1), 6 * math.sqrt(2 / b))
+                    cov = sum((x - n * p) * (y - n * q) for x, y in zip(xs, ys)) / b
+                    self.assertLess(abs(cov + n * p * q), 6 * math.sqrt(var_x * var_y / b))
 
     def test_the_same_seed_draws_the_same_resamples(self):
         column = list(range(300))
