@@ -54,7 +54,7 @@ from bisect import bisect_left, bisect_right
 from fractions import Fraction
 from collections.abc import Sequence as SequenceABC
 from itertools import accumulate, compress, count as counting, repeat
-from operator import add, and_, attrgetter, ge, getitem, le, lshift, mul, sub
+from operator import add, and_, ge, getitem, le, lshift, mul, sub
 from typing import Iterable, Sequence
 
 __all__ = [
@@ -487,7 +487,7 @@ def _group_bytes(key: bytes, count: int, size: int) -> bytes:
     keep = 256 // size * size
     table = bytes([i % size for i in range(256)])
     reject = bytes(range(keep, 256))
-    want = _enough(count, 256 - keep, 256)
+    want = count * 256 // keep + 64
     while True:
         drawn = hashlib.shake_128(key).digest(want).translate(table, reject)
         if len(drawn) >= count:
@@ -787,9 +787,6 @@ def _uniform_bytes(key: bytes, count: int, size: int) -> bytes:
         want += want // 2
 
 
-_start, _stop = attrgetter("start"), attrgetter("stop")
-
-
 class ByteResamples:
     """The column totals of "bytes" resamples: every resample's rows drawn at once, bounded after
     one pass, exact on demand (the interface of :class:`BlockResamples`, and :meth:`band`).
@@ -960,17 +957,6 @@ def _first_cut(shifted: Sequence[int], n: int, bits: int | None, limb: int, log_
     cut = max(0, min(width, math.floor(log_sd - 0.5 * math.log2(n)) - _BAND_SHARE))
     wanted = width - cut
     return max(0, width - -(-wanted // limb) * limb)
-
-
-def _without(data: bytes, flags: bytes) -> bytes:
-    """*data* less the bytes where *flags* is not 0."""
-    edges = [-1]
-    at = flags.find(255)
-    while at >= 0:
-        edges.append(at)
-        at = flags.find(255, at + 1)
-    edges.append(len(data))
-    return b"".join([data[a + 1:b] for a, b in zip(edges, edges[1:])])
 
 
 def bootstrap_byte_bounds(columns: Sequence[Sequence[int]], n_resamples: int, rng: random.Random,
