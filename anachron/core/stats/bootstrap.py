@@ -791,22 +791,24 @@ class ByteResamples:
     """The column totals of "bytes" resamples: every resample's rows drawn at once, bounded after
     one pass, exact on demand (the interface of :class:`BlockResamples`, and :meth:`band`).
 
-    The n rows are cut into G = ceil(n / 256) groups of s = ceil(n / G) rows, the last G s - n
-    groups one row short. A draw picks a group (a byte uniform on [0, G)), kept, for a short group,
-    only if a second byte uniform on [0, s) is not s - 1: so group g is kept with probability
-    proportional to its rows. Group g's draws then take their rows, in order, from a stream of
-    its own of bytes uniform on its rows (:func:`_uniform_bytes`). So every draw is uniform over
-    the n rows and independent of the others, and resample i is draws i n to (i + 1) n - 1: the
-    textbook bootstrap.
+    The draws come from SHAKE-128 streams keyed by 128 bits of *rng* (:func:`_uniform_bytes`). Up to
+    256 rows, one stream of bytes uniform on the rows is cut into resamples of n draws. From 257
+    rows, the rows are cut into groups of 256 (the last one of the n % 256 left); each resample's
+    numbers of draws in the groups are Multinomial(n, rows / n), drawn from *rng* as
+    :class:`GroupResamples` draws them (:func:`_group_counts`), and group g's draws of every
+    resample in turn (resample 0's count, then resample 1's, ...) are one stream of bytes uniform
+    on its rows: SHAKE-128's bytes as they come for a whole group, by rejection for the last. So
+    every resample is n independent uniform draws of the n rows: the textbook bootstrap.
 
     Each column, less its least value, is split at a bit cut into a high part and a low part
-    bounded by its range. Sums are made per group in limbs of as many bits as the most draws a
-    resample made in the group sum exactly in adler32's low half (8 up to 256 draws, 7 up to 515,
-    6 up to 1,039): per limb and group, one ``bytes.translate`` gathers the drawn rows' limbs and
-    one ``zlib.adler32`` a resample sums them, a few C calls a resample, not n draws in Python.
-    The first pass sums the high parts of every resample (one limb a group where that bounds a
-    total within about a quarter of its standard error, :func:`_first_cut`); :meth:`exact` sums
-    the low parts of the resamples asked for the same way, over their drawn bytes joined.
+    bounded by its range. Sums are made in limbs of as many bits as n draws sum exactly in
+    adler32's low half (8 up to 256 pairs, 7 up to 515, 6 up to 1,039): per limb and group, one
+    ``bytes.translate`` gathers the drawn rows' limbs, and one ``zlib.adler32`` call a resample
+    and group sums them, running on from group to group (its value argument): a few C calls a
+    resample, not n draws in Python. The first pass sums the high parts of every resample (as
+    few limbs as bound a total within about 2^-4 of the standard error read, :func:`_first_cut`);
+    :meth:`exact` sums the low parts of the resamples asked for the same way, over their drawn
+    bytes joined; :meth:`drawn` lists a resample's rows.
     """
 
     def __init__(self, columns: Sequence[Sequence[int]], n_resamples: int, rng: random.Random, bits: int | None,
