@@ -842,7 +842,7 @@ class ByteResamples:
         bits = self._width
         mask = (1 << bits) - 1
         groups = [values[self._first[g]:self._first[g + 1]] for g in range(len(streams))]
-        total: list[int] | None = None
+        total: Iterable[int] | None = None
         added = 0
         for k in range(-(-max(values).bit_length() // bits)):
             sums = None
@@ -859,9 +859,9 @@ class ByteResamples:
             sums = map(and_, sums, repeat(0xFFFF))
             if k:
                 sums = map(lshift, sums, repeat(k * bits))
-            total = list(sums) if total is None else list(map(add, total, sums))
+            total = sums if total is None else map(add, total, sums)  # one list at the end: every limb in one C-level pass
             added += 1 << (k * bits)
-        return (total if total is not None else [0] * count), added
+        return (list(total) if total is not None else [0] * count), added
 
     @staticmethod
     def _draw(rng: random.Random, n: int, n_resamples: int) -> tuple[list[bytes], list[list[slice]]]:
