@@ -335,6 +335,15 @@ def _record(path: str | os.PathLike[str], raw: bytes, offset: int, where: str, n
     line = line.removesuffix("\n").removesuffix("\r")
     if offset == 0:
         line = line.removeprefix(_BOM)
+    # The usual line, one object from its first character to its last, scanned in C by the strict
+    # decoder (parse_json's layers cost more than the scan of a short line); anything else, an error
+    # included, takes the path below, which reads it again and words the error.
+    try:
+        obj, end = _STRICT.scan_once(line, 0)
+    except (StopIteration, ValueError, RecursionError):
+        end = -1
+    if end == len(line) and type(obj) is dict:
+        return obj
     if not line.strip():
         return None
     obj = parse_json(line, where, file=path, line=number)

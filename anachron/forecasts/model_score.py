@@ -46,11 +46,11 @@ from typing import Any, Mapping, Sequence
 
 from anachron.core.errors import AnachronError
 from anachron.core.stats.bootstrap import bootstrap_column_totals, percentile
-from anachron.forecasts.forecast import Forecast, brier, log_loss
+from anachron.forecasts.forecast import LOG_CLIP, Forecast, brier, log_loss
 from anachron.forecasts.leak_split import SOURCES, leak_class, leak_sources
 from anachron.forecasts.reliability import ReliabilityBin, calibration_pairs, reliability
 
-__all__ = ["Interval", "ModelScore", "ScoredSample", "base_rate", "score_model", "scored_sample", "uniform"]
+__all__ = ["Interval", "ModelScore", "ScoredSample", "base_rate", "binary_scored_sample", "score_model", "scored_sample", "uniform"]
 
 
 @dataclass(frozen=True)
@@ -287,6 +287,19 @@ def scored_sample(
         tuple(calibration_pairs(forecast, outcome)),
         leak_label,
         () if leak is None else leak_sources(leak, where),
+    )
+
+
+def binary_scored_sample(sample_id: str, probability: float, outcome: int, baseline: float) -> ScoredSample:
+    """:func:`scored_sample` of a binary forecast of *probability* resolved to *outcome* (0 or 1) against a constant
+    *baseline* probability, without leakage scores: the same figures from the same floats, no :class:`Forecast` made
+    (a large report scores 10**6 of them)."""
+    return ScoredSample(
+        sample_id,
+        (probability - outcome) ** 2,
+        -math.log(max(probability if outcome == 1 else 1 - probability, LOG_CLIP)) + 0.0,
+        (baseline - outcome) ** 2,
+        ((probability, int(outcome == 1)),),
     )
 
 

@@ -20,7 +20,7 @@ import math
 import os
 from array import array
 from dataclasses import replace
-from itertools import combinations
+from itertools import combinations, repeat
 from typing import Any, Callable, Iterator, Mapping, Sequence
 
 from anachron.bank.cutoffs import BADGES
@@ -30,8 +30,8 @@ from anachron.core.stats import compare_modes
 from anachron.core.stats.paired import SMALL_N
 from anachron.forecasts.difficulty import difficulty_adjusted
 from anachron.forecasts.forecast import LOG_CLIP, SUM_TOLERANCE, Forecast, check_kind
-from anachron.forecasts.model_score import base_rate, score_model, scored_sample, uniform
-from anachron.forecasts.reading import Forecasts, load_forecasts, load_resolutions, load_scores
+from anachron.forecasts.model_score import base_rate, binary_scored_sample, score_model, scored_sample, uniform
+from anachron.forecasts.reading import ForecastTable, Forecasts, load_forecasts, load_resolutions, load_scores
 from anachron.forecasts.resampling import question_bootstrap
 
 __all__ = ["build_report", "model_badge", "ranked", "small_n_warnings"]
@@ -100,6 +100,11 @@ class _Compact:
         self.ids = sorted(table)
         self.probabilities = array("d")
         self.other: dict[str, Forecast] = {}
+        if isinstance(table, ForecastTable):  # the reader's own table: its probabilities read in C, no Forecast made
+            self.probabilities = array("d", map(table.binary.get, self.ids, repeat(math.nan, len(self.ids))))
+            if table.other:
+                self.other = {sample_id: table.other[sample_id] for sample_id in self.ids if sample_id in table.other}
+            return
         for sample_id in self.ids:
             forecast = table[sample_id]
             if forecast.probability is not None and forecast.probabilities is None:
@@ -108,9 +113,13 @@ class _Compact:
                 self.probabilities.append(math.nan)
                 self.other[sample_id] = forecast
 
-    def resolved(self, resolutions: Mapping[str, Any]) -> Iterator[Forecast]:
-        """Its forecasts of a resolved sample, in the order of their ids, each made again as it is asked for."""
+    def resolved(self, resolutions: Mapping[str, Any], start: int = 0) -> Iterator[Forecast]:
+        """Its forecasts of a resolved sample, in the order of their ids, each made again as it is asked for,
+        from the *start*-th resolved one on."""
         for sample_id, p in zip(self.ids, self.probabilities):
+            if start and sample_id in resolutions:
+                start -= 1
+                continue
             if sample_id in resolutions:
                 yield self.other[sample_id] if p != p else Forecast(sample_id, self.model, probability=p)
 
@@ -201,7 +210,19 @@ def build_report(
         missing = [s for s in table.ids if s not in resolutions]
         samples = []
         days: list[_dt.date | None] = []
-        for forecast in table.resolved(resolutions):
+        if leak_table is None and given is None and cutoffs is None:
+            # The usual sample, a binary forecast of a 0-or-1 outcome against a constant baseline, scored from the
+            # floats without a Forecast or a Resolution made (no badge to date: no day kept); any other is left to
+            # the loop below, in the order of the ids, so an error names the same sample.
+            outcome_of, constant = resolutions.outcome, 0.5 if rate is None else rate
+            for sample_id, p in zip(table.ids, table.probabilities):
+                outcome = outcome_of(sample_id)
+                if outcome is None:
+                    continue
+                if p != p or (outcome != 0 and outcome != 1):
+                    break
+                samples.append(binary_scored_sample(sample_id, p, outcome, constant))
+        for forecast in table.resolved(resolutions, start=len(samples)):
             sample_id = forecast.sample_id
             resolution = resolutions[sample_id]
             if given is not None:
