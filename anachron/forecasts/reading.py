@@ -311,14 +311,33 @@ class Resolutions(Mapping[str, Resolution]):
                 self._place_keys.append((found[1], found[3]))
             self._where.append(int(found[2]) * 65536 + place)  # the number and its place in one signed 64-bit cell
 
+    def add_line(self, sample_id: str, outcome: int | str, where: str) -> None:
+        """:meth:`add` of an undated resolution read at *where*, ``"file:line"`` (a JSON Lines reader's), without
+        making its :class:`Resolution`."""
+        prefix, colon, number = where.rpartition(":")
+        key = (prefix + colon, "")
+        place = self._places.get(key)
+        if place is None:
+            place = self._places[key] = len(self._place_keys)
+            self._place_keys.append(key)
+        self._row[sample_id] = len(self._ids)
+        self._ids.append(sample_id)
+        self._outcomes.append(outcome)
+        self._dates.append(0)
+        self._as_of.append(0)
+        self._where.append(int(number) * 65536 + place)
+
     def alias(self, sample_id: str, other: str) -> None:
         """Resolve *sample_id* by *other*'s resolution (a ForecastBench market question's dateless key)."""
         self._row[sample_id] = self._row[other]
 
-    def outcome(self, sample_id: str) -> int | str | None:
-        """What *sample_id* resolved to (``None``: it has no resolution), without making its :class:`Resolution`."""
-        row = self._row.get(sample_id)
-        return None if row is None else self._outcomes[row]
+    def outcomes_of(self, sample_ids: Iterable[str]) -> list[int | str | None]:
+        """What each of *sample_ids* resolved to (``None``: it has no resolution), in their order, without
+        making a :class:`Resolution`."""
+        rows = list(map(self._row.get, sample_ids))
+        if None in rows:
+            return [None if row is None else self._outcomes[row] for row in rows]
+        return list(map(self._outcomes.__getitem__, rows))
 
     def where(self, sample_id: str) -> str | None:
         """Where *sample_id*'s resolution was read (a ``KeyError`` if it has none)."""
@@ -369,6 +388,14 @@ def load_resolutions(path: str | os.PathLike[str]) -> tuple[Resolutions, int]:
     if not records:
         raise AnachronError(f"{path}: no resolution entry")
     for where, entry in records:
+        if not forecastbench and type(entry) is dict and len(entry) == 2:
+            # The usual line, {"sample_id", "resolved_to": 0 or 1}, held at once (no Resolution made, no date
+            # to read); anything else, a repeat or an error included, takes the checks below.
+            sample_id, outcome = entry.get("sample_id"), entry.get("resolved_to")
+            if type(sample_id) is str and sample_id and type(outcome) is int and (outcome == 0 or outcome == 1) \
+                    and sample_id not in out:
+                out.add_line(sys.intern(sample_id), outcome, where)
+                continue
         if not isinstance(entry, dict):
             raise AnachronError(f"{where}: expected an object, got {describe(entry)}")
         if forecastbench:

@@ -20,7 +20,7 @@ import math
 import os
 from array import array
 from dataclasses import replace
-from itertools import combinations, repeat
+from itertools import combinations, compress, repeat
 from typing import Any, Callable, Iterator, Mapping, Sequence
 
 from anachron.bank.cutoffs import BADGES
@@ -30,7 +30,7 @@ from anachron.core.stats import compare_modes
 from anachron.core.stats.paired import SMALL_N
 from anachron.forecasts.difficulty import difficulty_adjusted
 from anachron.forecasts.forecast import LOG_CLIP, SUM_TOLERANCE, Forecast, check_kind
-from anachron.forecasts.model_score import base_rate, binary_scored_sample, score_model, scored_sample, uniform
+from anachron.forecasts.model_score import base_rate, binary_scored_samples, score_model, scored_sample, uniform
 from anachron.forecasts.reading import ForecastTable, Forecasts, load_forecasts, load_resolutions, load_scores
 from anachron.forecasts.resampling import question_bootstrap
 
@@ -113,13 +113,9 @@ class _Compact:
                 self.probabilities.append(math.nan)
                 self.other[sample_id] = forecast
 
-    def resolved(self, resolutions: Mapping[str, Any], start: int = 0) -> Iterator[Forecast]:
-        """Its forecasts of a resolved sample, in the order of their ids, each made again as it is asked for,
-        from the *start*-th resolved one on."""
+    def resolved(self, resolutions: Mapping[str, Any]) -> Iterator[Forecast]:
+        """Its forecasts of a resolved sample, in the order of their ids, each made again as it is asked for."""
         for sample_id, p in zip(self.ids, self.probabilities):
-            if start and sample_id in resolutions:
-                start -= 1
-                continue
             if sample_id in resolutions:
                 yield self.other[sample_id] if p != p else Forecast(sample_id, self.model, probability=p)
 
@@ -127,20 +123,10 @@ class _Compact:
 def _common(a: tuple[list[str], array[float]], b: tuple[list[str], array[float]]) -> tuple[dict[str, float], dict[str, float]]:
     """Two models' Briers over the samples both scored, in the order of their ids (each side's ids are sorted)."""
     (ids_a, briers_a), (ids_b, briers_b) = a, b
-    side_a: dict[str, float] = {}
-    side_b: dict[str, float] = {}
-    i = j = 0
-    while i < len(ids_a) and j < len(ids_b):
-        x, y = ids_a[i], ids_b[j]
-        if x == y:
-            side_a[x] = briers_a[i]
-            side_b[x] = briers_b[j]
-            i += 1
-            j += 1
-        elif x < y:
-            i += 1
-        else:
-            j += 1
+    both = set(ids_a).intersection(ids_b)
+    # Each side filtered in C: its ids are sorted, so both dicts list the common samples in one order.
+    side_a = dict(compress(zip(ids_a, briers_a), map(both.__contains__, ids_a)))
+    side_b = dict(compress(zip(ids_b, briers_b), map(both.__contains__, ids_b)))
     return side_a, side_b
 
 
@@ -211,18 +197,17 @@ def build_report(
         samples = []
         days: list[_dt.date | None] = []
         if leak_table is None and given is None and cutoffs is None:
-            # The usual sample, a binary forecast of a 0-or-1 outcome against a constant baseline, scored from the
-            # floats without a Forecast or a Resolution made (no badge to date: no day kept); any other is left to
-            # the loop below, in the order of the ids, so an error names the same sample.
-            outcome_of, constant = resolutions.outcome, 0.5 if rate is None else rate
-            for sample_id, p in zip(table.ids, table.probabilities):
-                outcome = outcome_of(sample_id)
-                if outcome is None:
-                    continue
-                if p != p or (outcome != 0 and outcome != 1):
-                    break
-                samples.append(binary_scored_sample(sample_id, p, outcome, constant))
-        for forecast in table.resolved(resolutions, start=len(samples)):
+            # The usual model, binary forecasts of 0-or-1 outcomes against a constant baseline, scored in columns
+            # from the floats (no Forecast or Resolution made; no badge to date, so no day kept); any other model
+            # takes the loop below, which checks each sample and names the one that fails.
+            ids, probabilities, outcomes = table.ids, table.probabilities, resolutions.outcomes_of(table.ids)
+            if None in outcomes:  # an unresolved forecast is counted in missing, never scored
+                kept = [o is not None for o in outcomes]
+                ids, probabilities = list(compress(ids, kept)), array("d", compress(probabilities, kept))
+                outcomes = list(compress(outcomes, kept))
+            if not any(map(math.isnan, probabilities)) and set(outcomes) <= {0, 1}:
+                samples = binary_scored_samples(ids, probabilities, outcomes, 0.5 if rate is None else rate)
+        for forecast in [] if samples else table.resolved(resolutions):
             sample_id = forecast.sample_id
             resolution = resolutions[sample_id]
             if given is not None:
