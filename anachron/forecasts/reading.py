@@ -41,7 +41,6 @@ from typing import Any, Callable, Iterable, Iterator, Mapping
 from anachron.core.attribution import day_field
 from anachron.core.errors import AnachronError, describe
 from anachron.core.jsonio import parse_json, read_json, read_records, read_text, stream_records
-from anachron.core.leakage import read_samples
 from anachron.forecasts.forecast import Forecast, answer_probability, check_distribution, check_probability
 
 __all__ = ["ForecastTable", "Forecasts", "Resolution", "Resolutions", "forecastbench_key", "load_forecasts", "load_resolutions", "load_scores", "question_key"]
@@ -434,4 +433,6 @@ def load_scores(path: str | os.PathLike[str]) -> dict[str, dict]:
     so a malformed one is an error, never a clean sample; its record is what that reader read
     (``SampleResult.to_dict()``: a field absent from an older file holds its default).
     """
+    from anachron.core.leakage import read_samples  # here: the leakage scorer loads only with --scores
+
     return {result.sample_id: result.to_dict() for result in read_samples(read_json(path), str(path))}
