@@ -34,6 +34,34 @@ class ReadJsonLinesTest(unittest.TestCase):
             path.write_text('{"a": "x\u2028y\u0085z"}\r\n\n{"b": 1}\n', encoding="utf-8")
             self.assertEqual(read_records(path), [(f"{path}:1", {"a": "x\u2028y\u0085z"}), (f"{path}:3", {"b": 1})])
 
+    def test_a_streamed_line_of_any_shape_reads_as_the_whole_file_reads_it(self):
+        # The streamed reader takes its usual line (an object then its newline) at once and any other the
+        # long way: spaces around it, a CR, a last line without a newline, blank lines, nested values.
+        with tempfile.TemporaryDirectory() as tmp:
+            path = Path(tmp) / "r.jsonl"
+            path.write_text('{"a": 1}\n  {"b": [1, {"c": null}]}  \n{"d": "x\u2028"}\r\n\n\t\n{"e": 1.5e-3}', encoding="utf-8")
+            expected = [(f"{path}:1", {"a": 1}), (f"{path}:2", {"b": [1, {"c": None}]}), (f"{path}:3", {"d": "x\u2028"}),
+                        (f"{path}:6", {"e": 1.5e-3})]
+            self.assertEqual(read_records(path), expected)
+            self.assertEqual(list(stream_records(path)), expected)
+
+    def test_a_streamed_line_that_is_no_object_is_an_error_naming_it(self):
+        cases = {
+            "a repeated key": ('{"a": 1}\n{"a": 1, "a": 2}\n', r":2: invalid JSON: duplicate key 'a'"),
+            "NaN": ('{"a": 1}\n{"a": NaN}\n', r":2: invalid JSON: NaN is not valid JSON"),
+            "two objects": ('{"a": 1}\n{"a": 1}{"b": 2}\n', r":2: invalid JSON: Extra data"),
+            "an array": ('[{"a": 1}]\n', r":1: expected a JSON object, got an array"),
+            "a cut line": ('{"a": 1}\n{"a": \n', r":2: invalid JSON: Expecting value"),
+            "not UTF-8": (b'{"a": 1}\n{"a": "\xff"}\n', r": not UTF-8 text \(byte 16\)"),
+        }
+        with tempfile.TemporaryDirectory() as tmp:
+            path = Path(tmp) / "bad.jsonl"
+            for name, (text, pattern) in cases.items():
+                with self.subTest(name):
+                    path.write_bytes(text if isinstance(text, bytes) else text.encode())
+                    with self.assertRaisesRegex(AnachronError, pattern):
+                        list(stream_records(path))
+
 
 class ByteOrderMarkTest(unittest.TestCase):
     """A file saved by a Windows editor opens with a UTF-8 byte order mark: every reader drops it."""
