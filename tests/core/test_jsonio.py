@@ -46,20 +46,19 @@ class ReadJsonLinesTest(unittest.TestCase):
             self.assertEqual(list(stream_records(path)), expected)
 
     def test_a_streamed_line_that_is_no_object_is_an_error_naming_it(self):
-        cases = {
-            "a repeated key": ('{"a": 1}\n{"a": 1, "a": 2}\n', r":2: invalid JSON: duplicate key 'a'"),
-            "NaN": ('{"a": 1}\n{"a": NaN}\n', r":2: invalid JSON: NaN is not valid JSON"),
-            "two objects": ('{"a": 1}\n{"a": 1}{"b": 2}\n', r":2: invalid JSON: Extra data"),
-            "an array": ('[{"a": 1}]\n', r":1: expected a JSON object, got an array"),
-            "a cut line": ('{"a": 1}\n{"a": \n', r":2: invalid JSON: Expecting value"),
-            "not UTF-8": (b'{"a": 1}\n{"a": "\xff"}\n', r": not UTF-8 text \(byte 16\)"),
-        }
         with tempfile.TemporaryDirectory() as tmp:
             path = Path(tmp) / "bad.jsonl"
-            for name, (text, pattern) in cases.items():
-                with self.subTest(name):
-                    path.write_bytes(text if isinstance(text, bytes) else text.encode())
-                    with self.assertRaisesRegex(AnachronError, pattern):
+            for second_line, error in (
+                (b'{"a": 1, "a": 2}', r":2: invalid JSON: duplicate key 'a'"),
+                (b'{"a": NaN}', r":2: invalid JSON: NaN is not valid JSON"),
+                (b'{"a": 1}{"b": 2}', r":2: invalid JSON: Extra data"),
+                (b'[{"a": 1}]', r":2: expected a JSON object, got an array"),
+                (b'{"a": ', r":2: invalid JSON: Expecting value"),
+                (b'{"a": "\xff"}', r": not UTF-8 text \(byte 16\)"),
+            ):
+                with self.subTest(second_line=second_line):
+                    path.write_bytes(b'{"a": 1}\n' + second_line + b"\n")
+                    with self.assertRaisesRegex(AnachronError, error):
                         list(stream_records(path))
 
 
