@@ -21,6 +21,7 @@ import os
 from array import array
 from dataclasses import replace
 from itertools import combinations, compress, repeat
+from operator import is_
 from typing import Any, Callable, Iterator, Mapping, Sequence
 
 from anachron.bank.cutoffs import BADGES
@@ -193,14 +194,15 @@ def build_report(
         table = by_model.pop(model)  # scored below: its forecasts are not needed again (10**6 of them in a large report)
         leak_table = score_tables.get(model, score_tables.get(None)) if score_tables else None
         leak_file = (scores or {}).get(model, (scores or {}).get(None, "scores"))
-        missing = [s for s in table.ids if s not in resolutions]
+        known = resolutions.outcomes_of(table.ids)  # None: no resolution
+        missing = list(compress(table.ids, map(is_, known, repeat(None))))
         samples = []
         days: list[_dt.date | None] = []
         if leak_table is None and given is None and cutoffs is None:
             # The usual model, binary forecasts of 0-or-1 outcomes against a constant baseline, scored in columns
             # from the floats (no Forecast or Resolution made; no badge to date, so no day kept); any other model
             # takes the loop below, which checks each sample and names the one that fails.
-            ids, probabilities, outcomes = table.ids, table.probabilities, resolutions.outcomes_of(table.ids)
+            ids, probabilities, outcomes = table.ids, table.probabilities, known
             if None in outcomes:  # an unresolved forecast is counted in missing, never scored
                 kept = [o is not None for o in outcomes]
                 ids, probabilities = list(compress(ids, kept)), array("d", compress(probabilities, kept))
