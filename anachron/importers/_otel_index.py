@@ -95,6 +95,7 @@ class DiskIndex:
         if keyed is None:
             self._join()
         else:
+            db.execute("CREATE INDEX idkey_trace ON idkey(trace)")
             missing = db.execute("SELECT tr.at, tr.trace FROM tr WHERE NOT EXISTS (SELECT 1 FROM idkey k WHERE k.trace = tr.trace) "
                                  "ORDER BY tr.seq LIMIT 1").fetchone()
             if missing is not None:
@@ -108,10 +109,12 @@ class DiskIndex:
             CREATE TABLE samples AS SELECT sample, MAX(line) AS line, COUNT(*) AS size, MIN(seq) AS seq FROM joined GROUP BY sample;
             CREATE UNIQUE INDEX samples_sample ON samples(sample);
             CREATE TABLE once AS SELECT sample, line, place, n FROM early GROUP BY sample HAVING COUNT(*) = 1 AND place IS NOT NULL;
+            CREATE UNIQUE INDEX once_sample ON once(sample);
+            CREATE TABLE agree AS SELECT m.sample, COUNT(*) AS n FROM member m JOIN once o ON o.sample = m.sample
+                JOIN joined j ON j.trace = m.trace WHERE j.sample = m.sample AND j.n = 1 AND j.line = o.line GROUP BY m.sample;
+            CREATE UNIQUE INDEX agree_sample ON agree(sample);
             CREATE TABLE ready AS SELECT o.sample, o.place FROM once o JOIN samples s ON s.sample = o.sample
-                WHERE s.line = o.line AND s.size = o.n AND o.n = (
-                    SELECT COUNT(*) FROM member m JOIN joined j ON j.trace = m.trace
-                    WHERE m.sample = o.sample AND j.sample = o.sample AND j.n = 1 AND j.line = o.line);
+                JOIN agree a ON a.sample = o.sample WHERE s.line = o.line AND s.size = o.n AND a.n = o.n;
             CREATE UNIQUE INDEX ready_sample ON ready(sample);
             CREATE TABLE lookup(trace TEXT PRIMARY KEY, sample TEXT) WITHOUT ROWID;
             INSERT INTO lookup SELECT j.trace, j.sample FROM joined j WHERE NOT EXISTS (SELECT 1 FROM ready r WHERE r.sample = j.sample);
