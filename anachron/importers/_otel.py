@@ -53,7 +53,7 @@ import tempfile
 from typing import Any, Iterator, Mapping
 
 from anachron.core.errors import AnachronError, describe
-from anachron.core.jsonio import Record, json_line, json_or_none
+from anachron.core.jsonio import Record, json_or_none
 from anachron.importers._common import Options, Session, parse_arguments
 from anachron.importers._otel_index import DiskIndex
 from anachron.importers._otel_chat import CHAT_ATTRIBUTES, GENAI, OPENINFERENCE, PYDANTIC_AI, TRACELOOP, Turn, answer_text, chat_turn, signature
@@ -250,12 +250,16 @@ def _join(first: Mapping[str, int], turns: Mapping[str, list[tuple[int, int, Any
     return {trace_id: root(trace_id) for trace_id in first}
 
 
+# json_line(value, ensure_ascii=True, default=str), its encoder made once (json.dumps makes one a call when given options).
+_KEY_TEXT = json.JSONEncoder(ensure_ascii=True, default=str, sort_keys=True).encode
+
+
 def _made_keys(ident: Any, name: Any, arguments: Any) -> list[int]:
     """What ties a tool span to the chat call it ran: the call id; without one, the name and arguments.
     Their hash, as for a conversation (:func:`_links`): the first reading keeps it for every span to the end."""
     if isinstance(ident, str) and ident:
         return [hash("id:" + ident)]
-    return [hash(json_line([name, arguments], ensure_ascii=True, default=str))]
+    return [hash(_KEY_TEXT([name, arguments]))]
 
 
 def read(path: str, options: Options) -> Iterator[Record]:
@@ -409,12 +413,19 @@ def _survey(path: str, documents: Iterator[tuple[int, str, Any]], options: Optio
             else:
                 span = item
             trace_id = span["traceId"]
-            start = end = 0
-            try:
-                start = nanos(span.get("startTimeUnixNano"), at, "startTimeUnixNano")
-                end = nanos(span.get("endTimeUnixNano"), at, "endTimeUnixNano")
-            except AnachronError as exc:
-                late = late or exc
+            start = span.get("startTimeUnixNano")
+            end = span.get("endTimeUnixNano")
+            # The usual times, 19 digits at most (below 2^64): nanos() in brief, without a call a span.
+            if not (type(start) is str and type(end) is str and len(start) < 20 and len(end) < 20 and start.isdigit()
+                    and end.isdigit() and start.isascii() and end.isascii()):
+                start = end = 0
+                try:
+                    start = nanos(span.get("startTimeUnixNano"), at, "startTimeUnixNano")
+                    end = nanos(span.get("endTimeUnixNano"), at, "endTimeUnixNano")
+                except AnachronError as exc:
+                    late = late or exc
+            else:
+                start, end = int(start), int(end)
             trace = traces.get(trace_id)
             if trace is None:
                 traces[trace_id] = (start, order, at if keyed else None, index)
@@ -572,7 +583,7 @@ def _call_key(part: Mapping[str, Any], occurrences: dict[str, int]) -> str:
     """A chat call's identity across spans: its id; without one, its name, arguments and rank among equals."""
     if isinstance(part.get("id"), str) and part["id"]:
         return "id:" + part["id"]
-    text = json_line([part.get("name"), part.get("arguments")], ensure_ascii=True, default=str)
+    text = _KEY_TEXT([part.get("name"), part.get("arguments")])
     occurrences[text] = occurrences.get(text, 0) + 1
     return f"{text}#{occurrences[text]}"
 
