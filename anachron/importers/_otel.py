@@ -268,7 +268,7 @@ def read(path: str, options: Options) -> Iterator[Record]:
     A trace's spans may be spread over the whole file, so a JSON Lines log is
     read line by line, never whole (:func:`_survey`): every span is checked and
     the traces are joined into samples, keeping a few numbers a trace, chat span
-    and tool span; a sample whose traces all start and end on one line is built
+    and tool span (on disk past a budget: :class:`DiskIndex`); a sample whose traces all start and end on one line is built
     as soon as that line is read and set aside on disk (:class:`_Spill`).  A
     sample the rest of the log proves otherwise (a later span of its traces, a
     trace joined to it) is built again by a second reading, once the line of its
