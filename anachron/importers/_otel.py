@@ -450,7 +450,7 @@ def _survey(path: str, documents: Iterator[tuple[int, str, Any]], options: Optio
                     keys[trace_id] = str(value)
         if fresh and late is None:
             _built_early(index, line, fresh, traces, turns, tools, keys, options, spill, early)
-        if kept > _JOIN_BUDGET and late is None:
+        if kept > _JOIN_BUDGET:  # after a bad time too: every line is still checked, in bounded memory
             if on_disk is None:
                 on_disk = DiskIndex()
                 disk.callback(on_disk.close)
