@@ -45,6 +45,7 @@ OpenInference ``AGENT`` span's ``output.value``.
 from __future__ import annotations
 
 import ast
+import contextlib
 import json
 import marshal
 import re
@@ -52,8 +53,9 @@ import tempfile
 from typing import Any, Iterator, Mapping
 
 from anachron.core.errors import AnachronError, describe
-from anachron.core.jsonio import Record, json_line, json_or_none
+from anachron.core.jsonio import Record, json_or_none
 from anachron.importers._common import Options, Session, parse_arguments
+from anachron.importers._otel_index import DiskIndex
 from anachron.importers._otel_chat import CHAT_ATTRIBUTES, GENAI, OPENINFERENCE, PYDANTIC_AI, TRACELOOP, Turn, answer_text, chat_turn, signature
 from anachron.importers._otel_otlp import Streamed, checked_items, document_items, event_span, iso_time, nanos
 from anachron.importers._otel_otlp import spans as otlp_spans
@@ -88,6 +90,9 @@ IGNORED = frozenset({
 IGNORED_FAMILIES = ("gen_ai.usage.", "gen_ai.aggregated_usage.", "gen_ai.request.", "llm.token_count.",
                     "traceloop.association.properties.")
 SHOWN_UNKNOWN = 5  # names a warning lists; the rest are counted
+# Traces, chat spans and tool spans the first reading of a streamed log keeps in memory (a few numbers each) before
+# it moves them to disk (DiskIndex): memory stays bounded, and a log of 10,000 sessions (80,000 of them) stays in memory.
+_JOIN_BUDGET = 1 << 17
 _INDEX = re.compile(r"\.\d+(?=\.|\Z)")
 # A span as read: (start ns, rank in the file, where, the span, its attributes, its scope's name).
 Entry = tuple[int, int, str, Mapping[str, Any], dict[str, Any], str]
@@ -245,12 +250,16 @@ def _join(first: Mapping[str, int], turns: Mapping[str, list[tuple[int, int, Any
     return {trace_id: root(trace_id) for trace_id in first}
 
 
+# json_line(value, ensure_ascii=True, default=str), its encoder made once (json.dumps makes one a call when given options).
+_KEY_TEXT = json.JSONEncoder(ensure_ascii=True, default=str, sort_keys=True).encode
+
+
 def _made_keys(ident: Any, name: Any, arguments: Any) -> list[int]:
     """What ties a tool span to the chat call it ran: the call id; without one, the name and arguments.
     Their hash, as for a conversation (:func:`_links`): the first reading keeps it for every span to the end."""
     if isinstance(ident, str) and ident:
         return [hash("id:" + ident)]
-    return [hash(json_line([name, arguments], ensure_ascii=True, default=str))]
+    return [hash(_KEY_TEXT([name, arguments]))]
 
 
 def read(path: str, options: Options) -> Iterator[Record]:
@@ -259,7 +268,7 @@ def read(path: str, options: Options) -> Iterator[Record]:
     A trace's spans may be spread over the whole file, so a JSON Lines log is
     read line by line, never whole (:func:`_survey`): every span is checked and
     the traces are joined into samples, keeping a few numbers a trace, chat span
-    and tool span; a sample whose traces all start and end on one line is built
+    and tool span (on disk past a budget: :class:`DiskIndex`); a sample whose traces all start and end on one line is built
     as soon as that line is read and set aside on disk (:class:`_Spill`).  A
     sample the rest of the log proves otherwise (a later span of its traces, a
     trace joined to it) is built again by a second reading, once the line of its
@@ -267,24 +276,24 @@ def read(path: str, options: Options) -> Iterator[Record]:
     names a span (the GenAI event mode adds attributes to spans so), is read whole.
     """
     streamed = Streamed(path)
-    with _Spill() as spill:
+    with _Spill() as spill, contextlib.ExitStack() as disk:
         try:
             documents = streamed.checked()
-            plan = None if documents is None else _survey(path, documents, options, spill)
+            plan = None if documents is None else _survey(path, documents, options, spill, disk)
         except AnachronError as exc:
             raise streamed.finish(exc) from None
         if plan is None:
             yield from _read_held(path, options)
             return
-        sample_of, last_line, wanted_logs, ready = plan
+        samples, unready, wanted_log = plan
         rest = None  # the second reading, begun at the first sample it must build
         try:
-            for sample_id, line in last_line.items():
-                if sample_id in ready:
-                    yield spill.get(ready[sample_id])
+            for sample_id, line, place in samples:
+                if place is not None:
+                    yield spill.get(place)
                     continue
                 if rest is None:
-                    rest = _built_again(streamed, sample_of, wanted_logs, ready, options)
+                    rest = _built_again(streamed, unready, wanted_log, options)
                     next(rest)
                 yield rest.send((sample_id, line))
         finally:
@@ -292,12 +301,12 @@ def read(path: str, options: Options) -> Iterator[Record]:
                 rest.close()
 
 
-def _built_again(streamed: Streamed, sample_of: Mapping[str, str], wanted_logs: set[int], ready: Mapping[str, Any],
-                 options: Options) -> Any:
+def _built_again(streamed: Streamed, unready: Any, wanted_log: Any, options: Options) -> Any:
     """The second reading: a coroutine sent (sample, its last line) in order, answering its (where, record).
 
-    Only the spans of samples not built by the first reading (not in *ready*) are held; the log is
-    read no further than the last line of the last sample asked."""
+    Only the spans of samples not built by the first reading are held (*unready*: a trace's sample, or
+    ``None`` when the first reading built it); *wanted_log*: whether a log event's rank is read as a
+    span.  The log is read no further than the last line of the last sample asked."""
     held: dict[str, list[Entry]] = {}  # the spans of the samples not built yet
     order = 0
     lines = streamed.again()
@@ -309,11 +318,11 @@ def _built_again(streamed: Streamed, sample_of: Mapping[str, str], wanted_logs: 
             index, where, document = next(lines)
             for at, item, attributes, scope, is_log in checked_items(where, document):
                 order += 1
-                if is_log and order not in wanted_logs:
+                if is_log and not wanted_log(order):
                     continue
                 span = event_span(at, item) if is_log else item
-                sample = sample_of[span["traceId"]]
-                if sample not in ready:
+                sample = unready(span["traceId"])
+                if sample is not None:
                     start = nanos(span.get("startTimeUnixNano"), at, "startTimeUnixNano")
                     held.setdefault(sample, []).append((start, order, at, span, attributes, scope))
         spans = held.pop(sample_id)
@@ -361,16 +370,18 @@ class _Spill:
         return marshal.loads(self.file.read(length))
 
 
-def _survey(path: str, documents: Iterator[tuple[int, str, Any]], options: Options, spill: _Spill
-            ) -> tuple[dict[str, str], dict[str, int], set[int], dict[str, Any]] | None:
+def _survey(path: str, documents: Iterator[tuple[int, str, Any]], options: Options, spill: _Spill,
+            disk: contextlib.ExitStack) -> tuple[Iterator[tuple[str, int, int | None]], Any, Any] | None:
     """The first reading of a streamed log: every span checked, as :func:`_read_held` checks it, and
-    the samples: (each trace's sample, each sample's last line in the order samples are built, the
-    ranks of the log events read as spans, where *spill* holds each sample built already).  ``None``
-    when a log event names a span (it may add attributes to it: the log is read whole, with them).
+    the samples: (each sample, its last line and where *spill* holds it when built already, in the order
+    samples are written; a trace's sample unless built already, else ``None``; whether a log event's
+    rank is read as a span).  ``None`` when a log event names a span (it may add attributes to it: the
+    log is read whole, with them).
 
     A line's traces that no earlier line holds are joined among themselves and their samples built
     (:func:`_built_early`); at the end such a sample stands when the whole log joins the same traces
-    into it and no later line holds a span of them."""
+    into it and no later line holds a span of them.  Past :data:`_JOIN_BUDGET` traces and spans kept,
+    the maps go to a :class:`DiskIndex` (*disk* closes it), which joins them at the end."""
     # trace -> (earliest start, its rank, its where (kept only for --sample-id-from's error), last line)
     traces: dict[str, tuple[int, int, str | None, int]] = {}
     keyed = options.sample_id_from is not None
@@ -381,6 +392,8 @@ def _survey(path: str, documents: Iterator[tuple[int, str, Any]], options: Optio
     late: AnachronError | None = None  # a bad time: reported after every span is read, as before
     early: dict[str, Any] = {}  # sample -> (its line, its traces, where the spill keeps it), or None
     order = 0
+    kept = 0  # traces, chat spans and tool spans in the maps above
+    on_disk: DiskIndex | None = None
     for index, where, document in documents:
         line: list[tuple[Entry, Any]] = []  # this line's spans, with (turn, convention, end, arguments), for _built_early
         fresh: dict[str, None] = {}  # the traces this line is the first to hold, in order
@@ -400,16 +413,24 @@ def _survey(path: str, documents: Iterator[tuple[int, str, Any]], options: Optio
             else:
                 span = item
             trace_id = span["traceId"]
-            start = end = 0
-            try:
-                start = nanos(span.get("startTimeUnixNano"), at, "startTimeUnixNano")
-                end = nanos(span.get("endTimeUnixNano"), at, "endTimeUnixNano")
-            except AnachronError as exc:
-                late = late or exc
+            start = span.get("startTimeUnixNano")
+            end = span.get("endTimeUnixNano")
+            # The usual times, 19 digits at most (below 2^64): nanos() in brief, without a call a span.
+            if not (type(start) is str and type(end) is str and len(start) < 20 and len(end) < 20 and start.isdigit()
+                    and end.isdigit() and start.isascii() and end.isascii()):
+                start = end = 0
+                try:
+                    start = nanos(span.get("startTimeUnixNano"), at, "startTimeUnixNano")
+                    end = nanos(span.get("endTimeUnixNano"), at, "endTimeUnixNano")
+                except AnachronError as exc:
+                    late = late or exc
+            else:
+                start, end = int(start), int(end)
             trace = traces.get(trace_id)
             if trace is None:
                 traces[trace_id] = (start, order, at if keyed else None, index)
                 fresh[trace_id] = None
+                kept += 1
             elif start < trace[0]:
                 traces[trace_id] = (start, order, at if keyed else None, index)
             elif trace[3] != index:
@@ -417,9 +438,11 @@ def _survey(path: str, documents: Iterator[tuple[int, str, Any]], options: Optio
             arguments = _UNREAD
             if turn is not None:
                 turns.setdefault(trace_id, []).append((start, order, _links(turn)))
+                kept += 1
             elif convention is not None:
                 arguments = _tool_arguments(attributes, convention)  # read once: for the join and the sample
                 tools.setdefault(trace_id, []).append(_tool_key(span, attributes, convention, arguments))
+                kept += 1
             line.append(((start, order, at, span, attributes, scope), (turn, convention, end, arguments)))
             if options.sample_id_from is not None and trace_id not in keys:
                 value = attributes.get(options.sample_id_from, resource.get(options.sample_id_from))
@@ -427,8 +450,17 @@ def _survey(path: str, documents: Iterator[tuple[int, str, Any]], options: Optio
                     keys[trace_id] = str(value)
         if fresh and late is None:
             _built_early(index, line, fresh, traces, turns, tools, keys, options, spill, early)
+        if kept > _JOIN_BUDGET:  # after a bad time too: every line is still checked, in bounded memory
+            if on_disk is None:
+                on_disk = DiskIndex()
+                disk.callback(on_disk.close)
+            on_disk.add(traces, turns, tools, keys, wanted_logs, early)
+            traces, turns, tools, keys, wanted_logs, early, kept = {}, {}, {}, {}, set(), {}, 0
     if late is not None:
         raise late
+    if on_disk is not None:
+        on_disk.add(traces, turns, tools, keys, wanted_logs, early)
+        return on_disk.plan(options.sample_id_from)
     if not traces:
         raise AnachronError(f"{path}: no span in the log (expected OTLP JSON with resourceSpans / scopeSpans / spans)")
     if options.sample_id_from is None:
@@ -450,7 +482,8 @@ def _survey(path: str, documents: Iterator[tuple[int, str, Any]], options: Optio
         if built is not None and last_line.get(sample_id) == built[0] and size[sample_id] == len(built[1]) and all(
                 sample_of[trace_id] == sample_id for trace_id in built[1]):
             ready[sample_id] = built[2]
-    return sample_of, last_line, wanted_logs, ready
+    samples = ((sample_id, line, ready.get(sample_id)) for sample_id, line in last_line.items())
+    return samples, lambda trace_id: None if sample_of[trace_id] in ready else sample_of[trace_id], wanted_logs.__contains__
 
 
 def _built_early(index: int, line: list[tuple[Entry, Any]], fresh: Mapping[str, None], traces: Mapping[str, tuple],
@@ -550,7 +583,7 @@ def _call_key(part: Mapping[str, Any], occurrences: dict[str, int]) -> str:
     """A chat call's identity across spans: its id; without one, its name, arguments and rank among equals."""
     if isinstance(part.get("id"), str) and part["id"]:
         return "id:" + part["id"]
-    text = json_line([part.get("name"), part.get("arguments")], ensure_ascii=True, default=str)
+    text = _KEY_TEXT([part.get("name"), part.get("arguments")])
     occurrences[text] = occurrences.get(text, 0) + 1
     return f"{text}#{occurrences[text]}"
 

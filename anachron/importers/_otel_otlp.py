@@ -53,7 +53,17 @@ def _value(any_value: Any, where: str, depth: int = 0) -> Any:
 
 
 def _attributes(pairs: Any, where: str, depth: int = 0) -> dict[str, Any]:
-    out: dict[str, Any] = {}
+    if type(pairs) is list and depth <= MAX_DEPTH:
+        # The usual list, every value a string under a string key, read in one comprehension; anything else
+        # (another kind of value, a pair that is no object) takes the loop below, from the start.
+        try:
+            out = {pair["key"]: pair["value"]["stringValue"] for pair in pairs}
+        except (KeyError, TypeError, IndexError):
+            pass
+        else:
+            if all(type(key) is str for key in out):  # a parsed document's pairs and values indexed by name are dicts
+                return out
+    out = {}
     for index, pair in enumerate(pairs if type(pairs) is list else expect_list(pairs or [], where, "attributes")):
         # Most values are strings: read without building the names an error would need.
         value = pair.get("value") if type(pair) is dict else None

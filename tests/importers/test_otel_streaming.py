@@ -195,6 +195,15 @@ class FastPaths(unittest.TestCase):
             with self.subTest(value=value), self.assertRaisesRegex(AnachronError, r"log\.jsonl:1 .* startTimeUnixNano is"):
                 self.read(startTimeUnixNano=value)
 
+    def test_end_times_at_the_edges_of_uint64(self):
+        # The end is read with the start: a bad one is the error, a 20-digit uint64 is a time.
+        for value in ("18446744073709551615", "9999999999999999999", "0"):
+            with self.subTest(value=value):
+                self.assertEqual(len(self.read(endTimeUnixNano=value)), 2)
+        for value in ("18446744073709551616", "١٢٣", "-1", "", "1" * 21):
+            with self.subTest(value=value), self.assertRaisesRegex(AnachronError, r"log\.jsonl:1 .* endTimeUnixNano is"):
+                self.read(endTimeUnixNano=value)
+
     def test_string_attributes_beside_every_other_kind_of_value(self):
         attributes = SPAN["attributes"] + [
             {"key": "gen_ai.tool.name", "value": {"stringValue": "web_search", "intValue": "3"}},  # the first kind wins
@@ -205,6 +214,8 @@ class FastPaths(unittest.TestCase):
         self.assertEqual((call["tool"], call["query"]), ("web_search", "ipo"))
         self.assertEqual([item["url"] for item in call["returned"]], ["https://example.com/a"])
         for bad, message in (([{"key": 3, "value": {"stringValue": "x"}}], r"attributes\[0\]: key is 3, expected a string"),
-                             ([{"value": {"stringValue": "x"}}], "key is"), (["pair"], "a key/value pair")):
+                             ([{"value": {"stringValue": "x"}}], "key is"), (["pair"], "a key/value pair"),
+                             ([{"key": ["k"], "value": {"stringValue": "x"}}], r"key is an array, expected a string"),
+                             ([{"key": "k", "value": "x"}], r"\(k\): expected an OTLP AnyValue object")):
             with self.subTest(bad=bad), self.assertRaisesRegex(AnachronError, message):
                 self.read(attributes=bad)
