@@ -54,7 +54,7 @@ from bisect import bisect_left, bisect_right
 from fractions import Fraction
 from collections.abc import Sequence as SequenceABC
 from itertools import accumulate, compress, count as counting, repeat
-from operator import add, and_, attrgetter, ge, getitem, le, lshift, mul, sub
+from operator import add, and_, attrgetter, ge, getitem, le, lshift, mul, rshift, sub
 from typing import Iterable, Sequence
 
 __all__ = [
@@ -582,8 +582,11 @@ class GroupResamples:
         # from SHAKE-128 keyed by the group's 128 random bits and k.
         self._keys = [rng.getrandbits(128).to_bytes(16, "little") for _ in range(groups)]
         columns_n = len(columns)
-        lows_sum: list[list[int]] = [[0] * n_resamples for _ in range(columns_n)]
-        spreads: list[list[int]] = [[0] * n_resamples for _ in range(columns_n)]
+        # Every column's sum of the groups' least values and of their low parts' ranges (each a group's
+        # count times a constant) is packed into one integer a resample, fields of `field` bits (each
+        # sum is below n times the largest value): one multiply-add a group and resample, not four.
+        field = max(max(values) for values in shifted).bit_length() + n.bit_length() + 1
+        packed = [0] * n_resamples
         # Per column and place (bits): the number of adler32 sums added there and their total (each
         # sum is adler32's low half, 1 + the limbs' sum: the 1s are taken off at the end).
         placed: list[dict[int, tuple[int, list[int]]]] = [{} for _ in range(columns_n)]
@@ -600,11 +603,10 @@ class GroupResamples:
                 del stream
             width = _limb_width(max(counts[g], default=0))  # no resample (B = 0): no draw
             limb_sums: dict[bytes, list[int]] = {}  # a table met twice in the group (a column repeated) is summed once
+            constant = sum((least << (2 * c * field)) + (spread << ((2 * c + 1) * field)) for c, (least, spread, _, _) in enumerate(plan))
+            if constant:
+                packed = list(map(add, packed, map(mul, counts[g], repeat(constant))))
             for c, (least, spread, high, cut) in enumerate(plan):
-                if least:
-                    lows_sum[c] = list(map(add, lows_sum[c], map(mul, counts[g], repeat(least))))
-                if spread:
-                    spreads[c] = list(map(add, spreads[c], map(mul, counts[g], repeat(spread))))
                 if not high:
                     continue
                 if not width:  # a resample drew more than 65,519 times from the group: sum in Python, plus 1 as adler32 would
@@ -624,13 +626,16 @@ class GroupResamples:
                     placed[c][place] = (calls + 1, sums if earlier is None else list(map(add, earlier, sums)))
             del pieces
         self._floors = []
+        self._spreads = []
+        mask = (1 << field) - 1
         for c in range(columns_n):
-            total = list(map(add, lows_sum[c], repeat(self._base[c])))
+            total = list(map(add, map(and_, map(rshift, packed, repeat(2 * c * field)), repeat(mask)), repeat(self._base[c])))
             for place, (calls, sums) in placed[c].items():
                 total = list(map(add, total, map(lshift, map(sub, sums, repeat(calls)), repeat(place))))
             self._floors.append(total)
-        self._spreads = spreads
+            self._spreads.append(list(map(and_, map(rshift, packed, repeat((2 * c + 1) * field)), repeat(mask))))
         self._exact: dict[int, tuple[int, ...]] = {}
+        self._by_group: list[list[list[int]]] | None = None
 
     @staticmethod
     def _plan(shifted: list[list[int]], cuts: list[int], a: int, b: int) -> list[tuple]:
@@ -684,12 +689,12 @@ class GroupResamples:
                 self._exact[i] = tuple(floor[i] for floor in self._floors)
         elif todo:
             sums = {i: [0] * len(self._shifted) for i in todo}
+            if self._by_group is None:  # each group's own values: a drawn byte indexes them as it is
+                self._by_group = [[values[a:b] for values in self._shifted] for a, b in zip(self._first, self._first[1:])]
             for g, i, drawn in self._replay(todo):
-                first = self._first[g]
-                rows = [first + r for r in drawn]
                 totals = sums[i]
-                for c, values in enumerate(self._shifted):
-                    totals[c] += sum(map(values.__getitem__, rows))
+                for c, values in enumerate(self._by_group[g]):
+                    totals[c] += sum(map(values.__getitem__, drawn))
             for i in todo:
                 self._exact[i] = tuple(map(add, self._base, sums[i]))
         return {i: self._exact[i] for i in indices}
