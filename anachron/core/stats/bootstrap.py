@@ -546,6 +546,29 @@ def _limb_width(most: int) -> int:
     return next((bits for bits in range(8, 0, -1) if most * ((1 << bits) - 1) <= 65519), 0)
 
 
+# adler32's low half, (1 + s) mod 65521, is 1 + s while s <= 65,519. A group's limbs are 8 bits wide
+# (where the most draws a resample made in it allow each sum to wrap once at most, 255 m < 2 * 65,521)
+# when each limb's rows average well inside [0, 255], so that a sum that might have wrapped (then
+# checked by a Python sum) lies many standard deviations from its mean; else as wide as never wraps.
+_ADLER_EXACT = 65519
+_WIDE_BITS, _WIDE_DRAWS = 8, 513
+_WIDE_MEAN = (48, 207)
+
+
+def _limb_tables(high: Sequence[int], limb: int) -> list[bytes]:
+    """The ``bytes.translate`` tables of *high*'s limbs of *limb* bits, lowest first (byte r: row r's limb)."""
+    if not high or not limb:
+        return []
+    mask = (1 << limb) - 1
+    return [bytes([v >> (k * limb) & mask for v in high]).ljust(256, b"\0") for k in range(-(-max(high).bit_length() // limb))]
+
+
+def _wide_limb_fits(table: bytes, most: int, size: int) -> bool:
+    """Whether a limb's sums over up to *most* draws (at most :data:`_WIDE_DRAWS`) never wrap, or
+    wrap so rarely that their Python check costs nothing: its *size* rows' mean is well inside [0, 255]."""
+    return max(table) * most <= _ADLER_EXACT or _WIDE_MEAN[0] * size <= sum(table[:size]) <= _WIDE_MEAN[1] * size
+
+
 class GroupResamples:
     """The column totals of "blocks" resamples from :data:`BYTES_UNTIL` rows: bounded after one pass,
     exact on demand (the interface of :class:`BlockResamples`), drawn by groups.
@@ -591,36 +614,47 @@ class GroupResamples:
         # sum is adler32's low half, 1 + the limbs' sum: the 1s are taken off at the end).
         placed: list[dict[int, tuple[int, list[int]]]] = [{} for _ in range(columns_n)]
         for g in range(groups):
-            size = self._first[g + 1] - self._first[g]
-            plan = self._plan(shifted, cuts, self._first[g], self._first[g + 1])
+            a, b = self._first[g], self._first[g + 1]
+            most = max(counts[g], default=0)  # no resample (B = 0): no draw
+            narrow = _limb_width(most)
+            wide = _WIDE_BITS if 0 < most <= _WIDE_DRAWS else narrow
+            plan = []
+            for cut, values in zip(cuts, shifted):
+                column = self._plan(values[a:b], cut, wide)
+                if wide != narrow and not all(_wide_limb_fits(table, most, b - a) for table in _limb_tables(column[2], wide)):
+                    column = self._plan(values[a:b], cut, narrow)
+                plan.append(column)
             pieces: list[bytes] = []
-            if any(high for _, _, high, _ in plan):  # else every column is constant here: its counts suffice
+            if any(column[4] for column in plan):  # else every column is constant here: its counts suffice
                 key = self._keys[g]
-                stream = b"".join([_group_bytes(key + k.to_bytes(4, "little"), sum(counts[g][at:at + _GROUP_CHUNK]), size)
-                                   for k, at in enumerate(range(0, n_resamples, _GROUP_CHUNK))])
                 ends = list(accumulate(counts[g]))
+                chunk_ends = ends[_GROUP_CHUNK - 1::_GROUP_CHUNK] + ([ends[-1]] if n_resamples % _GROUP_CHUNK else [])
+                stream = b"".join([_group_bytes(key + k.to_bytes(4, "little"), stop - start, b - a)
+                                   for k, (start, stop) in enumerate(zip([0, *chunk_ends], chunk_ends))])
                 pieces = list(map(stream.__getitem__, map(slice, [0, *ends[:-1]], ends)))  # each resample's draws
                 del stream
-            width = _limb_width(max(counts[g], default=0))  # no resample (B = 0): no draw
             limb_sums: dict[bytes, list[int]] = {}  # a table met twice in the group (a column repeated) is summed once
-            constant = sum((least << (2 * c * field)) + (spread << ((2 * c + 1) * field)) for c, (least, spread, _, _) in enumerate(plan))
+            constant = sum((least << (2 * c * field)) + (spread << ((2 * c + 1) * field)) for c, (least, spread, _, _, _) in enumerate(plan))
             if constant:
                 packed = list(map(add, packed, map(mul, counts[g], repeat(constant))))
-            for c, (least, spread, high, cut) in enumerate(plan):
+            wraps = None  # per resample: the adler32 low halves at or below which a sum of 8-bit limbs may have wrapped
+            for c, (least, spread, high, cut, limb) in enumerate(plan):
                 if not high:
                     continue
-                if not width:  # a resample drew more than 65,519 times from the group: sum in Python, plus 1 as adler32 would
+                if not limb:  # a resample drew more than 65,519 times from the group: sum in Python, plus 1 as adler32 would
                     sums = [1 + sum(map(high.__getitem__, piece)) for piece in pieces]
                     places = [(cut, sums)]
                 else:
-                    mask = (1 << width) - 1
                     places = []
-                    for k in range(-(-max(high).bit_length() // width)):
-                        table = bytes([v >> (k * width) & mask for v in high]).ljust(256, b"\0")
+                    for k, table in enumerate(_limb_tables(high, limb)):
                         sums = limb_sums.get(table)
                         if sums is None:
                             sums = limb_sums[table] = list(map(and_, map(_adler32, map(bytes.translate, pieces, repeat(table))), repeat(0xFFFF)))
-                        places.append((k * width + cut, sums))
+                            if max(table) * most > _ADLER_EXACT and min(sums) <= 255 * most - _ADLER_EXACT - 1:
+                                if wraps is None:
+                                    wraps = list(map(sub, map(mul, counts[g], repeat(255)), repeat(_ADLER_EXACT + 1)))
+                                self._unwrap(sums, wraps, pieces, table)
+                        places.append((k * limb + cut, sums))
                 for place, sums in places:
                     calls, earlier = placed[c].get(place, (0, None))
                     placed[c][place] = (calls + 1, sums if earlier is None else list(map(add, earlier, sums)))
@@ -638,24 +672,28 @@ class GroupResamples:
         self._by_group: list[list[list[int]]] | None = None
 
     @staticmethod
-    def _plan(shifted: list[list[int]], cuts: list[int], a: int, b: int) -> list[tuple]:
-        """Per column, for rows a..b-1 (a group): the least value plus the low parts' least, the low
-        parts' range, the high parts (() when the column is constant there) and the group's cut."""
-        per_column: list[tuple] = []
-        for cut, values in zip(cuts, shifted):
-            part = values[a:b]
-            low, high = min(part), max(part)
-            if low == high:
-                per_column.append((low, 0, (), 0))
-                continue
-            if cut:  # the limbs that reach down to the cut hold a few bits more here: cut lower, for free
-                width = (high - low).bit_length()
-                cut = max(0, width - _FIRST_BITS * -(-max(0, width - cut) // _FIRST_BITS))
-            mask = (1 << cut) - 1
-            rests = [(v - low) & mask for v in part] if cut else [0]
-            least = min(rests)
-            per_column.append((low + least, max(rests) - least, [(v - low) >> cut for v in part], cut))
-        return per_column
+    def _plan(part: list[int], cut: int, limb: int) -> tuple:
+        """For one column's rows of a group: the least value plus the low parts' least, the low parts'
+        range, the high parts (() when the column is constant there), the group's cut and the limbs' bits."""
+        low, high = min(part), max(part)
+        if low == high:
+            return (low, 0, (), 0, limb)
+        if cut and limb:  # the limbs that reach down to the cut hold a few bits more here: cut lower, for free
+            width = (high - low).bit_length()
+            cut = max(0, width - limb * -(-max(0, width - cut) // limb))
+        mask = (1 << cut) - 1
+        rests = [(v - low) & mask for v in part] if cut else [0]
+        least = min(rests)
+        return (low + least, max(rests) - least, [(v - low) >> cut for v in part], cut, limb)
+
+    @staticmethod
+    def _unwrap(sums: list[int], wraps: list[int], pieces: list[bytes], table: bytes) -> None:
+        """Make exact the adler32 low halves *sums* of 8-bit limbs (*table*) over *pieces*, where they may
+        have wrapped: (1 + s) mod 65521 is 1 + s unless s >= 65520, and then a second s, 65,521 more,
+        lies in [0, 255 m] only if the low half is at most 255 m - 65,520 (m: the piece's length). Those
+        few (a sum at either end of its range, many standard deviations out) are summed in Python."""
+        for i in compress(counting(), map(le, sums, wraps)):
+            sums[i] = 1 + sum(map(table.__getitem__, pieces[i]))
 
     def bounds(self, column: int) -> tuple[list[int], list[int]]:
         """Every resample's least and greatest possible total of *column*, as exact integers."""
