@@ -108,6 +108,16 @@ def check_scores(scores: object, where: str, metric: str = "tclr") -> dict[str, 
         raise AnachronError(f"{where}: expected a mapping of sample id -> {metric}, got {describe(scores)}")
     if not scores:
         raise AnachronError(f"{where}: no samples")
+    if type(scores) is dict and set(map(type, scores)) == {str}:
+        # The common case, checked in C-level passes: every value a float in [0, 1] (a rate), or an
+        # int in [0, MAX_COUNT] (a count). Anything else is checked (and named) one by one below.
+        values = scores.values()
+        if kind == "rate" and set(map(type, values)) == {float}:
+            if not any(map(math.isnan, values)) and 0.0 <= min(values) and max(values) <= 1.0:
+                return dict(scores)
+        elif kind == "count" and set(map(type, values)) == {int}:
+            if 0 <= min(values) and max(values) <= MAX_COUNT:
+                return dict(scores)
     checked: dict[str, float | int] = {}
     for sample_id, raw in scores.items():
         if not isinstance(sample_id, str):

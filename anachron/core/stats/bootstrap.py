@@ -297,13 +297,18 @@ _CHECKPOINT_BUDGET = 2500  # generator states kept to replay resamples from (5 K
 _SETUP_BUDGET = 100_000  # binomial set-ups cached (one per block and number of draws left)
 
 
-def _cut(shifted: Sequence[int], n: int, bits: int | None) -> int:
+def _cut(shifted: Sequence[int], n: int, bits: int | None, log_sd: float | None = None) -> int:
     """How many low bits of *shifted* (non-negative) the first pass leaves out: all but the top
     *bits*, or, when *bits* is None, as many as keep its bound on a resample mean within about
-    2**-5 of the bootstrap standard error sigma / sqrt(n).  It sets the speed, never a total."""
+    2**-5 of the bootstrap standard error sigma / sqrt(n), sigma = 2^log_sd (by default the
+    column's own).  It sets the speed, never a total."""
     width = max(shifted).bit_length()
     if bits is not None:
         return max(0, width - bits)
+    if log_sd is not None:
+        if log_sd == -math.inf:
+            return width
+        return max(0, min(width, math.floor(log_sd - 0.5 * math.log2(n)) - _SPREAD_SHARE))
     drop = max(0, width - 60)
     xs = [float(v >> drop) for v in shifted]
     mean = math.fsum(xs) / n
@@ -590,13 +595,14 @@ class GroupResamples:
     left), and :meth:`exact` regenerates only the chunks its resamples read.
     """
 
-    def __init__(self, columns: Sequence[Sequence[int]], n_resamples: int, rng: random.Random, bits: int | None) -> None:
+    def __init__(self, columns: Sequence[Sequence[int]], n_resamples: int, rng: random.Random, bits: int | None,
+                 log_sds: Sequence[float] | None = None) -> None:
         n = len(columns[0])
         self.n = n
         self._order = order = sorted(range(n), key=list(zip(*columns)).__getitem__)
         lows = [min(column) for column in columns]
         self._shifted = shifted = [[column[i] - low for i in order] for low, column in zip(lows, columns)]
-        cuts = [_cut(values, n, bits) for values in shifted]
+        cuts = [_cut(values, n, bits, None if log_sds is None else log_sds[c]) for c, values in enumerate(shifted)]
         self._base = [n * low for low in lows]
         self._first = list(range(0, n, _GROUP_ROWS)) + [n]
         groups = len(self._first) - 1
@@ -749,6 +755,7 @@ class GroupResamples:
 
 def bootstrap_column_bounds(
     columns: Sequence[Sequence[int]], n_resamples: int, rng: random.Random, *, first_pass_bits: int | None = None,
+    log_sds: Sequence[float] | None = None,
 ) -> BlockResamples | GroupResamples:
     """Resample the n rows of *columns* (each a sequence of n integers) uniformly with replacement,
     *n_resamples* times ("blocks" resampling); every resample's column totals, bounded, exact on demand.
@@ -777,7 +784,7 @@ def bootstrap_column_bounds(
     [True, True, True]
     """
     if len(columns[0]) >= BYTES_UNTIL:
-        return GroupResamples(columns, n_resamples, rng, first_pass_bits)
+        return GroupResamples(columns, n_resamples, rng, first_pass_bits, log_sds)
     return BlockResamples(columns, n_resamples, rng, first_pass_bits)
 
 

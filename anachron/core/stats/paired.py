@@ -28,7 +28,7 @@ import random
 import sys
 from collections import Counter
 from itertools import repeat
-from operator import add, truediv
+from operator import add, itemgetter, sub, truediv
 from fractions import Fraction
 from dataclasses import asdict, dataclass
 from typing import Any, Mapping, Sequence
@@ -271,19 +271,19 @@ def compare_modes(
     e = check_scores(enforced, "enforced", metric)
     _check_same_ids(u, e)
     n = len(u)
-    pairs = Counter((u[sample_id], e[sample_id]) for sample_id in u)
+    e_values = list(map(e.__getitem__, u))  # in u's order, pair by pair
+    pairs = Counter(zip(u.values(), e_values))
 
     # Exact arithmetic: every value is num / den with den a power of two, so
     # one common denominator (the largest) turns them all into integers.
-    ratios = {x: x.as_integer_ratio() for pair in pairs for x in pair}
+    ratios = {x: x.as_integer_ratio() for x in {*u.values(), *e_values}}
     denominator = max(den for _, den in ratios.values())
     numerator = {x: num * (denominator // den) for x, (num, den) in ratios.items()}
-    sum_u = sum_e = 0
-    differences: Counter[int] = Counter()
-    for (a, b), count in pairs.items():
-        sum_u += count * numerator[a]
-        sum_e += count * numerator[b]
-        differences[numerator[a] - numerator[b]] += count
+    u_numerators = list(map(numerator.__getitem__, u.values()))
+    d_numerators = list(map(sub, u_numerators, map(numerator.__getitem__, e_values)))
+    sum_u = sum(u_numerators)
+    sum_e = sum_u - sum(d_numerators)
+    differences: Counter[int] = Counter(d_numerators)
     scale = n * denominator
 
     values = sorted(differences)
@@ -298,12 +298,12 @@ def compare_modes(
         # One draw of rows serves both intervals: each resample's sums of u and of d, bounded by a
         # first pass over their high bits; only the resamples an order statistic or BCa's count
         # can depend on are replayed exactly (bootstrap_column_bounds).
-        rows = sorted((numerator[x], numerator[x] - numerator[y]) for (x, y), count in pairs.items() for _ in range(count))
-        columns = [[r[0] for r in rows], [r[1] for r in rows]] if sum_u else [[r[1] for r in rows]]
+        rows = sorted(zip(u_numerators, d_numerators))
+        columns = [list(map(itemgetter(0), rows)), list(map(itemgetter(1), rows))] if sum_u else [list(map(itemgetter(1), rows))]
         if method == "bytes":
             shared = bootstrap_byte_bounds(columns, b, rng, _read_scales(columns, sum_u, sum_d))
         else:
-            shared = bootstrap_column_bounds(columns, b, rng)
+            shared = bootstrap_column_bounds(columns, b, rng, log_sds=_read_scales(columns, sum_u, sum_d))
         last = len(columns) - 1
 
         def exact_d(indices):
@@ -416,11 +416,14 @@ def _relative_interval(
     *shared*, the sums (of u, of d) of the resamples the CI of mean(d) was
     made from ("blocks" resampling), are used instead of drawing again.
     """
-    categories: Counter[tuple[int, int]] = Counter()
-    for (x, y), count in pairs.items():
-        categories[(numerator[x], numerator[x] - numerator[y])] += count
-    keys = sorted(categories)
-    counts = [categories[k] for k in keys]
+    keys: list[tuple[int, int]] = []
+    counts: list[int] = []
+    if shared is None or ci_method == "bca":  # the distinct pairs (u, d): to draw from, or for the jackknife
+        categories: Counter[tuple[int, int]] = Counter()
+        for (x, y), count in pairs.items():
+            categories[(numerator[x], numerator[x] - numerator[y])] += count
+        keys = sorted(categories)
+        counts = [categories[k] for k in keys]
     n = sum(counts)
     below = a = None
     if shared is not None:
