@@ -272,7 +272,6 @@ def compare_modes(
     _check_same_ids(u, e)
     n = len(u)
     e_values = list(map(e.__getitem__, u))  # in u's order, pair by pair
-    pairs = Counter(zip(u.values(), e_values))
 
     # Exact arithmetic: every value is num / den with den a power of two, so
     # one common denominator (the largest) turns them all into integers.
@@ -335,7 +334,7 @@ def compare_modes(
     if sum_u:
         if _fits_a_float(abs(sum_d), sum_u):
             relative = sum_d / sum_u
-        relative_ci = _relative_interval(pairs, numerator, sum_u, sum_d, b, rng, ci_method, float(confidence), shared)
+        relative_ci = _relative_interval(u_numerators, d_numerators, sum_u, sum_d, b, rng, ci_method, float(confidence), shared)
         ends = [end for end in relative_ci[:2] if end is not None]
         if relative is None or not all(map(math.isfinite, ends)):
             # The estimate, or a resample's ratio read at an end of the interval, is beyond every float.
@@ -406,11 +405,12 @@ BEYOND_A_FLOAT = "the relative reduction is not reported"  # how the warning beg
 
 
 def _relative_interval(
-    pairs: Counter, numerator: Mapping[float, int], sum_u: int, sum_d: int, b: int, rng: random.Random, ci_method: str,
+    us: Sequence[int], ds: Sequence[int], sum_u: int, sum_d: int, b: int, rng: random.Random, ci_method: str,
     confidence: float, shared: BlockResamples | ByteResamples | None = None,
 ) -> tuple[float | None, float | None, int]:
     """The bootstrap CI of mean(d) / mean(u), and how many resamples had mean(u) = 0 (left out).
 
+    *us* and *ds* are the pairs' u_i and d_i, as integers over one denominator.
     Resamples the pairs (u_i, d_i) themselves, drawing on after the CI of
     mean(d); each resample's ratio is its exact sums' quotient, rounded once.
     *shared*, the sums (of u, of d) of the resamples the CI of mean(d) was
@@ -419,9 +419,7 @@ def _relative_interval(
     keys: list[tuple[int, int]] = []
     counts: list[int] = []
     if shared is None or ci_method == "bca":  # the distinct pairs (u, d): to draw from, or for the jackknife
-        categories: Counter[tuple[int, int]] = Counter()
-        for (x, y), count in pairs.items():
-            categories[(numerator[x], numerator[x] - numerator[y])] += count
+        categories: Counter[tuple[int, int]] = Counter(zip(us, ds))
         keys = sorted(categories)
         counts = [categories[k] for k in keys]
     n = sum(counts)
