@@ -220,6 +220,8 @@ def _id_list(ids: list[str]) -> str:
 
 
 def _check_same_ids(unrestricted: Mapping[str, object], enforced: Mapping[str, object]) -> None:
+    if unrestricted.keys() == enforced.keys():  # the common case, one C-level comparison
+        return
     only_u = sorted(unrestricted.keys() - enforced.keys())
     only_e = sorted(enforced.keys() - unrestricted.keys())
     if only_u or only_e:
