@@ -619,6 +619,9 @@ class GroupResamples:
         # Per column and place (bits): the number of adler32 sums added there and their total (each
         # sum is adler32's low half, 1 + the limbs' sum: the 1s are taken off at the end).
         placed: list[dict[int, tuple[int, list[int]]]] = [{} for _ in range(columns_n)]
+        # Per group and column, the low parts less their least (None: all equal), all a replay sums: a
+        # resample's exact total is its floor (the first pass's) plus its draws' sum of these.
+        self._rests: list[list[list[int] | None]] = []
         for g in range(groups):
             a, b = self._first[g], self._first[g + 1]
             most = max(counts[g], default=0)  # no resample (B = 0): no draw
@@ -640,11 +643,12 @@ class GroupResamples:
                 pieces = list(map(stream.__getitem__, map(slice, [0, *ends[:-1]], ends)))  # each resample's draws
                 del stream
             limb_sums: dict[bytes, list[int]] = {}  # a table met twice in the group (a column repeated) is summed once
-            constant = sum((least << (2 * c * field)) + (spread << ((2 * c + 1) * field)) for c, (least, spread, _, _, _) in enumerate(plan))
+            constant = sum((least << (2 * c * field)) + (spread << ((2 * c + 1) * field)) for c, (least, spread, *_) in enumerate(plan))
+            self._rests.append([column[5] for column in plan])
             if constant:
                 packed = list(map(add, packed, map(mul, counts[g], repeat(constant))))
             wraps = None  # per resample: the adler32 low halves at or below which a sum of 8-bit limbs may have wrapped
-            for c, (least, spread, high, cut, limb) in enumerate(plan):
+            for c, (least, spread, high, cut, limb, _) in enumerate(plan):
                 if not high:
                     continue
                 if not limb:  # a resample drew more than 65,519 times from the group: sum in Python, plus 1 as adler32 would
@@ -675,22 +679,23 @@ class GroupResamples:
             self._floors.append(total)
             self._spreads.append(list(map(and_, map(rshift, packed, repeat((2 * c + 1) * field)), repeat(mask))))
         self._exact: dict[int, tuple[int, ...]] = {}
-        self._by_group: list[list[list[int]]] | None = None
 
     @staticmethod
     def _plan(part: list[int], cut: int, limb: int) -> tuple:
         """For one column's rows of a group: the least value plus the low parts' least, the low parts'
-        range, the high parts (() when the column is constant there), the group's cut and the limbs' bits."""
+        range, the high parts (() when the column is constant there), the group's cut, the limbs' bits
+        and the low parts less their least (None when they are all equal)."""
         low, high = min(part), max(part)
         if low == high:
-            return (low, 0, (), 0, limb)
+            return (low, 0, (), 0, limb, None)
         if cut and limb:  # the limbs that reach down to the cut hold a few bits more here: cut lower, for free
             width = (high - low).bit_length()
             cut = max(0, width - limb * -(-max(0, width - cut) // limb))
         mask = (1 << cut) - 1
         rests = [(v - low) & mask for v in part] if cut else [0]
         least = min(rests)
-        return (low + least, max(rests) - least, [(v - low) >> cut for v in part], cut, limb)
+        spread = max(rests) - least
+        return (low + least, spread, [(v - low) >> cut for v in part], cut, limb, [r - least for r in rests] if spread else None)
 
     @staticmethod
     def _unwrap(sums: list[int], wraps: list[int], pieces: list[bytes], table: bytes) -> None:
@@ -707,10 +712,11 @@ class GroupResamples:
         spread = self._spreads[column]
         return lows, (list(map(add, lows, spread)) if any(spread) else lows)
 
-    def _replay(self, indices: Sequence[int]):
-        """For each of *indices* (sorted, distinct) and group: the group, the resample and the bytes
-        (rows of the group) it drew, regenerated a chunk at a time."""
-        for g, key in enumerate(self._keys):
+    def _replay(self, indices: Sequence[int], groups: Iterable[int] | None = None):
+        """For each of *indices* (sorted, distinct) and group (of *groups*, by default all): the group,
+        the resample and the bytes (rows of the group) it drew, regenerated a chunk at a time."""
+        for g in range(len(self._keys)) if groups is None else groups:
+            key = self._keys[g]
             size = self._first[g + 1] - self._first[g]
             counts = self._counts[g]
             chunk = -1
@@ -732,15 +738,16 @@ class GroupResamples:
             for i in todo:
                 self._exact[i] = tuple(floor[i] for floor in self._floors)
         elif todo:
-            sums = {i: [0] * len(self._shifted) for i in todo}
-            if self._by_group is None:  # each group's own values: a drawn byte indexes them as it is
-                self._by_group = [[values[a:b] for values in self._shifted] for a, b in zip(self._first, self._first[1:])]
-            for g, i, drawn in self._replay(todo):
+            # Only the groups with a low part left are replayed; its values are below 2^cut, mostly
+            # summed in machine integers.
+            sums = {i: [floor[i] for floor in self._floors] for i in todo}
+            for g, i, drawn in self._replay(todo, [g for g, rests in enumerate(self._rests) if any(r is not None for r in rests)]):
                 totals = sums[i]
-                for c, values in enumerate(self._by_group[g]):
-                    totals[c] += sum(map(values.__getitem__, drawn))
+                for c, rests in enumerate(self._rests[g]):
+                    if rests is not None:
+                        totals[c] += sum(map(rests.__getitem__, drawn))
             for i in todo:
-                self._exact[i] = tuple(map(add, self._base, sums[i]))
+                self._exact[i] = tuple(sums[i])
         return {i: self._exact[i] for i in indices}
 
     def drawn(self, index: int) -> list[int]:
