@@ -634,7 +634,7 @@ class GroupResamples:
                     column = self._plan(values[a:b], cut, narrow)
                 plan.append(column)
             pieces: list[bytes] = []
-            if any(column[4] for column in plan):  # else every column is constant here: its counts suffice
+            if any(column[2] for column in plan):  # else every column is constant here: its counts suffice
                 key = self._keys[g]
                 ends = list(accumulate(counts[g]))
                 chunk_ends = ends[_GROUP_CHUNK - 1::_GROUP_CHUNK] + ([ends[-1]] if n_resamples % _GROUP_CHUNK else [])
