@@ -20,7 +20,7 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any, Iterable, Mapping
 
-from anachron.core.corpus import default_corpus_dir
+from anachron.core.bundled import default_corpus_dir
 from anachron.core.dates import known_at
 from anachron.core.errors import AnachronError, describe
 from anachron.core.jsonio import json_line, read_records

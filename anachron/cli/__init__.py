@@ -16,6 +16,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import importlib
+import keyword
 import signal
 import sys
 from typing import Sequence
@@ -104,6 +105,8 @@ class ArgumentParser(argparse.ArgumentParser):
     help stays whole (:class:`HelpFormatter`), positionals may follow options, and a mistyped
     choice names the closest one."""
 
+    commands: tuple[str, ...] = ()  # build_parser's: the commands it registered
+
     def __init__(self, *args, **kwargs) -> None:
         kwargs.setdefault("allow_abbrev", False)
         kwargs.setdefault("formatter_class", HelpFormatter)
@@ -154,6 +157,7 @@ def build_parser(commands: Sequence[str] = COMMANDS) -> ArgumentParser:
     parser.set_defaults(func=help_of(parser))  # bare `anachron`: the help, not "required: COMMAND"
     for name in commands:
         importlib.import_module(f".{name}", __name__).register(subparsers)
+    parser.commands = tuple(subparsers.choices)  # the command names registered
     return parser
 
 
@@ -207,14 +211,27 @@ def _stopped(prog: str, exc: KeyboardInterrupt) -> int:
     return EXIT_TERMINATED if terminated else EXIT_INTERRUPTED
 
 
+def _module_of(command: str) -> str:
+    """The module under ``anachron.cli`` of *command* (``score-events``: ``score_events``; ``import``: ``import_``)."""
+    module = command.replace("-", "_")
+    return module + "_" if keyword.iskeyword(module) else module
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``anachron`` command."""
     argv = list(sys.argv[1:] if argv is None else argv)
     sealed = bool(argv[:1] and argv[0] in SEALED)
+    # A run naming its command first registers that command's parser alone: the other commands' modules (and
+    # all they import) are not loaded for it (a third of `outcomes`' start-up).  Anything else gets them all.
+    module = _module_of(argv[0]) if argv else None
     try:
         # Never in `serve`: a sealed server keeps the default action, so its parent's kill ends it at once.
         with _sigterm_unwinds(not sealed):
-            return run(build_parser(argv[:1] if sealed else COMMANDS), argv)
+            narrow = not sealed and module in COMMANDS
+            parser = build_parser(argv[:1] if sealed else (module,) if narrow else COMMANDS)
+            if narrow and argv[0] not in parser.commands:  # a module named otherwise than its command (launch: run)
+                parser = build_parser(COMMANDS)
+            return run(parser, argv)
     except KeyboardInterrupt as exc:
         return _stopped("anachron", exc)
 

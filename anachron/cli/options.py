@@ -179,7 +179,7 @@ def refuse_output_input(args: argparse.Namespace, outputs: Sequence[str] = ("out
     Traceback (most recent call last):
     anachron.core.errors.AnachronError: --out names an input (.../items.jsonl): choose another path
     """
-    from anachron.core.corpus import default_corpus_dir
+    from anachron.core.bundled import default_corpus_dir
 
     named = {dest: getattr(args, dest) for dest in outputs if isinstance(getattr(args, dest, None), str)}
     inputs: list[str] = []

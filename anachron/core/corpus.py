@@ -28,6 +28,7 @@ from typing import Any, Callable, Iterable, Mapping
 from anachron.core.jsonio import Record, read_records
 from anachron.core.validate import Fields, check_unique
 from anachron.core.dates import known_at
+from anachron.core.bundled import default_corpus_dir
 from anachron.core.errors import AnachronError
 from anachron.core.facts import Fact, parse_facts
 from anachron.core.names import NameIndex
@@ -435,10 +436,3 @@ def load_corpus_dir(directory: str | os.PathLike[str] | None = None, *, samples:
     )
 
 
-def default_corpus_dir(version: str = "v0") -> Path:
-    """Where the bundled corpus lives: ``corpus/`` of a clone, or inside the wheel."""
-    package = Path(__file__).resolve().parent.parent  # .../anachron
-    for candidate in (package / "corpus" / version, package.parent / "corpus" / version):
-        if (candidate / "items.jsonl").is_file():
-            return candidate
-    raise AnachronError(f"the bundled corpus {version} is missing (looked in {package / 'corpus'} and {package.parent / 'corpus'})")

@@ -295,6 +295,7 @@ def located_records(
         fh = open(path, "rb")
     except OSError as exc:
         raise _unreadable(path, exc) from None
+    scan = _STRICT.scan_once
     with fh:
         offset = start
         try:
@@ -305,7 +306,16 @@ def located_records(
                 at = offset
                 offset += len(raw)
                 where = f"{path}:{number}"
-                obj = _record(path, raw, at, where, number)
+                # The usual line, one object and its newline, scanned here in C (see _record); any other,
+                # an error included, is _record's, which reads it again.
+                try:
+                    line = raw.decode("utf-8")
+                    obj, end = scan(line, 0)
+                    usual = type(obj) is dict and (end == len(line) or line[end:] == "\n")
+                except (StopIteration, ValueError, RecursionError):  # UnicodeDecodeError is a ValueError
+                    usual = False
+                if not usual:
+                    obj = _record(path, raw, at, where, number)
                 if obj is not None:
                     yield where, obj, at, number
         except OSError as exc:
@@ -335,6 +345,15 @@ def _record(path: str | os.PathLike[str], raw: bytes, offset: int, where: str, n
     line = line.removesuffix("\n").removesuffix("\r")
     if offset == 0:
         line = line.removeprefix(_BOM)
+    # The usual line, one object from its first character to its last, scanned in C by the strict
+    # decoder (parse_json's layers cost more than the scan of a short line); anything else, an error
+    # included, takes the path below, which reads it again and words the error.
+    try:
+        obj, end = _STRICT.scan_once(line, 0)
+    except (StopIteration, ValueError, RecursionError):
+        end = -1
+    if end == len(line) and type(obj) is dict:
+        return obj
     if not line.strip():
         return None
     obj = parse_json(line, where, file=path, line=number)

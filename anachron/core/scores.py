@@ -42,7 +42,6 @@ from collections.abc import Mapping
 from typing import Any
 
 from anachron.core.errors import AnachronError, describe, did_you_mean
-from anachron.core.leakage.score_json import read_samples
 
 __all__ = ["METRICS", "RUN_FIELDS", "check_runs", "check_scores", "parse_scores", "run_info", "run_label", "tclr_document"]
 
@@ -186,6 +185,10 @@ def parse_scores(document: Any, where: str, metric: str = "tclr") -> dict[str, f
                 f"{exc}; a plain {{sample_id: number}} file such as a per-sample TCLR file holds one number per "
                 f"sample, read as {metric}: for {metric}, {_HOLDS_METRIC}"
             ) from None
+    # Imported here: the leakage scorer (and the corpus and query intent with it) loads only when a score
+    # file is read, not in every process that compares numbers (anachron outcomes).
+    from anachron.core.leakage.score_json import read_samples
+
     picked: dict[str, object] = {}
     # Every sample is read whole (read_samples), so a malformed one fails here, whatever the metric.
     for entry, result in zip(samples, read_samples(document, where)):

@@ -27,7 +27,7 @@ from __future__ import annotations
 import math
 from array import array
 from dataclasses import dataclass
-from operator import sub
+from operator import sub, truediv
 from typing import Callable, Iterable, Mapping
 
 from anachron.core.errors import AnachronError
@@ -156,22 +156,28 @@ def difficulty_adjusted(
     m_questions, m_values, m_start = panel.by_model()
     q_eff = [0.0] * len(panel.questions)
     m_eff = [0.0] * len(panel.models)
+    # Each effect's slice of the observations and its count, made once: a pass is then maps and math.fsum in
+    # C.  Within a pass no effect reads another of its kind (the models' read the question effects of the
+    # pass before, the questions' the models' just made), so computing a pass's effects all at once changes
+    # no bit of the fit.
+    m_slices = list(map(slice, m_start[:-1], m_start[1:]))
+    m_counts = list(map(sub, m_start[1:], m_start[:-1]))
+    q_slices = list(map(slice, q_start[:-1], q_start[1:]))
+    q_counts = list(map(sub, q_start[1:], q_start[:-1]))
     converged = False
     iterations = 0
-    # Each effect is a mean over an array slice: math.fsum is exactly rounded, so the order in which a
-    # model's or a question's Briers are held does not change a bit of the fit.
+    # Each effect is a mean over a slice: math.fsum is exactly rounded, so the order in which a model's or
+    # a question's Briers are held does not change a bit of the fit.
     for iterations in range(1, max_iterations + 1):
-        moved = 0.0
-        for m in range(len(m_eff)):
-            at, stop = m_start[m], m_start[m + 1]
-            new = math.fsum(map(sub, m_values[at:stop], map(q_eff.__getitem__, m_questions[at:stop]))) / (stop - at)
-            moved = max(moved, abs(new - m_eff[m]))
-            m_eff[m] = new
-        for q in range(len(q_eff)):
-            at, stop = q_start[q], q_start[q + 1]
-            new = math.fsum(map(sub, q_values[at:stop], map(m_eff.__getitem__, q_models[at:stop]))) / (stop - at)
-            moved = max(moved, abs(new - q_eff[q]))
-            q_eff[q] = new
+        residuals = list(map(sub, m_values, map(q_eff.__getitem__, m_questions)))
+        new = list(map(truediv, map(math.fsum, map(residuals.__getitem__, m_slices)), m_counts))
+        moved = max(map(abs, map(sub, new, m_eff)))
+        m_eff = new
+        residuals = list(map(sub, q_values, map(m_eff.__getitem__, q_models)))
+        new = list(map(truediv, map(math.fsum, map(residuals.__getitem__, q_slices)), q_counts))
+        moved = max(moved, max(map(abs, map(sub, new, q_eff))))
+        q_eff = new
+        del residuals
         if moved <= tolerance:
             converged = True
             break

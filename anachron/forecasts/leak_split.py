@@ -34,7 +34,6 @@ from __future__ import annotations
 from typing import Any, Mapping
 
 from anachron.core.errors import AnachronError, describe
-from anachron.core.seal import stored_status
 
 __all__ = ["SOURCES", "leak_class", "leak_sources"]
 
@@ -68,6 +67,9 @@ def leak_class(sample: Mapping[str, Any], where: str = "scores") -> str:
     >>> leak_class({"result_leaks": 1}), leak_class({"undated": 2}), leak_class({"result_leaks": 0})
     ('leaked', 'unverified', 'clean')
     """
+    # Imported here: the seal module (and the trace reader with it) loads only when leakage scores are read.
+    from anachron.core.seal import stored_status
+
     leaked = any(_count(sample, name, where) for name in _LEAK_COUNTS)
     status = stored_status(sample.get("seal_status", ...), sample.get("seal_breaches"), f"{where}: seal_status")
     if leaked or status == "breached":

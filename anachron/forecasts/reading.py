@@ -41,10 +41,9 @@ from typing import Any, Callable, Iterable, Iterator, Mapping
 from anachron.core.attribution import day_field
 from anachron.core.errors import AnachronError, describe
 from anachron.core.jsonio import parse_json, read_json, read_records, read_text, stream_records
-from anachron.core.leakage import read_samples
 from anachron.forecasts.forecast import Forecast, answer_probability, check_distribution, check_probability
 
-__all__ = ["Forecasts", "Resolution", "Resolutions", "forecastbench_key", "load_forecasts", "load_resolutions", "load_scores", "question_key"]
+__all__ = ["ForecastTable", "Forecasts", "Resolution", "Resolutions", "forecastbench_key", "load_forecasts", "load_resolutions", "load_scores", "question_key"]
 
 
 @dataclass(frozen=True, slots=True)  # slots: 10**5 of them in a large report
@@ -131,11 +130,45 @@ def question_key(where: str, entry: Mapping[str, Any]) -> str:
     return key
 
 
-def _add(by_model: dict[str, dict[str, Forecast]], where: str, forecast: Forecast, first_at: Callable[[Forecast], str]) -> None:
-    table = by_model.setdefault(forecast.model, {})
+class ForecastTable(Mapping[str, Forecast]):
+    """One model's forecasts of one file, ``{sample id: Forecast}``: a binary forecast held as its probability
+    (a float in a dict, where a :class:`Forecast` costs about 70 bytes more), each :class:`Forecast` made again
+    when it is asked for.  Iterated binary forecasts first, each kind in the order read."""
+
+    __slots__ = ("model", "binary", "other")
+
+    def __init__(self, model: str) -> None:
+        self.model = model
+        self.binary: dict[str, float] = {}  # sample id -> probability of a binary forecast
+        self.other: dict[str, Forecast] = {}  # sample id -> a categorical forecast, kept whole
+
+    def __getitem__(self, sample_id: str) -> Forecast:
+        p = self.binary.get(sample_id)
+        if p is None:
+            return self.other[sample_id]
+        return Forecast(sample_id, self.model, probability=p)
+
+    def __contains__(self, sample_id: object) -> bool:
+        return sample_id in self.binary or sample_id in self.other
+
+    def __iter__(self) -> Iterator[str]:
+        yield from self.binary
+        yield from self.other
+
+    def __len__(self) -> int:
+        return len(self.binary) + len(self.other)
+
+
+def _add(by_model: dict[str, ForecastTable], where: str, forecast: Forecast, first_at: Callable[[Forecast], str]) -> None:
+    table = by_model.get(forecast.model)
+    if table is None:
+        table = by_model[forecast.model] = ForecastTable(forecast.model)
     if forecast.sample_id in table:
         raise AnachronError(f"{where}: model {forecast.model!r} forecast sample {forecast.sample_id!r} twice (first at {first_at(forecast)})")
-    table[forecast.sample_id] = forecast
+    if forecast.probabilities is None:
+        table.binary[forecast.sample_id] = forecast.probability  # type: ignore[assignment]
+    else:
+        table.other[forecast.sample_id] = forecast
 
 
 def _first_line(path: str | os.PathLike[str], default_model: str) -> Callable[[Forecast], str]:
@@ -152,7 +185,7 @@ def _first_line(path: str | os.PathLike[str], default_model: str) -> Callable[[F
 def load_forecasts(path: str | os.PathLike[str]) -> Forecasts:
     """The forecasts in *path* (any of the three shapes; module docstring)."""
     obj, records = _document(path)
-    by_model: dict[str, dict[str, Forecast]] = {}
+    by_model: dict[str, ForecastTable] = {}
     default_model = Path(path).stem.split(".")[0] or str(path)
     if obj is not None:
         entries = obj.get("forecasts")
@@ -177,7 +210,18 @@ def load_forecasts(path: str | os.PathLike[str]) -> Forecasts:
     as_of: dict[str, _dt.date] = {}
     first_at = _first_line(path, default_model)
     for where, record in records:
-        # Interned: the sample id of five models' files and of the resolutions is one string, not six.
+        # The usual line, a binary forecast as a float, checked and held here without making a Forecast (10**6
+        # of them in a large report); anything else, a repeat or an error included, takes the checks below.
+        sample_id, p, model = record.get("sample_id"), record.get("probability"), record.get("model", default_model)
+        if (type(p) is float and 0.0 <= p <= 1.0 and type(sample_id) is str and sample_id and type(model) is str and model
+                and "probabilities" not in record and "answer" not in record):
+            table = by_model.get(model)
+            if table is None:
+                table = by_model[model] = ForecastTable(sys.intern(model))
+            if sample_id not in table.binary and sample_id not in table.other:
+                # Interned: the sample id of five models' files and of the resolutions is one string, not six.
+                table.binary[sys.intern(sample_id)] = p
+                continue
         sample_id = sys.intern(_text(where, record, "sample_id"))
         model = record.get("model", default_model)
         if not isinstance(model, str) or not model:
@@ -266,9 +310,33 @@ class Resolutions(Mapping[str, Resolution]):
                 self._place_keys.append((found[1], found[3]))
             self._where.append(int(found[2]) * 65536 + place)  # the number and its place in one signed 64-bit cell
 
+    def add_line(self, sample_id: str, outcome: int | str, where: str) -> None:
+        """:meth:`add` of an undated resolution read at *where*, ``"file:line"`` (a JSON Lines reader's), without
+        making its :class:`Resolution`."""
+        prefix, colon, number = where.rpartition(":")
+        key = (prefix + colon, "")
+        place = self._places.get(key)
+        if place is None:
+            place = self._places[key] = len(self._place_keys)
+            self._place_keys.append(key)
+        self._row[sample_id] = len(self._ids)
+        self._ids.append(sample_id)
+        self._outcomes.append(outcome)
+        self._dates.append(0)
+        self._as_of.append(0)
+        self._where.append(int(number) * 65536 + place)
+
     def alias(self, sample_id: str, other: str) -> None:
         """Resolve *sample_id* by *other*'s resolution (a ForecastBench market question's dateless key)."""
         self._row[sample_id] = self._row[other]
+
+    def outcomes_of(self, sample_ids: Iterable[str]) -> list[int | str | None]:
+        """What each of *sample_ids* resolved to (``None``: it has no resolution), in their order, without
+        making a :class:`Resolution`."""
+        rows = list(map(self._row.get, sample_ids))
+        if None in rows:
+            return [None if row is None else self._outcomes[row] for row in rows]
+        return list(map(self._outcomes.__getitem__, rows))
 
     def where(self, sample_id: str) -> str | None:
         """Where *sample_id*'s resolution was read (a ``KeyError`` if it has none)."""
@@ -319,6 +387,14 @@ def load_resolutions(path: str | os.PathLike[str]) -> tuple[Resolutions, int]:
     if not records:
         raise AnachronError(f"{path}: no resolution entry")
     for where, entry in records:
+        if not forecastbench and type(entry) is dict and len(entry) == 2:
+            # The usual line, {"sample_id", "resolved_to": 0 or 1}, held at once (no Resolution made, no date
+            # to read); anything else, a repeat or an error included, takes the checks below.
+            sample_id, outcome = entry.get("sample_id"), entry.get("resolved_to")
+            if type(sample_id) is str and sample_id and type(outcome) is int and (outcome == 0 or outcome == 1) \
+                    and sample_id not in out:
+                out.add_line(sys.intern(sample_id), outcome, where)
+                continue
         if not isinstance(entry, dict):
             raise AnachronError(f"{where}: expected an object, got {describe(entry)}")
         if forecastbench:
@@ -357,4 +433,6 @@ def load_scores(path: str | os.PathLike[str]) -> dict[str, dict]:
     so a malformed one is an error, never a clean sample; its record is what that reader read
     (``SampleResult.to_dict()``: a field absent from an older file holds its default).
     """
+    from anachron.core.leakage import read_samples  # here: the leakage scorer loads only with --scores
+
     return {result.sample_id: result.to_dict() for result in read_samples(read_json(path), str(path))}

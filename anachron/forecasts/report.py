@@ -20,7 +20,8 @@ import math
 import os
 from array import array
 from dataclasses import replace
-from itertools import combinations
+from itertools import combinations, compress, repeat
+from operator import is_
 from typing import Any, Callable, Iterator, Mapping, Sequence
 
 from anachron.bank.cutoffs import BADGES
@@ -30,8 +31,8 @@ from anachron.core.stats import compare_modes
 from anachron.core.stats.paired import SMALL_N
 from anachron.forecasts.difficulty import difficulty_adjusted
 from anachron.forecasts.forecast import LOG_CLIP, SUM_TOLERANCE, Forecast, check_kind
-from anachron.forecasts.model_score import base_rate, score_model, scored_sample, uniform
-from anachron.forecasts.reading import Forecasts, load_forecasts, load_resolutions, load_scores
+from anachron.forecasts.model_score import base_rate, binary_scored_samples, score_model, scored_sample, uniform
+from anachron.forecasts.reading import ForecastTable, Forecasts, load_forecasts, load_resolutions, load_scores
 from anachron.forecasts.resampling import question_bootstrap
 
 __all__ = ["build_report", "model_badge", "ranked", "small_n_warnings"]
@@ -100,6 +101,11 @@ class _Compact:
         self.ids = sorted(table)
         self.probabilities = array("d")
         self.other: dict[str, Forecast] = {}
+        if isinstance(table, ForecastTable):  # the reader's own table: its probabilities read in C, no Forecast made
+            self.probabilities = array("d", map(table.binary.get, self.ids, repeat(math.nan, len(self.ids))))
+            if table.other:
+                self.other = {sample_id: table.other[sample_id] for sample_id in self.ids if sample_id in table.other}
+            return
         for sample_id in self.ids:
             forecast = table[sample_id]
             if forecast.probability is not None and forecast.probabilities is None:
@@ -118,20 +124,10 @@ class _Compact:
 def _common(a: tuple[list[str], array[float]], b: tuple[list[str], array[float]]) -> tuple[dict[str, float], dict[str, float]]:
     """Two models' Briers over the samples both scored, in the order of their ids (each side's ids are sorted)."""
     (ids_a, briers_a), (ids_b, briers_b) = a, b
-    side_a: dict[str, float] = {}
-    side_b: dict[str, float] = {}
-    i = j = 0
-    while i < len(ids_a) and j < len(ids_b):
-        x, y = ids_a[i], ids_b[j]
-        if x == y:
-            side_a[x] = briers_a[i]
-            side_b[x] = briers_b[j]
-            i += 1
-            j += 1
-        elif x < y:
-            i += 1
-        else:
-            j += 1
+    both = set(ids_a).intersection(ids_b)
+    # Each side filtered in C: its ids are sorted, so both dicts list the common samples in one order.
+    side_a = dict(compress(zip(ids_a, briers_a), map(both.__contains__, ids_a)))
+    side_b = dict(compress(zip(ids_b, briers_b), map(both.__contains__, ids_b)))
     return side_a, side_b
 
 
@@ -198,10 +194,22 @@ def build_report(
         table = by_model.pop(model)  # scored below: its forecasts are not needed again (10**6 of them in a large report)
         leak_table = score_tables.get(model, score_tables.get(None)) if score_tables else None
         leak_file = (scores or {}).get(model, (scores or {}).get(None, "scores"))
-        missing = [s for s in table.ids if s not in resolutions]
+        known = resolutions.outcomes_of(table.ids)  # None: no resolution
+        missing = list(compress(table.ids, map(is_, known, repeat(None))))
         samples = []
         days: list[_dt.date | None] = []
-        for forecast in table.resolved(resolutions):
+        if leak_table is None and given is None and cutoffs is None:
+            # The usual model, binary forecasts of 0-or-1 outcomes against a constant baseline, scored in columns
+            # from the floats (no Forecast or Resolution made; no badge to date, so no day kept); any other model
+            # takes the loop below, which checks each sample and names the one that fails.
+            ids, probabilities, outcomes = table.ids, table.probabilities, known
+            if None in outcomes:  # an unresolved forecast is counted in missing, never scored
+                kept = [o is not None for o in outcomes]
+                ids, probabilities = list(compress(ids, kept)), array("d", compress(probabilities, kept))
+                outcomes = list(compress(outcomes, kept))
+            if not any(map(math.isnan, probabilities)) and set(outcomes) <= {0, 1}:
+                samples = binary_scored_samples(ids, probabilities, outcomes, 0.5 if rate is None else rate)
+        for forecast in [] if samples else table.resolved(resolutions):
             sample_id = forecast.sample_id
             resolution = resolutions[sample_id]
             if given is not None:

@@ -34,6 +34,33 @@ class ReadJsonLinesTest(unittest.TestCase):
             path.write_text('{"a": "x\u2028y\u0085z"}\r\n\n{"b": 1}\n', encoding="utf-8")
             self.assertEqual(read_records(path), [(f"{path}:1", {"a": "x\u2028y\u0085z"}), (f"{path}:3", {"b": 1})])
 
+    def test_a_streamed_line_of_any_shape_reads_as_the_whole_file_reads_it(self):
+        # The streamed reader takes its usual line (an object then its newline) at once and any other the
+        # long way: spaces around it, a CR, a last line without a newline, blank lines, nested values.
+        with tempfile.TemporaryDirectory() as tmp:
+            path = Path(tmp) / "r.jsonl"
+            path.write_text('{"a": 1}\n  {"b": [1, {"c": null}]}  \n{"d": "x\u2028"}\r\n\n\t\n{"e": 1.5e-3}', encoding="utf-8")
+            expected = [(f"{path}:1", {"a": 1}), (f"{path}:2", {"b": [1, {"c": None}]}), (f"{path}:3", {"d": "x\u2028"}),
+                        (f"{path}:6", {"e": 1.5e-3})]
+            self.assertEqual(read_records(path), expected)
+            self.assertEqual(list(stream_records(path)), expected)
+
+    def test_a_streamed_line_that_is_no_object_is_an_error_naming_it(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            path = Path(tmp) / "bad.jsonl"
+            for second_line, error in (
+                (b'{"a": 1, "a": 2}', r":2: invalid JSON: duplicate key 'a'"),
+                (b'{"a": NaN}', r":2: invalid JSON: NaN is not valid JSON"),
+                (b'{"a": 1}{"b": 2}', r":2: invalid JSON: Extra data"),
+                (b'[{"a": 1}]', r":2: expected a JSON object, got an array"),
+                (b'{"a": ', r":2: invalid JSON: Expecting value"),
+                (b'{"a": "\xff"}', r": not UTF-8 text \(byte 16\)"),
+            ):
+                with self.subTest(second_line=second_line):
+                    path.write_bytes(b'{"a": 1}\n' + second_line + b"\n")
+                    with self.assertRaisesRegex(AnachronError, error):
+                        list(stream_records(path))
+
 
 class ByteOrderMarkTest(unittest.TestCase):
     """A file saved by a Windows editor opens with a UTF-8 byte order mark: every reader drops it."""

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import random
 import unittest
 
@@ -78,6 +79,36 @@ class FixedEffectsTest(unittest.TestCase):
             self.assertEqual((again.models, again.questions, again.iterations), (fit.models, fit.questions, fit.iterations))
         self.assertEqual(list(fit.models), sorted({m for _, m, _ in obs}))
         self.assertEqual(list(fit.questions), sorted({q for q, _, _ in obs}))
+
+    def test_the_fit_is_the_alternating_means_to_the_bit(self):
+        # The fit's definition written out, one effect at a time: each model's effect the exactly rounded mean of
+        # brier - question over its questions, then each question's of brier - model, until nothing moves by
+        # more than the tolerance.  The fit must give the same floats and stop at the same pass.
+        def reference(obs, tolerance=1e-12):
+            questions = sorted({q for q, _, _ in obs})
+            models = sorted({m for _, m, _ in obs})
+            q_eff, m_eff = dict.fromkeys(questions, 0.0), dict.fromkeys(models, 0.0)
+            for passes in range(1, 10_001):
+                moved = 0.0
+                for m in models:
+                    new = math.fsum(b - q_eff[q] for q, mm, b in obs if mm == m) / sum(1 for _, mm, _ in obs if mm == m)
+                    moved, m_eff[m] = max(moved, abs(new - m_eff[m])), new
+                for q in questions:
+                    new = math.fsum(b - m_eff[m] for qq, m, b in obs if qq == q) / sum(1 for qq, _, _ in obs if qq == q)
+                    moved, q_eff[q] = max(moved, abs(new - q_eff[q])), new
+                if moved <= tolerance:
+                    break
+            shift = math.fsum(q_eff.values()) / len(q_eff)
+            return {m: e + shift for m, e in m_eff.items()}, {q: e - shift for q, e in q_eff.items()}, passes
+
+        rng = random.Random(7)
+        for case in range(6):
+            with self.subTest(case=case):
+                obs = [(f"q{q}", f"m{m}", rng.random() ** (1 + m)) for q in range(40) for m in range(1 + case % 4)
+                       if rng.random() < 0.7 or m == 0]
+                rng.shuffle(obs)
+                fit = difficulty_adjusted(obs)
+                self.assertEqual((fit.models, fit.questions, fit.iterations), reference(obs))
 
 
 if __name__ == "__main__":

@@ -226,6 +226,49 @@ class StreamingTest(OutcomesCase):
             with self.assertRaisesRegex(AssertionError, "read whole"):
                 reading.load_forecasts(document)
 
+    def test_every_forecast_line_reads_as_its_forecast(self):
+        # The usual line (a float probability) is held as a float, any other is checked the long way: the
+        # table gives each back as the Forecast it states, whichever way it was read.
+        rows = [
+            {"sample_id": "s1", "probability": 0.25},
+            {"sample_id": "s2", "probability": 1},  # an integer: the long way
+            {"sample_id": "s3", "probability": 0.5, "note": "a field the reader ignores"},
+            {"sample_id": "s4", "probabilities": {"a": 0.75, "b": 0.25}},
+            {"sample_id": "s5", "answer": "I'd say 30%."},
+            {"sample_id": "s1", "model": "other", "probability": 0.0},
+            {"sample_id": "s6", "probability": -0.0},
+        ]
+        path = self.files.write("mixed.jsonl", jsonl(rows))
+        by_model = reading.load_forecasts(path).by_model
+        Forecast = reading.Forecast
+        self.assertEqual(dict(by_model["mixed"]), {
+            "s1": Forecast("s1", "mixed", probability=0.25), "s2": Forecast("s2", "mixed", probability=1.0),
+            "s3": Forecast("s3", "mixed", probability=0.5), "s4": Forecast("s4", "mixed", probabilities={"a": 0.75, "b": 0.25}),
+            "s5": Forecast("s5", "mixed", probability=0.3), "s6": Forecast("s6", "mixed", probability=-0.0),
+        })
+        self.assertEqual(dict(by_model["other"]), {"s1": Forecast("s1", "other", probability=0.0)})
+        table = by_model["mixed"]
+        self.assertEqual((len(table), "s4" in table, "s1x" in table, table.get("s1x")), (6, True, False, None))
+        self.assertEqual(sorted(table), ["s1", "s2", "s3", "s4", "s5", "s6"])
+
+    def test_a_sample_forecast_twice_in_two_kinds_is_refused(self):
+        for first, second in (({"probabilities": {"a": 0.5, "b": 0.5}}, {"probability": 0.5}),
+                              ({"probability": 0.5}, {"probabilities": {"a": 0.5, "b": 0.5}})):
+            with self.subTest(first=first):
+                path = self.files.write("twice.jsonl", jsonl([{"sample_id": "s0", "probability": 0.1}, {"sample_id": "s1", **first},
+                                                               {"sample_id": "s1", **second}]))
+                code, out, err = self.outcomes(path, self.res)
+                self.assertEqual((code, out), (2, ""))
+                self.assertRegex(err, r"twice\.jsonl:3: model 'twice' forecast sample 's1' twice \(first at .*twice\.jsonl:2\)\n$")
+
+    def test_an_integer_or_boolean_resolution_reads_as_its_outcome(self):
+        path = self.files.write("r.jsonl", jsonl([{"sample_id": "a", "resolved_to": 1}, {"sample_id": "b", "resolved_to": True},
+                                                  {"sample_id": "c", "resolved_to": 0.0}, {"sample_id": "d", "resolved_to": 0}]))
+        resolutions, _ = reading.load_resolutions(path)
+        self.assertEqual([(s, resolutions[s].outcome, resolutions[s].where) for s in resolutions],
+                         [("a", 1, f"{path}:1"), ("b", 1, f"{path}:2"), ("c", 0, f"{path}:3"), ("d", 0, f"{path}:4")])
+        self.assertEqual(resolutions.outcomes_of(["d", "x", "a"]), [0, None, 1])
+
 
 if __name__ == "__main__":
     unittest.main()

@@ -4,6 +4,7 @@ the leak split per model, the paired comparisons and the badges."""
 from __future__ import annotations
 
 import json
+import math
 import unittest
 
 from tests.outcome_fixtures import OutcomesCase, jsonl, score_doc, score_record
@@ -121,6 +122,28 @@ class ReportTest(OutcomesCase):
         with_t = self.files.write("res6.jsonl", '{"sample_id": "s1", "resolved_to": 1, "as_of": "2024-03-01"}\n')
         (m,) = self.report(self.pred, with_t, "--model-cutoffs", before)["models"]
         self.assertEqual(m["badge"], "pre-event model")  # released before T, so before the event
+
+    def test_binary_models_score_alike_in_columns_and_sample_by_sample(self):
+        # Binary forecasts against a constant baseline are scored in columns; a cutoffs table naming no model
+        # sends every model through the per-sample loop instead.  Every figure but the badge is the same.
+        rows = [{"sample_id": f"q{i}", "probability": p} for i, p in enumerate([0.0, 1.0, 0.5, 1e-9, 0.999999, 0.3, 0.71, 0.2])]
+        pred = self.files.write("bin.jsonl", jsonl(rows + [{"sample_id": "q99", "probability": 0.4}]))  # q99: unresolved
+        other = self.files.write("other.jsonl", jsonl([{"sample_id": f"q{i}", "probability": 0.1 * i} for i in range(1, 8)]))
+        res = self.files.write("bres.jsonl", jsonl([{"sample_id": f"q{i}", "resolved_to": i % 3 % 2} for i in range(8)]))
+        cutoffs = self.files.write("none.json", json.dumps({"m-z": {"training_cutoff": "2023-01-01", "release_date": "2023-02-01"}}))
+        for baseline in ("0.5", "base-rate"):
+            with self.subTest(baseline=baseline):
+                columns = self.report(pred, other, res, "--baseline", baseline)
+                loop = self.report(pred, other, res, "--baseline", baseline, "--model-cutoffs", cutoffs)
+                for report in (columns, loop):
+                    for model in report["models"]:
+                        del model["badge_reason"]
+                self.assertEqual(columns, loop)
+                (b, _) = columns["models"]
+                self.assertEqual((b["n"], b["missing_resolutions"]), (8, {"n": 1, "samples": ["q99"]}))
+                given = [(r["probability"], i % 3 % 2) for i, r in enumerate(rows)]  # what each gave to what happened
+                self.assertAlmostEqual(b["log_loss"]["value"], sum(-math.log(max(p if o else 1 - p, 1e-6)) for p, o in given) / 8)
+                self.assertAlmostEqual(b["brier"]["value"], sum((p - o) ** 2 for p, o in given) / 8)
 
 
 if __name__ == "__main__":

@@ -54,7 +54,7 @@ from bisect import bisect_left, bisect_right
 from fractions import Fraction
 from collections.abc import Sequence as SequenceABC
 from itertools import accumulate, compress, count as counting, repeat
-from operator import add, and_, attrgetter, ge, getitem, le, lshift, mul, rshift, sub
+from operator import add, and_, ge, getitem, le, lshift, mul, rshift, sub
 from typing import Iterable, Sequence
 
 __all__ = [
@@ -817,45 +817,55 @@ BYTES_UNTIL = 1040
 _BYTES_BUDGET = 1 << 24
 
 
-def _uniform_bytes(rng: random.Random, count: int, size: int) -> bytes:
-    """*count* bytes uniform on [0, *size*) (1 <= size <= 256), independent: random bytes at or
-    above the largest multiple of *size* are dropped (``bytes.translate``'s delete), the rest
-    taken modulo *size*."""
+def _enough(count: int, refused: int, out_of: int) -> int:
+    """Draws to look at to keep *count* of them when each is refused with probability refused / out_of:
+    the mean plus six standard deviations of the refusals (so one SHAKE-128 call almost always does)."""
+    mean = count * refused / (out_of - refused)
+    return count + math.ceil(mean + 6 * math.sqrt(mean)) + 64
+
+
+def _uniform_bytes(key: bytes, count: int, size: int) -> bytes:
+    """*count* bytes uniform on [0, *size*) (1 <= size <= 256), independent: the start of SHAKE-128's
+    output for *key*, less its bytes at or above the largest multiple of *size* (``bytes.translate``'s
+    delete), taken modulo *size*. An output's start does not depend on its length, so asking for
+    more bytes only extends the same draws."""
     keep = 256 // size * size
+    if size == 256:
+        return hashlib.shake_128(key).digest(count)
+    if keep == 256:  # no byte refused: a plain translate (the delete path costs about four times as much)
+        return hashlib.shake_128(key).digest(count).translate(bytes([i % size for i in range(256)]))
     table = bytes([i % size for i in range(256)])
     reject = bytes(range(keep, 256))
-    parts = []
-    have = 0
-    while have < count:
-        got = rng.randbytes((count - have) * 256 // keep + 64).translate(table, reject)
-        parts.append(got)
-        have += len(got)
-    return b"".join(parts)[:count]
-
-
-_start, _stop = attrgetter("start"), attrgetter("stop")
+    want = _enough(count, 256 - keep, 256)
+    while True:
+        drawn = hashlib.shake_128(key).digest(want).translate(table, reject)
+        if len(drawn) >= count:
+            return drawn[:count]
+        want += want // 2
 
 
 class ByteResamples:
     """The column totals of "bytes" resamples: every resample's rows drawn at once, bounded after
     one pass, exact on demand (the interface of :class:`BlockResamples`, and :meth:`band`).
 
-    The n rows are cut into G = ceil(n / 256) groups of s = ceil(n / G) rows, the last G s - n
-    groups one row short. A draw picks a group (a byte uniform on [0, G)), kept, for a short group,
-    only if a second byte uniform on [0, s) is not s - 1: so group g is kept with probability
-    proportional to its rows. Group g's draws then take their rows, in order, from a stream of
-    its own of bytes uniform on its rows (:func:`_uniform_bytes`). So every draw is uniform over
-    the n rows and independent of the others, and resample i is draws i n to (i + 1) n - 1: the
-    textbook bootstrap.
+    The draws come from SHAKE-128 streams keyed by 128 bits of *rng* (:func:`_uniform_bytes`). Up to
+    256 rows, one stream of bytes uniform on the rows is cut into resamples of n draws. From 257
+    rows, the rows are cut into groups of 256 (the last one of the n % 256 left); each resample's
+    numbers of draws in the groups are Multinomial(n, rows / n), drawn from *rng* as
+    :class:`GroupResamples` draws them (:func:`_group_counts`), and group g's draws of every
+    resample in turn (resample 0's count, then resample 1's, ...) are one stream of bytes uniform
+    on its rows: SHAKE-128's bytes as they come for a whole group, by rejection for the last. So
+    every resample is n independent uniform draws of the n rows: the textbook bootstrap.
 
     Each column, less its least value, is split at a bit cut into a high part and a low part
-    bounded by its range. Sums are made per group in limbs of as many bits as the most draws a
-    resample made in the group sum exactly in adler32's low half (8 up to 256 draws, 7 up to 515,
-    6 up to 1,039): per limb and group, one ``bytes.translate`` gathers the drawn rows' limbs and
-    one ``zlib.adler32`` a resample sums them, a few C calls a resample, not n draws in Python.
-    The first pass sums the high parts of every resample (one limb a group where that bounds a
-    total within about a quarter of its standard error, :func:`_first_cut`); :meth:`exact` sums
-    the low parts of the resamples asked for the same way, over their drawn bytes joined.
+    bounded by its range. Sums are made in limbs of as many bits as n draws sum exactly in
+    adler32's low half (8 up to 256 pairs, 7 up to 515, 6 up to 1,039): per limb and group, one
+    ``bytes.translate`` gathers the drawn rows' limbs, and one ``zlib.adler32`` call a resample
+    and group sums them, running on from group to group (its value argument): a few C calls a
+    resample, not n draws in Python. The first pass sums the high parts of every resample (as
+    few limbs as bound a total within about 2^-4 of the standard error read, :func:`_first_cut`);
+    :meth:`exact` sums the low parts of the resamples asked for the same way, over their drawn
+    bytes joined; :meth:`drawn` lists a resample's rows.
     """
 
     def __init__(self, columns: Sequence[Sequence[int]], n_resamples: int, rng: random.Random, bits: int | None,
@@ -864,18 +874,13 @@ class ByteResamples:
         self.n = n
         lows = [min(column) for column in columns]
         shifted = [[v - low for v in column] for low, column in zip(lows, columns)]
-        groups = -(-n // 256)
-        size = -(-n // groups)
-        short = groups * size - n  # the last `short` groups have size - 1 rows
-        self._first = [g * size - max(0, g - (groups - short)) for g in range(groups + 1)]  # group g: rows first[g] ..
-        self._streams, self._slices = self._draw(rng, n, n_resamples, groups, size, short)
-        # A group's limbs are as wide as the most draws a resample made in it allow (a group of G
-        # gets about n / G of them): (1 + sum) mod 65521 is the sum plus 1 while the sum is below 65520.
-        self._widths = widths = []
-        for slices in self._slices:
-            most = n if groups == 1 else max(1, max(map(sub, map(_stop, slices), map(_start, slices)), default=0))
-            widths.append(next(bits for bits in range(8, 0, -1) if most * ((1 << bits) - 1) <= 65519))
-        self._cuts = cuts = [_first_cut(values, n, bits, min(widths), None if log_sds is None else log_sds[c])
+        self._first = [*range(0, n, _GROUP_ROWS), n]  # group g: rows first[g] .. first[g + 1] - 1
+        self._streams, self._slices = self._draw(rng, n, n_resamples)
+        # One adler32 call a resample and limb runs on from group to group (its value argument), so
+        # a limb is as wide as n draws allow: (1 + sum) mod 65521 is the sum plus 1 while the sum is
+        # below 65520 (8 bits up to 256 pairs, 7 up to 515, 6 up to 1,040).
+        self._width = width = next(bits for bits in range(8, 0, -1) if n * ((1 << bits) - 1) <= 65519)
+        self._cuts = cuts = [_first_cut(values, n, bits, width, None if log_sds is None else log_sds[c])
                              for c, values in enumerate(shifted)]
         self._rests = rests = [[v & ((1 << cut) - 1) for v in values] for cut, values in zip(cuts, shifted)]
         self._base = [n * low for low in lows]
@@ -890,53 +895,42 @@ class ByteResamples:
 
     def _sums(self, values: Sequence[int], streams: Sequence[bytes], slices: Sequence[Sequence[slice]], count: int) -> tuple[list[int], int]:
         """Each resample's sum of *values* (non-negative, one a row) over its draws (*slices* of each
-        group's *streams*), plus a constant, and that constant (each adler32 call adds 1 to its limb)."""
-        total: list[int] | None = None
+        group's *streams*), plus a constant, and that constant (each limb's adler32 chain adds 1)."""
+        bits = self._width
+        mask = (1 << bits) - 1
+        groups = [values[self._first[g]:self._first[g + 1]] for g in range(len(streams))]
+        total: Iterable[int] | None = None
         added = 0
-        for g, (stream, parts, bits) in enumerate(zip(streams, slices, self._widths)):
-            rows = values[self._first[g]:self._first[g + 1]]
-            mask = (1 << bits) - 1
-            for k in range(-(-max(rows).bit_length() // bits)):
+        for k in range(-(-max(values).bit_length() // bits)):
+            sums = None
+            for rows, stream, parts in zip(groups, streams, slices):
+                if not max(rows) >> (k * bits):
+                    continue  # no row of this group has this limb: it adds nothing
                 table = bytes([v >> (k * bits) & mask for v in rows]).ljust(256, b"\0")
                 # Slices of bytes by operator.getitem: copying a resample's draws is cheaper than a
                 # memoryview's slice, and getitem cheaper than a bound __getitem__ (a slot wrapper).
-                sums = map(and_, map(_adler32, map(getitem, repeat(stream.translate(table)), parts)), repeat(0xFFFF))
-                if k:
-                    sums = map(lshift, sums, repeat(k * bits))
-                total = list(sums) if total is None else list(map(add, total, sums))
-                added += 1 << (k * bits)
-        return (total if total is not None else [0] * count), added
+                drawn = map(getitem, repeat(stream.translate(table)), parts)
+                sums = map(_adler32, drawn) if sums is None else map(_adler32, drawn, sums)
+            if sums is None:
+                continue
+            sums = map(and_, sums, repeat(0xFFFF))
+            if k:
+                sums = map(lshift, sums, repeat(k * bits))
+            total = sums if total is None else map(add, total, sums)  # one list at the end: every limb in one C-level pass
+            added += 1 << (k * bits)
+        return (list(total) if total is not None else [0] * count), added
 
     @staticmethod
-    def _draw(rng: random.Random, n: int, n_resamples: int, groups: int, size: int, short: int) -> tuple[list[bytes], list[list[slice]]]:
+    def _draw(rng: random.Random, n: int, n_resamples: int) -> tuple[list[bytes], list[list[slice]]]:
         """Each group's stream of drawn rows (bytes) and, per resample, the slice of it the resample drew."""
-        count = n * n_resamples
-        if groups == 1:
-            return [_uniform_bytes(rng, count, size)], [[slice(at, at + n) for at in range(0, count, n)]]
-        parts = []
-        have = 0
-        while have < count:  # the groups of the draws, those refused in a short group dropped
-            want = count - have + (count - have) * short // (groups * size) + 64
-            drawn = _uniform_bytes(rng, want, groups)
-            if short:
-                coins = _uniform_bytes(rng, want, size)
-                refused = (int.from_bytes(drawn.translate(bytes([255 if i >= groups - short else 0 for i in range(256)])), "little")
-                           & int.from_bytes(coins.translate(bytes([255 if i == size - 1 else 0 for i in range(256)])), "little")
-                           ).to_bytes(want, "little")
-                drawn = _without(drawn, refused)
-            parts.append(drawn)
-            have += len(drawn)
-        drawn = b"".join(parts)[:count]
-        resamples = [slice(at, at + n) for at in range(0, count, n)]
-        counts = []
-        for g in range(1, groups):  # a resample's draws in group g (in group 0: the rest)
-            one = drawn.translate(bytes([1 if i == g else 0 for i in range(256)])) if groups > 2 else drawn
-            counts.append(list(map(sub, map(and_, map(_adler32, map(getitem, repeat(one), resamples)), repeat(0xFFFF)), repeat(1))))
-        counts.insert(0, list(map(sub, repeat(n), map(sum, zip(*counts)))))
+        key = rng.getrandbits(128).to_bytes(16, "little")  # every stream is SHAKE-128 of it and the group
+        if n <= _GROUP_ROWS:
+            count = n * n_resamples
+            return [_uniform_bytes(key + b"\0", count, n)], [list(map(slice, range(0, count, n), range(n, count + n, n)))]
         streams, slices = [], []
-        for g in range(groups):
-            ends = list(accumulate(counts[g]))
-            streams.append(_uniform_bytes(rng, ends[-1] if ends else 0, size - (g >= groups - short)))
+        for g, counts in enumerate(_group_counts(rng, n, n_resamples)):  # Multinomial(n, rows / n) a resample
+            ends = list(accumulate(counts))
+            streams.append(_uniform_bytes(key + bytes([g]), ends[-1] if ends else 0, min(_GROUP_ROWS, n - g * _GROUP_ROWS)))
             slices.append(list(map(slice, [0, *ends[:-1]], ends)))
         return streams, slices
 
@@ -979,6 +973,13 @@ class ByteResamples:
             self._exact.update(zip(todo, zip(*columns)))
         return {i: self._exact[i] for i in indices}
 
+    def drawn(self, index: int) -> list[int]:
+        """The rows resample *index* drew, group by group, each group's in the order drawn (for checks)."""
+        rows: list[int] = []
+        for g, (stream, parts) in enumerate(zip(self._streams, self._slices)):
+            rows += [self._first[g] + r for r in stream[parts[index]]]
+        return rows
+
 
 _BAND_SHARE = 4  # the first pass bounds a total within about 2^-3 of the standard error that matters
 
@@ -1015,17 +1016,6 @@ def _first_cut(shifted: Sequence[int], n: int, bits: int | None, limb: int, log_
     cut = max(0, min(width, math.floor(log_sd - 0.5 * math.log2(n)) - _BAND_SHARE))
     wanted = width - cut
     return max(0, width - -(-wanted // limb) * limb)
-
-
-def _without(data: bytes, flags: bytes) -> bytes:
-    """*data* less the bytes where *flags* is not 0."""
-    edges = [-1]
-    at = flags.find(255)
-    while at >= 0:
-        edges.append(at)
-        at = flags.find(255, at + 1)
-    edges.append(len(data))
-    return b"".join([data[a + 1:b] for a, b in zip(edges, edges[1:])])
 
 
 def bootstrap_byte_bounds(columns: Sequence[Sequence[int]], n_resamples: int, rng: random.Random,

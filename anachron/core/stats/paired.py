@@ -526,23 +526,26 @@ def _band_ratios(shared: ByteResamples, sum_u: int, sum_d: int, bca: bool) -> tu
     half_u, half_d = Fraction(wu, 2 * su), Fraction(wd, 2 * sd)
     alpha_u, alpha_d = Fraction(au, su) + half_u, Fraction(ad, sd) + half_d
     try:
-        fpu = list(map(add, ku, repeat(float(alpha_u))))
-        fpd = list(map(add, kd, repeat(float(alpha_d))))
+        fu, fd = float(alpha_u), float(alpha_d)
+        low_u, high_u, low_d, high_d = min(ku), max(ku), min(kd), max(kd)
+        # k + f (k an int, f a float) is float(k) + f rounded, which never decreases as k grows: the
+        # least and greatest of the sums are those of the least and greatest keys (no list of them).
+        least_f, top_f, low_f, high_f = low_u + fu, high_u + fu, low_d + fd, high_d + fd
     except OverflowError:
         return None
     # float(k) + float(alpha), each rounded once, then their sum: within 3 eps of |k| + |alpha|.
-    err_u = 3 * _EPSILON * (max(ku) + abs(alpha_u))
-    err_d = 3 * _EPSILON * (max(kd) + abs(alpha_d))
-    least = Fraction(min(fpu)) - err_u - half_u
-    largest = max(max(fpd), -min(fpd))
-    if least <= 0 or not (math.isfinite(largest) and math.isfinite(max(fpu))):
+    err_u = 3 * _EPSILON * (high_u + abs(alpha_u))
+    err_d = 3 * _EPSILON * (max(high_d, -low_d) + abs(alpha_d))
+    least = Fraction(least_f) - err_u - half_u
+    largest = max(high_f, -low_f)
+    if least <= 0 or not (math.isfinite(largest) and math.isfinite(top_f)):
         return None
     most = (Fraction(largest) + err_d) / least
     half = (half_d + most * half_u + err_d + most * err_u) / least + _EPSILON * most + Fraction(1, 1 << 1074)
-    keys = list(map(truediv, fpd, fpu))
+    keys = list(map(truediv, map(add, kd, repeat(fd)), map(add, ku, repeat(fu))))
     if not math.isfinite(sum(keys)):  # a quotient beyond every float (or a sum beyond it): the bounds a resample
         return None
-    top = au + su * max(ku) + wu  # above every resample's tu
+    top = au + su * high_u + wu  # above every resample's tu
     shift = top.bit_length() + max(top, sum_u).bit_length() + 1
     ratios_of: dict[int, tuple[int, int]] = {}
 

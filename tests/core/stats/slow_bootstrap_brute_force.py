@@ -80,6 +80,9 @@ class BruteForceTest(unittest.TestCase):
                 expected = reference_totals(columns, b, random.Random(seed))
                 drawn = ByteResamples(columns, b, random.Random(seed), bits, log_sds)
                 self.assertEqual(list(drawn.exact(range(b)).values()), expected)
+                for i in range(b):  # the rows each resample drew, n of them, summed in Python
+                    rows = drawn.drawn(i)
+                    self.assertEqual((len(rows), tuple(sum(column[r] for r in rows) for column in columns)), (n, expected[i]))
                 for c in range(2):
                     keys, offset, step, spread = drawn.band(c)
                     totals = [t[c] for t in expected]

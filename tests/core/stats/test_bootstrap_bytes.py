@@ -7,6 +7,7 @@ Speed is measured in benchmarks/compare_modes.py, never here.
 
 from __future__ import annotations
 
+import hashlib
 import math
 import random
 import sys
@@ -23,42 +24,29 @@ from tests.core.stats.test_bootstrap_blocks import continuous, rows_of
 from tests.core.stats.test_paired import order_statistic_band, plain_bootstrap, type7
 
 
-def reference_totals(columns: list[list[int]], b: int, rng: random.Random) -> list[tuple[int, ...]]:
-    """The "bytes" draws as docs/metrics.md states them, summed plainly, one draw at a time."""
-    n = len(columns[0])
-    groups = -(-n // 256)
-    size = -(-n // groups)
-    short = groups * size - n
+def reference_draws(n: int, b: int, rng: random.Random) -> list[list[int]]:
+    """The rows each "bytes" resample draws, as docs/metrics.md states them, one draw at a time."""
+    key = rng.getrandbits(128).to_bytes(16, "little")
 
-    def uniform(count: int, over: int) -> list[int]:
+    def uniform(label: bytes, count: int, over: int) -> list[int]:
         keep = 256 // over * over
-        out: list[int] = []
-        while len(out) < count:
-            out += [x % over for x in rng.randbytes((count - len(out)) * 256 // keep + 64) if x < keep]
-        return out[:count]
+        stream = hashlib.shake_128(key + label).digest(count * 2 + 4096)  # enough, but for a vanishing chance
+        out = [x % over for x in stream if x < keep][:count]
+        assert len(out) == count
+        return out
 
-    count = n * b
-    if groups == 1:
-        drawn = uniform(count, size)
-        return [tuple(sum(column[r] for r in drawn[i * n:(i + 1) * n]) for column in columns) for i in range(b)]
-    picked: list[int] = []
-    while len(picked) < count:
-        left = count - len(picked)
-        want = left + left * short // (groups * size) + 64
-        chosen = uniform(want, groups)
-        if short:
-            coins = uniform(want, size)
-            chosen = [g for g, coin in zip(chosen, coins) if not (g >= groups - short and coin == size - 1)]
-        picked += chosen
-    picked = picked[:count]
-    first = [g * size - max(0, g - (groups - short)) for g in range(groups + 1)]
-    per_group = [[picked[i * n:(i + 1) * n].count(g) for i in range(b)] for g in range(groups)]
-    streams = [iter(uniform(sum(per_group[g]), first[g + 1] - first[g])) for g in range(groups)]
-    out = []
-    for i in range(b):
-        rows = [first[g] + next(streams[g]) for g in range(groups) for _ in range(per_group[g][i])]
-        out.append(tuple(sum(column[r] for r in rows) for column in columns))
-    return out
+    if n <= 256:
+        drawn = uniform(b"\0", n * b, n)
+        return [drawn[i * n:(i + 1) * n] for i in range(b)]
+    # Groups of 256 rows (the last one of the rest); a resample's count in each as the groups path draws them.
+    counts = _bootstrap._group_counts(rng, n, b)
+    streams = [iter(uniform(bytes([g]), sum(counts[g]), min(256, n - 256 * g))) for g in range(len(counts))]
+    return [[256 * g + next(streams[g]) for g in range(len(counts)) for _ in range(counts[g][i])] for i in range(b)]
+
+
+def reference_totals(columns: list[list[int]], b: int, rng: random.Random) -> list[tuple[int, ...]]:
+    """The "bytes" draws (:func:`reference_draws`) summed plainly."""
+    return [tuple(sum(column[r] for r in rows) for column in columns) for rows in reference_draws(len(columns[0]), b, rng)]
 
 
 class DrawsTest(unittest.TestCase):
@@ -80,7 +68,7 @@ class DrawsTest(unittest.TestCase):
     def test_every_row_is_drawn_alike(self):
         # One draw a row of weight 1: a resample's total counts that row's draws. Over B resamples of n
         # rows, each row's count is Binomial(B n, 1 / n); the chi-square over rows stays near n - 1.
-        for n in (100, 257, 300, 1000):
+        for n in (100, 129, 257, 300, 301, 1000):
             with self.subTest(n=n):
                 b = 3000 if n < 1000 else 1000
                 read = range(0, n, max(1, n // 40))  # 40 rows a size, each its own column
@@ -89,6 +77,59 @@ class DrawsTest(unittest.TestCase):
                 hits = [sum(column) for column in zip(*totals)]
                 chi = sum((h - b) ** 2 / b for h in hits)
                 self.assertLess(abs(chi - len(read)), 6 * math.sqrt(2 * len(read)))
+
+    def test_the_rows_drawn_are_the_stated_draws_and_sum_to_the_totals(self):
+        rng = random.Random(12)
+        for n in (64, 100, 129, 255, 256, 257, 301, 513, 1000, 1039):
+            column = [rng.getrandbits(60) - (1 << 59) for _ in range(n)]
+            with self.subTest(n=n):
+                drawn = ByteResamples([column], 7, random.Random(n), None)
+                stated = reference_draws(n, 7, random.Random(n))
+                exact = drawn.exact(range(7))
+                for i in range(7):
+                    rows = drawn.drawn(i)
+                    self.assertEqual((len(rows), sorted(rows)), (n, sorted(stated[i])))
+                    self.assertEqual(exact[i], (sum(column[r] for r in rows),))
+
+    def test_consecutive_draws_are_independent(self):
+        # Within a group, each draw's row against the next one's, in 6 x 6 bins of the group's rows:
+        # the chi-square of independence stays near its 25 degrees of freedom. n = 100: one group;
+        # n = 301: groups of 256 and 45 rows, the second's bytes drawn by rejection.
+        for n in (100, 301):
+            with self.subTest(n=n):
+                drawn = ByteResamples([[0] * n], 400, random.Random(3), None)
+                first = [0, n] if n <= 256 else [0, 256, 301]
+                table = [[0] * 6 for _ in range(6)]
+                for i in range(400):
+                    rows = drawn.drawn(i)
+                    for g in range(len(first) - 1):
+                        mine = [(r - first[g]) * 6 // (first[g + 1] - first[g]) for r in rows if first[g] <= r < first[g + 1]]
+                        for a, b in zip(mine, mine[1:]):
+                            table[a][b] += 1
+                total = sum(map(sum, table))
+                rows_sum, cols_sum = [sum(r) for r in table], [sum(c) for c in zip(*table)]
+                chi = sum((table[a][b] - rows_sum[a] * cols_sum[b] / total) ** 2 / (rows_sum[a] * cols_sum[b] / total)
+                          for a in range(6) for b in range(6))
+                self.assertLess(abs(chi - 25), 6 * math.sqrt(2 * 25))
+
+    def test_a_resamples_draws_share_out_among_the_groups_as_a_multinomial(self):
+        # Groups of 256 rows and one of the rest: a resample's draws in groups a and b have means n p,
+        # variances n p (1 - p) and covariance -n p_a p_b (Multinomial(n, rows / n)), each within 6
+        # standard errors over the resamples.
+        b = 3000
+        for n in (301, 1000, 1039):
+            sizes = [min(256, n - g) for g in range(0, n, 256)]
+            columns = [[int(256 * g <= r < 256 * g + size) for r in range(n)] for g, size in enumerate(sizes)]
+            counts = list(ByteResamples(columns, b, random.Random(n), sys.maxsize).exact(range(b)).values())
+            for g, h in ((0, len(sizes) - 1), (len(sizes) - 2, len(sizes) - 1)):
+                with self.subTest(n=n, groups=(g, h)):
+                    p, q = sizes[g] / n, sizes[h] / n
+                    xs, ys = [c[g] for c in counts], [c[h] for c in counts]
+                    var_x, var_y = n * p * (1 - p), n * q * (1 - q)
+                    self.assertLess(abs(sum(xs) / b - n * p), 6 * math.sqrt(var_x / b))
+                    self.assertLess(abs(sum((x - n * p) ** 2 for x in xs) / b / var_x - 1), 6 * math.sqrt(2 / b))
+                    cov = sum((x - n * p) * (y - n * q) for x, y in zip(xs, ys)) / b
+                    self.assertLess(abs(cov + n * p * q), 6 * math.sqrt(var_x * var_y / b))
 
     def test_the_same_seed_draws_the_same_resamples(self):
         column = list(range(300))
