@@ -107,6 +107,19 @@ def check_scores(scores: object, where: str, metric: str = "tclr") -> dict[str, 
         raise AnachronError(f"{where}: expected a mapping of sample id -> {metric}, got {describe(scores)}")
     if not scores:
         raise AnachronError(f"{where}: no samples")
+    if type(scores) is dict and set(map(type, scores)) == {str}:
+        # The common case, checked in C-level passes: every value a float in [0, 1] (a rate), or an
+        # int in [0, MAX_COUNT] (a count). Anything else is checked (and named) one by one below.
+        values = scores.values()
+        types = set(map(type, values))
+        if kind == "rate" and types <= {float, int}:
+            # min and max first: past them no value is beyond a float, so isnan cannot overflow
+            # (a NaN first makes max NaN; elsewhere max and min skip it, and isnan finds it).
+            if 0.0 <= min(values) and max(values) <= 1.0 and not any(map(math.isnan, values)):
+                return dict(zip(scores, map(float, values))) if int in types else dict(scores)
+        elif kind == "count" and types == {int}:
+            if 0 <= min(values) and max(values) <= MAX_COUNT:
+                return dict(scores)
     checked: dict[str, float | int] = {}
     for sample_id, raw in scores.items():
         if not isinstance(sample_id, str):
@@ -114,7 +127,9 @@ def check_scores(scores: object, where: str, metric: str = "tclr") -> dict[str, 
         value = _value(raw, kind)
         if value is None:
             description = describe(raw) + (" (no value for this sample)" if raw is None else "")
-            if kind == "rate" and isinstance(raw, numbers.Real) and not isinstance(raw, bool) and math.isfinite(raw):
+            # An int is finite however large (isfinite would overflow converting it to a float).
+            if kind == "rate" and isinstance(raw, numbers.Real) and not isinstance(raw, bool) and (
+                    isinstance(raw, numbers.Integral) or math.isfinite(raw)):
                 problem = f"{description}, outside [0, 1]"
             elif kind == "count" and isinstance(raw, numbers.Integral) and not isinstance(raw, bool) and raw > MAX_COUNT:
                 problem = f"{description}, above 2**53, the largest exact count"

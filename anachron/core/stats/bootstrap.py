@@ -54,7 +54,7 @@ from bisect import bisect_left, bisect_right
 from fractions import Fraction
 from collections.abc import Sequence as SequenceABC
 from itertools import accumulate, compress, count as counting, repeat
-from operator import add, and_, ge, getitem, le, lshift, mul, sub
+from operator import add, and_, ge, getitem, le, lshift, mul, rshift, sub
 from typing import Iterable, Sequence
 
 __all__ = [
@@ -297,13 +297,18 @@ _CHECKPOINT_BUDGET = 2500  # generator states kept to replay resamples from (5 K
 _SETUP_BUDGET = 100_000  # binomial set-ups cached (one per block and number of draws left)
 
 
-def _cut(shifted: Sequence[int], n: int, bits: int | None) -> int:
+def _cut(shifted: Sequence[int], n: int, bits: int | None, log_sd: float | None = None) -> int:
     """How many low bits of *shifted* (non-negative) the first pass leaves out: all but the top
     *bits*, or, when *bits* is None, as many as keep its bound on a resample mean within about
-    2**-5 of the bootstrap standard error sigma / sqrt(n).  It sets the speed, never a total."""
+    2**-5 of the bootstrap standard error sigma / sqrt(n), sigma = 2^log_sd (by default the
+    column's own).  It sets the speed, never a total."""
     width = max(shifted).bit_length()
     if bits is not None:
         return max(0, width - bits)
+    if log_sd is not None:
+        if log_sd == -math.inf:
+            return width
+        return max(0, min(width, math.floor(log_sd - 0.5 * math.log2(n)) - _SPREAD_SHARE))
     drop = max(0, width - 60)
     xs = [float(v >> drop) for v in shifted]
     mean = math.fsum(xs) / n
@@ -546,6 +551,29 @@ def _limb_width(most: int) -> int:
     return next((bits for bits in range(8, 0, -1) if most * ((1 << bits) - 1) <= 65519), 0)
 
 
+# adler32's low half, (1 + s) mod 65521, is 1 + s while s <= 65,519. A group's limbs are 8 bits wide
+# (where the most draws a resample made in it allow each sum to wrap once at most, 255 m < 2 * 65,521)
+# when each limb's rows average well inside [0, 255], so that a sum that might have wrapped (then
+# checked by a Python sum) lies many standard deviations from its mean; else as wide as never wraps.
+_ADLER_EXACT = 65519
+_WIDE_BITS, _WIDE_DRAWS = 8, 513
+_WIDE_MEAN = (48, 207)
+
+
+def _limb_tables(high: Sequence[int], limb: int) -> list[bytes]:
+    """The ``bytes.translate`` tables of *high*'s limbs of *limb* bits, lowest first (byte r: row r's limb)."""
+    if not high or not limb:
+        return []
+    mask = (1 << limb) - 1
+    return [bytes([v >> (k * limb) & mask for v in high]).ljust(256, b"\0") for k in range(-(-max(high).bit_length() // limb))]
+
+
+def _wide_limb_fits(table: bytes, most: int, size: int) -> bool:
+    """Whether a limb's sums over up to *most* draws (at most :data:`_WIDE_DRAWS`) never wrap, or
+    wrap so rarely that their Python check costs nothing: its *size* rows' mean is well inside [0, 255]."""
+    return max(table) * most <= _ADLER_EXACT or _WIDE_MEAN[0] * size <= sum(table[:size]) <= _WIDE_MEAN[1] * size
+
+
 class GroupResamples:
     """The column totals of "blocks" resamples from :data:`BYTES_UNTIL` rows: bounded after one pass,
     exact on demand (the interface of :class:`BlockResamples`), drawn by groups.
@@ -567,13 +595,14 @@ class GroupResamples:
     left), and :meth:`exact` regenerates only the chunks its resamples read.
     """
 
-    def __init__(self, columns: Sequence[Sequence[int]], n_resamples: int, rng: random.Random, bits: int | None) -> None:
+    def __init__(self, columns: Sequence[Sequence[int]], n_resamples: int, rng: random.Random, bits: int | None,
+                 log_sds: Sequence[float] | None = None) -> None:
         n = len(columns[0])
         self.n = n
         self._order = order = sorted(range(n), key=list(zip(*columns)).__getitem__)
         lows = [min(column) for column in columns]
         self._shifted = shifted = [[column[i] - low for i in order] for low, column in zip(lows, columns)]
-        cuts = [_cut(values, n, bits) for values in shifted]
+        cuts = [_cut(values, n, bits, None if log_sds is None else log_sds[c]) for c, values in enumerate(shifted)]
         self._base = [n * low for low in lows]
         self._first = list(range(0, n, _GROUP_ROWS)) + [n]
         groups = len(self._first) - 1
@@ -582,75 +611,100 @@ class GroupResamples:
         # from SHAKE-128 keyed by the group's 128 random bits and k.
         self._keys = [rng.getrandbits(128).to_bytes(16, "little") for _ in range(groups)]
         columns_n = len(columns)
-        lows_sum: list[list[int]] = [[0] * n_resamples for _ in range(columns_n)]
-        spreads: list[list[int]] = [[0] * n_resamples for _ in range(columns_n)]
+        # Every column's sum of the groups' least values and of their low parts' ranges (each a group's
+        # count times a constant) is packed into one integer a resample, fields of `field` bits (each
+        # sum is below n times the largest value): one multiply-add a group and resample, not four.
+        field = max(max(values) for values in shifted).bit_length() + n.bit_length() + 1
+        packed = [0] * n_resamples
         # Per column and place (bits): the number of adler32 sums added there and their total (each
         # sum is adler32's low half, 1 + the limbs' sum: the 1s are taken off at the end).
         placed: list[dict[int, tuple[int, list[int]]]] = [{} for _ in range(columns_n)]
+        # Per group and column, the low parts less their least (None: all equal), all a replay sums: a
+        # resample's exact total is its floor (the first pass's) plus its draws' sum of these.
+        self._rests: list[list[list[int] | None]] = []
         for g in range(groups):
-            size = self._first[g + 1] - self._first[g]
-            plan = self._plan(shifted, cuts, self._first[g], self._first[g + 1])
+            a, b = self._first[g], self._first[g + 1]
+            most = max(counts[g], default=0)  # no resample (B = 0): no draw
+            narrow = _limb_width(most)
+            wide = _WIDE_BITS if 0 < most <= _WIDE_DRAWS else narrow
+            plan = []
+            for cut, values in zip(cuts, shifted):
+                column = self._plan(values[a:b], cut, wide)
+                if wide != narrow and not all(_wide_limb_fits(table, most, b - a) for table in _limb_tables(column[2], wide)):
+                    column = self._plan(values[a:b], cut, narrow)
+                plan.append(column)
             pieces: list[bytes] = []
-            if any(high for _, _, high, _ in plan):  # else every column is constant here: its counts suffice
+            if any(column[2] for column in plan):  # else every column is constant here: its counts suffice
                 key = self._keys[g]
-                stream = b"".join([_group_bytes(key + k.to_bytes(4, "little"), sum(counts[g][at:at + _GROUP_CHUNK]), size)
-                                   for k, at in enumerate(range(0, n_resamples, _GROUP_CHUNK))])
                 ends = list(accumulate(counts[g]))
+                chunk_ends = ends[_GROUP_CHUNK - 1::_GROUP_CHUNK] + ([ends[-1]] if n_resamples % _GROUP_CHUNK else [])
+                stream = b"".join([_group_bytes(key + k.to_bytes(4, "little"), stop - start, b - a)
+                                   for k, (start, stop) in enumerate(zip([0, *chunk_ends], chunk_ends))])
                 pieces = list(map(stream.__getitem__, map(slice, [0, *ends[:-1]], ends)))  # each resample's draws
                 del stream
-            width = _limb_width(max(counts[g], default=0))  # no resample (B = 0): no draw
             limb_sums: dict[bytes, list[int]] = {}  # a table met twice in the group (a column repeated) is summed once
-            for c, (least, spread, high, cut) in enumerate(plan):
-                if least:
-                    lows_sum[c] = list(map(add, lows_sum[c], map(mul, counts[g], repeat(least))))
-                if spread:
-                    spreads[c] = list(map(add, spreads[c], map(mul, counts[g], repeat(spread))))
+            constant = sum((least << (2 * c * field)) + (spread << ((2 * c + 1) * field)) for c, (least, spread, *_) in enumerate(plan))
+            self._rests.append([column[5] for column in plan])
+            if constant:
+                packed = list(map(add, packed, map(mul, counts[g], repeat(constant))))
+            wraps = None  # per resample: the adler32 low halves at or below which a sum of 8-bit limbs may have wrapped
+            for c, (least, spread, high, cut, limb, _) in enumerate(plan):
                 if not high:
                     continue
-                if not width:  # a resample drew more than 65,519 times from the group: sum in Python, plus 1 as adler32 would
+                if not limb:  # a resample drew more than 65,519 times from the group: sum in Python, plus 1 as adler32 would
                     sums = [1 + sum(map(high.__getitem__, piece)) for piece in pieces]
                     places = [(cut, sums)]
                 else:
-                    mask = (1 << width) - 1
                     places = []
-                    for k in range(-(-max(high).bit_length() // width)):
-                        table = bytes([v >> (k * width) & mask for v in high]).ljust(256, b"\0")
+                    for k, table in enumerate(_limb_tables(high, limb)):
                         sums = limb_sums.get(table)
                         if sums is None:
                             sums = limb_sums[table] = list(map(and_, map(_adler32, map(bytes.translate, pieces, repeat(table))), repeat(0xFFFF)))
-                        places.append((k * width + cut, sums))
+                            if max(table) * most > _ADLER_EXACT and min(sums) <= 255 * most - _ADLER_EXACT - 1:
+                                if wraps is None:
+                                    wraps = list(map(sub, map(mul, counts[g], repeat(255)), repeat(_ADLER_EXACT + 1)))
+                                self._unwrap(sums, wraps, pieces, table)
+                        places.append((k * limb + cut, sums))
                 for place, sums in places:
                     calls, earlier = placed[c].get(place, (0, None))
                     placed[c][place] = (calls + 1, sums if earlier is None else list(map(add, earlier, sums)))
             del pieces
         self._floors = []
+        self._spreads = []
+        mask = (1 << field) - 1
         for c in range(columns_n):
-            total = list(map(add, lows_sum[c], repeat(self._base[c])))
+            total = list(map(add, map(and_, map(rshift, packed, repeat(2 * c * field)), repeat(mask)), repeat(self._base[c])))
             for place, (calls, sums) in placed[c].items():
                 total = list(map(add, total, map(lshift, map(sub, sums, repeat(calls)), repeat(place))))
             self._floors.append(total)
-        self._spreads = spreads
+            self._spreads.append(list(map(and_, map(rshift, packed, repeat((2 * c + 1) * field)), repeat(mask))))
         self._exact: dict[int, tuple[int, ...]] = {}
 
     @staticmethod
-    def _plan(shifted: list[list[int]], cuts: list[int], a: int, b: int) -> list[tuple]:
-        """Per column, for rows a..b-1 (a group): the least value plus the low parts' least, the low
-        parts' range, the high parts (() when the column is constant there) and the group's cut."""
-        per_column: list[tuple] = []
-        for cut, values in zip(cuts, shifted):
-            part = values[a:b]
-            low, high = min(part), max(part)
-            if low == high:
-                per_column.append((low, 0, (), 0))
-                continue
-            if cut:  # the limbs that reach down to the cut hold a few bits more here: cut lower, for free
-                width = (high - low).bit_length()
-                cut = max(0, width - _FIRST_BITS * -(-max(0, width - cut) // _FIRST_BITS))
-            mask = (1 << cut) - 1
-            rests = [(v - low) & mask for v in part] if cut else [0]
-            least = min(rests)
-            per_column.append((low + least, max(rests) - least, [(v - low) >> cut for v in part], cut))
-        return per_column
+    def _plan(part: list[int], cut: int, limb: int) -> tuple:
+        """For one column's rows of a group: the least value plus the low parts' least, the low parts'
+        range, the high parts (() when the column is constant there), the group's cut, the limbs' bits
+        and the low parts less their least (None when they are all equal)."""
+        low, high = min(part), max(part)
+        if low == high:
+            return (low, 0, (), 0, limb, None)
+        if cut and limb:  # the limbs that reach down to the cut hold a few bits more here: cut lower, for free
+            width = (high - low).bit_length()
+            cut = max(0, width - limb * -(-max(0, width - cut) // limb))
+        mask = (1 << cut) - 1
+        rests = [(v - low) & mask for v in part] if cut else [0]
+        least = min(rests)
+        spread = max(rests) - least
+        return (low + least, spread, [(v - low) >> cut for v in part], cut, limb, [r - least for r in rests] if spread else None)
+
+    @staticmethod
+    def _unwrap(sums: list[int], wraps: list[int], pieces: list[bytes], table: bytes) -> None:
+        """Make exact the adler32 low halves *sums* of 8-bit limbs (*table*) over *pieces*, where they may
+        have wrapped: (1 + s) mod 65521 is 1 + s unless s >= 65520, and then a second s, 65,521 more,
+        lies in [0, 255 m] only if the low half is at most 255 m - 65,520 (m: the piece's length). Those
+        few (a sum at either end of its range, many standard deviations out) are summed in Python."""
+        for i in compress(counting(), map(le, sums, wraps)):
+            sums[i] = 1 + sum(map(table.__getitem__, pieces[i]))
 
     def bounds(self, column: int) -> tuple[list[int], list[int]]:
         """Every resample's least and greatest possible total of *column*, as exact integers."""
@@ -658,10 +712,11 @@ class GroupResamples:
         spread = self._spreads[column]
         return lows, (list(map(add, lows, spread)) if any(spread) else lows)
 
-    def _replay(self, indices: Sequence[int]):
-        """For each of *indices* (sorted, distinct) and group: the group, the resample and the bytes
-        (rows of the group) it drew, regenerated a chunk at a time."""
-        for g, key in enumerate(self._keys):
+    def _replay(self, indices: Sequence[int], groups: Iterable[int] | None = None):
+        """For each of *indices* (sorted, distinct) and group (of *groups*, by default all): the group,
+        the resample and the bytes (rows of the group) it drew, regenerated a chunk at a time."""
+        for g in range(len(self._keys)) if groups is None else groups:
+            key = self._keys[g]
             size = self._first[g + 1] - self._first[g]
             counts = self._counts[g]
             chunk = -1
@@ -683,15 +738,16 @@ class GroupResamples:
             for i in todo:
                 self._exact[i] = tuple(floor[i] for floor in self._floors)
         elif todo:
-            sums = {i: [0] * len(self._shifted) for i in todo}
-            for g, i, drawn in self._replay(todo):
-                first = self._first[g]
-                rows = [first + r for r in drawn]
+            # Only the groups with a low part left are replayed; its values are below 2^cut, mostly
+            # summed in machine integers.
+            sums = {i: [floor[i] for floor in self._floors] for i in todo}
+            for g, i, drawn in self._replay(todo, [g for g, rests in enumerate(self._rests) if any(r is not None for r in rests)]):
                 totals = sums[i]
-                for c, values in enumerate(self._shifted):
-                    totals[c] += sum(map(values.__getitem__, rows))
+                for c, rests in enumerate(self._rests[g]):
+                    if rests is not None:
+                        totals[c] += sum(map(rests.__getitem__, drawn))
             for i in todo:
-                self._exact[i] = tuple(map(add, self._base, sums[i]))
+                self._exact[i] = tuple(sums[i])
         return {i: self._exact[i] for i in indices}
 
     def drawn(self, index: int) -> list[int]:
@@ -706,6 +762,7 @@ class GroupResamples:
 
 def bootstrap_column_bounds(
     columns: Sequence[Sequence[int]], n_resamples: int, rng: random.Random, *, first_pass_bits: int | None = None,
+    log_sds: Sequence[float] | None = None,
 ) -> BlockResamples | GroupResamples:
     """Resample the n rows of *columns* (each a sequence of n integers) uniformly with replacement,
     *n_resamples* times ("blocks" resampling); every resample's column totals, bounded, exact on demand.
@@ -734,7 +791,7 @@ def bootstrap_column_bounds(
     [True, True, True]
     """
     if len(columns[0]) >= BYTES_UNTIL:
-        return GroupResamples(columns, n_resamples, rng, first_pass_bits)
+        return GroupResamples(columns, n_resamples, rng, first_pass_bits, log_sds)
     return BlockResamples(columns, n_resamples, rng, first_pass_bits)
 
 

@@ -28,7 +28,7 @@ import random
 import sys
 from collections import Counter
 from itertools import repeat
-from operator import add, truediv
+from operator import add, itemgetter, sub, truediv
 from fractions import Fraction
 from dataclasses import asdict, dataclass
 from typing import Any, Mapping, Sequence
@@ -220,6 +220,8 @@ def _id_list(ids: list[str]) -> str:
 
 
 def _check_same_ids(unrestricted: Mapping[str, object], enforced: Mapping[str, object]) -> None:
+    if unrestricted.keys() == enforced.keys():  # the common case, one C-level comparison
+        return
     only_u = sorted(unrestricted.keys() - enforced.keys())
     only_e = sorted(enforced.keys() - unrestricted.keys())
     if only_u or only_e:
@@ -271,19 +273,18 @@ def compare_modes(
     e = check_scores(enforced, "enforced", metric)
     _check_same_ids(u, e)
     n = len(u)
-    pairs = Counter((u[sample_id], e[sample_id]) for sample_id in u)
+    e_values = list(map(e.__getitem__, u))  # in u's order, pair by pair
 
     # Exact arithmetic: every value is num / den with den a power of two, so
     # one common denominator (the largest) turns them all into integers.
-    ratios = {x: x.as_integer_ratio() for pair in pairs for x in pair}
+    ratios = {x: x.as_integer_ratio() for x in {*u.values(), *e_values}}
     denominator = max(den for _, den in ratios.values())
     numerator = {x: num * (denominator // den) for x, (num, den) in ratios.items()}
-    sum_u = sum_e = 0
-    differences: Counter[int] = Counter()
-    for (a, b), count in pairs.items():
-        sum_u += count * numerator[a]
-        sum_e += count * numerator[b]
-        differences[numerator[a] - numerator[b]] += count
+    u_numerators = list(map(numerator.__getitem__, u.values()))
+    d_numerators = list(map(sub, u_numerators, map(numerator.__getitem__, e_values)))
+    sum_u = sum(u_numerators)
+    sum_e = sum_u - sum(d_numerators)
+    differences: Counter[int] = Counter(d_numerators)
     scale = n * denominator
 
     values = sorted(differences)
@@ -298,12 +299,12 @@ def compare_modes(
         # One draw of rows serves both intervals: each resample's sums of u and of d, bounded by a
         # first pass over their high bits; only the resamples an order statistic or BCa's count
         # can depend on are replayed exactly (bootstrap_column_bounds).
-        rows = sorted((numerator[x], numerator[x] - numerator[y]) for (x, y), count in pairs.items() for _ in range(count))
-        columns = [[r[0] for r in rows], [r[1] for r in rows]] if sum_u else [[r[1] for r in rows]]
+        rows = sorted(zip(u_numerators, d_numerators))
+        columns = [list(map(itemgetter(0), rows)), list(map(itemgetter(1), rows))] if sum_u else [list(map(itemgetter(1), rows))]
         if method == "bytes":
             shared = bootstrap_byte_bounds(columns, b, rng, _read_scales(columns, sum_u, sum_d))
         else:
-            shared = bootstrap_column_bounds(columns, b, rng)
+            shared = bootstrap_column_bounds(columns, b, rng, log_sds=_read_scales(columns, sum_u, sum_d))
         last = len(columns) - 1
 
         def exact_d(indices):
@@ -335,7 +336,7 @@ def compare_modes(
     if sum_u:
         if _fits_a_float(abs(sum_d), sum_u):
             relative = sum_d / sum_u
-        relative_ci = _relative_interval(pairs, numerator, sum_u, sum_d, b, rng, ci_method, float(confidence), shared)
+        relative_ci = _relative_interval(u_numerators, d_numerators, sum_u, sum_d, b, rng, ci_method, float(confidence), shared)
         ends = [end for end in relative_ci[:2] if end is not None]
         if relative is None or not all(map(math.isfinite, ends)):
             # The estimate, or a resample's ratio read at an end of the interval, is beyond every float.
@@ -406,21 +407,23 @@ BEYOND_A_FLOAT = "the relative reduction is not reported"  # how the warning beg
 
 
 def _relative_interval(
-    pairs: Counter, numerator: Mapping[float, int], sum_u: int, sum_d: int, b: int, rng: random.Random, ci_method: str,
+    us: Sequence[int], ds: Sequence[int], sum_u: int, sum_d: int, b: int, rng: random.Random, ci_method: str,
     confidence: float, shared: BlockResamples | ByteResamples | None = None,
 ) -> tuple[float | None, float | None, int]:
     """The bootstrap CI of mean(d) / mean(u), and how many resamples had mean(u) = 0 (left out).
 
+    *us* and *ds* are the pairs' u_i and d_i, as integers over one denominator.
     Resamples the pairs (u_i, d_i) themselves, drawing on after the CI of
     mean(d); each resample's ratio is its exact sums' quotient, rounded once.
     *shared*, the sums (of u, of d) of the resamples the CI of mean(d) was
     made from ("blocks" resampling), are used instead of drawing again.
     """
-    categories: Counter[tuple[int, int]] = Counter()
-    for (x, y), count in pairs.items():
-        categories[(numerator[x], numerator[x] - numerator[y])] += count
-    keys = sorted(categories)
-    counts = [categories[k] for k in keys]
+    keys: list[tuple[int, int]] = []
+    counts: list[int] = []
+    if shared is None or ci_method == "bca":  # the distinct pairs (u, d): to draw from, or for the jackknife
+        categories: Counter[tuple[int, int]] = Counter(zip(us, ds))
+        keys = sorted(categories)
+        counts = [categories[k] for k in keys]
     n = sum(counts)
     below = a = None
     if shared is not None:

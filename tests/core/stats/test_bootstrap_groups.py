@@ -7,6 +7,7 @@ Speed is measured in benchmarks/outcomes.py and benchmarks/compare_modes.py, nev
 from __future__ import annotations
 
 import hashlib
+import math
 import random
 import sys
 import unittest
@@ -159,7 +160,9 @@ class GroupDrawsTest(unittest.TestCase):
         # totals are those of the same draws read with a varying column beside it, and of the rows drawn.
         n = 256 * 4 + 77
         steps = [(r // 256) * 10 - 3 for r in range(n)]
-        alone = GroupResamples([steps], 30, random.Random(13), None)
+        with mock.patch.object(_bootstrap, "_group_bytes", wraps=_bootstrap._group_bytes) as streams:
+            alone = GroupResamples([steps], 30, random.Random(13), None)
+        self.assertEqual(streams.call_count, 0)  # no group's stream drawn: every column is constant in every group
         beside = GroupResamples([steps, list(range(n))], 30, random.Random(13), None)
         self.assertEqual([t[0] for t in alone.exact(range(30)).values()], [t[0] for t in beside.exact(range(30)).values()])
         for i, (total,) in alone.exact(range(30)).items():
@@ -217,6 +220,62 @@ class GroupDrawsTest(unittest.TestCase):
             self.assertEqual(bootstrap_column_totals(columns, 30, random.Random(2)), reference)
             resamples = bootstrap_column_bounds(columns, 30, random.Random(2), first_pass_bits=9)
             self.assertEqual(list(resamples.exact(range(30)).values()), reference)
+
+
+class WideLimbTest(unittest.TestCase):
+    """8-bit limbs whose sum over a resample's draws in a group (about 256, at most 513) can wrap
+    adler32's low half once: every total stays exact, and the bounds hold."""
+
+    def columns(self, n: int) -> list[list[int]]:
+        rng = random.Random(n)
+        return [
+            [(r % 3) << 8 | 255 if r % 256 else 0 for r in range(n)],  # a low limb of 255 in all but a group's least row
+            [(r % 2) << 8 | (255 if r % 9 else 0) for r in range(n)],  # mostly 255: wraps in many resamples
+            [rng.getrandbits(16) for _ in range(n)],  # limbs spread over [0, 255]: sums far from either end
+            [-(rng.getrandbits(60)) for _ in range(n)],
+        ]
+
+    def test_totals_are_exact_whatever_limbs_are_allowed_to_wrap(self):
+        for n, b in ((256 * 5 + 1, 30), (BYTES_UNTIL, 1)):
+            columns = self.columns(n)
+            reference = reference_group_totals(columns, b, random.Random(5))
+            for mean in (_bootstrap._WIDE_MEAN, (0, 255)):  # the rule's limbs, and every limb wide even where sums wrap
+                with self.subTest(n=n, b=b, mean=mean), mock.patch.object(_bootstrap, "_WIDE_MEAN", mean):
+                    for bits in (sys.maxsize, None, 9):
+                        resamples = bootstrap_column_bounds(columns, b, random.Random(5), first_pass_bits=bits)
+                        for c in range(len(columns)):
+                            lows, highs = resamples.bounds(c)
+                            self.assertTrue(all(lo <= t[c] <= hi for lo, hi, t in zip(lows, highs, reference)))
+                        self.assertEqual(list(resamples.exact(range(b)).values()), reference)
+
+    def test_a_wrapped_sum_is_caught_not_taken_as_small(self):
+        # Every row's low limb 255 but the group's first (its least, 0): a resample that drew 259 times
+        # from a group sums 65,790 or 66,045 there, which adler32 reports as 270 or 525. Only the check
+        # makes the total right.
+        n, b = 256 * 6, 40
+        columns = [[(r % 2) << 8 | 255 if r % 256 else 0 for r in range(n)]]
+        reference = reference_group_totals(columns, b, random.Random(6))
+        resamples = GroupResamples(columns, b, random.Random(6), sys.maxsize)
+        self.assertTrue(any(max(counts) > 257 for counts in resamples._counts))  # some sums did wrap
+        with mock.patch.object(_bootstrap, "_WIDE_MEAN", (0, 255)):
+            self.assertEqual(list(bootstrap_column_totals(columns, b, random.Random(6))), reference)
+            with mock.patch.object(GroupResamples, "_unwrap", staticmethod(lambda *args: None)):
+                self.assertNotEqual(list(bootstrap_column_totals(columns, b, random.Random(6))), reference)
+
+
+class ReadScaleTest(unittest.TestCase):
+    def test_any_read_scale_keeps_the_bounds_and_the_totals(self):
+        rng = random.Random(14)
+        n, b = 1500, 25
+        columns = [sorted(rng.getrandbits(70) for _ in range(n)), [rng.getrandbits(70) - (1 << 69) for _ in range(n)], [3] * n]
+        reference = reference_group_totals(columns, b, random.Random(15))
+        for scales in ([0.0, 0.0, 0.0], [80.0, -5.0, -math.inf], [-math.inf, 200.0, 1.0], [35.5, 60.25, 0.0]):
+            with self.subTest(scales=scales):
+                resamples = bootstrap_column_bounds(columns, b, random.Random(15), log_sds=scales)
+                for c in range(len(columns)):
+                    lows, highs = resamples.bounds(c)
+                    self.assertTrue(all(lo <= t[c] <= hi for lo, hi, t in zip(lows, highs, reference)))
+                self.assertEqual(list(resamples.exact(range(b)).values()), reference)
 
 
 class NoResampleTest(unittest.TestCase):

@@ -5,6 +5,7 @@ from __future__ import annotations
 import dataclasses
 import inspect
 import json
+import itertools
 import math
 import random
 import re
@@ -588,6 +589,41 @@ class BadInputTest(unittest.TestCase):
         self.assert_rejected(
             "enforced: sample 'b': tclr is 1.0000001, outside [0, 1]", self.GOOD, {**self.GOOD, "b": 1.0000001}
         )
+
+    def test_a_bad_value_among_many_is_named_wherever_it_is(self):
+        # Many good values beside one bad one, first, in the middle or last: the one is named, as alone.
+        many = {f"s{i:03d}": (i % 7) / 7 for i in range(300)}
+        rates = [(math.nan, "NaN, expected a number in [0, 1]"), (1.5, "1.5, outside [0, 1]"),
+                 (-0.25, "-0.25, outside [0, 1]"), (True, "true, expected a number in [0, 1]"),
+                 (math.inf, "inf, expected a number in [0, 1]"), (10**400, None)]
+        for (value, shown), place in itertools.product(rates, ("s000", "s150", "s299")):
+            with self.subTest(value=value, place=place):
+                with self.assertRaises(AnachronError) as caught:
+                    compare_modes({**many, place: value}, many)
+                self.assertTrue(str(caught.exception).startswith(f"unrestricted: sample {place!r}: tclr is "))
+                if shown is not None:
+                    self.assertEqual(str(caught.exception), f"unrestricted: sample {place!r}: tclr is {shown}")
+                else:
+                    self.assertTrue(str(caught.exception).endswith(", outside [0, 1]"))
+        counts = {f"s{i:03d}": i % 5 for i in range(300)}
+        for value in (-1, 2.5, True, 2**53 + 1):
+            with self.subTest(count=value):
+                with self.assertRaises(AnachronError) as caught:
+                    compare_modes(counts, {**counts, "s299": value}, metric="survivorship_leaks")
+                self.assertTrue(str(caught.exception).startswith("enforced: sample 's299': survivorship_leaks is "))
+        with self.assertRaises(AnachronError) as caught:
+            compare_modes(many, {**many, 7: 0.5})
+        self.assertEqual(str(caught.exception), "enforced: sample id 7 is not a string")
+
+    def test_int_rates_read_as_the_floats_they_equal(self):
+        ints = {f"s{i}": i % 2 for i in range(200)}
+        floats = {key: float(value) for key, value in ints.items()}
+        half = {key: 0.5 for key in ints}
+        checked = check_scores(ints | {"x": 0.25}, "unrestricted")
+        self.assertEqual(checked, floats | {"x": 0.25})
+        self.assertEqual({type(value) for value in checked.values()}, {float})
+        self.assertEqual(compare_modes(ints | {"x": 0.25}, half | {"x": 0.5}, n_resamples=300),
+                         compare_modes(floats | {"x": 0.25}, half | {"x": 0.5}, n_resamples=300))
 
     def test_count_metrics(self):
         base = {"a": 2, "b": 0}
