@@ -126,13 +126,26 @@ def time_function(files, resolutions, resamples):
     return total, spent
 
 
+# The child reports its own peak (VmHWM, Linux): RUSAGE_CHILDREN's ru_maxrss would also count the
+# parent's pages a forked child held before its exec, so a round after numpy's would read numpy's peak.
+_CHILD = """import runpy, sys
+peak = sys.argv.pop(1)
+try:
+    runpy.run_module("anachron", run_name="__main__", alter_sys=True)
+finally:
+    with open("/proc/self/status") as status, open(peak, "w") as out:
+        out.write(next((line.split()[1] for line in status if line.startswith("VmHWM:")), "0"))
+"""
+
+
 def time_command(files, resolutions, resamples, out):
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
-    subprocess.run([sys.executable, "-m", "anachron", "outcomes", *map(str, files), str(resolutions), "--resamples", str(resamples),
+    peak = Path(out).with_suffix(".peak")
+    subprocess.run([sys.executable, "-c", _CHILD, str(peak), "outcomes", *map(str, files), str(resolutions), "--resamples", str(resamples),
                     "--format", "json", "--out", str(out), "--quiet"], check=True, cwd=ROOT)
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     cpu = after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime
-    return cpu, after.ru_maxrss / 1024  # ru_maxrss: KiB on Linux; the largest child so far
+    return cpu, int(peak.read_text() or 0) / 1024  # VmHWM: KiB
 
 
 def time_numpy(files, resolutions, resamples):
