@@ -295,7 +295,6 @@ def located_records(
         fh = open(path, "rb")
     except OSError as exc:
         raise _unreadable(path, exc) from None
-    scan = _STRICT.scan_once
     with fh:
         offset = start
         try:
@@ -306,16 +305,7 @@ def located_records(
                 at = offset
                 offset += len(raw)
                 where = f"{path}:{number}"
-                # The usual line, one object and its newline, scanned here in C (see _record); any other,
-                # an error included, is _record's, which reads it again.
-                try:
-                    line = raw.decode("utf-8")
-                    obj, end = scan(line, 0)
-                    usual = type(obj) is dict and (end == len(line) or line[end:] == "\n")
-                except (StopIteration, ValueError, RecursionError):  # UnicodeDecodeError is a ValueError
-                    usual = False
-                if not usual:
-                    obj = _record(path, raw, at, where, number)
+                obj = _record(path, raw, at, where, number)
                 if obj is not None:
                     yield where, obj, at, number
         except OSError as exc:

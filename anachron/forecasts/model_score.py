@@ -43,13 +43,12 @@ import gc
 import math
 import random
 from itertools import repeat
-from operator import add, neg, sub
 from dataclasses import dataclass, field
 from typing import Any, Mapping, Sequence
 
 from anachron.core.errors import AnachronError
 from anachron.core.stats.bootstrap import bootstrap_column_totals, percentile
-from anachron.forecasts.forecast import LOG_CLIP, Forecast, brier, log_loss
+from anachron.forecasts.forecast import Forecast, binary_briers, binary_log_losses, brier, log_loss
 from anachron.forecasts.leak_split import SOURCES, leak_class, leak_sources
 from anachron.forecasts.reliability import ReliabilityBin, calibration_pairs, reliability
 
@@ -302,11 +301,9 @@ def binary_scored_samples(
     """:func:`scored_sample` of each binary forecast (*probabilities*, each resolved to its *outcomes*, 0 or 1)
     against a constant *baseline* probability, without leakage scores: the same figures from the same floats,
     made in C by maps (a large report scores 10**6 of them)."""
-    briers = map(pow, map(sub, probabilities, outcomes), repeat(2))  # (p - o) ** 2
-    # The probability given to what happened, p (o = 1) or 1 - p (o = 0), as |(1 - o) - p|: the same float.
-    realized = map(abs, map(sub, map(sub, repeat(1), outcomes), probabilities))
-    logs = map(add, map(neg, map(math.log, map(max, realized, repeat(LOG_CLIP)))), repeat(0.0))  # log_loss
-    bases = map(pow, map(sub, repeat(baseline), outcomes), repeat(2))
+    briers = binary_briers(probabilities, outcomes)
+    logs = binary_log_losses(probabilities, outcomes)
+    bases = binary_briers(repeat(baseline), outcomes)
     # zip of one iterable makes 1-tuples: ((p, o),), calibration_pairs' one pair (o is 1 when the event happened).
     samples = map(ScoredSample, sample_ids, briers, logs, bases, zip(zip(probabilities, outcomes)))
     # Three objects a sample, all kept and none in a cycle: the cyclic collector, paused for the list, would
