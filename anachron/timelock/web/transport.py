@@ -163,6 +163,10 @@ class Transport:
             raise
         except (urllib.error.URLError, OSError) as exc:
             reason = getattr(exc, "reason", exc)
+            if isinstance(reason, TimeoutError):
+                # The socket's timeout equals the deadline, so under load it may fire before join() returns:
+                # one cause, one message, whichever clock noticed first.
+                raise UpstreamError(f"{request.label} took longer than {self.timeout:g} s") from None
             raise UpstreamError(f"{request.label} unreachable: {reason}") from None
         except (http.client.HTTPException, ValueError) as exc:
             # BadStatusLine, LineTooLong, IncompleteRead, too many headers...: a broken reply.

@@ -4,15 +4,19 @@ an error naming its file; an exchange that failed when recorded fails again.  (R
 real service, then replaying with it stopped: slow_services.py.)"""
 
 import base64
+import contextlib
 import json
 import shutil
+import socket
 import tempfile
+import threading
 import unittest
 from pathlib import Path
+from unittest import mock
 
 from anachron.core.errors import AnachronError
 from anachron.timelock import UpstreamError
-from anachron.timelock.web.transport import STORE_FORMAT, Replayer, Request, open_transport
+from anachron.timelock.web.transport import STORE_FORMAT, Replayer, Request, Transport, open_transport
 
 URL = "http://exa.test/search"
 
@@ -88,6 +92,21 @@ class TheReplay(unittest.TestCase):
             open_transport(timeout=1, replay=str(self.store / "absent"))
         with self.assertRaises(AnachronError):
             open_transport(timeout=float("nan"))
+
+
+class TheDeadline(unittest.TestCase):
+    def test_a_silent_service_is_too_slow_whichever_clock_notices_first(self):
+        # The socket's own timeout equals the deadline; under load it can end the exchange before the
+        # caller's join() returns.  Joining without a limit makes that order certain here.
+        with socket.create_server(("127.0.0.1", 0)) as silent:
+            url = "http://127.0.0.1:%d/search" % silent.getsockname()[1]
+            join = threading.Thread.join
+            for caller_first in (True, False):
+                with self.subTest(caller_first=caller_first), self.assertRaises(UpstreamError) as caught:
+                    patched = mock.patch.object(threading.Thread, "join", lambda worker, timeout=None: join(worker))
+                    with (contextlib.nullcontext() if caller_first else patched):
+                        Transport(timeout=0.2).send(Request("GET", url, "exa /search"))
+                self.assertEqual(str(caught.exception), "exa /search took longer than 0.2 s")
 
 
 if __name__ == "__main__":
