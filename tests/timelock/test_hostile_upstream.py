@@ -55,7 +55,8 @@ class HostileUpstreamTest(unittest.TestCase):
                 self.assertIn(fragment, outcome.text)
 
     def test_a_slow_drip_is_cut_at_the_total_deadline(self):
-        self.assertLess(self.elapsed["slow-drip"], TIMEOUT + 0.5)  # 40 bytes at 0.15 s would take 6 s
+        # 40 bytes at 0.15 s would take 6 s; the margin is for a loaded CI machine's scheduling, not the rule.
+        self.assertLess(self.elapsed["slow-drip"], TIMEOUT + 2.5)
 
     def test_a_redirect_is_never_followed(self):
         self.assertEqual([path for path, body in self.requests if body.get("query") == "redirect"], ["/search"])
