@@ -565,7 +565,8 @@ def _limb_tables(high: Sequence[int], limb: int) -> list[bytes]:
     if not high or not limb:
         return []
     mask = (1 << limb) - 1
-    return [bytes([v >> (k * limb) & mask for v in high]).ljust(256, b"\0") for k in range(-(-max(high).bit_length() // limb))]
+    return [bytes(map(and_, map(rshift, high, repeat(k * limb)), repeat(mask))).ljust(256, b"\0")
+            for k in range(-(-max(high).bit_length() // limb))]
 
 
 def _wide_limb_fits(table: bytes, most: int, size: int) -> bool:
@@ -596,12 +597,16 @@ class GroupResamples:
     """
 
     def __init__(self, columns: Sequence[Sequence[int]], n_resamples: int, rng: random.Random, bits: int | None,
-                 log_sds: Sequence[float] | None = None) -> None:
+                 log_sds: Sequence[float] | None = None, ordered: bool = False) -> None:
         n = len(columns[0])
         self.n = n
-        self._order = order = sorted(range(n), key=list(zip(*columns)).__getitem__)
         lows = [min(column) for column in columns]
-        self._shifted = shifted = [[column[i] - low for i in order] for low, column in zip(lows, columns)]
+        if ordered:  # the caller's rows are already in the order sorting would give: the same groups, no sort
+            self._order: Sequence[int] = range(n)
+            self._shifted = shifted = [list(map(sub, column, repeat(low))) for low, column in zip(lows, columns)]
+        else:
+            self._order = order = sorted(range(n), key=list(zip(*columns)).__getitem__)
+            self._shifted = shifted = [[column[i] - low for i in order] for low, column in zip(lows, columns)]
         cuts = [_cut(values, n, bits, None if log_sds is None else log_sds[c]) for c, values in enumerate(shifted)]
         self._base = [n * low for low in lows]
         self._first = list(range(0, n, _GROUP_ROWS)) + [n]
@@ -628,11 +633,16 @@ class GroupResamples:
             narrow = _limb_width(most)
             wide = _WIDE_BITS if 0 < most <= _WIDE_DRAWS else narrow
             plan = []
+            limb_tables = []  # per column, its limbs' tables
             for cut, values in zip(cuts, shifted):
-                column = self._plan(values[a:b], cut, wide)
-                if wide != narrow and not all(_wide_limb_fits(table, most, b - a) for table in _limb_tables(column[2], wide)):
-                    column = self._plan(values[a:b], cut, narrow)
+                part = values[a:b]
+                column = self._plan(part, cut, wide)
+                tables = _limb_tables(column[2], wide)
+                if wide != narrow and not all(_wide_limb_fits(table, most, b - a) for table in tables):
+                    column = self._plan(part, cut, narrow)
+                    tables = _limb_tables(column[2], narrow)
                 plan.append(column)
+                limb_tables.append(tables)
             pieces: list[bytes] = []
             if any(column[2] for column in plan):  # else every column is constant here: its counts suffice
                 key = self._keys[g]
@@ -648,7 +658,7 @@ class GroupResamples:
             if constant:
                 packed = list(map(add, packed, map(mul, counts[g], repeat(constant))))
             wraps = None  # per resample: the adler32 low halves at or below which a sum of 8-bit limbs may have wrapped
-            for c, (least, spread, high, cut, limb, _) in enumerate(plan):
+            for c, ((least, spread, high, cut, limb, _), tables) in enumerate(zip(plan, limb_tables)):
                 if not high:
                     continue
                 if not limb:  # a resample drew more than 65,519 times from the group: sum in Python, plus 1 as adler32 would
@@ -656,7 +666,7 @@ class GroupResamples:
                     places = [(cut, sums)]
                 else:
                     places = []
-                    for k, table in enumerate(_limb_tables(high, limb)):
+                    for k, table in enumerate(tables):
                         sums = limb_sums.get(table)
                         if sums is None:
                             sums = limb_sums[table] = list(map(and_, map(_adler32, map(bytes.translate, pieces, repeat(table))), repeat(0xFFFF)))
@@ -691,11 +701,12 @@ class GroupResamples:
         if cut and limb:  # the limbs that reach down to the cut hold a few bits more here: cut lower, for free
             width = (high - low).bit_length()
             cut = max(0, width - limb * -(-max(0, width - cut) // limb))
-        mask = (1 << cut) - 1
-        rests = [(v - low) & mask for v in part] if cut else [0]
+        shifted = list(map(sub, part, repeat(low))) if low else part
+        rests = list(map(and_, shifted, repeat((1 << cut) - 1))) if cut else [0]
         least = min(rests)
         spread = max(rests) - least
-        return (low + least, spread, [(v - low) >> cut for v in part], cut, limb, [r - least for r in rests] if spread else None)
+        high_parts = list(map(rshift, shifted, repeat(cut))) if cut else shifted
+        return (low + least, spread, high_parts, cut, limb, list(map(sub, rests, repeat(least))) if spread else None)
 
     @staticmethod
     def _unwrap(sums: list[int], wraps: list[int], pieces: list[bytes], table: bytes) -> None:
@@ -762,7 +773,7 @@ class GroupResamples:
 
 def bootstrap_column_bounds(
     columns: Sequence[Sequence[int]], n_resamples: int, rng: random.Random, *, first_pass_bits: int | None = None,
-    log_sds: Sequence[float] | None = None,
+    log_sds: Sequence[float] | None = None, ordered: bool = False,
 ) -> BlockResamples | GroupResamples:
     """Resample the n rows of *columns* (each a sequence of n integers) uniformly with replacement,
     *n_resamples* times ("blocks" resampling); every resample's column totals, bounded, exact on demand.
@@ -784,14 +795,17 @@ def bootstrap_column_bounds(
     rows the draws are made by groups instead (:class:`GroupResamples`, the
     same interface and guarantees; the generator gives only the groups'
     counts and keys, so it is left after those, whatever *first_pass_bits*).
-    Replays (``exact``, ``drawn``) never move it.
+    Replays (``exact``, ``drawn``) never move it. *ordered* says the rows are
+    already in the (lexicographic) order the groups path sorts them into, which
+    it then skips: the same groups and draws. Rows so flagged but not in order
+    are still resampled uniformly with exact totals, by other groups.
 
     >>> r = bootstrap_column_bounds([[0, 1000]], 3, random.Random(0), first_pass_bits=1)
     >>> [lo <= t <= hi for lo, hi, (t,) in zip(*r.bounds(0), r.exact(range(3)).values())]
     [True, True, True]
     """
     if len(columns[0]) >= BYTES_UNTIL:
-        return GroupResamples(columns, n_resamples, rng, first_pass_bits, log_sds)
+        return GroupResamples(columns, n_resamples, rng, first_pass_bits, log_sds, ordered)
     return BlockResamples(columns, n_resamples, rng, first_pass_bits)
 
 
@@ -992,9 +1006,9 @@ def log2_sd(values: Sequence[int]) -> float:
     (0.0, -inf)
     """
     n = len(values)
-    drop = max(0, max(map(abs, values)).bit_length() - 60)
-    xs = [v >> drop for v in values]
-    spread = n * sum(x * x for x in xs) - sum(xs) ** 2  # n^2 times the variance, exact
+    drop = max(0, max(max(values), -min(values)).bit_length() - 60)
+    xs = list(map(rshift, values, repeat(drop)))
+    spread = n * sum(map(mul, xs, xs)) - sum(xs) ** 2  # n^2 times the variance, exact
     if spread <= 0:
         return -math.inf
     return drop + 0.5 * math.log2(spread) - math.log2(n)

@@ -28,7 +28,7 @@ import random
 import sys
 from collections import Counter
 from itertools import repeat
-from operator import add, itemgetter, sub, truediv
+from operator import add, and_, lshift, mul, rshift, sub, truediv
 from fractions import Fraction
 from dataclasses import asdict, dataclass
 from typing import Any, Mapping, Sequence
@@ -287,10 +287,8 @@ def compare_modes(
     differences: Counter[int] = Counter(d_numerators)
     scale = n * denominator
 
-    values = sorted(differences)
-    counts = [differences[v] for v in values]
     b = int(n_resamples)
-    method = paired_method(len(values), n, b)
+    method = paired_method(len(differences), n, b)
     rng = random.Random(seed)
     sum_d = sum_u - sum_e
     shared = None
@@ -299,12 +297,11 @@ def compare_modes(
         # One draw of rows serves both intervals: each resample's sums of u and of d, bounded by a
         # first pass over their high bits; only the resamples an order statistic or BCa's count
         # can depend on are replayed exactly (bootstrap_column_bounds).
-        rows = sorted(zip(u_numerators, d_numerators))
-        columns = [list(map(itemgetter(0), rows)), list(map(itemgetter(1), rows))] if sum_u else [list(map(itemgetter(1), rows))]
+        columns = _sorted_pairs(u_numerators, d_numerators, bool(sum_u))
         if method == "bytes":
             shared = bootstrap_byte_bounds(columns, b, rng, _read_scales(columns, sum_u, sum_d))
         else:
-            shared = bootstrap_column_bounds(columns, b, rng, log_sds=_read_scales(columns, sum_u, sum_d))
+            shared = bootstrap_column_bounds(columns, b, rng, log_sds=_read_scales(columns, sum_u, sum_d), ordered=True)
         last = len(columns) - 1
 
         def exact_d(indices):
@@ -322,12 +319,13 @@ def compare_modes(
             if ci_method == "bca":
                 below = Fraction(count_below(d_lows, d_highs, sum_d, exact_d), 2 * b)
     else:
-        totals = bootstrap_totals(values, counts, b, rng, method)
+        values = sorted(differences)  # the drawn values' order fixes the draws
+        totals = bootstrap_totals(values, [differences[v] for v in values], b, rng, method)
         means = sorted(total / scale for total in totals)
         if ci_method == "bca":
             below = Fraction(sum(2 * (t < sum_d) + (t == sum_d) for t in totals), 2 * b)
     if ci_method == "bca":
-        centred = [(n * v - sum_d, c) for v, c in zip(values, counts)]  # n (d_i - mean): the jackknife's spread, scaled
+        centred = [(n * v - sum_d, c) for v, c in differences.items()]  # n (d_i - mean): the jackknife's spread, scaled (exact sums: any order)
         a = acceleration(sum(c * y**3 for y, c in centred), sum(c * y * y for y, c in centred))
     ci_low, ci_high = interval(means, ci_method, float(confidence), below=below, a=a or 0.0)
     relative_ci: tuple[float | None, float | None, int] = (None, None, 0)
@@ -375,6 +373,16 @@ def compare_modes(
     )
 
 
+def _sorted_pairs(us: list[int], ds: list[int], with_u: bool) -> list[list[int]]:
+    """The pairs (u, d) in lexicographic order, as columns (u's only *with_u*): sorted as one integer
+    each, u above d less its least (ints compare faster than tuples; equal keys are equal pairs)."""
+    low = min(ds)
+    shift = (max(ds) - low).bit_length()
+    keys = sorted(map(add, map(lshift, us, repeat(shift)), map(sub, ds, repeat(low))))
+    d_column = list(map(add, map(and_, keys, repeat((1 << shift) - 1)), repeat(low)))
+    return [list(map(rshift, keys, repeat(shift))), d_column] if with_u else [d_column]
+
+
 def _read_scales(columns: list[list[int]], sum_u: int, sum_d: int) -> list[float] | None:
     """log2 of how finely each column's resample totals are read (bootstrap_byte_bounds): the ratio
     mean(d) / mean(u) = R moves with d - R u (the delta method), so u is read to that spread over
@@ -382,7 +390,7 @@ def _read_scales(columns: list[list[int]], sum_u: int, sum_d: int) -> list[float
     if len(columns) < 2 or not sum_d:
         return None
     us, ds = columns
-    moved = log2_sd([d * sum_u - sum_d * u for u, d in zip(us, ds)]) - math.log2(sum_u)  # of d - R u
+    moved = log2_sd(list(map(sub, map(mul, ds, repeat(sum_u)), map(mul, us, repeat(sum_d))))) - math.log2(sum_u)  # of d - R u
     if moved == -math.inf:
         return None  # every resample has the ratio R
     return [moved - (math.log2(abs(sum_d)) - math.log2(sum_u)), min(log2_sd(ds), moved)]

@@ -278,6 +278,43 @@ class ReadScaleTest(unittest.TestCase):
                 self.assertEqual(list(resamples.exact(range(b)).values()), reference)
 
 
+class OrderedRowsTest(unittest.TestCase):
+    """A caller whose rows are already in the groups path's order (compare_modes sorts its pairs) skips its sort."""
+
+    def test_rows_given_in_order_draw_what_the_sort_would_draw(self):
+        rng = random.Random(16)
+        n, b = 1800, 30
+        rows = sorted((rng.randrange(40), rng.getrandbits(60) - (1 << 59)) for _ in range(n))  # ties in the first column
+        columns = [[r[0] for r in rows], [r[1] for r in rows]]
+        shuffled = list(range(n))
+        random.Random(17).shuffle(shuffled)
+        reference = reference_group_totals(columns, b, random.Random(18))
+        given = bootstrap_column_bounds(columns, b, random.Random(18), ordered=True)
+        sorted_here = bootstrap_column_bounds([[column[i] for i in shuffled] for column in columns], b, random.Random(18))
+        self.assertEqual(list(given.exact(range(b)).values()), reference)
+        self.assertEqual(list(sorted_here.exact(range(b)).values()), reference)
+        for c in range(2):
+            self.assertEqual(given.bounds(c), sorted_here.bounds(c))
+        for i in (0, 11, b - 1):
+            self.assertEqual(given.drawn(i), [shuffled[r] for r in sorted_here.drawn(i)])  # the same rows, each in its own numbering
+
+    def test_rows_flagged_ordered_out_of_order_still_give_exact_totals_within_their_bounds(self):
+        rng = random.Random(19)
+        n, b = 1300, 20
+        columns = [[rng.getrandbits(70) for _ in range(n)], [rng.randrange(-5, 5) for _ in range(n)]]
+        for bits in (None, 4):
+            with self.subTest(bits=bits):
+                resamples = bootstrap_column_bounds(columns, b, random.Random(20), first_pass_bits=bits, ordered=True)
+                totals = resamples.exact(range(b))
+                for c in range(2):
+                    lows, highs = resamples.bounds(c)
+                    self.assertTrue(all(lo <= totals[i][c] <= hi for i, (lo, hi) in enumerate(zip(lows, highs))))
+                for i in (0, 7, b - 1):
+                    drawn = resamples.drawn(i)
+                    self.assertEqual(len(drawn), n)
+                    self.assertEqual(totals[i], tuple(sum(column[r] for r in drawn) for column in columns))
+
+
 class NoResampleTest(unittest.TestCase):
     def test_no_resample_gives_no_totals_at_every_size(self):
         # B = 0 reads as on the smallest inputs, on every path (blocks, bytes, groups): nothing drawn, no total.
