@@ -556,6 +556,8 @@ def _limb_width(most: int) -> int:
 # when each limb's rows average well inside [0, 255], so that a sum that might have wrapped (then
 # checked by a Python sum) lies many standard deviations from its mean; else as wide as never wraps.
 _ADLER_EXACT = 65519
+# Below this many groups a place's lane (a pass a group, each below 2^17) fits 32 bits; from it, 64.
+_NARROW_LANE_GROUPS = 1 << 15
 _WIDE_BITS, _WIDE_DRAWS = 8, 513
 _WIDE_MEAN = (48, 207)
 
@@ -622,8 +624,16 @@ class GroupResamples:
         field = max(max(values) for values in shifted).bit_length() + n.bit_length() + 1
         packed = [0] * n_resamples
         # Per column and place (bits): the number of adler32 sums added there and their total (each
-        # sum is adler32's low half, 1 + the limbs' sum: the 1s are taken off at the end).
-        placed: list[dict[int, tuple[int, list[int]]]] = [{} for _ in range(columns_n)]
+        # sum is adler32's low half, 1 + the limbs' sum: the 1s are taken off at the end), kept as
+        # lanes (below) and, from Python sums, as a list.
+        placed: list[dict[int, list]] = [{} for _ in range(columns_n)]
+        # A pass's adler32 values are read into one integer, a lane a resample, so that masking off
+        # their high halves and adding the pass to its place's total are one big-integer operation
+        # each, not one a resample. A place gets one pass a group at most, each lane below 2^17.
+        code = "I" if groups < _NARROW_LANE_GROUPS and array("I").itemsize >= 4 else "Q"
+        lane_bytes = array(code).itemsize
+        low_halves = int.from_bytes(array(code, [0xFFFF]) * n_resamples, sys.byteorder)
+        low_half = 0 if sys.byteorder == "little" else lane_bytes // 2 - 1  # where a lane's low 16 bits lie
         # Per group and column, the low parts less their least (None: all equal), all a replay sums: a
         # resample's exact total is its floor (the first pass's) plus its draws' sum of these.
         self._rests: list[list[list[int] | None]] = []
@@ -652,7 +662,7 @@ class GroupResamples:
                                    for k, (start, stop) in enumerate(zip([0, *chunk_ends], chunk_ends))])
                 pieces = list(map(stream.__getitem__, map(slice, [0, *ends[:-1]], ends)))  # each resample's draws
                 del stream
-            limb_sums: dict[bytes, list[int]] = {}  # a table met twice in the group (a column repeated) is summed once
+            limb_sums: dict[bytes, int] = {}  # a table met twice in the group (a column repeated) is summed once
             constant = sum((least << (2 * c * field)) + (spread << ((2 * c + 1) * field)) for c, (least, spread, *_) in enumerate(plan))
             self._rests.append([column[5] for column in plan])
             if constant:
@@ -662,29 +672,38 @@ class GroupResamples:
                 if not high:
                     continue
                 if not limb:  # a resample drew more than 65,519 times from the group: sum in Python, plus 1 as adler32 would
+                    entry = placed[c].setdefault(cut, [0, None, None])
                     sums = [1 + sum(map(high.__getitem__, piece)) for piece in pieces]
-                    places = [(cut, sums)]
-                else:
-                    places = []
-                    for k, table in enumerate(tables):
-                        sums = limb_sums.get(table)
-                        if sums is None:
-                            sums = limb_sums[table] = list(map(and_, map(_adler32, map(bytes.translate, pieces, repeat(table))), repeat(0xFFFF)))
-                            if max(table) * most > _ADLER_EXACT and min(sums) <= 255 * most - _ADLER_EXACT - 1:
-                                if wraps is None:
-                                    wraps = list(map(sub, map(mul, counts[g], repeat(255)), repeat(_ADLER_EXACT + 1)))
-                                self._unwrap(sums, wraps, pieces, table)
-                        places.append((k * limb + cut, sums))
-                for place, sums in places:
-                    calls, earlier = placed[c].get(place, (0, None))
-                    placed[c][place] = (calls + 1, sums if earlier is None else list(map(add, earlier, sums)))
+                    entry[0] += 1
+                    entry[2] = sums if entry[2] is None else list(map(add, entry[2], sums))
+                    continue
+                for k, table in enumerate(tables):
+                    lanes = limb_sums.get(table)
+                    if lanes is None:
+                        raw = array(code, map(_adler32, map(bytes.translate, pieces, repeat(table))))
+                        if max(table) * most > _ADLER_EXACT and min(
+                                memoryview(raw).cast("B").cast("H")[low_half::lane_bytes // 2]) <= 255 * most - _ADLER_EXACT - 1:
+                            sums = list(map(and_, raw, repeat(0xFFFF)))
+                            if wraps is None:
+                                wraps = list(map(sub, map(mul, counts[g], repeat(255)), repeat(_ADLER_EXACT + 1)))
+                            self._unwrap(sums, wraps, pieces, table)
+                            lanes = int.from_bytes(array(code, sums), sys.byteorder)
+                        else:
+                            lanes = int.from_bytes(raw, sys.byteorder) & low_halves
+                        limb_sums[table] = lanes
+                    entry = placed[c].setdefault(k * limb + cut, [0, None, None])
+                    entry[0] += 1
+                    entry[1] = lanes if entry[1] is None else entry[1] + lanes
             del pieces
         self._floors = []
         self._spreads = []
         mask = (1 << field) - 1
         for c in range(columns_n):
             total = list(map(add, map(and_, map(rshift, packed, repeat(2 * c * field)), repeat(mask)), repeat(self._base[c])))
-            for place, (calls, sums) in placed[c].items():
+            for place, (calls, lanes, listed) in placed[c].items():
+                sums = listed if lanes is None else array(code, lanes.to_bytes(n_resamples * lane_bytes, sys.byteorder)).tolist()
+                if lanes is not None and listed is not None:
+                    sums = list(map(add, sums, listed))
                 total = list(map(add, total, map(lshift, map(sub, sums, repeat(calls)), repeat(place))))
             self._floors.append(total)
             self._spreads.append(list(map(and_, map(rshift, packed, repeat((2 * c + 1) * field)), repeat(mask))))

@@ -222,6 +222,32 @@ class GroupDrawsTest(unittest.TestCase):
             self.assertEqual(list(resamples.exact(range(30)).values()), reference)
 
 
+class LaneTest(unittest.TestCase):
+    """Each pass's sums are added a place at a time as lanes of one integer: 32 bits a resample below
+    2^15 groups, 64 from there (forced here on small inputs); every total the same."""
+
+    def test_totals_and_bounds_are_the_same_in_wide_lanes(self):
+        rng = random.Random(21)
+        n, b = 256 * 6 + 40, 35
+        columns = [sorted(rng.getrandbits(64) for _ in range(n)), [rng.getrandbits(30) - (1 << 29) for _ in range(n)]]
+        reference = reference_group_totals(columns, b, random.Random(22))
+        narrow = bootstrap_column_bounds(columns, b, random.Random(22))
+        with mock.patch.object(_bootstrap, "_NARROW_LANE_GROUPS", 0):
+            wide = bootstrap_column_bounds(columns, b, random.Random(22))
+            self.assertEqual(bootstrap_column_totals(columns, b, random.Random(22)), reference)
+        for c in range(2):
+            self.assertEqual(wide.bounds(c), narrow.bounds(c))
+            lows, highs = wide.bounds(c)
+            self.assertTrue(all(lo <= t[c] <= hi for lo, hi, t in zip(lows, highs, reference)))
+        self.assertEqual(list(wide.exact(range(b)).values()), reference)
+
+    def test_a_lane_holds_every_group_s_passes_at_one_place(self):
+        # The most a place's lane can hold: one pass a group, each adler32 low half (or unwrapped sum)
+        # at most 1 + 255 * 513: below 2^32 for every number of groups 32-bit lanes are used for.
+        self.assertLess((_bootstrap._NARROW_LANE_GROUPS - 1) * (1 + 255 * _bootstrap._WIDE_DRAWS), 1 << 32)
+        self.assertLess(1 + 255 * _bootstrap._WIDE_DRAWS, 1 << 17)
+
+
 class WideLimbTest(unittest.TestCase):
     """8-bit limbs whose sum over a resample's draws in a group (about 256, at most 513) can wrap
     adler32's low half once: every total stays exact, and the bounds hold."""
