@@ -500,6 +500,18 @@ def _group_bytes(key: bytes, count: int, size: int) -> bytes:
         want *= 2
 
 
+_XOF_DIGEST = type(hashlib.shake_128()).digest
+
+
+def _group_stream(key: bytes, chunk_sizes: Sequence[int], size: int) -> bytes:
+    """A group's draws of every resample, in order: chunk k's *chunk_sizes[k]* bytes from
+    :func:`_group_bytes` (key + k), for a whole group in C-level maps (no Python call a chunk)."""
+    keys = map(add, repeat(key), map(int.to_bytes, range(len(chunk_sizes)), repeat(4), repeat("little")))
+    if size == _GROUP_ROWS:
+        return b"".join(map(_XOF_DIGEST, map(hashlib.shake_128, keys), chunk_sizes))
+    return b"".join(map(_group_bytes, keys, chunk_sizes, repeat(size)))
+
+
 def _group_counts(rng: random.Random, n: int, n_resamples: int) -> list[list[int]]:
     """Per group of :class:`GroupResamples` (n // 256 groups of 256 rows, then one of the n % 256
     rows left, if any), every resample's number of draws in it: Multinomial(n, rows / n).
@@ -658,8 +670,7 @@ class GroupResamples:
                 key = self._keys[g]
                 ends = list(accumulate(counts[g]))
                 chunk_ends = ends[_GROUP_CHUNK - 1::_GROUP_CHUNK] + ([ends[-1]] if n_resamples % _GROUP_CHUNK else [])
-                stream = b"".join([_group_bytes(key + k.to_bytes(4, "little"), stop - start, b - a)
-                                   for k, (start, stop) in enumerate(zip([0, *chunk_ends], chunk_ends))])
+                stream = _group_stream(key, list(map(sub, chunk_ends, [0, *chunk_ends[:-1]])), b - a)
                 pieces = list(map(stream.__getitem__, map(slice, [0, *ends[:-1]], ends)))  # each resample's draws
                 del stream
             limb_sums: dict[bytes, int] = {}  # a table met twice in the group (a column repeated) is summed once

@@ -160,10 +160,11 @@ class GroupDrawsTest(unittest.TestCase):
         # totals are those of the same draws read with a varying column beside it, and of the rows drawn.
         n = 256 * 4 + 77
         steps = [(r // 256) * 10 - 3 for r in range(n)]
-        with mock.patch.object(_bootstrap, "_group_bytes", wraps=_bootstrap._group_bytes) as streams:
+        with mock.patch.object(_bootstrap, "_group_stream", wraps=_bootstrap._group_stream) as streams:
             alone = GroupResamples([steps], 30, random.Random(13), None)
-        self.assertEqual(streams.call_count, 0)  # no group's stream drawn: every column is constant in every group
-        beside = GroupResamples([steps, list(range(n))], 30, random.Random(13), None)
+            self.assertEqual(streams.call_count, 0)  # no group's stream drawn: every column is constant in every group
+            beside = GroupResamples([steps, list(range(n))], 30, random.Random(13), None)
+            self.assertEqual(streams.call_count, 5)  # a varying column beside it: every group's stream drawn
         self.assertEqual([t[0] for t in alone.exact(range(30)).values()], [t[0] for t in beside.exact(range(30)).values()])
         for i, (total,) in alone.exact(range(30)).items():
             self.assertEqual(total, sum(steps[r] for r in alone.drawn(i)))
