@@ -574,6 +574,19 @@ _WIDE_BITS, _WIDE_DRAWS = 8, 513
 _WIDE_MEAN = (48, 207)
 
 
+def _lanes_at_most(lanes: int, limit: int, ones: int) -> bool:
+    """Whether a lane of *lanes* (each at most 0xFFFF, in lanes of 32 bits or more; *ones*: 1 in
+    every lane) is at most *limit* (0 <= limit <= 0xFFFF): v + 0xFFFF - limit carries into the
+    lane's bit 16 exactly when v > limit, in two big-integer operations, not one a lane.
+
+    >>> ones = 1 | 1 << 32 | 1 << 64
+    >>> _lanes_at_most(7 | 9 << 32 | 65535 << 64, 7, ones), _lanes_at_most(8 | 9 << 32 | 65535 << 64, 7, ones)
+    (True, False)
+    """
+    carries = ones << 16
+    return (lanes + (0xFFFF - limit) * ones) & carries != carries
+
+
 def _limb_tables(high: Sequence[int], limb: int) -> list[bytes]:
     """The ``bytes.translate`` tables of *high*'s limbs of *limb* bits, lowest first (byte r: row r's limb)."""
     if not high or not limb:
@@ -644,8 +657,8 @@ class GroupResamples:
         # each, not one a resample. A place gets one pass a group at most, each lane below 2^17.
         code = "I" if groups < _NARROW_LANE_GROUPS and array("I").itemsize >= 4 else "Q"
         lane_bytes = array(code).itemsize
-        low_halves = int.from_bytes(array(code, [0xFFFF]) * n_resamples, sys.byteorder)
-        low_half = 0 if sys.byteorder == "little" else lane_bytes // 2 - 1  # where a lane's low 16 bits lie
+        ones = int.from_bytes(array(code, [1]) * n_resamples, sys.byteorder)  # 1 in every lane
+        low_halves = 0xFFFF * ones
         # Per group and column, the low parts less their least (None: all equal), all a replay sums: a
         # resample's exact total is its floor (the first pass's) plus its draws' sum of these.
         self._rests: list[list[list[int] | None]] = []
@@ -679,6 +692,8 @@ class GroupResamples:
             if constant:
                 packed = list(map(add, packed, map(mul, counts[g], repeat(constant))))
             wraps = None  # per resample: the adler32 low halves at or below which a sum of 8-bit limbs may have wrapped
+            # A low half at or below `suspect` may have wrapped (only a limb with max(table) * most > 65,519 can).
+            suspect = 255 * most - _ADLER_EXACT - 1
             for c, ((least, spread, high, cut, limb, _), tables) in enumerate(zip(plan, limb_tables)):
                 if not high:
                     continue
@@ -692,15 +707,13 @@ class GroupResamples:
                     lanes = limb_sums.get(table)
                     if lanes is None:
                         raw = array(code, map(_adler32, map(bytes.translate, pieces, repeat(table))))
-                        if max(table) * most > _ADLER_EXACT and min(
-                                memoryview(raw).cast("B").cast("H")[low_half::lane_bytes // 2]) <= 255 * most - _ADLER_EXACT - 1:
+                        lanes = int.from_bytes(raw, sys.byteorder) & low_halves
+                        if 0 <= suspect and max(table) * most > _ADLER_EXACT and _lanes_at_most(lanes, suspect, ones):
                             sums = list(map(and_, raw, repeat(0xFFFF)))
                             if wraps is None:
                                 wraps = list(map(sub, map(mul, counts[g], repeat(255)), repeat(_ADLER_EXACT + 1)))
                             self._unwrap(sums, wraps, pieces, table)
                             lanes = int.from_bytes(array(code, sums), sys.byteorder)
-                        else:
-                            lanes = int.from_bytes(raw, sys.byteorder) & low_halves
                         limb_sums[table] = lanes
                     entry = placed[c].setdefault(k * limb + cut, [0, None, None])
                     entry[0] += 1

@@ -242,6 +242,21 @@ class LaneTest(unittest.TestCase):
             self.assertTrue(all(lo <= t[c] <= hi for lo, hi, t in zip(lows, highs, reference)))
         self.assertEqual(list(wide.exact(range(b)).values()), reference)
 
+    def test_a_lane_at_or_below_the_limit_is_found_at_every_place_and_width(self):
+        rng = random.Random(23)
+        for width in (32, 64):
+            for count in (1, 2, 7, 300):
+                ones = sum(1 << (width * i) for i in range(count))
+                for limit in (0, 1, 270, 65294, 0xFFFF):
+                    values = [rng.randrange(limit + 1, 0x10000) if limit < 0xFFFF else 0xFFFF for _ in range(count)]
+                    lanes = sum(v << (width * i) for i, v in enumerate(values))
+                    with self.subTest(width=width, count=count, limit=limit):
+                        self.assertEqual(_bootstrap._lanes_at_most(lanes, limit, ones), limit == 0xFFFF)
+                        for at in {0, count // 2, count - 1}:
+                            for v in {limit, limit // 2, 0}:  # at the limit, and below it
+                                planted = lanes - (values[at] << (width * at)) + (v << (width * at))
+                                self.assertTrue(_bootstrap._lanes_at_most(planted, limit, ones))
+
     def test_a_lane_holds_every_group_s_passes_at_one_place(self):
         # The most a place's lane can hold: one pass a group, each adler32 low half (or unwrapped sum)
         # at most 1 + 255 * 513: below 2^32 for every number of groups 32-bit lanes are used for.
