@@ -768,7 +768,10 @@ class GroupResamples:
 
     def _replay(self, indices: Sequence[int], groups: Iterable[int] | None = None):
         """For each of *indices* (sorted, distinct) and group (of *groups*, by default all): the group,
-        the resample and the bytes (rows of the group) it drew, regenerated a chunk at a time."""
+        the resample and the bytes (rows of the group) it drew, regenerated a chunk at a time (up to the
+        last resample read in it: a stream's start does not depend on its length)."""
+        # The last index read in each chunk, the same for every group.
+        last_read = {i // _GROUP_CHUNK: i for i in indices}
         for g in range(len(self._keys)) if groups is None else groups:
             key = self._keys[g]
             size = self._first[g + 1] - self._first[g]
@@ -780,8 +783,8 @@ class GroupResamples:
                 if i // _GROUP_CHUNK != chunk:
                     chunk = i // _GROUP_CHUNK
                     at = chunk * _GROUP_CHUNK
-                    data = _group_bytes(key + chunk.to_bytes(4, "little"), sum(counts[at:at + _GROUP_CHUNK]), size)
-                    offsets = [0, *accumulate(counts[at:at + _GROUP_CHUNK])]
+                    offsets = [0, *accumulate(counts[at:last_read[chunk] + 1])]
+                    data = _group_bytes(key + chunk.to_bytes(4, "little"), offsets[-1], size)
                 yield g, i, data[offsets[i - at]:offsets[i - at + 1]]
 
     def exact(self, indices: Iterable[int]) -> dict[int, tuple[int, ...]]:
