@@ -48,12 +48,14 @@ from __future__ import annotations
 import hashlib
 import math
 import random
+import struct
 import sys
 from array import array
 from bisect import bisect_left, bisect_right
 from fractions import Fraction
 from collections.abc import Sequence as SequenceABC
-from itertools import accumulate, compress, count as counting, repeat
+from functools import lru_cache
+from itertools import accumulate, chain, compress, count as counting, repeat
 from operator import add, and_, ge, getitem, le, lshift, mul, rshift, sub
 from typing import Iterable, Sequence
 
@@ -277,9 +279,10 @@ def bootstrap_totals(
     return totals
 
 
-def _python_adler32(data: bytes) -> int:
-    """The low half of adler32, (1 + the sum of the bytes) mod 65521: all the blocks read of it."""
-    return (1 + sum(data)) % 65521
+def _python_adler32(data: bytes, value: int = 1) -> int:
+    """The low half of adler32, (the low half of *value*, 1 by default, + the sum of the bytes) mod 65521:
+    all the blocks read of it (the bytes path runs a call on from the last one's value)."""
+    return ((value & 0xFFFF) + sum(data)) % 65521
 
 
 try:
@@ -844,6 +847,34 @@ def _uniform_bytes(key: bytes, count: int, size: int) -> bytes:
         want += want // 2
 
 
+# How a group's stream is cut into resamples: pieces of one length (an int), or a slice a resample.
+_Layout = int | list[slice]
+_LANE = array("Q", [0xFFFF])  # one resample's lane: adler32's low half kept, its high half dropped
+_PIECES_A_CALL = 1024  # fixed-length pieces one struct call cuts (bounds the compiled format's size)
+
+
+@lru_cache(maxsize=16)
+def _piece_format(length: int, count: int) -> struct.Struct:
+    return struct.Struct(f"{length}s" * count)
+
+
+def _pieces(stream: bytes, layout) -> Iterable[bytes]:
+    """*stream* cut into resamples' pieces: consecutive pieces of *layout* bytes (an int: cut by
+    ``struct``, a C loop, without a slice object a piece), or the slices *layout* lists."""
+    if not isinstance(layout, int):
+        # Slices of bytes by operator.getitem: copying a resample's draws is cheaper than a
+        # memoryview's slice, and getitem cheaper than a bound __getitem__ (a slot wrapper).
+        return map(getitem, repeat(stream), layout)
+    whole, rest = divmod(len(stream) // layout, _PIECES_A_CALL)
+    step = layout * _PIECES_A_CALL
+    pieces: Iterable[bytes] = chain.from_iterable(
+        map(_piece_format(layout, _PIECES_A_CALL).unpack_from, repeat(stream), range(0, whole * step, step))) if whole else ()
+    if rest:
+        pieces = chain(pieces, _piece_format(layout, rest).unpack_from(stream, whole * step))
+    return pieces
+
+
+
 class ByteResamples:
     """The column totals of "bytes" resamples: every resample's rows drawn at once, bounded after
     one pass, exact on demand (the interface of :class:`BlockResamples`, and :meth:`band`).
@@ -875,7 +906,7 @@ class ByteResamples:
         lows = [min(column) for column in columns]
         shifted = [[v - low for v in column] for low, column in zip(lows, columns)]
         self._first = [*range(0, n, _GROUP_ROWS), n]  # group g: rows first[g] .. first[g + 1] - 1
-        self._streams, self._slices = self._draw(rng, n, n_resamples)
+        self._streams, self._layouts = self._draw(rng, n, n_resamples)
         # One adler32 call a resample and limb runs on from group to group (its value argument), so
         # a limb is as wide as n draws allow: (1 + sum) mod 65521 is the sum plus 1 while the sum is
         # below 65520 (8 bits up to 256 pairs, 7 up to 515, 6 up to 1,040).
@@ -888,46 +919,56 @@ class ByteResamples:
         self._spread = [n * (max(rest) - min(rest)) for rest in rests]
         self._keys, self._added = [], []
         for cut, values in zip(cuts, shifted):
-            keys, added = self._sums([v >> cut for v in values], self._streams, self._slices, n_resamples)
+            keys, added = self._sums([v >> cut for v in values], self._streams, self._layouts, n_resamples)
             self._keys.append(keys)
             self._added.append(added)
         self._exact: dict[int, tuple[int, ...]] = {}
 
-    def _sums(self, values: Sequence[int], streams: Sequence[bytes], slices: Sequence[Sequence[slice]], count: int) -> tuple[list[int], int]:
-        """Each resample's sum of *values* (non-negative, one a row) over its draws (*slices* of each
-        group's *streams*), plus a constant, and that constant (each limb's adler32 chain adds 1)."""
+    def _sums(self, values: Sequence[int], streams: Sequence[bytes], layouts: Sequence[_Layout], count: int) -> tuple[list[int], int]:
+        """Each resample's sum of *values* (non-negative, one a row) over its draws (each group's
+        *streams* cut as *layouts* say: :func:`_pieces`), plus a constant, and that constant (each
+        limb's adler32 chain adds 1)."""
         bits = self._width
         mask = (1 << bits) - 1
         groups = [values[self._first[g]:self._first[g + 1]] for g in range(len(streams))]
-        total: Iterable[int] | None = None
-        added = 0
+        limbs: list[tuple[int, list[int]]] = []  # (the limb's place, each resample's adler32 value)
         for k in range(-(-max(values).bit_length() // bits)):
             sums = None
-            for rows, stream, parts in zip(groups, streams, slices):
+            for rows, stream, layout in zip(groups, streams, layouts):
                 if not max(rows) >> (k * bits):
                     continue  # no row of this group has this limb: it adds nothing
                 table = bytes([v >> (k * bits) & mask for v in rows]).ljust(256, b"\0")
-                # Slices of bytes by operator.getitem: copying a resample's draws is cheaper than a
-                # memoryview's slice, and getitem cheaper than a bound __getitem__ (a slot wrapper).
-                drawn = map(getitem, repeat(stream.translate(table)), parts)
+                drawn = _pieces(stream.translate(table), layout)
                 sums = map(_adler32, drawn) if sums is None else map(_adler32, drawn, sums)
-            if sums is None:
-                continue
-            sums = map(and_, sums, repeat(0xFFFF))
-            if k:
-                sums = map(lshift, sums, repeat(k * bits))
-            total = sums if total is None else map(add, total, sums)  # one list at the end: every limb in one C-level pass
-            added += 1 << (k * bits)
-        return (list(total) if total is not None else [0] * count), added
+            if sums is not None:
+                limbs.append((k * bits, list(sums)))
+        if not limbs:
+            return [0] * count, 0
+        added = sum(1 << place for place, _ in limbs)
+        if limbs[-1][0] + 17 <= 64 and _LANE.itemsize == 8:
+            # Every limb's low half (below 2^16), shifted to its place, fits one 64-bit lane a
+            # resample: masked, shifted and added as big integers, a few C calls a limb, not a
+            # Python-level map a resample and step.
+            low_halves = int.from_bytes(_LANE * count, sys.byteorder)
+            total = 0
+            for place, sums in limbs:
+                total += (int.from_bytes(array("Q", sums), sys.byteorder) & low_halves) << place
+            return array("Q", total.to_bytes(8 * count, sys.byteorder)).tolist(), added
+        combined: Iterable[int] | None = None
+        for place, sums in limbs:
+            shifted = map(lshift, map(and_, sums, repeat(0xFFFF)), repeat(place))
+            combined = shifted if combined is None else map(add, combined, shifted)
+        return list(combined), added  # type: ignore[arg-type]
 
     @staticmethod
-    def _draw(rng: random.Random, n: int, n_resamples: int) -> tuple[list[bytes], list[list[slice]]]:
-        """Each group's stream of drawn rows (bytes) and, per resample, the slice of it the resample drew."""
+    def _draw(rng: random.Random, n: int, n_resamples: int) -> tuple[list[bytes], list[_Layout]]:
+        """Each group's stream of drawn rows (bytes) and how it is cut into resamples (:func:`_pieces`):
+        up to 256 rows, one stream and n bytes a resample; else, per group, the slice a resample drew."""
         key = rng.getrandbits(128).to_bytes(16, "little")  # every stream is SHAKE-128 of it and the group
         if n <= _GROUP_ROWS:
-            count = n * n_resamples
-            return [_uniform_bytes(key + b"\0", count, n)], [list(map(slice, range(0, count, n), range(n, count + n, n)))]
-        streams, slices = [], []
+            return [_uniform_bytes(key + b"\0", n * n_resamples, n)], [n]
+        streams: list[bytes] = []
+        slices: list[_Layout] = []
         for g, counts in enumerate(_group_counts(rng, n, n_resamples)):  # Multinomial(n, rows / n) a resample
             ends = list(accumulate(counts))
             streams.append(_uniform_bytes(key + bytes([g]), ends[-1] if ends else 0, min(_GROUP_ROWS, n - g * _GROUP_ROWS)))
@@ -956,9 +997,14 @@ class ByteResamples:
             self._exact.update(zip(todo, zip(*highs)))
         elif todo:
             # The low parts of just these resamples: their drawn bytes joined, summed as the first pass sums.
-            streams, slices = [], []
-            for stream, parts in zip(self._streams, self._slices):
-                chosen = list(map(parts.__getitem__, todo))
+            streams: list[bytes] = []
+            slices: list[_Layout] = []
+            for stream, layout in zip(self._streams, self._layouts):
+                if isinstance(layout, int):  # pieces of one length: joined, they keep it
+                    streams.append(b"".join([stream[i * layout:(i + 1) * layout] for i in todo]))
+                    slices.append(layout)
+                    continue
+                chosen = list(map(layout.__getitem__, todo))
                 streams.append(b"".join(map(getitem, repeat(stream), chosen)))
                 ends = list(accumulate([part.stop - part.start for part in chosen]))
                 slices.append(list(map(slice, [0, *ends[:-1]], ends)))
@@ -976,8 +1022,9 @@ class ByteResamples:
     def drawn(self, index: int) -> list[int]:
         """The rows resample *index* drew, group by group, each group's in the order drawn (for checks)."""
         rows: list[int] = []
-        for g, (stream, parts) in enumerate(zip(self._streams, self._slices)):
-            rows += [self._first[g] + r for r in stream[parts[index]]]
+        for g, (stream, layout) in enumerate(zip(self._streams, self._layouts)):
+            piece = stream[index * layout:(index + 1) * layout] if isinstance(layout, int) else stream[layout[index]]
+            rows += [self._first[g] + r for r in piece]
         return rows
 
 

@@ -65,6 +65,26 @@ class DrawsTest(unittest.TestCase):
                         lows, highs = drawn.bounds(c)
                         self.assertTrue(all(lo <= t[c] <= hi for lo, hi, t in zip(lows, highs, exact)))
 
+    def test_resamples_are_cut_in_order_whatever_the_cut_a_call(self):
+        # Up to 256 rows the stream is cut into resamples of n bytes, some pieces a C call: whole
+        # calls, a part call, or both, give each resample its own n draws, in order.
+        rng = random.Random(6)
+        column = [rng.getrandbits(20) for _ in range(100)]
+        for b in (3, 8, 9):
+            with self.subTest(b=b), mock.patch.object(_bootstrap, "_PIECES_A_CALL", 4):
+                drawn = ByteResamples([column], b, random.Random(b), None)
+                self.assertEqual(list(drawn.exact(range(b)).values()), reference_totals([column], b, random.Random(b)))
+
+    def test_without_zlib_the_totals_are_the_same(self):
+        # The sums' pure-Python stand-in runs on from one group's value to the next, as adler32 does.
+        rng = random.Random(4)
+        for n in (100, 300, 1039):
+            columns = [[rng.getrandbits(70) for _ in range(n)], [rng.randrange(3) for _ in range(n)]]
+            expected = reference_totals(columns, 12, random.Random(n))
+            for bits in (None, sys.maxsize):
+                with self.subTest(n=n, bits=bits), mock.patch.object(_bootstrap, "_adler32", _bootstrap._python_adler32):
+                    self.assertEqual(list(ByteResamples(columns, 12, random.Random(n), bits).exact(range(12)).values()), expected)
+
     def test_every_row_is_drawn_alike(self):
         # One draw a row of weight 1: a resample's total counts that row's draws. Over B resamples of n
         # rows, each row's count is Binomial(B n, 1 / n); the chi-square over rows stays near n - 1.
