@@ -847,6 +847,53 @@ def _uniform_bytes(key: bytes, count: int, size: int) -> bytes:
         want += want // 2
 
 
+_COUNT_BITS = 30  # a count's first random bits: one machine digit, so bisect compares them fast
+
+
+@lru_cache(maxsize=8)
+def _binomial_cdf(n: int, m: int, bits: int) -> tuple[list[int], list[int], frozenset[int]]:
+    """Binomial(n, m / n)'s distribution function, exactly: P(X <= k) n^n for k = 0..n (integers:
+    C(n, k) m^k (n - m)^(n - k) summed), the floors of P(X <= k) 2^bits, and the set of those floors."""
+    term = (n - m) ** n
+    total = 0
+    cums = []
+    for k in range(n + 1):
+        total += term
+        cums.append(total)
+        if k < n:  # C(n, k + 1) m^(k + 1) (n - m)^(n - k - 1), an integer: the division is exact
+            term = term * (n - k) * m // ((k + 1) * (n - m))
+    floors = [(c << bits) // total for c in cums]
+    return cums, floors, frozenset(floors)
+
+
+def _binomial_counts(rng: random.Random, n: int, m: int, count: int) -> list[int]:
+    """*count* independent draws from Binomial(n, m / n), 0 < m < n, by exact inversion: a draw is the
+    least k with U < P(X <= k), U uniform on [0, 1). U's first :data:`_COUNT_BITS` bits (one
+    ``getrandbits`` a draw) decide it unless they equal the floor of some P(X <= k) in those units
+    (about one draw in 2^30 / n); those draws read more bits of their U, 64 at a time, after all
+    the first ones, until the comparison is decided exactly."""
+    bits = _COUNT_BITS
+    cums, floors, floor_set = _binomial_cdf(n, m, bits)
+    prefixes = list(map(rng.getrandbits, repeat(bits, count)))
+    # The first floor above U's prefix u: there U < P(X <= k) surely; every floor below u has U above its P.
+    drawn = list(map(bisect_right, repeat(floors), prefixes))
+    if not floor_set.isdisjoint(prefixes):
+        total = cums[-1]
+        for i, u in enumerate(prefixes):
+            if u not in floor_set:
+                continue
+            low, width = u, bits  # U lies in [low, low + 1) / 2^width
+            while True:
+                low, width = low << 64 | rng.getrandbits(64), width + 64
+                surely = next(k for k, c in enumerate(cums) if (low + 1) * total <= c << width)
+                maybe = next(k for k, c in enumerate(cums) if low * total < c << width)
+                if surely == maybe:
+                    drawn[i] = surely
+                    break
+    return drawn
+
+
+
 # How a group's stream is cut into resamples: pieces of one length (an int), or a slice a resample.
 _Layout = int | list[slice]
 _LANE = array("Q", [0xFFFF])  # one resample's lane: adler32's low half kept, its high half dropped
@@ -967,9 +1014,14 @@ class ByteResamples:
         key = rng.getrandbits(128).to_bytes(16, "little")  # every stream is SHAKE-128 of it and the group
         if n <= _GROUP_ROWS:
             return [_uniform_bytes(key + b"\0", n * n_resamples, n)], [n]
+        if n < 2 * _GROUP_ROWS:  # one whole group and the rest: a resample's count in the whole group, by inversion
+            whole = _binomial_counts(rng, n, _GROUP_ROWS, n_resamples)
+            group_counts = [whole, list(map(sub, repeat(n), whole))]
+        else:
+            group_counts = _group_counts(rng, n, n_resamples)
         streams: list[bytes] = []
         slices: list[_Layout] = []
-        for g, counts in enumerate(_group_counts(rng, n, n_resamples)):  # Multinomial(n, rows / n) a resample
+        for g, counts in enumerate(group_counts):  # Multinomial(n, rows / n) a resample
             ends = list(accumulate(counts))
             streams.append(_uniform_bytes(key + bytes([g]), ends[-1] if ends else 0, min(_GROUP_ROWS, n - g * _GROUP_ROWS)))
             slices.append(list(map(slice, [0, *ends[:-1]], ends)))

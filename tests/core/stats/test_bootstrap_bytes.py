@@ -7,8 +7,10 @@ Speed is measured in benchmarks/compare_modes.py, never here.
 
 from __future__ import annotations
 
+import bisect
 import hashlib
 import math
+from itertools import accumulate
 import random
 import sys
 import unittest
@@ -38,10 +40,36 @@ def reference_draws(n: int, b: int, rng: random.Random) -> list[list[int]]:
     if n <= 256:
         drawn = uniform(b"\0", n * b, n)
         return [drawn[i * n:(i + 1) * n] for i in range(b)]
-    # Groups of 256 rows (the last one of the rest); a resample's count in each as the groups path draws them.
-    counts = _bootstrap._group_counts(rng, n, b)
+    # Groups of 256 rows (the last one of the rest); a resample's count in each: below 512 rows,
+    # Binomial(n, 256 / n) by inversion; from 512, as the groups path draws them.
+    if n < 512:
+        whole = reference_binomial(rng, n, 256, b)
+        counts = [whole, [n - c for c in whole]]
+    else:
+        counts = _bootstrap._group_counts(rng, n, b)
     streams = [iter(uniform(bytes([g]), sum(counts[g]), min(256, n - 256 * g))) for g in range(len(counts))]
     return [[256 * g + next(streams[g]) for g in range(len(counts)) for _ in range(counts[g][i])] for i in range(b)]
+
+
+def reference_binomial(rng: random.Random, n: int, m: int, count: int, bits: int = 30) -> list[int]:
+    """Binomial(n, m / n) draws as docs/metrics.md states them: the least k with U < P(X <= k), U read
+    from *bits* random bits a draw, then, for the draws those leave open, 64 more at a time."""
+    scale = n**n
+    cums = list(accumulate(math.comb(n, k) * m**k * (n - m) ** (n - k) for k in range(n + 1)))  # P(X <= k) n^n
+
+    def decided(u: int, width: int) -> int | None:  # U in [u, u + 1) / 2^width
+        surely = bisect.bisect_left(cums, -(-(u + 1) * scale >> width))  # the least k with (u + 1) / 2^w <= P(X <= k)
+        maybe = bisect.bisect_right(cums, u * scale >> width)  # the least k with u / 2^w < P(X <= k)
+        return surely if surely == maybe else None
+
+    prefixes = [rng.getrandbits(bits) for _ in range(count)]
+    out = [decided(u, bits) for u in prefixes]
+    for i, u in enumerate(prefixes):
+        width = bits
+        while out[i] is None:
+            u, width = u << 64 | rng.getrandbits(64), width + 64
+            out[i] = decided(u, width)
+    return out  # type: ignore[return-value]
 
 
 def reference_totals(columns: list[list[int]], b: int, rng: random.Random) -> list[tuple[int, ...]]:
@@ -150,6 +178,27 @@ class DrawsTest(unittest.TestCase):
                     self.assertLess(abs(sum((x - n * p) ** 2 for x in xs) / b / var_x - 1), 6 * math.sqrt(2 / b))
                     cov = sum((x - n * p) * (y - n * q) for x, y in zip(xs, ys)) / b
                     self.assertLess(abs(cov + n * p * q), 6 * math.sqrt(var_x * var_y / b))
+
+    def test_a_count_below_512_rows_is_binomial_whatever_bits_decide_it(self):
+        # A resample's draws in the whole group of 256 rows (n < 512): Binomial(n, 256 / n) by
+        # inversion. With 3 first bits a draw, most draws read more bits: the counts keep the
+        # exact distribution (chi-square over bins of at least 40 expected), and are those stated.
+        n, b = 300, 4000
+        pmf = [math.comb(n, k) * 256**k * 44 ** (n - k) / n**n for k in range(n + 1)]
+        for bits in (3, 30):
+            with self.subTest(bits=bits), mock.patch.object(_bootstrap, "_COUNT_BITS", bits):
+                drawn = _bootstrap._binomial_counts(random.Random(bits), n, 256, b)
+                self.assertEqual(drawn, reference_binomial(random.Random(bits), n, 256, b, bits))
+                bins, expected, observed = [], 0.0, 0
+                for k in range(n + 1):
+                    expected += b * pmf[k]
+                    observed += drawn.count(k)
+                    if expected >= 40 and b * sum(pmf[k + 1:]) >= 40:
+                        bins.append((observed, expected))
+                        expected, observed = 0.0, 0
+                bins.append((observed, expected))
+                chi = sum((o - e) ** 2 / e for o, e in bins)
+                self.assertLess(abs(chi - (len(bins) - 1)), 6 * math.sqrt(2 * (len(bins) - 1)))
 
     def test_the_same_seed_draws_the_same_resamples(self):
         column = list(range(300))
