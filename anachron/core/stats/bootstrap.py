@@ -847,13 +847,15 @@ def _uniform_bytes(key: bytes, count: int, size: int) -> bytes:
         want += want // 2
 
 
-_COUNT_BITS = 30  # a count's first random bits: one machine digit, so bisect compares them fast
+_COUNT_BITS = 16  # a count's first random bits (a 16-bit lane each): they decide all but about n in 2^16 draws
 
 
 @lru_cache(maxsize=8)
-def _binomial_cdf(n: int, m: int, bits: int) -> tuple[list[int], list[int], frozenset[int]]:
+def _binomial_cdf(n: int, m: int) -> tuple[list[int], list[int]]:
     """Binomial(n, m / n)'s distribution function, exactly: P(X <= k) n^n for k = 0..n (integers:
-    C(n, k) m^k (n - m)^(n - k) summed), the floors of P(X <= k) 2^bits, and the set of those floors."""
+    C(n, k) m^k (n - m)^(n - k) summed); and, for each value u of a draw's first
+    :data:`_COUNT_BITS` bits, the draw they decide: the least k with u < floor(P(X <= k) 2^bits),
+    or -1 where u is such a floor and P(X <= k) 2^bits not an integer (U may lie either side)."""
     term = (n - m) ** n
     total = 0
     cums = []
@@ -862,37 +864,39 @@ def _binomial_cdf(n: int, m: int, bits: int) -> tuple[list[int], list[int], froz
         cums.append(total)
         if k < n:  # C(n, k + 1) m^(k + 1) (n - m)^(n - k - 1), an integer: the division is exact
             term = term * (n - k) * m // ((k + 1) * (n - m))
+    bits = _COUNT_BITS
     floors = [(c << bits) // total for c in cums]
-    return cums, floors, frozenset(floors)
+    decided: list[int] = []
+    for k, floor in enumerate(floors):
+        if floor > len(decided):
+            decided += [k] * (floor - len(decided))
+    for c, floor in zip(cums, floors):
+        if floor < 1 << bits and (c << bits) % total:
+            decided[floor] = -1
+    return cums, decided
 
 
 def _binomial_counts(rng: random.Random, n: int, m: int, count: int) -> list[int]:
     """*count* independent draws from Binomial(n, m / n), 0 < m < n, by exact inversion: a draw is the
-    least k with U < P(X <= k), U uniform on [0, 1). U's first :data:`_COUNT_BITS` bits (one
-    ``getrandbits`` a draw) decide it unless they equal the floor of some P(X <= k) in those units
-    (about one draw in 2^30 / n); those draws read more bits of their U, 64 at a time, after all
-    the first ones, until the comparison is decided exactly."""
-    bits = _COUNT_BITS
-    cums, floors, floor_set = _binomial_cdf(n, m, bits)
-    prefixes = list(map(rng.getrandbits, repeat(bits, count)))
-    # The first floor above U's prefix u: there U < P(X <= k) surely; every floor below u has U above its P.
-    drawn = list(map(bisect_right, repeat(floors), prefixes))
-    if not floor_set.isdisjoint(prefixes):
+    least k with U < P(X <= k), U uniform on [0, 1). Draw i's first 16 bits are bits 16 i .. 16 i + 15
+    of ``getrandbits(16 count)``; they decide it but where they hold some P(X <= k) (about n in 2^16
+    draws). Those draws then read more bits of their U, 64 at a time (``getrandbits(64)``), in turn
+    after all the first ones, until the comparison is decided exactly."""
+    cums, decided = _binomial_cdf(n, m)
+    prefixes = array("H", rng.getrandbits(16 * count).to_bytes(2 * count, "little"))
+    if sys.byteorder == "big":
+        prefixes.byteswap()
+    drawn = list(map(decided.__getitem__, prefixes))
+    if -1 in drawn:
         total = cums[-1]
-        for i, u in enumerate(prefixes):
-            if u not in floor_set:
-                continue
-            low, width = u, bits  # U lies in [low, low + 1) / 2^width
-            while True:
+        for i in [i for i, k in enumerate(drawn) if k < 0]:
+            low, width = prefixes[i], 16  # U lies in [low, low + 1) / 2^width
+            while drawn[i] < 0:
                 low, width = low << 64 | rng.getrandbits(64), width + 64
                 surely = next(k for k, c in enumerate(cums) if (low + 1) * total <= c << width)
-                maybe = next(k for k, c in enumerate(cums) if low * total < c << width)
-                if surely == maybe:
+                if surely == next(k for k, c in enumerate(cums) if low * total < c << width):
                     drawn[i] = surely
-                    break
     return drawn
-
-
 
 # How a group's stream is cut into resamples: pieces of one length (an int), or a slice a resample.
 _Layout = int | list[slice]
@@ -919,6 +923,39 @@ def _pieces(stream: bytes, layout) -> Iterable[bytes]:
     if rest:
         pieces = chain(pieces, _piece_format(layout, rest).unpack_from(stream, whole * step))
     return pieces
+
+
+
+# Up to 256 rows, one stream uniform on the n rows refuses 256 % n bytes of 256 (n = 129: half);
+# beyond 1 in _SPLIT_FROM (n = 86 to 95 and 129 to 191) the draws are made in two parts, whose
+# cutting and joining cost less than the refused bytes (drawn, then deleted a byte at a time).
+_SPLIT_FROM = 4
+
+
+def _split_stream(rng: random.Random, key: bytes, n: int, n_resamples: int) -> bytes:
+    """Every resample's n draws of n rows (n <= 256, not a power of two), n bytes a resample, made in
+    two parts: with P the largest power of two below n, resample i draws c_i ~ Binomial(n, P / n)
+    rows (:func:`_binomial_counts`) uniformly from rows 0 .. P - 1 (bytes as they come, less their
+    top bits: nothing refused), then n - c_i uniformly from rows P .. n - 1 (a stream uniform on
+    them, which refuses fewer than 1 byte in 2, most often far fewer). So each resample is n
+    independent uniform draws of the n rows, its first part's first."""
+    whole = 1 << (n.bit_length() - 1)
+    counts = _binomial_counts(rng, n, whole, n_resamples)
+    lows = _uniform_bytes(key + b"\0", sum(counts), whole)
+    highs = _uniform_bytes(key + b"\1", n * n_resamples - len(lows), n - whole).translate(
+        bytes([(i + whole) & 255 for i in range(256)]))
+    names = [f"{c}s" for c in range(n + 1)]
+    parts: list[bytes] = []
+    low_at = high_at = 0
+    for at in range(0, n_resamples, _PIECES_A_CALL):  # a struct call cuts a chunk of resamples' parts
+        chunk = counts[at:at + _PIECES_A_CALL]
+        taken = sum(chunk)
+        low_parts = struct.unpack_from("".join(map(names.__getitem__, chunk)), lows, low_at)
+        high_parts = struct.unpack_from("".join(map(names.__getitem__, map(sub, repeat(n), chunk))), highs, high_at)
+        parts += chain.from_iterable(zip(low_parts, high_parts))
+        low_at += taken
+        high_at += n * len(chunk) - taken
+    return b"".join(parts)
 
 
 
@@ -1013,6 +1050,8 @@ class ByteResamples:
         up to 256 rows, one stream and n bytes a resample; else, per group, the slice a resample drew."""
         key = rng.getrandbits(128).to_bytes(16, "little")  # every stream is SHAKE-128 of it and the group
         if n <= _GROUP_ROWS:
+            if 256 % n * _SPLIT_FROM > 256:  # many bytes refused: drawn in two parts (no more than n a resample)
+                return [_split_stream(rng, key, n, n_resamples)], [n]
             return [_uniform_bytes(key + b"\0", n * n_resamples, n)], [n]
         if n < 2 * _GROUP_ROWS:  # one whole group and the rest: a resample's count in the whole group, by inversion
             whole = _binomial_counts(rng, n, _GROUP_ROWS, n_resamples)
