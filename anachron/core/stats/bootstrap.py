@@ -898,8 +898,7 @@ def _binomial_counts(rng: random.Random, n: int, m: int, count: int) -> list[int
                     drawn[i] = surely
     return drawn
 
-# How a group's stream is cut into resamples: pieces of one length (an int), or a slice a resample.
-_Layout = int | list[slice]
+
 _LANE = array("Q", [0xFFFF])  # one resample's lane: adler32's low half kept, its high half dropped
 _PIECES_A_CALL = 1024  # fixed-length pieces one struct call cuts (bounds the compiled format's size)
 
@@ -909,9 +908,42 @@ def _piece_format(length: int, count: int) -> struct.Struct:
     return struct.Struct(f"{length}s" * count)
 
 
+class _Runs:
+    """Consecutive pieces of a stream, *counts* bytes each: cut by ``struct`` (a format a chunk of
+    :data:`_PIECES_A_CALL` pieces, made once), and read as a list of slices (``runs[i]``)."""
+
+    __slots__ = ("counts", "ends", "_formats")
+
+    def __init__(self, counts: Sequence[int]) -> None:
+        self.counts = counts
+        self.ends = list(accumulate(counts))
+        self._formats: list[tuple[struct.Struct, int]] | None = None
+
+    def __len__(self) -> int:
+        return len(self.counts)
+
+    def __getitem__(self, i: int) -> slice:
+        return slice(self.ends[i] - self.counts[i], self.ends[i])
+
+    def pieces(self, stream: bytes) -> Iterable[bytes]:
+        if self._formats is None:
+            names = [f"{c}s" for c in range(max(self.counts, default=0) + 1)]
+            self._formats = [(struct.Struct("".join(map(names.__getitem__, self.counts[at:at + _PIECES_A_CALL]))),
+                              self.ends[at - 1] if at else 0) for at in range(0, len(self.counts), _PIECES_A_CALL)]
+        return chain.from_iterable(format.unpack_from(stream, at) for format, at in self._formats)
+
+
+# How a group's stream is cut into resamples: pieces of one length (an int), of the lengths a
+# _Runs holds, or a slice a resample (a replay's joined pieces).
+_Layout = int | list[slice] | _Runs
+
+
 def _pieces(stream: bytes, layout) -> Iterable[bytes]:
     """*stream* cut into resamples' pieces: consecutive pieces of *layout* bytes (an int: cut by
-    ``struct``, a C loop, without a slice object a piece), or the slices *layout* lists."""
+    ``struct``, a C loop, without a slice object a piece), of the lengths :class:`_Runs` holds, or
+    the slices *layout* lists."""
+    if isinstance(layout, _Runs):
+        return layout.pieces(stream)
     if not isinstance(layout, int):
         # Slices of bytes by operator.getitem: copying a resample's draws is cheaper than a
         # memoryview's slice, and getitem cheaper than a bound __getitem__ (a slot wrapper).
@@ -964,10 +996,13 @@ class ByteResamples:
     one pass, exact on demand (the interface of :class:`BlockResamples`, and :meth:`band`).
 
     The draws come from SHAKE-128 streams keyed by 128 bits of *rng* (:func:`_uniform_bytes`). Up to
-    256 rows, one stream of bytes uniform on the rows is cut into resamples of n draws. From 257
+    256 rows, one stream of bytes uniform on the rows is cut into resamples of n draws; where that
+    stream would refuse over a quarter of its bytes (n = 86 to 95, 129 to 191), each resample's n
+    draws are made in two parts instead, joined in its n bytes (:func:`_split_stream`). From 257
     rows, the rows are cut into groups of 256 (the last one of the n % 256 left); each resample's
-    numbers of draws in the groups are Multinomial(n, rows / n), drawn from *rng* as
-    :class:`GroupResamples` draws them (:func:`_group_counts`), and group g's draws of every
+    numbers of draws in the groups are Multinomial(n, rows / n): below 512 rows Binomial(n, 256 / n)
+    in the whole group, by exact inversion (:func:`_binomial_counts`), from 512 drawn from *rng* as
+    :class:`GroupResamples` draws them (:func:`_group_counts`); and group g's draws of every
     resample in turn (resample 0's count, then resample 1's, ...) are one stream of bytes uniform
     on its rows: SHAKE-128's bytes as they come for a whole group, by rejection for the last. So
     every resample is n independent uniform draws of the n rows: the textbook bootstrap.
@@ -976,8 +1011,10 @@ class ByteResamples:
     bounded by its range. Sums are made in limbs of as many bits as n draws sum exactly in
     adler32's low half (8 up to 256 pairs, 7 up to 515, 6 up to 1,039): per limb and group, one
     ``bytes.translate`` gathers the drawn rows' limbs, and one ``zlib.adler32`` call a resample
-    and group sums them, running on from group to group (its value argument): a few C calls a
-    resample, not n draws in Python. The first pass sums the high parts of every resample (as
+    and group sums them (each resample's piece cut by ``struct`` where all have n bytes, else by
+    a slice), running on from group to group (its value argument); a column's limbs are then
+    masked, shifted and added in 64-bit lanes of big integers: a few C calls a resample, not n
+    draws in Python. The first pass sums the high parts of every resample (as
     few limbs as bound a total within about 2^-4 of the standard error read, :func:`_first_cut`);
     :meth:`exact` sums the low parts of the resamples asked for the same way, over their drawn
     bytes joined; :meth:`drawn` lists a resample's rows.
@@ -1003,29 +1040,40 @@ class ByteResamples:
         self._spread = [n * (max(rest) - min(rest)) for rest in rests]
         self._keys, self._added = [], []
         for cut, values in zip(cuts, shifted):
-            keys, added = self._sums([v >> cut for v in values], self._streams, self._layouts, n_resamples)
+            keys, added = self._sums(self._byte_tables([v >> cut for v in values]), self._streams, self._layouts, n_resamples)
             self._keys.append(keys)
             self._added.append(added)
         self._exact: dict[int, tuple[int, ...]] = {}
+        self._rest_tables: dict[int, list] = {}  # a column's low parts' tables, made at its first replay
 
-    def _sums(self, values: Sequence[int], streams: Sequence[bytes], layouts: Sequence[_Layout], count: int) -> tuple[list[int], int]:
-        """Each resample's sum of *values* (non-negative, one a row) over its draws (each group's
-        *streams* cut as *layouts* say: :func:`_pieces`), plus a constant, and that constant (each
-        limb's adler32 chain adds 1)."""
+    def _byte_tables(self, values: Sequence[int]) -> list[tuple[int, list[bytes | None]]]:
+        """The ``bytes.translate`` tables of *values* (non-negative, one a row): per limb, its place and
+        one table a group (byte r: the limb of the group's row r), None where no row has the limb."""
         bits = self._width
         mask = (1 << bits) - 1
-        groups = [values[self._first[g]:self._first[g + 1]] for g in range(len(streams))]
-        limbs: list[tuple[int, list[int]]] = []  # (the limb's place, each resample's adler32 value)
+        groups = [values[self._first[g]:self._first[g + 1]] for g in range(len(self._first) - 1)]
+        out = []
         for k in range(-(-max(values).bit_length() // bits)):
+            tables = [bytes([v >> (k * bits) & mask for v in rows]).ljust(256, b"\0") if max(rows) >> (k * bits) else None
+                      for rows in groups]
+            if any(tables):
+                out.append((k * bits, tables))
+        return out
+
+    def _sums(self, tables: list[tuple[int, list[bytes | None]]], streams: Sequence[bytes], layouts: Sequence[_Layout],
+              count: int) -> tuple[list[int], int]:
+        """Each resample's sum of the values *tables* hold (:meth:`_byte_tables`) over its draws (each
+        group's *streams* cut as *layouts* say: :func:`_pieces`), plus a constant, and that constant
+        (each limb's adler32 chain adds 1)."""
+        limbs: list[tuple[int, list[int]]] = []  # (the limb's place, each resample's adler32 value)
+        for place, group_tables in tables:
             sums = None
-            for rows, stream, layout in zip(groups, streams, layouts):
-                if not max(rows) >> (k * bits):
+            for table, stream, layout in zip(group_tables, streams, layouts):
+                if table is None:
                     continue  # no row of this group has this limb: it adds nothing
-                table = bytes([v >> (k * bits) & mask for v in rows]).ljust(256, b"\0")
                 drawn = _pieces(stream.translate(table), layout)
                 sums = map(_adler32, drawn) if sums is None else map(_adler32, drawn, sums)
-            if sums is not None:
-                limbs.append((k * bits, list(sums)))
+            limbs.append((place, list(sums)))  # type: ignore[arg-type]
         if not limbs:
             return [0] * count, 0
         added = sum(1 << place for place, _ in limbs)
@@ -1061,9 +1109,9 @@ class ByteResamples:
         streams: list[bytes] = []
         slices: list[_Layout] = []
         for g, counts in enumerate(group_counts):  # Multinomial(n, rows / n) a resample
-            ends = list(accumulate(counts))
-            streams.append(_uniform_bytes(key + bytes([g]), ends[-1] if ends else 0, min(_GROUP_ROWS, n - g * _GROUP_ROWS)))
-            slices.append(list(map(slice, [0, *ends[:-1]], ends)))
+            runs = _Runs(counts)
+            streams.append(_uniform_bytes(key + bytes([g]), runs.ends[-1] if runs.ends else 0, min(_GROUP_ROWS, n - g * _GROUP_ROWS)))
+            slices.append(runs)
         return streams, slices
 
     def bounds(self, column: int) -> tuple[list[int], list[int]]:
@@ -1103,7 +1151,9 @@ class ByteResamples:
             for c, (keys, cut, rest, base) in enumerate(zip(self._keys, self._cuts, self._rests, self._base)):
                 highs = [(keys[i] - self._added[c]) << cut for i in todo]
                 if cut:
-                    lows, added = self._sums(rest, streams, slices, len(todo))
+                    if c not in self._rest_tables:
+                        self._rest_tables[c] = self._byte_tables(rest)
+                    lows, added = self._sums(self._rest_tables[c], streams, slices, len(todo))
                     columns.append([base + high + low - added for high, low in zip(highs, lows)])
                 else:
                     columns.append([base + high for high in highs])

@@ -108,14 +108,16 @@ class DrawsTest(unittest.TestCase):
                         self.assertTrue(all(lo <= t[c] <= hi for lo, hi, t in zip(lows, highs, exact)))
 
     def test_resamples_are_cut_in_order_whatever_the_cut_a_call(self):
-        # Up to 256 rows the stream is cut into resamples of n bytes, some pieces a C call: whole
-        # calls, a part call, or both, give each resample its own n draws, in order.
+        # A stream is cut into resamples' pieces (n bytes each up to 256 rows, a group's counts
+        # from 257), some pieces a C call: whole calls, a part call, or both, give each resample
+        # its own draws, in order.
         rng = random.Random(6)
-        column = [rng.getrandbits(20) for _ in range(100)]
-        for b in (3, 8, 9):
-            with self.subTest(b=b), mock.patch.object(_bootstrap, "_PIECES_A_CALL", 4):
-                drawn = ByteResamples([column], b, random.Random(b), None)
-                self.assertEqual(list(drawn.exact(range(b)).values()), reference_totals([column], b, random.Random(b)))
+        for n in (100, 150, 300):
+            column = [rng.getrandbits(20) for _ in range(n)]
+            for b in (3, 8, 9):
+                with self.subTest(n=n, b=b), mock.patch.object(_bootstrap, "_PIECES_A_CALL", 4):
+                    drawn = ByteResamples([column], b, random.Random(b), None)
+                    self.assertEqual(list(drawn.exact(range(b)).values()), reference_totals([column], b, random.Random(b)))
 
     def test_without_zlib_the_totals_are_the_same(self):
         # The sums' pure-Python stand-in runs on from one group's value to the next, as adler32 does.
