@@ -230,8 +230,9 @@ class PathTest(unittest.TestCase):
     def test_the_path_is_chosen_by_size_kind_and_budget(self):
         self.assertEqual(paired_method(40, BYTES_FROM - 1, 10_000), "direct")
         self.assertEqual(paired_method(40, BYTES_FROM, 10_000), "bytes")
-        self.assertEqual(paired_method(3, 100, 10_000), "bytes")  # below 256 pairs, even few distinct differences
-        self.assertEqual(paired_method(3, 300, 10_000), "multinomial")  # two binomial draws a resample: cheaper
+        self.assertEqual(paired_method(3, 100, 10_000), "bytes")  # below 512 pairs, even few distinct differences
+        self.assertEqual(paired_method(3, 511, 10_000), "bytes")
+        self.assertEqual(paired_method(3, 512, 10_000), "multinomial")  # two binomial draws a resample: cheaper
         self.assertEqual(paired_method(40, BYTES_UNTIL - 1, 10_000), "bytes")
         self.assertEqual(paired_method(40, BYTES_UNTIL, 10_000), "blocks")
         self.assertEqual(paired_method(40, 1000, 20_000), "blocks")  # B n draws beyond what is held at once
