@@ -860,15 +860,12 @@ def _uniform_bytes(key: bytes, count: int, size: int) -> bytes:
         want += want // 2
 
 
-_COUNT_BITS = 16  # a count's first random bits (a 16-bit lane each): they decide all but about n in 2^16 draws
-
-
 @lru_cache(maxsize=8)
 def _binomial_cdf(n: int, m: int) -> tuple[list[int], list[int]]:
     """Binomial(n, m / n)'s distribution function, exactly: P(X <= k) n^n for k = 0..n (integers:
-    C(n, k) m^k (n - m)^(n - k) summed); and, for each value u of a draw's first
-    :data:`_COUNT_BITS` bits, the draw they decide: the least k with u < floor(P(X <= k) 2^bits),
-    or -1 where u is such a floor and P(X <= k) 2^bits not an integer (U may lie either side)."""
+    C(n, k) m^k (n - m)^(n - k) summed); and, for each value u of a draw's first 16 bits
+    (:func:`_binomial_counts`), the draw they decide: the least k with u < floor(P(X <= k) 2^16),
+    or -1 where u is such a floor and P(X <= k) 2^16 not an integer (U may lie either side)."""
     term = (n - m) ** n
     total = 0
     cums = []
@@ -877,7 +874,7 @@ def _binomial_cdf(n: int, m: int) -> tuple[list[int], list[int]]:
         cums.append(total)
         if k < n:  # C(n, k + 1) m^(k + 1) (n - m)^(n - k - 1), an integer: the division is exact
             term = term * (n - k) * m // ((k + 1) * (n - m))
-    bits = _COUNT_BITS
+    bits = 16  # a draw's first bits: one 16-bit lane each, which decides all but about n in 2^16
     floors = [(c << bits) // total for c in cums]
     decided: list[int] = []
     for k, floor in enumerate(floors):
@@ -943,7 +940,7 @@ class _Runs:
             names = [f"{c}s" for c in range(max(self.counts, default=0) + 1)]
             self._formats = [(struct.Struct("".join(map(names.__getitem__, self.counts[at:at + _PIECES_A_CALL]))),
                               self.ends[at - 1] if at else 0) for at in range(0, len(self.counts), _PIECES_A_CALL)]
-        return chain.from_iterable(format.unpack_from(stream, at) for format, at in self._formats)
+        return chain.from_iterable(cut.unpack_from(stream, at) for cut, at in self._formats)
 
 
 # How a group's stream is cut into resamples: pieces of one length (an int), of the lengths a
@@ -970,7 +967,6 @@ def _pieces(stream: bytes, layout) -> Iterable[bytes]:
     return pieces
 
 
-
 # Up to 256 rows, one stream uniform on the n rows refuses 256 % n bytes of 256 (n = 129: half);
 # beyond 1 in _SPLIT_FROM (n = 86 to 95 and 129 to 191) the draws are made in two parts, whose
 # cutting and joining cost less than the refused bytes (drawn, then deleted a byte at a time).
@@ -995,13 +991,13 @@ def _split_stream(rng: random.Random, key: bytes, n: int, n_resamples: int) -> b
     for at in range(0, n_resamples, _PIECES_A_CALL):  # a struct call cuts a chunk of resamples' parts
         chunk = counts[at:at + _PIECES_A_CALL]
         taken = sum(chunk)
-        low_parts = struct.unpack_from("".join(map(names.__getitem__, chunk)), lows, low_at)
-        high_parts = struct.unpack_from("".join(map(names.__getitem__, map(sub, repeat(n), chunk))), highs, high_at)
+        # A format used once: compiled by Struct, not left in struct's cache of formats.
+        low_parts = struct.Struct("".join(map(names.__getitem__, chunk))).unpack_from(lows, low_at)
+        high_parts = struct.Struct("".join(map(names.__getitem__, map(sub, repeat(n), chunk)))).unpack_from(highs, high_at)
         parts += chain.from_iterable(zip(low_parts, high_parts))
         low_at += taken
         high_at += n * len(chunk) - taken
     return b"".join(parts)
-
 
 
 class ByteResamples:
@@ -1108,7 +1104,7 @@ class ByteResamples:
     @staticmethod
     def _draw(rng: random.Random, n: int, n_resamples: int) -> tuple[list[bytes], list[_Layout]]:
         """Each group's stream of drawn rows (bytes) and how it is cut into resamples (:func:`_pieces`):
-        up to 256 rows, one stream and n bytes a resample; else, per group, the slice a resample drew."""
+        up to 256 rows, one stream and n bytes a resample; else, per group, its resamples' counts."""
         key = rng.getrandbits(128).to_bytes(16, "little")  # every stream is SHAKE-128 of it and the group
         if n <= _GROUP_ROWS:
             if 256 % n * _SPLIT_FROM > 256:  # many bytes refused: drawn in two parts (no more than n a resample)
@@ -1120,12 +1116,12 @@ class ByteResamples:
         else:
             group_counts = _group_counts(rng, n, n_resamples)
         streams: list[bytes] = []
-        slices: list[_Layout] = []
+        layouts: list[_Layout] = []
         for g, counts in enumerate(group_counts):  # Multinomial(n, rows / n) a resample
             runs = _Runs(counts)
             streams.append(_uniform_bytes(key + bytes([g]), runs.ends[-1] if runs.ends else 0, min(_GROUP_ROWS, n - g * _GROUP_ROWS)))
-            slices.append(runs)
-        return streams, slices
+            layouts.append(runs)
+        return streams, layouts
 
     def bounds(self, column: int) -> tuple[list[int], list[int]]:
         """Every resample's least and greatest possible total of *column*, as exact integers."""
