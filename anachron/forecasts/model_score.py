@@ -25,7 +25,12 @@ draws in C: the scores enter its sums in fixed point, ``round(x * 2**20)``,
 each within 2**-21 of its float, far below the bootstrap's own spread; the
 point figures are from the floats), each statistic recomputed on the same resample, so they are
 paired: the inflation's CI is that of ``mean(all) - mean(clean)`` within
-each resample.  The CI's ends are the ``(1 - confidence) / 2`` and
+each resample.  Without a leak split and with a baseline whose Brier is the
+same on every sample (0.5 on binary forecasts), the three CIs are read from
+the same draws' totals first bounded, then made exact only for the
+resamples whose bounds meet a percentile's order statistics
+(:func:`anachron.core.stats.bootstrap.bootstrap_column_bounds`): the same
+figures, to the bit, with fewer limbs summed.  The CI's ends are the ``(1 - confidence) / 2`` and
 ``(1 + confidence) / 2`` percentiles of the draws
 (:func:`anachron.core.stats.bootstrap.percentile`).  A resample without a
 clean sample has no inflation and is left out of its CI
