@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import math
 import random
 import unittest
@@ -140,6 +141,21 @@ class ScoreModelTest(unittest.TestCase):
         score = score_model("m", samples, baseline="x", n_resamples=100)
         self.assertEqual((score.skill.value, score.skill.ci_low, score.skill.ci_high), (None, None, None))
         self.assertLess(score.brier.ci_low, score.brier.ci_high)
+
+    def test_the_cyclic_collector_is_restored_as_it_was_after_a_score_or_an_error(self):
+        # score_model pauses the cyclic collector for its run: it must come back on (or stay off when the
+        # caller had it off), also when the call fails.
+        good = [ScoredSample("a", 0.1, 0.2, 0.25, ((0.5, 1),))]
+        try:
+            for enabled in (True, False):
+                gc.enable() if enabled else gc.disable()
+                score_model("m", good, baseline="0.5", n_resamples=100)
+                self.assertEqual(gc.isenabled(), enabled)
+                with self.assertRaises(AnachronError):
+                    score_model("m", [], baseline="0.5")
+                self.assertEqual(gc.isenabled(), enabled)
+        finally:
+            gc.enable()
 
 
 if __name__ == "__main__":
