@@ -25,7 +25,12 @@ draws in C: the scores enter its sums in fixed point, ``round(x * 2**20)``,
 each within 2**-21 of its float, far below the bootstrap's own spread; the
 point figures are from the floats), each statistic recomputed on the same resample, so they are
 paired: the inflation's CI is that of ``mean(all) - mean(clean)`` within
-each resample.  The CI's ends are the ``(1 - confidence) / 2`` and
+each resample.  Without a leak split and with a baseline whose Brier is the
+same on every sample (0.5 on binary forecasts), the three CIs are read from
+the same draws' totals first bounded, then made exact only for the
+resamples whose bounds meet a percentile's order statistics
+(:func:`anachron.core.stats.bootstrap.bootstrap_column_bounds`): the same
+figures, to the bit, with fewer limbs summed.  The CI's ends are the ``(1 - confidence) / 2`` and
 ``(1 + confidence) / 2`` percentiles of the draws
 (:func:`anachron.core.stats.bootstrap.percentile`).  A resample without a
 clean sample has no inflation and is left out of its CI
@@ -42,17 +47,22 @@ from __future__ import annotations
 import gc
 import math
 import random
+from contextlib import contextmanager
+from functools import wraps
 from itertools import repeat
+from operator import mul
 from dataclasses import dataclass, field
-from typing import Any, Mapping, Sequence
+from typing import Any, Callable, Iterator, Mapping, Sequence, TypeVar
 
 from anachron.core.errors import AnachronError
-from anachron.core.stats.bootstrap import bootstrap_column_totals, percentile
+from anachron.core.stats.bootstrap import OrderStatistics, bootstrap_column_bounds, bootstrap_column_totals, log2_sd, percentile
 from anachron.forecasts.forecast import Forecast, binary_briers, binary_log_losses, brier, log_loss
 from anachron.forecasts.leak_split import SOURCES, leak_class, leak_sources
 from anachron.forecasts.reliability import ReliabilityBin, calibration_pairs, reliability
 
 __all__ = ["Interval", "ModelScore", "ScoredSample", "base_rate", "binary_scored_samples", "score_model", "scored_sample", "uniform"]
+
+T = TypeVar("T")
 
 
 @dataclass(frozen=True)
@@ -134,18 +144,85 @@ def _mean(values: Sequence[float]) -> float | None:
     return math.fsum(values) / len(values) if values else None
 
 
-def _interval(point: float | None, draws: list[float], confidence: float, n: int) -> Interval:
+def _interval(point: float | None, draws: Sequence[float], confidence: float, n: int, *, ordered: bool = False) -> Interval:
+    """The point and its CI from the resamples' *draws* (sorted here unless *ordered*: already in order)."""
     if point is None or not draws:
         return Interval(point, None, None, n)
-    draws.sort()
+    if not ordered:
+        draws.sort()  # type: ignore[attr-defined]
     alpha = (1 - confidence) / 2
     return Interval(point, percentile(draws, alpha), percentile(draws, 1 - alpha), n)
+
+
+# The first pass of the bounded path sums each column's bits down to about 2^-3 of its bootstrap standard
+# error (2^-5 is the resampler's default): fewer limbs a group; the few resamples whose bounds meet a
+# percentile's order statistics are then replayed exactly, so the figures are those of the exact totals.
+_BOUND_SLACK = 2.0
+
+
+def _bounded_intervals(fixed_briers: list[int], fixed_logs: list[int], fixed_base: int, n_resamples: int, seed: int,
+                       confidence: float) -> tuple[tuple[float | None, float | None], tuple[float | None, float | None],
+                                                   Sequence[float]]:
+    """The Brier's and the log loss's CI ends, and the sorted skill draws, of score_model's resamples when the
+    baseline's Brier is the same on every sample (its resampled total is then n times it, drawn or not).
+
+    The same rows, draws and totals as the exact path (:func:`bootstrap_column_totals` on the three columns: a
+    constant column changes neither the rows' order nor the draws), but each resample's totals are first only
+    bounded (:func:`bootstrap_column_bounds`, its high bits summed), and the order statistics a percentile reads
+    are found among them (:class:`OrderStatistics`), only the resamples whose bounds meet them replayed to their
+    exact totals.  The percentiles are therefore those of the exact totals, to the bit.
+    """
+    n = len(fixed_briers)
+    columns = [fixed_briers, fixed_logs]
+    log_sds = [log2_sd(column) + _BOUND_SLACK for column in columns]
+    resamples = bootstrap_column_bounds(columns, n_resamples, random.Random(seed), log_sds=log_sds)
+    scale_n = n * _SCALE
+    base_total = n * fixed_base
+
+    def exact(column: int, sign: int = 1):
+        return lambda indices: {i: sign * totals[column] for i, totals in resamples.exact(indices).items()}
+
+    alpha = (1 - confidence) / 2
+    ends = []
+    for column in range(2):
+        stats = OrderStatistics(*resamples.bounds(column), exact(column), lambda total: total / scale_n)
+        ends.append((percentile(stats, alpha), percentile(stats, 1 - alpha)))
+    skill: Sequence[float] = []
+    if base_total:
+        # 1 - total / base_total falls as the Brier total grows: its order statistics are those of -total.
+        lows, highs = resamples.bounds(0)
+        skill = OrderStatistics([-h for h in highs], [-lo for lo in lows], exact(0, -1), lambda key: 1 - -key / base_total)
+    return ends[0], ends[1], skill
 
 
 def _skill(brier_sum: float, baseline_sum: float) -> float | None:
     return 1 - brier_sum / baseline_sum if baseline_sum else None
 
 
+@contextmanager
+def collector_paused() -> Iterator[None]:
+    """The cyclic garbage collector paused for the block (then restored as it was): a step that makes many
+    objects in no cycle (a resampler's row tuples, a list of samples) would otherwise have it walk them, and
+    every object alive, again and again.  Reference counting still frees what the step drops."""
+    collecting = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if collecting:
+            gc.enable()
+
+
+def without_collector(function: Callable[..., T]) -> Callable[..., T]:
+    """*function* run with the cyclic collector paused (:func:`collector_paused`)."""
+    @wraps(function)
+    def run(*args: Any, **kwargs: Any) -> T:
+        with collector_paused():
+            return function(*args, **kwargs)
+    return run
+
+
+@without_collector  # its resampler's row tuples: about 5% of a model's time in the collector, within a report
 def score_model(
     model: str,
     samples: Sequence[ScoredSample],
@@ -172,6 +249,22 @@ def score_model(
     logs = [s.log_loss for s in samples]
     bases = [s.baseline_brier for s in samples]
     has_split = all(s.leak is not None for s in samples)
+    fixed_briers = list(map(round, map(mul, briers, repeat(_SCALE))))  # _fixed's ints, made in C
+    fixed_logs = list(map(round, map(mul, logs, repeat(_SCALE))))
+    fixed_bases = list(map(round, map(mul, bases, repeat(_SCALE))))
+    if not has_split and n_resamples >= 1 and min(fixed_bases) == max(fixed_bases):
+        # The usual case (no leak split, a constant baseline): the three CIs are order statistics of the
+        # Brier and log loss totals alone, read from bounds (below).
+        brier_ci, log_ci, skill_ci = _bounded_intervals(fixed_briers, fixed_logs, fixed_bases[0], n_resamples, seed, confidence)
+        return ModelScore(
+            model=model,
+            n=n,
+            brier=Interval(math.fsum(briers) / n, *brier_ci, n),
+            log_loss=Interval(math.fsum(logs) / n, *log_ci, n),
+            skill=_interval(_skill(math.fsum(briers), math.fsum(bases)), skill_ci, confidence, n, ordered=True),
+            baseline=baseline,
+            reliability=reliability([pair for s in samples for pair in s.calibration], confidence=confidence),
+        )
     classes = ("clean", "leaked", "unverified")
     member = {c: [s.leak == c for s in samples] for c in classes}
     source_member = {src: [s.leak == "clean" or src in s.sources for s in samples] for src in SOURCES}
@@ -189,7 +282,7 @@ def score_model(
     # The resamples' sums are made in C by the block resampler, on the scores in fixed point
     # (round(x * 2**20): each within 2**-21 of its float); the point figures are from the floats.
     keys = sorted({key for keys_i in groups for key in keys_i})
-    columns = [[_fixed(b) for b in briers], [_fixed(v) for v in logs], [_fixed(v) for v in bases]]
+    columns = [fixed_briers, fixed_logs, fixed_bases]
     for key in keys:
         columns.append([int(key in keys_i) for keys_i in groups])
         columns.append([_fixed(b) if key in keys_i else 0 for b, keys_i in zip(briers, groups)])
@@ -308,13 +401,8 @@ def binary_scored_samples(
     samples = map(ScoredSample, sample_ids, briers, logs, bases, zip(zip(probabilities, outcomes)))
     # Three objects a sample, all kept and none in a cycle: the cyclic collector, paused for the list, would
     # otherwise walk the growing list again and again (about a fifth of this step's time).
-    collecting = gc.isenabled()
-    gc.disable()
-    try:
+    with collector_paused():
         return list(samples)
-    finally:
-        if collecting:
-            gc.enable()
 
 
 def uniform(forecast: Forecast) -> Forecast:

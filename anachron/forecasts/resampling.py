@@ -53,8 +53,9 @@ Brier (kept per model instead, as two sums, when a part has more than twice
 as many patterns as models), and each model's Brier sum.  So one resample is a weighted sum over
 the distinct questions, made in C by the block resampler of
 :mod:`anachron.core.stats.bootstrap` on these columns in fixed point
-(``round(x * 2**27)``: each drawn figure is within 2**-28 of its float, far
-below the bootstrap's own noise), then an M x M solve.  In a group of
+(``round(x * 2**23)``: each drawn figure is within 2**-24 of its float, far
+below the bootstrap's own noise; 24 bits are three 8-bit limbs of the
+resampler a Brier column, where 2**27 took four), then an M x M solve.  In a group of
 BYTES_UNTIL questions or more, a pattern of 256 of them draws its Briers per
 (pattern, model), and its mean-Brier sums are made from those (exact
 integers over the pattern's size) rather than drawn.  The point estimates
@@ -98,11 +99,11 @@ from typing import Any, Callable, Hashable, Iterable, Mapping, Sequence
 from anachron.core.errors import AnachronError
 from anachron.core.stats.bootstrap import BYTES_UNTIL, bootstrap_column_totals, percentile
 from anachron.forecasts.difficulty import Panel
-from anachron.forecasts.model_score import Interval
+from anachron.forecasts.model_score import Interval, without_collector
 
 __all__ = ["ModelResamples", "QuestionBootstrap", "brier_index", "question_bootstrap"]
 
-SCALE = 1 << 27  # fixed point of the resampled columns: 28 bits, four 7-bit limbs a column
+SCALE = 1 << 23  # fixed point of the resampled columns: 24 bits, three 8-bit limbs a column (docs/outcomes.md)
 _PATTERNS_PER_MODEL = 2  # more answer patterns than this per model: a part's mean-Brier sums are kept per model
 _BATCH_CELLS = 1 << 20  # questions x columns resampled at once: bounds the memory of a large group
 _PATTERN_ROWS = 256  # a pattern with this many questions in a large group draws its Briers per pattern
@@ -341,6 +342,7 @@ def _mean_of_parts(figures: Sequence[Sequence[float | None]], models: int) -> li
     return out
 
 
+@without_collector  # its rows and the resampler's row tuples: about 5% of its time in the collector, within a report
 def question_bootstrap(
     observations: Iterable[tuple[str, str, float]],
     *,

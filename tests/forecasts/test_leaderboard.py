@@ -145,7 +145,7 @@ class ByRowsTest(unittest.TestCase):
         for key in (("type", "market"), ("source", "manifold"), ("source", "infer")):
             brier = rows[key]["brier"]
             self.assertEqual(brier["ci_low"], brier["ci_high"], key)  # every resample draws the same questions
-            self.assertAlmostEqual(brier["ci_low"], brier["value"], places=7, msg=key)  # in fixed point (2**-27)
+            self.assertAlmostEqual(brier["ci_low"], brier["value"], places=7, msg=key)  # in fixed point (2**-23)
             self.assertAlmostEqual(rows[key]["adjusted_brier_ci"][0], rows[key]["adjusted_brier_ci"][1], places=7, msg=key)
         for key in (("type", "dataset"), ("source", "acled"), ("overall", "overall")):
             brier = rows[key]["brier"]

@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+import gc
+import math
+import random
 import unittest
 
 from anachron.core.errors import AnachronError
+from anachron.core.stats.bootstrap import bootstrap_column_totals, percentile
 from anachron.forecasts.forecast import Forecast
 from anachron.forecasts.model_score import ScoredSample, base_rate, score_model, uniform
 
@@ -106,6 +110,53 @@ class ScoreModelTest(unittest.TestCase):
                 self.assertEqual(interval.value, value)
                 for end in (interval.ci_low, interval.ci_high):
                     self.assertLessEqual(abs(end - value), 2**-21)
+
+    def test_without_a_leak_split_the_cis_are_the_exact_totals_percentiles(self):
+        # Without a leak split and with a constant baseline the CIs are read from bounded totals, only the
+        # resamples near the percentiles replayed exactly: the figures must be the exact totals' own, from
+        # the same draws (bootstrap_column_totals on the three columns, the same seed), on the direct draws
+        # (n < 1,040) and on the groups resampler's.
+        rng = random.Random(11)
+        for n, baseline in ((300, 0.25), (1500, 0.25), (1500, 0.09)):
+            samples = []
+            for i in range(n):
+                p = round(rng.random(), 3)
+                outcome = int(rng.random() < 0.4)
+                samples.append(ScoredSample(f"s{i}", (p - outcome) ** 2, -math.log(max(p if outcome else 1 - p, 1e-15)),
+                                            baseline, ((p, outcome),)))
+            score = score_model("m", samples, baseline="b", n_resamples=400, seed=3, confidence=0.9)
+            columns = [[round(getattr(s, name) * 2**20) for s in samples] for name in ("brier", "log_loss", "baseline_brier")]
+            totals = bootstrap_column_totals(columns, 400, random.Random(3))
+            expected = {
+                "brier": sorted(t[0] / (n * 2**20) for t in totals),
+                "log_loss": sorted(t[1] / (n * 2**20) for t in totals),
+                "skill": sorted(1 - t[0] / t[2] for t in totals),
+            }
+            for name, draws in expected.items():
+                interval = getattr(score, name)
+                self.assertEqual((interval.ci_low, interval.ci_high), (percentile(draws, 0.05), percentile(draws, 0.95)), (n, name))
+
+    def test_a_constant_perfect_baseline_leaves_the_skill_without_an_interval(self):
+        samples = [ScoredSample(f"s{i}", (i % 7) / 10, 0.5, 0.0, ((0.5, 1),)) for i in range(1200)]
+        score = score_model("m", samples, baseline="x", n_resamples=100)
+        self.assertEqual((score.skill.value, score.skill.ci_low, score.skill.ci_high), (None, None, None))
+        self.assertLess(score.brier.ci_low, score.brier.ci_high)
+
+    def test_the_cyclic_collector_is_restored_as_it_was_after_a_score_or_an_error(self):
+        # score_model pauses the cyclic collector for its run: it must come back on (or stay off when the
+        # caller had it off), also when the call fails.
+        good = [ScoredSample("a", 0.1, 0.2, 0.25, ((0.5, 1),))]
+        try:
+            for enabled in (True, False):
+                gc.enable() if enabled else gc.disable()
+                score_model("m", good, baseline="0.5", n_resamples=100)
+                self.assertEqual(gc.isenabled(), enabled)
+                with self.assertRaises(AnachronError):
+                    score_model("m", [], baseline="0.5")
+                self.assertEqual(gc.isenabled(), enabled)
+        finally:
+            gc.enable()
+
 
 if __name__ == "__main__":
     unittest.main()

@@ -48,12 +48,14 @@ from __future__ import annotations
 import hashlib
 import math
 import random
+import struct
 import sys
 from array import array
 from bisect import bisect_left, bisect_right
 from fractions import Fraction
 from collections.abc import Sequence as SequenceABC
-from itertools import accumulate, compress, count as counting, repeat
+from functools import lru_cache
+from itertools import accumulate, chain, compress, count as counting, repeat
 from operator import add, and_, ge, getitem, le, lshift, mul, rshift, sub
 from typing import Iterable, Sequence
 
@@ -97,14 +99,27 @@ def paired_method(distinct: int, n: int, n_resamples: int | None = None) -> str:
     ('multinomial', 'blocks', 'multinomial', 'multinomial')
     >>> paired_method(255, 255), paired_method(256, 256)
     ('direct', 'blocks')
+
+    Given *n_resamples* B, from :data:`BYTES_FROM` to :data:`BYTES_UNTIL` pairs (B n within
+    what is held at once) every resample's bytes are drawn at once ("bytes"): below
+    :data:`BYTES_OVER_MULTINOMIAL` pairs whatever K, above only where blocks would be.
+
+    >>> paired_method(3, 300, 10_000), paired_method(3, 600, 10_000), paired_method(40, 600, 10_000)
+    ('bytes', 'multinomial', 'bytes')
     """
     method = resampling_method(distinct, n)
     if n >= PAIRED_BLOCKS_FROM and (method == "direct" or method == "multinomial" and 5 * distinct * distinct > 2 * n):
         method = "blocks"
     if n_resamples is not None and BYTES_FROM <= n < BYTES_UNTIL and n * n_resamples <= _BYTES_BUDGET and (
-            n < PAIRED_BLOCKS_FROM or method == "blocks"):
+            n < BYTES_OVER_MULTINOMIAL or method == "blocks"):
         return "bytes"
     return method
+
+
+# Below here compare_modes draws "bytes" even where K binomial draws a resample would do (few distinct
+# differences): up to 511 pairs a resample's bytes cost less (timed: binary scores at 300 pairs, 40
+# against 85 ms; at 600, even).
+BYTES_OVER_MULTINOMIAL = 512
 
 
 # compare_modes draws in blocks from here (where K binomial draws would cost more): two intervals
@@ -277,9 +292,10 @@ def bootstrap_totals(
     return totals
 
 
-def _python_adler32(data: bytes) -> int:
-    """The low half of adler32, (1 + the sum of the bytes) mod 65521: all the blocks read of it."""
-    return (1 + sum(data)) % 65521
+def _python_adler32(data: bytes, value: int = 1) -> int:
+    """The low half of adler32, (the low half of *value*, 1 by default, + the sum of the bytes) mod 65521:
+    all the blocks read of it (the bytes path runs a call on from the last one's value)."""
+    return ((value & 0xFFFF) + sum(data)) % 65521
 
 
 try:
@@ -904,15 +920,158 @@ def _uniform_bytes(key: bytes, count: int, size: int) -> bytes:
         want += want // 2
 
 
+@lru_cache(maxsize=8)
+def _binomial_cdf(n: int, m: int) -> tuple[list[int], list[int]]:
+    """Binomial(n, m / n)'s distribution function, exactly: P(X <= k) n^n for k = 0..n (integers:
+    C(n, k) m^k (n - m)^(n - k) summed); and, for each value u of a draw's first 16 bits
+    (:func:`_binomial_counts`), the draw they decide: the least k with u < floor(P(X <= k) 2^16),
+    or -1 where u is such a floor and P(X <= k) 2^16 not an integer (U may lie either side)."""
+    term = (n - m) ** n
+    total = 0
+    cums = []
+    for k in range(n + 1):
+        total += term
+        cums.append(total)
+        if k < n:  # C(n, k + 1) m^(k + 1) (n - m)^(n - k - 1), an integer: the division is exact
+            term = term * (n - k) * m // ((k + 1) * (n - m))
+    bits = 16  # a draw's first bits: one 16-bit lane each, which decides all but about n in 2^16
+    floors = [(c << bits) // total for c in cums]
+    decided: list[int] = []
+    for k, floor in enumerate(floors):
+        if floor > len(decided):
+            decided += [k] * (floor - len(decided))
+    for c, floor in zip(cums, floors):
+        if floor < 1 << bits and (c << bits) % total:
+            decided[floor] = -1
+    return cums, decided
+
+
+def _binomial_counts(rng: random.Random, n: int, m: int, count: int) -> list[int]:
+    """*count* independent draws from Binomial(n, m / n), 0 < m < n, by exact inversion: a draw is the
+    least k with U < P(X <= k), U uniform on [0, 1). Draw i's first 16 bits are bits 16 i .. 16 i + 15
+    of ``getrandbits(16 count)``; they decide it but where they hold some P(X <= k) (about n in 2^16
+    draws). Those draws then read more bits of their U, 64 at a time (``getrandbits(64)``), in turn
+    after all the first ones, until the comparison is decided exactly."""
+    cums, decided = _binomial_cdf(n, m)
+    prefixes = array("H", rng.getrandbits(16 * count).to_bytes(2 * count, "little"))
+    if sys.byteorder == "big":
+        prefixes.byteswap()
+    drawn = list(map(decided.__getitem__, prefixes))
+    if -1 in drawn:
+        total = cums[-1]
+        for i in [i for i, k in enumerate(drawn) if k < 0]:
+            low, width = prefixes[i], 16  # U lies in [low, low + 1) / 2^width
+            while drawn[i] < 0:
+                low, width = low << 64 | rng.getrandbits(64), width + 64
+                surely = next(k for k, c in enumerate(cums) if (low + 1) * total <= c << width)
+                if surely == next(k for k, c in enumerate(cums) if low * total < c << width):
+                    drawn[i] = surely
+    return drawn
+
+
+_LANE = array("Q", [0xFFFF])  # one resample's lane: adler32's low half kept, its high half dropped
+_PIECES_A_CALL = 1024  # fixed-length pieces one struct call cuts (bounds the compiled format's size)
+
+
+@lru_cache(maxsize=16)
+def _piece_format(length: int, count: int) -> struct.Struct:
+    return struct.Struct(f"{length}s" * count)
+
+
+class _Runs:
+    """Consecutive pieces of a stream, *counts* bytes each: cut by ``struct`` (a format a chunk of
+    :data:`_PIECES_A_CALL` pieces, made once), and read as a list of slices (``runs[i]``)."""
+
+    __slots__ = ("counts", "ends", "_formats")
+
+    def __init__(self, counts: Sequence[int]) -> None:
+        self.counts = counts
+        self.ends = list(accumulate(counts))
+        self._formats: list[tuple[struct.Struct, int]] | None = None
+
+    def __len__(self) -> int:
+        return len(self.counts)
+
+    def __getitem__(self, i: int) -> slice:
+        return slice(self.ends[i] - self.counts[i], self.ends[i])
+
+    def pieces(self, stream: bytes) -> Iterable[bytes]:
+        if self._formats is None:
+            names = [f"{c}s" for c in range(max(self.counts, default=0) + 1)]
+            self._formats = [(struct.Struct("".join(map(names.__getitem__, self.counts[at:at + _PIECES_A_CALL]))),
+                              self.ends[at - 1] if at else 0) for at in range(0, len(self.counts), _PIECES_A_CALL)]
+        return chain.from_iterable(cut.unpack_from(stream, at) for cut, at in self._formats)
+
+
+# How a group's stream is cut into resamples: pieces of one length (an int), of the lengths a
+# _Runs holds, or a slice a resample (a replay's joined pieces).
+_Layout = int | list[slice] | _Runs
+
+
+def _pieces(stream: bytes, layout) -> Iterable[bytes]:
+    """*stream* cut into resamples' pieces: consecutive pieces of *layout* bytes (an int: cut by
+    ``struct``, a C loop, without a slice object a piece), of the lengths :class:`_Runs` holds, or
+    the slices *layout* lists."""
+    if isinstance(layout, _Runs):
+        return layout.pieces(stream)
+    if not isinstance(layout, int):
+        # Slices of bytes by operator.getitem: copying a resample's draws is cheaper than a
+        # memoryview's slice, and getitem cheaper than a bound __getitem__ (a slot wrapper).
+        return map(getitem, repeat(stream), layout)
+    whole, rest = divmod(len(stream) // layout, _PIECES_A_CALL)
+    step = layout * _PIECES_A_CALL
+    pieces: Iterable[bytes] = chain.from_iterable(
+        map(_piece_format(layout, _PIECES_A_CALL).unpack_from, repeat(stream), range(0, whole * step, step))) if whole else ()
+    if rest:
+        pieces = chain(pieces, _piece_format(layout, rest).unpack_from(stream, whole * step))
+    return pieces
+
+
+# Up to 256 rows, one stream uniform on the n rows refuses 256 % n bytes of 256 (n = 129: half);
+# beyond 1 in _SPLIT_FROM (n = 86 to 95 and 129 to 191) the draws are made in two parts, whose
+# cutting and joining cost less than the refused bytes (drawn, then deleted a byte at a time).
+_SPLIT_FROM = 4
+
+
+def _split_stream(rng: random.Random, key: bytes, n: int, n_resamples: int) -> bytes:
+    """Every resample's n draws of n rows (n <= 256, not a power of two), n bytes a resample, made in
+    two parts: with P the largest power of two below n, resample i draws c_i ~ Binomial(n, P / n)
+    rows (:func:`_binomial_counts`) uniformly from rows 0 .. P - 1 (bytes as they come, less their
+    top bits: nothing refused), then n - c_i uniformly from rows P .. n - 1 (a stream uniform on
+    them, which refuses fewer than 1 byte in 2, most often far fewer). So each resample is n
+    independent uniform draws of the n rows, its first part's first."""
+    whole = 1 << (n.bit_length() - 1)
+    counts = _binomial_counts(rng, n, whole, n_resamples)
+    lows = _uniform_bytes(key + b"\0", sum(counts), whole)
+    highs = _uniform_bytes(key + b"\1", n * n_resamples - len(lows), n - whole).translate(
+        bytes([(i + whole) & 255 for i in range(256)]))
+    names = [f"{c}s" for c in range(n + 1)]
+    parts: list[bytes] = []
+    low_at = high_at = 0
+    for at in range(0, n_resamples, _PIECES_A_CALL):  # a struct call cuts a chunk of resamples' parts
+        chunk = counts[at:at + _PIECES_A_CALL]
+        taken = sum(chunk)
+        # A format used once: compiled by Struct, not left in struct's cache of formats.
+        low_parts = struct.Struct("".join(map(names.__getitem__, chunk))).unpack_from(lows, low_at)
+        high_parts = struct.Struct("".join(map(names.__getitem__, map(sub, repeat(n), chunk)))).unpack_from(highs, high_at)
+        parts += chain.from_iterable(zip(low_parts, high_parts))
+        low_at += taken
+        high_at += n * len(chunk) - taken
+    return b"".join(parts)
+
+
 class ByteResamples:
     """The column totals of "bytes" resamples: every resample's rows drawn at once, bounded after
     one pass, exact on demand (the interface of :class:`BlockResamples`, and :meth:`band`).
 
     The draws come from SHAKE-128 streams keyed by 128 bits of *rng* (:func:`_uniform_bytes`). Up to
-    256 rows, one stream of bytes uniform on the rows is cut into resamples of n draws. From 257
+    256 rows, one stream of bytes uniform on the rows is cut into resamples of n draws; where that
+    stream would refuse over a quarter of its bytes (n = 86 to 95, 129 to 191), each resample's n
+    draws are made in two parts instead, joined in its n bytes (:func:`_split_stream`). From 257
     rows, the rows are cut into groups of 256 (the last one of the n % 256 left); each resample's
-    numbers of draws in the groups are Multinomial(n, rows / n), drawn from *rng* as
-    :class:`GroupResamples` draws them (:func:`_group_counts`), and group g's draws of every
+    numbers of draws in the groups are Multinomial(n, rows / n): below 512 rows Binomial(n, 256 / n)
+    in the whole group, by exact inversion (:func:`_binomial_counts`), from 512 drawn from *rng* as
+    :class:`GroupResamples` draws them (:func:`_group_counts`); and group g's draws of every
     resample in turn (resample 0's count, then resample 1's, ...) are one stream of bytes uniform
     on its rows: SHAKE-128's bytes as they come for a whole group, by rejection for the last. So
     every resample is n independent uniform draws of the n rows: the textbook bootstrap.
@@ -921,8 +1080,10 @@ class ByteResamples:
     bounded by its range. Sums are made in limbs of as many bits as n draws sum exactly in
     adler32's low half (8 up to 256 pairs, 7 up to 515, 6 up to 1,039): per limb and group, one
     ``bytes.translate`` gathers the drawn rows' limbs, and one ``zlib.adler32`` call a resample
-    and group sums them, running on from group to group (its value argument): a few C calls a
-    resample, not n draws in Python. The first pass sums the high parts of every resample (as
+    and group sums them (each resample's piece cut by ``struct`` where all have n bytes, else by
+    a slice), running on from group to group (its value argument); a column's limbs are then
+    masked, shifted and added in 64-bit lanes of big integers: a few C calls a resample, not n
+    draws in Python. The first pass sums the high parts of every resample (as
     few limbs as bound a total within about 2^-4 of the standard error read, :func:`_first_cut`);
     :meth:`exact` sums the low parts of the resamples asked for the same way, over their drawn
     bytes joined; :meth:`drawn` lists a resample's rows.
@@ -935,7 +1096,7 @@ class ByteResamples:
         lows = [min(column) for column in columns]
         shifted = [[v - low for v in column] for low, column in zip(lows, columns)]
         self._first = [*range(0, n, _GROUP_ROWS), n]  # group g: rows first[g] .. first[g + 1] - 1
-        self._streams, self._slices = self._draw(rng, n, n_resamples)
+        self._streams, self._layouts = self._draw(rng, n, n_resamples)
         # One adler32 call a resample and limb runs on from group to group (its value argument), so
         # a limb is as wide as n draws allow: (1 + sum) mod 65521 is the sum plus 1 while the sum is
         # below 65520 (8 bits up to 256 pairs, 7 up to 515, 6 up to 1,040).
@@ -948,51 +1109,79 @@ class ByteResamples:
         self._spread = [n * (max(rest) - min(rest)) for rest in rests]
         self._keys, self._added = [], []
         for cut, values in zip(cuts, shifted):
-            keys, added = self._sums([v >> cut for v in values], self._streams, self._slices, n_resamples)
+            keys, added = self._sums(self._byte_tables([v >> cut for v in values]), self._streams, self._layouts, n_resamples)
             self._keys.append(keys)
             self._added.append(added)
         self._exact: dict[int, tuple[int, ...]] = {}
+        self._rest_tables: dict[int, list] = {}  # a column's low parts' tables, made at its first replay
 
-    def _sums(self, values: Sequence[int], streams: Sequence[bytes], slices: Sequence[Sequence[slice]], count: int) -> tuple[list[int], int]:
-        """Each resample's sum of *values* (non-negative, one a row) over its draws (*slices* of each
-        group's *streams*), plus a constant, and that constant (each limb's adler32 chain adds 1)."""
+    def _byte_tables(self, values: Sequence[int]) -> list[tuple[int, list[bytes | None]]]:
+        """The ``bytes.translate`` tables of *values* (non-negative, one a row): per limb, its place and
+        one table a group (byte r: the limb of the group's row r), None where no row has the limb."""
         bits = self._width
         mask = (1 << bits) - 1
-        groups = [values[self._first[g]:self._first[g + 1]] for g in range(len(streams))]
-        total: Iterable[int] | None = None
-        added = 0
+        groups = [values[self._first[g]:self._first[g + 1]] for g in range(len(self._first) - 1)]
+        out = []
         for k in range(-(-max(values).bit_length() // bits)):
+            tables = [bytes([v >> (k * bits) & mask for v in rows]).ljust(256, b"\0") if max(rows) >> (k * bits) else None
+                      for rows in groups]
+            if any(tables):
+                out.append((k * bits, tables))
+        return out
+
+    def _sums(self, tables: list[tuple[int, list[bytes | None]]], streams: Sequence[bytes], layouts: Sequence[_Layout],
+              count: int) -> tuple[list[int], int]:
+        """Each resample's sum of the values *tables* hold (:meth:`_byte_tables`) over its draws (each
+        group's *streams* cut as *layouts* say: :func:`_pieces`), plus a constant, and that constant
+        (each limb's adler32 chain adds 1)."""
+        limbs: list[tuple[int, list[int]]] = []  # (the limb's place, each resample's adler32 value)
+        for place, group_tables in tables:
             sums = None
-            for rows, stream, parts in zip(groups, streams, slices):
-                if not max(rows) >> (k * bits):
+            for table, stream, layout in zip(group_tables, streams, layouts):
+                if table is None:
                     continue  # no row of this group has this limb: it adds nothing
-                table = bytes([v >> (k * bits) & mask for v in rows]).ljust(256, b"\0")
-                # Slices of bytes by operator.getitem: copying a resample's draws is cheaper than a
-                # memoryview's slice, and getitem cheaper than a bound __getitem__ (a slot wrapper).
-                drawn = map(getitem, repeat(stream.translate(table)), parts)
+                drawn = _pieces(stream.translate(table), layout)
                 sums = map(_adler32, drawn) if sums is None else map(_adler32, drawn, sums)
-            if sums is None:
-                continue
-            sums = map(and_, sums, repeat(0xFFFF))
-            if k:
-                sums = map(lshift, sums, repeat(k * bits))
-            total = sums if total is None else map(add, total, sums)  # one list at the end: every limb in one C-level pass
-            added += 1 << (k * bits)
-        return (list(total) if total is not None else [0] * count), added
+            limbs.append((place, list(sums)))  # type: ignore[arg-type]
+        if not limbs:
+            return [0] * count, 0
+        added = sum(1 << place for place, _ in limbs)
+        if limbs[-1][0] + 17 <= 64 and _LANE.itemsize == 8:
+            # Every limb's low half (below 2^16), shifted to its place, fits one 64-bit lane a
+            # resample: masked, shifted and added as big integers, a few C calls a limb, not a
+            # Python-level map a resample and step.
+            low_halves = int.from_bytes(_LANE * count, sys.byteorder)
+            total = 0
+            for place, sums in limbs:
+                total += (int.from_bytes(array("Q", sums), sys.byteorder) & low_halves) << place
+            return array("Q", total.to_bytes(8 * count, sys.byteorder)).tolist(), added
+        combined: Iterable[int] | None = None
+        for place, sums in limbs:
+            shifted = map(lshift, map(and_, sums, repeat(0xFFFF)), repeat(place))
+            combined = shifted if combined is None else map(add, combined, shifted)
+        return list(combined), added  # type: ignore[arg-type]
 
     @staticmethod
-    def _draw(rng: random.Random, n: int, n_resamples: int) -> tuple[list[bytes], list[list[slice]]]:
-        """Each group's stream of drawn rows (bytes) and, per resample, the slice of it the resample drew."""
+    def _draw(rng: random.Random, n: int, n_resamples: int) -> tuple[list[bytes], list[_Layout]]:
+        """Each group's stream of drawn rows (bytes) and how it is cut into resamples (:func:`_pieces`):
+        up to 256 rows, one stream and n bytes a resample; else, per group, its resamples' counts."""
         key = rng.getrandbits(128).to_bytes(16, "little")  # every stream is SHAKE-128 of it and the group
         if n <= _GROUP_ROWS:
-            count = n * n_resamples
-            return [_uniform_bytes(key + b"\0", count, n)], [list(map(slice, range(0, count, n), range(n, count + n, n)))]
-        streams, slices = [], []
-        for g, counts in enumerate(_group_counts(rng, n, n_resamples)):  # Multinomial(n, rows / n) a resample
-            ends = list(accumulate(counts))
-            streams.append(_uniform_bytes(key + bytes([g]), ends[-1] if ends else 0, min(_GROUP_ROWS, n - g * _GROUP_ROWS)))
-            slices.append(list(map(slice, [0, *ends[:-1]], ends)))
-        return streams, slices
+            if 256 % n * _SPLIT_FROM > 256:  # many bytes refused: drawn in two parts (no more than n a resample)
+                return [_split_stream(rng, key, n, n_resamples)], [n]
+            return [_uniform_bytes(key + b"\0", n * n_resamples, n)], [n]
+        if n < 2 * _GROUP_ROWS:  # one whole group and the rest: a resample's count in the whole group, by inversion
+            whole = _binomial_counts(rng, n, _GROUP_ROWS, n_resamples)
+            group_counts = [whole, list(map(sub, repeat(n), whole))]
+        else:
+            group_counts = _group_counts(rng, n, n_resamples)
+        streams: list[bytes] = []
+        layouts: list[_Layout] = []
+        for g, counts in enumerate(group_counts):  # Multinomial(n, rows / n) a resample
+            runs = _Runs(counts)
+            streams.append(_uniform_bytes(key + bytes([g]), runs.ends[-1] if runs.ends else 0, min(_GROUP_ROWS, n - g * _GROUP_ROWS)))
+            layouts.append(runs)
+        return streams, layouts
 
     def bounds(self, column: int) -> tuple[list[int], list[int]]:
         """Every resample's least and greatest possible total of *column*, as exact integers."""
@@ -1016,9 +1205,14 @@ class ByteResamples:
             self._exact.update(zip(todo, zip(*highs)))
         elif todo:
             # The low parts of just these resamples: their drawn bytes joined, summed as the first pass sums.
-            streams, slices = [], []
-            for stream, parts in zip(self._streams, self._slices):
-                chosen = list(map(parts.__getitem__, todo))
+            streams: list[bytes] = []
+            slices: list[_Layout] = []
+            for stream, layout in zip(self._streams, self._layouts):
+                if isinstance(layout, int):  # pieces of one length: joined, they keep it
+                    streams.append(b"".join([stream[i * layout:(i + 1) * layout] for i in todo]))
+                    slices.append(layout)
+                    continue
+                chosen = list(map(layout.__getitem__, todo))
                 streams.append(b"".join(map(getitem, repeat(stream), chosen)))
                 ends = list(accumulate([part.stop - part.start for part in chosen]))
                 slices.append(list(map(slice, [0, *ends[:-1]], ends)))
@@ -1026,7 +1220,9 @@ class ByteResamples:
             for c, (keys, cut, rest, base) in enumerate(zip(self._keys, self._cuts, self._rests, self._base)):
                 highs = [(keys[i] - self._added[c]) << cut for i in todo]
                 if cut:
-                    lows, added = self._sums(rest, streams, slices, len(todo))
+                    if c not in self._rest_tables:
+                        self._rest_tables[c] = self._byte_tables(rest)
+                    lows, added = self._sums(self._rest_tables[c], streams, slices, len(todo))
                     columns.append([base + high + low - added for high, low in zip(highs, lows)])
                 else:
                     columns.append([base + high for high in highs])
@@ -1036,8 +1232,9 @@ class ByteResamples:
     def drawn(self, index: int) -> list[int]:
         """The rows resample *index* drew, group by group, each group's in the order drawn (for checks)."""
         rows: list[int] = []
-        for g, (stream, parts) in enumerate(zip(self._streams, self._slices)):
-            rows += [self._first[g] + r for r in stream[parts[index]]]
+        for g, (stream, layout) in enumerate(zip(self._streams, self._layouts)):
+            piece = stream[index * layout:(index + 1) * layout] if isinstance(layout, int) else stream[layout[index]]
+            rows += [self._first[g] + r for r in piece]
         return rows
 
 

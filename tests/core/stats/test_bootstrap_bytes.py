@@ -7,8 +7,10 @@ Speed is measured in benchmarks/compare_modes.py, never here.
 
 from __future__ import annotations
 
+import bisect
 import hashlib
 import math
+from itertools import accumulate
 import random
 import sys
 import unittest
@@ -35,13 +37,53 @@ def reference_draws(n: int, b: int, rng: random.Random) -> list[list[int]]:
         assert len(out) == count
         return out
 
+    whole_rows = split_at(n)
+    if whole_rows:  # c ~ Binomial(n, P / n) draws of rows 0 .. P - 1, then n - c of the rest
+        counts, _ = reference_binomial(rng, n, whole_rows, b)
+        lows = iter(uniform(b"\0", sum(counts), whole_rows))
+        highs = iter(uniform(b"\1", n * b - sum(counts), n - whole_rows))
+        return [[next(lows) for _ in range(c)] + [whole_rows + next(highs) for _ in range(n - c)] for c in counts]
     if n <= 256:
         drawn = uniform(b"\0", n * b, n)
         return [drawn[i * n:(i + 1) * n] for i in range(b)]
-    # Groups of 256 rows (the last one of the rest); a resample's count in each as the groups path draws them.
-    counts = _bootstrap._group_counts(rng, n, b)
+    # Groups of 256 rows (the last one of the rest); a resample's count in each: below 512 rows,
+    # Binomial(n, 256 / n) by inversion; from 512, as the groups path draws them.
+    if n < 512:
+        whole, _ = reference_binomial(rng, n, 256, b)
+        counts = [whole, [n - c for c in whole]]
+    else:
+        counts = _bootstrap._group_counts(rng, n, b)
     streams = [iter(uniform(bytes([g]), sum(counts[g]), min(256, n - 256 * g))) for g in range(len(counts))]
     return [[256 * g + next(streams[g]) for g in range(len(counts)) for _ in range(counts[g][i])] for i in range(b)]
+
+
+def reference_binomial(rng: random.Random, n: int, m: int, count: int) -> tuple[list[int], int]:
+    """Binomial(n, m / n) draws as docs/metrics.md states them: the least k with U < P(X <= k), U's
+    first 16 bits the draw's 16 of getrandbits(16 count), then, for the draws those leave open, 64
+    more at a time; and how many draws were left open."""
+    scale = n**n
+    cums = list(accumulate(math.comb(n, k) * m**k * (n - m) ** (n - k) for k in range(n + 1)))  # P(X <= k) n^n
+
+    def decided(u: int, width: int) -> int | None:  # U in [u, u + 1) / 2^width
+        surely = bisect.bisect_left(cums, -(-(u + 1) * scale >> width))  # the least k with (u + 1) / 2^w <= P(X <= k)
+        maybe = bisect.bisect_right(cums, u * scale >> width)  # the least k with u / 2^w < P(X <= k)
+        return surely if surely == maybe else None
+
+    data = rng.getrandbits(16 * count).to_bytes(2 * count, "little")
+    prefixes = [int.from_bytes(data[2 * i:2 * i + 2], "little") for i in range(count)]
+    out = [decided(u, 16) for u in prefixes]
+    left_open = out.count(None)
+    for i, u in enumerate(prefixes):
+        width = 16
+        while out[i] is None:
+            u, width = u << 64 | rng.getrandbits(64), width + 64
+            out[i] = decided(u, width)
+    return out, left_open  # type: ignore[return-value]
+
+
+def split_at(n: int) -> int | None:
+    """Where the rows of a "bytes" stream are split into two parts (None: one part), docs/metrics.md."""
+    return 1 << (n.bit_length() - 1) if n <= 256 and 256 % n * 4 > 256 else None
 
 
 def reference_totals(columns: list[list[int]], b: int, rng: random.Random) -> list[tuple[int, ...]]:
@@ -64,6 +106,28 @@ class DrawsTest(unittest.TestCase):
                     for c in range(2):
                         lows, highs = drawn.bounds(c)
                         self.assertTrue(all(lo <= t[c] <= hi for lo, hi, t in zip(lows, highs, exact)))
+
+    def test_resamples_are_cut_in_order_whatever_the_cut_a_call(self):
+        # A stream is cut into resamples' pieces (n bytes each up to 256 rows, a group's counts
+        # from 257), some pieces a C call: whole calls, a part call, or both, give each resample
+        # its own draws, in order.
+        rng = random.Random(6)
+        for n in (100, 150, 300):
+            column = [rng.getrandbits(20) for _ in range(n)]
+            for b in (3, 8, 9):
+                with self.subTest(n=n, b=b), mock.patch.object(_bootstrap, "_PIECES_A_CALL", 4):
+                    drawn = ByteResamples([column], b, random.Random(b), None)
+                    self.assertEqual(list(drawn.exact(range(b)).values()), reference_totals([column], b, random.Random(b)))
+
+    def test_without_zlib_the_totals_are_the_same(self):
+        # The sums' pure-Python stand-in runs on from one group's value to the next, as adler32 does.
+        rng = random.Random(4)
+        for n in (100, 300, 1039):
+            columns = [[rng.getrandbits(70) for _ in range(n)], [rng.randrange(3) for _ in range(n)]]
+            expected = reference_totals(columns, 12, random.Random(n))
+            for bits in (None, sys.maxsize):
+                with self.subTest(n=n, bits=bits), mock.patch.object(_bootstrap, "_adler32", _bootstrap._python_adler32):
+                    self.assertEqual(list(ByteResamples(columns, 12, random.Random(n), bits).exact(range(12)).values()), expected)
 
     def test_every_row_is_drawn_alike(self):
         # One draw a row of weight 1: a resample's total counts that row's draws. Over B resamples of n
@@ -94,11 +158,12 @@ class DrawsTest(unittest.TestCase):
     def test_consecutive_draws_are_independent(self):
         # Within a group, each draw's row against the next one's, in 6 x 6 bins of the group's rows:
         # the chi-square of independence stays near its 25 degrees of freedom. n = 100: one group;
-        # n = 301: groups of 256 and 45 rows, the second's bytes drawn by rejection.
-        for n in (100, 301):
+        # n = 150: parts of 128 and 22 rows; n = 301: groups of 256 and 45 rows, the second's bytes
+        # drawn by rejection.
+        for n in (100, 150, 301):
             with self.subTest(n=n):
                 drawn = ByteResamples([[0] * n], 400, random.Random(3), None)
-                first = [0, n] if n <= 256 else [0, 256, 301]
+                first = [0, split_at(n), n] if split_at(n) else [0, n] if n <= 256 else [0, 256, 301]
                 table = [[0] * 6 for _ in range(6)]
                 for i in range(400):
                     rows = drawn.drawn(i)
@@ -131,6 +196,29 @@ class DrawsTest(unittest.TestCase):
                     cov = sum((x - n * p) * (y - n * q) for x, y in zip(xs, ys)) / b
                     self.assertLess(abs(cov + n * p * q), 6 * math.sqrt(var_x * var_y / b))
 
+    def test_a_count_of_draws_in_a_part_is_binomial(self):
+        # A resample's draws in the first part (rows 0 .. P - 1 of n): Binomial(n, P / n) by inversion.
+        # The counts are those stated, some decided by more than their first 16 bits, and keep the
+        # exact distribution (chi-square over bins of at least 40 expected).
+        b = 6000
+        for n, m in ((300, 256), (255, 128)):
+            with self.subTest(n=n):
+                drawn = _bootstrap._binomial_counts(random.Random(n), n, m, b)
+                stated, left_open = reference_binomial(random.Random(n), n, m, b)
+                self.assertEqual(drawn, stated)
+                self.assertGreater(left_open, 0)
+                pmf = [math.comb(n, k) * m**k * (n - m) ** (n - k) / n**n for k in range(n + 1)]
+                bins, expected, observed = [], 0.0, 0
+                for k in range(n + 1):
+                    expected += b * pmf[k]
+                    observed += drawn.count(k)
+                    if expected >= 40 and b * sum(pmf[k + 1:]) >= 40:
+                        bins.append((observed, expected))
+                        expected, observed = 0.0, 0
+                bins.append((observed, expected))
+                chi = sum((o - e) ** 2 / e for o, e in bins)
+                self.assertLess(abs(chi - (len(bins) - 1)), 6 * math.sqrt(2 * (len(bins) - 1)))
+
     def test_the_same_seed_draws_the_same_resamples(self):
         column = list(range(300))
         first = ByteResamples([column], 30, random.Random(9), None).exact(range(30))
@@ -142,8 +230,9 @@ class PathTest(unittest.TestCase):
     def test_the_path_is_chosen_by_size_kind_and_budget(self):
         self.assertEqual(paired_method(40, BYTES_FROM - 1, 10_000), "direct")
         self.assertEqual(paired_method(40, BYTES_FROM, 10_000), "bytes")
-        self.assertEqual(paired_method(3, 100, 10_000), "bytes")  # below 256 pairs, even few distinct differences
-        self.assertEqual(paired_method(3, 300, 10_000), "multinomial")  # two binomial draws a resample: cheaper
+        self.assertEqual(paired_method(3, 100, 10_000), "bytes")  # below 512 pairs, even few distinct differences
+        self.assertEqual(paired_method(3, 511, 10_000), "bytes")
+        self.assertEqual(paired_method(3, 512, 10_000), "multinomial")  # two binomial draws a resample: cheaper
         self.assertEqual(paired_method(40, BYTES_UNTIL - 1, 10_000), "bytes")
         self.assertEqual(paired_method(40, BYTES_UNTIL, 10_000), "blocks")
         self.assertEqual(paired_method(40, 1000, 20_000), "blocks")  # B n draws beyond what is held at once
@@ -172,9 +261,10 @@ class ThroughCompareModesTest(unittest.TestCase):
         totals = reference_totals(columns, 400, random.Random(4))
         means = sorted(td / (150 * den) for _, td in totals)
         report = compare_modes(u, e, n_resamples=400, seed=4)
-        self.assertEqual((report.ci_low, report.ci_high), (_bootstrap.percentile(means, 0.025), _bootstrap.percentile(means, 0.975)))
+        alpha = (1 - 0.95) / 2  # as the interval computes it (not the literal 0.025: one float apart)
+        self.assertEqual((report.ci_low, report.ci_high), (_bootstrap.percentile(means, alpha), _bootstrap.percentile(means, 1 - alpha)))
         ratios = sorted(td / tu for tu, td in totals)
-        self.assertEqual((report.relative_ci_low, report.relative_ci_high), (_bootstrap.percentile(ratios, 0.025), _bootstrap.percentile(ratios, 0.975)))
+        self.assertEqual((report.relative_ci_low, report.relative_ci_high), (_bootstrap.percentile(ratios, alpha), _bootstrap.percentile(ratios, 1 - alpha)))
 
     def test_resamples_without_unrestricted_mass_are_counted_as_the_draws_say(self):
         n = 64
