@@ -1357,17 +1357,28 @@ class BandStatistics(OrderStatistics):
     """
 
     def __init__(self, keys: Sequence, slack, exact, value) -> None:
+        # Only the order is kept: a few bisections a read look the keys up through it (key=), cheaper
+        # than a sorted copy of every key.
         self._order = sorted(range(len(keys)), key=keys.__getitem__)
-        self._sorted = list(map(keys.__getitem__, self._order))
+        self._key = keys.__getitem__
         self._slack, self._exact, self._value = slack, exact, value
         self._done: dict[int, float] = {}
 
     def __len__(self) -> int:
         return len(self._order)
 
+    def least(self):
+        """The least key."""
+        return self._key(self._order[0])
+
+    def greatest(self):
+        """The greatest key."""
+        return self._key(self._order[-1])
+
     def _read(self, ranks: list[int]) -> None:
-        first = bisect_left(self._sorted, band_edge(self._sorted[ranks[0]], self._slack, -1))
-        last = bisect_right(self._sorted, band_edge(self._sorted[ranks[-1]], self._slack, 1))
+        order, key = self._order, self._key
+        first = bisect_left(order, band_edge(key(order[ranks[0]]), self._slack, -1), key=key)
+        last = bisect_right(order, band_edge(key(order[ranks[-1]]), self._slack, 1), key=key)
         keys = sorted(self._exact(self._order[first:last]).values())
         for r in ranks:
             self._done[r] = self._value(keys[r - first])
@@ -1376,8 +1387,8 @@ class BandStatistics(OrderStatistics):
         """Twice the number of items whose exact key is below *target* plus the number equal to it,
         given that a key below *surely_below* means an exact key below *target*, and one above
         *surely_above* an exact key above it (:func:`count_below`)."""
-        first = bisect_left(self._sorted, surely_below)
-        last = bisect_right(self._sorted, surely_above)
+        first = bisect_left(self._order, surely_below, key=self._key)
+        last = bisect_right(self._order, surely_above, key=self._key)
         doubled = 2 * first
         for key in self._exact(self._order[first:last]).values():
             doubled += 2 * (key < target) + (key == target)
