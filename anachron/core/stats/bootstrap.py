@@ -969,7 +969,9 @@ def _binomial_counts(rng: random.Random, n: int, m: int, count: int) -> list[int
     return drawn
 
 
-_LANE = array("Q", [0xFFFF])  # one resample's lane: adler32's low half kept, its high half dropped
+# One resample's lane: adler32's low half kept, its high half dropped; 32 bits where they hold the
+# sum (fewer bytes to convert), else 64 (a platform without such an array type sums by maps).
+_LANES = [lane for lane in (array("I", [0xFFFF]), array("Q", [0xFFFF])) if lane.itemsize in (4, 8)]
 _PIECES_A_CALL = 1024  # fixed-length pieces one struct call cuts (bounds the compiled format's size)
 
 
@@ -1134,7 +1136,17 @@ class ByteResamples:
         """Each resample's sum of the values *tables* hold (:meth:`_byte_tables`) over its draws (each
         group's *streams* cut as *layouts* say: :func:`_pieces`), plus a constant, and that constant
         (each limb's adler32 chain adds 1)."""
-        limbs: list[tuple[int, list[int]]] = []  # (the limb's place, each resample's adler32 value)
+        if not tables:
+            return [0] * count, 0
+        added = sum(1 << place for place, _ in tables)
+        # Every limb's low half (below 2^16), shifted to its place, fits one lane a resample: 32 bits
+        # when the top limb's place is at most 15 (two limbs of 8 bits), else 64; masked, shifted and
+        # added as big integers, a few C calls a limb, not a Python-level map a resample and step.
+        # Each limb's adler32 values go straight into its array (no list between).
+        lane = next((lane for lane in _LANES if tables[-1][0] + 17 <= 8 * lane.itemsize), None)
+        total = 0
+        low_halves = int.from_bytes(lane * count, sys.byteorder) if lane is not None else 0
+        limbs: list[tuple[int, list[int]]] = []  # (the limb's place, each resample's adler32 value): no lane
         for place, group_tables in tables:
             sums = None
             for table, stream, layout in zip(group_tables, streams, layouts):
@@ -1142,19 +1154,12 @@ class ByteResamples:
                     continue  # no row of this group has this limb: it adds nothing
                 drawn = _pieces(stream.translate(table), layout)
                 sums = map(_adler32, drawn) if sums is None else map(_adler32, drawn, sums)
-            limbs.append((place, list(sums)))  # type: ignore[arg-type]
-        if not limbs:
-            return [0] * count, 0
-        added = sum(1 << place for place, _ in limbs)
-        if limbs[-1][0] + 17 <= 64 and _LANE.itemsize == 8:
-            # Every limb's low half (below 2^16), shifted to its place, fits one 64-bit lane a
-            # resample: masked, shifted and added as big integers, a few C calls a limb, not a
-            # Python-level map a resample and step.
-            low_halves = int.from_bytes(_LANE * count, sys.byteorder)
-            total = 0
-            for place, sums in limbs:
-                total += (int.from_bytes(array("Q", sums), sys.byteorder) & low_halves) << place
-            return array("Q", total.to_bytes(8 * count, sys.byteorder)).tolist(), added
+            if lane is not None:
+                total += (int.from_bytes(array(lane.typecode, sums), sys.byteorder) & low_halves) << place  # type: ignore[arg-type]
+            else:
+                limbs.append((place, list(sums)))  # type: ignore[arg-type]
+        if lane is not None:
+            return array(lane.typecode, total.to_bytes(lane.itemsize * count, sys.byteorder)).tolist(), added
         combined: Iterable[int] | None = None
         for place, sums in limbs:
             shifted = map(lshift, map(and_, sums, repeat(0xFFFF)), repeat(place))
