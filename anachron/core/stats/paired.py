@@ -293,6 +293,7 @@ def compare_modes(
     sum_d = sum_u - sum_e
     shared = None
     below = a = None
+    d_range = None  # the least and greatest of the d column's first-pass keys, where a sort gave them
     if method in ("blocks", "bytes"):
         # One draw of rows serves both intervals: each resample's sums of u and of d, bounded by a
         # first pass over their high bits; only the resamples an order statistic or BCa's count
@@ -311,6 +312,7 @@ def compare_modes(
             keys, offset, step, spread = shared.band(last)
             band = BandStatistics(keys, spread // step, exact_d, lambda total: total / scale)
             means: Sequence[float] = band
+            d_range = band.least(), band.greatest()
             if ci_method == "bca":  # a key below the first bound has its total below sum_d; above the second, above
                 below = Fraction(band.count_below(-((offset + spread - sum_d) // step), (sum_d - offset) // step, sum_d), 2 * b)
         else:
@@ -334,7 +336,7 @@ def compare_modes(
     if sum_u:
         if _fits_a_float(abs(sum_d), sum_u):
             relative = sum_d / sum_u
-        relative_ci = _relative_interval(u_numerators, d_numerators, sum_u, sum_d, b, rng, ci_method, float(confidence), shared)
+        relative_ci = _relative_interval(u_numerators, d_numerators, sum_u, sum_d, b, rng, ci_method, float(confidence), shared, d_range)
         ends = [end for end in relative_ci[:2] if end is not None]
         if relative is None or not all(map(math.isfinite, ends)):
             # The estimate, or a resample's ratio read at an end of the interval, is beyond every float.
@@ -416,7 +418,7 @@ BEYOND_A_FLOAT = "the relative reduction is not reported"  # how the warning beg
 
 def _relative_interval(
     us: Sequence[int], ds: Sequence[int], sum_u: int, sum_d: int, b: int, rng: random.Random, ci_method: str,
-    confidence: float, shared: BlockResamples | ByteResamples | None = None,
+    confidence: float, shared: BlockResamples | ByteResamples | None = None, d_range: tuple[int, int] | None = None,
 ) -> tuple[float | None, float | None, int]:
     """The bootstrap CI of mean(d) / mean(u), and how many resamples had mean(u) = 0 (left out).
 
@@ -424,7 +426,8 @@ def _relative_interval(
     Resamples the pairs (u_i, d_i) themselves, drawing on after the CI of
     mean(d); each resample's ratio is its exact sums' quotient, rounded once.
     *shared*, the sums (of u, of d) of the resamples the CI of mean(d) was
-    made from ("blocks" resampling), are used instead of drawing again.
+    made from ("blocks" resampling), are used instead of drawing again; *d_range*, the least and
+    greatest of their d column's first-pass keys, when known.
     """
     keys: list[tuple[int, int]] = []
     counts: list[int] = []
@@ -435,7 +438,7 @@ def _relative_interval(
     n = sum(counts)
     below = a = None
     if shared is not None:
-        ratios, doubled_below = _shared_ratios(shared, sum_u, sum_d, ci_method == "bca")
+        ratios, doubled_below = _shared_ratios(shared, sum_u, sum_d, ci_method == "bca", d_range)
         undefined = b - len(ratios)
         if not ratios:
             return None, None, undefined
@@ -473,11 +476,12 @@ def _ratio_bounds(u_low: int, u_high: int, d_low: int, d_high: int) -> tuple[flo
     return math.nextafter(min(corners), -math.inf), math.nextafter(max(corners), math.inf)
 
 
-def _shared_ratios(shared: BlockResamples | ByteResamples, sum_u: int, sum_d: int, bca: bool) -> tuple[Sequence[float], int]:
+def _shared_ratios(shared: BlockResamples | ByteResamples, sum_u: int, sum_d: int, bca: bool,
+                   d_range: tuple[int, int] | None = None) -> tuple[Sequence[float], int]:
     """The sorted ratios td / tu of the "blocks" resamples with tu > 0 (exact where read), and
     twice the number below sum_d / sum_u plus the number equal to it (when *bca*)."""
     if isinstance(shared, ByteResamples):
-        banded = _band_ratios(shared, sum_u, sum_d, bca)
+        banded = _band_ratios(shared, sum_u, sum_d, bca, d_range)
         if banded is not None:
             return banded
     u_lows, u_highs = shared.bounds(0)
@@ -518,7 +522,8 @@ def _shared_ratios(shared: BlockResamples | ByteResamples, sum_u: int, sum_d: in
 _EPSILON = Fraction(1, 1 << 53)  # a float's relative rounding error, at most
 
 
-def _band_ratios(shared: ByteResamples, sum_u: int, sum_d: int, bca: bool) -> tuple[Sequence[float], int] | None:
+def _band_ratios(shared: ByteResamples, sum_u: int, sum_d: int, bca: bool,
+                 d_range: tuple[int, int] | None = None) -> tuple[Sequence[float], int] | None:
     """:func:`_shared_ratios` from the first pass's keys, with one band for every resample: None
     where it does not apply (a resample's unrestricted total may be 0, or a float overflows).
 
@@ -528,14 +533,16 @@ def _band_ratios(shared: ByteResamples, sum_u: int, sum_d: int, bca: bool) -> tu
     once), with W, exact, bounding the bands' effect (bd / 2 + M bu / 2) / P and the floats'
     rounding (each step's error at most eps of its size), P below every xu_i and M above every
     |q_i|.  Read ratios are keyed by exact integers, floor(td 2^k / tu), 2^k above tu^2 and
-    tu sum_u: distinct ratios, distinct keys."""
+    tu sum_u: distinct ratios, distinct keys. *d_range*: min and max of the d keys, when known (a
+    sort of them gave them: no pass over them)."""
     ku, au, su, wu = shared.band(0)
     kd, ad, sd, wd = shared.band(1)
     half_u, half_d = Fraction(wu, 2 * su), Fraction(wd, 2 * sd)
     alpha_u, alpha_d = Fraction(au, su) + half_u, Fraction(ad, sd) + half_d
     try:
         fu, fd = float(alpha_u), float(alpha_d)
-        low_u, high_u, low_d, high_d = min(ku), max(ku), min(kd), max(kd)
+        low_u, high_u = min(ku), max(ku)
+        low_d, high_d = d_range if d_range is not None else (min(kd), max(kd))
         # k + f (k an int, f a float) is float(k) + f rounded, which never decreases as k grows: the
         # least and greatest of the sums are those of the least and greatest keys (no list of them).
         least_f, top_f, low_f, high_f = low_u + fu, high_u + fu, low_d + fd, high_d + fd
