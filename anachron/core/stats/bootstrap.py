@@ -1361,16 +1361,23 @@ class BandStatistics(OrderStatistics):
     ([3.0, 5.0, 7.0], 3)
     """
 
-    def __init__(self, keys: Sequence, slack, exact, value) -> None:
+    def __init__(self, keys: Sequence, slack, exact, value, hint: Sequence[int] | None = None) -> None:
         # Only the order is kept: a few bisections a read look the keys up through it (key=), cheaper
-        # than a sorted copy of every key.
-        self._order = sorted(range(len(keys)), key=keys.__getitem__)
+        # than a sorted copy of every key. *hint*, a permutation of the items near their order (another
+        # statistic's order, correlated with this one), gives the sort runs to merge (ties may fall
+        # either way: a window holds every item of a tied key).
+        self._order = sorted(range(len(keys)) if hint is None else hint, key=keys.__getitem__)
         self._key = keys.__getitem__
         self._slack, self._exact, self._value = slack, exact, value
         self._done: dict[int, float] = {}
 
     def __len__(self) -> int:
         return len(self._order)
+
+    @property
+    def order(self) -> list[int]:
+        """The items' numbers, their keys ascending."""
+        return self._order
 
     def least(self):
         """The least key."""

@@ -293,7 +293,7 @@ def compare_modes(
     sum_d = sum_u - sum_e
     shared = None
     below = a = None
-    d_range = None  # the least and greatest of the d column's first-pass keys, where a sort gave them
+    d_band = None  # the d column's first-pass keys in order, where they were sorted
     if method in ("blocks", "bytes"):
         # One draw of rows serves both intervals: each resample's sums of u and of d, bounded by a
         # first pass over their high bits; only the resamples an order statistic or BCa's count
@@ -312,7 +312,7 @@ def compare_modes(
             keys, offset, step, spread = shared.band(last)
             band = BandStatistics(keys, spread // step, exact_d, lambda total: total / scale)
             means: Sequence[float] = band
-            d_range = band.least(), band.greatest()
+            d_band = band
             if ci_method == "bca":  # a key below the first bound has its total below sum_d; above the second, above
                 below = Fraction(band.count_below(-((offset + spread - sum_d) // step), (sum_d - offset) // step, sum_d), 2 * b)
         else:
@@ -336,7 +336,7 @@ def compare_modes(
     if sum_u:
         if _fits_a_float(abs(sum_d), sum_u):
             relative = sum_d / sum_u
-        relative_ci = _relative_interval(u_numerators, d_numerators, sum_u, sum_d, b, rng, ci_method, float(confidence), shared, d_range)
+        relative_ci = _relative_interval(u_numerators, d_numerators, sum_u, sum_d, b, rng, ci_method, float(confidence), shared, d_band)
         ends = [end for end in relative_ci[:2] if end is not None]
         if relative is None or not all(map(math.isfinite, ends)):
             # The estimate, or a resample's ratio read at an end of the interval, is beyond every float.
@@ -418,7 +418,7 @@ BEYOND_A_FLOAT = "the relative reduction is not reported"  # how the warning beg
 
 def _relative_interval(
     us: Sequence[int], ds: Sequence[int], sum_u: int, sum_d: int, b: int, rng: random.Random, ci_method: str,
-    confidence: float, shared: BlockResamples | ByteResamples | None = None, d_range: tuple[int, int] | None = None,
+    confidence: float, shared: BlockResamples | ByteResamples | None = None, d_band: BandStatistics | None = None,
 ) -> tuple[float | None, float | None, int]:
     """The bootstrap CI of mean(d) / mean(u), and how many resamples had mean(u) = 0 (left out).
 
@@ -426,8 +426,8 @@ def _relative_interval(
     Resamples the pairs (u_i, d_i) themselves, drawing on after the CI of
     mean(d); each resample's ratio is its exact sums' quotient, rounded once.
     *shared*, the sums (of u, of d) of the resamples the CI of mean(d) was
-    made from ("blocks" resampling), are used instead of drawing again; *d_range*, the least and
-    greatest of their d column's first-pass keys, when known.
+    made from ("blocks" resampling), are used instead of drawing again; *d_band*, their d column's
+    first-pass keys sorted ("bytes"), when the mean difference's interval sorted them.
     """
     keys: list[tuple[int, int]] = []
     counts: list[int] = []
@@ -438,7 +438,7 @@ def _relative_interval(
     n = sum(counts)
     below = a = None
     if shared is not None:
-        ratios, doubled_below = _shared_ratios(shared, sum_u, sum_d, ci_method == "bca", d_range)
+        ratios, doubled_below = _shared_ratios(shared, sum_u, sum_d, ci_method == "bca", d_band)
         undefined = b - len(ratios)
         if not ratios:
             return None, None, undefined
@@ -477,11 +477,11 @@ def _ratio_bounds(u_low: int, u_high: int, d_low: int, d_high: int) -> tuple[flo
 
 
 def _shared_ratios(shared: BlockResamples | ByteResamples, sum_u: int, sum_d: int, bca: bool,
-                   d_range: tuple[int, int] | None = None) -> tuple[Sequence[float], int]:
+                   d_band: BandStatistics | None = None) -> tuple[Sequence[float], int]:
     """The sorted ratios td / tu of the "blocks" resamples with tu > 0 (exact where read), and
     twice the number below sum_d / sum_u plus the number equal to it (when *bca*)."""
     if isinstance(shared, ByteResamples):
-        banded = _band_ratios(shared, sum_u, sum_d, bca, d_range)
+        banded = _band_ratios(shared, sum_u, sum_d, bca, d_band)
         if banded is not None:
             return banded
     u_lows, u_highs = shared.bounds(0)
@@ -523,7 +523,7 @@ _EPSILON = Fraction(1, 1 << 53)  # a float's relative rounding error, at most
 
 
 def _band_ratios(shared: ByteResamples, sum_u: int, sum_d: int, bca: bool,
-                 d_range: tuple[int, int] | None = None) -> tuple[Sequence[float], int] | None:
+                 d_band: BandStatistics | None = None) -> tuple[Sequence[float], int] | None:
     """:func:`_shared_ratios` from the first pass's keys, with one band for every resample: None
     where it does not apply (a resample's unrestricted total may be 0, or a float overflows).
 
@@ -533,8 +533,8 @@ def _band_ratios(shared: ByteResamples, sum_u: int, sum_d: int, bca: bool,
     once), with W, exact, bounding the bands' effect (bd / 2 + M bu / 2) / P and the floats'
     rounding (each step's error at most eps of its size), P below every xu_i and M above every
     |q_i|.  Read ratios are keyed by exact integers, floor(td 2^k / tu), 2^k above tu^2 and
-    tu sum_u: distinct ratios, distinct keys. *d_range*: min and max of the d keys, when known (a
-    sort of them gave them: no pass over them)."""
+    tu sum_u: distinct ratios, distinct keys. *d_band*: the d keys sorted, when they were (their
+    least and greatest without a pass over them; their order, near the ratios', a start for the sort)."""
     ku, au, su, wu = shared.band(0)
     kd, ad, sd, wd = shared.band(1)
     half_u, half_d = Fraction(wu, 2 * su), Fraction(wd, 2 * sd)
@@ -542,7 +542,7 @@ def _band_ratios(shared: ByteResamples, sum_u: int, sum_d: int, bca: bool,
     try:
         fu, fd = float(alpha_u), float(alpha_d)
         low_u, high_u = min(ku), max(ku)
-        low_d, high_d = d_range if d_range is not None else (min(kd), max(kd))
+        low_d, high_d = (d_band.least(), d_band.greatest()) if d_band is not None else (min(kd), max(kd))
         # k + f (k an int, f a float) is float(k) + f rounded, which never decreases as k grows: the
         # least and greatest of the sums are those of the least and greatest keys (no list of them).
         least_f, top_f, low_f, high_f = low_u + fu, high_u + fu, low_d + fd, high_d + fd
@@ -573,7 +573,7 @@ def _band_ratios(shared: ByteResamples, sum_u: int, sum_d: int, bca: bool,
             ratios_of[key] = (td, tu)
         return out
 
-    ratios = BandStatistics(keys, 2 * half, exact, lambda key: _float_ratio(*ratios_of[key]))
+    ratios = BandStatistics(keys, 2 * half, exact, lambda key: _float_ratio(*ratios_of[key]), None if d_band is None else d_band.order)
     doubled = 0
     if bca:
         scaled = Fraction(sum_d * su, sum_u * sd)  # sum_d / sum_u in the keys' units
