@@ -528,37 +528,35 @@ def _band_ratios(shared: ByteResamples, sum_u: int, sum_d: int, bca: bool,
     where it does not apply (a resample's unrestricted total may be 0, or a float overflows).
 
     Resample i's totals are tu = su xu_i and td = sd xd_i, xu_i in [pu_i, pu_i + bu] with
-    pu_i = ku_i + au / su and bu = wu / su (xd_i likewise): its ratio, over sd / su, is xd_i / xu_i,
-    within W of the float q_i = (pd_i + bd / 2) / (pu_i + bu / 2) (each sum and quotient rounded
-    once), with W, exact, bounding the bands' effect (bd / 2 + M bu / 2) / P and the floats'
-    rounding (each step's error at most eps of its size), P below every xu_i and M above every
-    |q_i|.  Read ratios are keyed by exact integers, floor(td 2^k / tu), 2^k above tu^2 and
-    tu sum_u: distinct ratios, distinct keys. *d_band*: the d keys sorted, when they were (their
-    least and greatest without a pass over them; their order, near the ratios', a start for the sort)."""
+    pu_i = ku_i + au / su and bu = wu / su (xd_i likewise): its ratio, over sd / su, is xd_i / xu_i.
+    With cu, cd the integers nearest the bands' centres' offsets au / su + bu / 2 and ad / sd + bd / 2,
+    xu_i lies within ru = bu / 2 + |au / su + bu / 2 - cu| of the integer D_i = ku_i + cu (xd_i
+    within rd of N_i = kd_i + cd), so xd_i / xu_i lies within W of the float q_i = N_i / D_i
+    (exact integers, one rounding), with W, exact, bounding the bands' effect (rd + M ru) / P and
+    the quotient's rounding (eps M), P below every xu_i and M above every |q_i|.  Read ratios are
+    keyed by exact integers, floor(td 2^k / tu), 2^k above tu^2 and tu sum_u: distinct ratios,
+    distinct keys. *d_band*: the d keys sorted, when they were (their least and greatest without a
+    pass over them; their order, near the ratios', a start for the sort)."""
     ku, au, su, wu = shared.band(0)
     kd, ad, sd, wd = shared.band(1)
     half_u, half_d = Fraction(wu, 2 * su), Fraction(wd, 2 * sd)
-    alpha_u, alpha_d = Fraction(au, su) + half_u, Fraction(ad, sd) + half_d
+    centre_u, centre_d = Fraction(au, su) + half_u, Fraction(ad, sd) + half_d
+    # Integer offsets: each key's sums are exact integers (cheaper than an int and a float added
+    # in a map), and each band widens by the offset's rounding, at most 1/2.
+    cu, cd = round(centre_u), round(centre_d)
+    radius_u, radius_d = half_u + abs(centre_u - cu), half_d + abs(centre_d - cd)
+    low_u, high_u = min(ku), max(ku)
+    low_d, high_d = (d_band.least(), d_band.greatest()) if d_band is not None else (min(kd), max(kd))
+    least = low_u + cu - radius_u  # below every xu_i
+    if least <= 0:
+        return None
+    most = max(high_d + cd, -(low_d + cd)) / least  # above every |q_i| (D_i > least)
+    half = (radius_d + most * radius_u) / least + _EPSILON * most + Fraction(1, 1 << 1074)
     try:
-        fu, fd = float(alpha_u), float(alpha_d)
-        low_u, high_u = min(ku), max(ku)
-        low_d, high_d = (d_band.least(), d_band.greatest()) if d_band is not None else (min(kd), max(kd))
-        # k + f (k an int, f a float) is float(k) + f rounded, which never decreases as k grows: the
-        # least and greatest of the sums are those of the least and greatest keys (no list of them).
-        least_f, top_f, low_f, high_f = low_u + fu, high_u + fu, low_d + fd, high_d + fd
-    except OverflowError:
+        keys = list(map(truediv, map(add, kd, repeat(cd)), map(add, ku, repeat(cu))))
+    except OverflowError:  # a quotient beyond every float
         return None
-    # float(k) + float(alpha), each rounded once, then their sum: within 3 eps of |k| + |alpha|.
-    err_u = 3 * _EPSILON * (high_u + abs(alpha_u))
-    err_d = 3 * _EPSILON * (max(high_d, -low_d) + abs(alpha_d))
-    least = Fraction(least_f) - err_u - half_u
-    largest = max(high_f, -low_f)
-    if least <= 0 or not (math.isfinite(largest) and math.isfinite(top_f)):
-        return None
-    most = (Fraction(largest) + err_d) / least
-    half = (half_d + most * half_u + err_d + most * err_u) / least + _EPSILON * most + Fraction(1, 1 << 1074)
-    keys = list(map(truediv, map(add, kd, repeat(fd)), map(add, ku, repeat(fu))))
-    if not math.isfinite(sum(keys)):  # a quotient beyond every float (or a sum beyond it): the bounds a resample
+    if not math.isfinite(sum(keys)):  # a sum of the keys beyond every float: the bounds a resample
         return None
     top = au + su * high_u + wu  # above every resample's tu
     shift = top.bit_length() + max(top, sum_u).bit_length() + 1
