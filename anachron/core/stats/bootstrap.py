@@ -900,11 +900,12 @@ def _enough(count: int, refused: int, out_of: int) -> int:
     return count + math.ceil(mean + 6 * math.sqrt(mean)) + 64
 
 
-def _uniform_bytes(key: bytes, count: int, size: int) -> bytes:
+def _uniform_bytes(key: bytes, count: int, size: int, trim: bool = True) -> bytes:
     """*count* bytes uniform on [0, *size*) (1 <= size <= 256), independent: the start of SHAKE-128's
     output for *key*, less its bytes at or above the largest multiple of *size* (``bytes.translate``'s
     delete), taken modulo *size*. An output's start does not depend on its length, so asking for
-    more bytes only extends the same draws."""
+    more bytes only extends the same draws. Not *trim*: perhaps a few more bytes, the same draws
+    extended (no copy of the first *count*)."""
     keep = 256 // size * size
     if size == 256:
         return hashlib.shake_128(key).digest(count)
@@ -916,7 +917,7 @@ def _uniform_bytes(key: bytes, count: int, size: int) -> bytes:
     while True:
         drawn = hashlib.shake_128(key).digest(want).translate(table, reject)
         if len(drawn) >= count:
-            return drawn[:count]
+            return drawn[:count] if trim else drawn
         want += want // 2
 
 
@@ -1010,17 +1011,17 @@ class _Runs:
 _Layout = int | list[slice] | _Runs
 
 
-def _pieces(stream: bytes, layout) -> Iterable[bytes]:
+def _pieces(stream: bytes, layout, count: int | None = None) -> Iterable[bytes]:
     """*stream* cut into resamples' pieces: consecutive pieces of *layout* bytes (an int: cut by
-    ``struct``, a C loop, without a slice object a piece), of the lengths :class:`_Runs` holds, or
-    the slices *layout* lists."""
+    ``struct``, a C loop, without a slice object a piece; the first *count*, by default all whole
+    ones), of the lengths :class:`_Runs` holds, or the slices *layout* lists."""
     if isinstance(layout, _Runs):
         return layout.pieces(stream)
     if not isinstance(layout, int):
         # Slices of bytes by operator.getitem: copying a resample's draws is cheaper than a
         # memoryview's slice, and getitem cheaper than a bound __getitem__ (a slot wrapper).
         return map(getitem, repeat(stream), layout)
-    whole, rest = divmod(len(stream) // layout, _PIECES_A_CALL)
+    whole, rest = divmod(len(stream) // layout if count is None else count, _PIECES_A_CALL)
     step = layout * _PIECES_A_CALL
     pieces: Iterable[bytes] = chain.from_iterable(
         map(_piece_format(layout, _PIECES_A_CALL).unpack_from, repeat(stream), range(0, whole * step, step))) if whole else ()
@@ -1152,7 +1153,7 @@ class ByteResamples:
             for table, stream, layout in zip(group_tables, streams, layouts):
                 if table is None:
                     continue  # no row of this group has this limb: it adds nothing
-                drawn = _pieces(stream.translate(table), layout)
+                drawn = _pieces(stream.translate(table), layout, count)
                 sums = map(_adler32, drawn) if sums is None else map(_adler32, drawn, sums)
             if lane is not None:
                 total += (int.from_bytes(array(lane.typecode, sums), sys.byteorder) & low_halves) << place  # type: ignore[arg-type]
@@ -1174,7 +1175,8 @@ class ByteResamples:
         if n <= _GROUP_ROWS:
             if 256 % n * _SPLIT_FROM > 256:  # many bytes refused: drawn in two parts (no more than n a resample)
                 return [_split_stream(rng, key, n, n_resamples)], [n]
-            return [_uniform_bytes(key + b"\0", n * n_resamples, n)], [n]
+            # Untrimmed: the stream's few extra bytes (no copy of a million) are never cut into a resample.
+            return [_uniform_bytes(key + b"\0", n * n_resamples, n, trim=False)], [n]
         if n < 2 * _GROUP_ROWS:  # one whole group and the rest: a resample's count in the whole group, by inversion
             whole = _binomial_counts(rng, n, _GROUP_ROWS, n_resamples)
             group_counts = [whole, list(map(sub, repeat(n), whole))]
