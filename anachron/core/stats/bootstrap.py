@@ -1110,6 +1110,7 @@ class ByteResamples:
         self._base = [n * low for low in lows]
         self._floor = [n * low + n * min(rest) for low, rest in zip(lows, rests)]
         self._spread = [n * (max(rest) - min(rest)) for rest in rests]
+        self._greatest = [n * max(column) for column in columns]
         self._keys, self._added = [], []
         for cut, values in zip(cuts, shifted):
             keys, added = self._sums(self._byte_tables([v >> cut for v in values]), self._streams, self._layouts, n_resamples)
@@ -1195,6 +1196,10 @@ class ByteResamples:
         keys, offset, scale, spread = self.band(column)
         lows = list(map(add, map(lshift, keys, repeat(scale.bit_length() - 1)), repeat(offset)))
         return lows, (list(map(add, lows, repeat(spread))) if spread else lows)
+
+    def greatest(self, column: int) -> int:
+        """A total of *column* no resample exceeds: n times its greatest value (no pass over the totals)."""
+        return self._greatest[column]
 
     def band(self, column: int) -> tuple[list[int], int, int, int]:
         """(keys, offset, scale, spread): resample i's total of *column* lies in

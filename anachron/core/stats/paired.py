@@ -545,7 +545,7 @@ def _band_ratios(shared: ByteResamples, sum_u: int, sum_d: int, bca: bool,
     # in a map), and each band widens by the offset's rounding, at most 1/2.
     cu, cd = round(centre_u), round(centre_d)
     radius_u, radius_d = half_u + abs(centre_u - cu), half_d + abs(centre_d - cd)
-    low_u, high_u = min(ku), max(ku)
+    low_u = min(ku)
     low_d, high_d = (d_band.least(), d_band.greatest()) if d_band is not None else (min(kd), max(kd))
     least = low_u + cu - radius_u  # below every xu_i
     if least <= 0:
@@ -558,7 +558,7 @@ def _band_ratios(shared: ByteResamples, sum_u: int, sum_d: int, bca: bool,
         return None
     if not math.isfinite(sum(keys)):  # a sum of the keys beyond every float: the bounds a resample
         return None
-    top = au + su * high_u + wu  # above every resample's tu
+    top = shared.greatest(0)  # no resample's tu is above it
     shift = top.bit_length() + max(top, sum_u).bit_length() + 1
     ratios_of: dict[int, tuple[int, int]] = {}
 
