@@ -1085,7 +1085,7 @@ class ByteResamples:
     ``bytes.translate`` gathers the drawn rows' limbs, and one ``zlib.adler32`` call a resample
     and group sums them (each resample's piece cut by ``struct`` where all have n bytes, else by
     a slice), running on from group to group (its value argument); a column's limbs are then
-    masked, shifted and added in 64-bit lanes of big integers: a few C calls a resample, not n
+    masked, shifted and added in 32- or 64-bit lanes of big integers: a few C calls a resample, not n
     draws in Python. The first pass sums the high parts of every resample (as
     few limbs as bound a total within about 2^-4 of the standard error read, :func:`_first_cut`);
     :meth:`exact` sums the low parts of the resamples asked for the same way, over their drawn
