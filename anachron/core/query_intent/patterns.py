@@ -127,20 +127,26 @@ _ANCHORED_WORDS = (*_PREFIX_WORDS, *ANCHORED_WORDS)
 
 
 def _starts(digits: str, words: tuple[str, ...]) -> str:
-    """A look-ahead for *digits* or one of *words*, grouped by first letter (the engine then tries few)."""
+    """A look-ahead for *digits* or one of *words*, grouped by first letter (the engine then tries few).
+
+    The groups stand behind a class of their first letters: under IGNORECASE the engine enters
+    each group in turn to test its letter, so at a digit (the year of every query) or a letter
+    that begins no word all twenty failed one by one; the class fails at once.
+    """
     by_letter: dict[str, list[str]] = {}
     for word in words:
         by_letter.setdefault(word[0], []).append(word[1:])
-    branches = [digits]
+    branches = []
     for letter, tails in sorted(by_letter.items()):
         branches.append(letter + "(?:" + "|".join(sorted(set(tails), key=lambda t: (-len(t), t))) + ")")
-    return "(?=" + "|".join(branches) + ")"
+    return "(?=" + digits + "|(?=[" + "".join(sorted(by_letter)) + "])(?:" + "|".join(branches) + "))"
 
 
 STARTS_WRITTEN = _starts(f"[0-9{APOS}]", _WRITTEN_WORDS)
 # An anchored form that starts with a digit is a day (12th of May) or a count (3 months later):
-# at most three digits, maybe a day's suffix, then a space.  A year (2023) is not one.
-_STARTS_ANCHORED = _starts(r"[0-9]{1,3}(?:st|nd|rd|th)?\s", _ANCHORED_WORDS)
+# at most three digits, maybe a day's suffix, then a space.  A year (2023) is not one: no digit
+# follows the three (the same positions; without it, the engine tried two and one digits too).
+_STARTS_ANCHORED = _starts(r"[0-9]{1,3}(?![0-9])(?:st|nd|rd|th)?\s", _ANCHORED_WORDS)
 
 # Inside the pattern, two more guards of the same kind, for the forms tried at a year (every
 # query of a workload carries one; tests/core/query_intent/test_guards.py strips them too): a form that
