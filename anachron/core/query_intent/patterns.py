@@ -63,9 +63,10 @@ _PRODUCTS = (
     "office windows server studio excel powerpoint sharepoint visio autocad revit photoshop illustrator "
     "russell rtx gtx rx radeon geforce vision agenda"
 ).split()
-# The names are tried only after a letter and a space (AFTER_A_WORD: every name ends with a letter),
-# so a year elsewhere skips them all; the same result, without looking behind for each name.
-AFTER_A_WORD = "(?<![a-z] )"
+# The names are tried only after a letter one of them ends with and a space (AFTER_A_WORD: every
+# name ends with a letter), so a year elsewhere (after "2015 " or "oaz ") skips them all; the same
+# result, without looking behind for each name.
+AFTER_A_WORD = "(?<![" + "".join(sorted({name[-1] for name in _PRODUCTS})) + "] )"
 _NOT_YEAR_BEFORE = (
     "(?:" + AFTER_A_WORD + "|" + "".join(f"(?<!\\b{name} )" for name in _PRODUCTS) + ")"
     + r"(?<![0-9]{3}[\-.])(?<![0-9]{3} [0-9]{3} )"

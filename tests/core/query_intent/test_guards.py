@@ -138,6 +138,17 @@ class StartGuardTest(unittest.TestCase):
                     [(m.span(), m.lastgroup) for m in plain.finditer(text)],
                 )
 
+    def test_a_year_after_each_product_name_matches_as_without_the_guards(self):
+        # The guard before the product names lets a year skip them unless a letter one of them ends
+        # with and a space stand before it: each name, in three cases, still turns the year away.
+        plain = unguarded(qi.PATTERN, qi.STARTS_WRITTEN)
+        for name, case, year in itertools.product(qi._PRODUCTS, (str.lower, str.title, str.upper), ("2019", "2000")):
+            text = f"the {case(name)} {year}"
+            with self.subTest(text=text):
+                found = [(m.span(), m.lastgroup) for m in qi.PATTERN.finditer(text)]
+                self.assertEqual(found, [(m.span(), m.lastgroup) for m in plain.finditer(text)])
+                self.assertEqual(found, [])
+
     def test_anchored_forms_match_as_without_the_guard(self):
         self.assert_same_matches(qi.ANCHORED, qi._STARTS_ANCHORED, seed=2)
 
