@@ -8,11 +8,11 @@ same fields, in the same order, in the instance's ``__dict__``: equal, same
 hash, same repr) by filling that dictionary in one C-level update.
 
 It takes keywords only, and refuses a name that is no field (``TypeError``,
-as ``__init__`` does); a field left out takes its default, and one without a
-default must be given.  It applies only to a plain frozen dataclass: no
-``__post_init__``, no ``default_factory``, no ``__slots__``, no ``InitVar``
-(:func:`maker` refuses any other class, since the shortcut would skip what
-they do).
+as ``__init__`` does); a field left out takes its default (a fresh one from
+its ``default_factory``), and one without a default must be given.  It
+applies only to a plain frozen dataclass: no ``__post_init__``, no
+``__slots__``, no ``InitVar`` (:func:`maker` refuses any other class, since
+the shortcut would skip what they do).
 
 >>> from dataclasses import dataclass
 >>> @dataclass(frozen=True)
@@ -45,15 +45,18 @@ def maker(cls: type[T]) -> Callable[..., T]:
     if hasattr(cls, "__post_init__") or hasattr(cls, "__slots__"):
         raise TypeError(f"{cls.__name__}: a __post_init__ or __slots__ would be skipped")
     fields = dataclasses.fields(cls)
-    if any(f.default_factory is not dataclasses.MISSING for f in fields):
-        raise TypeError(f"{cls.__name__}: a default_factory would be skipped")
     if len(fields) != len(cls.__dataclass_fields__):  # type: ignore[attr-defined]
         raise TypeError(f"{cls.__name__}: an InitVar or ClassVar field would be skipped")
     names = frozenset(f.name for f in fields)
-    # Every field in order (the order __init__ sets them in), the required ones as a marker.
-    missing = object()
-    template = {f.name: missing if f.default is dataclasses.MISSING else f.default for f in fields}
+    # Every field in order (the order __init__ sets them in), the required ones as a marker, and
+    # those whose default a factory makes as another (made afresh for each instance left without).
+    missing, made = object(), object()
+    template = {
+        f.name: f.default if f.default is not dataclasses.MISSING else made if f.default_factory is not dataclasses.MISSING else missing
+        for f in fields
+    }
     required = frozenset(name for name, value in template.items() if value is missing)
+    factories = tuple((f.name, f.default_factory) for f in fields if template[f.name] is made)
     new = object.__new__
 
     def make(**values: Any) -> T:
@@ -65,6 +68,9 @@ def maker(cls: type[T]) -> Callable[..., T]:
         fill = instance.__dict__
         fill.update(template)
         fill.update(values)
+        for name, factory in factories:
+            if fill[name] is made:
+                fill[name] = factory()
         return instance
 
     return make

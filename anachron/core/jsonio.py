@@ -498,12 +498,21 @@ def _pretty(value: Any, indent: str) -> str:
         parts = []
         for key in sorted(value):
             item = value[key]
+            head = _KEY_HEADS.get(key)
+            if head is None:
+                head = encode_basestring(key) + ": "
+                if len(_KEY_HEADS) < _KEPT_KEYS:
+                    _KEY_HEADS[key] = head
             simple = _SIMPLE.get(type(item))  # a string, an int, a bool or null, without a call of _pretty
-            parts.append(encode_basestring(key) + ": " + (simple(item) if simple is not None else _pretty(item, inner)))
+            parts.append(head + (simple(item) if simple is not None else _pretty(item, inner)))
         return "{\n" + inner + (",\n" + inner).join(parts) + "\n" + indent + "}"
     return _dump_fallback(value, indent)  # anything else: json's own rules (and errors)
 
 
+# A key's text (quoted, escaped, with its ": "), kept for the first _KEPT_KEYS keys seen: the same few
+# dozen field names head every sample of a score document, and were encoded anew in each.
+_KEY_HEADS: dict[str, str] = {}
+_KEPT_KEYS = 4096
 _INTS, _STRS = {int}, {str}  # exact types: a bool is an int to isinstance, not to type()
 # The values _pretty writes without looking further, by exact type, as _pretty itself writes them.
 _SIMPLE: Mapping[type, Callable[[Any], str]] = {

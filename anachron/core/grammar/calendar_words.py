@@ -129,8 +129,9 @@ _FOREIGN_NUMBERS = {word: number for number, words in _FOREIGN.items() for word 
 # Longest first, so that the regex engine takes ``juillet`` before ``juil``.
 FOREIGN_MONTH = "(?:" + "|".join(sorted(_FOREIGN_NUMBERS, key=lambda w: (-len(w), w))) + ")"
 FOREIGN_MONTH_NO_DAY = "(?:" + "|".join(sorted(set(_FOREIGN_NUMBERS) - {"mars"}, key=lambda w: (-len(w), w))) + ")"
-# The first letters a foreign month name can start with (a reader's fast-fail look-ahead).
-FOREIGN_MONTH_STEMS = tuple(sorted({word[:2] for word in _FOREIGN_NUMBERS}))
+# The first three letters of each foreign month name (a reader's fast-fail look-ahead: each is a prefix
+# of a spelling).  The first two let common words through (out..., nol...) into a hundred spellings.
+FOREIGN_MONTH_STEMS = tuple(sorted({word[:3] for word in _FOREIGN_NUMBERS}))
 
 
 def foreign_month_number(name: str) -> int:

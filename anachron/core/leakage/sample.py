@@ -24,6 +24,7 @@ from typing import AbstractSet, Any, Iterable, Mapping
 from anachron.core.answers import answer_leaks
 from anachron.core.corpus import Corpus
 from anachron.core.display import render_html
+from anachron.core.frozen import maker
 from anachron.core.leakage.judging import CLEAN, judge, no_failures
 from anachron.core.seal import audit, stated_local_tools, unstated_version
 from anachron.core.trace import Trace
@@ -159,6 +160,9 @@ class SampleResult:
         return render_html(self)
 
 
+_sample_result = maker(SampleResult)  # SampleResult(**values), in one dictionary update: one is built per trace
+
+
 def score_trace(trace: Trace, corpus: Corpus, *, sealed_tools: AbstractSet[str] | None = None) -> SampleResult:
     """Score one validated :class:`Trace` against *corpus*'s entity registry.
 
@@ -211,7 +215,7 @@ def score_trace(trace: Trace, corpus: Corpus, *, sealed_tools: AbstractSet[str] 
         not_yet += verdict.not_yet_listed
         delisted += verdict.already_delisted
         unrecorded += verdict.unrecorded
-    return SampleResult(
+    return _sample_result(
         sample_id=trace.sample_id,
         as_of=trace.as_of,
         mode=trace.mode,

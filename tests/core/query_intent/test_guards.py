@@ -6,8 +6,8 @@ the look-ahead out must change no match: here both versions run over seeded rand
 made of every form's pieces, words that share their first letters, case and Unicode case
 variants, digits and separators.  The same holds for the guard that lets a year skip the
 product names it may follow (Office 2019) unless a word and a space stand before it, for the
-guard that skips at a digit the forms that begin with none, and for the one before the month names
-after a day.
+guard that skips at a digit the forms that begin with none, for the one before the month names
+after a day, and for the one that skips every other form at a year standing alone.
 """
 
 import itertools
@@ -65,12 +65,14 @@ GLUE = [" ", " ", " ", "  ", "-", "/", ":", ": ", "'", ".", ",", ", ", "\n", "\u
 
 def unguarded(pattern: re.Pattern, guard: str) -> re.Pattern:
     """*pattern* without its guards: the start guard, the one before the product names, and those of
-    the forms that begin with no digit and of the month names after a day."""
+    the forms that begin with no digit, of the month names after a day and of a year standing alone."""
     assert guard in pattern.pattern
     source = pattern.pattern.replace(guard, "", 1).replace("(?:" + qi.AFTER_A_WORD + "|", "(?:", 1)
     if pattern is qi.PATTERN:
         assert source.count("|" + qi.NO_DIGIT + "(?P<") >= 9 and qi.A_MONTH_NAME + "(?P<fdmy_m>" in source
         source = source.replace("|" + qi.NO_DIGIT + "(?P<", "|(?P<").replace(qi.A_MONTH_NAME + "(?P<", "(?P<")
+        assert source.count(qi.NOT_A_BARE_YEAR + "(?:") == 1
+        source = source.replace(qi.NOT_A_BARE_YEAR + "(?:", "(?:", 1)
     return re.compile(source, pattern.flags)
 
 
@@ -119,6 +121,33 @@ class StartGuardTest(unittest.TestCase):
                     [(m.span(), m.lastgroup) for m in qi.PATTERN.finditer(text)],
                     [(m.span(), m.lastgroup) for m in plain.finditer(text)],
                 )
+
+    def test_a_year_and_what_follows_it_match_as_without_the_guards(self):
+        # The guard at a year standing alone skips every other form: each thing that may follow a
+        # year (a separator, a quarter or half, more digits, a month, a unit, a CJK suffix) is read
+        # as without it, with what may stand before the year.
+        plain = unguarded(qi.PATTERN, qi.STARTS_WRITTEN)
+        glues = [*GLUE, "  ", "\t", " - ", " / ", " \u2013 ", "--", "//", "-/", "\u00a0", "_"]
+        tails = ["", "q3", "Q3", "q5", "h1", "H2", "h3", "7", "07", "12", "24", "0714", "07-14", "7-14", "07/14",
+                 "7/9", "07.14", "march", "Mar", "km", "HK", "年", "fy", "x", "2024", "25", "quarter", "half"]
+        for before, year, glue, tail in itertools.product(("", "end of ", "after ", "sales ", "Office ", "FY", "14 "), ("2023", "1999", "2150"), glues, tails):
+            text = before + year + glue + tail
+            with self.subTest(text=text):
+                self.assertEqual(
+                    [(m.span(), m.lastgroup) for m in qi.PATTERN.finditer(text)],
+                    [(m.span(), m.lastgroup) for m in plain.finditer(text)],
+                )
+
+    def test_a_year_after_each_product_name_matches_as_without_the_guards(self):
+        # The guard before the product names lets a year skip them unless a letter one of them ends
+        # with and a space stand before it: each name, in three cases, still turns the year away.
+        plain = unguarded(qi.PATTERN, qi.STARTS_WRITTEN)
+        for name, case, year in itertools.product(qi._PRODUCTS, (str.lower, str.title, str.upper), ("2019", "2000")):
+            text = f"the {case(name)} {year}"
+            with self.subTest(text=text):
+                found = [(m.span(), m.lastgroup) for m in qi.PATTERN.finditer(text)]
+                self.assertEqual(found, [(m.span(), m.lastgroup) for m in plain.finditer(text)])
+                self.assertEqual(found, [])
 
     def test_anchored_forms_match_as_without_the_guard(self):
         self.assert_same_matches(qi.ANCHORED, qi._STARTS_ANCHORED, seed=2)
