@@ -16,7 +16,6 @@ import threading
 from collections import OrderedDict
 from typing import NamedTuple
 
-from anachron.core.query_intent.patterns import QUERY_SCAN_CHARS
 from anachron.core.query_intent.references import QueryIntent, findings, scanned_query
 
 # The findings on a (query, T, fiscal calendar) asked again are kept (query_findings): a sample
@@ -74,9 +73,10 @@ class _FindingsCache:
             self._misses += 1
             self._repeats -= self._repeats / _RECENT
             # Whether to keep it is settled here, in the same section: a second one cost a miss (every
-            # call, on a run of distinct queries) about 0.2 us.  Only the hash of a key asked once is
-            # remembered: keeping its query alive costs as much as keeping its findings.  Two keys of
-            # one hash only make a key kept at its first asking.
+            # call, on a run of distinct queries) about 0.2 us.  A query that then raises is noted as
+            # asked once and never kept.  Only the hash of a key asked once is remembered: keeping its
+            # query alive costs as much as keeping its findings.  Two keys of one hash only make a key
+            # kept at its first asking.
             mark = hash(key)
             once = self._once
             keep = self._repeats >= REPEATING or mark in once  # a run that repeats itself, or a second asking
@@ -121,7 +121,7 @@ def query_findings(query: str, as_of: _dt.date, *, fiscal_year_end: str | None =
     >>> query_findings("revenue Q3 2024", _dt.date(2024, 5, 1)).future[0].begins
     datetime.date(2024, 7, 1)
     """
-    text = query if len(query) <= QUERY_SCAN_CHARS else scanned_query(query)  # (the call cost a tenth of a miss)
+    text = scanned_query(query)
     if (
         len(text) > CACHED_QUERY_CHARS
         or type(text) is not str
